@@ -1,0 +1,113 @@
+# libonnxslim - build, test, install.
+#
+#   make            library (shared + static), the onnxslim command, examples
+#   make deps       install the Debian packages the build and tests need
+#   make demo       run the main job on the bundled default model
+#   make check      all tests (unit, corpus round trip, ABI, sanitizers, ...)
+#   make bench      benchmarks (ratios measured side by side in one run)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DESTDIR ?=
+
+CC ?= cc
+CXX ?= c++
+B := build
+
+VERSION_H := include/onnxslim/version.h
+VMAJOR := $(shell sed -n 's/^\#define ONNXSLIM_VERSION_MAJOR \([0-9]*\)/\1/p' $(VERSION_H))
+VMINOR := $(shell sed -n 's/^\#define ONNXSLIM_VERSION_MINOR \([0-9]*\)/\1/p' $(VERSION_H))
+VPATCH := $(shell sed -n 's/^\#define ONNXSLIM_VERSION_PATCH \([0-9]*\)/\1/p' $(VERSION_H))
+VERSION := $(VMAJOR).$(VMINOR).$(VPATCH)
+SONAME := libonnxslim.so.$(VMAJOR)
+SOREAL := libonnxslim.so.$(VERSION)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+OPT ?= -O2 -g
+LIB_CFLAGS := -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -I$(B)/proto -Ilib $(CFLAGS)
+APP_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Iinclude $(CFLAGS)
+NANOPB_A := $(firstword $(wildcard /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a))
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+
+LIB_SRC := $(wildcard lib/*.c)
+LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
+HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
+
+all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/onnxslim $(B)/examples/summary
+
+# ---- generated nanopb code ------------------------------------------------
+$(B)/proto/onnx.pb.h: $(ONNX_PROTO) lib/proto/onnx.options
+	@mkdir -p $(B)/proto
+	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
+	cd $(B)/proto && nanopb_generator.py -q -f ../../lib/proto/onnx.options onnx.proto
+
+$(B)/obj/%.o: lib/%.c lib/internal.h $(HEADERS) $(B)/proto/onnx.pb.h
+	@mkdir -p $(B)/obj
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+# ---- libraries -----------------------------------------------------------
+$(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map
+	$(CC) -shared -o $@ $(LIB_OBJ) $(NANOPB_A) -Wl,-soname,$(SONAME) \
+	  -Wl,--version-script,lib/onnxslim.map -Wl,--no-undefined -Wl,--exclude-libs,ALL $(LDFLAGS)
+	ln -sf $(SOREAL) $(B)/$(SONAME)
+	ln -sf $(SONAME) $(B)/libonnxslim.so
+
+# The static library is one relocatable object that carries nanopb with it;
+# every symbol but the public onnxslim_* ones is made local, so it cannot
+# clash with the application's own nanopb.
+$(B)/libonnxslim.a: $(LIB_OBJ)
+	$(CC) -r -nostdlib -o $(B)/onnxslim-all.o $(LIB_OBJ) -Wl,--whole-archive $(NANOPB_A) -Wl,--no-whole-archive
+	nm --defined-only -g $(B)/onnxslim-all.o | awk '$$3 ~ /^onnxslim_/ {print $$3}' > $(B)/static.keep
+	objcopy --keep-global-symbols=$(B)/static.keep $(B)/onnxslim-all.o
+	rm -f $@ && ar rcs $@ $(B)/onnxslim-all.o
+
+# ---- programs --------------------------------------------------------------
+$(B)/onnxslim: tools/onnxslim.c $(HEADERS) $(B)/$(SOREAL)
+	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN'
+
+$(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
+	@mkdir -p $(B)/examples
+	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
+
+# ---- setup, demo ------------------------------------------------------------
+deps:
+	sh scripts/install-deps.sh
+
+demo: deps all
+	sh scripts/demo.sh
+
+# ---- tests ----------------------------------------------------------------
+check: deps all
+	sh test/run.sh
+
+bench: deps all
+	sh bench/run.sh
+
+fuzz: all
+	sh test/fuzz/build.sh && $(B)/fuzz/fuzz_load -max_total_time=$${FUZZ_SECONDS:-60} $(B)/fuzz/corpus-work test/fuzz/corpus
+
+# ---- install ------------------------------------------------------------------
+$(B)/onnxslim.pc: pkgconfig/onnxslim.pc.in $(VERSION_H)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+install: all $(B)/onnxslim.pc
+	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 include/onnxslim.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 include/onnxslim/*.h $(DESTDIR)$(INCLUDEDIR)/onnxslim/
+	install -m 755 $(B)/$(SOREAL) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(SOREAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libonnxslim.so
+	install -m 644 $(B)/libonnxslim.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(B)/onnxslim.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim tools/onnxslim.c -L$(B) -lonnxslim \
+	  -Wl,-rpath,$(LIBDIR)
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all deps demo check bench fuzz install clean

@@ -1,0 +1,19 @@
+/*
+ * libonnxslim - ONNX graph surgery in C.
+ *
+ * Umbrella header: includes every public module header. If a function is not
+ * declared in these headers, it is not part of the published API.
+ */
+#ifndef ONNXSLIM_H
+#define ONNXSLIM_H
+
+#include "onnxslim/common.h"
+#include "onnxslim/version.h"
+#include "onnxslim/error.h"
+#include "onnxslim/model.h"
+#include "onnxslim/graph.h"
+#include "onnxslim/node.h"
+#include "onnxslim/tensor.h"
+#include "onnxslim/type.h"
+
+#endif /* ONNXSLIM_H */

@@ -1,0 +1,78 @@
+/*
+ * libonnxslim - error codes and the thread-local last-error message.
+ *
+ * Every function that returns int returns ONNXSLIM_OK (0) or one of the
+ * negative codes below. Codes are never reused for another meaning. On every
+ * failure the library also records a message in a thread-local buffer that
+ * says what went wrong and where, e.g.
+ *   "truncated length-delimited field at byte 1234 in graph.node[17]".
+ * The library never aborts, exits or prints on its own.
+ */
+#ifndef ONNXSLIM_ERROR_H
+#define ONNXSLIM_ERROR_H
+
+#include "common.h"
+
+#define ONNXSLIM_OK 0
+/** An argument is invalid (NULL where not allowed, wrong handle kind, reserved bits set). */
+#define ONNXSLIM_EINVAL -1
+/** Memory allocation failed. */
+#define ONNXSLIM_ENOMEM -2
+/** An operating-system call failed (open, read, write, fsync, rename, ...). */
+#define ONNXSLIM_EIO -3
+/** The bytes are not a well-formed ONNX protobuf message. */
+#define ONNXSLIM_EPARSE -4
+/** A limit was exceeded: nesting depth, size, element count. */
+#define ONNXSLIM_ELIMIT -5
+/** A looked-up item does not exist. */
+#define ONNXSLIM_ENOTFOUND -6
+/** An index is out of range. */
+#define ONNXSLIM_ERANGE -7
+/** The operation is not supported for this input (e.g. unknown data type). */
+#define ONNXSLIM_EUNSUPPORTED -8
+/** A caller-provided buffer is too small; the needed size was reported. */
+#define ONNXSLIM_EBUFSIZE -9
+/** The model is well-formed protobuf but semantically invalid (e.g. negative dims). */
+#define ONNXSLIM_EMODEL -10
+/** The item has another type than the one asked for (e.g. reading an INT attribute as FLOAT). */
+#define ONNXSLIM_ETYPE -11
+/** No space left on the device, or the file-size limit (RLIMIT_FSIZE) would be exceeded. */
+#define ONNXSLIM_ENOSPC -12
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * A short static description of an error code, e.g. "malformed protobuf".
+ * Unknown codes give "unknown error". Never returns NULL. Never fails.
+ * @since 0.1.0
+ */
+ONNXSLIM_API const char *onnxslim_strerror(int code);
+
+/**
+ * The message of the last error that happened in the calling thread.
+ * Returns "" if no error happened since the last onnxslim_error_clear().
+ * Never returns NULL. The string is owned by the library and valid until the
+ * next library call in the same thread.
+ * @since 0.1.0
+ */
+ONNXSLIM_API const char *onnxslim_error_last(void);
+
+/**
+ * The code of the last error in the calling thread (0 if none).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_error_last_code(void);
+
+/**
+ * Clears the calling thread's last error. Never fails.
+ * @since 0.1.0
+ */
+ONNXSLIM_API void onnxslim_error_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXSLIM_ERROR_H */

@@ -1,0 +1,245 @@
+/*
+ * libonnxslim - models: load, inspect, save.
+ *
+ * Loading maps the file (or borrows/copies the caller's buffer) and parses the
+ * message structure only. Tensor bytes are never copied at load: a tensor is a
+ * reference into the mapping until its bytes are asked for.
+ *
+ * Saving writes every message that was not edited as its original bytes
+ * (splice on save). An unedited model saves byte for byte identical to its
+ * input, and fields this library does not know survive load and save, also
+ * inside edited messages.
+ *
+ * Threads: different models may be used from different threads at once; one
+ * model must be used by one thread at a time (that includes read calls, which
+ * fill caches).
+ */
+#ifndef ONNXSLIM_MODEL_H
+#define ONNXSLIM_MODEL_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- load options ------------------------------------------------------ */
+
+/** Current version of onnxslim_load_options. */
+#define ONNXSLIM_LOAD_OPTIONS_VERSION 1
+/** Default maximum nesting depth of protobuf messages. */
+#define ONNXSLIM_DEFAULT_MAX_DEPTH 100
+
+/**
+ * Options for onnxslim_model_open() and onnxslim_model_from_buffer().
+ * Initialize with ONNXSLIM_LOAD_OPTIONS_INIT or onnxslim_load_options_init().
+ * Fields are only ever appended; `version` tells the library which exist.
+ */
+typedef struct onnxslim_load_options {
+  unsigned int version;   /**< ONNXSLIM_LOAD_OPTIONS_VERSION */
+  unsigned int flags;     /**< reserved, must be 0 */
+  unsigned int max_depth; /**< max message nesting; 0 = ONNXSLIM_DEFAULT_MAX_DEPTH */
+} onnxslim_load_options;
+
+#define ONNXSLIM_LOAD_OPTIONS_INIT {ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0}
+
+/**
+ * Sets *opts to the defaults of the given options version.
+ * Errors: ONNXSLIM_EINVAL if opts is NULL or version is unknown.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigned int version);
+
+/* ---- load / free ------------------------------------------------------- */
+
+/**
+ * Loads the model in the file at `path`. The file is memory-mapped read-only
+ * and must not be modified while the model is alive (replacing it with a new
+ * file, as onnxslim_model_save() does, is fine).
+ * On success *out is a new model owned by the caller (onnxslim_model_free()).
+ * On failure *out is set to NULL.
+ * opts may be NULL for defaults.
+ * Errors: ONNXSLIM_EINVAL (NULL out/path, bad options), ONNXSLIM_EIO (cannot
+ * open/map), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
+ * deep), ONNXSLIM_EMODEL (e.g. negative tensor dims), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_open(onnxslim_model **out, const char *path,
+                                     const onnxslim_load_options *opts);
+
+/** Flag for onnxslim_model_from_buffer(): copy the bytes (the default). */
+#define ONNXSLIM_BUFFER_COPY 0u
+/** Flag for onnxslim_model_from_buffer(): borrow the bytes; the caller keeps
+ * them alive and unchanged until onnxslim_model_free(). */
+#define ONNXSLIM_BUFFER_BORROW 1u
+
+/**
+ * Loads a model from `size` bytes at `data`. `flags` is ONNXSLIM_BUFFER_COPY
+ * or ONNXSLIM_BUFFER_BORROW; other bits are reserved and must be 0.
+ * data may be NULL only when size is 0. Ownership and errors as for
+ * onnxslim_model_open().
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t size,
+                                            unsigned int flags, const onnxslim_load_options *opts);
+
+/**
+ * Frees the model and everything borrowed from it. NULL is a no-op.
+ * @since 0.1.0
+ */
+ONNXSLIM_API void onnxslim_model_free(onnxslim_model *model);
+
+/* ---- model fields ------------------------------------------------------ */
+
+/** ir_version, 0 when absent. @since 0.1.0 */
+ONNXSLIM_API int64_t onnxslim_model_ir_version(const onnxslim_model *model);
+/** producer_name, "" when absent; NULL only on error (NULL model, no memory). @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_model_producer_name(const onnxslim_model *model);
+/** producer_version, "" when absent. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_model_producer_version(const onnxslim_model *model);
+/** domain, "" when absent. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_model_domain(const onnxslim_model *model);
+/** model_version, 0 when absent. @since 0.1.0 */
+ONNXSLIM_API int64_t onnxslim_model_version(const onnxslim_model *model);
+/** doc_string, "" when absent. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_model_doc_string(const onnxslim_model *model);
+
+/** Number of opset_import entries. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_model_opset_count(const onnxslim_model *model);
+/**
+ * Entry `index` of opset_import: *domain ("" = the default ONNX domain) and
+ * *version. Either out pointer may be NULL. Strings are borrowed.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_opset(const onnxslim_model *model, size_t index,
+                                      const char **domain, int64_t *version);
+
+/** Number of metadata_props entries. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_model_metadata_count(const onnxslim_model *model);
+/**
+ * Entry `index` of metadata_props. Either out pointer may be NULL.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_metadata(const onnxslim_model *model, size_t index,
+                                         const char **key, const char **value);
+
+/** The main graph, or NULL (with an ONNXSLIM_ENOTFOUND last error) if the model has none. @since 0.1.0 */
+ONNXSLIM_API onnxslim_graph *onnxslim_model_graph(const onnxslim_model *model);
+
+/** Number of model-local functions. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_model_function_count(const onnxslim_model *model);
+/** Function `index`, or NULL if out of range. @since 0.1.0 */
+ONNXSLIM_API onnxslim_function *onnxslim_model_function(const onnxslim_model *model, size_t index);
+
+/* ---- functions (FunctionProto) ----------------------------------------- */
+
+/** name, "" when absent. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_function_name(const onnxslim_function *fn);
+/** domain, "" when absent. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_function_domain(const onnxslim_function *fn);
+/** doc_string, "" when absent. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_function_doc_string(const onnxslim_function *fn);
+/** Number of formal inputs. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_function_input_count(const onnxslim_function *fn);
+/** Formal input `index`, NULL if out of range. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_function_input(const onnxslim_function *fn, size_t index);
+/** Number of formal outputs. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_function_output_count(const onnxslim_function *fn);
+/** Formal output `index`, NULL if out of range. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_function_output(const onnxslim_function *fn, size_t index);
+/** Number of attribute names the function declares. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_function_attribute_count(const onnxslim_function *fn);
+/** Declared attribute name `index`, NULL if out of range. @since 0.1.0 */
+ONNXSLIM_API const char *onnxslim_function_attribute(const onnxslim_function *fn, size_t index);
+/** Number of nodes of the function body. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_function_node_count(const onnxslim_function *fn);
+/** Body node `index`, NULL if out of range. @since 0.1.0 */
+ONNXSLIM_API onnxslim_node *onnxslim_function_node(const onnxslim_function *fn, size_t index);
+/** Number of opset_import entries of the function. @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_function_opset_count(const onnxslim_function *fn);
+/** Entry `index` of the function's opset_import; as onnxslim_model_opset(). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_function_opset(const onnxslim_function *fn, size_t index,
+                                         const char **domain, int64_t *version);
+
+/* ---- small edits ------------------------------------------------------- */
+
+/**
+ * Sets producer_name and producer_version. Either may be NULL to leave it
+ * unchanged. Copies the strings. Only the ModelProto message is re-encoded;
+ * its other fields, known or not, keep their bytes and their order.
+ * Previously returned producer strings stay valid.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_set_producer(onnxslim_model *model, const char *name,
+                                             const char *version);
+
+/**
+ * Sets the model's doc_string (copied). Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_set_doc_string(onnxslim_model *model, const char *doc);
+
+/* ---- save -------------------------------------------------------------- */
+
+/** Current version of onnxslim_save_options. */
+#define ONNXSLIM_SAVE_OPTIONS_VERSION 1
+
+/** Options for saving. NULL means defaults. Fields are only appended. */
+typedef struct onnxslim_save_options {
+  unsigned int version; /**< ONNXSLIM_SAVE_OPTIONS_VERSION */
+  unsigned int flags;   /**< ONNXSLIM_SAVE_* flags */
+} onnxslim_save_options;
+
+/** Skip fsync of the file and its directory (faster, not crash-safe). */
+#define ONNXSLIM_SAVE_NO_FSYNC 1u
+
+#define ONNXSLIM_SAVE_OPTIONS_INIT {ONNXSLIM_SAVE_OPTIONS_VERSION, 0}
+
+/**
+ * Sets *opts to the defaults of the given options version.
+ * Errors: ONNXSLIM_EINVAL.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version);
+
+/**
+ * Serialized size in bytes of the model as it would be saved now.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ELIMIT.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_save_size(const onnxslim_model *model, uint64_t *size);
+
+/**
+ * Saves the model to `path` atomically: the bytes go to a temporary file in
+ * the destination directory, which is fsync'ed and renamed over `path`, and
+ * the directory is fsync'ed. On failure no partial output remains and an
+ * existing file at `path` is left intact. Saving over the file the model was
+ * loaded from is allowed; the model stays usable afterwards.
+ * Before writing, the size is checked against RLIMIT_FSIZE and the free space
+ * of the file system, so the process does not receive SIGXFSZ.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_ENOMEM,
+ * ONNXSLIM_ELIMIT.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_save(const onnxslim_model *model, const char *path,
+                                     const onnxslim_save_options *opts);
+
+/**
+ * Saves the model into the caller-owned buffer `buf` of `capacity` bytes.
+ * *size (required) receives the serialized size. If buf is NULL or capacity is
+ * smaller than needed, nothing is written and ONNXSLIM_EBUFSIZE is returned
+ * with *size set to the needed size.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_EBUFSIZE, ONNXSLIM_ELIMIT.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_save_buffer(const onnxslim_model *model, void *buf,
+                                            size_t capacity, size_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXSLIM_MODEL_H */

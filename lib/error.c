@@ -1,0 +1,44 @@
+/* libonnxslim - error codes and the thread-local last-error message. */
+#include <stdio.h>
+
+#include "internal.h"
+
+static _Thread_local char last_msg[1024];
+static _Thread_local int last_code;
+
+int onnxslim__err(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(last_msg, sizeof last_msg, fmt, ap);
+  va_end(ap);
+  last_code = code;
+  return code;
+}
+
+const char *onnxslim_strerror(int code) {
+  switch (code) {
+  case ONNXSLIM_OK: return "success";
+  case ONNXSLIM_EINVAL: return "invalid argument";
+  case ONNXSLIM_ENOMEM: return "out of memory";
+  case ONNXSLIM_EIO: return "input/output error";
+  case ONNXSLIM_EPARSE: return "malformed protobuf";
+  case ONNXSLIM_ELIMIT: return "limit exceeded";
+  case ONNXSLIM_ENOTFOUND: return "not found";
+  case ONNXSLIM_ERANGE: return "index out of range";
+  case ONNXSLIM_EUNSUPPORTED: return "not supported";
+  case ONNXSLIM_EBUFSIZE: return "buffer too small";
+  case ONNXSLIM_EMODEL: return "invalid model";
+  case ONNXSLIM_ETYPE: return "wrong type";
+  case ONNXSLIM_ENOSPC: return "no space or file size limit";
+  default: return "unknown error";
+  }
+}
+
+const char *onnxslim_error_last(void) { return last_msg; }
+
+int onnxslim_error_last_code(void) { return last_code; }
+
+void onnxslim_error_clear(void) {
+  last_msg[0] = '\0';
+  last_code = 0;
+}

@@ -1,0 +1,363 @@
+/*
+ * libonnxslim - models: load, model-level fields, functions, save.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.pb.h"
+
+#include "internal.h"
+
+osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *fn) {
+  const osl_msg *m = handle;
+  if (!m) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL handle", fn);
+    return NULL;
+  }
+  if (m->def != def) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: handle is a %s, not a %s", fn, m->def->name, def->name);
+    return NULL;
+  }
+  return (osl_msg *)m;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+int onnxslim_load_options_init(onnxslim_load_options *opts, unsigned int version) {
+  if (!opts || version != ONNXSLIM_LOAD_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_load_options_init: bad arguments");
+  memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  return 0;
+}
+
+int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version) {
+  if (!opts || version != ONNXSLIM_SAVE_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_save_options_init: bad arguments");
+  memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  return 0;
+}
+
+static int read_load_options(const onnxslim_load_options *opts, unsigned int *max_depth) {
+  *max_depth = ONNXSLIM_DEFAULT_MAX_DEPTH;
+  if (!opts) return 0;
+  if (opts->version < 1 || opts->version > ONNXSLIM_LOAD_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "unknown load options version %u", opts->version);
+  if (opts->flags)
+    return onnxslim__err(ONNXSLIM_EINVAL, "reserved load option flags 0x%x set", opts->flags);
+  if (opts->max_depth) *max_depth = opts->max_depth;
+  if (*max_depth > 100000)
+    return onnxslim__err(ONNXSLIM_EINVAL, "max_depth %u is too large", *max_depth);
+  return 0;
+}
+
+/* ---- load / free ------------------------------------------------------- */
+
+static int finish_load(onnxslim_model **out, onnxslim_model *m) {
+  int rc = onnxslim__parse_model(m);
+  if (rc) {
+    onnxslim_model_free(m);
+    return rc;
+  }
+  *out = m;
+  return 0;
+}
+
+int onnxslim_model_open(onnxslim_model **out, const char *path,
+                        const onnxslim_load_options *opts) {
+  if (out) *out = NULL;
+  if (!out || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_open: NULL argument");
+  unsigned int depth;
+  int rc = read_load_options(opts, &depth);
+  if (rc) return rc;
+  onnxslim_model *m = calloc(1, sizeof *m);
+  if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  m->max_depth = depth;
+  rc = onnxslim__map_file(path, &m->map, &m->maplen);
+  if (rc) {
+    free(m);
+    return rc;
+  }
+  m->data = m->map;
+  m->size = m->maplen;
+  return finish_load(out, m);
+}
+
+int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t size,
+                               unsigned int flags, const onnxslim_load_options *opts) {
+  if (out) *out = NULL;
+  if (!out || (!data && size))
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_from_buffer: NULL argument");
+  if (flags & ~ONNXSLIM_BUFFER_BORROW)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_from_buffer: reserved flags 0x%x set",
+                         flags);
+  unsigned int depth;
+  int rc = read_load_options(opts, &depth);
+  if (rc) return rc;
+  onnxslim_model *m = calloc(1, sizeof *m);
+  if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  m->max_depth = depth;
+  if (flags & ONNXSLIM_BUFFER_BORROW || size == 0) {
+    m->data = data;
+  } else {
+    m->owned = malloc(size);
+    if (!m->owned) {
+      free(m);
+      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory copying %zu bytes", size);
+    }
+    memcpy(m->owned, data, size);
+    m->data = m->owned;
+  }
+  m->size = size;
+  return finish_load(out, m);
+}
+
+void onnxslim_model_free(onnxslim_model *m) {
+  if (!m) return;
+  onnxslim__arena_free(&m->arena);
+  onnxslim__unmap(m->map, m->maplen);
+  free(m->owned);
+  free(m);
+}
+
+/* ---- model fields ------------------------------------------------------- */
+
+static osl_msg *root_of(const onnxslim_model *m, const char *fn) {
+  if (!m) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL model", fn);
+    return NULL;
+  }
+  return m->root;
+}
+
+#define ROOT_OR(ret)                        \
+  osl_msg *r = root_of(model, __func__);    \
+  if (!r) return ret
+
+int64_t onnxslim_model_ir_version(const onnxslim_model *model) {
+  ROOT_OR(0);
+  return onnxslim__msg_int(r, onnx_ModelProto_ir_version_tag, 0);
+}
+const char *onnxslim_model_producer_name(const onnxslim_model *model) {
+  ROOT_OR(NULL);
+  return onnxslim__msg_str(r, onnx_ModelProto_producer_name_tag);
+}
+const char *onnxslim_model_producer_version(const onnxslim_model *model) {
+  ROOT_OR(NULL);
+  return onnxslim__msg_str(r, onnx_ModelProto_producer_version_tag);
+}
+const char *onnxslim_model_domain(const onnxslim_model *model) {
+  ROOT_OR(NULL);
+  return onnxslim__msg_str(r, onnx_ModelProto_domain_tag);
+}
+int64_t onnxslim_model_version(const onnxslim_model *model) {
+  ROOT_OR(0);
+  return onnxslim__msg_int(r, onnx_ModelProto_model_version_tag, 0);
+}
+const char *onnxslim_model_doc_string(const onnxslim_model *model) {
+  ROOT_OR(NULL);
+  return onnxslim__msg_str(r, onnx_ModelProto_doc_string_tag);
+}
+
+static int opset_entry(const osl_msg *owner, uint32_t number, size_t index, const char **domain,
+                       int64_t *version) {
+  osl_msg *e = onnxslim__msg_sub_at(owner, number, index);
+  if (!e) return onnxslim_error_last_code();
+  if (domain) {
+    *domain = onnxslim__msg_str(e, onnx_OperatorSetIdProto_domain_tag);
+    if (!*domain) return ONNXSLIM_ENOMEM;
+  }
+  if (version) *version = onnxslim__msg_int(e, onnx_OperatorSetIdProto_version_tag, 0);
+  return 0;
+}
+
+size_t onnxslim_model_opset_count(const onnxslim_model *model) {
+  ROOT_OR(0);
+  return onnxslim__msg_count(r, onnx_ModelProto_opset_import_tag);
+}
+int onnxslim_model_opset(const onnxslim_model *model, size_t index, const char **domain,
+                         int64_t *version) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  return opset_entry(r, onnx_ModelProto_opset_import_tag, index, domain, version);
+}
+
+size_t onnxslim_model_metadata_count(const onnxslim_model *model) {
+  ROOT_OR(0);
+  return onnxslim__msg_count(r, onnx_ModelProto_metadata_props_tag);
+}
+int onnxslim_model_metadata(const onnxslim_model *model, size_t index, const char **key,
+                            const char **value) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  osl_msg *e = onnxslim__msg_sub_at(r, onnx_ModelProto_metadata_props_tag, index);
+  if (!e) return onnxslim_error_last_code();
+  if (key && !(*key = onnxslim__msg_str(e, onnx_StringStringEntryProto_key_tag)))
+    return ONNXSLIM_ENOMEM;
+  if (value && !(*value = onnxslim__msg_str(e, onnx_StringStringEntryProto_value_tag)))
+    return ONNXSLIM_ENOMEM;
+  return 0;
+}
+
+onnxslim_graph *onnxslim_model_graph(const onnxslim_model *model) {
+  ROOT_OR(NULL);
+  osl_msg *g = onnxslim__msg_sub(r, onnx_ModelProto_graph_tag);
+  if (!g) onnxslim__err(ONNXSLIM_ENOTFOUND, "the model has no graph");
+  return (onnxslim_graph *)g;
+}
+
+size_t onnxslim_model_function_count(const onnxslim_model *model) {
+  ROOT_OR(0);
+  return onnxslim__msg_count(r, onnx_ModelProto_functions_tag);
+}
+onnxslim_function *onnxslim_model_function(const onnxslim_model *model, size_t index) {
+  ROOT_OR(NULL);
+  return (onnxslim_function *)onnxslim__msg_sub_at(r, onnx_ModelProto_functions_tag, index);
+}
+
+/* ---- functions ----------------------------------------------------------- */
+
+#define FN_OR(ret)                                                 \
+  osl_msg *m = OSL_CHECK(fn, onnx_FunctionProto);                  \
+  if (!m) return ret
+
+const char *onnxslim_function_name(const onnxslim_function *fn) {
+  FN_OR(NULL);
+  return onnxslim__msg_str(m, onnx_FunctionProto_name_tag);
+}
+const char *onnxslim_function_domain(const onnxslim_function *fn) {
+  FN_OR(NULL);
+  return onnxslim__msg_str(m, onnx_FunctionProto_domain_tag);
+}
+const char *onnxslim_function_doc_string(const onnxslim_function *fn) {
+  FN_OR(NULL);
+  return onnxslim__msg_str(m, onnx_FunctionProto_doc_string_tag);
+}
+size_t onnxslim_function_input_count(const onnxslim_function *fn) {
+  FN_OR(0);
+  return onnxslim__msg_count(m, onnx_FunctionProto_input_tag);
+}
+const char *onnxslim_function_input(const onnxslim_function *fn, size_t index) {
+  FN_OR(NULL);
+  return onnxslim__msg_str_at(m, onnx_FunctionProto_input_tag, index);
+}
+size_t onnxslim_function_output_count(const onnxslim_function *fn) {
+  FN_OR(0);
+  return onnxslim__msg_count(m, onnx_FunctionProto_output_tag);
+}
+const char *onnxslim_function_output(const onnxslim_function *fn, size_t index) {
+  FN_OR(NULL);
+  return onnxslim__msg_str_at(m, onnx_FunctionProto_output_tag, index);
+}
+size_t onnxslim_function_attribute_count(const onnxslim_function *fn) {
+  FN_OR(0);
+  return onnxslim__msg_count(m, onnx_FunctionProto_attribute_tag);
+}
+const char *onnxslim_function_attribute(const onnxslim_function *fn, size_t index) {
+  FN_OR(NULL);
+  return onnxslim__msg_str_at(m, onnx_FunctionProto_attribute_tag, index);
+}
+size_t onnxslim_function_node_count(const onnxslim_function *fn) {
+  FN_OR(0);
+  return onnxslim__msg_count(m, onnx_FunctionProto_node_tag);
+}
+onnxslim_node *onnxslim_function_node(const onnxslim_function *fn, size_t index) {
+  FN_OR(NULL);
+  return (onnxslim_node *)onnxslim__msg_sub_at(m, onnx_FunctionProto_node_tag, index);
+}
+size_t onnxslim_function_opset_count(const onnxslim_function *fn) {
+  FN_OR(0);
+  return onnxslim__msg_count(m, onnx_FunctionProto_opset_import_tag);
+}
+int onnxslim_function_opset(const onnxslim_function *fn, size_t index, const char **domain,
+                            int64_t *version) {
+  FN_OR(ONNXSLIM_EINVAL);
+  return opset_entry(m, onnx_FunctionProto_opset_import_tag, index, domain, version);
+}
+
+/* ---- edits ---------------------------------------------------------------- */
+
+int onnxslim_model_set_producer(onnxslim_model *model, const char *name, const char *version) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  int rc = 0;
+  if (name) rc = onnxslim__msg_set_str(r, onnx_ModelProto_producer_name_tag, name);
+  if (!rc && version) rc = onnxslim__msg_set_str(r, onnx_ModelProto_producer_version_tag, version);
+  return rc;
+}
+
+int onnxslim_model_set_doc_string(onnxslim_model *model, const char *doc) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!doc) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_set_doc_string: NULL doc");
+  return onnxslim__msg_set_str(r, onnx_ModelProto_doc_string_tag, doc);
+}
+
+/* ---- save ----------------------------------------------------------------- */
+
+static int read_save_options(const onnxslim_save_options *opts, unsigned int *flags) {
+  *flags = 0;
+  if (!opts) return 0;
+  if (opts->version < 1 || opts->version > ONNXSLIM_SAVE_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "unknown save options version %u", opts->version);
+  if (opts->flags & ~ONNXSLIM_SAVE_NO_FSYNC)
+    return onnxslim__err(ONNXSLIM_EINVAL, "reserved save option flags 0x%x set", opts->flags);
+  *flags = opts->flags;
+  return 0;
+}
+
+int onnxslim_model_save_size(const onnxslim_model *model, uint64_t *size) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!size) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_save_size: NULL size");
+  return onnxslim__msg_size(r, size);
+}
+
+static int write_model(osl_sink *sink, void *payload) {
+  return onnxslim__msg_write(payload, sink);
+}
+
+int onnxslim_model_save(const onnxslim_model *model, const char *path,
+                        const onnxslim_save_options *opts) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_save: NULL path");
+  unsigned int flags;
+  int rc = read_save_options(opts, &flags);
+  if (rc) return rc;
+  uint64_t size;
+  rc = onnxslim__msg_size(r, &size);
+  if (rc) return rc;
+  return onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
+                                model->map, model->maplen);
+}
+
+typedef struct {
+  osl_sink base;
+  uint8_t *buf;
+  size_t len, cap;
+} osl_buf_sink;
+
+static int buf_sink_write(osl_sink *sink, const uint8_t *data, size_t size) {
+  osl_buf_sink *bs = (osl_buf_sink *)sink;
+  if (size > bs->cap - bs->len)
+    return onnxslim__err(ONNXSLIM_EBUFSIZE, "buffer of %zu bytes overflowed", bs->cap);
+  memcpy(bs->buf + bs->len, data, size);
+  bs->len += size;
+  return 0;
+}
+
+int onnxslim_model_save_buffer(const onnxslim_model *model, void *buf, size_t capacity,
+                               size_t *size) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!size) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_save_buffer: NULL size");
+  uint64_t need;
+  int rc = onnxslim__msg_size(r, &need);
+  if (rc) return rc;
+  if (need > SIZE_MAX) return onnxslim__err(ONNXSLIM_ELIMIT, "model too large for a buffer");
+  *size = (size_t)need;
+  if (!buf || capacity < need)
+    return onnxslim__err(ONNXSLIM_EBUFSIZE, "buffer of %zu bytes is too small: %zu needed",
+                         buf ? capacity : 0, (size_t)need);
+  osl_buf_sink bs = {{buf_sink_write}, buf, 0, capacity};
+  rc = onnxslim__msg_write(r, &bs.base);
+  if (!rc && bs.len != need)
+    rc = onnxslim__err(ONNXSLIM_EIO, "internal size mismatch: %zu written, %zu expected", bs.len,
+                       (size_t)need);
+  return rc;
+}

@@ -1,0 +1,272 @@
+/*
+ * libonnxslim - nodes and attributes.
+ */
+#include <string.h>
+
+#include "onnx.pb.h"
+
+#include "internal.h"
+
+#define N_OR(ret)                                 \
+  osl_msg *n = OSL_CHECK(node, onnx_NodeProto);   \
+  if (!n) return ret
+
+const char *onnxslim_node_name(const onnxslim_node *node) {
+  N_OR(NULL);
+  return onnxslim__msg_str(n, onnx_NodeProto_name_tag);
+}
+const char *onnxslim_node_op_type(const onnxslim_node *node) {
+  N_OR(NULL);
+  return onnxslim__msg_str(n, onnx_NodeProto_op_type_tag);
+}
+const char *onnxslim_node_domain(const onnxslim_node *node) {
+  N_OR(NULL);
+  return onnxslim__msg_str(n, onnx_NodeProto_domain_tag);
+}
+const char *onnxslim_node_doc_string(const onnxslim_node *node) {
+  N_OR(NULL);
+  return onnxslim__msg_str(n, onnx_NodeProto_doc_string_tag);
+}
+onnxslim_graph *onnxslim_node_graph(const onnxslim_node *node) {
+  N_OR(NULL);
+  return n->parent && n->parent->def == &osl_def_onnx_GraphProto ? (onnxslim_graph *)n->parent
+                                                                  : NULL;
+}
+size_t onnxslim_node_input_count(const onnxslim_node *node) {
+  N_OR(0);
+  return onnxslim__msg_count(n, onnx_NodeProto_input_tag);
+}
+const char *onnxslim_node_input(const onnxslim_node *node, size_t index) {
+  N_OR(NULL);
+  return onnxslim__msg_str_at(n, onnx_NodeProto_input_tag, index);
+}
+size_t onnxslim_node_output_count(const onnxslim_node *node) {
+  N_OR(0);
+  return onnxslim__msg_count(n, onnx_NodeProto_output_tag);
+}
+const char *onnxslim_node_output(const onnxslim_node *node, size_t index) {
+  N_OR(NULL);
+  return onnxslim__msg_str_at(n, onnx_NodeProto_output_tag, index);
+}
+size_t onnxslim_node_attr_count(const onnxslim_node *node) {
+  N_OR(0);
+  return onnxslim__msg_count(n, onnx_NodeProto_attribute_tag);
+}
+onnxslim_attr *onnxslim_node_attr(const onnxslim_node *node, size_t index) {
+  N_OR(NULL);
+  return (onnxslim_attr *)onnxslim__msg_sub_at(n, onnx_NodeProto_attribute_tag, index);
+}
+onnxslim_attr *onnxslim_node_find_attr(const onnxslim_node *node, const char *name) {
+  N_OR(NULL);
+  if (!name) {
+    onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_node_find_attr: NULL name");
+    return NULL;
+  }
+  osl_list *l = onnxslim__msg_list(n, onnx_NodeProto_attribute_tag);
+  if (!l) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  for (size_t i = 0; i < l->count; i++) {
+    osl_msg *a = n->f[l->idx[i]].sub;
+    const char *an = onnxslim__msg_str(a, onnx_AttributeProto_name_tag);
+    if (an && strcmp(an, name) == 0) return (onnxslim_attr *)a;
+  }
+  onnxslim__err(ONNXSLIM_ENOTFOUND, "node '%s' has no attribute '%s'",
+                onnxslim__msg_str(n, onnx_NodeProto_name_tag), name);
+  return NULL;
+}
+
+int onnxslim_node_set_name(onnxslim_node *node, const char *name) {
+  N_OR(ONNXSLIM_EINVAL);
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_node_set_name: NULL name");
+  int rc = onnxslim__msg_set_str(n, onnx_NodeProto_name_tag, name);
+  if (!rc && n->parent && n->parent->def == &osl_def_onnx_GraphProto)
+    onnxslim__graph_invalidate(n->parent);
+  return rc;
+}
+
+/* ---- attributes ---------------------------------------------------------- */
+
+#define A_OR(ret)                                      \
+  osl_msg *a = OSL_CHECK(attr, onnx_AttributeProto);   \
+  if (!a) return ret
+
+const char *onnxslim_attr_name(const onnxslim_attr *attr) {
+  A_OR(NULL);
+  return onnxslim__msg_str(a, onnx_AttributeProto_name_tag);
+}
+const char *onnxslim_attr_doc_string(const onnxslim_attr *attr) {
+  A_OR(NULL);
+  return onnxslim__msg_str(a, onnx_AttributeProto_doc_string_tag);
+}
+const char *onnxslim_attr_ref_attr_name(const onnxslim_attr *attr) {
+  A_OR(NULL);
+  return onnxslim__msg_str(a, onnx_AttributeProto_ref_attr_name_tag);
+}
+
+/* The field that holds the value of each attribute type, indexed by type. */
+static const uint32_t value_field[] = {
+    0,
+    onnx_AttributeProto_f_tag,
+    onnx_AttributeProto_i_tag,
+    onnx_AttributeProto_s_tag,
+    onnx_AttributeProto_t_tag,
+    onnx_AttributeProto_g_tag,
+    onnx_AttributeProto_floats_tag,
+    onnx_AttributeProto_ints_tag,
+    onnx_AttributeProto_strings_tag,
+    onnx_AttributeProto_tensors_tag,
+    onnx_AttributeProto_graphs_tag,
+    onnx_AttributeProto_sparse_tensor_tag,
+    onnx_AttributeProto_sparse_tensors_tag,
+    onnx_AttributeProto_tp_tag,
+    onnx_AttributeProto_type_protos_tag,
+};
+#define N_TYPES ((int)(sizeof value_field / sizeof value_field[0]))
+
+static int attr_type(const osl_msg *a) {
+  osl_field *t = onnxslim__msg_last(a, onnx_AttributeProto_type_tag);
+  if (t) return (int)(int32_t)t->u;
+  for (int ty = 1; ty < N_TYPES; ty++)
+    if (onnxslim__msg_has(a, value_field[ty])) return ty;
+  return ONNXSLIM_ATTR_UNDEFINED;
+}
+
+int onnxslim_attr_type(const onnxslim_attr *attr) {
+  A_OR(ONNXSLIM_ATTR_UNDEFINED);
+  return attr_type(a);
+}
+
+static int want(const osl_msg *a, int type, const char *fn) {
+  int ty = attr_type(a);
+  if (ty != type)
+    return onnxslim__err(ONNXSLIM_ETYPE, "%s: attribute '%s' has type %d, not %d", fn,
+                         onnxslim__msg_str(a, onnx_AttributeProto_name_tag), ty, type);
+  return 0;
+}
+
+int onnxslim_attr_float(const onnxslim_attr *attr, float *out) {
+  A_OR(ONNXSLIM_EINVAL);
+  if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_attr_float: NULL out");
+  int rc = want(a, ONNXSLIM_ATTR_FLOAT, __func__);
+  if (rc) return rc;
+  osl_field *f = onnxslim__msg_last(a, onnx_AttributeProto_f_tag);
+  uint32_t bits = f ? (uint32_t)f->u : 0;
+  memcpy(out, &bits, sizeof *out);
+  return 0;
+}
+
+int onnxslim_attr_int(const onnxslim_attr *attr, int64_t *out) {
+  A_OR(ONNXSLIM_EINVAL);
+  if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_attr_int: NULL out");
+  int rc = want(a, ONNXSLIM_ATTR_INT, __func__);
+  if (rc) return rc;
+  *out = onnxslim__msg_int(a, onnx_AttributeProto_i_tag, 0);
+  return 0;
+}
+
+static int bytes_of(osl_msg *a, osl_field *f, const char **data, size_t *size) {
+  const char *s = f ? onnxslim__field_cstr(a->model, f) : "";
+  if (!s) return ONNXSLIM_ENOMEM;
+  if (data) *data = s;
+  if (size) *size = f ? f->n : 0;
+  return 0;
+}
+
+int onnxslim_attr_string(const onnxslim_attr *attr, const char **data, size_t *size) {
+  A_OR(ONNXSLIM_EINVAL);
+  int rc = want(a, ONNXSLIM_ATTR_STRING, __func__);
+  if (rc) return rc;
+  return bytes_of(a, onnxslim__msg_last(a, onnx_AttributeProto_s_tag), data, size);
+}
+
+static osl_msg *single_sub(const onnxslim_attr *attr, int type, const char *fn) {
+  osl_msg *a = onnxslim__check(attr, &osl_def_onnx_AttributeProto, fn);
+  if (!a || want(a, type, fn)) return NULL;
+  osl_msg *m = onnxslim__msg_sub(a, value_field[type]);
+  if (!m) onnxslim__err(ONNXSLIM_ENOTFOUND, "%s: attribute has no value", fn);
+  return m;
+}
+
+onnxslim_tensor *onnxslim_attr_tensor(const onnxslim_attr *attr) {
+  return (onnxslim_tensor *)single_sub(attr, ONNXSLIM_ATTR_TENSOR, __func__);
+}
+onnxslim_graph *onnxslim_attr_graph(const onnxslim_attr *attr) {
+  return (onnxslim_graph *)single_sub(attr, ONNXSLIM_ATTR_GRAPH, __func__);
+}
+onnxslim_sparse_tensor *onnxslim_attr_sparse_tensor(const onnxslim_attr *attr) {
+  return (onnxslim_sparse_tensor *)single_sub(attr, ONNXSLIM_ATTR_SPARSE_TENSOR, __func__);
+}
+onnxslim_type *onnxslim_attr_type_proto(const onnxslim_attr *attr) {
+  return (onnxslim_type *)single_sub(attr, ONNXSLIM_ATTR_TYPE_PROTO, __func__);
+}
+
+size_t onnxslim_attr_list_size(const onnxslim_attr *attr) {
+  A_OR(0);
+  int ty = attr_type(a);
+  const void *vals;
+  size_t count = 0;
+  switch (ty) {
+  case ONNXSLIM_ATTR_FLOATS:
+    if (onnxslim__msg_floats(a, onnx_AttributeProto_floats_tag, (const float **)&vals, &count))
+      return 0;
+    return count;
+  case ONNXSLIM_ATTR_INTS:
+    if (onnxslim__msg_int64s(a, onnx_AttributeProto_ints_tag, (const int64_t **)&vals, &count))
+      return 0;
+    return count;
+  case ONNXSLIM_ATTR_STRINGS:
+  case ONNXSLIM_ATTR_TENSORS:
+  case ONNXSLIM_ATTR_GRAPHS:
+  case ONNXSLIM_ATTR_SPARSE_TENSORS:
+  case ONNXSLIM_ATTR_TYPE_PROTOS: return onnxslim__msg_count(a, value_field[ty]);
+  default: return 0;
+  }
+}
+
+int onnxslim_attr_floats(const onnxslim_attr *attr, const float **values, size_t *count) {
+  A_OR(ONNXSLIM_EINVAL);
+  if (!values || !count) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_attr_floats: NULL out");
+  int rc = want(a, ONNXSLIM_ATTR_FLOATS, __func__);
+  if (rc) return rc;
+  return onnxslim__msg_floats(a, onnx_AttributeProto_floats_tag, values, count);
+}
+
+int onnxslim_attr_ints(const onnxslim_attr *attr, const int64_t **values, size_t *count) {
+  A_OR(ONNXSLIM_EINVAL);
+  if (!values || !count) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_attr_ints: NULL out");
+  int rc = want(a, ONNXSLIM_ATTR_INTS, __func__);
+  if (rc) return rc;
+  return onnxslim__msg_int64s(a, onnx_AttributeProto_ints_tag, values, count);
+}
+
+int onnxslim_attr_strings_at(const onnxslim_attr *attr, size_t index, const char **data,
+                             size_t *size) {
+  A_OR(ONNXSLIM_EINVAL);
+  int rc = want(a, ONNXSLIM_ATTR_STRINGS, __func__);
+  if (rc) return rc;
+  osl_field *f = onnxslim__msg_at(a, onnx_AttributeProto_strings_tag, index);
+  if (!f) return onnxslim_error_last_code();
+  return bytes_of(a, f, data, size);
+}
+
+static osl_msg *list_sub(const onnxslim_attr *attr, int type, size_t index, const char *fn) {
+  osl_msg *a = onnxslim__check(attr, &osl_def_onnx_AttributeProto, fn);
+  if (!a || want(a, type, fn)) return NULL;
+  return onnxslim__msg_sub_at(a, value_field[type], index);
+}
+
+onnxslim_tensor *onnxslim_attr_tensors_at(const onnxslim_attr *attr, size_t index) {
+  return (onnxslim_tensor *)list_sub(attr, ONNXSLIM_ATTR_TENSORS, index, __func__);
+}
+onnxslim_graph *onnxslim_attr_graphs_at(const onnxslim_attr *attr, size_t index) {
+  return (onnxslim_graph *)list_sub(attr, ONNXSLIM_ATTR_GRAPHS, index, __func__);
+}
+onnxslim_sparse_tensor *onnxslim_attr_sparse_tensors_at(const onnxslim_attr *attr,
+                                                        size_t index) {
+  return (onnxslim_sparse_tensor *)list_sub(attr, ONNXSLIM_ATTR_SPARSE_TENSORS, index, __func__);
+}
+onnxslim_type *onnxslim_attr_type_protos_at(const onnxslim_attr *attr, size_t index) {
+  return (onnxslim_type *)list_sub(attr, ONNXSLIM_ATTR_TYPE_PROTOS, index, __func__);
+}

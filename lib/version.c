@@ -1,0 +1,6 @@
+/* libonnxslim - runtime version. */
+#include "internal.h"
+
+const char *onnxslim_version_string(void) { return ONNXSLIM_VERSION_STRING; }
+
+unsigned int onnxslim_version_number(void) { return ONNXSLIM_VERSION_NUMBER; }
