@@ -61,7 +61,7 @@ $(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map
 # clash with the application's own nanopb.
 $(B)/libonnxslim.a: $(LIB_OBJ)
 	$(CC) -r -nostdlib -o $(B)/onnxslim-all.o $(LIB_OBJ) -Wl,--whole-archive $(NANOPB_A) -Wl,--no-whole-archive
-	nm --defined-only -g $(B)/onnxslim-all.o | awk '$$3 ~ /^onnxslim_/ {print $$3}' > $(B)/static.keep
+	nm --defined-only -g $(B)/onnxslim-all.o | awk '$$3 ~ /^onnxslim_[a-z0-9]/ {print $$3}' > $(B)/static.keep
 	objcopy --keep-global-symbols=$(B)/static.keep $(B)/onnxslim-all.o
 	rm -f $@ && ar rcs $@ $(B)/onnxslim-all.o
 
@@ -81,7 +81,23 @@ demo: deps all
 	sh scripts/demo.sh
 
 # ---- tests ----------------------------------------------------------------
-check: deps all
+# Unit tests are built twice: against the shared and the static library.
+TEST_SRC := $(wildcard test/test_*.c)
+TEST_BIN := $(patsubst test/%.c,$(B)/test/%,$(TEST_SRC)) \
+            $(patsubst test/%.c,$(B)/test-static/%,$(TEST_SRC))
+TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest $(CFLAGS)
+
+$(B)/test/%: test/%.c test/t.h test/pbuild.h $(HEADERS) $(B)/$(SOREAL)
+	@mkdir -p $(B)/test
+	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
+
+$(B)/test-static/%: test/%.c test/t.h test/pbuild.h $(HEADERS) $(B)/libonnxslim.a
+	@mkdir -p $(B)/test-static
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a
+
+tests: all $(TEST_BIN)
+
+check: deps tests
 	sh test/run.sh
 
 bench: deps all
@@ -91,11 +107,8 @@ fuzz: all
 	sh test/fuzz/build.sh && $(B)/fuzz/fuzz_load -max_total_time=$${FUZZ_SECONDS:-60} $(B)/fuzz/corpus-work test/fuzz/corpus
 
 # ---- install ------------------------------------------------------------------
-$(B)/onnxslim.pc: pkgconfig/onnxslim.pc.in $(VERSION_H)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
-
-install: all $(B)/onnxslim.pc
+# onnxslim.pc is generated at install time, so it always names this PREFIX.
+install: all
 	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 include/onnxslim.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 include/onnxslim/*.h $(DESTDIR)$(INCLUDEDIR)/onnxslim/
@@ -103,11 +116,13 @@ install: all $(B)/onnxslim.pc
 	ln -sf $(SOREAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libonnxslim.so
 	install -m 644 $(B)/libonnxslim.a $(DESTDIR)$(LIBDIR)/
-	install -m 644 $(B)/onnxslim.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    pkgconfig/onnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/onnxslim.pc
 	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim tools/onnxslim.c -L$(B) -lonnxslim \
 	  -Wl,-rpath,$(LIBDIR)
 
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps demo check bench fuzz install clean
+.PHONY: all tests deps demo check bench fuzz install clean

@@ -50,7 +50,7 @@
 
 #define OSL_DEFINE(m)                                                             \
   static const osl_fielddef osl_fields_##m[] = {m##_FIELDLIST(OSL_FIELD, m)};     \
-  const osl_msgdef osl_def_##m = {#m + 5, osl_fields_##m,                         \
+  const osl_msgdef osl_def_##m = {&#m[5], osl_fields_##m,                         \
                                   sizeof osl_fields_##m / sizeof osl_fields_##m[0]};
 OSL_MESSAGES(OSL_DEFINE)
 

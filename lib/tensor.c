@@ -183,39 +183,44 @@ static int typed_to_raw(osl_msg *t, int32_t dt, uint64_t need, const void **out)
     field = onnx_TensorProto_int32_data_tag;
     in_width = 0;
   }
-  uint8_t *buf = onnxslim__arena_alloc(&t->model->arena, need ? (size_t)need : 1);
-  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory decoding tensor '%s'", name);
-  size_t have;
-  if (in_width == 4 || in_width == 8) {
-    /* fixed-size values: stored bytes are already the raw layout */
-    const float *f4 = NULL;
-    if (in_width == 4) {
-      int rc = onnxslim__msg_floats(t, field, &f4, &have);
-      if (rc) return rc;
-      if ((uint64_t)have * 4 != need) goto mismatch;
-      memcpy(buf, f4, (size_t)need);
-    } else {
-      size_t k = 0;
-      osl_list *l = onnxslim__msg_list(t, field);
-      if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-      for (size_t i = 0; i < l->count; i++) {
-        osl_field *f = &t->f[l->idx[i]];
-        size_t len = f->wt == OSL_WT_LEN ? f->n : 8;
-        if (k + len > need) goto mismatch;
-        if (f->wt == OSL_WT_LEN) {
-          memcpy(buf + k, f->p, len);
-        } else {
-          for (int b = 0; b < 8; b++) buf[k + (size_t)b] = (uint8_t)(f->u >> (8 * b));
-        }
-        k += len;
+  /* count what is stored before allocating: dims may promise far more */
+  uint8_t *buf;
+  if (in_width == 4) {
+    const float *f4;
+    size_t have;
+    int rc = onnxslim__msg_floats(t, field, &f4, &have);
+    if (rc) return rc;
+    if ((uint64_t)have * 4 != need) goto mismatch;
+    buf = (uint8_t *)f4; /* already the raw layout, cached in the field list */
+  } else if (in_width == 8) {
+    osl_list *l = onnxslim__msg_list(t, field);
+    if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    uint64_t total = 0;
+    for (size_t i = 0; i < l->count; i++) {
+      osl_field *f = &t->f[l->idx[i]];
+      total += f->wt == OSL_WT_LEN ? f->n : 8;
+    }
+    if (total != need) goto mismatch;
+    buf = onnxslim__arena_alloc(&t->model->arena, need ? (size_t)need : 1);
+    if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory decoding tensor '%s'", name);
+    size_t k = 0;
+    for (size_t i = 0; i < l->count; i++) {
+      osl_field *f = &t->f[l->idx[i]];
+      if (f->wt == OSL_WT_LEN) {
+        memcpy(buf + k, f->p, f->n);
+        k += f->n;
+      } else {
+        for (int b = 0; b < 8; b++) buf[k++] = (uint8_t)(f->u >> (8 * b));
       }
-      if (k != need) goto mismatch;
     }
   } else {
     const int64_t *v;
+    size_t have;
     int rc = onnxslim__msg_int64s(t, field, &v, &have);
     if (rc) return rc;
     if ((uint64_t)have * out_width != need) goto mismatch;
+    buf = onnxslim__arena_alloc(&t->model->arena, need ? (size_t)need : 1);
+    if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory decoding tensor '%s'", name);
     for (size_t i = 0; i < have; i++)
       for (unsigned int b = 0; b < out_width; b++)
         buf[i * out_width + b] = (uint8_t)((uint64_t)v[i] >> (8 * b));

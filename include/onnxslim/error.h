@@ -53,8 +53,9 @@ ONNXSLIM_API const char *onnxslim_strerror(int code);
 /**
  * The message of the last error that happened in the calling thread.
  * Returns "" if no error happened since the last onnxslim_error_clear().
- * Never returns NULL. The string is owned by the library and valid until the
- * next library call in the same thread.
+ * Never returns NULL. Successful calls do not clear it. The string is owned
+ * by the library and stays unchanged until the next failing library call (or
+ * onnxslim_error_clear()) in the same thread.
  * @since 0.1.0
  */
 ONNXSLIM_API const char *onnxslim_error_last(void);

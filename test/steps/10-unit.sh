@@ -1,0 +1,16 @@
+# C unit tests, run against the shared and against the static library.
+set -u
+total_p=0 total_f=0 total_s=0 rc=0
+for bin in "$B"/test/test_* "$B"/test-static/test_*; do
+  [ -x "$bin" ] || continue
+  echo "== $bin"
+  out=$("$bin" 2>&1); r=$?
+  echo "$out"
+  line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+  if [ -z "$line" ]; then echo "no summary from $bin (exit $r)"; total_f=$((total_f + 1)); rc=1; continue; fi
+  set -- $(echo "$line" | tr -d ',' )
+  total_p=$((total_p + $1)) total_f=$((total_f + $3)) total_s=$((total_s + ${5:-0}))
+  [ $r -ne 0 ] && rc=1
+done
+echo "$total_p passed, $total_f failed, $total_s skipped"
+exit $rc

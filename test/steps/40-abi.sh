@@ -1,0 +1,57 @@
+# ABI discipline: exported symbols match the committed list (and nothing of
+# nanopb leaks), SONAME and symlinks, the static library exposes only the
+# API, every public header compiles alone as C99 and C++, every public
+# function is documented with the version that added it, and the ABI has
+# no incompatible change against the committed baseline.
+set -u
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+so="$B/libonnxslim.so"
+tmp=$(mktemp -d)
+
+# 1. exported symbols == committed list
+nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sed 's/@.*//' | sort > "$tmp/exported"
+grep -v '^#' abi/onnxslim.symbols | awk 'NF {print $1}' | sort > "$tmp/listed"
+if diff -u "$tmp/listed" "$tmp/exported"; then ok "exports match abi/onnxslim.symbols"; else bad "exports differ from abi/onnxslim.symbols"; fi
+if nm -D --defined-only "$so" | awk '{print $3}' | grep -E '^pb_|^onnx_' >/dev/null; then bad "nanopb symbols exported"; else ok "no pb_* or onnx_* symbol exported"; fi
+if nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | grep -v '^onnxslim_[a-z0-9]' >/dev/null; then bad "non-onnxslim symbol exported"; else ok "only onnxslim_* exported"; fi
+
+# 2. SONAME, real file, symlinks
+major=$(sed -n 's/^#define ONNXSLIM_VERSION_MAJOR \([0-9]*\)/\1/p' include/onnxslim/version.h)
+soname=$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = "libonnxslim.so.$major" ] && ok "SONAME $soname" || bad "SONAME is '$soname'"
+[ "$(readlink "$B/libonnxslim.so")" = "libonnxslim.so.$major" ] && [ -L "$B/libonnxslim.so.$major" ] && \
+  [ -f "$(readlink -f "$so")" ] && ok "symlinks libonnxslim.so -> .so.$major -> $(basename "$(readlink -f "$so")")" || bad "symlinks"
+readelf -d "$so" | grep -q 'NEEDED.*libc.so' && ! readelf -d "$so" | grep -q 'nanopb' && ok "links libc, carries nanopb inside" || bad "dependencies"
+
+# 3. static library: only onnxslim_* global, nanopb inside
+if nm -g --defined-only "$B/libonnxslim.a" 2>/dev/null | awk 'NF==3 {print $3}' | grep -v '^onnxslim_[a-z0-9]' >/dev/null; then
+  bad "static library exposes non-API symbols"; else ok "static library exposes only onnxslim_*"; fi
+nm -g --undefined-only "$B/libonnxslim.a" | grep -q ' pb_' && bad "static library needs nanopb" || ok "static library is self-contained"
+
+# 4. each public header compiles alone, as C99 and as C++
+for h in include/onnxslim.h include/onnxslim/*.h; do
+  rel=${h#include/}
+  printf '#include <%s>\nint onnxslim_header_test_dummy;\n' "$rel" > "$tmp/h.c"
+  printf '#include <%s>\nint onnxslim_header_test_dummy;\n' "$rel" > "$tmp/h.cpp"
+  if cc -std=c99 -pedantic -Wall -Wextra -Werror -Iinclude -c "$tmp/h.c" -o "$tmp/h.o" &&
+     c++ -std=c++11 -pedantic -Wall -Wextra -Werror -Iinclude -c "$tmp/h.cpp" -o "$tmp/hpp.o"; then
+    ok "header $rel alone (C99, C++11)"
+  else
+    bad "header $rel alone"
+  fi
+done
+
+# 5. documented, versioned, listed
+if /usr/bin/python3 test/check_api_docs.py > "$tmp/docs.log"; then ok "$(tail -n 1 "$tmp/docs.log") in the API docs check"; else cat "$tmp/docs.log"; bad "API docs check"; fi
+
+# 6. no incompatible ABI change against the committed baseline
+abidw --no-corpus-path --headers-dir include --out-file "$tmp/current.abi" "$so" 2>/dev/null
+abidiff --headers-dir2 include "abi/libonnxslim.abi" "$tmp/current.abi" > "$tmp/abidiff.log" 2>&1
+r=$?
+if [ $((r & 8)) -ne 0 ] || [ $((r & 3)) -ne 0 ]; then cat "$tmp/abidiff.log"; bad "ABI compatible with abi/libonnxslim.abi (abidiff exit $r)"; else ok "ABI compatible with abi/libonnxslim.abi (abidiff exit $r)"; fi
+
+rm -rf "$tmp"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,42 @@
+# The onnxslim command: info prints a summary, convert with no options is a
+# byte-identical copy, exit status 0 / 2 (usage) / other (failure) with the
+# library's message on stderr.
+set -u
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+cli="$B/onnxslim"
+tmp=$(mktemp -d)
+m=test/data/bert-tiny.onnx
+
+"$cli" info "$m" > "$tmp/info.txt" 2> "$tmp/err"; r=$?
+[ $r -eq 0 ] && [ ! -s "$tmp/err" ] && ok "info exits 0" || bad "info exit $r"
+grep -q 'input_ids' "$tmp/info.txt" && grep -q 'Gather' "$tmp/info.txt" &&
+  grep -q 'roberta.embeddings.word_embeddings.weight' "$tmp/info.txt" && ok "info names inputs, ops, largest initializer" || bad "info content"
+grep -Eq 'INT64\[batch, seq\]' "$tmp/info.txt" && ok "info shows symbolic dims" || bad "info dims"
+
+"$cli" convert "$m" "$tmp/out.onnx"; r=$?
+[ $r -eq 0 ] && cmp -s "$m" "$tmp/out.onnx" && ok "convert IN OUT is byte-identical" || bad "convert exit $r / differs"
+"$cli" convert /usr/share/libonnx-testdata/data/node/test_if/model.onnx "$tmp/if.onnx" &&
+  cmp -s /usr/share/libonnx-testdata/data/node/test_if/model.onnx "$tmp/if.onnx" && ok "convert keeps subgraphs byte-identical" || bad "convert if"
+
+for args in "" "info" "info a b" "frobnicate x" "convert onlyone" "convert --no-such-option a b" "info --bogus $m"; do
+  # shellcheck disable=SC2086
+  "$cli" $args > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 2 ] && [ -s "$tmp/e" ] && ok "usage error '$args' exits 2" || bad "usage error '$args' exit $r"
+done
+"$cli" --help > "$tmp/o" 2>&1 && grep -q convert "$tmp/o" && ok "--help exits 0" || bad "--help"
+"$cli" --version | grep -q "$(sed -n 's/^#define ONNXSLIM_VERSION_STRING "\(.*\)"/\1/p' include/onnxslim/version.h)" && ok "--version" || bad "--version"
+
+"$cli" info /nonexistent.onnx > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -ne 0 ] && [ $r -ne 2 ] && grep -q 'nonexistent.onnx' "$tmp/e" && [ ! -s "$tmp/o" ] && ok "missing file: exit $r, message on stderr" || bad "missing file exit $r"
+"$cli" info test/fuzz/corpus/len_past_end_top_graph.onnx > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -ne 0 ] && [ $r -ne 2 ] && grep -q 'truncated length-delimited field 7' "$tmp/e" && ok "bad model: exit $r, library message on stderr" || bad "bad model exit $r"
+echo "old" > "$tmp/keep.onnx"
+"$cli" convert test/fuzz/corpus/zero_tag.onnx "$tmp/keep.onnx" 2> "$tmp/e"; r=$?
+[ $r -ne 0 ] && [ "$(cat "$tmp/keep.onnx")" = "old" ] && ok "failed convert leaves the output intact" || bad "failed convert"
+"$cli" convert "$m" "$tmp/nodir/out.onnx" 2> "$tmp/e"; r=$?
+[ $r -ne 0 ] && [ $r -ne 2 ] && [ -s "$tmp/e" ] && ok "unwritable output: exit $r" || bad "unwritable output exit $r"
+rm -rf "$tmp"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

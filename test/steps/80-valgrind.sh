@@ -1,0 +1,26 @@
+# The load/save tests under valgrind: no leak, no invalid read or write.
+set -u
+passed=0 failed=0
+vg() {
+  name=$1; shift
+  if valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+       --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$@" > "$B/vg.log" 2>&1; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"; tail -n 40 "$B/vg.log"
+  fi
+}
+tmp=$(mktemp -d)
+mkdir -p "$tmp/corpus"
+# a slice of the corpus: every 10th model plus the fixtures
+find /usr/share/libonnx-testdata/data -name '*.onnx' | sort | awk 'NR % 10 == 0' | while read -r f; do
+  cp "$f" "$tmp/corpus/$(echo "$f" | tr '/' '_')"
+done
+vg "unit tests (test_core)" "$B/test/test_core"
+vg "round trip of $(ls "$tmp/corpus" | wc -l) testdata models + fixtures" "$B/roundtrip_corpus" "$tmp" "$tmp/corpus" test/data
+vg "bad-input corpus" "$B/bad_inputs" test/fuzz/corpus/*.onnx
+vg "onnxslim info" "$B/onnxslim" info test/data/bert-tiny.onnx
+vg "onnxslim convert" "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/out.onnx"
+rm -rf "$tmp"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,278 @@
+/* Tests of atomic saving: temporary file + fsync + rename, nothing partial
+ * left behind on failure, old file intact, saving over the source file. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <onnxslim.h>
+
+#include "t.h"
+
+#define BERT "test/data/bert-tiny.onnx"
+
+static char dir[256];
+
+static uint8_t *slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long len = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *p = malloc(len > 0 ? (size_t)len : 1);
+  if (p && len > 0 && fread(p, 1, (size_t)len, f) != (size_t)len) {
+    free(p);
+    p = NULL;
+  }
+  fclose(f);
+  *n = (size_t)len;
+  return p;
+}
+
+static int same_file(const char *a, const char *b) {
+  size_t na, nb;
+  uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+  int same = pa && pb && na == nb && memcmp(pa, pb, na) == 0;
+  free(pa);
+  free(pb);
+  return same;
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+static int file_is(const char *path, const char *text) {
+  size_t n;
+  uint8_t *p = slurp(path, &n);
+  int ok = p && n == strlen(text) && memcmp(p, text, n) == 0;
+  free(p);
+  return ok;
+}
+
+/* Number of entries in d other than . and .. */
+static int count_entries(const char *d) {
+  DIR *dd = opendir(d);
+  if (!dd) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dd)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(dd);
+  return n;
+}
+
+static onnxslim_model *open_bert(void) {
+  onnxslim_model *m = NULL;
+  if (onnxslim_model_open(&m, BERT, NULL) != 0) return NULL;
+  return m;
+}
+
+TEST(save_new_and_replace) {
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/replace", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK(same_file(path, BERT));
+  CHECK(count_entries(sub) == 1);
+  /* replacing an existing file keeps its permission bits */
+  write_file(path, "old contents");
+  chmod(path, 0640);
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  CHECK_OK(onnxslim_model_save(m, path, &so));
+  CHECK(same_file(path, BERT));
+  struct stat st;
+  CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
+  CHECK(count_entries(sub) == 1);
+  so.flags = 0x100;
+  CHECK(onnxslim_model_save(m, path, &so) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_options_init(&so, ONNXSLIM_SAVE_OPTIONS_VERSION) == 0 && so.flags == 0);
+  onnxslim_model_free(m);
+}
+
+TEST(save_failures_leave_nothing) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/fail", dir);
+  mkdir(sub, 0755);
+  /* directory does not exist */
+  snprintf(path, sizeof path, "%s/missing/out.onnx", sub);
+  CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_EIO);
+  CHECK(strstr(onnxslim_error_last(), "missing") != NULL);
+  /* the target is a directory: rename fails, the directory is untouched */
+  snprintf(path, sizeof path, "%s/adir", sub);
+  mkdir(path, 0755);
+  CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_EIO);
+  struct stat st;
+  CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+  CHECK(count_entries(sub) == 1); /* no temporary file left */
+  CHECK(onnxslim_model_save(m, "", NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_save(m, NULL, NULL) == ONNXSLIM_EINVAL);
+  onnxslim_model_free(m);
+}
+
+/* Runs fn in a child process and returns its exit status (or 100+signal). */
+static int in_child(int (*fn)(const char *), const char *arg) {
+  pid_t pid = fork();
+  if (pid == 0) _exit(fn(arg));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status)) return 100 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+static int child_fsize(const char *path) {
+  /* the default SIGXFSZ action would kill us: the library must check first */
+  struct rlimit rl = {4096, 4096};
+  if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
+  onnxslim_model *m = open_bert();
+  if (!m) return 3;
+  int rc = onnxslim_model_save(m, path, NULL);
+  onnxslim_model_free(m);
+  if (rc != ONNXSLIM_ENOSPC) return 4;
+  if (!strstr(onnxslim_error_last(), "file size limit")) return 5;
+  return 0;
+}
+
+TEST(save_over_file_size_limit) {
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/fsize", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  write_file(path, "previous model");
+  int st = in_child(child_fsize, path);
+  CHECK(st == 0);
+  if (st) fprintf(stderr, "child status %d\n", st);
+  CHECK(file_is(path, "previous model"));
+  CHECK(count_entries(sub) == 1);
+}
+
+static int child_unwritable(const char *path) {
+  /* root ignores directory permissions: become nobody first */
+  if (getuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) return 2;
+  onnxslim_model *m = open_bert();
+  if (!m) return 3;
+  int rc = onnxslim_model_save(m, path, NULL);
+  onnxslim_model_free(m);
+  if (rc != ONNXSLIM_EIO) return 4;
+  if (!strstr(onnxslim_error_last(), "temporary file")) return 5;
+  return 0;
+}
+
+TEST(save_into_unwritable_directory) {
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/ro", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  write_file(path, "previous model");
+  chmod(path, 0666);
+  chmod(sub, 0555);
+  int st = in_child(child_unwritable, path);
+  CHECK(st == 0);
+  if (st) fprintf(stderr, "child status %d\n", st);
+  CHECK(file_is(path, "previous model"));
+  CHECK(count_entries(sub) == 1);
+  chmod(sub, 0755);
+}
+
+TEST(save_on_full_disk) {
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/full", dir);
+  mkdir(sub, 0755);
+  /* a 16 KiB tmpfs cannot hold the 32 KiB model */
+  if (mount("tmpfs", sub, "tmpfs", 0, "size=16k") != 0) {
+    char why[128];
+    snprintf(why, sizeof why, "cannot mount a small tmpfs (%s)", strerror(errno));
+    SKIP(why);
+  }
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  write_file(path, "previous model");
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (m) {
+    CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_ENOSPC);
+    onnxslim_model_free(m);
+  }
+  CHECK(file_is(path, "previous model"));
+  CHECK(count_entries(sub) == 1);
+  umount(sub);
+}
+
+TEST(save_over_source) {
+  char path[400];
+  snprintf(path, sizeof path, "%s/self.onnx", dir);
+  size_t n;
+  uint8_t *orig = slurp(BERT, &n);
+  FILE *f = fopen(path, "wb");
+  CHECK(f && fwrite(orig, 1, n, f) == n);
+  if (f) fclose(f);
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, path, NULL));
+  if (!m) {
+    free(orig);
+    return;
+  }
+  CHECK_OK(onnxslim_model_set_producer(m, "rewritten", NULL));
+  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  /* the loaded model still reads its (now unlinked) source */
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  onnxslim_tensor *t = onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
+  const void *d;
+  size_t sz;
+  CHECK_OK(onnxslim_tensor_data(t, &d, &sz));
+  /* and can save over the file again */
+  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  onnxslim_model *m2 = NULL;
+  CHECK_OK(onnxslim_model_open(&m2, path, NULL));
+  if (m2) {
+    CHECK_STR(onnxslim_model_producer_name(m2), "rewritten");
+    onnxslim_tensor *t2 =
+        onnxslim_graph_find_initializer(onnxslim_model_graph(m2), "roberta.embeddings.word_embeddings.weight");
+    const void *d2;
+    size_t sz2;
+    CHECK_OK(onnxslim_tensor_data(t2, &d2, &sz2));
+    CHECK(sz2 == sz && memcmp(d, d2, sz) == 0);
+    onnxslim_model_free(m2);
+  }
+  onnxslim_model_free(m);
+  free(orig);
+}
+
+int main(void) {
+  snprintf(dir, sizeof dir, "/tmp/onnxslim-save-XXXXXX");
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  chmod(dir, 0755);
+  RUN(save_new_and_replace);
+  RUN(save_failures_leave_nothing);
+  RUN(save_over_file_size_limit);
+  RUN(save_into_unwritable_directory);
+  RUN(save_on_full_disk);
+  RUN(save_over_source);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);
+  return t_done();
+}
