@@ -112,6 +112,15 @@ static int scope_names(osl_arena *tmp, osl_msg *g, osl_map *used, osl_map *defin
     const char *name = onnxslim__msg_str(vals, onnx_TensorProto_name_tag);
     if (!name || !onnxslim__map_put(tmp, defined, name, vals)) return ONNXSLIM_ENOMEM;
   }
+  /* a subgraph output may name an outer value directly (no node in between) */
+  osl_list *ol = onnxslim__msg_list(g, onnx_GraphProto_output_tag);
+  if (!ol) return ONNXSLIM_ENOMEM;
+  for (size_t i = 0; i < ol->count; i++) {
+    osl_msg *m = g->f[ol->idx[i]].sub;
+    const char *name = onnxslim__msg_str(m, onnx_ValueInfoProto_name_tag);
+    if (!name) return ONNXSLIM_ENOMEM;
+    if (name[0] && !onnxslim__map_put(tmp, used, name, m)) return ONNXSLIM_ENOMEM;
+  }
   osl_list *nl = onnxslim__msg_list(g, onnx_GraphProto_node_tag);
   if (!nl) return ONNXSLIM_ENOMEM;
   for (size_t i = 0; i < nl->count; i++) {

@@ -61,7 +61,8 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * opts may be NULL for defaults.
  * Errors: ONNXSLIM_EINVAL (NULL out/path, bad options), ONNXSLIM_EIO (cannot
  * open/map), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
- * deep), ONNXSLIM_EMODEL (e.g. negative tensor dims), ONNXSLIM_ENOMEM.
+ * deep), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor dims),
+ * ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_open(onnxslim_model **out, const char *path,
@@ -125,7 +126,7 @@ ONNXSLIM_API size_t onnxslim_model_metadata_count(const onnxslim_model *model);
 ONNXSLIM_API int onnxslim_model_metadata(const onnxslim_model *model, size_t index,
                                          const char **key, const char **value);
 
-/** The main graph, or NULL (with an ONNXSLIM_ENOTFOUND last error) if the model has none. @since 0.1.0 */
+/** The main graph; never NULL for a loaded model (loading refuses models without one). NULL only for a NULL model. @since 0.1.0 */
 ONNXSLIM_API onnxslim_graph *onnxslim_model_graph(const onnxslim_model *model);
 
 /** Number of model-local functions. @since 0.1.0 */
