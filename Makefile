@@ -30,6 +30,8 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT ?= -O2 -g
 LIB_CFLAGS := -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -I$(B)/proto -Ilib $(CFLAGS)
 APP_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Iinclude $(CFLAGS)
+# Shared libraries the library links (SHA-1 for the external-data checksum key).
+LIB_LIBS := -lnettle
 NANOPB_A := $(firstword $(wildcard /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a))
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 
@@ -52,7 +54,7 @@ $(B)/obj/%.o: lib/%.c lib/internal.h $(HEADERS) $(B)/proto/onnx.pb.h
 # ---- libraries -----------------------------------------------------------
 $(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map
 	$(CC) -shared -o $@ $(LIB_OBJ) $(NANOPB_A) -Wl,-soname,$(SONAME) \
-	  -Wl,--version-script,lib/onnxslim.map -Wl,--no-undefined -Wl,--exclude-libs,ALL $(LDFLAGS)
+	  -Wl,--version-script,lib/onnxslim.map -Wl,--no-undefined -Wl,--exclude-libs,ALL $(LDFLAGS) $(LIB_LIBS)
 	ln -sf $(SOREAL) $(B)/$(SONAME)
 	ln -sf $(SONAME) $(B)/libonnxslim.so
 
@@ -93,7 +95,7 @@ $(B)/test/%: test/%.c test/t.h test/pbuild.h $(HEADERS) $(B)/$(SOREAL)
 
 $(B)/test-static/%: test/%.c test/t.h test/pbuild.h $(HEADERS) $(B)/libonnxslim.a
 	@mkdir -p $(B)/test-static
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS)
 
 tests: all $(TEST_BIN)
 
@@ -118,6 +120,7 @@ install: all
 	install -m 644 $(B)/libonnxslim.a $(DESTDIR)$(LIBDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@LIBS_PRIVATE@|$(LIB_LIBS)|g' \
 	    pkgconfig/onnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/onnxslim.pc
 	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim tools/onnxslim.c -L$(B) -lonnxslim \
 	  -Wl,-rpath,$(LIBDIR)

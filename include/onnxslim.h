@@ -15,5 +15,10 @@
 #include "onnxslim/node.h"
 #include "onnxslim/tensor.h"
 #include "onnxslim/type.h"
+#include "onnxslim/convert.h"
+#include "onnxslim/insert.h"
+#include "onnxslim/cleanup.h"
+#include "onnxslim/check.h"
+#include "onnxslim/external.h"
 
 #endif /* ONNXSLIM_H */

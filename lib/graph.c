@@ -148,30 +148,30 @@ static int scope_names(osl_arena *tmp, osl_msg *g, osl_map *used, osl_map *defin
   return 0;
 }
 
-/* Adds node as a consumer of every outer value its subgraphs capture. */
+/* Adds node as a consumer of every outer value its subgraphs capture. Each
+ * subgraph is its own scope: a name one branch defines can still be
+ * captured by another. */
 static int add_captures(osl_arena *a, osl_gindex *ix, osl_msg *node) {
-  osl_arena tmp = {0};
-  osl_map used = {0}, defined = {0};
-  int rc = 0, any = 0;
+  int rc = 0;
   for (size_t k = 0; k < node->nf && !rc; k++) {
     osl_field *f = &node->f[k];
     if (f->number != onnx_NodeProto_attribute_tag || !f->sub) continue;
     for (size_t j = 0; j < f->sub->nf && !rc; j++) {
       osl_field *af = &f->sub->f[j];
-      if ((af->number == onnx_AttributeProto_g_tag ||
-           af->number == onnx_AttributeProto_graphs_tag) && af->sub) {
-        any = 1;
-        rc = scope_names(&tmp, af->sub, &used, &defined);
+      if ((af->number != onnx_AttributeProto_g_tag &&
+           af->number != onnx_AttributeProto_graphs_tag) || !af->sub)
+        continue;
+      osl_arena tmp = {0};
+      osl_map used = {0}, defined = {0};
+      rc = scope_names(&tmp, af->sub, &used, &defined);
+      for (size_t i = 0; i < used.cap && !rc; i++) {
+        const char *name = used.slots[i].key;
+        if (name && !onnxslim__map_get(&defined, name))
+          rc = add_consumer(a, &ix->consumers, name, node);
       }
+      onnxslim__arena_free(&tmp);
     }
   }
-  if (any && !rc) {
-    for (size_t i = 0; i < used.cap && !rc; i++) {
-      const char *name = used.slots[i].key;
-      if (name && !onnxslim__map_get(&defined, name)) rc = add_consumer(a, &ix->consumers, name, node);
-    }
-  }
-  onnxslim__arena_free(&tmp);
   return rc;
 }
 
@@ -275,4 +275,329 @@ onnxslim_node *onnxslim_graph_consumer(const onnxslim_graph *graph, const char *
     return NULL;
   }
   return (onnxslim_node *)l->nodes[index];
+}
+
+/* ---- graph edits ------------------------------------------------------------ */
+
+int onnxslim_graph_set_name(onnxslim_graph *graph, const char *name) {
+  G_OR(ONNXSLIM_EINVAL);
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__);
+  return onnxslim__msg_set_str(g, onnx_GraphProto_name_tag, name);
+}
+
+int onnxslim_graph_add_node(onnxslim_graph *graph, size_t index, const char *op_type,
+                            const char *domain, const char *name, const char *const *inputs,
+                            size_t n_inputs, const char *const *outputs, size_t n_outputs,
+                            onnxslim_node **out) {
+  if (out) *out = NULL;
+  G_OR(ONNXSLIM_EINVAL);
+  if (!op_type || (!inputs && n_inputs) || (!outputs && n_outputs))
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL argument", __func__);
+  size_t count = onnxslim__msg_count(g, onnx_GraphProto_node_tag);
+  if (index == SIZE_MAX) index = count;
+  if (index > count)
+    return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu past the end (%zu nodes)", __func__,
+                         index, count);
+  onnxslim_model *model = g->model;
+  osl_msg *n = onnxslim__msg_new(model, &osl_def_onnx_NodeProto, NULL);
+  if (!n) return ONNXSLIM_ENOMEM;
+  osl_field f;
+  int rc = 0;
+  /* fields in onnx.proto order, as other writers emit them */
+  for (size_t i = 0; i < n_inputs && !rc; i++)
+    if (!(rc = onnxslim__fld_str(model, onnx_NodeProto_input_tag, inputs[i] ? inputs[i] : "", &f)))
+      rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
+  for (size_t i = 0; i < n_outputs && !rc; i++)
+    if (!(rc = onnxslim__fld_str(model, onnx_NodeProto_output_tag, outputs[i] ? outputs[i] : "", &f)))
+      rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
+  if (!rc && name && name[0] && !(rc = onnxslim__fld_str(model, onnx_NodeProto_name_tag, name, &f)))
+    rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
+  if (!rc && !(rc = onnxslim__fld_str(model, onnx_NodeProto_op_type_tag, op_type, &f)))
+    rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
+  if (!rc && domain && domain[0] &&
+      !(rc = onnxslim__fld_str(model, onnx_NodeProto_domain_tag, domain, &f)))
+    rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
+  if (rc) return rc;
+  onnxslim__fld_sub(onnx_GraphProto_node_tag, n, &f);
+  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, onnx_GraphProto_node_tag, index), &f);
+  if (!rc && out) *out = (onnxslim_node *)n;
+  return rc;
+}
+
+/* Removes `item` (a message of kind def held by graph field `number`). */
+static int remove_item(osl_msg *g, const void *item, const osl_msgdef *def, uint32_t number,
+                       const char *fn) {
+  osl_msg *m = onnxslim__check(item, def, fn);
+  if (!m) return ONNXSLIM_EINVAL;
+  size_t pos = m->parent == g ? onnxslim__msg_pos_of(g, m) : SIZE_MAX;
+  if (pos == SIZE_MAX || g->f[pos].number != number)
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: the %s is not in this graph", fn, def->name);
+  onnxslim__msg_remove(g, pos);
+  return 0;
+}
+
+int onnxslim_graph_remove_node(onnxslim_graph *graph, onnxslim_node *node) {
+  G_OR(ONNXSLIM_EINVAL);
+  return remove_item(g, node, &osl_def_onnx_NodeProto, onnx_GraphProto_node_tag, __func__);
+}
+
+int onnxslim_graph_move_node(onnxslim_graph *graph, onnxslim_node *node, size_t index) {
+  G_OR(ONNXSLIM_EINVAL);
+  osl_msg *n = OSL_CHECK(node, onnx_NodeProto);
+  if (!n) return ONNXSLIM_EINVAL;
+  size_t pos = n->parent == g ? onnxslim__msg_pos_of(g, n) : SIZE_MAX;
+  if (pos == SIZE_MAX) return onnxslim__err(ONNXSLIM_EINVAL, "%s: node not in this graph", __func__);
+  size_t count = onnxslim__msg_count(g, onnx_GraphProto_node_tag);
+  if (index >= count)
+    return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu out of range (%zu nodes)", __func__,
+                         index, count);
+  osl_field f = g->f[pos];
+  onnxslim__msg_remove(g, pos);
+  n->detached = 0;
+  return onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, onnx_GraphProto_node_tag, index), &f);
+}
+
+int onnxslim_graph_add_initializer_copy(onnxslim_graph *graph, const onnxslim_tensor *src,
+                                        const char *name, onnxslim_tensor **out) {
+  if (out) *out = NULL;
+  G_OR(ONNXSLIM_EINVAL);
+  osl_msg *s = OSL_CHECK(src, onnx_TensorProto);
+  if (!s) return ONNXSLIM_EINVAL;
+  osl_msg *t = onnxslim__msg_clone(g->model, s, NULL);
+  if (!t) return onnxslim_error_last_code();
+  int rc = name ? onnxslim__msg_set_str(t, onnx_TensorProto_name_tag, name) : 0;
+  if (rc) return rc;
+  osl_field f;
+  onnxslim__fld_sub(onnx_GraphProto_initializer_tag, t, &f);
+  size_t count = onnxslim__msg_count(g, onnx_GraphProto_initializer_tag);
+  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, onnx_GraphProto_initializer_tag, count), &f);
+  if (!rc && out) *out = (onnxslim_tensor *)t;
+  return rc;
+}
+
+int onnxslim_graph_add_initializer(onnxslim_graph *graph, const char *name, int32_t dtype,
+                                   const int64_t *dims, size_t rank, const void *data,
+                                   size_t size, unsigned int flags, onnxslim_tensor **out) {
+  if (out) *out = NULL;
+  G_OR(ONNXSLIM_EINVAL);
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__);
+  osl_msg *t = onnxslim__msg_new(g->model, &osl_def_onnx_TensorProto, NULL);
+  if (!t) return ONNXSLIM_ENOMEM;
+  osl_field f;
+  int rc = onnxslim__fld_str(g->model, onnx_TensorProto_name_tag, name, &f);
+  if (!rc) rc = onnxslim__msg_insert(t, SIZE_MAX, &f);
+  if (!rc) rc = onnxslim__tensor_validate(t, "a new tensor");
+  if (!rc) rc = onnxslim_tensor_set_data((onnxslim_tensor *)t, dtype, dims, rank, data, size, flags);
+  if (rc) return rc;
+  onnxslim__fld_sub(onnx_GraphProto_initializer_tag, t, &f);
+  size_t count = onnxslim__msg_count(g, onnx_GraphProto_initializer_tag);
+  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, onnx_GraphProto_initializer_tag, count), &f);
+  if (!rc && out) *out = (onnxslim_tensor *)t;
+  return rc;
+}
+
+int onnxslim_graph_remove_initializer(onnxslim_graph *graph, onnxslim_tensor *tensor) {
+  G_OR(ONNXSLIM_EINVAL);
+  return remove_item(g, tensor, &osl_def_onnx_TensorProto, onnx_GraphProto_initializer_tag,
+                     __func__);
+}
+
+static int add_vi(onnxslim_graph *graph, uint32_t number, const char *name,
+                  onnxslim_value_info **out, const char *fn) {
+  if (out) *out = NULL;
+  osl_msg *g = onnxslim__check(graph, &osl_def_onnx_GraphProto, fn);
+  if (!g) return ONNXSLIM_EINVAL;
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", fn);
+  osl_msg *v = onnxslim__msg_new(g->model, &osl_def_onnx_ValueInfoProto, NULL);
+  if (!v) return ONNXSLIM_ENOMEM;
+  osl_field f;
+  int rc = onnxslim__fld_str(g->model, onnx_ValueInfoProto_name_tag, name, &f);
+  if (!rc) rc = onnxslim__msg_insert(v, SIZE_MAX, &f);
+  if (rc) return rc;
+  onnxslim__fld_sub(number, v, &f);
+  size_t count = onnxslim__msg_count(g, number);
+  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, number, count), &f);
+  if (!rc && out) *out = (onnxslim_value_info *)v;
+  return rc;
+}
+
+int onnxslim_graph_add_input(onnxslim_graph *graph, const char *name, onnxslim_value_info **out) {
+  return add_vi(graph, onnx_GraphProto_input_tag, name, out, __func__);
+}
+int onnxslim_graph_add_output(onnxslim_graph *graph, const char *name,
+                              onnxslim_value_info **out) {
+  return add_vi(graph, onnx_GraphProto_output_tag, name, out, __func__);
+}
+int onnxslim_graph_add_value_info(onnxslim_graph *graph, const char *name,
+                                  onnxslim_value_info **out) {
+  return add_vi(graph, onnx_GraphProto_value_info_tag, name, out, __func__);
+}
+
+int onnxslim_graph_remove_value_info(onnxslim_graph *graph, onnxslim_value_info *vi) {
+  G_OR(ONNXSLIM_EINVAL);
+  osl_msg *v = OSL_CHECK(vi, onnx_ValueInfoProto);
+  if (!v) return ONNXSLIM_EINVAL;
+  size_t pos = v->parent == g ? onnxslim__msg_pos_of(g, v) : SIZE_MAX;
+  if (pos == SIZE_MAX) return onnxslim__err(ONNXSLIM_EINVAL, "%s: value info not in this graph", __func__);
+  onnxslim__msg_remove(g, pos);
+  return 0;
+}
+
+/* ---- renaming a value everywhere ------------------------------------------- */
+
+static int rename_field(osl_msg *m, size_t i, const char *to) {
+  osl_field nf;
+  int rc = onnxslim__fld_str(m->model, m->f[i].number, to, &nf);
+  if (rc) return rc;
+  nf.def = m->f[i].def;
+  m->f[i] = nf;
+  onnxslim__msg_touch(m);
+  return 0;
+}
+
+static int field_is(onnxslim_model *model, osl_field *f, const char *name) {
+  const char *s = onnxslim__field_cstr(model, f);
+  return s && strcmp(s, name) == 0;
+}
+
+/* Does graph g itself define `name` (input, initializer, sparse initializer,
+ * node output)? */
+static int defines(osl_msg *g, const char *name) {
+  for (size_t i = 0; i < g->nf; i++) {
+    osl_field *f = &g->f[i];
+    if (!f->sub) continue;
+    osl_msg *m = f->sub;
+    const char *s = NULL;
+    if (f->number == onnx_GraphProto_input_tag)
+      s = onnxslim__msg_str(m, onnx_ValueInfoProto_name_tag);
+    else if (f->number == onnx_GraphProto_initializer_tag)
+      s = onnxslim__msg_str(m, onnx_TensorProto_name_tag);
+    else if (f->number == onnx_GraphProto_sparse_initializer_tag) {
+      osl_msg *v = onnxslim__msg_sub(m, onnx_SparseTensorProto_values_tag);
+      s = v ? onnxslim__msg_str(v, onnx_TensorProto_name_tag) : NULL;
+    } else if (f->number == onnx_GraphProto_node_tag) {
+      for (size_t k = 0; k < m->nf; k++)
+        if (m->f[k].number == onnx_NodeProto_output_tag && field_is(g->model, &m->f[k], name))
+          return 1;
+    }
+    if (s && strcmp(s, name) == 0) return 1;
+  }
+  return 0;
+}
+
+static int rename_in_graph(osl_msg *g, const char *from, const char *to, int outer);
+
+/* Renames uses of `from` inside the subgraphs of node n (captures). */
+static int rename_in_subgraphs(osl_msg *n, const char *from, const char *to) {
+  for (size_t k = 0; k < n->nf; k++) {
+    osl_field *f = &n->f[k];
+    if (f->number != onnx_NodeProto_attribute_tag || !f->sub) continue;
+    for (size_t j = 0; j < f->sub->nf; j++) {
+      osl_field *af = &f->sub->f[j];
+      if ((af->number == onnx_AttributeProto_g_tag || af->number == onnx_AttributeProto_graphs_tag) &&
+          af->sub && !defines(af->sub, from)) {
+        int rc = rename_in_graph(af->sub, from, to, 1);
+        if (rc) return rc;
+      }
+    }
+  }
+  return 0;
+}
+
+/* outer = 0: g defines or uses the value; rename everything. outer = 1: g is
+ * a subgraph capturing it; rename uses only (node inputs, graph outputs). */
+static int rename_in_graph(osl_msg *g, const char *from, const char *to, int outer) {
+  onnxslim_model *model = g->model;
+  int rc = 0;
+  for (size_t i = 0; i < g->nf && !rc; i++) {
+    osl_field *f = &g->f[i];
+    osl_msg *m = f->sub;
+    if (!m) continue;
+    switch (f->number) {
+    case onnx_GraphProto_node_tag:
+      for (size_t k = 0; k < m->nf && !rc; k++) {
+        osl_field *nf = &m->f[k];
+        if ((nf->number == onnx_NodeProto_input_tag ||
+             (!outer && nf->number == onnx_NodeProto_output_tag)) && field_is(model, nf, from))
+          rc = rename_field(m, k, to);
+      }
+      if (!rc) rc = rename_in_subgraphs(m, from, to);
+      break;
+    case onnx_GraphProto_output_tag:
+    case onnx_GraphProto_input_tag:
+    case onnx_GraphProto_value_info_tag:
+      if (outer && f->number != onnx_GraphProto_output_tag) break;
+      for (size_t k = 0; k < m->nf && !rc; k++)
+        if (m->f[k].number == onnx_ValueInfoProto_name_tag && field_is(model, &m->f[k], from))
+          rc = rename_field(m, k, to);
+      break;
+    case onnx_GraphProto_initializer_tag:
+      if (outer) break;
+      for (size_t k = 0; k < m->nf && !rc; k++)
+        if (m->f[k].number == onnx_TensorProto_name_tag && field_is(model, &m->f[k], from))
+          rc = rename_field(m, k, to);
+      break;
+    case onnx_GraphProto_sparse_initializer_tag: {
+      if (outer) break;
+      osl_msg *v = onnxslim__msg_sub(m, onnx_SparseTensorProto_values_tag);
+      for (size_t k = 0; v && k < v->nf && !rc; k++)
+        if (v->f[k].number == onnx_TensorProto_name_tag && field_is(model, &v->f[k], from))
+          rc = rename_field(v, k, to);
+      break;
+    }
+    default: break;
+    }
+  }
+  return rc;
+}
+
+int onnxslim_graph_rename_value(onnxslim_graph *graph, const char *from, const char *to) {
+  G_OR(ONNXSLIM_EINVAL);
+  if (!from || !to || !from[0] || !to[0])
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: names must be non-empty", __func__);
+  if (strcmp(from, to) == 0) return 0;
+  return rename_in_graph(g, from, to, 0);
+}
+
+int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *order,
+                                 size_t count) {
+  G_OR(ONNXSLIM_EINVAL);
+  osl_list *l = onnxslim__msg_list(g, onnx_GraphProto_node_tag);
+  if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!order || count != l->count)
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: %zu nodes given, the graph has %zu", __func__,
+                         count, l->count);
+  /* every node of the graph exactly once: mark through a temporary map */
+  osl_field *fs = malloc((count ? count : 1) * sizeof *fs);
+  size_t *slot = malloc((count ? count : 1) * sizeof *slot);
+  if (!fs || !slot) {
+    free(fs);
+    free(slot);
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
+  int rc = 0;
+  for (size_t i = 0; i < count; i++) slot[i] = l->idx[i];
+  for (size_t i = 0; i < count && !rc; i++) {
+    const osl_msg *n = (const osl_msg *)order[i];
+    size_t pos = n && n->parent == g && !n->detached ? onnxslim__msg_pos_of(g, n) : SIZE_MAX;
+    if (pos == SIZE_MAX || g->f[pos].number != onnx_GraphProto_node_tag) {
+      rc = onnxslim__err(ONNXSLIM_EINVAL, "%s: order[%zu] is not a node of this graph", __func__, i);
+      break;
+    }
+    fs[i] = g->f[pos];
+    /* seen twice? a node taken already has its field marked (u = 1) */
+    if (g->f[pos].u == 1) rc = onnxslim__err(ONNXSLIM_EINVAL, "%s: node listed twice", __func__);
+    g->f[pos].u = 1;
+  }
+  for (size_t i = 0; i < count; i++) g->f[slot[i]].u = 0;
+  if (!rc) {
+    for (size_t i = 0; i < count; i++) {
+      fs[i].u = 0;
+      g->f[slot[i]] = fs[i];
+    }
+    onnxslim__msg_touch(g);
+  }
+  free(fs);
+  free(slot);
+  return rc;
 }

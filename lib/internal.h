@@ -125,6 +125,21 @@ OSL_MESSAGES(OSL_DECLARE_DEF)
 
 typedef struct osl_msg osl_msg;
 
+/* A pending transform of a LEN field's bytes (e.g. a dtype conversion),
+ * applied chunk by chunk while saving so no converted copy is held. The
+ * field's n is the transformed length. */
+typedef struct osl_xform osl_xform;
+struct osl_xform {
+  const uint8_t *src; /* source bytes (in the model's mapping, buffer or arena) */
+  size_t count;       /* elements */
+  size_t in_size;     /* bytes per source element */
+  size_t out_size;    /* bytes per output element */
+  /* Transforms n elements from src to dst; returns 0 or a negative code. */
+  int (*run)(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst);
+  int kind;
+  unsigned int flags;
+};
+
 /* One field occurrence, in stored order. */
 typedef struct osl_field {
   uint32_t number;
@@ -137,6 +152,7 @@ typedef struct osl_field {
   size_t rawlen;
   osl_msg *sub; /* parsed submessage of known message fields */
   char *cstr;   /* NUL-terminated copy of p[0..n), made on demand */
+  const osl_xform *xform; /* pending transform: p is NULL, n the output length */
 } osl_field;
 
 /* Cached list of the occurrences of one repeated field number. */
@@ -157,22 +173,72 @@ struct osl_msg {
   size_t n;
   osl_field *f;
   size_t nf;
-  int dirty; /* must be re-encoded: it or a descendant was edited */
+  size_t capf;  /* capacity of f for edits (0: exactly nf, from parsing) */
+  int dirty;    /* must be re-encoded: it or a descendant was edited */
+  int detached; /* removed from its parent by an edit */
   uint64_t enc_size;
   osl_list *lists;
   void *cache; /* kind-specific: graph index, tensor data, ... */
+  /* set only while one save runs (external.c): how this tensor is written,
+   * and whether a descendant has a plan (so this message is re-encoded) */
+  const struct osl_plan *plan;
+  int save_dirty;
 };
 
+/* How a TensorProto is written by one save: its storage fields (raw_data,
+ * typed data, external_data, data_location) are replaced by either raw_data
+ * bytes (inline) or pre-encoded fields (external_data entries and
+ * data_location). Other fields are written as usual. */
+typedef struct osl_plan {
+  const uint8_t *data; /* inline bytes, or NULL */
+  size_t size;
+  const osl_xform *xform;      /* inline bytes still to be transformed */
+  const uint8_t *fields;       /* pre-encoded replacement fields, or NULL */
+  size_t fields_len;
+} osl_plan;
+
+/* Tag of model handles: a model's first member points here, where every
+ * message handle's first member points to its osl_msgdef, so passing a
+ * model where a graph or node is expected (or the reverse) is detected. */
+extern const osl_msgdef osl_def_model_handle;
+
 struct onnxslim_model {
+  const osl_msgdef *def; /* &osl_def_model_handle */
   osl_arena arena;
   const uint8_t *data; /* the whole serialized model */
   size_t size;
   void *map; /* mmap'ed region or NULL */
   size_t maplen;
+  int fd; /* the mapped file, for copy_file_range; -1 if none */
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
+  uint64_t gen;        /* edit generation: bumped by every edit */
+  osl_map names;       /* every name in the model, for unique names */
+  uint64_t names_gen;  /* gen at which `names` was built (0: never) */
+  uint64_t name_seq;   /* counter for generated names */
+  char *base_dir;      /* for external data (NULL: none given) */
+  struct osl_extfile *ext; /* external data files, mapped */
+  size_t next, ext_cap;
 };
+
+/* An external data file a model references (external.c). */
+typedef struct osl_extfile {
+  char *path; /* resolved real path */
+  void *map;
+  size_t size;
+  int fd;
+} osl_extfile;
+
+/* Resolves and maps every external tensor of a freshly parsed model. */
+int onnxslim__external_load(onnxslim_model *model);
+/* Frees what external_load set up. */
+void onnxslim__external_free(onnxslim_model *model);
+/* The resolved external reference of a tensor (tensor.c keeps it). */
+void onnxslim__tensor_set_extref(osl_msg *tensor, const void *ref);
+const void *onnxslim__tensor_extref(const osl_msg *tensor);
+/* Bytes of an external tensor: pointer into the mapped file and length. */
+int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
 
 /* Parses `size` bytes at `data` into model->root. */
 int onnxslim__parse_model(onnxslim_model *model);
@@ -197,10 +263,48 @@ int onnxslim__msg_has(const osl_msg *msg, uint32_t number);
 int onnxslim__msg_int64s(const osl_msg *msg, uint32_t number, const int64_t **vals, size_t *count);
 int onnxslim__msg_floats(const osl_msg *msg, uint32_t number, const float **vals, size_t *count);
 
-/* Edits: replace (or add) a singular string field; marks the message and its
- * ancestors dirty. */
-int onnxslim__msg_set_str(osl_msg *msg, uint32_t number, const char *value);
+/* ---- edits (wire.c) ----------------------------------------------------- *
+ * Every edit marks the message and its ancestors dirty (they are re-encoded
+ * on save; everything else is spliced), drops the ancestors' graph indexes
+ * and the message's list caches. Removed submessages are detached, never
+ * freed: their memory lives until the model is freed. */
+
 void onnxslim__msg_touch(osl_msg *msg);
+/* A new empty message of kind def under parent (parent may be NULL). */
+osl_msg *onnxslim__msg_new(onnxslim_model *model, const osl_msgdef *def, osl_msg *parent);
+/* Deep copy of src (from any model) as a new message of model under parent.
+ * Payload bytes are shared when src belongs to the same model, else copied. */
+osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg *parent);
+/* Inserts a field at array position pos (SIZE_MAX: append). A submessage
+ * field's sub is re-parented to msg. */
+int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field);
+/* Position in msg->f where occurrence k of a repeated field number would go
+ * (k == count: after the last occurrence, or by field number if none). */
+size_t onnxslim__msg_pos_nth(const osl_msg *msg, uint32_t number, size_t k);
+/* Removes the field at array position pos; its submessage is detached. */
+void onnxslim__msg_remove(osl_msg *msg, size_t pos);
+/* Removes every occurrence of number. */
+void onnxslim__msg_remove_all(osl_msg *msg, uint32_t number);
+/* Array position of the field holding sub, or SIZE_MAX. */
+size_t onnxslim__msg_pos_of(const osl_msg *msg, const osl_msg *sub);
+/* Field constructors (strings and bytes are copied into the model's arena
+ * unless borrow is set). They return 0 or ONNXSLIM_ENOMEM. */
+int onnxslim__fld_bytes(onnxslim_model *model, uint32_t number, const void *data, size_t n,
+                        int borrow, osl_field *out);
+int onnxslim__fld_str(onnxslim_model *model, uint32_t number, const char *s, osl_field *out);
+void onnxslim__fld_varint(uint32_t number, uint64_t v, osl_field *out);
+void onnxslim__fld_fixed32(uint32_t number, uint32_t v, osl_field *out);
+void onnxslim__fld_sub(uint32_t number, osl_msg *sub, osl_field *out);
+/* Replace the last occurrence of a singular field, or add it. */
+int onnxslim__msg_set_str(osl_msg *msg, uint32_t number, const char *value);
+int onnxslim__msg_set_int(osl_msg *msg, uint32_t number, uint64_t value);
+int onnxslim__msg_set_field(osl_msg *msg, const osl_field *field);
+/* Replaces all occurrences of a repeated string field by the given list. */
+int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *values, size_t n);
+/* Replaces occurrence k of a repeated string field. */
+int onnxslim__msg_set_str_at(osl_msg *msg, uint32_t number, size_t k, const char *value);
+/* 1 if msg and all its ancestors are attached. */
+int onnxslim__msg_attached(const osl_msg *msg);
 
 /* ---- serialization (wire.c) ------------------------------------------- */
 
@@ -210,6 +314,10 @@ struct osl_sink {
   int (*write)(osl_sink *sink, const uint8_t *data, size_t size);
 };
 
+/* 1 for the TensorProto fields that say where and how its bytes are stored
+ * (raw_data, typed data fields, external_data, data_location). */
+int onnxslim__storage_field(uint32_t number);
+
 /* Encoded size of msg's payload (no tag/length of its own). */
 int onnxslim__msg_size(osl_msg *msg, uint64_t *size);
 /* Writes msg's payload; onnxslim__msg_size() must have been called first. */
@@ -217,12 +325,32 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink);
 
 /* ---- I/O (io.c) -------------------------------------------------------- */
 
-int onnxslim__map_file(const char *path, void **map, size_t *len);
+/* Runs a field's transform over its whole source into dst (x->count *
+ * x->out_size bytes), chunk by chunk. */
+int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst);
+/* Streams a field's transform into a sink, one chunk at a time. */
+int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink);
+/* Hints that the model's mapped bytes [p, p+n) are not needed for now, so
+ * streaming over a large model does not grow the resident set. */
+void onnxslim__release(const onnxslim_model *model, const void *p, size_t n);
+
+int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
 void onnxslim__unmap(void *map, size_t len);
+/* An output file written to a temporary file next to `path` (after checking
+ * `size` bytes fit: file-size limit, free space) and renamed into place by
+ * commit; abort (also after commit) releases it and removes the temporary. */
+typedef struct osl_out osl_out;
+osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_model *model);
+osl_sink *onnxslim__out_sink(osl_out *out);
+uint64_t onnxslim__out_pos(const osl_out *out);
+uint64_t onnxslim__out_copied(const osl_out *out);
+int onnxslim__out_finish(osl_out *out, int fsync_data); /* flush, fsync, close */
+int onnxslim__out_commit(osl_out *out, int fsync_dir);  /* rename into place */
+void onnxslim__out_abort(osl_out *out);
 /* Atomically replaces `path` with `size` bytes produced by write_fn. */
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                           const void *drop_base, size_t drop_len);
+                           const onnxslim_model *model);
 
 /* ---- handle checks ----------------------------------------------------- */
 
@@ -234,7 +362,11 @@ osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *
 /* Index of the graph (graph.c); dropped when the graph changes. */
 void onnxslim__graph_invalidate(osl_msg *graph);
 
-/* Tensor validation at load (tensor.c). */
+/* Tensor validation at load and after edits (tensor.c): checks dims and
+ * (re)builds the tensor's cache. */
 int onnxslim__tensor_validate(osl_msg *tensor, const char *where);
+/* Replaces the tensor's data by a pending transform of it (dims kept),
+ * stored as raw_data of data type dtype once saved. */
+int onnxslim__tensor_set_xform(osl_msg *tensor, int32_t dtype, const osl_xform *x);
 
 #endif /* ONNXSLIM_INTERNAL_H */

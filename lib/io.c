@@ -17,9 +17,10 @@
 
 #include "internal.h"
 
-int onnxslim__map_file(const char *path, void **map, size_t *len) {
+int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   *map = NULL;
   *len = 0;
+  *fdp = -1;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return onnxslim__err(ONNXSLIM_EIO, "cannot open '%s': %s", path, strerror(errno));
   struct stat st;
@@ -42,15 +43,35 @@ int onnxslim__map_file(const char *path, void **map, size_t *len) {
   }
   void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   int e = errno;
-  close(fd);
-  if (p == MAP_FAILED) return onnxslim__err(ONNXSLIM_EIO, "cannot map '%s': %s", path, strerror(e));
+  if (p == MAP_FAILED) {
+    close(fd);
+    return onnxslim__err(ONNXSLIM_EIO, "cannot map '%s': %s", path, strerror(e));
+  }
   *map = p;
   *len = (size_t)st.st_size;
+  *fdp = fd; /* kept for copy_file_range while the model lives */
   return 0;
+}
+
+static int within(const void *base, size_t len, const uint8_t *q, size_t n) {
+  const uint8_t *b = base;
+  return b && q >= b && n <= len && q - b <= (ptrdiff_t)(len - n);
 }
 
 void onnxslim__unmap(void *map, size_t len) {
   if (map) munmap(map, len);
+}
+
+void onnxslim__release(const onnxslim_model *model, const void *p, size_t n) {
+  const uint8_t *q = p;
+  int mapped = within(model->map, model->maplen, q, n);
+  for (size_t i = 0; !mapped && i < model->next; i++)
+    mapped = within(model->ext[i].map, model->ext[i].size, q, n);
+  if (!mapped) return;
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t a = ((uintptr_t)q + page - 1) & ~(page - 1);
+  uintptr_t e = ((uintptr_t)q + n) & ~(page - 1);
+  if (e > a) madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
 /* ---- buffered file sink ------------------------------------------------ */
@@ -58,25 +79,28 @@ void onnxslim__unmap(void *map, size_t len) {
 #define OSL_SINK_BUF (1u << 20)
 #define OSL_SINK_CHUNK (8u << 20)
 
-typedef struct {
+struct osl_out {
   osl_sink base;
   int fd;
-  const char *path;
+  char *path; /* final path */
+  char *tmp;  /* temporary file, until committed */
+  char *dir;
   uint8_t *buf;
   size_t len;
-  const uint8_t *drop_base; /* mapped source: pages written out are dropped */
-  size_t drop_len;
-} osl_file_sink;
+  uint64_t pos; /* bytes written (including buffered) */
+  uint64_t copied; /* bytes of pos copied in the kernel (copy_file_range) */
+  const onnxslim_model *model; /* mapped source pages written out are released */
+};
 
-static int write_all(osl_file_sink *fs, const uint8_t *p, size_t n) {
+static int write_all(osl_out *o, const uint8_t *p, size_t n) {
   while (n) {
-    ssize_t w = write(fs->fd, p, n);
+    ssize_t w = write(o->fd, p, n);
     if (w < 0) {
       if (errno == EINTR) continue;
       int e = errno;
       if (e == ENOSPC || e == EFBIG || e == EDQUOT)
-        return onnxslim__err(ONNXSLIM_ENOSPC, "cannot write '%s': %s", fs->path, strerror(e));
-      return onnxslim__err(ONNXSLIM_EIO, "cannot write '%s': %s", fs->path, strerror(e));
+        return onnxslim__err(ONNXSLIM_ENOSPC, "cannot write '%s': %s", o->path, strerror(e));
+      return onnxslim__err(ONNXSLIM_EIO, "cannot write '%s': %s", o->path, strerror(e));
     }
     p += w;
     n -= (size_t)w;
@@ -84,41 +108,74 @@ static int write_all(osl_file_sink *fs, const uint8_t *p, size_t n) {
   return 0;
 }
 
-static int flush(osl_file_sink *fs) {
-  int rc = write_all(fs, fs->buf, fs->len);
-  fs->len = 0;
+static int flush(osl_out *o) {
+  int rc = write_all(o, o->buf, o->len);
+  o->len = 0;
   return rc;
 }
 
-/* Tells the kernel we no longer need the mapped source pages we just wrote
- * out, so saving a large model does not grow the resident set. */
-static void drop_pages(osl_file_sink *fs, const uint8_t *p, size_t n) {
-  if (!fs->drop_base || p < fs->drop_base || p + n > fs->drop_base + fs->drop_len) return;
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
-  uintptr_t b = ((uintptr_t)p + n) & ~(page - 1);
-  if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+/* The file and offset behind mapped bytes [p, p+n) of the model, if any. */
+static int source_of(const onnxslim_model *m, const uint8_t *p, size_t n, int *fd, off_t *off) {
+  if (!m) return 0;
+  if (m->fd >= 0 && within(m->map, m->maplen, p, n)) {
+    *fd = m->fd;
+    *off = (off_t)(p - (const uint8_t *)m->map);
+    return 1;
+  }
+  for (size_t i = 0; i < m->next; i++)
+    if (m->ext[i].fd >= 0 && within(m->ext[i].map, m->ext[i].size, p, n)) {
+      *fd = m->ext[i].fd;
+      *off = (off_t)(p - (const uint8_t *)m->ext[i].map);
+      return 1;
+    }
+  return 0;
 }
 
-static int file_sink_write(osl_sink *sink, const uint8_t *p, size_t n) {
-  osl_file_sink *fs = (osl_file_sink *)sink;
-  if (n <= OSL_SINK_BUF - fs->len) {
-    memcpy(fs->buf + fs->len, p, n);
-    fs->len += n;
+/* Copies n bytes of file fd at off to the output in the kernel; returns
+ * the number of bytes copied (0 when the kernel cannot do it here). */
+static size_t kernel_copy(osl_out *o, int fd, off_t off, size_t n) {
+  size_t done = 0;
+  while (done < n) {
+    loff_t in = (loff_t)off + (loff_t)done;
+    ssize_t c = copy_file_range(fd, &in, o->fd, NULL, n - done, 0);
+    if (c <= 0) break;
+    done += (size_t)c;
+  }
+  return done;
+}
+
+static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
+  osl_out *o = (osl_out *)sink;
+  o->pos += n;
+  int sfd;
+  off_t soff;
+  if (n >= OSL_SINK_BUF && source_of(o->model, p, n, &sfd, &soff)) {
+    /* bytes that pass through unchanged: copied by the kernel */
+    int rc = flush(o);
+    if (rc) return rc;
+    size_t done = kernel_copy(o, sfd, soff, n);
+    o->copied += done;
+    p += done;
+    n -= done;
+    if (!n) return 0;
+  }
+  if (n <= OSL_SINK_BUF - o->len) {
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
     return 0;
   }
-  int rc = flush(fs);
+  int rc = flush(o);
   if (rc) return rc;
   if (n < OSL_SINK_BUF) {
-    memcpy(fs->buf, p, n);
-    fs->len = n;
+    memcpy(o->buf, p, n);
+    o->len = n;
     return 0;
   }
   while (n) {
     size_t c = n < OSL_SINK_CHUNK ? n : OSL_SINK_CHUNK;
-    rc = write_all(fs, p, c);
+    rc = write_all(o, p, c);
     if (rc) return rc;
-    drop_pages(fs, p, c);
+    if (o->model) onnxslim__release(o->model, p, c);
     p += c;
     n -= c;
   }
@@ -163,77 +220,105 @@ static int check_space(const char *path, const char *dir, uint64_t size) {
   return 0;
 }
 
-int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
-                           int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                           const void *drop_base, size_t drop_len) {
+osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_model *model) {
   size_t plen = strlen(path);
-  if (plen == 0 || path[plen - 1] == '/')
-    return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
-  const char *slash = strrchr(path, '/');
-  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-  const char *base = slash ? slash + 1 : path;
-  char *tmp = malloc(plen + 32);
-  osl_file_sink fs;
-  memset(&fs, 0, sizeof fs);
-  fs.buf = malloc(OSL_SINK_BUF);
-  int rc = 0, fd = -1;
-  if (!dir || !tmp || !fs.buf) {
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    goto out;
+  if (plen == 0 || path[plen - 1] == '/') {
+    onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
+    return NULL;
   }
-  rc = check_space(path, dir, size);
-  if (rc) goto out;
-  snprintf(tmp, plen + 32, "%.*s.%s.tmp-XXXXXX", (int)(base - path), path, base);
-  fd = mkostemp(tmp, O_CLOEXEC);
-  if (fd < 0) {
-    rc = onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir,
-                       strerror(errno));
-    tmp[0] = '\0';
-    goto out;
+  osl_out *o = calloc(1, sizeof *o);
+  if (!o) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  o->fd = -1;
+  o->model = model;
+  o->base.write = out_write;
+  const char *slash = strrchr(path, '/');
+  o->dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  const char *base = slash ? slash + 1 : path;
+  o->path = strdup(path);
+  o->tmp = malloc(plen + 32);
+  o->buf = malloc(OSL_SINK_BUF);
+  if (!o->dir || !o->path || !o->tmp || !o->buf) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    goto fail;
+  }
+  o->tmp[0] = '\0';
+  if (check_space(path, o->dir, size)) goto fail;
+  snprintf(o->tmp, plen + 32, "%.*s.%s.tmp-XXXXXX", (int)(base - path), path, base);
+  o->fd = mkostemp(o->tmp, O_CLOEXEC);
+  if (o->fd < 0) {
+    onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", o->dir,
+                  strerror(errno));
+    o->tmp[0] = '\0';
+    goto fail;
   }
   struct stat st;
   mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : default_mode();
-  if (fchmod(fd, mode) != 0) {
-    rc = onnxslim__err(ONNXSLIM_EIO, "cannot set the mode of '%s': %s", tmp, strerror(errno));
-    goto out;
+  if (fchmod(o->fd, mode) != 0) {
+    onnxslim__err(ONNXSLIM_EIO, "cannot set the mode of '%s': %s", o->tmp, strerror(errno));
+    goto fail;
   }
-  fs.base.write = file_sink_write;
-  fs.fd = fd;
-  fs.path = path;
-  fs.drop_base = drop_base;
-  fs.drop_len = drop_len;
-  rc = write_fn(&fs.base, payload);
-  if (!rc) rc = flush(&fs);
-  if (rc) goto out;
-  if (fsync_data && fsync(fd) != 0) {
-    rc = onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO, "cannot sync '%s': %s",
-                       tmp, strerror(errno));
-    goto out;
-  }
-  int cfd = fd;
-  fd = -1;
-  if (close(cfd) != 0) {
-    rc = onnxslim__err(ONNXSLIM_EIO, "cannot close '%s': %s", tmp, strerror(errno));
-    goto out;
-  }
-  if (rename(tmp, path) != 0) {
-    rc = onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", tmp, path,
-                       strerror(errno));
-    goto out;
-  }
-  tmp[0] = '\0';
-  if (fsync_data) {
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  return o;
+fail:
+  onnxslim__out_abort(o);
+  return NULL;
+}
+
+osl_sink *onnxslim__out_sink(osl_out *o) { return &o->base; }
+
+uint64_t onnxslim__out_pos(const osl_out *o) { return o->pos; }
+
+uint64_t onnxslim__out_copied(const osl_out *o) { return o->copied; }
+
+int onnxslim__out_finish(osl_out *o, int fsync_data) {
+  int rc = flush(o);
+  if (rc) return rc;
+  if (fsync_data && fsync(o->fd) != 0)
+    return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO, "cannot sync '%s': %s",
+                         o->tmp, strerror(errno));
+  int fd = o->fd;
+  o->fd = -1;
+  if (close(fd) != 0)
+    return onnxslim__err(ONNXSLIM_EIO, "cannot close '%s': %s", o->tmp, strerror(errno));
+  return 0;
+}
+
+int onnxslim__out_commit(osl_out *o, int fsync_dir) {
+  if (rename(o->tmp, o->path) != 0)
+    return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
+                         strerror(errno));
+  o->tmp[0] = '\0';
+  if (fsync_dir) {
+    int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
       fsync(dfd);
       close(dfd);
     }
   }
-out:
-  if (fd >= 0) close(fd);
-  if (tmp && tmp[0]) unlink(tmp);
-  free(fs.buf);
-  free(tmp);
-  free(dir);
+  return 0;
+}
+
+void onnxslim__out_abort(osl_out *o) {
+  if (!o) return;
+  if (o->fd >= 0) close(o->fd);
+  if (o->tmp && o->tmp[0]) unlink(o->tmp);
+  free(o->buf);
+  free(o->tmp);
+  free(o->path);
+  free(o->dir);
+  free(o);
+}
+
+int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
+                           int (*write_fn)(osl_sink *sink, void *payload), void *payload,
+                           const onnxslim_model *model) {
+  osl_out *o = onnxslim__out_open(path, size, model);
+  if (!o) return onnxslim_error_last_code();
+  int rc = write_fn(&o->base, payload);
+  if (!rc) rc = onnxslim__out_finish(o, fsync_data);
+  if (!rc) rc = onnxslim__out_commit(o, fsync_data);
+  onnxslim__out_abort(o);
   return rc;
 }

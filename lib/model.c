@@ -1,12 +1,18 @@
 /*
  * libonnxslim - models: load, model-level fields, functions, save.
  */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "onnx.pb.h"
 
 #include "internal.h"
+
+const osl_msgdef osl_def_model_handle = {"model", NULL, 0};
 
 osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *fn) {
   const osl_msg *m = handle;
@@ -18,15 +24,29 @@ osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *
     onnxslim__err(ONNXSLIM_EINVAL, "%s: handle is a %s, not a %s", fn, m->def->name, def->name);
     return NULL;
   }
+  if (!onnxslim__msg_attached(m)) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: the %s was removed from the model", fn, def->name);
+    return NULL;
+  }
   return (osl_msg *)m;
 }
 
 /* ---- options ------------------------------------------------------------ */
 
+/* Size of each version of onnxslim_load_options: fields are only appended. */
+static size_t load_options_size(unsigned int version) {
+  switch (version) {
+  case 1: return offsetof(onnxslim_load_options, base_dir);
+  case 2: return sizeof(onnxslim_load_options);
+  default: return 0;
+  }
+}
+
 int onnxslim_load_options_init(onnxslim_load_options *opts, unsigned int version) {
-  if (!opts || version != ONNXSLIM_LOAD_OPTIONS_VERSION)
+  size_t size = load_options_size(version);
+  if (!opts || !size)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_load_options_init: bad arguments");
-  memset(opts, 0, sizeof *opts);
+  memset(opts, 0, size);
   opts->version = version;
   return 0;
 }
@@ -39,8 +59,10 @@ int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version
   return 0;
 }
 
-static int read_load_options(const onnxslim_load_options *opts, unsigned int *max_depth) {
+static int read_load_options(const onnxslim_load_options *opts, unsigned int *max_depth,
+                             const char **base_dir) {
   *max_depth = ONNXSLIM_DEFAULT_MAX_DEPTH;
+  *base_dir = NULL;
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_LOAD_OPTIONS_VERSION)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown load options version %u", opts->version);
@@ -49,13 +71,18 @@ static int read_load_options(const onnxslim_load_options *opts, unsigned int *ma
   if (opts->max_depth) *max_depth = opts->max_depth;
   if (*max_depth > 100000)
     return onnxslim__err(ONNXSLIM_EINVAL, "max_depth %u is too large", *max_depth);
+  if (opts->version >= 2) *base_dir = opts->base_dir;
   return 0;
 }
 
 /* ---- load / free ------------------------------------------------------- */
 
-static int finish_load(onnxslim_model **out, onnxslim_model *m) {
-  int rc = onnxslim__parse_model(m);
+static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base_dir) {
+  int rc = 0;
+  if (base_dir && !(m->base_dir = strdup(base_dir)))
+    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!rc) rc = onnxslim__parse_model(m);
+  if (!rc) rc = onnxslim__external_load(m);
   if (rc) {
     onnxslim_model_free(m);
     return rc;
@@ -69,19 +96,35 @@ int onnxslim_model_open(onnxslim_model **out, const char *path,
   if (out) *out = NULL;
   if (!out || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_open: NULL argument");
   unsigned int depth;
-  int rc = read_load_options(opts, &depth);
+  const char *base_dir;
+  int rc = read_load_options(opts, &depth, &base_dir);
   if (rc) return rc;
   onnxslim_model *m = calloc(1, sizeof *m);
   if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  m->def = &osl_def_model_handle;
+  m->fd = -1;
   m->max_depth = depth;
-  rc = onnxslim__map_file(path, &m->map, &m->maplen);
+  rc = onnxslim__map_file(path, &m->map, &m->maplen, &m->fd);
   if (rc) {
     free(m);
     return rc;
   }
   m->data = m->map;
   m->size = m->maplen;
-  return finish_load(out, m);
+  char *dir = NULL;
+  if (!base_dir) {
+    /* external data is relative to the model's directory */
+    const char *slash = strrchr(path, '/');
+    dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir) {
+      onnxslim_model_free(m);
+      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    }
+    base_dir = dir;
+  }
+  rc = finish_load(out, m, base_dir);
+  free(dir);
+  return rc;
 }
 
 int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t size,
@@ -93,10 +136,13 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_from_buffer: reserved flags 0x%x set",
                          flags);
   unsigned int depth;
-  int rc = read_load_options(opts, &depth);
+  const char *base_dir;
+  int rc = read_load_options(opts, &depth, &base_dir);
   if (rc) return rc;
   onnxslim_model *m = calloc(1, sizeof *m);
   if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  m->def = &osl_def_model_handle;
+  m->fd = -1;
   m->max_depth = depth;
   if (flags & ONNXSLIM_BUFFER_BORROW || size == 0) {
     m->data = data;
@@ -110,13 +156,15 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
     m->data = m->owned;
   }
   m->size = size;
-  return finish_load(out, m);
+  return finish_load(out, m, base_dir);
 }
 
 void onnxslim_model_free(onnxslim_model *m) {
   if (!m) return;
+  onnxslim__external_free(m);
   onnxslim__arena_free(&m->arena);
   onnxslim__unmap(m->map, m->maplen);
+  if (m->fd >= 0) close(m->fd);
   free(m->owned);
   free(m);
 }
@@ -126,6 +174,10 @@ void onnxslim_model_free(onnxslim_model *m) {
 static osl_msg *root_of(const onnxslim_model *m, const char *fn) {
   if (!m) {
     onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL model", fn);
+    return NULL;
+  }
+  if (m->def != &osl_def_model_handle) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: handle is a %s, not a model", fn, m->def->name);
     return NULL;
   }
   return m->root;
@@ -324,7 +376,7 @@ int onnxslim_model_save(const onnxslim_model *model, const char *path,
   rc = onnxslim__msg_size(r, &size);
   if (rc) return rc;
   return onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
-                                model->map, model->maplen);
+                                model);
 }
 
 typedef struct {
@@ -360,4 +412,141 @@ int onnxslim_model_save_buffer(const onnxslim_model *model, void *buf, size_t ca
     rc = onnxslim__err(ONNXSLIM_EIO, "internal size mismatch: %zu written, %zu expected", bs.len,
                        (size_t)need);
   return rc;
+}
+
+/* ---- opsets, metadata, IR version ------------------------------------------------ */
+
+int onnxslim_model_set_ir_version(onnxslim_model *model, int64_t version) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  return onnxslim__msg_set_int(r, onnx_ModelProto_ir_version_tag, (uint64_t)version);
+}
+
+/* The entry of a repeated key/value-like field whose string field `key_tag`
+ * equals key; SIZE_MAX when absent. */
+static size_t find_entry(osl_msg *r, uint32_t number, uint32_t key_tag, const char *key) {
+  for (size_t i = 0; i < r->nf; i++) {
+    osl_field *f = &r->f[i];
+    if (f->number != number || !f->sub) continue;
+    const char *k = onnxslim__msg_str(f->sub, key_tag);
+    if (k && strcmp(k, key) == 0) return i;
+  }
+  return SIZE_MAX;
+}
+
+int onnxslim_model_set_opset(onnxslim_model *model, const char *domain, int64_t version) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!domain) domain = "";
+  size_t i = find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag,
+                        domain);
+  if (i == SIZE_MAX && strcmp(domain, "ai.onnx") == 0)
+    i = find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag, "");
+  if (i != SIZE_MAX)
+    return onnxslim__msg_set_int(r->f[i].sub, onnx_OperatorSetIdProto_version_tag,
+                                 (uint64_t)version);
+  osl_msg *e = onnxslim__msg_new(model, &osl_def_onnx_OperatorSetIdProto, NULL);
+  if (!e) return ONNXSLIM_ENOMEM;
+  osl_field f;
+  int rc = 0;
+  if (domain[0]) {
+    rc = onnxslim__fld_str(model, onnx_OperatorSetIdProto_domain_tag, domain, &f);
+    if (!rc) rc = onnxslim__msg_insert(e, SIZE_MAX, &f);
+  }
+  onnxslim__fld_varint(onnx_OperatorSetIdProto_version_tag, (uint64_t)version, &f);
+  if (!rc) rc = onnxslim__msg_insert(e, SIZE_MAX, &f);
+  if (rc) return rc;
+  onnxslim__fld_sub(onnx_ModelProto_opset_import_tag, e, &f);
+  size_t count = onnxslim__msg_count(r, onnx_ModelProto_opset_import_tag);
+  return onnxslim__msg_insert(r, onnxslim__msg_pos_nth(r, onnx_ModelProto_opset_import_tag, count), &f);
+}
+
+int onnxslim_model_remove_opset(onnxslim_model *model, const char *domain) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!domain) domain = "";
+  size_t i = find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag,
+                        domain);
+  if (i == SIZE_MAX)
+    return onnxslim__err(ONNXSLIM_ENOTFOUND, "no opset import for domain '%s'", domain);
+  onnxslim__msg_remove(r, i);
+  return 0;
+}
+
+int onnxslim_model_set_metadata(onnxslim_model *model, const char *key, const char *value) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!key || !value) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL key or value", __func__);
+  size_t i = find_entry(r, onnx_ModelProto_metadata_props_tag,
+                        onnx_StringStringEntryProto_key_tag, key);
+  if (i != SIZE_MAX)
+    return onnxslim__msg_set_str(r->f[i].sub, onnx_StringStringEntryProto_value_tag, value);
+  osl_msg *e = onnxslim__msg_new(model, &osl_def_onnx_StringStringEntryProto, NULL);
+  if (!e) return ONNXSLIM_ENOMEM;
+  osl_field f;
+  int rc = onnxslim__fld_str(model, onnx_StringStringEntryProto_key_tag, key, &f);
+  if (!rc) rc = onnxslim__msg_insert(e, SIZE_MAX, &f);
+  if (!rc) rc = onnxslim__fld_str(model, onnx_StringStringEntryProto_value_tag, value, &f);
+  if (!rc) rc = onnxslim__msg_insert(e, SIZE_MAX, &f);
+  if (rc) return rc;
+  onnxslim__fld_sub(onnx_ModelProto_metadata_props_tag, e, &f);
+  size_t count = onnxslim__msg_count(r, onnx_ModelProto_metadata_props_tag);
+  return onnxslim__msg_insert(r, onnxslim__msg_pos_nth(r, onnx_ModelProto_metadata_props_tag, count), &f);
+}
+
+int onnxslim_model_remove_metadata(onnxslim_model *model, const char *key) {
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!key) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL key", __func__);
+  size_t i = find_entry(r, onnx_ModelProto_metadata_props_tag,
+                        onnx_StringStringEntryProto_key_tag, key);
+  if (i == SIZE_MAX) return onnxslim__err(ONNXSLIM_ENOTFOUND, "no metadata key '%s'", key);
+  onnxslim__msg_remove(r, i);
+  return 0;
+}
+
+/* ---- unique names ------------------------------------------------------------------ */
+
+/* Adds every name used in msg and below: node names, inputs, outputs, value
+ * and tensor names, function names. */
+static int collect_names(onnxslim_model *model, osl_msg *msg) {
+  const osl_msgdef *d = msg->def;
+  for (size_t i = 0; i < msg->nf; i++) {
+    osl_field *f = &msg->f[i];
+    if (f->sub) {
+      int rc = collect_names(model, f->sub);
+      if (rc) return rc;
+      continue;
+    }
+    int is_name =
+        (d == &osl_def_onnx_NodeProto &&
+         (f->number == onnx_NodeProto_input_tag || f->number == onnx_NodeProto_output_tag ||
+          f->number == onnx_NodeProto_name_tag)) ||
+        (d == &osl_def_onnx_ValueInfoProto && f->number == onnx_ValueInfoProto_name_tag) ||
+        (d == &osl_def_onnx_TensorProto && f->number == onnx_TensorProto_name_tag) ||
+        (d == &osl_def_onnx_GraphProto && f->number == onnx_GraphProto_name_tag) ||
+        (d == &osl_def_onnx_FunctionProto &&
+         (f->number == onnx_FunctionProto_input_tag || f->number == onnx_FunctionProto_output_tag ||
+          f->number == onnx_FunctionProto_name_tag));
+    if (!is_name) continue;
+    const char *s = onnxslim__field_cstr(model, f);
+    if (!s || !onnxslim__map_put(&model->arena, &model->names, s, f)) return ONNXSLIM_ENOMEM;
+  }
+  return 0;
+}
+
+int onnxslim_model_unique_name(onnxslim_model *model, const char *base, const char **out) {
+  if (out) *out = NULL;
+  ROOT_OR(ONNXSLIM_EINVAL);
+  if (!base || !out) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL argument", __func__);
+  if (model->names_gen != model->gen || !model->names.cap) {
+    /* names only grow: earlier results stay reserved after edits */
+    if (collect_names(model, r)) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    model->names_gen = model->gen;
+  }
+  size_t blen = strlen(base);
+  char *buf = onnxslim__arena_alloc(&model->arena, blen + 32);
+  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  memcpy(buf, base, blen + 1);
+  while (onnxslim__map_get(&model->names, buf) || !buf[0])
+    snprintf(buf + blen, 32, "_%llu", (unsigned long long)++model->name_seq);
+  if (!onnxslim__map_put(&model->arena, &model->names, buf, buf))
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  *out = buf;
+  return 0;
 }

@@ -80,10 +80,7 @@ onnxslim_attr *onnxslim_node_find_attr(const onnxslim_node *node, const char *na
 int onnxslim_node_set_name(onnxslim_node *node, const char *name) {
   N_OR(ONNXSLIM_EINVAL);
   if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_node_set_name: NULL name");
-  int rc = onnxslim__msg_set_str(n, onnx_NodeProto_name_tag, name);
-  if (!rc && n->parent && n->parent->def == &osl_def_onnx_GraphProto)
-    onnxslim__graph_invalidate(n->parent);
-  return rc;
+  return onnxslim__msg_set_str(n, onnx_NodeProto_name_tag, name);
 }
 
 /* ---- attributes ---------------------------------------------------------- */
@@ -269,4 +266,253 @@ onnxslim_sparse_tensor *onnxslim_attr_sparse_tensors_at(const onnxslim_attr *att
 }
 onnxslim_type *onnxslim_attr_type_protos_at(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_type *)list_sub(attr, ONNXSLIM_ATTR_TYPE_PROTOS, index, __func__);
+}
+
+/* ---- node edits ------------------------------------------------------------ */
+
+static int set_node_str(const onnxslim_node *node, uint32_t number, const char *value,
+                        const char *fn) {
+  osl_msg *n = onnxslim__check(node, &osl_def_onnx_NodeProto, fn);
+  if (!n) return ONNXSLIM_EINVAL;
+  if (!value) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL string", fn);
+  return onnxslim__msg_set_str(n, number, value);
+}
+
+int onnxslim_node_set_op_type(onnxslim_node *node, const char *op_type) {
+  return set_node_str(node, onnx_NodeProto_op_type_tag, op_type, __func__);
+}
+
+int onnxslim_node_set_domain(onnxslim_node *node, const char *domain) {
+  return set_node_str(node, onnx_NodeProto_domain_tag, domain, __func__);
+}
+
+static int set_io(onnxslim_node *node, uint32_t number, size_t index, const char *name,
+                  const char *fn) {
+  osl_msg *n = onnxslim__check(node, &osl_def_onnx_NodeProto, fn);
+  if (!n) return ONNXSLIM_EINVAL;
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", fn);
+  size_t count = onnxslim__msg_count(n, number);
+  if (index < count) return onnxslim__msg_set_str_at(n, number, index, name);
+  if (index > count)
+    return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu past the end (%zu entries)", fn, index,
+                         count);
+  osl_field f;
+  int rc = onnxslim__fld_str(n->model, number, name, &f);
+  return rc ? rc : onnxslim__msg_insert(n, onnxslim__msg_pos_nth(n, number, count), &f);
+}
+
+int onnxslim_node_set_input(onnxslim_node *node, size_t index, const char *name) {
+  return set_io(node, onnx_NodeProto_input_tag, index, name, __func__);
+}
+int onnxslim_node_set_output(onnxslim_node *node, size_t index, const char *name) {
+  return set_io(node, onnx_NodeProto_output_tag, index, name, __func__);
+}
+
+static int set_ios(onnxslim_node *node, uint32_t number, const char *const *names, size_t count,
+                   const char *fn) {
+  osl_msg *n = onnxslim__check(node, &osl_def_onnx_NodeProto, fn);
+  if (!n) return ONNXSLIM_EINVAL;
+  if (!names && count) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL names", fn);
+  return onnxslim__msg_set_strs(n, number, names, count);
+}
+
+int onnxslim_node_set_inputs(onnxslim_node *node, const char *const *names, size_t count) {
+  return set_ios(node, onnx_NodeProto_input_tag, names, count, __func__);
+}
+int onnxslim_node_set_outputs(onnxslim_node *node, const char *const *names, size_t count) {
+  return set_ios(node, onnx_NodeProto_output_tag, names, count, __func__);
+}
+
+/* ---- attribute edits --------------------------------------------------------- */
+
+/* A new AttributeProto named `name` of `type`, to be filled by the caller and
+ * then put in place with put_attr(). */
+static osl_msg *new_attr(osl_msg *n, const char *name, int type) {
+  osl_msg *a = onnxslim__msg_new(n->model, &osl_def_onnx_AttributeProto, NULL);
+  if (!a) return NULL;
+  osl_field f;
+  if (onnxslim__fld_str(n->model, onnx_AttributeProto_name_tag, name, &f) ||
+      onnxslim__msg_insert(a, SIZE_MAX, &f))
+    return NULL;
+  onnxslim__fld_varint(onnx_AttributeProto_type_tag, (uint64_t)type, &f);
+  if (onnxslim__msg_insert(a, SIZE_MAX, &f)) return NULL;
+  return a;
+}
+
+/* Replaces the node's attribute of the same name (same position) or appends. */
+static int put_attr(osl_msg *n, osl_msg *a) {
+  const char *name = onnxslim__msg_str(a, onnx_AttributeProto_name_tag);
+  osl_field f;
+  onnxslim__fld_sub(onnx_NodeProto_attribute_tag, a, &f);
+  for (size_t i = 0; i < n->nf; i++) {
+    osl_field *af = &n->f[i];
+    if (af->number != onnx_NodeProto_attribute_tag || !af->sub) continue;
+    const char *an = onnxslim__msg_str(af->sub, onnx_AttributeProto_name_tag);
+    if (an && strcmp(an, name) == 0) {
+      af->sub->detached = 1;
+      af->sub = a;
+      a->parent = n;
+      onnxslim__msg_touch(a);
+      return 0;
+    }
+  }
+  size_t count = onnxslim__msg_count(n, onnx_NodeProto_attribute_tag);
+  return onnxslim__msg_insert(n, onnxslim__msg_pos_nth(n, onnx_NodeProto_attribute_tag, count), &f);
+}
+
+#define ATTR_BEGIN(type)                                                     \
+  osl_msg *n = OSL_CHECK(node, onnx_NodeProto);                              \
+  if (!n) return ONNXSLIM_EINVAL;                                            \
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__); \
+  osl_msg *a = new_attr(n, name, type);                                      \
+  if (!a) return onnxslim_error_last_code();                                 \
+  osl_field f;                                                               \
+  int rc = 0
+
+int onnxslim_node_set_attr_float(onnxslim_node *node, const char *name, float value) {
+  ATTR_BEGIN(ONNXSLIM_ATTR_FLOAT);
+  uint32_t bits;
+  memcpy(&bits, &value, 4);
+  onnxslim__fld_fixed32(onnx_AttributeProto_f_tag, bits, &f);
+  rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_set_attr_int(onnxslim_node *node, const char *name, int64_t value) {
+  ATTR_BEGIN(ONNXSLIM_ATTR_INT);
+  onnxslim__fld_varint(onnx_AttributeProto_i_tag, (uint64_t)value, &f);
+  rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_set_attr_string(onnxslim_node *node, const char *name, const void *data,
+                                  size_t size) {
+  if (!data && size) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL data", __func__);
+  ATTR_BEGIN(ONNXSLIM_ATTR_STRING);
+  rc = onnxslim__fld_bytes(n->model, onnx_AttributeProto_s_tag, data, size, 0, &f);
+  if (!rc) rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_set_attr_floats(onnxslim_node *node, const char *name, const float *values,
+                                  size_t count) {
+  if (!values && count) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL values", __func__);
+  ATTR_BEGIN(ONNXSLIM_ATTR_FLOATS);
+  /* unpacked, as ONNX's own tools write proto2 repeated scalars */
+  for (size_t i = 0; i < count && !rc; i++) {
+    uint32_t bits;
+    memcpy(&bits, &values[i], 4);
+    onnxslim__fld_fixed32(onnx_AttributeProto_floats_tag, bits, &f);
+    rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+  }
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_set_attr_ints(onnxslim_node *node, const char *name, const int64_t *values,
+                                size_t count) {
+  if (!values && count) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL values", __func__);
+  ATTR_BEGIN(ONNXSLIM_ATTR_INTS);
+  for (size_t i = 0; i < count && !rc; i++) {
+    onnxslim__fld_varint(onnx_AttributeProto_ints_tag, (uint64_t)values[i], &f);
+    rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+  }
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_set_attr_strings(onnxslim_node *node, const char *name,
+                                   const char *const *values, const size_t *sizes,
+                                   size_t count) {
+  if (!values && count) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL values", __func__);
+  ATTR_BEGIN(ONNXSLIM_ATTR_STRINGS);
+  for (size_t i = 0; i < count && !rc; i++) {
+    size_t len = sizes ? sizes[i] : strlen(values[i]);
+    rc = onnxslim__fld_bytes(n->model, onnx_AttributeProto_strings_tag, values[i], len, 0, &f);
+    if (!rc) rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+  }
+  return rc ? rc : put_attr(n, a);
+}
+
+/* Copies each source message (a tensor or a graph, from any model) into the
+ * attribute as field `number`. */
+static int attr_copies(osl_msg *a, uint32_t number, const void *const *src, size_t count,
+                       const osl_msgdef *def, const char *fn) {
+  for (size_t i = 0; i < count; i++) {
+    osl_msg *s = onnxslim__check(src[i], def, fn);
+    if (!s) return ONNXSLIM_EINVAL;
+    osl_msg *copy = onnxslim__msg_clone(a->model, s, a);
+    if (!copy) return onnxslim_error_last_code();
+    osl_field f;
+    onnxslim__fld_sub(number, copy, &f);
+    int rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+int onnxslim_node_set_attr_tensor(onnxslim_node *node, const char *name,
+                                  const onnxslim_tensor *tensor) {
+  ATTR_BEGIN(ONNXSLIM_ATTR_TENSOR);
+  (void)f;
+  const void *src[1] = {tensor};
+  rc = attr_copies(a, onnx_AttributeProto_t_tag, src, 1, &osl_def_onnx_TensorProto, __func__);
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_set_attr_tensors(onnxslim_node *node, const char *name,
+                                   const onnxslim_tensor *const *tensors, size_t count) {
+  if (!tensors && count) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL tensors", __func__);
+  ATTR_BEGIN(ONNXSLIM_ATTR_TENSORS);
+  (void)f;
+  rc = attr_copies(a, onnx_AttributeProto_tensors_tag, (const void *const *)tensors, count,
+                   &osl_def_onnx_TensorProto, __func__);
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_set_attr_graph(onnxslim_node *node, const char *name,
+                                 const onnxslim_graph *graph, onnxslim_graph **out) {
+  if (out) *out = NULL;
+  ATTR_BEGIN(ONNXSLIM_ATTR_GRAPH);
+  osl_msg *g;
+  if (graph) {
+    const void *src[1] = {graph};
+    rc = attr_copies(a, onnx_AttributeProto_g_tag, src, 1, &osl_def_onnx_GraphProto, __func__);
+    if (rc) return rc;
+    g = onnxslim__msg_sub(a, onnx_AttributeProto_g_tag);
+  } else {
+    g = onnxslim__msg_new(n->model, &osl_def_onnx_GraphProto, a);
+    if (!g) return ONNXSLIM_ENOMEM;
+    onnxslim__fld_sub(onnx_AttributeProto_g_tag, g, &f);
+    rc = onnxslim__msg_insert(a, SIZE_MAX, &f);
+    if (rc) return rc;
+  }
+  rc = put_attr(n, a);
+  if (!rc && out) *out = (onnxslim_graph *)g;
+  return rc;
+}
+
+int onnxslim_node_set_attr_graphs(onnxslim_node *node, const char *name,
+                                  const onnxslim_graph *const *graphs, size_t count) {
+  if (!graphs && count) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL graphs", __func__);
+  ATTR_BEGIN(ONNXSLIM_ATTR_GRAPHS);
+  (void)f;
+  rc = attr_copies(a, onnx_AttributeProto_graphs_tag, (const void *const *)graphs, count,
+                   &osl_def_onnx_GraphProto, __func__);
+  return rc ? rc : put_attr(n, a);
+}
+
+int onnxslim_node_remove_attr(onnxslim_node *node, const char *name) {
+  osl_msg *n = OSL_CHECK(node, onnx_NodeProto);
+  if (!n) return ONNXSLIM_EINVAL;
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__);
+  for (size_t i = 0; i < n->nf; i++) {
+    osl_field *af = &n->f[i];
+    if (af->number != onnx_NodeProto_attribute_tag || !af->sub) continue;
+    const char *an = onnxslim__msg_str(af->sub, onnx_AttributeProto_name_tag);
+    if (an && strcmp(an, name) == 0) {
+      onnxslim__msg_remove(n, i);
+      return 0;
+    }
+  }
+  return onnxslim__err(ONNXSLIM_ENOTFOUND, "node '%s' has no attribute '%s'",
+                       onnxslim__msg_str(n, onnx_NodeProto_name_tag), name);
 }

@@ -37,7 +37,16 @@ typedef struct {
   const void *data;
   size_t size;
   int have_data;
+  const void *extref; /* resolved external data (external.c) */
 } osl_tcache;
+
+void onnxslim__tensor_set_extref(osl_msg *t, const void *ref) {
+  ((osl_tcache *)t->cache)->extref = ref;
+}
+
+const void *onnxslim__tensor_extref(const osl_msg *t) {
+  return t->cache ? ((const osl_tcache *)t->cache)->extref : NULL;
+}
 
 static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const char *where) {
   const int64_t *dims;
@@ -248,11 +257,29 @@ static int tensor_data(osl_msg *t, const void **data, size_t *size) {
   if (rc) return rc;
   if (need > SIZE_MAX) return onnxslim__err(ONNXSLIM_ELIMIT, "tensor '%s' is too large", name);
   switch (storage(t)) {
-  case ONNXSLIM_STORAGE_EXTERNAL:
-    return onnxslim__err(ONNXSLIM_EUNSUPPORTED,
-                         "tensor '%s' has external data, which this version cannot read", name);
+  case ONNXSLIM_STORAGE_EXTERNAL: {
+    const uint8_t *p;
+    size_t n;
+    rc = onnxslim__external_data(t, &p, &n);
+    if (rc) return rc;
+    if (n != need)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "tensor '%s': external data has %zu bytes, dims and type need %llu",
+                           name, n, (unsigned long long)need);
+    c->data = p;
+    break;
+  }
   case ONNXSLIM_STORAGE_RAW: {
     osl_field *f = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
+    if (f->xform && f->n == need) {
+      /* a pending conversion: materialize it once, on request */
+      uint8_t *buf = onnxslim__arena_alloc(&t->model->arena, need ? (size_t)need : 1);
+      if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory converting '%s'", name);
+      rc = onnxslim__xform_all(t->model, f->xform, buf);
+      if (rc) return rc;
+      c->data = buf;
+      break;
+    }
     if (f->n != need)
       return onnxslim__err(ONNXSLIM_EMODEL,
                            "tensor '%s': raw_data has %zu bytes, dims and type need %llu", name,
@@ -350,4 +377,77 @@ int64_t onnxslim_sparse_tensor_dim(const onnxslim_sparse_tensor *sparse, size_t 
     return -1;
   }
   return dims[index];
+}
+
+/* ---- tensor edits ------------------------------------------------------------- */
+
+int onnxslim_tensor_set_name(onnxslim_tensor *tensor, const char *name) {
+  T_OR(ONNXSLIM_EINVAL);
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__);
+  return onnxslim__msg_set_str(t, onnx_TensorProto_name_tag, name);
+}
+
+/* Fields that hold or locate a tensor's data. */
+static const uint32_t data_fields[] = {
+    onnx_TensorProto_float_data_tag,  onnx_TensorProto_int32_data_tag,
+    onnx_TensorProto_string_data_tag, onnx_TensorProto_int64_data_tag,
+    onnx_TensorProto_raw_data_tag,    onnx_TensorProto_double_data_tag,
+    onnx_TensorProto_uint64_data_tag, onnx_TensorProto_external_data_tag,
+    onnx_TensorProto_data_location_tag, onnx_TensorProto_segment_tag,
+};
+
+int onnxslim_tensor_set_data(onnxslim_tensor *tensor, int32_t dtype, const int64_t *dims,
+                             size_t rank, const void *data, size_t size, unsigned int flags) {
+  T_OR(ONNXSLIM_EINVAL);
+  if ((!dims && rank) || (!data && size))
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL dims or data", __func__);
+  if (flags & ~ONNXSLIM_DATA_BORROW)
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: reserved flags 0x%x set", __func__, flags);
+  unsigned int bits = onnxslim_dtype_bits(dtype);
+  if (!bits)
+    return onnxslim__err(ONNXSLIM_EUNSUPPORTED, "%s: data type %d has no fixed element size",
+                         __func__, (int)dtype);
+  uint64_t count = 1;
+  for (size_t i = 0; i < rank; i++) {
+    if (dims[i] < 0 || (dims[i] && count > (uint64_t)INT64_MAX / (uint64_t)dims[i]))
+      return onnxslim__err(ONNXSLIM_EINVAL, "%s: invalid dims", __func__);
+    count *= (uint64_t)dims[i];
+  }
+  if (count > (UINT64_MAX - 7) / bits || (count * bits + 7) / 8 != size)
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: %zu bytes given, dims and type need %llu", __func__,
+                         size, (unsigned long long)((count * bits + 7) / 8));
+  /* build all new fields before touching the tensor */
+  osl_field raw, dt;
+  int rc = onnxslim__fld_bytes(t->model, onnx_TensorProto_raw_data_tag, data, size,
+                               (flags & ONNXSLIM_DATA_BORROW) != 0, &raw);
+  if (rc) return rc;
+  onnxslim__fld_varint(onnx_TensorProto_data_type_tag, (uint64_t)(int64_t)dtype, &dt);
+  for (size_t i = 0; i < sizeof data_fields / sizeof data_fields[0]; i++)
+    onnxslim__msg_remove_all(t, data_fields[i]);
+  onnxslim__msg_remove_all(t, onnx_TensorProto_dims_tag);
+  for (size_t i = 0; i < rank && !rc; i++) {
+    osl_field d;
+    onnxslim__fld_varint(onnx_TensorProto_dims_tag, (uint64_t)dims[i], &d);
+    rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_dims_tag, i), &d);
+  }
+  if (!rc) rc = onnxslim__msg_set_field(t, &dt);
+  if (!rc) rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_raw_data_tag, 0), &raw);
+  if (!rc) rc = onnxslim__tensor_validate(t, "an edited tensor");
+  return rc;
+}
+
+int onnxslim__tensor_set_xform(osl_msg *t, int32_t dtype, const osl_xform *x) {
+  osl_field raw, dt;
+  memset(&raw, 0, sizeof raw);
+  raw.number = onnx_TensorProto_raw_data_tag;
+  raw.wt = OSL_WT_LEN;
+  raw.xform = x;
+  raw.n = x->count * x->out_size;
+  onnxslim__fld_varint(onnx_TensorProto_data_type_tag, (uint64_t)(int64_t)dtype, &dt);
+  for (size_t i = 0; i < sizeof data_fields / sizeof data_fields[0]; i++)
+    onnxslim__msg_remove_all(t, data_fields[i]);
+  int rc = onnxslim__msg_set_field(t, &dt);
+  if (!rc) rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_raw_data_tag, 0), &raw);
+  if (!rc) rc = onnxslim__tensor_validate(t, "a converted tensor");
+  return rc;
 }

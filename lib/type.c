@@ -129,3 +129,85 @@ int onnxslim_type_dim(const onnxslim_type *type, size_t index, int64_t *value,
   }
   return ONNXSLIM_DIM_UNKNOWN;
 }
+
+/* ---- value info edits ------------------------------------------------------------ */
+
+int onnxslim_value_info_set_name(onnxslim_value_info *vi, const char *name) {
+  V_OR(ONNXSLIM_EINVAL);
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__);
+  return onnxslim__msg_set_str(v, onnx_ValueInfoProto_name_tag, name);
+}
+
+int onnxslim_value_info_set_type(onnxslim_value_info *vi, const onnxslim_type *type) {
+  V_OR(ONNXSLIM_EINVAL);
+  if (!type) {
+    onnxslim__msg_remove_all(v, onnx_ValueInfoProto_type_tag);
+    return 0;
+  }
+  osl_msg *src = OSL_CHECK(type, onnx_TypeProto);
+  if (!src) return ONNXSLIM_EINVAL;
+  osl_msg *copy = onnxslim__msg_clone(v->model, src, v);
+  if (!copy) return onnxslim_error_last_code();
+  osl_field f;
+  onnxslim__fld_sub(onnx_ValueInfoProto_type_tag, copy, &f);
+  return onnxslim__msg_set_field(v, &f);
+}
+
+static int add_sub(osl_msg *parent, uint32_t number, const osl_msgdef *def, osl_msg **out) {
+  osl_msg *m = onnxslim__msg_new(parent->model, def, parent);
+  if (!m) return ONNXSLIM_ENOMEM;
+  osl_field f;
+  onnxslim__fld_sub(number, m, &f);
+  int rc = onnxslim__msg_insert(parent, SIZE_MAX, &f);
+  *out = m;
+  return rc;
+}
+
+int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t elem_type,
+                                        const int64_t *dims, const char *const *params,
+                                        size_t rank) {
+  V_OR(ONNXSLIM_EINVAL);
+  if (rank != SIZE_MAX && rank && !dims && !params)
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL dims", __func__);
+  onnxslim_model *model = v->model;
+  osl_msg *ty = onnxslim__msg_new(model, &osl_def_onnx_TypeProto, NULL), *tt, *shape, *dim;
+  if (!ty) return ONNXSLIM_ENOMEM;
+  int rc = add_sub(ty, onnx_TypeProto_tensor_type_tag, &osl_def_onnx_TypeProto_Tensor, &tt);
+  osl_field f;
+  if (!rc) {
+    onnxslim__fld_varint(onnx_TypeProto_Tensor_elem_type_tag, (uint64_t)(int64_t)elem_type, &f);
+    rc = onnxslim__msg_insert(tt, SIZE_MAX, &f);
+  }
+  if (!rc && rank != SIZE_MAX) {
+    rc = add_sub(tt, onnx_TypeProto_Tensor_shape_tag, &osl_def_onnx_TensorShapeProto, &shape);
+    for (size_t i = 0; i < rank && !rc; i++) {
+      rc = add_sub(shape, onnx_TensorShapeProto_dim_tag, &osl_def_onnx_TensorShapeProto_Dimension,
+                   &dim);
+      if (rc) break;
+      if (params && params[i]) {
+        rc = onnxslim__fld_str(model, onnx_TensorShapeProto_Dimension_dim_param_tag, params[i], &f);
+        if (!rc) rc = onnxslim__msg_insert(dim, SIZE_MAX, &f);
+      } else if (dims && dims[i] >= 0) {
+        onnxslim__fld_varint(onnx_TensorShapeProto_Dimension_dim_value_tag, (uint64_t)dims[i], &f);
+        rc = onnxslim__msg_insert(dim, SIZE_MAX, &f);
+      }
+    }
+  }
+  if (rc) return rc;
+  onnxslim__fld_sub(onnx_ValueInfoProto_type_tag, ty, &f);
+  return onnxslim__msg_set_field(v, &f);
+}
+
+int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type) {
+  V_OR(ONNXSLIM_EINVAL);
+  osl_msg *ty = onnxslim__msg_sub(v, onnx_ValueInfoProto_type_tag);
+  int kind = ONNXSLIM_TYPE_UNKNOWN;
+  osl_msg *k = ty ? kind_msg(ty, &kind) : NULL;
+  if (!k || (kind != ONNXSLIM_TYPE_TENSOR && kind != ONNXSLIM_TYPE_SPARSE_TENSOR)) {
+    if (ty && kind != ONNXSLIM_TYPE_UNKNOWN)
+      return onnxslim__err(ONNXSLIM_ETYPE, "%s: value '%s' is not a tensor", __func__,
+                           onnxslim__msg_str(v, onnx_ValueInfoProto_name_tag));
+    return onnxslim_value_info_set_tensor_type(vi, elem_type, NULL, NULL, SIZE_MAX);
+  }
+  return onnxslim__msg_set_int(k, onnx_TypeProto_Tensor_elem_type_tag, (uint64_t)(int64_t)elem_type);
+}

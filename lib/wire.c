@@ -397,48 +397,265 @@ int onnxslim__msg_floats(const osl_msg *msg, uint32_t number, const float **vals
 /* ---- edits ------------------------------------------------------------- */
 
 void onnxslim__msg_touch(osl_msg *msg) {
+  msg->lists = NULL;
+  msg->model->gen++;
   for (osl_msg *m = msg; m; m = m->parent) {
     m->dirty = 1;
+    if (m->def == &osl_def_onnx_GraphProto) m->cache = NULL; /* its index */
     /* the enclosing field's original bytes no longer describe it */
-    if (m->parent)
-      for (size_t i = 0; i < m->parent->nf; i++)
-        if (m->parent->f[i].sub == m) m->parent->f[i].raw = NULL;
+    if (m->parent) {
+      size_t pos = onnxslim__msg_pos_of(m->parent, m);
+      if (pos != SIZE_MAX) m->parent->f[pos].raw = NULL;
+    }
   }
 }
 
-int onnxslim__msg_set_str(osl_msg *msg, uint32_t number, const char *value) {
-  onnxslim_model *model = msg->model;
-  size_t len = strlen(value);
-  char *copy = onnxslim__arena_strndup(&model->arena, value, len);
-  if (!copy) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  osl_field *f = onnxslim__msg_last(msg, number);
-  if (!f) {
-    /* insert after the last field with a lower number, keeping others in place */
-    size_t pos = 0;
-    for (size_t i = 0; i < msg->nf; i++)
-      if (msg->f[i].number < number) pos = i + 1;
-    osl_field *nfs = onnxslim__arena_alloc(&model->arena, (msg->nf + 1) * sizeof *nfs);
-    if (!nfs) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    memcpy(nfs, msg->f, pos * sizeof *nfs);
-    memcpy(nfs + pos + 1, msg->f + pos, (msg->nf - pos) * sizeof *nfs);
-    f = &nfs[pos];
-    memset(f, 0, sizeof *f);
-    f->number = number;
-    f->wt = OSL_WT_LEN;
-    f->def = onnxslim__schema_field(msg->def, number);
-    msg->f = nfs;
-    msg->nf++;
-    msg->lists = NULL; /* indices moved */
+int onnxslim__msg_attached(const osl_msg *msg) {
+  for (const osl_msg *m = msg; m; m = m->parent)
+    if (m->detached) return 0;
+  return 1;
+}
+
+osl_msg *onnxslim__msg_new(onnxslim_model *model, const osl_msgdef *def, osl_msg *parent) {
+  osl_msg *m = onnxslim__arena_alloc(&model->arena, sizeof *m);
+  if (!m) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
   }
-  f->p = (const uint8_t *)copy;
-  f->n = len;
-  f->cstr = copy;
+  memset(m, 0, sizeof *m);
+  m->def = def;
+  m->model = model;
+  m->parent = parent;
+  m->dirty = 1;
+  return m;
+}
+
+osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg *parent) {
+  osl_msg *m = onnxslim__msg_new(model, src->def, parent);
+  if (!m) return NULL;
+  int same = src->model == model;
+  m->f = onnxslim__arena_alloc(&model->arena, (src->nf ? src->nf : 1) * sizeof *m->f);
+  if (!m->f) goto nomem;
+  m->nf = m->capf = src->nf;
+  for (size_t i = 0; i < src->nf; i++) {
+    osl_field f = src->f[i];
+    f.raw = NULL;
+    f.cstr = same ? f.cstr : NULL;
+    if (!same && f.xform) {
+      /* materialize a pending transform into the destination model */
+      uint8_t *buf = onnxslim__arena_alloc(&model->arena, f.n ? f.n : 1);
+      if (!buf || onnxslim__xform_all(src->model, f.xform, buf)) goto nomem;
+      f.p = buf;
+      f.xform = NULL;
+    } else if (!same && f.wt == OSL_WT_LEN && !f.sub) {
+      f.p = onnxslim__arena_dup(&model->arena, f.p, f.n);
+      if (!f.p) goto nomem;
+    }
+    if (f.sub) {
+      f.sub = onnxslim__msg_clone(model, src->f[i].sub, m);
+      if (!f.sub) return NULL;
+      f.p = NULL;
+      f.n = 0;
+    }
+    m->f[i] = f;
+  }
+  if (m->def == &osl_def_onnx_TensorProto) {
+    if (onnxslim__tensor_validate(m, "a copied tensor")) return NULL;
+    if (same) onnxslim__tensor_set_extref(m, onnxslim__tensor_extref(src));
+  }
+  return m;
+nomem:
+  onnxslim__err(ONNXSLIM_ENOMEM, "out of memory copying a %s", src->def->name);
+  return NULL;
+}
+
+static int msg_reserve(osl_msg *msg, size_t need) {
+  if (need <= msg->capf) return 0;
+  size_t cap = msg->capf > msg->nf ? msg->capf : msg->nf;
+  while (cap < need) cap = cap ? cap * 2 : 8;
+  osl_field *f = onnxslim__arena_alloc(&msg->model->arena, cap * sizeof *f);
+  if (!f) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (msg->nf) memcpy(f, msg->f, msg->nf * sizeof *f);
+  msg->f = f;
+  msg->capf = cap;
+  return 0;
+}
+
+int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field) {
+  int rc = msg_reserve(msg, msg->nf + 1);
+  if (rc) return rc;
+  if (pos > msg->nf) pos = msg->nf;
+  memmove(msg->f + pos + 1, msg->f + pos, (msg->nf - pos) * sizeof *msg->f);
+  msg->f[pos] = *field;
+  msg->f[pos].raw = NULL;
+  if (!msg->f[pos].def) msg->f[pos].def = onnxslim__schema_field(msg->def, field->number);
+  msg->nf++;
+  if (field->sub) {
+    field->sub->parent = msg;
+    field->sub->detached = 0;
+  }
+  onnxslim__msg_touch(msg);
+  return 0;
+}
+
+size_t onnxslim__msg_pos_nth(const osl_msg *msg, uint32_t number, size_t k) {
+  size_t seen = 0, last = SIZE_MAX;
+  for (size_t i = 0; i < msg->nf; i++) {
+    if (msg->f[i].number != number) continue;
+    if (seen == k) return i;
+    seen++;
+    last = i;
+  }
+  if (last != SIZE_MAX) return last + 1;
+  /* none yet: after the last field with a lower number */
+  size_t pos = 0;
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].number < number) pos = i + 1;
+  return pos;
+}
+
+void onnxslim__msg_remove(osl_msg *msg, size_t pos) {
+  if (pos >= msg->nf) return;
+  if (msg->f[pos].sub) msg->f[pos].sub->detached = 1;
+  memmove(msg->f + pos, msg->f + pos + 1, (msg->nf - pos - 1) * sizeof *msg->f);
+  msg->nf--;
+  onnxslim__msg_touch(msg);
+}
+
+void onnxslim__msg_remove_all(osl_msg *msg, uint32_t number) {
+  size_t k = 0, removed = 0;
+  for (size_t i = 0; i < msg->nf; i++) {
+    if (msg->f[i].number == number) {
+      if (msg->f[i].sub) msg->f[i].sub->detached = 1;
+      removed++;
+    } else {
+      msg->f[k++] = msg->f[i];
+    }
+  }
+  msg->nf = k;
+  if (removed) onnxslim__msg_touch(msg);
+}
+
+size_t onnxslim__msg_pos_of(const osl_msg *msg, const osl_msg *sub) {
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub == sub) return i;
+  return SIZE_MAX;
+}
+
+int onnxslim__fld_bytes(onnxslim_model *model, uint32_t number, const void *data, size_t n,
+                        int borrow, osl_field *out) {
+  memset(out, 0, sizeof *out);
+  out->number = number;
+  out->wt = OSL_WT_LEN;
+  out->n = n;
+  if (borrow) {
+    out->p = n ? data : (const uint8_t *)"";
+  } else {
+    out->p = onnxslim__arena_dup(&model->arena, data, n);
+    if (!out->p) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory copying %zu bytes", n);
+  }
+  return 0;
+}
+
+int onnxslim__fld_str(onnxslim_model *model, uint32_t number, const char *s, osl_field *out) {
+  memset(out, 0, sizeof *out);
+  size_t n = strlen(s);
+  char *copy = onnxslim__arena_strndup(&model->arena, s, n);
+  if (!copy) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  out->number = number;
+  out->wt = OSL_WT_LEN;
+  out->p = (const uint8_t *)copy;
+  out->n = n;
+  out->cstr = copy;
+  return 0;
+}
+
+void onnxslim__fld_varint(uint32_t number, uint64_t v, osl_field *out) {
+  memset(out, 0, sizeof *out);
+  out->number = number;
+  out->wt = OSL_WT_VARINT;
+  out->u = v;
+}
+
+void onnxslim__fld_fixed32(uint32_t number, uint32_t v, osl_field *out) {
+  memset(out, 0, sizeof *out);
+  out->number = number;
+  out->wt = OSL_WT_32BIT;
+  out->u = v;
+}
+
+void onnxslim__fld_sub(uint32_t number, osl_msg *sub, osl_field *out) {
+  memset(out, 0, sizeof *out);
+  out->number = number;
+  out->wt = OSL_WT_LEN;
+  out->sub = sub;
+}
+
+int onnxslim__msg_set_field(osl_msg *msg, const osl_field *field) {
+  osl_field *f = onnxslim__msg_last(msg, field->number);
+  if (!f) return onnxslim__msg_insert(msg, onnxslim__msg_pos_nth(msg, field->number, 0), field);
+  if (f->sub && f->sub != field->sub) f->sub->detached = 1;
+  const osl_fielddef *def = f->def;
+  *f = *field;
   f->raw = NULL;
+  f->def = def;
+  if (field->sub) {
+    field->sub->parent = msg;
+    field->sub->detached = 0;
+  }
+  onnxslim__msg_touch(msg);
+  return 0;
+}
+
+int onnxslim__msg_set_str(osl_msg *msg, uint32_t number, const char *value) {
+  osl_field f;
+  int rc = onnxslim__fld_str(msg->model, number, value, &f);
+  return rc ? rc : onnxslim__msg_set_field(msg, &f);
+}
+
+int onnxslim__msg_set_int(osl_msg *msg, uint32_t number, uint64_t value) {
+  osl_field f;
+  onnxslim__fld_varint(number, value, &f);
+  return onnxslim__msg_set_field(msg, &f);
+}
+
+int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *values, size_t n) {
+  /* build the new fields first so a failure leaves msg unchanged */
+  osl_field *nf = onnxslim__arena_alloc(&msg->model->arena, (n ? n : 1) * sizeof *nf);
+  if (!nf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    int rc = onnxslim__fld_str(msg->model, number, values[i] ? values[i] : "", &nf[i]);
+    if (rc) return rc;
+    nf[i].def = onnxslim__schema_field(msg->def, number);
+  }
+  size_t pos = onnxslim__msg_pos_nth(msg, number, 0);
+  int rc = msg_reserve(msg, msg->nf + n);
+  if (rc) return rc;
+  onnxslim__msg_remove_all(msg, number);
+  if (pos > msg->nf) pos = msg->nf;
+  /* pos may have shifted if earlier fields were removed: recompute */
+  pos = onnxslim__msg_pos_nth(msg, number, 0);
+  memmove(msg->f + pos + n, msg->f + pos, (msg->nf - pos) * sizeof *msg->f);
+  memcpy(msg->f + pos, nf, n * sizeof *nf);
+  msg->nf += n;
+  onnxslim__msg_touch(msg);
+  return 0;
+}
+
+int onnxslim__msg_set_str_at(osl_msg *msg, uint32_t number, size_t k, const char *value) {
+  osl_field *f = onnxslim__msg_at(msg, number, k);
+  if (!f) return onnxslim_error_last_code();
+  osl_field nf;
+  int rc = onnxslim__fld_str(msg->model, number, value, &nf);
+  if (rc) return rc;
+  nf.def = f->def;
+  *f = nf;
   onnxslim__msg_touch(msg);
   return 0;
 }
 
 /* ---- serialization ----------------------------------------------------- */
+
 
 static size_t varint_size(uint64_t v) {
   size_t n = 1;
@@ -449,8 +666,31 @@ static size_t varint_size(uint64_t v) {
   return n;
 }
 
+/* Must msg be re-encoded by this save (else its bytes are spliced)? */
+static int needs_encode(const osl_msg *m) { return m->dirty || m->save_dirty || m->plan; }
+
+/* Storage fields a plan replaces. */
+int onnxslim__storage_field(uint32_t number) {
+  switch (number) {
+  case onnx_TensorProto_float_data_tag:
+  case onnx_TensorProto_int32_data_tag:
+  case onnx_TensorProto_string_data_tag:
+  case onnx_TensorProto_int64_data_tag:
+  case onnx_TensorProto_raw_data_tag:
+  case onnx_TensorProto_double_data_tag:
+  case onnx_TensorProto_uint64_data_tag:
+  case onnx_TensorProto_external_data_tag:
+  case onnx_TensorProto_data_location_tag: return 1;
+  default: return 0;
+  }
+}
+
+static int skipped(const osl_msg *msg, const osl_field *f) {
+  return msg->plan && onnxslim__storage_field(f->number);
+}
+
 int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
-  if (!msg->dirty) {
+  if (!needs_encode(msg)) {
     msg->enc_size = msg->n;
     *size = msg->n;
     return 0;
@@ -458,7 +698,8 @@ int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
   uint64_t total = 0;
   for (size_t i = 0; i < msg->nf; i++) {
     osl_field *f = &msg->f[i];
-    if (f->raw) {
+    if (skipped(msg, f)) continue;
+    if (f->raw && !(f->sub && needs_encode(f->sub))) {
       total += f->rawlen;
       continue;
     }
@@ -476,6 +717,14 @@ int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
       total += varint_size(len) + len;
     }
     }
+  }
+  if (msg->plan) {
+    const osl_plan *pl = msg->plan;
+    if (pl->data || pl->xform) {
+      uint64_t len = pl->xform ? (uint64_t)pl->xform->count * pl->xform->out_size : pl->size;
+      total += varint_size((uint64_t)onnx_TensorProto_raw_data_tag << 3) + varint_size(len) + len;
+    }
+    total += pl->fields_len;
   }
   msg->enc_size = total;
   *size = total;
@@ -518,20 +767,70 @@ static int write_field_head(osl_sink *sink, const osl_field *f, uint64_t len) {
 }
 
 int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
-  if (!msg->dirty) return msg->n ? sink->write(sink, msg->p, msg->n) : 0;
+  if (!needs_encode(msg)) return msg->n ? sink->write(sink, msg->p, msg->n) : 0;
   for (size_t i = 0; i < msg->nf; i++) {
     osl_field *f = &msg->f[i];
     int rc;
-    if (f->raw) {
+    if (skipped(msg, f)) continue;
+    if (f->raw && !(f->sub && needs_encode(f->sub))) {
       rc = sink->write(sink, f->raw, f->rawlen);
     } else if (f->sub) {
       rc = write_field_head(sink, f, f->sub->enc_size);
       if (!rc) rc = onnxslim__msg_write(f->sub, sink);
+    } else if (f->xform) {
+      rc = write_field_head(sink, f, f->n);
+      if (!rc) rc = onnxslim__xform_write(msg->model, f->xform, sink);
     } else {
       rc = write_field_head(sink, f, f->n);
       if (!rc && f->wt == OSL_WT_LEN && f->n) rc = sink->write(sink, f->p, f->n);
     }
     if (rc) return rc;
   }
+  if (msg->plan) {
+    const osl_plan *pl = msg->plan;
+    int rc = 0;
+    if (pl->data || pl->xform) {
+      osl_field head;
+      memset(&head, 0, sizeof head);
+      head.number = onnx_TensorProto_raw_data_tag;
+      head.wt = OSL_WT_LEN;
+      size_t len = pl->xform ? pl->xform->count * pl->xform->out_size : pl->size;
+      rc = write_field_head(sink, &head, len);
+      if (!rc && pl->xform) rc = onnxslim__xform_write(msg->model, pl->xform, sink);
+      else if (!rc && len) rc = sink->write(sink, pl->data, len);
+    }
+    if (!rc && pl->fields_len) rc = sink->write(sink, pl->fields, pl->fields_len);
+    if (rc) return rc;
+  }
   return 0;
+}
+
+#define OSL_XFORM_CHUNK (1u << 18) /* elements per chunk */
+
+/* Streams a transform: one chunk of output in memory at a time. */
+int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink) {
+  size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
+  uint8_t *buf = malloc(cap ? cap * x->out_size : 1);
+  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  int rc = 0;
+  for (size_t i = 0; i < x->count && !rc; i += cap) {
+    size_t n = x->count - i < cap ? x->count - i : cap;
+    const uint8_t *src = x->src + i * x->in_size;
+    rc = x->run(x, src, n, buf);
+    if (!rc) rc = sink->write(sink, buf, n * x->out_size);
+    onnxslim__release(model, src, n * x->in_size);
+  }
+  free(buf);
+  return rc;
+}
+
+int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst) {
+  int rc = 0;
+  for (size_t i = 0; i < x->count && !rc; i += OSL_XFORM_CHUNK) {
+    size_t n = x->count - i < OSL_XFORM_CHUNK ? x->count - i : OSL_XFORM_CHUNK;
+    const uint8_t *src = x->src + i * x->in_size;
+    rc = x->run(x, src, n, dst + i * x->out_size);
+    onnxslim__release(model, src, n * x->in_size);
+  }
+  return rc;
 }

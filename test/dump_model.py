@@ -15,6 +15,7 @@ Written against onnx 1.12: data types above 16 (FLOAT8*, INT4, ...) are not
 known there and are handled from the raw integers.
 """
 
+import os
 import sys
 
 import numpy as np
@@ -163,7 +164,14 @@ def tensor_bytes(t):
     need = (element_count(t.dims) * bits + 7) // 8
     st = storage_of(t)
     if st == "EXTERNAL":
-        return EUNSUPPORTED, None
+        # resolved at load (the loader refuses what it cannot resolve)
+        kv = {e.key: e.value for e in t.external_data}
+        with open(os.path.join(MODEL_DIR[0], kv["location"]), "rb") as f:
+            f.seek(int(kv.get("offset", "0")))
+            data = f.read(int(kv["length"])) if "length" in kv else f.read()
+        if len(data) != need:
+            return EMODEL, None
+        return 0, data
     if st == "RAW":
         if len(t.raw_data) != need:
             return EMODEL, None
@@ -438,7 +446,12 @@ def dump_function(w, fn, index):
         dump_node(w, n, i, 1)
 
 
+MODEL_DIR = ["."]
+
+
 def dump_model(path, f):
+    MODEL_DIR[0] = os.path.dirname(path) or "."
+
     def w(line):
         f.write(line)
         f.write("\n")

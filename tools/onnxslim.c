@@ -3,11 +3,14 @@
  *
  *   onnxslim info MODEL        print a summary of MODEL
  *   onnxslim convert IN OUT    load IN and save it as OUT
+ *   onnxslim check MODEL       validate MODEL, print each problem found
  *   onnxslim --version | --help
  *
  * Uses the public API (<onnxslim.h>) only.
  *
  * Exit status: 0 on success, 1 on failure, 2 on a usage error.
+ * `check` exits 0 when MODEL is valid, 1 when it has problems, 2 on a usage
+ * error and 3 when MODEL cannot be read (or checked).
  * Library error messages go to stderr as "onnxslim: <what>: <message>".
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
@@ -1055,6 +1058,69 @@ static int cmd_convert(const command *cmd, int argc, char **argv)
 }
 
 /* ======================================================================== */
+/* check                                                                    */
+/* ======================================================================== */
+
+/* Exit status of `check` (besides EXIT_SUCCESS and EXIT_USAGE). */
+#define EXIT_CHECK_PROBLEMS 1
+#define EXIT_CHECK_UNREADABLE 3
+
+static const option_spec check_options[] = {
+    {NULL, NULL, NULL, NULL},
+};
+
+/* Prints "LOCATION: MESSAGE" per problem on stdout, or "MODEL: ok". */
+static int check_model(const char *path)
+{
+  onnxslim_model *model = NULL;
+  onnxslim_report *report = NULL;
+  strbuf loc = {0}, msg = {0};
+  size_t i, n;
+  int status;
+
+  if (onnxslim_model_open(&model, path, NULL) != ONNXSLIM_OK) {
+    fail_lib("cannot load '%s'", path);
+    return EXIT_CHECK_UNREADABLE;
+  }
+  if (onnxslim_model_check(model, 0, &report) != ONNXSLIM_OK) {
+    fail_lib("cannot check '%s'", path);
+    onnxslim_model_free(model);
+    return EXIT_CHECK_UNREADABLE;
+  }
+  n = onnxslim_report_count(report);
+  for (i = 0; i < n; i++) {
+    const char *l = onnxslim_report_location(report, i);
+    const char *m = onnxslim_report_message(report, i);
+    printf("%s: ", esc(&loc, l ? l : "?"));
+    printf("%s\n", esc(&msg, m ? m : "?"));
+  }
+  if (n == 0)
+    printf("%s: ok\n", esc(&loc, path));
+  status = n ? EXIT_CHECK_PROBLEMS : EXIT_SUCCESS;
+  if (finish_stdout(EXIT_SUCCESS) != EXIT_SUCCESS)
+    status = EXIT_CHECK_UNREADABLE;
+  else if (n)
+    fprintf(stderr, "%s: %s: %zu problem%s\n", progname, esc(&loc, path), n, n == 1 ? "" : "s");
+  sb_free(&loc);
+  sb_free(&msg);
+  onnxslim_report_free(report);
+  onnxslim_model_free(model);
+  return status;
+}
+
+static int cmd_check(const command *cmd, int argc, char **argv)
+{
+  const char *pos[1];
+  size_t npos;
+  int rc = parse_args(cmd, NULL, argc, argv, pos, 1, &npos);
+  if (rc != PARSE_CONTINUE)
+    return rc;
+  if (npos != 1)
+    return usage_error("%s: expected %s", cmd->name, cmd->args);
+  return check_model(pos[0]);
+}
+
+/* ======================================================================== */
 /* main                                                                     */
 /* ======================================================================== */
 
@@ -1064,6 +1130,11 @@ static const command commands[] = {
      "load IN and save it as OUT; without options\n"
      "OUT is a byte-for-byte copy of IN",
      convert_options, cmd_convert},
+    {"check", "MODEL",
+     "check MODEL: print each problem as\n"
+     "LOCATION: MESSAGE; exit 1 if there are any,\n"
+     "3 if MODEL cannot be read",
+     check_options, cmd_check},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1104,7 +1175,8 @@ static void print_usage(FILE *f)
           "  -h, --help            print this help and exit\n"
           "      --version         print the library version and exit\n"
           "\n"
-          "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
+          "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"
+          "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable.\n");
 }
 
 int main(int argc, char **argv)

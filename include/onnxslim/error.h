@@ -5,7 +5,8 @@
  * negative codes below. Codes are never reused for another meaning. On every
  * failure the library also records a message in a thread-local buffer that
  * says what went wrong and where, e.g.
- *   "truncated length-delimited field at byte 1234 in graph.node[17]".
+ *   "truncated length-delimited field 1 (length 200, 12 bytes left) at byte
+ *    1234 in graph.node[17]".
  * The library never aborts, exits or prints on its own.
  */
 #ifndef ONNXSLIM_ERROR_H

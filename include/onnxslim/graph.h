@@ -77,6 +77,133 @@ ONNXSLIM_API size_t onnxslim_graph_consumer_count(const onnxslim_graph *graph, c
 ONNXSLIM_API onnxslim_node *onnxslim_graph_consumer(const onnxslim_graph *graph, const char *name,
                                                     size_t index);
 
+/* ---- edits ---------------------------------------------------------------- *
+ * Edits mark only the messages they change for re-encoding; everything else
+ * is saved as its original bytes. Lookup indexes are rebuilt on next use.
+ * Handles of removed items become invalid: functions given one return
+ * ONNXSLIM_EINVAL ("... was removed"); their memory stays until the model is
+ * freed, so holding them is safe. Inserting or removing items shifts the
+ * indexes of the items after them. Strings returned before an edit stay
+ * valid until the model is freed.                                            */
+
+/**
+ * Sets the graph's name (copied). Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_set_name(onnxslim_graph *graph, const char *name);
+
+/**
+ * Creates a node and inserts it at node position `index` (SIZE_MAX or the
+ * node count: append). `domain` and `name` may be NULL or "" (omitted);
+ * input and output names are copied, NULL entries mean "" (an omitted
+ * optional input). *out (may be NULL) receives the new node, borrowed.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE (index past the end), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_add_node(onnxslim_graph *graph, size_t index, const char *op_type,
+                                         const char *domain, const char *name,
+                                         const char *const *inputs, size_t n_inputs,
+                                         const char *const *outputs, size_t n_outputs,
+                                         onnxslim_node **out);
+
+/**
+ * Removes a node of this graph. The node handle (and handles inside its
+ * subgraphs) become invalid. Values it produced are not renamed or removed
+ * elsewhere. Errors: ONNXSLIM_EINVAL (not a node of this graph).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_remove_node(onnxslim_graph *graph, onnxslim_node *node);
+
+/**
+ * Moves a node of this graph to node position `index` (counted after the
+ * node is taken out). The handle stays valid.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_move_node(onnxslim_graph *graph, onnxslim_node *node, size_t index);
+
+/** Flag for tensor data: copy the bytes (default). */
+#define ONNXSLIM_DATA_COPY 0u
+/** Flag for tensor data: borrow the bytes; the caller keeps them alive and
+ * unchanged until the model is freed. */
+#define ONNXSLIM_DATA_BORROW 1u
+
+/**
+ * Appends an initializer `name` of data type `dtype` and shape dims[0..rank)
+ * whose raw little-endian bytes are data[0..size); size must equal what the
+ * dims and type imply. flags: ONNXSLIM_DATA_COPY or ONNXSLIM_DATA_BORROW.
+ * *out (may be NULL) receives the new tensor. Does not add a graph input.
+ * Errors: ONNXSLIM_EINVAL (bad dims, size mismatch, flags), ONNXSLIM_EUNSUPPORTED
+ * (STRING or unknown dtype), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_add_initializer(onnxslim_graph *graph, const char *name,
+                                                int32_t dtype, const int64_t *dims, size_t rank,
+                                                const void *data, size_t size, unsigned int flags,
+                                                onnxslim_tensor **out);
+
+/**
+ * Appends a copy of tensor `src` (from this or any other model, e.g. a
+ * Constant node's value) as an initializer, renamed to `name` unless NULL.
+ * Bytes are shared when src belongs to the same model, copied otherwise.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_add_initializer_copy(onnxslim_graph *graph,
+                                                     const onnxslim_tensor *src, const char *name,
+                                                     onnxslim_tensor **out);
+
+/**
+ * Removes an initializer of this graph; its handle becomes invalid.
+ * Errors: ONNXSLIM_EINVAL (not an initializer of this graph).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_remove_initializer(onnxslim_graph *graph, onnxslim_tensor *tensor);
+
+/**
+ * Appends a graph input named `name` without a type (set one with
+ * onnxslim_value_info_set_tensor_type() or onnxslim_value_info_set_type()).
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_add_input(onnxslim_graph *graph, const char *name,
+                                          onnxslim_value_info **out);
+/** Appends a graph output; as onnxslim_graph_add_input(). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_graph_add_output(onnxslim_graph *graph, const char *name,
+                                           onnxslim_value_info **out);
+/** Appends a value_info entry; as onnxslim_graph_add_input(). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_graph_add_value_info(onnxslim_graph *graph, const char *name,
+                                               onnxslim_value_info **out);
+
+/**
+ * Removes a graph input, output or value_info entry of this graph; the
+ * handle becomes invalid. Errors: ONNXSLIM_EINVAL.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_remove_value_info(onnxslim_graph *graph, onnxslim_value_info *vi);
+
+/**
+ * Reorders the graph's nodes: order[0..count) must list every node of the
+ * graph exactly once; other fields keep their places. Linear time.
+ * Errors: ONNXSLIM_EINVAL (wrong count, foreign or repeated node; then the
+ * graph is unchanged), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *order,
+                                              size_t count);
+
+/**
+ * Renames value `from` to `to` everywhere it appears in this graph: node
+ * inputs and outputs, graph inputs, outputs and value_info, initializer and
+ * sparse-initializer names, and uses inside subgraphs that capture it from
+ * this scope (a subgraph that defines its own `from` is left alone). Does not
+ * check that `to` is unused (see onnxslim_model_unique_name()).
+ * Errors: ONNXSLIM_EINVAL (NULL or empty names), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_rename_value(onnxslim_graph *graph, const char *from,
+                                             const char *to);
+
 #ifdef __cplusplus
 }
 #endif

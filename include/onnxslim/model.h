@@ -26,7 +26,7 @@ extern "C" {
 /* ---- load options ------------------------------------------------------ */
 
 /** Current version of onnxslim_load_options. */
-#define ONNXSLIM_LOAD_OPTIONS_VERSION 1
+#define ONNXSLIM_LOAD_OPTIONS_VERSION 2
 /** Default maximum nesting depth of protobuf messages. */
 #define ONNXSLIM_DEFAULT_MAX_DEPTH 100
 
@@ -39,9 +39,13 @@ typedef struct onnxslim_load_options {
   unsigned int version;   /**< ONNXSLIM_LOAD_OPTIONS_VERSION */
   unsigned int flags;     /**< reserved, must be 0 */
   unsigned int max_depth; /**< max message nesting; 0 = ONNXSLIM_DEFAULT_MAX_DEPTH */
+  /** Since version 2. Directory that external-data locations are relative
+   * to (borrowed for the call). NULL: the directory of the model file; required when a model
+   * loaded from a buffer has external data. */
+  const char *base_dir;
 } onnxslim_load_options;
 
-#define ONNXSLIM_LOAD_OPTIONS_INIT {ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0}
+#define ONNXSLIM_LOAD_OPTIONS_INIT {ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0, NULL}
 
 /**
  * Sets *opts to the defaults of the given options version.
@@ -56,6 +60,13 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * Loads the model in the file at `path`. The file is memory-mapped read-only
  * and must not be modified while the model is alive (replacing it with a new
  * file, as onnxslim_model_save() does, is fine).
+ * External data (tensors with data_location EXTERNAL) is resolved relative
+ * to opts->base_dir or the model's directory, and every referenced file is
+ * opened, checked and mapped at load; its bytes are read only when asked
+ * for. Refused with ONNXSLIM_EMODEL, naming the tensor and the location: an
+ * absolute location, a ".." segment, a path that leaves the base directory
+ * through a symlink, a missing or non-regular file, an offset or length that
+ * is malformed, overflows or lies beyond the end of the file.
  * On success *out is a new model owned by the caller (onnxslim_model_free()).
  * On failure *out is set to NULL.
  * opts may be NULL for defaults.
@@ -182,6 +193,34 @@ ONNXSLIM_API int onnxslim_model_set_producer(onnxslim_model *model, const char *
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_set_doc_string(onnxslim_model *model, const char *doc);
+
+/** Sets ir_version. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_model_set_ir_version(onnxslim_model *model, int64_t version);
+/**
+ * Sets the opset version imported for `domain` (NULL or "" = the default
+ * ONNX domain, also matched by "ai.onnx"), adding an entry if none exists.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_set_opset(onnxslim_model *model, const char *domain,
+                                          int64_t version);
+/** Removes the opset import of `domain`. Errors: EINVAL, ENOTFOUND. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_model_remove_opset(onnxslim_model *model, const char *domain);
+/** Sets metadata_props[key] = value (copied), adding the key if needed. Errors: EINVAL, ENOMEM. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_model_set_metadata(onnxslim_model *model, const char *key,
+                                             const char *value);
+/** Removes metadata key `key`. Errors: EINVAL, ENOTFOUND. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_model_remove_metadata(onnxslim_model *model, const char *key);
+
+/**
+ * A name not used anywhere in the model (node, value, tensor, graph and
+ * function names, subgraphs included) and not returned by an earlier call:
+ * `base` itself if free, else base_N. *out is borrowed (valid until the
+ * model is freed). Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_unique_name(onnxslim_model *model, const char *base,
+                                            const char **out);
 
 /* ---- save -------------------------------------------------------------- */
 

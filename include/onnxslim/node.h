@@ -129,6 +129,79 @@ ONNXSLIM_API onnxslim_sparse_tensor *onnxslim_attr_sparse_tensors_at(const onnxs
 /** Element `index` of a TYPE_PROTOS attribute; NULL on error. @since 0.1.0 */
 ONNXSLIM_API onnxslim_type *onnxslim_attr_type_protos_at(const onnxslim_attr *attr, size_t index);
 
+/* ---- edits ------------------------------------------------------------------ *
+ * Same rules as the graph edits (onnxslim/graph.h): only this NodeProto is
+ * re-encoded on save, strings returned before stay valid, a replaced or
+ * removed attribute's handle becomes invalid.                                 */
+
+/** Sets op_type (copied). Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_op_type(onnxslim_node *node, const char *op_type);
+/** Sets domain (copied; "" = default ONNX domain). Errors as above. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_domain(onnxslim_node *node, const char *domain);
+/**
+ * Sets input `index` to `name` ("" = omitted optional input); index equal to
+ * the input count appends. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_node_set_input(onnxslim_node *node, size_t index, const char *name);
+/** Sets output `index`; as onnxslim_node_set_input(). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_output(onnxslim_node *node, size_t index, const char *name);
+/**
+ * Replaces all inputs by names[0..count) (copied; NULL entries mean "").
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM (then the node is unchanged).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_node_set_inputs(onnxslim_node *node, const char *const *names,
+                                          size_t count);
+/** Replaces all outputs; as onnxslim_node_set_inputs(). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_outputs(onnxslim_node *node, const char *const *names,
+                                           size_t count);
+
+/*
+ * Attribute setters: each replaces the attribute of the same name (keeping
+ * its position) or appends a new one; values are copied. Lists are written
+ * unpacked, as ONNX's own tools write them.
+ * Errors: ONNXSLIM_EINVAL (NULL node/name, NULL values with count > 0, a
+ * handle of the wrong kind), ONNXSLIM_ENOMEM.
+ */
+/** Sets a FLOAT attribute. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_float(onnxslim_node *node, const char *name, float value);
+/** Sets an INT attribute. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_int(onnxslim_node *node, const char *name, int64_t value);
+/** Sets a STRING attribute to size bytes at data. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_string(onnxslim_node *node, const char *name,
+                                               const void *data, size_t size);
+/** Sets a FLOATS attribute. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_floats(onnxslim_node *node, const char *name,
+                                               const float *values, size_t count);
+/** Sets an INTS attribute. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_ints(onnxslim_node *node, const char *name,
+                                             const int64_t *values, size_t count);
+/** Sets a STRINGS attribute; sizes may be NULL for NUL-terminated values. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_strings(onnxslim_node *node, const char *name,
+                                                const char *const *values, const size_t *sizes,
+                                                size_t count);
+/** Sets a TENSOR attribute to a copy of `tensor` (from any model). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_tensor(onnxslim_node *node, const char *name,
+                                               const onnxslim_tensor *tensor);
+/** Sets a TENSORS attribute to copies of tensors[0..count). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_tensors(onnxslim_node *node, const char *name,
+                                                const onnxslim_tensor *const *tensors,
+                                                size_t count);
+/**
+ * Sets a GRAPH attribute to a copy of `graph` (from any model), or to a new
+ * empty graph when graph is NULL. *out (may be NULL) receives the
+ * attribute's graph, to be filled with the graph edit functions.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_node_set_attr_graph(onnxslim_node *node, const char *name,
+                                              const onnxslim_graph *graph, onnxslim_graph **out);
+/** Sets a GRAPHS attribute to copies of graphs[0..count). @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_set_attr_graphs(onnxslim_node *node, const char *name,
+                                               const onnxslim_graph *const *graphs, size_t count);
+/** Removes the attribute `name`. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOTFOUND. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_node_remove_attr(onnxslim_node *node, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

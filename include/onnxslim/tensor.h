@@ -124,6 +124,29 @@ ONNXSLIM_API size_t onnxslim_sparse_tensor_rank(const onnxslim_sparse_tensor *sp
 /** Dense dim `index`, or -1 if out of range. @since 0.1.0 */
 ONNXSLIM_API int64_t onnxslim_sparse_tensor_dim(const onnxslim_sparse_tensor *sparse, size_t index);
 
+/* ---- edits ------------------------------------------------------------------- */
+
+/**
+ * Renames the tensor (copied). Uses of the old name elsewhere are not
+ * changed (see onnxslim_graph_rename_value()).
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_tensor_set_name(onnxslim_tensor *tensor, const char *name);
+
+/**
+ * Replaces the tensor's data type, dims and data: raw little-endian bytes
+ * data[0..size), stored as raw_data; typed fields and external-data keys are
+ * dropped. flags: ONNXSLIM_DATA_COPY or ONNXSLIM_DATA_BORROW (onnxslim/graph.h).
+ * Pointers from an earlier onnxslim_tensor_data() stay valid but describe
+ * the old data. Errors: ONNXSLIM_EINVAL (bad dims, size mismatch, flags),
+ * ONNXSLIM_EUNSUPPORTED (STRING or unknown dtype), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_tensor_set_data(onnxslim_tensor *tensor, int32_t dtype,
+                                          const int64_t *dims, size_t rank, const void *data,
+                                          size_t size, unsigned int flags);
+
 #ifdef __cplusplus
 }
 #endif

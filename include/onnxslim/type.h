@@ -64,6 +64,35 @@ ONNXSLIM_API size_t onnxslim_type_rank(const onnxslim_type *type);
 ONNXSLIM_API int onnxslim_type_dim(const onnxslim_type *type, size_t index, int64_t *value,
                                    const char **param);
 
+/* ---- edits ------------------------------------------------------------------- */
+
+/** Renames the value info entry only (copied). Errors: EINVAL, ENOMEM. @since 0.1.0 */
+ONNXSLIM_API int onnxslim_value_info_set_name(onnxslim_value_info *vi, const char *name);
+/**
+ * Sets the type to a copy of `type` (from any model), or removes it when
+ * type is NULL. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_value_info_set_type(onnxslim_value_info *vi, const onnxslim_type *type);
+/**
+ * Sets a tensor type: element type and, unless rank is SIZE_MAX (no shape),
+ * a shape of `rank` dims where dim i is params[i] when params and params[i]
+ * are non-NULL (symbolic), else dims[i] when dims and dims[i] >= 0, else
+ * unknown. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t elem_type,
+                                                     const int64_t *dims,
+                                                     const char *const *params, size_t rank);
+/**
+ * Changes the element type of a tensor (or sparse tensor) type, keeping its
+ * shape; a value without a type gets a shapeless tensor type.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ETYPE (a sequence, map or optional type),
+ * ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,4 +8,4 @@ mkdir -p "$B/fuzz" "$B/fuzz/corpus-work"
 NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a | head -n 1)
 clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer -Iinclude -I"$B/proto" -Ilib \
-  test/fuzz/fuzz_load.c lib/*.c "$NANOPB_A" -o "$B/fuzz/fuzz_load"
+  test/fuzz/fuzz_load.c lib/*.c "$NANOPB_A" -lnettle -o "$B/fuzz/fuzz_load"

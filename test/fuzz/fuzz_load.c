@@ -1,5 +1,5 @@
 /* libFuzzer harness: load arbitrary bytes; when they load, walk the whole
- * model through the public API, save it and require a byte-identical round
+ * model through the public API, run the check, save it and require a byte-identical round
  * trip, then edit a node and require the edited model to reload. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -122,6 +122,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       walk_node(onnxslim_function_node(fn, k), 0);
   }
   walk_graph(onnxslim_model_graph(m), 0);
+  /* the check runs on every loadable model and leaves it unchanged (the
+   * byte-identical save below) */
+  onnxslim_report *rep = NULL;
+  if (onnxslim_model_check(m, 0, &rep) != 0) {
+    if (rep || onnxslim_error_last_code() != ONNXSLIM_ENOMEM) abort();
+  }
+  for (size_t i = 0; i < onnxslim_report_count(rep); i++)
+    if (onnxslim_report_code(rep, i) <= 0 || !onnxslim_report_location(rep, i) ||
+        !onnxslim_report_message(rep, i)[0])
+      abort();
+  onnxslim_report_free(rep);
   size_t need = 0, got = 0;
   if (onnxslim_model_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE || need != size) abort();
   uint8_t *out = malloc(need ? need : 1);

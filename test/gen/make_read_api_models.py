@@ -114,7 +114,8 @@ def tensors_model():
                             int32_data=[(37 * i + dt) & 0xFF for i in range(nbytes)]))
     inits.append(tensor("raw_type_17_short", 17, [3], raw_data=b"xy"))
     inits.append(tensor("typed_type_22_long", 22, [4], int32_data=[1, 2, 3]))
-    # external data is not read
+    # external data: weights.bin (written next to the model by main) holds
+    # 16 bytes; the loader resolves and maps it
     inits.append(tensor("external", T.FLOAT, [4], data_location=T.EXTERNAL,
                         external_data=[("location", "weights.bin"), ("offset", "0"),
                                        ("length", "16")]))
@@ -430,6 +431,8 @@ def main(argv):
         return 2
     out = argv[1]
     os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "weights.bin"), "wb") as f:
+        f.write(struct.pack("<4f", 1.5, -2.0, 0.25, 1e30))
     for name, fn in (("tensors", tensors_model), ("attrs", attrs_model),
                      ("types", types_model), ("functions", functions_model),
                      ("bare", bare_model), ("captures", captures_model)):

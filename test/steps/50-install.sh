@@ -25,7 +25,7 @@ else
 fi
 # the binary must have picked the installed library, not the build tree
 LD_LIBRARY_PATH="$prefix/lib" ldd "$tmp/summary" | grep -q "$prefix/lib/libonnxslim.so.0" && ok "example resolves the installed libonnxslim.so.0" || bad "example library resolution"
-if cc -std=c11 examples/summary.c $(pkg-config --cflags onnxslim) "$prefix/lib/libonnxslim.a" -o "$tmp/summary-static" &&
+if cc -std=c11 examples/summary.c $(pkg-config --cflags onnxslim) "$prefix/lib/libonnxslim.a" $(pkg-config --libs-only-l --static onnxslim | sed 's/-lonnxslim//') -o "$tmp/summary-static" &&
    "$tmp/summary-static" test/data/bert-tiny.onnx > /dev/null && ! ldd "$tmp/summary-static" | grep -q onnxslim; then
   ok "example linked statically against the installed libonnxslim.a"
 else

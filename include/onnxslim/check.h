@@ -1,0 +1,135 @@
+/*
+ * libonnxslim - validation: structural checks of a loaded model.
+ *
+ * onnxslim_model_check() walks the main graph, every subgraph (If/Loop/Scan
+ * bodies, at any depth) and every model-local function, and collects the
+ * problems it finds into a report. Each problem has a stable kind
+ * (ONNXSLIM_CHECK_*), a location such as
+ *   "graph 'main' node[3] 'Gather_1'"
+ *   "graph 'main' node[2] 'If_0' attribute 'then_branch' node[0] 'c'"
+ *   "graph 'main' initializer 'W'"
+ *   "function 'MyFn' node[1] 'n1'"
+ * and a message that names the value involved. Nodes without a name are
+ * shown by their op type: "node[4] (Add)".
+ *
+ * The check is built on the public read API only; it does not edit the
+ * model. It knows no operator schemas: it checks how values are defined and
+ * used, the opset imports, tensor sizes, and type conflicts visible in the
+ * model itself. It is not a replacement for a full ONNX checker.
+ *
+ * Scoping rules used:
+ *   - A node input is defined by a graph input, an initializer (dense or
+ *     sparse), or an output of an earlier node of the same graph. An empty
+ *     input name is an omitted optional input and is fine.
+ *   - Inside a subgraph, every value of the enclosing graphs is visible
+ *     (their inputs, initializers and the outputs of all their nodes,
+ *     regardless of order).
+ *   - A graph input that is also an initializer is fine (IR < 4 style).
+ *   - A function body sees its formal inputs and its own node outputs.
+ */
+#ifndef ONNXSLIM_CHECK_H
+#define ONNXSLIM_CHECK_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The result of onnxslim_model_check(). Owned by the caller; release with
+ * onnxslim_report_free(). It does not refer to the model: it stays valid
+ * after the model is freed. */
+typedef struct onnxslim_report onnxslim_report;
+
+/* ---- problem kinds (onnxslim_report_code()); values are never reused ---- */
+
+/** A node input names a value that is defined nowhere in scope. */
+#define ONNXSLIM_CHECK_UNDEFINED_INPUT 1
+/** A value is defined more than once: two node outputs, a node output that
+ * is also a graph input or initializer, two graph inputs or two
+ * initializers of the same name. */
+#define ONNXSLIM_CHECK_DUPLICATE_OUTPUT 2
+/** A node input is produced by a later node of the same graph (or by the
+ * node itself): the nodes are not in topological order. */
+#define ONNXSLIM_CHECK_ORDER 3
+/** A tensor (initializer, sparse initializer, tensor attribute such as a
+ * Constant's value) stores another number of bytes or elements than its
+ * dims and data type require. */
+#define ONNXSLIM_CHECK_TENSOR_SIZE 4
+/** A node's domain has no opset_import entry (in the model, or in the
+ * function that holds the node). "" and "ai.onnx" are the same domain. */
+#define ONNXSLIM_CHECK_OPSET 5
+/** A graph or function output is produced by no node and is not an input,
+ * an initializer or (in a subgraph) a value of an enclosing graph. */
+#define ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED 6
+/** Conflicting types: a graph input, output or value_info entry whose element
+ * type differs from the data type of the initializer of the same name; two
+ * such entries for one value that disagree; a Cast whose `to` (or a
+ * Constant whose value's data type) differs from the recorded element type
+ * of its output. */
+#define ONNXSLIM_CHECK_TYPE 7
+/** A name that must not be empty is empty: a graph input, graph output,
+ * value_info entry, initializer, or a function's formal input or output. */
+#define ONNXSLIM_CHECK_EMPTY_NAME 8
+
+/**
+ * Checks the model and returns what it found in a new report.
+ * `flags` is reserved and must be 0.
+ * Returns 0 when the check ran, whatever it found: a valid model gives a
+ * report with onnxslim_report_count() == 0. On success *out is a new report
+ * owned by the caller (onnxslim_report_free()); on failure *out is set to
+ * NULL (when out is not NULL).
+ * Tensor data stored inline is inspected (external data is not read); typed
+ * fields (float_data, ...) are decoded once and cached in the model, as
+ * onnxslim_tensor_data() does. The model is not modified otherwise; handles
+ * and strings borrowed from it stay valid.
+ * Errors: ONNXSLIM_EINVAL (NULL model or out, flags not 0), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_check(const onnxslim_model *model, unsigned int flags,
+                                      onnxslim_report **out);
+
+/**
+ * Number of problems in the report; 0 for a valid model and for NULL.
+ * Never fails.
+ * @since 0.1.0
+ */
+ONNXSLIM_API size_t onnxslim_report_count(const onnxslim_report *report);
+
+/**
+ * Where problem `index` is, e.g. "graph 'main' node[3] 'Gather_1'".
+ * The string is borrowed from the report and valid until
+ * onnxslim_report_free(). Names are copied as stored in the model.
+ * Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE) for a NULL report or an
+ * index out of range.
+ * @since 0.1.0
+ */
+ONNXSLIM_API const char *onnxslim_report_location(const onnxslim_report *report, size_t index);
+
+/**
+ * What problem `index` is, in words that name the value involved, e.g.
+ * "input 'x' is not defined in this scope". Borrowed from the report as
+ * onnxslim_report_location(). Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE)
+ * for a NULL report or an index out of range.
+ * @since 0.1.0
+ */
+ONNXSLIM_API const char *onnxslim_report_message(const onnxslim_report *report, size_t index);
+
+/**
+ * The kind of problem `index`: one of the ONNXSLIM_CHECK_* values (> 0).
+ * Errors (negative): ONNXSLIM_EINVAL (NULL report), ONNXSLIM_ERANGE.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_report_code(const onnxslim_report *report, size_t index);
+
+/**
+ * Frees the report and its strings. NULL is a no-op.
+ * @since 0.1.0
+ */
+ONNXSLIM_API void onnxslim_report_free(onnxslim_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXSLIM_CHECK_H */

@@ -1,0 +1,47 @@
+/*
+ * libonnxslim - graph cleanup: topological sort and removal of unused
+ * nodes, initializers and value infos. Built on the public handle API.
+ */
+#ifndef ONNXSLIM_CLEANUP_H
+#define ONNXSLIM_CLEANUP_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Also process the subgraphs of the graph's nodes, recursively. */
+#define ONNXSLIM_CLEANUP_RECURSIVE 1u
+
+/**
+ * Sorts the graph's nodes topologically, in linear time. The sort is stable:
+ * a node moves only when a value it reads (directly, or through a subgraph
+ * that captures it) is produced by a later node; an already sorted graph is
+ * left unchanged (and is not re-encoded). flags: 0 or
+ * ONNXSLIM_CLEANUP_RECURSIVE. Node handles stay valid; node indexes change.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_EMODEL (a cycle: the message names a
+ * node on it; the graph is unchanged), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_toposort(onnxslim_graph *graph, unsigned int flags);
+
+/**
+ * Removes what nothing needs: nodes none of whose outputs reach a graph
+ * output (directly or through other nodes, subgraph captures included),
+ * then initializers no remaining node or graph output reads (unless they
+ * are also graph inputs), then value_info entries naming values that no
+ * longer exist. Graph inputs and outputs are never removed. flags: 0 or
+ * ONNXSLIM_CLEANUP_RECURSIVE. *removed (may be NULL) receives the number of
+ * items removed. Handles of removed items become invalid.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_graph_remove_unused(onnxslim_graph *graph, unsigned int flags,
+                                              size_t *removed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXSLIM_CLEANUP_H */

@@ -1,0 +1,320 @@
+/*
+ * libonnxslim - numeric conversion kernels between FLOAT (IEEE binary32,
+ * "FP32"), FLOAT16 (IEEE binary16, "FP16"), BFLOAT16 ("BF16": the top 16
+ * bits of a binary32) and DOUBLE (IEEE binary64, "FP64").
+ *
+ * These functions convert arrays of values in memory. They never allocate,
+ * never keep a pointer, touch no global state and may be called from any
+ * number of threads at once (a stats object must not be shared by threads
+ * running at the same time). Values are in host byte order (ONNX raw_data is
+ * little-endian, as are the hosts this library is built for). dst and src must
+ * not overlap. The library does not rely on dst or src being aligned, so
+ * they may point into a mapped file at any offset. FP16 and BF16 values are
+ * passed as their 16-bit patterns in uint16_t.
+ *
+ * Numeric policy (the same for every function):
+ *   - Rounding: round to nearest, ties to even (IEEE 754 roundTiesToEven),
+ *     unless ONNXSLIM_CONVERT_TRUNCATE asks for truncation. Results do not
+ *     depend on the caller's floating-point environment (rounding mode,
+ *     flush-to-zero or denormals-are-zero modes): the FP32->FP16/BF16 and
+ *     FP16/BF16 kernels work on bit patterns, and the FP64->FP32 kernel
+ *     detects a non-default environment and then uses an integer path.
+ *   - NaN stays NaN: the result is a quiet NaN with the input's sign and the
+ *     top payload bits that fit (the quiet bit is set, the lowest payload bits
+ *     are dropped when narrowing). Rounding never turns a NaN into Inf, also
+ *     under truncation. Widening conversions keep the whole payload (and also
+ *     set the quiet bit, so every NaN the library produces is quiet).
+ *   - +-Inf stays +-Inf, also with ONNXSLIM_CONVERT_SATURATE.
+ *   - Signed zero is kept: -0.0 converts to -0.0.
+ *   - Overflow: a finite value whose rounded result is too large for the
+ *     destination becomes +-Inf, as IEEE 754 specifies. For FP16 that is every
+ *     |x| >= 65520 (the midpoint between the largest finite FP16, 65504, and
+ *     65536 rounds to even, i.e. up). With ONNXSLIM_CONVERT_SATURATE such
+ *     values become the largest finite value of the destination with the
+ *     input's sign instead: +-65504 for FP16, +-3.3895314e38 (0x7F7F) for
+ *     BF16, +-FLT_MAX for FP32. For BF16, only FP32 values within half a BF16
+ *     step of FLT_MAX (|x| >= 0x7F7F8000 as FP32 bits) overflow; truncation
+ *     never overflows.
+ *   - Subnormal results are kept (gradual underflow), and values smaller than
+ *     half the smallest subnormal round to signed zero. With
+ *     ONNXSLIM_CONVERT_FLUSH_SUBNORMALS a result that is subnormal after
+ *     rounding becomes zero with the input's sign (a value that rounds up to
+ *     the smallest normal number is kept). Subnormal inputs are never
+ *     flushed: the flag applies to results only.
+ *   - Widening conversions (FP16, BF16 -> FP32; FP32 -> FP64) are exact and
+ *     take no flags.
+ *
+ * Flags (bitwise OR; every other bit is reserved and must be 0):
+ *   - ONNXSLIM_CONVERT_TRUNCATE is accepted only by the conversions to BF16
+ *     (onnxslim_convert_f32_to_bf16(), onnxslim_convert_f16_to_bf16()); the
+ *     other functions fail with ONNXSLIM_EINVAL when it is set.
+ *   - ONNXSLIM_CONVERT_SATURATE and ONNXSLIM_CONVERT_FLUSH_SUBNORMALS are
+ *     accepted by every narrowing function; where no result can overflow or
+ *     be subnormal (FP16 -> BF16) they change nothing.
+ *
+ * Errors: a function fails only with ONNXSLIM_EINVAL, when dst or src is
+ * NULL while n > 0, when a reserved or inapplicable flag is set, or when
+ * stats->version is unknown; it then writes nothing and sets the last-error
+ * message. n == 0 with NULL pointers is a successful no-op.
+ */
+#ifndef ONNXSLIM_CONVERT_H
+#define ONNXSLIM_CONVERT_H
+
+#include "common.h"
+#include "tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** FP32 -> BF16: keep the top 16 bits (round toward zero) instead of rounding to nearest even. */
+#define ONNXSLIM_CONVERT_TRUNCATE 0x1u
+/** Finite values that would overflow to +-Inf become +-(largest finite value) instead. */
+#define ONNXSLIM_CONVERT_SATURATE 0x2u
+/** Results that are subnormal after rounding become zero with the input's sign. */
+#define ONNXSLIM_CONVERT_FLUSH_SUBNORMALS 0x4u
+
+/** Current version of onnxslim_convert_stats. */
+#define ONNXSLIM_CONVERT_STATS_VERSION 1
+
+/**
+ * What a conversion did. Pass one to a narrowing function to get a report;
+ * pass NULL to skip the bookkeeping (the fast path then does no extra work).
+ *
+ * The counters ACCUMULATE: each call adds to them and raises the maxima, so a
+ * tensor converted chunk by chunk with the same stats object gets one report
+ * for the whole tensor. Initialize with ONNXSLIM_CONVERT_STATS_INIT or
+ * onnxslim_convert_stats_init() before the first call, and again to start a
+ * new report. Fields are only ever appended; `version` tells the library
+ * which exist.
+ *
+ * Every input is counted in `count` and in at most one of `nan`, `to_inf`,
+ * or the group of finite values with finite results; a value of that group
+ * may be counted in `saturated` or `flushed` too.
+ */
+typedef struct onnxslim_convert_stats {
+  unsigned int version; /**< ONNXSLIM_CONVERT_STATS_VERSION */
+  uint64_t count;       /**< elements converted */
+  uint64_t to_inf;      /**< finite inputs whose result is +-Inf (overflow without SATURATE) */
+  uint64_t saturated;   /**< finite inputs that would have overflowed to +-Inf and became
+                             +-(largest finite value) because of SATURATE */
+  uint64_t flushed;     /**< nonzero finite inputs whose result is +-0: values that underflow
+                             (round to zero) and, with FLUSH_SUBNORMALS, subnormal results
+                             that were flushed */
+  uint64_t nan;         /**< NaN inputs (their results are NaN) */
+  double max_abs_error; /**< max |result - input| over finite inputs with finite results */
+  double max_rel_error; /**< max |result - input| / |input| over the same inputs, skipping
+                             zero inputs; 1.0 for a flushed value */
+} onnxslim_convert_stats;
+
+#define ONNXSLIM_CONVERT_STATS_INIT {ONNXSLIM_CONVERT_STATS_VERSION, 0, 0, 0, 0, 0, 0.0, 0.0}
+
+/**
+ * Sets *stats to an empty report of the given stats version (all counters
+ * and maxima 0).
+ * Errors: ONNXSLIM_EINVAL if stats is NULL or version is unknown.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_stats_init(onnxslim_convert_stats *stats, unsigned int version);
+
+/**
+ * Converts n FP32 values to BF16, rounding to nearest even (or truncating
+ * with ONNXSLIM_CONVERT_TRUNCATE). Flags: TRUNCATE, SATURATE,
+ * FLUSH_SUBNORMALS. stats may be NULL; when given, it accumulates.
+ * dst and src are the caller's and are not kept; they must not overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0, reserved flag bits,
+ * unknown stats->version); nothing is written then.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_f32_to_bf16(uint16_t *dst, const float *src, size_t n,
+                                              unsigned int flags, onnxslim_convert_stats *stats);
+
+/**
+ * Converts n FP32 values to FP16, rounding to nearest even; |x| >= 65520
+ * gives +-Inf, or +-65504 with ONNXSLIM_CONVERT_SATURATE. Flags: SATURATE,
+ * FLUSH_SUBNORMALS (TRUNCATE is refused). stats may be NULL; when given, it
+ * accumulates. dst and src are the caller's and are not kept; they must not
+ * overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0, TRUNCATE or reserved
+ * flag bits, unknown stats->version); nothing is written then.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_f32_to_f16(uint16_t *dst, const float *src, size_t n,
+                                             unsigned int flags, onnxslim_convert_stats *stats);
+
+/**
+ * Converts n BF16 values to FP32 (exact). dst and src are the caller's and
+ * are not kept; they must not overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_bf16_to_f32(float *dst, const uint16_t *src, size_t n);
+
+/**
+ * Converts n FP16 values to FP32 (exact, subnormals included). dst and src
+ * are the caller's and are not kept; they must not overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_f16_to_f32(float *dst, const uint16_t *src, size_t n);
+
+/**
+ * Converts n FP64 values to FP32, rounding to nearest even (what a C cast
+ * does in the default floating-point environment, whatever the caller's
+ * environment is); overflow gives +-Inf, or +-FLT_MAX with
+ * ONNXSLIM_CONVERT_SATURATE. Flags: SATURATE, FLUSH_SUBNORMALS (TRUNCATE is
+ * refused). stats may be NULL; when given, it accumulates. May raise the
+ * floating-point status flags (inexact, overflow, underflow) as a cast does.
+ * dst and src are the caller's and are not kept; they must not overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0, TRUNCATE or reserved
+ * flag bits, unknown stats->version); nothing is written then.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_f64_to_f32(float *dst, const double *src, size_t n,
+                                             unsigned int flags, onnxslim_convert_stats *stats);
+
+/**
+ * Converts n FP32 values to FP64 (exact, subnormals included). dst and src
+ * are the caller's and are not kept; they must not overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_f32_to_f64(double *dst, const float *src, size_t n);
+
+/**
+ * Converts n FP16 values to BF16, rounding to nearest even (or truncating
+ * with ONNXSLIM_CONVERT_TRUNCATE). Every FP16 value is in BF16's normal
+ * range, so only precision is lost (BF16 keeps 8 significant bits, FP16 11):
+ * nothing overflows or underflows. Flags: TRUNCATE, SATURATE and
+ * FLUSH_SUBNORMALS (the last two change nothing). stats may be NULL; when
+ * given, it accumulates. dst and src are the caller's and are not kept; they
+ * must not overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0, reserved flag bits,
+ * unknown stats->version); nothing is written then.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_f16_to_bf16(uint16_t *dst, const uint16_t *src, size_t n,
+                                              unsigned int flags, onnxslim_convert_stats *stats);
+
+/**
+ * Converts n BF16 values to FP16, rounding to nearest even: the same result
+ * as converting the (exact) FP32 value of each BF16 to FP16, with the same
+ * overflow (|x| >= 65520) and subnormal rules. Flags: SATURATE,
+ * FLUSH_SUBNORMALS (TRUNCATE is refused). stats may be NULL; when given, it
+ * accumulates. dst and src are the caller's and are not kept; they must not
+ * overlap.
+ * Errors: ONNXSLIM_EINVAL (NULL dst/src with n > 0, TRUNCATE or reserved
+ * flag bits, unknown stats->version); nothing is written then.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src, size_t n,
+                                              unsigned int flags, onnxslim_convert_stats *stats);
+
+/* ---- converting a model's initializers ------------------------------------------ *
+ * Built on the kernels above. The conversion is a pending transform of each
+ * selected tensor: its bytes are converted chunk by chunk while the model is
+ * saved, so converting never holds a second copy of the weights. Reading a
+ * converted tensor with onnxslim_tensor_data() materializes it once.        */
+
+/** Consumer policies (onnxslim_convert_options.policy). */
+/** Where the tensor is input 0 of a Gather (an embedding table), the Gather
+ * reads the converted table and a Cast back to the original type follows it,
+ * taking over the Gather's output name (the published recipe); any other
+ * consumer gets a Cast before it, as with ONNXSLIM_POLICY_CAST_BEFORE. */
+#define ONNXSLIM_POLICY_CAST_AFTER_GATHER 1
+/** One Cast from the new type back to the original feeds all consumers. */
+#define ONNXSLIM_POLICY_CAST_BEFORE 2
+/** Only the stored type and bytes change; the graph is not fixed up. */
+#define ONNXSLIM_POLICY_STORAGE_ONLY 3
+
+/** Current version of onnxslim_convert_options. */
+#define ONNXSLIM_CONVERT_OPTIONS_VERSION 1
+
+/**
+ * What onnxslim_model_convert() converts and how. Fields are only appended.
+ * Selection: a tensor (initializer or Constant node value, in the main graph
+ * or any subgraph) of a floating type with a kernel to `to` is converted
+ * when it matches any entry of select[0..n_select) - an exact name, a glob
+ * (fnmatch(3): *, ?, [...]), or a consumer spec "op:TYPE" / "op:TYPE:INDEX"
+ * (some node of that op_type reads it, at that input index) - or when
+ * n_select is 0 (all floating-point tensors); and its byte size is at least
+ * min_size.
+ */
+typedef struct onnxslim_convert_options {
+  unsigned int version;      /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */
+  int32_t to;                /**< target type: ONNXSLIM_DTYPE_BFLOAT16, _FLOAT16, _FLOAT, _DOUBLE */
+  int policy;                /**< ONNXSLIM_POLICY_* */
+  unsigned int flags;        /**< kernel flags: ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, _FLUSH_SUBNORMALS */
+  const char *const *select; /**< selection specs (borrowed for the call) */
+  size_t n_select;
+  uint64_t min_size; /**< minimum byte size before conversion */
+} onnxslim_convert_options;
+
+#define ONNXSLIM_CONVERT_OPTIONS_INIT                                                         \
+  {ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
+   0, NULL, 0, 0}
+
+/**
+ * Sets *opts to the defaults of the given version (BF16, cast-after-gather,
+ * round to nearest even, everything selected). Errors: ONNXSLIM_EINVAL.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_options_init(onnxslim_convert_options *opts,
+                                               unsigned int version);
+
+/** Per-tensor report of a conversion; owned by the caller. */
+typedef struct onnxslim_convert_report onnxslim_convert_report;
+
+/**
+ * Converts the selected tensors of `model` and fixes the graph up by the
+ * policy: Casts are inserted with onnxslim_insert_cast_after() (fresh names
+ * end in _bf16, _fp16, _fp32 ...), and the element types of value infos of
+ * affected values (graph inputs, outputs, value_info) are updated.
+ * Every selected tensor is checked before anything changes: a tensor whose
+ * bytes cannot be read (external data in this version, a size mismatch)
+ * fails the call with the model unchanged.
+ * *out (may be NULL) receives the report, one entry per converted tensor.
+ * Errors: ONNXSLIM_EINVAL (bad options or selection spec), ONNXSLIM_EUNSUPPORTED
+ * (no kernel to `to`, external data), ONNXSLIM_EMODEL, ONNXSLIM_ENOMEM (the model
+ * may then be partly converted).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_convert(onnxslim_model *model,
+                                        const onnxslim_convert_options *opts,
+                                        onnxslim_convert_report **out);
+
+/**
+ * The published recipe in one call: every tensor read as input 0 of a Gather
+ * (an embedding table) of at least min_size bytes is converted to `to`
+ * (ONNXSLIM_DTYPE_BFLOAT16 or _FLOAT16) with a Cast after each Gather.
+ * flags as in onnxslim_convert_options. As onnxslim_model_convert().
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to,
+                                                      uint64_t min_size, unsigned int flags,
+                                                      onnxslim_convert_report **out);
+
+/** Number of converted tensors in the report (0 for NULL). @since 0.1.0 */
+ONNXSLIM_API size_t onnxslim_convert_report_count(const onnxslim_convert_report *report);
+
+/**
+ * Entry `index` of the report: the value name (borrowed from the report),
+ * the types before and after, the byte sizes before and after, and the
+ * numeric statistics (stats->version must be set by the caller; counts,
+ * Inf/saturated/flushed/NaN values, max absolute and relative error). Any
+ * out pointer may be NULL. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_entry(const onnxslim_convert_report *report, size_t index,
+                                               const char **name, int32_t *from, int32_t *to,
+                                               uint64_t *bytes_before, uint64_t *bytes_after,
+                                               onnxslim_convert_stats *stats);
+
+/** Frees a report. NULL is a no-op. @since 0.1.0 */
+ONNXSLIM_API void onnxslim_convert_report_free(onnxslim_convert_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXSLIM_CONVERT_H */

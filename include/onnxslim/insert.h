@@ -1,0 +1,93 @@
+/*
+ * libonnxslim - node insertion on edges.
+ *
+ * Built on the public handle API (lib/insert.c uses nothing else). Names of
+ * values the rest of the graph reads stay unchanged wherever possible:
+ *
+ *  - After a value with a producer node, for all its consumers: the new node
+ *    takes over the value's name and the producer's output gets a fresh
+ *    name. Consumers, subgraphs that capture the value and graph outputs keep
+ *    reading the same name, now produced by the new node. (This is how the
+ *    published Gather -> Cast recipe leaves the rest of the graph untouched.)
+ *  - After a graph input, an initializer or an outer-scope value, or for a
+ *    chosen subset of consumers: the new node writes a fresh name and only
+ *    the chosen consumers (all of them when none are chosen) are rewired,
+ *    including their subgraphs' captures. Graph outputs keep their names.
+ *  - Before one input of one consumer: the new node reads that input and
+ *    writes a fresh name the consumer then reads.
+ *
+ * Fresh names (values and the new node's name) never collide with any name
+ * in the model, subgraphs included (onnxslim_model_unique_name()).
+ * The new node is placed right after the producer (or before the first
+ * rewired consumer, or the consumer for *_before), so a topologically sorted
+ * graph stays sorted. Type information: when the original edge has a value
+ * info (graph input, output or value_info), the new edge gets a copy of it;
+ * the Cast helpers also set the element type of the Cast's output edge.
+ */
+#ifndef ONNXSLIM_INSERT_H
+#define ONNXSLIM_INSERT_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Inserts a node `op_type` (in `domain`, NULL or "" = default ONNX domain)
+ * with one input and one output on value `value` of `graph`.
+ * consumers[0..n_consumers) chooses which consumers read the new node's
+ * output; NULL / 0 means all. `fresh_name` is the name given to the new edge
+ * (the producer's renamed output in the take-over case, else the new node's
+ * output): used as given when no name in the model uses it, else made
+ * unique by appending _N; NULL generates one from `value`.
+ * *out (may be NULL) receives the new node; add attributes with the
+ * onnxslim_node_set_attr_* functions. Lookup indexes of the graph are
+ * rebuilt on next use.
+ * Errors: ONNXSLIM_EINVAL (NULL arguments, a consumer that does not read the
+ * value), ONNXSLIM_ENOTFOUND (value neither produced,
+ * consumed, a graph input nor an initializer in this graph), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_insert_after(onnxslim_graph *graph, const char *value,
+                                       const char *op_type, const char *domain,
+                                       onnxslim_node *const *consumers, size_t n_consumers,
+                                       const char *fresh_name, onnxslim_node **out);
+
+/**
+ * Inserts a node `op_type` before input `input_index` of `consumer` (a node
+ * of `graph`): the node reads that value and the consumer reads the node's
+ * output, named after `fresh_name` as in onnxslim_insert_after() (NULL:
+ * generated).
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE (no such input, or an omitted
+ * optional input), ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *consumer,
+                                        size_t input_index, const char *op_type,
+                                        const char *domain, const char *fresh_name,
+                                        onnxslim_node **out);
+
+/**
+ * onnxslim_insert_after() of a Cast node with attribute to = `to`
+ * (ONNXSLIM_DTYPE_*). The value info of the Cast's output edge, when there
+ * is one, gets element type `to`.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *value, int32_t to,
+                                            onnxslim_node *const *consumers, size_t n_consumers,
+                                            const char *fresh_name, onnxslim_node **out);
+
+/**
+ * onnxslim_insert_before() of a Cast node with attribute to = `to`.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer,
+                                             size_t input_index, int32_t to,
+                                             const char *fresh_name, onnxslim_node **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXSLIM_INSERT_H */

@@ -1,0 +1,957 @@
+/*
+ * libonnxslim - validation (onnxslim_model_check) and its report.
+ *
+ * Built on the public read API only: this file walks graphs, nodes,
+ * attributes and tensors through the same handles an application uses.
+ * internal.h is included for onnxslim__err() alone.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- report ---------------------------------------------------------------- */
+
+typedef struct ck_item {
+  int code;
+  char *loc;
+  char *msg;
+} ck_item;
+
+struct onnxslim_report {
+  ck_item *items;
+  size_t count, cap;
+};
+
+void onnxslim_report_free(onnxslim_report *report) {
+  if (!report) return;
+  for (size_t i = 0; i < report->count; i++) {
+    free(report->items[i].loc);
+    free(report->items[i].msg);
+  }
+  free(report->items);
+  free(report);
+}
+
+size_t onnxslim_report_count(const onnxslim_report *report) { return report ? report->count : 0; }
+
+static const ck_item *item_at(const onnxslim_report *report, size_t index, const char *fn) {
+  if (!report) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL report", fn);
+    return NULL;
+  }
+  if (index >= report->count) {
+    onnxslim__err(ONNXSLIM_ERANGE, "%s: problem index %zu out of range (%zu problems)", fn, index,
+                  report->count);
+    return NULL;
+  }
+  return &report->items[index];
+}
+
+const char *onnxslim_report_location(const onnxslim_report *report, size_t index) {
+  const ck_item *it = item_at(report, index, __func__);
+  return it ? it->loc : NULL;
+}
+
+const char *onnxslim_report_message(const onnxslim_report *report, size_t index) {
+  const ck_item *it = item_at(report, index, __func__);
+  return it ? it->msg : NULL;
+}
+
+int onnxslim_report_code(const onnxslim_report *report, size_t index) {
+  const ck_item *it = item_at(report, index, __func__);
+  return it ? it->code : onnxslim_error_last_code();
+}
+
+/* ---- growable string ------------------------------------------------------ */
+
+typedef struct ck_str {
+  char *p;
+  size_t len, cap;
+  int oom;
+} ck_str;
+
+static void str_vadd(ck_str *s, const char *fmt, va_list ap) {
+  if (s->oom) return;
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) {
+    s->oom = 1;
+    return;
+  }
+  if (s->len + (size_t)n + 1 > s->cap) {
+    size_t cap = s->cap ? s->cap : 128;
+    while (cap < s->len + (size_t)n + 1) cap *= 2;
+    char *p = realloc(s->p, cap);
+    if (!p) {
+      s->oom = 1;
+      return;
+    }
+    s->p = p;
+    s->cap = cap;
+  }
+  vsnprintf(s->p + s->len, (size_t)n + 1, fmt, ap);
+  s->len += (size_t)n;
+}
+
+static void str_add(ck_str *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void str_add(ck_str *s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  str_vadd(s, fmt, ap);
+  va_end(ap);
+}
+
+static void str_cut(ck_str *s, size_t len) {
+  if (s->p && len <= s->len) {
+    s->len = len;
+    s->p[len] = '\0';
+  }
+}
+
+static char *str_dup(const char *s, size_t n) {
+  char *p = malloc(n + 1);
+  if (p) {
+    memcpy(p, s, n);
+    p[n] = '\0';
+  }
+  return p;
+}
+
+/* ---- name map ------------------------------------------------------------- *
+ * Open addressing; keys are borrowed from the model. */
+
+typedef struct ck_slot {
+  const char *key;
+  uint64_t hash;
+  const void *ptr;
+  int64_t num;
+} ck_slot;
+
+typedef struct ck_map {
+  ck_slot *slots;
+  size_t cap, len; /* cap: power of two or 0 */
+} ck_map;
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static ck_slot *map_find(const ck_map *m, const char *key) {
+  if (!m || !m->cap) return NULL;
+  uint64_t h = hash_str(key);
+  for (size_t i = (size_t)h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    ck_slot *s = &m->slots[i];
+    if (!s->key) return NULL;
+    if (s->hash == h && strcmp(s->key, key) == 0) return s;
+  }
+}
+
+/* Inserts key unless present. Returns 1 (inserted), 0 (present; *slot is the
+ * existing entry) or ONNXSLIM_ENOMEM. */
+static int map_put(ck_map *m, const char *key, const void *ptr, int64_t num, ck_slot **slot) {
+  if ((m->len + 1) * 2 > m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 16;
+    ck_slot *ns = calloc(cap, sizeof *ns);
+    if (!ns) return ONNXSLIM_ENOMEM;
+    for (size_t i = 0; i < m->cap; i++) {
+      if (!m->slots[i].key) continue;
+      size_t j = (size_t)m->slots[i].hash & (cap - 1);
+      while (ns[j].key) j = (j + 1) & (cap - 1);
+      ns[j] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = ns;
+    m->cap = cap;
+  }
+  uint64_t h = hash_str(key);
+  size_t i = (size_t)h & (m->cap - 1);
+  for (;; i = (i + 1) & (m->cap - 1)) {
+    ck_slot *s = &m->slots[i];
+    if (!s->key) break;
+    if (s->hash == h && strcmp(s->key, key) == 0) {
+      if (slot) *slot = s;
+      return 0;
+    }
+  }
+  m->slots[i] = (ck_slot){key, h, ptr, num};
+  m->len++;
+  if (slot) *slot = &m->slots[i];
+  return 1;
+}
+
+static void map_free(ck_map *m) {
+  free(m->slots);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- checker state -------------------------------------------------------- */
+
+/* Where a value of a scope comes from (ck_slot.num); >= 0 is a node index. */
+#define DEF_INPUT (-1)
+#define DEF_INIT (-2)
+#define DEF_SPARSE (-3)
+
+/* The values of one graph or function body. */
+typedef struct scope {
+  const struct scope *parent;
+  ck_map values; /* name -> DEF_* or index of the first node producing it */
+  /* index of the node of this graph whose subgraph is being checked; values
+   * defined before it may not be redefined inside the subgraph */
+  size_t holder;
+} scope;
+
+typedef struct ck {
+  onnxslim_report *rep;
+  ck_str path; /* location of what is being checked */
+  ck_str msg;
+  int rc; /* first hard failure (ENOMEM, ...) */
+} ck;
+
+/* Records the failure of the library call that just failed and returns it. */
+static int failed(ck *c) {
+  int code = onnxslim_error_last_code();
+  if (code >= 0) code = ONNXSLIM_ENOMEM;
+  if (!c->rc) c->rc = code;
+  return code;
+}
+
+static int nomem(ck *c) {
+  if (!c->rc) c->rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while checking the model");
+  return c->rc;
+}
+
+/* Adds a problem at the current path. */
+static int problem(ck *c, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int problem(ck *c, int code, const char *fmt, ...) {
+  if (c->path.oom) return nomem(c);
+  onnxslim_report *r = c->rep;
+  str_cut(&c->msg, 0);
+  va_list ap;
+  va_start(ap, fmt);
+  str_vadd(&c->msg, fmt, ap);
+  va_end(ap);
+  if (c->msg.oom) return nomem(c);
+  if (r->count == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 8;
+    ck_item *items = realloc(r->items, cap * sizeof *items);
+    if (!items) return nomem(c);
+    r->items = items;
+    r->cap = cap;
+  }
+  ck_item *it = &r->items[r->count];
+  it->code = code;
+  it->loc = str_dup(c->path.p ? c->path.p : "", c->path.len);
+  it->msg = str_dup(c->msg.p ? c->msg.p : "", c->msg.len);
+  if (!it->loc || !it->msg) {
+    free(it->loc);
+    free(it->msg);
+    return nomem(c);
+  }
+  r->count++;
+  return 0;
+}
+
+/* Appends to the path; returns the length to cut back to. */
+static size_t push(ck *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static size_t push(ck *c, const char *fmt, ...) {
+  size_t mark = c->path.len;
+  va_list ap;
+  va_start(ap, fmt);
+  str_vadd(&c->path, fmt, ap);
+  va_end(ap);
+  return mark;
+}
+
+static void push_node(ck *c, const onnxslim_node *node, size_t index, const char *name) {
+  if (name[0]) {
+    str_add(&c->path, " node[%zu] '%s'", index, name);
+  } else {
+    const char *op = onnxslim_node_op_type(node);
+    str_add(&c->path, " node[%zu] (%s)", index, op ? op : "?");
+  }
+}
+
+/* Appends "node[3] 'name'" (or "node[3] (Op)" for an unnamed node) to out,
+ * to name another node in a message. */
+static void describe_node(ck_str *out, const onnxslim_node *node, size_t index) {
+  const char *name = node ? onnxslim_node_name(node) : NULL;
+  if (name && name[0]) {
+    str_add(out, "node[%zu] '%s'", index, name);
+  } else {
+    const char *op = node ? onnxslim_node_op_type(node) : NULL;
+    str_add(out, "node[%zu] (%s)", index, op ? op : "?");
+  }
+}
+
+static const char *dtype_str(char *buf, size_t n, int32_t dt) {
+  const char *s = onnxslim_dtype_name(dt);
+  if (s) return s;
+  snprintf(buf, n, "dtype(%" PRId32 ")", dt);
+  return buf;
+}
+
+static const char *kind_str(int kind) {
+  switch (kind) {
+  case ONNXSLIM_TYPE_TENSOR: return "a tensor";
+  case ONNXSLIM_TYPE_SEQUENCE: return "a sequence";
+  case ONNXSLIM_TYPE_MAP: return "a map";
+  case ONNXSLIM_TYPE_OPTIONAL: return "an optional";
+  case ONNXSLIM_TYPE_SPARSE_TENSOR: return "a sparse tensor";
+  default: return "of unknown kind";
+  }
+}
+
+/* ---- opsets --------------------------------------------------------------- */
+
+static int is_onnx_domain(const char *d) { return !d[0] || strcmp(d, "ai.onnx") == 0; }
+
+/* Fills m with the domains of opset_import (of fn, or of the model when fn
+ * is NULL). "" and "ai.onnx" are both entered when either is imported. */
+static int load_opsets(ck *c, const onnxslim_model *model, const onnxslim_function *fn,
+                       ck_map *m) {
+  size_t n = fn ? onnxslim_function_opset_count(fn) : onnxslim_model_opset_count(model);
+  for (size_t i = 0; i < n; i++) {
+    const char *d = NULL;
+    int64_t v = 0;
+    int rc = fn ? onnxslim_function_opset(fn, i, &d, &v) : onnxslim_model_opset(model, i, &d, &v);
+    if (rc) return failed(c);
+    if (!d) d = "";
+    if (is_onnx_domain(d)) {
+      if (map_put(m, "", NULL, v, NULL) < 0 || map_put(m, "ai.onnx", NULL, v, NULL) < 0)
+        return nomem(c);
+    } else if (map_put(m, d, NULL, v, NULL) < 0) {
+      return nomem(c);
+    }
+  }
+  return 0;
+}
+
+/* ---- tensors -------------------------------------------------------------- */
+
+/* Checks that the tensor's stored data has the size its dims and type need.
+ * The location of the tensor is the current path. */
+static int check_tensor(ck *c, const onnxslim_tensor *t) {
+  if (!t) return 0;
+  int st = onnxslim_tensor_storage(t);
+  if (st < 0) return failed(c);
+  if (st == ONNXSLIM_STORAGE_EXTERNAL) return 0; /* not read here */
+  const char *name = onnxslim_tensor_name(t);
+  if (!name) return failed(c);
+  if (onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_STRING) {
+    int64_t want = onnxslim_tensor_element_count(t);
+    size_t have = onnxslim_tensor_string_count(t);
+    if (want >= 0 && (uint64_t)want != (uint64_t)have)
+      return problem(c, ONNXSLIM_CHECK_TENSOR_SIZE,
+                     "STRING tensor '%s' stores %zu string(s), its dims need %" PRId64, name, have,
+                     want);
+    return 0;
+  }
+  const void *data;
+  size_t size;
+  int rc = onnxslim_tensor_data(t, &data, &size);
+  if (rc == ONNXSLIM_EMODEL) {
+    /* the library's message says what is stored and what is needed */
+    return problem(c, ONNXSLIM_CHECK_TENSOR_SIZE, "%s", onnxslim_error_last());
+  }
+  if (rc == ONNXSLIM_ENOMEM) return failed(c);
+  /* EUNSUPPORTED (unknown or undefined data type), ELIMIT (larger than the
+   * address space): the size cannot be checked here */
+  return 0;
+}
+
+static int check_sparse(ck *c, const onnxslim_sparse_tensor *s) {
+  if (!s) return 0;
+  const onnxslim_tensor *v = onnxslim_sparse_tensor_values(s);
+  if (v && check_tensor(c, v)) return c->rc;
+  const onnxslim_tensor *ix = onnxslim_sparse_tensor_indices(s);
+  if (ix) {
+    size_t mark = push(c, " indices");
+    int rc = check_tensor(c, ix);
+    str_cut(&c->path, mark);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* ---- graphs and function bodies --------------------------------------------- */
+
+/* A list of nodes: a graph's or a function's. */
+typedef struct body {
+  const onnxslim_graph *g;
+  const onnxslim_function *fn;
+} body;
+
+static size_t body_count(const body *b) {
+  return b->g ? onnxslim_graph_node_count(b->g) : onnxslim_function_node_count(b->fn);
+}
+static onnxslim_node *body_node(const body *b, size_t i) {
+  return b->g ? onnxslim_graph_node(b->g, i) : onnxslim_function_node(b->fn, i);
+}
+
+static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const ck_map *opsets);
+
+/* Finds name in the scopes enclosing s (not in s itself). */
+static const ck_slot *outer_find(const scope *s, const char *name, const scope **where) {
+  for (const scope *o = s->parent; o; o = o->parent) {
+    const ck_slot *e = map_find(&o->values, name);
+    if (e) {
+      if (where) *where = o;
+      return e;
+    }
+  }
+  return NULL;
+}
+
+/* Describes where an existing definition comes from, for messages. */
+static void describe_def(ck_str *out, const body *b, const ck_slot *e) {
+  switch (e->num) {
+  case DEF_INPUT: str_add(out, "%s", b->g ? "a graph input" : "a function input"); break;
+  case DEF_INIT: str_add(out, "an initializer"); break;
+  case DEF_SPARSE: str_add(out, "a sparse initializer"); break;
+  default:
+    str_add(out, "an output of ");
+    describe_node(out, body_node(b, (size_t)e->num), (size_t)e->num);
+  }
+}
+
+/* First pass over the nodes: enters every node output into s->values and
+ * reports values defined twice. */
+static int enter_outputs(ck *c, const body *b, scope *s) {
+  size_t n = body_count(b);
+  ck_str why = {0};
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    const onnxslim_node *node = body_node(b, i);
+    if (!node) return failed(c);
+    size_t nout = onnxslim_node_output_count(node);
+    for (size_t k = 0; k < nout && !rc; k++) {
+      const char *out = onnxslim_node_output(node, k);
+      if (!out) {
+        rc = failed(c);
+        break;
+      }
+      if (!out[0]) continue;
+      ck_slot *e = NULL;
+      int put = map_put(&s->values, out, node, (int64_t)i, &e);
+      if (put < 0) {
+        rc = nomem(c);
+        break;
+      }
+      const scope *os = NULL;
+      const ck_slot *oe = put ? outer_find(s, out, &os) : NULL;
+      /* an outer value counts when it is visible at the holding node: a
+       * graph input, an initializer or an output of an earlier node */
+      if (oe && oe->num >= 0 && (size_t)oe->num >= os->holder) oe = NULL;
+      if (put && !oe) continue;
+      const char *name = onnxslim_node_name(node);
+      if (!name) {
+        rc = failed(c);
+        break;
+      }
+      size_t mark = c->path.len;
+      push_node(c, node, i, name);
+      str_cut(&why, 0);
+      if (oe) {
+        str_add(&why, "a value of an enclosing graph");
+      } else if (e->num == (int64_t)i) {
+        str_add(&why, "an earlier output of this node");
+      } else {
+        describe_def(&why, b, e);
+      }
+      if (why.oom) {
+        rc = nomem(c);
+      } else {
+        rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "output '%s' is already defined as %s",
+                     out, why.p);
+      }
+      str_cut(&c->path, mark);
+    }
+  }
+  free(why.p);
+  return rc;
+}
+
+static int check_attr_tensors(ck *c, const onnxslim_attr *a, int type) {
+  if (type == ONNXSLIM_ATTR_TENSOR) {
+    const onnxslim_tensor *t = onnxslim_attr_tensor(a);
+    return t ? check_tensor(c, t) : 0;
+  }
+  if (type == ONNXSLIM_ATTR_SPARSE_TENSOR) {
+    const onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensor(a);
+    return s ? check_sparse(c, s) : 0;
+  }
+  size_t n = onnxslim_attr_list_size(a);
+  for (size_t k = 0; k < n; k++) {
+    size_t mark = push(c, "[%zu]", k);
+    int rc = 0;
+    if (type == ONNXSLIM_ATTR_TENSORS) {
+      const onnxslim_tensor *t = onnxslim_attr_tensors_at(a, k);
+      rc = t ? check_tensor(c, t) : failed(c);
+    } else {
+      const onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensors_at(a, k);
+      rc = s ? check_sparse(c, s) : failed(c);
+    }
+    str_cut(&c->path, mark);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* Tensor attributes and subgraphs of a node (location: the node). */
+static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const ck_map *opsets) {
+  size_t n = onnxslim_node_attr_count(node);
+  for (size_t j = 0; j < n; j++) {
+    const onnxslim_attr *a = onnxslim_node_attr(node, j);
+    if (!a) return failed(c);
+    int type = onnxslim_attr_type(a);
+    if (type != ONNXSLIM_ATTR_TENSOR && type != ONNXSLIM_ATTR_TENSORS &&
+        type != ONNXSLIM_ATTR_SPARSE_TENSOR && type != ONNXSLIM_ATTR_SPARSE_TENSORS &&
+        type != ONNXSLIM_ATTR_GRAPH && type != ONNXSLIM_ATTR_GRAPHS)
+      continue;
+    const char *aname = onnxslim_attr_name(a);
+    if (!aname) return failed(c);
+    size_t mark = push(c, " attribute '%s'", aname);
+    int rc = 0;
+    if (type == ONNXSLIM_ATTR_GRAPH) {
+      const onnxslim_graph *sg = onnxslim_attr_graph(a);
+      /* a GRAPH attribute without a value refers to a function attribute */
+      if (sg) rc = check_graph(c, sg, s, opsets);
+    } else if (type == ONNXSLIM_ATTR_GRAPHS) {
+      size_t m = onnxslim_attr_list_size(a);
+      for (size_t k = 0; k < m && !rc; k++) {
+        size_t mk = push(c, "[%zu]", k);
+        const onnxslim_graph *sg = onnxslim_attr_graphs_at(a, k);
+        rc = sg ? check_graph(c, sg, s, opsets) : failed(c);
+        str_cut(&c->path, mk);
+      }
+    } else {
+      rc = check_attr_tensors(c, a, type);
+    }
+    str_cut(&c->path, mark);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* The element type a Cast or Constant node gives its first output, or 0. */
+static int32_t node_out_dtype(const onnxslim_node *node, const char **what) {
+  const char *op = onnxslim_node_op_type(node), *dom = onnxslim_node_domain(node);
+  if (!op || !dom || !is_onnx_domain(dom)) return 0;
+  if (strcmp(op, "Cast") == 0) {
+    const onnxslim_attr *a = onnxslim_node_find_attr(node, "to");
+    int64_t to;
+    if (!a || onnxslim_attr_int(a, &to) != 0 || to <= 0 || to > INT32_MAX) return 0;
+    *what = "Cast to";
+    return (int32_t)to;
+  }
+  if (strcmp(op, "Constant") == 0) {
+    static const struct {
+      const char *attr;
+      int32_t dtype;
+    } vals[] = {{"value_float", ONNXSLIM_DTYPE_FLOAT},   {"value_floats", ONNXSLIM_DTYPE_FLOAT},
+                {"value_int", ONNXSLIM_DTYPE_INT64},     {"value_ints", ONNXSLIM_DTYPE_INT64},
+                {"value_string", ONNXSLIM_DTYPE_STRING}, {"value_strings", ONNXSLIM_DTYPE_STRING}};
+    *what = "Constant of type";
+    const onnxslim_attr *a = onnxslim_node_find_attr(node, "value");
+    if (a) {
+      const onnxslim_tensor *t = onnxslim_attr_tensor(a);
+      return t ? onnxslim_tensor_dtype(t) : 0;
+    }
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+      if (onnxslim_node_find_attr(node, vals[i].attr)) return vals[i].dtype;
+  }
+  return 0;
+}
+
+/* Second pass: inputs, opsets, attributes and types of every node. */
+static int check_nodes(ck *c, const body *b, scope *s, const ck_map *opsets, const ck_map *types) {
+  size_t n = body_count(b);
+  ck_str why = {0};
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    const onnxslim_node *node = body_node(b, i);
+    const char *name = node ? onnxslim_node_name(node) : NULL;
+    const char *dom = node ? onnxslim_node_domain(node) : NULL;
+    if (!name || !dom) {
+      rc = failed(c);
+      break;
+    }
+    size_t mark = c->path.len;
+    push_node(c, node, i, name);
+
+    if (opsets && !map_find(opsets, dom)) {
+      const char *op = onnxslim_node_op_type(node);
+      rc = problem(c, ONNXSLIM_CHECK_OPSET, "domain '%s' of op '%s' has no opset_import%s",
+                   dom[0] ? dom : "ai.onnx", op ? op : "?", b->g ? "" : " in the function");
+    }
+
+    size_t nin = onnxslim_node_input_count(node);
+    for (size_t k = 0; k < nin && !rc; k++) {
+      const char *in = onnxslim_node_input(node, k);
+      if (!in) {
+        rc = failed(c);
+        break;
+      }
+      if (!in[0]) continue; /* omitted optional input */
+      const ck_slot *e = map_find(&s->values, in);
+      if (e && e->num < (int64_t)i) continue;
+      if (e) {
+        if (e->num == (int64_t)i) {
+          rc = problem(c, ONNXSLIM_CHECK_ORDER, "input '%s' is an output of this same node", in);
+          continue;
+        }
+        str_cut(&why, 0);
+        describe_node(&why, body_node(b, (size_t)e->num), (size_t)e->num);
+        if (why.oom) {
+          rc = nomem(c);
+          break;
+        }
+        rc = problem(c, ONNXSLIM_CHECK_ORDER, "input '%s' is produced later, by %s", in, why.p);
+        continue;
+      }
+      if (outer_find(s, in, NULL)) continue;
+      rc = problem(c, ONNXSLIM_CHECK_UNDEFINED_INPUT,
+                   "input '%s' is not defined: no %s or node output has this name%s", in,
+                   b->g ? "graph input, initializer" : "function input",
+                   s->parent ? " here or in an enclosing graph" : "");
+    }
+
+    if (!rc && types) {
+      const char *what = NULL;
+      int32_t dt = node_out_dtype(node, &what);
+      const char *out = dt && onnxslim_node_output_count(node) > 0 ? onnxslim_node_output(node, 0)
+                                                                     : NULL;
+      const ck_slot *e = out && out[0] ? map_find(types, out) : NULL;
+      if (e) {
+        const onnxslim_type *ty = e->ptr;
+        int kind = onnxslim_type_kind(ty);
+        int32_t et = onnxslim_type_elem_type(ty);
+        char b1[32], b2[32];
+        if (kind == ONNXSLIM_TYPE_TENSOR && et && et != dt)
+          rc = problem(c, ONNXSLIM_CHECK_TYPE,
+                       "%s %s, but its output '%s' is recorded as %s", what,
+                       dtype_str(b1, sizeof b1, dt), out, dtype_str(b2, sizeof b2, et));
+      }
+    }
+
+    if (!rc) {
+      s->holder = i;
+      rc = check_attrs(c, node, s, opsets);
+    }
+    str_cut(&c->path, mark);
+  }
+  s->holder = n;
+  free(why.p);
+  return rc;
+}
+
+/* Records the type of graph input/output/value_info entry `index` in
+ * `types` and reports conflicts with earlier entries and with initializers
+ * (`inits`: name -> data type, ptr = "initializer" or "sparse initializer"). */
+static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *what, size_t index,
+                            ck_map *types, const ck_map *inits) {
+  const char *name = onnxslim_value_info_name(vi);
+  if (!name) return failed(c);
+  if (!name[0]) {
+    size_t mark = push(c, " %s[%zu]", what, index);
+    int rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "graph %s without a name", what);
+    str_cut(&c->path, mark);
+    return rc;
+  }
+  const onnxslim_type *ty = onnxslim_value_info_type(vi);
+  if (!ty) return 0; /* no type recorded */
+  int kind = onnxslim_type_kind(ty);
+  int32_t et = onnxslim_type_elem_type(ty);
+  int tensorish = kind == ONNXSLIM_TYPE_TENSOR || kind == ONNXSLIM_TYPE_SPARSE_TENSOR;
+  char b1[32], b2[32];
+  size_t mark = push(c, " %s '%s'", what, name);
+  int rc = 0;
+  const ck_slot *ini = map_find(inits, name);
+  if (ini && kind != ONNXSLIM_TYPE_UNKNOWN) {
+    int32_t idt = (int32_t)ini->num;
+    const char *noun = ini->ptr;
+    if (!tensorish)
+      rc = problem(c, ONNXSLIM_CHECK_TYPE, "'%s' is %s here but %s '%s' is a tensor", name,
+                   kind_str(kind), noun, name);
+    else if (et && idt && et != idt)
+      rc = problem(c, ONNXSLIM_CHECK_TYPE,
+                   "'%s' has element type %s here but %s '%s' has data type %s", name,
+                   dtype_str(b1, sizeof b1, et), noun, name, dtype_str(b2, sizeof b2, idt));
+  }
+  ck_slot *e = NULL;
+  int put = rc ? 1 : map_put(types, name, ty, 0, &e);
+  if (put < 0) rc = nomem(c);
+  if (put == 0) {
+    const onnxslim_type *prev = e->ptr;
+    int pkind = onnxslim_type_kind(prev);
+    int32_t pet = onnxslim_type_elem_type(prev);
+    int ptensorish = pkind == ONNXSLIM_TYPE_TENSOR || pkind == ONNXSLIM_TYPE_SPARSE_TENSOR;
+    if (kind != ONNXSLIM_TYPE_UNKNOWN && pkind != ONNXSLIM_TYPE_UNKNOWN && kind != pkind)
+      rc = problem(c, ONNXSLIM_CHECK_TYPE, "'%s' is %s here but %s in an earlier entry", name,
+                   kind_str(kind), kind_str(pkind));
+    else if (tensorish && ptensorish && et && pet && et != pet)
+      rc = problem(c, ONNXSLIM_CHECK_TYPE,
+                   "'%s' has element type %s here but %s in an earlier entry", name,
+                   dtype_str(b1, sizeof b1, et), dtype_str(b2, sizeof b2, pet));
+  }
+  str_cut(&c->path, mark);
+  return rc;
+}
+
+static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const ck_map *opsets) {
+  const char *gname = onnxslim_graph_name(g);
+  if (!gname) return failed(c);
+  /* the main graph starts the path; subgraphs are named by their attribute */
+  size_t gmark = outer ? c->path.len : push(c, "graph '%s'", gname);
+  scope s = {outer, {0}, 0};
+  ck_map inits = {0}, types = {0};
+  body b = {g, NULL};
+  int rc = 0;
+
+  /* graph inputs */
+  size_t n = onnxslim_graph_input_count(g);
+  for (size_t i = 0; i < n && !rc; i++) {
+    const onnxslim_value_info *vi = onnxslim_graph_input(g, i);
+    const char *name = vi ? onnxslim_value_info_name(vi) : NULL;
+    if (!name) {
+      rc = failed(c);
+      break;
+    }
+    if (!name[0]) continue; /* reported by check_value_info */
+    int put = map_put(&s.values, name, vi, DEF_INPUT, NULL);
+    if (put < 0) rc = nomem(c);
+    if (put == 0) {
+      size_t mark = push(c, " input '%s'", name);
+      rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph input '%s' is listed twice", name);
+      str_cut(&c->path, mark);
+    }
+  }
+
+  /* initializers, dense and sparse */
+  n = onnxslim_graph_initializer_count(g);
+  for (size_t i = 0; i < n && !rc; i++) {
+    const onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    const char *name = t ? onnxslim_tensor_name(t) : NULL;
+    if (!name) {
+      rc = failed(c);
+      break;
+    }
+    size_t mark = name[0] ? push(c, " initializer '%s'", name) : push(c, " initializer[%zu]", i);
+    if (!name[0]) {
+      rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "initializer without a name");
+    } else {
+      ck_slot *e = NULL;
+      int put = map_put(&s.values, name, t, DEF_INIT, &e);
+      if (put < 0) rc = nomem(c);
+      /* a graph input that is also an initializer is a default value */
+      if (put == 0 && e->num != DEF_INPUT)
+        rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice",
+                     name);
+      if (!rc && map_put(&inits, name, "initializer", onnxslim_tensor_dtype(t), NULL) < 0)
+        rc = nomem(c);
+    }
+    if (!rc) rc = check_tensor(c, t);
+    str_cut(&c->path, mark);
+  }
+  n = onnxslim_graph_sparse_initializer_count(g);
+  for (size_t i = 0; i < n && !rc; i++) {
+    const onnxslim_sparse_tensor *sp = onnxslim_graph_sparse_initializer(g, i);
+    if (!sp) {
+      rc = failed(c);
+      break;
+    }
+    const onnxslim_tensor *vals = onnxslim_sparse_tensor_values(sp);
+    const char *name = vals ? onnxslim_tensor_name(vals) : "";
+    if (!name) {
+      rc = failed(c);
+      break;
+    }
+    size_t mark = name[0] ? push(c, " sparse_initializer '%s'", name)
+                          : push(c, " sparse_initializer[%zu]", i);
+    if (!name[0]) {
+      rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "sparse initializer without a name");
+    } else {
+      ck_slot *e = NULL;
+      int put = map_put(&s.values, name, sp, DEF_SPARSE, &e);
+      if (put < 0) rc = nomem(c);
+      if (put == 0 && e->num != DEF_INPUT)
+        rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "sparse initializer '%s' is defined twice",
+                     name);
+      if (!rc && map_put(&inits, name, "sparse initializer", onnxslim_tensor_dtype(vals),
+                         NULL) < 0)
+        rc = nomem(c);
+    }
+    if (!rc) rc = check_sparse(c, sp);
+    str_cut(&c->path, mark);
+  }
+
+  /* node outputs */
+  if (!rc) rc = enter_outputs(c, &b, &s);
+
+  /* recorded types: inputs, outputs, value_info */
+  static const char *const kinds[] = {"input", "output", "value_info"};
+  for (int k = 0; k < 3 && !rc; k++) {
+    n = k == 0 ? onnxslim_graph_input_count(g)
+               : k == 1 ? onnxslim_graph_output_count(g) : onnxslim_graph_value_info_count(g);
+    for (size_t i = 0; i < n && !rc; i++) {
+      const onnxslim_value_info *vi = k == 0   ? onnxslim_graph_input(g, i)
+                                      : k == 1 ? onnxslim_graph_output(g, i)
+                                               : onnxslim_graph_value_info(g, i);
+      if (!vi) {
+        rc = failed(c);
+        break;
+      }
+      rc = check_value_info(c, vi, kinds[k], i, &types, &inits);
+    }
+  }
+
+  /* nodes */
+  if (!rc) rc = check_nodes(c, &b, &s, opsets, &types);
+
+  /* graph outputs */
+  n = onnxslim_graph_output_count(g);
+  for (size_t i = 0; i < n && !rc; i++) {
+    const onnxslim_value_info *vi = onnxslim_graph_output(g, i);
+    const char *name = vi ? onnxslim_value_info_name(vi) : NULL;
+    if (!name) {
+      rc = failed(c);
+      break;
+    }
+    if (!name[0] || map_find(&s.values, name) || outer_find(&s, name, NULL)) continue;
+    size_t mark = push(c, " output '%s'", name);
+    rc = problem(c, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
+                 "graph output '%s' is produced by no node and is not an input or initializer%s",
+                 name, outer ? " here or in an enclosing graph" : "");
+    str_cut(&c->path, mark);
+  }
+
+  map_free(&s.values);
+  map_free(&inits);
+  map_free(&types);
+  str_cut(&c->path, gmark);
+  return rc;
+}
+
+static int check_function(ck *c, const onnxslim_model *model, const onnxslim_function *fn,
+                          size_t index, const ck_map *model_opsets) {
+  const char *name = onnxslim_function_name(fn), *dom = onnxslim_function_domain(fn);
+  if (!name || !dom) return failed(c);
+  size_t gmark = !name[0] ? push(c, "function[%zu]", index)
+                 : dom[0]  ? push(c, "function '%s' (domain '%s')", name, dom)
+                           : push(c, "function '%s'", name);
+  scope s = {NULL, {0}, 0};
+  ck_map own = {0};
+  const ck_map *opsets = model_opsets;
+  body b = {NULL, fn};
+  int rc = 0;
+
+  /* a function without opset_import of its own uses the model's */
+  if (onnxslim_function_opset_count(fn) > 0) {
+    rc = load_opsets(c, model, fn, &own);
+    opsets = &own;
+  }
+
+  size_t n = onnxslim_function_input_count(fn);
+  for (size_t i = 0; i < n && !rc; i++) {
+    const char *in = onnxslim_function_input(fn, i);
+    if (!in) {
+      rc = failed(c);
+      break;
+    }
+    if (!in[0]) {
+      size_t mark = push(c, " input[%zu]", i);
+      rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "function input without a name");
+      str_cut(&c->path, mark);
+      continue;
+    }
+    int put = map_put(&s.values, in, NULL, DEF_INPUT, NULL);
+    if (put < 0) rc = nomem(c);
+    if (put == 0) {
+      size_t mark = push(c, " input '%s'", in);
+      rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "function input '%s' is listed twice", in);
+      str_cut(&c->path, mark);
+    }
+  }
+  if (!rc) rc = enter_outputs(c, &b, &s);
+  if (!rc) rc = check_nodes(c, &b, &s, opsets, NULL);
+  n = onnxslim_function_output_count(fn);
+  for (size_t i = 0; i < n && !rc; i++) {
+    const char *out = onnxslim_function_output(fn, i);
+    if (!out) {
+      rc = failed(c);
+      break;
+    }
+    size_t mark = out[0] ? push(c, " output '%s'", out) : push(c, " output[%zu]", i);
+    if (!out[0])
+      rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "function output without a name");
+    else if (!map_find(&s.values, out))
+      rc = problem(c, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
+                   "function output '%s' is produced by no node and is not an input", out);
+    str_cut(&c->path, mark);
+  }
+  map_free(&s.values);
+  map_free(&own);
+  str_cut(&c->path, gmark);
+  return rc;
+}
+
+int onnxslim_model_check(const onnxslim_model *model, unsigned int flags, onnxslim_report **out) {
+  if (out) *out = NULL;
+  if (!model || !out)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_check: NULL %s", model ? "out" : "model");
+  if (flags)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_check: reserved flags 0x%x set", flags);
+  ck c = {0};
+  c.rep = calloc(1, sizeof *c.rep);
+  if (!c.rep) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while checking the model");
+  ck_map opsets = {0};
+  int rc = load_opsets(&c, model, NULL, &opsets);
+  /* IR versions before 3 had no opset_import: the default domain is implied */
+  const ck_map *use_opsets =
+      onnxslim_model_opset_count(model) == 0 && onnxslim_model_ir_version(model) < 3 ? NULL
+                                                                                      : &opsets;
+  if (!rc) {
+    const onnxslim_graph *g = onnxslim_model_graph(model);
+    if (g)
+      rc = check_graph(&c, g, NULL, use_opsets);
+    else if (onnxslim_error_last_code() != ONNXSLIM_ENOTFOUND)
+      rc = failed(&c);
+  }
+  size_t nf = onnxslim_model_function_count(model);
+  for (size_t i = 0; i < nf && !rc; i++) {
+    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    rc = fn ? check_function(&c, model, fn, i, use_opsets) : failed(&c);
+  }
+  map_free(&opsets);
+  free(c.path.p);
+  free(c.msg.p);
+  if (rc) {
+    onnxslim_report_free(c.rep);
+    return c.rc ? c.rc : rc;
+  }
+  *out = c.rep;
+  return 0;
+}

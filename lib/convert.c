@@ -1,0 +1,483 @@
+/*
+ * libonnxslim - converting initializers (and Constant tensors) to another
+ * floating-point type, with the graph fixed up by a consumer policy.
+ *
+ * The conversion itself is a pending transform on the tensor's bytes
+ * (osl_xform): it runs chunk by chunk while saving, so no converted copy of
+ * the weights is ever held. A statistics pass over the source, also chunked,
+ * fills the report when the conversion is requested. Graph edits use the
+ * public handle and insertion APIs.
+ */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.pb.h"
+
+#include "internal.h"
+
+/* ---- kernels as transforms ----------------------------------------------- */
+
+enum {
+  K_F32_BF16,
+  K_F32_F16,
+  K_BF16_F32,
+  K_F16_F32,
+  K_F64_F32,
+  K_F32_F64,
+  K_F16_BF16,
+  K_BF16_F16,
+};
+
+static const struct {
+  int32_t from, to;
+  size_t in_size, out_size;
+} kernels[] = {
+    [K_F32_BF16] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_BFLOAT16, 4, 2},
+    [K_F32_F16] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_FLOAT16, 4, 2},
+    [K_BF16_F32] = {ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_FLOAT, 2, 4},
+    [K_F16_F32] = {ONNXSLIM_DTYPE_FLOAT16, ONNXSLIM_DTYPE_FLOAT, 2, 4},
+    [K_F64_F32] = {ONNXSLIM_DTYPE_DOUBLE, ONNXSLIM_DTYPE_FLOAT, 8, 4},
+    [K_F32_F64] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_DOUBLE, 4, 8},
+    [K_F16_BF16] = {ONNXSLIM_DTYPE_FLOAT16, ONNXSLIM_DTYPE_BFLOAT16, 2, 2},
+    [K_BF16_F16] = {ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_FLOAT16, 2, 2},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+static int find_kernel(int32_t from, int32_t to) {
+  for (int k = 0; k < N_KERNELS; k++)
+    if (kernels[k].from == from && kernels[k].to == to) return k;
+  return -1;
+}
+
+/* Runs kernel k over n aligned elements. */
+static int run_kernel(int k, const void *src, size_t n, void *dst, unsigned int flags,
+                      onnxslim_convert_stats *stats) {
+  switch (k) {
+  case K_F32_BF16: return onnxslim_convert_f32_to_bf16(dst, src, n, flags, stats);
+  case K_F32_F16: return onnxslim_convert_f32_to_f16(dst, src, n, flags, stats);
+  case K_BF16_F32: return onnxslim_convert_bf16_to_f32(dst, src, n);
+  case K_F16_F32: return onnxslim_convert_f16_to_f32(dst, src, n);
+  case K_F64_F32: return onnxslim_convert_f64_to_f32(dst, src, n, flags, stats);
+  case K_F32_F64: return onnxslim_convert_f32_to_f64(dst, src, n);
+  case K_F16_BF16: return onnxslim_convert_f16_to_bf16(dst, src, n, flags, stats);
+  case K_BF16_F16: return onnxslim_convert_bf16_to_f16(dst, src, n, flags, stats);
+  default: return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion kernel %d", k);
+  }
+}
+
+/* Source bytes inside a model may sit at any offset: copy them to an
+ * aligned buffer first when they are not aligned for the element type. */
+static int run_any(int k, const uint8_t *src, size_t n, uint8_t *dst, unsigned int flags,
+                   onnxslim_convert_stats *stats) {
+  size_t in = kernels[k].in_size;
+  if ((uintptr_t)src % in == 0) return run_kernel(k, src, n, dst, flags, stats);
+  void *tmp = malloc(n ? n * in : 1);
+  if (!tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  memcpy(tmp, src, n * in);
+  int rc = run_kernel(k, tmp, n, dst, flags, stats);
+  free(tmp);
+  return rc;
+}
+
+static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst) {
+  return run_any(x->kind, src, n, dst, x->flags, NULL);
+}
+
+/* ---- options and report ------------------------------------------------------- */
+
+int onnxslim_convert_options_init(onnxslim_convert_options *opts, unsigned int version) {
+  if (!opts || version != ONNXSLIM_CONVERT_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_options_init: bad arguments");
+  onnxslim_convert_options d = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  *opts = d;
+  return 0;
+}
+
+typedef struct {
+  char *name;
+  int32_t from, to;
+  uint64_t before, after;
+  onnxslim_convert_stats stats;
+} osl_report_entry;
+
+struct onnxslim_convert_report {
+  size_t count, cap;
+  osl_report_entry *e;
+};
+
+size_t onnxslim_convert_report_count(const onnxslim_convert_report *r) { return r ? r->count : 0; }
+
+int onnxslim_convert_report_entry(const onnxslim_convert_report *r, size_t i, const char **name,
+                                  int32_t *from, int32_t *to, uint64_t *bytes_before,
+                                  uint64_t *bytes_after, onnxslim_convert_stats *stats) {
+  if (!r) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_report_entry: NULL report");
+  if (i >= r->count)
+    return onnxslim__err(ONNXSLIM_ERANGE, "report entry %zu out of range (%zu entries)", i,
+                         r->count);
+  const osl_report_entry *e = &r->e[i];
+  if (name) *name = e->name;
+  if (from) *from = e->from;
+  if (to) *to = e->to;
+  if (bytes_before) *bytes_before = e->before;
+  if (bytes_after) *bytes_after = e->after;
+  if (stats) {
+    if (stats->version < 1)
+      return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_report_entry: stats version %u",
+                           stats->version);
+    unsigned int v = stats->version;
+    *stats = e->stats;
+    stats->version = v;
+  }
+  return 0;
+}
+
+void onnxslim_convert_report_free(onnxslim_convert_report *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->count; i++) free(r->e[i].name);
+  free(r->e);
+  free(r);
+}
+
+static osl_report_entry *report_add(onnxslim_convert_report *r, const char *name) {
+  if (r->count == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 8;
+    osl_report_entry *e = realloc(r->e, cap * sizeof *e);
+    if (!e) return NULL;
+    r->e = e;
+    r->cap = cap;
+  }
+  osl_report_entry *e = &r->e[r->count];
+  memset(e, 0, sizeof *e);
+  e->name = strdup(name);
+  if (!e->name) return NULL;
+  onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
+  e->stats = init;
+  r->count++;
+  return e;
+}
+
+/* ---- selection ------------------------------------------------------------- */
+
+/* "op:TYPE" or "op:TYPE:INDEX": does a consumer match? */
+static int consumer_spec_matches(const onnxslim_graph *g, const char *spec, const char *value) {
+  const char *op = spec + 3;
+  const char *colon = strchr(op, ':');
+  size_t oplen = colon ? (size_t)(colon - op) : strlen(op);
+  long want = -1;
+  if (colon) want = strtol(colon + 1, NULL, 10);
+  size_t nc = onnxslim_graph_consumer_count(g, value);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
+    const char *ot = onnxslim_node_op_type(c);
+    if (strlen(ot) != oplen || strncmp(ot, op, oplen) != 0) continue;
+    for (size_t k = 0; k < onnxslim_node_input_count(c); k++)
+      if ((want < 0 || (size_t)want == k) && strcmp(onnxslim_node_input(c, k), value) == 0)
+        return 1;
+  }
+  return 0;
+}
+
+static int spec_valid(const char *spec) {
+  if (!spec || !spec[0]) return 0;
+  if (strncmp(spec, "op:", 3) != 0) return 1;
+  const char *op = spec + 3, *colon = strchr(op, ':');
+  if (op[0] == '\0' || op[0] == ':') return 0;
+  if (!colon) return 1;
+  char *end;
+  long v = strtol(colon + 1, &end, 10);
+  return colon[1] != '\0' && *end == '\0' && v >= 0;
+}
+
+static int selected(const onnxslim_graph *g, const char *value,
+                    const onnxslim_convert_options *o) {
+  if (!o->n_select) return 1;
+  for (size_t i = 0; i < o->n_select; i++) {
+    const char *s = o->select[i];
+    if (strncmp(s, "op:", 3) == 0) {
+      if (consumer_spec_matches(g, s, value)) return 1;
+    } else if (fnmatch(s, value, 0) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ---- graph fix-up ---------------------------------------------------------- */
+
+static const char *short_name(int32_t dt) {
+  switch (dt) {
+  case ONNXSLIM_DTYPE_FLOAT: return "fp32";
+  case ONNXSLIM_DTYPE_FLOAT16: return "fp16";
+  case ONNXSLIM_DTYPE_BFLOAT16: return "bf16";
+  case ONNXSLIM_DTYPE_DOUBLE: return "fp64";
+  default: return "cvt";
+  }
+}
+
+static int set_elem(onnxslim_graph *g, const char *value, int32_t dt) {
+  /* every entry naming the value: inputs, outputs, value_info */
+  int rc = 0;
+  size_t counts[3] = {onnxslim_graph_input_count(g), onnxslim_graph_output_count(g),
+                      onnxslim_graph_value_info_count(g)};
+  for (int w = 0; w < 3 && !rc; w++)
+    for (size_t i = 0; i < counts[w] && !rc; i++) {
+      onnxslim_value_info *vi = w == 0   ? onnxslim_graph_input(g, i)
+                                : w == 1 ? onnxslim_graph_output(g, i)
+                                         : onnxslim_graph_value_info(g, i);
+      if (strcmp(onnxslim_value_info_name(vi), value) == 0)
+        rc = onnxslim_value_info_set_elem_type(vi, dt);
+    }
+  return rc;
+}
+
+/* The wished-for name of a new edge: value_bf16 and the like (the
+ * insertion makes it unique). Returned in the model's arena via
+ * onnxslim_model_unique_name() semantics is not wanted here: the insertion
+ * does it, so this only builds the string. */
+static char *fresh_for(const char *value, int32_t dt) {
+  char *buf = malloc(strlen(value) + 8);
+  if (buf) sprintf(buf, "%s_%s", value, short_name(dt));
+  else onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  return buf;
+}
+
+/* Casts value (now of type `to`) back to `orig` for the given consumers (all
+ * when n == 0) and records the new types. */
+static int cast_before(onnxslim_graph *g, const char *value, int has_producer, int32_t orig,
+                       int32_t to, onnxslim_node *const *consumers, size_t n) {
+  size_t nc = onnxslim_graph_consumer_count(g, value);
+  if (nc == 0) return set_elem(g, value, to);
+  int takeover = has_producer && (n == 0 || n == nc);
+  /* the fresh edge holds the converted data when the Cast takes over the
+   * name, else it is the Cast's output in the original type */
+  char *want = fresh_for(value, takeover ? to : orig);
+  if (!want) return ONNXSLIM_ENOMEM;
+  onnxslim_node *cast = NULL;
+  int rc = onnxslim_insert_cast_after(g, value, orig, consumers, n, want, &cast);
+  free(want);
+  if (!rc) rc = set_elem(g, takeover ? onnxslim_node_input(cast, 0) : value, to);
+  return rc;
+}
+
+static int cast_after_gather(onnxslim_graph *g, const char *value, int has_producer, int32_t orig,
+                             int32_t to) {
+  size_t nc = onnxslim_graph_consumer_count(g, value);
+  onnxslim_node **gathers = malloc((nc ? nc : 1) * sizeof *gathers);
+  onnxslim_node **others = malloc((nc ? nc : 1) * sizeof *others);
+  size_t ng = 0, no = 0;
+  int rc = 0;
+  if (!gathers || !others) {
+    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
+    int is_table = strcmp(onnxslim_node_op_type(c), "Gather") == 0 &&
+                   onnxslim_node_domain(c)[0] == '\0' && onnxslim_node_input_count(c) >= 2 &&
+                   strcmp(onnxslim_node_input(c, 0), value) == 0;
+    /* a Gather that also reads the table elsewhere (e.g. as indices) keeps
+     * the original type through a Cast before it */
+    for (size_t k = 1; is_table && k < onnxslim_node_input_count(c); k++)
+      if (strcmp(onnxslim_node_input(c, k), value) == 0) is_table = 0;
+    if (is_table) gathers[ng++] = c;
+    else others[no++] = c;
+  }
+  for (size_t i = 0; i < ng && !rc; i++) {
+    const char *out = onnxslim_node_output(gathers[i], 0);
+    char *want = fresh_for(out, to);
+    onnxslim_node *cast = NULL;
+    if (!want) rc = ONNXSLIM_ENOMEM;
+    if (!rc) rc = onnxslim_insert_cast_after(g, out, orig, NULL, 0, want, &cast);
+    free(want);
+    /* the Gather now writes the converted rows into the Cast's input */
+    if (!rc) rc = set_elem(g, onnxslim_node_input(cast, 0), to);
+  }
+  if (!rc && no) rc = cast_before(g, value, has_producer, orig, to, others, no);
+  if (!rc && !no) rc = set_elem(g, value, to);
+out:
+  free(gathers);
+  free(others);
+  return rc;
+}
+
+/* ---- the conversion ---------------------------------------------------------- */
+
+typedef struct {
+  onnxslim_model *model;
+  const onnxslim_convert_options *o;
+  onnxslim_convert_report *report;
+} osl_conv;
+
+typedef struct {
+  onnxslim_graph *g;
+  onnxslim_tensor *t;
+  const char *value;
+  onnxslim_node *constant;
+} osl_cand;
+
+typedef struct {
+  size_t count, cap;
+  osl_cand *c;
+} osl_cands;
+
+/* Is tensor t (known in graph g as `value`) to be converted? Refuses, before
+ * anything is changed, tensors whose bytes cannot be read. */
+static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char *value,
+                onnxslim_node *constant, osl_cands *out) {
+  const onnxslim_convert_options *o = cv->o;
+  if (find_kernel(onnxslim_tensor_dtype(t), o->to) < 0) return 0;
+  uint64_t before;
+  if (onnxslim_tensor_byte_size(t, &before) || before < o->min_size || !selected(g, value, o))
+    return 0;
+  if (onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_EXTERNAL)
+    return onnxslim__err(ONNXSLIM_EUNSUPPORTED,
+                         "tensor '%s' has external data, which this version cannot convert",
+                         value);
+  const void *data;
+  size_t size;
+  int rc = onnxslim_tensor_data(t, &data, &size);
+  if (rc) return rc;
+  if (out->count == out->cap) {
+    size_t cap = out->cap ? out->cap * 2 : 16;
+    osl_cand *c = realloc(out->c, cap * sizeof *c);
+    if (!c) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    out->c = c;
+    out->cap = cap;
+  }
+  out->c[out->count++] = (osl_cand){g, t, value, constant};
+  return 0;
+}
+
+/* Converts candidate c: the pending transform, the report entry, the graph. */
+static int convert_tensor(osl_conv *cv, const osl_cand *c) {
+  const onnxslim_convert_options *o = cv->o;
+  onnxslim_tensor *t = c->t;
+  int32_t from = onnxslim_tensor_dtype(t);
+  int k = find_kernel(from, o->to);
+  uint64_t before = 0;
+  const void *data;
+  size_t size;
+  int rc = onnxslim_tensor_byte_size(t, &before);
+  if (!rc) rc = onnxslim_tensor_data(t, &data, &size);
+  if (rc) return rc;
+  osl_xform *x = onnxslim__arena_alloc(&cv->model->arena, sizeof *x);
+  if (!x) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  memset(x, 0, sizeof *x);
+  x->src = data;
+  x->count = size / kernels[k].in_size;
+  x->in_size = kernels[k].in_size;
+  x->out_size = kernels[k].out_size;
+  x->run = xform_run;
+  x->kind = k;
+  /* truncation is a BF16 rounding mode; other targets round to nearest */
+  x->flags = kernels[k].to == ONNXSLIM_DTYPE_BFLOAT16 ? o->flags : o->flags & ~ONNXSLIM_CONVERT_TRUNCATE;
+  /* statistics pass: chunked, nothing kept */
+  osl_report_entry *e = report_add(cv->report, c->value);
+  if (!e) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  e->from = from;
+  e->to = o->to;
+  e->before = before;
+  e->after = (uint64_t)x->count * x->out_size;
+  size_t chunk = 1u << 16;
+  uint8_t *tmp = malloc(chunk * x->out_size);
+  if (!tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  int has_stats = k != K_BF16_F32 && k != K_F16_F32 && k != K_F32_F64;
+  for (size_t i = 0; i < x->count && !rc; i += chunk) {
+    size_t n = x->count - i < chunk ? x->count - i : chunk;
+    const uint8_t *src = x->src + i * x->in_size;
+    rc = run_any(k, src, n, tmp, x->flags, has_stats ? &e->stats : NULL);
+    onnxslim__release(cv->model, src, n * x->in_size);
+  }
+  free(tmp);
+  if (!has_stats) e->stats.count = x->count; /* exact widening: no error */
+  if (rc) return rc;
+  rc = onnxslim__tensor_set_xform((osl_msg *)t, o->to, x);
+  if (rc) return rc;
+  int has_producer = c->constant != NULL;
+  switch (o->policy) {
+  case ONNXSLIM_POLICY_STORAGE_ONLY: return set_elem(c->g, c->value, o->to);
+  case ONNXSLIM_POLICY_CAST_BEFORE:
+    return cast_before(c->g, c->value, has_producer, from, o->to, NULL, 0);
+  default: return cast_after_gather(c->g, c->value, has_producer, from, o->to);
+  }
+}
+
+static int collect(osl_conv *cv, onnxslim_graph *g, osl_cands *out) {
+  int rc = 0;
+  for (size_t i = 0; i < onnxslim_graph_initializer_count(g) && !rc; i++) {
+    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    rc = want(cv, g, t, onnxslim_tensor_name(t), NULL, out);
+  }
+  for (size_t i = 0; i < onnxslim_graph_node_count(g) && !rc; i++) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    if (strcmp(onnxslim_node_op_type(n), "Constant") == 0 && onnxslim_node_domain(n)[0] == '\0' &&
+        onnxslim_node_output_count(n) == 1) {
+      onnxslim_attr *a = onnxslim_node_find_attr(n, "value");
+      onnxslim_tensor *t = a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
+      if (t) rc = want(cv, g, t, onnxslim_node_output(n, 0), n, out);
+    }
+    for (size_t a = 0; a < onnxslim_node_attr_count(n) && !rc; a++) {
+      onnxslim_attr *at = onnxslim_node_attr(n, a);
+      int ty = onnxslim_attr_type(at);
+      size_t cnt = ty == ONNXSLIM_ATTR_GRAPH ? 1 : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_size(at) : 0;
+      for (size_t j = 0; j < cnt && !rc; j++) {
+        onnxslim_graph *sub = ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs_at(at, j);
+        if (sub) rc = collect(cv, sub, out);
+      }
+    }
+  }
+  return rc;
+}
+
+int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options *opts,
+                           onnxslim_convert_report **out) {
+  if (out) *out = NULL;
+  if (!model || !opts)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL argument");
+  if (opts->version < 1 || opts->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "unknown convert options version %u", opts->version);
+  if (opts->policy < ONNXSLIM_POLICY_CAST_AFTER_GATHER || opts->policy > ONNXSLIM_POLICY_STORAGE_ONLY)
+    return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion policy %d", opts->policy);
+  if (opts->flags & ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE |
+                      ONNXSLIM_CONVERT_FLUSH_SUBNORMALS))
+    return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion flags 0x%x set", opts->flags);
+  if (!opts->select && opts->n_select)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL select list");
+  for (size_t i = 0; i < opts->n_select; i++)
+    if (!spec_valid(opts->select[i]))
+      return onnxslim__err(ONNXSLIM_EINVAL, "invalid selection '%s' (a name, a glob, or op:TYPE[:INDEX])",
+                           opts->select[i] ? opts->select[i] : "(null)");
+  int known = 0;
+  for (int k = 0; k < N_KERNELS; k++) known |= kernels[k].to == opts->to;
+  if (!known)
+    return onnxslim__err(ONNXSLIM_EUNSUPPORTED, "no conversion to data type %d", (int)opts->to);
+  onnxslim_graph *g = onnxslim_model_graph(model);
+  if (!g) return ONNXSLIM_EINVAL;
+  onnxslim_convert_report *r = calloc(1, sizeof *r);
+  if (!r) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  osl_conv cv = {model, opts, r};
+  /* select and check everything first, so a refusal changes nothing */
+  osl_cands cands = {0, 0, NULL};
+  int rc = collect(&cv, g, &cands);
+  for (size_t i = 0; i < cands.count && !rc; i++) rc = convert_tensor(&cv, &cands.c[i]);
+  free(cands.c);
+  if (rc || !out) onnxslim_convert_report_free(r);
+  else *out = r;
+  return rc;
+}
+
+int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to, uint64_t min_size,
+                                         unsigned int flags, onnxslim_convert_report **out) {
+  static const char *const spec[] = {"op:Gather:0"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = to;
+  o.flags = flags;
+  o.min_size = min_size;
+  o.policy = ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+  o.select = spec;
+  o.n_select = 1;
+  return onnxslim_model_convert(model, &o, out);
+}

@@ -1,0 +1,840 @@
+/*
+ * libonnxslim - external data: tensors whose bytes live in other files
+ * (ONNX external_data keys location, offset, length, checksum).
+ *
+ * Loading resolves every location against the base directory and refuses
+ * the path-traversal holes (absolute paths, ".." segments, symlinks leading
+ * out of the base directory) and ranges outside the file. Each file is
+ * mapped once; a tensor's bytes are a pointer into that mapping, read by the
+ * kernel only when used.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "onnx.pb.h"
+
+#include "internal.h"
+
+typedef struct {
+  size_t file; /* index into model->ext */
+  uint64_t offset, length;
+} osl_extref;
+
+static const char *entry(osl_msg *t, const char *key) {
+  for (size_t i = 0; i < t->nf; i++) {
+    osl_field *f = &t->f[i];
+    if (f->number != onnx_TensorProto_external_data_tag || !f->sub) continue;
+    const char *k = onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_key_tag);
+    if (k && strcmp(k, key) == 0) return onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
+  }
+  return NULL;
+}
+
+/* Strict decimal: digits only, no sign, no overflow. */
+static int parse_u64(const char *s, uint64_t *out) {
+  if (!s || !*s) return -1;
+  uint64_t v = 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return -1;
+    unsigned d = (unsigned)(*s - '0');
+    if (v > (UINT64_MAX - d) / 10) return -1;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 0;
+}
+
+static int location_ok(const char *loc, const char **why) {
+  if (!loc[0]) return *why = "an empty location", 0;
+  if (loc[0] == '/' || loc[0] == '\\' || (loc[0] && loc[1] == ':'))
+    return *why = "an absolute location", 0;
+  if (strchr(loc, '\\')) return *why = "a backslash in the location", 0;
+  const char *p = loc;
+  while (*p) {
+    const char *e = strchr(p, '/');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == 2 && p[0] == '.' && p[1] == '.') return *why = "a '..' segment", 0;
+    if (!e) break;
+    p = e + 1;
+  }
+  return 1;
+}
+
+static int map_ext(onnxslim_model *m, const char *real, size_t *index, const char *tname,
+                   const char *loc) {
+  for (size_t i = 0; i < m->next; i++)
+    if (strcmp(m->ext[i].path, real) == 0) {
+      *index = i;
+      return 0;
+    }
+  int fd = open(real, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': cannot open external data '%s': %s", tname,
+                         loc, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data '%s' is not a regular file",
+                         tname, loc);
+  }
+  void *map = NULL;
+  if (st.st_size > 0) {
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+      int e = errno;
+      close(fd);
+      return onnxslim__err(ONNXSLIM_EIO, "tensor '%s': cannot map '%s': %s", tname, loc, strerror(e));
+    }
+  }
+  if (m->next == m->ext_cap) {
+    size_t cap = m->ext_cap ? m->ext_cap * 2 : 4;
+    osl_extfile *v = realloc(m->ext, cap * sizeof *v);
+    if (!v) {
+      if (map) munmap(map, (size_t)st.st_size);
+      close(fd);
+      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    }
+    m->ext = v;
+    m->ext_cap = cap;
+  }
+  osl_extfile *x = &m->ext[m->next];
+  x->path = strdup(real);
+  x->map = map;
+  x->size = (size_t)st.st_size;
+  x->fd = fd; /* kept for copy_file_range */
+  if (!x->path) {
+    if (map) munmap(map, x->size);
+    close(fd);
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
+  *index = m->next++;
+  return 0;
+}
+
+static int resolve(onnxslim_model *m, osl_msg *t, const char *real_base) {
+  const char *tname = onnxslim__msg_str(t, onnx_TensorProto_name_tag);
+  const char *loc = entry(t, "location");
+  const char *why = NULL;
+  if (!loc) return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data without a location", tname);
+  if (!location_ok(loc, &why))
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data location '%s' refused: %s",
+                         tname, loc, why);
+  if (!real_base)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "tensor '%s' has external data '%s': loading from a buffer needs "
+                         "base_dir in the load options",
+                         tname, loc);
+  size_t blen = strlen(real_base);
+  char *joined = malloc(blen + strlen(loc) + 2);
+  if (!joined) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  sprintf(joined, "%s/%s", real_base, loc);
+  char *real = realpath(joined, NULL);
+  int e = errno;
+  free(joined);
+  if (!real)
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data '%s' not found: %s", tname,
+                         loc, strerror(e));
+  int inside = strncmp(real, real_base, blen) == 0 && (real[blen] == '/' || (blen == 1 && real_base[0] == '/'));
+  if (!inside) {
+    free(real);
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "tensor '%s': external data location '%s' refused: it leaves the base "
+                         "directory through a symlink",
+                         tname, loc);
+  }
+  size_t idx = 0;
+  int rc = map_ext(m, real, &idx, tname, loc);
+  free(real);
+  if (rc) return rc;
+  uint64_t off = 0, len;
+  const char *so = entry(t, "offset"), *sl = entry(t, "length");
+  if (so && parse_u64(so, &off))
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data offset '%s'", tname, so);
+  size_t fsize = m->ext[idx].size;
+  if (off > fsize)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "tensor '%s': external data offset %llu is beyond the end of '%s' (%zu bytes)",
+                         tname, (unsigned long long)off, loc, fsize);
+  if (sl) {
+    if (parse_u64(sl, &len))
+      return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data length '%s'", tname, sl);
+  } else {
+    len = fsize - off;
+  }
+  if (len > fsize - off)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "tensor '%s': external data range %llu+%llu is beyond the end of '%s' (%zu bytes)",
+                         tname, (unsigned long long)off, (unsigned long long)len, loc, fsize);
+  osl_extref *ref = onnxslim__arena_alloc(&m->arena, sizeof *ref);
+  if (!ref) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  ref->file = idx;
+  ref->offset = off;
+  ref->length = len;
+  onnxslim__tensor_set_extref(t, ref);
+  return 0;
+}
+
+static int walk(onnxslim_model *m, osl_msg *msg, const char *real_base) {
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
+          onnx_TensorProto_DataLocation_EXTERNAL) {
+    int rc = resolve(m, msg, real_base);
+    if (rc) return rc;
+  }
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) {
+      int rc = walk(m, msg->f[i].sub, real_base);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
+int onnxslim__external_load(onnxslim_model *m) {
+  char *real_base = NULL;
+  if (m->base_dir) {
+    real_base = realpath(m->base_dir, NULL);
+    if (!real_base)
+      return onnxslim__err(ONNXSLIM_EIO, "base directory '%s': %s", m->base_dir, strerror(errno));
+  }
+  int rc = walk(m, m->root, real_base);
+  free(real_base);
+  return rc;
+}
+
+void onnxslim__external_free(onnxslim_model *m) {
+  for (size_t i = 0; i < m->next; i++) {
+    if (m->ext[i].map) munmap(m->ext[i].map, m->ext[i].size);
+    if (m->ext[i].fd >= 0) close(m->ext[i].fd);
+    free(m->ext[i].path);
+  }
+  free(m->ext);
+  free(m->base_dir);
+}
+
+int onnxslim__external_data(osl_msg *t, const uint8_t **data, size_t *size) {
+  const osl_extref *ref = onnxslim__tensor_extref(t);
+  if (!ref)
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data was not resolved",
+                         onnxslim__msg_str(t, onnx_TensorProto_name_tag));
+  const osl_extfile *x = &t->model->ext[ref->file];
+  *data = x->map ? (const uint8_t *)x->map + ref->offset : (const uint8_t *)"";
+  *size = (size_t)ref->length;
+  return 0;
+}
+
+/* ---- saving with external data -------------------------------------------- */
+
+#include <nettle/sha1.h>
+
+struct onnxslim_external_report {
+  size_t count, cap;
+  struct {
+    char *name, *location;
+    int status;
+    uint64_t offset, length;
+  } *e;
+  uint64_t copied;
+};
+
+size_t onnxslim_external_report_count(const onnxslim_external_report *r) { return r ? r->count : 0; }
+
+int onnxslim_external_report_entry(const onnxslim_external_report *r, size_t i, const char **name,
+                                   int *status, const char **location, uint64_t *offset,
+                                   uint64_t *length) {
+  if (!r) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_external_report_entry: NULL report");
+  if (i >= r->count)
+    return onnxslim__err(ONNXSLIM_ERANGE, "report entry %zu out of range (%zu entries)", i, r->count);
+  if (name) *name = r->e[i].name;
+  if (status) *status = r->e[i].status;
+  if (location) *location = r->e[i].location;
+  if (offset) *offset = r->e[i].offset;
+  if (length) *length = r->e[i].length;
+  return 0;
+}
+
+uint64_t onnxslim_external_report_kernel_copied(const onnxslim_external_report *r) {
+  return r ? r->copied : 0;
+}
+
+void onnxslim_external_report_free(onnxslim_external_report *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->count; i++) {
+    free(r->e[i].name);
+    free(r->e[i].location);
+  }
+  free(r->e);
+  free(r);
+}
+
+int onnxslim_external_options_init(onnxslim_external_options *opts, unsigned int version) {
+  if (!opts || version != ONNXSLIM_EXTERNAL_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_external_options_init: bad arguments");
+  onnxslim_external_options d = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  *opts = d;
+  return 0;
+}
+
+/* Inputs that carry shapes, axes or sizes, by op type (bit i = input i). */
+static const struct {
+  const char *op;
+  unsigned int inputs;
+} shape_inputs[] = {
+    {"Reshape", 1u << 1},         {"Expand", 1u << 1},       {"Unsqueeze", 1u << 1},
+    {"Squeeze", 1u << 1},         {"Slice", 0x1eu},          {"Tile", 1u << 1},
+    {"ConstantOfShape", 1u << 0}, {"Range", 0x7u},           {"Pad", (1u << 1) | (1u << 3)},
+    {"Resize", 1u << 3},          {"TopK", 1u << 1},         {"OneHot", 1u << 1},
+    {"Split", 1u << 1},           {"ReduceSum", 1u << 1},    {"ReduceMean", 1u << 1},
+    {"ReduceMax", 1u << 1},       {"ReduceMin", 1u << 1},    {"ReduceProd", 1u << 1},
+    {"ReduceL1", 1u << 1},        {"ReduceL2", 1u << 1},     {"ReduceLogSum", 1u << 1},
+    {"ReduceLogSumExp", 1u << 1}, {"ReduceSumSquare", 1u << 1}, {"CumSum", 1u << 1},
+    {"Trilu", 1u << 1},           {"CenterCropPad", 1u << 1}, {"Col2Im", 0x6u},
+    {"DFT", 0x6u},                {"STFT", 0xau},            {"NonMaxSuppression", 0x1cu},
+};
+
+static int feeds_shape_input(const onnxslim_graph *g, const char *name) {
+  size_t nc = onnxslim_graph_consumer_count(g, name);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
+    if (onnxslim_node_domain(c)[0]) continue;
+    const char *op = onnxslim_node_op_type(c);
+    for (size_t s = 0; s < sizeof shape_inputs / sizeof shape_inputs[0]; s++) {
+      if (strcmp(op, shape_inputs[s].op) != 0) continue;
+      for (size_t k = 0; k < onnxslim_node_input_count(c) && k < 32; k++)
+        if ((shape_inputs[s].inputs >> k & 1u) && strcmp(onnxslim_node_input(c, k), name) == 0)
+          return 1;
+    }
+  }
+  return 0;
+}
+
+typedef struct {
+  osl_msg *t;
+  const char *name;
+  int status;
+  int ext_now; /* stored externally at the moment */
+  size_t file; /* index into outs */
+  uint64_t offset, length;
+  char checksum[41];
+} osl_item;
+
+typedef struct {
+  const onnxslim_model *model;
+  const onnxslim_external_options *o;
+  osl_item *items;
+  size_t count, cap;
+} osl_esave;
+
+static int add_item(osl_esave *s, osl_msg *t, const char *name, onnxslim_graph *g) {
+  if (s->count == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 32;
+    osl_item *v = realloc(s->items, cap * sizeof *v);
+    if (!v) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    s->items = v;
+    s->cap = cap;
+  }
+  osl_item *it = &s->items[s->count++];
+  memset(it, 0, sizeof *it);
+  it->t = t;
+  it->name = name;
+  it->ext_now = onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_EXTERNAL;
+  uint64_t size = 0;
+  int32_t dt = onnxslim_tensor_dtype((onnxslim_tensor *)t);
+  if (s->o->mode == ONNXSLIM_EXTERNAL_NONE) {
+    it->status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
+  } else if (onnxslim_tensor_byte_size((onnxslim_tensor *)t, &size) != 0) {
+    it->status = ONNXSLIM_EXTERNAL_NO_LAYOUT;
+  } else if (size < s->o->size_threshold) {
+    it->status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
+  } else if (g && !(s->o->flags & ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS) &&
+             (dt == ONNXSLIM_DTYPE_INT64 || dt == ONNXSLIM_DTYPE_INT32) &&
+             feeds_shape_input(g, name)) {
+    it->status = ONNXSLIM_EXTERNAL_SHAPE_INPUT;
+  } else {
+    it->status = ONNXSLIM_EXTERNAL_WRITTEN;
+    it->length = size;
+  }
+  return 0;
+}
+
+static int collect_items(osl_esave *s, osl_msg *msg) {
+  int rc = 0;
+  if (msg->def == &osl_def_onnx_GraphProto) {
+    for (size_t i = 0; i < msg->nf && !rc; i++)
+      if (msg->f[i].number == onnx_GraphProto_initializer_tag && msg->f[i].sub)
+        rc = add_item(s, msg->f[i].sub, onnxslim__msg_str(msg->f[i].sub, onnx_TensorProto_name_tag),
+                      (onnxslim_graph *)msg);
+  } else if (msg->def == &osl_def_onnx_NodeProto && (s->o->flags & ONNXSLIM_EXTERNAL_CONSTANTS) &&
+             strcmp(onnxslim__msg_str(msg, onnx_NodeProto_op_type_tag), "Constant") == 0) {
+    onnxslim_attr *a = onnxslim_node_find_attr((onnxslim_node *)msg, "value");
+    onnxslim_tensor *t = a ? onnxslim_attr_tensor(a) : NULL;
+    if (t) rc = add_item(s, (osl_msg *)t, onnxslim_node_output((onnxslim_node *)msg, 0), NULL);
+  }
+  /* any other tensor stored externally now must come back inline */
+  if (!rc && msg->def == &osl_def_onnx_TensorProto && msg->parent &&
+      msg->parent->def != &osl_def_onnx_GraphProto &&
+      onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
+          onnx_TensorProto_DataLocation_EXTERNAL) {
+    int listed = 0;
+    for (size_t i = 0; i < s->count; i++) listed |= s->items[i].t == msg;
+    if (!listed) {
+      rc = add_item(s, msg, onnxslim__msg_str(msg, onnx_TensorProto_name_tag), NULL);
+      if (!rc) s->items[s->count - 1].status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
+    }
+  }
+  for (size_t i = 0; i < msg->nf && !rc; i++)
+    if (msg->f[i].sub) rc = collect_items(s, msg->f[i].sub);
+  return rc;
+}
+
+/* The tensor's bytes: a pending conversion, or a pointer. */
+static int source(osl_msg *t, const osl_xform **x, const uint8_t **p, size_t *n) {
+  osl_field *raw = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
+  *x = NULL;
+  if (raw && raw->xform &&
+      onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW) {
+    *x = raw->xform;
+    *p = NULL;
+    *n = raw->n;
+    return 0;
+  }
+  const void *d;
+  int rc = onnxslim_tensor_data((onnxslim_tensor *)t, &d, n);
+  *p = d;
+  return rc;
+}
+
+/* A sink that hashes what passes through (for the checksum key). */
+typedef struct {
+  osl_sink base;
+  osl_sink *next;
+  struct sha1_ctx sha;
+} osl_hash_sink;
+
+static int hash_write(osl_sink *sink, const uint8_t *p, size_t n) {
+  osl_hash_sink *h = (osl_hash_sink *)sink;
+  sha1_update(&h->sha, n, p);
+  return h->next->write(h->next, p, n);
+}
+
+static int write_item(const onnxslim_model *m, osl_item *it, osl_out *out, uint64_t align,
+                      int checksum) {
+  static const uint8_t zeros[4096];
+  uint64_t pos = onnxslim__out_pos(out);
+  uint64_t pad = (align - pos % align) % align;
+  osl_sink *sink = onnxslim__out_sink(out);
+  int rc = 0;
+  while (pad && !rc) {
+    size_t c = pad < sizeof zeros ? (size_t)pad : sizeof zeros;
+    rc = sink->write(sink, zeros, c);
+    pad -= c;
+  }
+  if (rc) return rc;
+  it->offset = onnxslim__out_pos(out);
+  const osl_xform *x;
+  const uint8_t *p;
+  size_t n;
+  rc = source(it->t, &x, &p, &n);
+  if (rc) return rc;
+  if ((uint64_t)n != it->length)
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': %zu bytes stored, dims and type need %llu",
+                         it->name, n, (unsigned long long)it->length);
+  osl_hash_sink hs;
+  if (checksum) {
+    hs.base.write = hash_write;
+    hs.next = sink;
+    sha1_init(&hs.sha);
+    sink = &hs.base;
+  }
+  if (x) {
+    rc = onnxslim__xform_write((onnxslim_model *)m, x, sink);
+  } else {
+    rc = n ? sink->write(sink, p, n) : 0;
+  }
+  if (!rc && checksum) {
+    uint8_t d[SHA1_DIGEST_SIZE];
+    sha1_digest(&hs.sha, sizeof d, d);
+    for (size_t i = 0; i < sizeof d; i++) sprintf(it->checksum + 2 * i, "%02x", d[i]);
+  }
+  return rc;
+}
+
+/* ---- tiny encoder for the replacement fields ---- */
+typedef struct {
+  uint8_t *p;
+  size_t n, cap;
+  int fail;
+} osl_buf;
+
+static void put(osl_buf *b, const void *d, size_t n) {
+  if (b->fail) return;
+  if (b->n + n > b->cap) {
+    size_t cap = (b->n + n) * 2 + 64;
+    uint8_t *q = realloc(b->p, cap);
+    if (!q) {
+      b->fail = 1;
+      return;
+    }
+    b->p = q;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, d, n);
+  b->n += n;
+}
+
+static void put_varint(osl_buf *b, uint64_t v) {
+  uint8_t t[10];
+  size_t k = 0;
+  do {
+    t[k++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+    v >>= 7;
+  } while (v);
+  put(b, t, k);
+}
+
+static void put_entry(osl_buf *b, const char *key, const char *value) {
+  size_t kl = strlen(key), vl = strlen(value);
+  osl_buf e = {0};
+  put_varint(&e, (1u << 3) | 2u);
+  put_varint(&e, kl);
+  put(&e, key, kl);
+  put_varint(&e, (2u << 3) | 2u);
+  put_varint(&e, vl);
+  put(&e, value, vl);
+  put_varint(b, ((uint64_t)onnx_TensorProto_external_data_tag << 3) | 2u);
+  put_varint(b, e.n);
+  put(b, e.p, e.n);
+  b->fail |= e.fail;
+  free(e.p);
+}
+
+static void set_plan(osl_msg *t, const osl_plan *plan) {
+  t->plan = plan;
+  for (osl_msg *m = t->parent; m; m = m->parent) m->save_dirty = 1;
+}
+
+static void clear_plans(osl_msg *msg) {
+  msg->plan = NULL;
+  msg->save_dirty = 0;
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) clear_plans(msg->f[i].sub);
+}
+
+static void sanitize(char *s) {
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+          *s == '.' || *s == '_' || *s == '-'))
+      *s = '_';
+}
+
+int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
+                                 const onnxslim_external_options *opts,
+                                 onnxslim_external_report **out) {
+  if (out) *out = NULL;
+  onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  if (opts) {
+    if (opts->version < 1 || opts->version > ONNXSLIM_EXTERNAL_OPTIONS_VERSION)
+      return onnxslim__err(ONNXSLIM_EINVAL, "unknown external options version %u", opts->version);
+    o = *opts;
+  }
+  if (!model || !path || !model->root)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_save_external: NULL argument");
+  if (o.mode < ONNXSLIM_EXTERNAL_ONE_FILE || o.mode > ONNXSLIM_EXTERNAL_NONE)
+    return onnxslim__err(ONNXSLIM_EINVAL, "unknown external data mode %d", o.mode);
+  if (o.flags & ~31u) return onnxslim__err(ONNXSLIM_EINVAL, "reserved external flags 0x%x set", o.flags);
+  if (!o.align) o.align = ONNXSLIM_EXTERNAL_DEFAULT_ALIGN;
+  if (o.align & (o.align - 1))
+    return onnxslim__err(ONNXSLIM_EINVAL, "alignment %llu is not a power of two",
+                         (unsigned long long)o.align);
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+  if (!base[0]) return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
+  char *deflt = NULL;
+  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && !o.location) {
+    deflt = malloc(strlen(base) + 6);
+    if (!deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    sprintf(deflt, "%s.data", base);
+    o.location = deflt;
+  }
+  const char *why;
+  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE &&
+      (!location_ok(o.location, &why) || strcmp(o.location, base) == 0)) {
+    int rc = onnxslim__err(ONNXSLIM_EINVAL, "external data location '%s' refused: %s", o.location,
+                           strcmp(o.location, base) == 0 ? "it is the model file itself" : why);
+    free(deflt);
+    return rc;
+  }
+  osl_esave s = {model, &o, NULL, 0, 0};
+  osl_out **outs = NULL;
+  char **locs = NULL;
+  size_t nouts = 0;
+  onnxslim_external_report *rep = calloc(1, sizeof *rep);
+  osl_buf enc = {0};
+  osl_plan *plans = NULL;
+  int rc = rep ? collect_items(&s, model->root) : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  int fsync_data = !(o.flags & ONNXSLIM_EXTERNAL_NO_FSYNC);
+  size_t nwritten = 0;
+  for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN;
+  /* data files */
+  if (!rc && nwritten) {
+    size_t want = o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? 1 : nwritten;
+    outs = calloc(want, sizeof *outs);
+    locs = calloc(want, sizeof *locs);
+    if (!outs || !locs) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    uint64_t total = 0;
+    for (size_t i = 0; i < s.count; i++)
+      if (s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN) total += s.items[i].length + o.align;
+    for (size_t i = 0; i < s.count && !rc; i++) {
+      osl_item *it = &s.items[i];
+      if (it->status != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+      if (o.mode == ONNXSLIM_EXTERNAL_PER_TENSOR || nouts == 0) {
+        char *loc;
+        if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE) {
+          loc = strdup(o.location);
+        } else {
+          loc = malloc(strlen(it->name) + 32);
+          if (loc) {
+            sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
+            sanitize(loc);
+            /* unique among this save's files and not the model itself */
+            for (unsigned k = 1;; k++) {
+              int clash = strcmp(loc, base) == 0;
+              for (size_t j = 0; j < nouts && !clash; j++) clash = strcmp(locs[j], loc) == 0;
+              if (!clash) break;
+              sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
+              sanitize(loc);
+            }
+          }
+        }
+        char *full = loc ? malloc(dirlen + strlen(loc) + 1) : NULL;
+        if (!loc || !full) {
+          free(loc);
+          rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+          break;
+        }
+        memcpy(full, path, dirlen);
+        strcpy(full + dirlen, loc);
+        outs[nouts] = onnxslim__out_open(full, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
+        free(full);
+        locs[nouts] = loc;
+        if (!outs[nouts]) {
+          rc = onnxslim_error_last_code();
+          nouts++;
+          break;
+        }
+        nouts++;
+      }
+      it->file = nouts - 1;
+      rc = write_item(model, it, outs[it->file], o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? o.align : 1,
+                      (o.flags & ONNXSLIM_EXTERNAL_CHECKSUM) != 0);
+    }
+  }
+  /* replacement fields of every tensor that changes place */
+  if (!rc) {
+    plans = calloc(s.count ? s.count : 1, sizeof *plans);
+    if (!plans) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
+  size_t *starts = !rc ? calloc(s.count + 1, sizeof *starts) : NULL;
+  if (!rc && !starts) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t i = 0; i < s.count && !rc; i++) {
+    osl_item *it = &s.items[i];
+    starts[i] = enc.n;
+    if (it->status == ONNXSLIM_EXTERNAL_WRITTEN) {
+      char num[32];
+      put_entry(&enc, "location", locs[it->file]);
+      sprintf(num, "%llu", (unsigned long long)it->offset);
+      put_entry(&enc, "offset", num);
+      sprintf(num, "%llu", (unsigned long long)it->length);
+      put_entry(&enc, "length", num);
+      if (o.flags & ONNXSLIM_EXTERNAL_CHECKSUM) put_entry(&enc, "checksum", it->checksum);
+      put_varint(&enc, (uint64_t)onnx_TensorProto_data_location_tag << 3);
+      put_varint(&enc, onnx_TensorProto_DataLocation_EXTERNAL);
+    }
+  }
+  if (!rc && enc.fail) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t i = 0; i < s.count && !rc; i++) {
+    osl_item *it = &s.items[i];
+    osl_plan *pl = &plans[i];
+    if (it->status == ONNXSLIM_EXTERNAL_WRITTEN) {
+      pl->fields = enc.p + starts[i];
+      pl->fields_len = (i + 1 < s.count ? starts[i + 1] : enc.n) - starts[i];
+      set_plan(it->t, pl);
+    } else if (it->ext_now) {
+      /* stays inline: its external bytes come back into the model file */
+      const osl_xform *x;
+      const uint8_t *p;
+      size_t n;
+      rc = source(it->t, &x, &p, &n);
+      pl->data = p ? p : (const uint8_t *)"";
+      pl->size = n;
+      pl->xform = x;
+      if (!rc) set_plan(it->t, pl);
+    }
+  }
+  /* the model file */
+  uint64_t msize = 0;
+  if (!rc) rc = onnxslim__msg_size(model->root, &msize);
+  if (!rc && msize > INT32_MAX && !(o.flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE))
+    rc = onnxslim__err(ONNXSLIM_ELIMIT,
+                       "the model file would be %llu bytes, over protobuf's 2 GiB limit (move "
+                       "tensors to external data, or allow it explicitly)",
+                       (unsigned long long)msize);
+  osl_out *mout = NULL;
+  if (!rc) {
+    mout = onnxslim__out_open(path, msize, model);
+    if (!mout) rc = onnxslim_error_last_code();
+  }
+  if (!rc) rc = onnxslim__msg_write(model->root, onnxslim__out_sink(mout));
+  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
+  if (!rc) rc = onnxslim__out_finish(mout, fsync_data);
+  /* everything is written: data files first, then the model */
+  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_commit(outs[i], 0);
+  if (!rc) rc = onnxslim__out_commit(mout, fsync_data);
+  clear_plans(model->root);
+  if (rep) {
+    for (size_t i = 0; i < nouts; i++) rep->copied += outs[i] ? onnxslim__out_copied(outs[i]) : 0;
+    if (mout) rep->copied += onnxslim__out_copied(mout);
+  }
+  onnxslim__out_abort(mout);
+  for (size_t i = 0; i < nouts; i++) onnxslim__out_abort(outs[i]);
+  /* report */
+  if (!rc && rep) {
+    rep->e = calloc(s.count ? s.count : 1, sizeof *rep->e);
+    if (!rep->e) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s.count && !rc; i++) {
+      osl_item *it = &s.items[i];
+      rep->e[i].name = strdup(it->name);
+      rep->e[i].status = it->status;
+      if (it->status == ONNXSLIM_EXTERNAL_WRITTEN) {
+        rep->e[i].location = strdup(locs[it->file]);
+        rep->e[i].offset = it->offset;
+        rep->e[i].length = it->length;
+      }
+      rep->count++;
+      if (!rep->e[i].name || (it->status == ONNXSLIM_EXTERNAL_WRITTEN && !rep->e[i].location))
+        rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    }
+  }
+  for (size_t i = 0; i < nouts; i++) free(locs[i]);
+  free(locs);
+  free(outs);
+  free(starts);
+  free(plans);
+  free(enc.p);
+  free(s.items);
+  free(deflt);
+  if (!rc && out) *out = rep;
+  else onnxslim_external_report_free(rep);
+  return rc;
+}
+
+/* ---- fingerprint ------------------------------------------------------------ */
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+static void h_u64(XXH3_state_t *h, uint64_t v) {
+  uint8_t b[8];
+  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
+  XXH3_128bits_update(h, b, 8);
+}
+
+/* Hashes bytes in chunks, releasing mapped pages behind us. */
+static void h_bytes(const onnxslim_model *m, XXH3_state_t *h, const uint8_t *p, size_t n) {
+  h_u64(h, n);
+  const size_t chunk = 8u << 20;
+  for (size_t i = 0; i < n; i += chunk) {
+    size_t c = n - i < chunk ? n - i : chunk;
+    XXH3_128bits_update(h, p + i, c);
+    onnxslim__release(m, p + i, c);
+  }
+}
+
+static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
+  onnxslim_tensor *tt = (onnxslim_tensor *)t;
+  int32_t dt = onnxslim_tensor_dtype(tt);
+  if (dt == ONNXSLIM_DTYPE_STRING) {
+    size_t n = onnxslim_tensor_string_count(tt);
+    h_u64(h, n);
+    for (size_t i = 0; i < n; i++) {
+      const char *s;
+      size_t len;
+      int rc = onnxslim_tensor_string_at(tt, i, &s, &len);
+      if (rc) return rc;
+      h_bytes(m, h, (const uint8_t *)s, len);
+    }
+    return 0;
+  }
+  if (!onnxslim_dtype_bits(dt)) return 0; /* unknown layout: fields hashed as stored */
+  const osl_xform *x;
+  const uint8_t *p;
+  size_t n;
+  int rc = source(t, &x, &p, &n);
+  if (rc) return rc;
+  if (!x) {
+    h_bytes(m, h, p, n);
+    return 0;
+  }
+  h_u64(h, n);
+  size_t cap = 1u << 18;
+  uint8_t *buf = malloc(cap * x->out_size);
+  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t i = 0; i < x->count && !rc; i += cap) {
+    size_t c = x->count - i < cap ? x->count - i : cap;
+    rc = x->run(x, x->src + i * x->in_size, c, buf);
+    if (!rc) XXH3_128bits_update(h, buf, c * x->out_size);
+    onnxslim__release(m, x->src + i * x->in_size, c * x->in_size);
+  }
+  free(buf);
+  return rc;
+}
+
+static int h_msg(const onnxslim_model *m, XXH3_state_t *h, osl_msg *msg) {
+  int tensor = msg->def == &osl_def_onnx_TensorProto;
+  int known_layout =
+      tensor && (onnxslim_dtype_bits(onnxslim_tensor_dtype((onnxslim_tensor *)msg)) ||
+                 onnxslim_tensor_dtype((onnxslim_tensor *)msg) == ONNXSLIM_DTYPE_STRING);
+  for (size_t i = 0; i < msg->nf; i++) {
+    osl_field *f = &msg->f[i];
+    if (known_layout && onnxslim__storage_field(f->number)) continue;
+    h_u64(h, ((uint64_t)f->number << 3) | f->wt);
+    if (f->sub) {
+      int rc = h_msg(m, h, f->sub);
+      if (rc) return rc;
+      h_u64(h, UINT64_MAX); /* end of submessage */
+    } else if (f->wt == OSL_WT_LEN) {
+      if (f->xform) continue; /* only raw_data carries transforms: storage */
+      h_bytes(m, h, f->p, f->n);
+    } else {
+      h_u64(h, f->u);
+    }
+  }
+  if (known_layout) {
+    h_u64(h, 0x7e7e7e7eu); /* tensor contents follow */
+    return h_tensor_data(m, h, msg);
+  }
+  return 0;
+}
+
+int onnxslim_model_fingerprint(const onnxslim_model *model, char *out) {
+  if (!model || !out || !model->root)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_fingerprint: NULL argument");
+  XXH3_state_t *h = XXH3_createState();
+  if (!h) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  XXH3_128bits_reset(h);
+  int rc = h_msg(model, h, model->root);
+  if (!rc) {
+    XXH128_hash_t d = XXH3_128bits_digest(h);
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)d.high64, (unsigned long long)d.low64);
+  }
+  XXH3_freeState(h);
+  return rc;
+}

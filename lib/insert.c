@@ -1,0 +1,215 @@
+/*
+ * libonnxslim - node insertion on edges, built on the public handle API only
+ * (internal.h is included for onnxslim__err alone).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static size_t node_index(const onnxslim_graph *g, const onnxslim_node *n) {
+  size_t count = onnxslim_graph_node_count(g);
+  for (size_t i = 0; i < count; i++)
+    if (onnxslim_graph_node(g, i) == n) return i;
+  return SIZE_MAX;
+}
+
+static int is_graph_input(const onnxslim_graph *g, const char *name) {
+  for (size_t i = 0; i < onnxslim_graph_input_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_input(g, i)), name) == 0) return 1;
+  return 0;
+}
+
+/* Does subgraph g define `name` itself (so uses inside refer to its own)? */
+static int defines(const onnxslim_graph *g, const char *name) {
+  return is_graph_input(g, name) || onnxslim_graph_find_initializer(g, name) ||
+         onnxslim_graph_producer(g, name);
+}
+
+/* Rewires node n to read `to` where it read `from`: its inputs and the
+ * captures of its subgraphs. */
+static int rewire(onnxslim_node *n, const char *from, const char *to) {
+  int rc = 0;
+  for (size_t k = 0; k < onnxslim_node_input_count(n) && !rc; k++)
+    if (strcmp(onnxslim_node_input(n, k), from) == 0) rc = onnxslim_node_set_input(n, k, to);
+  for (size_t a = 0; a < onnxslim_node_attr_count(n) && !rc; a++) {
+    onnxslim_attr *at = onnxslim_node_attr(n, a);
+    int ty = onnxslim_attr_type(at);
+    size_t ng = ty == ONNXSLIM_ATTR_GRAPH ? 1 : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_size(at) : 0;
+    for (size_t j = 0; j < ng && !rc; j++) {
+      onnxslim_graph *sub = ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs_at(at, j);
+      if (sub && !defines(sub, from)) rc = onnxslim_graph_rename_value(sub, from, to);
+    }
+  }
+  return rc;
+}
+
+/* Gives the new edge `edge` a copy of the original edge's value info, and
+ * the new node's output `out_name` element type `cast_to` (>= 0). */
+static int copy_type(onnxslim_graph *g, const char *orig, const char *edge, const char *out_name,
+                     int32_t cast_to) {
+  onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, orig);
+  if (!vi) return 0; /* nothing known about this edge */
+  onnxslim_type *ty = onnxslim_value_info_type(vi);
+  onnxslim_value_info *nv = NULL;
+  int rc = onnxslim_graph_add_value_info(g, edge, &nv);
+  if (!rc && ty) rc = onnxslim_value_info_set_type(nv, ty);
+  if (!rc && cast_to >= 0) {
+    onnxslim_value_info *ov = onnxslim_graph_find_value_info(g, out_name);
+    rc = ov ? onnxslim_value_info_set_elem_type(ov, cast_to) : 0;
+  }
+  return rc;
+}
+
+static int fresh(onnxslim_model *m, const char *wanted, const char *base, const char *suffix,
+                 const char **out) {
+  if (wanted) return onnxslim_model_unique_name(m, wanted, out);
+  size_t len = strlen(base) + strlen(suffix) + 1;
+  char *buf = malloc(len);
+  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  strcpy(buf, base);
+  strcat(buf, suffix);
+  int rc = onnxslim_model_unique_name(m, buf, out);
+  free(buf);
+  return rc;
+}
+
+static int insert_after(onnxslim_graph *g, const char *value, const char *op_type,
+                        const char *domain, onnxslim_node *const *consumers, size_t n_consumers,
+                        const char *fresh_name, int32_t cast_to, onnxslim_node **out) {
+  if (out) *out = NULL;
+  if (!g || !value || !op_type || (!consumers && n_consumers))
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_after: NULL argument");
+  onnxslim_model *m = onnxslim_graph_model(g);
+  if (!m) return ONNXSLIM_EINVAL;
+  /* gather what the edit will need before changing anything */
+  onnxslim_node *producer = onnxslim_graph_producer(g, value);
+  size_t nc = onnxslim_graph_consumer_count(g, value);
+  if (!producer && !nc && !onnxslim_graph_find_initializer(g, value) && !is_graph_input(g, value))
+    return onnxslim__err(ONNXSLIM_ENOTFOUND, "no value '%s' in graph '%s'", value,
+                         onnxslim_graph_name(g));
+  onnxslim_node **all = malloc((nc ? nc : 1) * sizeof *all);
+  if (!all) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t i = 0; i < nc; i++) all[i] = onnxslim_graph_consumer(g, value, i);
+  int rc = 0;
+  for (size_t i = 0; i < n_consumers && !rc; i++) {
+    size_t k = 0;
+    while (k < nc && all[k] != consumers[i]) k++;
+    if (k == nc)
+      rc = onnxslim__err(ONNXSLIM_EINVAL, "node '%s' does not read value '%s'",
+                         consumers[i] ? onnxslim_node_name(consumers[i]) : "(null)", value);
+  }
+  int takeover = producer && (n_consumers == 0 || n_consumers == nc);
+  onnxslim_node *const *chosen = n_consumers ? consumers : all;
+  size_t n_chosen = n_consumers ? n_consumers : nc;
+  const char *edge = NULL, *node_name = NULL;
+  if (!rc) rc = fresh(m, fresh_name, value, takeover ? "_pre" : "_out", &edge);
+  if (!rc) {
+    /* node name: <value>_<op_type> made unique */
+    char *nn = malloc(strlen(value) + strlen(op_type) + 2);
+    if (!nn) {
+      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    } else {
+      strcpy(nn, value);
+      strcat(nn, "_");
+      strcat(nn, op_type);
+      rc = onnxslim_model_unique_name(m, nn, &node_name);
+      free(nn);
+    }
+  }
+  size_t pos = 0;
+  if (!rc && producer) {
+    pos = node_index(g, producer) + 1;
+  } else if (!rc) {
+    pos = SIZE_MAX;
+    for (size_t i = 0; i < n_chosen; i++) {
+      size_t k = node_index(g, chosen[i]);
+      if (k < pos) pos = k;
+    }
+    if (pos == SIZE_MAX) pos = 0;
+  }
+  onnxslim_node *node = NULL;
+  if (!rc && takeover) {
+    /* the producer writes the fresh edge; the new node takes over `value` */
+    for (size_t k = 0; k < onnxslim_node_output_count(producer) && !rc; k++)
+      if (strcmp(onnxslim_node_output(producer, k), value) == 0)
+        rc = onnxslim_node_set_output(producer, k, edge);
+    const char *in[1] = {edge}, *outs[1] = {value};
+    if (!rc) rc = onnxslim_graph_add_node(g, pos, op_type, domain, node_name, in, 1, outs, 1, &node);
+    if (!rc) rc = copy_type(g, value, edge, value, cast_to);
+  } else if (!rc) {
+    const char *in[1] = {value}, *outs[1] = {edge};
+    rc = onnxslim_graph_add_node(g, pos, op_type, domain, node_name, in, 1, outs, 1, &node);
+    for (size_t i = 0; i < n_chosen && !rc; i++) rc = rewire(chosen[i], value, edge);
+    if (!rc) rc = copy_type(g, value, edge, edge, cast_to);
+  }
+  if (!rc && cast_to >= 0) rc = onnxslim_node_set_attr_int(node, "to", cast_to);
+  free(all);
+  if (!rc && out) *out = node;
+  return rc;
+}
+
+int onnxslim_insert_after(onnxslim_graph *graph, const char *value, const char *op_type,
+                          const char *domain, onnxslim_node *const *consumers, size_t n_consumers,
+                          const char *fresh_name, onnxslim_node **out) {
+  return insert_after(graph, value, op_type, domain, consumers, n_consumers, fresh_name, -1, out);
+}
+
+int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *value, int32_t to,
+                               onnxslim_node *const *consumers, size_t n_consumers,
+                               const char *fresh_name, onnxslim_node **out) {
+  if (to < 0) return onnxslim__err(ONNXSLIM_EINVAL, "invalid Cast target type %d", (int)to);
+  return insert_after(graph, value, "Cast", NULL, consumers, n_consumers, fresh_name, to, out);
+}
+
+static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t input_index,
+                         const char *op_type, const char *domain, const char *fresh_name,
+                         int32_t cast_to, onnxslim_node **out) {
+  if (out) *out = NULL;
+  if (!g || !consumer || !op_type)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_before: NULL argument");
+  size_t pos = node_index(g, consumer);
+  if (pos == SIZE_MAX)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_before: the consumer is not a node of "
+                                          "this graph");
+  if (input_index >= onnxslim_node_input_count(consumer))
+    return onnxslim__err(ONNXSLIM_ERANGE, "node '%s' has no input %zu",
+                         onnxslim_node_name(consumer), input_index);
+  const char *value = onnxslim_node_input(consumer, input_index);
+  if (!value[0])
+    return onnxslim__err(ONNXSLIM_ERANGE, "input %zu of node '%s' is omitted", input_index,
+                         onnxslim_node_name(consumer));
+  onnxslim_model *m = onnxslim_graph_model(g);
+  const char *edge = NULL, *node_name = NULL;
+  int rc = fresh(m, fresh_name, value, "_in", &edge);
+  if (!rc) {
+    char *nn = malloc(strlen(value) + strlen(op_type) + 2);
+    if (!nn) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    strcpy(nn, value);
+    strcat(nn, "_");
+    strcat(nn, op_type);
+    rc = onnxslim_model_unique_name(m, nn, &node_name);
+    free(nn);
+  }
+  onnxslim_node *node = NULL;
+  const char *in[1] = {value}, *outs[1] = {edge};
+  if (!rc) rc = onnxslim_graph_add_node(g, pos, op_type, domain, node_name, in, 1, outs, 1, &node);
+  if (!rc) rc = onnxslim_node_set_input(consumer, input_index, edge);
+  if (!rc) rc = copy_type(g, value, edge, edge, cast_to);
+  if (!rc && cast_to >= 0) rc = onnxslim_node_set_attr_int(node, "to", cast_to);
+  if (!rc && out) *out = node;
+  return rc;
+}
+
+int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *consumer, size_t input_index,
+                           const char *op_type, const char *domain, const char *fresh_name,
+                           onnxslim_node **out) {
+  return insert_before(graph, consumer, input_index, op_type, domain, fresh_name, -1, out);
+}
+
+int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer,
+                                size_t input_index, int32_t to, const char *fresh_name,
+                                onnxslim_node **out) {
+  if (to < 0) return onnxslim__err(ONNXSLIM_EINVAL, "invalid Cast target type %d", (int)to);
+  return insert_before(graph, consumer, input_index, "Cast", NULL, fresh_name, to, out);
+}

@@ -1,0 +1,583 @@
+/* Unit tests of the validation module (onnxslim_model_check): valid models
+ * give an empty report; hand-built broken models, one per problem kind, give
+ * the expected code, a location naming the node/initializer/output and a
+ * message naming the value. Run from the repository root. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <onnxslim.h>
+
+#include "pbuild.h"
+#include "t.h"
+
+/* ---- building models ------------------------------------------------------- */
+
+/* Field numbers from onnx.proto. */
+enum {
+  M_IR = 1, M_GRAPH = 7, M_OPSET = 8, M_FUNCTIONS = 25,
+  G_NODE = 1, G_NAME = 2, G_INIT = 5, G_INPUT = 11, G_OUTPUT = 12, G_VINFO = 13,
+  G_SPARSE = 15,
+  N_IN = 1, N_OUT = 2, N_NAME = 3, N_OP = 4, N_ATTR = 5, N_DOMAIN = 7,
+  A_NAME = 1, A_I = 3, A_T = 5, A_G = 6, A_TYPE = 20,
+  T_DIMS = 1, T_DTYPE = 2, T_STRING = 6, T_NAME = 8, T_RAW = 9,
+  F_NAME = 1, F_INPUT = 4, F_OUTPUT = 5, F_NODE = 7, F_OPSET = 9, F_DOMAIN = 10,
+};
+
+/* Appends a node. ins/outs are NULL-terminated lists ("" = omitted). */
+static void add_node(pbuf *g, uint32_t field, const char *name, const char *op,
+                     const char *const *ins, const char *const *outs, const char *domain,
+                     pbuf *attrs) {
+  pbuf n = {0};
+  for (; ins && *ins; ins++) pb_str(&n, N_IN, *ins);
+  for (; outs && *outs; outs++) pb_str(&n, N_OUT, *outs);
+  if (name) pb_str(&n, N_NAME, name);
+  pb_str(&n, N_OP, op);
+  if (attrs && attrs->n) {
+    pb_put(&n, attrs->p, attrs->n);
+    free(attrs->p);
+    memset(attrs, 0, sizeof *attrs);
+  }
+  if (domain) pb_str(&n, N_DOMAIN, domain);
+  pb_msg(g, field, &n);
+}
+#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define NONE ((const char *const *)NULL)
+
+/* Appends a ValueInfoProto (field: input/output/value_info) of a tensor of
+ * elem type `elem` (0: no type at all). */
+static void add_vi(pbuf *g, uint32_t field, const char *name, int elem) {
+  pbuf vi = {0}, ty = {0}, tt = {0};
+  pb_str(&vi, 1, name);
+  if (elem) {
+    pb_int(&tt, 1, (uint64_t)elem);
+    pb_msg(&ty, 1, &tt);
+    pb_msg(&vi, 2, &ty);
+  }
+  pb_msg(g, field, &vi);
+}
+
+/* A TensorProto with dims[ndims], dtype and `nraw` raw bytes (raw NULL: no data). */
+static void make_tensor(pbuf *t, const char *name, int dtype, const int64_t *dims, size_t ndims,
+                        const void *raw, size_t nraw) {
+  for (size_t i = 0; i < ndims; i++) pb_int(t, T_DIMS, (uint64_t)dims[i]);
+  pb_int(t, T_DTYPE, (uint64_t)dtype);
+  if (name) pb_str(t, T_NAME, name);
+  if (raw) pb_bytes(t, T_RAW, raw, nraw);
+}
+
+static void add_init(pbuf *g, const char *name, int dtype, int64_t dim, size_t nraw) {
+  static const uint8_t zeros[64];
+  pbuf t = {0};
+  make_tensor(&t, name, dtype, &dim, 1, zeros, nraw);
+  pb_msg(g, G_INIT, &t);
+}
+
+/* A tensor attribute `name` holding t. */
+static void attr_tensor(pbuf *attrs, const char *name, pbuf *t) {
+  pbuf a = {0};
+  pb_str(&a, A_NAME, name);
+  pb_msg(&a, A_T, t);
+  pb_int(&a, A_TYPE, ONNXSLIM_ATTR_TENSOR);
+  pb_msg(attrs, N_ATTR, &a);
+}
+static void attr_int(pbuf *attrs, const char *name, int64_t v) {
+  pbuf a = {0};
+  pb_str(&a, A_NAME, name);
+  pb_int(&a, A_I, (uint64_t)v);
+  pb_int(&a, A_TYPE, ONNXSLIM_ATTR_INT);
+  pb_msg(attrs, N_ATTR, &a);
+}
+static void attr_graph(pbuf *attrs, const char *name, pbuf *g) {
+  pbuf a = {0};
+  pb_str(&a, A_NAME, name);
+  pb_msg(&a, A_G, g);
+  pb_int(&a, A_TYPE, ONNXSLIM_ATTR_GRAPH);
+  pb_msg(attrs, N_ATTR, &a);
+}
+
+static void add_opset(pbuf *m, uint32_t field, const char *domain, int64_t version) {
+  pbuf op = {0};
+  if (domain) pb_str(&op, 1, domain);
+  pb_int(&op, 2, (uint64_t)version);
+  pb_msg(m, field, &op);
+}
+
+/* Wraps graph g (named "main" unless it has a name already) into a model
+ * with ir_version 8 and opset "" 17, plus `extra` (functions, opsets), and
+ * loads it. Frees g and extra. */
+static onnxslim_model *load(pbuf *g, pbuf *extra) {
+  pbuf m = {0};
+  pb_int(&m, M_IR, 8);
+  pb_msg(&m, M_GRAPH, g);
+  add_opset(&m, M_OPSET, "", 17);
+  if (extra && extra->n) pb_put(&m, extra->p, extra->n);
+  if (extra) {
+    free(extra->p);
+    memset(extra, 0, sizeof *extra);
+  }
+  onnxslim_model *model = NULL;
+  int rc = onnxslim_model_from_buffer(&model, m.p, m.n, ONNXSLIM_BUFFER_COPY, NULL);
+  free(m.p);
+  if (rc) fprintf(stderr, "load failed: %s\n", onnxslim_error_last());
+  return model;
+}
+
+/* Checks the model and returns its report (NULL on failure). */
+static onnxslim_report *run_check(onnxslim_model *m) {
+  onnxslim_report *r = NULL;
+  if (!m || onnxslim_model_check(m, 0, &r) != 0) return NULL;
+  for (size_t i = 0; i < onnxslim_report_count(r); i++)
+    fprintf(stderr, "  problem %d: %s: %s\n", onnxslim_report_code(r, i),
+            onnxslim_report_location(r, i), onnxslim_report_message(r, i));
+  return r;
+}
+
+/* 1 if the report has a problem with this code whose location equals loc
+ * and whose message contains msg_part. */
+static int has(const onnxslim_report *r, int code, const char *loc, const char *msg_part) {
+  for (size_t i = 0; i < onnxslim_report_count(r); i++) {
+    if (onnxslim_report_code(r, i) != code) continue;
+    if (strcmp(onnxslim_report_location(r, i), loc) != 0) continue;
+    if (msg_part && !strstr(onnxslim_report_message(r, i), msg_part)) continue;
+    return 1;
+  }
+  return 0;
+}
+
+/* Runs the check on g (+extra), requires exactly `count` problems and one
+ * with (code, loc, msg_part). */
+static void expect(pbuf *g, pbuf *extra, size_t count, int code, const char *loc,
+                   const char *msg_part) {
+  onnxslim_model *m = load(g, extra);
+  CHECK(m != NULL);
+  onnxslim_report *r = run_check(m);
+  CHECK(r != NULL);
+  CHECK(onnxslim_report_count(r) == count);
+  if (code) CHECK(has(r, code, loc, msg_part));
+  onnxslim_report_free(r);
+  onnxslim_model_free(m);
+}
+
+/* The base graph every test starts from:
+ *   inputs x:FLOAT, initializer W:FLOAT[4]
+ *   node[0] 'id'  Identity(x) -> a
+ *   node[1] 'add' Add(a, W)   -> y
+ *   output y:FLOAT */
+static void base_graph(pbuf *g) {
+  pb_str(g, G_NAME, "main");
+  add_node(g, G_NODE, "id", "Identity", L("x"), L("a"), NULL, NULL);
+  add_node(g, G_NODE, "add", "Add", L("a", "W"), L("y"), NULL, NULL);
+  add_init(g, "W", ONNXSLIM_DTYPE_FLOAT, 4, 16);
+  add_vi(g, G_INPUT, "x", ONNXSLIM_DTYPE_FLOAT);
+  add_vi(g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+}
+
+/* ---- tests -------------------------------------------------------------------- */
+
+TEST(valid_models) {
+  pbuf g = {0};
+  base_graph(&g);
+  expect(&g, NULL, 0, 0, NULL, NULL);
+
+  /* IR < 4 style: W is both a graph input and an initializer; an omitted
+   * optional input; an unnamed node; value_info that agrees */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_vi(&g, G_INPUT, "W", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, G_NODE, NULL, "Clip", L("y", "", "W"), L("z"), NULL, NULL);
+  add_vi(&g, G_VINFO, "a", ONNXSLIM_DTYPE_FLOAT);
+  add_vi(&g, G_OUTPUT, "z", 0);
+  add_vi(&g, G_OUTPUT, "x", ONNXSLIM_DTYPE_FLOAT); /* an input passed through */
+  expect(&g, NULL, 0, 0, NULL, NULL);
+
+  /* a subgraph capturing outer values, one produced after its node (lenient),
+   * and a subgraph output naming an outer value directly */
+  g = (pbuf){0};
+  pbuf then = {0}, els = {0}, attrs = {0};
+  pb_str(&then, G_NAME, "then");
+  add_node(&then, G_NODE, "t0", "Add", L("a", "late"), L("t"), NULL, NULL);
+  add_vi(&then, G_OUTPUT, "t", 0);
+  pb_str(&els, G_NAME, "else");
+  add_vi(&els, G_OUTPUT, "W", 0);
+  attr_graph(&attrs, "then_branch", &then);
+  attr_graph(&attrs, "else_branch", &els);
+  base_graph(&g);
+  add_vi(&g, G_INPUT, "cond", ONNXSLIM_DTYPE_BOOL);
+  add_node(&g, G_NODE, "if", "If", L("cond"), L("o"), NULL, &attrs);
+  add_node(&g, G_NODE, "late_n", "Identity", L("x"), L("late"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "o", 0);
+  expect(&g, NULL, 0, 0, NULL, NULL);
+
+  /* a Cast and a Constant that agree with the recorded types */
+  g = (pbuf){0};
+  base_graph(&g);
+  attr_int(&attrs, "to", ONNXSLIM_DTYPE_FLOAT16);
+  add_node(&g, G_NODE, "cast", "Cast", L("y"), L("h"), NULL, &attrs);
+  add_vi(&g, G_OUTPUT, "h", ONNXSLIM_DTYPE_FLOAT16);
+  pbuf t = {0};
+  int64_t two = 2;
+  make_tensor(&t, NULL, ONNXSLIM_DTYPE_INT64, &two, 1, "\1\0\0\0\0\0\0\0\2\0\0\0\0\0\0\0", 16);
+  attr_tensor(&attrs, "value", &t);
+  add_node(&g, G_NODE, "k", "Constant", NONE, L("kk"), NULL, &attrs);
+  add_vi(&g, G_VINFO, "kk", ONNXSLIM_DTYPE_INT64);
+  expect(&g, NULL, 0, 0, NULL, NULL);
+}
+
+TEST(undefined_input) {
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "Gather_1", "Gather", L("W", "nope"), L("z"), NULL, NULL);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_UNDEFINED_INPUT, "graph 'main' node[2] 'Gather_1'", "'nope'");
+
+  /* an unnamed node is located by its op type */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, NULL, "Neg", L("ghost"), L("z"), NULL, NULL);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_UNDEFINED_INPUT, "graph 'main' node[2] (Neg)", "'ghost'");
+}
+
+TEST(subgraph_location) {
+  /* graph 'main' node[2] 'If_0' attribute 'then_branch' node[0] 'c' uses a
+   * value defined nowhere; the else branch uses a value that only exists
+   * inside the then branch (not visible there) */
+  pbuf g = {0}, then = {0}, els = {0}, attrs = {0};
+  pb_str(&then, G_NAME, "then");
+  add_node(&then, G_NODE, "c", "Add", L("a", "zz"), L("t"), NULL, NULL);
+  add_vi(&then, G_OUTPUT, "t", 0);
+  pb_str(&els, G_NAME, "else");
+  add_node(&els, G_NODE, "e", "Identity", L("t"), L("u"), NULL, NULL);
+  add_vi(&els, G_OUTPUT, "u", 0);
+  attr_graph(&attrs, "then_branch", &then);
+  attr_graph(&attrs, "else_branch", &els);
+  base_graph(&g);
+  add_vi(&g, G_INPUT, "cond", ONNXSLIM_DTYPE_BOOL);
+  add_node(&g, G_NODE, "If_0", "If", L("cond"), L("o"), NULL, &attrs);
+  onnxslim_model *m = load(&g, NULL);
+  onnxslim_report *r = run_check(m);
+  CHECK(r != NULL && onnxslim_report_count(r) == 2);
+  CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT,
+            "graph 'main' node[2] 'If_0' attribute 'then_branch' node[0] 'c'", "'zz'"));
+  CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT,
+            "graph 'main' node[2] 'If_0' attribute 'else_branch' node[0] 'e'", "'t'"));
+  onnxslim_report_free(r);
+  onnxslim_model_free(m);
+}
+
+TEST(duplicate_output) {
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "again", "Relu", L("x"), L("a"), NULL, NULL);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph 'main' node[2] 'again'",
+         "'a' is already defined as an output of node[0] 'id'");
+
+  /* a node output that is also a graph input / an initializer */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "over", "Relu", L("y"), L("x", "W"), NULL, NULL);
+  expect(&g, NULL, 2, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph 'main' node[2] 'over'",
+         "'x' is already defined as a graph input");
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "over", "Relu", L("y"), L("W"), NULL, NULL);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph 'main' node[2] 'over'",
+         "'W' is already defined as an initializer");
+
+  /* two initializers of one name */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_init(&g, "W", ONNXSLIM_DTYPE_FLOAT, 4, 16);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph 'main' initializer 'W'", "'W'");
+
+  /* a subgraph node redefining a value of the enclosing graph */
+  g = (pbuf){0};
+  pbuf body = {0}, attrs = {0};
+  pb_str(&body, G_NAME, "then");
+  add_node(&body, G_NODE, "s", "Identity", L("x"), L("a"), NULL, NULL);
+  add_vi(&body, G_OUTPUT, "a", 0);
+  attr_graph(&attrs, "then_branch", &body);
+  pb_str(&body, G_NAME, "else");
+  add_vi(&body, G_OUTPUT, "x", 0);
+  attr_graph(&attrs, "else_branch", &body);
+  base_graph(&g);
+  add_vi(&g, G_INPUT, "cond", ONNXSLIM_DTYPE_BOOL);
+  add_node(&g, G_NODE, "If_0", "If", L("cond"), L("o"), NULL, &attrs);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_DUPLICATE_OUTPUT,
+         "graph 'main' node[2] 'If_0' attribute 'then_branch' node[0] 's'",
+         "'a' is already defined as a value of an enclosing graph");
+}
+
+TEST(order) {
+  /* node[0] consumes 'b', produced by node[1] */
+  pbuf g = {0};
+  pb_str(&g, G_NAME, "main");
+  add_node(&g, G_NODE, "first", "Neg", L("b"), L("y"), NULL, NULL);
+  add_node(&g, G_NODE, "second", "Relu", L("x"), L("b"), NULL, NULL);
+  add_vi(&g, G_INPUT, "x", ONNXSLIM_DTYPE_FLOAT);
+  add_vi(&g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ORDER, "graph 'main' node[0] 'first'",
+         "'b' is produced later, by node[1] 'second'");
+
+  /* a node consuming its own output */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "loop", "Add", L("y", "z"), L("z"), NULL, NULL);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ORDER, "graph 'main' node[2] 'loop'", "is an output of this same node");
+}
+
+TEST(tensor_size) {
+  /* initializer W: FLOAT[4] with 8 raw bytes */
+  pbuf g = {0};
+  pb_str(&g, G_NAME, "main");
+  add_node(&g, G_NODE, "id", "Identity", L("x"), L("a"), NULL, NULL);
+  add_node(&g, G_NODE, "add", "Add", L("a", "W"), L("y"), NULL, NULL);
+  add_init(&g, "W", ONNXSLIM_DTYPE_FLOAT, 4, 8);
+  add_vi(&g, G_INPUT, "x", ONNXSLIM_DTYPE_FLOAT);
+  add_vi(&g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' initializer 'W'", "'W'");
+
+  /* a Constant whose value has 3 bytes for INT64[2] */
+  g = (pbuf){0};
+  base_graph(&g);
+  pbuf t = {0}, attrs = {0};
+  int64_t two = 2;
+  make_tensor(&t, NULL, ONNXSLIM_DTYPE_INT64, &two, 1, "abc", 3);
+  attr_tensor(&attrs, "value", &t);
+  add_node(&g, G_NODE, "c", "Constant", NONE, L("k"), NULL, &attrs);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' node[2] 'c' attribute 'value'",
+         "16");
+
+  /* a STRING initializer of 3 elements holding 1 string */
+  g = (pbuf){0};
+  base_graph(&g);
+  int64_t three = 3;
+  make_tensor(&t, "S", ONNXSLIM_DTYPE_STRING, &three, 1, NULL, 0);
+  pb_str(&t, T_STRING, "only");
+  pb_msg(&g, G_INIT, &t);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' initializer 'S'",
+         "stores 1 string(s), its dims need 3");
+
+  /* the committed fixture: dims promise 4000000 bytes, raw_data has 16 */
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, "test/data/odd/absurd_dims_raw_mismatch.onnx", NULL));
+  onnxslim_report *r = run_check(m);
+  CHECK(r != NULL);
+  CHECK(onnxslim_report_count(r) == 1);
+  CHECK(has(r, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'fuzz_base' initializer 'W'",
+            "raw_data has 16 bytes"));
+  onnxslim_report_free(r);
+  onnxslim_model_free(m);
+}
+
+TEST(opset) {
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "custom", "MyOp", L("y"), L("z"), "com.example", NULL);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_OPSET, "graph 'main' node[2] 'custom'", "'com.example'");
+
+  /* "ai.onnx" is the default domain */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "n", "Relu", L("y"), L("z"), "ai.onnx", NULL);
+  expect(&g, NULL, 0, 0, NULL, NULL);
+
+  /* the same op with an opset import for its domain is fine */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "custom", "MyOp", L("y"), L("z"), "com.example", NULL);
+  pbuf extra = {0};
+  add_opset(&extra, M_OPSET, "com.example", 1);
+  expect(&g, &extra, 0, 0, NULL, NULL);
+
+  /* a function body: its node's domain is missing from the function's own
+   * opset_import; the node calling the function is in an imported domain */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "call", "F", L("y"), L("z"), "local", NULL);
+  pbuf fn = {0};
+  pb_str(&fn, F_NAME, "F");
+  pb_str(&fn, F_INPUT, "i");
+  pb_str(&fn, F_OUTPUT, "o");
+  add_node(&fn, F_NODE, "fn0", "Relu", L("i"), L("r"), NULL, NULL);
+  add_node(&fn, F_NODE, "fn1", "Thing", L("r"), L("o"), "com.other", NULL);
+  add_opset(&fn, F_OPSET, "", 17);
+  pb_str(&fn, F_DOMAIN, "local");
+  add_opset(&extra, M_OPSET, "local", 1);
+  add_opset(&extra, M_OPSET, "com.other", 1); /* in the model, not the function */
+  pb_msg(&extra, M_FUNCTIONS, &fn);
+  expect(&g, &extra, 1, ONNXSLIM_CHECK_OPSET, "function 'F' (domain 'local') node[1] 'fn1'",
+         "'com.other'");
+}
+
+TEST(function_scope) {
+  pbuf g = {0}, fn = {0}, extra = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "call", "F", L("y"), L("z"), "local", NULL);
+  pb_str(&fn, F_NAME, "F");
+  pb_str(&fn, F_INPUT, "i");
+  pb_str(&fn, F_OUTPUT, "o");
+  pb_str(&fn, F_OUTPUT, "never");
+  /* 'x' is a graph input of the model, not visible inside the function */
+  add_node(&fn, F_NODE, "fn0", "Add", L("i", "x"), L("o"), NULL, NULL);
+  pb_str(&fn, F_DOMAIN, "local");
+  add_opset(&extra, M_OPSET, "local", 1);
+  pb_msg(&extra, M_FUNCTIONS, &fn);
+  onnxslim_model *m = load(&g, &extra);
+  onnxslim_report *r = run_check(m);
+  CHECK(r != NULL);
+  CHECK(onnxslim_report_count(r) == 2);
+  CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT, "function 'F' (domain 'local') node[0] 'fn0'",
+            "'x'"));
+  CHECK(has(r, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED, "function 'F' (domain 'local') output 'never'",
+            "'never'"));
+  onnxslim_report_free(r);
+  onnxslim_model_free(m);
+}
+
+TEST(output_not_produced) {
+  pbuf g = {0};
+  base_graph(&g);
+  add_vi(&g, G_OUTPUT, "ghost", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED, "graph 'main' output 'ghost'",
+         "'ghost'");
+
+  /* in a subgraph: neither produced there nor visible from outside */
+  g = (pbuf){0};
+  pbuf body = {0}, attrs = {0};
+  pb_str(&body, G_NAME, "then");
+  add_vi(&body, G_OUTPUT, "nowhere", 0);
+  attr_graph(&attrs, "then_branch", &body);
+  pb_str(&body, G_NAME, "else");
+  add_vi(&body, G_OUTPUT, "a", 0);
+  attr_graph(&attrs, "else_branch", &body);
+  base_graph(&g);
+  add_vi(&g, G_INPUT, "cond", ONNXSLIM_DTYPE_BOOL);
+  add_node(&g, G_NODE, "If_0", "If", L("cond"), L("o"), NULL, &attrs);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
+         "graph 'main' node[2] 'If_0' attribute 'then_branch' output 'nowhere'", "'nowhere'");
+}
+
+TEST(type_conflicts) {
+  /* graph input W:FLOAT16 with initializer W:FLOAT */
+  pbuf g = {0};
+  base_graph(&g);
+  add_vi(&g, G_INPUT, "W", ONNXSLIM_DTYPE_FLOAT16);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE, "graph 'main' input 'W'",
+         "'W' has element type FLOAT16 here but initializer 'W' has data type FLOAT");
+
+  /* a value_info disagreeing with the graph output of the same value */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_vi(&g, G_VINFO, "y", ONNXSLIM_DTYPE_INT64);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE, "graph 'main' value_info 'y'",
+         "'y' has element type INT64 here but FLOAT");
+
+  /* Cast to FLOAT16 whose output is recorded as FLOAT */
+  g = (pbuf){0};
+  base_graph(&g);
+  pbuf attrs = {0};
+  attr_int(&attrs, "to", ONNXSLIM_DTYPE_FLOAT16);
+  add_node(&g, G_NODE, "cast", "Cast", L("y"), L("h"), NULL, &attrs);
+  add_vi(&g, G_OUTPUT, "h", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE, "graph 'main' node[2] 'cast'",
+         "Cast to FLOAT16, but its output 'h' is recorded as FLOAT");
+
+  /* Constant INT64 whose output value_info says FLOAT */
+  g = (pbuf){0};
+  base_graph(&g);
+  pbuf t = {0};
+  make_tensor(&t, NULL, ONNXSLIM_DTYPE_INT64, NULL, 0, "\7\0\0\0\0\0\0\0", 8);
+  attr_tensor(&attrs, "value", &t);
+  add_node(&g, G_NODE, "k", "Constant", NONE, L("kk"), NULL, &attrs);
+  add_vi(&g, G_VINFO, "kk", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE, "graph 'main' node[2] 'k'", "'kk'");
+}
+
+TEST(empty_names) {
+  pbuf g = {0};
+  base_graph(&g);
+  add_vi(&g, G_OUTPUT, "", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_EMPTY_NAME, "graph 'main' output[1]", "without a name");
+  g = (pbuf){0};
+  base_graph(&g);
+  add_init(&g, "", ONNXSLIM_DTYPE_FLOAT, 1, 4);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_EMPTY_NAME, "graph 'main' initializer[1]", "without a name");
+}
+
+TEST(several_problems_in_walk_order) {
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "u", "Neg", L("undef1"), L("p"), NULL, NULL);
+  add_node(&g, G_NODE, "v", "Neg", L("undef2"), L("p"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "ghost", 0);
+  onnxslim_model *m = load(&g, NULL);
+  onnxslim_report *r = run_check(m);
+  CHECK(r != NULL && onnxslim_report_count(r) == 4);
+  if (r && onnxslim_report_count(r) == 4) {
+    CHECK(onnxslim_report_code(r, 0) == ONNXSLIM_CHECK_DUPLICATE_OUTPUT);
+    CHECK(onnxslim_report_code(r, 1) == ONNXSLIM_CHECK_UNDEFINED_INPUT);
+    CHECK(onnxslim_report_code(r, 2) == ONNXSLIM_CHECK_UNDEFINED_INPUT);
+    CHECK(onnxslim_report_code(r, 3) == ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED);
+  }
+  /* the report outlives the model */
+  onnxslim_model_free(m);
+  CHECK_STR(onnxslim_report_location(r, 1), "graph 'main' node[2] 'u'");
+  onnxslim_report_free(r);
+}
+
+TEST(api_errors) {
+  pbuf g = {0};
+  base_graph(&g);
+  onnxslim_model *m = load(&g, NULL);
+  onnxslim_report *r = (onnxslim_report *)1;
+  CHECK(onnxslim_model_check(m, 1, &r) == ONNXSLIM_EINVAL);
+  CHECK(r == NULL);
+  CHECK(onnxslim_model_check(NULL, 0, &r) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_check(m, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK_OK(onnxslim_model_check(m, 0, &r));
+  CHECK(r != NULL);
+  CHECK(onnxslim_report_count(r) == 0);
+  CHECK(onnxslim_report_location(r, 0) == NULL);
+  CHECK(onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_report_message(r, 0) == NULL);
+  CHECK(onnxslim_report_code(r, 0) == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_report_count(NULL) == 0);
+  CHECK(onnxslim_report_location(NULL, 0) == NULL);
+  CHECK(onnxslim_report_code(NULL, 0) == ONNXSLIM_EINVAL);
+  onnxslim_report_free(r);
+  onnxslim_report_free(NULL);
+  /* checking twice gives the same result; the model stays usable */
+  CHECK_OK(onnxslim_model_check(m, 0, &r));
+  CHECK(onnxslim_report_count(r) == 0);
+  onnxslim_report_free(r);
+  CHECK_STR(onnxslim_node_name(onnxslim_graph_node(onnxslim_model_graph(m), 1)), "add");
+  onnxslim_model_free(m);
+}
+
+TEST(bert_tiny_is_valid) {
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, "test/data/bert-tiny.onnx", NULL));
+  onnxslim_report *r = run_check(m);
+  CHECK(r != NULL && onnxslim_report_count(r) == 0);
+  onnxslim_report_free(r);
+  onnxslim_model_free(m);
+}
+
+int main(void) {
+  RUN(valid_models);
+  RUN(undefined_input);
+  RUN(subgraph_location);
+  RUN(duplicate_output);
+  RUN(order);
+  RUN(tensor_size);
+  RUN(opset);
+  RUN(function_scope);
+  RUN(output_not_produced);
+  RUN(type_conflicts);
+  RUN(empty_names);
+  RUN(several_problems_in_walk_order);
+  RUN(api_errors);
+  RUN(bert_tiny_is_valid);
+  return t_done();
+}
