@@ -9,6 +9,10 @@ missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# node and npm run onnxruntime-node for the numeric checks; the machine
+# image may bring its own, else Debian's
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -z "$missing" ] && exit 0
 echo "install-deps: installing:$missing"
 SUDO=""
