@@ -332,10 +332,6 @@ static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char 
   uint64_t before;
   if (onnxslim_tensor_byte_size(t, &before) || before < o->min_size || !selected(g, value, o))
     return 0;
-  if (onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_EXTERNAL)
-    return onnxslim__err(ONNXSLIM_EUNSUPPORTED,
-                         "tensor '%s' has external data, which this version cannot convert",
-                         value);
   const void *data;
   size_t size;
   int rc = onnxslim_tensor_data(t, &data, &size);

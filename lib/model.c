@@ -349,7 +349,7 @@ static int read_save_options(const onnxslim_save_options *opts, unsigned int *fl
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_SAVE_OPTIONS_VERSION)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown save options version %u", opts->version);
-  if (opts->flags & ~ONNXSLIM_SAVE_NO_FSYNC)
+  if (opts->flags & ~(ONNXSLIM_SAVE_NO_FSYNC | ONNXSLIM_SAVE_ALLOW_LARGE))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved save option flags 0x%x set", opts->flags);
   *flags = opts->flags;
   return 0;
@@ -375,6 +375,11 @@ int onnxslim_model_save(const onnxslim_model *model, const char *path,
   uint64_t size;
   rc = onnxslim__msg_size(r, &size);
   if (rc) return rc;
+  if (size > INT32_MAX && !(flags & ONNXSLIM_SAVE_ALLOW_LARGE))
+    return onnxslim__err(ONNXSLIM_ELIMIT,
+                         "'%s' would be %llu bytes, over protobuf's 2 GiB limit (move tensors to "
+                         "external data, or allow it explicitly)",
+                         path, (unsigned long long)size);
   return onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
                                 model);
 }

@@ -1,10 +1,15 @@
 /*
  * onnxslim - command-line front end of libonnxslim.
  *
- *   onnxslim info MODEL        print a summary of MODEL
- *   onnxslim convert IN OUT    load IN and save it as OUT
- *   onnxslim check MODEL       validate MODEL, print each problem found
- *   onnxslim --version | --help
+ *   onnxslim info MODEL          print a summary of MODEL
+ *   onnxslim convert IN OUT ...  load IN, convert tensor types (--gather-to,
+ *                                --to), save OUT (plainly or with external
+ *                                data, and optionally a single-file copy)
+ *   onnxslim split IN OUT ...    save IN with its tensors in external data
+ *   onnxslim merge IN OUT        save IN with every tensor inline
+ *   onnxslim fingerprint MODEL   print the storage-independent digest
+ *   onnxslim check MODEL         validate MODEL, print each problem found
+ *   onnxslim --version | --help | COMMAND --help
  *
  * Uses the public API (<onnxslim.h>) only.
  *
@@ -22,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strcasecmp() */
 #include <sys/stat.h>
 
 #include <onnxslim.h>
@@ -213,13 +219,16 @@ static void sb_byte_count(strbuf *sb, uint64_t n)
 /* aligned tables                                                           */
 /* ======================================================================== */
 
-#define TABLE_MAX_COLS 8
+#define TABLE_MAX_COLS 12
 /* Columns wider than this are not padded further; long cells just overflow. */
 #define TABLE_MAX_WIDTH 48
+/* Tables whose first column is a tensor name stay aligned up to this width. */
+#define NAME_MAX_WIDTH 80
 
 typedef struct table {
   const char *align; /* one 'l' or 'r' per column */
   size_t ncols;
+  size_t max_width; /* cells wider than this do not widen their column */
   char **cells;
   size_t ncells, cap;
 } table;
@@ -229,6 +238,7 @@ static void table_init(table *t, const char *align)
   memset(t, 0, sizeof *t);
   t->align = align;
   t->ncols = strlen(align);
+  t->max_width = TABLE_MAX_WIDTH;
 }
 
 static void table_add(table *t, const char *text)
@@ -268,8 +278,8 @@ static void table_measure(const table *t, size_t *w)
   size_t i;
   for (i = 0; i < t->ncells; i++) {
     size_t c = i % t->ncols, dw = display_width(t->cells[i]);
-    if (dw > TABLE_MAX_WIDTH)
-      dw = TABLE_MAX_WIDTH;
+    if (dw > t->max_width)
+      dw = t->max_width;
     if (dw > w[c])
       w[c] = dw;
   }
@@ -363,7 +373,8 @@ static int finish_stdout(int status)
 /*
  * Options of a command. To add one, write a handler that stores the value in
  * the command's context struct and add a row to the command's table, e.g.
- *   {"--to", "OPSET", convert_opt_to, "convert to opset OPSET"},
+ *   {"--min-size", "BYTES", opt_min_size, "convert only tensors of at least BYTES"},
+ * (help text may span lines with '\n').
  * Both "--name VALUE" and "--name=VALUE" are accepted for options taking a
  * value. A handler returns 0, or prints why the value is bad and returns -1
  * (a usage error).
@@ -386,7 +397,13 @@ typedef struct command {
 } command;
 
 static void print_usage(FILE *f);
+static void print_command_usage(FILE *f, const command *cmd);
 
+/* The command being run (for usage errors), NULL before one is chosen. */
+static const command *current_command;
+
+/* Prints "onnxslim: MESSAGE", the usage line of the current command (or of
+ * the program) and where to find more; returns EXIT_USAGE. */
 static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 static int usage_error(const char *fmt, ...)
 {
@@ -396,8 +413,14 @@ static int usage_error(const char *fmt, ...)
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
-  fputs("\n\n", stderr);
-  print_usage(stderr);
+  fputc('\n', stderr);
+  if (current_command)
+    fprintf(stderr, "Usage: %s %s [OPTION...] %s\nTry '%s %s --help' for more information.\n",
+            progname, current_command->name, current_command->args, progname,
+            current_command->name);
+  else
+    fprintf(stderr, "Usage: %s COMMAND [OPTION...] ARG...\nTry '%s --help' for more information.\n",
+            progname, progname);
   return EXIT_USAGE;
 }
 
@@ -431,7 +454,7 @@ static int parse_args(const command *cmd, void *ctx, int argc, char **argv, cons
       const char *value = NULL;
 
       if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-        print_usage(stdout);
+        print_command_usage(stdout, cmd);
         return finish_stdout(EXIT_SUCCESS);
       }
       for (opt = cmd->options; opt->name; opt++)
@@ -743,6 +766,7 @@ static int info_graph(const char *path, const onnxslim_graph *g)
   table_init(&io_out, "ll");
   table_init(&hist, "rl");
   table_init(&big, "lllrll");
+  big.max_width = NAME_MAX_WIDTH;
 
   if (!(name = onnxslim_graph_name(g))) {
     fail_lib("%s: graph name", path);
@@ -1009,34 +1033,771 @@ static int cmd_info(const command *cmd, int argc, char **argv)
 }
 
 /* ======================================================================== */
-/* convert                                                                  */
+/* convert, split, merge                                                    */
 /* ======================================================================== */
 
-/* Settings of `convert`, filled by the option handlers. Add fields here
- * (e.g. target opset, node selection) together with their table rows. */
+/* Settings of `convert`, `split` and `merge`, filled by the option handlers
+ * and checked by convert_settings_check() once all options are read. */
 typedef struct convert_settings {
-  int unused; /* keeps the struct non-empty until the first option lands */
+  /* dtype conversion */
+  int32_t gather_to;       /* --gather-to type, 0: none */
+  int32_t to;              /* --to type, 0: none */
+  const char **select;     /* --select specs (borrowed from argv) */
+  size_t n_select;
+  uint64_t min_size;       /* --min-size */
+  int policy;              /* ONNXSLIM_POLICY_*, 0: not given */
+  unsigned int conv_flags; /* ONNXSLIM_CONVERT_* */
+  /* the first option given that needs --gather-to or --to, and one that
+   * needs --external-data (for the usage error) */
+  const char *needs_conversion;
+  const char *needs_external;
+  int report; /* --report */
+  /* saving */
+  int external;     /* --external-data (always set for split and merge) */
+  int per_tensor;   /* --per-tensor */
+  int mode;         /* ONNXSLIM_EXTERNAL_* mode of the external save */
+  uint64_t threshold, align;
+  const char *location;
+  unsigned int ext_flags; /* ONNXSLIM_EXTERNAL_* flags */
+  const char *also_single; /* --also-single-file PATH */
 } convert_settings;
 
+static void convert_settings_init(convert_settings *cs)
+{
+  memset(cs, 0, sizeof *cs);
+  cs->threshold = ONNXSLIM_EXTERNAL_DEFAULT_THRESHOLD;
+  cs->align = ONNXSLIM_EXTERNAL_DEFAULT_ALIGN;
+}
+
+/* Prints "onnxslim: OPTION: MESSAGE" for a bad option value; returns -1. */
+static int bad_value(const char *option, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static int bad_value(const char *option, const char *fmt, ...)
+{
+  va_list ap;
+  fflush(stdout);
+  fprintf(stderr, "%s: %s: ", progname, option);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return -1;
+}
+
+/* Parses a byte count: decimal digits with an optional suffix K, M or G
+ * (upper or lower case; powers of 1024). Returns 0, or -1 after printing
+ * why the value is bad. */
+static int parse_bytes(const char *option, const char *s, uint64_t *out)
+{
+  const char *p = s;
+  uint64_t v = 0;
+  unsigned int shift = 0;
+
+  if (*p < '0' || *p > '9')
+    return bad_value(option, "'%s' is not a byte count (digits, optionally followed by K, M or G)", s);
+  for (; *p >= '0' && *p <= '9'; p++) {
+    unsigned int d = (unsigned int)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return bad_value(option, "'%s' is too large", s);
+    v = v * 10 + d;
+  }
+  switch (*p) {
+  case '\0':
+    break;
+  case 'K': case 'k':
+    shift = 10;
+    break;
+  case 'M': case 'm':
+    shift = 20;
+    break;
+  case 'G': case 'g':
+    shift = 30;
+    break;
+  default:
+    return bad_value(option, "'%s' is not a byte count (digits, optionally followed by K, M or G)", s);
+  }
+  if (shift) {
+    if (p[1] != '\0')
+      return bad_value(option, "'%s' is not a byte count (digits, optionally followed by K, M or G)", s);
+    if (v > (UINT64_MAX >> shift))
+      return bad_value(option, "'%s' is too large", s);
+    v <<= shift;
+  }
+  *out = v;
+  return 0;
+}
+
+typedef struct name_value {
+  const char *name;
+  int value;
+} name_value;
+
+static const name_value float_types[] = {
+    {"bf16", ONNXSLIM_DTYPE_BFLOAT16}, {"bfloat16", ONNXSLIM_DTYPE_BFLOAT16},
+    {"fp16", ONNXSLIM_DTYPE_FLOAT16},  {"float16", ONNXSLIM_DTYPE_FLOAT16},
+    {"fp32", ONNXSLIM_DTYPE_FLOAT},    {"float32", ONNXSLIM_DTYPE_FLOAT},
+    {"float", ONNXSLIM_DTYPE_FLOAT},   {"fp64", ONNXSLIM_DTYPE_DOUBLE},
+    {"float64", ONNXSLIM_DTYPE_DOUBLE}, {"double", ONNXSLIM_DTYPE_DOUBLE},
+    {NULL, 0},
+};
+
+static const name_value policies[] = {
+    {"cast-after-gather", ONNXSLIM_POLICY_CAST_AFTER_GATHER},
+    {"cast-before", ONNXSLIM_POLICY_CAST_BEFORE},
+    {"storage-only", ONNXSLIM_POLICY_STORAGE_ONLY},
+    {NULL, 0},
+};
+
+/* Looks s up in table (case-insensitive); returns 0 or -1. */
+static int lookup_name(const name_value *names, const char *s, int *value)
+{
+  for (; names->name; names++)
+    if (strcasecmp(names->name, s) == 0) {
+      *value = names->value;
+      return 0;
+    }
+  return -1;
+}
+
+static int opt_gather_to(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  int t;
+  if (lookup_name(float_types, value, &t) != 0 ||
+      (t != ONNXSLIM_DTYPE_BFLOAT16 && t != ONNXSLIM_DTYPE_FLOAT16))
+    return bad_value("--gather-to", "unknown type '%s' (expected bf16 or fp16)", value);
+  cs->gather_to = t;
+  return 0;
+}
+
+static int opt_to(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  int t;
+  if (lookup_name(float_types, value, &t) != 0)
+    return bad_value("--to", "unknown type '%s' (expected bf16, fp16, fp32 or fp64)", value);
+  cs->to = t;
+  return 0;
+}
+
+static int opt_select(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (!value[0])
+    return bad_value("--select", "empty selection");
+  cs->select = xrealloc((void *)cs->select, (cs->n_select + 1) * sizeof *cs->select);
+  cs->select[cs->n_select++] = value;
+  return 0;
+}
+
+static int opt_min_size(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (!cs->needs_conversion)
+    cs->needs_conversion = "--min-size";
+  return parse_bytes("--min-size", value, &cs->min_size);
+}
+
+static int opt_policy(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (lookup_name(policies, value, &cs->policy) != 0)
+    return bad_value("--policy", "unknown policy '%s' (expected cast-after-gather, cast-before or storage-only)",
+                     value);
+  if (!cs->needs_conversion)
+    cs->needs_conversion = "--policy";
+  return 0;
+}
+
+static int opt_round(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (strcasecmp(value, "nearest") == 0)
+    cs->conv_flags &= ~ONNXSLIM_CONVERT_TRUNCATE;
+  else if (strcasecmp(value, "truncate") == 0)
+    cs->conv_flags |= ONNXSLIM_CONVERT_TRUNCATE;
+  else
+    return bad_value("--round", "unknown rounding '%s' (expected nearest or truncate)", value);
+  if (!cs->needs_conversion)
+    cs->needs_conversion = "--round";
+  return 0;
+}
+
+static int opt_saturate(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->conv_flags |= ONNXSLIM_CONVERT_SATURATE;
+  if (!cs->needs_conversion)
+    cs->needs_conversion = "--saturate";
+  return 0;
+}
+
+static int opt_flush_subnormals(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->conv_flags |= ONNXSLIM_CONVERT_FLUSH_SUBNORMALS;
+  if (!cs->needs_conversion)
+    cs->needs_conversion = "--flush-subnormals";
+  return 0;
+}
+
+static int opt_report(void *ctx, const char *value)
+{
+  (void)value;
+  ((convert_settings *)ctx)->report = 1;
+  return 0;
+}
+
+static int opt_external_data(void *ctx, const char *value)
+{
+  (void)value;
+  ((convert_settings *)ctx)->external = 1;
+  return 0;
+}
+
+static int opt_threshold(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (!cs->needs_external)
+    cs->needs_external = "--threshold";
+  return parse_bytes("--threshold", value, &cs->threshold);
+}
+
+static int opt_align(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  uint64_t a;
+  if (!cs->needs_external)
+    cs->needs_external = "--align";
+  if (parse_bytes("--align", value, &a) != 0)
+    return -1;
+  if (a == 0 || (a & (a - 1)) != 0)
+    return bad_value("--align", "%s is not a power of two (1, 2, 4, ... 4K ...)", value);
+  cs->align = a;
+  return 0;
+}
+
+static int opt_location(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (!cs->needs_external)
+    cs->needs_external = "--location";
+  if (!value[0])
+    return bad_value("--location", "empty file name");
+  cs->location = value;
+  return 0;
+}
+
+static int opt_per_tensor(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  (void)value;
+  if (!cs->needs_external)
+    cs->needs_external = "--per-tensor";
+  cs->per_tensor = 1;
+  return 0;
+}
+
+static int opt_checksum(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  (void)value;
+  if (!cs->needs_external)
+    cs->needs_external = "--checksum";
+  cs->ext_flags |= ONNXSLIM_EXTERNAL_CHECKSUM;
+  return 0;
+}
+
+static int opt_force_shape_inputs(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  (void)value;
+  if (!cs->needs_external)
+    cs->needs_external = "--force-shape-inputs";
+  cs->ext_flags |= ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS;
+  return 0;
+}
+
+static int opt_also_single_file(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (!value[0])
+    return bad_value("--also-single-file", "empty path");
+  cs->also_single = value;
+  return 0;
+}
+
+static int opt_allow_large(void *ctx, const char *value)
+{
+  (void)value;
+  ((convert_settings *)ctx)->ext_flags |= ONNXSLIM_EXTERNAL_ALLOW_LARGE;
+  return 0;
+}
+
+#define OPT_THRESHOLD                                                                        \
+  {"--threshold", "BYTES", opt_threshold,                                                    \
+   "tensors of at least BYTES go to external data\n(default 1K; 0: all of them)"}
+#define OPT_ALIGN                                                                            \
+  {"--align", "BYTES", opt_align,                                                            \
+   "align data offsets to BYTES (a power of two;\ndefault 4K; 1: no padding)"}
+#define OPT_LOCATION                                                                         \
+  {"--location", "FILE", opt_location,                                                       \
+   "data file, relative to OUT's directory\n(default: OUT's file name + .data)"}
+#define OPT_PER_TENSOR                                                                       \
+  {"--per-tensor", NULL, opt_per_tensor, "one data file per tensor instead of one file"}
+#define OPT_CHECKSUM                                                                         \
+  {"--checksum", NULL, opt_checksum, "write each tensor's SHA-1 checksum key"}
+#define OPT_FORCE_SHAPE_INPUTS                                                               \
+  {"--force-shape-inputs", NULL, opt_force_shape_inputs,                                     \
+   "move small integer shape inputs (Reshape shape,\n"                                       \
+   "Unsqueeze axes, ...) out too; they stay inline\n"                                        \
+   "by default: onnxruntime cannot load them"}
+#define OPT_ALLOW_LARGE                                                                      \
+  {"--allow-large", NULL, opt_allow_large, "allow a model file over 2 GiB (most readers\nrefuse one)"}
+#define OPT_REPORT(what) {"--report", NULL, opt_report, what}
+
 static const option_spec convert_options[] = {
-    /* {"--to", "OPSET", convert_opt_to, "convert to opset OPSET"}, */
+    {"--gather-to", "TYPE", opt_gather_to,
+     "the published recipe: store each Gather table\n"
+     "(input 0 of a Gather) as TYPE (bf16 or fp16)\n"
+     "and add a Cast back after each Gather"},
+    {"--to", "TYPE", opt_to,
+     "convert floating-point tensors to TYPE (bf16,\n"
+     "fp16, fp32, fp64): the --select ones, or all"},
+    {"--select", "SPEC", opt_select,
+     "with --to: a tensor name, a glob (* ? [...]),\n"
+     "or op:TYPE[:INDEX] (tensors that nodes of that\n"
+     "op type read, at that input); repeatable"},
+    {"--min-size", "BYTES", opt_min_size, "convert only tensors of at least BYTES"},
+    {"--policy", "POLICY", opt_policy,
+     "how the graph is fixed up: cast-after-gather\n"
+     "(default: Cast after a Gather, before any other\n"
+     "consumer), cast-before, storage-only"},
+    {"--round", "MODE", opt_round,
+     "nearest (default, ties to even) or truncate\n"
+     "(to bf16 only; the published recipe truncates)"},
+    {"--saturate", NULL, opt_saturate, "overflow gives the largest finite value, not Inf"},
+    {"--flush-subnormals", NULL, opt_flush_subnormals, "subnormal results become zero"},
+    OPT_REPORT("print what was converted (per tensor: types,\n"
+               "elements, bytes, Inf/saturated/flushed/NaN\n"
+               "counts, max errors), where tensors went, and\n"
+               "the files written"),
+    {"--external-data", NULL, opt_external_data,
+     "save OUT with tensor data in an external file;\n"
+     "the options below up to --force-shape-inputs\n"
+     "need it"},
+    OPT_THRESHOLD,
+    OPT_ALIGN,
+    OPT_LOCATION,
+    OPT_PER_TENSOR,
+    OPT_CHECKSUM,
+    OPT_FORCE_SHAPE_INPUTS,
+    {"--also-single-file", "PATH", opt_also_single_file,
+     "also save the model with every tensor inline\nto PATH"},
+    OPT_ALLOW_LARGE,
     {NULL, NULL, NULL, NULL},
 };
 
+static const option_spec split_options[] = {
+    OPT_THRESHOLD,
+    OPT_ALIGN,
+    OPT_LOCATION,
+    OPT_PER_TENSOR,
+    OPT_CHECKSUM,
+    OPT_FORCE_SHAPE_INPUTS,
+    OPT_ALLOW_LARGE,
+    OPT_REPORT("print where tensors went and the files written"),
+    {NULL, NULL, NULL, NULL},
+};
+
+static const option_spec merge_options[] = {
+    OPT_ALLOW_LARGE,
+    OPT_REPORT("print the files written"),
+    {NULL, NULL, NULL, NULL},
+};
+
+/* Checks the combination of options of `convert` once all are read.
+ * Returns PARSE_CONTINUE or EXIT_USAGE (reported). */
+static int convert_settings_check(const command *cmd, convert_settings *cs, const char *out)
+{
+  if (cs->gather_to && cs->to)
+    return usage_error("%s: --gather-to and --to exclude each other", cmd->name);
+  if (cs->n_select && !cs->to)
+    return usage_error("%s: --select needs --to%s", cmd->name,
+                       cs->gather_to ? " (--gather-to selects the Gather tables itself)" : "");
+  if (cs->needs_conversion && !cs->gather_to && !cs->to)
+    return usage_error("%s: %s needs --gather-to or --to", cmd->name, cs->needs_conversion);
+  if ((cs->conv_flags & ONNXSLIM_CONVERT_TRUNCATE) &&
+      (cs->gather_to ? cs->gather_to : cs->to) != ONNXSLIM_DTYPE_BFLOAT16)
+    return usage_error("%s: --round truncate applies to conversions to bf16 only", cmd->name);
+  if (cs->needs_external && !cs->external)
+    return usage_error("%s: %s needs --external-data", cmd->name, cs->needs_external);
+  if (cs->per_tensor && cs->location)
+    return usage_error("%s: --location and --per-tensor exclude each other", cmd->name);
+  if ((cs->ext_flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE) && !cs->external && !cs->also_single)
+    return usage_error("%s: --allow-large needs --external-data or --also-single-file "
+                       "(a plain save has no size limit)",
+                       cmd->name);
+  if (cs->also_single && strcmp(cs->also_single, out) == 0)
+    return usage_error("%s: --also-single-file must name another file than OUT", cmd->name);
+  if (cs->external)
+    cs->mode = cs->per_tensor ? ONNXSLIM_EXTERNAL_PER_TENSOR : ONNXSLIM_EXTERNAL_ONE_FILE;
+  return PARSE_CONTINUE;
+}
+
+/* ---- reports -------------------------------------------------------------- */
+
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* The conversion report as an aligned table with a totals row, on stdout. */
+static int print_convert_report(const onnxslim_convert_report *rep)
+{
+  size_t i, n = onnxslim_convert_report_count(rep);
+  onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
+  uint64_t total_before = 0, total_after = 0;
+  char h1[32], h2[32];
+  strbuf s = {0};
+  table t;
+  int status = EXIT_FAILURE;
+
+  table_init(&t, "llrrrrrrrr");
+  t.max_width = NAME_MAX_WIDTH;
+  printf("converted %zu tensor%s:\n", n, n == 1 ? "" : "s");
+  if (n == 0) {
+    status = EXIT_SUCCESS;
+    goto out;
+  }
+  table_add(&t, "tensor");
+  table_add(&t, "from -> to");
+  table_add(&t, "elements");
+  table_add(&t, "bytes before -> after");
+  table_add(&t, "to_inf");
+  table_add(&t, "saturated");
+  table_add(&t, "flushed");
+  table_add(&t, "nan");
+  table_add(&t, "max_abs_err");
+  table_add(&t, "max_rel_err");
+  for (i = 0; i < n; i++) {
+    const char *name = NULL;
+    int32_t from = 0, to = 0;
+    uint64_t before = 0, after = 0;
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+
+    if (onnxslim_convert_report_entry(rep, i, &name, &from, &to, &before, &after, &st) !=
+        ONNXSLIM_OK) {
+      fail_lib("conversion report entry %zu", i);
+      goto out;
+    }
+    table_add_esc(&t, name ? name : "?");
+    sb_reset(&s);
+    sb_dtype(&s, from);
+    sb_puts(&s, " -> ");
+    sb_dtype(&s, to);
+    table_add(&t, sb_str(&s));
+    table_addf(&t, "%" PRIu64, st.count);
+    table_addf(&t, "%" PRIu64 " -> %" PRIu64, before, after);
+    table_addf(&t, "%" PRIu64, st.to_inf);
+    table_addf(&t, "%" PRIu64, st.saturated);
+    table_addf(&t, "%" PRIu64, st.flushed);
+    table_addf(&t, "%" PRIu64, st.nan);
+    table_addf(&t, "%.3g", st.max_abs_error);
+    table_addf(&t, "%.3g", st.max_rel_error);
+    total.count = add_sat(total.count, st.count);
+    total.to_inf = add_sat(total.to_inf, st.to_inf);
+    total.saturated = add_sat(total.saturated, st.saturated);
+    total.flushed = add_sat(total.flushed, st.flushed);
+    total.nan = add_sat(total.nan, st.nan);
+    if (st.max_abs_error > total.max_abs_error)
+      total.max_abs_error = st.max_abs_error;
+    if (st.max_rel_error > total.max_rel_error)
+      total.max_rel_error = st.max_rel_error;
+    total_before = add_sat(total_before, before);
+    total_after = add_sat(total_after, after);
+  }
+  table_addf(&t, "total (%zu)", n);
+  table_add(&t, "");
+  table_addf(&t, "%" PRIu64, total.count);
+  table_addf(&t, "%" PRIu64 " -> %" PRIu64, total_before, total_after);
+  table_addf(&t, "%" PRIu64, total.to_inf);
+  table_addf(&t, "%" PRIu64, total.saturated);
+  table_addf(&t, "%" PRIu64, total.flushed);
+  table_addf(&t, "%" PRIu64, total.nan);
+  table_addf(&t, "%.3g", total.max_abs_error);
+  table_addf(&t, "%.3g", total.max_rel_error);
+  table_print(&t, INDENT, NULL);
+  human_size(h1, sizeof h1, total_before);
+  human_size(h2, sizeof h2, total_after);
+  printf("tensor bytes: %" PRIu64 "%s%s%s -> %" PRIu64 "%s%s%s", total_before, h1[0] ? " (" : "",
+         h1, h1[0] ? ")" : "", total_after, h2[0] ? " (" : "", h2, h2[0] ? ")" : "");
+  if (total_after < total_before)
+    printf(", %" PRIu64 " saved", total_before - total_after);
+  putchar('\n');
+  status = EXIT_SUCCESS;
+out:
+  table_free(&t);
+  sb_free(&s);
+  return status;
+}
+
+/*
+ * What an external-data save did. With verbose (--report), on stdout: where
+ * the tensors went and each tensor kept inline for being a shape input.
+ * Otherwise one line on stderr when shape inputs were kept inline.
+ */
+static int print_external_report(const onnxslim_external_report *rep, int mode, int verbose)
+{
+  size_t i, n = onnxslim_external_report_count(rep);
+  size_t written = 0, below = 0, shape = 0, nolayout = 0, files = 0;
+  uint64_t bytes = 0;
+  const char *first_loc = NULL, *prev_loc = NULL;
+  strbuf s = {0};
+  char h[32];
+
+  for (i = 0; i < n; i++) {
+    const char *loc = NULL;
+    int st = -1;
+    uint64_t len = 0;
+    if (onnxslim_external_report_entry(rep, i, NULL, &st, &loc, NULL, &len) != ONNXSLIM_OK)
+      return fail_lib("external data report entry %zu", i);
+    switch (st) {
+    case ONNXSLIM_EXTERNAL_WRITTEN:
+      written++;
+      bytes = add_sat(bytes, len);
+      if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0))
+        files++; /* one file: all the same; per tensor: one each */
+      if (!first_loc)
+        first_loc = loc;
+      prev_loc = loc;
+      break;
+    case ONNXSLIM_EXTERNAL_BELOW_THRESHOLD:
+      below++;
+      break;
+    case ONNXSLIM_EXTERNAL_SHAPE_INPUT:
+      shape++;
+      break;
+    default:
+      nolayout++;
+      break;
+    }
+  }
+  if (!verbose) {
+    if (shape > 0) {
+      fflush(stdout);
+      fprintf(stderr,
+              "%s: kept %zu shape-input tensor%s inline (onnxruntime cannot load them from "
+              "external data; --force-shape-inputs moves them out)\n",
+              progname, shape, shape == 1 ? "" : "s");
+    }
+    return EXIT_SUCCESS;
+  }
+  if (mode == ONNXSLIM_EXTERNAL_NONE) {
+    printf("every tensor inline (%zu considered)\n", n);
+    return EXIT_SUCCESS;
+  }
+  human_size(h, sizeof h, bytes);
+  printf("external data: %zu tensor%s, %" PRIu64 " bytes%s%s%s", written, written == 1 ? "" : "s",
+         bytes, h[0] ? " (" : "", h, h[0] ? ")" : "");
+  if (files == 1 && first_loc)
+    printf(" in '%s'\n", esc(&s, first_loc));
+  else
+    printf(" in %zu files\n", files);
+  printf("kept inline: %zu tensor%s (%zu below the threshold, %zu shape input%s, %zu without a "
+         "byte layout)\n",
+         below + shape + nolayout, below + shape + nolayout == 1 ? "" : "s", below, shape,
+         shape == 1 ? "" : "s", nolayout);
+  if (shape > 0) {
+    printf("shape inputs kept inline (onnxruntime cannot load them from external data; "
+           "--force-shape-inputs moves them out):\n");
+    for (i = 0; i < n; i++) {
+      const char *name = NULL;
+      int st = -1;
+      if (onnxslim_external_report_entry(rep, i, &name, &st, NULL, NULL, NULL) != ONNXSLIM_OK) {
+        sb_free(&s);
+        return fail_lib("external data report entry %zu", i);
+      }
+      if (st == ONNXSLIM_EXTERNAL_SHAPE_INPUT)
+        printf(INDENT "%s\n", esc(&s, name ? name : "?"));
+    }
+  }
+  sb_free(&s);
+  return EXIT_SUCCESS;
+}
+
+/* A written file for the --report list: "path  N bytes  (h)". */
+static void add_file_row(table *t, const char *path)
+{
+  struct stat st;
+  char h[32];
+  table_add_esc(t, path);
+  if (stat(path, &st) != 0) {
+    table_add(t, "?");
+    table_add(t, "");
+    return;
+  }
+  table_addf(t, "%" PRIu64 " bytes", (uint64_t)st.st_size);
+  human_size(h, sizeof h, (uint64_t)st.st_size);
+  if (h[0])
+    table_addf(t, "(%s)", h);
+  else
+    table_add(t, "");
+}
+
+/* Directory part of path with its trailing '/', or "" (borrowed into *sb). */
+static const char *dir_of(strbuf *sb, const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  sb_reset(sb);
+  if (slash)
+    sb_putn(sb, path, (size_t)(slash - path) + 1);
+  return sb_str(sb);
+}
+
+/* Lists the files just written: OUT, its data files, the single file. */
+static void print_files(const char *out, const onnxslim_external_report *rep,
+                        const char *also_single)
+{
+  size_t i, n = onnxslim_external_report_count(rep), files = 0;
+  uint64_t data_bytes = 0;
+  const char *prev = NULL;
+  strbuf dir = {0}, path = {0};
+  table t;
+
+  table_init(&t, "lrl");
+  add_file_row(&t, out);
+  dir_of(&dir, out);
+  for (i = 0; i < n; i++) {
+    const char *loc = NULL;
+    int st = -1;
+    struct stat sbuf;
+    if (onnxslim_external_report_entry(rep, i, NULL, &st, &loc, NULL, NULL) != ONNXSLIM_OK ||
+        st != ONNXSLIM_EXTERNAL_WRITTEN || !loc || (prev && strcmp(prev, loc) == 0))
+      continue;
+    prev = loc;
+    sb_reset(&path);
+    sb_puts(&path, sb_str(&dir));
+    sb_puts(&path, loc);
+    files++;
+    if (files <= 3)
+      add_file_row(&t, sb_str(&path));
+    if (stat(sb_str(&path), &sbuf) == 0)
+      data_bytes = add_sat(data_bytes, (uint64_t)sbuf.st_size);
+  }
+  if (files > 3) {
+    char h[32];
+    human_size(h, sizeof h, data_bytes);
+    table_addf(&t, "... %zu data files in all", files);
+    table_addf(&t, "%" PRIu64 " bytes", data_bytes);
+    if (h[0])
+      table_addf(&t, "(%s)", h);
+    else
+      table_add(&t, "");
+  }
+  if (also_single)
+    add_file_row(&t, also_single);
+  printf("files written:\n");
+  table_print(&t, INDENT, NULL);
+  table_free(&t);
+  sb_free(&dir);
+  sb_free(&path);
+}
+
+/* ---- the work ------------------------------------------------------------- */
+
+/* Applies --gather-to / --to to the loaded model; *rep receives the report. */
+static int apply_conversion(onnxslim_model *model, const char *in, const convert_settings *cs,
+                            onnxslim_convert_report **rep)
+{
+  static const char *const gather_tables[] = {"op:Gather:0"};
+  int rc;
+
+  if (cs->gather_to && (!cs->policy || cs->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER)) {
+    rc = onnxslim_model_convert_gather_tables(model, cs->gather_to, cs->min_size, cs->conv_flags,
+                                              rep);
+  } else {
+    onnxslim_convert_options o;
+    if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != ONNXSLIM_OK)
+      return fail_lib("conversion options");
+    o.to = cs->gather_to ? cs->gather_to : cs->to;
+    o.policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+    o.flags = cs->conv_flags;
+    o.min_size = cs->min_size;
+    if (cs->gather_to) {
+      o.select = gather_tables;
+      o.n_select = 1;
+    } else {
+      o.select = cs->select;
+      o.n_select = cs->n_select;
+    }
+    rc = onnxslim_model_convert(model, &o, rep);
+  }
+  if (rc != ONNXSLIM_OK)
+    return fail_lib("cannot convert '%s'", in);
+  if (onnxslim_convert_report_count(*rep) == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
+            in);
+  }
+  return EXIT_SUCCESS;
+}
+
+static int save_external(const onnxslim_model *model, const char *path, int mode,
+                         const convert_settings *cs, onnxslim_external_report **rep)
+{
+  onnxslim_external_options eo;
+  if (onnxslim_external_options_init(&eo, ONNXSLIM_EXTERNAL_OPTIONS_VERSION) != ONNXSLIM_OK)
+    return fail_lib("external data options");
+  eo.mode = mode;
+  eo.flags = cs->ext_flags;
+  if (mode == ONNXSLIM_EXTERNAL_NONE) {
+    eo.flags &= ONNXSLIM_EXTERNAL_ALLOW_LARGE;
+  } else {
+    eo.size_threshold = cs->threshold;
+    eo.align = cs->align;
+    eo.location = cs->location;
+  }
+  if (onnxslim_model_save_external(model, path, &eo, rep) != ONNXSLIM_OK)
+    return fail_lib("cannot save '%s'", path);
+  return EXIT_SUCCESS;
+}
+
+/*
+ * convert, split and merge: load IN, apply the conversion once, save OUT
+ * (plainly when cs->mode is 0, else with onnxslim_model_save_external() in
+ * that mode), then the single-file variant, then print the reports.
+ */
 static int convert_model(const char *in, const char *out, const convert_settings *cs)
 {
   onnxslim_model *model = NULL;
+  onnxslim_convert_report *crep = NULL;
+  onnxslim_external_report *erep = NULL;
   int status = EXIT_FAILURE;
 
-  (void)cs; /* no transformations yet: load and save unchanged */
   if (onnxslim_model_open(&model, in, NULL) != ONNXSLIM_OK)
     return fail_lib("cannot load '%s'", in);
-  if (onnxslim_model_save(model, out, NULL) != ONNXSLIM_OK) {
+  if ((cs->gather_to || cs->to) && apply_conversion(model, in, cs, &crep) != EXIT_SUCCESS)
+    goto done;
+  if (cs->mode) {
+    if (save_external(model, out, cs->mode, cs, &erep) != EXIT_SUCCESS)
+      goto done;
+  } else if (onnxslim_model_save(model, out, NULL) != ONNXSLIM_OK) {
     fail_lib("cannot save '%s'", out);
     goto done;
   }
-  status = EXIT_SUCCESS;
+  if (cs->also_single &&
+      save_external(model, cs->also_single, ONNXSLIM_EXTERNAL_NONE, cs, NULL) != EXIT_SUCCESS)
+    goto done;
+
+  if (cs->report && crep && print_convert_report(crep) != EXIT_SUCCESS)
+    goto done;
+  if (erep && print_external_report(erep, cs->mode, cs->report) != EXIT_SUCCESS)
+    goto done;
+  if (cs->report)
+    print_files(out, erep, cs->also_single);
+  status = finish_stdout(EXIT_SUCCESS);
 done:
+  onnxslim_convert_report_free(crep);
+  onnxslim_external_report_free(erep);
   onnxslim_model_free(model);
   return status;
 }
@@ -1048,13 +1809,85 @@ static int cmd_convert(const command *cmd, int argc, char **argv)
   size_t npos;
   int rc;
 
-  memset(&cs, 0, sizeof cs);
+  convert_settings_init(&cs);
+  rc = parse_args(cmd, &cs, argc, argv, pos, 2, &npos);
+  if (rc == PARSE_CONTINUE && npos != 2)
+    rc = usage_error("%s: expected %s", cmd->name, cmd->args);
+  if (rc == PARSE_CONTINUE)
+    rc = convert_settings_check(cmd, &cs, pos[1]);
+  if (rc == PARSE_CONTINUE)
+    rc = convert_model(pos[0], pos[1], &cs);
+  free((void *)cs.select);
+  return rc;
+}
+
+static int cmd_split(const command *cmd, int argc, char **argv)
+{
+  convert_settings cs;
+  const char *pos[2];
+  size_t npos;
+  int rc;
+
+  convert_settings_init(&cs);
+  cs.external = 1;
   rc = parse_args(cmd, &cs, argc, argv, pos, 2, &npos);
   if (rc != PARSE_CONTINUE)
     return rc;
   if (npos != 2)
     return usage_error("%s: expected %s", cmd->name, cmd->args);
+  rc = convert_settings_check(cmd, &cs, pos[1]);
+  if (rc != PARSE_CONTINUE)
+    return rc;
   return convert_model(pos[0], pos[1], &cs);
+}
+
+static int cmd_merge(const command *cmd, int argc, char **argv)
+{
+  convert_settings cs;
+  const char *pos[2];
+  size_t npos;
+  int rc;
+
+  convert_settings_init(&cs);
+  rc = parse_args(cmd, &cs, argc, argv, pos, 2, &npos);
+  if (rc != PARSE_CONTINUE)
+    return rc;
+  if (npos != 2)
+    return usage_error("%s: expected %s", cmd->name, cmd->args);
+  cs.mode = ONNXSLIM_EXTERNAL_NONE;
+  return convert_model(pos[0], pos[1], &cs);
+}
+
+/* ======================================================================== */
+/* fingerprint                                                              */
+/* ======================================================================== */
+
+static const option_spec fingerprint_options[] = {
+    {NULL, NULL, NULL, NULL},
+};
+
+static int cmd_fingerprint(const command *cmd, int argc, char **argv)
+{
+  onnxslim_model *model = NULL;
+  char digest[33];
+  const char *pos[1];
+  size_t npos;
+  int rc = parse_args(cmd, NULL, argc, argv, pos, 1, &npos);
+
+  if (rc != PARSE_CONTINUE)
+    return rc;
+  if (npos != 1)
+    return usage_error("%s: expected %s", cmd->name, cmd->args);
+  if (onnxslim_model_open(&model, pos[0], NULL) != ONNXSLIM_OK)
+    return fail_lib("cannot load '%s'", pos[0]);
+  if (onnxslim_model_fingerprint(model, digest) != ONNXSLIM_OK) {
+    rc = fail_lib("cannot fingerprint '%s'", pos[0]);
+    onnxslim_model_free(model);
+    return rc;
+  }
+  onnxslim_model_free(model);
+  puts(digest);
+  return finish_stdout(EXIT_SUCCESS);
 }
 
 /* ======================================================================== */
@@ -1127,9 +1960,23 @@ static int cmd_check(const command *cmd, int argc, char **argv)
 static const command commands[] = {
     {"info", "MODEL", "print a summary of MODEL", info_options, cmd_info},
     {"convert", "IN OUT",
-     "load IN and save it as OUT; without options\n"
-     "OUT is a byte-for-byte copy of IN",
+     "load IN, convert tensor types, save it as OUT;\n"
+     "without options OUT is a byte-for-byte copy of IN.\n"
+     "The published recipe (BF16 embedding table, all\n"
+     "tensors in OUT.bin, plus a single-file copy):\n"
+     "  convert IN OUT --gather-to bf16 --round truncate\n"
+     "    --external-data --threshold 0 --location OUT.bin\n"
+     "    --also-single-file OUT_single.onnx",
      convert_options, cmd_convert},
+    {"split", "IN OUT",
+     "save IN as OUT with its tensors in external data\n"
+     "(no type change)",
+     split_options, cmd_split},
+    {"merge", "IN OUT", "save IN as OUT with every tensor inline", merge_options, cmd_merge},
+    {"fingerprint", "MODEL",
+     "print MODEL's 32-hex-digit digest, which does not\n"
+     "depend on where tensor bytes are stored",
+     fingerprint_options, cmd_fingerprint},
     {"check", "MODEL",
      "check MODEL: print each problem as\n"
      "LOCATION: MESSAGE; exit 1 if there are any,\n"
@@ -1138,45 +1985,91 @@ static const command commands[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* Prints s, indenting the lines after the first by indent columns. */
+static void print_indented(FILE *f, const char *s, int indent)
+{
+  for (; *s; s++) {
+    fputc(*s, f);
+    if (*s == '\n')
+      fprintf(f, "%*s", indent, "");
+  }
+  fputc('\n', f);
+}
+
+#define SUMMARY_COL 22
+#define OPTION_COL 30
+
+static void print_command(FILE *f, const command *cmd)
+{
+  const option_spec *opt;
+  char head[64];
+
+  snprintf(head, sizeof head, "%s %s", cmd->name, cmd->args);
+  fprintf(f, "  %-*s", SUMMARY_COL - 2, head);
+  if (strlen(head) > SUMMARY_COL - 3)
+    fprintf(f, "\n%*s", SUMMARY_COL, "");
+  print_indented(f, cmd->summary, SUMMARY_COL);
+  for (opt = cmd->options; opt->name; opt++) {
+    char o[64];
+    snprintf(o, sizeof o, "%s%s%s", opt->name, opt->metavar ? " " : "",
+             opt->metavar ? opt->metavar : "");
+    fprintf(f, "      %-*s", OPTION_COL - 6, o);
+    if (strlen(o) > OPTION_COL - 7)
+      fprintf(f, "\n%*s", OPTION_COL, "");
+    print_indented(f, opt->help, OPTION_COL);
+  }
+}
+
+static const char sizes_note[] =
+    "BYTES: a number of bytes, optionally followed by K, M or G (powers of 1024).\n";
+
+static const char exit_note[] =
+    "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"
+    "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable.\n";
+
+/* `onnxslim COMMAND --help` */
+static void print_command_usage(FILE *f, const command *cmd)
+{
+  const option_spec *opt;
+  int takes_bytes = 0;
+
+  fprintf(f, "Usage: %s %s%s %s\n\n", progname, cmd->name, cmd->options[0].name ? " [OPTION...]" : "",
+          cmd->args);
+  print_command(f, cmd);
+  for (opt = cmd->options; opt->name; opt++)
+    if (opt->metavar && strcmp(opt->metavar, "BYTES") == 0)
+      takes_bytes = 1;
+  fputc('\n', f);
+  if (takes_bytes)
+    fputs(sizes_note, f);
+  fputs(exit_note, f);
+}
+
 static void print_usage(FILE *f)
 {
   const command *cmd;
-  const option_spec *opt;
 
   fprintf(f,
           "Usage: %s COMMAND [OPTION...] ARG...\n"
+          "       %s COMMAND --help\n"
           "       %s --version\n"
           "       %s --help\n"
           "\n"
           "Commands:\n",
-          progname, progname, progname);
+          progname, progname, progname, progname);
   for (cmd = commands; cmd->name; cmd++) {
-    char head[64];
-    const char *s = cmd->summary;
-    snprintf(head, sizeof head, "%s %s", cmd->name, cmd->args);
-    fprintf(f, "  %-20s", head);
-    /* indent continuation lines of the summary */
-    for (; *s; s++) {
-      fputc(*s, f);
-      if (*s == '\n')
-        fprintf(f, "  %-20s", "");
-    }
-    fputc('\n', f);
-    for (opt = cmd->options; opt->name; opt++) {
-      char o[64];
-      snprintf(o, sizeof o, "%s%s%s", opt->name, opt->metavar ? " " : "",
-               opt->metavar ? opt->metavar : "");
-      fprintf(f, "      %-24s%s\n", o, opt->help);
-    }
+    if (cmd != commands && (cmd->options[0].name || cmd[-1].options[0].name))
+      fputc('\n', f); /* a blank line around commands with options */
+    print_command(f, cmd);
   }
   fprintf(f,
           "\n"
           "Options:\n"
           "  -h, --help            print this help and exit\n"
           "      --version         print the library version and exit\n"
-          "\n"
-          "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"
-          "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable.\n");
+          "\n");
+  fputs(sizes_note, f);
+  fputs(exit_note, f);
 }
 
 int main(int argc, char **argv)
@@ -1200,7 +2093,9 @@ int main(int argc, char **argv)
   if (arg[0] == '-')
     return usage_error("unknown option '%s'", arg);
   for (cmd = commands; cmd->name; cmd++)
-    if (strcmp(cmd->name, arg) == 0)
+    if (strcmp(cmd->name, arg) == 0) {
+      current_command = cmd;
       return cmd->run(cmd, argc - 1, argv + 1);
+    }
   return usage_error("unknown command '%s'", arg);
 }

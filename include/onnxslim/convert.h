@@ -271,11 +271,13 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * end in _bf16, _fp16, _fp32 ...), and the element types of value infos of
  * affected values (graph inputs, outputs, value_info) are updated.
  * Every selected tensor is checked before anything changes: a tensor whose
- * bytes cannot be read (external data in this version, a size mismatch)
- * fails the call with the model unchanged.
+ * bytes cannot be read (a size mismatch) fails the call with the model
+ * unchanged. Tensors in external data are converted from their mapped
+ * files; after conversion they are stored inline (raw_data) until a save
+ * with external data moves them out again.
  * *out (may be NULL) receives the report, one entry per converted tensor.
  * Errors: ONNXSLIM_EINVAL (bad options or selection spec), ONNXSLIM_EUNSUPPORTED
- * (no kernel to `to`, external data), ONNXSLIM_EMODEL, ONNXSLIM_ENOMEM (the model
+ * (no kernel to `to`), ONNXSLIM_EMODEL, ONNXSLIM_ENOMEM (the model
  * may then be partly converted).
  * @since 0.1.0
  */

@@ -235,6 +235,8 @@ typedef struct onnxslim_save_options {
 
 /** Skip fsync of the file and its directory (faster, not crash-safe). */
 #define ONNXSLIM_SAVE_NO_FSYNC 1u
+/** Allow a file over 2 GiB (protobuf's limit: most readers refuse it). */
+#define ONNXSLIM_SAVE_ALLOW_LARGE 2u
 
 #define ONNXSLIM_SAVE_OPTIONS_INIT {ONNXSLIM_SAVE_OPTIONS_VERSION, 0}
 
@@ -259,9 +261,12 @@ ONNXSLIM_API int onnxslim_model_save_size(const onnxslim_model *model, uint64_t 
  * existing file at `path` is left intact. Saving over the file the model was
  * loaded from is allowed; the model stays usable afterwards.
  * Before writing, the size is checked against RLIMIT_FSIZE and the free space
- * of the file system, so the process does not receive SIGXFSZ.
+ * of the file system, so the process does not receive SIGXFSZ, and against
+ * protobuf's 2 GiB limit (unless ONNXSLIM_SAVE_ALLOW_LARGE). Tensors stored in
+ * external data keep their references (see onnxslim/external.h to merge or
+ * move them).
  * Errors: ONNXSLIM_EINVAL, ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_ENOMEM,
- * ONNXSLIM_ELIMIT.
+ * ONNXSLIM_ELIMIT (over 2 GiB).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_save(const onnxslim_model *model, const char *path,

@@ -21,6 +21,13 @@ vg "round trip of $(ls "$tmp/corpus" | wc -l) testdata models + fixtures" "$B/ro
 vg "bad-input corpus" "$B/bad_inputs" test/fuzz/corpus/*.onnx
 vg "onnxslim info" "$B/onnxslim" info test/data/bert-tiny.onnx
 vg "onnxslim convert" "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/out.onnx"
+vg "unit tests (test_check)" "$B/test/test_check"
+vg "unit tests (test_edit)" "$B/test/test_edit"
+vg "the recipe: onnxslim convert --gather-to bf16 --external-data --also-single-file" \
+  "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/r.onnx" --gather-to bf16 --external-data \
+  --threshold 0 --location r.onnx.bin --also-single-file "$tmp/r_single.onnx"
+vg "onnxslim split" "$B/onnxslim" split test/data/bert-tiny.onnx "$tmp/s.onnx"
+vg "onnxslim merge (loads external data)" "$B/onnxslim" merge "$tmp/s.onnx" "$tmp/m.onnx"
 rm -rf "$tmp"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
