@@ -186,9 +186,11 @@ static int spec_valid(const char *spec) {
   const char *op = spec + 3, *colon = strchr(op, ':');
   if (op[0] == '\0' || op[0] == ':') return 0;
   if (!colon) return 1;
-  char *end;
-  long v = strtol(colon + 1, &end, 10);
-  return colon[1] != '\0' && *end == '\0' && v >= 0;
+  const char *d = colon + 1;
+  if (!*d || strlen(d) > 9) return 0;
+  for (; *d; d++)
+    if (*d < '0' || *d > '9') return 0;
+  return 1;
 }
 
 static int selected(const onnxslim_graph *g, const char *value,
@@ -198,7 +200,8 @@ static int selected(const onnxslim_graph *g, const char *value,
     const char *s = o->select[i];
     if (strncmp(s, "op:", 3) == 0) {
       if (consumer_spec_matches(g, s, value)) return 1;
-    } else if (fnmatch(s, value, 0) == 0) {
+    } else if (strcmp(s, value) == 0 || fnmatch(s, value, 0) == 0) {
+      /* an exact name matches even when it contains glob characters */
       return 1;
     }
   }
@@ -388,7 +391,22 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
     onnxslim__release(cv->model, src, n * x->in_size);
   }
   free(tmp);
-  if (!has_stats) e->stats.count = x->count; /* exact widening: no error */
+  if (!has_stats) {
+    /* exact widening: no error; count the elements and the NaNs */
+    e->stats.count = x->count;
+    for (size_t i = 0; i < x->count; i++) {
+      const uint8_t *q = x->src + i * x->in_size;
+      if (x->in_size == 2) {
+        uint16_t b = (uint16_t)(q[0] | q[1] << 8);
+        int is_nan = k == K_BF16_F32 ? (b & 0x7f80) == 0x7f80 && (b & 0x7f)
+                                     : (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
+        e->stats.nan += is_nan;
+      } else {
+        uint32_t b = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+        e->stats.nan += (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu);
+      }
+    }
+  }
   if (rc) return rc;
   rc = onnxslim__tensor_set_xform((osl_msg *)t, o->to, x);
   if (rc) return rc;
