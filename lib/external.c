@@ -75,7 +75,7 @@ static int map_ext(onnxslim_model *m, const char *real, size_t *index, const cha
       *index = i;
       return 0;
     }
-  int fd = open(real, O_RDONLY | O_CLOEXEC);
+  int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': cannot open external data '%s': %s", tname,
                          loc, strerror(errno));
@@ -157,7 +157,7 @@ static int resolve(onnxslim_model *m, osl_msg *t, const char *real_base) {
   uint64_t off = 0, len;
   const char *so = entry(t, "offset"), *sl = entry(t, "length");
   if (so && parse_u64(so, &off))
-    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data offset '%s'", tname, so);
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data offset '%s' (location '%s')", tname, so, loc);
   size_t fsize = m->ext[idx].size;
   if (off > fsize)
     return onnxslim__err(ONNXSLIM_EMODEL,
@@ -165,7 +165,7 @@ static int resolve(onnxslim_model *m, osl_msg *t, const char *real_base) {
                          tname, (unsigned long long)off, loc, fsize);
   if (sl) {
     if (parse_u64(sl, &len))
-      return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data length '%s'", tname, sl);
+      return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data length '%s' (location '%s')", tname, sl, loc);
   } else {
     len = fsize - off;
   }
@@ -299,17 +299,34 @@ static const struct {
     {"DFT", 0x6u},                {"STFT", 0xau},            {"NonMaxSuppression", 0x1cu},
 };
 
+static int feeds_shape_input(const onnxslim_graph *g, const char *name);
+
+static int node_reads_shape(onnxslim_node *c, const char *name) {
+  if (onnxslim_node_domain(c)[0]) return 0;
+  const char *op = onnxslim_node_op_type(c);
+  for (size_t s = 0; s < sizeof shape_inputs / sizeof shape_inputs[0]; s++) {
+    if (strcmp(op, shape_inputs[s].op) != 0) continue;
+    for (size_t k = 0; k < onnxslim_node_input_count(c) && k < 32; k++)
+      if ((shape_inputs[s].inputs >> k & 1u) && strcmp(onnxslim_node_input(c, k), name) == 0)
+        return 1;
+  }
+  return 0;
+}
+
 static int feeds_shape_input(const onnxslim_graph *g, const char *name) {
   size_t nc = onnxslim_graph_consumer_count(g, name);
   for (size_t i = 0; i < nc; i++) {
     onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
-    if (onnxslim_node_domain(c)[0]) continue;
-    const char *op = onnxslim_node_op_type(c);
-    for (size_t s = 0; s < sizeof shape_inputs / sizeof shape_inputs[0]; s++) {
-      if (strcmp(op, shape_inputs[s].op) != 0) continue;
-      for (size_t k = 0; k < onnxslim_node_input_count(c) && k < 32; k++)
-        if ((shape_inputs[s].inputs >> k & 1u) && strcmp(onnxslim_node_input(c, k), name) == 0)
-          return 1;
+    if (node_reads_shape(c, name)) return 1;
+    /* a capture: look into the node's subgraphs */
+    for (size_t a = 0; a < onnxslim_node_attr_count(c); a++) {
+      onnxslim_attr *at = onnxslim_node_attr(c, a);
+      onnxslim_graph *sg = onnxslim_attr_graph(at);
+      if (sg && feeds_shape_input(sg, name)) return 1;
+      for (size_t k = 0; k < onnxslim_attr_list_size(at); k++) {
+        sg = onnxslim_attr_graphs_at(at, k);
+        if (sg && feeds_shape_input(sg, name)) return 1;
+      }
     }
   }
   return 0;
@@ -375,7 +392,9 @@ static int collect_items(osl_esave *s, osl_msg *msg) {
              strcmp(onnxslim__msg_str(msg, onnx_NodeProto_op_type_tag), "Constant") == 0) {
     onnxslim_attr *a = onnxslim_node_find_attr((onnxslim_node *)msg, "value");
     onnxslim_tensor *t = a ? onnxslim_attr_tensor(a) : NULL;
-    if (t) rc = add_item(s, (osl_msg *)t, onnxslim_node_output((onnxslim_node *)msg, 0), NULL);
+    if (t)
+      rc = add_item(s, (osl_msg *)t, onnxslim_node_output((onnxslim_node *)msg, 0),
+                    onnxslim_node_graph((onnxslim_node *)msg));
   }
   /* any other tensor stored externally now must come back inline */
   if (!rc && msg->def == &osl_def_onnx_TensorProto && msg->parent &&
@@ -565,11 +584,39 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     o.location = deflt;
   }
   const char *why;
+  char *norm = NULL;
+  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && o.location && location_ok(o.location, &why)) {
+    /* drop "." and empty segments: "./m.onnx" is the model file itself */
+    norm = malloc(strlen(o.location) + 1);
+    if (!norm) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    char *q = norm;
+    for (const char *p = o.location; *p;) {
+      const char *e = strchr(p, '/');
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      if (len && !(len == 1 && p[0] == '.')) {
+        if (q != norm) *q++ = '/';
+        memcpy(q, p, len);
+        q += len;
+      }
+      p += len + (e ? 1 : 0);
+    }
+    *q = '\0';
+    o.location = norm;
+  }
+  {
+    struct stat pst;
+    if (stat(path, &pst) == 0 && S_ISDIR(pst.st_mode)) {
+      free(norm);
+      free(deflt);
+      return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
+    }
+  }
   if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE &&
       (!location_ok(o.location, &why) || strcmp(o.location, base) == 0)) {
     int rc = onnxslim__err(ONNXSLIM_EINVAL, "external data location '%s' refused: %s", o.location,
                            strcmp(o.location, base) == 0 ? "it is the model file itself" : why);
     free(deflt);
+    free(norm);
     return rc;
   }
   osl_esave s = {model, &o, NULL, 0, 0};
@@ -695,9 +742,46 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   if (!rc) rc = onnxslim__msg_write(model->root, onnxslim__out_sink(mout));
   for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
   if (!rc) rc = onnxslim__out_finish(mout, fsync_data);
-  /* everything is written: data files first, then the model */
-  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_commit(outs[i], 0);
+  /* everything is written: data files first, then the model. A data file
+   * being replaced is kept under a backup name until the model is in place,
+   * so a failed rename can put the old files back. */
+  char **backups = NULL;
+  if (!rc && nouts) {
+    backups = calloc(nouts, sizeof *backups);
+    if (!backups) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < nouts && !rc; i++) {
+    const char *final = onnxslim__out_path(outs[i]);
+    struct stat st;
+    if (lstat(final, &st) != 0) continue;
+    backups[i] = malloc(strlen(final) + 32);
+    if (!backups[i]) {
+      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      break;
+    }
+    sprintf(backups[i], "%s.bak-%ld-%zu", final, (long)getpid(), i);
+    if (link(final, backups[i]) != 0) {
+      rc = onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s': %s", final, strerror(errno));
+      free(backups[i]);
+      backups[i] = NULL;
+    }
+  }
+  size_t committed = 0;
+  for (; committed < nouts && !rc; committed++) rc = onnxslim__out_commit(outs[committed], 0);
   if (!rc) rc = onnxslim__out_commit(mout, fsync_data);
+  if (rc) {
+    /* undo: restore replaced data files, remove new ones */
+    for (size_t i = 0; i < committed; i++) {
+      const char *final = onnxslim__out_path(outs[i]);
+      if (backups && backups[i]) rename(backups[i], final);
+      else unlink(final);
+    }
+  }
+  for (size_t i = 0; backups && i < nouts; i++) {
+    if (backups[i]) unlink(backups[i]); /* no-op when restored */
+    free(backups[i]);
+  }
+  free(backups);
   clear_plans(model->root);
   if (rep) {
     for (size_t i = 0; i < nouts; i++) rep->copied += outs[i] ? onnxslim__out_copied(outs[i]) : 0;
@@ -731,6 +815,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   free(enc.p);
   free(s.items);
   free(deflt);
+  free(norm);
   if (!rc && out) *out = rep;
   else onnxslim_external_report_free(rep);
   return rc;

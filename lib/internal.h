@@ -344,6 +344,7 @@ osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_mode
 osl_sink *onnxslim__out_sink(osl_out *out);
 uint64_t onnxslim__out_pos(const osl_out *out);
 uint64_t onnxslim__out_copied(const osl_out *out);
+const char *onnxslim__out_path(const osl_out *out);
 int onnxslim__out_finish(osl_out *out, int fsync_data); /* flush, fsync, close */
 int onnxslim__out_commit(osl_out *out, int fsync_dir);  /* rename into place */
 void onnxslim__out_abort(osl_out *out);

@@ -272,6 +272,8 @@ uint64_t onnxslim__out_pos(const osl_out *o) { return o->pos; }
 
 uint64_t onnxslim__out_copied(const osl_out *o) { return o->copied; }
 
+const char *onnxslim__out_path(const osl_out *o) { return o->path; }
+
 int onnxslim__out_finish(osl_out *o, int fsync_data) {
   int rc = flush(o);
   if (rc) return rc;

@@ -66,7 +66,8 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * for. Refused with ONNXSLIM_EMODEL, naming the tensor and the location: an
  * absolute location, a ".." segment, a path that leaves the base directory
  * through a symlink, a missing or non-regular file, an offset or length that
- * is malformed, overflows or lies beyond the end of the file.
+ * is malformed, overflows or lies beyond the end of the file. A model
+ * loaded from a buffer that has external data but no base_dir: ONNXSLIM_EINVAL.
  * On success *out is a new model owned by the caller (onnxslim_model_free()).
  * On failure *out is set to NULL.
  * opts may be NULL for defaults.

@@ -1,0 +1,2148 @@
+/* Tests of external data: loading (one file, several files, base_dir for
+ * buffers, zero-copy), the load-time security rules (absolute paths, "..",
+ * symlinks, ranges, malformed numbers, missing files, directories), saving
+ * (threshold, one file / per tensor, alignment, Constants, checksum, shape
+ * inputs, re-saving, failed saves, merge, the 2 GiB limit, kernel copies),
+ * and the published recipe with its storage-independent fingerprint.
+ * Run from the repository root; everything else lives in a temporary
+ * directory that is removed at the end. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <onnxslim.h>
+
+#include "pbuild.h"
+#include "t.h"
+
+#define BERT "test/data/bert-tiny.onnx"
+#define WORD_EMB "roberta.embeddings.word_embeddings.weight"
+#define POS_EMB "roberta.embeddings.position_embeddings.weight"
+#define QUERY_W "roberta.encoder.layer.0.attention.self.query.weight"
+#define HEADS_SHAPE "roberta.encoder.layer.0.attention.self.query_heads_shape"
+
+static char dir[256];
+
+/* Checks cond and leaves the test when it is false. */
+#define REQUIRE(cond) \
+  do {                \
+    if (!(cond)) {    \
+      CHECK(cond);    \
+      return;         \
+    }                 \
+  } while (0)
+
+/* ---- files ------------------------------------------------------------------ */
+
+static const char *P(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+#define PATH(buf, ...) P(buf, sizeof buf, __VA_ARGS__)
+
+/* A fresh directory dir/name. */
+static const char *subdir(char *buf, size_t cap, const char *name) {
+  P(buf, cap, "%s/%s", dir, name);
+  mkdir(buf, 0755);
+  return buf;
+}
+#define SUBDIR(buf, name) subdir(buf, sizeof buf, name)
+
+static uint8_t *slurp(const char *path, size_t *n) {
+  *n = 0;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return NULL;
+  }
+  uint8_t *p = malloc(st.st_size ? (size_t)st.st_size : 1);
+  size_t got = 0;
+  while (p && got < (size_t)st.st_size) {
+    ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
+    if (r <= 0) {
+      free(p);
+      p = NULL;
+      break;
+    }
+    got += (size_t)r;
+  }
+  close(fd);
+  if (p) *n = got;
+  return p;
+}
+
+static int write_bytes(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  int ok = fwrite(p, 1, n, f) == n;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static int same_file(const char *a, const char *b) {
+  size_t na, nb;
+  uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+  int same = pa && pb && na == nb && memcmp(pa, pb, na) == 0;
+  free(pa);
+  free(pb);
+  return same;
+}
+
+static int file_is(const char *path, const char *text) {
+  size_t n;
+  uint8_t *p = slurp(path, &n);
+  int ok = p && n == strlen(text) && memcmp(p, text, n) == 0;
+  free(p);
+  return ok;
+}
+
+static int64_t file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+/* Number of entries in d other than . and .. */
+static int count_entries(const char *d) {
+  DIR *dd = opendir(d);
+  if (!dd) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dd)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(dd);
+  return n;
+}
+
+static void copy_file(const char *from, const char *to) {
+  size_t n;
+  uint8_t *p = slurp(from, &n);
+  if (p) write_bytes(to, p, n);
+  free(p);
+}
+
+/* n bytes of a recognizable pattern (seed picks which). */
+static void pattern(uint8_t *p, size_t n, unsigned seed) {
+  for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i * 7u + seed * 31u + (i >> 8));
+}
+
+static int has(const char *msg, const char *part) { return msg && part && strstr(msg, part); }
+
+/* ---- hand-built models ------------------------------------------------------------ *
+ * TensorProto: dims 1, data_type 2, float_data 4, name 8, raw_data 9,
+ * external_data 13 (StringStringEntryProto key 1, value 2), data_location 14. */
+
+typedef struct {
+  const char *name;
+  int32_t dtype;
+  size_t rank;
+  int64_t dims[4];
+  const char *loc;       /* external location; NULL: inline raw_data */
+  const char *off, *len; /* external keys; NULL: absent */
+  const void *raw;       /* inline bytes */
+  size_t rawn;
+} tspec;
+
+static void pb_entry(pbuf *t, const char *key, const char *value) {
+  pbuf e = {0};
+  pb_str(&e, 1, key);
+  pb_str(&e, 2, value);
+  pb_msg(t, 13, &e);
+}
+
+static void pb_tensor(pbuf *out, uint32_t field, const tspec *s) {
+  pbuf t = {0};
+  for (size_t i = 0; i < s->rank; i++) pb_int(&t, 1, (uint64_t)s->dims[i]);
+  pb_int(&t, 2, (uint64_t)s->dtype);
+  pb_str(&t, 8, s->name);
+  if (s->loc) {
+    pb_entry(&t, "location", s->loc);
+    if (s->off) pb_entry(&t, "offset", s->off);
+    if (s->len) pb_entry(&t, "length", s->len);
+    pb_int(&t, 14, 1);
+  } else if (s->raw) {
+    pb_bytes(&t, 9, s->raw, s->rawn);
+  }
+  pb_msg(out, field, &t);
+}
+
+static void pb_node(pbuf *g, const char *op, const char *name, const char *const *in, size_t nin,
+                    const char *out) {
+  pbuf n = {0};
+  for (size_t i = 0; i < nin; i++) pb_str(&n, 1, in[i]);
+  pb_str(&n, 2, out);
+  pb_str(&n, 3, name);
+  pb_str(&n, 4, op);
+  pb_msg(g, 1, &n);
+}
+
+/* ModelProto around graph g (consumed): IR 8, opset 17. */
+static pbuf pb_model(pbuf *g) {
+  pbuf m = {0}, op = {0};
+  pb_int(&m, 1, 8);
+  pb_str(&m, 2, "test_external");
+  pb_str(g, 2, "g");
+  pb_msg(&m, 7, g);
+  pb_int(&op, 2, 17);
+  pb_msg(&m, 8, &op);
+  return m;
+}
+
+/* A model whose initializers are ts[0..n), each read by an Identity node. */
+static pbuf build_model(const tspec *ts, size_t n) {
+  pbuf g = {0};
+  char out[300];
+  for (size_t i = 0; i < n; i++) {
+    PATH(out, "%s_out", ts[i].name);
+    const char *in[1] = {ts[i].name};
+    pb_node(&g, "Identity", out, in, 1, out);
+  }
+  for (size_t i = 0; i < n; i++) pb_tensor(&g, 5, &ts[i]);
+  return pb_model(&g);
+}
+
+static int write_model(const char *path, const tspec *ts, size_t n) {
+  pbuf m = build_model(ts, n);
+  int rc = write_bytes(path, m.p, m.n);
+  free(m.p);
+  return rc;
+}
+
+/* ---- reading saved model files ------------------------------------------------------ */
+
+static int pr_varint(const uint8_t **p, const uint8_t *e, uint64_t *v) {
+  *v = 0;
+  for (int s = 0; s < 64; s += 7) {
+    if (*p >= e) return -1;
+    uint8_t c = *(*p)++;
+    *v |= (uint64_t)(c & 0x7f) << s;
+    if (!(c & 0x80)) return 0;
+  }
+  return -1;
+}
+
+/* Next field of [*p, e): number, wire type, varint value or payload. */
+static int pr_field(const uint8_t **p, const uint8_t *e, uint32_t *num, const uint8_t **d,
+                    size_t *n, uint64_t *v) {
+  uint64_t tag;
+  if (*p >= e || pr_varint(p, e, &tag)) return -1;
+  *num = (uint32_t)(tag >> 3);
+  *d = NULL;
+  *n = 0;
+  switch (tag & 7) {
+  case 0: return pr_varint(p, e, v);
+  case 1: *p += 8; return *p <= e ? 0 : -1;
+  case 5: *p += 4; return *p <= e ? 0 : -1;
+  case 2:
+    if (pr_varint(p, e, v) || *v > (uint64_t)(e - *p)) return -1;
+    *d = *p;
+    *n = (size_t)*v;
+    *p += *n;
+    return 0;
+  default: return -1;
+  }
+}
+
+/* Finds field `num` (last occurrence, LEN) in message [p, p+n). */
+static int pr_find(const uint8_t *p, size_t n, uint32_t want, const uint8_t **d, size_t *dn) {
+  const uint8_t *e = p + n, *fd;
+  uint32_t num;
+  size_t fn;
+  uint64_t v;
+  int found = 0;
+  while (p < e) {
+    if (pr_field(&p, e, &num, &fd, &fn, &v)) return 0;
+    if (num == want && fd) *d = fd, *dn = fn, found = 1;
+  }
+  return found;
+}
+
+/* The value of external_data key `key` of main-graph initializer `tensor`
+ * in the model file bytes; 1 if found. */
+static int saved_key(const uint8_t *model, size_t mn, const char *tensor, const char *key, char *out,
+                     size_t cap) {
+  const uint8_t *g, *e, *fd;
+  size_t gn, fn;
+  uint32_t num;
+  uint64_t v;
+  if (!pr_find(model, mn, 7, &g, &gn)) return 0;
+  e = g + gn;
+  while (g < e) {
+    if (pr_field(&g, e, &num, &fd, &fn, &v)) return 0;
+    if (num != 5 || !fd) continue;
+    const uint8_t *nm;
+    size_t nn;
+    if (!pr_find(fd, fn, 8, &nm, &nn) || nn != strlen(tensor) || memcmp(nm, tensor, nn)) continue;
+    const uint8_t *q = fd, *qe = fd + fn, *ed;
+    size_t en;
+    int found = 0;
+    while (q < qe) {
+      if (pr_field(&q, qe, &num, &ed, &en, &v)) return 0;
+      if (num != 13 || !ed) continue;
+      const uint8_t *k, *val;
+      size_t kn, vn;
+      if (pr_find(ed, en, 1, &k, &kn) && kn == strlen(key) && !memcmp(k, key, kn)) {
+        if (!pr_find(ed, en, 2, &val, &vn)) val = (const uint8_t *)"", vn = 0;
+        if (vn >= cap) return 0;
+        memcpy(out, val, vn);
+        out[vn] = '\0';
+        found = 1;
+      }
+    }
+    return found;
+  }
+  return 0;
+}
+
+/* ---- report helpers -------------------------------------------------------------------- */
+
+typedef struct {
+  int found, status;
+  const char *loc;
+  uint64_t off, len;
+} rent;
+
+static rent rep_get(const onnxslim_external_report *r, const char *name) {
+  rent x = {0, -1, NULL, 0, 0};
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    const char *nm;
+    int st;
+    const char *loc;
+    uint64_t off, len;
+    if (onnxslim_external_report_entry(r, i, &nm, &st, &loc, &off, &len)) continue;
+    if (strcmp(nm, name) == 0) {
+      x.found++;
+      x.status = st;
+      x.loc = loc;
+      x.off = off;
+      x.len = len;
+    }
+  }
+  return x;
+}
+
+static onnxslim_model *load(const char *path) {
+  onnxslim_model *m = NULL;
+  if (onnxslim_model_open(&m, path, NULL) != 0) {
+    fprintf(stderr, "cannot load %s: %s\n", path, onnxslim_error_last());
+    return NULL;
+  }
+  return m;
+}
+
+static onnxslim_tensor *init(const onnxslim_model *m, const char *name) {
+  return m ? onnxslim_graph_find_initializer(onnxslim_model_graph(m), name) : NULL;
+}
+
+static int tensor_bytes_equal(const onnxslim_tensor *a, const onnxslim_tensor *b) {
+  const void *pa, *pb;
+  size_t na, nb;
+  if (!a || !b || onnxslim_tensor_data(a, &pa, &na) || onnxslim_tensor_data(b, &pb, &nb)) return 0;
+  return na == nb && memcmp(pa, pb, na) == 0;
+}
+
+/* Every initializer of a and b: same names, types, dims and bytes. */
+static int same_initializers(const onnxslim_model *a, const onnxslim_model *b) {
+  onnxslim_graph *ga = onnxslim_model_graph(a), *gb = onnxslim_model_graph(b);
+  size_t n = onnxslim_graph_initializer_count(ga);
+  if (n != onnxslim_graph_initializer_count(gb)) return 0;
+  for (size_t i = 0; i < n; i++) {
+    onnxslim_tensor *ta = onnxslim_graph_initializer(ga, i), *tb = onnxslim_graph_initializer(gb, i);
+    if (strcmp(onnxslim_tensor_name(ta), onnxslim_tensor_name(tb)) ||
+        onnxslim_tensor_dtype(ta) != onnxslim_tensor_dtype(tb) ||
+        onnxslim_tensor_rank(ta) != onnxslim_tensor_rank(tb)) {
+      fprintf(stderr, "initializer %zu differs: %s\n", i, onnxslim_tensor_name(ta));
+      return 0;
+    }
+    for (size_t k = 0; k < onnxslim_tensor_rank(ta); k++)
+      if (onnxslim_tensor_dim(ta, k) != onnxslim_tensor_dim(tb, k)) return 0;
+    if (!tensor_bytes_equal(ta, tb)) {
+      fprintf(stderr, "initializer %s: bytes differ\n", onnxslim_tensor_name(ta));
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Graph structure of a and b: nodes (op, name, domain, inputs, outputs,
+ * attribute names and types), inputs, outputs, value_info names and types. */
+static int same_structure(const onnxslim_model *a, const onnxslim_model *b) {
+  onnxslim_graph *ga = onnxslim_model_graph(a), *gb = onnxslim_model_graph(b);
+  size_t n = onnxslim_graph_node_count(ga);
+  if (n != onnxslim_graph_node_count(gb)) return 0;
+  for (size_t i = 0; i < n; i++) {
+    onnxslim_node *x = onnxslim_graph_node(ga, i), *y = onnxslim_graph_node(gb, i);
+    int ok = !strcmp(onnxslim_node_op_type(x), onnxslim_node_op_type(y)) &&
+             !strcmp(onnxslim_node_name(x), onnxslim_node_name(y)) &&
+             !strcmp(onnxslim_node_domain(x), onnxslim_node_domain(y)) &&
+             onnxslim_node_input_count(x) == onnxslim_node_input_count(y) &&
+             onnxslim_node_output_count(x) == onnxslim_node_output_count(y) &&
+             onnxslim_node_attr_count(x) == onnxslim_node_attr_count(y);
+    for (size_t k = 0; ok && k < onnxslim_node_input_count(x); k++)
+      ok = !strcmp(onnxslim_node_input(x, k), onnxslim_node_input(y, k));
+    for (size_t k = 0; ok && k < onnxslim_node_output_count(x); k++)
+      ok = !strcmp(onnxslim_node_output(x, k), onnxslim_node_output(y, k));
+    for (size_t k = 0; ok && k < onnxslim_node_attr_count(x); k++) {
+      onnxslim_attr *p = onnxslim_node_attr(x, k), *q = onnxslim_node_attr(y, k);
+      ok = !strcmp(onnxslim_attr_name(p), onnxslim_attr_name(q)) &&
+           onnxslim_attr_type(p) == onnxslim_attr_type(q);
+      onnxslim_tensor *tp = onnxslim_attr_tensor(p), *tq = onnxslim_attr_tensor(q);
+      if (ok && (tp || tq)) ok = tp && tq && tensor_bytes_equal(tp, tq);
+    }
+    if (!ok) {
+      fprintf(stderr, "node %zu (%s) differs\n", i, onnxslim_node_name(x));
+      return 0;
+    }
+  }
+  struct {
+    size_t (*count)(const onnxslim_graph *);
+    onnxslim_value_info *(*at)(const onnxslim_graph *, size_t);
+  } lists[3] = {{onnxslim_graph_input_count, onnxslim_graph_input},
+                {onnxslim_graph_output_count, onnxslim_graph_output},
+                {onnxslim_graph_value_info_count, onnxslim_graph_value_info}};
+  for (int l = 0; l < 3; l++) {
+    size_t c = lists[l].count(ga);
+    if (c != lists[l].count(gb)) return 0;
+    for (size_t i = 0; i < c; i++) {
+      onnxslim_value_info *x = lists[l].at(ga, i), *y = lists[l].at(gb, i);
+      if (strcmp(onnxslim_value_info_name(x), onnxslim_value_info_name(y))) return 0;
+      onnxslim_type *tx = onnxslim_value_info_type(x), *ty = onnxslim_value_info_type(y);
+      if (!tx != !ty || (tx && onnxslim_type_elem_type(tx) != onnxslim_type_elem_type(ty))) return 0;
+    }
+  }
+  return same_initializers(a, b);
+}
+
+static int fingerprint_of(const onnxslim_model *m, char out[33]) {
+  out[0] = '\0';
+  return m ? onnxslim_model_fingerprint(m, out) : -1;
+}
+
+static int file_fingerprint(const char *path, char out[33]) {
+  onnxslim_model *m = load(path);
+  int rc = fingerprint_of(m, out);
+  onnxslim_model_free(m);
+  return rc;
+}
+
+/* Runs fn(arg) in a child process; returns its exit status or 100+signal. */
+static int in_child(int (*fn)(void *), void *arg) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) _exit(fn(arg));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status)) return 100 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+/* As in_child, but the child is killed (SIGKILL, so no exit handlers or
+ * valgrind leak check run in it) when it takes more than ms milliseconds. */
+static int in_child_timeout(int (*fn)(void *), void *arg, int ms) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) _exit(fn(arg));
+  int status = 0;
+  for (int waited = 0;; waited += 10) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0) return -1;
+    if (waited >= ms) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    usleep(10000);
+  }
+  if (WIFSIGNALED(status)) return 100 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+/* =================================== loading =================================== */
+
+/* dir/load: w1 (64 B at 0) and w2 (256 B at 4096) in one file, w3 (32 B) in
+ * sub/b.bin, inline small raw tensor. */
+static uint8_t pat1[64], pat2[256], pat3[32];
+
+static void make_load_fixture(const char *d) {
+  static int made;
+  if (made++) return;
+  char p[400];
+  uint8_t *file = calloc(1, 4096 + 256);
+  pattern(pat1, sizeof pat1, 1);
+  pattern(pat2, sizeof pat2, 2);
+  pattern(pat3, sizeof pat3, 3);
+  memcpy(file, pat1, 64);
+  memcpy(file + 4096, pat2, 256);
+  write_bytes(PATH(p, "%s/a.bin", d), file, 4096 + 256);
+  free(file);
+  mkdir(PATH(p, "%s/sub", d), 0755);
+  write_bytes(PATH(p, "%s/sub/b.bin", d), pat3, 32);
+  float inl[2] = {1.5f, -2.0f};
+  tspec one[] = {
+      {"w1", ONNXSLIM_DTYPE_FLOAT, 1, {16}, "a.bin", "0", "64", NULL, 0},
+      {"w2", ONNXSLIM_DTYPE_UINT8, 2, {16, 16}, "a.bin", "4096", "256", NULL, 0},
+      {"small", ONNXSLIM_DTYPE_FLOAT, 1, {2}, NULL, NULL, NULL, inl, sizeof inl},
+  };
+  write_model(PATH(p, "%s/one.onnx", d), one, 3);
+  tspec two[] = {
+      {"w1", ONNXSLIM_DTYPE_FLOAT, 1, {16}, "a.bin", "0", "64", NULL, 0},
+      /* no length key: the rest of the file */
+      {"w3", ONNXSLIM_DTYPE_INT16, 1, {16}, "sub/b.bin", NULL, NULL, NULL, 0},
+      {"w2", ONNXSLIM_DTYPE_UINT8, 2, {16, 16}, "./a.bin", "4096", "256", NULL, 0},
+  };
+  write_model(PATH(p, "%s/two.onnx", d), two, 3);
+}
+
+static int check_data(const onnxslim_model *m, const char *name, const void *want, size_t n) {
+  onnxslim_tensor *t = init(m, name);
+  const void *d = NULL, *d2 = NULL;
+  size_t sz = 0, sz2 = 0;
+  if (!t || onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL) return 0;
+  if (onnxslim_tensor_data(t, &d, &sz) || sz != n || memcmp(d, want, n)) return 0;
+  /* zero-copy: the same pointer (into the mapping) every time */
+  if (onnxslim_tensor_data(t, &d2, &sz2) || d2 != d || sz2 != sz) return 0;
+  uint8_t buf[8];
+  if (onnxslim_tensor_read(t, n - 8, buf, 8) || memcmp(buf, (const uint8_t *)want + n - 8, 8))
+    return 0;
+  return 1;
+}
+
+TEST(load_one_file) {
+  char d[300], p[400];
+  SUBDIR(d, "load");
+  make_load_fixture(d);
+  onnxslim_model *m = load(PATH(p, "%s/one.onnx", d));
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK(check_data(m, "w1", pat1, 64));
+  CHECK(check_data(m, "w2", pat2, 256));
+  onnxslim_tensor *s = init(m, "small");
+  CHECK(s && onnxslim_tensor_storage(s) == ONNXSLIM_STORAGE_RAW);
+  /* both tensors point into one mapping of a.bin, 4096 bytes apart */
+  const void *d1, *d2;
+  size_t n1, n2;
+  CHECK_OK(onnxslim_tensor_data(init(m, "w1"), &d1, &n1));
+  CHECK_OK(onnxslim_tensor_data(init(m, "w2"), &d2, &n2));
+  CHECK((const uint8_t *)d2 - (const uint8_t *)d1 == 4096);
+  onnxslim_model_free(m);
+}
+
+TEST(load_two_files) {
+  char d[300], p[400];
+  SUBDIR(d, "load");
+  make_load_fixture(d);
+  onnxslim_model *m = load(PATH(p, "%s/two.onnx", d));
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK(check_data(m, "w1", pat1, 64));
+  CHECK(check_data(m, "w2", pat2, 256));
+  CHECK(check_data(m, "w3", pat3, 32));
+  uint64_t bs = 0;
+  CHECK_OK(onnxslim_tensor_byte_size(init(m, "w3"), &bs));
+  CHECK(bs == 32);
+  onnxslim_model_free(m);
+}
+
+TEST(load_relative_to_model_dir) {
+  /* locations are relative to the model's directory, not the working
+   * directory: a.bin exists in the working directory's view only through
+   * the model's directory */
+  char d[300], p[400], cwd[512];
+  SUBDIR(d, "load");
+  make_load_fixture(d);
+  CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  /* open through a relative path from another working directory */
+  CHECK(chdir(dir) == 0);
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, "load/two.onnx", NULL));
+  if (m) CHECK(check_data(m, "w3", pat3, 32));
+  onnxslim_model_free(m);
+  CHECK(chdir(cwd) == 0);
+  /* a copy of the model in a directory without a.bin does not find it, even
+   * though the working directory is dir/load */
+  char e[300], q[400];
+  SUBDIR(e, "load-elsewhere");
+  copy_file(PATH(q, "%s/one.onnx", d), PATH(p, "%s/one.onnx", e));
+  CHECK(chdir(d) == 0);
+  m = NULL;
+  int rc = onnxslim_model_open(&m, PATH(p, "%s/one.onnx", e), NULL);
+  CHECK(rc == ONNXSLIM_EMODEL);
+  CHECK(m == NULL);
+  CHECK(has(onnxslim_error_last(), "w1") && has(onnxslim_error_last(), "a.bin"));
+  CHECK(chdir(cwd) == 0);
+  /* base_dir overrides the model's directory for a file load too */
+  onnxslim_load_options lo;
+  CHECK_OK(onnxslim_load_options_init(&lo, ONNXSLIM_LOAD_OPTIONS_VERSION));
+  CHECK(lo.base_dir == NULL);
+  lo.base_dir = d;
+  CHECK_OK(onnxslim_model_open(&m, PATH(p, "%s/one.onnx", e), &lo));
+  if (m) CHECK(check_data(m, "w2", pat2, 256));
+  onnxslim_model_free(m);
+  /* version-1 options have no base_dir: the model's directory is used */
+  onnxslim_load_options v1;
+  CHECK_OK(onnxslim_load_options_init(&v1, 1));
+  v1.base_dir = "/nonexistent"; /* not part of a version-1 struct: ignored */
+  m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, PATH(p, "%s/one.onnx", d), &v1));
+  onnxslim_model_free(m);
+}
+
+TEST(load_buffer_with_base_dir) {
+  char d[300], p[400];
+  SUBDIR(d, "load");
+  make_load_fixture(d);
+  size_t n;
+  uint8_t *bytes = slurp(PATH(p, "%s/two.onnx", d), &n);
+  CHECK(bytes != NULL);
+  if (!bytes) return;
+  onnxslim_load_options lo = ONNXSLIM_LOAD_OPTIONS_INIT;
+  lo.base_dir = d;
+  for (unsigned flags = 0; flags <= ONNXSLIM_BUFFER_BORROW; flags++) {
+    onnxslim_model *m = NULL;
+    CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, flags, &lo));
+    if (!m) continue;
+    CHECK(check_data(m, "w1", pat1, 64));
+    CHECK(check_data(m, "w2", pat2, 256));
+    CHECK(check_data(m, "w3", pat3, 32));
+    /* external bytes are not inside the model buffer (they are mapped) */
+    const void *dd;
+    size_t sz;
+    CHECK_OK(onnxslim_tensor_data(init(m, "w2"), &dd, &sz));
+    CHECK(!((const uint8_t *)dd >= bytes && (const uint8_t *)dd < bytes + n));
+    onnxslim_model_free(m);
+  }
+  /* base_dir is borrowed only for the call */
+  char tmp[300];
+  snprintf(tmp, sizeof tmp, "%s", d);
+  lo.base_dir = tmp;
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, 0, &lo));
+  memset(tmp, 'x', strlen(tmp));
+  if (m) CHECK(check_data(m, "w3", pat3, 32));
+  onnxslim_model_free(m);
+  /* a relative base_dir is relative to the working directory */
+  char cwd[512];
+  CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  CHECK(chdir(dir) == 0);
+  lo.base_dir = "load";
+  m = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, 0, &lo));
+  onnxslim_model_free(m);
+  CHECK(chdir(cwd) == 0);
+  /* base_dir that does not exist */
+  lo.base_dir = PATH(p, "%s/no-such-dir", dir);
+  m = (onnxslim_model *)1;
+  CHECK(onnxslim_model_from_buffer(&m, bytes, n, 0, &lo) != 0);
+  CHECK(m == NULL);
+  free(bytes);
+}
+
+TEST(load_buffer_without_base_dir) {
+  char d[300], p[400];
+  SUBDIR(d, "load");
+  make_load_fixture(d);
+  size_t n;
+  uint8_t *bytes = slurp(PATH(p, "%s/one.onnx", d), &n);
+  CHECK(bytes != NULL);
+  if (!bytes) return;
+  onnxslim_model *m = (onnxslim_model *)1;
+  int rc = onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_BUFFER_BORROW, NULL);
+  /* model.h documents no code for this case; the library says EINVAL (the
+   * options lack base_dir) */
+  CHECK(rc == ONNXSLIM_EINVAL);
+  CHECK(m == NULL);
+  CHECK(has(onnxslim_error_last(), "w1") && has(onnxslim_error_last(), "a.bin") &&
+        has(onnxslim_error_last(), "base_dir"));
+  onnxslim_load_options lo = ONNXSLIM_LOAD_OPTIONS_INIT; /* base_dir NULL */
+  CHECK(onnxslim_model_from_buffer(&m, bytes, n, 0, &lo) == rc);
+  /* a buffer model without external data needs no base_dir */
+  size_t bn;
+  uint8_t *bert = slurp(BERT, &bn);
+  CHECK_OK(onnxslim_model_from_buffer(&m, bert, bn, 0, NULL));
+  onnxslim_model_free(m);
+  free(bert);
+  free(bytes);
+}
+
+/* =================================== security =================================== */
+
+/* dir/sec/outside.bin (outside the base dir) and dir/sec/m/ (the model's
+ * directory) with w.bin, sub/w2.bin, adir/, and symlinks. */
+static char sec_dir[300], sec_m[300];
+
+static void make_sec_fixture(void) {
+  static int made;
+  if (made++) return;
+  char p[400], q[400];
+  uint8_t b[64];
+  pattern(b, sizeof b, 9);
+  SUBDIR(sec_dir, "sec");
+  P(sec_m, sizeof sec_m, "%s/m", sec_dir);
+  mkdir(sec_m, 0755);
+  write_bytes(PATH(p, "%s/outside.bin", sec_dir), b, 64);
+  write_bytes(PATH(p, "%s/w.bin", sec_m), b, 64);
+  mkdir(PATH(p, "%s/sub", sec_m), 0755);
+  write_bytes(PATH(p, "%s/sub/w2.bin", sec_m), b, 64);
+  mkdir(PATH(p, "%s/adir", sec_m), 0755);
+  mkdir(PATH(p, "%s/a", sec_m), 0755);
+  CHECK(symlink("../outside.bin", PATH(p, "%s/rel_out.bin", sec_m)) == 0);
+  CHECK(symlink(PATH(q, "%s/outside.bin", sec_dir), PATH(p, "%s/abs_out.bin", sec_m)) == 0);
+  CHECK(symlink("sub/w2.bin", PATH(p, "%s/in.bin", sec_m)) == 0);
+  CHECK(symlink(PATH(q, "%s/sub/w2.bin", sec_m), PATH(p, "%s/abs_in.bin", sec_m)) == 0);
+  CHECK(symlink("..", PATH(p, "%s/up", sec_m)) == 0);      /* directory leaving */
+  CHECK(symlink("sub", PATH(p, "%s/subl", sec_m)) == 0);   /* directory staying */
+  CHECK(symlink("../m/w.bin", PATH(p, "%s/round.bin", sec_m)) == 0); /* out and back in */
+}
+
+static int nsec;
+
+/* Writes a model with one FLOAT[16] tensor `tname` at loc/off/len into the
+ * model directory and loads it from the file; returns the load's code. */
+static int sec_load(const char *tname, const char *loc, const char *off, const char *len,
+                    onnxslim_model **out) {
+  char p[400];
+  tspec t = {tname, ONNXSLIM_DTYPE_FLOAT, 1, {16}, loc, off, len, NULL, 0};
+  PATH(p, "%s/model%d.onnx", sec_m, nsec++);
+  write_model(p, &t, 1);
+  *out = (onnxslim_model *)1;
+  return onnxslim_model_open(out, p, NULL);
+}
+
+/* The load must fail with `code` and name the tensor, the location and
+ * `why` (NULL: anything). Also from a buffer with base_dir. */
+static void sec_refused(const char *loc, const char *off, const char *len, int code, const char *why,
+                        int line) {
+  char tname[64];
+  snprintf(tname, sizeof tname, "evil_%d", line);
+  onnxslim_model *m;
+  int rc = sec_load(tname, loc, off, len, &m);
+  const char *msg = onnxslim_error_last();
+  int ok = rc == code && m == NULL && has(msg, tname) && has(msg, loc) && (!why || has(msg, why));
+  if (!ok) {
+    fprintf(stderr, "line %d: location '%s' offset %s length %s: code %d (want %d), message: %s\n",
+            line, loc, off ? off : "-", len ? len : "-", rc, code, msg);
+    t_cur_failed++;
+  }
+  if (rc == 0 && m && m != (onnxslim_model *)1) onnxslim_model_free(m);
+  /* the same from a buffer with base_dir */
+  tspec t = {tname, ONNXSLIM_DTYPE_FLOAT, 1, {16}, loc, off, len, NULL, 0};
+  pbuf b = build_model(&t, 1);
+  onnxslim_load_options lo = ONNXSLIM_LOAD_OPTIONS_INIT;
+  lo.base_dir = sec_m;
+  m = NULL;
+  rc = onnxslim_model_from_buffer(&m, b.p, b.n, 0, &lo);
+  if (rc != code || m) {
+    fprintf(stderr, "line %d: from a buffer, location '%s': code %d (want %d)\n", line, loc, rc, code);
+    t_cur_failed++;
+  }
+  onnxslim_model_free(m);
+  free(b.p);
+}
+#define REFUSED(loc, off, len, why) sec_refused(loc, off, len, ONNXSLIM_EMODEL, why, __LINE__)
+
+/* The load must succeed and read the pattern. */
+static void sec_allowed(const char *loc, int line) {
+  onnxslim_model *m;
+  int rc = sec_load("fine", loc, "0", "64", &m);
+  uint8_t b[64];
+  pattern(b, sizeof b, 9);
+  const void *d = NULL;
+  size_t n = 0;
+  int ok = rc == 0 && m && onnxslim_tensor_data(init(m, "fine"), &d, &n) == 0 && n == 64 &&
+           memcmp(d, b, 64) == 0;
+  if (!ok) {
+    fprintf(stderr, "line %d: location '%s' refused: %d %s\n", line, loc, rc, onnxslim_error_last());
+    t_cur_failed++;
+  }
+  if (rc == 0) onnxslim_model_free(m);
+}
+#define ALLOWED(loc) sec_allowed(loc, __LINE__)
+
+TEST(sec_absolute_path) {
+  make_sec_fixture();
+  char p[400];
+  REFUSED(PATH(p, "%s/outside.bin", sec_dir), "0", "64", "absolute");
+  REFUSED(PATH(p, "%s/w.bin", sec_m), "0", "64", "absolute"); /* even inside */
+  REFUSED("/etc/passwd", "0", "64", "absolute");
+  REFUSED("C:/x.bin", "0", "64", NULL);
+  REFUSED("\\\\server\\share\\x.bin", "0", "64", NULL);
+}
+
+TEST(sec_dotdot) {
+  make_sec_fixture();
+  REFUSED("../outside.bin", "0", "64", "..");
+  REFUSED("a/../../outside.bin", "0", "64", "..");
+  REFUSED("sub/../w.bin", "0", "64", ".."); /* any ".." segment, even staying inside */
+  REFUSED("..", "0", "64", "..");
+  REFUSED("sub/..", "0", "64", "..");
+  REFUSED("..\\outside.bin", "0", "64", NULL);
+  /* names that merely contain dots are fine */
+  char p[400];
+  uint8_t b[64];
+  pattern(b, sizeof b, 9);
+  write_bytes(PATH(p, "%s/..w.bin", sec_m), b, 64);
+  write_bytes(PATH(p, "%s/w...bin", sec_m), b, 64);
+  ALLOWED("..w.bin");
+  ALLOWED("w...bin");
+  ALLOWED("./w.bin");
+}
+
+TEST(sec_symlink_outside) {
+  make_sec_fixture();
+  REFUSED("rel_out.bin", "0", "64", "symlink");
+  REFUSED("abs_out.bin", "0", "64", "symlink");
+  REFUSED("up/outside.bin", "0", "64", "symlink"); /* a directory symlink leaving */
+  REFUSED("up/m/../outside.bin", "0", "64", ".."); /* ".." wins */
+}
+
+TEST(sec_symlink_inside) {
+  make_sec_fixture();
+  ALLOWED("in.bin");
+  ALLOWED("abs_in.bin");
+  ALLOWED("subl/w2.bin");
+  ALLOWED("round.bin"); /* through ../m: ends inside the base directory */
+  ALLOWED("up/m/w.bin");
+}
+
+TEST(sec_offset_beyond_file) {
+  make_sec_fixture();
+  REFUSED("w.bin", "65", NULL, "beyond");
+  REFUSED("w.bin", "100", "4", "beyond");
+  REFUSED("w.bin", "18446744073709551615", "1", "beyond");
+  /* offset == size with length 0 is an empty range, not beyond: it loads
+   * (the size then mismatches the dims when the bytes are read) */
+  onnxslim_model *m;
+  CHECK(sec_load("empty_range", "w.bin", "64", "0", &m) == 0);
+  if (m && m != (onnxslim_model *)1) {
+    const void *d;
+    size_t n;
+    CHECK(onnxslim_tensor_data(init(m, "empty_range"), &d, &n) == ONNXSLIM_EMODEL);
+    onnxslim_model_free(m);
+  }
+}
+
+TEST(sec_range_beyond_file) {
+  make_sec_fixture();
+  REFUSED("w.bin", "32", "64", "beyond");
+  REFUSED("w.bin", "0", "65", "beyond");
+  REFUSED("w.bin", "1", "18446744073709551615", "beyond"); /* offset+length wraps */
+  REFUSED("w.bin", "63", "18446744073709551553", "beyond"); /* sum = 2^64 exactly */
+}
+
+TEST(sec_malformed_numbers) {
+  make_sec_fixture();
+  static const char *bad[] = {"-1", "1e3", "18446744073709551616", "99999999999999999999999",
+                              "0x10", " 1", "1 ", "+1", "", "1.0", "١"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    REFUSED("w.bin", bad[i], "4", "offset");
+    REFUSED("w.bin", "0", bad[i], "length");
+  }
+  /* leading zeros are still decimal */
+  onnxslim_model *m;
+  CHECK(sec_load("zeros", "w.bin", "000", "0064", &m) == 0);
+  if (m && m != (onnxslim_model *)1) onnxslim_model_free(m);
+}
+
+TEST(sec_missing_file) {
+  make_sec_fixture();
+  REFUSED("nope.bin", "0", "64", NULL);
+  REFUSED("sub/nope.bin", "0", "64", NULL);
+  REFUSED("nodir/w.bin", "0", "64", NULL);
+  char p[400];
+  CHECK(symlink("nowhere.bin", PATH(p, "%s/dangling.bin", sec_m)) == 0);
+  REFUSED("dangling.bin", "0", "64", NULL);
+  /* no location key at all */
+  onnxslim_model *m;
+  pbuf g = {0}, tt = {0};
+  pb_int(&tt, 1, 16);
+  pb_int(&tt, 2, 1);
+  pb_str(&tt, 8, "noloc");
+  pb_entry(&tt, "offset", "0");
+  pb_int(&tt, 14, 1);
+  pb_msg(&g, 5, &tt);
+  pbuf mm = pb_model(&g);
+  onnxslim_load_options lo = ONNXSLIM_LOAD_OPTIONS_INIT;
+  lo.base_dir = sec_m;
+  m = NULL;
+  CHECK(onnxslim_model_from_buffer(&m, mm.p, mm.n, 0, &lo) == ONNXSLIM_EMODEL);
+  CHECK(has(onnxslim_error_last(), "noloc"));
+  free(mm.p);
+}
+
+static int child_fifo(void *unused) {
+  (void)unused;
+  int before = t_cur_failed;
+  REFUSED("fifo", "0", "64", NULL);
+  return t_cur_failed != before;
+}
+
+TEST(sec_location_is_directory) {
+  make_sec_fixture();
+  REFUSED("adir", "0", "0", NULL);
+  REFUSED("sub", "0", NULL, NULL);
+  REFUSED(".", "0", NULL, NULL);
+  REFUSED("subl", "0", NULL, NULL);
+  REFUSED("sub/", "0", NULL, NULL);
+  /* not a regular file: a FIFO. Opening a FIFO for reading blocks until a
+   * writer comes, so the load runs in a child killed after 1 s. */
+  char p[400];
+  CHECK(mkfifo(PATH(p, "%s/fifo", sec_m), 0644) == 0);
+  int st = in_child_timeout(child_fifo, NULL, 1000);
+  if (st == 100 + SIGKILL) {
+    fprintf(stderr, "loading a model whose location is a FIFO blocks (killed after 1 s)\n");
+    t_cur_failed++;
+  } else {
+    CHECK(st == 0);
+  }
+}
+
+/* ===================================== saving ===================================== */
+
+static onnxslim_model *bert(void) { return load(BERT); }
+
+static int is_shape_input(const char *name) {
+  return strstr(name, "heads_shape") || strstr(name, "merge_shape") ||
+         strstr(name, "unsqueeze_axes") || strstr(name, "range_");
+}
+
+TEST(save_threshold) {
+  char d[300], p[400];
+  SUBDIR(d, "threshold");
+  onnxslim_model *m = bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  onnxslim_external_options eo;
+  CHECK_OK(onnxslim_external_options_init(&eo, ONNXSLIM_EXTERNAL_OPTIONS_VERSION));
+  CHECK(eo.mode == ONNXSLIM_EXTERNAL_ONE_FILE && eo.size_threshold == 1024 && eo.align == 4096 &&
+        eo.flags == 0 && eo.location == NULL);
+  for (int pass = 0; pass < 3; pass++) {
+    /* pass 0: NULL options (defaults), 1: threshold 0, 2: threshold 2000 */
+    uint64_t thr = pass == 0 ? 1024 : pass == 1 ? 0 : 2000;
+    eo.size_threshold = thr;
+    onnxslim_external_report *r = NULL;
+    PATH(p, "%s/t%d.onnx", d, pass);
+    CHECK_OK(onnxslim_model_save_external(m, p, pass == 0 ? NULL : &eo, &r));
+    onnxslim_model *s = load(p);
+    CHECK(s != NULL);
+    onnxslim_graph *g = onnxslim_model_graph(m);
+    size_t written = 0;
+    for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++) {
+      onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+      const char *name = onnxslim_tensor_name(t);
+      uint64_t size = 0;
+      onnxslim_tensor_byte_size(t, &size);
+      rent e = rep_get(r, name);
+      int want = size < thr ? ONNXSLIM_EXTERNAL_BELOW_THRESHOLD
+                 : is_shape_input(name) ? ONNXSLIM_EXTERNAL_SHAPE_INPUT
+                                        : ONNXSLIM_EXTERNAL_WRITTEN;
+      if (e.found != 1 || e.status != want) {
+        fprintf(stderr, "threshold %" PRIu64 ": %s (%" PRIu64 " B): status %d, want %d\n", thr, name,
+                size, e.status, want);
+        t_cur_failed++;
+      }
+      written += want == ONNXSLIM_EXTERNAL_WRITTEN;
+      onnxslim_tensor *st = init(s, name);
+      CHECK(st && (onnxslim_tensor_storage(st) == ONNXSLIM_STORAGE_EXTERNAL) ==
+                      (want == ONNXSLIM_EXTERNAL_WRITTEN));
+      CHECK(tensor_bytes_equal(t, st));
+      if (want == ONNXSLIM_EXTERNAL_WRITTEN) CHECK(e.len == size);
+    }
+    CHECK(written > 0);
+    /* Constants are not considered without ONNXSLIM_EXTERNAL_CONSTANTS */
+    CHECK(onnxslim_external_report_count(r) == onnxslim_graph_initializer_count(g));
+    CHECK(s && same_structure(m, s));
+    onnxslim_external_report_free(r);
+    onnxslim_model_free(s);
+  }
+  onnxslim_model_free(m);
+}
+
+TEST(save_one_file_vs_per_tensor) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "mode");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/one.onnx", d), &eo, &r));
+  size_t nw = 0;
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    const char *loc;
+    int st;
+    onnxslim_external_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
+    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    nw++;
+    CHECK_STR(loc, "one.onnx.data");
+  }
+  CHECK(nw > 20);
+  CHECK(count_entries(d) == 2); /* one.onnx, one.onnx.data */
+  CHECK(exists(PATH(p, "%s/one.onnx.data", d)));
+  onnxslim_external_report_free(r);
+  /* a chosen location, in a subdirectory */
+  mkdir(PATH(p, "%s/w", d), 0755);
+  eo.location = "w/weights.bin";
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/loc.onnx", d), &eo, &r));
+  CHECK(exists(PATH(p, "%s/w/weights.bin", d)));
+  CHECK_STR(rep_get(r, WORD_EMB).loc, "w/weights.bin");
+  onnxslim_external_report_free(r);
+  onnxslim_model *s = load(PATH(p, "%s/loc.onnx", d));
+  CHECK(s && same_structure(m, s));
+  onnxslim_model_free(s);
+  /* per tensor */
+  char pd[300];
+  SUBDIR(pd, "mode/per");
+  eo.location = NULL;
+  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/per.onnx", pd), &eo, &r));
+  size_t n = onnxslim_external_report_count(r);
+  nw = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *name, *loc;
+    int st;
+    uint64_t off, len;
+    onnxslim_external_report_entry(r, i, &name, &st, &loc, &off, &len);
+    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    nw++;
+    CHECK(loc && !strchr(loc, '/') && off == 0);
+    for (size_t j = 0; j < i; j++) {
+      const char *l2;
+      int s2;
+      onnxslim_external_report_entry(r, j, NULL, &s2, &l2, NULL, NULL);
+      if (s2 == ONNXSLIM_EXTERNAL_WRITTEN) CHECK(strcmp(loc, l2) != 0);
+    }
+    CHECK(file_size(PATH(q, "%s/%s", pd, loc)) == (int64_t)len);
+  }
+  CHECK(count_entries(pd) == (int)nw + 1);
+  onnxslim_external_report_free(r);
+  s = load(PATH(p, "%s/per.onnx", pd));
+  CHECK(s && same_structure(m, s));
+  onnxslim_model_free(s);
+  /* options that are refused */
+  eo.mode = 0;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  eo.mode = 4;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  eo.mode = ONNXSLIM_EXTERNAL_ONE_FILE;
+  eo.flags = 32;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  eo.flags = 0;
+  static const char *badloc[] = {"/tmp/x.data", "../x.data", "a/../x.data", "", "x.onnx"};
+  for (size_t i = 0; i < sizeof badloc / sizeof badloc[0]; i++) {
+    eo.location = badloc[i];
+    int rc = onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, &r);
+    if (rc != ONNXSLIM_EINVAL) {
+      fprintf(stderr, "location '%s' accepted (%d)\n", badloc[i], rc);
+      t_cur_failed++;
+    }
+    CHECK(r == NULL);
+  }
+  eo.location = NULL;
+  eo.version = 99;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  CHECK(!exists(PATH(p, "%s/x.onnx", d)) && !exists(PATH(p, "%s/x.onnx.data", d)));
+  CHECK(onnxslim_model_save_external(NULL, p, NULL, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_save_external(m, NULL, NULL, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_external_options_init(&eo, 2) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_external_options_init(NULL, 1) == ONNXSLIM_EINVAL);
+  onnxslim_model_free(m);
+}
+
+/* The model file must be the model itself: a location that names it in
+ * another spelling must be refused like the plain name. */
+TEST(save_location_aliasing_model) {
+  char d[300], p[400];
+  SUBDIR(d, "alias");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  static const char *alias[] = {"./x.onnx", "././x.onnx", ".//x.onnx"};
+  for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++) {
+    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    eo.location = alias[i];
+    int rc = onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL);
+    if (rc == 0) {
+      /* if accepted, the result must at least load and hold the data */
+      onnxslim_model *s = NULL;
+      int lr = onnxslim_model_open(&s, p, NULL);
+      if (lr != 0 || !same_structure(m, s)) {
+        fprintf(stderr,
+                "location '%s' for model x.onnx: saved (rc 0) but the model is broken: load %d %s\n",
+                alias[i], lr, lr ? onnxslim_error_last() : "(loads, data differ)");
+        t_cur_failed++;
+      }
+      onnxslim_model_free(s);
+    } else {
+      CHECK(rc == ONNXSLIM_EINVAL);
+    }
+    unlink(p);
+  }
+  onnxslim_model_free(m);
+}
+
+static void check_alignment(onnxslim_model *m, const char *d, uint64_t align, int line) {
+  char p[400];
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  eo.align = align;
+  onnxslim_external_report *r = NULL;
+  PATH(p, "%s/a%" PRIu64 ".onnx", d, align);
+  if (onnxslim_model_save_external(m, p, &eo, &r)) {
+    fprintf(stderr, "line %d: save failed: %s\n", line, onnxslim_error_last());
+    t_cur_failed++;
+    return;
+  }
+  size_t mn;
+  uint8_t *model = slurp(p, &mn);
+  uint64_t end = 0, prev_end = 0;
+  int unaligned_to_4096 = 0, gaps_ok = 1, n = 0;
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    const char *name;
+    int st;
+    uint64_t off, len;
+    onnxslim_external_report_entry(r, i, &name, &st, NULL, &off, &len);
+    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    n++;
+    char so[32], sl[32];
+    int found = saved_key(model, mn, name, "offset", so, sizeof so) &&
+                saved_key(model, mn, name, "length", sl, sizeof sl);
+    uint64_t foff = found ? strtoull(so, NULL, 10) : ~0ull, flen = found ? strtoull(sl, NULL, 10) : 0;
+    if (!found || foff != off || flen != len || off % align != 0 || off < prev_end ||
+        off - prev_end >= align) {
+      fprintf(stderr, "line %d: align %" PRIu64 ": %s at %s+%s (report %" PRIu64 "+%" PRIu64 ")\n",
+              line, align, name, found ? so : "?", found ? sl : "?", off, len);
+      t_cur_failed++;
+    }
+    if (align == 1 && off != prev_end) gaps_ok = 0;
+    unaligned_to_4096 |= off % 4096 != 0;
+    prev_end = off + len;
+    if (prev_end > end) end = prev_end;
+  }
+  CHECK(n > 20);
+  if (align < 4096) CHECK(unaligned_to_4096); /* proves the alignment was not 4096 anyway */
+  CHECK(gaps_ok);
+  PATH(p, "%s/a%" PRIu64 ".onnx.data", d, align);
+  CHECK(file_size(p) == (int64_t)end);
+  free(model);
+  onnxslim_external_report_free(r);
+}
+
+TEST(save_alignment) {
+  char d[300], p[400];
+  SUBDIR(d, "align");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  check_alignment(m, d, 4096, __LINE__);
+  /* the default (align 0, or NULL options) is 4096 */
+  onnxslim_external_options z = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  z.size_threshold = 0;
+  z.align = 0;
+  char q[400];
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/a0.onnx", d), &z, NULL));
+  CHECK(same_file(PATH(p, "%s/a0.onnx.data", d), PATH(q, "%s/a4096.onnx.data", d)));
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/dflt.onnx", d), NULL, &r));
+  int n = 0;
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    int st;
+    uint64_t off;
+    onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, NULL);
+    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    n++;
+    CHECK(off % 4096 == 0);
+  }
+  CHECK(n >= 2);
+  onnxslim_external_report_free(r);
+  check_alignment(m, d, 64, __LINE__);
+  check_alignment(m, d, 1, __LINE__);
+  check_alignment(m, d, 65536, __LINE__);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.align = 3;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/bad.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  eo.align = 4097;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/bad.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  CHECK(!exists(p));
+  /* every saved variant reloads to the same model */
+  static const char *names[] = {"a4096", "a64", "a1", "a65536"};
+  for (int i = 0; i < 4; i++) {
+    onnxslim_model *s = load(PATH(p, "%s/%s.onnx", d, names[i]));
+    CHECK(s && same_structure(m, s));
+    onnxslim_model_free(s);
+  }
+  onnxslim_model_free(m);
+}
+
+TEST(save_constants) {
+  char d[300], p[400];
+  SUBDIR(d, "constants");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  for (int with = 0; with < 2; with++) {
+    eo.flags = with ? ONNXSLIM_EXTERNAL_CONSTANTS : 0;
+    onnxslim_external_report *r = NULL;
+    CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/c%d.onnx", d, with), &eo, &r));
+    onnxslim_model *s = load(p);
+    if (!s) {
+      CHECK(s != NULL);
+      onnxslim_external_report_free(r);
+      continue;
+    }
+    int nconst = 0;
+    for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+      onnxslim_node *n = onnxslim_graph_node(g, i);
+      if (strcmp(onnxslim_node_op_type(n), "Constant")) continue;
+      nconst++;
+      const char *out = onnxslim_node_output(n, 0);
+      rent e = rep_get(r, out);
+      onnxslim_node *sn = onnxslim_graph_node(onnxslim_model_graph(s), i);
+      onnxslim_tensor *st = onnxslim_attr_tensor(onnxslim_node_find_attr(sn, "value"));
+      onnxslim_tensor *mt = onnxslim_attr_tensor(onnxslim_node_find_attr(n, "value"));
+      CHECK(st && tensor_bytes_equal(st, mt));
+      if (with) {
+        CHECK(e.found == 1 && e.status == ONNXSLIM_EXTERNAL_WRITTEN && e.len == 4);
+        CHECK(st && onnxslim_tensor_storage(st) == ONNXSLIM_STORAGE_EXTERNAL);
+      } else {
+        CHECK(e.found == 0);
+        CHECK(st && onnxslim_tensor_storage(st) != ONNXSLIM_STORAGE_EXTERNAL);
+      }
+    }
+    CHECK(nconst == 6);
+    CHECK(same_structure(m, s));
+    onnxslim_external_report_free(r);
+    /* re-saving the Constants-out model without the flag brings them back */
+    if (with) {
+      eo.flags = 0;
+      CHECK_OK(onnxslim_model_save_external(s, PATH(p, "%s/back.onnx", d), &eo, NULL));
+      onnxslim_model *b = load(p);
+      CHECK(b && same_structure(m, b));
+      for (size_t i = 0; b && i < onnxslim_graph_node_count(onnxslim_model_graph(b)); i++) {
+        onnxslim_node *n = onnxslim_graph_node(onnxslim_model_graph(b), i);
+        if (strcmp(onnxslim_node_op_type(n), "Constant")) continue;
+        onnxslim_tensor *bt = onnxslim_attr_tensor(onnxslim_node_find_attr(n, "value"));
+        CHECK(bt && onnxslim_tensor_storage(bt) != ONNXSLIM_STORAGE_EXTERNAL);
+      }
+      onnxslim_model_free(b);
+    }
+    onnxslim_model_free(s);
+  }
+  onnxslim_model_free(m);
+}
+
+/* SHA-1 of the file's bytes with sha1sum(1); 0 if it ran. */
+static int sha1sum_of(const char *path, char out[41]) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "sha1sum '%s' 2>/dev/null", path);
+  FILE *f = popen(cmd, "r");
+  if (!f) return -1;
+  int ok = fscanf(f, "%40s", out) == 1;
+  return pclose(f) == 0 && ok && strlen(out) == 40 ? 0 : -1;
+}
+
+TEST(save_checksum) {
+  char d[300], p[400], v[64];
+  SUBDIR(d, "checksum");
+  /* a known vector: SHA-1("abc") */
+  tspec abc = {"abc", ONNXSLIM_DTYPE_UINT8, 1, {3}, NULL, NULL, NULL, "abc", 3};
+  tspec empty = {"empty", ONNXSLIM_DTYPE_UINT8, 1, {0}, NULL, NULL, NULL, "", 0};
+  tspec both[2] = {abc, empty};
+  write_model(PATH(p, "%s/abc-in.onnx", d), both, 2);
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  eo.flags = ONNXSLIM_EXTERNAL_CHECKSUM;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/abc.onnx", d), &eo, NULL));
+  size_t mn;
+  uint8_t *model = slurp(p, &mn);
+  CHECK(model && saved_key(model, mn, "abc", "checksum", v, sizeof v) &&
+        strcmp(v, "a9993e364706816aba3e25717850c26c9cd0d89d") == 0);
+  /* the empty tensor: an empty range, SHA-1 of nothing */
+  if (saved_key(model, mn, "empty", "location", v, sizeof v))
+    CHECK(saved_key(model, mn, "empty", "checksum", v, sizeof v) &&
+          strcmp(v, "da39a3ee5e6b4b0d3255bfef95601890afd80709") == 0);
+  free(model);
+  onnxslim_model_free(m);
+  onnxslim_model *s = load(p);
+  CHECK(s != NULL);
+  onnxslim_model_free(s);
+  /* without the flag, no checksum key */
+  m = load(PATH(p, "%s/abc-in.onnx", d));
+  eo.flags = 0;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/abc-nock.onnx", d), &eo, NULL));
+  model = slurp(p, &mn);
+  CHECK(model && saved_key(model, mn, "abc", "location", v, sizeof v) &&
+        !saved_key(model, mn, "abc", "checksum", v, sizeof v));
+  free(model);
+  onnxslim_model_free(m);
+  /* bert: every written tensor's key is the SHA-1 of its bytes (sha1sum) */
+  m = bert();
+  REQUIRE(m != NULL);
+  eo.flags = ONNXSLIM_EXTERNAL_CHECKSUM;
+  eo.align = 1;
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/bert.onnx", d), &eo, &r));
+  model = slurp(p, &mn);
+  int checked = 0;
+  for (size_t i = 0; model && i < onnxslim_external_report_count(r); i++) {
+    const char *name;
+    int st;
+    onnxslim_external_report_entry(r, i, &name, &st, NULL, NULL, NULL);
+    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    char key[64], want[41], tmp[400];
+    const void *dd;
+    size_t n;
+    CHECK_OK(onnxslim_tensor_data(init(m, name), &dd, &n));
+    write_bytes(PATH(tmp, "%s/bytes.bin", d), dd, n);
+    if (sha1sum_of(tmp, want)) {
+      fprintf(stderr, "sha1sum did not run: checked the known vector only\n");
+      break;
+    }
+    CHECK(saved_key(model, mn, name, "checksum", key, sizeof key) && strcmp(key, want) == 0);
+    checked++;
+  }
+  CHECK(checked == 0 || checked > 20);
+  free(model);
+  onnxslim_external_report_free(r);
+  onnxslim_model_free(m);
+}
+
+TEST(save_shape_inputs) {
+  char d[300], p[400];
+  SUBDIR(d, "shape");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/default.onnx", d), &eo, &r));
+  rent e = rep_get(r, HEADS_SHAPE);
+  CHECK(e.found == 1 && e.status == ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+  CHECK(rep_get(r, "/embeddings/range_start").status == ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+  /* an int64 Gather index is not a shape input */
+  CHECK(rep_get(r, "/classifier/token0_index").status == ONNXSLIM_EXTERNAL_WRITTEN);
+  onnxslim_external_report_free(r);
+  onnxslim_model *s = load(p);
+  CHECK(s && onnxslim_tensor_storage(init(s, HEADS_SHAPE)) == ONNXSLIM_STORAGE_RAW);
+  onnxslim_model_free(s);
+  /* FORCE moves them out */
+  eo.flags = ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/force.onnx", d), &eo, &r));
+  CHECK(rep_get(r, HEADS_SHAPE).status == ONNXSLIM_EXTERNAL_WRITTEN);
+  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_EXTERNAL_WRITTEN);
+  onnxslim_external_report_free(r);
+  s = load(p);
+  CHECK(s && onnxslim_tensor_storage(init(s, HEADS_SHAPE)) == ONNXSLIM_STORAGE_EXTERNAL);
+  CHECK(s && same_structure(m, s));
+  onnxslim_model_free(s);
+  onnxslim_model_free(m);
+}
+
+/* A Constant node that produces a Reshape shape is a shape input too: with
+ * ONNXSLIM_EXTERNAL_CONSTANTS it must stay inline unless FORCE is given. */
+TEST(save_shape_input_from_constant) {
+  char d[300], p[400];
+  SUBDIR(d, "shape-const");
+  pbuf g = {0}, n = {0}, a = {0};
+  int64_t shape[2] = {4, 4};
+  float w[16] = {0};
+  /* Constant -> "shape" (int64 [2]) */
+  pb_str(&n, 2, "shape");
+  pb_str(&n, 3, "shape_const");
+  pb_str(&n, 4, "Constant");
+  pb_str(&a, 1, "value");
+  tspec ts = {"", ONNXSLIM_DTYPE_INT64, 1, {2}, NULL, NULL, NULL, shape, sizeof shape};
+  pb_tensor(&a, 5, &ts);
+  pb_int(&a, 20, 4); /* AttributeProto.type = TENSOR */
+  pb_msg(&n, 5, &a);
+  pb_msg(&g, 1, &n);
+  const char *in[2] = {"w", "shape"};
+  pb_node(&g, "Reshape", "reshape", in, 2, "y");
+  tspec wt = {"w", ONNXSLIM_DTYPE_FLOAT, 1, {16}, NULL, NULL, NULL, w, sizeof w};
+  pb_tensor(&g, 5, &wt);
+  pbuf mm = pb_model(&g);
+  write_bytes(PATH(p, "%s/in.onnx", d), mm.p, mm.n);
+  free(mm.p);
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  eo.flags = ONNXSLIM_EXTERNAL_CONSTANTS;
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out.onnx", d), &eo, &r));
+  rent e = rep_get(r, "shape");
+  if (e.status != ONNXSLIM_EXTERNAL_SHAPE_INPUT) {
+    fprintf(stderr, "Constant feeding Reshape's shape: status %d, want SHAPE_INPUT (%d)\n", e.status,
+            ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+    t_cur_failed++;
+  }
+  CHECK(rep_get(r, "w").status == ONNXSLIM_EXTERNAL_WRITTEN);
+  onnxslim_external_report_free(r);
+  onnxslim_model_free(m);
+}
+
+/* An initializer read as Reshape's shape inside an If branch (captured from
+ * the outer scope) feeds a shape input as well. */
+TEST(save_shape_input_in_subgraph) {
+  char d[300], p[400];
+  SUBDIR(d, "shape-sub");
+  int64_t shape[2] = {4, 4};
+  float w[16] = {0};
+  pbuf g = {0}, then_g = {0}, else_g = {0}, n = {0}, a = {0}, vi = {0};
+  const char *rin[2] = {"w", "shape"};
+  pb_node(&then_g, "Reshape", "inner_reshape", rin, 2, "y_then");
+  pb_str(&then_g, 2, "then");
+  pb_str(&vi, 1, "y_then");
+  pb_msg(&then_g, 12, &vi);
+  const char *iin[1] = {"w"};
+  pb_node(&else_g, "Identity", "inner_identity", iin, 1, "y_else");
+  pb_str(&else_g, 2, "else");
+  pb_str(&vi, 1, "y_else");
+  pb_msg(&else_g, 12, &vi);
+  pb_str(&n, 1, "cond");
+  pb_str(&n, 2, "y");
+  pb_str(&n, 3, "if");
+  pb_str(&n, 4, "If");
+  pb_str(&a, 1, "then_branch");
+  pb_msg(&a, 6, &then_g);
+  pb_int(&a, 20, 5); /* GRAPH */
+  pb_msg(&n, 5, &a);
+  pb_str(&a, 1, "else_branch");
+  pb_msg(&a, 6, &else_g);
+  pb_int(&a, 20, 5);
+  pb_msg(&n, 5, &a);
+  pb_msg(&g, 1, &n);
+  tspec ts = {"shape", ONNXSLIM_DTYPE_INT64, 1, {2}, NULL, NULL, NULL, shape, sizeof shape};
+  tspec wt = {"w", ONNXSLIM_DTYPE_FLOAT, 1, {16}, NULL, NULL, NULL, w, sizeof w};
+  pb_tensor(&g, 5, &ts);
+  pb_tensor(&g, 5, &wt);
+  pbuf mm = pb_model(&g);
+  write_bytes(PATH(p, "%s/in.onnx", d), mm.p, mm.n);
+  free(mm.p);
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out.onnx", d), &eo, &r));
+  rent e = rep_get(r, "shape");
+  if (e.status != ONNXSLIM_EXTERNAL_SHAPE_INPUT) {
+    fprintf(stderr, "initializer read as Reshape's shape in an If branch: status %d, want "
+                    "SHAPE_INPUT (%d)\n", e.status, ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+    t_cur_failed++;
+  }
+  CHECK(rep_get(r, "w").status == ONNXSLIM_EXTERNAL_WRITTEN);
+  onnxslim_external_report_free(r);
+  onnxslim_model_free(m);
+}
+
+TEST(save_twice_identical_no_append) {
+  char d[300], p[400], p2[400], cp[400];
+  SUBDIR(d, "twice");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  onnxslim_external_report *r = NULL;
+  PATH(p, "%s/m.onnx", d);
+  PATH(p2, "%s/m.onnx.data", d);
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  copy_file(p, PATH(cp, "%s/first.onnx", d));
+  copy_file(p2, PATH(cp, "%s/first.onnx.data", d));
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
+  CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
+  CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  uint64_t end = 0;
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    int st;
+    uint64_t off, len;
+    onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
+    if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end) end = off + len;
+  }
+  CHECK(end > 0 && file_size(p2) == (int64_t)end);
+  onnxslim_external_report_free(r);
+  /* a smaller save over it: the data file shrinks to its own last byte */
+  eo.size_threshold = 2048;
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
+  uint64_t end2 = 0;
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    int st;
+    uint64_t off, len;
+    onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
+    if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end2) end2 = off + len;
+  }
+  CHECK(end2 > 0 && end2 < end && file_size(p2) == (int64_t)end2);
+  onnxslim_external_report_free(r);
+  CHECK(count_entries(d) == 4);
+  onnxslim_model *s = load(p);
+  CHECK(s && same_structure(m, s));
+  /* the loaded external model saved over its own files: the data it reads
+   * is replaced under it, and the result is still right */
+  eo.size_threshold = 0;
+  if (s) {
+    CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
+    CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(same_structure(m, s)); /* still readable */
+    CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
+    CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
+    CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  }
+  onnxslim_model_free(s);
+  s = load(p);
+  CHECK(s && same_structure(m, s));
+  onnxslim_model_free(s);
+  onnxslim_model_free(m);
+}
+
+/* Saves bert with threshold 0 to dir/name/m.onnx: the "old files". */
+static void old_files(char *d, size_t cap, const char *name, char *model, char *data) {
+  subdir(d, cap, name);
+  sprintf(model, "%s/m.onnx", d);
+  sprintf(data, "%s/m.onnx.data", d);
+  onnxslim_model *m = bert();
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  CHECK(m && onnxslim_model_save_external(m, model, &eo, NULL) == 0);
+  char p[400];
+  copy_file(model, PATH(p, "%s.orig", model));
+  copy_file(data, PATH(p, "%s.orig", data));
+  onnxslim_model_free(m);
+}
+
+static int old_intact(const char *model, const char *data) {
+  char p[400], q[400];
+  return same_file(model, PATH(p, "%s.orig", model)) && same_file(data, PATH(q, "%s.orig", data));
+}
+
+TEST(save_failure_missing_directory) {
+  char d[300], model[400], data[400], p[400];
+  old_files(d, sizeof d, "fail-dir", model, data);
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  eo.location = "nodir/m.data";
+  onnxslim_external_report *r = (onnxslim_external_report *)1;
+  int rc = onnxslim_model_save_external(m, model, &eo, &r);
+  CHECK(rc == ONNXSLIM_EIO);
+  CHECK(r == NULL);
+  CHECK(has(onnxslim_error_last(), "nodir"));
+  CHECK(old_intact(model, data));
+  CHECK(count_entries(d) == 4); /* m.onnx, m.onnx.data, and the two .orig copies */
+  CHECK(!exists(PATH(p, "%s/nodir", d)));
+  /* a new name in a missing directory: nothing appears */
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/new.onnx", d), &eo, NULL) == ONNXSLIM_EIO);
+  CHECK(count_entries(d) == 4);
+  /* the model's own directory missing */
+  eo.location = NULL;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/nodir/new.onnx", d), &eo, NULL) ==
+        ONNXSLIM_EIO);
+  CHECK(count_entries(d) == 4);
+  onnxslim_model_free(m);
+}
+
+/* When the model file cannot be put in place (its path is a directory), the
+ * data file must not appear either ("on failure none of them appears"). */
+TEST(save_failure_model_rename) {
+  char d[300], p[400];
+  SUBDIR(d, "fail-rename");
+  mkdir(PATH(p, "%s/m.onnx", d), 0755);
+  write_bytes(PATH(p, "%s/m.onnx/keep", d), "x", 1); /* non-empty: rename fails */
+  write_bytes(PATH(p, "%s/m.onnx.data", d), "old data", 8);
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  int rc = onnxslim_model_save_external(m, PATH(p, "%s/m.onnx", d), &eo, NULL);
+  CHECK(rc == ONNXSLIM_EIO);
+  if (!file_is(PATH(p, "%s/m.onnx.data", d), "old data")) {
+    fprintf(stderr, "failed save (model rename failed) replaced the data file m.onnx.data\n");
+    t_cur_failed++;
+  }
+  CHECK(count_entries(d) == 2);
+  onnxslim_model_free(m);
+}
+
+typedef struct {
+  const char *model;
+  rlim_t limit;
+  uint64_t threshold;
+  int want;
+} fsize_arg;
+
+static int child_fsize(void *argp) {
+  fsize_arg *a = argp;
+  struct rlimit rl = {a->limit, a->limit};
+  if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
+  onnxslim_model *m = NULL;
+  if (onnxslim_model_open(&m, BERT, NULL)) return 3;
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = a->threshold;
+  eo.align = 1;
+  int rc = onnxslim_model_save_external(m, a->model, &eo, NULL);
+  onnxslim_model_free(m);
+  if (rc != a->want) {
+    fprintf(stderr, "child: rc %d want %d: %s\n", rc, a->want, onnxslim_error_last());
+    return 4;
+  }
+  if (rc && !strstr(onnxslim_error_last(), "file size limit")) return 5;
+  return 0;
+}
+
+TEST(save_failure_file_size_limit) {
+  char d[300], model[400], data[400];
+  old_files(d, sizeof d, "fail-fsize", model, data);
+  /* the data file is over the limit */
+  fsize_arg a = {model, 4096, 0, ONNXSLIM_ENOSPC};
+  int st = in_child(child_fsize, &a);
+  CHECK(st == 0);
+  if (st) fprintf(stderr, "child status %d\n", st);
+  CHECK(old_intact(model, data));
+  CHECK(count_entries(d) == 4);
+  /* only the word embeddings (6400 B) go out: the data file fits in 8 KiB,
+   * the model file (~26 KB) does not; the written data file must not appear */
+  fsize_arg b = {model, 8192, 6400, ONNXSLIM_ENOSPC};
+  st = in_child(child_fsize, &b);
+  CHECK(st == 0);
+  if (st) fprintf(stderr, "child status %d\n", st);
+  CHECK(old_intact(model, data));
+  CHECK(count_entries(d) == 4);
+  /* a limit both files fit in: success */
+  fsize_arg c = {model, 1 << 20, 0, 0};
+  CHECK(in_child(child_fsize, &c) == 0);
+}
+
+TEST(save_merge) {
+  char d[300], p[400], src[400];
+  SUBDIR(d, "merge");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  eo.flags = ONNXSLIM_EXTERNAL_CONSTANTS | ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS;
+  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(src, "%s/ext.onnx", d), &eo, NULL));
+  onnxslim_model *x = load(src);
+  if (!x) onnxslim_model_free(m);
+  REQUIRE(x != NULL);
+  int next = 0;
+  for (size_t i = 0; i < onnxslim_graph_initializer_count(onnxslim_model_graph(x)); i++)
+    next += onnxslim_tensor_storage(onnxslim_graph_initializer(onnxslim_model_graph(x), i)) ==
+            ONNXSLIM_STORAGE_EXTERNAL;
+  CHECK(next == (int)onnxslim_graph_initializer_count(onnxslim_model_graph(x)));
+  char sd[300];
+  SUBDIR(sd, "merge/single");
+  onnxslim_external_options mo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  mo.mode = ONNXSLIM_EXTERNAL_NONE;
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/single.onnx", sd), &mo, &r));
+  CHECK(count_entries(sd) == 1);
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    int st;
+    onnxslim_external_report_entry(r, i, NULL, &st, NULL, NULL, NULL);
+    CHECK(st != ONNXSLIM_EXTERNAL_WRITTEN);
+  }
+  onnxslim_external_report_free(r);
+  onnxslim_model *s = load(p);
+  if (s) {
+    onnxslim_graph *g = onnxslim_model_graph(s);
+    for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++)
+      CHECK(onnxslim_tensor_storage(onnxslim_graph_initializer(g, i)) == ONNXSLIM_STORAGE_RAW);
+    for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+      onnxslim_attr *a = onnxslim_node_find_attr(onnxslim_graph_node(g, i), "value");
+      onnxslim_tensor *t = a ? onnxslim_attr_tensor(a) : NULL;
+      if (t) CHECK(onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL);
+    }
+    CHECK(same_structure(m, s));
+    /* merged bert saves to the same bytes as the original */
+    size_t n1, n2;
+    uint8_t *a = slurp(p, &n1), *b = slurp(BERT, &n2);
+    CHECK(a && b && n1 == n2);
+    free(a);
+    free(b);
+  }
+  CHECK(s != NULL);
+  char f1[33], f2[33], f3[33];
+  CHECK_OK(fingerprint_of(m, f1));
+  CHECK_OK(fingerprint_of(x, f2));
+  CHECK_OK(fingerprint_of(s, f3));
+  CHECK(strcmp(f1, f2) == 0 && strcmp(f1, f3) == 0);
+  onnxslim_model_free(s);
+  onnxslim_model_free(x);
+  onnxslim_model_free(m);
+}
+
+/* A model with a 2.1 GiB external FLOAT tensor in a sparse file. */
+#define BIG_ELEMS ((int64_t)570425344) /* 2281701376 bytes = 2.125 GiB */
+
+static int make_big(const char *d, char *model) {
+  char p[400];
+  int fd = open(PATH(p, "%s/big.bin", d), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  if (fd < 0) return -1;
+  int rc = ftruncate(fd, (off_t)(BIG_ELEMS * 4));
+  close(fd);
+  if (rc) return -1;
+  char len[32];
+  snprintf(len, sizeof len, "%" PRId64, BIG_ELEMS * 4);
+  tspec t[2] = {{"big", ONNXSLIM_DTYPE_FLOAT, 2, {BIG_ELEMS / 1024, 1024}, "big.bin", "0", len, NULL, 0},
+                {"small", ONNXSLIM_DTYPE_FLOAT, 1, {1}, NULL, NULL, NULL, "\0\0\x80\x3f", 4}};
+  sprintf(model, "%s/big.onnx", d);
+  return write_model(model, t, 2);
+}
+
+static int child_allow_large(void *argp) {
+  const char **paths = argp;
+  struct rlimit rl = {1 << 20, 1 << 20};
+  if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
+  onnxslim_model *m = NULL;
+  if (onnxslim_model_open(&m, paths[0], NULL)) return 3;
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.mode = ONNXSLIM_EXTERNAL_NONE;
+  eo.flags = ONNXSLIM_EXTERNAL_ALLOW_LARGE;
+  int rc = onnxslim_model_save_external(m, paths[1], &eo, NULL);
+  onnxslim_model_free(m);
+  /* past the 2 GiB check; stopped by the file size limit before writing */
+  if (rc != ONNXSLIM_ENOSPC) {
+    fprintf(stderr, "child: rc %d: %s\n", rc, onnxslim_error_last());
+    return 4;
+  }
+  return 0;
+}
+
+static char big_out[300];
+
+static int child_save_large(void *mp) {
+  struct rlimit rl = {1 << 20, 1 << 20};
+  if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
+  char p[400];
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.flags = ONNXSLIM_SAVE_ALLOW_LARGE;
+  int rc = onnxslim_model_save(mp, P(p, sizeof p, "%s/plain.onnx", big_out), &so);
+  if (rc != ONNXSLIM_ENOSPC) {
+    fprintf(stderr, "child: model_save with ALLOW_LARGE: rc %d: %s\n", rc, onnxslim_error_last());
+    return 4;
+  }
+  return 0;
+}
+
+TEST(save_over_2gib_refused) {
+  char d[300], model[400], out[300], p[400];
+  SUBDIR(d, "big");
+  if (make_big(d, model)) SKIP("cannot make a sparse 2.1 GiB file");
+  SUBDIR(out, "big/out");
+  snprintf(big_out, sizeof big_out, "%s", out);
+  onnxslim_model *m = load(model);
+  REQUIRE(m != NULL);
+  uint64_t bs = 0;
+  CHECK_OK(onnxslim_tensor_byte_size(init(m, "big"), &bs));
+  CHECK(bs == (uint64_t)BIG_ELEMS * 4);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.mode = ONNXSLIM_EXTERNAL_NONE;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  int rc = onnxslim_model_save_external(m, PATH(p, "%s/merged.onnx", out), &eo, NULL);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  CHECK(rc == ONNXSLIM_ELIMIT);
+  CHECK(has(onnxslim_error_last(), "2 GiB"));
+  double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  CHECK(secs < 1.0);
+  CHECK(count_entries(out) == 0);
+  /* the tensor kept inline by the threshold: the same */
+  eo.mode = ONNXSLIM_EXTERNAL_ONE_FILE;
+  eo.size_threshold = UINT64_MAX;
+  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/inline.onnx", out), &eo, NULL) ==
+        ONNXSLIM_ELIMIT);
+  CHECK(count_entries(out) == 0);
+  /* ALLOW_LARGE lifts the limit: the save gets as far as the file size
+   * check (a 1 MiB RLIMIT_FSIZE in a child stops it before any write) */
+  const char *paths[2] = {model, PATH(p, "%s/large.onnx", out)};
+  int st = in_child(child_allow_large, paths);
+  CHECK(st == 0);
+  CHECK(count_entries(out) == 0);
+  /* the big tensor out, nothing large inline: fine, and quick to check */
+  CHECK(onnxslim_model_save_size(m, &bs) == 0 && bs < 4096);
+  onnxslim_model_free(m);
+  unlink(PATH(p, "%s/big.bin", d));
+
+  /* onnxslim_model_save of a model with 2.1 GiB inline (borrowed, untouched
+   * anonymous pages): ELIMIT unless ONNXSLIM_SAVE_ALLOW_LARGE */
+  size_t big = (size_t)BIG_ELEMS * 4;
+  void *pages = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  REQUIRE(pages != MAP_FAILED);
+  m = load(BERT);
+  int64_t dims[2] = {BIG_ELEMS / 1024, 1024};
+  CHECK(m && onnxslim_graph_add_initializer(onnxslim_model_graph(m), "huge", ONNXSLIM_DTYPE_FLOAT,
+                                            dims, 2, pages, big, ONNXSLIM_DATA_BORROW, NULL) == 0);
+  if (m) {
+    CHECK(onnxslim_model_save(m, PATH(p, "%s/plain.onnx", out), NULL) == ONNXSLIM_ELIMIT);
+    CHECK(has(onnxslim_error_last(), "2 GiB"));
+    onnxslim_external_options no = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    no.mode = ONNXSLIM_EXTERNAL_NONE;
+    CHECK(onnxslim_model_save_external(m, PATH(p, "%s/none.onnx", out), &no, NULL) ==
+          ONNXSLIM_ELIMIT);
+    CHECK(count_entries(out) == 0);
+    st = in_child(child_save_large, m);
+    CHECK(st == 0);
+    CHECK(count_entries(out) == 0);
+  }
+  onnxslim_model_free(m);
+  munmap(pages, big);
+}
+
+/* ================================ kernel copy ================================ */
+
+TEST(save_kernel_copy) {
+  char d[300], p[400];
+  SUBDIR(d, "kcopy");
+  size_t n = 3u << 20; /* 3 MiB */
+  uint8_t *big = malloc(n);
+  REQUIRE(big != NULL);
+  pattern(big, n, 5);
+  tspec t[2] = {{"big", ONNXSLIM_DTYPE_FLOAT, 2, {(int64_t)n / 4 / 256, 256}, NULL, NULL, NULL, big, n},
+                {"small", ONNXSLIM_DTYPE_FLOAT, 1, {1}, NULL, NULL, NULL, "\0\0\x80\x3f", 4}};
+  write_model(PATH(p, "%s/in.onnx", d), t, 2);
+  onnxslim_model *m = load(p);
+  if (!m) free(big);
+  REQUIRE(m != NULL);
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/ext.onnx", d), NULL, &r));
+  uint64_t kc = onnxslim_external_report_kernel_copied(r);
+  fprintf(stderr, "inline -> external: %" PRIu64 " bytes copied by the kernel\n", kc);
+  CHECK(kc > 0);
+  CHECK(kc >= n);
+  CHECK(rep_get(r, "big").status == ONNXSLIM_EXTERNAL_WRITTEN);
+  onnxslim_external_report_free(r);
+  onnxslim_model *x = load(p);
+  CHECK(x && same_structure(m, x));
+  /* external -> external in another directory: copied by the kernel too */
+  char d2[300];
+  SUBDIR(d2, "kcopy/again");
+  r = NULL;
+  if (x) {
+    CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/ext2.onnx", d2), NULL, &r));
+    kc = onnxslim_external_report_kernel_copied(r);
+    fprintf(stderr, "external -> external: %" PRIu64 " bytes copied by the kernel\n", kc);
+    CHECK(kc >= n);
+    onnxslim_external_report_free(r);
+    /* and external -> merged single file */
+    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    eo.mode = ONNXSLIM_EXTERNAL_NONE;
+    r = NULL;
+    CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/single.onnx", d2), &eo, &r));
+    CHECK(onnxslim_external_report_kernel_copied(r) >= n);
+    onnxslim_external_report_free(r);
+    onnxslim_model *s = load(p);
+    CHECK(s && same_structure(m, s));
+    onnxslim_model_free(s);
+  }
+  onnxslim_model_free(x);
+  /* a model from a buffer has no file behind it: nothing for the kernel */
+  size_t bn;
+  uint8_t *bytes = slurp(PATH(p, "%s/in.onnx", d), &bn);
+  onnxslim_model *b = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&b, bytes, bn, ONNXSLIM_BUFFER_BORROW, NULL));
+  r = NULL;
+  CHECK_OK(onnxslim_model_save_external(b, PATH(p, "%s/buf.onnx", d), NULL, &r));
+  CHECK(onnxslim_external_report_kernel_copied(r) == 0);
+  onnxslim_external_report_free(r);
+  onnxslim_model_free(b);
+  free(bytes);
+  onnxslim_model_free(m);
+  free(big);
+  CHECK(onnxslim_external_report_kernel_copied(NULL) == 0);
+  CHECK(onnxslim_external_report_count(NULL) == 0);
+  onnxslim_external_report_free(NULL);
+}
+
+/* ============================ recipe and fingerprint ============================ */
+
+static int convert_tables(onnxslim_model *m) {
+  onnxslim_convert_report *cr = NULL;
+  int rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, &cr);
+  size_t n = onnxslim_convert_report_count(cr);
+  onnxslim_convert_report_free(cr);
+  return rc ? rc : (int)n;
+}
+
+TEST(recipe_single_vs_external) {
+  char d[300], p[400], ext[400], single[400], none[400];
+  SUBDIR(d, "recipe");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  int nconv = convert_tables(m);
+  CHECK(nconv == 2); /* the word and position embeddings (token types are added, not gathered) */
+  CHECK(onnxslim_tensor_dtype(init(m, WORD_EMB)) == ONNXSLIM_DTYPE_BFLOAT16);
+  char fm[33], fe[33], fs[33], fn[33];
+  CHECK_OK(fingerprint_of(m, fm));
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(ext, "%s/ext.onnx", d), &eo, &r));
+  CHECK(rep_get(r, WORD_EMB).status == ONNXSLIM_EXTERNAL_WRITTEN &&
+        rep_get(r, WORD_EMB).len == 100 * 16 * 2);
+  onnxslim_external_report_free(r);
+  CHECK_OK(onnxslim_model_save(m, PATH(single, "%s/single.onnx", d), NULL));
+  onnxslim_external_options no = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  no.mode = ONNXSLIM_EXTERNAL_NONE;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(none, "%s/none.onnx", d), &no, NULL));
+  /* the in-memory model is unchanged by the saves */
+  char fm2[33];
+  CHECK_OK(fingerprint_of(m, fm2));
+  CHECK(strcmp(fm, fm2) == 0);
+  CHECK(same_file(single, none));
+  onnxslim_model *e = load(ext), *s = load(single);
+  if (e && s) {
+    CHECK(same_structure(e, s));
+    CHECK(same_structure(m, e));
+    CHECK(onnxslim_tensor_storage(init(e, WORD_EMB)) == ONNXSLIM_STORAGE_EXTERNAL);
+    CHECK(onnxslim_tensor_storage(init(s, WORD_EMB)) == ONNXSLIM_STORAGE_RAW);
+    CHECK(onnxslim_tensor_dtype(init(e, WORD_EMB)) == ONNXSLIM_DTYPE_BFLOAT16);
+    CHECK_OK(fingerprint_of(e, fe));
+    CHECK_OK(fingerprint_of(s, fs));
+    CHECK(strlen(fe) == 32 && strspn(fe, "0123456789abcdef") == 32);
+    CHECK(strcmp(fe, fs) == 0);
+    CHECK(strcmp(fe, fm) == 0);
+  }
+  CHECK(e != NULL && s != NULL);
+  CHECK_OK(file_fingerprint(none, fn));
+  CHECK(strcmp(fn, fm) == 0);
+  /* the original (FP32) model has another fingerprint */
+  char fo[33];
+  CHECK_OK(file_fingerprint(BERT, fo));
+  CHECK(strcmp(fo, fm) != 0);
+  /* alignment, location name, mode and checksum do not matter */
+  struct {
+    int mode;
+    uint64_t align, thr;
+    const char *loc;
+    unsigned flags;
+  } v[] = {{ONNXSLIM_EXTERNAL_ONE_FILE, 64, 0, "weights.bin", 0},
+           {ONNXSLIM_EXTERNAL_ONE_FILE, 1, 0, "other-name.data", ONNXSLIM_EXTERNAL_CHECKSUM},
+           {ONNXSLIM_EXTERNAL_ONE_FILE, 65536, 1024, NULL, ONNXSLIM_EXTERNAL_CONSTANTS},
+           {ONNXSLIM_EXTERNAL_PER_TENSOR, 0, 0, NULL, ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS}};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    char vd[300], vn[32], fv[33];
+    PATH(vn, "recipe/v%zu", i);
+    SUBDIR(vd, vn);
+    onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    o.mode = v[i].mode;
+    o.align = v[i].align;
+    o.size_threshold = v[i].thr;
+    o.location = v[i].loc;
+    o.flags = v[i].flags;
+    CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/m.onnx", vd), &o, NULL));
+    CHECK_OK(file_fingerprint(p, fv));
+    if (strcmp(fv, fm)) {
+      fprintf(stderr, "variant %zu: fingerprint %s, want %s\n", i, fv, fm);
+      t_cur_failed++;
+    }
+  }
+  /* a changed weight changes it; changing it back restores it */
+  if (s) {
+    onnxslim_tensor *t = init(s, QUERY_W);
+    const void *dd;
+    size_t n;
+    CHECK_OK(onnxslim_tensor_data(t, &dd, &n));
+    uint8_t *copy = malloc(n);
+    memcpy(copy, dd, n);
+    int64_t dims[2] = {16, 16};
+    copy[5] ^= 1;
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, copy, n, ONNXSLIM_DATA_COPY));
+    CHECK_OK(fingerprint_of(s, fs));
+    CHECK(strcmp(fs, fm) != 0);
+    copy[5] ^= 1;
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, copy, n, ONNXSLIM_DATA_COPY));
+    CHECK_OK(fingerprint_of(s, fs));
+    CHECK(strcmp(fs, fm) == 0);
+    /* same bytes, other dims: different */
+    int64_t dims2[2] = {32, 8};
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims2, 2, copy, n, ONNXSLIM_DATA_COPY));
+    CHECK_OK(fingerprint_of(s, fs));
+    CHECK(strcmp(fs, fm) != 0);
+    free(copy);
+  }
+  /* an external tensor's data replaced in memory: changes it too */
+  if (e) {
+    onnxslim_tensor *t = init(e, QUERY_W);
+    float z[256] = {0};
+    int64_t dims[2] = {16, 16};
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, z, sizeof z, ONNXSLIM_DATA_COPY));
+    CHECK(onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_RAW);
+    CHECK_OK(fingerprint_of(e, fe));
+    CHECK(strcmp(fe, fm) != 0);
+  }
+  /* a renamed node changes it */
+  onnxslim_model *s2 = load(single);
+  if (s2) {
+    onnxslim_node *n0 = onnxslim_graph_node(onnxslim_model_graph(s2), 0);
+    char old[256];
+    snprintf(old, sizeof old, "%s", onnxslim_node_name(n0));
+    CHECK_OK(onnxslim_node_set_name(n0, "renamed"));
+    CHECK_OK(fingerprint_of(s2, fs));
+    CHECK(strcmp(fs, fm) != 0);
+    CHECK_OK(onnxslim_node_set_name(n0, old));
+    CHECK_OK(fingerprint_of(s2, fs));
+    CHECK(strcmp(fs, fm) == 0);
+    /* and an attribute */
+    onnxslim_graph *g = onnxslim_model_graph(s2);
+    for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+      onnxslim_node *n = onnxslim_graph_node(g, i);
+      if (strcmp(onnxslim_node_op_type(n), "Softmax")) continue;
+      CHECK_OK(onnxslim_node_set_attr_int(n, "axis", -2));
+      break;
+    }
+    CHECK_OK(fingerprint_of(s2, fs));
+    CHECK(strcmp(fs, fm) != 0);
+  }
+  onnxslim_model_free(s2);
+  char bad[33];
+  CHECK(onnxslim_model_fingerprint(NULL, bad) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_fingerprint(m, NULL) == ONNXSLIM_EINVAL);
+  onnxslim_model_free(e);
+  onnxslim_model_free(s);
+  onnxslim_model_free(m);
+}
+
+/* Typed fields (float_data) and raw_data holding the same values, inline or
+ * external: one fingerprint. */
+TEST(fingerprint_storage_forms) {
+  char d[300], p[400];
+  SUBDIR(d, "fp-forms");
+  float v[4] = {1.0f, -2.5f, 0.0f, 3.25f};
+  tspec raw = {"w", ONNXSLIM_DTYPE_FLOAT, 1, {4}, NULL, NULL, NULL, v, sizeof v};
+  write_model(PATH(p, "%s/raw.onnx", d), &raw, 1);
+  /* the same tensor with float_data */
+  pbuf g = {0}, t = {0};
+  const char *in[1] = {"w"};
+  pb_node(&g, "Identity", "w_out", in, 1, "w_out");
+  pb_int(&t, 1, 4);
+  pb_int(&t, 2, ONNXSLIM_DTYPE_FLOAT);
+  pbuf packed = {0};
+  pb_put(&packed, v, sizeof v);
+  pb_bytes(&t, 4, packed.p, packed.n); /* packed float_data */
+  free(packed.p);
+  pb_str(&t, 8, "w");
+  pb_msg(&g, 5, &t);
+  pbuf mm = pb_model(&g);
+  write_bytes(PATH(p, "%s/typed.onnx", d), mm.p, mm.n);
+  free(mm.p);
+  write_bytes(PATH(p, "%s/w.bin", d), v, sizeof v);
+  tspec ext = {"w", ONNXSLIM_DTYPE_FLOAT, 1, {4}, "w.bin", "0", "16", NULL, 0};
+  write_model(PATH(p, "%s/ext.onnx", d), &ext, 1);
+  char f1[33], f2[33], f3[33];
+  CHECK_OK(file_fingerprint(PATH(p, "%s/raw.onnx", d), f1));
+  CHECK_OK(file_fingerprint(PATH(p, "%s/typed.onnx", d), f2));
+  CHECK_OK(file_fingerprint(PATH(p, "%s/ext.onnx", d), f3));
+  CHECK(f1[0] && strcmp(f1, f2) == 0 && strcmp(f1, f3) == 0);
+  /* other bytes: another fingerprint */
+  v[3] = 3.5f;
+  write_bytes(PATH(p, "%s/w.bin", d), v, sizeof v);
+  CHECK_OK(file_fingerprint(PATH(p, "%s/ext.onnx", d), f3));
+  CHECK(strcmp(f1, f3) != 0);
+}
+
+/* The published recipe on an external-data model: converting a table whose
+ * bytes live in an external file. */
+TEST(recipe_convert_external_table) {
+  char d[300], p[400];
+  SUBDIR(d, "recipe-ext");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/in.onnx", d), &eo, NULL));
+  onnxslim_model *x = load(p);
+  CHECK(convert_tables(m) == 2);
+  char want[33], got[33];
+  CHECK_OK(fingerprint_of(m, want));
+  int rc = x ? convert_tables(x) : -1;
+  if (rc != 2) {
+    fprintf(stderr, "convert_gather_tables on an external-data model: %d (%s)\n", rc,
+            onnxslim_error_last());
+    t_cur_failed++;
+  } else {
+    CHECK_OK(fingerprint_of(x, got));
+    CHECK(strcmp(got, want) == 0);
+    CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/out.onnx", d), &eo, NULL));
+    CHECK_OK(file_fingerprint(p, got));
+    CHECK(strcmp(got, want) == 0);
+    onnxslim_model *o = load(p);
+    CHECK(o && onnxslim_tensor_dtype(init(o, WORD_EMB)) == ONNXSLIM_DTYPE_BFLOAT16 &&
+          onnxslim_tensor_storage(init(o, WORD_EMB)) == ONNXSLIM_STORAGE_EXTERNAL);
+    CHECK(o && same_structure(m, o));
+    onnxslim_model_free(o);
+  }
+  onnxslim_model_free(x);
+  onnxslim_model_free(m);
+}
+
+int main(void) {
+  snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  chmod(dir, 0755);
+  RUN(load_one_file);
+  RUN(load_two_files);
+  RUN(load_relative_to_model_dir);
+  RUN(load_buffer_with_base_dir);
+  RUN(load_buffer_without_base_dir);
+  RUN(sec_absolute_path);
+  RUN(sec_dotdot);
+  RUN(sec_symlink_outside);
+  RUN(sec_symlink_inside);
+  RUN(sec_offset_beyond_file);
+  RUN(sec_range_beyond_file);
+  RUN(sec_malformed_numbers);
+  RUN(sec_missing_file);
+  RUN(sec_location_is_directory);
+  RUN(save_threshold);
+  RUN(save_one_file_vs_per_tensor);
+  RUN(save_location_aliasing_model);
+  RUN(save_alignment);
+  RUN(save_constants);
+  RUN(save_checksum);
+  RUN(save_shape_inputs);
+  RUN(save_shape_input_from_constant);
+  RUN(save_shape_input_in_subgraph);
+  RUN(save_twice_identical_no_append);
+  RUN(save_failure_missing_directory);
+  RUN(save_failure_model_rename);
+  RUN(save_failure_file_size_limit);
+  RUN(save_merge);
+  RUN(save_over_2gib_refused);
+  RUN(save_kernel_copy);
+  RUN(recipe_single_vs_external);
+  RUN(fingerprint_storage_forms);
+  RUN(recipe_convert_external_table);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);
+  return t_done();
+}
