@@ -34,3 +34,234 @@ conv_ms=$(( (t1 - t0) / 1000000 )); cp_ms=$(( (t2 - t1) / 1000000 ))
 echo "onnxslim convert (load + atomic save + fsync): ${conv_ms} ms, output $same; cp + sync: ${cp_ms} ms; ratio $(ratio "$conv_ms" "$cp_ms")"
 /usr/bin/time -f "onnxslim convert peak RSS: %M KiB" "$B/onnxslim" convert "$large" "$B/bench/copy.onnx"
 rm -f "$B/bench/copy.onnx" "$B/bench/cp.onnx"
+
+echo
+echo "== dtype conversion kernels: GB/s of input beside memcpy of the same bytes, in one run"
+cc -std=c11 -O2 -Iinclude bench/bench_convert.c -L"$B" -lonnxslim -Wl,-rpath,"$PWD/$B" -o "$B/bench_convert"
+"$B/bench_convert" 64 7
+
+# ---- the published recipe on a reranker-shaped model (bench/make_reranker.c,
+# bench/recipe_lib.c, bench/python_recipe.py, bench/compare_recipe.py,
+# bench/ort_logits.js) ---------------------------------------------------------
+echo
+echo "== recipe: convert 1.1 GB reranker to BF16 (Gather table) and save"
+Babs=$(cd "$B" && pwd)
+cc -std=c11 -O2 -Iinclude bench/make_reranker.c -L"$B" -lonnxslim -lm -Wl,-rpath,"$Babs" -o "$B/bench/make_reranker"
+cc -std=c11 -O2 -Iinclude bench/recipe_lib.c -L"$B" -lonnxslim -Wl,-rpath,"$Babs" -o "$B/bench/recipe_lib"
+rb="$B/bench/recipe"   # outputs of this section, removed at its end
+mkdir -p "$rb"
+rr="$B/bench/reranker-xlmr-base.onnx"        # cached: generated once
+rr_ref="$B/bench/reranker-xlmr-base.logits.json"
+mib() { awk -v k="$1" 'BEGIN { if (k == "" || k < 0) print "n/a"; else printf "%.1f", k / 1024 }'; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'; }
+# ort_ok: onnxruntime-node 1.30 is in $B/node (installed there if missing)
+ORT_NODE_MODULES="$Babs/node/node_modules"; export ORT_NODE_MODULES
+ort_ok=0
+if [ -d "$B/node/node_modules/onnxruntime-node" ]; then ort_ok=1
+elif command -v npm >/dev/null 2>&1; then
+  mkdir -p "$B/node"
+  if (cd "$B/node" && npm install --ignore-scripts onnxruntime-node@1.30.0) > "$B/node/npm-install.log" 2>&1; then ort_ok=1
+  else echo "(onnxruntime-node could not be installed, see $B/node/npm-install.log: onnxruntime checks skipped)"; fi
+fi
+if [ ! -f "$rr" ]; then
+  echo "generating $rr with the library's edit API (once; cached) ..."
+  "$B/bench/make_reranker" "$rr"
+  if /usr/bin/python3 -c "import onnx, sys; onnx.checker.check_model(sys.argv[1])" "$rr"; then
+    echo "onnx.checker.check_model: ok"
+  else
+    rm -f "$rr"; echo "the generated model fails onnx.checker: removed"; exit 1
+  fi
+  rm -f "$rr_ref"
+fi
+if [ "$ort_ok" = 1 ] && [ ! -f "$rr_ref" ]; then
+  node bench/ort_logits.js "$rr" --save "$rr_ref" | sed 's/^/onnxruntime on the FP32 model: /'
+fi
+# timed NAME REPS OUT [OUT2] -- CMD...: runs CMD REPS times; wall time of CMD
+# plus `sync` of its outputs (every run starts after a global sync, from a warm
+# page cache), best of the runs, and the highest peak RSS. Sets t_NAME (s),
+# m_NAME (KiB), ok_NAME (1/0); CMD's output goes to $rb/NAME.log.
+timed() {
+  name=$1 n_runs=$2 o1=$3 o2=$4; shift 5
+  best="" peak=0 ok=1 r=0
+  while [ "$r" -lt "$n_runs" ]; do
+    r=$((r + 1))
+    sync
+    s0=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$rb/$name.rss" "$@" > "$rb/$name.log" 2>&1 || ok=0
+    for f in "$o1" "$o2"; do if [ -n "$f" ] && [ -f "$f" ]; then sync "$f"; fi; done
+    s1=$(date +%s%N)
+    t=$(secs "$s0" "$s1"); k=$(tail -n 1 "$rb/$name.rss" | tr -cd 0-9)
+    best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+    [ "${k:-0}" -gt "$peak" ] && peak=${k:-0}
+  done
+  eval "t_$name=$best m_$name=$peak ok_$name=$ok"
+}
+reps=${BENCH_REPS:-3} py_reps=${BENCH_PY_REPS:-1}
+cat "$rr" > /dev/null
+timed cp "$reps" "$rb/cp.onnx" "" -- cp "$rr" "$rb/cp.onnx"
+cli_ok=0 clix_ok=0
+help=$("$B/onnxslim" convert --help 2>&1 || true)
+case $help in *--gather-to*) case $help in *--round*) cli_ok=1 ;; esac ;; esac
+case $help in *--external-data*) case $help in *--threshold*) clix_ok=$cli_ok ;; esac ;; esac
+if [ "$cli_ok" = 1 ]; then
+  timed cli "$reps" "$rb/cli.onnx" "" -- "$B/onnxslim" convert "$rr" "$rb/cli.onnx" --gather-to bf16 --round truncate
+else
+  echo "(onnxslim convert has no --gather-to/--round: CLI rows skipped; the library API rows stand in)"
+fi
+if [ "$clix_ok" = 1 ]; then
+  timed clix "$reps" "$rb/clix.onnx" "$rb/clix.onnx.data" -- "$B/onnxslim" convert "$rr" "$rb/clix.onnx" \
+    --gather-to bf16 --round truncate --external-data --threshold 0
+elif [ "$cli_ok" = 1 ]; then
+  echo "(onnxslim convert has no --external-data/--threshold: external-data CLI row skipped)"
+fi
+timed lib "$reps" "$rb/lib.onnx" "" -- "$B/bench/recipe_lib" "$rr" "$rb/lib.onnx"
+timed libx "$reps" "$rb/libx.onnx" "$rb/libx.onnx.data" -- "$B/bench/recipe_lib" "$rr" "$rb/libx.onnx" --external
+timed py "$py_reps" "$rb/py.onnx" "" -- /usr/bin/python3 bench/python_recipe.py "$rr" "$rb/py.onnx"
+sz() { if [ -f "$1" ]; then stat -c %s "$1"; else echo 0; fi; }
+row() { # NAME LABEL OUTPUT-BYTES
+  eval "ok=\${ok_$1:-0} t=\${t_$1:-} m=\${m_$1:-}"
+  if [ "$ok" = 1 ]; then printf '%-46s %9s %15s %14s\n' "$2" "$t" "$(mib "$m")" "$3"
+  else printf '%-46s %9s %15s %14s\n' "$2" "FAILED" "-" "see $rb/$1.log"; fi
+}
+echo "model: $rr, $(stat -L -c %s "$rr") bytes; word embedding 250002 x 768 FP32 (733 MiB) read by a Gather"
+echo "wall time: best of $reps runs (python: $py_reps; BENCH_REPS / BENCH_PY_REPS), each including sync of its output"
+printf '%-46s %9s %15s %14s\n' "" "wall (s)" "peak RSS (MiB)" "output bytes"
+row cp "cp + sync" "$(sz "$rb/cp.onnx")"
+[ "$cli_ok" = 1 ] && row cli "onnxslim convert --gather-to bf16 (1 file)" "$(sz "$rb/cli.onnx")"
+[ "$clix_ok" = 1 ] && row clix "  ... --external-data --threshold 0" "$(( $(sz "$rb/clix.onnx") + $(sz "$rb/clix.onnx.data") ))"
+row lib "library API, 1 file (bench/recipe_lib)" "$(sz "$rb/lib.onnx")"
+row libx "library API, external data, threshold 0" "$(( $(sz "$rb/libx.onnx") + $(sz "$rb/libx.onnx.data") ))"
+row py "python onnx + numpy (bench/python_recipe.py)" "$(sz "$rb/py.onnx")"
+# the onnxslim figures quoted: the CLI's when it supports the recipe, else the library API's
+if [ "$cli_ok" = 1 ]; then o=cli; on="onnxslim convert"; else o=lib; on="library API"; fi
+eval "o_ok=\${ok_$o:-0} ot=\${t_$o:-0} om=\${m_$o:-0}"
+if [ "$o_ok" = 1 ] && [ "$ok_cp" = 1 ] && [ "$ok_py" = 1 ]; then
+  echo "ratios: $on time / cp time = $(ratio "$ot" "$t_cp"); python time / $on time = $(ratio "$t_py" "$ot"); python peak RSS / $on peak RSS = $(ratio "$m_py" "$om")"
+fi
+if [ "$clix_ok" = 1 ] && [ "${ok_clix:-0}" = 1 ] && [ "$ok_cp" = 1 ] && [ "$ok_py" = 1 ]; then
+  echo "        external-data variant: time / cp time = $(ratio "$t_clix" "$t_cp"); python peak RSS / its peak RSS = $(ratio "$m_py" "$m_clix")"
+fi
+worst=0 n_ok=0
+for k in cli clix lib libx; do
+  eval "ok=\${ok_$k:-0} m=\${m_$k:-0}"
+  if [ "$ok" = 1 ]; then n_ok=$((n_ok + 1)); [ "$m" -gt "$worst" ] && worst=$m; fi
+done
+if [ "$n_ok" = 0 ]; then verdict="not measured (every onnxslim run failed)"
+elif [ "$worst" -le 65536 ]; then verdict="met (highest $(mib "$worst") MiB)"
+else verdict="MISSED (highest $(mib "$worst") MiB)"; fi
+echo "target: onnxslim peak RSS <= 64 MiB (every onnxslim row that ran): $verdict"
+echo "published figures for comparison: python 7.8 s and 2.9 GB peak RSS, cp 2.2 s (1.06 GiB model, another machine)"
+if [ "${ok_lib:-0}" = 1 ]; then
+  ph=$(cat "$rb/lib.log")
+  echo "library API phases (1 file): open $(field "$ph" open_s) s, convert $(field "$ph" convert_s) s (statistics pass), save $(field "$ph" save_s) s; VmHWM after open / convert / save: $(mib "$(field "$ph" hwm_open_kb)") / $(mib "$(field "$ph" hwm_convert_kb)") / $(mib "$(field "$ph" hwm_save_kb)") MiB (after convert: mapped file pages $(mib "$(field "$ph" file_convert_kb)") MiB, heap $(mib "$(field "$ph" anon_convert_kb)") MiB); converted $(field "$ph" converted) tables, $(field "$ph" bytes_before) -> $(field "$ph" bytes_after) bytes"
+fi
+for k in cli clix lib libx py; do
+  eval "ok=\${ok_$k:-1}"
+  [ "$ok" = 1 ] || { echo "FAILED: $k:"; sed 's/^/  /' "$rb/$k.log"; }
+done
+# equivalence: every output passes onnx.checker and equals the python output bit for bit
+set -- "$rb/py.onnx"
+for k in cli clix lib libx; do
+  eval "ok=\${ok_$k:-0}"
+  if [ "$ok" = 1 ]; then set -- "$@" "$rb/$k.onnx"; fi
+done
+if [ "$ok_py" != 1 ] || [ $# -lt 2 ]; then
+  echo "outputs: not compared (the python run or every onnxslim run failed)"
+elif /usr/bin/python3 bench/compare_recipe.py "$rr" "$@" > "$rb/compare.log" 2>&1; then
+  echo "outputs: EQUIVALENT (python onnx loads all; initializers bit for bit, same nodes):"
+else
+  echo "outputs: NOT EQUIVALENT (or check failed):"
+fi
+[ -f "$rb/compare.log" ] && sed 's/^/  /' "$rb/compare.log"
+if [ "$ort_ok" = 1 ]; then
+  echo "onnxruntime 1.30 (batch 2, seq 16, token ids spread over the vocabulary), logits vs the FP32 model:"
+  set --
+  [ "$ok_py" = 1 ] && set -- "$@" py "python output"
+  [ "${ok_cli:-0}" = 1 ] && set -- "$@" cli "onnxslim 1 file"
+  [ "${ok_clix:-0}" = 1 ] && set -- "$@" clix "onnxslim external data"
+  if [ "$cli_ok" != 1 ]; then
+    [ "${ok_lib:-0}" = 1 ] && set -- "$@" lib "library API 1 file"
+    [ "${ok_libx:-0}" = 1 ] && set -- "$@" libx "library API external data"
+  fi
+  r=$( /usr/bin/time -f "%M" -o "$rb/ort.rss" node bench/ort_logits.js "$rr" --ref "$rr_ref" 2>&1 || true)
+  printf '  %-26s peak RSS %7s MiB  %s\n' "FP32 original" "$(mib "$(tail -n 1 "$rb/ort.rss" | tr -cd 0-9)")" "$r"
+  while [ $# -ge 2 ]; do
+    r=$( /usr/bin/time -f "%M" -o "$rb/ort.rss" node bench/ort_logits.js "$rb/$1.onnx" --ref "$rr_ref" 2>&1 || true)
+    printf '  %-26s peak RSS %7s MiB  %s\n' "$2" "$(mib "$(tail -n 1 "$rb/ort.rss" | tr -cd 0-9)")" "$r"
+    shift 2
+  done
+fi
+rm -rf "$rb"
+
+# ---- beyond RAM: a model with external weights larger than RAM, in a sparse
+# file (bench/make_huge.c), converted and saved by the library (bench/recipe_lib.c)
+echo
+echo "== beyond RAM: convert a model whose external weights are larger than RAM (sparse file)"
+if [ "${BENCH_HUGE:-1}" = 0 ]; then
+  echo "skipped (BENCH_HUGE=0)"
+else
+  echo "(about 1.5 minutes and 16 GiB of writes, deleted afterwards; BENCH_HUGE=0 skips this section,"
+  echo " BENCH_HUGE_GIB=N sets the model size, default 32)"
+  cc -std=c11 -O2 -Iinclude bench/make_huge.c -L"$B" -lonnxslim -Wl,-rpath,"$Babs" -o "$B/bench/make_huge"
+  hb="$B/bench/huge"
+  rm -rf "$hb"; mkdir -p "$hb"
+  trap 'rm -rf "$hb"' EXIT INT TERM
+  ram_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+  free_kb=$(df -Pk "$hb" | awk 'NR == 2 { print $4 }')
+  gib=${BENCH_HUGE_GIB:-32}
+  free_gib=$((free_kb / 1048576))
+  # the output is at most the model's size (a round trip) and half of it when
+  # the tables are converted; keep 8 GiB spare. Tables: 4, of gib/4 GiB each.
+  if [ "$free_gib" -lt 40 ] || [ $((gib + 8)) -gt "$free_gib" ]; then
+    new=$((free_gib - 8)); [ "$new" -gt "$gib" ] && new=$gib
+    echo "only $free_gib GiB free on $(df -P "$hb" | awk 'NR == 2 { print $6 }'): scaling the model down from $gib to $new GiB"
+    gib=$new
+  fi
+  if [ "$gib" -lt 4 ]; then
+    echo "skipped: not enough free disk space ($free_gib GiB)"
+  else
+    rows=$((gib * 262144 / 4))   # 4 tables of rows x 1024 FP32 = gib GiB
+    [ $((gib * 1048576)) -gt "$ram_kb" ] && cmp_ram="larger than" || cmp_ram="NOT larger than"
+    echo "RAM $(mib "$ram_kb") MiB, $free_gib GiB free disk; model: 4 tables of $rows x 1024 FP32 ($gib GiB, $cmp_ram RAM), each read by a Gather"
+    h="$hb/huge.onnx"
+    s0=$(date +%s%N)
+    "$B/bench/make_huge" "$h" --tables 4 --rows "$rows" | sed 's/^/  made: /'
+    s1=$(date +%s%N)
+    echo "  made in $(secs "$s0" "$s1") s; data file on disk: $(du -k "$h.data" | cut -f1) KiB (sparse)"
+    hrun() { # LABEL OUT ARGS...: one timed recipe_lib run; sets hrc, hres, ht, hm
+      label=$1 out=$2; shift 2
+      sync
+      s0=$(date +%s%N)
+      hrc=0
+      /usr/bin/time -f "%M" -o "$hb/time" "$B/bench/recipe_lib" "$h" "$out" --external --reload "$@" \
+        > "$hb/out" 2> "$hb/err" || hrc=$?
+      s1=$(date +%s%N)
+      ht=$(secs "$s0" "$s1"); hm=$(tail -n 1 "$hb/time" | tr -cd 0-9); hres=$(cat "$hb/out")
+    }
+    hrun convert "$hb/huge_bf16.onnx"
+    mode="convert all 4 tables to BF16 (truncate), save external data, reload"
+    if [ "$hrc" = 3 ]; then
+      echo "  conversion: NOT SUPPORTED by this library version: $(cat "$hb/err" | sed 's/^recipe_lib: //')"
+      echo "  measuring the round trip instead (load, save with external data, reload), $gib GiB written ..."
+      mode="round trip without conversion: load, save external data (threshold 0), reload"
+      hrun roundtrip "$hb/huge_bf16.onnx" --no-convert
+    fi
+    if [ "$hrc" = 0 ]; then
+      outb=$(( $(stat -c %s "$hb/huge_bf16.onnx") + $(stat -c %s "$hb/huge_bf16.onnx.data") ))
+      echo "  $mode:"
+      echo "    wall $ht s (open $(field "$hres" open_s) s, convert $(field "$hres" convert_s) s, save $(field "$hres" save_s) s, reload $(field "$hres" reload_s) s)"
+      echo "    peak RSS $(mib "$hm") MiB for a $gib GiB model ($(ratio "$((gib * 1048576))" "$hm")x smaller than the model; RAM/peak RSS $(ratio "$ram_kb" "$hm"))"
+      echo "    output $outb bytes ($(awk -v b="$outb" -v t="$ht" 'BEGIN { printf "%.0f", b / t / 1048576 }') MiB/s); kernel-copied $(field "$hres" kernel_copied) bytes"
+      echo "    reload: $(field "$hres" reloaded_initializers) initializers, $(field "$hres" reloaded_external) external, $(field "$hres" reloaded_bf16) BF16"
+      if /usr/bin/python3 -c "import onnx, sys; onnx.checker.check_model(sys.argv[1])" "$hb/huge_bf16.onnx" 2> "$hb/err"; then
+        echo "    onnx.checker.check_model(output): ok"
+      else
+        echo "    onnx.checker.check_model(output): FAILED: $(tail -n 1 "$hb/err")"
+      fi
+    else
+      echo "  FAILED (exit $hrc): $(cat "$hb/err")"
+    fi
+  fi
+  rm -rf "$hb"
+  trap - EXIT INT TERM
+fi

@@ -82,6 +82,23 @@ static int run_any(int k, const uint8_t *src, size_t n, uint8_t *dst, unsigned i
   return rc;
 }
 
+/* NaN inputs of a widening kernel (which has no statistics of its own). */
+static uint64_t count_nans(int k, const uint8_t *src, size_t n) {
+  uint64_t nans = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t *q = src + i * kernels[k].in_size;
+    if (kernels[k].in_size == 2) {
+      uint16_t b = (uint16_t)(q[0] | q[1] << 8);
+      nans += k == K_BF16_F32 ? (b & 0x7f80) == 0x7f80 && (b & 0x7f)
+                              : (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
+    } else {
+      uint32_t b = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+      nans += (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu);
+    }
+  }
+  return nans;
+}
+
 static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst) {
   return run_any(x->kind, src, n, dst, x->flags, NULL);
 }
@@ -372,42 +389,37 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   x->run = xform_run;
   x->kind = k;
   /* truncation is a BF16 rounding mode; other targets round to nearest */
-  x->flags = kernels[k].to == ONNXSLIM_DTYPE_BFLOAT16 ? o->flags : o->flags & ~ONNXSLIM_CONVERT_TRUNCATE;
-  /* statistics pass: chunked, nothing kept */
-  osl_report_entry *e = report_add(cv->report, c->value);
-  if (!e) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  e->from = from;
-  e->to = o->to;
-  e->before = before;
-  e->after = (uint64_t)x->count * x->out_size;
-  size_t chunk = 1u << 16;
-  uint8_t *tmp = malloc(chunk * x->out_size);
-  if (!tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  int has_stats = k != K_BF16_F32 && k != K_F16_F32 && k != K_F32_F64;
-  for (size_t i = 0; i < x->count && !rc; i += chunk) {
-    size_t n = x->count - i < chunk ? x->count - i : chunk;
-    const uint8_t *src = x->src + i * x->in_size;
-    rc = run_any(k, src, n, tmp, x->flags, has_stats ? &e->stats : NULL);
-    onnxslim__release(cv->model, src, n * x->in_size);
-  }
-  free(tmp);
-  if (!has_stats) {
-    /* exact widening: no error; count the elements and the NaNs */
+  unsigned int kf = o->flags & ~ONNXSLIM_CONVERT_NO_STATS;
+  x->flags = kernels[k].to == ONNXSLIM_DTYPE_BFLOAT16 ? kf : kf & ~ONNXSLIM_CONVERT_TRUNCATE;
+  /* statistics pass, only when a report is wanted: chunked, nothing kept,
+   * the source pages released as we go */
+  if (cv->report) {
+    osl_report_entry *e = report_add(cv->report, c->value);
+    if (!e) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    e->from = from;
+    e->to = o->to;
+    e->before = before;
+    e->after = (uint64_t)x->count * x->out_size;
     e->stats.count = x->count;
-    for (size_t i = 0; i < x->count; i++) {
-      const uint8_t *q = x->src + i * x->in_size;
-      if (x->in_size == 2) {
-        uint16_t b = (uint16_t)(q[0] | q[1] << 8);
-        int is_nan = k == K_BF16_F32 ? (b & 0x7f80) == 0x7f80 && (b & 0x7f)
-                                     : (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
-        e->stats.nan += is_nan;
-      } else {
-        uint32_t b = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-        e->stats.nan += (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu);
-      }
-    }
   }
-  if (rc) return rc;
+  if (cv->report && !(o->flags & ONNXSLIM_CONVERT_NO_STATS)) {
+    osl_report_entry *e = &cv->report->e[cv->report->count - 1];
+    e->stats.count = 0;
+    int has_stats = k != K_BF16_F32 && k != K_F16_F32 && k != K_F32_F64;
+    size_t chunk = 1u << 16;
+    uint8_t *tmp = has_stats ? malloc(chunk * x->out_size) : NULL;
+    if (has_stats && !tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    for (size_t i = 0; i < x->count && !rc; i += chunk) {
+      size_t n = x->count - i < chunk ? x->count - i : chunk;
+      const uint8_t *src = x->src + i * x->in_size;
+      if (has_stats) rc = run_any(k, src, n, tmp, x->flags, &e->stats);
+      else e->stats.nan += count_nans(k, src, n); /* exact widening: no error */
+      onnxslim__release(cv->model, src, n * x->in_size);
+    }
+    if (!has_stats) e->stats.count = x->count;
+    free(tmp);
+    if (rc) return rc;
+  }
   rc = onnxslim__tensor_set_xform((osl_msg *)t, o->to, x);
   if (rc) return rc;
   int has_producer = c->constant != NULL;
@@ -456,7 +468,7 @@ int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options
   if (opts->policy < ONNXSLIM_POLICY_CAST_AFTER_GATHER || opts->policy > ONNXSLIM_POLICY_STORAGE_ONLY)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion policy %d", opts->policy);
   if (opts->flags & ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE |
-                      ONNXSLIM_CONVERT_FLUSH_SUBNORMALS))
+                      ONNXSLIM_CONVERT_FLUSH_SUBNORMALS | ONNXSLIM_CONVERT_NO_STATS))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion flags 0x%x set", opts->flags);
   if (!opts->select && opts->n_select)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL select list");
@@ -470,8 +482,8 @@ int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options
     return onnxslim__err(ONNXSLIM_EUNSUPPORTED, "no conversion to data type %d", (int)opts->to);
   onnxslim_graph *g = onnxslim_model_graph(model);
   if (!g) return ONNXSLIM_EINVAL;
-  onnxslim_convert_report *r = calloc(1, sizeof *r);
-  if (!r) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  onnxslim_convert_report *r = NULL;
+  if (out && !(r = calloc(1, sizeof *r))) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   osl_conv cv = {model, opts, r};
   /* select and check everything first, so a refusal changes nothing */
   osl_cands cands = {0, 0, NULL};

@@ -68,9 +68,11 @@ void onnxslim__release(const onnxslim_model *model, const void *p, size_t n) {
   for (size_t i = 0; !mapped && i < model->next; i++)
     mapped = within(model->ext[i].map, model->ext[i].size, q, n);
   if (!mapped) return;
+  /* round outward: the mappings are read-only and private, so a dropped
+   * page that still holds bytes someone needs is simply read again */
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t a = ((uintptr_t)q + page - 1) & ~(page - 1);
-  uintptr_t e = ((uintptr_t)q + n) & ~(page - 1);
+  uintptr_t a = (uintptr_t)q & ~(page - 1);
+  uintptr_t e = ((uintptr_t)q + n + page - 1) & ~(page - 1);
   if (e > a) madvise((void *)a, e - a, MADV_DONTNEED);
 }
 

@@ -1267,6 +1267,42 @@ TEST(report_counts_crafted_tensor) {
   onnxslim_model_free(m);
 }
 
+TEST(report_without_statistics) {
+  /* ONNXSLIM_CONVERT_NO_STATS: entries without the statistics pass, and the
+   * same converted bytes */
+  onnxslim_model *m = crafted_model(), *m2 = crafted_model();
+  if (!m || !m2) return;
+  const char *sel[] = {"craft"};
+  onnxslim_convert_report *rep = NULL, *rep2 = NULL;
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, ONNXSLIM_CONVERT_NO_STATS, sel, 1, 0, &rep));
+  CHECK_OK(convert(m2, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep2));
+  CHECK(onnxslim_convert_report_count(rep) == 1);
+  onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT, st2 = ONNXSLIM_CONVERT_STATS_INIT;
+  uint64_t before = 0, after = 0;
+  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, NULL, NULL, &before, &after, &st));
+  CHECK_OK(onnxslim_convert_report_entry(rep2, 0, NULL, NULL, NULL, NULL, NULL, &st2));
+  CHECK(st.count == st2.count && st.count * 4 == before && after * 2 == before);
+  CHECK(st.to_inf == 0 && st.max_abs_error == 0.0 && st2.to_inf > 0 && st2.max_abs_error > 0.0);
+  size_t n1 = 0, n2 = 0;
+  onnxslim_model_save_buffer(m, NULL, 0, &n1);
+  onnxslim_model_save_buffer(m2, NULL, 0, &n2);
+  CHECK(n1 == n2 && n1 > 0);
+  uint8_t *b1 = malloc(n1 ? n1 : 1), *b2 = malloc(n2 ? n2 : 1);
+  CHECK_OK(onnxslim_model_save_buffer(m, b1, n1, &n1));
+  CHECK_OK(onnxslim_model_save_buffer(m2, b2, n2, &n2));
+  CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
+  free(b1);
+  free(b2);
+  /* the kernels themselves refuse the model-level flag */
+  float one = 1.0f;
+  uint16_t h;
+  CHECK(onnxslim_convert_f32_to_f16(&h, &one, 1, ONNXSLIM_CONVERT_NO_STATS, NULL) == ONNXSLIM_EINVAL);
+  onnxslim_convert_report_free(rep);
+  onnxslim_convert_report_free(rep2);
+  onnxslim_model_free(m);
+  onnxslim_model_free(m2);
+}
+
 TEST(report_widening_counts_nan) {
   /* FP16 -> FLOAT is exact: no error, but the NaN input is still a NaN input */
   onnxslim_model *m = crafted_model();
@@ -1411,6 +1447,7 @@ int main(void) {
   RUN(storage_subgraph_and_capture);
   RUN(storage_external_data);
   RUN(report_counts_crafted_tensor);
+  RUN(report_without_statistics);
   RUN(report_widening_counts_nan);
   RUN(report_api);
   RUN(streaming_save_twice_and_read_back);

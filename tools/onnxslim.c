@@ -1712,7 +1712,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   int rc;
 
   if (cs->gather_to && (!cs->policy || cs->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER)) {
-    rc = onnxslim_model_convert_gather_tables(model, cs->gather_to, cs->min_size, cs->conv_flags,
+    rc = onnxslim_model_convert_gather_tables(model, cs->gather_to, cs->min_size,
+                                              cs->conv_flags | (cs->report ? 0 : ONNXSLIM_CONVERT_NO_STATS),
                                               rep);
   } else {
     onnxslim_convert_options o;
@@ -1720,7 +1721,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
       return fail_lib("conversion options");
     o.to = cs->gather_to ? cs->gather_to : cs->to;
     o.policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
-    o.flags = cs->conv_flags;
+    o.flags = cs->conv_flags | (cs->report ? 0 : ONNXSLIM_CONVERT_NO_STATS);
     o.min_size = cs->min_size;
     if (cs->gather_to) {
       o.select = gather_tables;

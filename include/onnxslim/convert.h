@@ -227,6 +227,10 @@ ONNXSLIM_API int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src
 /** Only the stored type and bytes change; the graph is not fixed up. */
 #define ONNXSLIM_POLICY_STORAGE_ONLY 3
 
+/** onnxslim_convert_options.flags: skip the statistics pass of the report
+ * (model-level conversion only; the kernels refuse it). */
+#define ONNXSLIM_CONVERT_NO_STATS 0x100u
+
 /** Current version of onnxslim_convert_options. */
 #define ONNXSLIM_CONVERT_OPTIONS_VERSION 1
 
@@ -276,6 +280,9 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * files; after conversion they are stored inline (raw_data) until a save
  * with external data moves them out again.
  * *out (may be NULL) receives the report, one entry per converted tensor.
+ * Its numeric statistics cost one extra read of the selected tensors; with
+ * ONNXSLIM_CONVERT_NO_STATS in opts->flags (or out NULL) that pass is
+ * skipped and the entries carry names, types, sizes and counts only.
  * Errors: ONNXSLIM_EINVAL (bad options or selection spec), ONNXSLIM_EUNSUPPORTED
  * (no kernel to `to`), ONNXSLIM_EMODEL, ONNXSLIM_ENOMEM (the model
  * may then be partly converted).
