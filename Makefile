@@ -4,6 +4,7 @@
 #   make deps       install the Debian packages the build and tests need
 #   make demo       run the main job on the bundled default model
 #   make check      all tests (unit, corpus round trip, ABI, sanitizers, ...)
+#   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -47,7 +48,7 @@ $(B)/proto/onnx.pb.h: $(ONNX_PROTO) lib/proto/onnx.options
 	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
 	cd $(B)/proto && nanopb_generator.py -q -f ../../lib/proto/onnx.options onnx.proto
 
-$(B)/obj/%.o: lib/%.c lib/internal.h $(HEADERS) $(B)/proto/onnx.pb.h
+$(B)/obj/%.o: lib/%.c $(wildcard lib/*.h) $(HEADERS) $(B)/proto/onnx.pb.h
 	@mkdir -p $(B)/obj
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -102,6 +103,16 @@ tests: all $(TEST_BIN)
 check: deps tests
 	sh test/run.sh
 
+# Exhaustive checks that take minutes: every one of the 2^32 FP32 inputs of
+# each FP32 conversion kernel against independent references (CI runs it).
+$(B)/check_long/convert_exhaustive: test/check_long/convert_exhaustive.c $(HEADERS) $(B)/$(SOREAL)
+	@mkdir -p $(B)/check_long
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< -L$(B) -lonnxslim \
+	  -Wl,-rpath,'$$ORIGIN/..' -lm -lpthread
+
+check-long: deps all $(B)/check_long/convert_exhaustive
+	$(B)/check_long/convert_exhaustive
+
 bench: deps all
 	sh bench/run.sh
 
@@ -128,4 +139,4 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all tests deps demo check bench fuzz install clean
+.PHONY: all tests deps demo check check-long bench fuzz install clean

@@ -126,13 +126,13 @@ OSL_INLINE uint64_t sel64(uint32_t c, uint64_t x, uint64_t y) {
  * NaNs are replaced afterwards, so the add cannot turn a NaN into Inf (or wrap
  * a negative NaN). Result in bits 16..31. */
 OSL_INLINE uint32_t f32_to_bf16_1(uint32_t u, unsigned int fl) {
-  uint32_t a = u & 0x7FFFFFFFu;
+  int32_t a = (int32_t)(u & 0x7FFFFFFFu);
   uint32_t r = (fl & F_TRUNC) ? u : u + 0x7FFFu + ((u >> 16) & 1u);
   if ((fl & F_SAT) && !(fl & F_TRUNC)) /* finite values that round to Inf */
-    r = (a >= 0x7F7F8000u && a < 0x7F800000u) ? (u & 0x80000000u) | 0x7F7F0000u : r;
+    r = (a >= 0x7F7F8000 && a < 0x7F800000) ? (u & 0x80000000u) | 0x7F7F0000u : r;
   if (fl & F_FLUSH) /* exponent field 0 after rounding: subnormal (or zero) */
     r = (r & 0x7F800000u) == 0 ? r & 0x80000000u : r;
-  r = a > 0x7F800000u ? u | 0x00400000u : r;
+  r = a > 0x7F800000 ? u | 0x00400000u : r;
   return r >> 16;
 }
 
@@ -152,25 +152,27 @@ OSL_INLINE uint32_t f32_to_bf16_1(uint32_t u, unsigned int fl) {
  * only ever see finite values below 2.
  * Overflow: |x| >= 65520 (0x477FF000) rounds to Inf. */
 OSL_INLINE uint32_t f32_to_f16_1(uint32_t u, unsigned int fl) {
-  uint32_t a = u & 0x7FFFFFFFu;
-  uint32_t x = a - 0x38000000u;
+  int32_t a = (int32_t)(u & 0x7FFFFFFFu); /* signed: SSE2 compares are signed */
+  uint32_t x = (uint32_t)a - 0x38000000u;
   uint32_t r = x + 0xFFFu + ((x >> 13) & 1u);
   uint32_t sub;
   if (fl & F_FLUSH) {
     /* Only [2^-14 - 2^-25, 2^-14) rounds up to the smallest normal 0x400;
      * every other subnormal-range value becomes 0. */
-    sub = (uint32_t)(a >= 0x387FE000u) << 10;
+    sub = (uint32_t)(a >= 0x387FE000) << 10;
   } else {
-    float y = u2f(a & 0x3FFFFFFFu) * 0x1p24f;
+    float y = u2f((uint32_t)a & 0x3FFFFFFFu) * 0x1p24f;
     int32_t i = (int32_t)y;
     float frac = y - (float)i;
     sub = (uint32_t)i + ((uint32_t)(frac > 0.5f) | ((uint32_t)(frac == 0.5f) & (uint32_t)i));
   }
-  r = sel32(a < 0x38800000u, sub << 13, r);
-  r = sel32(a >= 0x477FF000u, ((fl & F_SAT) ? 0x7BFFu : 0x7C00u) << 13, r);
-  if (fl & F_SAT) r = sel32(a >= 0x7F800000u, 0x7C00u << 13, r);
-  r |= sel32(a > 0x7F800000u, 0x00400000u | (a & 0x007FE000u), 0); /* quiet NaN, payload */
-  r |= (u >> 3) & 0x10000000u;                                      /* sign */
+  r = sel32(a < 0x38800000, sub << 13, r);
+  /* overflow: Inf, or with SATURATE 0x7BFF for finite values (Inf stays Inf:
+   * 0x7BFF + 1 = 0x7C00) */
+  uint32_t big = (fl & F_SAT) ? (0x7BFFu + (uint32_t)(a >= 0x7F800000)) << 13 : 0x7C00u << 13;
+  r = sel32(a >= 0x477FF000, big, r);
+  r |= sel32(a > 0x7F800000, 0x00400000u | ((uint32_t)a & 0x007FE000u), 0); /* NaN */
+  r |= (u >> 3) & 0x10000000u;                                               /* sign */
   return r >> 13;
 }
 
@@ -256,7 +258,7 @@ int onnxslim__fp_env_default(void) {
    * Compared as bits, so DAZ cannot hide a flushed result. */
   volatile double p = 1.0 + 0x1.8p-24, m = -1.0 - 0x1.8p-24, t = 0x1p-140;
   float fp = (float)p, fm = (float)m, ft = (float)t;
-  return f2u(fp) == 0x3F800001u && f2u(fm) == 0xBF800001u && f2u(ft) == 0x00000040u;
+  return f2u(fp) == 0x3F800001u && f2u(fm) == 0xBF800001u && f2u(ft) == 0x00000200u;
 }
 
 /* ---- fast loops ------------------------------------------------------------ *
@@ -274,16 +276,55 @@ int onnxslim__fp_env_default(void) {
 #endif
 #define PREFETCH_AHEAD 4096
 
+#define PREFETCH_BLOCK(IN)                                                                \
+  if (n - i_ >= BLK + PREFETCH_AHEAD / (IN))                                              \
+    for (size_t q = 0; q < (IN) * BLK; q += 64) OSL_PREFETCH(s + PREFETCH_AHEAD + q)
+
 #define BLOCKED(IN, OUT, BODY)                                                           \
   do {                                                                                   \
     size_t i_ = 0;                                                                       \
     for (; n - i_ >= BLK; i_ += BLK, s += (IN) * BLK, d += (OUT) * BLK) {                \
-      if (n - i_ >= BLK + PREFETCH_AHEAD / (IN))                                         \
-        for (size_t q = 0; q < (IN) * BLK; q += 64) OSL_PREFETCH(s + PREFETCH_AHEAD + q); \
+      PREFETCH_BLOCK(IN);                                                                \
       for (size_t k = 0; k < BLK; k++) BODY;                                             \
     }                                                                                    \
     for (size_t k = 0; k < n - i_; k++) BODY;                                            \
   } while (0)
+
+/* 1 when FP32 bits u convert to a nonzero FP16 subnormal: 2^-25 < |x| <
+ * 2^-14 - 2^-25. */
+OSL_INLINE uint32_t f16_subnormal_result(uint32_t u) {
+  int32_t a = (int32_t)(u & 0x7FFFFFFFu);
+  return (uint32_t)(a > 0x33000000) & (uint32_t)(a < 0x387FE000);
+}
+
+/* FP16 results without FLUSH_SUBNORMALS. The exact computation of subnormal
+ * results is the expensive part of f32_to_f16_1 and rarely needed, so each
+ * block is first converted as if flushing, which is exact for every result
+ * that is not a nonzero subnormal, and converted again in full only when one
+ * of its values has a nonzero subnormal result. LOAD32(k) gives element k as
+ * FP32 bits (input at s + IN*k). */
+#define F16_BLOCKED(IN, LOAD32)                                                          \
+  do {                                                                                   \
+    size_t i_ = 0;                                                                       \
+    for (; n - i_ >= BLK; i_ += BLK, s += (IN) * BLK, d += 2 * BLK) {                    \
+      uint32_t any = 0;                                                                  \
+      PREFETCH_BLOCK(IN);                                                                \
+      for (size_t k = 0; k < BLK; k++) {                                                 \
+        uint32_t u = LOAD32(k);                                                          \
+        st16(d + 2 * k, f32_to_f16_1(u, fl | F_FLUSH));                                  \
+        any |= f16_subnormal_result(u);                                                  \
+      }                                                                                  \
+      if (any)                                                                           \
+        for (size_t k = 0; k < BLK; k++) {                                               \
+          uint32_t u = LOAD32(k);                                                        \
+          if (f16_subnormal_result(u)) st16(d + 2 * k, f32_to_f16_1(u, fl));             \
+        }                                                                                \
+    }                                                                                    \
+    for (size_t k = 0; k < n - i_; k++) st16(d + 2 * k, f32_to_f16_1(LOAD32(k), fl));    \
+  } while (0)
+
+#define LOAD_F32(k) ld32(s + 4 * (k))
+#define LOAD_BF16(k) bf16_to_f32_1(ld16(s + 2 * (k)))
 
 OSL_INLINE void loop_f32_to_bf16(unsigned char *restrict d, const unsigned char *restrict s,
                                  size_t n, unsigned int fl) {
@@ -291,7 +332,10 @@ OSL_INLINE void loop_f32_to_bf16(unsigned char *restrict d, const unsigned char 
 }
 OSL_INLINE void loop_f32_to_f16(unsigned char *restrict d, const unsigned char *restrict s,
                                 size_t n, unsigned int fl) {
-  BLOCKED(4, 2, st16(d + 2 * k, f32_to_f16_1(ld32(s + 4 * k), fl)));
+  if (fl & F_FLUSH)
+    BLOCKED(4, 2, st16(d + 2 * k, f32_to_f16_1(LOAD_F32(k), fl)));
+  else
+    F16_BLOCKED(4, LOAD_F32);
 }
 OSL_INLINE void loop_f64_to_f32(unsigned char *restrict d, const unsigned char *restrict s,
                                 size_t n, unsigned int fl) {
@@ -303,7 +347,10 @@ OSL_INLINE void loop_f16_to_bf16(unsigned char *restrict d, const unsigned char 
 }
 OSL_INLINE void loop_bf16_to_f16(unsigned char *restrict d, const unsigned char *restrict s,
                                  size_t n, unsigned int fl) {
-  BLOCKED(2, 2, st16(d + 2 * k, f32_to_f16_1(bf16_to_f32_1(ld16(s + 2 * k)), fl)));
+  if (fl & F_FLUSH)
+    BLOCKED(2, 2, st16(d + 2 * k, f32_to_f16_1(LOAD_BF16(k), fl)));
+  else
+    F16_BLOCKED(2, LOAD_BF16);
 }
 
 static void fast_f32_to_bf16(unsigned char *restrict d, const unsigned char *restrict s, size_t n,
@@ -382,6 +429,15 @@ typedef struct osl_acc {
   double max_abs, max_rel;
 } osl_acc;
 
+/* 1 when err / x (rounded) may be larger than r, for x > 0: the quotient
+ * rounds above r only if err >= r * x exactly; the two rounded products here
+ * exceed r * x by less than 2^-52 of it, and the factor 1 - 2^-51 makes up
+ * for that, so this never misses a new maximum (and rarely lets a
+ * non-maximum through to the division). 0 for x = 0. */
+OSL_INLINE int rel_may_exceed(double err, double x, double r) {
+  return (err > r * x * 0x1.ffffffffffffcp-1) & (x > 0);
+}
+
 /* Accounts for the error of one finite input whose result is finite, given
  * as magnitudes (the result always has the input's sign): |x| and |y|. The
  * division is done only when the relative error may be a new maximum, and
@@ -391,7 +447,7 @@ typedef struct osl_acc {
 OSL_INLINE void acc_error(osl_acc *acc, double x, double y) {
   double err = u2d(d2u(y - x) & 0x7FFFFFFFFFFFFFFFu);
   if (err > acc->max_abs) acc->max_abs = err;
-  if (err > acc->max_rel * x) {
+  if (rel_may_exceed(err, x, acc->max_rel)) {
     double rel = err / x;
     if (rel > acc->max_rel) acc->max_rel = rel;
   }
@@ -412,7 +468,10 @@ OSL_INLINE void acc_f32(osl_acc *acc, uint32_t in, uint32_t out, uint32_t sat_mi
   }
   acc->saturated += a >= sat_min;
   acc->flushed += (oa == 0) & (a != 0);
-  acc_error(acc, u2d(f32_to_f64_1(a)), u2d(f32_to_f64_1(oa)));
+  if ((a < 0x00800000u) | (oa < 0x00800000u)) /* zero or subnormal: exact conversion */
+    acc_error(acc, u2d(f32_to_f64_1(a)), u2d(f32_to_f64_1(oa)));
+  else /* normal floats: the cast is exact and not affected by FTZ/DAZ */
+    acc_error(acc, (double)u2f(a), (double)u2f(oa));
 }
 
 static void stats_merge(onnxslim_convert_stats *st, const osl_acc *acc, size_t n) {
@@ -425,21 +484,97 @@ static void stats_merge(onnxslim_convert_stats *st, const osl_acc *acc, size_t n
   if (acc->max_rel > st->max_rel_error) st->max_rel_error = acc->max_rel;
 }
 
-/* Runs FAST over chunks of CHUNK elements, then STAT_BODY on each element k of
- * the chunk (input at s + IN*k, result at d + OUT*k). */
-#define WITH_STATS(IN, OUT, FAST, STAT_BODY)                                       \
+/* Vectorized stats of whole blocks (FP32, FP16 and BF16 kernels): every
+ * element of a block is classified with comparisons summed into counters,
+ * and its errors are computed in double on every lane (0 for lanes that do
+ * not count) and kept as per-lane maxima, folded into the accumulator at the
+ * end. Same definitions and the same values as acc_f32. The float -> double
+ * casts are exact, unless the thread runs with denormals-are-zero: then an
+ * FP32 subnormal would read as 0, so callers use the blocks only when
+ * daz_off() (and acc_f32, which never casts a subnormal, otherwise). */
+typedef struct osl_lanes {
+  double abs[BLK], rel[BLK];
+} osl_lanes;
+
+OSL_INLINE void lanes_fold(osl_acc *acc, const osl_lanes *l) {
+  for (size_t k = 0; k < BLK; k++) {
+    if (l->abs[k] > acc->max_abs) acc->max_abs = l->abs[k];
+    if (l->rel[k] > acc->max_rel) acc->max_rel = l->rel[k];
+  }
+}
+
+static int daz_off(void) {
+  volatile float tiny = 0x1p-140f;
+  double d = tiny;
+  return d != 0.0;
+}
+
+/* Defines NAME(acc, lanes, s, d, sat_min): the stats of the BLK elements at
+ * s (input) and d (result); INBITS and OUTBITS give element k as FP32 bits.
+ * Divisions are slow, so the first loop only flags the block when some
+ * relative error may exceed its lane's maximum (rel_may_exceed); the second
+ * loop, which divides, runs for flagged blocks only (after the first blocks
+ * of a tensor, rarely). */
+#define DEFINE_STATS_BLOCK(NAME, INBITS, OUTBITS)                                          \
+  OSL_INLINE void NAME(osl_acc *acc, osl_lanes *l, const unsigned char *s,                 \
+                       const unsigned char *d, uint32_t sat_min) {                         \
+    uint32_t c_nan = 0, c_inf = 0, c_sat = 0, c_flush = 0, more = 0;                       \
+    for (size_t k = 0; k < BLK; k++) {                                                     \
+      uint32_t a = (INBITS) & 0x7FFFFFFFu, oa = (OUTBITS) & 0x7FFFFFFFu;                   \
+      uint32_t fin = a < 0x7F800000u, inf = oa == 0x7F800000u;                             \
+      uint32_t ok = fin & (inf ^ 1u);                                                      \
+      c_nan += a > 0x7F800000u;                                                            \
+      c_inf += fin & inf;                                                                  \
+      c_sat += ok & (a >= sat_min);                                                        \
+      c_flush += ok & (oa == 0) & (a != 0);                                                \
+      double x = u2f(sel32(ok, a, 0)), y = u2f(sel32(ok, oa, 0));                          \
+      double err = u2d(d2u(y - x) & 0x7FFFFFFFFFFFFFFFu);                                  \
+      l->abs[k] = err > l->abs[k] ? err : l->abs[k];                                       \
+      more |= (uint32_t)rel_may_exceed(err, x, l->rel[k]);                                 \
+    }                                                                                      \
+    acc->nan += c_nan, acc->to_inf += c_inf, acc->saturated += c_sat;                      \
+    acc->flushed += c_flush;                                                               \
+    if (!more) return;                                                                     \
+    for (size_t k = 0; k < BLK; k++) {                                                     \
+      uint32_t a = (INBITS) & 0x7FFFFFFFu, oa = (OUTBITS) & 0x7FFFFFFFu;                   \
+      uint32_t ok = (a < 0x7F800000u) & (oa != 0x7F800000u) & (a != 0);                    \
+      double x = u2f(sel32(ok, a, 0x3F800000u)), y = u2f(sel32(ok, oa, 0x3F800000u));      \
+      double rel = u2d(d2u(y - x) & 0x7FFFFFFFFFFFFFFFu) / x;                              \
+      l->rel[k] = rel > l->rel[k] ? rel : l->rel[k];                                       \
+    }                                                                                      \
+  }
+
+DEFINE_STATS_BLOCK(stats_block_f32_bf16, ld32(s + 4 * k), bf16_to_f32_1(ld16(d + 2 * k)))
+DEFINE_STATS_BLOCK(stats_block_f32_f16, ld32(s + 4 * k), f16_to_f32_1(ld16(d + 2 * k)))
+DEFINE_STATS_BLOCK(stats_block_f16_bf16, f16_to_f32_1(ld16(s + 2 * k)),
+                   bf16_to_f32_1(ld16(d + 2 * k)))
+DEFINE_STATS_BLOCK(stats_block_bf16_f16, bf16_to_f32_1(ld16(s + 2 * k)),
+                   f16_to_f32_1(ld16(d + 2 * k)))
+
+/* Runs FAST over chunks of CHUNK elements, then the stats of each chunk:
+ * BLOCK on its whole blocks, ONE(acc, k) on the rest (element k with input at
+ * s + IN*k and result at d + OUT*k). BLOCK may be omitted (scalar only). */
+#define WITH_STATS(IN, OUT, FAST, BLOCK, ONE)                                        \
   do {                                                                             \
     osl_acc acc = {0, 0, 0, 0, 0.0, 0.0};                                          \
+    osl_lanes lanes;                                                               \
+    memset(&lanes, 0, sizeof lanes);                                               \
     const unsigned char *s = (const unsigned char *)src;                           \
     unsigned char *d = (unsigned char *)dst;                                       \
+    int vector_ok = daz_off();                                                     \
     for (size_t done = 0; done < n;) {                                             \
-      size_t c = n - done < CHUNK ? n - done : CHUNK;                              \
+      size_t c = n - done < CHUNK ? n - done : CHUNK, k = 0;                       \
       FAST(d, s, c, flags);                                                        \
-      for (size_t k = 0; k < c; k++) STAT_BODY;                                    \
+      if (vector_ok) BLOCK;                                                        \
+      for (; k < c; k++) ONE(&acc, k);                                             \
       done += c, s += (IN) * c, d += (OUT) * c;                                    \
     }                                                                              \
+    lanes_fold(&acc, &lanes);                                                      \
     stats_merge(stats, &acc, n);                                                   \
   } while (0)
+
+#define BLOCKS_OF(FN, IN, OUT, SAT_MIN) \
+  for (; c - k >= BLK; k += BLK) FN(&acc, &lanes, s + (IN) * k, d + (OUT) * k, SAT_MIN)
 
 /* ---- kernels (internal API) -------------------------------------------------- */
 
@@ -450,8 +585,9 @@ void onnxslim__convert_f32_to_bf16(void *dst, const void *src, size_t n, unsigne
     return;
   }
   uint32_t sat_min = (flags & F_TRUNC) ? 0xFFFFFFFFu : 0x7F7F8000u;
-  WITH_STATS(4, 2, fast_f32_to_bf16,
-             acc_f32(&acc, ld32(s + 4 * k), bf16_to_f32_1(ld16(d + 2 * k)), sat_min));
+#define ONE(A, k) acc_f32(A, ld32(s + 4 * (k)), bf16_to_f32_1(ld16(d + 2 * (k))), sat_min)
+  WITH_STATS(4, 2, fast_f32_to_bf16, BLOCKS_OF(stats_block_f32_bf16, 4, 2, sat_min), ONE);
+#undef ONE
 }
 
 void onnxslim__convert_f32_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
@@ -460,8 +596,9 @@ void onnxslim__convert_f32_to_f16(void *dst, const void *src, size_t n, unsigned
     fast_f32_to_f16(dst, src, n, flags);
     return;
   }
-  WITH_STATS(4, 2, fast_f32_to_f16,
-             acc_f32(&acc, ld32(s + 4 * k), f16_to_f32_1(ld16(d + 2 * k)), 0x477FF000u));
+#define ONE(A, k) acc_f32(A, ld32(s + 4 * (k)), f16_to_f32_1(ld16(d + 2 * (k))), 0x477FF000u)
+  WITH_STATS(4, 2, fast_f32_to_f16, BLOCKS_OF(stats_block_f32_f16, 4, 2, 0x477FF000u), ONE);
+#undef ONE
 }
 
 void onnxslim__convert_f16_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
@@ -470,9 +607,10 @@ void onnxslim__convert_f16_to_bf16(void *dst, const void *src, size_t n, unsigne
     fast_f16_to_bf16(dst, src, n, flags);
     return;
   }
-  WITH_STATS(2, 2, fast_f16_to_bf16,
-             acc_f32(&acc, f16_to_f32_1(ld16(s + 2 * k)), bf16_to_f32_1(ld16(d + 2 * k)),
-                     0xFFFFFFFFu));
+#define ONE(A, k)                                                                        \
+  acc_f32(A, f16_to_f32_1(ld16(s + 2 * (k))), bf16_to_f32_1(ld16(d + 2 * (k))), 0xFFFFFFFFu)
+  WITH_STATS(2, 2, fast_f16_to_bf16, BLOCKS_OF(stats_block_f16_bf16, 2, 2, 0xFFFFFFFFu), ONE);
+#undef ONE
 }
 
 void onnxslim__convert_bf16_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
@@ -481,9 +619,10 @@ void onnxslim__convert_bf16_to_f16(void *dst, const void *src, size_t n, unsigne
     fast_bf16_to_f16(dst, src, n, flags);
     return;
   }
-  WITH_STATS(2, 2, fast_bf16_to_f16,
-             acc_f32(&acc, bf16_to_f32_1(ld16(s + 2 * k)), f16_to_f32_1(ld16(d + 2 * k)),
-                     0x477FF000u));
+#define ONE(A, k)                                                                        \
+  acc_f32(A, bf16_to_f32_1(ld16(s + 2 * (k))), f16_to_f32_1(ld16(d + 2 * (k))), 0x477FF000u)
+  WITH_STATS(2, 2, fast_bf16_to_f16, BLOCKS_OF(stats_block_bf16_f16, 2, 2, 0x477FF000u), ONE);
+#undef ONE
 }
 
 /* Stats of one FP64 input `in` and its FP32 result `out`. */
@@ -509,7 +648,9 @@ void onnxslim__convert_f64_to_f32(void *dst, const void *src, size_t n, unsigned
     fast_f64_to_f32(dst, src, n, flags);
     return;
   }
-  WITH_STATS(8, 4, fast_f64_to_f32, acc_f64(&acc, ld64(s + 8 * k), ld32(d + 4 * k)));
+#define ONE(A, k) acc_f64(A, ld64(s + 8 * (k)), ld32(d + 4 * (k)))
+  WITH_STATS(8, 4, fast_f64_to_f32, (void)0, ONE);
+#undef ONE
 }
 
 void onnxslim__convert_f64_to_f32_int(void *dst, const void *src, size_t n, unsigned int flags) {

@@ -62,16 +62,22 @@ void onnxslim__unmap(void *map, size_t len) {
   if (map) munmap(map, len);
 }
 
+/* How far before a released range we also release: the kernel maps pages
+ * around a faulting address ("fault-around", 64 KiB by default), so reading
+ * the start of a chunk maps again the end of the chunk released before it. */
+#define OSL_RELEASE_SLACK (64u * 1024u)
+
 void onnxslim__release(const onnxslim_model *model, const void *p, size_t n) {
-  const uint8_t *q = p;
-  int mapped = within(model->map, model->maplen, q, n);
-  for (size_t i = 0; !mapped && i < model->next; i++)
-    mapped = within(model->ext[i].map, model->ext[i].size, q, n);
-  if (!mapped) return;
-  /* round outward: the mappings are read-only and private, so a dropped
-   * page that still holds bytes someone needs is simply read again */
+  const uint8_t *q = p, *base = NULL;
+  if (within(model->map, model->maplen, q, n)) base = model->map;
+  for (size_t i = 0; !base && i < model->next; i++)
+    if (within(model->ext[i].map, model->ext[i].size, q, n)) base = model->ext[i].map;
+  if (!base) return;
+  /* round outward and reach back: the mappings are read-only and private,
+   * so a dropped page that still holds bytes someone needs is read again */
+  const uint8_t *start = (size_t)(q - base) > OSL_RELEASE_SLACK ? q - OSL_RELEASE_SLACK : base;
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t a = (uintptr_t)q & ~(page - 1);
+  uintptr_t a = (uintptr_t)start & ~(page - 1);
   uintptr_t e = ((uintptr_t)q + n + page - 1) & ~(page - 1);
   if (e > a) madvise((void *)a, e - a, MADV_DONTNEED);
 }
