@@ -22,18 +22,18 @@ static void deps_free(osl_deps *d) {
   free(d->preds);
 }
 
-static int ptr_cmp(const void *a, const void *b) {
-  const onnxslim_node *x = *(onnxslim_node *const *)a, *y = *(onnxslim_node *const *)b;
-  return x < y ? -1 : x > y;
-}
-
+/* Node handle -> index, open addressing: constant time per lookup, so
+ * building the dependencies is linear in nodes + edges. */
 typedef struct {
   onnxslim_node *node;
   size_t index;
 } osl_nodeidx;
 
-static int ni_cmp(const void *a, const void *b) {
-  return ptr_cmp(&((const osl_nodeidx *)a)->node, &((const osl_nodeidx *)b)->node);
+static size_t slot_of(const osl_nodeidx *tab, size_t cap, const onnxslim_node *n) {
+  size_t h = (size_t)(((uintptr_t)n >> 4) * (uintptr_t)0x9E3779B97F4A7C15ull);
+  size_t i = h & (cap - 1);
+  while (tab[i].node && tab[i].node != n) i = (i + 1) & (cap - 1);
+  return i;
 }
 
 static int build_deps(onnxslim_graph *g, osl_deps *d) {
@@ -42,14 +42,16 @@ static int build_deps(onnxslim_graph *g, osl_deps *d) {
   d->n = n;
   d->nodes = malloc((n ? n : 1) * sizeof *d->nodes);
   d->pred_start = calloc(n + 1, sizeof *d->pred_start);
-  osl_nodeidx *sorted = malloc((n ? n : 1) * sizeof *sorted);
+  size_t cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  osl_nodeidx *sorted = calloc(cap, sizeof *sorted);
   if (!d->nodes || !d->pred_start || !sorted) goto nomem;
   for (size_t i = 0; i < n; i++) {
     d->nodes[i] = onnxslim_graph_node(g, i);
-    sorted[i].node = d->nodes[i];
-    sorted[i].index = i;
+    size_t s = slot_of(sorted, cap, d->nodes[i]);
+    sorted[s].node = d->nodes[i];
+    sorted[s].index = i;
   }
-  qsort(sorted, n, sizeof *sorted, ni_cmp);
   /* edges p -> c for every consumer c of every output of p: count, fill */
   size_t total = 0;
   for (int pass = 0; pass < 2; pass++) {
@@ -72,9 +74,9 @@ static int build_deps(onnxslim_graph *g, osl_deps *d) {
         if (!v[0] || onnxslim_graph_producer(g, v) != pn) continue;
         size_t nc = onnxslim_graph_consumer_count(g, v);
         for (size_t j = 0; j < nc; j++) {
-          osl_nodeidx key = {onnxslim_graph_consumer(g, v, j), 0};
-          osl_nodeidx *hit = bsearch(&key, sorted, n, sizeof *sorted, ni_cmp);
-          if (!hit) continue;
+          onnxslim_node *cn = onnxslim_graph_consumer(g, v, j);
+          osl_nodeidx *hit = &sorted[slot_of(sorted, cap, cn)];
+          if (!hit->node) continue;
           if (pass == 0) d->pred_start[hit->index + 1]++;
           else d->preds[fill[hit->index]++] = p;
         }
