@@ -16,91 +16,23 @@
 
 #include "onnx.pb.h"
 
+#include "convert_kernels.h"
 #include "internal.h"
 
-/* ---- kernels as transforms ----------------------------------------------- */
+/* ---- kernels as transforms ----------------------------------------------- *
+ * A conversion is a transform (osl_xform) that also knows its kernel. The
+ * kernels (convert_kernels.c) accept any alignment, as tensor bytes inside
+ * a model sit at arbitrary offsets. */
 
-enum {
-  K_F32_BF16,
-  K_F32_F16,
-  K_BF16_F32,
-  K_F16_F32,
-  K_F64_F32,
-  K_F32_F64,
-  K_F16_BF16,
-  K_BF16_F16,
-};
-
-static const struct {
-  int32_t from, to;
-  size_t in_size, out_size;
-} kernels[] = {
-    [K_F32_BF16] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_BFLOAT16, 4, 2},
-    [K_F32_F16] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_FLOAT16, 4, 2},
-    [K_BF16_F32] = {ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_FLOAT, 2, 4},
-    [K_F16_F32] = {ONNXSLIM_DTYPE_FLOAT16, ONNXSLIM_DTYPE_FLOAT, 2, 4},
-    [K_F64_F32] = {ONNXSLIM_DTYPE_DOUBLE, ONNXSLIM_DTYPE_FLOAT, 8, 4},
-    [K_F32_F64] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_DOUBLE, 4, 8},
-    [K_F16_BF16] = {ONNXSLIM_DTYPE_FLOAT16, ONNXSLIM_DTYPE_BFLOAT16, 2, 2},
-    [K_BF16_F16] = {ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_FLOAT16, 2, 2},
-};
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-static int find_kernel(int32_t from, int32_t to) {
-  for (int k = 0; k < N_KERNELS; k++)
-    if (kernels[k].from == from && kernels[k].to == to) return k;
-  return -1;
-}
-
-/* Runs kernel k over n aligned elements. */
-static int run_kernel(int k, const void *src, size_t n, void *dst, unsigned int flags,
-                      onnxslim_convert_stats *stats) {
-  switch (k) {
-  case K_F32_BF16: return onnxslim_convert_f32_to_bf16(dst, src, n, flags, stats);
-  case K_F32_F16: return onnxslim_convert_f32_to_f16(dst, src, n, flags, stats);
-  case K_BF16_F32: return onnxslim_convert_bf16_to_f32(dst, src, n);
-  case K_F16_F32: return onnxslim_convert_f16_to_f32(dst, src, n);
-  case K_F64_F32: return onnxslim_convert_f64_to_f32(dst, src, n, flags, stats);
-  case K_F32_F64: return onnxslim_convert_f32_to_f64(dst, src, n);
-  case K_F16_BF16: return onnxslim_convert_f16_to_bf16(dst, src, n, flags, stats);
-  case K_BF16_F16: return onnxslim_convert_bf16_to_f16(dst, src, n, flags, stats);
-  default: return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion kernel %d", k);
-  }
-}
-
-/* Source bytes inside a model may sit at any offset: copy them to an
- * aligned buffer first when they are not aligned for the element type. */
-static int run_any(int k, const uint8_t *src, size_t n, uint8_t *dst, unsigned int flags,
-                   onnxslim_convert_stats *stats) {
-  size_t in = kernels[k].in_size;
-  if ((uintptr_t)src % in == 0) return run_kernel(k, src, n, dst, flags, stats);
-  void *tmp = malloc(n ? n * in : 1);
-  if (!tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  memcpy(tmp, src, n * in);
-  int rc = run_kernel(k, tmp, n, dst, flags, stats);
-  free(tmp);
-  return rc;
-}
-
-/* NaN inputs of a widening kernel (which has no statistics of its own). */
-static uint64_t count_nans(int k, const uint8_t *src, size_t n) {
-  uint64_t nans = 0;
-  for (size_t i = 0; i < n; i++) {
-    const uint8_t *q = src + i * kernels[k].in_size;
-    if (kernels[k].in_size == 2) {
-      uint16_t b = (uint16_t)(q[0] | q[1] << 8);
-      nans += k == K_BF16_F32 ? (b & 0x7f80) == 0x7f80 && (b & 0x7f)
-                              : (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
-    } else {
-      uint32_t b = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-      nans += (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu);
-    }
-  }
-  return nans;
-}
+typedef struct {
+  osl_xform x;
+  const osl_convert_kernel *k;
+} osl_cxform;
 
 static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst) {
-  return run_any(x->kind, src, n, dst, x->flags, NULL);
+  const osl_cxform *cx = (const osl_cxform *)x;
+  cx->k->fn(dst, src, n, x->flags, NULL);
+  return 0;
 }
 
 /* ---- options and report ------------------------------------------------------- */
@@ -348,7 +280,7 @@ typedef struct {
 static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char *value,
                 onnxslim_node *constant, osl_cands *out) {
   const onnxslim_convert_options *o = cv->o;
-  if (find_kernel(onnxslim_tensor_dtype(t), o->to) < 0) return 0;
+  if (!onnxslim__convert_kernel(onnxslim_tensor_dtype(t), o->to)) return 0;
   uint64_t before;
   if (onnxslim_tensor_byte_size(t, &before) || before < o->min_size || !selected(g, value, o))
     return 0;
@@ -372,27 +304,26 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   const onnxslim_convert_options *o = cv->o;
   onnxslim_tensor *t = c->t;
   int32_t from = onnxslim_tensor_dtype(t);
-  int k = find_kernel(from, o->to);
+  const osl_convert_kernel *k = onnxslim__convert_kernel(from, o->to);
   uint64_t before = 0;
   const void *data;
   size_t size;
   int rc = onnxslim_tensor_byte_size(t, &before);
   if (!rc) rc = onnxslim_tensor_data(t, &data, &size);
   if (rc) return rc;
-  osl_xform *x = onnxslim__arena_alloc(&cv->model->arena, sizeof *x);
-  if (!x) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  memset(x, 0, sizeof *x);
+  osl_cxform *cx = onnxslim__arena_alloc(&cv->model->arena, sizeof *cx);
+  if (!cx) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  memset(cx, 0, sizeof *cx);
+  cx->k = k;
+  osl_xform *x = &cx->x;
   x->src = data;
-  x->count = size / kernels[k].in_size;
-  x->in_size = kernels[k].in_size;
-  x->out_size = kernels[k].out_size;
+  x->count = size / k->from_size;
+  x->in_size = k->from_size;
+  x->out_size = k->to_size;
   x->run = xform_run;
-  x->kind = k;
-  /* truncation is a BF16 rounding mode; other targets round to nearest */
-  unsigned int kf = o->flags & ~ONNXSLIM_CONVERT_NO_STATS;
-  x->flags = kernels[k].to == ONNXSLIM_DTYPE_BFLOAT16 ? kf : kf & ~ONNXSLIM_CONVERT_TRUNCATE;
-  /* statistics pass, only when a report is wanted: chunked, nothing kept,
-   * the source pages released as we go */
+  /* flags that do not apply to this kernel (truncation is a BF16 rounding
+   * mode, widening has no rounding) are dropped, not refused */
+  x->flags = o->flags & k->flags_allowed;
   if (cv->report) {
     osl_report_entry *e = report_add(cv->report, c->value);
     if (!e) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
@@ -402,23 +333,21 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
     e->after = (uint64_t)x->count * x->out_size;
     e->stats.count = x->count;
   }
+  /* statistics pass, only when wanted: chunked, nothing kept, the source
+   * pages released as we go */
   if (cv->report && !(o->flags & ONNXSLIM_CONVERT_NO_STATS)) {
     osl_report_entry *e = &cv->report->e[cv->report->count - 1];
     e->stats.count = 0;
-    int has_stats = k != K_BF16_F32 && k != K_F16_F32 && k != K_F32_F64;
     size_t chunk = 1u << 16;
-    uint8_t *tmp = has_stats ? malloc(chunk * x->out_size) : NULL;
-    if (has_stats && !tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    for (size_t i = 0; i < x->count && !rc; i += chunk) {
+    uint8_t *tmp = malloc(chunk * x->out_size);
+    if (!tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    for (size_t i = 0; i < x->count; i += chunk) {
       size_t n = x->count - i < chunk ? x->count - i : chunk;
       const uint8_t *src = x->src + i * x->in_size;
-      if (has_stats) rc = run_any(k, src, n, tmp, x->flags, &e->stats);
-      else e->stats.nan += count_nans(k, src, n); /* exact widening: no error */
+      k->fn(tmp, src, n, x->flags, &e->stats);
       onnxslim__release(cv->model, src, n * x->in_size);
     }
-    if (!has_stats) e->stats.count = x->count;
     free(tmp);
-    if (rc) return rc;
   }
   rc = onnxslim__tensor_set_xform((osl_msg *)t, o->to, x);
   if (rc) return rc;
@@ -476,8 +405,11 @@ int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options
     if (!spec_valid(opts->select[i]))
       return onnxslim__err(ONNXSLIM_EINVAL, "invalid selection '%s' (a name, a glob, or op:TYPE[:INDEX])",
                            opts->select[i] ? opts->select[i] : "(null)");
+  static const int32_t sources[] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_FLOAT16,
+                                    ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_DOUBLE};
   int known = 0;
-  for (int k = 0; k < N_KERNELS; k++) known |= kernels[k].to == opts->to;
+  for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++)
+    known |= onnxslim__convert_kernel(sources[i], opts->to) != NULL;
   if (!known)
     return onnxslim__err(ONNXSLIM_EUNSUPPORTED, "no conversion to data type %d", (int)opts->to);
   onnxslim_graph *g = onnxslim_model_graph(model);

@@ -136,7 +136,6 @@ struct osl_xform {
   size_t out_size;    /* bytes per output element */
   /* Transforms n elements from src to dst; returns 0 or a negative code. */
   int (*run)(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst);
-  int kind;
   unsigned int flags;
 };
 
