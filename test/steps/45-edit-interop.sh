@@ -14,8 +14,6 @@ set -u
 B=${B:-build}
 PY=/usr/bin/python3
 DATA=/usr/share/libonnx-testdata/data
-ORT_VERSION=1.30.0
-ORT_DIR="$B/node"
 STRIDE=${EDIT_INTEROP_STRIDE:-1}
 work="$B/edit-interop"
 
@@ -35,20 +33,12 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   exit 1
 fi
 
-# onnxruntime-node from the npm registry, into $B/node (kept between runs)
-ort_pkg="$ORT_DIR/node_modules/onnxruntime-node/package.json"
-if [ ! -f "$ort_pkg" ] || ! grep -q "\"version\": \"$ORT_VERSION\"" "$ort_pkg"; then
-  mkdir -p "$ORT_DIR"
-  [ -f "$ORT_DIR/package.json" ] || echo '{"name": "libonnxslim-test-ort", "private": true}' >"$ORT_DIR/package.json"
-  echo "installing onnxruntime-node@$ORT_VERSION into $ORT_DIR"
-  if ! (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
-        "onnxruntime-node@$ORT_VERSION"); then
-    echo "npm install onnxruntime-node@$ORT_VERSION failed"
-    echo "0 passed, 1 failed"
-    exit 1
-  fi
+. test/ort-setup.sh
+if ! ort_setup; then
+  echo "npm install onnxruntime-node@$ORT_VERSION failed"
+  echo "0 passed, 1 failed"
+  exit 1
 fi
-export ORT_NODE_MODULES="$PWD/$ORT_DIR/node_modules"
 
 [ -f "$B/libonnxslim.so" ] || make -s all >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 mkdir -p "$B"

@@ -22,8 +22,6 @@
 set -u
 B=${B:-build}
 PY=/usr/bin/python3
-ORT_VERSION=1.30.0
-ORT_DIR="$B/node"
 work="$B/external"
 passed=0 failed=0 skipped=0
 
@@ -47,19 +45,11 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   finish
 fi
 
-# onnxruntime-node from the npm registry, into $B/node (kept between runs)
-ort_pkg="$ORT_DIR/node_modules/onnxruntime-node/package.json"
-if [ ! -f "$ort_pkg" ] || ! grep -q "\"version\": \"$ORT_VERSION\"" "$ort_pkg"; then
-  mkdir -p "$ORT_DIR"
-  [ -f "$ORT_DIR/package.json" ] || echo '{"name": "libonnxslim-test-ort", "private": true}' >"$ORT_DIR/package.json"
-  echo "installing onnxruntime-node@$ORT_VERSION into $ORT_DIR"
-  if ! (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
-        "onnxruntime-node@$ORT_VERSION"); then
-    fail "npm install onnxruntime-node@$ORT_VERSION"
-    finish
-  fi
+. test/ort-setup.sh
+if ! ort_setup; then
+  fail "npm install onnxruntime-node@$ORT_VERSION"
+  finish
 fi
-export ORT_NODE_MODULES="$PWD/$ORT_DIR/node_modules"
 
 [ -f "$B/libonnxslim.so" ] || make -s all >/dev/null || { fail "make all"; finish; }
 cc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude test/external/ext_tool.c -L"$B" -lonnxslim \
