@@ -240,6 +240,18 @@ static pbuf tensor_double_data(const char *name, const int64_t *dims, size_t ran
   return t;
 }
 
+/* FLOAT16 / BFLOAT16 TensorProto in int32_data (field 5, packed varints,
+ * one 16-bit pattern per int32, as the ONNX spec stores them). */
+static pbuf tensor_int32_data(const char *name, int32_t dt, const int64_t *dims, size_t rank,
+                              const uint16_t *v, size_t n) {
+  pbuf t = {0}, packed = {0};
+  t_head(&t, name, dt, dims, rank);
+  for (size_t i = 0; i < n; i++) pb_varint(&packed, v[i]);
+  pb_bytes(&t, 5, packed.p, packed.n);
+  free(packed.p);
+  return t;
+}
+
 /* NodeProto without attributes (append them with attr_*, then pb_msg). */
 static pbuf node(const char *op, const char *name, const char *in0, const char *in1,
                  const char *out) {
@@ -1267,6 +1279,58 @@ TEST(report_counts_crafted_tensor) {
   onnxslim_model_free(m);
 }
 
+TEST(storage_int32_data_half_types) {
+  /* FP16 and BF16 values held in int32_data convert like raw ones */
+  static const uint16_t h[] = {0x3C00 /* 1 */, 0xC000 /* -2 */, 0x3555 /* ~0.333 */};
+  static const uint16_t b[] = {0x3F80 /* 1 */, 0xC040 /* -3 */, 0x3EAB /* ~0.334 */};
+  static const int64_t d3[] = {3};
+  pbuf g = {0}, n, t;
+  n = node("Identity", "i1", "h", NULL, "oh");
+  add_node(&g, &n);
+  n = node("Identity", "i2", "b", NULL, "ob");
+  add_node(&g, &n);
+  pb_str(&g, 2, "int32_data");
+  t = tensor_int32_data("h", F16, d3, 1, h, 3);
+  pb_msg(&g, 5, &t);
+  t = tensor_int32_data("b", BF16, d3, 1, b, 3);
+  pb_msg(&g, 5, &t);
+  add_vi(&g, 12, "oh", F16, d3, 1);
+  add_vi(&g, 12, "ob", BF16, d3, 1);
+  pbuf mp = model_of(&g);
+  onnxslim_model *m = from_pbuf(&mp);
+  if (!m) return;
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(gr, "h")) == ONNXSLIM_STORAGE_TYPED);
+  const char *sh[] = {"h"}, *sb[] = {"b"};
+  CHECK_OK(convert(m, F32, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sh, 1, 0, NULL));
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sb, 1, 0, NULL));
+  /* after a save and reload: FP16 -> FP32 exact; BF16 -> FP16 rounded */
+  size_t need = 0;
+  onnxslim_model_save_buffer(m, NULL, 0, &need);
+  uint8_t *buf = malloc(need ? need : 1);
+  CHECK_OK(onnxslim_model_save_buffer(m, buf, need, &need));
+  onnxslim_model *r = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&r, buf, need, ONNXSLIM_BUFFER_BORROW, NULL));
+  if (r) {
+    onnxslim_graph *rg = onnxslim_model_graph(r);
+    onnxslim_tensor *th = onnxslim_graph_find_initializer(rg, "h");
+    onnxslim_tensor *tb = onnxslim_graph_find_initializer(rg, "b");
+    float f[3] = {0};
+    uint16_t x[3] = {0};
+    CHECK(onnxslim_tensor_dtype(th) == F32 && onnxslim_tensor_dtype(tb) == F16);
+    CHECK(onnxslim_tensor_storage(th) == ONNXSLIM_STORAGE_RAW);
+    CHECK_OK(onnxslim_tensor_read(th, 0, f, sizeof f));
+    CHECK(f[0] == 1.0f && f[1] == -2.0f && fabsf(f[2] - 0.33325195f) < 1e-7f);
+    CHECK_OK(onnxslim_tensor_read(tb, 0, x, sizeof x));
+    CHECK(x[0] == 0x3C00 && x[1] == 0xC200);
+    /* BF16 0x3EAB = 0.333984375 -> FP16 nearest: 0x3558 (0.333984375 exactly) */
+    CHECK(x[2] == 0x3558);
+    onnxslim_model_free(r);
+  }
+  free(buf);
+  onnxslim_model_free(m);
+}
+
 TEST(report_without_statistics) {
   /* ONNXSLIM_CONVERT_NO_STATS: entries without the statistics pass, and the
    * same converted bytes */
@@ -1447,6 +1511,7 @@ int main(void) {
   RUN(storage_subgraph_and_capture);
   RUN(storage_external_data);
   RUN(report_counts_crafted_tensor);
+  RUN(storage_int32_data_half_types);
   RUN(report_without_statistics);
   RUN(report_widening_counts_nan);
   RUN(report_api);

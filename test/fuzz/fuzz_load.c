@@ -154,6 +154,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     onnxslim_model_free(m2);
     free(out);
   }
+  /* heavier edits: cleanup, the recipe's conversion, a Cast insertion; the
+   * result must save and load again (errors are fine, crashes are not) */
+  if (onnxslim_graph_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE) == 0)
+    (void)onnxslim_graph_remove_unused(g, ONNXSLIM_CLEANUP_RECURSIVE, NULL);
+  (void)onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, NULL);
+  if (onnxslim_graph_input_count(g))
+    (void)onnxslim_insert_cast_after(
+        g, onnxslim_value_info_name(onnxslim_graph_input(g, 0)), ONNXSLIM_DTYPE_FLOAT, NULL, 0,
+        NULL, NULL);
+  char fp[33];
+  (void)onnxslim_model_fingerprint(m, fp);
+  if (onnxslim_model_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE) {
+    out = malloc(need ? need : 1);
+    if (onnxslim_model_save_buffer(m, out, need, &got) != 0) abort();
+    onnxslim_model *m3 = NULL;
+    if (onnxslim_model_from_buffer(&m3, out, got, ONNXSLIM_BUFFER_BORROW, NULL) != 0) abort();
+    onnxslim_model_free(m3);
+    free(out);
+  }
   onnxslim_model_free(m);
   return 0;
 }
