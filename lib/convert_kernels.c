@@ -353,6 +353,16 @@ OSL_INLINE void loop_bf16_to_f16(unsigned char *restrict d, const unsigned char 
     F16_BLOCKED(2, LOAD_BF16);
 }
 
+/* The two narrowing kernels the recipe uses are also compiled for AVX2 and
+ * chosen at load time (GCC function multiversioning, an ifunc): the same C,
+ * vectorized over 256-bit registers where the CPU has them. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#  define OSL_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#else
+#  define OSL_MULTIVERSION
+#endif
+
+OSL_MULTIVERSION
 static void fast_f32_to_bf16(unsigned char *restrict d, const unsigned char *restrict s, size_t n,
                              unsigned int fl) {
   switch (fl & F_ALL) {
@@ -366,6 +376,7 @@ static void fast_f32_to_bf16(unsigned char *restrict d, const unsigned char *res
   }
 }
 
+OSL_MULTIVERSION
 static void fast_f32_to_f16(unsigned char *restrict d, const unsigned char *restrict s, size_t n,
                             unsigned int fl) {
   switch (fl & (F_SAT | F_FLUSH)) {
