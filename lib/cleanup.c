@@ -96,15 +96,9 @@ static int for_subgraphs(onnxslim_graph *g, unsigned int flags,
                          int (*fn)(onnxslim_graph *, unsigned int, size_t *), size_t *count) {
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
     onnxslim_node *n = onnxslim_graph_node(g, i);
-    for (size_t a = 0; a < onnxslim_node_attr_count(n); a++) {
-      onnxslim_attr *at = onnxslim_node_attr(n, a);
-      int ty = onnxslim_attr_type(at);
-      size_t ng = ty == ONNXSLIM_ATTR_GRAPH ? 1 : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_size(at) : 0;
-      for (size_t j = 0; j < ng; j++) {
-        onnxslim_graph *sub = ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs_at(at, j);
-        int rc = sub ? fn(sub, flags, count) : 0;
-        if (rc) return rc;
-      }
+    for (size_t j = 0; j < onnxslim_node_subgraph_count(n); j++) {
+      int rc = fn(onnxslim_node_subgraph(n, j), flags, count);
+      if (rc) return rc;
     }
   }
   return 0;

@@ -374,15 +374,8 @@ static int collect(osl_conv *cv, onnxslim_graph *g, osl_cands *out) {
       onnxslim_tensor *t = a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
       if (t) rc = want(cv, g, t, onnxslim_node_output(n, 0), n, out);
     }
-    for (size_t a = 0; a < onnxslim_node_attr_count(n) && !rc; a++) {
-      onnxslim_attr *at = onnxslim_node_attr(n, a);
-      int ty = onnxslim_attr_type(at);
-      size_t cnt = ty == ONNXSLIM_ATTR_GRAPH ? 1 : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_size(at) : 0;
-      for (size_t j = 0; j < cnt && !rc; j++) {
-        onnxslim_graph *sub = ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs_at(at, j);
-        if (sub) rc = collect(cv, sub, out);
-      }
-    }
+    for (size_t j = 0; j < onnxslim_node_subgraph_count(n) && !rc; j++)
+      rc = collect(cv, onnxslim_node_subgraph(n, j), out);
   }
   return rc;
 }

@@ -299,7 +299,6 @@ static const struct {
     {"DFT", 0x6u},                {"STFT", 0xau},            {"NonMaxSuppression", 0x1cu},
 };
 
-static int feeds_shape_input(const onnxslim_graph *g, const char *name);
 
 static int node_reads_shape(onnxslim_node *c, const char *name) {
   if (onnxslim_node_domain(c)[0]) return 0;
@@ -319,15 +318,8 @@ static int feeds_shape_input(const onnxslim_graph *g, const char *name) {
     onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
     if (node_reads_shape(c, name)) return 1;
     /* a capture: look into the node's subgraphs */
-    for (size_t a = 0; a < onnxslim_node_attr_count(c); a++) {
-      onnxslim_attr *at = onnxslim_node_attr(c, a);
-      onnxslim_graph *sg = onnxslim_attr_graph(at);
-      if (sg && feeds_shape_input(sg, name)) return 1;
-      for (size_t k = 0; k < onnxslim_attr_list_size(at); k++) {
-        sg = onnxslim_attr_graphs_at(at, k);
-        if (sg && feeds_shape_input(sg, name)) return 1;
-      }
-    }
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(c); k++)
+      if (feeds_shape_input(onnxslim_node_subgraph(c, k), name)) return 1;
   }
   return 0;
 }

@@ -32,14 +32,9 @@ static int rewire(onnxslim_node *n, const char *from, const char *to) {
   int rc = 0;
   for (size_t k = 0; k < onnxslim_node_input_count(n) && !rc; k++)
     if (strcmp(onnxslim_node_input(n, k), from) == 0) rc = onnxslim_node_set_input(n, k, to);
-  for (size_t a = 0; a < onnxslim_node_attr_count(n) && !rc; a++) {
-    onnxslim_attr *at = onnxslim_node_attr(n, a);
-    int ty = onnxslim_attr_type(at);
-    size_t ng = ty == ONNXSLIM_ATTR_GRAPH ? 1 : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_size(at) : 0;
-    for (size_t j = 0; j < ng && !rc; j++) {
-      onnxslim_graph *sub = ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs_at(at, j);
-      if (sub && !defines(sub, from)) rc = onnxslim_graph_rename_value(sub, from, to);
-    }
+  for (size_t j = 0; j < onnxslim_node_subgraph_count(n) && !rc; j++) {
+    onnxslim_graph *sub = onnxslim_node_subgraph(n, j);
+    if (!defines(sub, from)) rc = onnxslim_graph_rename_value(sub, from, to);
   }
   return rc;
 }

@@ -77,6 +77,40 @@ onnxslim_attr *onnxslim_node_find_attr(const onnxslim_node *node, const char *na
   return NULL;
 }
 
+/* Subgraph `index` of node n (GRAPH and GRAPHS attributes, in order), or
+ * NULL with *count set to the number of subgraphs. */
+static osl_msg *nth_subgraph(const osl_msg *n, size_t index, size_t *count) {
+  size_t k = 0;
+  for (size_t i = 0; i < n->nf; i++) {
+    const osl_field *f = &n->f[i];
+    if (f->number != onnx_NodeProto_attribute_tag || !f->sub) continue;
+    for (size_t j = 0; j < f->sub->nf; j++) {
+      const osl_field *af = &f->sub->f[j];
+      if ((af->number == onnx_AttributeProto_g_tag || af->number == onnx_AttributeProto_graphs_tag) &&
+          af->sub && k++ == index)
+        return af->sub;
+    }
+  }
+  if (count) *count = k;
+  return NULL;
+}
+
+size_t onnxslim_node_subgraph_count(const onnxslim_node *node) {
+  N_OR(0);
+  size_t count = 0;
+  nth_subgraph(n, SIZE_MAX, &count);
+  return count;
+}
+
+onnxslim_graph *onnxslim_node_subgraph(const onnxslim_node *node, size_t index) {
+  N_OR(NULL);
+  size_t count = 0;
+  osl_msg *g = nth_subgraph(n, index, &count);
+  if (!g)
+    onnxslim__err(ONNXSLIM_ERANGE, "subgraph %zu out of range (node has %zu)", index, count);
+  return (onnxslim_graph *)g;
+}
+
 int onnxslim_node_set_name(onnxslim_node *node, const char *name) {
   N_OR(ONNXSLIM_EINVAL);
   if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_node_set_name: NULL name");

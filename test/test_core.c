@@ -284,6 +284,14 @@ TEST(attributes_and_subgraphs) {
   onnxslim_graph *sub = onnxslim_attr_graph(a);
   CHECK(sub != NULL);
   CHECK(onnxslim_graph_parent_node(sub) == n);
+  /* the node's subgraphs, in attribute order */
+  CHECK(onnxslim_node_subgraph_count(n) == 2);
+  CHECK(onnxslim_node_subgraph(n, 0) == onnxslim_attr_graph(onnxslim_node_attr(n, 0)));
+  CHECK(onnxslim_node_subgraph(n, 1) == onnxslim_attr_graph(onnxslim_node_attr(n, 1)));
+  CHECK(onnxslim_node_subgraph(n, 0) != onnxslim_node_subgraph(n, 1));
+  CHECK(onnxslim_node_subgraph(n, 2) == NULL);
+  CHECK(onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_node_subgraph_count(onnxslim_graph_node(sub, 0)) == 0);
   CHECK(onnxslim_graph_node_count(sub) == 1);
   CHECK(onnxslim_graph_output_count(sub) == 1);
   onnxslim_node *c = onnxslim_graph_node(sub, 0);

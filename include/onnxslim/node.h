@@ -40,6 +40,20 @@ ONNXSLIM_API onnxslim_attr *onnxslim_node_attr(const onnxslim_node *node, size_t
 ONNXSLIM_API onnxslim_attr *onnxslim_node_find_attr(const onnxslim_node *node, const char *name);
 
 /**
+ * Number of subgraphs the node holds: the graphs of all its GRAPH and
+ * GRAPHS attributes (e.g. 2 for an If, 1 for a Loop or Scan).
+ * @since 0.1.0
+ */
+ONNXSLIM_API size_t onnxslim_node_subgraph_count(const onnxslim_node *node);
+/**
+ * Subgraph `index` of the node, in attribute order (a GRAPHS attribute
+ * contributes its graphs in list order); NULL (ONNXSLIM_ERANGE) if out of
+ * range. Borrowed.
+ * @since 0.1.0
+ */
+ONNXSLIM_API onnxslim_graph *onnxslim_node_subgraph(const onnxslim_node *node, size_t index);
+
+/**
  * Renames the node (copies `name`). Only this NodeProto is re-encoded on
  * save; fields unknown to the library survive. Strings returned before stay
  * valid. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
