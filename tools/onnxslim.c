@@ -665,27 +665,12 @@ static int visit_subgraph(const onnxslim_graph *g, subgraph_stats *st)
  * recursively. Returns 0 or -1 on a library error. */
 static int walk_node(const onnxslim_node *node, subgraph_stats *st)
 {
-  size_t i, n = onnxslim_node_attr_count(node);
+  size_t i, n = onnxslim_node_subgraph_count(node);
 
   for (i = 0; i < n; i++) {
-    const onnxslim_attr *a = onnxslim_node_attr(node, i);
-    int type;
-
-    if (!a)
+    const onnxslim_graph *sg = onnxslim_node_subgraph(node, i);
+    if (!sg || visit_subgraph(sg, st) != 0)
       return -1;
-    type = onnxslim_attr_type(a);
-    if (type == ONNXSLIM_ATTR_GRAPH) {
-      const onnxslim_graph *sg = onnxslim_attr_graph(a);
-      if (!sg || visit_subgraph(sg, st) != 0)
-        return -1;
-    } else if (type == ONNXSLIM_ATTR_GRAPHS) {
-      size_t k, m = onnxslim_attr_list_size(a);
-      for (k = 0; k < m; k++) {
-        const onnxslim_graph *sg = onnxslim_attr_graphs_at(a, k);
-        if (!sg || visit_subgraph(sg, st) != 0)
-          return -1;
-      }
-    }
   }
   return 0;
 }
