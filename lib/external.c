@@ -721,11 +721,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   /* the model file */
   uint64_t msize = 0;
   if (!rc) rc = onnxslim__msg_size(model->root, &msize);
-  if (!rc && msize > INT32_MAX && !(o.flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE))
-    rc = onnxslim__err(ONNXSLIM_ELIMIT,
-                       "the model file would be %llu bytes, over protobuf's 2 GiB limit (move "
-                       "tensors to external data, or allow it explicitly)",
-                       (unsigned long long)msize);
+  if (!rc) rc = onnxslim__model_size_ok(path, msize, o.flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE);
   osl_out *mout = NULL;
   if (!rc) {
     mout = onnxslim__out_open(path, msize, model);

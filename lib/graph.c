@@ -65,8 +65,6 @@ typedef struct {
   osl_map consumers; /* value -> osl_nodelist */
 } osl_gindex;
 
-void onnxslim__graph_invalidate(osl_msg *graph) { graph->cache = NULL; }
-
 static int add_consumer(osl_arena *a, osl_map *map, const char *name, osl_msg *node) {
   osl_map_entry *e = onnxslim__map_put(a, map, name, NULL);
   if (!e) return ONNXSLIM_ENOMEM;

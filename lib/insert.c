@@ -56,13 +56,15 @@ static int copy_type(onnxslim_graph *g, const char *orig, const char *edge, cons
   return rc;
 }
 
-static int fresh(onnxslim_model *m, const char *wanted, const char *base, const char *suffix,
-                 const char **out) {
+/* A name unused in the model: `wanted` if given, else base + sep + suffix,
+ * made unique by onnxslim_model_unique_name(). */
+static int fresh(onnxslim_model *m, const char *wanted, const char *base, const char *sep,
+                 const char *suffix, const char **out) {
   if (wanted) return onnxslim_model_unique_name(m, wanted, out);
-  size_t len = strlen(base) + strlen(suffix) + 1;
-  char *buf = malloc(len);
+  char *buf = malloc(strlen(base) + strlen(sep) + strlen(suffix) + 1);
   if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   strcpy(buf, base);
+  strcat(buf, sep);
   strcat(buf, suffix);
   int rc = onnxslim_model_unique_name(m, buf, out);
   free(buf);
@@ -98,20 +100,8 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
   onnxslim_node *const *chosen = n_consumers ? consumers : all;
   size_t n_chosen = n_consumers ? n_consumers : nc;
   const char *edge = NULL, *node_name = NULL;
-  if (!rc) rc = fresh(m, fresh_name, value, takeover ? "_pre" : "_out", &edge);
-  if (!rc) {
-    /* node name: <value>_<op_type> made unique */
-    char *nn = malloc(strlen(value) + strlen(op_type) + 2);
-    if (!nn) {
-      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    } else {
-      strcpy(nn, value);
-      strcat(nn, "_");
-      strcat(nn, op_type);
-      rc = onnxslim_model_unique_name(m, nn, &node_name);
-      free(nn);
-    }
-  }
+  if (!rc) rc = fresh(m, fresh_name, value, "", takeover ? "_pre" : "_out", &edge);
+  if (!rc) rc = fresh(m, NULL, value, "_", op_type, &node_name);
   size_t pos = 0;
   if (!rc && producer) {
     pos = node_index(g, producer) + 1;
@@ -176,16 +166,8 @@ static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t inpu
                          onnxslim_node_name(consumer));
   onnxslim_model *m = onnxslim_graph_model(g);
   const char *edge = NULL, *node_name = NULL;
-  int rc = fresh(m, fresh_name, value, "_in", &edge);
-  if (!rc) {
-    char *nn = malloc(strlen(value) + strlen(op_type) + 2);
-    if (!nn) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    strcpy(nn, value);
-    strcat(nn, "_");
-    strcat(nn, op_type);
-    rc = onnxslim_model_unique_name(m, nn, &node_name);
-    free(nn);
-  }
+  int rc = fresh(m, fresh_name, value, "", "_in", &edge);
+  if (!rc) rc = fresh(m, NULL, value, "_", op_type, &node_name);
   onnxslim_node *node = NULL;
   const char *in[1] = {value}, *outs[1] = {edge};
   if (!rc) rc = onnxslim_graph_add_node(g, pos, op_type, domain, node_name, in, 1, outs, 1, &node);

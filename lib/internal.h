@@ -239,6 +239,10 @@ const void *onnxslim__tensor_extref(const osl_msg *tensor);
 /* Bytes of an external tensor: pointer into the mapped file and length. */
 int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
 
+/* ONNXSLIM_ELIMIT unless a model file of `size` bytes fits protobuf's 2 GiB
+ * limit or allow_large is set (model.c). */
+int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large);
+
 /* Parses `size` bytes at `data` into model->root. */
 int onnxslim__parse_model(onnxslim_model *model);
 
@@ -358,9 +362,6 @@ int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
  * ONNXSLIM_EINVAL last error naming `fn` and returns NULL. */
 osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *fn);
 #define OSL_CHECK(h, m) onnxslim__check((h), &osl_def_##m, __func__)
-
-/* Index of the graph (graph.c); dropped when the graph changes. */
-void onnxslim__graph_invalidate(osl_msg *graph);
 
 /* Tensor validation at load and after edits (tensor.c): checks dims and
  * (re)builds the tensor's cache. */

@@ -344,6 +344,14 @@ int onnxslim_model_set_doc_string(onnxslim_model *model, const char *doc) {
 
 /* ---- save ----------------------------------------------------------------- */
 
+int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large) {
+  if (size <= INT32_MAX || allow_large) return 0;
+  return onnxslim__err(ONNXSLIM_ELIMIT,
+                       "'%s' would be %llu bytes, over protobuf's 2 GiB limit (move tensors to "
+                       "external data, or allow it explicitly)",
+                       path, (unsigned long long)size);
+}
+
 static int read_save_options(const onnxslim_save_options *opts, unsigned int *flags) {
   *flags = 0;
   if (!opts) return 0;
@@ -375,11 +383,8 @@ int onnxslim_model_save(const onnxslim_model *model, const char *path,
   uint64_t size;
   rc = onnxslim__msg_size(r, &size);
   if (rc) return rc;
-  if (size > INT32_MAX && !(flags & ONNXSLIM_SAVE_ALLOW_LARGE))
-    return onnxslim__err(ONNXSLIM_ELIMIT,
-                         "'%s' would be %llu bytes, over protobuf's 2 GiB limit (move tensors to "
-                         "external data, or allow it explicitly)",
-                         path, (unsigned long long)size);
+  rc = onnxslim__model_size_ok(path, size, flags & ONNXSLIM_SAVE_ALLOW_LARGE);
+  if (rc) return rc;
   return onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
                                 model);
 }
