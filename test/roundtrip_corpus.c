@@ -9,24 +9,10 @@
 
 #include <onnxslim.h>
 
+#include "util.h"
+
 static int passed, failed;
 static const char *outdir;
-
-static unsigned char *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *p = malloc(len > 0 ? (size_t)len : 1);
-  if (p && len > 0 && fread(p, 1, (size_t)len, f) != (size_t)len) {
-    free(p);
-    p = NULL;
-  }
-  fclose(f);
-  *n = (size_t)len;
-  return p;
-}
 
 static const char *check_one(const char *path) {
   static char why[1200];

@@ -8,27 +8,13 @@
 
 #include <onnxslim.h>
 
+#include "util.h"
+
 #include "pbuild.h"
 #include "t.h"
 
 #define BERT "test/data/bert-tiny.onnx"
 #define TESTDATA "/usr/share/libonnx-testdata/data"
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *p = malloc(len ? (size_t)len : 1);
-  if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
-    free(p);
-    p = NULL;
-  }
-  fclose(f);
-  *n = (size_t)len;
-  return p;
-}
 
 /* ---- hand-built model with fields onnx.proto 1.12 does not know ---------- */
 

@@ -9,6 +9,8 @@
 
 #include <onnxslim.h>
 
+#include "util.h"
+
 #include "pbuild.h"
 #include "t.h"
 
@@ -17,22 +19,6 @@
 #define TEST_IF TESTDATA "/node/test_if/model.onnx"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *p = malloc(len > 0 ? (size_t)len : 1);
-  if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
-    free(p);
-    p = NULL;
-  }
-  fclose(f);
-  *n = (size_t)len;
-  return p;
-}
 
 /* The model's bytes as saved now (malloc'ed), or NULL. */
 static uint8_t *save_bytes(const onnxslim_model *m, size_t *n) {

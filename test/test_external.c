@@ -26,6 +26,8 @@
 
 #include <onnxslim.h>
 
+#include "util.h"
+
 #include "pbuild.h"
 #include "t.h"
 
@@ -64,31 +66,6 @@ static const char *subdir(char *buf, size_t cap, const char *name) {
   return buf;
 }
 #define SUBDIR(buf, name) subdir(buf, sizeof buf, name)
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  *n = 0;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return NULL;
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    close(fd);
-    return NULL;
-  }
-  uint8_t *p = malloc(st.st_size ? (size_t)st.st_size : 1);
-  size_t got = 0;
-  while (p && got < (size_t)st.st_size) {
-    ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
-    if (r <= 0) {
-      free(p);
-      p = NULL;
-      break;
-    }
-    got += (size_t)r;
-  }
-  close(fd);
-  if (p) *n = got;
-  return p;
-}
 
 static int write_bytes(const char *path, const void *p, size_t n) {
   FILE *f = fopen(path, "wb");

@@ -17,27 +17,13 @@
 
 #include <onnxslim.h>
 
+#include "util.h"
+
 #include "t.h"
 
 #define BERT "test/data/bert-tiny.onnx"
 
 static char dir[256];
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *p = malloc(len > 0 ? (size_t)len : 1);
-  if (p && len > 0 && fread(p, 1, (size_t)len, f) != (size_t)len) {
-    free(p);
-    p = NULL;
-  }
-  fclose(f);
-  *n = (size_t)len;
-  return p;
-}
 
 static int same_file(const char *a, const char *b) {
   size_t na, nb;
