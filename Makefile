@@ -33,8 +33,11 @@ LIB_CFLAGS := -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -I$(B)
 APP_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Iinclude $(CFLAGS)
 # Shared libraries the library links (SHA-1 for the external-data checksum key).
 LIB_LIBS := -lnettle
-NANOPB_A := $(firstword $(wildcard /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a))
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+# Found when a recipe runs, never when the Makefile is parsed: the targets that
+# install packages (demo, check, ...) run `deps` first and only then a
+# sub-make that builds, so nothing decided here can predate the install.
+NANOPB_A = $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
@@ -42,8 +45,13 @@ HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
 
 all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/onnxslim $(B)/examples/summary
 
+# One clear line when a build dependency is missing, instead of a compiler or
+# linker error later (order-only: it never makes anything rebuild).
+need-deps:
+	@ONNX_PROTO=$(ONNX_PROTO) sh scripts/install-deps.sh --check
+
 # ---- generated nanopb code ------------------------------------------------
-$(B)/proto/onnx.pb.h: $(ONNX_PROTO) lib/proto/onnx.options
+$(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-deps
 	@mkdir -p $(B)/proto
 	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
 	cd $(B)/proto && nanopb_generator.py -q -f ../../lib/proto/onnx.options onnx.proto
@@ -53,7 +61,7 @@ $(B)/obj/%.o: lib/%.c $(wildcard lib/*.h) $(HEADERS) $(B)/proto/onnx.pb.h
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 # ---- libraries -----------------------------------------------------------
-$(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map
+$(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map | need-deps
 	$(CC) -shared -o $@ $(LIB_OBJ) $(NANOPB_A) -Wl,-soname,$(SONAME) \
 	  -Wl,--version-script,lib/onnxslim.map -Wl,--no-undefined -Wl,--exclude-libs,ALL $(LDFLAGS) $(LIB_LIBS)
 	ln -sf $(SOREAL) $(B)/$(SONAME)
@@ -62,7 +70,7 @@ $(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map
 # The static library is one relocatable object that carries nanopb with it;
 # every symbol but the public onnxslim_* ones is made local, so it cannot
 # clash with the application's own nanopb.
-$(B)/libonnxslim.a: $(LIB_OBJ)
+$(B)/libonnxslim.a: $(LIB_OBJ) | need-deps
 	$(CC) -r -nostdlib -o $(B)/onnxslim-all.o $(LIB_OBJ) -Wl,--whole-archive $(NANOPB_A) -Wl,--no-whole-archive
 	nm --defined-only -g $(B)/onnxslim-all.o | awk '$$3 ~ /^onnxslim_[a-z0-9]/ {print $$3}' > $(B)/static.keep
 	objcopy --keep-global-symbols=$(B)/static.keep $(B)/onnxslim-all.o
@@ -80,7 +88,10 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 deps:
 	sh scripts/install-deps.sh
 
-demo: deps all
+# Each target that installs packages runs the build in a sub-make, which reads
+# the system only after `deps` has finished.
+demo: deps
+	$(MAKE) all
 	sh scripts/demo.sh
 
 # ---- tests ----------------------------------------------------------------
@@ -100,7 +111,8 @@ $(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h $(HEADERS) $(B)/
 
 tests: all $(TEST_BIN)
 
-check: deps tests
+check: deps
+	$(MAKE) tests
 	sh test/run.sh
 
 # Exhaustive checks that take minutes: every one of the 2^32 FP32 inputs of
@@ -110,10 +122,12 @@ $(B)/check_long/convert_exhaustive: test/check_long/convert_exhaustive.c $(HEADE
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< -L$(B) -lonnxslim \
 	  -Wl,-rpath,'$$ORIGIN/..' -lm -lpthread
 
-check-long: deps all $(B)/check_long/convert_exhaustive
+check-long: deps
+	$(MAKE) all $(B)/check_long/convert_exhaustive
 	$(B)/check_long/convert_exhaustive
 
-bench: deps all
+bench: deps
+	$(MAKE) all
 	sh bench/run.sh
 
 fuzz: all
@@ -139,4 +153,4 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all tests deps demo check check-long bench fuzz install clean
+.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean

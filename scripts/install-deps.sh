@@ -2,7 +2,28 @@
 # Installs the Debian packages libonnxslim's build, tests and demo need,
 # only those missing. Nothing else is downloaded. Runs apt-get as root, or
 # through sudo when available.
+#
+#   scripts/install-deps.sh           install what is missing
+#   scripts/install-deps.sh --check   install nothing; fail with one line naming
+#                                     `make deps` when something the build needs
+#                                     is missing (the Makefile runs this before
+#                                     it compiles)
 set -eu
+if [ "${1:-}" = "--check" ]; then
+  # file the build reads -> the package that provides it
+  missing=""
+  need() { [ -e "$1" ] || missing="$missing $2"; }
+  command -v nanopb_generator.py >/dev/null 2>&1 || missing="$missing nanopb"
+  need /usr/include/pb.h libnanopb-dev
+  a=""; for f in /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a; do [ -e "$f" ] && a=$f; done
+  [ -n "$a" ] || need /nonexistent/libprotobuf-nanopb.a libnanopb-dev
+  need "${ONNX_PROTO:-/usr/include/onnx/onnx.proto}" libonnx-dev
+  need /usr/include/nettle/sha1.h nettle-dev
+  need /usr/include/xxhash.h libxxhash-dev
+  [ -z "$missing" ] && exit 0
+  echo "missing build dependencies (Debian packages:$missing): run 'make deps' first, or 'make demo' / 'make check', which install them" >&2
+  exit 1
+fi
 PKGS="nanopb libnanopb-dev libonnx-dev python3-onnx python3-numpy libonnx-testdata
       pkg-config clang libclang-rt-14-dev valgrind abigail-tools g++ xxd time nettle-dev libxxhash-dev"
 missing=""

@@ -5,7 +5,8 @@
 set -eu
 B=${B:-build}
 mkdir -p "$B/fuzz" "$B/fuzz/corpus-work"
-NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a | head -n 1)
+NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
+[ -n "$NANOPB_A" ] || { sh scripts/install-deps.sh --check; exit 1; }
 clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer -Iinclude -I"$B/proto" -Ilib \
   test/fuzz/fuzz_load.c lib/*.c "$NANOPB_A" -lnettle -o "$B/fuzz/fuzz_load"
