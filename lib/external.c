@@ -230,6 +230,41 @@ int onnxslim__external_data(osl_msg *t, const uint8_t **data, size_t *size) {
   return 0;
 }
 
+/* First tensor under msg stored in external data now, and how many there are. */
+static void first_external(osl_msg *msg, osl_msg **first, size_t *count) {
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim_tensor_storage((onnxslim_tensor *)msg) == ONNXSLIM_STORAGE_EXTERNAL) {
+    if (!*first) *first = msg;
+    ++*count;
+  }
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) first_external(msg->f[i].sub, first, count);
+}
+
+int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
+  osl_msg *t = NULL;
+  size_t n = 0;
+  first_external(m->root, &t, &n);
+  if (!t) return 0;
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  if (!dir) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  struct stat a, b;
+  int same = m->base_dir && stat(dir, &a) == 0 && stat(m->base_dir, &b) == 0 &&
+             a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+  int rc = 0;
+  if (!same)
+    rc = onnxslim__err(ONNXSLIM_EINVAL,
+                       "cannot save '%s': %zu tensor%s in external data relative to '%s' (the "
+                       "first: '%s' in '%s') would not be found from '%s'; save with external "
+                       "data or merge them inline (onnxslim_model_save_external)",
+                       path, n, n == 1 ? " is" : "s are", m->base_dir ? m->base_dir : "?",
+                       onnxslim__msg_str(t, onnx_TensorProto_name_tag),
+                       entry(t, "location") ? entry(t, "location") : "?", dir);
+  free(dir);
+  return rc;
+}
+
 /* ---- saving with external data -------------------------------------------- */
 
 #include <nettle/sha1.h>
@@ -360,6 +395,10 @@ static int add_item(osl_esave *s, osl_msg *t, const char *name, onnxslim_graph *
     it->status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
   } else if (onnxslim_tensor_byte_size((onnxslim_tensor *)t, &size) != 0) {
     it->status = ONNXSLIM_EXTERNAL_NO_LAYOUT;
+  } else if (s->o->flags & ONNXSLIM_EXTERNAL_KEEP_STORAGE) {
+    /* out exactly when it is out now */
+    it->status = it->ext_now ? ONNXSLIM_EXTERNAL_WRITTEN : ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
+    if (it->ext_now) it->length = size;
   } else if (size < s->o->size_threshold) {
     it->status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
   } else if (g && !(s->o->flags & ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS) &&
@@ -559,7 +598,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_save_external: NULL argument");
   if (o.mode < ONNXSLIM_EXTERNAL_ONE_FILE || o.mode > ONNXSLIM_EXTERNAL_NONE)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown external data mode %d", o.mode);
-  if (o.flags & ~31u) return onnxslim__err(ONNXSLIM_EINVAL, "reserved external flags 0x%x set", o.flags);
+  if (o.flags & ~63u) return onnxslim__err(ONNXSLIM_EINVAL, "reserved external flags 0x%x set", o.flags);
   if (!o.align) o.align = ONNXSLIM_EXTERNAL_DEFAULT_ALIGN;
   if (o.align & (o.align - 1))
     return onnxslim__err(ONNXSLIM_EINVAL, "alignment %llu is not a power of two",
@@ -643,10 +682,21 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
           if (loc) {
             sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
             sanitize(loc);
-            /* unique among this save's files and not the model itself */
+            /* unique among this save's files, not the model itself, and
+             * not a file the model reads (its data must not be replaced
+             * while it is still the source of what is written) */
             for (unsigned k = 1;; k++) {
               int clash = strcmp(loc, base) == 0;
               for (size_t j = 0; j < nouts && !clash; j++) clash = strcmp(locs[j], loc) == 0;
+              if (!clash) {
+                char *full = malloc(dirlen + strlen(loc) + 1);
+                if (full) {
+                  memcpy(full, path, dirlen);
+                  strcpy(full + dirlen, loc);
+                  clash = onnxslim_model_file_find(model, full, NULL) == 0;
+                  free(full);
+                }
+              }
               if (!clash) break;
               sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
               sanitize(loc);

@@ -217,6 +217,7 @@ struct onnxslim_model {
   uint64_t names_gen;  /* gen at which `names` was built (0: never) */
   uint64_t name_seq;   /* counter for generated names */
   char *base_dir;      /* for external data (NULL: none given) */
+  char *path;          /* the model file as given to open (NULL: from a buffer) */
   struct osl_extfile *ext; /* external data files, mapped */
   size_t next, ext_cap;
 };
@@ -236,6 +237,10 @@ void onnxslim__external_free(onnxslim_model *model);
 /* The resolved external reference of a tensor (tensor.c keeps it). */
 void onnxslim__tensor_set_extref(osl_msg *tensor, const void *ref);
 const void *onnxslim__tensor_extref(const osl_msg *tensor);
+/* 0 when every tensor stored externally now would still resolve from the
+ * directory of `path` (the model's base directory), else ONNXSLIM_EINVAL
+ * saying which tensor would not. */
+int onnxslim__external_refs_resolve(const onnxslim_model *model, const char *path);
 /* Bytes of an external tensor: pointer into the mapped file and length. */
 int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
 

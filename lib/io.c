@@ -234,6 +234,12 @@ osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_mode
     onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
     return NULL;
   }
+  struct stat dst;
+  if (stat(path, &dst) == 0 && S_ISDIR(dst.st_mode)) {
+    /* before any byte is written, not at the final rename */
+    onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
+    return NULL;
+  }
   osl_out *o = calloc(1, sizeof *o);
   if (!o) {
     onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "onnx.pb.h"
@@ -111,6 +113,10 @@ int onnxslim_model_open(onnxslim_model **out, const char *path,
   }
   m->data = m->map;
   m->size = m->maplen;
+  if (!(m->path = strdup(path))) {
+    onnxslim_model_free(m);
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
   char *dir = NULL;
   if (!base_dir) {
     /* external data is relative to the model's directory */
@@ -166,7 +172,49 @@ void onnxslim_model_free(onnxslim_model *m) {
   onnxslim__unmap(m->map, m->maplen);
   if (m->fd >= 0) close(m->fd);
   free(m->owned);
+  free(m->path);
   free(m);
+}
+
+/* ---- files the model reads ---------------------------------------------- */
+
+size_t onnxslim_model_file_count(const onnxslim_model *m) {
+  return m ? (m->path ? 1 : 0) + m->next : 0;
+}
+
+const char *onnxslim_model_file(const onnxslim_model *m, size_t index) {
+  if (!m) {
+    onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_file: NULL model");
+    return NULL;
+  }
+  if (index >= onnxslim_model_file_count(m)) {
+    onnxslim__err(ONNXSLIM_ERANGE, "file %zu out of range (%zu files)", index,
+                  onnxslim_model_file_count(m));
+    return NULL;
+  }
+  if (m->path && index == 0) return m->path;
+  return m->ext[index - (m->path ? 1 : 0)].path;
+}
+
+/* The identity of file `index`: from the descriptor the model keeps open
+ * (the name may have been replaced since), else from its path. */
+static int file_id(const onnxslim_model *m, size_t index, struct stat *st) {
+  int fd = m->path && index == 0 ? m->fd : m->ext[index - (m->path ? 1 : 0)].fd;
+  if (fd >= 0) return fstat(fd, st);
+  return stat(onnxslim_model_file(m, index), st);
+}
+
+int onnxslim_model_file_find(const onnxslim_model *m, const char *path, size_t *index) {
+  if (!m || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_file_find: NULL argument");
+  struct stat want, st;
+  if (stat(path, &want) != 0)
+    return onnxslim__err(ONNXSLIM_ENOTFOUND, "'%s': %s", path, strerror(errno));
+  for (size_t i = 0; i < onnxslim_model_file_count(m); i++)
+    if (file_id(m, i, &st) == 0 && st.st_dev == want.st_dev && st.st_ino == want.st_ino) {
+      if (index) *index = i;
+      return 0;
+    }
+  return onnxslim__err(ONNXSLIM_ENOTFOUND, "'%s' is not a file the model reads", path);
 }
 
 /* ---- model fields ------------------------------------------------------- */
@@ -384,6 +432,7 @@ int onnxslim_model_save(const onnxslim_model *model, const char *path,
   rc = onnxslim__msg_size(r, &size);
   if (rc) return rc;
   rc = onnxslim__model_size_ok(path, size, flags & ONNXSLIM_SAVE_ALLOW_LARGE);
+  if (!rc) rc = onnxslim__external_refs_resolve(model, path);
   if (rc) return rc;
   return onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
                                 model);

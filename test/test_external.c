@@ -1024,7 +1024,7 @@ TEST(save_one_file_vs_per_tensor) {
   eo.mode = 4;
   CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
   eo.mode = ONNXSLIM_EXTERNAL_ONE_FILE;
-  eo.flags = 32;
+  eo.flags = 64;
   CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
   eo.flags = 0;
   static const char *badloc[] = {"/tmp/x.data", "../x.data", "a/../x.data", "", "x.onnx"};
@@ -2078,6 +2078,141 @@ TEST(recipe_convert_external_table) {
   onnxslim_model_free(m);
 }
 
+/* ---- the files a model reads; saves that keep every output loadable -------- */
+
+/* A model saved with every large tensor in d/name.data, and loaded back. */
+static onnxslim_model *split_bert(const char *d, const char *name) {
+  char p[400];
+  onnxslim_model *m = bert();
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  int rc = m ? onnxslim_model_save_external(m, PATH(p, "%s/%s", d, name), &eo, NULL) : -1;
+  onnxslim_model_free(m);
+  return rc ? NULL : load(p);
+}
+
+TEST(model_files_by_identity) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "files");
+  onnxslim_model *m = split_bert(d, "s.onnx");
+  REQUIRE(m != NULL);
+  CHECK(onnxslim_model_file_count(m) == 2);
+  CHECK_STR(onnxslim_model_file(m, 0), PATH(p, "%s/s.onnx", d));
+  const char *data = onnxslim_model_file(m, 1);
+  CHECK(data && data[0] == '/' && strstr(data, "/files/s.onnx.data") != NULL);
+  CHECK(onnxslim_model_file(m, 2) == NULL && onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  size_t idx = 99;
+  /* other spellings, a symlink and a hard link are the same files */
+  CHECK(onnxslim_model_file_find(m, PATH(p, "%s/./s.onnx", d), &idx) == 0 && idx == 0);
+  CHECK(onnxslim_model_file_find(m, PATH(p, "%s//s.onnx.data", d), &idx) == 0 && idx == 1);
+  CHECK(symlink("s.onnx.data", PATH(p, "%s/link", d)) == 0);
+  CHECK(onnxslim_model_file_find(m, p, &idx) == 0 && idx == 1);
+  CHECK(link(PATH(q, "%s/s.onnx", d), PATH(p, "%s/hard", d)) == 0);
+  CHECK(onnxslim_model_file_find(m, p, &idx) == 0 && idx == 0);
+  /* a copy with the same bytes is another file */
+  size_t n;
+  uint8_t *bytes = slurp(PATH(q, "%s/s.onnx", d), &n);
+  CHECK(bytes && write_bytes(PATH(p, "%s/copy.onnx", d), bytes, n) == 0);
+  CHECK(onnxslim_model_file_find(m, p, NULL) == ONNXSLIM_ENOTFOUND);
+  CHECK(onnxslim_model_file_find(m, PATH(p, "%s/missing", d), NULL) == ONNXSLIM_ENOTFOUND);
+  CHECK(onnxslim_model_file_find(NULL, p, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_file_find(m, NULL, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_file_count(NULL) == 0 && onnxslim_model_file(NULL, 0) == NULL);
+  /* a model from a buffer without external data reads no file */
+  free(bytes);
+  onnxslim_model *b = NULL;
+  bytes = slurp(BERT, &n);
+  CHECK(bytes && onnxslim_model_from_buffer(&b, bytes, n, 0, NULL) == 0);
+  CHECK(b && onnxslim_model_file_count(b) == 0 && onnxslim_model_file(b, 0) == NULL);
+  free(bytes);
+  onnxslim_model *plain = bert();
+  CHECK(plain && onnxslim_model_file_count(plain) == 1);
+  onnxslim_model_free(plain);
+  onnxslim_model_free(b);
+  onnxslim_model_free(m);
+}
+
+/* A plain save into another directory would leave external references
+ * that do not resolve: refused, nothing written. KEEP_STORAGE moves exactly
+ * the external tensors next to the new model. */
+TEST(save_elsewhere_keeps_outputs_loadable) {
+  char d[300], sub[300], p[400];
+  SUBDIR(d, "elsewhere");
+  SUBDIR(sub, "elsewhere/sub");
+  onnxslim_model *m = split_bert(d, "s.onnx");
+  REQUIRE(m != NULL);
+  char want[33], got[33];
+  CHECK_OK(fingerprint_of(m, want));
+  CHECK(onnxslim_model_save(m, PATH(p, "%s/c.onnx", sub), NULL) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "would not be found") != NULL);
+  CHECK(count_entries(sub) == 0);
+  /* same directory: the references still resolve */
+  CHECK_OK(onnxslim_model_save(m, PATH(p, "%s/same.onnx", d), NULL));
+  CHECK_OK(file_fingerprint(p, got));
+  CHECK(strcmp(got, want) == 0);
+  /* a directory as the destination is refused before any byte is written */
+  CHECK(onnxslim_model_save(m, sub, NULL) == ONNXSLIM_EIO);
+  CHECK(count_entries(sub) == 0);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.flags = ONNXSLIM_EXTERNAL_KEEP_STORAGE;
+  eo.size_threshold = UINT64_MAX; /* ignored */
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/c.onnx", sub), &eo, NULL));
+  CHECK(count_entries(sub) == 2 && exists(PATH(p, "%s/c.onnx.data", sub)));
+  onnxslim_model *c = load(PATH(p, "%s/c.onnx", sub));
+  CHECK(c != NULL);
+  CHECK_OK(fingerprint_of(c, got));
+  CHECK(strcmp(got, want) == 0);
+  /* every tensor kept its storage form */
+  onnxslim_graph *gm = onnxslim_model_graph(m), *gc = onnxslim_model_graph(c);
+  size_t n = onnxslim_graph_initializer_count(gm), same = 0;
+  for (size_t i = 0; c && i < n; i++) {
+    onnxslim_tensor *t = onnxslim_graph_initializer(gm, i);
+    onnxslim_tensor *u = onnxslim_graph_find_initializer(gc, onnxslim_tensor_name(t));
+    same += u && (onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_EXTERNAL) ==
+                     (onnxslim_tensor_storage(u) == ONNXSLIM_STORAGE_EXTERNAL);
+  }
+  CHECK(n > 20 && same == n);
+  onnxslim_model_free(c);
+  onnxslim_model_free(m);
+}
+
+/* Per-tensor data files never take the name of a file the model reads. */
+TEST(save_per_tensor_spares_inputs) {
+  char d[300], p[400];
+  SUBDIR(d, "spare");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
+  eo.size_threshold = 0;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/a.onnx", d), &eo, NULL));
+  onnxslim_model_free(m);
+  m = load(p);
+  REQUIRE(m != NULL);
+  char want[33], got[33];
+  CHECK_OK(fingerprint_of(m, want));
+  int before = count_entries(d);
+  onnxslim_external_report *r = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/b.onnx", d), &eo, &r));
+  size_t written = 0, clash = 0;
+  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+    const char *loc;
+    int st;
+    onnxslim_external_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
+    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    written++;
+    clash += onnxslim_model_file_find(m, PATH(p, "%s/%s", d, loc), NULL) == 0;
+  }
+  onnxslim_external_report_free(r);
+  CHECK(written > 20 && clash == 0);
+  CHECK(count_entries(d) == before + (int)written + 1);
+  onnxslim_model_free(m);
+  CHECK_OK(file_fingerprint(PATH(p, "%s/a.onnx", d), got));
+  CHECK(strcmp(got, want) == 0);
+  CHECK_OK(file_fingerprint(PATH(p, "%s/b.onnx", d), got));
+  CHECK(strcmp(got, want) == 0);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
   if (!mkdtemp(dir)) {
@@ -2086,6 +2221,9 @@ int main(void) {
   }
   chmod(dir, 0755);
   RUN(load_one_file);
+  RUN(model_files_by_identity);
+  RUN(save_elsewhere_keeps_outputs_loadable);
+  RUN(save_per_tensor_spares_inputs);
   RUN(load_two_files);
   RUN(load_relative_to_model_dir);
   RUN(load_buffer_with_base_dir);

@@ -18,7 +18,7 @@
  * error and 3 when MODEL cannot be read (or checked).
  * Library error messages go to stderr as "onnxslim: <what>: <message>".
  */
-#define _POSIX_C_SOURCE 200809L /* stat() */
+#define _XOPEN_SOURCE 700 /* stat(), realpath() */
 #define _FILE_OFFSET_BITS 64    /* st_size of files over 2 GiB on 32-bit hosts */
 
 #include <errno.h>
@@ -352,6 +352,29 @@ static int fail_lib(const char *fmt, ...)
   va_end(ap);
   fprintf(stderr, ": %s\n", msg);
   free(msg);
+  return EXIT_FAILURE;
+}
+
+/* Loads the model at `path` for a command. '-' is refused (models are
+ * mapped, not read from a pipe). On failure reports why - with a hint when
+ * the bytes are not ONNX protobuf at all - and returns the exit status;
+ * returns EXIT_SUCCESS with *model set otherwise. */
+static int open_model(onnxslim_model **model, const char *path)
+{
+  int rc;
+  *model = NULL;
+  if (strcmp(path, "-") == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s: '-' (standard input or output) is not supported: name a file\n", progname);
+    return EXIT_USAGE;
+  }
+  rc = onnxslim_model_open(model, path, NULL);
+  if (rc == ONNXSLIM_OK)
+    return EXIT_SUCCESS;
+  fail_lib("cannot load '%s'", path);
+  if (rc == ONNXSLIM_EPARSE)
+    fprintf(stderr, "%s: hint: '%s' is not a well-formed ONNX protobuf file: is this an ONNX model?\n",
+            progname, path);
   return EXIT_FAILURE;
 }
 
@@ -906,9 +929,11 @@ static int info_model(const char *path)
   size_t i, n;
   int status = EXIT_FAILURE;
 
+  status = open_model(&model, path);
+  if (status != EXIT_SUCCESS)
+    return status;
+  status = EXIT_FAILURE;
   table_init(&tab, "ll");
-  if (onnxslim_model_open(&model, path, NULL) != ONNXSLIM_OK)
-    return fail_lib("cannot load '%s'", path);
 
   field("file", "%s", esc(&s, path));
   if (stat(path, &st) == 0) {
@@ -1045,6 +1070,7 @@ typedef struct convert_settings {
   const char *location;
   unsigned int ext_flags; /* ONNXSLIM_EXTERNAL_* flags */
   const char *also_single; /* --also-single-file PATH */
+  int toposort;            /* --toposort */
 } convert_settings;
 
 static void convert_settings_init(convert_settings *cs)
@@ -1313,6 +1339,23 @@ static int opt_also_single_file(void *ctx, const char *value)
   return 0;
 }
 
+static int opt_toposort(void *ctx, const char *value)
+{
+  (void)value;
+  ((convert_settings *)ctx)->toposort = 1;
+  return 0;
+}
+
+static int opt_constants(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->ext_flags |= ONNXSLIM_EXTERNAL_CONSTANTS;
+  if (!cs->needs_external)
+    cs->needs_external = "--constants";
+  return 0;
+}
+
 static int opt_allow_large(void *ctx, const char *value)
 {
   (void)value;
@@ -1338,6 +1381,12 @@ static int opt_allow_large(void *ctx, const char *value)
    "move small integer shape inputs (Reshape shape,\n"                                       \
    "Unsqueeze axes, ...) out too; they stay inline\n"                                        \
    "by default: onnxruntime cannot load them"}
+#define OPT_CONSTANTS                                                                        \
+  {"--constants", NULL, opt_constants,                                                       \
+   "move the tensors of Constant nodes out too\n(by the same threshold)"}
+#define OPT_TOPOSORT                                                                         \
+  {"--toposort", NULL, opt_toposort,                                                         \
+   "sort the nodes topologically first (stable;\nsubgraphs too)"}
 #define OPT_ALLOW_LARGE                                                                      \
   {"--allow-large", NULL, opt_allow_large, "allow a model file over 2 GiB (most readers\nrefuse one)"}
 #define OPT_REPORT(what) {"--report", NULL, opt_report, what}
@@ -1378,9 +1427,11 @@ static const option_spec convert_options[] = {
     OPT_PER_TENSOR,
     OPT_CHECKSUM,
     OPT_FORCE_SHAPE_INPUTS,
+    OPT_CONSTANTS,
     {"--also-single-file", "PATH", opt_also_single_file,
      "also save the model with every tensor inline\nto PATH"},
     OPT_ALLOW_LARGE,
+    OPT_TOPOSORT,
     {NULL, NULL, NULL, NULL},
 };
 
@@ -1391,13 +1442,16 @@ static const option_spec split_options[] = {
     OPT_PER_TENSOR,
     OPT_CHECKSUM,
     OPT_FORCE_SHAPE_INPUTS,
+    OPT_CONSTANTS,
     OPT_ALLOW_LARGE,
+    OPT_TOPOSORT,
     OPT_REPORT("print where tensors went and the files written"),
     {NULL, NULL, NULL, NULL},
 };
 
 static const option_spec merge_options[] = {
     OPT_ALLOW_LARGE,
+    OPT_TOPOSORT,
     OPT_REPORT("print the files written"),
     {NULL, NULL, NULL, NULL},
 };
@@ -1689,6 +1743,13 @@ static void print_files(const char *out, const onnxslim_external_report *rep,
 
 /* ---- the work ------------------------------------------------------------- */
 
+/* A library refusal of an option value (a selection spec, a location) is
+ * a usage error; anything else is a failure. */
+static int lib_status(int rc)
+{
+  return rc == ONNXSLIM_EINVAL ? EXIT_USAGE : EXIT_FAILURE;
+}
+
 /* Applies --gather-to / --to to the loaded model; *rep receives the report. */
 static int apply_conversion(onnxslim_model *model, const char *in, const convert_settings *cs,
                             onnxslim_convert_report **rep)
@@ -1717,8 +1778,10 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     }
     rc = onnxslim_model_convert(model, &o, rep);
   }
-  if (rc != ONNXSLIM_OK)
-    return fail_lib("cannot convert '%s'", in);
+  if (rc != ONNXSLIM_OK) {
+    fail_lib("cannot convert '%s'", in);
+    return lib_status(rc);
+  }
   if (onnxslim_convert_report_count(*rep) == 0) {
     fflush(stdout);
     fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
@@ -1731,57 +1794,248 @@ static int save_external(const onnxslim_model *model, const char *path, int mode
                          const convert_settings *cs, onnxslim_external_report **rep)
 {
   onnxslim_external_options eo;
+  int rc;
   if (onnxslim_external_options_init(&eo, ONNXSLIM_EXTERNAL_OPTIONS_VERSION) != ONNXSLIM_OK)
     return fail_lib("external data options");
   eo.mode = mode;
   eo.flags = cs->ext_flags;
   if (mode == ONNXSLIM_EXTERNAL_NONE) {
-    eo.flags &= ONNXSLIM_EXTERNAL_ALLOW_LARGE;
+    eo.flags &= ONNXSLIM_EXTERNAL_ALLOW_LARGE | ONNXSLIM_EXTERNAL_NO_FSYNC;
   } else {
     eo.size_threshold = cs->threshold;
     eo.align = cs->align;
     eo.location = cs->location;
   }
-  if (onnxslim_model_save_external(model, path, &eo, rep) != ONNXSLIM_OK)
-    return fail_lib("cannot save '%s'", path);
+  rc = onnxslim_model_save_external(model, path, &eo, rep);
+  if (rc != ONNXSLIM_OK) {
+    fail_lib("cannot save '%s'", path);
+    return lib_status(rc);
+  }
   return EXIT_SUCCESS;
 }
 
+/* ---- output paths ---------------------------------------------------------- */
+
+/* Directory part of path, "." when it has none (malloc'ed). */
+static char *dir_part(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  char *d;
+  if (!slash)
+    return xstrdup(".");
+  if (slash == path)
+    return xstrdup("/");
+  d = xmalloc((size_t)(slash - path) + 1);
+  memcpy(d, path, (size_t)(slash - path));
+  d[slash - path] = '\0';
+  return d;
+}
+
+/* path with its directory resolved (the file itself may not exist yet), or a
+ * copy of path when the directory does not resolve (malloc'ed). */
+static char *canonical(const char *path)
+{
+  char *dir = dir_part(path), *real = realpath(dir, NULL), *out;
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  free(dir);
+  if (!real)
+    return xstrdup(path);
+  out = xmalloc(strlen(real) + strlen(name) + 2);
+  sprintf(out, "%s/%s", real, name);
+  free(real);
+  return out;
+}
+
+/* Do a and b name the same file? By device and inode when both exist (so
+ * spellings, symlinks and hard links count), else by resolved spelling. */
+static int same_file(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  char *ca, *cb;
+  int same;
+  if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  ca = canonical(a);
+  cb = canonical(b);
+  same = strcmp(ca, cb) == 0;
+  free(ca);
+  free(cb);
+  return same;
+}
+
+/* The data file a one-file external save of OUT writes: OUT's directory
+ * joined with `location`, or OUT + ".data" (malloc'ed). */
+static char *data_file_path(const char *out, const char *location)
+{
+  const char *slash = strrchr(out, '/');
+  size_t dirlen = slash ? (size_t)(slash - out) + 1 : 0;
+  char *p;
+  if (!location) {
+    p = xmalloc(strlen(out) + 6);
+    sprintf(p, "%s.data", out);
+    return p;
+  }
+  p = xmalloc(dirlen + strlen(location) + 1);
+  memcpy(p, out, dirlen);
+  strcpy(p + dirlen, location);
+  return p;
+}
+
+/* Before the model is loaded: an output that cannot be written ('-', a
+ * directory) is a usage error, found before any work is done. */
+static int check_output_name(const char *path, const char *what)
+{
+  struct stat st;
+  if (strcmp(path, "-") == 0)
+    return usage_error("%s: '-' (standard output) is not supported: name a file", what);
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return usage_error("%s '%s' is a directory: name the file to write", what, path);
+  return PARSE_CONTINUE;
+}
+
+/* No output may land on a file the loaded model reads: the model file or
+ * one of its external data files (compared by device and inode). */
+static int check_not_input(const onnxslim_model *model, const char *in, const char *path,
+                           const char *what)
+{
+  size_t idx;
+  if (onnxslim_model_file_find(model, path, &idx) != ONNXSLIM_OK)
+    return PARSE_CONTINUE;
+  if (idx == 0)
+    return usage_error("refusing to write %s '%s': it is the input model '%s' itself", what, path,
+                       in);
+  return usage_error("refusing to write %s '%s': it is '%s', external data of the input '%s'",
+                     what, path, onnxslim_model_file(model, idx), in);
+}
+
+/* Where convert/split/merge write, decided once the model is loaded. */
+typedef struct save_plan {
+  int mode;            /* ONNXSLIM_EXTERNAL_* mode, 0: a plain save */
+  unsigned int flags;  /* extra ONNXSLIM_EXTERNAL_* flags */
+  char *data;          /* the one data file written, NULL if none */
+  int relocated;       /* external data moved next to OUT (see below) */
+} save_plan;
+
 /*
- * convert, split and merge: load IN, apply the conversion once, save OUT
- * (plainly when cs->mode is 0, else with onnxslim_model_save_external() in
- * that mode), then the single-file variant, then print the reports.
+ * Every model written must load on its own. A plain save keeps external
+ * references, which are relative to the input's directory: when OUT is in
+ * another directory, the tensors that are external now go to a new data
+ * file next to OUT instead (OUT's name + ".data"), keeping the storage form.
+ * Then no output may be an input, nor two outputs the same file.
+ */
+static int plan_save(const onnxslim_model *model, const char *in, const char *out,
+                     const convert_settings *cs, save_plan *sp)
+{
+  int rc;
+  memset(sp, 0, sizeof *sp);
+  sp->mode = cs->mode;
+  if (!sp->mode && onnxslim_model_file_count(model) > 1) {
+    char *din = dir_part(in), *dout = dir_part(out);
+    if (!same_file(din, dout)) {
+      sp->mode = ONNXSLIM_EXTERNAL_ONE_FILE;
+      sp->flags = ONNXSLIM_EXTERNAL_KEEP_STORAGE;
+      sp->relocated = 1;
+    }
+    free(din);
+    free(dout);
+  }
+  if (sp->mode == ONNXSLIM_EXTERNAL_ONE_FILE)
+    sp->data = data_file_path(out, sp->relocated ? NULL : cs->location);
+  rc = check_not_input(model, in, out, "OUT");
+  if (rc == PARSE_CONTINUE && sp->data)
+    rc = check_not_input(model, in, sp->data, "the data file");
+  if (rc == PARSE_CONTINUE && cs->also_single)
+    rc = check_not_input(model, in, cs->also_single, "--also-single-file");
+  if (rc == PARSE_CONTINUE && sp->data && same_file(sp->data, out))
+    rc = usage_error("the data file '%s' would be OUT itself", sp->data);
+  if (rc == PARSE_CONTINUE && cs->also_single && same_file(cs->also_single, out))
+    rc = usage_error("--also-single-file '%s' is OUT itself: name another file", cs->also_single);
+  if (rc == PARSE_CONTINUE && cs->also_single && sp->data && same_file(cs->also_single, sp->data))
+    rc = usage_error("--also-single-file '%s' is OUT's data file: name another file",
+                     cs->also_single);
+  return rc;
+}
+
+/*
+ * convert, split and merge: load IN, sort it if asked, apply the conversion
+ * once, save OUT as planned by plan_save(), then the single-file variant,
+ * then print the reports. Nothing is written before every output path was
+ * checked.
  */
 static int convert_model(const char *in, const char *out, const convert_settings *cs)
 {
   onnxslim_model *model = NULL;
   onnxslim_convert_report *crep = NULL;
   onnxslim_external_report *erep = NULL;
-  int status = EXIT_FAILURE;
+  save_plan sp = {0, 0, NULL, 0};
+  int status, rc;
 
-  if (onnxslim_model_open(&model, in, NULL) != ONNXSLIM_OK)
-    return fail_lib("cannot load '%s'", in);
-  if ((cs->gather_to || cs->to) && apply_conversion(model, in, cs, &crep) != EXIT_SUCCESS)
+  status = check_output_name(out, "OUT");
+  if (status == PARSE_CONTINUE && cs->also_single)
+    status = check_output_name(cs->also_single, "--also-single-file");
+  if (status != PARSE_CONTINUE)
+    return status;
+  status = open_model(&model, in);
+  if (status != EXIT_SUCCESS)
+    return status;
+  status = plan_save(model, in, out, cs, &sp);
+  if (status != PARSE_CONTINUE)
     goto done;
-  if (cs->mode) {
-    if (save_external(model, out, cs->mode, cs, &erep) != EXIT_SUCCESS)
+  status = EXIT_FAILURE;
+  if (cs->toposort &&
+      onnxslim_graph_toposort(onnxslim_model_graph(model), ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
+    fail_lib("cannot sort '%s'", in);
+    goto done;
+  }
+  if ((cs->gather_to || cs->to) && (rc = apply_conversion(model, in, cs, &crep)) != EXIT_SUCCESS) {
+    status = rc;
+    goto done;
+  }
+  if (sp.mode) {
+    convert_settings eff = *cs;
+    eff.ext_flags |= sp.flags;
+    rc = save_external(model, out, sp.mode, &eff, &erep);
+    if (rc != EXIT_SUCCESS) {
+      status = rc;
       goto done;
-  } else if (onnxslim_model_save(model, out, NULL) != ONNXSLIM_OK) {
+    }
+  } else if ((rc = onnxslim_model_save(model, out, NULL)) != ONNXSLIM_OK) {
     fail_lib("cannot save '%s'", out);
+    status = lib_status(rc);
     goto done;
   }
   if (cs->also_single &&
-      save_external(model, cs->also_single, ONNXSLIM_EXTERNAL_NONE, cs, NULL) != EXIT_SUCCESS)
+      (rc = save_external(model, cs->also_single, ONNXSLIM_EXTERNAL_NONE, cs, NULL)) != EXIT_SUCCESS) {
+    status = rc;
     goto done;
+  }
+  if (sp.relocated && erep) {
+    size_t i, moved = 0;
+    for (i = 0; i < onnxslim_external_report_count(erep); i++) {
+      int st = -1;
+      if (onnxslim_external_report_entry(erep, i, NULL, &st, NULL, NULL, NULL) == ONNXSLIM_OK &&
+          st == ONNXSLIM_EXTERNAL_WRITTEN)
+        moved++;
+    }
+    if (moved) {
+      fflush(stdout);
+      fprintf(stderr,
+              "%s: %zu tensor%s of '%s' in external data written to '%s', next to OUT, so that "
+              "OUT loads on its own\n",
+              progname, moved, moved == 1 ? "" : "s", in, sp.data);
+    }
+  }
 
   if (cs->report && crep && print_convert_report(crep) != EXIT_SUCCESS)
     goto done;
-  if (erep && print_external_report(erep, cs->mode, cs->report) != EXIT_SUCCESS)
+  if (erep && print_external_report(erep, sp.mode, cs->report) != EXIT_SUCCESS)
     goto done;
   if (cs->report)
     print_files(out, erep, cs->also_single);
   status = finish_stdout(EXIT_SUCCESS);
 done:
+  free(sp.data);
   onnxslim_convert_report_free(crep);
   onnxslim_external_report_free(erep);
   onnxslim_model_free(model);
@@ -1864,8 +2118,9 @@ static int cmd_fingerprint(const command *cmd, int argc, char **argv)
     return rc;
   if (npos != 1)
     return usage_error("%s: expected %s", cmd->name, cmd->args);
-  if (onnxslim_model_open(&model, pos[0], NULL) != ONNXSLIM_OK)
-    return fail_lib("cannot load '%s'", pos[0]);
+  rc = open_model(&model, pos[0]);
+  if (rc != EXIT_SUCCESS)
+    return rc;
   if (onnxslim_model_fingerprint(model, digest) != ONNXSLIM_OK) {
     rc = fail_lib("cannot fingerprint '%s'", pos[0]);
     onnxslim_model_free(model);
@@ -1897,16 +2152,24 @@ static int check_model(const char *path)
   size_t i, n;
   int status;
 
-  if (onnxslim_model_open(&model, path, NULL) != ONNXSLIM_OK) {
-    fail_lib("cannot load '%s'", path);
-    return EXIT_CHECK_UNREADABLE;
-  }
+  status = open_model(&model, path);
+  if (status != EXIT_SUCCESS)
+    return status == EXIT_USAGE ? status : EXIT_CHECK_UNREADABLE;
   if (onnxslim_model_check(model, 0, &report) != ONNXSLIM_OK) {
     fail_lib("cannot check '%s'", path);
     onnxslim_model_free(model);
     return EXIT_CHECK_UNREADABLE;
   }
   n = onnxslim_report_count(report);
+  {
+    size_t order = 0;
+    for (i = 0; i < n; i++)
+      order += onnxslim_report_code(report, i) == ONNXSLIM_CHECK_ORDER;
+    if (order)
+      printf("%s: the graph is not topologically sorted (%zu use%s before definition); "
+             "'%s convert --toposort %s OUT' sorts it\n",
+             esc(&loc, path), order, order == 1 ? "" : "s", progname, esc(&msg, path));
+  }
   for (i = 0; i < n; i++) {
     const char *l = onnxslim_report_location(report, i);
     const char *m = onnxslim_report_message(report, i);
@@ -2009,6 +2272,14 @@ static void print_command(FILE *f, const command *cmd)
 static const char sizes_note[] =
     "BYTES: a number of bytes, optionally followed by K, M or G (powers of 1024).\n";
 
+static const char files_note[] =
+    "Files: no output (OUT, a data file, the --also-single-file copy) may be one\n"
+    "of the input's files - the model or its external data, under any name or\n"
+    "link: that is a usage error and nothing is written. Every model written loads\n"
+    "on its own: if IN keeps tensors in external data and OUT is in another\n"
+    "directory, those tensors are written to OUT.data next to OUT (in IN's own\n"
+    "directory OUT refers to IN's data files, as IN does). '-' is not stdin/stdout.\n";
+
 static const char exit_note[] =
     "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"
     "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable.\n";
@@ -2028,6 +2299,8 @@ static void print_command_usage(FILE *f, const command *cmd)
   fputc('\n', f);
   if (takes_bytes)
     fputs(sizes_note, f);
+  if (strcmp(cmd->args, "IN OUT") == 0)
+    fputs(files_note, f);
   fputs(exit_note, f);
 }
 
@@ -2055,6 +2328,7 @@ static void print_usage(FILE *f)
           "      --version         print the library version and exit\n"
           "\n");
   fputs(sizes_note, f);
+  fputs(files_note, f);
   fputs(exit_note, f);
 }
 

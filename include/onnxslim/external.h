@@ -32,6 +32,12 @@ extern "C" {
 #define ONNXSLIM_EXTERNAL_ALLOW_LARGE 8u
 /** Skip fsync of the files and the directory (faster, not crash-safe). */
 #define ONNXSLIM_EXTERNAL_NO_FSYNC 16u
+/** Keep each tensor's storage form: a tensor goes to the data file exactly
+ * when it is stored in external data now, whatever its size (size_threshold
+ * and the shape-input rule do not apply). For saving a model with external
+ * data into another directory so that it loads on its own (onnxslim_model_save()
+ * refuses that). Since 0.1.0. */
+#define ONNXSLIM_EXTERNAL_KEEP_STORAGE 32u
 
 /** Current version of onnxslim_external_options. */
 #define ONNXSLIM_EXTERNAL_OPTIONS_VERSION 1
@@ -87,6 +93,9 @@ typedef struct onnxslim_external_report onnxslim_external_report;
  * written to a temporary file first: the data files and then the model file
  * are renamed into place only when all were written and synced; on failure
  * none of them appears and existing files are left intact.
+ * In ONNXSLIM_EXTERNAL_PER_TENSOR mode a data file name that is already
+ * taken by a file the model reads (see onnxslim_model_file_find()) gets a
+ * _N suffix instead of replacing that file.
  * Bytes that pass through unchanged are copied by the kernel
  * (copy_file_range) where the file systems allow it.
  * *out (may be NULL) receives the report.

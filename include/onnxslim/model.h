@@ -176,6 +176,40 @@ ONNXSLIM_API size_t onnxslim_function_opset_count(const onnxslim_function *fn);
 ONNXSLIM_API int onnxslim_function_opset(const onnxslim_function *fn, size_t index,
                                          const char **domain, int64_t *version);
 
+/* ---- files the model reads --------------------------------------------- */
+
+/**
+ * Number of files the model reads from: the model file itself (when loaded
+ * with onnxslim_model_open()) and each external data file it references,
+ * each counted once. 0 for a model loaded from a buffer without external
+ * data, and for NULL.
+ * @since 0.1.0
+ */
+ONNXSLIM_API size_t onnxslim_model_file_count(const onnxslim_model *model);
+
+/**
+ * Path of file `index` (see onnxslim_model_file_count()): for a model loaded
+ * from a file, index 0 is that file, as its path was given to
+ * onnxslim_model_open(); the external data files follow, as resolved
+ * absolute paths. Borrowed: valid until the model is freed.
+ * NULL when index is out of range (ONNXSLIM_ERANGE) or model is NULL.
+ * @since 0.1.0
+ */
+ONNXSLIM_API const char *onnxslim_model_file(const onnxslim_model *model, size_t index);
+
+/**
+ * Is `path` one of the files the model reads? Files are compared by device
+ * and inode, so other spellings of a path, symlinks and hard links are
+ * recognised. On a match, returns 0 and sets *index (may be NULL) to the
+ * file's index for onnxslim_model_file(). Use it to keep a program from
+ * writing over its own input (the onnxslim command refuses such outputs).
+ * Errors: ONNXSLIM_ENOTFOUND (no such file, or not one the model reads),
+ * ONNXSLIM_EINVAL (NULL model or path).
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_model_file_find(const onnxslim_model *model, const char *path,
+                                          size_t *index);
+
 /* ---- small edits ------------------------------------------------------- */
 
 /**
@@ -264,9 +298,14 @@ ONNXSLIM_API int onnxslim_model_save_size(const onnxslim_model *model, uint64_t 
  * Before writing, the size is checked against RLIMIT_FSIZE and the free space
  * of the file system, so the process does not receive SIGXFSZ, and against
  * protobuf's 2 GiB limit (unless ONNXSLIM_SAVE_ALLOW_LARGE). Tensors stored in
- * external data keep their references (see onnxslim/external.h to merge or
- * move them).
- * Errors: ONNXSLIM_EINVAL, ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_ENOMEM,
+ * external data keep their references, which are relative to the model's
+ * base directory: so that the saved file loads on its own, saving such a
+ * model into another directory is refused (see onnxslim/external.h to merge
+ * the tensors, move them, or keep them external with
+ * ONNXSLIM_EXTERNAL_KEEP_STORAGE). `path` naming a directory is refused before
+ * anything is written.
+ * Errors: ONNXSLIM_EINVAL (also: external references that would not resolve
+ * from path's directory), ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_ENOMEM,
  * ONNXSLIM_ELIMIT (over 2 GiB).
  * @since 0.1.0
  */
