@@ -183,13 +183,13 @@ sz1=$(stat -c %s "$tmp/r/out.bin")
 
 # ---- locations --------------------------------------------------------------------------
 "$cli" split "$m" "$tmp/l.onnx" --location ../escape.bin > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 1 ] && grep -q 'refused' "$tmp/e" && [ ! -e "$tmp/l.onnx" ] && [ ! -e "$(dirname "$tmp")/escape.bin" ] &&
-  ok "--location with '..': exit 1, library message, nothing written" || bad "--location .. exit $r: $(cat "$tmp/e")"
+[ $r -eq 2 ] && grep -q 'refused' "$tmp/e" && [ ! -e "$tmp/l.onnx" ] && [ ! -e "$(dirname "$tmp")/escape.bin" ] &&
+  ok "--location with '..': exit 2 (usage), library message, nothing written" || bad "--location .. exit $r: $(cat "$tmp/e")"
 "$cli" split "$m" "$tmp/l.onnx" --location /tmp/abs.bin > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 1 ] && [ -s "$tmp/e" ] && [ ! -e "$tmp/l.onnx" ] && ok "absolute --location: exit 1" || bad "absolute --location exit $r"
+[ $r -eq 2 ] && [ -s "$tmp/e" ] && [ ! -e "$tmp/l.onnx" ] && ok "absolute --location: exit 2" || bad "absolute --location exit $r"
 echo keep > "$tmp/keep.onnx"
 "$cli" split "$m" "$tmp/keep.onnx" --location keep.onnx > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 1 ] && [ "$(cat "$tmp/keep.onnx")" = keep ] && ok "--location naming OUT itself: exit 1, OUT untouched" || bad "--location = OUT exit $r"
+[ $r -eq 2 ] && [ "$(cat "$tmp/keep.onnx")" = keep ] && ok "--location naming OUT itself: exit 2, OUT untouched" || bad "--location = OUT exit $r"
 
 # ---- usage errors -------------------------------------------------------------------------
 while IFS= read -r args; do
