@@ -14,7 +14,12 @@ for f in include/onnxslim.h include/onnxslim/model.h lib/libonnxslim.so lib/libo
 done
 real=$(ls "$prefix/lib" | grep -E '^libonnxslim\.so\.[0-9]+\.[0-9]+\.[0-9]+$')
 [ -n "$real" ] && [ -L "$prefix/lib/libonnxslim.so.0" ] && ok "installed $real with symlinks" || bad "installed real file/symlinks"
+# pkg-config must find this install first, whatever the caller's environment
+# says: the caller's search path could hold another onnxslim.pc, a sysroot
+# would be prefixed to every path it prints, and a replaced default search
+# path would hide the system's .pc files.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
 [ "$(pkg-config --modversion onnxslim)" = "$(sed -n 's/^#define ONNXSLIM_VERSION_STRING "\(.*\)"/\1/p' include/onnxslim/version.h)" ] && ok "pkg-config --modversion" || bad "pkg-config version"
 if cc -std=c11 examples/summary.c $(pkg-config --cflags --libs onnxslim) -o "$tmp/summary" &&
    LD_LIBRARY_PATH="$prefix/lib" "$tmp/summary" test/data/bert-tiny.onnx "$tmp/copy.onnx" > "$tmp/out.txt" &&
