@@ -2,12 +2,16 @@
  * libonnxslim - common definitions shared by every module header.
  *
  * Ownership rules (they apply to every function of the library):
- *   - What you receive through a pointer-to-pointer `out` parameter named
- *     *_open / *_from_* / *_new you own and release with the matching *_free.
- *   - Everything returned directly (graphs, nodes, attributes, tensors, value
- *     infos, types, strings, data pointers) is BORROWED from the model that
- *     holds it and stays valid until that model is freed, unless the function
- *     that returned it says otherwise.
+ *   - You own the model that onnxslim_model_open() / onnxslim_model_from_buffer()
+ *     give through their `out` parameter (onnxslim_model_free()), and the
+ *     reports of onnxslim_model_check(), onnxslim_model_convert*() and
+ *     onnxslim_model_save_external() (onnxslim_report_free(),
+ *     onnxslim_convert_report_free(), onnxslim_external_report_free()).
+ *   - Everything else (graphs, nodes, attributes, tensors, value infos,
+ *     types, strings, data pointers, the new items that edits give through
+ *     `out`) is BORROWED from the model that holds it and stays valid until
+ *     that model is freed; strings from a report are borrowed from the
+ *     report. A function that says otherwise says so in its comment.
  *   - *_free(NULL) is a no-op.
  *
  * Errors: functions returning int return 0 (ONNXSLIM_OK) or a negative

@@ -88,10 +88,11 @@ ONNXSLIM_API int onnxslim_tensor_storage(const onnxslim_tensor *tensor);
 /**
  * The tensor's data as packed little-endian bytes in its data type's layout
  * (the raw_data layout), *data borrowed and valid until the model is freed.
- * For raw_data this is a pointer into the loaded model: no copy. For typed
- * fields the values are converted once and cached in the model.
+ * For raw_data this is a pointer into the loaded model, and for external
+ * data a pointer into the data file, mapped at load: no copy either way.
+ * For typed fields the values are converted once and cached in the model.
  * Errors: ONNXSLIM_EINVAL, ONNXSLIM_EUNSUPPORTED (STRING tensors, unknown
- * types, external data), ONNXSLIM_EMODEL (stored size does not match dims),
+ * types), ONNXSLIM_EMODEL (stored or external size does not match dims),
  * ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
