@@ -255,6 +255,47 @@ out:
   return rc;
 }
 
+/* ---- opset requirements ------------------------------------------------------ *
+ * From the ONNX operator schemas: Cast, Gather and Constant accept FLOAT16
+ * and DOUBLE from their first versions, but bfloat16 only from opset 13
+ * (Cast-13, Gather-13, Constant-13; the arithmetic ops likewise). Before
+ * opset 6, Cast names its target type with a string attribute; the Casts
+ * this library inserts use the integer form of Cast-6 and later. */
+
+#define OSL_OPSET_BF16 13
+#define OSL_OPSET_CAST 6
+
+/* The ai.onnx opset the model imports ("" or "ai.onnx"); models of IR
+ * version 1 and 2 had no opset_import and imply opset 1; 0 when none. */
+static int64_t default_opset(const onnxslim_model *m) {
+  size_t n = onnxslim_model_opset_count(m);
+  for (size_t i = 0; i < n; i++) {
+    const char *d = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(m, i, &d, &v) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0)) return v;
+  }
+  return n == 0 && onnxslim_model_ir_version(m) < 3 ? 1 : 0;
+}
+
+/* Refuses a conversion whose result the model's opset does not allow. */
+static int check_opset(const onnxslim_model *m, const onnxslim_convert_options *o) {
+  int64_t have = default_opset(m);
+  char imports[64];
+  if (have > 0) snprintf(imports, sizeof imports, "imports ai.onnx opset %lld", (long long)have);
+  else snprintf(imports, sizeof imports, "imports no ai.onnx opset");
+  if (o->to == ONNXSLIM_DTYPE_BFLOAT16 && have < OSL_OPSET_BF16)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "converting to BFLOAT16 needs opset %d or later (Cast, Gather and most "
+                         "other ops accept bfloat16 from opset %d); the model %s",
+                         OSL_OPSET_BF16, OSL_OPSET_BF16, imports);
+  if (o->policy != ONNXSLIM_POLICY_STORAGE_ONLY && have < OSL_OPSET_CAST)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "the conversion inserts Casts, which need opset %d or later (Cast-1 "
+                         "takes its target type as a string); the model %s",
+                         OSL_OPSET_CAST, imports);
+  return 0;
+}
+
 /* ---- the conversion ---------------------------------------------------------- */
 
 typedef struct {
@@ -407,12 +448,14 @@ int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options
     return onnxslim__err(ONNXSLIM_EUNSUPPORTED, "no conversion to data type %d", (int)opts->to);
   onnxslim_graph *g = onnxslim_model_graph(model);
   if (!g) return ONNXSLIM_EINVAL;
+  int rc = check_opset(model, opts);
+  if (rc) return rc;
   onnxslim_convert_report *r = NULL;
   if (out && !(r = calloc(1, sizeof *r))) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   osl_conv cv = {model, opts, r};
   /* select and check everything first, so a refusal changes nothing */
   osl_cands cands = {0, 0, NULL};
-  int rc = collect(&cv, g, &cands);
+  rc = collect(&cv, g, &cands);
   for (size_t i = 0; i < cands.count && !rc; i++) rc = convert_tensor(&cv, &cands.c[i]);
   free(cands.c);
   if (rc || !out) onnxslim_convert_report_free(r);

@@ -301,15 +301,21 @@ static void add_vi(pbuf *g, uint32_t field, const char *name, int32_t elem, cons
   pb_msg(&vi, 2, &ty);
   pb_msg(g, field, &vi);
 }
-static pbuf model_of(pbuf *g) {
+/* A model of graph g importing opset `version` of `domain` (none when
+ * version < 0). */
+static pbuf model_at(pbuf *g, const char *domain, int64_t version) {
   pbuf m = {0}, op = {0};
   pb_int(&m, 1, 8);
   pb_str(&m, 2, "test_convert_model");
   pb_msg(&m, 7, g);
-  pb_int(&op, 2, 17);
-  pb_msg(&m, 8, &op);
+  if (version >= 0) {
+    if (domain[0]) pb_str(&op, 1, domain);
+    pb_int(&op, 2, (uint64_t)version);
+    pb_msg(&m, 8, &op);
+  }
   return m;
 }
+static pbuf model_of(pbuf *g) { return model_at(g, "", 17); }
 
 /* Values of the tensors of the "mixed" model. */
 static float emb_v[40], fcw_v[16], fcb_v[4], w0_v[4], tiny_v[1], cval_v[4];
@@ -336,7 +342,7 @@ static void init_values(void) {
  *   Constant c: FLOAT[4] value tensor  -> Mul:1                 (16)
  *   value_info: e (Gather out), c (Constant out), fc.weight
  */
-static onnxslim_model *mixed_model(void) {
+static onnxslim_model *mixed_model_at(const char *domain, int64_t opset) {
   pbuf g = {0}, n, t;
   static const int64_t d34[] = {3, 4}, d104[] = {10, 4}, d44[] = {4, 4}, d4[] = {4}, d1[] = {1},
                        d3[] = {3}, d2[] = {2};
@@ -385,9 +391,10 @@ static onnxslim_model *mixed_model(void) {
   add_vi(&g, 13, "e", F32, d34, 2);
   add_vi(&g, 13, "c", F32, d4, 1);
   add_vi(&g, 13, "fc.weight", F32, d44, 2);
-  pbuf m = model_of(&g);
+  pbuf m = model_at(&g, domain, opset);
   return from_pbuf(&m);
 }
+static onnxslim_model *mixed_model(void) { return mixed_model_at("", 17); }
 
 /* "tied": one table read by two Gathers (only the first output has a
  * value_info) and by a Transpose (a tied output projection).
@@ -930,6 +937,92 @@ TEST(selection_and_options_refused) {
   CHECK_OK(onnxslim_model_convert(m, &o, NULL));
   CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == BF16);
   onnxslim_model_free(m);
+}
+
+/* ---- opsets ---------------------------------------------------------------- */
+
+/* Converts a "mixed" model importing `opset` of `domain` (none when < 0):
+ * with want_rc 0 it must succeed and the result pass the check; else fail
+ * with want_rc, a message naming `need` and what the model imports, and
+ * the model unchanged. gather: onnxslim_model_convert_gather_tables(). */
+static void opset_case(const char *domain, int64_t opset, int32_t to, int policy, int gather,
+                       int want_rc, const char *need, int line) {
+  onnxslim_model *m = mixed_model_at(domain, opset);
+  CHECK(m != NULL);
+  if (!m) return;
+  size_t n0 = 0, n1 = 0;
+  uint8_t *b0 = save_bytes(m, &n0);
+  onnxslim_convert_report *rep = NULL;
+  onnxslim_error_clear();
+  int rc = gather ? onnxslim_model_convert_gather_tables(m, to, 0, 0, &rep)
+                  : convert(m, to, policy, 0, NULL, 0, 0, &rep);
+  if (rc != want_rc)
+    fprintf(stderr, "  line %d: opset %lld, to %d, policy %d: rc %d (%s), want %d\n", line,
+            (long long)opset, (int)to, policy, rc, onnxslim_error_last(), want_rc);
+  CHECK(rc == want_rc);
+  if (want_rc) {
+    char imports[64];
+    if (opset >= 0) snprintf(imports, sizeof imports, "imports ai.onnx opset %lld", (long long)opset);
+    else snprintf(imports, sizeof imports, "imports no ai.onnx opset");
+    const char *msg = onnxslim_error_last();
+    if (!strstr(msg, need) || !strstr(msg, imports))
+      fprintf(stderr, "  line %d: message '%s' lacks '%s' or '%s'\n", line, msg, need, imports);
+    CHECK(strstr(msg, need) && strstr(msg, imports));
+    CHECK(rep == NULL);
+    uint8_t *b1 = save_bytes(m, &n1);
+    CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
+    free(b1);
+  } else {
+    CHECK(onnxslim_convert_report_count(rep) > 0);
+    onnxslim_model *r = reload(m);
+    CHECK(r && problems(r) == 0);
+    onnxslim_model_free(r);
+  }
+  free(b0);
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+}
+
+TEST(opset_bf16_needs_13) {
+  init_values();
+  const int EM = ONNXSLIM_EMODEL, NEED[] = {9, 11, 12};
+  const int pol[] = {ONNXSLIM_POLICY_CAST_AFTER_GATHER, ONNXSLIM_POLICY_CAST_BEFORE,
+                     ONNXSLIM_POLICY_STORAGE_ONLY};
+  const char *bf = "BFLOAT16 needs opset 13 or later";
+  for (int i = 0; i < 3; i++) {
+    for (int p = 0; p < 3; p++) opset_case("", NEED[i], BF16, pol[p], 0, EM, bf, __LINE__);
+    opset_case("", NEED[i], BF16, 0, 1, EM, bf, __LINE__);
+    opset_case("ai.onnx", NEED[i], BF16, pol[0], 0, EM, bf, __LINE__);
+  }
+  /* no opset import at all (IR version 8) */
+  opset_case("", -1, BF16, pol[0], 0, EM, bf, __LINE__);
+  /* from opset 13 on, and in either spelling of the domain */
+  for (int p = 0; p < 3; p++) opset_case("", 13, BF16, pol[p], 0, 0, NULL, __LINE__);
+  opset_case("", 13, BF16, 0, 1, 0, NULL, __LINE__);
+  opset_case("ai.onnx", 13, BF16, pol[0], 0, 0, NULL, __LINE__);
+}
+
+TEST(opset_fp16_fp32_fp64_from_6) {
+  /* Cast, Gather and Constant take FLOAT16 and DOUBLE in every version; the
+   * inserted Casts need the integer 'to' of Cast-6 */
+  init_values();
+  const int EM = ONNXSLIM_EMODEL, OPS[] = {6, 9, 11, 12, 13};
+  const int pol[] = {ONNXSLIM_POLICY_CAST_AFTER_GATHER, ONNXSLIM_POLICY_CAST_BEFORE,
+                     ONNXSLIM_POLICY_STORAGE_ONLY};
+  for (int i = 0; i < 5; i++)
+    for (int p = 0; p < 3; p++) {
+      opset_case("", OPS[i], F16, pol[p], 0, 0, NULL, __LINE__);
+      opset_case("", OPS[i], F32, pol[p], 0, 0, NULL, __LINE__); /* dbl */
+      opset_case("", OPS[i], F64, pol[p], 0, 0, NULL, __LINE__);
+    }
+  opset_case("", 9, F16, 0, 1, 0, NULL, __LINE__);
+  const char *cast = "Casts, which need opset 6 or later";
+  opset_case("", 5, F16, pol[0], 0, EM, cast, __LINE__);
+  opset_case("", 1, F64, pol[1], 0, EM, cast, __LINE__);
+  opset_case("", 5, F16, 0, 1, EM, cast, __LINE__);
+  opset_case("", -1, F16, pol[1], 0, EM, cast, __LINE__);
+  /* storage only inserts no Cast */
+  opset_case("", 5, F16, pol[2], 0, 0, NULL, __LINE__);
 }
 
 /* ---- storage forms -------------------------------------------------------- */
@@ -1506,6 +1599,8 @@ int main(void) {
   RUN(selection_specs);
   RUN(selection_exact_name_with_glob_characters);
   RUN(selection_and_options_refused);
+  RUN(opset_bf16_needs_13);
+  RUN(opset_fp16_fp32_fp64_from_6);
   RUN(storage_typed_float_and_double_data);
   RUN(storage_constant_cast_before);
   RUN(storage_subgraph_and_capture);

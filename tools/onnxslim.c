@@ -1349,7 +1349,8 @@ static const option_spec convert_options[] = {
      "and add a Cast back after each Gather"},
     {"--to", "TYPE", opt_to,
      "convert floating-point tensors to TYPE (bf16,\n"
-     "fp16, fp32, fp64): the --select ones, or all"},
+     "fp16, fp32, fp64): the --select ones, or all;\n"
+     "bf16 needs a model at opset 13 or later"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"

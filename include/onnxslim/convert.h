@@ -283,9 +283,19 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * Its numeric statistics cost one extra read of the selected tensors; with
  * ONNXSLIM_CONVERT_NO_STATS in opts->flags (or out NULL) that pass is
  * skipped and the entries carry names, types, sizes and counts only.
+ * Opsets: a conversion the model's ai.onnx opset (its opset_import of ""
+ * or "ai.onnx"; none counts as 0, or 1 for IR versions before 3) does not
+ * allow is refused with ONNXSLIM_EMODEL before anything changes, and the
+ * message names the opset needed and the one imported: `to` BFLOAT16 needs
+ * opset 13 (Cast, Gather, Constant and most other ops accept bfloat16 from
+ * opset 13), and the policies that insert Casts need opset 6 (the integer
+ * `to` attribute of Cast). FLOAT16, FLOAT and DOUBLE are accepted by Cast,
+ * Gather and Constant at every opset. With ONNXSLIM_POLICY_STORAGE_ONLY
+ * the other consumers see the new type; their schemas are not checked.
  * Errors: ONNXSLIM_EINVAL (bad options or selection spec), ONNXSLIM_EUNSUPPORTED
- * (no kernel to `to`), ONNXSLIM_EMODEL, ONNXSLIM_ENOMEM (the model
- * may then be partly converted).
+ * (no kernel to `to`), ONNXSLIM_EMODEL (the opsets above; a tensor whose
+ * bytes cannot be read), ONNXSLIM_ENOMEM (the model may then be partly
+ * converted).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_convert(onnxslim_model *model,
