@@ -173,9 +173,9 @@ static float *floats_of(const onnxslim_tensor *t, size_t *n) {
   return v;
 }
 
-static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
-                   const char *const *sel, size_t n_sel, uint64_t min_size,
-                   onnxslim_convert_report **rep) {
+static int convert_ex(onnxslim_model *m, int32_t to, int policy, unsigned flags,
+                      const char *const *sel, size_t n_sel, const char *const *excl,
+                      size_t n_excl, uint64_t min_size, onnxslim_convert_report **rep) {
   onnxslim_convert_options o;
   if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != 0) return -100;
   o.to = to;
@@ -183,8 +183,15 @@ static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
   o.flags = flags;
   o.select = sel;
   o.n_select = n_sel;
+  o.exclude = excl;
+  o.n_exclude = n_excl;
   o.min_size = min_size;
   return onnxslim_model_convert(m, &o, rep);
+}
+static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
+                   const char *const *sel, size_t n_sel, uint64_t min_size,
+                   onnxslim_convert_report **rep) {
+  return convert_ex(m, to, policy, flags, sel, n_sel, NULL, 0, min_size, rep);
 }
 
 /* Names in the report, sorted into one "a,b,c" string (static buffer). */
@@ -802,19 +809,26 @@ TEST(storage_only) {
 
 /* Converts a fresh "mixed" model with STORAGE_ONLY to `to` and returns the
  * sorted names converted ("" for none, "ERR<code>" on failure). */
-static const char *select_names(int32_t to, const char *const *sel, size_t n_sel,
-                                uint64_t min_size) {
+static const char *excl_names(int32_t to, const char *const *sel, size_t n_sel,
+                              const char *const *excl, size_t n_excl, uint64_t min_size) {
   static char buf[1024];
   onnxslim_model *m = mixed_model();
   if (!m) return "(no model)";
   onnxslim_convert_report *rep = NULL;
-  int rc = convert(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, n_sel, min_size, &rep);
+  int rc = convert_ex(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, n_sel, excl, n_excl,
+                      min_size, &rep);
   if (rc) snprintf(buf, sizeof buf, "ERR%d", rc);
   else snprintf(buf, sizeof buf, "%s", report_names(rep));
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
   return buf;
 }
+static const char *select_names(int32_t to, const char *const *sel, size_t n_sel,
+                                uint64_t min_size) {
+  return excl_names(to, sel, n_sel, NULL, 0, min_size);
+}
+/* what excl_names() gives for a select entry that matches nothing */
+#define NOTFOUND "ERR-6"
 
 /* Compares a sorted name list with the expected one, saying what differs. */
 static int names_are(const char *got, const char *want, int line) {
@@ -838,7 +852,7 @@ TEST(selection_specs) {
   NAMES_ARE(select_names(BF16, NULL, 0, 161), "");
   /* exact name */
   NAMES_ARE(select_names(F16, SEL("fc.bias"), 0), "fc.bias");
-  NAMES_ARE(select_names(F16, SEL("fc"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("fc"), 0), NOTFOUND);
   /* glob */
   NAMES_ARE(select_names(F16, SEL("*.weight"), 0), "emb.weight,fc.weight");
   NAMES_ARE(select_names(F16, SEL("fc.*"), 0), "fc.bias,fc.weight");
@@ -846,21 +860,25 @@ TEST(selection_specs) {
   NAMES_ARE(select_names(F16, SEL("*.weight"), 100), "emb.weight");
   /* consumer specs */
   NAMES_ARE(select_names(F16, SEL("op:MatMul:1"), 0), "fc.weight");
-  NAMES_ARE(select_names(F16, SEL("op:MatMul:0"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("op:MatMul:0"), 0), NOTFOUND);
   NAMES_ARE(select_names(F16, SEL("op:Gather"), 0), "emb.weight");
   NAMES_ARE(select_names(F16, SEL("op:Gather:0"), 0), "emb.weight");
-  NAMES_ARE(select_names(F16, SEL("op:Gather:1"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("op:Gather:1"), 0), NOTFOUND);
   NAMES_ARE(select_names(F16, SEL("op:Mul:1"), 0), "c,tiny,w[0]"); /* c: a Constant's value */
   NAMES_ARE(select_names(F16, SEL("op:Add"), 0), "fc.bias");
-  NAMES_ARE(select_names(F16, SEL("op:Identity"), 0), ""); /* dbl: no DOUBLE -> FP16 kernel */
+  NAMES_ARE(select_names(F16, SEL("op:Identity"), 0), NOTFOUND); /* dbl: no DOUBLE -> FP16 kernel */
   NAMES_ARE(select_names(F32, SEL("op:Identity"), 0), "dbl");
-  NAMES_ARE(select_names(F16, SEL("op:Matmul"), 0), ""); /* op types are case sensitive */
+  NAMES_ARE(select_names(F16, SEL("op:Matmul"), 0), NOTFOUND); /* op types are case sensitive */
   /* any entry may match; a tensor is converted once */
   NAMES_ARE(select_names(F16, SEL("op:Gather", "fc.bias", "*.weight"), 0),
             "emb.weight,fc.bias,fc.weight");
   /* a non-float tensor is never converted, even by name */
-  NAMES_ARE(select_names(F16, SEL("shape_i"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("shape_i"), 0), NOTFOUND);
+  /* an entry matching only tensors below min_size is no error */
+  NAMES_ARE(select_names(F16, SEL("fc.bias"), 100), "");
+  NAMES_ARE(select_names(F16, SEL("*.weight", "fc.bias"), 100), "emb.weight");
 }
+
 
 TEST(selection_exact_name_with_glob_characters) {
   /* "exact name" must select a tensor whose name contains [ ] * ? (PyTorch
@@ -870,10 +888,11 @@ TEST(selection_exact_name_with_glob_characters) {
   NAMES_ARE(select_names(F16, SEL("w[[]0]"), 0), "w[0]"); /* the glob for it */
 }
 
-/* Asserts that convert(...) fails with `code` and leaves the model's bytes
- * unchanged. */
-static void refused(int32_t to, int policy, unsigned flags, const char *const *sel, size_t n_sel,
-                    int code, int line) {
+/* Asserts that convert(...) fails with `code`, a message holding each of
+ * the strings `words` (NULL-terminated; NULL: any message), and leaves the
+ * model's bytes unchanged. */
+static void refused_saying(int32_t to, int policy, unsigned flags, const char *const *sel,
+                           size_t n_sel, int code, const char *const *words, int line) {
   onnxslim_model *m = mixed_model();
   CHECK(m != NULL);
   if (!m) return;
@@ -886,10 +905,19 @@ static void refused(int32_t to, int policy, unsigned flags, const char *const *s
   CHECK(rc == code);
   CHECK(rep == NULL);
   CHECK(onnxslim_error_last_code() == code && onnxslim_error_last()[0] != '\0');
+  for (size_t i = 0; words && words[i]; i++) {
+    if (!strstr(onnxslim_error_last(), words[i]))
+      fprintf(stderr, "line %d: message '%s' lacks '%s'\n", line, onnxslim_error_last(), words[i]);
+    CHECK(strstr(onnxslim_error_last(), words[i]) != NULL);
+  }
   uint8_t *b1 = save_bytes(m, &n1);
   CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
   free(b0), free(b1);
   onnxslim_model_free(m);
+}
+static void refused(int32_t to, int policy, unsigned flags, const char *const *sel, size_t n_sel,
+                    int code, int line) {
+  refused_saying(to, policy, flags, sel, n_sel, code, NULL, line);
 }
 
 TEST(selection_and_options_refused) {
@@ -932,11 +960,110 @@ TEST(selection_and_options_refused) {
   CHECK(onnxslim_convert_options_init(&o, 99) == EINV);
   CHECK_OK(onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION));
   CHECK(o.to == BF16 && o.policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && o.flags == 0 &&
-        o.select == NULL && o.n_select == 0 && o.min_size == 0);
+        o.select == NULL && o.n_select == 0 && o.min_size == 0 && o.exclude == NULL &&
+        o.n_exclude == 0);
   /* out may be NULL */
   CHECK_OK(onnxslim_model_convert(m, &o, NULL));
   CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == BF16);
   onnxslim_model_free(m);
+}
+
+TEST(selection_matching_nothing_refused) {
+  /* each select entry must match a convertible tensor: the call fails with
+   * ONNXSLIM_ENOTFOUND naming the entry, the model unchanged */
+  init_values();
+  CHECK(ONNXSLIM_ENOTFOUND == -6);
+  const int CB = ONNXSLIM_POLICY_CAST_BEFORE, NF = ONNXSLIM_ENOTFOUND;
+  refused_saying(F16, CB, 0, SEL("no.such.tensor"), NF,
+                 (const char *const[]){"'no.such.tensor'", "FLOAT16", NULL}, __LINE__);
+  refused_saying(F16, CB, 0, SEL("fc.weight", "op:Conv"), NF,
+                 (const char *const[]){"'op:Conv'", NULL}, __LINE__);
+  /* no DOUBLE -> BF16 kernel */
+  refused_saying(BF16, CB, 0, SEL("op:Gather", "*.bias", "dbl"), NF,
+                 (const char *const[]){"'dbl'", "BFLOAT16", NULL}, __LINE__);
+  refused(F32, CB, 0, SEL("fc.weight"), NF, __LINE__); /* already FLOAT */
+  /* the recipe on a model without a Gather table */
+  onnxslim_model *m = crafted_model();
+  onnxslim_convert_report *rep = (onnxslim_convert_report *)1;
+  CHECK(onnxslim_model_convert_gather_tables(m, BF16, 0, 0, &rep) == NF && rep == NULL);
+  CHECK(strstr(onnxslim_error_last(), "no Gather table") != NULL);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) == F32);
+  onnxslim_model_free(m);
+}
+
+TEST(exclusion_specs) {
+  init_values();
+  /* names, globs and consumer specs, as select */
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("fc.*"), 0), "c,emb.weight,tiny,w[0]");
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("op:Mul:1"), 0), "emb.weight,fc.bias,fc.weight");
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("w[0]", "tiny"), 0), "c,emb.weight,fc.bias,fc.weight");
+  NAMES_ARE(excl_names(F16, SEL("*.weight"), SEL("emb.weight"), 0), "fc.weight");
+  NAMES_ARE(excl_names(F16, SEL("op:MatMul"), SEL("op:MatMul:1"), 0), "");
+  /* an exclude entry matching nothing is no error; min_size still applies */
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("no.such.tensor"), 17), "emb.weight,fc.weight");
+  /* select entries are matched before exclusion: excluding everything a
+   * select entry matches is no error */
+  NAMES_ARE(excl_names(F16, SEL("fc.bias", "emb.weight"), SEL("fc.bias"), 0), "emb.weight");
+  /* invalid exclusion specs */
+  onnxslim_model *m = mixed_model();
+  const char *bad[] = {"op:", "", "op:Gather:x"};
+  for (int i = 0; i < 3; i++)
+    CHECK(convert_ex(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, &bad[i], 1, 0, NULL) ==
+          ONNXSLIM_EINVAL);
+  CHECK(convert_ex(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, NULL, 1, 0, NULL) ==
+        ONNXSLIM_EINVAL);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == F32);
+  onnxslim_model_free(m);
+}
+
+/* onnxslim_convert_options as a caller built against version 1 saw it */
+typedef struct {
+  unsigned int version;
+  int32_t to;
+  int policy;
+  unsigned int flags;
+  const char *const *select;
+  size_t n_select;
+  uint64_t min_size;
+} options_v1;
+
+TEST(options_version_1_callers) {
+  init_values();
+  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 2);
+  /* init of version 1 writes the version-1 fields only */
+  unsigned char *mem = malloc(sizeof(options_v1) + 32);
+  memset(mem, 0xAB, sizeof(options_v1) + 32);
+  options_v1 *v1 = (options_v1 *)mem;
+  CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)mem, 1));
+  CHECK(v1->version == 1 && v1->to == BF16 && v1->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER &&
+        v1->flags == 0 && v1->select == NULL && v1->n_select == 0 && v1->min_size == 0);
+  int canary = 1;
+  for (size_t i = sizeof(options_v1); i < sizeof(options_v1) + 32; i++) canary &= mem[i] == 0xAB;
+  CHECK(canary);
+  free(mem);
+  /* a version-1 struct in memory of exactly its size (the sanitizer and
+   * valgrind steps catch a read past it) converts as before */
+  v1 = malloc(sizeof *v1);
+  CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v1, 1));
+  static const char *const sel[] = {"fc.*"};
+  v1->to = F16;
+  v1->policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  v1->select = sel;
+  v1->n_select = 1;
+  onnxslim_model *m = mixed_model();
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(onnxslim_model_convert(m, (const onnxslim_convert_options *)v1, &rep));
+  CHECK_STR(report_names(rep), "fc.bias,fc.weight");
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+  free(v1);
+  /* version 2 defaults: nothing excluded */
+  onnxslim_convert_options o;
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 2));
+  CHECK(o.version == 2 && o.exclude == NULL && o.n_exclude == 0);
+  CHECK(onnxslim_convert_options_init(&o, 3) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_options_init(&o, 0) == ONNXSLIM_EINVAL);
 }
 
 /* ---- opsets ---------------------------------------------------------------- */
@@ -1599,6 +1726,9 @@ int main(void) {
   RUN(selection_specs);
   RUN(selection_exact_name_with_glob_characters);
   RUN(selection_and_options_refused);
+  RUN(selection_matching_nothing_refused);
+  RUN(exclusion_specs);
+  RUN(options_version_1_callers);
   RUN(opset_bf16_needs_13);
   RUN(opset_fp16_fp32_fp64_from_6);
   RUN(storage_typed_float_and_double_data);
