@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +38,18 @@ static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *
 
 /* ---- options and report ------------------------------------------------------- */
 
+/* Bytes of onnxslim_convert_options a caller of `version` has: version 1
+ * ends before `exclude`. */
+static size_t options_size(unsigned int version) {
+  return version == 1 ? offsetof(onnxslim_convert_options, exclude) : sizeof(onnxslim_convert_options);
+}
+
 int onnxslim_convert_options_init(onnxslim_convert_options *opts, unsigned int version) {
-  if (!opts || version != ONNXSLIM_CONVERT_OPTIONS_VERSION)
+  if (!opts || version < 1 || version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_options_init: bad arguments");
   onnxslim_convert_options d = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  *opts = d;
+  memcpy(opts, &d, options_size(version));
+  opts->version = version;
   return 0;
 }
 
@@ -142,19 +150,10 @@ static int spec_valid(const char *spec) {
   return 1;
 }
 
-static int selected(const onnxslim_graph *g, const char *value,
-                    const onnxslim_convert_options *o) {
-  if (!o->n_select) return 1;
-  for (size_t i = 0; i < o->n_select; i++) {
-    const char *s = o->select[i];
-    if (strncmp(s, "op:", 3) == 0) {
-      if (consumer_spec_matches(g, s, value)) return 1;
-    } else if (strcmp(s, value) == 0 || fnmatch(s, value, 0) == 0) {
-      /* an exact name matches even when it contains glob characters */
-      return 1;
-    }
-  }
-  return 0;
+static int spec_matches(const onnxslim_graph *g, const char *spec, const char *value) {
+  if (strncmp(spec, "op:", 3) == 0) return consumer_spec_matches(g, spec, value);
+  /* an exact name matches even when it contains glob characters */
+  return strcmp(spec, value) == 0 || fnmatch(spec, value, 0) == 0;
 }
 
 /* ---- graph fix-up ---------------------------------------------------------- */
@@ -255,13 +254,74 @@ out:
   return rc;
 }
 
+/* ---- opset requirements ------------------------------------------------------ *
+ * From the ONNX operator schemas: Cast, Gather and Constant accept FLOAT16
+ * and DOUBLE from their first versions, but bfloat16 only from opset 13
+ * (Cast-13, Gather-13, Constant-13; the arithmetic ops likewise). Before
+ * opset 6, Cast names its target type with a string attribute; the Casts
+ * this library inserts use the integer form of Cast-6 and later. */
+
+#define OSL_OPSET_BF16 13
+#define OSL_OPSET_CAST 6
+
+/* The ai.onnx opset the model imports ("" or "ai.onnx"); models of IR
+ * version 1 and 2 had no opset_import and imply opset 1; 0 when none. */
+static int64_t default_opset(const onnxslim_model *m) {
+  size_t n = onnxslim_model_opset_count(m);
+  for (size_t i = 0; i < n; i++) {
+    const char *d = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(m, i, &d, &v) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0)) return v;
+  }
+  return n == 0 && onnxslim_model_ir_version(m) < 3 ? 1 : 0;
+}
+
+/* Refuses a conversion whose result the model's opset does not allow. */
+static int check_opset(const onnxslim_model *m, const onnxslim_convert_options *o) {
+  int64_t have = default_opset(m);
+  char imports[64];
+  if (have > 0) snprintf(imports, sizeof imports, "imports ai.onnx opset %lld", (long long)have);
+  else snprintf(imports, sizeof imports, "imports no ai.onnx opset");
+  if (o->to == ONNXSLIM_DTYPE_BFLOAT16 && have < OSL_OPSET_BF16)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "converting to BFLOAT16 needs opset %d or later (Cast, Gather and most "
+                         "other ops accept bfloat16 from opset %d); the model %s",
+                         OSL_OPSET_BF16, OSL_OPSET_BF16, imports);
+  if (o->policy != ONNXSLIM_POLICY_STORAGE_ONLY && have < OSL_OPSET_CAST)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "the conversion inserts Casts, which need opset %d or later (Cast-1 "
+                         "takes its target type as a string); the model %s",
+                         OSL_OPSET_CAST, imports);
+  return 0;
+}
+
 /* ---- the conversion ---------------------------------------------------------- */
 
 typedef struct {
   onnxslim_model *model;
   const onnxslim_convert_options *o;
   onnxslim_convert_report *report;
+  unsigned char *matched; /* per select entry: matched a convertible tensor */
 } osl_conv;
+
+/* Does a select entry match `value` (all do when there are none)? Marks
+ * every entry that matches, so that an entry matching nothing is found. */
+static int selected(osl_conv *cv, const onnxslim_graph *g, const char *value) {
+  const onnxslim_convert_options *o = cv->o;
+  if (!o->n_select) return 1;
+  int any = 0;
+  for (size_t i = 0; i < o->n_select; i++) {
+    if (any && cv->matched[i]) continue; /* nothing more to learn */
+    if (spec_matches(g, o->select[i], value)) any = cv->matched[i] = 1;
+  }
+  return any;
+}
+
+static int excluded(const onnxslim_convert_options *o, const onnxslim_graph *g, const char *value) {
+  for (size_t i = 0; i < o->n_exclude; i++)
+    if (spec_matches(g, o->exclude[i], value)) return 1;
+  return 0;
+}
 
 typedef struct {
   onnxslim_graph *g;
@@ -280,9 +340,10 @@ typedef struct {
 static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char *value,
                 onnxslim_node *constant, osl_cands *out) {
   const onnxslim_convert_options *o = cv->o;
-  if (!onnxslim__convert_kernel(onnxslim_tensor_dtype(t), o->to)) return 0;
+  if (!onnxslim__convert_kernel(onnxslim_tensor_dtype(t), o->to) || !selected(cv, g, value))
+    return 0;
   uint64_t before;
-  if (onnxslim_tensor_byte_size(t, &before) || before < o->min_size || !selected(g, value, o))
+  if (onnxslim_tensor_byte_size(t, &before) || before < o->min_size || excluded(o, g, value))
     return 0;
   const void *data;
   size_t size;
@@ -338,7 +399,7 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   if (cv->report && !(o->flags & ONNXSLIM_CONVERT_NO_STATS)) {
     osl_report_entry *e = &cv->report->e[cv->report->count - 1];
     e->stats.count = 0;
-    size_t chunk = 1u << 16;
+    size_t chunk = 1u << 18; /* as the save: smaller releases leave large folios mapped */
     uint8_t *tmp = malloc(chunk * x->out_size);
     if (!tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     for (size_t i = 0; i < x->count; i += chunk) {
@@ -380,24 +441,35 @@ static int collect(osl_conv *cv, onnxslim_graph *g, osl_cands *out) {
   return rc;
 }
 
-int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options *opts,
+static int specs_valid(const char *what, const char *const *specs, size_t n) {
+  if (!specs && n)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL %s list", what);
+  for (size_t i = 0; i < n; i++)
+    if (!spec_valid(specs[i]))
+      return onnxslim__err(ONNXSLIM_EINVAL, "invalid %s '%s' (a name, a glob, or op:TYPE[:INDEX])",
+                           what, specs[i] ? specs[i] : "(null)");
+  return 0;
+}
+
+int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options *options,
                            onnxslim_convert_report **out) {
   if (out) *out = NULL;
-  if (!model || !opts)
+  if (!model || !options)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL argument");
-  if (opts->version < 1 || opts->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "unknown convert options version %u", opts->version);
+  if (options->version < 1 || options->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
+    return onnxslim__err(ONNXSLIM_EINVAL, "unknown convert options version %u", options->version);
+  /* the fields the caller's version has; the later ones keep their defaults */
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  memcpy(&o, options, options_size(options->version));
+  const onnxslim_convert_options *opts = &o;
   if (opts->policy < ONNXSLIM_POLICY_CAST_AFTER_GATHER || opts->policy > ONNXSLIM_POLICY_STORAGE_ONLY)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion policy %d", opts->policy);
   if (opts->flags & ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE |
                       ONNXSLIM_CONVERT_FLUSH_SUBNORMALS | ONNXSLIM_CONVERT_NO_STATS))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion flags 0x%x set", opts->flags);
-  if (!opts->select && opts->n_select)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL select list");
-  for (size_t i = 0; i < opts->n_select; i++)
-    if (!spec_valid(opts->select[i]))
-      return onnxslim__err(ONNXSLIM_EINVAL, "invalid selection '%s' (a name, a glob, or op:TYPE[:INDEX])",
-                           opts->select[i] ? opts->select[i] : "(null)");
+  int rc = specs_valid("selection", opts->select, opts->n_select);
+  if (!rc) rc = specs_valid("exclusion", opts->exclude, opts->n_exclude);
+  if (rc) return rc;
   static const int32_t sources[] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_FLOAT16,
                                     ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_DOUBLE};
   int known = 0;
@@ -407,14 +479,27 @@ int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options
     return onnxslim__err(ONNXSLIM_EUNSUPPORTED, "no conversion to data type %d", (int)opts->to);
   onnxslim_graph *g = onnxslim_model_graph(model);
   if (!g) return ONNXSLIM_EINVAL;
+  rc = check_opset(model, opts);
+  if (rc) return rc;
   onnxslim_convert_report *r = NULL;
-  if (out && !(r = calloc(1, sizeof *r))) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  osl_conv cv = {model, opts, r};
+  unsigned char *matched = calloc(opts->n_select ? opts->n_select : 1, 1);
+  if (!matched || (out && !(r = calloc(1, sizeof *r)))) {
+    free(matched);
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
+  osl_conv cv = {model, opts, r, matched};
   /* select and check everything first, so a refusal changes nothing */
   osl_cands cands = {0, 0, NULL};
-  int rc = collect(&cv, g, &cands);
+  rc = collect(&cv, g, &cands);
+  for (size_t i = 0; i < opts->n_select && !rc; i++)
+    if (!matched[i])
+      rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
+                         "selection '%s' matches no tensor that can be converted to %s (a "
+                         "floating-point initializer or Constant value of another type)",
+                         opts->select[i], onnxslim_dtype_name(opts->to));
   for (size_t i = 0; i < cands.count && !rc; i++) rc = convert_tensor(&cv, &cands.c[i]);
   free(cands.c);
+  free(matched);
   if (rc || !out) onnxslim_convert_report_free(r);
   else *out = r;
   return rc;
@@ -430,5 +515,11 @@ int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to, uint
   o.policy = ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   o.select = spec;
   o.n_select = 1;
-  return onnxslim_model_convert(model, &o, out);
+  int rc = onnxslim_model_convert(model, &o, out);
+  if (rc == ONNXSLIM_ENOTFOUND)
+    rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
+                       "the model has no Gather table (a floating-point tensor read as input 0 "
+                       "of a Gather) that can be converted to %s",
+                       onnxslim_dtype_name(to) ? onnxslim_dtype_name(to) : "that type");
+  return rc;
 }

@@ -173,9 +173,9 @@ static float *floats_of(const onnxslim_tensor *t, size_t *n) {
   return v;
 }
 
-static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
-                   const char *const *sel, size_t n_sel, uint64_t min_size,
-                   onnxslim_convert_report **rep) {
+static int convert_ex(onnxslim_model *m, int32_t to, int policy, unsigned flags,
+                      const char *const *sel, size_t n_sel, const char *const *excl,
+                      size_t n_excl, uint64_t min_size, onnxslim_convert_report **rep) {
   onnxslim_convert_options o;
   if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != 0) return -100;
   o.to = to;
@@ -183,8 +183,15 @@ static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
   o.flags = flags;
   o.select = sel;
   o.n_select = n_sel;
+  o.exclude = excl;
+  o.n_exclude = n_excl;
   o.min_size = min_size;
   return onnxslim_model_convert(m, &o, rep);
+}
+static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
+                   const char *const *sel, size_t n_sel, uint64_t min_size,
+                   onnxslim_convert_report **rep) {
+  return convert_ex(m, to, policy, flags, sel, n_sel, NULL, 0, min_size, rep);
 }
 
 /* Names in the report, sorted into one "a,b,c" string (static buffer). */
@@ -301,15 +308,21 @@ static void add_vi(pbuf *g, uint32_t field, const char *name, int32_t elem, cons
   pb_msg(&vi, 2, &ty);
   pb_msg(g, field, &vi);
 }
-static pbuf model_of(pbuf *g) {
+/* A model of graph g importing opset `version` of `domain` (none when
+ * version < 0). */
+static pbuf model_at(pbuf *g, const char *domain, int64_t version) {
   pbuf m = {0}, op = {0};
   pb_int(&m, 1, 8);
   pb_str(&m, 2, "test_convert_model");
   pb_msg(&m, 7, g);
-  pb_int(&op, 2, 17);
-  pb_msg(&m, 8, &op);
+  if (version >= 0) {
+    if (domain[0]) pb_str(&op, 1, domain);
+    pb_int(&op, 2, (uint64_t)version);
+    pb_msg(&m, 8, &op);
+  }
   return m;
 }
+static pbuf model_of(pbuf *g) { return model_at(g, "", 17); }
 
 /* Values of the tensors of the "mixed" model. */
 static float emb_v[40], fcw_v[16], fcb_v[4], w0_v[4], tiny_v[1], cval_v[4];
@@ -336,7 +349,7 @@ static void init_values(void) {
  *   Constant c: FLOAT[4] value tensor  -> Mul:1                 (16)
  *   value_info: e (Gather out), c (Constant out), fc.weight
  */
-static onnxslim_model *mixed_model(void) {
+static onnxslim_model *mixed_model_at(const char *domain, int64_t opset) {
   pbuf g = {0}, n, t;
   static const int64_t d34[] = {3, 4}, d104[] = {10, 4}, d44[] = {4, 4}, d4[] = {4}, d1[] = {1},
                        d3[] = {3}, d2[] = {2};
@@ -385,9 +398,10 @@ static onnxslim_model *mixed_model(void) {
   add_vi(&g, 13, "e", F32, d34, 2);
   add_vi(&g, 13, "c", F32, d4, 1);
   add_vi(&g, 13, "fc.weight", F32, d44, 2);
-  pbuf m = model_of(&g);
+  pbuf m = model_at(&g, domain, opset);
   return from_pbuf(&m);
 }
+static onnxslim_model *mixed_model(void) { return mixed_model_at("", 17); }
 
 /* "tied": one table read by two Gathers (only the first output has a
  * value_info) and by a Transpose (a tied output projection).
@@ -795,19 +809,26 @@ TEST(storage_only) {
 
 /* Converts a fresh "mixed" model with STORAGE_ONLY to `to` and returns the
  * sorted names converted ("" for none, "ERR<code>" on failure). */
-static const char *select_names(int32_t to, const char *const *sel, size_t n_sel,
-                                uint64_t min_size) {
+static const char *excl_names(int32_t to, const char *const *sel, size_t n_sel,
+                              const char *const *excl, size_t n_excl, uint64_t min_size) {
   static char buf[1024];
   onnxslim_model *m = mixed_model();
   if (!m) return "(no model)";
   onnxslim_convert_report *rep = NULL;
-  int rc = convert(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, n_sel, min_size, &rep);
+  int rc = convert_ex(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, n_sel, excl, n_excl,
+                      min_size, &rep);
   if (rc) snprintf(buf, sizeof buf, "ERR%d", rc);
   else snprintf(buf, sizeof buf, "%s", report_names(rep));
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
   return buf;
 }
+static const char *select_names(int32_t to, const char *const *sel, size_t n_sel,
+                                uint64_t min_size) {
+  return excl_names(to, sel, n_sel, NULL, 0, min_size);
+}
+/* what excl_names() gives for a select entry that matches nothing */
+#define NOTFOUND "ERR-6"
 
 /* Compares a sorted name list with the expected one, saying what differs. */
 static int names_are(const char *got, const char *want, int line) {
@@ -831,7 +852,7 @@ TEST(selection_specs) {
   NAMES_ARE(select_names(BF16, NULL, 0, 161), "");
   /* exact name */
   NAMES_ARE(select_names(F16, SEL("fc.bias"), 0), "fc.bias");
-  NAMES_ARE(select_names(F16, SEL("fc"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("fc"), 0), NOTFOUND);
   /* glob */
   NAMES_ARE(select_names(F16, SEL("*.weight"), 0), "emb.weight,fc.weight");
   NAMES_ARE(select_names(F16, SEL("fc.*"), 0), "fc.bias,fc.weight");
@@ -839,21 +860,25 @@ TEST(selection_specs) {
   NAMES_ARE(select_names(F16, SEL("*.weight"), 100), "emb.weight");
   /* consumer specs */
   NAMES_ARE(select_names(F16, SEL("op:MatMul:1"), 0), "fc.weight");
-  NAMES_ARE(select_names(F16, SEL("op:MatMul:0"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("op:MatMul:0"), 0), NOTFOUND);
   NAMES_ARE(select_names(F16, SEL("op:Gather"), 0), "emb.weight");
   NAMES_ARE(select_names(F16, SEL("op:Gather:0"), 0), "emb.weight");
-  NAMES_ARE(select_names(F16, SEL("op:Gather:1"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("op:Gather:1"), 0), NOTFOUND);
   NAMES_ARE(select_names(F16, SEL("op:Mul:1"), 0), "c,tiny,w[0]"); /* c: a Constant's value */
   NAMES_ARE(select_names(F16, SEL("op:Add"), 0), "fc.bias");
-  NAMES_ARE(select_names(F16, SEL("op:Identity"), 0), ""); /* dbl: no DOUBLE -> FP16 kernel */
+  NAMES_ARE(select_names(F16, SEL("op:Identity"), 0), NOTFOUND); /* dbl: no DOUBLE -> FP16 kernel */
   NAMES_ARE(select_names(F32, SEL("op:Identity"), 0), "dbl");
-  NAMES_ARE(select_names(F16, SEL("op:Matmul"), 0), ""); /* op types are case sensitive */
+  NAMES_ARE(select_names(F16, SEL("op:Matmul"), 0), NOTFOUND); /* op types are case sensitive */
   /* any entry may match; a tensor is converted once */
   NAMES_ARE(select_names(F16, SEL("op:Gather", "fc.bias", "*.weight"), 0),
             "emb.weight,fc.bias,fc.weight");
   /* a non-float tensor is never converted, even by name */
-  NAMES_ARE(select_names(F16, SEL("shape_i"), 0), "");
+  NAMES_ARE(select_names(F16, SEL("shape_i"), 0), NOTFOUND);
+  /* an entry matching only tensors below min_size is no error */
+  NAMES_ARE(select_names(F16, SEL("fc.bias"), 100), "");
+  NAMES_ARE(select_names(F16, SEL("*.weight", "fc.bias"), 100), "emb.weight");
 }
+
 
 TEST(selection_exact_name_with_glob_characters) {
   /* "exact name" must select a tensor whose name contains [ ] * ? (PyTorch
@@ -863,10 +888,11 @@ TEST(selection_exact_name_with_glob_characters) {
   NAMES_ARE(select_names(F16, SEL("w[[]0]"), 0), "w[0]"); /* the glob for it */
 }
 
-/* Asserts that convert(...) fails with `code` and leaves the model's bytes
- * unchanged. */
-static void refused(int32_t to, int policy, unsigned flags, const char *const *sel, size_t n_sel,
-                    int code, int line) {
+/* Asserts that convert(...) fails with `code`, a message holding each of
+ * the strings `words` (NULL-terminated; NULL: any message), and leaves the
+ * model's bytes unchanged. */
+static void refused_saying(int32_t to, int policy, unsigned flags, const char *const *sel,
+                           size_t n_sel, int code, const char *const *words, int line) {
   onnxslim_model *m = mixed_model();
   CHECK(m != NULL);
   if (!m) return;
@@ -879,10 +905,19 @@ static void refused(int32_t to, int policy, unsigned flags, const char *const *s
   CHECK(rc == code);
   CHECK(rep == NULL);
   CHECK(onnxslim_error_last_code() == code && onnxslim_error_last()[0] != '\0');
+  for (size_t i = 0; words && words[i]; i++) {
+    if (!strstr(onnxslim_error_last(), words[i]))
+      fprintf(stderr, "line %d: message '%s' lacks '%s'\n", line, onnxslim_error_last(), words[i]);
+    CHECK(strstr(onnxslim_error_last(), words[i]) != NULL);
+  }
   uint8_t *b1 = save_bytes(m, &n1);
   CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
   free(b0), free(b1);
   onnxslim_model_free(m);
+}
+static void refused(int32_t to, int policy, unsigned flags, const char *const *sel, size_t n_sel,
+                    int code, int line) {
+  refused_saying(to, policy, flags, sel, n_sel, code, NULL, line);
 }
 
 TEST(selection_and_options_refused) {
@@ -925,11 +960,196 @@ TEST(selection_and_options_refused) {
   CHECK(onnxslim_convert_options_init(&o, 99) == EINV);
   CHECK_OK(onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION));
   CHECK(o.to == BF16 && o.policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && o.flags == 0 &&
-        o.select == NULL && o.n_select == 0 && o.min_size == 0);
+        o.select == NULL && o.n_select == 0 && o.min_size == 0 && o.exclude == NULL &&
+        o.n_exclude == 0);
   /* out may be NULL */
   CHECK_OK(onnxslim_model_convert(m, &o, NULL));
   CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == BF16);
   onnxslim_model_free(m);
+}
+
+TEST(selection_matching_nothing_refused) {
+  /* each select entry must match a convertible tensor: the call fails with
+   * ONNXSLIM_ENOTFOUND naming the entry, the model unchanged */
+  init_values();
+  CHECK(ONNXSLIM_ENOTFOUND == -6);
+  const int CB = ONNXSLIM_POLICY_CAST_BEFORE, NF = ONNXSLIM_ENOTFOUND;
+  refused_saying(F16, CB, 0, SEL("no.such.tensor"), NF,
+                 (const char *const[]){"'no.such.tensor'", "FLOAT16", NULL}, __LINE__);
+  refused_saying(F16, CB, 0, SEL("fc.weight", "op:Conv"), NF,
+                 (const char *const[]){"'op:Conv'", NULL}, __LINE__);
+  /* no DOUBLE -> BF16 kernel */
+  refused_saying(BF16, CB, 0, SEL("op:Gather", "*.bias", "dbl"), NF,
+                 (const char *const[]){"'dbl'", "BFLOAT16", NULL}, __LINE__);
+  refused(F32, CB, 0, SEL("fc.weight"), NF, __LINE__); /* already FLOAT */
+  /* the recipe on a model without a Gather table */
+  onnxslim_model *m = crafted_model();
+  onnxslim_convert_report *rep = (onnxslim_convert_report *)1;
+  CHECK(onnxslim_model_convert_gather_tables(m, BF16, 0, 0, &rep) == NF && rep == NULL);
+  CHECK(strstr(onnxslim_error_last(), "no Gather table") != NULL);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) == F32);
+  onnxslim_model_free(m);
+}
+
+TEST(exclusion_specs) {
+  init_values();
+  /* names, globs and consumer specs, as select */
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("fc.*"), 0), "c,emb.weight,tiny,w[0]");
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("op:Mul:1"), 0), "emb.weight,fc.bias,fc.weight");
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("w[0]", "tiny"), 0), "c,emb.weight,fc.bias,fc.weight");
+  NAMES_ARE(excl_names(F16, SEL("*.weight"), SEL("emb.weight"), 0), "fc.weight");
+  NAMES_ARE(excl_names(F16, SEL("op:MatMul"), SEL("op:MatMul:1"), 0), "");
+  /* an exclude entry matching nothing is no error; min_size still applies */
+  NAMES_ARE(excl_names(BF16, NULL, 0, SEL("no.such.tensor"), 17), "emb.weight,fc.weight");
+  /* select entries are matched before exclusion: excluding everything a
+   * select entry matches is no error */
+  NAMES_ARE(excl_names(F16, SEL("fc.bias", "emb.weight"), SEL("fc.bias"), 0), "emb.weight");
+  /* invalid exclusion specs */
+  onnxslim_model *m = mixed_model();
+  const char *bad[] = {"op:", "", "op:Gather:x"};
+  for (int i = 0; i < 3; i++)
+    CHECK(convert_ex(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, &bad[i], 1, 0, NULL) ==
+          ONNXSLIM_EINVAL);
+  CHECK(convert_ex(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, NULL, 1, 0, NULL) ==
+        ONNXSLIM_EINVAL);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == F32);
+  onnxslim_model_free(m);
+}
+
+/* onnxslim_convert_options as a caller built against version 1 saw it */
+typedef struct {
+  unsigned int version;
+  int32_t to;
+  int policy;
+  unsigned int flags;
+  const char *const *select;
+  size_t n_select;
+  uint64_t min_size;
+} options_v1;
+
+TEST(options_version_1_callers) {
+  init_values();
+  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 2);
+  /* init of version 1 writes the version-1 fields only */
+  unsigned char *mem = malloc(sizeof(options_v1) + 32);
+  memset(mem, 0xAB, sizeof(options_v1) + 32);
+  options_v1 *v1 = (options_v1 *)mem;
+  CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)mem, 1));
+  CHECK(v1->version == 1 && v1->to == BF16 && v1->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER &&
+        v1->flags == 0 && v1->select == NULL && v1->n_select == 0 && v1->min_size == 0);
+  int canary = 1;
+  for (size_t i = sizeof(options_v1); i < sizeof(options_v1) + 32; i++) canary &= mem[i] == 0xAB;
+  CHECK(canary);
+  free(mem);
+  /* a version-1 struct in memory of exactly its size (the sanitizer and
+   * valgrind steps catch a read past it) converts as before */
+  v1 = malloc(sizeof *v1);
+  CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v1, 1));
+  static const char *const sel[] = {"fc.*"};
+  v1->to = F16;
+  v1->policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  v1->select = sel;
+  v1->n_select = 1;
+  onnxslim_model *m = mixed_model();
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(onnxslim_model_convert(m, (const onnxslim_convert_options *)v1, &rep));
+  CHECK_STR(report_names(rep), "fc.bias,fc.weight");
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+  free(v1);
+  /* version 2 defaults: nothing excluded */
+  onnxslim_convert_options o;
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 2));
+  CHECK(o.version == 2 && o.exclude == NULL && o.n_exclude == 0);
+  CHECK(onnxslim_convert_options_init(&o, 3) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_options_init(&o, 0) == ONNXSLIM_EINVAL);
+}
+
+/* ---- opsets ---------------------------------------------------------------- */
+
+/* Converts a "mixed" model importing `opset` of `domain` (none when < 0):
+ * with want_rc 0 it must succeed and the result pass the check; else fail
+ * with want_rc, a message naming `need` and what the model imports, and
+ * the model unchanged. gather: onnxslim_model_convert_gather_tables(). */
+static void opset_case(const char *domain, int64_t opset, int32_t to, int policy, int gather,
+                       int want_rc, const char *need, int line) {
+  onnxslim_model *m = mixed_model_at(domain, opset);
+  CHECK(m != NULL);
+  if (!m) return;
+  size_t n0 = 0, n1 = 0;
+  uint8_t *b0 = save_bytes(m, &n0);
+  onnxslim_convert_report *rep = NULL;
+  onnxslim_error_clear();
+  int rc = gather ? onnxslim_model_convert_gather_tables(m, to, 0, 0, &rep)
+                  : convert(m, to, policy, 0, NULL, 0, 0, &rep);
+  if (rc != want_rc)
+    fprintf(stderr, "  line %d: opset %lld, to %d, policy %d: rc %d (%s), want %d\n", line,
+            (long long)opset, (int)to, policy, rc, onnxslim_error_last(), want_rc);
+  CHECK(rc == want_rc);
+  if (want_rc) {
+    char imports[64];
+    if (opset >= 0) snprintf(imports, sizeof imports, "imports ai.onnx opset %lld", (long long)opset);
+    else snprintf(imports, sizeof imports, "imports no ai.onnx opset");
+    const char *msg = onnxslim_error_last();
+    if (!strstr(msg, need) || !strstr(msg, imports))
+      fprintf(stderr, "  line %d: message '%s' lacks '%s' or '%s'\n", line, msg, need, imports);
+    CHECK(strstr(msg, need) && strstr(msg, imports));
+    CHECK(rep == NULL);
+    uint8_t *b1 = save_bytes(m, &n1);
+    CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
+    free(b1);
+  } else {
+    CHECK(onnxslim_convert_report_count(rep) > 0);
+    onnxslim_model *r = reload(m);
+    CHECK(r && problems(r) == 0);
+    onnxslim_model_free(r);
+  }
+  free(b0);
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+}
+
+TEST(opset_bf16_needs_13) {
+  init_values();
+  const int EM = ONNXSLIM_EMODEL, NEED[] = {9, 11, 12};
+  const int pol[] = {ONNXSLIM_POLICY_CAST_AFTER_GATHER, ONNXSLIM_POLICY_CAST_BEFORE,
+                     ONNXSLIM_POLICY_STORAGE_ONLY};
+  const char *bf = "BFLOAT16 needs opset 13 or later";
+  for (int i = 0; i < 3; i++) {
+    for (int p = 0; p < 3; p++) opset_case("", NEED[i], BF16, pol[p], 0, EM, bf, __LINE__);
+    opset_case("", NEED[i], BF16, 0, 1, EM, bf, __LINE__);
+    opset_case("ai.onnx", NEED[i], BF16, pol[0], 0, EM, bf, __LINE__);
+  }
+  /* no opset import at all (IR version 8) */
+  opset_case("", -1, BF16, pol[0], 0, EM, bf, __LINE__);
+  /* from opset 13 on, and in either spelling of the domain */
+  for (int p = 0; p < 3; p++) opset_case("", 13, BF16, pol[p], 0, 0, NULL, __LINE__);
+  opset_case("", 13, BF16, 0, 1, 0, NULL, __LINE__);
+  opset_case("ai.onnx", 13, BF16, pol[0], 0, 0, NULL, __LINE__);
+}
+
+TEST(opset_fp16_fp32_fp64_from_6) {
+  /* Cast, Gather and Constant take FLOAT16 and DOUBLE in every version; the
+   * inserted Casts need the integer 'to' of Cast-6 */
+  init_values();
+  const int EM = ONNXSLIM_EMODEL, OPS[] = {6, 9, 11, 12, 13};
+  const int pol[] = {ONNXSLIM_POLICY_CAST_AFTER_GATHER, ONNXSLIM_POLICY_CAST_BEFORE,
+                     ONNXSLIM_POLICY_STORAGE_ONLY};
+  for (int i = 0; i < 5; i++)
+    for (int p = 0; p < 3; p++) {
+      opset_case("", OPS[i], F16, pol[p], 0, 0, NULL, __LINE__);
+      opset_case("", OPS[i], F32, pol[p], 0, 0, NULL, __LINE__); /* dbl */
+      opset_case("", OPS[i], F64, pol[p], 0, 0, NULL, __LINE__);
+    }
+  opset_case("", 9, F16, 0, 1, 0, NULL, __LINE__);
+  const char *cast = "Casts, which need opset 6 or later";
+  opset_case("", 5, F16, pol[0], 0, EM, cast, __LINE__);
+  opset_case("", 1, F64, pol[1], 0, EM, cast, __LINE__);
+  opset_case("", 5, F16, 0, 1, EM, cast, __LINE__);
+  opset_case("", -1, F16, pol[1], 0, EM, cast, __LINE__);
+  /* storage only inserts no Cast */
+  opset_case("", 5, F16, pol[2], 0, 0, NULL, __LINE__);
 }
 
 /* ---- storage forms -------------------------------------------------------- */
@@ -1506,6 +1726,11 @@ int main(void) {
   RUN(selection_specs);
   RUN(selection_exact_name_with_glob_characters);
   RUN(selection_and_options_refused);
+  RUN(selection_matching_nothing_refused);
+  RUN(exclusion_specs);
+  RUN(options_version_1_callers);
+  RUN(opset_bf16_needs_13);
+  RUN(opset_fp16_fp32_fp64_from_6);
   RUN(storage_typed_float_and_double_data);
   RUN(storage_constant_cast_before);
   RUN(storage_subgraph_and_capture);

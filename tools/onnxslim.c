@@ -1054,6 +1054,8 @@ typedef struct convert_settings {
   int32_t to;              /* --to type, 0: none */
   const char **select;     /* --select specs (borrowed from argv) */
   size_t n_select;
+  const char **exclude;    /* --exclude specs (borrowed from argv) */
+  size_t n_exclude;
   uint64_t min_size;       /* --min-size */
   int policy;              /* ONNXSLIM_POLICY_*, 0: not given */
   unsigned int conv_flags; /* ONNXSLIM_CONVERT_* */
@@ -1197,6 +1199,18 @@ static int opt_select(void *ctx, const char *value)
     return bad_value("--select", "empty selection");
   cs->select = xrealloc((void *)cs->select, (cs->n_select + 1) * sizeof *cs->select);
   cs->select[cs->n_select++] = value;
+  return 0;
+}
+
+static int opt_exclude(void *ctx, const char *value)
+{
+  convert_settings *cs = ctx;
+  if (!value[0])
+    return bad_value("--exclude", "empty selection");
+  cs->exclude = xrealloc((void *)cs->exclude, (cs->n_exclude + 1) * sizeof *cs->exclude);
+  cs->exclude[cs->n_exclude++] = value;
+  if (!cs->needs_conversion)
+    cs->needs_conversion = "--exclude";
   return 0;
 }
 
@@ -1398,20 +1412,31 @@ static const option_spec convert_options[] = {
      "and add a Cast back after each Gather"},
     {"--to", "TYPE", opt_to,
      "convert floating-point tensors to TYPE (bf16,\n"
-     "fp16, fp32, fp64): the --select ones, or all"},
+     "fp16, fp32, fp64): the --select ones, or all;\n"
+     "bf16 needs a model at opset 13 or later"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"
-     "op type read, at that input); repeatable"},
+     "op type read, at that input); repeatable; a\n"
+     "SPEC matching no convertible tensor is an error"},
+    {"--exclude", "SPEC", opt_exclude,
+     "never convert the tensors SPEC matches (same\n"
+     "syntax as --select); repeatable"},
     {"--min-size", "BYTES", opt_min_size, "convert only tensors of at least BYTES"},
     {"--policy", "POLICY", opt_policy,
      "how the graph is fixed up: cast-after-gather\n"
      "(default: Cast after a Gather, before any other\n"
-     "consumer), cast-before, storage-only"},
+     "consumer), cast-before, storage-only (no Cast:\n"
+     "only the stored type changes; where a node\n"
+     "other than a Cast reads the tensor, runtimes\n"
+     "refuse the model, and a warning says so)"},
     {"--round", "MODE", opt_round,
      "nearest (default, ties to even) or truncate\n"
      "(to bf16 only; the published recipe truncates)"},
-    {"--saturate", NULL, opt_saturate, "overflow gives the largest finite value, not Inf"},
+    {"--saturate", NULL, opt_saturate,
+     "overflow gives the largest finite value, not Inf\n"
+     "(values that become Inf, saturate or flush to 0\n"
+     "are always reported on stderr)"},
     {"--flush-subnormals", NULL, opt_flush_subnormals, "subnormal results become zero"},
     OPT_REPORT("print what was converted (per tensor: types,\n"
                "elements, bytes, Inf/saturated/flushed/NaN\n"
@@ -1750,24 +1775,250 @@ static int lib_status(int rc)
   return rc == ONNXSLIM_EINVAL ? EXIT_USAGE : EXIT_FAILURE;
 }
 
-/* Applies --gather-to / --to to the loaded model; *rep receives the report. */
+/* ---- warnings about a conversion ------------------------------------------- */
+
+#define WARN_WORST 5 /* tensors named in a warning */
+
+typedef struct damaged {
+  const char *name;
+  onnxslim_convert_stats st;
+} damaged;
+
+/* Worst first: most values overflowed (to Inf or saturated), then most flushed. */
+static int cmp_damage(const void *pa, const void *pb)
+{
+  const damaged *a = pa, *b = pb;
+  uint64_t oa = add_sat(a->st.to_inf, a->st.saturated), ob = add_sat(b->st.to_inf, b->st.saturated);
+  if (oa != ob)
+    return oa < ob ? 1 : -1;
+  if (a->st.flushed != b->st.flushed)
+    return a->st.flushed < b->st.flushed ? 1 : -1;
+  return strcmp(a->name, b->name);
+}
+
+/* "N became +-Inf, N saturated to +-MAX, N flushed to 0": the nonzero parts. */
+static void sb_damage(strbuf *sb, const onnxslim_convert_stats *st, const char *max)
+{
+  const char *sep = "";
+  if (st->to_inf) {
+    sb_printf(sb, "%" PRIu64 " became +-Inf", st->to_inf);
+    sep = ", ";
+  }
+  if (st->saturated) {
+    sb_printf(sb, "%s%" PRIu64 " saturated to +-%s", sep, st->saturated, max);
+    sep = ", ";
+  }
+  if (st->flushed)
+    sb_printf(sb, "%s%" PRIu64 " flushed to 0", sep, st->flushed);
+}
+
+/*
+ * On stderr, whether or not --report was given: the tensors in which the
+ * conversion did more than round - finite values that became Inf, were
+ * saturated or were flushed to zero - the worst first, and what to do
+ * about it. Nothing when every value was only rounded.
+ */
+static void warn_damage(const onnxslim_convert_report *rep, const convert_settings *cs, int32_t to)
+{
+  size_t i, n = onnxslim_convert_report_count(rep), nd = 0;
+  damaged *d = xmalloc_array(n ? n : 1, sizeof *d);
+  onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
+  const char *max = to == ONNXSLIM_DTYPE_FLOAT16 ? "65504" : to == ONNXSLIM_DTYPE_BFLOAT16 ? "3.39e38" : "3.40e38";
+  strbuf sb = {0}, name = {0};
+
+  for (i = 0; i < n; i++) {
+    const char *nm = NULL;
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (onnxslim_convert_report_entry(rep, i, &nm, NULL, NULL, NULL, NULL, &st) != ONNXSLIM_OK ||
+        !(st.to_inf || st.saturated || st.flushed))
+      continue;
+    d[nd].name = nm ? nm : "?";
+    d[nd++].st = st;
+    total.to_inf = add_sat(total.to_inf, st.to_inf);
+    total.saturated = add_sat(total.saturated, st.saturated);
+    total.flushed = add_sat(total.flushed, st.flushed);
+  }
+  if (nd) {
+    qsort(d, nd, sizeof *d, cmp_damage);
+    fflush(stdout);
+    sb_damage(&sb, &total, max);
+    fprintf(stderr, "%s: warning: converting to %s changed values beyond rounding in %zu tensor%s: %s\n",
+            progname, onnxslim_dtype_name(to), nd, nd == 1 ? "" : "s", sb_str(&sb));
+    for (i = 0; i < nd && i < WARN_WORST; i++) {
+      sb_reset(&sb);
+      sb_damage(&sb, &d[i].st, max);
+      fprintf(stderr, "  %s (%" PRIu64 " value%s): %s\n", esc(&name, d[i].name), d[i].st.count,
+              d[i].st.count == 1 ? "" : "s", sb_str(&sb));
+    }
+    if (nd > WARN_WORST)
+      fprintf(stderr, "  and %zu more tensor%s (--report lists every tensor)\n", nd - WARN_WORST,
+              nd - WARN_WORST == 1 ? "" : "s");
+    fprintf(stderr, "%s: the model's outputs may change a lot: %s--exclude SPEC keeps tensors as they are%s\n",
+            progname,
+            total.to_inf && !(cs->conv_flags & ONNXSLIM_CONVERT_SATURATE)
+                ? "--saturate keeps overflowing values finite, "
+                : "",
+            to == ONNXSLIM_DTYPE_FLOAT16 ? " (bf16 has FP32's range)" : "");
+  }
+  free(d);
+  sb_free(&sb);
+  sb_free(&name);
+}
+
+static int is_onnx_op(const onnxslim_node *n, const char *op)
+{
+  const char *dom = onnxslim_node_domain(n);
+  return strcmp(onnxslim_node_op_type(n), op) == 0 && (!dom[0] || strcmp(dom, "ai.onnx") == 0);
+}
+
+/* Is value read in g by Casts only (and not a graph output)? */
+static int only_casts_read(const onnxslim_graph *g, const char *value)
+{
+  size_t i, nc = onnxslim_graph_consumer_count(g, value);
+  for (i = 0; i < onnxslim_graph_output_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), value) == 0)
+      return 0;
+  for (i = 0; i < nc; i++)
+    if (!is_onnx_op(onnxslim_graph_consumer(g, value, i), "Cast"))
+      return 0;
+  return nc > 0;
+}
+
+/* A node that reads a storage-only tensor in a way no type check accepts. */
+typedef struct storage_finding {
+  size_t tensors;       /* converted tensors with such a reader */
+  const char *name;     /* the first one, */
+  const onnxslim_node *node; /* its reader */
+  size_t input;         /* at this input */
+  int gather;           /* the reader is a Gather passing the new type on */
+} storage_finding;
+
+/* Whether `node` may read the converted `value`: as a Cast's input, or as
+ * the table of a Gather whose output only Casts read. *input receives the
+ * input index of the first use. */
+static int reader_accepts(const onnxslim_graph *g, const onnxslim_node *node, const char *value,
+                          size_t *input)
+{
+  size_t k, uses = 0, first = 0, ni = onnxslim_node_input_count(node);
+  for (k = 0; k < ni; k++)
+    if (strcmp(onnxslim_node_input(node, k), value) == 0 && uses++ == 0)
+      first = k;
+  *input = first;
+  if (uses == 0) /* a capture by a subgraph: the subgraph sees the new type */
+    return 0;
+  if (is_onnx_op(node, "Cast"))
+    return 1;
+  return is_onnx_op(node, "Gather") && uses == 1 && first == 0 &&
+         onnxslim_node_output_count(node) >= 1 &&
+         only_casts_read(g, onnxslim_node_output(node, 0));
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Counts value (defined in g) in f when it is one of the converted tensors
+ * (names, sorted) and some node of g reads it without accepting its new type. */
+static void check_storage_only(const onnxslim_graph *g, const char *value, const char **names,
+                               size_t n, storage_finding *f)
+{
+  size_t j, input;
+  if (!bsearch(&value, names, n, sizeof *names, cmp_cstr))
+    return;
+  for (j = 0; j < onnxslim_graph_consumer_count(g, value); j++) {
+    const onnxslim_node *c = onnxslim_graph_consumer(g, value, j);
+    if (reader_accepts(g, c, value, &input))
+      continue;
+    if (f->tensors++ == 0) {
+      f->name = value;
+      f->node = c;
+      f->input = input;
+      f->gather = input == 0 && is_onnx_op(c, "Gather");
+    }
+    return;
+  }
+}
+
+/* Checks the initializers and Constants of g and of its subgraphs. */
+static void scan_storage_only(const onnxslim_graph *g, const char **names, size_t n, storage_finding *f)
+{
+  size_t i, k;
+  for (i = 0; i < onnxslim_graph_initializer_count(g); i++)
+    check_storage_only(g, onnxslim_tensor_name(onnxslim_graph_initializer(g, i)), names, n, f);
+  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    if (is_onnx_op(node, "Constant") && onnxslim_node_output_count(node) == 1)
+      check_storage_only(g, onnxslim_node_output(node, 0), names, n, f);
+    for (k = 0; k < onnxslim_node_subgraph_count(node); k++)
+      scan_storage_only(onnxslim_node_subgraph(node, k), names, n, f);
+  }
+}
+
+/* --policy storage-only: warns on stderr when a converted tensor is read by a
+ * node that still expects the original type (any op but a Cast, or a Gather
+ * whose output only Casts read): runtimes refuse such a model. */
+static void warn_storage_only(const onnxslim_model *model, const onnxslim_convert_report *rep)
+{
+  size_t i, n = onnxslim_convert_report_count(rep);
+  const char **names = xmalloc_array(n ? n : 1, sizeof *names);
+  storage_finding f = {0, NULL, NULL, 0, 0};
+  int32_t from = 0, to = 0;
+  strbuf a = {0}, b = {0}, c = {0};
+
+  for (i = 0; i < n; i++)
+    if (onnxslim_convert_report_entry(rep, i, &names[i], &from, &to, NULL, NULL, NULL) != ONNXSLIM_OK)
+      names[i] = "";
+  qsort(names, n, sizeof *names, cmp_cstr);
+  if (n)
+    scan_storage_only(onnxslim_model_graph(model), names, n, &f);
+  if (f.tensors) {
+    const char *nn = onnxslim_node_name(f.node);
+    const char *was = onnxslim_dtype_name(from) ? onnxslim_dtype_name(from) : "the original type";
+    const char *now = onnxslim_dtype_name(to) ? onnxslim_dtype_name(to) : "the new type";
+    sb_printf(&c, "%s%s%s", esc(&a, onnxslim_node_op_type(f.node)), nn[0] ? " " : "",
+              nn[0] ? esc(&b, nn) : "");
+    sb_reset(&a);
+    sb_printf(&a, "'%s'", f.name);
+    fflush(stdout);
+    fprintf(stderr,
+            "%s: warning: --policy storage-only: %zu converted tensor%s now %s %s read where %s is "
+            "expected; runtimes such as onnxruntime refuse such a model\n",
+            progname, f.tensors, f.tensors == 1 ? "" : "s", now, f.tensors == 1 ? "is" : "are", was);
+    if (f.gather)
+      fprintf(stderr, "  e.g. %s: %s passes its %s rows on to nodes other than Cast\n",
+              esc(&b, sb_str(&a)), sb_str(&c), now);
+    else
+      fprintf(stderr, "  e.g. %s at input %zu of %s\n", esc(&b, sb_str(&a)), f.input, sb_str(&c));
+    fprintf(stderr, "%s: the default policy (cast-after-gather) or cast-before adds the Casts "
+                    "that keep the model runnable\n", progname);
+  }
+  free(names);
+  sb_free(&a);
+  sb_free(&b);
+  sb_free(&c);
+}
+
+/* Applies --gather-to / --to to the loaded model; *rep receives the report.
+ * The report always has its statistics: the warnings need them. */
 static int apply_conversion(onnxslim_model *model, const char *in, const convert_settings *cs,
                             onnxslim_convert_report **rep)
 {
   static const char *const gather_tables[] = {"op:Gather:0"};
+  int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+  int32_t to = cs->gather_to ? cs->gather_to : cs->to;
   int rc;
 
-  if (cs->gather_to && (!cs->policy || cs->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER)) {
-    rc = onnxslim_model_convert_gather_tables(model, cs->gather_to, cs->min_size,
-                                              cs->conv_flags | (cs->report ? 0 : ONNXSLIM_CONVERT_NO_STATS),
+  if (cs->gather_to && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude) {
+    rc = onnxslim_model_convert_gather_tables(model, cs->gather_to, cs->min_size, cs->conv_flags,
                                               rep);
   } else {
     onnxslim_convert_options o;
     if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != ONNXSLIM_OK)
       return fail_lib("conversion options");
-    o.to = cs->gather_to ? cs->gather_to : cs->to;
-    o.policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
-    o.flags = cs->conv_flags | (cs->report ? 0 : ONNXSLIM_CONVERT_NO_STATS);
+    o.to = to;
+    o.policy = policy;
+    o.flags = cs->conv_flags;
     o.min_size = cs->min_size;
     if (cs->gather_to) {
       o.select = gather_tables;
@@ -1776,6 +2027,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
       o.select = cs->select;
       o.n_select = cs->n_select;
     }
+    o.exclude = cs->exclude;
+    o.n_exclude = cs->n_exclude;
     rc = onnxslim_model_convert(model, &o, rep);
   }
   if (rc != ONNXSLIM_OK) {
@@ -1787,6 +2040,9 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
             in);
   }
+  warn_damage(*rep, cs, to);
+  if (policy == ONNXSLIM_POLICY_STORAGE_ONLY)
+    warn_storage_only(model, *rep);
   return EXIT_SUCCESS;
 }
 
@@ -2058,6 +2314,7 @@ static int cmd_convert(const command *cmd, int argc, char **argv)
   if (rc == PARSE_CONTINUE)
     rc = convert_model(pos[0], pos[1], &cs);
   free((void *)cs.select);
+  free((void *)cs.exclude);
   return rc;
 }
 

@@ -231,18 +231,25 @@ ONNXSLIM_API int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src
  * (model-level conversion only; the kernels refuse it). */
 #define ONNXSLIM_CONVERT_NO_STATS 0x100u
 
-/** Current version of onnxslim_convert_options. */
-#define ONNXSLIM_CONVERT_OPTIONS_VERSION 1
+/** Current version of onnxslim_convert_options: 2 added exclude/n_exclude. */
+#define ONNXSLIM_CONVERT_OPTIONS_VERSION 2
 
 /**
- * What onnxslim_model_convert() converts and how. Fields are only appended.
+ * What onnxslim_model_convert() converts and how. Fields are only appended;
+ * a caller built against version 1 (without exclude and n_exclude) keeps
+ * working, and the library reads only the fields its version has.
  * Selection: a tensor (initializer or Constant node value, in the main graph
  * or any subgraph) of a floating type with a kernel to `to` is converted
  * when it matches any entry of select[0..n_select) - an exact name, a glob
  * (fnmatch(3): *, ?, [...]), or a consumer spec "op:TYPE" / "op:TYPE:INDEX"
  * (some node of that op_type reads it, at that input index) - or when
- * n_select is 0 (all floating-point tensors); and its byte size is at least
- * min_size.
+ * n_select is 0 (all floating-point tensors); its byte size is at least
+ * min_size; and it matches no entry of exclude[0..n_exclude) (same syntax).
+ * Every select entry must match at least one tensor of a floating type with
+ * a kernel to `to` (before min_size and exclude are applied), else the call
+ * fails with ONNXSLIM_ENOTFOUND naming the entry: a misspelt name or an
+ * op type the model lacks is an error, not a silent no-op. An exclude entry
+ * that matches nothing is not an error.
  */
 typedef struct onnxslim_convert_options {
   unsigned int version;      /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */
@@ -251,16 +258,20 @@ typedef struct onnxslim_convert_options {
   unsigned int flags;        /**< kernel flags: ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, _FLUSH_SUBNORMALS */
   const char *const *select; /**< selection specs (borrowed for the call) */
   size_t n_select;
-  uint64_t min_size; /**< minimum byte size before conversion */
+  uint64_t min_size;          /**< minimum byte size before conversion */
+  const char *const *exclude; /**< version 2: specs of tensors never converted (borrowed for the call) */
+  size_t n_exclude;           /**< version 2 */
 } onnxslim_convert_options;
 
 #define ONNXSLIM_CONVERT_OPTIONS_INIT                                                         \
   {ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-   0, NULL, 0, 0}
+   0, NULL, 0, 0, NULL, 0}
 
 /**
- * Sets *opts to the defaults of the given version (BF16, cast-after-gather,
- * round to nearest even, everything selected). Errors: ONNXSLIM_EINVAL.
+ * Sets *opts to the defaults of the given version, 1 or 2 (BF16,
+ * cast-after-gather, round to nearest even, everything selected, nothing
+ * excluded); with version 1 only the fields of version 1 are written.
+ * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_convert_options_init(onnxslim_convert_options *opts,
@@ -283,9 +294,20 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * Its numeric statistics cost one extra read of the selected tensors; with
  * ONNXSLIM_CONVERT_NO_STATS in opts->flags (or out NULL) that pass is
  * skipped and the entries carry names, types, sizes and counts only.
- * Errors: ONNXSLIM_EINVAL (bad options or selection spec), ONNXSLIM_EUNSUPPORTED
- * (no kernel to `to`), ONNXSLIM_EMODEL, ONNXSLIM_ENOMEM (the model
- * may then be partly converted).
+ * Opsets: a conversion the model's ai.onnx opset (its opset_import of ""
+ * or "ai.onnx"; none counts as 0, or 1 for IR versions before 3) does not
+ * allow is refused with ONNXSLIM_EMODEL before anything changes, and the
+ * message names the opset needed and the one imported: `to` BFLOAT16 needs
+ * opset 13 (Cast, Gather, Constant and most other ops accept bfloat16 from
+ * opset 13), and the policies that insert Casts need opset 6 (the integer
+ * `to` attribute of Cast). FLOAT16, FLOAT and DOUBLE are accepted by Cast,
+ * Gather and Constant at every opset. With ONNXSLIM_POLICY_STORAGE_ONLY
+ * the other consumers see the new type; their schemas are not checked.
+ * Errors: ONNXSLIM_EINVAL (bad options, selection or exclusion spec),
+ * ONNXSLIM_EUNSUPPORTED (no kernel to `to`), ONNXSLIM_ENOTFOUND (a select
+ * entry matches no convertible tensor; the model is unchanged),
+ * ONNXSLIM_EMODEL (the opsets above; a tensor whose bytes cannot be read),
+ * ONNXSLIM_ENOMEM (the model may then be partly converted).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_convert(onnxslim_model *model,
@@ -296,7 +318,8 @@ ONNXSLIM_API int onnxslim_model_convert(onnxslim_model *model,
  * The published recipe in one call: every tensor read as input 0 of a Gather
  * (an embedding table) of at least min_size bytes is converted to `to`
  * (ONNXSLIM_DTYPE_BFLOAT16 or _FLOAT16) with a Cast after each Gather.
- * flags as in onnxslim_convert_options. As onnxslim_model_convert().
+ * flags as in onnxslim_convert_options. As onnxslim_model_convert(); a
+ * model without such a table fails with ONNXSLIM_ENOTFOUND (unchanged).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to,

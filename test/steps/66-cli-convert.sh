@@ -51,7 +51,7 @@ $s" "$@"; }
 # ---- help ---------------------------------------------------------------------
 "$cli" convert --help > "$tmp/help" 2>&1; r=$?
 miss=""
-for o in --gather-to --to --select --min-size --policy --round --saturate --flush-subnormals \
+for o in --gather-to --to --select --exclude --min-size --policy --round --saturate --flush-subnormals \
          --report --external-data --threshold --align --location --per-tensor --checksum \
          --force-shape-inputs --also-single-file --allow-large; do
   grep -q -- "$o" "$tmp/help" || miss="$miss $o"
@@ -175,6 +175,66 @@ else
   skip "python checks of --to, --select, --min-size, --policy, --saturate, --flush-subnormals"
 fi
 
+# ---- values the conversion damages: warnings on stderr, --exclude -------------------
+if [ $have_py -eq 1 ]; then
+  # BatchNorm variances of 1e7 (FP16 overflow), a mean of 1e-9 (flushed), a
+  # Constant 2^20 (overflow); "cast" is read only by a Cast (storage-only is fine)
+  "$PY" - "$tmp/dmg.onnx" <<'EOF'
+import sys, numpy as np
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+f = lambda v, n: nh.from_array(np.array(v, dtype=np.float32), n)
+nodes = [h.make_node("BatchNormalization", ["X", "bn.scale", "bn.bias", "bn.mean", "bn.var"], ["B"]),
+         h.make_node("Constant", [], ["big"], value=f([2.0 ** 20], "big")),
+         h.make_node("Div", ["B", "big"], ["D"]),
+         h.make_node("Cast", ["cast"], ["C"], to=T.FLOAT),
+         h.make_node("Add", ["D", "C"], ["Y"])]
+g = h.make_graph(nodes, "g", [h.make_tensor_value_info("X", T.FLOAT, [1, 4, 2])],
+                 [h.make_tensor_value_info("Y", T.FLOAT, [1, 4, 2])],
+                 [f([1, 1, 1, 1], "bn.scale"), f([0, 0, 0, 0], "bn.bias"), f([1e-9, 0, 0.5, 0], "bn.mean"),
+                  f([1e7, 2.0, 1e7, 0.5], "bn.var"), f([[0.25, 0.5]] * 4, "cast")])
+open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 15)]).SerializeToString())
+EOF
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d0.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
+  cat "$tmp/e"
+  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && grep -q '^onnxslim: warning: converting to FLOAT16 changed values beyond rounding in 3 tensors: 3 became +-Inf, 1 flushed to 0$' "$tmp/e" &&
+    grep -q '^  bn.var (4 values): 2 became +-Inf$' "$tmp/e" && grep -q '^  big (1 value): 1 became +-Inf$' "$tmp/e" &&
+    grep -q '^  bn.mean (4 values): 1 flushed to 0$' "$tmp/e" && grep -q -- '--saturate' "$tmp/e" && grep -q -- '--exclude' "$tmp/e" &&
+    ok "--to fp16 without --report: warning names the Inf/flushed tensors and counts, suggests --saturate and --exclude" ||
+    bad "damage warning (exit $r)"
+  [ "$(grep -n '^  ' "$tmp/e" | cut -d' ' -f3 | tr '\n' ' ')" = "bn.var big bn.mean " ] &&
+    ok "damage warning: worst tensors first" || bad "damage warning order: $(grep '^  ' "$tmp/e" | tr '\n' '|')"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d1.onnx" --to fp16 --saturate > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q '3 saturated to +-65504, 1 flushed to 0$' "$tmp/e" && ! grep -q -- '--saturate keeps' "$tmp/e" &&
+    ok "--saturate: the warning counts saturated values" || bad "--saturate warning: $(cat "$tmp/e")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d2.onnx" --to fp16 --exclude bn.var --exclude 'b?g' --exclude 'op:BatchNormalization:3' > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && [ ! -s "$tmp/e" ] &&
+    py '
+m = load(sys.argv[1]); d = dtypes(m)
+assert d["bn.var"] == 1 and d["bn.mean"] == 1 and d["bn.scale"] == 10 and d["cast"] == 10, d
+k = [n.attribute[0].t.data_type for n in m.graph.node if n.op_type == "Constant"]
+assert k == [1], k
+check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX: those stay FLOAT, no warning" || bad "--exclude (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d3.onnx" --to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && [ ! -s "$tmp/e" ] && ok "--to bf16 of the same model: nothing beyond rounding, no warning" || bad "bf16 warning: $(cat "$tmp/e")"
+  # storage-only: warns when a converted tensor is read where FLOAT is expected
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q '^onnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
+    grep -q "^  e.g. 'bn.scale' at input 1 of BatchNormalization" "$tmp/e" &&
+    ok "--policy storage-only: warns, naming a node that reads the tensor" || bad "storage-only warning (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$m" "$tmp/so2.onnx" --gather-to bf16 --policy storage-only > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q 'warning: --policy storage-only: 2 converted tensors' "$tmp/e" && grep -q 'Gather .* passes its BFLOAT16 rows on' "$tmp/e" &&
+    ok "--policy storage-only on Gather tables: warns about the Gather's output" || bad "storage-only Gather warning (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d5.onnx" --to bf16 --policy storage-only --select cast > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && [ ! -s "$tmp/e" ] && py 'check(sys.argv[1])' "$tmp/d5.onnx" &&
+    ok "--policy storage-only of a tensor only a Cast reads: no warning, checker ok" || bad "storage-only Cast (exit $r): $(cat "$tmp/e")"
+  # --gather-to on a model without a Gather table
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && grep -q 'no Gather table' "$tmp/e" && [ ! -e "$tmp/d6.onnx" ] &&
+    ok "--gather-to on a model without a Gather table: exit 1, nothing written" || bad "--gather-to no table (exit $r)"
+else
+  skip "python checks of conversion warnings and --exclude"
+fi
+
 # ---- --report ----------------------------------------------------------------------
 "$cli" convert "$m" "$tmp/rep.onnx" --gather-to bf16 --report > "$tmp/o" 2> "$tmp/e"; r=$?
 cat "$tmp/o"
@@ -189,9 +249,13 @@ cmp -s "$tmp/rep.onnx" "$tmp/g.onnx" && ok "--report does not change the output"
 "$cli" convert "$m" "$tmp/plain.onnx" --also-single-file "$tmp/plain2.onnx" && cmp -s "$m" "$tmp/plain.onnx" &&
   [ "$("$cli" fingerprint "$tmp/plain2.onnx")" = "$("$cli" fingerprint "$m")" ] &&
   ok "no conversion + --also-single-file: OUT byte-identical, second copy same fingerprint" || bad "plain + --also-single-file"
-"$cli" convert "$m" "$tmp/none.onnx" --to fp16 --select no.such.tensor > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 0 ] && grep -q 'nothing converted' "$tmp/e" && cmp -s "$m" "$tmp/none.onnx" &&
-  ok "selection matching nothing: exit 0, note on stderr, output identical" || bad "empty selection exit $r"
+# a --select entry that matches nothing is an error, not a silent copy
+"$cli" convert "$m" "$tmp/none.onnx" --to fp16 --select classifier.dense.weight --select no.such.tensor > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 1 ] && grep -q "selection 'no.such.tensor' matches no tensor" "$tmp/e" && [ ! -e "$tmp/none.onnx" ] &&
+  ok "--select matching nothing: exit 1, names the entry, nothing written" || bad "--select matching nothing: exit $r: $(cat "$tmp/e")"
+"$cli" convert "$m" "$tmp/none.onnx" --to fp16 --select 'op:Conv' > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 1 ] && grep -q "selection 'op:Conv' matches no tensor" "$tmp/e" && [ ! -e "$tmp/none.onnx" ] &&
+  ok "--select op:TYPE of an op the model lacks: exit 1, nothing written" || bad "--select op:Conv exit $r"
 
 # ---- sizes ---------------------------------------------------------------------------
 "$cli" convert "$m" "$tmp/k.onnx" --to fp16 --min-size 1k && "$cli" convert "$m" "$tmp/b.onnx" --to fp16 --min-size 1024 &&
@@ -225,6 +289,8 @@ done <<'EOF'
 --to bf16 --min-size
 --select classifier.dense.weight
 --gather-to bf16 --select classifier.dense.weight
+--exclude classifier.dense.weight
+--to bf16 --exclude
 --min-size 1K
 --policy storage-only
 --saturate
