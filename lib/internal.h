@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "onnxslim.h"
 
@@ -342,7 +343,11 @@ int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *s
  * streaming over a large model does not grow the resident set. */
 void onnxslim__release(const onnxslim_model *model, const void *p, size_t n);
 
+/* Maps a regular file read-only; anything else (FIFO, device, directory) is
+ * refused without blocking. */
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
+/* "a directory", "a FIFO", ... for messages. */
+const char *onnxslim__file_kind(mode_t mode);
 void onnxslim__unmap(void *map, size_t len);
 /* An output file written to a temporary file next to `path` (after checking
  * `size` bytes fit: file-size limit, free space) and renamed into place by

@@ -17,11 +17,23 @@
 
 #include "internal.h"
 
+const char *onnxslim__file_kind(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symlink";
+  return "not a regular file";
+}
+
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   *map = NULL;
   *len = 0;
   *fdp = -1;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* non-blocking: opening a FIFO for reading would wait for a writer */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return onnxslim__err(ONNXSLIM_EIO, "cannot open '%s': %s", path, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -31,7 +43,8 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return onnxslim__err(ONNXSLIM_EIO, "'%s' is not a regular file", path);
+    return onnxslim__err(ONNXSLIM_EIO, "'%s' is not a regular file: it is %s", path,
+                         onnxslim__file_kind(st.st_mode));
   }
   if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
     close(fd);

@@ -1,0 +1,41 @@
+# The command line on hostile files (issue 14):
+#  A. a model path that is a FIFO, a directory or a character device is
+#     refused at once (exit 1, the path and what it is named), never waited
+#     on: each run is under `timeout`;
+set -u
+B=${B:-build}
+passed=0 failed=0 skipped=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+skip() { skipped=$((skipped + 1)); echo "skip $1"; }
+root=$PWD
+cli="$root/$B/onnxslim"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+m="$root/test/data/bert-tiny.onnx"
+
+# ---- A. special files as the model --------------------------------------------------
+mkfifo "$tmp/fifo.onnx"
+mkdir "$tmp/dir.onnx"
+# special PATH KIND: every reading command refuses PATH naming KIND
+special() {
+  path=$1 kind=$2
+  for cmd in info check fingerprint convert split merge; do
+    out=
+    case $cmd in convert|split|merge) out="$tmp/out.onnx" ;; esac
+    timeout 20 "$cli" $cmd "$path" $out > "$tmp/o" 2> "$tmp/e"
+    r=$?
+    if [ $r -ne 124 ] && [ $r -ne 0 ] && grep -qF -- "$path" "$tmp/e" && grep -qF -- "$kind" "$tmp/e" &&
+       [ ! -e "$tmp/out.onnx" ]; then
+      ok "onnxslim $cmd on $kind: exit $r, refused at once"
+    else
+      bad "onnxslim $cmd $path: exit $r$([ $r -eq 124 ] && echo ' (hung: killed by timeout)'): $(cat "$tmp/e")"
+    fi
+  done
+}
+special "$tmp/fifo.onnx" "a FIFO"
+special "$tmp/dir.onnx" "a directory"
+special /dev/null "a character device"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
