@@ -2,6 +2,9 @@
 #  A. a model path that is a FIFO, a directory or a character device is
 #     refused at once (exit 1, the path and what it is named), never waited
 #     on: each run is under `timeout`;
+#  B. --location through a symlinked subdirectory that leads out of OUT's
+#     directory is refused (exit 2, nothing written anywhere); one that
+#     stays inside is followed and the result loads;
 set -u
 B=${B:-build}
 passed=0 failed=0 skipped=0
@@ -36,6 +39,29 @@ special() {
 special "$tmp/fifo.onnx" "a FIFO"
 special "$tmp/dir.onnx" "a directory"
 special /dev/null "a character device"
+
+# ---- B. data files written beneath OUT's directory ---------------------------------
+w="$tmp/w"
+mkdir -p "$w/out/sub" "$w/outside"
+ln -s ../outside "$w/out/link"
+ln -s "$w/outside" "$w/out/abslink"
+ln -s sub "$w/out/subl"
+for cmd in split "convert --external-data"; do
+  for loc in link/x.data abslink/x.data; do
+    # shellcheck disable=SC2086
+    "$cli" $cmd "$m" "$w/out/m.onnx" --threshold 0 --location "$loc" > "$tmp/o" 2> "$tmp/e"; r=$?
+    if [ $r -eq 2 ] && grep -q symlink "$tmp/e" && grep -qF "$loc" "$tmp/e" && [ ! -e "$w/out/m.onnx" ] &&
+       [ -z "$(ls -A "$w/outside")" ]; then
+      ok "$cmd --location $loc (a symlink out of OUT's directory): exit 2, nothing written"
+    else
+      bad "$cmd --location $loc: exit $r, outside: $(ls -A "$w/outside"): $(cat "$tmp/e")"
+    fi
+  done
+done
+"$cli" split "$m" "$w/out/m.onnx" --threshold 0 --location subl/x.data > "$tmp/o" 2> "$tmp/e" &&
+  [ -f "$w/out/sub/x.data" ] && [ "$("$cli" fingerprint "$w/out/m.onnx")" = "$("$cli" fingerprint "$m")" ] &&
+  ok "split --location subl/x.data (a symlink inside): written in sub/, loads, same fingerprint" ||
+  bad "split --location subl/x.data: $(cat "$tmp/e")"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
