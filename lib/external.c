@@ -30,14 +30,55 @@ typedef struct {
   uint64_t offset, length;
 } osl_extref;
 
+/* Is external_data entry e's key exactly `key` (a key with a NUL inside
+ * is another key, as for onnx)? */
+static int key_is(osl_msg *e, const char *key) {
+  osl_field *k = onnxslim__msg_last(e, onnx_StringStringEntryProto_key_tag);
+  size_t n = strlen(key);
+  if (!k || k->n != n) return 0;
+  const char *s = onnxslim__field_cstr(e->model, k);
+  return s && memcmp(s, key, n) == 0;
+}
+
+/* The value of external_data key `key`, NULL when absent (the first one:
+ * keys_ok() refuses a key given twice before anything reads them). */
 static const char *entry(osl_msg *t, const char *key) {
   for (size_t i = 0; i < t->nf; i++) {
     osl_field *f = &t->f[i];
     if (f->number != onnx_TensorProto_external_data_tag || !f->sub) continue;
-    const char *k = onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_key_tag);
-    if (k && strcmp(k, key) == 0) return onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
+    if (key_is(f->sub, key)) return onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
   }
   return NULL;
+}
+
+/* The keys this library reads must mean what they mean to onnx: each given
+ * once (onnx takes the last of several, a reader taking the first would
+ * read other bytes), and no NUL inside a value (onnx keeps the whole
+ * string, a C reader would stop at the NUL). */
+static int keys_ok(osl_msg *t, const char *tname) {
+  static const char *const keys[] = {"location", "offset", "length", "checksum"};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    size_t count = 0;
+    for (size_t i = 0; i < t->nf; i++) {
+      osl_field *f = &t->f[i];
+      if (f->number != onnx_TensorProto_external_data_tag || !f->sub || !key_is(f->sub, keys[k]))
+        continue;
+      count++;
+      osl_field *v = onnxslim__msg_last(f->sub, onnx_StringStringEntryProto_value_tag);
+      const char *s = v ? onnxslim__field_cstr(t->model, v) : "";
+      if (!s) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      if (v && memchr(s, '\0', v->n))
+        return onnxslim__err(ONNXSLIM_EMODEL,
+                             "tensor '%s': external data %s '%s' refused: it holds a NUL byte",
+                             tname, keys[k], s);
+    }
+    if (count > 1)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "tensor '%s': external data key '%s' given %zu times (refused: readers "
+                           "disagree on which one counts)",
+                           tname, keys[k], count);
+  }
+  return 0;
 }
 
 /* Strict decimal: digits only, no sign, no overflow. */
@@ -66,6 +107,21 @@ static int location_ok(const char *loc, const char **why) {
     if (len == 2 && p[0] == '.' && p[1] == '.') return *why = "a '..' segment", 0;
     if (!e) break;
     p = e + 1;
+  }
+  /* the last segment names the file */
+  const char *last = strrchr(loc, '/');
+  last = last ? last + 1 : loc;
+  if (!last[0] || strcmp(last, ".") == 0) {
+    int named = 0; /* any segment but "" and "." */
+    for (p = loc; *p && !named;) {
+      const char *e = strchr(p, '/');
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      named = len && !(len == 1 && p[0] == '.');
+      p += len + (e ? 1 : 0);
+    }
+    return *why = named ? "it ends in '/' or '/.', naming a directory, not a file"
+                        : "it names the directory itself, not a file",
+           0;
   }
   return 1;
 }
@@ -176,6 +232,8 @@ typedef struct {
 
 static int resolve(onnxslim_model *m, osl_msg *t, osl_resolver *r) {
   const char *tname = onnxslim__msg_str(t, onnx_TensorProto_name_tag);
+  int krc = keys_ok(t, tname);
+  if (krc) return krc;
   const char *loc = entry(t, "location");
   const char *why = NULL;
   if (!loc) return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data without a location", tname);

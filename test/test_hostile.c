@@ -110,6 +110,7 @@ static int in_child_timeout(int (*fn)(void *), void *arg, int ms) {
 typedef struct {
   const char *key, *value;
   size_t vlen; /* 0: strlen(value) */
+  size_t klen; /* 0: strlen(key) */
 } entry;
 
 static pbuf model_with_entries(const entry *e, size_t n) {
@@ -119,7 +120,7 @@ static pbuf model_with_entries(const entry *e, size_t n) {
   pb_str(&t, 8, "w");
   for (size_t i = 0; i < n; i++) {
     pbuf x = {0};
-    pb_str(&x, 1, e[i].key);
+    pb_bytes(&x, 1, e[i].key, e[i].klen ? e[i].klen : strlen(e[i].key));
     pb_bytes(&x, 2, e[i].value, e[i].vlen ? e[i].vlen : strlen(e[i].value));
     pb_msg(&t, 13, &x);
   }
@@ -141,7 +142,7 @@ static pbuf model_with_entries(const entry *e, size_t n) {
 
 /* Writes a model whose "w" is 64 bytes at offset 0 of `loc`. */
 static void write_model_at(const char *path, const char *loc) {
-  entry e[] = {{"location", loc, 0}, {"offset", "0", 0}, {"length", "64", 0}};
+  entry e[] = {{"location", loc, 0, 0}, {"offset", "0", 0, 0}, {"length", "64", 0, 0}};
   pbuf b = model_with_entries(e, 3);
   write_bytes(path, b.p, b.n);
   free(b.p);
@@ -451,6 +452,142 @@ TEST(save_location_through_symlink) {
   onnxslim_model_free(m);
 }
 
+/* ============================ entries onnx reads otherwise ============================ */
+
+static char last_msg[1000]; /* the file load's error message */
+
+/* Loads the model with entries e[0..n) from d (as a file and from a buffer
+ * with base_dir d); returns the code of the file load, which the buffer load
+ * must repeat, and keeps its message in last_msg. */
+static int load_entries(const entry *e, size_t n, const char *d) {
+  char p[400];
+  pbuf b = model_with_entries(e, n);
+  static int k;
+  PATH(p, "%s/m%d.onnx", d, k++);
+  write_bytes(p, b.p, b.n);
+  onnxslim_model *m = NULL;
+  int rc = onnxslim_model_open(&m, p, NULL);
+  snprintf(last_msg, sizeof last_msg, "%s", onnxslim_error_last());
+  onnxslim_model_free(m);
+  onnxslim_load_options lo;
+  onnxslim_load_options_init(&lo, ONNXSLIM_LOAD_OPTIONS_VERSION);
+  lo.base_dir = d;
+  m = NULL;
+  int rc2 = onnxslim_model_from_buffer(&m, b.p, b.n, 0, &lo);
+  onnxslim_model_free(m);
+  free(b.p);
+  if (rc2 != rc) {
+    fprintf(stderr, "file load %d, buffer load %d\n", rc, rc2);
+    t_cur_failed++;
+  }
+  return rc;
+}
+
+/* A key given twice is refused (onnx takes the last, a reader taking the
+ * first reads other bytes); so is a NUL inside a value. A key with a NUL
+ * inside is another key, ignored as onnx ignores it. */
+TEST(external_keys_onnx_reads_otherwise) {
+  char d[300], p[400];
+  SUBDIR(d, "keys");
+  uint8_t a[64], b[64];
+  memset(a, 1, 64);
+  memset(b, 2, 64);
+  write_bytes(PATH(p, "%s/a.bin", d), a, 64);
+  write_bytes(PATH(p, "%s/b.bin", d), b, 64);
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"length", "64", 0, 0}, {"location", "b.bin", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "'w'") && has(last_msg, "'location'") && has(last_msg, "2 times"));
+  }
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"offset", "0", 0, 0}, {"offset", "4", 0, 0},
+                 {"length", "60", 0, 0}};
+    CHECK(load_entries(e, 4, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "'offset'") && has(last_msg, "2 times"));
+  }
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"length", "64", 0, 0}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_EMODEL); /* even when the two agree */
+    CHECK(has(last_msg, "'length'"));
+  }
+  {
+    /* "a.bin\0/../b.bin": onnx opens the whole string (and fails) */
+    entry e[] = {{"location", "a.bin\0/../b.bin", 15, 0}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 2, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "location") && has(last_msg, "NUL"));
+  }
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"offset", "0\0" "9", 3, 0}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "offset") && has(last_msg, "NUL"));
+  }
+  {
+    /* "location\0x" is not "location": the real one counts */
+    entry e[] = {{"location", "a.bin", 0, 0}, {"location\0x", "b.bin", 0, 10}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_OK);
+  }
+}
+
+/* A location that names a directory - "." (the base directory itself),
+ * "sub/.", "sub/" - is refused with a message saying so, at load and at
+ * save (where "sub/." used to write a file named "sub"). */
+TEST(location_names_a_directory) {
+  char d[300], p[400];
+  SUBDIR(d, "dot");
+  mkdir(PATH(p, "%s/sub", d), 0755);
+  static const struct {
+    const char *loc, *why;
+  } cases[] = {{".", "the directory itself"},
+               {"./", "the directory itself"},
+               {"./.", "the directory itself"},
+               {"sub/.", "naming a directory"},
+               {"sub/", "naming a directory"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    entry e[] = {{"location", cases[i].loc, 0, 0}, {"length", "64", 0, 0}};
+    int rc = load_entries(e, 2, d);
+    if (rc != ONNXSLIM_EMODEL || !has(last_msg, cases[i].why) || has(last_msg, "symlink")) {
+      fprintf(stderr, "load, location '%s': %d %s\n", cases[i].loc, rc, last_msg);
+      t_cur_failed++;
+    }
+  }
+  /* saving */
+  float v[16] = {0};
+  pbuf g = {0}, t = {0}, node = {0}, mm = {0}, op = {0};
+  pb_int(&t, 1, 16);
+  pb_int(&t, 2, 1);
+  pb_str(&t, 8, "w");
+  pb_bytes(&t, 9, v, sizeof v);
+  pb_str(&node, 1, "w");
+  pb_str(&node, 2, "y");
+  pb_str(&node, 4, "Identity");
+  pb_msg(&g, 1, &node);
+  pb_str(&g, 2, "g");
+  pb_msg(&g, 5, &t);
+  pb_int(&mm, 1, 8);
+  pb_msg(&mm, 7, &g);
+  pb_int(&op, 2, 17);
+  pb_msg(&mm, 8, &op);
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, 0, NULL));
+  free(mm.p);
+  REQUIRE(m);
+  SUBDIR(d, "dotsave");
+  onnxslim_external_options o;
+  onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  o.size_threshold = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    o.location = cases[i].loc;
+    int rc = onnxslim_model_save_external(m, PATH(p, "%s/m.onnx", d), &o, NULL);
+    if (rc != ONNXSLIM_EINVAL || !has(onnxslim_error_last(), cases[i].why)) {
+      fprintf(stderr, "save, location '%s': %d %s\n", cases[i].loc, rc, onnxslim_error_last());
+      t_cur_failed++;
+    }
+    CHECK(!exists(PATH(p, "%s/m.onnx", d)));
+    CHECK(!exists(PATH(p, "%s/sub", d))); /* no file named after the directory */
+  }
+  onnxslim_model_free(m);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/onnxslim-hostile-XXXXXX");
   if (!mkdtemp(dir)) {
@@ -464,6 +601,8 @@ int main(void) {
   RUN(race_location_swap_without_openat2);
 #endif
   RUN(save_location_through_symlink);
+  RUN(external_keys_onnx_reads_otherwise);
+  RUN(location_names_a_directory);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);

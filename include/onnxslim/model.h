@@ -67,9 +67,10 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * absolute location, a ".." segment, a path that leaves the base directory
  * through a symlink (each location is opened beneath a descriptor of the
  * base directory, race-free: symlinks are followed only while they stay
- * beneath it, absolute ones never), a missing or non-regular file, an
- * offset or length that is malformed, overflows or lies beyond the end of
- * the file. A model
+ * beneath it, absolute ones never), a location naming a directory, a
+ * missing or non-regular file, an offset or length that is malformed,
+ * overflows or lies beyond the end of the file, a key (location, offset,
+ * length, checksum) given twice or a value with a NUL byte. A model
  * loaded from a buffer that has external data but no base_dir: ONNXSLIM_EINVAL.
  * On success *out is a new model owned by the caller (onnxslim_model_free()).
  * On failure *out is set to NULL.

@@ -5,6 +5,8 @@
 #  B. --location through a symlinked subdirectory that leads out of OUT's
 #     directory is refused (exit 2, nothing written anywhere); one that
 #     stays inside is followed and the result loads;
+#  C. --location naming a directory ('.', 'sub/.') is refused with a message
+#     that says so (exit 2), nothing written.
 set -u
 B=${B:-build}
 passed=0 failed=0 skipped=0
@@ -62,6 +64,19 @@ done
   [ -f "$w/out/sub/x.data" ] && [ "$("$cli" fingerprint "$w/out/m.onnx")" = "$("$cli" fingerprint "$m")" ] &&
   ok "split --location subl/x.data (a symlink inside): written in sub/, loads, same fingerprint" ||
   bad "split --location subl/x.data: $(cat "$tmp/e")"
+
+# ---- C. --location naming a directory -------------------------------------------------
+c="$tmp/c"
+mkdir -p "$c/sub"
+for loc in . ./ sub/. sub/; do
+  "$cli" split "$m" "$c/m.onnx" --location "$loc" > "$tmp/o" 2> "$tmp/e"; r=$?
+  if [ $r -eq 2 ] && grep -qE 'directory itself|naming a directory' "$tmp/e" && [ ! -e "$c/m.onnx" ] &&
+     [ "$(ls -A "$c")" = sub ] && [ -z "$(ls -A "$c/sub")" ]; then
+    ok "split --location '$loc': exit 2, says it names a directory, nothing written"
+  else
+    bad "split --location '$loc': exit $r, files: $(ls -A "$c"): $(cat "$tmp/e")"
+  fi
+done
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
