@@ -76,7 +76,8 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * On failure *out is set to NULL.
  * opts may be NULL for defaults.
  * Errors: ONNXSLIM_EINVAL (NULL out/path, bad options), ONNXSLIM_EIO (cannot
- * open/map), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
+ * open/map, or `path` is not a regular file: a FIFO, device or directory is
+ * refused at once, never waited on), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
  * deep), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor dims),
  * ONNXSLIM_ENOMEM.
  * @since 0.1.0
