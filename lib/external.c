@@ -132,7 +132,7 @@ static char *opened_path(int fd, const char *base_dir, const char *loc) {
   char link[64], buf[PATH_MAX];
   snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
   ssize_t n = readlink(link, buf, sizeof buf - 1);
-  if (n > 0 && buf[0] == '/') {
+  if (n > 0 && (size_t)n < sizeof buf - 1 && buf[0] == '/') {
     buf[n] = '\0';
     return strdup(buf);
   }

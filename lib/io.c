@@ -28,7 +28,7 @@ const char *onnxslim__file_kind(mode_t mode) {
   if (S_ISBLK(mode)) return "a block device";
   if (S_ISSOCK(mode)) return "a socket";
   if (S_ISLNK(mode)) return "a symlink";
-  return "not a regular file";
+  return "of an unknown kind";
 }
 
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
