@@ -2,9 +2,11 @@
  * libonnxslim - external data: tensors whose bytes live in other files
  * (ONNX external_data keys location, offset, length, checksum).
  *
- * Loading resolves every location against the base directory and refuses
- * the path-traversal holes (absolute paths, ".." segments, symlinks leading
- * out of the base directory) and ranges outside the file. Each file is
+ * Loading opens every location beneath a descriptor of the base directory
+ * (onnxslim__open_beneath: nothing above it, whatever is renamed meanwhile),
+ * refuses the path-traversal holes (absolute paths, ".." segments, symlinks
+ * leading out of the base directory), checks what was opened (a regular
+ * file) and refuses ranges outside the file. Each file is
  * mapped once; a tensor's bytes are a pointer into that mapping, read by the
  * kernel only when used.
  */
@@ -28,14 +30,55 @@ typedef struct {
   uint64_t offset, length;
 } osl_extref;
 
+/* Is external_data entry e's key exactly `key` (a key with a NUL inside
+ * is another key, as for onnx)? */
+static int key_is(osl_msg *e, const char *key) {
+  osl_field *k = onnxslim__msg_last(e, onnx_StringStringEntryProto_key_tag);
+  size_t n = strlen(key);
+  if (!k || k->n != n) return 0;
+  const char *s = onnxslim__field_cstr(e->model, k);
+  return s && memcmp(s, key, n) == 0;
+}
+
+/* The value of external_data key `key`, NULL when absent (the first one:
+ * keys_ok() refuses a key given twice before anything reads them). */
 static const char *entry(osl_msg *t, const char *key) {
   for (size_t i = 0; i < t->nf; i++) {
     osl_field *f = &t->f[i];
     if (f->number != onnx_TensorProto_external_data_tag || !f->sub) continue;
-    const char *k = onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_key_tag);
-    if (k && strcmp(k, key) == 0) return onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
+    if (key_is(f->sub, key)) return onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
   }
   return NULL;
+}
+
+/* The keys this library reads must mean what they mean to onnx: each given
+ * once (onnx takes the last of several, a reader taking the first would
+ * read other bytes), and no NUL inside a value (onnx keeps the whole
+ * string, a C reader would stop at the NUL). */
+static int keys_ok(osl_msg *t, const char *tname) {
+  static const char *const keys[] = {"location", "offset", "length", "checksum"};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    size_t count = 0;
+    for (size_t i = 0; i < t->nf; i++) {
+      osl_field *f = &t->f[i];
+      if (f->number != onnx_TensorProto_external_data_tag || !f->sub || !key_is(f->sub, keys[k]))
+        continue;
+      count++;
+      osl_field *v = onnxslim__msg_last(f->sub, onnx_StringStringEntryProto_value_tag);
+      const char *s = v ? onnxslim__field_cstr(t->model, v) : "";
+      if (!s) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      if (v && memchr(s, '\0', v->n))
+        return onnxslim__err(ONNXSLIM_EMODEL,
+                             "tensor '%s': external data %s '%s' refused: it holds a NUL byte",
+                             tname, keys[k], s);
+    }
+    if (count > 1)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "tensor '%s': external data key '%s' given %zu times (refused: readers "
+                           "disagree on which one counts)",
+                           tname, keys[k], count);
+  }
+  return 0;
 }
 
 /* Strict decimal: digits only, no sign, no overflow. */
@@ -65,24 +108,84 @@ static int location_ok(const char *loc, const char **why) {
     if (!e) break;
     p = e + 1;
   }
+  /* the last segment names the file */
+  const char *last = strrchr(loc, '/');
+  last = last ? last + 1 : loc;
+  if (!last[0] || strcmp(last, ".") == 0) {
+    int named = 0; /* any segment but "" and "." */
+    for (p = loc; *p && !named;) {
+      const char *e = strchr(p, '/');
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      named = len && !(len == 1 && p[0] == '.');
+      p += len + (e ? 1 : 0);
+    }
+    return *why = named ? "it ends in '/' or '/.', naming a directory, not a file"
+                        : "it names the directory itself, not a file",
+           0;
+  }
   return 1;
 }
 
-static int map_ext(onnxslim_model *m, const char *real, size_t *index, const char *tname,
+/* The resolved absolute path of an opened file, for onnxslim_model_file():
+ * what the kernel says the descriptor is, else base + location. */
+static char *opened_path(int fd, const char *base_dir, const char *loc) {
+  char link[64], buf[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(link, buf, sizeof buf - 1);
+  if (n > 0 && (size_t)n < sizeof buf - 1 && buf[0] == '/') {
+    buf[n] = '\0';
+    return strdup(buf);
+  }
+  char *real = realpath(base_dir, NULL);
+  const char *b = real ? real : base_dir;
+  char *out = malloc(strlen(b) + strlen(loc) + 2);
+  if (out) sprintf(out, "%s/%s", b, loc);
+  free(real);
+  return out;
+}
+
+/* Opens `loc` beneath the base directory (never above it, whatever is
+ * renamed meanwhile), checks what was opened and maps it once per file
+ * (files are told apart by device and inode). */
+static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tname,
                    const char *loc) {
+  int fd = onnxslim__open_beneath(basefd, loc, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    int e = errno;
+    if (e == EXDEV)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "tensor '%s': external data location '%s' refused: it leaves the base "
+                           "directory through a symlink (symlinks are followed only while they "
+                           "stay beneath it)",
+                           tname, loc);
+    if (e == ENOENT || e == ENOTDIR)
+      return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data '%s' not found: %s", tname,
+                           loc, strerror(e));
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': cannot open external data '%s': %s", tname,
+                         loc, strerror(e));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return onnxslim__err(ONNXSLIM_EIO, "tensor '%s': cannot stat external data '%s': %s", tname,
+                         loc, strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "tensor '%s': external data '%s' is not a regular file: it is %s", tname,
+                         loc, onnxslim__file_kind(st.st_mode));
+  }
   for (size_t i = 0; i < m->next; i++)
-    if (strcmp(m->ext[i].path, real) == 0) {
+    if (m->ext[i].dev == st.st_dev && m->ext[i].ino == st.st_ino) {
+      close(fd);
       *index = i;
       return 0;
     }
-  int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': cannot open external data '%s': %s", tname,
-                         loc, strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
     close(fd);
-    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data '%s' is not a regular file",
+    return onnxslim__err(ONNXSLIM_ELIMIT, "tensor '%s': external data '%s' is too large to map",
                          tname, loc);
   }
   void *map = NULL;
@@ -106,10 +209,12 @@ static int map_ext(onnxslim_model *m, const char *real, size_t *index, const cha
     m->ext_cap = cap;
   }
   osl_extfile *x = &m->ext[m->next];
-  x->path = strdup(real);
+  x->path = opened_path(fd, m->base_dir, loc);
   x->map = map;
   x->size = (size_t)st.st_size;
-  x->fd = fd; /* kept for copy_file_range */
+  x->fd = fd; /* kept for copy_file_range, and as the file's identity */
+  x->dev = st.st_dev;
+  x->ino = st.st_ino;
   if (!x->path) {
     if (map) munmap(map, x->size);
     close(fd);
@@ -119,41 +224,35 @@ static int map_ext(onnxslim_model *m, const char *real, size_t *index, const cha
   return 0;
 }
 
-static int resolve(onnxslim_model *m, osl_msg *t, const char *real_base) {
+typedef struct {
+  int basefd;       /* the base directory, -1 when none was given */
+  const char *last; /* the location resolved last, and its file */
+  size_t last_idx;
+} osl_resolver;
+
+static int resolve(onnxslim_model *m, osl_msg *t, osl_resolver *r) {
   const char *tname = onnxslim__msg_str(t, onnx_TensorProto_name_tag);
+  int krc = keys_ok(t, tname);
+  if (krc) return krc;
   const char *loc = entry(t, "location");
   const char *why = NULL;
   if (!loc) return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data without a location", tname);
   if (!location_ok(loc, &why))
     return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data location '%s' refused: %s",
                          tname, loc, why);
-  if (!real_base)
+  if (r->basefd < 0)
     return onnxslim__err(ONNXSLIM_EINVAL,
                          "tensor '%s' has external data '%s': loading from a buffer needs "
                          "base_dir in the load options",
                          tname, loc);
-  size_t blen = strlen(real_base);
-  char *joined = malloc(blen + strlen(loc) + 2);
-  if (!joined) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  sprintf(joined, "%s/%s", real_base, loc);
-  char *real = realpath(joined, NULL);
-  int e = errno;
-  free(joined);
-  if (!real)
-    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data '%s' not found: %s", tname,
-                         loc, strerror(e));
-  int inside = strncmp(real, real_base, blen) == 0 && (real[blen] == '/' || (blen == 1 && real_base[0] == '/'));
-  if (!inside) {
-    free(real);
-    return onnxslim__err(ONNXSLIM_EMODEL,
-                         "tensor '%s': external data location '%s' refused: it leaves the base "
-                         "directory through a symlink",
-                         tname, loc);
+  size_t idx = r->last_idx;
+  if (!r->last || strcmp(r->last, loc) != 0) {
+    /* tensors in one file usually come one after another: one open */
+    int rc = map_ext(m, r->basefd, &idx, tname, loc);
+    if (rc) return rc;
+    r->last = loc;
+    r->last_idx = idx;
   }
-  size_t idx = 0;
-  int rc = map_ext(m, real, &idx, tname, loc);
-  free(real);
-  if (rc) return rc;
   uint64_t off = 0, len;
   const char *so = entry(t, "offset"), *sl = entry(t, "length");
   if (so && parse_u64(so, &off))
@@ -182,30 +281,31 @@ static int resolve(onnxslim_model *m, osl_msg *t, const char *real_base) {
   return 0;
 }
 
-static int walk(onnxslim_model *m, osl_msg *msg, const char *real_base) {
+static int walk(onnxslim_model *m, osl_msg *msg, osl_resolver *r) {
   if (msg->def == &osl_def_onnx_TensorProto &&
       onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
           onnx_TensorProto_DataLocation_EXTERNAL) {
-    int rc = resolve(m, msg, real_base);
+    int rc = resolve(m, msg, r);
     if (rc) return rc;
   }
   for (size_t i = 0; i < msg->nf; i++)
     if (msg->f[i].sub) {
-      int rc = walk(m, msg->f[i].sub, real_base);
+      int rc = walk(m, msg->f[i].sub, r);
       if (rc) return rc;
     }
   return 0;
 }
 
 int onnxslim__external_load(onnxslim_model *m) {
-  char *real_base = NULL;
+  osl_resolver r = {-1, NULL, 0};
   if (m->base_dir) {
-    real_base = realpath(m->base_dir, NULL);
-    if (!real_base)
+    /* every location is opened beneath this descriptor */
+    r.basefd = open(m->base_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (r.basefd < 0)
       return onnxslim__err(ONNXSLIM_EIO, "base directory '%s': %s", m->base_dir, strerror(errno));
   }
-  int rc = walk(m, m->root, real_base);
-  free(real_base);
+  int rc = walk(m, m->root, &r);
+  if (r.basefd >= 0) close(r.basefd);
   return rc;
 }
 
@@ -651,13 +751,17 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     return rc;
   }
   osl_esave s = {model, &o, NULL, 0, 0};
+  /* the model's directory: "a/b" for "a/b/m.onnx", "/" for "/m.onnx" */
+  char *outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  int outdir = -1;
   osl_out **outs = NULL;
   char **locs = NULL;
   size_t nouts = 0;
   onnxslim_external_report *rep = calloc(1, sizeof *rep);
   osl_buf enc = {0};
   osl_plan *plans = NULL;
-  int rc = rep ? collect_items(&s, model->root) : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  int rc = rep && outdir_name ? collect_items(&s, model->root)
+                              : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   int fsync_data = !(o.flags & ONNXSLIM_EXTERNAL_NO_FSYNC);
   size_t nwritten = 0;
   for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN;
@@ -703,16 +807,23 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
             }
           }
         }
-        char *full = loc ? malloc(dirlen + strlen(loc) + 1) : NULL;
-        if (!loc || !full) {
-          free(loc);
+        if (!loc) {
           rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
           break;
         }
-        memcpy(full, path, dirlen);
-        strcpy(full + dirlen, loc);
-        outs[nouts] = onnxslim__out_open(full, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
-        free(full);
+        if (outdir < 0) {
+          /* data files are created beneath the model's directory, never
+           * through a symlink leading out of it */
+          outdir = open(outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+          if (outdir < 0) {
+            rc = onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s",
+                               outdir_name, strerror(errno));
+            free(loc);
+            break;
+          }
+        }
+        outs[nouts] = onnxslim__out_open_beneath(
+            outdir, outdir_name, loc, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
         locs[nouts] = loc;
         if (!outs[nouts]) {
           rc = onnxslim_error_last_code();
@@ -854,6 +965,8 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   free(s.items);
   free(deflt);
   free(norm);
+  if (outdir >= 0) close(outdir);
+  free(outdir_name);
   if (!rc && out) *out = rep;
   else onnxslim_external_report_free(rep);
   return rc;

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "onnxslim.h"
 
@@ -228,6 +229,8 @@ typedef struct osl_extfile {
   void *map;
   size_t size;
   int fd;
+  dev_t dev; /* identity: one mapping per file */
+  ino_t ino;
 } osl_extfile;
 
 /* Resolves and maps every external tensor of a freshly parsed model. */
@@ -342,13 +345,32 @@ int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *s
  * streaming over a large model does not grow the resident set. */
 void onnxslim__release(const onnxslim_model *model, const void *p, size_t n);
 
+/* Maps a regular file read-only; anything else (FIFO, device, directory) is
+ * refused without blocking. */
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
+/* Opens the relative path `rel` beneath the directory dirfd as openat()
+ * with `flags` (O_CLOEXEC added; not O_CREAT) would, race-free: symlinks are
+ * followed only while they stay beneath dirfd, and nothing resolves above
+ * it (openat2 RESOLVE_BENEATH, or the same walk in user space where the
+ * kernel lacks openat2). Returns the descriptor, or -1 with errno: EXDEV
+ * when the path (a "..", an absolute symlink, a symlink climbing out)
+ * would leave dirfd, ELOOP for too many symlinks. */
+int onnxslim__open_beneath(int dirfd, const char *rel, int flags);
+/* "a directory", "a FIFO", ... for messages. */
+const char *onnxslim__file_kind(mode_t mode);
 void onnxslim__unmap(void *map, size_t len);
 /* An output file written to a temporary file next to `path` (after checking
  * `size` bytes fit: file-size limit, free space) and renamed into place by
  * commit; abort (also after commit) releases it and removes the temporary. */
 typedef struct osl_out osl_out;
 osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_model *model);
+/* The same for a data file `rel` (a checked relative location) beneath the
+ * directory basefd (spelled `base` in messages): its directory is opened
+ * beneath basefd (onnxslim__open_beneath), so nothing is written outside,
+ * whatever is renamed meanwhile; a location leading out through a symlink
+ * is refused with ONNXSLIM_EINVAL. */
+osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel, uint64_t size,
+                                    const onnxslim_model *model);
 osl_sink *onnxslim__out_sink(osl_out *out);
 uint64_t onnxslim__out_pos(const osl_out *out);
 uint64_t onnxslim__out_copied(const osl_out *out);

@@ -10,18 +10,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+const char *onnxslim__file_kind(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symlink";
+  return "of an unknown kind";
+}
 
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   *map = NULL;
   *len = 0;
   *fdp = -1;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* non-blocking: opening a FIFO for reading would wait for a writer */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return onnxslim__err(ONNXSLIM_EIO, "cannot open '%s': %s", path, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -31,7 +46,8 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return onnxslim__err(ONNXSLIM_EIO, "'%s' is not a regular file", path);
+    return onnxslim__err(ONNXSLIM_EIO, "'%s' is not a regular file: it is %s", path,
+                         onnxslim__file_kind(st.st_mode));
   }
   if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
     close(fd);
@@ -51,6 +67,144 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   *len = (size_t)st.st_size;
   *fdp = fd; /* kept for copy_file_range while the model lives */
   return 0;
+}
+
+/* ---- opening beneath a directory --------------------------------------- */
+
+#ifdef SYS_openat2
+#include <linux/openat2.h>
+#endif
+
+/* The same as openat2(RESOLVE_BENEATH) in user space, for kernels (before
+ * 5.6) and sandboxes without openat2: every component is opened from the
+ * descriptor of the one before it without following symlinks; a symlink's
+ * target is read and walked in its place, ".." pops a directory this walk
+ * opened, so nothing ever resolves above dirfd, whatever is renamed
+ * meanwhile. */
+static int walk_beneath(int dirfd, const char *rel, int flags) {
+  size_t cap = 16, n = 1;
+  int *fds = malloc(cap * sizeof *fds);
+  char *path = strdup(rel);
+  int result = -1, err = 0, links = 0;
+  if (!fds || !path) {
+    err = ENOMEM;
+    goto out;
+  }
+  fds[0] = dirfd; /* borrowed: never closed here */
+  char *p = path;
+  for (;;) {
+    while (*p == '/') p++;
+    if (!*p) {
+      /* ends on a directory ("sub/", "."): open it with the caller's flags */
+      result = openat(fds[n - 1], ".", flags | O_CLOEXEC);
+      err = errno;
+      break;
+    }
+    char *e = strchrnul(p, '/');
+    size_t len = (size_t)(e - p);
+    int last = *e == '\0';
+    if (len == 1 && p[0] == '.') {
+      p = e;
+      continue;
+    }
+    if (len == 2 && p[0] == '.' && p[1] == '.') {
+      if (n == 1) {
+        err = EXDEV;
+        break;
+      }
+      close(fds[--n]);
+      p = e;
+      continue;
+    }
+    if (len > NAME_MAX) {
+      err = ENAMETOOLONG;
+      break;
+    }
+    char name[NAME_MAX + 1];
+    memcpy(name, p, len);
+    name[len] = '\0';
+    int fd = last ? openat(fds[n - 1], name, flags | O_NOFOLLOW | O_CLOEXEC)
+                  : openat(fds[n - 1], name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+      if (last) {
+        result = fd;
+        break;
+      }
+      if (n == cap) {
+        int *v = realloc(fds, 2 * cap * sizeof *fds);
+        if (!v) {
+          close(fd);
+          err = ENOMEM;
+          break;
+        }
+        fds = v;
+        cap *= 2;
+      }
+      fds[n++] = fd;
+      p = e;
+      continue;
+    }
+    err = errno;
+    if (err != ELOOP && err != ENOTDIR) break;
+    /* a symlink (O_NOFOLLOW): walk its target in its place */
+    char target[PATH_MAX];
+    ssize_t tl = readlinkat(fds[n - 1], name, target, sizeof target);
+    if (tl < 0) {
+      if (errno != EINVAL) err = errno; /* EINVAL: not a symlink; keep err */
+      break;
+    }
+    if ((size_t)tl >= sizeof target) {
+      err = ENAMETOOLONG;
+      break;
+    }
+    if (tl == 0) {
+      err = ENOENT;
+      break;
+    }
+    if (target[0] == '/') {
+      err = EXDEV; /* an absolute symlink leaves dirfd */
+      break;
+    }
+    if (++links > 40) {
+      err = ELOOP;
+      break;
+    }
+    size_t rest = strlen(e);
+    char *np = malloc((size_t)tl + rest + 1);
+    if (!np) {
+      err = ENOMEM;
+      break;
+    }
+    memcpy(np, target, (size_t)tl);
+    memcpy(np + tl, e, rest + 1);
+    free(path);
+    path = p = np;
+  }
+out:
+  for (size_t i = 1; fds && i < n; i++) close(fds[i]);
+  free(fds);
+  free(path);
+  if (result < 0) errno = err;
+  return result;
+}
+
+int onnxslim__open_beneath(int dirfd, const char *rel, int flags) {
+#ifdef SYS_openat2
+  struct open_how how;
+  memset(&how, 0, sizeof how);
+  how.flags = (uint64_t)(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  for (int tries = 0; tries < 8; tries++) {
+    long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+    if (fd >= 0) return (int)fd;
+    /* EAGAIN: a rename raced a ".." walk, try again. ENOSYS, EPERM (a
+     * seccomp filter), E2BIG, EINVAL (an older kernel): walk in user space */
+    if (errno == EAGAIN) continue;
+    if (errno != ENOSYS && errno != EPERM && errno != E2BIG && errno != EINVAL) return -1;
+    break;
+  }
+#endif
+  return walk_beneath(dirfd, rel, flags);
 }
 
 static int within(const void *base, size_t len, const uint8_t *q, size_t n) {
@@ -90,9 +244,12 @@ void onnxslim__release(const onnxslim_model *model, const void *p, size_t n) {
 struct osl_out {
   osl_sink base;
   int fd;
-  char *path; /* final path */
-  char *tmp;  /* temporary file, until committed */
+  char *path; /* final path (as the caller spelled it, for messages) */
+  char *tmp;  /* temporary file, until committed (likewise) */
   char *dir;
+  int dfd;       /* the directory both live in: every operation is relative to it */
+  char *name;    /* final name in dfd */
+  char *tmpname; /* temporary name in dfd, "" once committed or never made */
   uint8_t *buf;
   size_t len;
   uint64_t pos; /* bytes written (including buffered) */
@@ -209,7 +366,7 @@ static mode_t default_mode(void) {
   return mode;
 }
 
-static int check_space(const char *path, const char *dir, uint64_t size) {
+static int check_space(const char *path, int dfd, uint64_t size) {
   struct rlimit rl;
   if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
       size > (uint64_t)rl.rlim_cur)
@@ -217,7 +374,7 @@ static int check_space(const char *path, const char *dir, uint64_t size) {
                          "cannot write '%s': %llu bytes exceed the file size limit of %llu bytes",
                          path, (unsigned long long)size, (unsigned long long)rl.rlim_cur);
   struct statvfs vfs;
-  if (statvfs(dir, &vfs) == 0) {
+  if (fstatvfs(dfd, &vfs) == 0) {
     uint64_t blocks = geteuid() == 0 ? (uint64_t)vfs.f_bfree : (uint64_t)vfs.f_bavail;
     uint64_t freeb = blocks * (uint64_t)vfs.f_frsize;
     if (vfs.f_frsize && blocks < UINT64_MAX / vfs.f_frsize && size > freeb)
@@ -228,48 +385,73 @@ static int check_space(const char *path, const char *dir, uint64_t size) {
   return 0;
 }
 
-osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_model *model) {
-  size_t plen = strlen(path);
-  if (plen == 0 || path[plen - 1] == '/') {
-    onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
-    return NULL;
+/* Creates a new temporary file next to o->name in o->dfd (never following
+ * a symlink, never reusing a name). */
+static int create_tmp(osl_out *o) {
+  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  size_t nlen = strlen(o->name);
+  for (int tries = 0; tries < 100; tries++) {
+    unsigned char r[6];
+    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      uint64_t v = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)getpid() << 20 ^ (uint64_t)tries;
+      for (int i = 0; i < 6; i++) r[i] = (unsigned char)(v >> (8 * i));
+    }
+    char suffix[7];
+    for (int i = 0; i < 6; i++) suffix[i] = digits[r[i] % (sizeof digits - 1)];
+    suffix[6] = '\0';
+    snprintf(o->tmpname, nlen + 32, ".%s.tmp-%s", o->name, suffix);
+    o->fd = openat(o->dfd, o->tmpname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (o->fd >= 0) {
+      snprintf(o->tmp, strlen(o->path) + nlen + 32, "%.*s%s",
+               (int)(strlen(o->path) - nlen), o->path, o->tmpname);
+      return 0;
+    }
+    if (errno != EEXIST) break;
   }
+  int e = errno;
+  o->tmpname[0] = '\0';
+  return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", o->dir,
+                       strerror(e));
+}
+
+/* The output `name` in the directory dfd (taken over), `path` its spelling
+ * for messages, `dir` the directory's. */
+static osl_out *out_open_in(int dfd, const char *dir, const char *name, const char *path,
+                            uint64_t size, const onnxslim_model *model) {
   struct stat dst;
-  if (stat(path, &dst) == 0 && S_ISDIR(dst.st_mode)) {
+  if (fstatat(dfd, name, &dst, 0) == 0 && S_ISDIR(dst.st_mode)) {
     /* before any byte is written, not at the final rename */
     onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
+    close(dfd);
     return NULL;
   }
   osl_out *o = calloc(1, sizeof *o);
   if (!o) {
     onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    close(dfd);
     return NULL;
   }
   o->fd = -1;
+  o->dfd = dfd;
   o->model = model;
   o->base.write = out_write;
-  const char *slash = strrchr(path, '/');
-  o->dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-  const char *base = slash ? slash + 1 : path;
+  o->dir = strdup(dir);
   o->path = strdup(path);
-  o->tmp = malloc(plen + 32);
+  o->name = strdup(name);
+  o->tmp = malloc(strlen(path) + strlen(name) + 32);
+  o->tmpname = malloc(strlen(name) + 32);
   o->buf = malloc(OSL_SINK_BUF);
-  if (!o->dir || !o->path || !o->tmp || !o->buf) {
+  if (!o->dir || !o->path || !o->name || !o->tmp || !o->tmpname || !o->buf) {
     onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     goto fail;
   }
-  o->tmp[0] = '\0';
-  if (check_space(path, o->dir, size)) goto fail;
-  snprintf(o->tmp, plen + 32, "%.*s.%s.tmp-XXXXXX", (int)(base - path), path, base);
-  o->fd = mkostemp(o->tmp, O_CLOEXEC);
-  if (o->fd < 0) {
-    onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", o->dir,
-                  strerror(errno));
-    o->tmp[0] = '\0';
-    goto fail;
-  }
+  o->tmp[0] = o->tmpname[0] = '\0';
+  if (check_space(path, dfd, size)) goto fail;
+  if (create_tmp(o)) goto fail;
   struct stat st;
-  mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : default_mode();
+  mode_t mode = fstatat(dfd, name, &st, 0) == 0 ? (st.st_mode & 07777) : default_mode();
   if (fchmod(o->fd, mode) != 0) {
     onnxslim__err(ONNXSLIM_EIO, "cannot set the mode of '%s': %s", o->tmp, strerror(errno));
     goto fail;
@@ -278,6 +460,73 @@ osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_mode
 fail:
   onnxslim__out_abort(o);
   return NULL;
+}
+
+osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_model *model) {
+  size_t plen = strlen(path);
+  if (plen == 0 || path[plen - 1] == '/') {
+    onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
+    return NULL;
+  }
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  if (!dir) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  osl_out *o = NULL;
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0)
+    onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
+  else
+    o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, model);
+  free(dir);
+  return o;
+}
+
+osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel, uint64_t size,
+                                    const onnxslim_model *model) {
+  size_t blen = strlen(base), rlen = strlen(rel);
+  const char *slash = strrchr(rel, '/');
+  char *path = malloc(blen + rlen + 2), *dir = malloc(blen + rlen + 2);
+  if (!path || !dir) {
+    free(path);
+    free(dir);
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  /* spellings for messages: base/rel, base/dirname(rel) */
+  int sep = blen && base[blen - 1] != '/';
+  sprintf(path, "%s%s%s", base, sep ? "/" : "", rel);
+  if (slash)
+    sprintf(dir, "%s%s%.*s", base, sep ? "/" : "", (int)(slash - rel), rel);
+  else
+    strcpy(dir, base);
+  osl_out *o = NULL;
+  int dfd;
+  if (!slash) {
+    dfd = fcntl(basefd, F_DUPFD_CLOEXEC, 0);
+  } else {
+    char *rdir = strndup(rel, (size_t)(slash - rel));
+    dfd = rdir ? onnxslim__open_beneath(basefd, rdir, O_RDONLY | O_DIRECTORY) : -1;
+    if (!rdir) errno = ENOMEM;
+    free(rdir);
+  }
+  if (dfd < 0) {
+    if (errno == EXDEV)
+      onnxslim__err(ONNXSLIM_EINVAL,
+                    "external data location '%s' refused: it leaves the output directory '%s' "
+                    "through a symlink (data files are written beneath it)",
+                    rel, base);
+    else
+      onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir,
+                    strerror(errno));
+  } else {
+    o = out_open_in(dfd, dir, slash ? slash + 1 : rel, path, size, model);
+  }
+  free(path);
+  free(dir);
+  return o;
 }
 
 osl_sink *onnxslim__out_sink(osl_out *o) { return &o->base; }
@@ -302,26 +551,23 @@ int onnxslim__out_finish(osl_out *o, int fsync_data) {
 }
 
 int onnxslim__out_commit(osl_out *o, int fsync_dir) {
-  if (rename(o->tmp, o->path) != 0)
+  if (renameat(o->dfd, o->tmpname, o->dfd, o->name) != 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
                          strerror(errno));
-  o->tmp[0] = '\0';
-  if (fsync_dir) {
-    int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-      fsync(dfd);
-      close(dfd);
-    }
-  }
+  o->tmp[0] = o->tmpname[0] = '\0';
+  if (fsync_dir) fsync(o->dfd);
   return 0;
 }
 
 void onnxslim__out_abort(osl_out *o) {
   if (!o) return;
   if (o->fd >= 0) close(o->fd);
-  if (o->tmp && o->tmp[0]) unlink(o->tmp);
+  if (o->tmpname && o->tmpname[0]) unlinkat(o->dfd, o->tmpname, 0);
+  close(o->dfd);
   free(o->buf);
   free(o->tmp);
+  free(o->tmpname);
+  free(o->name);
   free(o->path);
   free(o->dir);
   free(o);

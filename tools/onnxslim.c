@@ -1402,7 +1402,8 @@ static int opt_allow_large(void *ctx, const char *value)
   {"--toposort", NULL, opt_toposort,                                                         \
    "sort the nodes topologically first (stable;\nsubgraphs too)"}
 #define OPT_ALLOW_LARGE                                                                      \
-  {"--allow-large", NULL, opt_allow_large, "allow a model file over 2 GiB (most readers\nrefuse one)"}
+  {"--allow-large", NULL, opt_allow_large,                                                  \
+   "allow a model file over 2 GiB (OUT or the\nsingle-file copy; most readers refuse one)"}
 #define OPT_REPORT(what) {"--report", NULL, opt_report, what}
 
 static const option_spec convert_options[] = {
@@ -1499,10 +1500,6 @@ static int convert_settings_check(const command *cmd, convert_settings *cs, cons
     return usage_error("%s: %s needs --external-data", cmd->name, cs->needs_external);
   if (cs->per_tensor && cs->location)
     return usage_error("%s: --location and --per-tensor exclude each other", cmd->name);
-  if ((cs->ext_flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE) && !cs->external && !cs->also_single)
-    return usage_error("%s: --allow-large needs --external-data or --also-single-file "
-                       "(a plain save has no size limit)",
-                       cmd->name);
   if (cs->also_single && strcmp(cs->also_single, out) == 0)
     return usage_error("%s: --also-single-file must name another file than OUT", cmd->name);
   if (cs->external)
@@ -2046,6 +2043,13 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   return EXIT_SUCCESS;
 }
 
+/* After a save refused for its size (over 2 GiB): how to write it anyway. */
+static void hint_allow_large(int rc)
+{
+  if (rc == ONNXSLIM_ELIMIT)
+    fprintf(stderr, "%s: --allow-large writes it anyway\n", progname);
+}
+
 static int save_external(const onnxslim_model *model, const char *path, int mode,
                          const convert_settings *cs, onnxslim_external_report **rep)
 {
@@ -2065,6 +2069,7 @@ static int save_external(const onnxslim_model *model, const char *path, int mode
   rc = onnxslim_model_save_external(model, path, &eo, rep);
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot save '%s'", path);
+    hint_allow_large(rc);
     return lib_status(rc);
   }
   return EXIT_SUCCESS;
@@ -2256,10 +2261,20 @@ static int convert_model(const char *in, const char *out, const convert_settings
       status = rc;
       goto done;
     }
-  } else if ((rc = onnxslim_model_save(model, out, NULL)) != ONNXSLIM_OK) {
-    fail_lib("cannot save '%s'", out);
-    status = lib_status(rc);
-    goto done;
+  } else {
+    onnxslim_save_options so;
+    if (onnxslim_save_options_init(&so, ONNXSLIM_SAVE_OPTIONS_VERSION) != ONNXSLIM_OK) {
+      fail_lib("save options");
+      goto done;
+    }
+    if (cs->ext_flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE)
+      so.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
+    if ((rc = onnxslim_model_save(model, out, &so)) != ONNXSLIM_OK) {
+      fail_lib("cannot save '%s'", out);
+      hint_allow_large(rc);
+      status = lib_status(rc);
+      goto done;
+    }
   }
   if (cs->also_single &&
       (rc = save_external(model, cs->also_single, ONNXSLIM_EXTERNAL_NONE, cs, NULL)) != EXIT_SUCCESS) {

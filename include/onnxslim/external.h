@@ -93,6 +93,8 @@ typedef struct onnxslim_external_report onnxslim_external_report;
  * written to a temporary file first: the data files and then the model file
  * are renamed into place only when all were written and synced; on failure
  * none of them appears and existing files are left intact.
+ * Data files are created beneath the model's directory: a location whose
+ * directories lead out of it through a symlink is refused (ONNXSLIM_EINVAL).
  * In ONNXSLIM_EXTERNAL_PER_TENSOR mode a data file name that is already
  * taken by a file the model reads (see onnxslim_model_file_find()) gets a
  * _N suffix instead of replacing that file.

@@ -65,14 +65,19 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * opened, checked and mapped at load; its bytes are read only when asked
  * for. Refused with ONNXSLIM_EMODEL, naming the tensor and the location: an
  * absolute location, a ".." segment, a path that leaves the base directory
- * through a symlink, a missing or non-regular file, an offset or length that
- * is malformed, overflows or lies beyond the end of the file. A model
+ * through a symlink (each location is opened beneath a descriptor of the
+ * base directory, race-free: symlinks are followed only while they stay
+ * beneath it, absolute ones never), a location naming a directory, a
+ * missing or non-regular file, an offset or length that is malformed,
+ * overflows or lies beyond the end of the file, a key (location, offset,
+ * length, checksum) given twice or a value with a NUL byte. A model
  * loaded from a buffer that has external data but no base_dir: ONNXSLIM_EINVAL.
  * On success *out is a new model owned by the caller (onnxslim_model_free()).
  * On failure *out is set to NULL.
  * opts may be NULL for defaults.
  * Errors: ONNXSLIM_EINVAL (NULL out/path, bad options), ONNXSLIM_EIO (cannot
- * open/map), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
+ * open/map, or `path` is not a regular file: a FIFO, device or directory is
+ * refused at once, never waited on), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
  * deep), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor dims),
  * ONNXSLIM_ENOMEM.
  * @since 0.1.0

@@ -9,6 +9,8 @@
 # (2.4 GB of unchanged bytes, copied by copy_file_range), reloads it and
 # compares. The peak RSS of each process (/usr/bin/time -f %M) must stay
 # under 512 MiB: tensor bytes are mapped and streamed, never held.
+# Then a single-file model over 2 GiB (sparse) is copied by `onnxslim
+# convert --allow-large` and `merge --allow-large`, and refused without it.
 # The big files are removed at the end. Needs ~4 GB of free disk.
 set -u
 B=${B:-build}
@@ -85,5 +87,53 @@ run() {
 run run "$work/out"
 # the FP32 model saved with external data: 2.4 GB through copy_file_range
 run copy "$work/copy"
+
+# A single-file model over 2 GiB (one FLOAT tensor of 540,000,000 elements,
+# raw_data last in the file and sparse): the command copies it with
+# --allow-large (convert and merge), and refuses it without, naming the way.
+cli="$B/onnxslim"
+big="$work/in/single.onnx"
+/usr/bin/python3 - "$big" <<'EOF'
+import sys
+def varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+def field(num, payload):  # length-delimited
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+def vfield(num, v):
+    return varint(num << 3) + varint(v)
+n = 540000000
+raw = n * 4
+tensor_head = vfield(1, n) + vfield(2, 1) + field(8, b"w") + varint(9 << 3 | 2) + varint(raw)
+tensor_len = len(tensor_head) + raw
+graph_head = (field(1, field(1, b"w") + field(2, b"y") + field(4, b"Identity")) + field(2, b"g") +
+              field(12, field(1, b"y")) + varint(5 << 3 | 2) + varint(tensor_len) + tensor_head)
+graph_len = len(graph_head) + raw
+head = vfield(1, 8) + field(8, vfield(2, 17)) + varint(7 << 3 | 2) + varint(graph_len) + graph_head
+with open(sys.argv[1], "wb") as f:
+    f.write(head)
+    f.truncate(len(head) + raw)
+EOF
+size=$(stat -c %s "$big")
+"$cli" convert "$big" "$work/big-out.onnx" > "$work/o" 2> "$work/e"; r=$?
+if [ $r -eq 1 ] && grep -q '2 GiB' "$work/e" && grep -q -- '--allow-large' "$work/e" && [ ! -e "$work/big-out.onnx" ]; then
+  pass "convert of a $size-byte single-file model without --allow-large: exit 1, names --allow-large"
+else
+  fail "convert over 2 GiB without --allow-large: exit $r: $(cat "$work/e")"
+fi
+for cmd in convert merge; do
+  t0=$(date +%s)
+  if "$cli" $cmd "$big" "$work/big-out.onnx" --allow-large > "$work/o" 2> "$work/e" && cmp -s "$big" "$work/big-out.onnx"; then
+    pass "$cmd --allow-large copies the $size-byte single-file model byte for byte ($(( $(date +%s) - t0 ))s)"
+  else
+    fail "$cmd --allow-large of a $size-byte model: $(cat "$work/e")"
+  fi
+  rm -f "$work/big-out.onnx"
+done
 echo "time total $(( $(date +%s) - start ))s"
 finish

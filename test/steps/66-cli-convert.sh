@@ -302,7 +302,6 @@ done <<'EOF'
 --per-tensor
 --checksum
 --force-shape-inputs
---allow-large
 --external-data --align 3
 --external-data --align 0
 --external-data --threshold 1X

@@ -1,0 +1,610 @@
+/* Hostile inputs on the file system (issue 14): model paths that are not
+ * regular files (a FIFO must not block), the external-data path race
+ * (a directory swapped for a symlink leading out while loading), data files
+ * written through a symlinked subdirectory, and external_data entries that
+ * onnx would read differently (duplicate keys, a NUL inside a value, a
+ * location naming a directory).
+ * Run from the repository root; everything lives in a temporary directory
+ * that is removed at the end. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <onnxslim.h>
+
+#include "util.h"
+
+#include "pbuild.h"
+#include "t.h"
+
+static char dir[256];
+
+#define REQUIRE(cond) \
+  do {                \
+    if (!(cond)) {    \
+      CHECK(cond);    \
+      return;         \
+    }                 \
+  } while (0)
+
+static const char *P(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+#define PATH(buf, ...) P(buf, sizeof buf, __VA_ARGS__)
+
+static const char *subdir(char *buf, size_t cap, const char *name) {
+  P(buf, cap, "%s/%s", dir, name);
+  mkdir(buf, 0755);
+  return buf;
+}
+#define SUBDIR(buf, name) subdir(buf, sizeof buf, name)
+
+static int write_bytes(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  int ok = fwrite(p, 1, n, f) == n;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+/* n = number of entries in directory d other than . and .. */
+#define DIR_COUNT(d, n)                                                       \
+  do {                                                                        \
+    DIR *dd_ = opendir(d);                                                    \
+    struct dirent *e_;                                                        \
+    while (dd_ && (e_ = readdir(dd_)))                                        \
+      if (strcmp(e_->d_name, ".") && strcmp(e_->d_name, "..")) (n)++;         \
+    if (dd_) closedir(dd_);                                                   \
+  } while (0)
+
+static int has(const char *msg, const char *part) { return msg && part && strstr(msg, part); }
+
+/* Runs fn(arg) in a child; SIGKILL after ms milliseconds. Returns the exit
+ * status, or 100 + the signal. */
+static int in_child_timeout(int (*fn)(void *), void *arg, int ms) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) _exit(fn(arg));
+  int status = 0;
+  for (int waited = 0;; waited += 10) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0) return -1;
+    if (waited >= ms) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    usleep(10000);
+  }
+  if (WIFSIGNALED(status)) return 100 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+/* ---- hand-built models ------------------------------------------------------------ *
+ * One FLOAT[16] initializer "w" read by an Identity node, stored externally
+ * with the given external_data entries (key, value, key, value, ...; a value
+ * may hold a NUL when given with its length through pb_entry_n). */
+
+typedef struct {
+  const char *key, *value;
+  size_t vlen; /* 0: strlen(value) */
+  size_t klen; /* 0: strlen(key) */
+} entry;
+
+static pbuf model_with_entries(const entry *e, size_t n) {
+  pbuf g = {0}, t = {0}, node = {0}, m = {0}, op = {0};
+  pb_int(&t, 1, 16);
+  pb_int(&t, 2, 1);
+  pb_str(&t, 8, "w");
+  for (size_t i = 0; i < n; i++) {
+    pbuf x = {0};
+    pb_bytes(&x, 1, e[i].key, e[i].klen ? e[i].klen : strlen(e[i].key));
+    pb_bytes(&x, 2, e[i].value, e[i].vlen ? e[i].vlen : strlen(e[i].value));
+    pb_msg(&t, 13, &x);
+  }
+  pb_int(&t, 14, 1);
+  pb_str(&node, 1, "w");
+  pb_str(&node, 2, "y");
+  pb_str(&node, 3, "id");
+  pb_str(&node, 4, "Identity");
+  pb_msg(&g, 1, &node);
+  pb_str(&g, 2, "g");
+  pb_msg(&g, 5, &t);
+  pb_int(&m, 1, 8);
+  pb_str(&m, 2, "test_hostile");
+  pb_msg(&m, 7, &g);
+  pb_int(&op, 2, 17);
+  pb_msg(&m, 8, &op);
+  return m;
+}
+
+/* Writes a model whose "w" is 64 bytes at offset 0 of `loc`. */
+static void write_model_at(const char *path, const char *loc) {
+  entry e[] = {{"location", loc, 0, 0}, {"offset", "0", 0, 0}, {"length", "64", 0, 0}};
+  pbuf b = model_with_entries(e, 3);
+  write_bytes(path, b.p, b.n);
+  free(b.p);
+}
+
+static onnxslim_tensor *init_w(onnxslim_model *m) {
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++) {
+    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    if (strcmp(onnxslim_tensor_name(t), "w") == 0) return t;
+  }
+  return NULL;
+}
+
+/* ================================ special files ================================ */
+
+static int child_open_fifo(void *path) {
+  onnxslim_model *m = (onnxslim_model *)1;
+  int rc = onnxslim_model_open(&m, path, NULL);
+  const char *msg = onnxslim_error_last();
+  if (rc == ONNXSLIM_OK) onnxslim_model_free(m);
+  return rc == ONNXSLIM_EIO && m == NULL && has(msg, path) && has(msg, "FIFO") ? 0 : 1;
+}
+
+/* A model path that is a FIFO, a directory or a character device is refused
+ * at once, with a message naming the path and what it is. */
+TEST(open_special_files) {
+  char d[300], p[400];
+  SUBDIR(d, "special");
+  REQUIRE(mkfifo(PATH(p, "%s/fifo.onnx", d), 0644) == 0);
+  int st = in_child_timeout(child_open_fifo, p, 5000);
+  if (st == 100 + SIGKILL)
+    fprintf(stderr, "onnxslim_model_open on a FIFO blocks (killed after 5 s)\n");
+  CHECK(st == 0);
+  onnxslim_model *m = (onnxslim_model *)1;
+  CHECK(onnxslim_model_open(&m, d, NULL) == ONNXSLIM_EIO && m == NULL);
+  CHECK(has(onnxslim_error_last(), d) && has(onnxslim_error_last(), "a directory"));
+  m = (onnxslim_model *)1;
+  CHECK(onnxslim_model_open(&m, "/dev/null", NULL) == ONNXSLIM_EIO && m == NULL);
+  CHECK(has(onnxslim_error_last(), "/dev/null") &&
+        has(onnxslim_error_last(), "a character device"));
+}
+
+/* ============================ the external-data path race ============================ *
+ * race/outside/d/w.bin holds 64 bytes the model must never read; the model
+ * race/m/model.onnx reads "d/w.bin", where race/m/d is a directory with its
+ * own w.bin and race/m/x a symlink to ../outside/d. A thread swaps d and x
+ * (renameat2 RENAME_EXCHANGE) as fast as it can while the loader loads the
+ * model again and again: a load may fail (d is the symlink at that moment)
+ * or read the inside bytes, never the outside ones. */
+
+static atomic_int race_stop;
+static char race_d[400], race_x[400];
+
+static void *swapper(void *unused) {
+  (void)unused;
+  while (!atomic_load(&race_stop)) renameat2(AT_FDCWD, race_d, AT_FDCWD, race_x, RENAME_EXCHANGE);
+  return NULL;
+}
+
+typedef struct {
+  long loads, inside, outside, refused, other;
+} race_counts;
+
+/* Loads `model` in a loop for `seconds` (or `max_loads` loads) while the
+ * swapper runs. */
+static void race_run(const char *model, double seconds, long max_loads, race_counts *c) {
+  uint8_t in[64], out[64];
+  for (int i = 0; i < 64; i++) {
+    in[i] = (uint8_t)(i + 1);
+    out[i] = (uint8_t)(0xA0 + i);
+  }
+  memset(c, 0, sizeof *c);
+  atomic_store(&race_stop, 0);
+  pthread_t th;
+  if (pthread_create(&th, NULL, swapper, NULL) != 0) {
+    c->other = -1;
+    return;
+  }
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (;;) {
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (c->loads >= max_loads ||
+        (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 > seconds)
+      break;
+    c->loads++;
+    onnxslim_model *m = NULL;
+    if (onnxslim_model_open(&m, model, NULL) != ONNXSLIM_OK) {
+      c->refused++;
+      continue;
+    }
+    const void *data = NULL;
+    size_t n = 0;
+    onnxslim_tensor *w = init_w(m);
+    if (w && onnxslim_tensor_data(w, &data, &n) == ONNXSLIM_OK && n == 64) {
+      if (memcmp(data, in, 64) == 0) c->inside++;
+      else if (memcmp(data, out, 64) == 0) c->outside++;
+      else c->other++;
+    } else {
+      c->other++;
+    }
+    onnxslim_model_free(m);
+  }
+  atomic_store(&race_stop, 1);
+  pthread_join(th, NULL);
+}
+
+static void make_race_fixture(char *model, size_t cap) {
+  char d[300], p[400];
+  uint8_t in[64], out[64];
+  for (int i = 0; i < 64; i++) {
+    in[i] = (uint8_t)(i + 1);
+    out[i] = (uint8_t)(0xA0 + i);
+  }
+  SUBDIR(d, "race");
+  mkdir(PATH(p, "%s/outside", d), 0755);
+  mkdir(PATH(p, "%s/outside/d", d), 0755);
+  write_bytes(PATH(p, "%s/outside/d/w.bin", d), out, 64);
+  mkdir(PATH(p, "%s/m", d), 0755);
+  PATH(race_d, "%s/m/d", d);
+  PATH(race_x, "%s/m/x", d);
+  if (!exists(race_d)) {
+    mkdir(race_d, 0755);
+    write_bytes(PATH(p, "%s/w.bin", race_d), in, 64);
+    CHECK(symlink("../outside/d", race_x) == 0);
+  }
+  P(model, cap, "%s/m/model.onnx", d);
+  write_model_at(model, "d/w.bin");
+}
+
+static void race_report(const char *what, const race_counts *c) {
+  fprintf(stderr,
+          "%s: %ld loads: %ld read the inside file, %ld refused, %ld read the OUTSIDE file, "
+          "%ld other\n",
+          what, c->loads, c->inside, c->refused, c->outside, c->other);
+}
+
+TEST(race_location_swap) {
+  char model[400];
+  make_race_fixture(model, sizeof model);
+  race_counts c;
+  race_run(model, 3.0, 200000, &c);
+  race_report("race (openat2 where the kernel has it)", &c);
+  CHECK(c.outside == 0);
+  CHECK(c.other == 0);
+  CHECK(c.inside > 0); /* the race ran: both states were seen */
+  CHECK(c.refused > 0);
+}
+
+#if defined(__linux__)
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+/* Makes openat2 fail with ENOSYS in this process, as on a kernel before
+ * 5.6 or in a sandbox that does not know it. 1: done, 0: not possible. */
+static int block_openat2(void) {
+#ifdef SYS_openat2
+  struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return 0;
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return 0;
+  errno = 0;
+  return syscall(SYS_openat2, AT_FDCWD, ".", NULL, 0) < 0 && errno == ENOSYS;
+#else
+  return 0;
+#endif
+}
+
+/* In a child without openat2: the race, and the symlink rules of the
+ * user-space walk (the same as the kernel's). Exit 0: fine, 77: openat2
+ * could not be blocked here, else the number of failed checks. */
+static int child_without_openat2(void *model) {
+  if (!block_openat2()) return 77;
+  int before = t_cur_failed;
+  race_counts c;
+  race_run(model, 3.0, 200000, &c);
+  race_report("race (without openat2: the walk in user space)", &c);
+  CHECK(c.outside == 0);
+  CHECK(c.other == 0);
+  CHECK(c.inside > 0);
+  /* inner symlinks are followed, ones leading out refused */
+  char d[300], p[400], q[400];
+  SUBDIR(d, "nowalk");
+  uint8_t b[64] = {0};
+  mkdir(PATH(p, "%s/base", d), 0755);
+  mkdir(PATH(p, "%s/base/sub", d), 0755);
+  write_bytes(PATH(p, "%s/base/sub/w.bin", d), b, 64);
+  write_bytes(PATH(p, "%s/out.bin", d), b, 64);
+  symlink("sub", PATH(p, "%s/base/subl", d));
+  symlink("../sub/w.bin", PATH(p, "%s/base/sub/self.bin", d));
+  symlink("../out.bin", PATH(p, "%s/base/rel_out.bin", d));
+  symlink(PATH(q, "%s/base/sub/w.bin", d), PATH(p, "%s/base/abs.bin", d));
+  symlink("..", PATH(p, "%s/base/up", d));
+  symlink("loop2", PATH(p, "%s/base/loop1", d));
+  symlink("loop1", PATH(p, "%s/base/loop2", d));
+  static const struct {
+    const char *loc;
+    int ok;
+  } cases[] = {{"sub/w.bin", 1},      {"subl/w.bin", 1},    {"subl/self.bin", 1},
+               {"./subl/./w.bin", 1}, {"rel_out.bin", 0},   {"abs.bin", 0},
+               {"up/base/sub/w.bin", 0}, {"loop1", 0},      {"subl", 0},
+               {"sub/nope.bin", 0},   {"sub/w.bin/x", 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    PATH(p, "%s/base/m%zu.onnx", d, i);
+    write_model_at(p, cases[i].loc);
+    onnxslim_model *m = NULL;
+    int rc = onnxslim_model_open(&m, p, NULL);
+    if ((rc == ONNXSLIM_OK) != cases[i].ok) {
+      fprintf(stderr, "without openat2: location '%s': %s\n", cases[i].loc,
+              rc ? onnxslim_error_last() : "loaded");
+      t_cur_failed++;
+    }
+    if (!cases[i].ok && i >= 4 && i <= 6 && !has(onnxslim_error_last(), "symlink")) {
+      fprintf(stderr, "without openat2: location '%s': message %s\n", cases[i].loc,
+              onnxslim_error_last());
+      t_cur_failed++;
+    }
+    onnxslim_model_free(m);
+  }
+  return t_cur_failed != before;
+}
+
+TEST(race_location_swap_without_openat2) {
+  char model[400];
+  make_race_fixture(model, sizeof model);
+  int st = in_child_timeout(child_without_openat2, model, 60000);
+  if (st == 77) SKIP("seccomp cannot block openat2 here");
+  CHECK(st == 0);
+}
+#endif
+
+/* ===================== data files written through a symlinked directory ===================== */
+
+/* Saving with location "link/w.data", where link is a symlink to a
+ * directory outside the model's directory, is refused and writes nothing
+ * anywhere; through a symlink that stays inside it works. */
+TEST(save_location_through_symlink) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "wsym");
+  mkdir(PATH(p, "%s/outside", d), 0755);
+  mkdir(PATH(p, "%s/out", d), 0755);
+  mkdir(PATH(p, "%s/out/sub", d), 0755);
+  CHECK(symlink("../outside", PATH(p, "%s/out/link", d)) == 0);
+  CHECK(symlink(PATH(q, "%s/outside", d), PATH(p, "%s/out/abslink", d)) == 0);
+  CHECK(symlink("sub", PATH(p, "%s/out/subl", d)) == 0);
+  /* a model with one inline tensor */
+  float v[16];
+  for (int i = 0; i < 16; i++) v[i] = (float)i;
+  pbuf g = {0}, t = {0}, node = {0}, mm = {0}, op = {0};
+  pb_int(&t, 1, 16);
+  pb_int(&t, 2, 1);
+  pb_str(&t, 8, "w");
+  pb_bytes(&t, 9, v, sizeof v);
+  pb_str(&node, 1, "w");
+  pb_str(&node, 2, "y");
+  pb_str(&node, 4, "Identity");
+  pb_msg(&g, 1, &node);
+  pb_str(&g, 2, "g");
+  pb_msg(&g, 5, &t);
+  pb_int(&mm, 1, 8);
+  pb_msg(&mm, 7, &g);
+  pb_int(&op, 2, 17);
+  pb_msg(&mm, 8, &op);
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, 0, NULL));
+  free(mm.p);
+  REQUIRE(m);
+  onnxslim_external_options o;
+  onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  o.size_threshold = 0;
+  static const char *out_locs[] = {"link/w.data", "abslink/w.data", "subl/../link/w.data"};
+  for (size_t i = 0; i < sizeof out_locs / sizeof out_locs[0]; i++) {
+    o.location = out_locs[i];
+    int rc = onnxslim_model_save_external(m, PATH(p, "%s/out/m.onnx", d), &o, NULL);
+    const char *msg = onnxslim_error_last();
+    if (strstr(out_locs[i], "..")) {
+      CHECK(rc == ONNXSLIM_EINVAL); /* ".." is refused before anything */
+    } else {
+      CHECK(rc == ONNXSLIM_EINVAL && has(msg, out_locs[i]) && has(msg, "symlink"));
+    }
+    CHECK(!exists(PATH(q, "%s/out/m.onnx", d)));
+    /* nothing at all was created outside */
+    int n = 0;
+    DIR_COUNT(PATH(q, "%s/outside", d), n);
+    if (n) fprintf(stderr, "location '%s': %d files written outside\n", out_locs[i], n);
+    CHECK(n == 0);
+  }
+  o.location = "subl/w.data";
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out/m.onnx", d), &o, NULL));
+  CHECK(exists(PATH(q, "%s/out/sub/w.data", d)));
+  onnxslim_model_free(m);
+  m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, PATH(p, "%s/out/m.onnx", d), NULL));
+  const void *data = NULL;
+  size_t n = 0;
+  CHECK(m && onnxslim_tensor_data(init_w(m), &data, &n) == ONNXSLIM_OK && n == sizeof v &&
+        memcmp(data, v, n) == 0);
+  onnxslim_model_free(m);
+}
+
+/* ============================ entries onnx reads otherwise ============================ */
+
+static char last_msg[1000]; /* the file load's error message */
+
+/* Loads the model with entries e[0..n) from d (as a file and from a buffer
+ * with base_dir d); returns the code of the file load, which the buffer load
+ * must repeat, and keeps its message in last_msg. */
+static int load_entries(const entry *e, size_t n, const char *d) {
+  char p[400];
+  pbuf b = model_with_entries(e, n);
+  static int k;
+  PATH(p, "%s/m%d.onnx", d, k++);
+  write_bytes(p, b.p, b.n);
+  onnxslim_model *m = NULL;
+  int rc = onnxslim_model_open(&m, p, NULL);
+  snprintf(last_msg, sizeof last_msg, "%s", onnxslim_error_last());
+  onnxslim_model_free(m);
+  onnxslim_load_options lo;
+  onnxslim_load_options_init(&lo, ONNXSLIM_LOAD_OPTIONS_VERSION);
+  lo.base_dir = d;
+  m = NULL;
+  int rc2 = onnxslim_model_from_buffer(&m, b.p, b.n, 0, &lo);
+  onnxslim_model_free(m);
+  free(b.p);
+  if (rc2 != rc) {
+    fprintf(stderr, "file load %d, buffer load %d\n", rc, rc2);
+    t_cur_failed++;
+  }
+  return rc;
+}
+
+/* A key given twice is refused (onnx takes the last, a reader taking the
+ * first reads other bytes); so is a NUL inside a value. A key with a NUL
+ * inside is another key, ignored as onnx ignores it. */
+TEST(external_keys_onnx_reads_otherwise) {
+  char d[300], p[400];
+  SUBDIR(d, "keys");
+  uint8_t a[64], b[64];
+  memset(a, 1, 64);
+  memset(b, 2, 64);
+  write_bytes(PATH(p, "%s/a.bin", d), a, 64);
+  write_bytes(PATH(p, "%s/b.bin", d), b, 64);
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"length", "64", 0, 0}, {"location", "b.bin", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "'w'") && has(last_msg, "'location'") && has(last_msg, "2 times"));
+  }
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"offset", "0", 0, 0}, {"offset", "4", 0, 0},
+                 {"length", "60", 0, 0}};
+    CHECK(load_entries(e, 4, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "'offset'") && has(last_msg, "2 times"));
+  }
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"length", "64", 0, 0}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_EMODEL); /* even when the two agree */
+    CHECK(has(last_msg, "'length'"));
+  }
+  {
+    /* "a.bin\0/../b.bin": onnx opens the whole string (and fails) */
+    entry e[] = {{"location", "a.bin\0/../b.bin", 15, 0}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 2, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "location") && has(last_msg, "NUL"));
+  }
+  {
+    entry e[] = {{"location", "a.bin", 0, 0}, {"offset", "0\0" "9", 3, 0}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_EMODEL);
+    CHECK(has(last_msg, "offset") && has(last_msg, "NUL"));
+  }
+  {
+    /* "location\0x" is not "location": the real one counts */
+    entry e[] = {{"location", "a.bin", 0, 0}, {"location\0x", "b.bin", 0, 10}, {"length", "64", 0, 0}};
+    CHECK(load_entries(e, 3, d) == ONNXSLIM_OK);
+  }
+}
+
+/* A location that names a directory - "." (the base directory itself),
+ * "sub/.", "sub/" - is refused with a message saying so, at load and at
+ * save (where "sub/." used to write a file named "sub"). */
+TEST(location_names_a_directory) {
+  char d[300], p[400];
+  SUBDIR(d, "dot");
+  mkdir(PATH(p, "%s/sub", d), 0755);
+  static const struct {
+    const char *loc, *why;
+  } cases[] = {{".", "the directory itself"},
+               {"./", "the directory itself"},
+               {"./.", "the directory itself"},
+               {"sub/.", "naming a directory"},
+               {"sub/", "naming a directory"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    entry e[] = {{"location", cases[i].loc, 0, 0}, {"length", "64", 0, 0}};
+    int rc = load_entries(e, 2, d);
+    if (rc != ONNXSLIM_EMODEL || !has(last_msg, cases[i].why) || has(last_msg, "symlink")) {
+      fprintf(stderr, "load, location '%s': %d %s\n", cases[i].loc, rc, last_msg);
+      t_cur_failed++;
+    }
+  }
+  /* saving */
+  float v[16] = {0};
+  pbuf g = {0}, t = {0}, node = {0}, mm = {0}, op = {0};
+  pb_int(&t, 1, 16);
+  pb_int(&t, 2, 1);
+  pb_str(&t, 8, "w");
+  pb_bytes(&t, 9, v, sizeof v);
+  pb_str(&node, 1, "w");
+  pb_str(&node, 2, "y");
+  pb_str(&node, 4, "Identity");
+  pb_msg(&g, 1, &node);
+  pb_str(&g, 2, "g");
+  pb_msg(&g, 5, &t);
+  pb_int(&mm, 1, 8);
+  pb_msg(&mm, 7, &g);
+  pb_int(&op, 2, 17);
+  pb_msg(&mm, 8, &op);
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, 0, NULL));
+  free(mm.p);
+  REQUIRE(m);
+  SUBDIR(d, "dotsave");
+  onnxslim_external_options o;
+  onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  o.size_threshold = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    o.location = cases[i].loc;
+    int rc = onnxslim_model_save_external(m, PATH(p, "%s/m.onnx", d), &o, NULL);
+    if (rc != ONNXSLIM_EINVAL || !has(onnxslim_error_last(), cases[i].why)) {
+      fprintf(stderr, "save, location '%s': %d %s\n", cases[i].loc, rc, onnxslim_error_last());
+      t_cur_failed++;
+    }
+    CHECK(!exists(PATH(p, "%s/m.onnx", d)));
+    CHECK(!exists(PATH(p, "%s/sub", d))); /* no file named after the directory */
+  }
+  onnxslim_model_free(m);
+}
+
+int main(void) {
+  snprintf(dir, sizeof dir, "/tmp/onnxslim-hostile-XXXXXX");
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  chmod(dir, 0755);
+  RUN(open_special_files);
+  RUN(race_location_swap);
+#if defined(__linux__)
+  RUN(race_location_swap_without_openat2);
+#endif
+  RUN(save_location_through_symlink);
+  RUN(external_keys_onnx_reads_otherwise);
+  RUN(location_names_a_directory);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);
+  return t_done();
+}
