@@ -110,6 +110,7 @@ static int map_ext(onnxslim_model *m, const char *real, size_t *index, const cha
   x->map = map;
   x->size = (size_t)st.st_size;
   x->fd = fd; /* kept for copy_file_range */
+  x->rel.lo = x->rel.hi = NULL;
   if (!x->path) {
     if (map) munmap(map, x->size);
     close(fd);

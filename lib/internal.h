@@ -224,6 +224,11 @@ typedef struct osl_plan {
   size_t fields_len;
 } osl_plan;
 
+/* A run of mapped bytes released but not yet handed back (io.c). */
+typedef struct osl_run {
+  const uint8_t *lo, *hi;
+} osl_run;
+
 /* Tag of model handles: a model's first member points here, where every
  * message handle's first member points to its osl_msgdef, so passing a
  * model where a graph or node is expected (or the reverse) is detected. */
@@ -237,6 +242,7 @@ struct onnxslim_model {
   void *map; /* mmap'ed region or NULL */
   size_t maplen;
   int fd; /* the mapped file, for copy_file_range; -1 if none */
+  osl_run rel; /* released bytes of map not yet handed back (io.c) */
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
@@ -256,6 +262,7 @@ typedef struct osl_extfile {
   void *map;
   size_t size;
   int fd;
+  osl_run rel;
 } osl_extfile;
 
 /* Graph indexes (graph.c). The edit primitives call gindex_before() before
@@ -413,7 +420,10 @@ int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst)
 /* Streams a field's transform into a sink, one chunk at a time. */
 int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink);
 /* Hints that the model's mapped bytes [p, p+n) are not needed for now, so
- * streaming over a large model does not grow the resident set. */
+ * streaming over a large model does not grow the resident set. Cheap to
+ * call for any range, however small: ranges that follow one another are
+ * gathered, and pages go back to the kernel only in runs of several MiB
+ * (one madvise per run), so a small model costs no system call. */
 void onnxslim__release(const onnxslim_model *model, const void *p, size_t n);
 
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
