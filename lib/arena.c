@@ -17,13 +17,15 @@ void *onnxslim__arena_alloc(osl_arena *arena, size_t size) {
   if (need < size) return NULL;
   osl_arena_block *b = arena->head;
   if (!b || b->cap - b->used < need) {
-    size_t cap = need > OSL_ARENA_BLOCK ? need : OSL_ARENA_BLOCK;
+    size_t block = arena->block ? arena->block : OSL_ARENA_BLOCK;
+    size_t cap = need > block ? need : block;
     if (cap > SIZE_MAX - sizeof *b) return NULL;
     b = malloc(sizeof *b + cap);
     if (!b) return NULL;
     b->used = 0;
     b->cap = cap;
-    if (arena->head && need > OSL_ARENA_BLOCK) {
+    if (arena->block && arena->block < OSL_ARENA_BLOCK) arena->block *= 2;
+    if (arena->head && need > block) {
       /* keep filling the current block; put the big one behind it */
       b->next = arena->head->next;
       arena->head->next = b;

@@ -169,18 +169,13 @@ static const char *short_name(int32_t dt) {
 }
 
 static int set_elem(onnxslim_graph *g, const char *value, int32_t dt) {
-  /* every entry naming the value: inputs, outputs, value_info */
+  /* every entry naming the value: inputs, outputs, value_info (found
+   * through the graph's index: a type edit leaves it as it is) */
+  osl_msg *const *vi;
+  size_t n = onnxslim__graph_value_infos((osl_msg *)g, value, &vi);
   int rc = 0;
-  size_t counts[3] = {onnxslim_graph_input_count(g), onnxslim_graph_output_count(g),
-                      onnxslim_graph_value_info_count(g)};
-  for (int w = 0; w < 3 && !rc; w++)
-    for (size_t i = 0; i < counts[w] && !rc; i++) {
-      onnxslim_value_info *vi = w == 0   ? onnxslim_graph_input(g, i)
-                                : w == 1 ? onnxslim_graph_output(g, i)
-                                         : onnxslim_graph_value_info(g, i);
-      if (strcmp(onnxslim_value_info_name(vi), value) == 0)
-        rc = onnxslim_value_info_set_elem_type(vi, dt);
-    }
+  for (size_t i = 0; i < n && !rc; i++)
+    rc = onnxslim_value_info_set_elem_type((onnxslim_value_info *)vi[i], dt);
   return rc;
 }
 

@@ -215,6 +215,7 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
   x->fd = fd; /* kept for copy_file_range, and as the file's identity */
   x->dev = st.st_dev;
   x->ino = st.st_ino;
+  x->rel.lo = x->rel.hi = NULL;
   if (!x->path) {
     if (map) munmap(map, x->size);
     close(fd);
@@ -288,6 +289,7 @@ static int walk(onnxslim_model *m, osl_msg *msg, osl_resolver *r) {
     int rc = resolve(m, msg, r);
     if (rc) return rc;
   }
+  OSL_FLUSH(msg);
   for (size_t i = 0; i < msg->nf; i++)
     if (msg->f[i].sub) {
       int rc = walk(m, msg->f[i].sub, r);
@@ -514,6 +516,7 @@ static int add_item(osl_esave *s, osl_msg *t, const char *name, onnxslim_graph *
 
 static int collect_items(osl_esave *s, osl_msg *msg) {
   int rc = 0;
+  OSL_FLUSH(msg);
   if (msg->def == &osl_def_onnx_GraphProto) {
     for (size_t i = 0; i < msg->nf && !rc; i++)
       if (msg->f[i].number == onnx_GraphProto_initializer_tag && msg->f[i].sub)
@@ -671,6 +674,7 @@ static void set_plan(osl_msg *t, const osl_plan *plan) {
 }
 
 static void clear_plans(osl_msg *msg) {
+  OSL_FLUSH(msg);
   msg->plan = NULL;
   msg->save_dirty = 0;
   for (size_t i = 0; i < msg->nf; i++)
@@ -1038,6 +1042,7 @@ static int h_msg(const onnxslim_model *m, XXH3_state_t *h, osl_msg *msg) {
   int known_layout =
       tensor && (onnxslim_dtype_bits(onnxslim_tensor_dtype((onnxslim_tensor *)msg)) ||
                  onnxslim_tensor_dtype((onnxslim_tensor *)msg) == ONNXSLIM_DTYPE_STRING);
+  OSL_FLUSH(msg);
   for (size_t i = 0; i < msg->nf; i++) {
     osl_field *f = &msg->f[i];
     if (known_layout && onnxslim__storage_field(f->number)) continue;

@@ -2,6 +2,8 @@
  * libonnxslim - graphs: element access and name indexes (node by name,
  * initializer, value info, producer and consumers of a value).
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,42 +52,139 @@ G_LIST(value_info, onnx_GraphProto_value_info_tag, onnxslim_value_info)
 G_LIST(initializer, onnx_GraphProto_initializer_tag, onnxslim_tensor)
 G_LIST(sparse_initializer, onnx_GraphProto_sparse_initializer_tag, onnxslim_sparse_tensor)
 
-/* ---- index ---------------------------------------------------------------- */
+/* ---- index ---------------------------------------------------------------- *
+ * Maps from names to the items of the graph holding them. A name's holders
+ * are kept in graph order (the first is the one lookups return): one message
+ * stored directly, the common case, or, tagged with the low bit, a list.
+ *
+ * The index follows the edits instead of being rebuilt after each: before
+ * an edit that may change what an item contributes (its names, inputs,
+ * outputs, the values its subgraphs capture), the item is unlinked and put
+ * on the stale list; the next lookup links the stale items again. So a batch
+ * of edits costs what the items it touches contribute, and the index's
+ * memory (its own arena) is freed when it is dropped. */
 
 typedef struct {
   size_t count, cap;
-  osl_msg **nodes;
-} osl_nodelist;
+  osl_msg *m[];
+} osl_holders;
 
-typedef struct {
+typedef int (*osl_cmp)(const osl_msg *a, const osl_msg *b);
+
+typedef struct osl_gindex {
+  osl_arena arena; /* everything below; freed with the index */
+  osl_msg *g;
+  struct osl_gindex *prev, *next; /* the model's live indexes */
   osl_map nodes;     /* node name -> NodeProto */
   osl_map producer;  /* value -> NodeProto */
   osl_map inits;     /* initializer name -> TensorProto */
   osl_map vinfo;     /* value -> ValueInfoProto (inputs, outputs, value_info) */
-  osl_map consumers; /* value -> osl_nodelist */
+  osl_map consumers; /* value -> NodeProto */
+  osl_msg **stale;   /* items to link on next use */
+  size_t nstale, capstale;
 } osl_gindex;
 
-static int add_consumer(osl_arena *a, osl_map *map, const char *name, osl_msg *node) {
-  osl_map_entry *e = onnxslim__map_put(a, map, name, NULL);
+#define H_LIST(v) ((osl_holders *)((uintptr_t)(v) & ~(uintptr_t)1))
+#define H_IS_LIST(v) (((uintptr_t)(v)&1) != 0)
+
+/* The holders stored in a map entry's value slot. */
+static osl_msg *const *holders(void *const *slot, size_t *n) {
+  void *v = *slot;
+  if (!v) {
+    *n = 0;
+    return NULL;
+  }
+  if (!H_IS_LIST(v)) {
+    *n = 1;
+    return (osl_msg *const *)slot;
+  }
+  *n = H_LIST(v)->count;
+  return H_LIST(v)->m;
+}
+
+static int vinfo_rank(const osl_msg *v) {
+  return v->fnum == onnx_GraphProto_input_tag ? 0 : v->fnum == onnx_GraphProto_output_tag ? 1 : 2;
+}
+static int vinfo_cmp(const osl_msg *a, const osl_msg *b) {
+  int ra = vinfo_rank(a), rb = vinfo_rank(b);
+  return ra != rb ? ra - rb : onnxslim__msg_order_cmp(a, b);
+}
+
+/* Adds m to key's holders at its place by cmp (NULL: at the end, as when
+ * the index is built in graph order). */
+static int h_add(osl_gindex *ix, osl_map *map, const char *key, osl_msg *m, osl_cmp cmp) {
+  osl_map_entry *e = onnxslim__map_put(&ix->arena, map, key, NULL);
   if (!e) return ONNXSLIM_ENOMEM;
-  osl_nodelist *l = e->value;
-  if (!l) {
-    l = onnxslim__arena_alloc(a, sizeof *l);
+  if (!e->value) {
+    e->value = m;
+    return 0;
+  }
+  osl_holders *l;
+  if (!H_IS_LIST(e->value)) {
+    osl_msg *one = e->value;
+    if (one == m) return 0;
+    l = onnxslim__arena_alloc(&ix->arena, sizeof *l + 4 * sizeof l->m[0]);
     if (!l) return ONNXSLIM_ENOMEM;
-    memset(l, 0, sizeof *l);
-    e->value = l;
+    l->count = 1;
+    l->cap = 4;
+    l->m[0] = one;
+    e->value = (void *)((uintptr_t)l | 1);
+  } else {
+    l = H_LIST(e->value);
   }
-  if (l->count && l->nodes[l->count - 1] == node) return 0;
+  size_t lo = l->count;
+  if (cmp) {
+    size_t hi = l->count;
+    lo = 0;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      int c = cmp(l->m[mid], m);
+      if (c == 0) return 0; /* already there */
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+  } else if (l->count && l->m[l->count - 1] == m) {
+    return 0;
+  }
   if (l->count == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 2;
-    osl_msg **v = onnxslim__arena_alloc(a, cap * sizeof *v);
-    if (!v) return ONNXSLIM_ENOMEM;
-    if (l->count) memcpy(v, l->nodes, l->count * sizeof *v);
-    l->nodes = v;
-    l->cap = cap;
+    osl_holders *nl = onnxslim__arena_alloc(&ix->arena, sizeof *nl + 2 * l->cap * sizeof l->m[0]);
+    if (!nl) return ONNXSLIM_ENOMEM;
+    nl->count = l->count;
+    nl->cap = 2 * l->cap;
+    memcpy(nl->m, l->m, l->count * sizeof l->m[0]);
+    l = nl;
+    e->value = (void *)((uintptr_t)l | 1);
   }
-  l->nodes[l->count++] = node;
+  memmove(&l->m[lo + 1], &l->m[lo], (l->count - lo) * sizeof l->m[0]);
+  l->m[lo] = m;
+  l->count++;
   return 0;
+}
+
+static void h_remove(osl_map *map, const char *key, osl_msg *m, osl_cmp cmp) {
+  osl_map_entry *e = onnxslim__map_slot(map, key);
+  if (!e || !e->key || !e->value) return;
+  if (!H_IS_LIST(e->value)) {
+    if (e->value == m) e->value = NULL;
+    return;
+  }
+  osl_holders *l = H_LIST(e->value);
+  size_t lo = 0, hi = l->count, at = SIZE_MAX;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = cmp(l->m[mid], m);
+    if (c == 0) {
+      at = mid;
+      break;
+    }
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (at == SIZE_MAX || l->m[at] != m)
+    for (at = 0; at < l->count && l->m[at] != m; at++) {}
+  if (at == l->count) return;
+  memmove(&l->m[at], &l->m[at + 1], (l->count - at - 1) * sizeof l->m[0]);
+  l->count--;
 }
 
 /* Names used and defined anywhere inside graph g (recursively). */
@@ -146,10 +245,10 @@ static int scope_names(osl_arena *tmp, osl_msg *g, osl_map *used, osl_map *defin
   return 0;
 }
 
-/* Adds node as a consumer of every outer value its subgraphs capture. Each
- * subgraph is its own scope: a name one branch defines can still be
- * captured by another. */
-static int add_captures(osl_arena *a, osl_gindex *ix, osl_msg *node) {
+/* Adds (add = 1) or removes node as a consumer of every outer value its
+ * subgraphs capture. Each subgraph is its own scope: a name one branch
+ * defines can still be captured by another. */
+static int node_captures(osl_gindex *ix, osl_msg *node, int add, osl_cmp cmp) {
   int rc = 0;
   for (size_t k = 0; k < node->nf && !rc; k++) {
     osl_field *f = &node->f[k];
@@ -160,12 +259,14 @@ static int add_captures(osl_arena *a, osl_gindex *ix, osl_msg *node) {
            af->number != onnx_AttributeProto_graphs_tag) || !af->sub)
         continue;
       osl_arena tmp = {0};
+      tmp.block = 4096;
       osl_map used = {0}, defined = {0};
       rc = scope_names(&tmp, af->sub, &used, &defined);
       for (size_t i = 0; i < used.cap && !rc; i++) {
         const char *name = used.slots[i].key;
-        if (name && !onnxslim__map_get(&defined, name))
-          rc = add_consumer(a, &ix->consumers, name, node);
+        if (!name || onnxslim__map_get(&defined, name)) continue;
+        if (add) rc = h_add(ix, &ix->consumers, name, node, cmp);
+        else h_remove(&ix->consumers, name, node, onnxslim__msg_order_cmp);
       }
       onnxslim__arena_free(&tmp);
     }
@@ -173,61 +274,172 @@ static int add_captures(osl_arena *a, osl_gindex *ix, osl_msg *node) {
   return rc;
 }
 
-static osl_gindex *graph_index(osl_msg *g) {
-  if (g->cache) return g->cache;
-  onnxslim_model *model = g->model;
-  osl_arena *a = &model->arena;
-  osl_gindex *ix = onnxslim__arena_alloc(a, sizeof *ix);
-  if (!ix) goto nomem;
-  memset(ix, 0, sizeof *ix);
-  for (size_t i = 0; i < g->nf; i++) {
-    osl_field *f = &g->f[i];
-    osl_msg *m = f->sub;
-    if (!m) continue;
-    if (f->number == onnx_GraphProto_initializer_tag) {
-      const char *name = onnxslim__msg_str(m, onnx_TensorProto_name_tag);
-      if (!name || !onnxslim__map_put(a, &ix->inits, name, m)) goto nomem;
-    } else if (f->number == onnx_GraphProto_node_tag) {
-      const char *name = onnxslim__msg_str(m, onnx_NodeProto_name_tag);
-      if (!name) goto nomem;
-      if (name[0] && !onnxslim__map_put(a, &ix->nodes, name, m)) goto nomem;
-      for (size_t k = 0; k < m->nf; k++) {
-        osl_field *nf = &m->f[k];
-        if (nf->number != onnx_NodeProto_input_tag && nf->number != onnx_NodeProto_output_tag)
-          continue;
-        const char *v = onnxslim__field_cstr(model, nf);
-        if (!v) goto nomem;
-        if (!v[0]) continue;
-        if (nf->number == onnx_NodeProto_output_tag) {
-          if (!onnxslim__map_put(a, &ix->producer, v, m)) goto nomem;
-        } else if (add_consumer(a, &ix->consumers, v, m)) {
-          goto nomem;
-        }
-      }
-      if (add_captures(a, ix, m)) goto nomem;
+/* Links (add = 1) or unlinks an item of the graph: what it holds goes into
+ * (or out of) the maps. cmp orders new holders (NULL: append). Unlinking
+ * never fails; linking fails only with ONNXSLIM_ENOMEM. */
+static int item_names(osl_gindex *ix, osl_msg *m, int add, osl_cmp cmp) {
+  onnxslim_model *model = ix->g->model;
+  const char *name;
+  int rc = 0;
+  if (m->def == &osl_def_onnx_NodeProto) {
+    if (!(name = onnxslim__msg_str(m, onnx_NodeProto_name_tag))) return ONNXSLIM_ENOMEM;
+    if (name[0]) {
+      if (add) rc = h_add(ix, &ix->nodes, name, m, cmp);
+      else h_remove(&ix->nodes, name, m, onnxslim__msg_order_cmp);
     }
+    for (size_t k = 0; k < m->nf && !rc; k++) {
+      osl_field *nf = &m->f[k];
+      if (nf->number != onnx_NodeProto_input_tag && nf->number != onnx_NodeProto_output_tag)
+        continue;
+      const char *v = onnxslim__field_cstr(model, nf);
+      if (!v) return ONNXSLIM_ENOMEM;
+      if (!v[0]) continue;
+      osl_map *map = nf->number == onnx_NodeProto_output_tag ? &ix->producer : &ix->consumers;
+      if (add) rc = h_add(ix, map, v, m, cmp);
+      else h_remove(map, v, m, onnxslim__msg_order_cmp);
+    }
+    if (!rc) rc = node_captures(ix, m, add, cmp);
+  } else if (m->def == &osl_def_onnx_TensorProto && m->fnum == onnx_GraphProto_initializer_tag) {
+    if (!(name = onnxslim__msg_str(m, onnx_TensorProto_name_tag))) return ONNXSLIM_ENOMEM;
+    if (add) rc = h_add(ix, &ix->inits, name, m, cmp);
+    else h_remove(&ix->inits, name, m, onnxslim__msg_order_cmp);
+  } else if (m->def == &osl_def_onnx_ValueInfoProto &&
+             (m->fnum == onnx_GraphProto_input_tag || m->fnum == onnx_GraphProto_output_tag ||
+              m->fnum == onnx_GraphProto_value_info_tag)) {
+    if (!(name = onnxslim__msg_str(m, onnx_ValueInfoProto_name_tag))) return ONNXSLIM_ENOMEM;
+    if (add) rc = h_add(ix, &ix->vinfo, name, m, cmp ? vinfo_cmp : NULL);
+    else h_remove(&ix->vinfo, name, m, vinfo_cmp);
+  }
+  return rc;
+}
+
+void onnxslim__gindex_drop(osl_msg *g) {
+  osl_gindex *ix = g->cache;
+  if (!ix) return;
+  for (size_t i = 0; i < ix->nstale; i++) ix->stale[i]->ixstale = 0;
+  if (ix->prev) ix->prev->next = ix->next;
+  else g->model->indexes = ix->next;
+  if (ix->next) ix->next->prev = ix->prev;
+  onnxslim__arena_free(&ix->arena);
+  free(ix);
+  g->cache = NULL;
+}
+
+void onnxslim__gindex_free_all(onnxslim_model *model) {
+  while (model->indexes) onnxslim__gindex_drop(model->indexes->g);
+}
+
+/* Unlinks item m (when linked) and puts it on the stale list. */
+static void mark_stale(osl_gindex *ix, osl_msg *m, int linked) {
+  if (m->ixstale) return;
+  if (linked) item_names(ix, m, 0, NULL);
+  if (ix->nstale == ix->capstale) {
+    size_t cap = ix->capstale ? ix->capstale * 2 : 16;
+    osl_msg **v = onnxslim__arena_alloc(&ix->arena, cap * sizeof *v);
+    if (!v) {
+      onnxslim__gindex_drop(ix->g); /* rebuilt from scratch on next use */
+      return;
+    }
+    if (ix->nstale) memcpy(v, ix->stale, ix->nstale * sizeof *v);
+    ix->stale = v;
+    ix->capstale = cap;
+  }
+  ix->stale[ix->nstale++] = m;
+  m->ixstale = 1;
+}
+
+/* Can a change of field `number` of msg change what some graph's index
+ * holds? Names of nodes, values, initializers and value infos, and
+ * anything that holds a subgraph (captures). Types, data, attributes
+ * without subgraphs: no. */
+static int index_relevant(const osl_msg *msg, uint32_t number) {
+  const osl_msgdef *d = msg->def;
+  if (d == &osl_def_onnx_GraphProto)
+    return number == onnx_GraphProto_node_tag || number == onnx_GraphProto_initializer_tag ||
+           number == onnx_GraphProto_sparse_initializer_tag || number == onnx_GraphProto_input_tag ||
+           number == onnx_GraphProto_output_tag || number == onnx_GraphProto_value_info_tag;
+  if (d == &osl_def_onnx_NodeProto) return 1;
+  if (d == &osl_def_onnx_TensorProto) return number == onnx_TensorProto_name_tag;
+  if (d == &osl_def_onnx_ValueInfoProto) return number == onnx_ValueInfoProto_name_tag;
+  if (d == &osl_def_onnx_AttributeProto)
+    return number == onnx_AttributeProto_g_tag || number == onnx_AttributeProto_graphs_tag;
+  if (d == &osl_def_onnx_SparseTensorProto) return number == onnx_SparseTensorProto_values_tag;
+  return 0;
+}
+
+/* For every graph above the change with an index: the item of that graph
+ * the change is in becomes stale (unlinked before the change; a new item
+ * added by it is linked later). */
+static void index_edit(osl_msg *msg, uint32_t number, osl_msg *sub, int after) {
+  if (!index_relevant(msg, number)) return;
+  osl_msg *below = msg->def == &osl_def_onnx_GraphProto ? sub : NULL;
+  for (osl_msg *c = msg; c; below = c, c = c->parent) {
+    if (c->def != &osl_def_onnx_GraphProto || !c->cache || !below) continue;
+    if (below->parent != c || below->detached) continue;
+    mark_stale(c->cache, below, !after);
+  }
+}
+
+void onnxslim__gindex_before(osl_msg *msg, uint32_t number, osl_msg *old_sub) {
+  index_edit(msg, number, old_sub, 0);
+}
+
+void onnxslim__gindex_after(osl_msg *msg, uint32_t number, osl_msg *new_sub) {
+  index_edit(msg, number, new_sub, 1);
+}
+
+static osl_gindex *graph_index(osl_msg *g) {
+  osl_gindex *ix = g->cache;
+  if (ix) {
+    /* link what changed since the last use */
+    for (size_t i = 0; i < ix->nstale; i++) {
+      osl_msg *m = ix->stale[i];
+      m->ixstale = 0;
+      if (m->parent == g && !m->detached && item_names(ix, m, 1, onnxslim__msg_order_cmp)) {
+        for (size_t k = i + 1; k < ix->nstale; k++) ix->stale[k]->ixstale = 0;
+        ix->nstale = 0;
+        onnxslim__gindex_drop(g);
+        goto nomem;
+      }
+    }
+    ix->nstale = 0;
+    return ix;
+  }
+  OSL_FLUSH(g);
+  ix = calloc(1, sizeof *ix);
+  if (!ix) goto nomem;
+  ix->arena.block = 4096;
+  ix->g = g;
+  ix->next = g->model->indexes;
+  if (ix->next) ix->next->prev = ix;
+  g->model->indexes = ix;
+  g->cache = ix;
+  for (size_t i = 0; i < g->nf; i++) {
+    osl_msg *m = g->f[i].sub;
+    if (m && m->def != &osl_def_onnx_ValueInfoProto && item_names(ix, m, 1, NULL)) goto drop;
   }
   /* value infos: inputs first, then outputs, then value_info */
   static const uint32_t order[] = {onnx_GraphProto_input_tag, onnx_GraphProto_output_tag,
                                    onnx_GraphProto_value_info_tag};
   for (size_t o = 0; o < 3; o++) {
     osl_list *l = onnxslim__msg_list(g, order[o]);
-    if (!l) goto nomem;
-    for (size_t i = 0; i < l->count; i++) {
-      osl_msg *m = g->f[l->idx[i]].sub;
-      const char *name = onnxslim__msg_str(m, onnx_ValueInfoProto_name_tag);
-      if (!name || !onnxslim__map_put(a, &ix->vinfo, name, m)) goto nomem;
-    }
+    if (!l) goto drop;
+    for (size_t i = 0; i < l->count; i++)
+      if (item_names(ix, g->f[l->idx[i]].sub, 1, NULL)) goto drop;
   }
-  g->cache = ix;
   return ix;
+drop:
+  onnxslim__gindex_drop(g);
 nomem:
   onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while indexing graph");
   return NULL;
 }
 
-static void *find(const onnxslim_graph *graph, const char *name, size_t off, const char *what,
-                  const char *fn) {
+/* The holders of `name` in the map at offset off of the index; NULL with
+ * ONNXSLIM_ENOTFOUND when there are none. */
+static osl_msg *const *find_all(const onnxslim_graph *graph, const char *name, size_t off,
+                                const char *what, const char *fn, size_t *n) {
+  *n = 0;
   osl_msg *g = onnxslim__check(graph, &osl_def_onnx_GraphProto, fn);
   if (!g) return NULL;
   if (!name) {
@@ -236,10 +448,28 @@ static void *find(const onnxslim_graph *graph, const char *name, size_t off, con
   }
   osl_gindex *ix = graph_index(g);
   if (!ix) return NULL;
-  void *v = onnxslim__map_get((osl_map *)((char *)ix + off), name);
-  if (!v) onnxslim__err(ONNXSLIM_ENOTFOUND, "no %s named '%s' in graph '%s'", what, name,
-                        onnxslim__msg_str(g, onnx_GraphProto_name_tag));
+  osl_map_entry *e = onnxslim__map_slot((osl_map *)((char *)ix + off), name);
+  osl_msg *const *v = e && e->key ? holders(&e->value, n) : NULL;
+  if (!*n) {
+    onnxslim__err(ONNXSLIM_ENOTFOUND, "no %s named '%s' in graph '%s'", what, name,
+                  onnxslim__msg_str(g, onnx_GraphProto_name_tag));
+    return NULL;
+  }
   return v;
+}
+
+static void *find(const onnxslim_graph *graph, const char *name, size_t off, const char *what,
+                  const char *fn) {
+  size_t n;
+  osl_msg *const *v = find_all(graph, name, off, what, fn, &n);
+  return v ? v[0] : NULL;
+}
+
+size_t onnxslim__graph_value_infos(osl_msg *g, const char *name, osl_msg *const **out) {
+  size_t n;
+  *out = find_all((onnxslim_graph *)g, name, offsetof(osl_gindex, vinfo), "value info", __func__,
+                  &n);
+  return n;
 }
 
 onnxslim_node *onnxslim_graph_find_node(const onnxslim_graph *graph, const char *name) {
@@ -257,22 +487,23 @@ onnxslim_node *onnxslim_graph_producer(const onnxslim_graph *graph, const char *
 }
 
 size_t onnxslim_graph_consumer_count(const onnxslim_graph *graph, const char *name) {
-  osl_nodelist *l = find(graph, name, offsetof(osl_gindex, consumers), "consumer of a value",
-                         __func__);
-  return l ? l->count : 0;
+  size_t n;
+  find_all(graph, name, offsetof(osl_gindex, consumers), "consumer of a value", __func__, &n);
+  return n;
 }
 
 onnxslim_node *onnxslim_graph_consumer(const onnxslim_graph *graph, const char *name,
                                        size_t index) {
-  osl_nodelist *l = find(graph, name, offsetof(osl_gindex, consumers), "consumer of a value",
-                         __func__);
-  if (!l) return NULL;
-  if (index >= l->count) {
+  size_t n;
+  osl_msg *const *v = find_all(graph, name, offsetof(osl_gindex, consumers),
+                               "consumer of a value", __func__, &n);
+  if (!v) return NULL;
+  if (index >= n) {
     onnxslim__err(ONNXSLIM_ERANGE, "consumer index %zu out of range (%zu consumers of '%s')",
-                  index, l->count, name);
+                  index, n, name);
     return NULL;
   }
-  return (onnxslim_node *)l->nodes[index];
+  return (onnxslim_node *)v[index];
 }
 
 /* ---- graph edits ------------------------------------------------------------ */
@@ -283,22 +514,13 @@ int onnxslim_graph_set_name(onnxslim_graph *graph, const char *name) {
   return onnxslim__msg_set_str(g, onnx_GraphProto_name_tag, name);
 }
 
-int onnxslim_graph_add_node(onnxslim_graph *graph, size_t index, const char *op_type,
-                            const char *domain, const char *name, const char *const *inputs,
-                            size_t n_inputs, const char *const *outputs, size_t n_outputs,
-                            onnxslim_node **out) {
-  if (out) *out = NULL;
-  G_OR(ONNXSLIM_EINVAL);
-  if (!op_type || (!inputs && n_inputs) || (!outputs && n_outputs))
-    return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL argument", __func__);
-  size_t count = onnxslim__msg_count(g, onnx_GraphProto_node_tag);
-  if (index == SIZE_MAX) index = count;
-  if (index > count)
-    return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu past the end (%zu nodes)", __func__,
-                         index, count);
+/* A new NodeProto, not yet in any graph. */
+static osl_msg *new_node(osl_msg *g, const char *op_type, const char *domain, const char *name,
+                         const char *const *inputs, size_t n_inputs, const char *const *outputs,
+                         size_t n_outputs) {
   onnxslim_model *model = g->model;
   osl_msg *n = onnxslim__msg_new(model, &osl_def_onnx_NodeProto, NULL);
-  if (!n) return ONNXSLIM_ENOMEM;
+  if (!n) return NULL;
   osl_field f;
   int rc = 0;
   /* fields in onnx.proto order, as other writers emit them */
@@ -315,10 +537,48 @@ int onnxslim_graph_add_node(onnxslim_graph *graph, size_t index, const char *op_
   if (!rc && domain && domain[0] &&
       !(rc = onnxslim__fld_str(model, onnx_NodeProto_domain_tag, domain, &f)))
     rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
-  if (rc) return rc;
+  return rc ? NULL : n;
+}
+
+int onnxslim_graph_add_node(onnxslim_graph *graph, size_t index, const char *op_type,
+                            const char *domain, const char *name, const char *const *inputs,
+                            size_t n_inputs, const char *const *outputs, size_t n_outputs,
+                            onnxslim_node **out) {
+  if (out) *out = NULL;
+  G_OR(ONNXSLIM_EINVAL);
+  if (!op_type || (!inputs && n_inputs) || (!outputs && n_outputs))
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL argument", __func__);
+  /* appending needs no position, so it leaves the graph's queued edits queued */
+  osl_msg *anchor = NULL;
+  if (index != SIZE_MAX) {
+    size_t count = onnxslim__msg_count(g, onnx_GraphProto_node_tag);
+    if (index > count)
+      return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu past the end (%zu nodes)", __func__,
+                           index, count);
+    if (index < count) anchor = onnxslim__msg_sub_at(g, onnx_GraphProto_node_tag, index);
+  }
+  osl_msg *n = new_node(g, op_type, domain, name, inputs, n_inputs, outputs, n_outputs);
+  if (!n) return onnxslim_error_last_code();
+  osl_field f;
   onnxslim__fld_sub(onnx_GraphProto_node_tag, n, &f);
-  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, onnx_GraphProto_node_tag, index), &f);
+  int rc = anchor ? onnxslim__msg_insert_near(g, anchor, 0, &f) : onnxslim__msg_append(g, &f);
   if (!rc && out) *out = (onnxslim_node *)n;
+  return rc;
+}
+
+int onnxslim__graph_add_node_near(osl_msg *g, osl_msg *anchor, int after, const char *op_type,
+                                  const char *domain, const char *name, const char *const *inputs,
+                                  size_t n_inputs, const char *const *outputs, size_t n_outputs,
+                                  osl_msg **out) {
+  *out = NULL;
+  if (anchor->parent != g || anchor->detached || anchor->def != &osl_def_onnx_NodeProto)
+    return onnxslim__err(ONNXSLIM_EINVAL, "the anchor is not a node of this graph");
+  osl_msg *n = new_node(g, op_type, domain, name, inputs, n_inputs, outputs, n_outputs);
+  if (!n) return onnxslim_error_last_code();
+  osl_field f;
+  onnxslim__fld_sub(onnx_GraphProto_node_tag, n, &f);
+  int rc = onnxslim__msg_insert_near(g, anchor, after, &f);
+  if (!rc) *out = n;
   return rc;
 }
 
@@ -343,12 +603,13 @@ int onnxslim_graph_move_node(onnxslim_graph *graph, onnxslim_node *node, size_t 
   G_OR(ONNXSLIM_EINVAL);
   osl_msg *n = OSL_CHECK(node, onnx_NodeProto);
   if (!n) return ONNXSLIM_EINVAL;
-  size_t pos = n->parent == g ? onnxslim__msg_pos_of(g, n) : SIZE_MAX;
-  if (pos == SIZE_MAX) return onnxslim__err(ONNXSLIM_EINVAL, "%s: node not in this graph", __func__);
+  if (n->parent != g) return onnxslim__err(ONNXSLIM_EINVAL, "%s: node not in this graph", __func__);
   size_t count = onnxslim__msg_count(g, onnx_GraphProto_node_tag);
   if (index >= count)
     return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu out of range (%zu nodes)", __func__,
                          index, count);
+  size_t pos = onnxslim__msg_pos_of(g, n);
+  if (pos == SIZE_MAX) return onnxslim__err(ONNXSLIM_EINVAL, "%s: node not in this graph", __func__);
   osl_field f = g->f[pos];
   onnxslim__msg_remove(g, pos);
   n->detached = 0;
@@ -367,8 +628,7 @@ int onnxslim_graph_add_initializer_copy(onnxslim_graph *graph, const onnxslim_te
   if (rc) return rc;
   osl_field f;
   onnxslim__fld_sub(onnx_GraphProto_initializer_tag, t, &f);
-  size_t count = onnxslim__msg_count(g, onnx_GraphProto_initializer_tag);
-  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, onnx_GraphProto_initializer_tag, count), &f);
+  rc = onnxslim__msg_append(g, &f);
   if (!rc && out) *out = (onnxslim_tensor *)t;
   return rc;
 }
@@ -388,8 +648,7 @@ int onnxslim_graph_add_initializer(onnxslim_graph *graph, const char *name, int3
   if (!rc) rc = onnxslim_tensor_set_data((onnxslim_tensor *)t, dtype, dims, rank, data, size, flags);
   if (rc) return rc;
   onnxslim__fld_sub(onnx_GraphProto_initializer_tag, t, &f);
-  size_t count = onnxslim__msg_count(g, onnx_GraphProto_initializer_tag);
-  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, onnx_GraphProto_initializer_tag, count), &f);
+  rc = onnxslim__msg_append(g, &f);
   if (!rc && out) *out = (onnxslim_tensor *)t;
   return rc;
 }
@@ -413,8 +672,7 @@ static int add_vi(onnxslim_graph *graph, uint32_t number, const char *name,
   if (!rc) rc = onnxslim__msg_insert(v, SIZE_MAX, &f);
   if (rc) return rc;
   onnxslim__fld_sub(number, v, &f);
-  size_t count = onnxslim__msg_count(g, number);
-  rc = onnxslim__msg_insert(g, onnxslim__msg_pos_nth(g, number, count), &f);
+  rc = onnxslim__msg_append(g, &f);
   if (!rc && out) *out = (onnxslim_value_info *)v;
   return rc;
 }
@@ -446,11 +704,7 @@ int onnxslim_graph_remove_value_info(onnxslim_graph *graph, onnxslim_value_info 
 static int rename_field(osl_msg *m, size_t i, const char *to) {
   osl_field nf;
   int rc = onnxslim__fld_str(m->model, m->f[i].number, to, &nf);
-  if (rc) return rc;
-  nf.def = m->f[i].def;
-  m->f[i] = nf;
-  onnxslim__msg_touch(m);
-  return 0;
+  return rc ? rc : onnxslim__msg_replace(m, i, &nf);
 }
 
 static int field_is(onnxslim_model *model, osl_field *f, const char *name) {
@@ -461,6 +715,7 @@ static int field_is(onnxslim_model *model, osl_field *f, const char *name) {
 /* Does graph g itself define `name` (input, initializer, sparse initializer,
  * node output)? */
 static int defines(osl_msg *g, const char *name) {
+  OSL_FLUSH(g);
   for (size_t i = 0; i < g->nf; i++) {
     osl_field *f = &g->f[i];
     if (!f->sub) continue;
@@ -507,6 +762,7 @@ static int rename_in_subgraphs(osl_msg *n, const char *from, const char *to) {
 static int rename_in_graph(osl_msg *g, const char *from, const char *to, int outer) {
   onnxslim_model *model = g->model;
   int rc = 0;
+  OSL_FLUSH(g);
   for (size_t i = 0; i < g->nf && !rc; i++) {
     osl_field *f = &g->f[i];
     osl_msg *m = f->sub;
@@ -592,8 +848,10 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
     for (size_t i = 0; i < count; i++) {
       fs[i].u = 0;
       g->f[slot[i]] = fs[i];
+      fs[i].sub->pos = (uint32_t)slot[i];
     }
     onnxslim__msg_touch(g);
+    onnxslim__gindex_drop(g); /* consumers are listed in node order */
   }
   free(fs);
   free(slot);

@@ -1,23 +1,32 @@
 /*
- * libonnxslim - node insertion on edges, built on the public handle API only
- * (internal.h is included for onnxslim__err alone).
+ * libonnxslim - node insertion on edges, built on the public handle API,
+ * plus two internal helpers that keep a batch of insertions linear in the
+ * graph's size: the new node is placed next to a node handle (no node
+ * index, so the graph's queued edits stay queued), and graph inputs are
+ * found through the graph's index.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx.pb.h"
+
 #include "internal.h"
 
-static size_t node_index(const onnxslim_graph *g, const onnxslim_node *n) {
-  size_t count = onnxslim_graph_node_count(g);
-  for (size_t i = 0; i < count; i++)
-    if (onnxslim_graph_node(g, i) == n) return i;
-  return SIZE_MAX;
+static int is_graph_input(const onnxslim_graph *g, const char *name) {
+  osl_msg *const *vi;
+  size_t n = onnxslim__graph_value_infos((osl_msg *)g, name, &vi);
+  for (size_t i = 0; i < n; i++)
+    if (vi[i]->fnum == onnx_GraphProto_input_tag) return 1;
+  return 0;
 }
 
-static int is_graph_input(const onnxslim_graph *g, const char *name) {
-  for (size_t i = 0; i < onnxslim_graph_input_count(g); i++)
-    if (strcmp(onnxslim_value_info_name(onnxslim_graph_input(g, i)), name) == 0) return 1;
-  return 0;
+/* Creates the node right before (after = 0) or right after node `anchor`. */
+static int add_node_near(onnxslim_graph *g, onnxslim_node *anchor, int after, const char *op_type,
+                         const char *domain, const char *name, const char *in,
+                         const char *out_name, onnxslim_node **out) {
+  const char *ins[1] = {in}, *outs[1] = {out_name};
+  return onnxslim__graph_add_node_near((osl_msg *)g, (osl_msg *)anchor, after, op_type, domain,
+                                       name, ins, 1, outs, 1, (osl_msg **)out);
 }
 
 /* Does subgraph g define `name` itself (so uses inside refer to its own)? */
@@ -102,29 +111,29 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
   const char *edge = NULL, *node_name = NULL;
   if (!rc) rc = fresh(m, fresh_name, value, "", takeover ? "_pre" : "_out", &edge);
   if (!rc) rc = fresh(m, NULL, value, "_", op_type, &node_name);
-  size_t pos = 0;
-  if (!rc && producer) {
-    pos = node_index(g, producer) + 1;
-  } else if (!rc) {
-    pos = SIZE_MAX;
-    for (size_t i = 0; i < n_chosen; i++) {
-      size_t k = node_index(g, chosen[i]);
-      if (k < pos) pos = k;
-    }
-    if (pos == SIZE_MAX) pos = 0;
-  }
+  /* the new node goes right after the producer, else right before the
+   * first chosen consumer in node order, else first in the graph */
+  onnxslim_node *first = NULL;
+  for (size_t i = 0; i < n_chosen && !rc; i++)
+    if (!first || onnxslim__msg_order_cmp((osl_msg *)chosen[i], (osl_msg *)first) < 0)
+      first = chosen[i];
   onnxslim_node *node = NULL;
   if (!rc && takeover) {
     /* the producer writes the fresh edge; the new node takes over `value` */
     for (size_t k = 0; k < onnxslim_node_output_count(producer) && !rc; k++)
       if (strcmp(onnxslim_node_output(producer, k), value) == 0)
         rc = onnxslim_node_set_output(producer, k, edge);
-    const char *in[1] = {edge}, *outs[1] = {value};
-    if (!rc) rc = onnxslim_graph_add_node(g, pos, op_type, domain, node_name, in, 1, outs, 1, &node);
+    if (!rc) rc = add_node_near(g, producer, 1, op_type, domain, node_name, edge, value, &node);
     if (!rc) rc = copy_type(g, value, edge, value, cast_to);
   } else if (!rc) {
-    const char *in[1] = {value}, *outs[1] = {edge};
-    rc = onnxslim_graph_add_node(g, pos, op_type, domain, node_name, in, 1, outs, 1, &node);
+    if (producer) {
+      rc = add_node_near(g, producer, 1, op_type, domain, node_name, value, edge, &node);
+    } else if (first) {
+      rc = add_node_near(g, first, 0, op_type, domain, node_name, value, edge, &node);
+    } else {
+      const char *in[1] = {value}, *outs[1] = {edge};
+      rc = onnxslim_graph_add_node(g, 0, op_type, domain, node_name, in, 1, outs, 1, &node);
+    }
     for (size_t i = 0; i < n_chosen && !rc; i++) rc = rewire(chosen[i], value, edge);
     if (!rc) rc = copy_type(g, value, edge, edge, cast_to);
   }
@@ -153,8 +162,7 @@ static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t inpu
   if (out) *out = NULL;
   if (!g || !consumer || !op_type)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_before: NULL argument");
-  size_t pos = node_index(g, consumer);
-  if (pos == SIZE_MAX)
+  if (onnxslim_node_graph(consumer) != g)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_before: the consumer is not a node of "
                                           "this graph");
   if (input_index >= onnxslim_node_input_count(consumer))
@@ -169,8 +177,7 @@ static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t inpu
   int rc = fresh(m, fresh_name, value, "", "_in", &edge);
   if (!rc) rc = fresh(m, NULL, value, "_", op_type, &node_name);
   onnxslim_node *node = NULL;
-  const char *in[1] = {value}, *outs[1] = {edge};
-  if (!rc) rc = onnxslim_graph_add_node(g, pos, op_type, domain, node_name, in, 1, outs, 1, &node);
+  if (!rc) rc = add_node_near(g, consumer, 0, op_type, domain, node_name, value, edge, &node);
   if (!rc) rc = onnxslim_node_set_input(consumer, input_index, edge);
   if (!rc) rc = copy_type(g, value, edge, edge, cast_to);
   if (!rc && cast_to >= 0) rc = onnxslim_node_set_attr_int(node, "to", cast_to);

@@ -29,6 +29,7 @@ int onnxslim__err(int code, const char *fmt, ...)
 typedef struct osl_arena_block osl_arena_block;
 typedef struct osl_arena {
   osl_arena_block *head;
+  size_t block; /* size of the next block (0: the default, 64 KiB); doubles up to it */
 } osl_arena;
 
 void *onnxslim__arena_alloc(osl_arena *arena, size_t size);
@@ -155,15 +156,35 @@ typedef struct osl_field {
   const osl_xform *xform; /* pending transform: p is NULL, n the output length */
 } osl_field;
 
-/* Cached list of the occurrences of one repeated field number. */
+/* Cached list of the occurrences of one repeated field number. When the
+ * message's fields change the list is rebuilt in place on next use (its
+ * arrays are reused), so repeated edits do not pile up copies. */
 typedef struct osl_list {
   struct osl_list *next;
   uint32_t number;
-  size_t count;
+  size_t count, cap;
   size_t *idx;  /* indices into msg->f */
+  size_t slot;  /* where one more occurrence goes: after the last one, or by field number */
   void *values; /* decoded scalars (int64_t / float), made on demand */
   size_t nvalues;
 } osl_list;
+
+/* Fields queued for insertion into a message and fields removed from it,
+ * applied together in one pass (onnxslim__msg_flush) before anything reads
+ * the message's field array: so a batch of edits to a graph with n fields
+ * costs O(n) once, not O(n) per edit. Only graphs queue. */
+typedef struct osl_pend {
+  size_t slot;  /* goes before msg->f[slot] (slot == nf: at the end) */
+  int64_t key;  /* order among entries of one slot */
+  osl_field field;
+} osl_pend;
+typedef struct osl_pendq {
+  osl_pend *e;
+  size_t count, cap;
+  size_t dead;  /* fields of msg->f removed but still in place */
+  int64_t seq;
+  uint64_t numbers; /* bit min(field number, 63) of every field queued or removed */
+} osl_pendq;
 
 struct osl_msg {
   const osl_msgdef *def;
@@ -174,15 +195,22 @@ struct osl_msg {
   osl_field *f;
   size_t nf;
   size_t capf;  /* capacity of f for edits (0: exactly nf, from parsing) */
-  int dirty;    /* must be re-encoded: it or a descendant was edited */
-  int detached; /* removed from its parent by an edit */
+  uint8_t dirty;    /* must be re-encoded: it or a descendant was edited */
+  uint8_t detached; /* removed from its parent by an edit */
+  uint8_t save_dirty;
+  uint8_t queued;   /* in its parent's pending queue, entry qidx (not yet in parent->f) */
+  uint8_t ixstale;  /* its parent graph's index must (re)link it on next use (graph.c) */
+  uint32_t fnum;    /* number of the parent's field that holds it */
+  uint32_t pos;     /* hint: its position in parent->f (checked before use) */
+  uint32_t qidx;
   uint64_t enc_size;
   osl_list *lists;
+  int lists_stale; /* the lists must be rebuilt before use */
+  osl_pendq *pq;   /* pending inserts and removals, or NULL */
   void *cache; /* kind-specific: graph index, tensor data, ... */
   /* set only while one save runs (external.c): how this tensor is written,
    * and whether a descendant has a plan (so this message is re-encoded) */
   const struct osl_plan *plan;
-  int save_dirty;
 };
 
 /* How a TensorProto is written by one save: its storage fields (raw_data,
@@ -197,6 +225,11 @@ typedef struct osl_plan {
   size_t fields_len;
 } osl_plan;
 
+/* A run of mapped bytes released but not yet handed back (io.c). */
+typedef struct osl_run {
+  const uint8_t *lo, *hi;
+} osl_run;
+
 /* Tag of model handles: a model's first member points here, where every
  * message handle's first member points to its osl_msgdef, so passing a
  * model where a graph or node is expected (or the reverse) is detected. */
@@ -210,12 +243,14 @@ struct onnxslim_model {
   void *map; /* mmap'ed region or NULL */
   size_t maplen;
   int fd; /* the mapped file, for copy_file_range; -1 if none */
+  osl_run rel; /* released bytes of map not yet handed back (io.c) */
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
   uint64_t gen;        /* edit generation: bumped by every edit */
-  osl_map names;       /* every name in the model, for unique names */
-  uint64_t names_gen;  /* gen at which `names` was built (0: never) */
+  osl_map names;       /* every name in the model, for unique names; once built,
+                        * kept up to date by the edits (names only grow) */
+  struct osl_gindex *indexes; /* live graph indexes (graph.c), freed with the model */
   uint64_t name_seq;   /* counter for generated names */
   char *base_dir;      /* for external data (NULL: none given) */
   char *path;          /* the model file as given to open (NULL: from a buffer) */
@@ -231,7 +266,34 @@ typedef struct osl_extfile {
   int fd;
   dev_t dev; /* identity: one mapping per file */
   ino_t ino;
+  osl_run rel;
 } osl_extfile;
+
+/* Graph indexes (graph.c). The edit primitives call gindex_before() before
+ * field `number` of msg changes (old_sub: the submessage the change removes
+ * or replaces, if any) and gindex_after() once it has (new_sub: the one it
+ * adds); the index of every graph above msg then relinks the item that
+ * changed the next time it is used. */
+void onnxslim__gindex_before(osl_msg *msg, uint32_t number, osl_msg *old_sub);
+void onnxslim__gindex_after(osl_msg *msg, uint32_t number, osl_msg *new_sub);
+/* Creates a node (as onnxslim_graph_add_node) and puts it right before
+ * (after = 0) or right after (after = 1) node `anchor` of graph g, without
+ * applying the graph's queued edits. */
+int onnxslim__graph_add_node_near(osl_msg *g, osl_msg *anchor, int after, const char *op_type,
+                                  const char *domain, const char *name, const char *const *inputs,
+                                  size_t n_inputs, const char *const *outputs, size_t n_outputs,
+                                  osl_msg **out);
+/* Forgets graph g's index (freed; rebuilt on next use). */
+void onnxslim__gindex_drop(osl_msg *g);
+/* Frees every index of the model. */
+void onnxslim__gindex_free_all(onnxslim_model *model);
+/* Every value info of graph g naming `name` (inputs, then outputs, then
+ * value_info); *out is valid until the next edit. Returns the count (0 also
+ * on error, with the last error set). */
+size_t onnxslim__graph_value_infos(osl_msg *g, const char *name, osl_msg *const **out);
+/* A name field f of msg was set, or a submessage f->sub was added: adds
+ * the names to the model's name set when it is built (model.c). */
+void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *f);
 
 /* Resolves and maps every external tensor of a freshly parsed model. */
 int onnxslim__external_load(onnxslim_model *model);
@@ -276,11 +338,35 @@ int onnxslim__msg_floats(const osl_msg *msg, uint32_t number, const float **vals
 
 /* ---- edits (wire.c) ----------------------------------------------------- *
  * Every edit marks the message and its ancestors dirty (they are re-encoded
- * on save; everything else is spliced), drops the ancestors' graph indexes
- * and the message's list caches. Removed submessages are detached, never
- * freed: their memory lives until the model is freed. */
+ * on save; everything else is spliced) and keeps what is derived from the
+ * fields up to date at a cost that does not grow with the model: the
+ * message's field lists are rebuilt on next use, the graph indexes above it
+ * are told which item changed (graph.c), new names join the model's name
+ * set (model.c). Removed submessages are detached, never freed: their memory
+ * lives until the model is freed.
+ *
+ * Graphs take inserts and removals of their items lazily: they are queued
+ * and applied in one pass by onnxslim__msg_flush() before anything reads
+ * the graph's field array (every accessor below does). */
 
 void onnxslim__msg_touch(osl_msg *msg);
+/* Applies msg's queued inserts and removals. Never fails (the room is
+ * reserved when they are queued). */
+void onnxslim__msg_flush(osl_msg *msg);
+#define OSL_FLUSH(m)                                                         \
+  do {                                                                       \
+    if ((m)->pq && ((m)->pq->count || (m)->pq->dead)) onnxslim__msg_flush((osl_msg *)(m)); \
+  } while (0)
+/* Adds a field after the last occurrence of its number (a graph queues it). */
+int onnxslim__msg_append(osl_msg *msg, const osl_field *field);
+/* Adds a submessage field right before (after = 0) or right after
+ * (after = 1) the field holding `anchor`, a submessage of msg. */
+int onnxslim__msg_insert_near(osl_msg *msg, const osl_msg *anchor, int after,
+                              const osl_field *field);
+/* Replaces the field at array position pos, keeping its schema entry. */
+int onnxslim__msg_replace(osl_msg *msg, size_t pos, const osl_field *field);
+/* Order of two submessages of one message (queued ones included): <0, 0, >0. */
+int onnxslim__msg_order_cmp(const osl_msg *a, const osl_msg *b);
 /* A new empty message of kind def under parent (parent may be NULL). */
 osl_msg *onnxslim__msg_new(onnxslim_model *model, const osl_msgdef *def, osl_msg *parent);
 /* Deep copy of src (from any model) as a new message of model under parent.
@@ -342,7 +428,10 @@ int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst)
 /* Streams a field's transform into a sink, one chunk at a time. */
 int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink);
 /* Hints that the model's mapped bytes [p, p+n) are not needed for now, so
- * streaming over a large model does not grow the resident set. */
+ * streaming over a large model does not grow the resident set. Cheap to
+ * call for any range, however small: ranges that follow one another are
+ * gathered, and pages go back to the kernel only in runs of several MiB
+ * (one madvise per run), so a small model costs no system call. */
 void onnxslim__release(const onnxslim_model *model, const void *p, size_t n);
 
 /* Maps a regular file read-only; anything else (FIFO, device, directory) is

@@ -216,24 +216,59 @@ void onnxslim__unmap(void *map, size_t len) {
   if (map) munmap(map, len);
 }
 
-/* How far before a released range we also release: the kernel maps pages
- * around a faulting address ("fault-around", 64 KiB by default), so reading
- * the start of a chunk maps again the end of the chunk released before it. */
+/* Releasing mapped pages pays only in large runs: each madvise() costs a
+ * system call and a TLB flush, and the page cache maps files in large
+ * folios anyway (docs/design.md, DESIGN-NOTES 8). So released ranges are
+ * gathered into one run per mapping while they follow one another (gaps
+ * and small steps back of up to OSL_RELEASE_GAP included); the run is
+ * handed back whenever it reaches OSL_RELEASE_BATCH, and when a range far
+ * from it starts a new run, if it has reached OSL_RELEASE_MIN. Streaming a
+ * large tensor thus keeps at most a batch or two mapped, and a small model
+ * makes no call at all. */
+#define OSL_RELEASE_BATCH (8u << 20)
+#define OSL_RELEASE_MIN (1u << 20)
+#define OSL_RELEASE_GAP (1u << 20)
+/* How far back a handed-back run reaches: the kernel maps pages around a
+ * faulting address ("fault-around", 64 KiB by default), so reading on from
+ * the end of a run maps again the end of the run released before it. */
 #define OSL_RELEASE_SLACK (64u * 1024u)
 
-void onnxslim__release(const onnxslim_model *model, const void *p, size_t n) {
-  const uint8_t *q = p, *base = NULL;
-  if (within(model->map, model->maplen, q, n)) base = model->map;
-  for (size_t i = 0; !base && i < model->next; i++)
-    if (within(model->ext[i].map, model->ext[i].size, q, n)) base = model->ext[i].map;
-  if (!base) return;
-  /* round outward and reach back: the mappings are read-only and private,
-   * so a dropped page that still holds bytes someone needs is read again */
-  const uint8_t *start = (size_t)(q - base) > OSL_RELEASE_SLACK ? q - OSL_RELEASE_SLACK : base;
+static void hand_back(const uint8_t *lo, const uint8_t *hi) {
+  /* round outward: the mappings are read-only and private, so a dropped
+   * page that still holds bytes someone needs is read again */
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t a = (uintptr_t)start & ~(page - 1);
-  uintptr_t e = ((uintptr_t)q + n + page - 1) & ~(page - 1);
+  uintptr_t a = (uintptr_t)lo & ~(page - 1);
+  uintptr_t e = ((uintptr_t)hi + page - 1) & ~(page - 1);
   if (e > a) madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+void onnxslim__release(const onnxslim_model *cmodel, const void *p, size_t n) {
+  onnxslim_model *model = (onnxslim_model *)cmodel; /* the run is bookkeeping, not model state */
+  const uint8_t *q = p, *base = NULL;
+  osl_run *r = NULL;
+  if (within(model->map, model->maplen, q, n)) {
+    base = model->map;
+    r = &model->rel;
+  }
+  for (size_t i = 0; !base && i < model->next; i++)
+    if (within(model->ext[i].map, model->ext[i].size, q, n)) {
+      base = model->ext[i].map;
+      r = &model->ext[i].rel;
+    }
+  if (!base) return;
+  const uint8_t *lo = (size_t)(q - base) > OSL_RELEASE_SLACK ? q - OSL_RELEASE_SLACK : base;
+  if (r->hi && q <= r->hi + OSL_RELEASE_GAP && r->lo <= q + n + OSL_RELEASE_GAP) {
+    if (lo < r->lo) r->lo = lo;
+    if (q + n > r->hi) r->hi = q + n;
+  } else {
+    if (r->hi && (size_t)(r->hi - r->lo) >= OSL_RELEASE_MIN) hand_back(r->lo, r->hi);
+    r->lo = lo;
+    r->hi = q + n;
+  }
+  if ((size_t)(r->hi - r->lo) >= OSL_RELEASE_BATCH) {
+    hand_back(r->lo, r->hi);
+    r->lo = (size_t)(r->hi - base) > OSL_RELEASE_SLACK ? r->hi - OSL_RELEASE_SLACK : base;
+  }
 }
 
 /* ---- buffered file sink ------------------------------------------------ */

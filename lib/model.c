@@ -168,6 +168,7 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
 void onnxslim_model_free(onnxslim_model *m) {
   if (!m) return;
   onnxslim__external_free(m);
+  onnxslim__gindex_free_all(m);
   onnxslim__arena_free(&m->arena);
   onnxslim__unmap(m->map, m->maplen);
   if (m->fd >= 0) close(m->fd);
@@ -563,40 +564,57 @@ int onnxslim_model_remove_metadata(onnxslim_model *model, const char *key) {
 
 /* Adds every name used in msg and below: node names, inputs, outputs, value
  * and tensor names, function names. */
+static int is_name_field(const osl_msgdef *d, uint32_t number) {
+  return (d == &osl_def_onnx_NodeProto &&
+          (number == onnx_NodeProto_input_tag || number == onnx_NodeProto_output_tag ||
+           number == onnx_NodeProto_name_tag)) ||
+         (d == &osl_def_onnx_ValueInfoProto && number == onnx_ValueInfoProto_name_tag) ||
+         (d == &osl_def_onnx_TensorProto && number == onnx_TensorProto_name_tag) ||
+         (d == &osl_def_onnx_GraphProto && number == onnx_GraphProto_name_tag) ||
+         (d == &osl_def_onnx_FunctionProto &&
+          (number == onnx_FunctionProto_input_tag || number == onnx_FunctionProto_output_tag ||
+           number == onnx_FunctionProto_name_tag));
+}
+
+static int collect_names(onnxslim_model *model, osl_msg *msg);
+
+/* Adds the names of field f of a message of kind d (its submessages' too). */
+static int field_names(onnxslim_model *model, const osl_msgdef *d, osl_field *f) {
+  if (f->sub) return collect_names(model, f->sub);
+  if (!is_name_field(d, f->number)) return 0;
+  const char *s = onnxslim__field_cstr(model, f);
+  if (!s || !onnxslim__map_put(&model->arena, &model->names, s, (void *)s)) return ONNXSLIM_ENOMEM;
+  return 0;
+}
+
 static int collect_names(onnxslim_model *model, osl_msg *msg) {
-  const osl_msgdef *d = msg->def;
+  OSL_FLUSH(msg);
   for (size_t i = 0; i < msg->nf; i++) {
-    osl_field *f = &msg->f[i];
-    if (f->sub) {
-      int rc = collect_names(model, f->sub);
-      if (rc) return rc;
-      continue;
-    }
-    int is_name =
-        (d == &osl_def_onnx_NodeProto &&
-         (f->number == onnx_NodeProto_input_tag || f->number == onnx_NodeProto_output_tag ||
-          f->number == onnx_NodeProto_name_tag)) ||
-        (d == &osl_def_onnx_ValueInfoProto && f->number == onnx_ValueInfoProto_name_tag) ||
-        (d == &osl_def_onnx_TensorProto && f->number == onnx_TensorProto_name_tag) ||
-        (d == &osl_def_onnx_GraphProto && f->number == onnx_GraphProto_name_tag) ||
-        (d == &osl_def_onnx_FunctionProto &&
-         (f->number == onnx_FunctionProto_input_tag || f->number == onnx_FunctionProto_output_tag ||
-          f->number == onnx_FunctionProto_name_tag));
-    if (!is_name) continue;
-    const char *s = onnxslim__field_cstr(model, f);
-    if (!s || !onnxslim__map_put(&model->arena, &model->names, s, f)) return ONNXSLIM_ENOMEM;
+    int rc = field_names(model, msg->def, &msg->f[i]);
+    if (rc) return rc;
   }
   return 0;
+}
+
+void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *f) {
+  if (!model->names.cap) return; /* not built yet: the first use collects everything */
+  if (field_names(model, msg->def, f)) {
+    /* out of memory: forget the set, the next use collects it again */
+    memset(&model->names, 0, sizeof model->names);
+  }
 }
 
 int onnxslim_model_unique_name(onnxslim_model *model, const char *base, const char **out) {
   if (out) *out = NULL;
   ROOT_OR(ONNXSLIM_EINVAL);
   if (!base || !out) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL argument", __func__);
-  if (model->names_gen != model->gen || !model->names.cap) {
-    /* names only grow: earlier results stay reserved after edits */
-    if (collect_names(model, r)) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    model->names_gen = model->gen;
+  if (!model->names.cap) {
+    /* built once; then the edits add the names they set (names only
+     * grow: earlier results stay reserved after edits) */
+    if (collect_names(model, r)) {
+      memset(&model->names, 0, sizeof model->names);
+      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    }
   }
   size_t blen = strlen(base);
   char *buf = onnxslim__arena_alloc(&model->arena, blen + 32);

@@ -382,13 +382,7 @@ static int put_attr(osl_msg *n, osl_msg *a) {
     osl_field *af = &n->f[i];
     if (af->number != onnx_NodeProto_attribute_tag || !af->sub) continue;
     const char *an = onnxslim__msg_str(af->sub, onnx_AttributeProto_name_tag);
-    if (an && strcmp(an, name) == 0) {
-      af->sub->detached = 1;
-      af->sub = a;
-      a->parent = n;
-      onnxslim__msg_touch(a);
-      return 0;
-    }
+    if (an && strcmp(an, name) == 0) return onnxslim__msg_replace(n, i, &f);
   }
   size_t count = onnxslim__msg_count(n, onnx_NodeProto_attribute_tag);
   return onnxslim__msg_insert(n, onnxslim__msg_pos_nth(n, onnx_NodeProto_attribute_tag, count), &f);

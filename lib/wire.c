@@ -195,6 +195,8 @@ static int parse_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
     sub->parent = msg;
     sub->p = fl->p;
     sub->n = fl->n;
+    sub->fnum = fl->number;
+    sub->pos = (uint32_t)i;
     fl->sub = sub;
     rc = parse_msg(ps, sub, depth + 1);
     if (rc) return rc;
@@ -243,7 +245,24 @@ int onnxslim__parse_model(onnxslim_model *model) {
 
 /* ---- field access ------------------------------------------------------ */
 
+static osl_list *phys_list(osl_msg *msg, uint32_t number);
+
+static uint64_t number_bit(uint32_t number) { return (uint64_t)1 << (number < 63 ? number : 63); }
+
+/* Applies msg's queued edits if some concern field `number`: reading the
+ * other fields needs no flush. */
+static void flush_for(const osl_msg *msg, uint32_t number) {
+  if (msg->pq && (msg->pq->count || msg->pq->dead) && (msg->pq->numbers & number_bit(number)))
+    onnxslim__msg_flush((osl_msg *)msg);
+}
+
 osl_field *onnxslim__msg_last(const osl_msg *msg, uint32_t number) {
+  flush_for(msg, number);
+  if (msg->nf > 32) {
+    /* a graph's name, say, without a scan of all its nodes */
+    osl_list *l = phys_list((osl_msg *)msg, number);
+    if (l) return l->count ? &msg->f[l->idx[l->count - 1]] : NULL;
+  }
   for (size_t i = msg->nf; i-- > 0;)
     if (msg->f[i].number == number) return &msg->f[i];
   return NULL;
@@ -253,24 +272,54 @@ int onnxslim__msg_has(const osl_msg *msg, uint32_t number) {
   return onnxslim__msg_last(msg, number) != NULL;
 }
 
-osl_list *onnxslim__msg_list(const osl_msg *cmsg, uint32_t number) {
-  osl_msg *msg = (osl_msg *)cmsg;
+/* Fills list l from msg's field array as it is (queued edits not applied),
+ * reusing l's index array when it is large enough. */
+static int list_fill(osl_msg *msg, osl_list *l) {
+  size_t count = 0, lower = 0;
+  for (size_t i = 0; i < msg->nf; i++) {
+    if (msg->f[i].number == l->number) count++;
+    else if (msg->f[i].number < l->number) lower = i + 1;
+  }
+  if (count > l->cap || !l->idx) {
+    size_t cap = l->cap * 2 > count ? l->cap * 2 : count;
+    size_t *idx = onnxslim__arena_alloc(&msg->model->arena, (cap ? cap : 1) * sizeof *idx);
+    if (!idx) return ONNXSLIM_ENOMEM;
+    l->idx = idx;
+    l->cap = cap;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].number == l->number) l->idx[k++] = i;
+  l->count = count;
+  l->slot = count ? l->idx[count - 1] + 1 : lower;
+  l->values = NULL; /* decoded again on demand; earlier arrays stay valid */
+  l->nvalues = 0;
+  return 0;
+}
+
+/* The list of a field number over msg's field array as it is. */
+static osl_list *phys_list(osl_msg *msg, uint32_t number) {
+  if (msg->lists_stale) {
+    for (osl_list *l = msg->lists; l; l = l->next)
+      if (list_fill(msg, l)) return NULL;
+    msg->lists_stale = 0;
+  }
   for (osl_list *l = msg->lists; l; l = l->next)
     if (l->number == number) return l;
-  osl_arena *a = &msg->model->arena;
-  osl_list *l = onnxslim__arena_alloc(a, sizeof *l);
+  osl_list *l = onnxslim__arena_alloc(&msg->model->arena, sizeof *l);
   if (!l) return NULL;
   memset(l, 0, sizeof *l);
   l->number = number;
-  for (size_t i = 0; i < msg->nf; i++) l->count += msg->f[i].number == number;
-  l->idx = onnxslim__arena_alloc(a, (l->count ? l->count : 1) * sizeof *l->idx);
-  if (!l->idx) return NULL;
-  size_t k = 0;
-  for (size_t i = 0; i < msg->nf; i++)
-    if (msg->f[i].number == number) l->idx[k++] = i;
+  if (list_fill(msg, l)) return NULL;
   l->next = msg->lists;
   msg->lists = l;
   return l;
+}
+
+osl_list *onnxslim__msg_list(const osl_msg *cmsg, uint32_t number) {
+  osl_msg *msg = (osl_msg *)cmsg;
+  flush_for(msg, number);
+  return phys_list(msg, number);
 }
 
 size_t onnxslim__msg_count(const osl_msg *msg, uint32_t number) {
@@ -396,18 +445,35 @@ int onnxslim__msg_floats(const osl_msg *msg, uint32_t number, const float **vals
 
 /* ---- edits ------------------------------------------------------------- */
 
+/* A field removed from a graph but still in its array until the next flush. */
+#define OSL_WT_DEAD 0xff
+
 void onnxslim__msg_touch(osl_msg *msg) {
-  msg->lists = NULL;
   msg->model->gen++;
-  for (osl_msg *m = msg; m; m = m->parent) {
-    m->dirty = 1;
-    if (m->def == &osl_def_onnx_GraphProto) m->cache = NULL; /* its index */
-    /* the enclosing field's original bytes no longer describe it */
-    if (m->parent) {
-      size_t pos = onnxslim__msg_pos_of(m->parent, m);
-      if (pos != SIZE_MAX) m->parent->f[pos].raw = NULL;
-    }
-  }
+  for (osl_msg *m = msg; m; m = m->parent) m->dirty = 1;
+}
+
+/* Every edit of a field of msg goes through these two: before the change
+ * (old_sub: the submessage it removes or replaces) and after it (f: the
+ * field as it now is, or NULL when the change only removed). */
+static void edit_before(osl_msg *msg, uint32_t number, osl_msg *old_sub) {
+  onnxslim__gindex_before(msg, number, old_sub);
+}
+
+static void edit_after(osl_msg *msg, uint32_t number, osl_field *f) {
+  msg->lists_stale = 1;
+  onnxslim__msg_touch(msg);
+  onnxslim__gindex_after(msg, number, f ? f->sub : NULL);
+  if (f) onnxslim__names_note(msg->model, msg, f);
+}
+
+/* Links sub into msg as the field at position pos (or queued). */
+static void adopt(osl_msg *msg, osl_msg *sub, uint32_t number, size_t pos) {
+  sub->parent = msg;
+  sub->detached = 0;
+  sub->queued = 0;
+  sub->fnum = number;
+  sub->pos = (uint32_t)pos;
 }
 
 int onnxslim__msg_attached(const osl_msg *msg) {
@@ -431,6 +497,7 @@ osl_msg *onnxslim__msg_new(onnxslim_model *model, const osl_msgdef *def, osl_msg
 }
 
 osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg *parent) {
+  OSL_FLUSH(src);
   osl_msg *m = onnxslim__msg_new(model, src->def, parent);
   if (!m) return NULL;
   int same = src->model == model;
@@ -454,6 +521,7 @@ osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg 
     if (f.sub) {
       f.sub = onnxslim__msg_clone(model, src->f[i].sub, m);
       if (!f.sub) return NULL;
+      adopt(m, f.sub, f.number, i);
       f.p = NULL;
       f.n = 0;
     }
@@ -481,24 +549,169 @@ static int msg_reserve(osl_msg *msg, size_t need) {
   return 0;
 }
 
+/* Completes a field about to be stored in msg. */
+static void field_prepare(const osl_msg *msg, osl_field *f) {
+  f->raw = NULL;
+  if (!f->def) f->def = onnxslim__schema_field(msg->def, f->number);
+}
+
 int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field) {
+  OSL_FLUSH(msg);
   int rc = msg_reserve(msg, msg->nf + 1);
   if (rc) return rc;
   if (pos > msg->nf) pos = msg->nf;
+  edit_before(msg, field->number, NULL);
   memmove(msg->f + pos + 1, msg->f + pos, (msg->nf - pos) * sizeof *msg->f);
   msg->f[pos] = *field;
-  msg->f[pos].raw = NULL;
-  if (!msg->f[pos].def) msg->f[pos].def = onnxslim__schema_field(msg->def, field->number);
+  field_prepare(msg, &msg->f[pos]);
   msg->nf++;
-  if (field->sub) {
-    field->sub->parent = msg;
-    field->sub->detached = 0;
-  }
-  onnxslim__msg_touch(msg);
+  if (field->sub) adopt(msg, field->sub, field->number, pos);
+  edit_after(msg, field->number, &msg->f[pos]);
   return 0;
 }
 
+/* ---- queued edits (graphs) ---------------------------------------------- */
+
+static osl_pendq *pendq(osl_msg *msg) {
+  if (!msg->pq) {
+    msg->pq = onnxslim__arena_alloc(&msg->model->arena, sizeof *msg->pq);
+    if (msg->pq) memset(msg->pq, 0, sizeof *msg->pq);
+  }
+  return msg->pq;
+}
+
+static int defers(const osl_msg *msg) { return msg->def == &osl_def_onnx_GraphProto; }
+
+/* Queues field for insertion before msg->f[slot] (after = 0: after the
+ * entries already queued there; after = 1: before them, right behind
+ * msg->f[slot - 1]). The field array's room is reserved now, so the flush
+ * cannot fail. */
+static int queue(osl_msg *msg, size_t slot, int after, const osl_field *field) {
+  osl_pendq *q = pendq(msg);
+  if (!q) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  int rc = msg_reserve(msg, msg->nf + q->count + 1);
+  if (rc) return rc;
+  if (q->count == q->cap) {
+    size_t cap = q->cap ? q->cap * 2 : 16;
+    osl_pend *e = onnxslim__arena_alloc(&msg->model->arena, cap * sizeof *e);
+    if (!e) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (q->count) memcpy(e, q->e, q->count * sizeof *e);
+    q->e = e;
+    q->cap = cap;
+  }
+  edit_before(msg, field->number, NULL);
+  osl_pend *e = &q->e[q->count];
+  e->slot = slot > msg->nf ? msg->nf : slot;
+  q->seq++;
+  q->numbers |= number_bit(field->number);
+  e->key = after ? -q->seq : q->seq;
+  e->field = *field;
+  field_prepare(msg, &e->field);
+  if (field->sub) {
+    adopt(msg, field->sub, field->number, 0);
+    field->sub->queued = 1;
+    field->sub->qidx = (uint32_t)q->count;
+  }
+  q->count++;
+  /* the field array is unchanged: its lists stay valid */
+  int stale = msg->lists_stale;
+  edit_after(msg, field->number, &e->field);
+  msg->lists_stale = stale;
+  return 0;
+}
+
+static int pend_cmp(const void *pa, const void *pb) {
+  const osl_pend *a = pa, *b = pb;
+  if (a->slot != b->slot) return a->slot < b->slot ? -1 : 1;
+  return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static void rehint(osl_msg *msg) {
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) msg->f[i].sub->pos = (uint32_t)i;
+}
+
+void onnxslim__msg_flush(osl_msg *msg) {
+  osl_pendq *q = msg->pq;
+  if (!q || (!q->count && !q->dead)) return;
+  if (q->count > 1) qsort(q->e, q->count, sizeof *q->e, pend_cmp);
+  /* merge from the back, in place: the queued entries into their slots,
+   * the removed fields dropped (queue() reserved the room) */
+  size_t i = msg->nf, j = q->count, w = msg->nf + q->count;
+  while (i > 0 || j > 0) {
+    if (j > 0 && q->e[j - 1].slot >= i) {
+      osl_field *f = &q->e[--j].field;
+      if (f->sub) f->sub->queued = 0;
+      msg->f[--w] = *f;
+    } else if (msg->f[--i].wt != OSL_WT_DEAD) {
+      msg->f[--w] = msg->f[i];
+    }
+  }
+  size_t n = msg->nf + q->count - w;
+  if (w) memmove(msg->f, msg->f + w, n * sizeof *msg->f);
+  msg->nf = n;
+  q->count = 0;
+  q->dead = 0;
+  q->numbers = 0;
+  msg->lists_stale = 1;
+  rehint(msg);
+}
+
+int onnxslim__msg_append(osl_msg *msg, const osl_field *field) {
+  if (!defers(msg)) {
+    osl_list *l = onnxslim__msg_list(msg, field->number);
+    if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return onnxslim__msg_insert(msg, l->slot, field);
+  }
+  osl_list *l = phys_list(msg, field->number);
+  if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  return queue(msg, l->slot, 0, field);
+}
+
+/* Position of sub in msg's field array as it is; SIZE_MAX if not there. */
+static size_t phys_pos(const osl_msg *msg, const osl_msg *sub) {
+  if (sub->pos < msg->nf && msg->f[sub->pos].sub == sub) return sub->pos;
+  rehint((osl_msg *)msg);
+  if (sub->pos < msg->nf && msg->f[sub->pos].sub == sub) return sub->pos;
+  return SIZE_MAX;
+}
+
+int onnxslim__msg_insert_near(osl_msg *msg, const osl_msg *anchor, int after,
+                              const osl_field *field) {
+  if (anchor->queued) onnxslim__msg_flush(msg);
+  size_t pos = anchor->parent == msg ? phys_pos(msg, anchor) : SIZE_MAX;
+  if (pos == SIZE_MAX)
+    return onnxslim__err(ONNXSLIM_EINVAL, "the anchor is not a field of this %s", msg->def->name);
+  if (!defers(msg)) return onnxslim__msg_insert(msg, pos + (after ? 1 : 0), field);
+  return queue(msg, pos + (after ? 1 : 0), after, field);
+}
+
+/* Where a submessage of msg is in the order of msg's fields: queued ones
+ * sit in their slot, before the field already there. */
+static void order_key(const osl_msg *m, size_t *slot, int64_t *key) {
+  const osl_msg *p = m->parent;
+  if (m->queued) {
+    const osl_pend *e = &p->pq->e[m->qidx];
+    *slot = e->slot;
+    *key = e->key;
+  } else {
+    *slot = phys_pos(p, m);
+    *key = INT64_MAX;
+  }
+}
+
+int onnxslim__msg_order_cmp(const osl_msg *a, const osl_msg *b) {
+  if (a == b) return 0;
+  size_t sa, sb;
+  int64_t ka, kb;
+  order_key(a, &sa, &ka);
+  order_key(b, &sb, &kb);
+  if (sa != sb) return sa < sb ? -1 : 1;
+  return ka < kb ? -1 : ka > kb;
+}
+
 size_t onnxslim__msg_pos_nth(const osl_msg *msg, uint32_t number, size_t k) {
+  OSL_FLUSH(msg); /* a position in the array as it will be */
   size_t seen = 0, last = SIZE_MAX;
   for (size_t i = 0; i < msg->nf; i++) {
     if (msg->f[i].number != number) continue;
@@ -515,15 +728,31 @@ size_t onnxslim__msg_pos_nth(const osl_msg *msg, uint32_t number, size_t k) {
 }
 
 void onnxslim__msg_remove(osl_msg *msg, size_t pos) {
-  if (pos >= msg->nf) return;
-  if (msg->f[pos].sub) msg->f[pos].sub->detached = 1;
+  if (pos >= msg->nf || msg->f[pos].wt == OSL_WT_DEAD) return;
+  osl_field *f = &msg->f[pos];
+  uint32_t number = f->number;
+  edit_before(msg, number, f->sub);
+  if (f->sub) f->sub->detached = 1;
+  osl_pendq *q = defers(msg) ? pendq(msg) : NULL;
+  if (q) {
+    /* left in place until the next flush: positions do not move */
+    f->wt = OSL_WT_DEAD;
+    q->dead++;
+    q->numbers |= number_bit(number);
+    onnxslim__msg_touch(msg);
+    onnxslim__gindex_after(msg, number, NULL);
+    return;
+  }
   memmove(msg->f + pos, msg->f + pos + 1, (msg->nf - pos - 1) * sizeof *msg->f);
   msg->nf--;
-  onnxslim__msg_touch(msg);
+  edit_after(msg, number, NULL);
 }
 
 void onnxslim__msg_remove_all(osl_msg *msg, uint32_t number) {
+  OSL_FLUSH(msg);
   size_t k = 0, removed = 0;
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].number == number) edit_before(msg, number, msg->f[i].sub);
   for (size_t i = 0; i < msg->nf; i++) {
     if (msg->f[i].number == number) {
       if (msg->f[i].sub) msg->f[i].sub->detached = 1;
@@ -533,13 +762,26 @@ void onnxslim__msg_remove_all(osl_msg *msg, uint32_t number) {
     }
   }
   msg->nf = k;
-  if (removed) onnxslim__msg_touch(msg);
+  if (removed) edit_after(msg, number, NULL);
 }
 
 size_t onnxslim__msg_pos_of(const osl_msg *msg, const osl_msg *sub) {
-  for (size_t i = 0; i < msg->nf; i++)
-    if (msg->f[i].sub == sub) return i;
-  return SIZE_MAX;
+  if (sub->queued && sub->parent == msg) onnxslim__msg_flush((osl_msg *)msg);
+  return phys_pos(msg, sub);
+}
+
+int onnxslim__msg_replace(osl_msg *msg, size_t pos, const osl_field *field) {
+  if (pos >= msg->nf) return onnxslim__err(ONNXSLIM_ERANGE, "field position %zu out of range", pos);
+  osl_field *f = &msg->f[pos];
+  edit_before(msg, f->number, f->sub);
+  if (f->sub && f->sub != field->sub) f->sub->detached = 1;
+  const osl_fielddef *def = f->def;
+  *f = *field;
+  f->def = def;
+  field_prepare(msg, f);
+  if (field->sub) adopt(msg, field->sub, field->number, pos);
+  edit_after(msg, f->number, f);
+  return 0;
 }
 
 int onnxslim__fld_bytes(onnxslim_model *model, uint32_t number, const void *data, size_t n,
@@ -594,17 +836,7 @@ void onnxslim__fld_sub(uint32_t number, osl_msg *sub, osl_field *out) {
 int onnxslim__msg_set_field(osl_msg *msg, const osl_field *field) {
   osl_field *f = onnxslim__msg_last(msg, field->number);
   if (!f) return onnxslim__msg_insert(msg, onnxslim__msg_pos_nth(msg, field->number, 0), field);
-  if (f->sub && f->sub != field->sub) f->sub->detached = 1;
-  const osl_fielddef *def = f->def;
-  *f = *field;
-  f->raw = NULL;
-  f->def = def;
-  if (field->sub) {
-    field->sub->parent = msg;
-    field->sub->detached = 0;
-  }
-  onnxslim__msg_touch(msg);
-  return 0;
+  return onnxslim__msg_replace(msg, (size_t)(f - msg->f), field);
 }
 
 int onnxslim__msg_set_str(osl_msg *msg, uint32_t number, const char *value) {
@@ -620,6 +852,7 @@ int onnxslim__msg_set_int(osl_msg *msg, uint32_t number, uint64_t value) {
 }
 
 int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *values, size_t n) {
+  OSL_FLUSH(msg);
   /* build the new fields first so a failure leaves msg unchanged */
   osl_field *nf = onnxslim__arena_alloc(&msg->model->arena, (n ? n : 1) * sizeof *nf);
   if (!nf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
@@ -628,17 +861,19 @@ int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *val
     if (rc) return rc;
     nf[i].def = onnxslim__schema_field(msg->def, number);
   }
-  size_t pos = onnxslim__msg_pos_nth(msg, number, 0);
   int rc = msg_reserve(msg, msg->nf + n);
   if (rc) return rc;
-  onnxslim__msg_remove_all(msg, number);
-  if (pos > msg->nf) pos = msg->nf;
-  /* pos may have shifted if earlier fields were removed: recompute */
-  pos = onnxslim__msg_pos_nth(msg, number, 0);
+  edit_before(msg, number, NULL);
+  size_t k = 0;
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].number != number) msg->f[k++] = msg->f[i];
+  msg->nf = k;
+  size_t pos = onnxslim__msg_pos_nth(msg, number, 0);
   memmove(msg->f + pos + n, msg->f + pos, (msg->nf - pos) * sizeof *msg->f);
   memcpy(msg->f + pos, nf, n * sizeof *nf);
   msg->nf += n;
-  onnxslim__msg_touch(msg);
+  edit_after(msg, number, NULL);
+  for (size_t i = 0; i < n; i++) onnxslim__names_note(msg->model, msg, &msg->f[pos + i]);
   return 0;
 }
 
@@ -648,10 +883,7 @@ int onnxslim__msg_set_str_at(osl_msg *msg, uint32_t number, size_t k, const char
   osl_field nf;
   int rc = onnxslim__fld_str(msg->model, number, value, &nf);
   if (rc) return rc;
-  nf.def = f->def;
-  *f = nf;
-  onnxslim__msg_touch(msg);
-  return 0;
+  return onnxslim__msg_replace(msg, (size_t)(f - msg->f), &nf);
 }
 
 /* ---- serialization ----------------------------------------------------- */
@@ -690,6 +922,7 @@ static int skipped(const osl_msg *msg, const osl_field *f) {
 }
 
 int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
+  OSL_FLUSH(msg);
   if (!needs_encode(msg)) {
     msg->enc_size = msg->n;
     *size = msg->n;
@@ -767,6 +1000,7 @@ static int write_field_head(osl_sink *sink, const osl_field *f, uint64_t len) {
 }
 
 int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
+  OSL_FLUSH(msg);
   if (!needs_encode(msg)) return msg->n ? sink->write(sink, msg->p, msg->n) : 0;
   for (size_t i = 0; i < msg->nf; i++) {
     osl_field *f = &msg->f[i];

@@ -2330,6 +2330,192 @@ TEST(edits_reencode_only_what_they_touch) {
   onnxslim_model_free(m);
 }
 
+/* ---- the indexes follow a batch of edits ---------------------------------- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static size_t rnd(size_t n) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return n ? (size_t)((rng_state * 0x2545F4914F6CDD1Du) >> 33) % n : 0;
+}
+
+typedef struct {
+  char *v[1024];
+  size_t n;
+} name_pool;
+
+static const char *pool_add(name_pool *p, const char *s) {
+  for (size_t i = 0; i < p->n; i++)
+    if (strcmp(p->v[i], s) == 0) return p->v[i];
+  if (p->n == 1024) return p->v[0];
+  p->v[p->n] = malloc(strlen(s) + 1);
+  if (p->v[p->n]) strcpy(p->v[p->n], s);
+  return p->v[p->n] ? p->v[p->n++] : "x";
+}
+
+/* Every lookup of every name gives the same answer in a (edited) and b
+ * (the same model saved and loaded again, indexed from scratch). Nodes
+ * are compared by name: every node of these tests has its own. */
+static int same_lookups(onnxslim_graph *a, onnxslim_graph *b, const name_pool *p) {
+  int ok = 1;
+  for (size_t i = 0; i < p->n; i++) {
+    const char *v = p->v[i];
+    onnxslim_node *pa = onnxslim_graph_producer(a, v), *pb = onnxslim_graph_producer(b, v);
+    if (!!pa != !!pb || (pa && !streq(onnxslim_node_name(pa), onnxslim_node_name(pb)))) {
+      fprintf(stderr, "producer of '%s' differs\n", v);
+      ok = 0;
+    }
+    size_t ca = onnxslim_graph_consumer_count(a, v), cb = onnxslim_graph_consumer_count(b, v);
+    if (ca != cb) {
+      fprintf(stderr, "'%s': %zu consumers, %zu after reload\n", v, ca, cb);
+      ok = 0;
+    }
+    for (size_t k = 0; k < ca && k < cb; k++)
+      if (!streq(onnxslim_node_name(onnxslim_graph_consumer(a, v, k)),
+                 onnxslim_node_name(onnxslim_graph_consumer(b, v, k)))) {
+        fprintf(stderr, "consumer %zu of '%s' differs\n", k, v);
+        ok = 0;
+      }
+    if (!!onnxslim_graph_find_node(a, v) != !!onnxslim_graph_find_node(b, v) ||
+        !!onnxslim_graph_find_initializer(a, v) != !!onnxslim_graph_find_initializer(b, v)) {
+      fprintf(stderr, "node or initializer '%s' differs\n", v);
+      ok = 0;
+    }
+    onnxslim_value_info *va = onnxslim_graph_find_value_info(a, v),
+                        *vb = onnxslim_graph_find_value_info(b, v);
+    if (!!va != !!vb || (va && onnxslim_type_elem_type(onnxslim_value_info_type(va)) !=
+                                   onnxslim_type_elem_type(onnxslim_value_info_type(vb)))) {
+      fprintf(stderr, "value info of '%s' differs\n", v);
+      ok = 0;
+    }
+  }
+  return ok;
+}
+
+/* Random batches of edits of every kind (nodes added at an index, at the
+ * end, before and after other nodes, rewired, renamed, moved, removed;
+ * value infos, inputs, initializers added and removed; captures inside a
+ * subgraph changed), with lookups between them: after each batch the
+ * indexes of the edited graph and its subgraph answer exactly as freshly
+ * built ones. Value infos carry their kind in their element type (input
+ * FLOAT, output DOUBLE, value_info INT32) so the search order shows. */
+TEST(indexes_follow_edits) {
+  onnxslim_model *m = capture_model(1);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  name_pool pool = {{0}, 0};
+  onnxslim_node *nodes[512];
+  size_t nn = 0;
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) nodes[nn++] = onnxslim_graph_node(g, i);
+  static const char *const base[] = {"x", "cond", "b", "v", "nv", "res", "t1", "e", "relu", "neg", "if"};
+  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) pool_add(&pool, base[i]);
+  onnxslim_graph *then_g = onnxslim_node_subgraph(node_named(m, "if"), 0);
+  onnxslim_node *then_add = onnxslim_graph_find_node(then_g, "then_add");
+  static const int32_t kind_type[3] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_DOUBLE,
+                                       ONNXSLIM_DTYPE_INT32};
+  char buf[64];
+  int seq = 0, failures = 0;
+  for (int round = 0; round < 40 && !failures; round++) {
+    for (int step = 0; step < 12; step++) {
+      const char *v = pool.v[rnd(pool.n)], *w = pool.v[rnd(pool.n)];
+      onnxslim_node *n = nn ? nodes[rnd(nn)] : NULL, *made = NULL;
+      snprintf(buf, sizeof buf, "v%d", ++seq);
+      const char *fresh = pool_add(&pool, buf);
+      char nname[32];
+      snprintf(nname, sizeof nname, "n%d", seq);
+      switch (rnd(14)) {
+      case 0:
+      case 1: {
+        const char *in[2] = {v, w}, *out[1] = {fresh};
+        size_t count = rnd(3) ? SIZE_MAX : onnxslim_graph_node_count(g);
+        size_t at = count == SIZE_MAX ? SIZE_MAX : rnd(count + 1);
+        if (onnxslim_graph_add_node(g, at, "Add", NULL, pool_add(&pool, nname), in, 2, out, 1,
+                                    &made) == 0 && nn < 512)
+          nodes[nn++] = made;
+        break;
+      }
+      case 2:
+        if (onnxslim_insert_cast_after(g, v, ONNXSLIM_DTYPE_FLOAT16, NULL, 0, NULL, &made) == 0 &&
+            nn < 512)
+          nodes[nn++] = made;
+        break;
+      case 3:
+        if (n && onnxslim_node_input_count(n) &&
+            onnxslim_insert_before(g, n, 0, "Identity", NULL, NULL, &made) == 0 && nn < 512)
+          nodes[nn++] = made;
+        break;
+      case 4:
+        if (n && onnxslim_node_input_count(n))
+          onnxslim_node_set_input(n, rnd(onnxslim_node_input_count(n)), v);
+        break;
+      case 5:
+        if (n && onnxslim_node_output_count(n))
+          onnxslim_node_set_output(n, 0, rnd(2) ? v : fresh);
+        break;
+      case 6:
+        if (n && onnxslim_graph_remove_node(g, n) == 0) {
+          for (size_t k = 0; k < nn; k++)
+            if (nodes[k] == n) nodes[k] = nodes[--nn];
+        }
+        break;
+      case 7: {
+        onnxslim_value_info *vi = NULL;
+        size_t kind = rnd(3);
+        int rc = kind == 0   ? onnxslim_graph_add_input(g, v, &vi)
+                 : kind == 1 ? onnxslim_graph_add_output(g, v, &vi)
+                             : onnxslim_graph_add_value_info(g, v, &vi);
+        if (!rc) onnxslim_value_info_set_tensor_type(vi, kind_type[kind], NULL, NULL, SIZE_MAX);
+        break;
+      }
+      case 8:
+        if (onnxslim_graph_value_info_count(g))
+          onnxslim_graph_remove_value_info(
+              g, onnxslim_graph_value_info(g, rnd(onnxslim_graph_value_info_count(g))));
+        break;
+      case 9: {
+        float f = 1.0f;
+        onnxslim_graph_add_initializer(g, rnd(2) ? v : fresh, ONNXSLIM_DTYPE_FLOAT, NULL, 0, &f,
+                                       sizeof f, ONNXSLIM_DATA_COPY, NULL);
+        break;
+      }
+      case 10:
+        if (onnxslim_graph_find_initializer(g, v))
+          onnxslim_graph_remove_initializer(g, onnxslim_graph_find_initializer(g, v));
+        break;
+      case 11:
+        if (n) onnxslim_node_set_name(n, pool_add(&pool, nname));
+        break;
+      case 12:
+        if (n) onnxslim_graph_move_node(g, n, rnd(onnxslim_graph_node_count(g)));
+        break;
+      default:
+        /* a capture changes: the then branch reads another outer value */
+        onnxslim_node_set_input(then_add, 0, v);
+        break;
+      }
+      /* lookups between the edits (their answers are checked below) */
+      onnxslim_graph_consumer_count(g, w);
+      onnxslim_graph_producer(g, v);
+    }
+    onnxslim_model *r = reload(m);
+    if (!r) return;
+    onnxslim_graph *rg = onnxslim_model_graph(r);
+    if (!same_lookups(g, rg, &pool) ||
+        !same_lookups(then_g, onnxslim_node_subgraph(node_named(r, "if"), 0), &pool)) {
+      fprintf(stderr, "after round %d\n", round);
+      failures++;
+    }
+    CHECK(failures == 0);
+    onnxslim_model_free(r);
+  }
+  for (size_t i = 0; i < pool.n; i++) free(pool.v[i]);
+  onnxslim_model_free(m);
+}
+
 int main(void) {
   RUN(node_add);
   RUN(node_remove);
@@ -2366,5 +2552,6 @@ int main(void) {
   RUN(remove_unused);
   RUN(remove_unused_keeps_captures);
   RUN(edits_reencode_only_what_they_touch);
+  RUN(indexes_follow_edits);
   return t_done();
 }

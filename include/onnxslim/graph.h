@@ -79,7 +79,13 @@ ONNXSLIM_API onnxslim_node *onnxslim_graph_consumer(const onnxslim_graph *graph,
 
 /* ---- edits ---------------------------------------------------------------- *
  * Edits mark only the messages they change for re-encoding; everything else
- * is saved as its original bytes. Lookup indexes are rebuilt on next use.
+ * is saved as its original bytes. Lookups stay up to date: an edit costs
+ * the items it touches, not a rebuild of the graph's index, so a batch of
+ * edits costs time and memory linear in the graph's size. Appends (index
+ * SIZE_MAX) and the insertion helpers (insert.h) are queued and applied in
+ * one pass when something next reads the graph's item lists or positions;
+ * an insert at a given index reads positions, so it costs one pass over the
+ * graph when other inserts are still queued.
  * Handles of removed items become invalid: functions given one return
  * ONNXSLIM_EINVAL ("... was removed"); their memory stays until the model is
  * freed, so holding them is safe. Inserting or removing items shifts the
