@@ -283,8 +283,13 @@ osl_msg *onnxslim__msg_new(onnxslim_model *model, const osl_msgdef *def, osl_msg
 /* Deep copy of src (from any model) as a new message of model under parent.
  * Payload bytes are shared when src belongs to the same model, else copied. */
 osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg *parent);
+/* 0 when sub (and everything below it) put under msg stays within the
+ * model's max_depth, else ONNXSLIM_ELIMIT. msg_insert and msg_set_field
+ * check it; code that attaches a submessage by hand must call it. */
+int onnxslim__msg_adopt_ok(const osl_msg *msg, const osl_msg *sub);
 /* Inserts a field at array position pos (SIZE_MAX: append). A submessage
- * field's sub is re-parented to msg. */
+ * field's sub is re-parented to msg. ONNXSLIM_ELIMIT when that would nest
+ * deeper than max_depth. */
 int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field);
 /* Position in msg->f where occurrence k of a repeated field number would go
  * (k == count: after the last occurrence, or by field number if none). */

@@ -71,8 +71,9 @@ static int read_load_options(const onnxslim_load_options *opts, unsigned int *ma
   if (opts->flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved load option flags 0x%x set", opts->flags);
   if (opts->max_depth) *max_depth = opts->max_depth;
-  if (*max_depth > 100000)
-    return onnxslim__err(ONNXSLIM_EINVAL, "max_depth %u is too large", *max_depth);
+  if (*max_depth > ONNXSLIM_MAX_DEPTH_LIMIT)
+    return onnxslim__err(ONNXSLIM_EINVAL, "max_depth %u is too large (at most %u)", *max_depth,
+                         (unsigned)ONNXSLIM_MAX_DEPTH_LIMIT);
   if (opts->version >= 2) *base_dir = opts->base_dir;
   return 0;
 }

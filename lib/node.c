@@ -383,6 +383,8 @@ static int put_attr(osl_msg *n, osl_msg *a) {
     if (af->number != onnx_NodeProto_attribute_tag || !af->sub) continue;
     const char *an = onnxslim__msg_str(af->sub, onnx_AttributeProto_name_tag);
     if (an && strcmp(an, name) == 0) {
+      int rc = onnxslim__msg_adopt_ok(n, a);
+      if (rc) return rc;
       af->sub->detached = 1;
       af->sub = a;
       a->parent = n;

@@ -24,30 +24,42 @@
 
 #define OSL_PATH_MAX 512
 
+/* The parser walks the message tree depth first with an explicit stack (one
+ * frame per nesting level, on the heap), so the C stack it needs does not
+ * grow with the nesting depth of the input. */
 typedef struct {
-  const osl_fielddef *def;
-  size_t index; /* occurrence index for repeated fields, SIZE_MAX otherwise */
-} osl_path_elem;
+  osl_msg *msg;
+  size_t next; /* the next field to look at for a submessage; the field being
+                  parsed below this level is f[next - 1] */
+} osl_frame;
 
 typedef struct {
   onnxslim_model *model;
-  const uint8_t *base;  /* start of the whole buffer, for byte offsets */
+  const uint8_t *base; /* start of the whole buffer, for byte offsets */
   unsigned int max_depth;
-  osl_path_elem *path;  /* max_depth + 1 entries */
-  osl_field **scratch;  /* per depth growing vectors */
-  size_t *scratch_cap;
+  osl_frame *stack;  /* max_depth + 1 frames */
+  osl_field *scratch; /* growing vector of the message being collected */
+  size_t scratch_cap;
 } osl_parse;
 
+/* "graph.node[3].attribute[0]": the fields leading to the message at depth. */
 static void path_str(const osl_parse *ps, unsigned int depth, char *buf, size_t cap) {
   size_t len = 0;
   buf[0] = '\0';
   for (unsigned int i = 0; i < depth && len < cap; i++) {
-    const osl_path_elem *e = &ps->path[i];
+    const osl_msg *m = ps->stack[i].msg;
+    size_t pos = ps->stack[i].next - 1;
+    const osl_field *fl = &m->f[pos];
+    const osl_fielddef *fd = onnxslim__schema_field(m->def, fl->number);
+    const char *name = fd ? fd->name : "?";
     int w;
-    if (e->index != SIZE_MAX)
-      w = snprintf(buf + len, cap - len, "%s%s[%zu]", len ? "." : "", e->def->name, e->index);
-    else
-      w = snprintf(buf + len, cap - len, "%s%s", len ? "." : "", e->def->name);
+    if (fd && fd->repeated) {
+      size_t index = 0;
+      for (size_t j = 0; j < pos; j++) index += m->f[j].number == fl->number;
+      w = snprintf(buf + len, cap - len, "%s%s[%zu]", len ? "." : "", name, index);
+    } else {
+      w = snprintf(buf + len, cap - len, "%s%s", len ? "." : "", name);
+    }
     if (w < 0) break;
     len += (size_t)w;
   }
@@ -82,8 +94,7 @@ static int packed_ok(const osl_fielddef *fd, const uint8_t *p, size_t n) {
   return 1;
 }
 
-static int parse_msg(osl_parse *ps, osl_msg *msg, unsigned int depth);
-
+/* Reads the fields of msg (at depth) into msg->f, checking each one. */
 static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   pb_istream_t s = pb_istream_from_buffer(msg->p, msg->n);
   size_t nf = 0;
@@ -157,36 +168,59 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
     }
     fl.raw = start;
     fl.rawlen = (size_t)(msg->p + (msg->n - s.bytes_left) - start);
-    if (nf == ps->scratch_cap[depth]) {
+    if (nf == ps->scratch_cap) {
       size_t cap = nf ? nf * 2 : 32;
-      osl_field *v = realloc(ps->scratch[depth], cap * sizeof *v);
+      osl_field *v = realloc(ps->scratch, cap * sizeof *v);
       if (!v) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
-      ps->scratch[depth] = v;
-      ps->scratch_cap[depth] = cap;
+      ps->scratch = v;
+      ps->scratch_cap = cap;
     }
-    ps->scratch[depth][nf++] = fl;
+    ps->scratch[nf++] = fl;
   }
-  msg->f = onnxslim__arena_dup(&ps->model->arena, ps->scratch[depth], nf * sizeof(osl_field));
+  msg->f = onnxslim__arena_dup(&ps->model->arena, ps->scratch, nf * sizeof(osl_field));
   if (!msg->f) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
   msg->nf = nf;
   return 0;
 }
 
-static int parse_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
-  if (depth > ps->max_depth) {
-    char what[96];
-    snprintf(what, sizeof what, "messages nested deeper than %u", ps->max_depth);
-    return parse_err(ps, depth, ONNXSLIM_ELIMIT, msg->p, what);
+/* Called when every submessage of msg (at depth) has been parsed. */
+static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
+  if (msg->def != &osl_def_onnx_TensorProto) return 0;
+  int rc = onnxslim__tensor_validate(msg, "");
+  if (rc && rc != ONNXSLIM_ENOMEM) {
+    /* the path is worth its cost (a scan of each enclosing message) only
+     * for the message */
+    char where[OSL_PATH_MAX];
+    path_str(ps, depth, where, sizeof where);
+    rc = onnxslim__tensor_validate(msg, where);
   }
-  int rc = collect_fields(ps, msg, depth);
+  return rc;
+}
+
+static int parse_tree(osl_parse *ps, osl_msg *root) {
+  int rc = collect_fields(ps, root, 0);
   if (rc) return rc;
-  size_t counts[32] = {0};
-  for (size_t i = 0; i < msg->nf; i++) {
+  unsigned int depth = 0;
+  ps->stack[0].msg = root;
+  ps->stack[0].next = 0;
+  for (;;) {
+    osl_frame *fr = &ps->stack[depth];
+    osl_msg *msg = fr->msg;
+    size_t i = fr->next;
+    while (i < msg->nf && !(msg->f[i].def && msg->f[i].def->kind == OSL_KIND_MSG)) i++;
+    if (i == msg->nf) {
+      rc = finish_msg(ps, msg, depth);
+      if (rc || depth == 0) return rc;
+      depth--;
+      continue;
+    }
+    fr->next = i + 1;
     osl_field *fl = &msg->f[i];
-    if (!fl->def || fl->def->kind != OSL_KIND_MSG) continue;
-    size_t di = (size_t)(fl->def - msg->def->fields);
-    ps->path[depth].def = fl->def;
-    ps->path[depth].index = fl->def->repeated ? counts[di < 32 ? di : 31]++ : SIZE_MAX;
+    if (depth + 1 > ps->max_depth) {
+      char what[96];
+      snprintf(what, sizeof what, "messages nested deeper than %u", ps->max_depth);
+      return parse_err(ps, depth + 1, ONNXSLIM_ELIMIT, fl->p, what);
+    }
     osl_msg *sub = onnxslim__arena_alloc(&ps->model->arena, sizeof *sub);
     if (!sub) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
     memset(sub, 0, sizeof *sub);
@@ -196,30 +230,23 @@ static int parse_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
     sub->p = fl->p;
     sub->n = fl->n;
     fl->sub = sub;
-    rc = parse_msg(ps, sub, depth + 1);
+    rc = collect_fields(ps, sub, depth + 1);
     if (rc) return rc;
+    depth++;
+    ps->stack[depth].msg = sub;
+    ps->stack[depth].next = 0;
   }
-  if (msg->def == &osl_def_onnx_TensorProto) {
-    char where[OSL_PATH_MAX];
-    path_str(ps, depth, where, sizeof where);
-    rc = onnxslim__tensor_validate(msg, where);
-  }
-  return rc;
 }
 
 int onnxslim__parse_model(onnxslim_model *model) {
   osl_parse ps;
   memset(&ps, 0, sizeof ps);
   ps.model = model;
-  ps.base = model->data;
   ps.max_depth = model->max_depth;
-  size_t levels = (size_t)ps.max_depth + 2;
-  ps.path = calloc(levels, sizeof *ps.path);
-  ps.scratch = calloc(levels, sizeof *ps.scratch);
-  ps.scratch_cap = calloc(levels, sizeof *ps.scratch_cap);
+  ps.stack = calloc((size_t)ps.max_depth + 1, sizeof *ps.stack);
   int rc;
   osl_msg *root = onnxslim__arena_alloc(&model->arena, sizeof *root);
-  if (!ps.path || !ps.scratch || !ps.scratch_cap || !root) {
+  if (!ps.stack || !root) {
     rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
   } else {
     memset(root, 0, sizeof *root);
@@ -228,16 +255,13 @@ int onnxslim__parse_model(onnxslim_model *model) {
     root->p = model->data ? model->data : (const uint8_t *)"";
     ps.base = root->p;
     root->n = model->size;
-    rc = parse_msg(&ps, root, 0);
+    rc = parse_tree(&ps, root);
     if (!rc && !onnxslim__msg_has(root, onnx_ModelProto_graph_tag))
       rc = onnxslim__err(ONNXSLIM_EMODEL, "the model has no graph (%zu bytes read)", model->size);
     if (!rc) model->root = root;
   }
-  if (ps.scratch)
-    for (size_t i = 0; i < levels; i++) free(ps.scratch[i]);
   free(ps.scratch);
-  free(ps.scratch_cap);
-  free(ps.path);
+  free(ps.stack);
   return rc;
 }
 
@@ -481,7 +505,53 @@ static int msg_reserve(osl_msg *msg, size_t need) {
   return 0;
 }
 
+/* Would sub, put under msg, stay within the model's max_depth? Every pass
+ * that recurses over messages relies on that bound (see
+ * ONNXSLIM_MAX_DEPTH_LIMIT), so no edit may nest deeper than a load would
+ * have accepted. The walk over sub is iterative, with a heap stack. */
+int onnxslim__msg_adopt_ok(const osl_msg *msg, const osl_msg *sub) {
+  unsigned int max = msg->model->max_depth;
+  size_t depth = 1; /* of sub, counting from the root of msg's tree */
+  for (const osl_msg *m = msg; m->parent; m = m->parent) depth++;
+  const char *what = "the edit would nest messages deeper than max_depth %u";
+  if (depth > max) return onnxslim__err(ONNXSLIM_ELIMIT, what, max);
+  size_t room = max - depth; /* levels allowed below sub */
+  typedef struct {
+    const osl_msg *m;
+    size_t i;
+  } frame;
+  frame *st = malloc((room + 1) * sizeof *st);
+  if (!st) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  size_t sp = 0;
+  st[0].m = sub;
+  st[0].i = 0;
+  int rc = 0;
+  for (;;) {
+    frame *fr = &st[sp];
+    while (fr->i < fr->m->nf && !fr->m->f[fr->i].sub) fr->i++;
+    if (fr->i == fr->m->nf) {
+      if (sp == 0) break;
+      sp--;
+      continue;
+    }
+    const osl_msg *child = fr->m->f[fr->i++].sub;
+    if (sp == room) {
+      rc = onnxslim__err(ONNXSLIM_ELIMIT, what, max);
+      break;
+    }
+    sp++;
+    st[sp].m = child;
+    st[sp].i = 0;
+  }
+  free(st);
+  return rc;
+}
+
 int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field) {
+  if (field->sub) {
+    int rc = onnxslim__msg_adopt_ok(msg, field->sub);
+    if (rc) return rc;
+  }
   int rc = msg_reserve(msg, msg->nf + 1);
   if (rc) return rc;
   if (pos > msg->nf) pos = msg->nf;
@@ -592,6 +662,10 @@ void onnxslim__fld_sub(uint32_t number, osl_msg *sub, osl_field *out) {
 }
 
 int onnxslim__msg_set_field(osl_msg *msg, const osl_field *field) {
+  if (field->sub) {
+    int rc = onnxslim__msg_adopt_ok(msg, field->sub);
+    if (rc) return rc;
+  }
   osl_field *f = onnxslim__msg_last(msg, field->number);
   if (!f) return onnxslim__msg_insert(msg, onnxslim__msg_pos_nth(msg, field->number, 0), field);
   if (f->sub && f->sub != field->sub) f->sub->detached = 1;

@@ -29,6 +29,18 @@ extern "C" {
 #define ONNXSLIM_LOAD_OPTIONS_VERSION 2
 /** Default maximum nesting depth of protobuf messages. */
 #define ONNXSLIM_DEFAULT_MAX_DEPTH 100
+/**
+ * Largest max_depth accepted (larger values: ONNXSLIM_EINVAL). Parsing needs
+ * no stack per nesting level, but some passes over a loaded model (check,
+ * toposort, remove_unused, fingerprint, save, unique names, conversion,
+ * external data) recurse once per level: measured at most about 260 bytes
+ * per level (x86-64, gcc 12, -O2 and -O0), so at this depth every call fits
+ * in a thread with a 256 KiB stack, with half of it to spare. Edits that
+ * would nest messages deeper than the model's max_depth (copying a graph
+ * into one of its own nodes, say) fail with ONNXSLIM_ELIMIT.
+ * @since 0.1.0
+ */
+#define ONNXSLIM_MAX_DEPTH_LIMIT 500
 
 /**
  * Options for onnxslim_model_open() and onnxslim_model_from_buffer().
@@ -38,7 +50,9 @@ extern "C" {
 typedef struct onnxslim_load_options {
   unsigned int version;   /**< ONNXSLIM_LOAD_OPTIONS_VERSION */
   unsigned int flags;     /**< reserved, must be 0 */
-  unsigned int max_depth; /**< max message nesting; 0 = ONNXSLIM_DEFAULT_MAX_DEPTH */
+  /** max message nesting; 0 = ONNXSLIM_DEFAULT_MAX_DEPTH; at most
+   * ONNXSLIM_MAX_DEPTH_LIMIT. Edits never nest deeper either. */
+  unsigned int max_depth;
   /** Since version 2. Directory that external-data locations are relative
    * to (borrowed for the call). NULL: the directory of the model file; required when a model
    * loaded from a buffer has external data. */
