@@ -23,6 +23,7 @@ void *onnxslim__arena_alloc(osl_arena *arena, size_t size) {
     if (!b) return NULL;
     b->used = 0;
     b->cap = cap;
+    arena->total += sizeof *b + cap;
     if (arena->head && need > OSL_ARENA_BLOCK) {
       /* keep filling the current block; put the big one behind it */
       b->next = arena->head->next;
@@ -60,6 +61,7 @@ void onnxslim__arena_free(osl_arena *arena) {
     b = next;
   }
   arena->head = NULL;
+  arena->total = 0;
 }
 
 uint64_t onnxslim__hash(const char *s) {

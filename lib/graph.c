@@ -447,7 +447,6 @@ static int rename_field(osl_msg *m, size_t i, const char *to) {
   osl_field nf;
   int rc = onnxslim__fld_str(m->model, m->f[i].number, to, &nf);
   if (rc) return rc;
-  nf.def = m->f[i].def;
   m->f[i] = nf;
   onnxslim__msg_touch(m);
   return 0;
@@ -565,12 +564,14 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
   if (!order || count != l->count)
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: %zu nodes given, the graph has %zu", __func__,
                          count, l->count);
-  /* every node of the graph exactly once: mark through a temporary map */
+  /* every node of the graph exactly once: marks by field position */
   osl_field *fs = malloc((count ? count : 1) * sizeof *fs);
   size_t *slot = malloc((count ? count : 1) * sizeof *slot);
-  if (!fs || !slot) {
+  unsigned char *seen = calloc(g->nf ? g->nf : 1, 1);
+  if (!fs || !slot || !seen) {
     free(fs);
     free(slot);
+    free(seen);
     return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   }
   int rc = 0;
@@ -583,18 +584,14 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
       break;
     }
     fs[i] = g->f[pos];
-    /* seen twice? a node taken already has its field marked (u = 1) */
-    if (g->f[pos].u == 1) rc = onnxslim__err(ONNXSLIM_EINVAL, "%s: node listed twice", __func__);
-    g->f[pos].u = 1;
+    if (seen[pos]) rc = onnxslim__err(ONNXSLIM_EINVAL, "%s: node listed twice", __func__);
+    seen[pos] = 1;
   }
-  for (size_t i = 0; i < count; i++) g->f[slot[i]].u = 0;
   if (!rc) {
-    for (size_t i = 0; i < count; i++) {
-      fs[i].u = 0;
-      g->f[slot[i]] = fs[i];
-    }
+    for (size_t i = 0; i < count; i++) g->f[slot[i]] = fs[i];
     onnxslim__msg_touch(g);
   }
+  free(seen);
   free(fs);
   free(slot);
   return rc;

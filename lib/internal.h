@@ -28,6 +28,7 @@ int onnxslim__err(int code, const char *fmt, ...)
 typedef struct osl_arena_block osl_arena_block;
 typedef struct osl_arena {
   osl_arena_block *head;
+  uint64_t total; /* bytes taken from malloc */
 } osl_arena;
 
 void *onnxslim__arena_alloc(osl_arena *arena, size_t size);
@@ -139,16 +140,20 @@ struct osl_xform {
   unsigned int flags;
 };
 
-/* One field occurrence, in stored order. */
+/* One field occurrence, in stored order. A model holds one per field of
+ * its input (56 bytes on 64-bit systems): keep it small. */
 typedef struct osl_field {
   uint32_t number;
   uint8_t wt;
-  const osl_fielddef *def; /* NULL for fields the schema does not know */
-  uint64_t u;              /* value of VARINT / 32BIT / 64BIT fields */
-  const uint8_t *p;        /* payload of LEN fields */
+  /* bytes of the original encoding before the payload (tag and length) of
+   * a LEN field; the whole encoding of other fields */
+  uint8_t hlen;
+  union {
+    uint64_t u;       /* value of VARINT / 32BIT / 64BIT fields */
+    const uint8_t *p; /* payload of LEN fields */
+  };
   size_t n;
   const uint8_t *raw; /* the field's original encoding (tag to end); NULL once edited */
-  size_t rawlen;
   osl_msg *sub; /* parsed submessage of known message fields */
   char *cstr;   /* NUL-terminated copy of p[0..n), made on demand */
   const osl_xform *xform; /* pending transform: p is NULL, n the output length */
@@ -173,15 +178,15 @@ struct osl_msg {
   osl_field *f;
   size_t nf;
   size_t capf;  /* capacity of f for edits (0: exactly nf, from parsing) */
-  int dirty;    /* must be re-encoded: it or a descendant was edited */
-  int detached; /* removed from its parent by an edit */
+  uint8_t dirty;    /* must be re-encoded: it or a descendant was edited */
+  uint8_t detached; /* removed from its parent by an edit */
+  uint8_t save_dirty; /* see plan */
   uint64_t enc_size;
   osl_list *lists;
   void *cache; /* kind-specific: graph index, tensor data, ... */
   /* set only while one save runs (external.c): how this tensor is written,
    * and whether a descendant has a plan (so this message is re-encoded) */
   const struct osl_plan *plan;
-  int save_dirty;
 };
 
 /* How a TensorProto is written by one save: its storage fields (raw_data,
@@ -212,6 +217,7 @@ struct onnxslim_model {
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
+  uint64_t max_memory; /* for the arena while loading */
   uint64_t gen;        /* edit generation: bumped by every edit */
   osl_map names;       /* every name in the model, for unique names */
   uint64_t names_gen;  /* gen at which `names` was built (0: never) */

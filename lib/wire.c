@@ -37,9 +37,8 @@ typedef struct {
   onnxslim_model *model;
   const uint8_t *base; /* start of the whole buffer, for byte offsets */
   unsigned int max_depth;
-  osl_frame *stack;  /* max_depth + 1 frames */
-  osl_field *scratch; /* growing vector of the message being collected */
-  size_t scratch_cap;
+  uint64_t max_memory; /* for the model's arena */
+  osl_frame *stack;    /* max_depth + 1 frames */
 } osl_parse;
 
 /* "graph.node[3].attribute[0]": the fields leading to the message at depth. */
@@ -94,91 +93,176 @@ static int packed_ok(const osl_fielddef *fd, const uint8_t *p, size_t n) {
   return 1;
 }
 
-/* Reads the fields of msg (at depth) into msg->f, checking each one. */
-static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
-  pb_istream_t s = pb_istream_from_buffer(msg->p, msg->n);
-  size_t nf = 0;
-  for (;;) {
-    const uint8_t *start = msg->p + (msg->n - s.bytes_left);
-    pb_wire_type_t wt;
-    uint32_t number;
-    bool eof = false;
-    if (!pb_decode_tag(&s, &wt, &number, &eof)) {
-      if (eof) break;
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, start,
-                       s.bytes_left ? "malformed field tag" : "truncated field tag");
-    }
-    if (number == 0) return parse_err(ps, depth, ONNXSLIM_EPARSE, start, "field number 0");
-    osl_field fl;
-    memset(&fl, 0, sizeof fl);
-    fl.number = number;
-    fl.wt = (uint8_t)wt;
-    fl.def = onnxslim__schema_field(msg->def, number);
-    const uint8_t *vstart = msg->p + (msg->n - s.bytes_left);
-    char what[160];
-    switch (wt) {
-    case PB_WT_VARINT:
-      if (!pb_decode_varint(&s, &fl.u))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
-                         s.bytes_left ? "malformed varint" : "truncated varint");
-      break;
-    case PB_WT_64BIT:
-    case PB_WT_32BIT: {
-      size_t w = wt == PB_WT_64BIT ? 8 : 4;
-      uint8_t b[8] = {0};
-      if (s.bytes_left < w)
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "truncated fixed-size field");
-      if (!pb_read(&s, b, w))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "unreadable fixed-size field");
-      for (size_t i = 0; i < w; i++) fl.u |= (uint64_t)b[i] << (8 * i);
-      break;
-    }
-    case PB_WT_STRING: {
-      uint64_t len;
-      if (!pb_decode_varint(&s, &len))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
-                         s.bytes_left ? "malformed length" : "truncated length");
-      const uint8_t *payload = msg->p + (msg->n - s.bytes_left);
-      if (len > s.bytes_left) {
-        snprintf(what, sizeof what,
-                 "truncated length-delimited field %u (length %llu, %zu bytes left)", number,
-                 (unsigned long long)len, s.bytes_left);
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
-      }
-      fl.p = payload;
-      fl.n = (size_t)len;
-      if (!pb_read(&s, NULL, (size_t)len))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, payload, "unreadable payload");
-      break;
-    }
-    default:
-      snprintf(what, sizeof what, "unsupported wire type %u of field %u", (unsigned)wt, number);
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
-    }
-    if (fl.def && !wire_ok(fl.def, wt)) {
-      snprintf(what, sizeof what, "wrong wire type %u for field '%s' (%u) of %s", (unsigned)wt,
-               fl.def->name, number, msg->def->name);
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
-    }
-    if (fl.def && wt == PB_WT_STRING && fl.def->kind <= OSL_KIND_FIXED64 &&
-        !packed_ok(fl.def, fl.p, fl.n)) {
-      snprintf(what, sizeof what, "malformed packed field '%s' of %s", fl.def->name,
-               msg->def->name);
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, fl.p, what);
-    }
-    fl.raw = start;
-    fl.rawlen = (size_t)(msg->p + (msg->n - s.bytes_left) - start);
-    if (nf == ps->scratch_cap) {
-      size_t cap = nf ? nf * 2 : 32;
-      osl_field *v = realloc(ps->scratch, cap * sizeof *v);
-      if (!v) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
-      ps->scratch = v;
-      ps->scratch_cap = cap;
-    }
-    ps->scratch[nf++] = fl;
+/* Reads and checks the field at the current position of s (inside msg, at
+ * depth) into *fl; *fd receives its schema entry (NULL: unknown field).
+ * Returns 0, a negative code, or 1 at the end of msg. */
+static int read_field(osl_parse *ps, const osl_msg *msg, unsigned int depth, pb_istream_t *s,
+                      osl_field *fl, const osl_fielddef **fd) {
+  const uint8_t *start = msg->p + (msg->n - s->bytes_left);
+  pb_wire_type_t wt;
+  uint32_t number;
+  bool eof = false;
+  if (!pb_decode_tag(s, &wt, &number, &eof)) {
+    if (eof) return 1;
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, start,
+                     s->bytes_left ? "malformed field tag" : "truncated field tag");
   }
-  msg->f = onnxslim__arena_dup(&ps->model->arena, ps->scratch, nf * sizeof(osl_field));
-  if (!msg->f) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
+  if (number == 0) return parse_err(ps, depth, ONNXSLIM_EPARSE, start, "field number 0");
+  memset(fl, 0, sizeof *fl);
+  fl->number = number;
+  fl->wt = (uint8_t)wt;
+  *fd = onnxslim__schema_field(msg->def, number);
+  const uint8_t *vstart = msg->p + (msg->n - s->bytes_left);
+  char what[160];
+  switch (wt) {
+  case PB_WT_VARINT:
+    if (!pb_decode_varint(s, &fl->u))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
+                       s->bytes_left ? "malformed varint" : "truncated varint");
+    break;
+  case PB_WT_64BIT:
+  case PB_WT_32BIT: {
+    size_t w = wt == PB_WT_64BIT ? 8 : 4;
+    uint8_t b[8] = {0};
+    if (s->bytes_left < w)
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "truncated fixed-size field");
+    if (!pb_read(s, b, w))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "unreadable fixed-size field");
+    for (size_t i = 0; i < w; i++) fl->u |= (uint64_t)b[i] << (8 * i);
+    break;
+  }
+  case PB_WT_STRING: {
+    uint64_t len;
+    if (!pb_decode_varint(s, &len))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
+                       s->bytes_left ? "malformed length" : "truncated length");
+    const uint8_t *payload = msg->p + (msg->n - s->bytes_left);
+    if (len > s->bytes_left) {
+      snprintf(what, sizeof what,
+               "truncated length-delimited field %u (length %llu, %zu bytes left)", number,
+               (unsigned long long)len, s->bytes_left);
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
+    }
+    fl->hlen = (uint8_t)(payload - start);
+    fl->p = payload;
+    fl->n = (size_t)len;
+    if (!pb_read(s, NULL, (size_t)len))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, payload, "unreadable payload");
+    break;
+  }
+  default:
+    snprintf(what, sizeof what, "unsupported wire type %u of field %u", (unsigned)wt, number);
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
+  }
+  if (*fd && !wire_ok(*fd, wt)) {
+    snprintf(what, sizeof what, "wrong wire type %u for field '%s' (%u) of %s", (unsigned)wt,
+             (*fd)->name, number, msg->def->name);
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
+  }
+  if (*fd && wt == PB_WT_STRING && (*fd)->kind <= OSL_KIND_FIXED64 &&
+      !packed_ok(*fd, fl->p, fl->n)) {
+    snprintf(what, sizeof what, "malformed packed field '%s' of %s", (*fd)->name,
+             msg->def->name);
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, fl->p, what);
+  }
+  fl->raw = start;
+  if (wt != PB_WT_STRING) fl->hlen = (uint8_t)(msg->p + (msg->n - s->bytes_left) - start);
+  return 0;
+}
+
+/* Reads the field at s again, after read_field() checked it: no checks but
+ * that the bytes are still there. */
+static bool reread_field(const osl_msg *msg, pb_istream_t *s, osl_field *fl) {
+  const uint8_t *start = msg->p + (msg->n - s->bytes_left);
+  pb_wire_type_t wt;
+  uint32_t number;
+  bool eof = false;
+  if (!pb_decode_tag(s, &wt, &number, &eof)) return false;
+  memset(fl, 0, sizeof *fl);
+  fl->number = number;
+  fl->wt = (uint8_t)wt;
+  fl->raw = start;
+  if (wt == PB_WT_STRING) {
+    uint64_t len;
+    if (!pb_decode_varint(s, &len) || len > s->bytes_left) return false;
+    fl->p = msg->p + (msg->n - s->bytes_left);
+    fl->n = (size_t)len;
+    fl->hlen = (uint8_t)(fl->p - start);
+    return pb_read(s, NULL, (size_t)len);
+  }
+  if (wt == PB_WT_VARINT) {
+    if (!pb_decode_varint(s, &fl->u)) return false;
+  } else {
+    uint8_t b[8] = {0};
+    size_t w = wt == PB_WT_64BIT ? 8 : 4;
+    if (!pb_read(s, b, w)) return false;
+    for (size_t i = 0; i < w; i++) fl->u |= (uint64_t)b[i] << (8 * i);
+  }
+  fl->hlen = (uint8_t)(msg->p + (msg->n - s->bytes_left) - start);
+  return true;
+}
+
+/* Fields of a message that no message shares: the empty messages. */
+static osl_field no_fields[1];
+
+/* Reads the fields of msg (at depth) into msg->f, checking each one, and
+ * makes an (empty) osl_msg for each known submessage field. Two passes: the
+ * first checks and counts, so that nothing is allocated for a message whose
+ * fields would take the model over max_memory, and the second fills arrays
+ * of exactly the right size. */
+static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
+  size_t nf = 0, nsub = 0;
+  osl_field fl;
+  const osl_fielddef *fd = NULL;
+  pb_istream_t s = pb_istream_from_buffer(msg->p, msg->n);
+  int rc;
+  size_t nonempty = 0;
+  while ((rc = read_field(ps, msg, depth, &s, &fl, &fd)) == 0) {
+    nf++;
+    if (fd && fd->kind == OSL_KIND_MSG) {
+      nsub++;
+      nonempty += fl.n > 0;
+    }
+  }
+  if (rc < 0) return rc;
+  if (nf == 0) {
+    msg->f = no_fields;
+    return 0;
+  }
+  /* what this message's fields and submessages take at least (a nonempty
+   * submessage holds at least one field) */
+  uint64_t need = (uint64_t)(nf + nonempty) * sizeof(osl_field) + (uint64_t)nsub * sizeof(osl_msg);
+  uint64_t used = ps->model->arena.total;
+  if (need > ps->max_memory || used > ps->max_memory - need) {
+    char what[200];
+    snprintf(what, sizeof what,
+             "the model needs more memory than max_memory allows (%llu bytes): %zu fields in a "
+             "%s, %llu bytes used so far",
+             (unsigned long long)ps->max_memory, nf, msg->def->name, (unsigned long long)used);
+    return parse_err(ps, depth, ONNXSLIM_ELIMIT, msg->p, what);
+  }
+  osl_field *f = onnxslim__arena_alloc(&ps->model->arena, nf * sizeof *f);
+  osl_msg *subs = nsub ? onnxslim__arena_alloc(&ps->model->arena, nsub * sizeof *subs) : NULL;
+  if (!f || (nsub && !subs)) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
+  s = pb_istream_from_buffer(msg->p, msg->n);
+  size_t k = 0, j = 0;
+  while (k < nf && reread_field(msg, &s, &f[k])) {
+    fd = f[k].wt == OSL_WT_LEN ? onnxslim__schema_field(msg->def, f[k].number) : NULL;
+    if (fd && fd->kind == OSL_KIND_MSG && j < nsub) {
+      osl_msg *sub = &subs[j++];
+      memset(sub, 0, sizeof *sub);
+      sub->def = fd->sub;
+      sub->model = ps->model;
+      sub->parent = msg;
+      sub->p = f[k].p;
+      sub->n = f[k].n;
+      f[k].sub = sub;
+    }
+    k++;
+  }
+  if (k != nf || j != nsub)
+    return onnxslim__err(ONNXSLIM_EPARSE, "internal error: a message read differently twice");
+  msg->f = f;
   msg->nf = nf;
   return 0;
 }
@@ -187,6 +271,13 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
 static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   if (msg->def != &osl_def_onnx_TensorProto) return 0;
   int rc = onnxslim__tensor_validate(msg, "");
+  if ((!rc && ps->model->arena.total > ps->max_memory) || rc == ONNXSLIM_ELIMIT) {
+    char what[160];
+    snprintf(what, sizeof what,
+             "the model needs more memory than max_memory allows (%llu bytes): a tensor's dims",
+             (unsigned long long)ps->max_memory);
+    return parse_err(ps, depth, ONNXSLIM_ELIMIT, msg->p, what);
+  }
   if (rc && rc != ONNXSLIM_ENOMEM) {
     /* the path is worth its cost (a scan of each enclosing message) only
      * for the message */
@@ -207,7 +298,7 @@ static int parse_tree(osl_parse *ps, osl_msg *root) {
     osl_frame *fr = &ps->stack[depth];
     osl_msg *msg = fr->msg;
     size_t i = fr->next;
-    while (i < msg->nf && !(msg->f[i].def && msg->f[i].def->kind == OSL_KIND_MSG)) i++;
+    while (i < msg->nf && !msg->f[i].sub) i++;
     if (i == msg->nf) {
       rc = finish_msg(ps, msg, depth);
       if (rc || depth == 0) return rc;
@@ -215,21 +306,12 @@ static int parse_tree(osl_parse *ps, osl_msg *root) {
       continue;
     }
     fr->next = i + 1;
-    osl_field *fl = &msg->f[i];
+    osl_msg *sub = msg->f[i].sub;
     if (depth + 1 > ps->max_depth) {
       char what[96];
       snprintf(what, sizeof what, "messages nested deeper than %u", ps->max_depth);
-      return parse_err(ps, depth + 1, ONNXSLIM_ELIMIT, fl->p, what);
+      return parse_err(ps, depth + 1, ONNXSLIM_ELIMIT, sub->p, what);
     }
-    osl_msg *sub = onnxslim__arena_alloc(&ps->model->arena, sizeof *sub);
-    if (!sub) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
-    memset(sub, 0, sizeof *sub);
-    sub->def = fl->def->sub;
-    sub->model = ps->model;
-    sub->parent = msg;
-    sub->p = fl->p;
-    sub->n = fl->n;
-    fl->sub = sub;
     rc = collect_fields(ps, sub, depth + 1);
     if (rc) return rc;
     depth++;
@@ -243,6 +325,7 @@ int onnxslim__parse_model(onnxslim_model *model) {
   memset(&ps, 0, sizeof ps);
   ps.model = model;
   ps.max_depth = model->max_depth;
+  ps.max_memory = model->max_memory;
   ps.stack = calloc((size_t)ps.max_depth + 1, sizeof *ps.stack);
   int rc;
   osl_msg *root = onnxslim__arena_alloc(&model->arena, sizeof *root);
@@ -260,7 +343,6 @@ int onnxslim__parse_model(onnxslim_model *model) {
       rc = onnxslim__err(ONNXSLIM_EMODEL, "the model has no graph (%zu bytes read)", model->size);
     if (!rc) model->root = root;
   }
-  free(ps.scratch);
   free(ps.stack);
   return rc;
 }
@@ -373,6 +455,12 @@ static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const 
         for (size_t i = 0; i < f->n; i++) n += (f->p[i] & 0x80) == 0;
       }
     }
+    /* while loading (the root is set at the end), within max_memory: a
+     * packed field decodes to up to 8 bytes per byte */
+    const onnxslim_model *model = msg->model;
+    uint64_t need = (uint64_t)n * width, used = model->arena.total;
+    if (!model->root && (used > model->max_memory || need > model->max_memory - used))
+      return onnxslim__err(ONNXSLIM_ELIMIT, "%zu values would take the model over max_memory", n);
     uint8_t *out = onnxslim__arena_alloc(&msg->model->arena, (n ? n : 1) * width);
     if (!out) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     size_t j = 0;
@@ -558,7 +646,6 @@ int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field) {
   memmove(msg->f + pos + 1, msg->f + pos, (msg->nf - pos) * sizeof *msg->f);
   msg->f[pos] = *field;
   msg->f[pos].raw = NULL;
-  if (!msg->f[pos].def) msg->f[pos].def = onnxslim__schema_field(msg->def, field->number);
   msg->nf++;
   if (field->sub) {
     field->sub->parent = msg;
@@ -669,10 +756,8 @@ int onnxslim__msg_set_field(osl_msg *msg, const osl_field *field) {
   osl_field *f = onnxslim__msg_last(msg, field->number);
   if (!f) return onnxslim__msg_insert(msg, onnxslim__msg_pos_nth(msg, field->number, 0), field);
   if (f->sub && f->sub != field->sub) f->sub->detached = 1;
-  const osl_fielddef *def = f->def;
   *f = *field;
   f->raw = NULL;
-  f->def = def;
   if (field->sub) {
     field->sub->parent = msg;
     field->sub->detached = 0;
@@ -700,7 +785,6 @@ int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *val
   for (size_t i = 0; i < n; i++) {
     int rc = onnxslim__fld_str(msg->model, number, values[i] ? values[i] : "", &nf[i]);
     if (rc) return rc;
-    nf[i].def = onnxslim__schema_field(msg->def, number);
   }
   size_t pos = onnxslim__msg_pos_nth(msg, number, 0);
   int rc = msg_reserve(msg, msg->nf + n);
@@ -722,7 +806,6 @@ int onnxslim__msg_set_str_at(osl_msg *msg, uint32_t number, size_t k, const char
   osl_field nf;
   int rc = onnxslim__fld_str(msg->model, number, value, &nf);
   if (rc) return rc;
-  nf.def = f->def;
   *f = nf;
   onnxslim__msg_touch(msg);
   return 0;
@@ -759,6 +842,9 @@ int onnxslim__storage_field(uint32_t number) {
   }
 }
 
+/* Length of a field's original encoding (f->raw). */
+static size_t raw_len(const osl_field *f) { return f->hlen + (f->wt == OSL_WT_LEN ? f->n : 0); }
+
 static int skipped(const osl_msg *msg, const osl_field *f) {
   return msg->plan && onnxslim__storage_field(f->number);
 }
@@ -774,7 +860,7 @@ int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
     osl_field *f = &msg->f[i];
     if (skipped(msg, f)) continue;
     if (f->raw && !(f->sub && needs_encode(f->sub))) {
-      total += f->rawlen;
+      total += raw_len(f);
       continue;
     }
     total += varint_size((uint64_t)f->number << 3);
@@ -847,7 +933,7 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
     int rc;
     if (skipped(msg, f)) continue;
     if (f->raw && !(f->sub && needs_encode(f->sub))) {
-      rc = sink->write(sink, f->raw, f->rawlen);
+      rc = sink->write(sink, f->raw, raw_len(f));
     } else if (f->sub) {
       rc = write_field_head(sink, f, f->sub->enc_size);
       if (!rc) rc = onnxslim__msg_write(f->sub, sink);

@@ -1,5 +1,6 @@
 /* Limits under attack: nesting depth (no stack overflow for any accepted
- * max_depth, also in threads with small stacks) and memory per input byte.
+ * max_depth, also in threads with small stacks) and memory per input byte
+ * (max_memory).
  *
  * Deep models are built here byte by byte: If nodes nested in each other's
  * then_branch (3 message levels per If), and value_info types nested as
@@ -12,7 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <onnxslim.h>
@@ -532,6 +537,171 @@ TEST(depth_stack_per_level) {
   free(c2.p);
 }
 
+/* ---- memory per input byte ------------------------------------------------- */
+
+/* Loads b (borrowed) in a child process whose address space is limited to
+ * 2 GiB beyond what it starts with; returns the load's result code (or 1000
+ * + signal when it died), *rss_kib its peak resident set, *secs the time. */
+static int load_in_child(const pbuf *b, const onnxslim_load_options *o, long *rss_kib,
+                         double *secs) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct rlimit rl = {(rlim_t)b->n + (2ull << 30), (rlim_t)b->n + (2ull << 30)};
+    setrlimit(RLIMIT_AS, &rl);
+    onnxslim_model *m = NULL;
+    int rc = onnxslim_model_from_buffer(&m, b->p, b->n, ONNXSLIM_BUFFER_BORROW, o);
+    if (rc) fprintf(stderr, "  child: %s\n", onnxslim_error_last());
+    onnxslim_model_free(m);
+    _exit(-rc);
+  }
+  int st = 0;
+  struct rusage ru;
+  memset(&ru, 0, sizeof ru);
+  if (pid < 0 || wait4(pid, &st, 0, &ru) != pid) return 2000;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  *secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  *rss_kib = ru.ru_maxrss;
+  if (WIFSIGNALED(st)) return 1000 + WTERMSIG(st);
+  return -WEXITSTATUS(st);
+}
+
+/* A model of n copies of `field` (already encoded) at top level and/or in
+ * the graph, plus what makes it a model. */
+static pbuf repeated(const void *unit, size_t unit_len, size_t n, int in_graph, int in_tensor) {
+  pbuf body = {0};
+  body.cap = unit_len * n + 64;
+  body.p = malloc(body.cap);
+  if (!body.p) abort();
+  for (size_t i = 0; i < n; i++) pb_put(&body, unit, unit_len);
+  pbuf m = {0};
+  model_head(&m);
+  if (in_tensor) {
+    pbuf t = {0}, g = {0};
+    pb_put(&t, body.p, body.n);
+    pb_int(&t, 2, 1);
+    pb_str(&t, 8, "t");
+    pb_msg(&g, 5, &t);
+    pb_msg(&m, 7, &g);
+  } else if (in_graph) {
+    pbuf g = {0};
+    pb_put(&g, body.p, body.n);
+    pb_msg(&m, 7, &g);
+  } else {
+    pb_put(&m, body.p, body.n);
+    pbuf g = {0};
+    pb_str(&g, 2, "g");
+    pb_msg(&m, 7, &g);
+  }
+  free(body.p);
+  return m;
+}
+
+static void expect_limit(const char *what, const pbuf *b, const onnxslim_load_options *o) {
+  long rss = 0;
+  double secs = 0;
+  int rc = load_in_child(b, o, &rss, &secs);
+  printf("memory: %-40s %6.1f MB input: rc %d in %.2f s, peak RSS %.1f MiB\n", what,
+         (double)b->n / 1e6, rc, secs, (double)rss / 1024);
+  CHECK(rc == ONNXSLIM_ELIMIT);
+  /* refused before allocating for it: the input (shared with this
+   * process) and little more */
+  CHECK((double)rss * 1024 < (double)b->n + (96 << 20));
+}
+
+/* The attacks of the report, under the default limit: refused with
+ * ONNXSLIM_ELIMIT after one pass over the offending message, allocating
+ * (almost) nothing. Without a limit they took 80x their size. */
+TEST(memory_crafted_default_limit) {
+  static const uint8_t dim[] = {0x08, 0x01};           /* TensorProto.dims = 1 */
+  static const uint8_t opset[] = {0x42, 0x02, 0x10, 0x0d}; /* opset_import {version 13} */
+  static const uint8_t node[] = {0x0a, 0x00};          /* GraphProto.node {} */
+  static const uint8_t unknown[] = {0xf8, 0x07, 0x01}; /* ModelProto field 127 = 1 */
+  pbuf b = repeated(dim, sizeof dim, 20000000, 0, 1);
+  expect_limit("20M repeated int64 dims of a tensor", &b, NULL);
+  free(b.p);
+  b = repeated(unknown, sizeof unknown, 20000000, 0, 0);
+  expect_limit("20M repeated unknown varint fields", &b, NULL);
+  free(b.p);
+  b = repeated(opset, sizeof opset, 10000000, 0, 0);
+  expect_limit("10M opset_import entries", &b, NULL);
+  free(b.p);
+  b = repeated(node, sizeof node, 20000000, 1, 0);
+  onnxslim_load_options v2;
+  CHECK_OK(onnxslim_load_options_init(&v2, 2)); /* older options: the default applies */
+  expect_limit("20M empty nodes (options version 2)", &b, &v2);
+  free(b.p);
+}
+
+/* Growth spread over many messages is caught as the arena grows; packed
+ * dims are counted before they are decoded; the limit is exact enough that
+ * the same models load with room to spare. */
+TEST(memory_small_limits) {
+  /* 20000 nodes of 8 fields each */
+  pbuf unit = {0}, n = {0};
+  pb_str(&n, 1, "a");
+  pb_str(&n, 1, "b");
+  pb_str(&n, 2, "c");
+  pb_str(&n, 3, "name");
+  pb_str(&n, 4, "Add");
+  pb_str(&n, 7, "");
+  pb_str(&n, 1, "d");
+  pb_str(&n, 1, "e");
+  pb_msg(&unit, 1, &n);
+  pbuf b = repeated(unit.p, unit.n, 20000, 1, 0);
+  onnxslim_load_options o = ONNXSLIM_LOAD_OPTIONS_INIT;
+  onnxslim_model *m = NULL;
+  o.max_memory = 4 << 20;
+  CHECK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BUFFER_BORROW, &o) == ONNXSLIM_ELIMIT);
+  CHECK(m == NULL && strstr(onnxslim_error_last(), "max_memory"));
+  o.max_memory = 32 << 20;
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BUFFER_BORROW, &o));
+  CHECK(onnxslim_graph_node_count(onnxslim_model_graph(m)) == 20000);
+  onnxslim_model_free(m);
+  o.max_memory = ONNXSLIM_MAX_MEMORY_UNLIMITED;
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BUFFER_BORROW, &o));
+  onnxslim_model_free(m);
+  free(b.p);
+  free(unit.p);
+
+  /* a packed dims field of 1M ones decodes to 8 MB */
+  pbuf t = {0}, g = {0}, mm = {0};
+  uint8_t *ones = malloc(1000000);
+  memset(ones, 1, 1000000);
+  pb_bytes(&t, 1, ones, 1000000);
+  free(ones);
+  pb_int(&t, 2, 1);
+  pb_msg(&g, 5, &t);
+  model_head(&mm);
+  pb_msg(&mm, 7, &g);
+  o.max_memory = 4 << 20;
+  CHECK(onnxslim_model_from_buffer(&m, mm.p, mm.n, ONNXSLIM_BUFFER_BORROW, &o) == ONNXSLIM_ELIMIT);
+  CHECK(m == NULL && strstr(onnxslim_error_last(), "max_memory"));
+  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, ONNXSLIM_BUFFER_BORROW, NULL));
+  onnxslim_model_free(m);
+  free(mm.p);
+}
+
+/* Options versions 1 and 2 still load; version 3 knows max_memory. */
+TEST(memory_options_versions) {
+  pbuf b = deep_if_model(10, 0);
+  for (unsigned int v = 1; v <= 3; v++) {
+    onnxslim_load_options o;
+    memset(&o, 0xff, sizeof o);
+    CHECK_OK(onnxslim_load_options_init(&o, v));
+    CHECK(o.version == v && o.flags == 0 && o.max_depth == 0);
+    if (v >= 2) CHECK(o.base_dir == NULL);
+    if (v >= 3) CHECK(o.max_memory == 0);
+    onnxslim_model *m = NULL;
+    CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, 0, &o));
+    onnxslim_model_free(m);
+  }
+  onnxslim_load_options o;
+  CHECK(onnxslim_load_options_init(&o, 4) == ONNXSLIM_EINVAL);
+  free(b.p);
+}
+
 static void cleanup_tmp(void) {
   const char *names[] = {"deep_ext.onnx", "w.bin", "deep_saved.onnx", "deep_saved.onnx.data",
                          "deep_merged.onnx"};
@@ -553,6 +723,9 @@ int main(void) {
   RUN(depth_stack_per_level);
   RUN(depth_limit_small_stack);
   RUN(depth_if_10000_deep);
+  RUN(memory_options_versions);
+  RUN(memory_small_limits);
+  RUN(memory_crafted_default_limit);
   cleanup_tmp();
   return t_done();
 }
