@@ -54,16 +54,23 @@ need-deps:
 $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-deps
 	@mkdir -p $(B)/proto
 	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
-	cd $(B)/proto && nanopb_generator.py -q -f ../../lib/proto/onnx.options onnx.proto
+	cd $(B)/proto && nanopb_generator.py -q -f $(CURDIR)/lib/proto/onnx.options onnx.proto
 
 $(B)/obj/%.o: lib/%.c $(wildcard lib/*.h) $(HEADERS) $(B)/proto/onnx.pb.h
 	@mkdir -p $(B)/obj
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 # ---- libraries -----------------------------------------------------------
+# --no-undefined: a library that needs a symbol nobody links fails here, not
+# in the application. Sanitized builds go without it: with clang the
+# sanitizer's runtime (__tsan_*, __asan_*) comes with the program, not with
+# shared libraries, e.g.
+#   make B=build/tsan CC=clang CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread
+NO_UNDEFINED := $(if $(findstring -fsanitize=,$(CFLAGS) $(LDFLAGS)),,-Wl,--no-undefined)
+
 $(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map | need-deps
 	$(CC) -shared -o $@ $(LIB_OBJ) $(NANOPB_A) -Wl,-soname,$(SONAME) \
-	  -Wl,--version-script,lib/onnxslim.map -Wl,--no-undefined -Wl,--exclude-libs,ALL $(LDFLAGS) $(LIB_LIBS)
+	  -Wl,--version-script,lib/onnxslim.map $(NO_UNDEFINED) -Wl,--exclude-libs,ALL $(LDFLAGS) $(LIB_LIBS)
 	ln -sf $(SOREAL) $(B)/$(SONAME)
 	ln -sf $(SONAME) $(B)/libonnxslim.so
 
