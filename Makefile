@@ -6,6 +6,7 @@
 #   make check      all tests (unit, corpus round trip, ABI, sanitizers, ...)
 #   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
+#   make fuzz       both libFuzzer harnesses, FUZZ_SECONDS each (default 60)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -137,8 +138,15 @@ bench: deps
 	$(MAKE) all
 	sh bench/run.sh
 
+# Each libFuzzer harness for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=3600);
+# new inputs go to $(B)/fuzz/corpus-*work, crashes to $(B)/fuzz/<harness>-crash-*.
+FUZZ_SECONDS ?= 60
 fuzz: all
-	sh test/fuzz/build.sh && $(B)/fuzz/fuzz_load -max_total_time=$${FUZZ_SECONDS:-60} $(B)/fuzz/corpus-work test/fuzz/corpus
+	sh test/fuzz/build.sh
+	$(B)/fuzz/fuzz_load -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/fuzz_load- \
+	  $(B)/fuzz/corpus-work test/fuzz/corpus test/fuzz/regressions test/data
+	$(B)/fuzz/fuzz_external -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/fuzz_external- \
+	  $(B)/fuzz/corpus-external-work test/fuzz/corpus-external
 
 # ---- install ------------------------------------------------------------------
 # onnxslim.pc is generated at install time, so it always names this PREFIX.

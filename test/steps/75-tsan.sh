@@ -9,7 +9,7 @@ ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 CC_TSAN=clang
 command -v clang >/dev/null 2>&1 || CC_TSAN=cc
-progs="$T/test/test_core"
+progs="$T/test/test_threads $T/test/test_core"
 if make -s B="$T" CC="$CC_TSAN" OPT="-O1 -g" CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread \
      $progs >"$B/tsan-build.log" 2>&1; then
   ok "the shared library links with CFLAGS=LDFLAGS=-fsanitize=thread ($CC_TSAN)"
