@@ -6,6 +6,7 @@
 #   make check      all tests (unit, corpus round trip, ABI, sanitizers, ...)
 #   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
+#   make fuzz       both libFuzzer harnesses, FUZZ_SECONDS each (default 60)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -54,16 +55,23 @@ need-deps:
 $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-deps
 	@mkdir -p $(B)/proto
 	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
-	cd $(B)/proto && nanopb_generator.py -q -f ../../lib/proto/onnx.options onnx.proto
+	cd $(B)/proto && nanopb_generator.py -q -f $(CURDIR)/lib/proto/onnx.options onnx.proto
 
 $(B)/obj/%.o: lib/%.c $(wildcard lib/*.h) $(HEADERS) $(B)/proto/onnx.pb.h
 	@mkdir -p $(B)/obj
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 # ---- libraries -----------------------------------------------------------
+# --no-undefined: a library that needs a symbol nobody links fails here, not
+# in the application. Sanitized builds go without it: with clang the
+# sanitizer's runtime (__tsan_*, __asan_*) comes with the program, not with
+# shared libraries, e.g.
+#   make B=build/tsan CC=clang CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread
+NO_UNDEFINED := $(if $(findstring -fsanitize=,$(CFLAGS) $(LDFLAGS)),,-Wl,--no-undefined)
+
 $(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map | need-deps
 	$(CC) -shared -o $@ $(LIB_OBJ) $(NANOPB_A) -Wl,-soname,$(SONAME) \
-	  -Wl,--version-script,lib/onnxslim.map -Wl,--no-undefined -Wl,--exclude-libs,ALL $(LDFLAGS) $(LIB_LIBS)
+	  -Wl,--version-script,lib/onnxslim.map $(NO_UNDEFINED) -Wl,--exclude-libs,ALL $(LDFLAGS) $(LIB_LIBS)
 	ln -sf $(SOREAL) $(B)/$(SONAME)
 	ln -sf $(SONAME) $(B)/libonnxslim.so
 
@@ -130,8 +138,15 @@ bench: deps
 	$(MAKE) all
 	sh bench/run.sh
 
+# Each libFuzzer harness for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=3600);
+# new inputs go to $(B)/fuzz/corpus-*work, crashes to $(B)/fuzz/<harness>-crash-*.
+FUZZ_SECONDS ?= 60
 fuzz: all
-	sh test/fuzz/build.sh && $(B)/fuzz/fuzz_load -max_total_time=$${FUZZ_SECONDS:-60} $(B)/fuzz/corpus-work test/fuzz/corpus
+	sh test/fuzz/build.sh
+	$(B)/fuzz/fuzz_load -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/fuzz_load- \
+	  $(B)/fuzz/corpus-work test/fuzz/corpus test/fuzz/regressions test/data
+	$(B)/fuzz/fuzz_external -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/fuzz_external- \
+	  $(B)/fuzz/corpus-external-work test/fuzz/corpus-external
 
 # ---- install ------------------------------------------------------------------
 # onnxslim.pc is generated at install time, so it always names this PREFIX.

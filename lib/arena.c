@@ -24,6 +24,7 @@ void *onnxslim__arena_alloc(osl_arena *arena, size_t size) {
     if (!b) return NULL;
     b->used = 0;
     b->cap = cap;
+    arena->total += sizeof *b + cap;
     if (arena->block && arena->block < OSL_ARENA_BLOCK) arena->block *= 2;
     if (arena->head && need > block) {
       /* keep filling the current block; put the big one behind it */
@@ -62,6 +63,7 @@ void onnxslim__arena_free(osl_arena *arena) {
     b = next;
   }
   arena->head = NULL;
+  arena->total = 0;
 }
 
 uint64_t onnxslim__hash(const char *s) {

@@ -821,12 +821,14 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
   if (!order || count != l->count)
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: %zu nodes given, the graph has %zu", __func__,
                          count, l->count);
-  /* every node of the graph exactly once: mark through a temporary map */
+  /* every node of the graph exactly once: marks by field position */
   osl_field *fs = malloc((count ? count : 1) * sizeof *fs);
   size_t *slot = malloc((count ? count : 1) * sizeof *slot);
-  if (!fs || !slot) {
+  unsigned char *seen = calloc(g->nf ? g->nf : 1, 1);
+  if (!fs || !slot || !seen) {
     free(fs);
     free(slot);
+    free(seen);
     return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   }
   int rc = 0;
@@ -839,20 +841,18 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
       break;
     }
     fs[i] = g->f[pos];
-    /* seen twice? a node taken already has its field marked (u = 1) */
-    if (g->f[pos].u == 1) rc = onnxslim__err(ONNXSLIM_EINVAL, "%s: node listed twice", __func__);
-    g->f[pos].u = 1;
+    if (seen[pos]) rc = onnxslim__err(ONNXSLIM_EINVAL, "%s: node listed twice", __func__);
+    seen[pos] = 1;
   }
-  for (size_t i = 0; i < count; i++) g->f[slot[i]].u = 0;
   if (!rc) {
     for (size_t i = 0; i < count; i++) {
-      fs[i].u = 0;
       g->f[slot[i]] = fs[i];
       fs[i].sub->pos = (uint32_t)slot[i];
     }
     onnxslim__msg_touch(g);
     onnxslim__gindex_drop(g); /* consumers are listed in node order */
   }
+  free(seen);
   free(fs);
   free(slot);
   return rc;

@@ -30,6 +30,7 @@ typedef struct osl_arena_block osl_arena_block;
 typedef struct osl_arena {
   osl_arena_block *head;
   size_t block; /* size of the next block (0: the default, 64 KiB); doubles up to it */
+  uint64_t total; /* bytes taken from malloc */
 } osl_arena;
 
 void *onnxslim__arena_alloc(osl_arena *arena, size_t size);
@@ -141,16 +142,20 @@ struct osl_xform {
   unsigned int flags;
 };
 
-/* One field occurrence, in stored order. */
+/* One field occurrence, in stored order. A model holds one per field of
+ * its input (56 bytes on 64-bit systems): keep it small. */
 typedef struct osl_field {
   uint32_t number;
   uint8_t wt;
-  const osl_fielddef *def; /* NULL for fields the schema does not know */
-  uint64_t u;              /* value of VARINT / 32BIT / 64BIT fields */
-  const uint8_t *p;        /* payload of LEN fields */
+  /* bytes of the original encoding before the payload (tag and length) of
+   * a LEN field; the whole encoding of other fields */
+  uint8_t hlen;
+  union {
+    uint64_t u;       /* value of VARINT / 32BIT / 64BIT fields */
+    const uint8_t *p; /* payload of LEN fields */
+  };
   size_t n;
   const uint8_t *raw; /* the field's original encoding (tag to end); NULL once edited */
-  size_t rawlen;
   osl_msg *sub; /* parsed submessage of known message fields */
   char *cstr;   /* NUL-terminated copy of p[0..n), made on demand */
   const osl_xform *xform; /* pending transform: p is NULL, n the output length */
@@ -197,7 +202,7 @@ struct osl_msg {
   size_t capf;  /* capacity of f for edits (0: exactly nf, from parsing) */
   uint8_t dirty;    /* must be re-encoded: it or a descendant was edited */
   uint8_t detached; /* removed from its parent by an edit */
-  uint8_t save_dirty;
+  uint8_t save_dirty; /* see plan */
   uint8_t queued;   /* in its parent's pending queue, entry qidx (not yet in parent->f) */
   uint8_t ixstale;  /* its parent graph's index must (re)link it on next use (graph.c) */
   uint32_t fnum;    /* number of the parent's field that holds it */
@@ -247,6 +252,7 @@ struct onnxslim_model {
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
+  uint64_t max_memory; /* for the arena while loading */
   uint64_t gen;        /* edit generation: bumped by every edit */
   osl_map names;       /* every name in the model, for unique names; once built,
                         * kept up to date by the edits (names only grow) */
@@ -372,8 +378,13 @@ osl_msg *onnxslim__msg_new(onnxslim_model *model, const osl_msgdef *def, osl_msg
 /* Deep copy of src (from any model) as a new message of model under parent.
  * Payload bytes are shared when src belongs to the same model, else copied. */
 osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg *parent);
+/* 0 when sub (and everything below it) put under msg stays within the
+ * model's max_depth, else ONNXSLIM_ELIMIT. msg_insert and msg_set_field
+ * check it; code that attaches a submessage by hand must call it. */
+int onnxslim__msg_adopt_ok(const osl_msg *msg, const osl_msg *sub);
 /* Inserts a field at array position pos (SIZE_MAX: append). A submessage
- * field's sub is re-parented to msg. */
+ * field's sub is re-parented to msg. ONNXSLIM_ELIMIT when that would nest
+ * deeper than max_depth. */
 int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field);
 /* Position in msg->f where occurrence k of a repeated field number would go
  * (k == count: after the last occurrence, or by field number if none). */

@@ -39,7 +39,8 @@ osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *
 static size_t load_options_size(unsigned int version) {
   switch (version) {
   case 1: return offsetof(onnxslim_load_options, base_dir);
-  case 2: return sizeof(onnxslim_load_options);
+  case 2: return offsetof(onnxslim_load_options, max_memory);
+  case 3: return sizeof(onnxslim_load_options);
   default: return 0;
   }
 }
@@ -61,19 +62,27 @@ int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version
   return 0;
 }
 
-static int read_load_options(const onnxslim_load_options *opts, unsigned int *max_depth,
-                             const char **base_dir) {
-  *max_depth = ONNXSLIM_DEFAULT_MAX_DEPTH;
-  *base_dir = NULL;
+typedef struct {
+  unsigned int max_depth;
+  const char *base_dir;
+  uint64_t max_memory;
+} osl_load_opts;
+
+static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o) {
+  o->max_depth = ONNXSLIM_DEFAULT_MAX_DEPTH;
+  o->base_dir = NULL;
+  o->max_memory = ONNXSLIM_DEFAULT_MAX_MEMORY;
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_LOAD_OPTIONS_VERSION)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown load options version %u", opts->version);
   if (opts->flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved load option flags 0x%x set", opts->flags);
-  if (opts->max_depth) *max_depth = opts->max_depth;
-  if (*max_depth > 100000)
-    return onnxslim__err(ONNXSLIM_EINVAL, "max_depth %u is too large", *max_depth);
-  if (opts->version >= 2) *base_dir = opts->base_dir;
+  if (opts->max_depth) o->max_depth = opts->max_depth;
+  if (o->max_depth > ONNXSLIM_MAX_DEPTH_LIMIT)
+    return onnxslim__err(ONNXSLIM_EINVAL, "max_depth %u is too large (at most %u)", o->max_depth,
+                         (unsigned)ONNXSLIM_MAX_DEPTH_LIMIT);
+  if (opts->version >= 2) o->base_dir = opts->base_dir;
+  if (opts->version >= 3 && opts->max_memory) o->max_memory = opts->max_memory;
   return 0;
 }
 
@@ -97,15 +106,16 @@ int onnxslim_model_open(onnxslim_model **out, const char *path,
                         const onnxslim_load_options *opts) {
   if (out) *out = NULL;
   if (!out || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_open: NULL argument");
-  unsigned int depth;
-  const char *base_dir;
-  int rc = read_load_options(opts, &depth, &base_dir);
+  osl_load_opts o;
+  int rc = read_load_options(opts, &o);
   if (rc) return rc;
+  const char *base_dir = o.base_dir;
   onnxslim_model *m = calloc(1, sizeof *m);
   if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   m->def = &osl_def_model_handle;
   m->fd = -1;
-  m->max_depth = depth;
+  m->max_depth = o.max_depth;
+  m->max_memory = o.max_memory;
   rc = onnxslim__map_file(path, &m->map, &m->maplen, &m->fd);
   if (rc) {
     free(m);
@@ -141,15 +151,16 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
   if (flags & ~ONNXSLIM_BUFFER_BORROW)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_from_buffer: reserved flags 0x%x set",
                          flags);
-  unsigned int depth;
-  const char *base_dir;
-  int rc = read_load_options(opts, &depth, &base_dir);
+  osl_load_opts o;
+  int rc = read_load_options(opts, &o);
   if (rc) return rc;
+  const char *base_dir = o.base_dir;
   onnxslim_model *m = calloc(1, sizeof *m);
   if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   m->def = &osl_def_model_handle;
   m->fd = -1;
-  m->max_depth = depth;
+  m->max_depth = o.max_depth;
+  m->max_memory = o.max_memory;
   if (flags & ONNXSLIM_BUFFER_BORROW || size == 0) {
     m->data = data;
   } else {

@@ -24,30 +24,41 @@
 
 #define OSL_PATH_MAX 512
 
+/* The parser walks the message tree depth first with an explicit stack (one
+ * frame per nesting level, on the heap), so the C stack it needs does not
+ * grow with the nesting depth of the input. */
 typedef struct {
-  const osl_fielddef *def;
-  size_t index; /* occurrence index for repeated fields, SIZE_MAX otherwise */
-} osl_path_elem;
+  osl_msg *msg;
+  size_t next; /* the next field to look at for a submessage; the field being
+                  parsed below this level is f[next - 1] */
+} osl_frame;
 
 typedef struct {
   onnxslim_model *model;
-  const uint8_t *base;  /* start of the whole buffer, for byte offsets */
+  const uint8_t *base; /* start of the whole buffer, for byte offsets */
   unsigned int max_depth;
-  osl_path_elem *path;  /* max_depth + 1 entries */
-  osl_field **scratch;  /* per depth growing vectors */
-  size_t *scratch_cap;
+  uint64_t max_memory; /* for the model's arena */
+  osl_frame *stack;    /* max_depth + 1 frames */
 } osl_parse;
 
+/* "graph.node[3].attribute[0]": the fields leading to the message at depth. */
 static void path_str(const osl_parse *ps, unsigned int depth, char *buf, size_t cap) {
   size_t len = 0;
   buf[0] = '\0';
   for (unsigned int i = 0; i < depth && len < cap; i++) {
-    const osl_path_elem *e = &ps->path[i];
+    const osl_msg *m = ps->stack[i].msg;
+    size_t pos = ps->stack[i].next - 1;
+    const osl_field *fl = &m->f[pos];
+    const osl_fielddef *fd = onnxslim__schema_field(m->def, fl->number);
+    const char *name = fd ? fd->name : "?";
     int w;
-    if (e->index != SIZE_MAX)
-      w = snprintf(buf + len, cap - len, "%s%s[%zu]", len ? "." : "", e->def->name, e->index);
-    else
-      w = snprintf(buf + len, cap - len, "%s%s", len ? "." : "", e->def->name);
+    if (fd && fd->repeated) {
+      size_t index = 0;
+      for (size_t j = 0; j < pos; j++) index += m->f[j].number == fl->number;
+      w = snprintf(buf + len, cap - len, "%s%s[%zu]", len ? "." : "", name, index);
+    } else {
+      w = snprintf(buf + len, cap - len, "%s%s", len ? "." : "", name);
+    }
     if (w < 0) break;
     len += (size_t)w;
   }
@@ -82,126 +93,196 @@ static int packed_ok(const osl_fielddef *fd, const uint8_t *p, size_t n) {
   return 1;
 }
 
-static int parse_msg(osl_parse *ps, osl_msg *msg, unsigned int depth);
-
-static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
-  pb_istream_t s = pb_istream_from_buffer(msg->p, msg->n);
-  size_t nf = 0;
-  for (;;) {
-    const uint8_t *start = msg->p + (msg->n - s.bytes_left);
-    pb_wire_type_t wt;
-    uint32_t number;
-    bool eof = false;
-    if (!pb_decode_tag(&s, &wt, &number, &eof)) {
-      if (eof) break;
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, start,
-                       s.bytes_left ? "malformed field tag" : "truncated field tag");
-    }
-    if (number == 0) return parse_err(ps, depth, ONNXSLIM_EPARSE, start, "field number 0");
-    osl_field fl;
-    memset(&fl, 0, sizeof fl);
-    fl.number = number;
-    fl.wt = (uint8_t)wt;
-    fl.def = onnxslim__schema_field(msg->def, number);
-    const uint8_t *vstart = msg->p + (msg->n - s.bytes_left);
-    char what[160];
-    switch (wt) {
-    case PB_WT_VARINT:
-      if (!pb_decode_varint(&s, &fl.u))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
-                         s.bytes_left ? "malformed varint" : "truncated varint");
-      break;
-    case PB_WT_64BIT:
-    case PB_WT_32BIT: {
-      size_t w = wt == PB_WT_64BIT ? 8 : 4;
-      uint8_t b[8] = {0};
-      if (s.bytes_left < w)
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "truncated fixed-size field");
-      if (!pb_read(&s, b, w))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "unreadable fixed-size field");
-      for (size_t i = 0; i < w; i++) fl.u |= (uint64_t)b[i] << (8 * i);
-      break;
-    }
-    case PB_WT_STRING: {
-      uint64_t len;
-      if (!pb_decode_varint(&s, &len))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
-                         s.bytes_left ? "malformed length" : "truncated length");
-      const uint8_t *payload = msg->p + (msg->n - s.bytes_left);
-      if (len > s.bytes_left) {
-        snprintf(what, sizeof what,
-                 "truncated length-delimited field %u (length %llu, %zu bytes left)", number,
-                 (unsigned long long)len, s.bytes_left);
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
-      }
-      fl.p = payload;
-      fl.n = (size_t)len;
-      if (!pb_read(&s, NULL, (size_t)len))
-        return parse_err(ps, depth, ONNXSLIM_EPARSE, payload, "unreadable payload");
-      break;
-    }
-    default:
-      snprintf(what, sizeof what, "unsupported wire type %u of field %u", (unsigned)wt, number);
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
-    }
-    if (fl.def && !wire_ok(fl.def, wt)) {
-      snprintf(what, sizeof what, "wrong wire type %u for field '%s' (%u) of %s", (unsigned)wt,
-               fl.def->name, number, msg->def->name);
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
-    }
-    if (fl.def && wt == PB_WT_STRING && fl.def->kind <= OSL_KIND_FIXED64 &&
-        !packed_ok(fl.def, fl.p, fl.n)) {
-      snprintf(what, sizeof what, "malformed packed field '%s' of %s", fl.def->name,
-               msg->def->name);
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, fl.p, what);
-    }
-    fl.raw = start;
-    fl.rawlen = (size_t)(msg->p + (msg->n - s.bytes_left) - start);
-    if (nf == ps->scratch_cap[depth]) {
-      size_t cap = nf ? nf * 2 : 32;
-      osl_field *v = realloc(ps->scratch[depth], cap * sizeof *v);
-      if (!v) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
-      ps->scratch[depth] = v;
-      ps->scratch_cap[depth] = cap;
-    }
-    ps->scratch[depth][nf++] = fl;
+/* Reads and checks the field at the current position of s (inside msg, at
+ * depth) into *fl; *fd receives its schema entry (NULL: unknown field).
+ * Returns 0, a negative code, or 1 at the end of msg. */
+static int read_field(osl_parse *ps, const osl_msg *msg, unsigned int depth, pb_istream_t *s,
+                      osl_field *fl, const osl_fielddef **fd) {
+  const uint8_t *start = msg->p + (msg->n - s->bytes_left);
+  pb_wire_type_t wt;
+  uint32_t number;
+  bool eof = false;
+  if (!pb_decode_tag(s, &wt, &number, &eof)) {
+    if (eof) return 1;
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, start,
+                     s->bytes_left ? "malformed field tag" : "truncated field tag");
   }
-  msg->f = onnxslim__arena_dup(&ps->model->arena, ps->scratch[depth], nf * sizeof(osl_field));
-  if (!msg->f) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
+  if (number == 0) return parse_err(ps, depth, ONNXSLIM_EPARSE, start, "field number 0");
+  memset(fl, 0, sizeof *fl);
+  fl->number = number;
+  fl->wt = (uint8_t)wt;
+  *fd = onnxslim__schema_field(msg->def, number);
+  const uint8_t *vstart = msg->p + (msg->n - s->bytes_left);
+  char what[160];
+  switch (wt) {
+  case PB_WT_VARINT:
+    if (!pb_decode_varint(s, &fl->u))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
+                       s->bytes_left ? "malformed varint" : "truncated varint");
+    break;
+  case PB_WT_64BIT:
+  case PB_WT_32BIT: {
+    size_t w = wt == PB_WT_64BIT ? 8 : 4;
+    uint8_t b[8] = {0};
+    if (s->bytes_left < w)
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "truncated fixed-size field");
+    if (!pb_read(s, b, w))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart, "unreadable fixed-size field");
+    for (size_t i = 0; i < w; i++) fl->u |= (uint64_t)b[i] << (8 * i);
+    break;
+  }
+  case PB_WT_STRING: {
+    uint64_t len;
+    if (!pb_decode_varint(s, &len))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, vstart,
+                       s->bytes_left ? "malformed length" : "truncated length");
+    const uint8_t *payload = msg->p + (msg->n - s->bytes_left);
+    if (len > s->bytes_left) {
+      snprintf(what, sizeof what,
+               "truncated length-delimited field %u (length %llu, %zu bytes left)", number,
+               (unsigned long long)len, s->bytes_left);
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
+    }
+    fl->hlen = (uint8_t)(payload - start);
+    fl->p = payload;
+    fl->n = (size_t)len;
+    if (!pb_read(s, NULL, (size_t)len))
+      return parse_err(ps, depth, ONNXSLIM_EPARSE, payload, "unreadable payload");
+    break;
+  }
+  default:
+    snprintf(what, sizeof what, "unsupported wire type %u of field %u", (unsigned)wt, number);
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
+  }
+  if (*fd && !wire_ok(*fd, wt)) {
+    snprintf(what, sizeof what, "wrong wire type %u for field '%s' (%u) of %s", (unsigned)wt,
+             (*fd)->name, number, msg->def->name);
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
+  }
+  if (*fd && wt == PB_WT_STRING && (*fd)->kind <= OSL_KIND_FIXED64 &&
+      !packed_ok(*fd, fl->p, fl->n)) {
+    snprintf(what, sizeof what, "malformed packed field '%s' of %s", (*fd)->name,
+             msg->def->name);
+    return parse_err(ps, depth, ONNXSLIM_EPARSE, fl->p, what);
+  }
+  fl->raw = start;
+  if (wt != PB_WT_STRING) fl->hlen = (uint8_t)(msg->p + (msg->n - s->bytes_left) - start);
+  return 0;
+}
+
+/* Reads the field at s again, after read_field() checked it: no checks but
+ * that the bytes are still there. */
+static bool reread_field(const osl_msg *msg, pb_istream_t *s, osl_field *fl) {
+  const uint8_t *start = msg->p + (msg->n - s->bytes_left);
+  pb_wire_type_t wt;
+  uint32_t number;
+  bool eof = false;
+  if (!pb_decode_tag(s, &wt, &number, &eof)) return false;
+  memset(fl, 0, sizeof *fl);
+  fl->number = number;
+  fl->wt = (uint8_t)wt;
+  fl->raw = start;
+  if (wt == PB_WT_STRING) {
+    uint64_t len;
+    if (!pb_decode_varint(s, &len) || len > s->bytes_left) return false;
+    fl->p = msg->p + (msg->n - s->bytes_left);
+    fl->n = (size_t)len;
+    fl->hlen = (uint8_t)(fl->p - start);
+    return pb_read(s, NULL, (size_t)len);
+  }
+  if (wt == PB_WT_VARINT) {
+    if (!pb_decode_varint(s, &fl->u)) return false;
+  } else {
+    uint8_t b[8] = {0};
+    size_t w = wt == PB_WT_64BIT ? 8 : 4;
+    if (!pb_read(s, b, w)) return false;
+    for (size_t i = 0; i < w; i++) fl->u |= (uint64_t)b[i] << (8 * i);
+  }
+  fl->hlen = (uint8_t)(msg->p + (msg->n - s->bytes_left) - start);
+  return true;
+}
+
+/* Fields of a message that no message shares: the empty messages. */
+static osl_field no_fields[1];
+
+/* Reads the fields of msg (at depth) into msg->f, checking each one, and
+ * makes an (empty) osl_msg for each known submessage field. Two passes: the
+ * first checks and counts, so that nothing is allocated for a message whose
+ * fields would take the model over max_memory, and the second fills arrays
+ * of exactly the right size. */
+static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
+  size_t nf = 0, nsub = 0;
+  osl_field fl;
+  const osl_fielddef *fd = NULL;
+  pb_istream_t s = pb_istream_from_buffer(msg->p, msg->n);
+  int rc;
+  size_t nonempty = 0;
+  while ((rc = read_field(ps, msg, depth, &s, &fl, &fd)) == 0) {
+    nf++;
+    if (fd && fd->kind == OSL_KIND_MSG) {
+      nsub++;
+      nonempty += fl.n > 0;
+    }
+  }
+  if (rc < 0) return rc;
+  if (nf == 0) {
+    msg->f = no_fields;
+    return 0;
+  }
+  /* what this message's fields and submessages take at least (a nonempty
+   * submessage holds at least one field) */
+  uint64_t need = (uint64_t)(nf + nonempty) * sizeof(osl_field) + (uint64_t)nsub * sizeof(osl_msg);
+  uint64_t used = ps->model->arena.total;
+  if (need > ps->max_memory || used > ps->max_memory - need) {
+    char what[200];
+    snprintf(what, sizeof what,
+             "the model needs more memory than max_memory allows (%llu bytes): %zu fields in a "
+             "%s, %llu bytes used so far",
+             (unsigned long long)ps->max_memory, nf, msg->def->name, (unsigned long long)used);
+    return parse_err(ps, depth, ONNXSLIM_ELIMIT, msg->p, what);
+  }
+  osl_field *f = onnxslim__arena_alloc(&ps->model->arena, nf * sizeof *f);
+  osl_msg *subs = nsub ? onnxslim__arena_alloc(&ps->model->arena, nsub * sizeof *subs) : NULL;
+  if (!f || (nsub && !subs)) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
+  s = pb_istream_from_buffer(msg->p, msg->n);
+  size_t k = 0, j = 0;
+  while (k < nf && reread_field(msg, &s, &f[k])) {
+    fd = f[k].wt == OSL_WT_LEN ? onnxslim__schema_field(msg->def, f[k].number) : NULL;
+    if (fd && fd->kind == OSL_KIND_MSG && j < nsub) {
+      osl_msg *sub = &subs[j++];
+      memset(sub, 0, sizeof *sub);
+      sub->def = fd->sub;
+      sub->model = ps->model;
+      sub->parent = msg;
+      sub->p = f[k].p;
+      sub->n = f[k].n;
+      sub->fnum = f[k].number;
+      sub->pos = (uint32_t)k;
+      f[k].sub = sub;
+    }
+    k++;
+  }
+  if (k != nf || j != nsub)
+    return onnxslim__err(ONNXSLIM_EPARSE, "internal error: a message read differently twice");
+  msg->f = f;
   msg->nf = nf;
   return 0;
 }
 
-static int parse_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
-  if (depth > ps->max_depth) {
-    char what[96];
-    snprintf(what, sizeof what, "messages nested deeper than %u", ps->max_depth);
+/* Called when every submessage of msg (at depth) has been parsed. */
+static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
+  if (msg->def != &osl_def_onnx_TensorProto) return 0;
+  int rc = onnxslim__tensor_validate(msg, "");
+  if ((!rc && ps->model->arena.total > ps->max_memory) || rc == ONNXSLIM_ELIMIT) {
+    char what[160];
+    snprintf(what, sizeof what,
+             "the model needs more memory than max_memory allows (%llu bytes): a tensor's dims",
+             (unsigned long long)ps->max_memory);
     return parse_err(ps, depth, ONNXSLIM_ELIMIT, msg->p, what);
   }
-  int rc = collect_fields(ps, msg, depth);
-  if (rc) return rc;
-  size_t counts[32] = {0};
-  for (size_t i = 0; i < msg->nf; i++) {
-    osl_field *fl = &msg->f[i];
-    if (!fl->def || fl->def->kind != OSL_KIND_MSG) continue;
-    size_t di = (size_t)(fl->def - msg->def->fields);
-    ps->path[depth].def = fl->def;
-    ps->path[depth].index = fl->def->repeated ? counts[di < 32 ? di : 31]++ : SIZE_MAX;
-    osl_msg *sub = onnxslim__arena_alloc(&ps->model->arena, sizeof *sub);
-    if (!sub) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
-    memset(sub, 0, sizeof *sub);
-    sub->def = fl->def->sub;
-    sub->model = ps->model;
-    sub->parent = msg;
-    sub->p = fl->p;
-    sub->n = fl->n;
-    sub->fnum = fl->number;
-    sub->pos = (uint32_t)i;
-    fl->sub = sub;
-    rc = parse_msg(ps, sub, depth + 1);
-    if (rc) return rc;
-  }
-  if (msg->def == &osl_def_onnx_TensorProto) {
+  if (rc && rc != ONNXSLIM_ENOMEM) {
+    /* the path is worth its cost (a scan of each enclosing message) only
+     * for the message */
     char where[OSL_PATH_MAX];
     path_str(ps, depth, where, sizeof where);
     rc = onnxslim__tensor_validate(msg, where);
@@ -209,19 +290,48 @@ static int parse_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   return rc;
 }
 
+static int parse_tree(osl_parse *ps, osl_msg *root) {
+  int rc = collect_fields(ps, root, 0);
+  if (rc) return rc;
+  unsigned int depth = 0;
+  ps->stack[0].msg = root;
+  ps->stack[0].next = 0;
+  for (;;) {
+    osl_frame *fr = &ps->stack[depth];
+    osl_msg *msg = fr->msg;
+    size_t i = fr->next;
+    while (i < msg->nf && !msg->f[i].sub) i++;
+    if (i == msg->nf) {
+      rc = finish_msg(ps, msg, depth);
+      if (rc || depth == 0) return rc;
+      depth--;
+      continue;
+    }
+    fr->next = i + 1;
+    osl_msg *sub = msg->f[i].sub;
+    if (depth + 1 > ps->max_depth) {
+      char what[96];
+      snprintf(what, sizeof what, "messages nested deeper than %u", ps->max_depth);
+      return parse_err(ps, depth + 1, ONNXSLIM_ELIMIT, sub->p, what);
+    }
+    rc = collect_fields(ps, sub, depth + 1);
+    if (rc) return rc;
+    depth++;
+    ps->stack[depth].msg = sub;
+    ps->stack[depth].next = 0;
+  }
+}
+
 int onnxslim__parse_model(onnxslim_model *model) {
   osl_parse ps;
   memset(&ps, 0, sizeof ps);
   ps.model = model;
-  ps.base = model->data;
   ps.max_depth = model->max_depth;
-  size_t levels = (size_t)ps.max_depth + 2;
-  ps.path = calloc(levels, sizeof *ps.path);
-  ps.scratch = calloc(levels, sizeof *ps.scratch);
-  ps.scratch_cap = calloc(levels, sizeof *ps.scratch_cap);
+  ps.max_memory = model->max_memory;
+  ps.stack = calloc((size_t)ps.max_depth + 1, sizeof *ps.stack);
   int rc;
   osl_msg *root = onnxslim__arena_alloc(&model->arena, sizeof *root);
-  if (!ps.path || !ps.scratch || !ps.scratch_cap || !root) {
+  if (!ps.stack || !root) {
     rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
   } else {
     memset(root, 0, sizeof *root);
@@ -230,16 +340,12 @@ int onnxslim__parse_model(onnxslim_model *model) {
     root->p = model->data ? model->data : (const uint8_t *)"";
     ps.base = root->p;
     root->n = model->size;
-    rc = parse_msg(&ps, root, 0);
+    rc = parse_tree(&ps, root);
     if (!rc && !onnxslim__msg_has(root, onnx_ModelProto_graph_tag))
       rc = onnxslim__err(ONNXSLIM_EMODEL, "the model has no graph (%zu bytes read)", model->size);
     if (!rc) model->root = root;
   }
-  if (ps.scratch)
-    for (size_t i = 0; i < levels; i++) free(ps.scratch[i]);
-  free(ps.scratch);
-  free(ps.scratch_cap);
-  free(ps.path);
+  free(ps.stack);
   return rc;
 }
 
@@ -398,6 +504,12 @@ static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const 
         for (size_t i = 0; i < f->n; i++) n += (f->p[i] & 0x80) == 0;
       }
     }
+    /* while loading (the root is set at the end), within max_memory: a
+     * packed field decodes to up to 8 bytes per byte */
+    const onnxslim_model *model = msg->model;
+    uint64_t need = (uint64_t)n * width, used = model->arena.total;
+    if (!model->root && (used > model->max_memory || need > model->max_memory - used))
+      return onnxslim__err(ONNXSLIM_ELIMIT, "%zu values would take the model over max_memory", n);
     uint8_t *out = onnxslim__arena_alloc(&msg->model->arena, (n ? n : 1) * width);
     if (!out) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     size_t j = 0;
@@ -549,14 +661,60 @@ static int msg_reserve(osl_msg *msg, size_t need) {
   return 0;
 }
 
+/* Would sub, put under msg, stay within the model's max_depth? Every pass
+ * that recurses over messages relies on that bound (see
+ * ONNXSLIM_MAX_DEPTH_LIMIT), so no edit may nest deeper than a load would
+ * have accepted. The walk over sub is iterative, with a heap stack. */
+int onnxslim__msg_adopt_ok(const osl_msg *msg, const osl_msg *sub) {
+  unsigned int max = msg->model->max_depth;
+  size_t depth = 1; /* of sub, counting from the root of msg's tree */
+  for (const osl_msg *m = msg; m->parent; m = m->parent) depth++;
+  const char *what = "the edit would nest messages deeper than max_depth %u";
+  if (depth > max) return onnxslim__err(ONNXSLIM_ELIMIT, what, max);
+  size_t room = max - depth; /* levels allowed below sub */
+  typedef struct {
+    const osl_msg *m;
+    size_t i;
+  } frame;
+  frame *st = malloc((room + 1) * sizeof *st);
+  if (!st) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  size_t sp = 0;
+  st[0].m = sub;
+  st[0].i = 0;
+  int rc = 0;
+  for (;;) {
+    frame *fr = &st[sp];
+    while (fr->i < fr->m->nf && !fr->m->f[fr->i].sub) fr->i++;
+    if (fr->i == fr->m->nf) {
+      if (sp == 0) break;
+      sp--;
+      continue;
+    }
+    const osl_msg *child = fr->m->f[fr->i++].sub;
+    if (sp == room) {
+      rc = onnxslim__err(ONNXSLIM_ELIMIT, what, max);
+      break;
+    }
+    sp++;
+    st[sp].m = child;
+    st[sp].i = 0;
+  }
+  free(st);
+  return rc;
+}
+
 /* Completes a field about to be stored in msg. */
 static void field_prepare(const osl_msg *msg, osl_field *f) {
+  (void)msg;
   f->raw = NULL;
-  if (!f->def) f->def = onnxslim__schema_field(msg->def, f->number);
 }
 
 int onnxslim__msg_insert(osl_msg *msg, size_t pos, const osl_field *field) {
   OSL_FLUSH(msg);
+  if (field->sub) {
+    int rc = onnxslim__msg_adopt_ok(msg, field->sub);
+    if (rc) return rc;
+  }
   int rc = msg_reserve(msg, msg->nf + 1);
   if (rc) return rc;
   if (pos > msg->nf) pos = msg->nf;
@@ -587,6 +745,10 @@ static int defers(const osl_msg *msg) { return msg->def == &osl_def_onnx_GraphPr
  * msg->f[slot - 1]). The field array's room is reserved now, so the flush
  * cannot fail. */
 static int queue(osl_msg *msg, size_t slot, int after, const osl_field *field) {
+  if (field->sub) {
+    int rc = onnxslim__msg_adopt_ok(msg, field->sub);
+    if (rc) return rc;
+  }
   osl_pendq *q = pendq(msg);
   if (!q) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   int rc = msg_reserve(msg, msg->nf + q->count + 1);
@@ -772,12 +934,14 @@ size_t onnxslim__msg_pos_of(const osl_msg *msg, const osl_msg *sub) {
 
 int onnxslim__msg_replace(osl_msg *msg, size_t pos, const osl_field *field) {
   if (pos >= msg->nf) return onnxslim__err(ONNXSLIM_ERANGE, "field position %zu out of range", pos);
+  if (field->sub && field->sub != msg->f[pos].sub) {
+    int rc = onnxslim__msg_adopt_ok(msg, field->sub);
+    if (rc) return rc;
+  }
   osl_field *f = &msg->f[pos];
   edit_before(msg, f->number, f->sub);
   if (f->sub && f->sub != field->sub) f->sub->detached = 1;
-  const osl_fielddef *def = f->def;
   *f = *field;
-  f->def = def;
   field_prepare(msg, f);
   if (field->sub) adopt(msg, field->sub, field->number, pos);
   edit_after(msg, f->number, f);
@@ -834,6 +998,10 @@ void onnxslim__fld_sub(uint32_t number, osl_msg *sub, osl_field *out) {
 }
 
 int onnxslim__msg_set_field(osl_msg *msg, const osl_field *field) {
+  if (field->sub) {
+    int rc = onnxslim__msg_adopt_ok(msg, field->sub);
+    if (rc) return rc;
+  }
   osl_field *f = onnxslim__msg_last(msg, field->number);
   if (!f) return onnxslim__msg_insert(msg, onnxslim__msg_pos_nth(msg, field->number, 0), field);
   return onnxslim__msg_replace(msg, (size_t)(f - msg->f), field);
@@ -859,7 +1027,6 @@ int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *val
   for (size_t i = 0; i < n; i++) {
     int rc = onnxslim__fld_str(msg->model, number, values[i] ? values[i] : "", &nf[i]);
     if (rc) return rc;
-    nf[i].def = onnxslim__schema_field(msg->def, number);
   }
   int rc = msg_reserve(msg, msg->nf + n);
   if (rc) return rc;
@@ -917,6 +1084,9 @@ int onnxslim__storage_field(uint32_t number) {
   }
 }
 
+/* Length of a field's original encoding (f->raw). */
+static size_t raw_len(const osl_field *f) { return f->hlen + (f->wt == OSL_WT_LEN ? f->n : 0); }
+
 static int skipped(const osl_msg *msg, const osl_field *f) {
   return msg->plan && onnxslim__storage_field(f->number);
 }
@@ -933,7 +1103,7 @@ int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
     osl_field *f = &msg->f[i];
     if (skipped(msg, f)) continue;
     if (f->raw && !(f->sub && needs_encode(f->sub))) {
-      total += f->rawlen;
+      total += raw_len(f);
       continue;
     }
     total += varint_size((uint64_t)f->number << 3);
@@ -1007,7 +1177,7 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
     int rc;
     if (skipped(msg, f)) continue;
     if (f->raw && !(f->sub && needs_encode(f->sub))) {
-      rc = sink->write(sink, f->raw, f->rawlen);
+      rc = sink->write(sink, f->raw, raw_len(f));
     } else if (f->sub) {
       rc = write_field_head(sink, f, f->sub->enc_size);
       if (!rc) rc = onnxslim__msg_write(f->sub, sink);

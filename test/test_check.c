@@ -2,10 +2,12 @@
  * give an empty report; hand-built broken models, one per problem kind, give
  * the expected code, a location naming the node/initializer/output and a
  * message naming the value. Run from the repository root. */
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <onnxslim.h>
 
@@ -21,7 +23,7 @@ enum {
   G_SPARSE = 15,
   N_IN = 1, N_OUT = 2, N_NAME = 3, N_OP = 4, N_ATTR = 5, N_DOMAIN = 7,
   A_NAME = 1, A_I = 3, A_T = 5, A_G = 6, A_TYPE = 20,
-  T_DIMS = 1, T_DTYPE = 2, T_STRING = 6, T_NAME = 8, T_RAW = 9,
+  T_DIMS = 1, T_DTYPE = 2, T_STRING = 6, T_NAME = 8, T_RAW = 9, T_EXT = 13, T_LOCATION = 14,
   F_NAME = 1, F_INPUT = 4, F_OUTPUT = 5, F_NODE = 7, F_OPSET = 9, F_DOMAIN = 10,
 };
 
@@ -564,6 +566,96 @@ TEST(bert_tiny_is_valid) {
   onnxslim_model_free(m);
 }
 
+/* An external tensor W of `dtype`[dim] in `loc`; offset and length keys
+ * when not NULL. */
+static void add_ext_init(pbuf *g, const char *name, int dtype, int64_t dim, const char *loc,
+                         const char *offset, const char *length) {
+  pbuf t = {0};
+  make_tensor(&t, name, dtype, &dim, 1, NULL, 0);
+  const char *keys[] = {"location", "offset", "length"};
+  const char *vals[] = {loc, offset, length};
+  for (int i = 0; i < 3; i++) {
+    if (!vals[i]) continue;
+    pbuf e = {0};
+    pb_str(&e, 1, keys[i]);
+    pb_str(&e, 2, vals[i]);
+    pb_msg(&t, T_EXT, &e);
+  }
+  pb_int(&t, T_LOCATION, 1);
+  pb_msg(g, G_INIT, &t);
+}
+
+/* External tensors: the length the model records must be what dims and
+ * type need. Such a model loads (the range lies inside the file) but every
+ * read of the tensor fails, so check reports it, without reading it. */
+TEST(external_tensor_size) {
+  char dir[] = "/tmp/onnxslim-check-ext-XXXXXX", path[256];
+  if (!mkdtemp(dir)) SKIP("no temporary directory");
+  snprintf(path, sizeof path, "%s/w.bin", dir);
+  FILE *f = fopen(path, "wb");
+  static const uint8_t bytes[64];
+  CHECK(f && fwrite(bytes, 1, sizeof bytes, f) == sizeof bytes);
+  if (f) fclose(f);
+
+  pbuf g = {0};
+  pb_str(&g, G_NAME, "main");
+  add_node(&g, G_NODE, "a", "Add", L("x", "W"), L("y"), NULL, NULL);
+  add_node(&g, G_NODE, "b", "Add", L("y", "V"), L("z"), NULL, NULL);
+  add_node(&g, G_NODE, "c", "Add", L("z", "U"), L("u"), NULL, NULL);
+  add_node(&g, G_NODE, "d", "Add", L("u", "R"), L("v"), NULL, NULL);
+  /* FLOAT[4] needs 16 bytes */
+  add_ext_init(&g, "W", ONNXSLIM_DTYPE_FLOAT, 4, "w.bin", "0", "12");  /* short */
+  add_ext_init(&g, "V", ONNXSLIM_DTYPE_FLOAT, 4, "w.bin", "16", "16"); /* right */
+  add_ext_init(&g, "U", ONNXSLIM_DTYPE_FLOAT, 4, "w.bin", "48", NULL); /* rest: 16, right */
+  add_ext_init(&g, "R", ONNXSLIM_DTYPE_FLOAT, 4, "w.bin", "8", NULL);  /* rest: 56 */
+  add_vi(&g, G_INPUT, "x", ONNXSLIM_DTYPE_FLOAT);
+  add_vi(&g, G_OUTPUT, "v", ONNXSLIM_DTYPE_FLOAT);
+  /* a Constant whose INT64[2] value is external with 8 bytes */
+  pbuf t = {0}, attrs = {0};
+  int64_t two = 2;
+  make_tensor(&t, NULL, ONNXSLIM_DTYPE_INT64, &two, 1, NULL, 0);
+  pbuf e = {0};
+  pb_str(&e, 1, "location");
+  pb_str(&e, 2, "w.bin");
+  pb_msg(&t, T_EXT, &e);
+  pb_str(&e, 1, "length");
+  pb_str(&e, 2, "8");
+  pb_msg(&t, T_EXT, &e);
+  pb_int(&t, T_LOCATION, 1);
+  attr_tensor(&attrs, "value", &t);
+  add_node(&g, G_NODE, "k", "Constant", NONE, L("kk"), NULL, &attrs);
+
+  pbuf m = {0};
+  pb_int(&m, M_IR, 8);
+  pb_msg(&m, M_GRAPH, &g);
+  add_opset(&m, M_OPSET, "", 17);
+  onnxslim_load_options o = ONNXSLIM_LOAD_OPTIONS_INIT;
+  o.base_dir = dir;
+  onnxslim_model *model = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&model, m.p, m.n, 0, &o));
+  free(m.p);
+  onnxslim_report *r = run_check(model);
+  CHECK(r != NULL);
+  CHECK(onnxslim_report_count(r) == 3);
+  CHECK(has(r, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' initializer 'W'",
+            "external data has 12 bytes, dims and type need 16"));
+  CHECK(has(r, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' initializer 'R'",
+            "external data has 56 bytes"));
+  CHECK(has(r, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' node[4] 'k' attribute 'value'",
+            "external data has 8 bytes, dims and type need 16"));
+  /* what check reports is what reading fails on */
+  const void *data;
+  size_t size;
+  CHECK(onnxslim_tensor_data(onnxslim_graph_find_initializer(onnxslim_model_graph(model), "W"),
+                             &data, &size) == ONNXSLIM_EMODEL);
+  CHECK_OK(onnxslim_tensor_data(onnxslim_graph_find_initializer(onnxslim_model_graph(model), "V"),
+                                &data, &size));
+  onnxslim_report_free(r);
+  onnxslim_model_free(model);
+  unlink(path);
+  rmdir(dir);
+}
+
 int main(void) {
   RUN(valid_models);
   RUN(undefined_input);
@@ -571,6 +663,7 @@ int main(void) {
   RUN(duplicate_output);
   RUN(order);
   RUN(tensor_size);
+  RUN(external_tensor_size);
   RUN(opset);
   RUN(function_scope);
   RUN(output_not_produced);

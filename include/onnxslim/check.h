@@ -54,7 +54,9 @@ typedef struct onnxslim_report onnxslim_report;
 #define ONNXSLIM_CHECK_ORDER 3
 /** A tensor (initializer, sparse initializer, tensor attribute such as a
  * Constant's value) stores another number of bytes or elements than its
- * dims and data type require. */
+ * dims and data type require; for a tensor in external data: its `length`
+ * (the rest of the file from `offset` when absent) is not dims x data type
+ * size. */
 #define ONNXSLIM_CHECK_TENSOR_SIZE 4
 /** A node's domain has no opset_import entry (in the model, or in the
  * function that holds the node). "" and "ai.onnx" are the same domain. */
@@ -79,7 +81,8 @@ typedef struct onnxslim_report onnxslim_report;
  * report with onnxslim_report_count() == 0. On success *out is a new report
  * owned by the caller (onnxslim_report_free()); on failure *out is set to
  * NULL (when out is not NULL).
- * Tensor data stored inline is inspected (external data is not read); typed
+ * Tensor data stored inline is inspected; for external data the recorded
+ * length is compared with dims and type (the bytes are not read); typed
  * fields (float_data, ...) are decoded once and cached in the model, as
  * onnxslim_tensor_data() does. The model is not modified otherwise; handles
  * and strings borrowed from it stay valid.

@@ -26,9 +26,33 @@ extern "C" {
 /* ---- load options ------------------------------------------------------ */
 
 /** Current version of onnxslim_load_options. */
-#define ONNXSLIM_LOAD_OPTIONS_VERSION 2
+#define ONNXSLIM_LOAD_OPTIONS_VERSION 3
 /** Default maximum nesting depth of protobuf messages. */
 #define ONNXSLIM_DEFAULT_MAX_DEPTH 100
+/**
+ * Largest max_depth accepted (larger values: ONNXSLIM_EINVAL). Parsing needs
+ * no stack per nesting level, but some passes over a loaded model (check,
+ * toposort, remove_unused, fingerprint, save, unique names, conversion,
+ * external data) recurse once per level: measured at most about 260 bytes
+ * per level (x86-64, gcc 12, -O2 and -O0), so at this depth every call fits
+ * in a thread with a 256 KiB stack, with half of it to spare. Edits that
+ * would nest messages deeper than the model's max_depth (copying a graph
+ * into one of its own nodes, say) fail with ONNXSLIM_ELIMIT.
+ * @since 0.1.0
+ */
+#define ONNXSLIM_MAX_DEPTH_LIMIT 500
+/**
+ * Default max_memory: 1 GiB. The structure of a model costs about 56 bytes
+ * per protobuf field and 104 per message (an empty node: 160 bytes; a
+ * typical node with a few inputs and attributes: 0.5 to 1 KiB), so 1 GiB
+ * holds a graph of a million nodes; the ONNX test models and BERT-sized
+ * graphs take a few MiB at most. Crafted files reach it from a few tens of
+ * MB (for example 20 million empty nodes in 40 MB).
+ * @since 0.1.0
+ */
+#define ONNXSLIM_DEFAULT_MAX_MEMORY ((uint64_t)1 << 30)
+/** max_memory value that means no limit. @since 0.1.0 */
+#define ONNXSLIM_MAX_MEMORY_UNLIMITED UINT64_MAX
 
 /**
  * Options for onnxslim_model_open() and onnxslim_model_from_buffer().
@@ -38,14 +62,25 @@ extern "C" {
 typedef struct onnxslim_load_options {
   unsigned int version;   /**< ONNXSLIM_LOAD_OPTIONS_VERSION */
   unsigned int flags;     /**< reserved, must be 0 */
-  unsigned int max_depth; /**< max message nesting; 0 = ONNXSLIM_DEFAULT_MAX_DEPTH */
+  /** max message nesting; 0 = ONNXSLIM_DEFAULT_MAX_DEPTH; at most
+   * ONNXSLIM_MAX_DEPTH_LIMIT. Edits never nest deeper either. */
+  unsigned int max_depth;
   /** Since version 2. Directory that external-data locations are relative
    * to (borrowed for the call). NULL: the directory of the model file; required when a model
    * loaded from a buffer has external data. */
   const char *base_dir;
+  /** Since version 3. Most bytes a load may allocate for the model's
+   * structure (its message tree: fields, messages, the tensor checks at
+   * load), not counting the input bytes themselves (mapped or copied).
+   * Over it the load fails with ONNXSLIM_ELIMIT, in most cases after one
+   * pass over the offending message and before allocating for it. 0 =
+   * ONNXSLIM_DEFAULT_MAX_MEMORY (also for versions 1 and 2);
+   * ONNXSLIM_MAX_MEMORY_UNLIMITED for no limit. Later calls (lookups,
+   * edits, saves) may allocate more. */
+  uint64_t max_memory;
 } onnxslim_load_options;
 
-#define ONNXSLIM_LOAD_OPTIONS_INIT {ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0, NULL}
+#define ONNXSLIM_LOAD_OPTIONS_INIT {ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0, NULL, 0}
 
 /**
  * Sets *opts to the defaults of the given options version.
@@ -78,7 +113,7 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * Errors: ONNXSLIM_EINVAL (NULL out/path, bad options), ONNXSLIM_EIO (cannot
  * open/map, or `path` is not a regular file: a FIFO, device or directory is
  * refused at once, never waited on), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
- * deep), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor dims),
+ * deep, structure over max_memory), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor dims),
  * ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */

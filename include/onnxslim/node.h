@@ -206,11 +206,14 @@ ONNXSLIM_API int onnxslim_node_set_attr_tensors(onnxslim_node *node, const char 
  * Sets a GRAPH attribute to a copy of `graph` (from any model), or to a new
  * empty graph when graph is NULL. *out (may be NULL) receives the
  * attribute's graph, to be filled with the graph edit functions.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ELIMIT (the graph would be nested deeper
+ * than the model's max_depth; nothing changes), ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_node_set_attr_graph(onnxslim_node *node, const char *name,
                                               const onnxslim_graph *graph, onnxslim_graph **out);
-/** Sets a GRAPHS attribute to copies of graphs[0..count). @since 0.1.0 */
+/** Sets a GRAPHS attribute to copies of graphs[0..count). Errors as for
+ * onnxslim_node_set_attr_graph(). @since 0.1.0 */
 ONNXSLIM_API int onnxslim_node_set_attr_graphs(onnxslim_node *node, const char *name,
                                                const onnxslim_graph *const *graphs, size_t count);
 /** Removes the attribute `name`. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOTFOUND. @since 0.1.0 */
