@@ -241,6 +241,36 @@ static void first_external(osl_msg *msg, osl_msg **first, size_t *count) {
     if (msg->f[i].sub) first_external(msg->f[i].sub, first, count);
 }
 
+/* 0 when every tensor stored externally now still finds, under its
+ * location, the very file the model read at load: a save with external data
+ * may have replaced that file since, or removed it (see remove_old). */
+static int refs_current(const onnxslim_model *m, osl_msg *msg) {
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim_tensor_storage((onnxslim_tensor *)msg) == ONNXSLIM_STORAGE_EXTERNAL) {
+    const char *loc = entry(msg, "location");
+    char *full = loc ? malloc(strlen(m->base_dir) + strlen(loc) + 2) : NULL;
+    if (loc && !full) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    int found = 0;
+    if (full) {
+      sprintf(full, "%s/%s", m->base_dir, loc);
+      found = onnxslim_model_file_find(m, full, NULL) == 0;
+      free(full);
+    }
+    if (!found)
+      return onnxslim__err(ONNXSLIM_EINVAL,
+                           "tensor '%s' reads external data '%s', which was replaced or removed "
+                           "since the model was loaded: its bytes can only be saved with external "
+                           "data or inline (onnxslim_model_save_external)",
+                           onnxslim__msg_str(msg, onnx_TensorProto_name_tag), loc ? loc : "?");
+  }
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) {
+      int rc = refs_current(m, msg->f[i].sub);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
 int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
   osl_msg *t = NULL;
   size_t n = 0;
@@ -262,6 +292,7 @@ int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
                        onnxslim__msg_str(t, onnx_TensorProto_name_tag),
                        entry(t, "location") ? entry(t, "location") : "?", dir);
   free(dir);
+  if (!rc) rc = refs_current(m, m->root);
   return rc;
 }
 
@@ -584,6 +615,252 @@ static void sanitize(char *s) {
       *s = '_';
 }
 
+/* A location without "." and empty segments ("./m.data" is "m.data"); malloc'ed. */
+static char *norm_location(const char *loc) {
+  char *norm = malloc(strlen(loc) + 1);
+  if (!norm) return NULL;
+  char *q = norm;
+  for (const char *p = loc; *p;) {
+    const char *e = strchr(p, '/');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len && !(len == 1 && p[0] == '.')) {
+      if (q != norm) *q++ = '/';
+      memcpy(q, p, len);
+      q += len;
+    }
+    p += len + (e ? 1 : 0);
+  }
+  *q = '\0';
+  return norm;
+}
+
+/* ---- data file generations -------------------------------------------------
+ * A data file never replaces one the model at the destination reads: that
+ * model stays whole until the new one is renamed over it (the commit). The
+ * name wanted ("out.bin") is used unless the model being replaced (or the
+ * model being saved) reads it; then its first free generation, "_N" before
+ * the extension ("out_1.bin"). So successive saves to one path alternate
+ * between two names. After the commit the files of the replaced model that
+ * the new one does not read are removed, if their names are ones this save
+ * could have written (see ours()). */
+
+/* Where the extension of the last segment of `want` starts (its end if none). */
+static const char *ext_of(const char *want) {
+  const char *seg = strrchr(want, '/');
+  seg = seg ? seg + 1 : want;
+  const char *dot = strrchr(seg, '.');
+  return dot && dot != seg ? dot : want + strlen(want);
+}
+
+/* Generation k of `want` (k = 0: want itself); malloc'ed. */
+static char *variant(const char *want, unsigned k) {
+  if (k == 0) return strdup(want);
+  const char *dot = ext_of(want);
+  char *v = malloc(strlen(want) + 16);
+  if (v) sprintf(v, "%.*s_%u%s", (int)(dot - want), want, k, dot);
+  return v;
+}
+
+/* 1 if loc is `want` or one of its generations. */
+static int is_variant(const char *loc, const char *want) {
+  if (strcmp(loc, want) == 0) return 1;
+  const char *dot = ext_of(want);
+  size_t head = (size_t)(dot - want), tail = strlen(dot), n = strlen(loc);
+  if (n < head + tail + 2 || strncmp(loc, want, head) != 0 || strcmp(loc + n - tail, dot) != 0 ||
+      loc[head] != '_' || loc[head + 1] == '0')
+    return 0;
+  for (const char *d = loc + head + 1; d < loc + n - tail; d++)
+    if (*d < '0' || *d > '9') return 0;
+  return 1;
+}
+
+/* The model a save replaces: the files it reads, by location and identity. */
+typedef struct {
+  char *loc; /* normalized location */
+  int found; /* the file exists: dev/ino are valid */
+  dev_t dev;
+  ino_t ino;
+} osl_oldref;
+
+typedef struct {
+  int exists;  /* a file is at the destination */
+  int unknown; /* it is not a model that loads: what it reads is unknown */
+  osl_oldref *refs;
+  size_t n, cap;
+} osl_old;
+
+static void old_free(osl_old *old) {
+  for (size_t i = 0; i < old->n; i++) free(old->refs[i].loc);
+  free(old->refs);
+  memset(old, 0, sizeof *old);
+}
+
+/* dir (ending with '/', or "") joined with loc; malloc'ed. */
+static char *join(const char *dir, size_t dirlen, const char *loc) {
+  char *full = malloc(dirlen + strlen(loc) + 1);
+  if (full) {
+    memcpy(full, dir, dirlen);
+    strcpy(full + dirlen, loc);
+  }
+  return full;
+}
+
+static int old_walk(osl_old *old, osl_msg *msg, const char *dir, size_t dirlen) {
+  const char *loc, *why;
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
+          onnx_TensorProto_DataLocation_EXTERNAL &&
+      (loc = entry(msg, "location")) && location_ok(loc, &why)) {
+    char *nl = norm_location(loc);
+    if (!nl) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    int seen = 0;
+    for (size_t i = 0; i < old->n && !seen; i++) seen = strcmp(old->refs[i].loc, nl) == 0;
+    if (seen) {
+      free(nl);
+    } else {
+      if (old->n == old->cap) {
+        size_t cap = old->cap ? old->cap * 2 : 8;
+        osl_oldref *v = realloc(old->refs, cap * sizeof *v);
+        if (!v) {
+          free(nl);
+          return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+        }
+        old->refs = v;
+        old->cap = cap;
+      }
+      osl_oldref *r = &old->refs[old->n++];
+      memset(r, 0, sizeof *r);
+      r->loc = nl;
+      char *full = join(dir, dirlen, nl);
+      if (!full) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      struct stat st;
+      if (stat(full, &st) == 0) {
+        r->found = 1;
+        r->dev = st.st_dev;
+        r->ino = st.st_ino;
+      }
+      free(full);
+    }
+  }
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) {
+      int rc = old_walk(old, msg->f[i].sub, dir, dirlen);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
+/* Reads what the file at `path` (the destination) reads. Fails only for
+ * lack of memory: a file that is not a loadable model is `unknown`. */
+static int read_old(const char *path, const char *dir, size_t dirlen, osl_old *old) {
+  struct stat st;
+  memset(old, 0, sizeof *old);
+  if (lstat(path, &st) != 0) {
+    old->unknown = errno != ENOENT;
+    old->exists = old->unknown;
+    return 0;
+  }
+  old->exists = 1;
+  onnxslim_model *m = NULL;
+  int rc = onnxslim_model_open(&m, path, NULL);
+  if (rc) {
+    if (rc == ONNXSLIM_ENOMEM) return rc;
+    old->unknown = 1;
+    return 0;
+  }
+  rc = old_walk(old, m->root, dir, dirlen);
+  onnxslim_model_free(m);
+  return rc;
+}
+
+static int old_reads(const osl_old *old, const struct stat *st) {
+  for (size_t i = 0; i < old->n; i++)
+    if (old->refs[i].found && old->refs[i].dev == st->st_dev && old->refs[i].ino == st->st_ino)
+      return 1;
+  return 0;
+}
+
+/* Chooses the name of each data file (locs[i], replacing the wanted name):
+ * the first generation of wants[i] that no other file of this save takes,
+ * that is not the model file, and where no file exists - except that with
+ * `replace` (one data file) the name asked for itself may replace a file
+ * that neither the model being replaced nor the model being saved reads
+ * (re-saving replaces, as asked). So no file of another model or of the
+ * user is ever replaced under a generated name. */
+static int choose_names(const onnxslim_model *model, const osl_old *old, const char *dir,
+                        size_t dirlen, const char *base, char **wants, char **locs, size_t n,
+                        int replace) {
+  for (size_t i = 0; i < n; i++) {
+    char *c = NULL;
+    for (unsigned k = 0;; k++) {
+      if (k > 100000)
+        return onnxslim__err(ONNXSLIM_EIO, "no free name for the data file '%s'", wants[i]);
+      c = variant(wants[i], k);
+      if (!c) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      int taken = strcmp(c, base) == 0;
+      for (size_t j = 0; j < i && !taken; j++) taken = strcmp(locs[j], c) == 0;
+      if (!taken) {
+        char *full = join(dir, dirlen, c);
+        if (!full) {
+          free(c);
+          return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+        }
+        struct stat lst, st;
+        if (lstat(full, &lst) == 0)
+          taken = !(replace && k == 0) || old->unknown || !S_ISREG(lst.st_mode) ||
+                  (stat(full, &st) == 0 &&
+                   (old_reads(old, &st) || onnxslim_model_file_find(model, full, NULL) == 0));
+        free(full);
+      }
+      if (!taken) break;
+      free(c);
+    }
+    free(locs[i]);
+    locs[i] = c;
+  }
+  return 0;
+}
+
+/* 1 if loc is a name this save could have written: a generation of the
+ * default data file (<model>.data), of the location asked for, or of a
+ * per-tensor file of one of the tensors saved. */
+static int ours(const char *loc, const char *deflt, const char *location, const osl_esave *s) {
+  if (is_variant(loc, deflt) || (location && is_variant(loc, location))) return 1;
+  for (size_t i = 0; i < s->count; i++) {
+    const char *name = s->items[i].name && s->items[i].name[0] ? s->items[i].name : "tensor";
+    char *pt = malloc(strlen(name) + 5);
+    if (!pt) return 0;
+    sprintf(pt, "%s.bin", name);
+    sanitize(pt);
+    int hit = is_variant(loc, pt);
+    free(pt);
+    if (hit) return 1;
+  }
+  return 0;
+}
+
+/* After the commit: removes the files the replaced model read that the new
+ * model does not, among those this save could have written. Only regular
+ * files still the same as when the old model was read are removed. */
+static void remove_old(const osl_old *old, const char *dir, size_t dirlen, const char *path,
+                       char **finals, size_t nfinals, const char *deflt, const char *location,
+                       const osl_esave *s) {
+  for (size_t i = 0; i < old->n; i++) {
+    const osl_oldref *r = &old->refs[i];
+    if (!r->found || !ours(r->loc, deflt, location, s)) continue;
+    struct stat st;
+    int keep = stat(path, &st) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
+    for (size_t j = 0; j < nfinals && !keep; j++)
+      keep = stat(finals[j], &st) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
+    if (keep) continue;
+    char *full = join(dir, dirlen, r->loc);
+    if (full && lstat(full, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == r->dev &&
+        st.st_ino == r->ino)
+      unlink(full);
+    free(full);
+  }
+}
+
 int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
                                  const onnxslim_external_options *opts,
                                  onnxslim_external_report **out) {
@@ -607,31 +884,20 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   const char *base = slash ? slash + 1 : path;
   size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
   if (!base[0]) return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
-  char *deflt = NULL;
-  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && !o.location) {
-    deflt = malloc(strlen(base) + 6);
-    if (!deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    sprintf(deflt, "%s.data", base);
-    o.location = deflt;
-  }
+  /* the default data file, <model>.data */
+  char *deflt = malloc(strlen(base) + 6);
+  if (!deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  sprintf(deflt, "%s.data", base);
+  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && !o.location) o.location = deflt;
   const char *why;
   char *norm = NULL;
-  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && o.location && location_ok(o.location, &why)) {
+  if (o.location && location_ok(o.location, &why)) {
     /* drop "." and empty segments: "./m.onnx" is the model file itself */
-    norm = malloc(strlen(o.location) + 1);
-    if (!norm) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    char *q = norm;
-    for (const char *p = o.location; *p;) {
-      const char *e = strchr(p, '/');
-      size_t len = e ? (size_t)(e - p) : strlen(p);
-      if (len && !(len == 1 && p[0] == '.')) {
-        if (q != norm) *q++ = '/';
-        memcpy(q, p, len);
-        q += len;
-      }
-      p += len + (e ? 1 : 0);
+    norm = norm_location(o.location);
+    if (!norm) {
+      free(deflt);
+      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     }
-    *q = '\0';
     o.location = norm;
   }
   {
@@ -650,23 +916,30 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     free(norm);
     return rc;
   }
+  if (o.mode != ONNXSLIM_EXTERNAL_ONE_FILE && o.location && !norm) o.location = NULL;
   osl_esave s = {model, &o, NULL, 0, 0};
   osl_out **outs = NULL;
-  char **locs = NULL;
+  char **locs = NULL, **wants = NULL, **finals = NULL, **backups = NULL;
   size_t nouts = 0;
   onnxslim_external_report *rep = calloc(1, sizeof *rep);
   osl_buf enc = {0};
   osl_plan *plans = NULL;
+  osl_old old = {0};
   int rc = rep ? collect_items(&s, model->root) : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   int fsync_data = !(o.flags & ONNXSLIM_EXTERNAL_NO_FSYNC);
   size_t nwritten = 0;
   for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN;
-  /* data files */
+  /* data files, written to temporary files; their names are chosen at the
+   * commit (choose_names) */
   if (!rc && nwritten) {
     size_t want = o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? 1 : nwritten;
     outs = calloc(want, sizeof *outs);
     locs = calloc(want, sizeof *locs);
-    if (!outs || !locs) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    wants = calloc(want, sizeof *wants);
+    finals = calloc(want, sizeof *finals);
+    backups = calloc(want, sizeof *backups);
+    if (!outs || !locs || !wants || !finals || !backups)
+      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     uint64_t total = 0;
     for (size_t i = 0; i < s.count; i++)
       if (s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN) total += s.items[i].length + o.align;
@@ -682,38 +955,25 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
           if (loc) {
             sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
             sanitize(loc);
-            /* unique among this save's files, not the model itself, and
-             * not a file the model reads (its data must not be replaced
-             * while it is still the source of what is written) */
+            /* unique among this save's files and not the model itself */
             for (unsigned k = 1;; k++) {
               int clash = strcmp(loc, base) == 0;
-              for (size_t j = 0; j < nouts && !clash; j++) clash = strcmp(locs[j], loc) == 0;
-              if (!clash) {
-                char *full = malloc(dirlen + strlen(loc) + 1);
-                if (full) {
-                  memcpy(full, path, dirlen);
-                  strcpy(full + dirlen, loc);
-                  clash = onnxslim_model_file_find(model, full, NULL) == 0;
-                  free(full);
-                }
-              }
+              for (size_t j = 0; j < nouts && !clash; j++) clash = strcmp(wants[j], loc) == 0;
               if (!clash) break;
               sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
               sanitize(loc);
             }
           }
         }
-        char *full = loc ? malloc(dirlen + strlen(loc) + 1) : NULL;
+        char *full = loc ? join(path, dirlen, loc) : NULL;
         if (!loc || !full) {
           free(loc);
           rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
           break;
         }
-        memcpy(full, path, dirlen);
-        strcpy(full + dirlen, loc);
         outs[nouts] = onnxslim__out_open(full, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
         free(full);
-        locs[nouts] = loc;
+        wants[nouts] = loc;
         if (!outs[nouts]) {
           rc = onnxslim_error_last_code();
           nouts++;
@@ -726,6 +986,14 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
                       (o.flags & ONNXSLIM_EXTERNAL_CHECKSUM) != 0);
     }
   }
+  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
+  /* the model being replaced, and the names of the new data files */
+  if (!rc) rc = read_old(path, path, dirlen, &old);
+  if (!rc)
+    rc = choose_names(model, &old, path, dirlen, base, wants, locs, nouts,
+                      o.mode == ONNXSLIM_EXTERNAL_ONE_FILE);
+  for (size_t i = 0; i < nouts && !rc; i++)
+    if (!(finals[i] = join(path, dirlen, locs[i]))) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   /* replacement fields of every tensor that changes place */
   if (!rc) {
     plans = calloc(s.count ? s.count : 1, sizeof *plans);
@@ -778,48 +1046,49 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     if (!mout) rc = onnxslim_error_last_code();
   }
   if (!rc) rc = onnxslim__msg_write(model->root, onnxslim__out_sink(mout));
-  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
   if (!rc) rc = onnxslim__out_finish(mout, fsync_data);
-  /* everything is written: data files first, then the model. A data file
-   * being replaced is kept under a backup name until the model is in place,
-   * so a failed rename can put the old files back. */
-  char **backups = NULL;
-  if (!rc && nouts) {
-    backups = calloc(nouts, sizeof *backups);
-    if (!backups) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  }
+  /* Everything is written. The data files go in first, under names the
+   * model in place does not read, then the model is renamed over its
+   * predecessor: that rename is the commit. A file that was at the data
+   * file's name asked for (read by neither model) is kept under a backup
+   * name until the commit, so a failed rename can put it back; any other
+   * name is taken only if it is still free. */
   for (size_t i = 0; i < nouts && !rc; i++) {
-    const char *final = onnxslim__out_path(outs[i]);
     struct stat st;
-    if (lstat(final, &st) != 0) continue;
-    backups[i] = malloc(strlen(final) + 32);
+    if (strcmp(locs[i], wants[i]) != 0 || lstat(finals[i], &st) != 0) continue;
+    backups[i] = malloc(strlen(finals[i]) + 32);
     if (!backups[i]) {
       rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
       break;
     }
-    sprintf(backups[i], "%s.bak-%ld-%zu", final, (long)getpid(), i);
-    if (link(final, backups[i]) != 0) {
-      rc = onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s': %s", final, strerror(errno));
+    sprintf(backups[i], "%s.bak-%ld-%zu", finals[i], (long)getpid(), i);
+    if (link(finals[i], backups[i]) != 0) {
+      rc = onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s': %s", finals[i], strerror(errno));
       free(backups[i]);
       backups[i] = NULL;
     }
   }
   size_t committed = 0;
-  for (; committed < nouts && !rc; committed++) rc = onnxslim__out_commit(outs[committed], 0);
+  for (; committed < nouts && !rc; committed++)
+    rc = onnxslim__out_commit_to(outs[committed], finals[committed], 0, !backups[committed]);
+  /* the data files' names are durable before the model's */
+  if (!rc && nouts && fsync_data) rc = onnxslim__out_sync_dir(outs[0]);
   if (!rc) rc = onnxslim__out_commit(mout, fsync_data);
   if (rc) {
     /* undo: restore replaced data files, remove new ones */
     for (size_t i = 0; i < committed; i++) {
-      const char *final = onnxslim__out_path(outs[i]);
-      if (backups && backups[i]) rename(backups[i], final);
-      else unlink(final);
+      if (backups[i]) rename(backups[i], finals[i]);
+      else unlink(finals[i]);
     }
+  } else {
+    remove_old(&old, path, dirlen, path, finals, nouts, deflt, norm, &s);
   }
   for (size_t i = 0; backups && i < nouts; i++) {
     if (backups[i]) unlink(backups[i]); /* no-op when restored */
     free(backups[i]);
   }
   free(backups);
+  old_free(&old);
   clear_plans(model->root);
   if (rep) {
     for (size_t i = 0; i < nouts; i++) rep->copied += outs[i] ? onnxslim__out_copied(outs[i]) : 0;
@@ -845,8 +1114,14 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
         rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     }
   }
-  for (size_t i = 0; i < nouts; i++) free(locs[i]);
+  for (size_t i = 0; i < nouts; i++) {
+    free(locs[i]);
+    free(wants[i]);
+    free(finals[i]);
+  }
   free(locs);
+  free(wants);
+  free(finals);
   free(outs);
   free(starts);
   free(plans);

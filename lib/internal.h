@@ -238,8 +238,9 @@ void onnxslim__external_free(onnxslim_model *model);
 void onnxslim__tensor_set_extref(osl_msg *tensor, const void *ref);
 const void *onnxslim__tensor_extref(const osl_msg *tensor);
 /* 0 when every tensor stored externally now would still resolve from the
- * directory of `path` (the model's base directory), else ONNXSLIM_EINVAL
- * saying which tensor would not. */
+ * directory of `path` (the model's base directory) to the file it was
+ * loaded from (not replaced or removed since), else ONNXSLIM_EINVAL saying
+ * which tensor would not. */
 int onnxslim__external_refs_resolve(const onnxslim_model *model, const char *path);
 /* Bytes of an external tensor: pointer into the mapped file and length. */
 int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
@@ -355,6 +356,11 @@ uint64_t onnxslim__out_copied(const osl_out *out);
 const char *onnxslim__out_path(const osl_out *out);
 int onnxslim__out_finish(osl_out *out, int fsync_data); /* flush, fsync, close */
 int onnxslim__out_commit(osl_out *out, int fsync_dir);  /* rename into place */
+/* Renames into place under another name in the same directory; with
+ * noreplace, fails (EIO, saying "File exists") if a file is there. */
+int onnxslim__out_commit_to(osl_out *out, const char *path, int fsync_dir, int noreplace);
+/* fsync of the output's directory (names renamed into it are durable). */
+int onnxslim__out_sync_dir(const osl_out *out);
 void onnxslim__out_abort(osl_out *out);
 /* Atomically replaces `path` with `size` bytes produced by write_fn. */
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,

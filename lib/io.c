@@ -301,19 +301,55 @@ int onnxslim__out_finish(osl_out *o, int fsync_data) {
   return 0;
 }
 
-int onnxslim__out_commit(osl_out *o, int fsync_dir) {
-  if (rename(o->tmp, o->path) != 0)
+static void sync_dir(const char *dir) {
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+}
+
+int onnxslim__out_sync_dir(const osl_out *o) {
+  sync_dir(o->dir);
+  return 0;
+}
+
+/* rename() that fails with EEXIST instead of replacing a file: renameat2
+ * with RENAME_NOREPLACE, else (file systems without it) link and unlink,
+ * else a check before the rename. */
+static int rename_noreplace(const char *from, const char *to) {
+  if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return -1;
+  if (link(from, to) == 0) {
+    unlink(from);
+    return 0;
+  }
+  if (errno == EEXIST) return -1;
+  struct stat st;
+  if (lstat(to, &st) == 0) {
+    errno = EEXIST;
+    return -1;
+  }
+  return rename(from, to);
+}
+
+int onnxslim__out_commit_to(osl_out *o, const char *path, int fsync_dir, int noreplace) {
+  if (path != o->path) {
+    char *p = strdup(path);
+    if (!p) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    free(o->path);
+    o->path = p;
+  }
+  if ((noreplace ? rename_noreplace(o->tmp, o->path) : rename(o->tmp, o->path)) != 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
                          strerror(errno));
   o->tmp[0] = '\0';
-  if (fsync_dir) {
-    int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-      fsync(dfd);
-      close(dfd);
-    }
-  }
+  if (fsync_dir) sync_dir(o->dir);
   return 0;
+}
+
+int onnxslim__out_commit(osl_out *o, int fsync_dir) {
+  return onnxslim__out_commit_to(o, o->path, fsync_dir, 0);
 }
 
 void onnxslim__out_abort(osl_out *o) {

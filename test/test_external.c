@@ -1439,7 +1439,7 @@ TEST(save_shape_input_in_subgraph) {
 }
 
 TEST(save_twice_identical_no_append) {
-  char d[300], p[400], p2[400], cp[400];
+  char d[300], p[400], p2[400], p3[400], cp[400];
   SUBDIR(d, "twice");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
@@ -1448,12 +1448,19 @@ TEST(save_twice_identical_no_append) {
   onnxslim_external_report *r = NULL;
   PATH(p, "%s/m.onnx", d);
   PATH(p2, "%s/m.onnx.data", d);
+  PATH(p3, "%s/m.onnx_1.data", d);
   CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
   copy_file(p, PATH(cp, "%s/first.onnx", d));
   copy_file(p2, PATH(cp, "%s/first.onnx.data", d));
+  /* saved again: the data file m.onnx reads is not replaced; the same bytes
+   * go to m.onnx_1.data, and m.onnx.data is removed once m.onnx reads it no
+   * more */
   CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
-  CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
-  CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(access(p2, F_OK) != 0);
+  const char *loc = NULL;
+  CHECK(onnxslim_external_report_entry(r, 0, NULL, NULL, &loc, NULL, NULL) == 0 && loc &&
+        strcmp(loc, "m.onnx_1.data") == 0);
   uint64_t end = 0;
   for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
     int st;
@@ -1461,9 +1468,14 @@ TEST(save_twice_identical_no_append) {
     onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
     if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end) end = off + len;
   }
-  CHECK(end > 0 && file_size(p2) == (int64_t)end);
+  CHECK(end > 0 && file_size(p3) == (int64_t)end);
   onnxslim_external_report_free(r);
-  /* a smaller save over it: the data file shrinks to its own last byte */
+  /* a third save is the first again, byte for byte */
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
+  CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(access(p3, F_OK) != 0);
+  /* a smaller save over it: the data file has its own last byte */
   eo.size_threshold = 2048;
   CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
   uint64_t end2 = 0;
@@ -1473,21 +1485,27 @@ TEST(save_twice_identical_no_append) {
     onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
     if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end2) end2 = off + len;
   }
-  CHECK(end2 > 0 && end2 < end && file_size(p2) == (int64_t)end2);
+  CHECK(end2 > 0 && end2 < end && file_size(p3) == (int64_t)end2);
   onnxslim_external_report_free(r);
   CHECK(count_entries(d) == 4);
   onnxslim_model *s = load(p);
   CHECK(s && same_structure(m, s));
   /* the loaded external model saved over its own files: the data it reads
-   * is replaced under it, and the result is still right */
+   * stays (mapped) until it is removed, and the result is still right */
   eo.size_threshold = 0;
   if (s) {
     CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
     CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(access(p3, F_OK) != 0);
     CHECK(same_structure(m, s)); /* still readable */
+    CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
+    CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(access(p2, F_OK) != 0);
+    CHECK(same_structure(m, s));
     CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
     CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
     CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(count_entries(d) == 4);
   }
   onnxslim_model_free(s);
   s = load(p);
@@ -2213,6 +2231,82 @@ TEST(save_per_tensor_spares_inputs) {
   CHECK(strcmp(got, want) == 0);
 }
 
+/* A save replaces a pair (model + data) atomically: the new data never
+ * takes a name the model in place reads, and the old data goes after the
+ * commit. A model still holding the old data then cannot be saved as a
+ * plain file referencing it (the file is gone, or another one). */
+TEST(save_pair_generations) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "generations");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  char want[33], got[33];
+  CHECK_OK(fingerprint_of(m, want));
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  eo.location = "w.bin";
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out.onnx", d), &eo, NULL));
+  onnxslim_model *a = load(p); /* reads w.bin */
+  REQUIRE(a != NULL);
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/w_1.bin", d)) && !exists(PATH(q, "%s/w.bin", d)));
+  CHECK(count_entries(d) == 2);
+  /* a read w.bin: its plain save next to it would reference a removed file */
+  CHECK(onnxslim_model_save(a, PATH(q, "%s/a.onnx", d), NULL) == ONNXSLIM_EINVAL);
+  CHECK(has(onnxslim_error_last(), "replaced or removed"));
+  CHECK(count_entries(d) == 2);
+  /* ... and saved with external data it is complete */
+  eo.location = "a.bin";
+  CHECK_OK(onnxslim_model_save_external(a, PATH(q, "%s/a.onnx", d), &eo, NULL));
+  CHECK_OK(file_fingerprint(q, got));
+  CHECK(strcmp(got, want) == 0);
+  eo.location = "w.bin";
+  onnxslim_model_free(a);
+  /* in place: a model saved over its own pair */
+  a = load(p); /* reads w_1.bin */
+  REQUIRE(a != NULL);
+  CHECK_OK(onnxslim_model_save_external(a, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/w.bin", d)) && !exists(PATH(q, "%s/w_1.bin", d)));
+  CHECK_OK(file_fingerprint(p, got));
+  CHECK(strcmp(got, want) == 0);
+  onnxslim_model_free(a);
+  /* a file at a generated name is never replaced (it may be another
+   * model's): the next free name is taken */
+  CHECK(write_bytes(PATH(q, "%s/w_1.bin", d), "junk", 4) == 0);
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/w_2.bin", d)) && !exists(PATH(q, "%s/w.bin", d)));
+  CHECK(file_is(PATH(q, "%s/w_1.bin", d), "junk"));
+  /* the name asked for is replaced when no model there reads it */
+  CHECK(write_bytes(PATH(q, "%s/x.bin", d), "stale", 5) == 0);
+  eo.location = "x.bin";
+  CHECK_OK(onnxslim_model_save_external(m, PATH(q, "%s/x.onnx", d), &eo, NULL));
+  CHECK(file_size(q) > 5 && !exists(PATH(q, "%s/x_1.bin", d)));
+  CHECK(unlink(PATH(q, "%s/x.bin", d)) == 0 && unlink(PATH(q, "%s/x.onnx", d)) == 0);
+  /* a file the old model read under a name this save would not write
+   * stays: it may be the user's */
+  eo.location = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/out.onnx.data", d)) && exists(PATH(q, "%s/w_2.bin", d)));
+  CHECK(count_entries(d) == 6); /* out.onnx, out.onnx.data, w_1.bin, w_2.bin, a.onnx, a.bin */
+  CHECK_OK(file_fingerprint(PATH(q, "%s/a.onnx", d), got));
+  CHECK(strcmp(got, want) == 0);
+  /* per tensor next to another per-tensor model: none of its files is
+   * taken; merged, the per-tensor files written go too */
+  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(q, "%s/pt.onnx", d), &eo, NULL));
+  int with = count_entries(d);
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(count_entries(d) == with + (with - 7) - 1);
+  eo.mode = ONNXSLIM_EXTERNAL_NONE;
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(file_fingerprint(p, got));
+  CHECK(strcmp(got, want) == 0);
+  CHECK(count_entries(d) == with - 1);
+  CHECK_OK(file_fingerprint(q, got));
+  CHECK(strcmp(got, want) == 0);
+  onnxslim_model_free(m);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
   if (!mkdtemp(dir)) {
@@ -2247,6 +2341,7 @@ int main(void) {
   RUN(save_shape_input_from_constant);
   RUN(save_shape_input_in_subgraph);
   RUN(save_twice_identical_no_append);
+  RUN(save_pair_generations);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);
   RUN(save_failure_file_size_limit);
