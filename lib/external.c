@@ -861,6 +861,168 @@ static void remove_old(const osl_old *old, const char *dir, size_t dirlen, const
   }
 }
 
+/* ---- temporaries and the commit journal ------------------------------------
+ * A pair commit writes a journal (io.c side file ".<model>.journal-...")
+ * before its first rename: the data files it puts in place ("new", with the
+ * device and inode of each), the files of the replaced model it removes
+ * after the commit ("old"), and files kept aside ("bak"). A save that is
+ * killed leaves it behind; the next save to the same model recovers it:
+ * every listed file that is still that very file and that the model at
+ * the destination now does not read is removed (new data of a commit that
+ * did not happen, old data of one that did), and a file kept aside goes
+ * back if its name is free again. */
+
+/* The directory of the model (path's first dirlen bytes); malloc'ed. */
+static char *model_dir(const char *path, size_t dirlen) {
+  if (!dirlen) return strdup(".");
+  return strndup(path, dirlen > 1 ? dirlen - 1 : 1);
+}
+
+/* Removes (side_clean) the stale side files of KIND of the model and of
+ * the data files wanted. */
+static int clean_sides(const char *path, size_t dirlen, char **wants, size_t n, const char *kind) {
+  char *mdir = model_dir(path, dirlen);
+  const char **bases = malloc((n + 1) * sizeof *bases);
+  if (!mdir || !bases) {
+    free(mdir);
+    free(bases);
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
+  size_t k = 0;
+  bases[k++] = path;
+  for (size_t i = 0; i < n; i++)
+    if (!strchr(wants[i], '/')) bases[k++] = wants[i];
+  onnxslim__side_clean(mdir, bases, k, kind);
+  free(bases);
+  free(mdir);
+  for (size_t i = 0; i < n; i++) {
+    if (!strchr(wants[i], '/')) continue;
+    char *full = join(path, dirlen, wants[i]);
+    if (!full) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    char *slash = strrchr(full, '/');
+    *slash = '\0';
+    const char *b = slash + 1;
+    onnxslim__side_clean(full, &b, 1, kind);
+    free(full);
+  }
+  return 0;
+}
+
+static void put_str(osl_buf *b, const char *str) { put(b, str, strlen(str)); }
+
+static void put_loc(osl_buf *b, const char *loc) {
+  char num[32];
+  sprintf(num, " %zu:", strlen(loc));
+  put_str(b, num);
+  put_str(b, loc);
+}
+
+static void put_id(osl_buf *b, const char *tag, dev_t dev, ino_t ino, const char *loc) {
+  char num[64];
+  sprintf(num, "%s %llu %llu", tag, (unsigned long long)dev, (unsigned long long)ino);
+  put_str(b, num);
+  put_loc(b, loc);
+  put_str(b, "\n");
+}
+
+static const char journal_magic[] = "onnxslim-journal 1\n";
+
+/* Parses " LEN:LOC" at *p (end e) into a malloc'ed, checked location. */
+static char *get_loc(const char **p, const char *e) {
+  const char *q = *p;
+  if (q >= e || *q++ != ' ') return NULL;
+  size_t len = 0;
+  while (q < e && *q >= '0' && *q <= '9' && len < 65536) len = len * 10 + (size_t)(*q++ - '0');
+  if (q >= e || *q++ != ':' || len == 0 || len > (size_t)(e - q)) return NULL;
+  char *loc = strndup(q, len);
+  const char *why;
+  if (!loc || strlen(loc) != len || !location_ok(loc, &why)) {
+    free(loc);
+    return NULL;
+  }
+  *p = q + len;
+  return loc;
+}
+
+static int get_u64(const char **p, const char *e, unsigned long long *v) {
+  const char *q = *p;
+  if (q >= e || *q++ != ' ' || q >= e || *q < '0' || *q > '9') return -1;
+  *v = 0;
+  while (q < e && *q >= '0' && *q <= '9') *v = *v * 10 + (unsigned long long)(*q++ - '0');
+  *p = q;
+  return 0;
+}
+
+typedef struct {
+  const osl_old *cur; /* the model at the destination now */
+  const char *path;
+  size_t dirlen;
+} osl_recover;
+
+static int recover_journal(void *ctx, const char *jpath) {
+  const osl_recover *r = ctx;
+  size_t n = 0;
+  char *text = NULL;
+  int fd = open(jpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && st.st_size < (64 << 20) &&
+      (text = malloc((size_t)st.st_size))) {
+    while (n < (size_t)st.st_size) {
+      ssize_t got = read(fd, text + n, (size_t)st.st_size - n);
+      if (got <= 0) break;
+      n += (size_t)got;
+    }
+  }
+  if (fd >= 0) close(fd);
+  const char *p = text, *e = text ? text + n : NULL;
+  size_t mlen = sizeof journal_magic - 1;
+  /* what the destination's model reads now is known: act on each entry */
+  if (text && !r->cur->unknown && n >= mlen && memcmp(p, journal_magic, mlen) == 0) {
+    p += mlen;
+    while (p + 4 <= e) {
+      char tag[4] = {p[0], p[1], p[2], 0};
+      p += 3;
+      unsigned long long dev = 0, ino = 0;
+      char *loc = NULL, *bak = NULL;
+      int ok;
+      if (strcmp(tag, "bak") == 0) {
+        ok = (bak = get_loc(&p, e)) && (loc = get_loc(&p, e));
+      } else {
+        ok = (strcmp(tag, "new") == 0 || strcmp(tag, "old") == 0) && !get_u64(&p, e, &dev) &&
+             !get_u64(&p, e, &ino) && (loc = get_loc(&p, e));
+      }
+      ok = ok && p < e && *p++ == '\n';
+      char *full = ok ? join(r->path, r->dirlen, loc) : NULL;
+      char *fbak = ok && bak ? join(r->path, r->dirlen, bak) : NULL;
+      struct stat fst;
+      if (full && !bak && lstat(full, &fst) == 0 && S_ISREG(fst.st_mode) &&
+          (unsigned long long)fst.st_dev == dev && (unsigned long long)fst.st_ino == ino &&
+          stat(full, &fst) == 0 && !old_reads(r->cur, &fst))
+        unlink(full);
+      if (full && fbak && lstat(fbak, &fst) == 0 && lstat(full, &fst) != 0 && errno == ENOENT)
+        rename(fbak, full);
+      free(full);
+      free(fbak);
+      free(loc);
+      free(bak);
+      if (!ok) break;
+    }
+  }
+  free(text);
+  unlink(jpath);
+  return 0;
+}
+
+/* Recovers the journals of killed saves to path (see above). */
+static int recover_journals(const char *path, size_t dirlen, const osl_old *cur) {
+  char *mdir = model_dir(path, dirlen);
+  if (!mdir) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  osl_recover r = {cur, path, dirlen};
+  int rc = onnxslim__side_stale(mdir, &path, 1, "journal", recover_journal, &r);
+  free(mdir);
+  return rc;
+}
+
 int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
                                  const onnxslim_external_options *opts,
                                  onnxslim_external_report **out) {
@@ -930,7 +1092,8 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   size_t nwritten = 0;
   for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN;
   /* data files, written to temporary files; their names are chosen at the
-   * commit (choose_names) */
+   * commit (choose_names). First the names wanted, one per file. */
+  size_t nfiles = 0;
   if (!rc && nwritten) {
     size_t want = o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? 1 : nwritten;
     outs = calloc(want, sizeof *outs);
@@ -940,6 +1103,35 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     backups = calloc(want, sizeof *backups);
     if (!outs || !locs || !wants || !finals || !backups)
       rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s.count && !rc && nfiles < want; i++) {
+      osl_item *it = &s.items[i];
+      if (it->status != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+      char *loc;
+      if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE) {
+        loc = strdup(o.location);
+      } else {
+        loc = malloc(strlen(it->name) + 32);
+        if (loc) {
+          sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
+          sanitize(loc);
+          /* unique among this save's files and not the model itself */
+          for (unsigned k = 1;; k++) {
+            int clash = strcmp(loc, base) == 0;
+            for (size_t j = 0; j < nfiles && !clash; j++) clash = strcmp(wants[j], loc) == 0;
+            if (!clash) break;
+            sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
+            sanitize(loc);
+          }
+        }
+      }
+      if (!loc) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      else wants[nfiles++] = loc;
+    }
+  }
+  /* temporary files of earlier saves to these names whose owner is gone
+   * (killed): before writing, so their space is free again */
+  if (!rc) rc = clean_sides(path, dirlen, wants, nfiles, "tmp");
+  if (!rc && nwritten) {
     uint64_t total = 0;
     for (size_t i = 0; i < s.count; i++)
       if (s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN) total += s.items[i].length + o.align;
@@ -947,36 +1139,15 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
       osl_item *it = &s.items[i];
       if (it->status != ONNXSLIM_EXTERNAL_WRITTEN) continue;
       if (o.mode == ONNXSLIM_EXTERNAL_PER_TENSOR || nouts == 0) {
-        char *loc;
-        if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE) {
-          loc = strdup(o.location);
-        } else {
-          loc = malloc(strlen(it->name) + 32);
-          if (loc) {
-            sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
-            sanitize(loc);
-            /* unique among this save's files and not the model itself */
-            for (unsigned k = 1;; k++) {
-              int clash = strcmp(loc, base) == 0;
-              for (size_t j = 0; j < nouts && !clash; j++) clash = strcmp(wants[j], loc) == 0;
-              if (!clash) break;
-              sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
-              sanitize(loc);
-            }
-          }
-        }
-        char *full = loc ? join(path, dirlen, loc) : NULL;
-        if (!loc || !full) {
-          free(loc);
+        char *full = join(path, dirlen, wants[nouts]);
+        if (!full) {
           rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
           break;
         }
         outs[nouts] = onnxslim__out_open(full, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
         free(full);
-        wants[nouts] = loc;
         if (!outs[nouts]) {
           rc = onnxslim_error_last_code();
-          nouts++;
           break;
         }
         nouts++;
@@ -987,8 +1158,11 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     }
   }
   for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
-  /* the model being replaced, and the names of the new data files */
+  /* the model being replaced; what killed saves to it left; the names of
+   * the new data files */
   if (!rc) rc = read_old(path, path, dirlen, &old);
+  if (!rc) rc = recover_journals(path, dirlen, &old);
+  if (!rc) rc = clean_sides(path, dirlen, wants, nfiles, "bak");
   if (!rc)
     rc = choose_names(model, &old, path, dirlen, base, wants, locs, nouts,
                       o.mode == ONNXSLIM_EXTERNAL_ONE_FILE);
@@ -1056,17 +1230,44 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   for (size_t i = 0; i < nouts && !rc; i++) {
     struct stat st;
     if (strcmp(locs[i], wants[i]) != 0 || lstat(finals[i], &st) != 0) continue;
-    backups[i] = malloc(strlen(finals[i]) + 32);
-    if (!backups[i]) {
-      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-      break;
+    if (!(backups[i] = onnxslim__side_link(finals[i], finals[i]))) rc = onnxslim_error_last_code();
+  }
+  /* the journal: what the commit adds, removes and keeps aside */
+  int jfd = -1;
+  char *jname = NULL;
+  size_t ndel = 0;
+  for (size_t i = 0; i < old.n; i++) ndel += old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s);
+  if (!rc && (nouts || ndel)) {
+    osl_buf j = {0};
+    put_str(&j, journal_magic);
+    for (size_t i = 0; i < nouts && !rc; i++) {
+      dev_t dev;
+      ino_t ino;
+      rc = onnxslim__out_identity(outs[i], &dev, &ino);
+      if (!rc) put_id(&j, "new", dev, ino, locs[i]);
+      if (!rc && backups[i]) {
+        put_str(&j, "bak");
+        put_loc(&j, backups[i] + dirlen);
+        put_loc(&j, locs[i]);
+        put_str(&j, "\n");
+      }
     }
-    sprintf(backups[i], "%s.bak-%ld-%zu", finals[i], (long)getpid(), i);
-    if (link(finals[i], backups[i]) != 0) {
-      rc = onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s': %s", finals[i], strerror(errno));
-      free(backups[i]);
-      backups[i] = NULL;
+    for (size_t i = 0; i < old.n; i++)
+      if (old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s))
+        put_id(&j, "old", old.refs[i].dev, old.refs[i].ino, old.refs[i].loc);
+    if (!rc && j.fail) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!rc && (jfd = onnxslim__side_create(path, "journal", &jname)) < 0)
+      rc = onnxslim_error_last_code();
+    for (size_t w = 0; !rc && w < j.n;) {
+      ssize_t got = write(jfd, j.p + w, j.n - w);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0)
+        rc = onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO,
+                           "cannot write '%s': %s", jname, strerror(errno));
+      else
+        w += (size_t)got;
     }
+    free(j.p);
   }
   size_t committed = 0;
   for (; committed < nouts && !rc; committed++)
@@ -1088,6 +1289,10 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     free(backups[i]);
   }
   free(backups);
+  /* done or undone: the journal has nothing left to say */
+  if (jname) unlink(jname);
+  if (jfd >= 0) close(jfd);
+  free(jname);
   old_free(&old);
   clear_plans(model->root);
   if (rep) {
@@ -1114,7 +1319,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
         rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     }
   }
-  for (size_t i = 0; i < nouts; i++) {
+  for (size_t i = 0; i < nfiles; i++) {
     free(locs[i]);
     free(wants[i]);
     free(finals[i]);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "onnxslim.h"
 
@@ -362,6 +363,22 @@ int onnxslim__out_commit_to(osl_out *out, const char *path, int fsync_dir, int n
 /* fsync of the output's directory (names renamed into it are durable). */
 int onnxslim__out_sync_dir(const osl_out *out);
 void onnxslim__out_abort(osl_out *out);
+/* Identity of the output's file (open until the commit). */
+int onnxslim__out_identity(const osl_out *out, dev_t *dev, ino_t *ino);
+/* Side files of a destination DIR/D (io.c): ".D.KIND-PID-TID-..." in DIR.
+ * side_create makes ".D.KIND-PID-TID-XXXXXX", locked (flock) by the
+ * returned descriptor (-1 on error); *name is malloc'ed. side_link links
+ * `file` to ".D.bak-PID-TID-N" (a free N) and returns that name. */
+int onnxslim__side_create(const char *path, const char *kind, char **name);
+char *onnxslim__side_link(const char *file, const char *path);
+/* Calls fn for each stale side file of KIND of one of the destinations
+ * bases[] (paths or file names) in dir: its owner thread is gone (or is
+ * the calling thread) and nobody holds a lock on it. side_clean removes
+ * them. fn returns 0 or an error code (which stops the walk). */
+int onnxslim__side_stale(const char *dir, const char *const *bases, size_t nbases,
+                         const char *kind, int (*fn)(void *ctx, const char *path), void *ctx);
+void onnxslim__side_clean(const char *dir, const char *const *bases, size_t nbases,
+                          const char *kind);
 /* Atomically replaces `path` with `size` bytes produced by write_fn. */
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,

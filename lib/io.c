@@ -9,7 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -190,6 +194,142 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
   return 0;
 }
 
+/* ---- side files: temporaries next to a destination ----------------------
+ * Every file a save creates besides its outputs is named after the
+ * destination D (its file name, cut to OSL_SIDE_BASE_MAX bytes) in D's
+ * directory, hidden, with the owner's process and thread id:
+ *   .D.tmp-PID-TID-XXXXXX      an output being written
+ *   .D.bak-PID-TID-N           a file kept aside until a commit
+ *   .D.journal-PID-TID-XXXXXX  what a pair commit adds and removes
+ * A .tmp and a .journal are flock'ed by their owner while it lives. A side
+ * file is stale when its owner thread is gone (or, same thread, not
+ * locked) and no one holds a lock on it: a later save to D removes it. */
+
+#define OSL_SIDE_BASE_MAX 200
+
+static long my_tid(void) { return (long)syscall(SYS_gettid); }
+
+/* "DIR/.D.KIND-PID-TID-" for path DIR/D (malloc'ed, room for 24 more bytes). */
+static char *side_prefix(const char *path, const char *kind) {
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  size_t dirlen = (size_t)(base - path), blen = strlen(base);
+  if (blen > OSL_SIDE_BASE_MAX) blen = OSL_SIDE_BASE_MAX;
+  char *p = malloc(dirlen + blen + strlen(kind) + 80);
+  if (p)
+    sprintf(p, "%.*s.%.*s.%s-%ld-%ld-", (int)dirlen, path, (int)blen, base, kind, (long)getpid(),
+            my_tid());
+  return p;
+}
+
+int onnxslim__side_create(const char *path, const char *kind, char **name) {
+  *name = side_prefix(path, kind);
+  if (!*name) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  strcat(*name, "XXXXXX");
+  int fd = mkostemp(*name, O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    const char *slash = strrchr(path, '/');
+    int rc = onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%.*s': %s",
+                           slash ? (int)(slash == path ? 1 : slash - path) : 1,
+                           slash ? path : ".", strerror(e));
+    free(*name);
+    *name = NULL;
+    return rc;
+  }
+  flock(fd, LOCK_EX | LOCK_NB); /* marks it live; new, so never contended */
+  return fd;
+}
+
+char *onnxslim__side_link(const char *file, const char *path) {
+  char *pre = side_prefix(path, "bak");
+  if (!pre) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  size_t plen = strlen(pre);
+  for (unsigned n = 0; n < 1000; n++) {
+    sprintf(pre + plen, "%u", n);
+    if (link(file, pre) == 0) return pre;
+    if (errno != EEXIST) break;
+  }
+  onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s': %s", file, strerror(errno));
+  free(pre);
+  return NULL;
+}
+
+/* 1 when the thread tid of process pid exists (or may: not ours to signal). */
+static int thread_alive(long pid, long tid) {
+  if (pid <= 0 || tid <= 0) return 0;
+  if (syscall(SYS_tgkill, (pid_t)pid, (pid_t)tid, 0) == 0) return 1;
+  return errno == EPERM;
+}
+
+/* Parses "PID-TID-" at s; returns the end or NULL. */
+static const char *parse_owner(const char *s, long *pid, long *tid) {
+  char *e;
+  if (*s < '0' || *s > '9') return NULL;
+  *pid = strtol(s, &e, 10);
+  if (*e != '-' || e[1] < '0' || e[1] > '9') return NULL;
+  *tid = strtol(e + 1, &e, 10);
+  return *e == '-' ? e + 1 : NULL;
+}
+
+int onnxslim__side_stale(const char *dir, const char *const *bases, size_t nbases,
+                         const char *kind, int (*fn)(void *ctx, const char *path), void *ctx) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  size_t klen = strlen(kind), dlen = strlen(dir);
+  int rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    const char *n = e->d_name;
+    if (n[0] != '.') continue;
+    /* ".D.KIND-PID-TID-..." for one of the bases */
+    const char *hit = NULL;
+    for (size_t i = 0; i < nbases && !hit; i++) {
+      const char *b = strrchr(bases[i], '/');
+      b = b ? b + 1 : bases[i];
+      size_t blen = strlen(b);
+      if (blen > OSL_SIDE_BASE_MAX) blen = OSL_SIDE_BASE_MAX;
+      if (strncmp(n + 1, b, blen) == 0 && n[1 + blen] == '.' &&
+          strncmp(n + 2 + blen, kind, klen) == 0 && n[2 + blen + klen] == '-')
+        hit = n + 3 + blen + klen;
+    }
+    long pid, tid;
+    if (!hit || !parse_owner(hit, &pid, &tid)) continue;
+    if (!(pid == getpid() && tid == my_tid()) && thread_alive(pid, tid)) continue;
+    char *full = malloc(dlen + strlen(n) + 2);
+    if (!full) {
+      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      break;
+    }
+    sprintf(full, "%s/%s", dir, n);
+    /* the owner's lock: a live owner this process cannot see (another pid
+     * namespace), or a live output of this very thread */
+    int fd = open(full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0)
+      rc = fn(ctx, full);
+    if (fd >= 0) close(fd);
+    free(full);
+  }
+  closedir(d);
+  return rc;
+}
+
+static int unlink_fn(void *ctx, const char *path) {
+  (void)ctx;
+  unlink(path);
+  return 0;
+}
+
+void onnxslim__side_clean(const char *dir, const char *const *bases, size_t nbases,
+                          const char *kind) {
+  onnxslim__side_stale(dir, bases, nbases, kind, unlink_fn, NULL);
+}
+
 /* ---- atomic replacement ------------------------------------------------ */
 
 static mode_t default_mode(void) {
@@ -250,24 +390,15 @@ osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_mode
   o->base.write = out_write;
   const char *slash = strrchr(path, '/');
   o->dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-  const char *base = slash ? slash + 1 : path;
   o->path = strdup(path);
-  o->tmp = malloc(plen + 32);
   o->buf = malloc(OSL_SINK_BUF);
-  if (!o->dir || !o->path || !o->tmp || !o->buf) {
+  if (!o->dir || !o->path || !o->buf) {
     onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     goto fail;
   }
-  o->tmp[0] = '\0';
   if (check_space(path, o->dir, size)) goto fail;
-  snprintf(o->tmp, plen + 32, "%.*s.%s.tmp-XXXXXX", (int)(base - path), path, base);
-  o->fd = mkostemp(o->tmp, O_CLOEXEC);
-  if (o->fd < 0) {
-    onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", o->dir,
-                  strerror(errno));
-    o->tmp[0] = '\0';
-    goto fail;
-  }
+  o->fd = onnxslim__side_create(path, "tmp", &o->tmp);
+  if (o->fd < 0) goto fail;
   struct stat st;
   mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : default_mode();
   if (fchmod(o->fd, mode) != 0) {
@@ -294,10 +425,17 @@ int onnxslim__out_finish(osl_out *o, int fsync_data) {
   if (fsync_data && fsync(o->fd) != 0)
     return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO, "cannot sync '%s': %s",
                          o->tmp, strerror(errno));
-  int fd = o->fd;
-  o->fd = -1;
-  if (close(fd) != 0)
-    return onnxslim__err(ONNXSLIM_EIO, "cannot close '%s': %s", o->tmp, strerror(errno));
+  /* the descriptor stays open, and the temporary file locked, until the
+   * commit: its lock says its owner lives */
+  return 0;
+}
+
+int onnxslim__out_identity(const osl_out *o, dev_t *dev, ino_t *ino) {
+  struct stat st;
+  if (o->fd < 0 || fstat(o->fd, &st) != 0)
+    return onnxslim__err(ONNXSLIM_EIO, "cannot stat '%s': %s", o->tmp, strerror(errno));
+  *dev = st.st_dev;
+  *ino = st.st_ino;
   return 0;
 }
 
@@ -344,6 +482,10 @@ int onnxslim__out_commit_to(osl_out *o, const char *path, int fsync_dir, int nor
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
                          strerror(errno));
   o->tmp[0] = '\0';
+  /* write and fsync errors were reported; with NO_FSYNC a late error is
+   * the risk asked for */
+  close(o->fd);
+  o->fd = -1;
   if (fsync_dir) sync_dir(o->dir);
   return 0;
 }
@@ -366,6 +508,12 @@ void onnxslim__out_abort(osl_out *o) {
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
                            const onnxslim_model *model) {
+  /* temporaries of earlier saves to path whose owner is gone */
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  if (!dir) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  onnxslim__side_clean(dir, &path, 1, "tmp");
+  free(dir);
   osl_out *o = onnxslim__out_open(path, size, model);
   if (!o) return onnxslim_error_last_code();
   int rc = write_fn(&o->base, payload);
