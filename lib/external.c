@@ -241,6 +241,13 @@ static void first_external(osl_msg *msg, osl_msg **first, size_t *count) {
     if (msg->f[i].sub) first_external(msg->f[i].sub, first, count);
 }
 
+size_t onnxslim__external_count(const onnxslim_model *m) {
+  osl_msg *t = NULL;
+  size_t n = 0;
+  if (m && m->root) first_external(m->root, &t, &n);
+  return n;
+}
+
 /* 0 when every tensor stored externally now still finds, under its
  * location, the very file the model read at load: a save with external data
  * may have replaced that file since, or removed it (see remove_old). */
@@ -780,47 +787,6 @@ static int old_reads(const osl_old *old, const struct stat *st) {
   return 0;
 }
 
-/* Chooses the name of each data file (locs[i], replacing the wanted name):
- * the first generation of wants[i] that no other file of this save takes,
- * that is not the model file, and where no file exists - except that with
- * `replace` (one data file) the name asked for itself may replace a file
- * that neither the model being replaced nor the model being saved reads
- * (re-saving replaces, as asked). So no file of another model or of the
- * user is ever replaced under a generated name. */
-static int choose_names(const onnxslim_model *model, const osl_old *old, const char *dir,
-                        size_t dirlen, const char *base, char **wants, char **locs, size_t n,
-                        int replace) {
-  for (size_t i = 0; i < n; i++) {
-    char *c = NULL;
-    for (unsigned k = 0;; k++) {
-      if (k > 100000)
-        return onnxslim__err(ONNXSLIM_EIO, "no free name for the data file '%s'", wants[i]);
-      c = variant(wants[i], k);
-      if (!c) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-      int taken = strcmp(c, base) == 0;
-      for (size_t j = 0; j < i && !taken; j++) taken = strcmp(locs[j], c) == 0;
-      if (!taken) {
-        char *full = join(dir, dirlen, c);
-        if (!full) {
-          free(c);
-          return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-        }
-        struct stat lst, st;
-        if (lstat(full, &lst) == 0)
-          taken = !(replace && k == 0) || old->unknown || !S_ISREG(lst.st_mode) ||
-                  (stat(full, &st) == 0 &&
-                   (old_reads(old, &st) || onnxslim_model_file_find(model, full, NULL) == 0));
-        free(full);
-      }
-      if (!taken) break;
-      free(c);
-    }
-    free(locs[i]);
-    locs[i] = c;
-  }
-  return 0;
-}
-
 /* 1 if loc is a name this save could have written: a generation of the
  * default data file (<model>.data), of the location asked for, or of a
  * per-tensor file of one of the tensors saved. */
@@ -1023,6 +989,98 @@ static int recover_journals(const char *path, size_t dirlen, const osl_old *cur)
   return rc;
 }
 
+/* Writes what b holds to the journal and empties b. */
+static int journal_put(int fd, const char *name, osl_buf *b) {
+  if (b->fail) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t w = 0; w < b->n;) {
+    ssize_t got = write(fd, b->p + w, b->n - w);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0)
+      return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO,
+                           "cannot write '%s': %s", name, strerror(errno));
+    w += (size_t)got;
+  }
+  b->n = 0;
+  return 0;
+}
+
+/* What one save holds while it puts its data files in place. */
+typedef struct {
+  const onnxslim_model *model;
+  const osl_old *old;
+  const char *path, *base;
+  size_t dirlen;
+  int replace;         /* one data file: the name asked for may replace a file */
+  int jfd;             /* the journal */
+  const char *jname;
+  char **wants, **locs, **finals, **backups;
+  osl_out **outs;
+} osl_claim;
+
+/* Puts data file i in place under the first generation of its name that no
+ * other file of this save has, that is not the model file, and where no
+ * file is - claimed by a rename that does not replace, since a save to
+ * another model in this directory may claim names too. Except that with
+ * `replace` the name asked for itself may replace a file that neither the
+ * model being replaced nor the model being saved reads (re-saving replaces,
+ * as asked): that file is kept aside until the commit. The journal hears
+ * of each name before it is tried. */
+static int claim_name(osl_claim *c, size_t i) {
+  dev_t dev;
+  ino_t ino;
+  int rc = onnxslim__out_identity(c->outs[i], &dev, &ino);
+  osl_buf j = {0};
+  for (unsigned k = 0; !rc; k++) {
+    if (k > 100000)
+      return onnxslim__err(ONNXSLIM_EIO, "no free name for the data file '%s'", c->wants[i]);
+    char *loc = variant(c->wants[i], k);
+    char *full = loc ? join(c->path, c->dirlen, loc) : NULL;
+    if (!full) {
+      free(loc);
+      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    }
+    int taken = strcmp(loc, c->base) == 0;
+    for (size_t m = 0; m < i && !taken; m++) taken = strcmp(c->locs[m], loc) == 0;
+    struct stat lst, st;
+    int exists = !taken && lstat(full, &lst) == 0;
+    if (exists)
+      taken = !(c->replace && k == 0) || c->old->unknown || !S_ISREG(lst.st_mode) ||
+              (stat(full, &st) == 0 &&
+               (old_reads(c->old, &st) || onnxslim_model_file_find(c->model, full, NULL) == 0));
+    if (!taken) {
+      put_id(&j, "new", dev, ino, loc);
+      if (exists && !(c->backups[i] = onnxslim__side_link(full, full)))
+        rc = onnxslim_error_last_code();
+      if (!rc && c->backups[i]) {
+        put_str(&j, "bak");
+        put_loc(&j, c->backups[i] + c->dirlen);
+        put_loc(&j, loc);
+        put_str(&j, "\n");
+      }
+      if (!rc) rc = journal_put(c->jfd, c->jname, &j);
+      if (!rc && exists) {
+        rc = onnxslim__out_commit_to(c->outs[i], full, 0, 0);
+      } else if (!rc) {
+        rc = onnxslim__out_claim(c->outs[i], full);
+        if (rc == 1) {
+          rc = 0; /* taken meanwhile: the next generation */
+          taken = 1;
+        }
+      }
+    }
+    if (!rc && !taken) {
+      c->locs[i] = loc;
+      c->finals[i] = full;
+      free(j.p);
+      return 0;
+    }
+    free(loc);
+    free(full);
+  }
+  free(j.p);
+  return rc;
+}
+
 int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
                                  const onnxslim_external_options *opts,
                                  onnxslim_external_report **out) {
@@ -1158,16 +1216,39 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     }
   }
   for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
-  /* the model being replaced; what killed saves to it left; the names of
-   * the new data files */
+  /* From here on, saves to this path take turns: the model in place, what
+   * killed saves to it left behind, the commit and the removal of the old
+   * data belong together. */
+  osl_lock *lock = NULL;
+  if (!rc && !(lock = onnxslim__dest_lock(path))) rc = onnxslim_error_last_code();
   if (!rc) rc = read_old(path, path, dirlen, &old);
   if (!rc) rc = recover_journals(path, dirlen, &old);
   if (!rc) rc = clean_sides(path, dirlen, wants, nfiles, "bak");
-  if (!rc)
-    rc = choose_names(model, &old, path, dirlen, base, wants, locs, nouts,
-                      o.mode == ONNXSLIM_EXTERNAL_ONE_FILE);
-  for (size_t i = 0; i < nouts && !rc; i++)
-    if (!(finals[i] = join(path, dirlen, locs[i]))) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  /* the journal, before the first rename: the files the commit removes,
+   * then each data file as it is put in place */
+  int jfd = -1;
+  char *jname = NULL;
+  size_t ndel = 0;
+  for (size_t i = 0; i < old.n; i++) ndel += old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s);
+  if (!rc && (nouts || ndel)) {
+    osl_buf j = {0};
+    put_str(&j, journal_magic);
+    for (size_t i = 0; i < old.n; i++)
+      if (old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s))
+        put_id(&j, "old", old.refs[i].dev, old.refs[i].ino, old.refs[i].loc);
+    if ((jfd = onnxslim__side_create(path, "journal", &jname)) < 0) rc = onnxslim_error_last_code();
+    if (!rc) rc = journal_put(jfd, jname, &j);
+    free(j.p);
+  }
+  /* the data files go in first, under names the model in place does not
+   * read (claim_name); then the model, which names them, is written and
+   * renamed over its predecessor: that rename is the commit */
+  osl_claim cl = {model, &old, path, base, dirlen, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE, jfd, jname,
+                  wants, locs, finals, backups, outs};
+  size_t committed = 0;
+  for (; committed < nouts && !rc; committed++) rc = claim_name(&cl, committed);
+  /* the data files' names are durable before the model's */
+  if (!rc && nouts && fsync_data) rc = onnxslim__out_sync_dir(outs[0]);
   /* replacement fields of every tensor that changes place */
   if (!rc) {
     plans = calloc(s.count ? s.count : 1, sizeof *plans);
@@ -1221,63 +1302,11 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   }
   if (!rc) rc = onnxslim__msg_write(model->root, onnxslim__out_sink(mout));
   if (!rc) rc = onnxslim__out_finish(mout, fsync_data);
-  /* Everything is written. The data files go in first, under names the
-   * model in place does not read, then the model is renamed over its
-   * predecessor: that rename is the commit. A file that was at the data
-   * file's name asked for (read by neither model) is kept under a backup
-   * name until the commit, so a failed rename can put it back; any other
-   * name is taken only if it is still free. */
-  for (size_t i = 0; i < nouts && !rc; i++) {
-    struct stat st;
-    if (strcmp(locs[i], wants[i]) != 0 || lstat(finals[i], &st) != 0) continue;
-    if (!(backups[i] = onnxslim__side_link(finals[i], finals[i]))) rc = onnxslim_error_last_code();
-  }
-  /* the journal: what the commit adds, removes and keeps aside */
-  int jfd = -1;
-  char *jname = NULL;
-  size_t ndel = 0;
-  for (size_t i = 0; i < old.n; i++) ndel += old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s);
-  if (!rc && (nouts || ndel)) {
-    osl_buf j = {0};
-    put_str(&j, journal_magic);
-    for (size_t i = 0; i < nouts && !rc; i++) {
-      dev_t dev;
-      ino_t ino;
-      rc = onnxslim__out_identity(outs[i], &dev, &ino);
-      if (!rc) put_id(&j, "new", dev, ino, locs[i]);
-      if (!rc && backups[i]) {
-        put_str(&j, "bak");
-        put_loc(&j, backups[i] + dirlen);
-        put_loc(&j, locs[i]);
-        put_str(&j, "\n");
-      }
-    }
-    for (size_t i = 0; i < old.n; i++)
-      if (old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s))
-        put_id(&j, "old", old.refs[i].dev, old.refs[i].ino, old.refs[i].loc);
-    if (!rc && j.fail) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    if (!rc && (jfd = onnxslim__side_create(path, "journal", &jname)) < 0)
-      rc = onnxslim_error_last_code();
-    for (size_t w = 0; !rc && w < j.n;) {
-      ssize_t got = write(jfd, j.p + w, j.n - w);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0)
-        rc = onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO,
-                           "cannot write '%s': %s", jname, strerror(errno));
-      else
-        w += (size_t)got;
-    }
-    free(j.p);
-  }
-  size_t committed = 0;
-  for (; committed < nouts && !rc; committed++)
-    rc = onnxslim__out_commit_to(outs[committed], finals[committed], 0, !backups[committed]);
-  /* the data files' names are durable before the model's */
-  if (!rc && nouts && fsync_data) rc = onnxslim__out_sync_dir(outs[0]);
   if (!rc) rc = onnxslim__out_commit(mout, fsync_data);
   if (rc) {
-    /* undo: restore replaced data files, remove new ones */
-    for (size_t i = 0; i < committed; i++) {
+    /* undo: remove the new data files, put back the ones kept aside */
+    for (size_t i = 0; i < committed && i < nouts; i++) {
+      if (!finals[i]) continue;
       if (backups[i]) rename(backups[i], finals[i]);
       else unlink(finals[i]);
     }
@@ -1285,7 +1314,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     remove_old(&old, path, dirlen, path, finals, nouts, deflt, norm, &s);
   }
   for (size_t i = 0; backups && i < nouts; i++) {
-    if (backups[i]) unlink(backups[i]); /* no-op when restored */
+    if (backups[i]) unlink(backups[i]); /* no-op when put back */
     free(backups[i]);
   }
   free(backups);
@@ -1293,6 +1322,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   if (jname) unlink(jname);
   if (jfd >= 0) close(jfd);
   free(jname);
+  onnxslim__dest_unlock(lock);
   old_free(&old);
   clear_plans(model->root);
   if (rep) {

@@ -363,6 +363,16 @@ int onnxslim__out_commit_to(osl_out *out, const char *path, int fsync_dir, int n
 /* fsync of the output's directory (names renamed into it are durable). */
 int onnxslim__out_sync_dir(const osl_out *out);
 void onnxslim__out_abort(osl_out *out);
+/* Renames into place under `path` only if no file is there: 0, or 1 when
+ * one is (the output is still pending), or an error code. */
+int onnxslim__out_claim(osl_out *out, const char *path);
+/* The commit lock of destination `path` (".D.lock" next to it, see io.c):
+ * waits for it; NULL only without memory. unlock releases it (NULL: no-op). */
+typedef struct osl_lock osl_lock;
+osl_lock *onnxslim__dest_lock(const char *path);
+void onnxslim__dest_unlock(osl_lock *lock);
+/* Number of tensors stored in external data now (external.c). */
+size_t onnxslim__external_count(const onnxslim_model *model);
 /* Identity of the output's file (open until the commit). */
 int onnxslim__out_identity(const osl_out *out, dev_t *dev, ino_t *ino);
 /* Side files of a destination DIR/D (io.c): ".D.KIND-PID-TID-..." in DIR.

@@ -330,6 +330,63 @@ void onnxslim__side_clean(const char *dir, const char *const *bases, size_t nbas
   onnxslim__side_stale(dir, bases, nbases, kind, unlink_fn, NULL);
 }
 
+/* ---- the commit lock of a destination ------------------------------------
+ * ".D.lock" next to D, flock'ed. The holder removes it before it lets go,
+ * so a waiter that gets the lock checks that the name still is the file it
+ * locked, and else tries again. A lock that cannot be had (a read-only
+ * directory, a file system without flock) is no lock: the save goes on and
+ * fails, if it must, where it writes. */
+
+struct osl_lock {
+  int fd;
+  char *name;
+};
+
+osl_lock *onnxslim__dest_lock(const char *path) {
+  osl_lock *l = calloc(1, sizeof *l);
+  char *pre = side_prefix(path, "lock");
+  if (!l || !pre) {
+    free(l);
+    free(pre);
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  /* ".D.lock-PID-TID-" -> ".D.lock" */
+  char *dash = strrchr(pre, '.');
+  dash = strchr(dash, '-');
+  *dash = '\0';
+  l->name = pre;
+  l->fd = -1;
+  for (int tries = 0; tries < 10000; tries++) {
+    int fd = open(pre, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) return l;
+    int r;
+    while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (r != 0) {
+      close(fd);
+      return l;
+    }
+    struct stat a, b;
+    if (fstat(fd, &a) == 0 && stat(pre, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+      l->fd = fd;
+      return l;
+    }
+    close(fd); /* removed by the holder we waited for */
+  }
+  return l;
+}
+
+void onnxslim__dest_unlock(osl_lock *l) {
+  if (!l) return;
+  if (l->fd >= 0) {
+    unlink(l->name);
+    close(l->fd);
+  }
+  free(l->name);
+  free(l);
+}
+
 /* ---- atomic replacement ------------------------------------------------ */
 
 static mode_t default_mode(void) {
@@ -487,6 +544,24 @@ int onnxslim__out_commit_to(osl_out *o, const char *path, int fsync_dir, int nor
   close(o->fd);
   o->fd = -1;
   if (fsync_dir) sync_dir(o->dir);
+  return 0;
+}
+
+int onnxslim__out_claim(osl_out *o, const char *path) {
+  if (rename_noreplace(o->tmp, path) != 0) {
+    if (errno == EEXIST) return 1;
+    return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, path,
+                         strerror(errno));
+  }
+  /* in place: the same as a commit */
+  char *p = strdup(path);
+  if (p) {
+    free(o->path);
+    o->path = p;
+  }
+  o->tmp[0] = '\0';
+  close(o->fd);
+  o->fd = -1;
   return 0;
 }
 

@@ -432,10 +432,19 @@ int onnxslim_model_save(const onnxslim_model *model, const char *path,
   rc = onnxslim__msg_size(r, &size);
   if (rc) return rc;
   rc = onnxslim__model_size_ok(path, size, flags & ONNXSLIM_SAVE_ALLOW_LARGE);
-  if (!rc) rc = onnxslim__external_refs_resolve(model, path);
   if (rc) return rc;
-  return onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
+  /* A model that reads external data takes its turn with the saves to path
+   * that may remove such files (onnxslim_model_save_external), so that what
+   * it references still is there when it lands. */
+  osl_lock *lock = NULL;
+  if (onnxslim__external_count(model) && !(lock = onnxslim__dest_lock(path)))
+    return onnxslim_error_last_code();
+  rc = onnxslim__external_refs_resolve(model, path);
+  if (!rc)
+    rc = onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
                                 model);
+  onnxslim__dest_unlock(lock);
+  return rc;
 }
 
 typedef struct {

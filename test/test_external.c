@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -2307,6 +2308,196 @@ TEST(save_pair_generations) {
   onnxslim_model_free(m);
 }
 
+/* ---- saves side by side ------------------------------------------------------ */
+
+#define NSAVERS 8
+#define NROUNDS 100
+#define NVERSIONS 4
+
+typedef struct {
+  int t;
+  const char *dir;
+  onnxslim_model *m;
+  int saves, fails;
+  char first[600];
+} saver;
+
+static void saver_failed(saver *sv, const char *what) {
+  if (!sv->fails++)
+    snprintf(sv->first, sizeof sv->first, "thread %d, %s: %s", sv->t, what, onnxslim_error_last());
+}
+
+/* Saves its model 3 x NROUNDS times: to one path shared by every thread
+ * (one data file, one per tensor, or merged, in turn), to a path of its own
+ * with external data, and plainly to another shared path. */
+static void *save_loop(void *arg) {
+  saver *sv = arg;
+  char shared[400], own[400], plain[400];
+  snprintf(shared, sizeof shared, "%s/shared.onnx", sv->dir);
+  snprintf(own, sizeof own, "%s/own%d.onnx", sv->dir, sv->t);
+  snprintf(plain, sizeof plain, "%s/plain.onnx", sv->dir);
+  static const int modes[] = {ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_PER_TENSOR,
+                              ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_NONE};
+  for (int i = 0; i < NROUNDS; i++) {
+    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    eo.size_threshold = 0;
+    eo.flags = ONNXSLIM_EXTERNAL_NO_FSYNC;
+    eo.mode = modes[(i + sv->t) % 4];
+    if (onnxslim_model_save_external(sv->m, shared, &eo, NULL)) saver_failed(sv, "shared path");
+    eo.mode = modes[(i + sv->t + 1) % 3];
+    if (onnxslim_model_save_external(sv->m, own, &eo, NULL)) saver_failed(sv, "own path");
+    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+    so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+    if (onnxslim_model_save(sv->m, plain, &so)) saver_failed(sv, "plain save");
+    sv->saves += 3;
+  }
+  return NULL;
+}
+
+/* Adds the file name of path to names[] unless it is there. */
+static void add_name(char names[][300], int *n, const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  for (int i = 0; i < *n; i++)
+    if (strcmp(names[i], b) == 0) return;
+  if (*n < 400) snprintf(names[(*n)++], 300, "%s", b);
+}
+
+/* Writes NVERSIONS versions of bert into vd (two with the same layout and
+ * other bytes) and their fingerprints. */
+static int make_versions(const char *vd, char fps[NVERSIONS][33]) {
+  char p[400];
+  for (int v = 0; v < NVERSIONS; v++) {
+    onnxslim_model *m = bert();
+    if (!m) return -1;
+    char doc[32];
+    snprintf(doc, sizeof doc, "version %d", v);
+    int rc = onnxslim_model_set_doc_string(m, doc);
+    if (!rc && (v == 1 || v == 2))
+      rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0,
+                                                v == 1 ? ONNXSLIM_CONVERT_TRUNCATE : 0, NULL);
+    if (!rc) rc = onnxslim_model_save(m, PATH(p, "%s/v%d.onnx", vd, v), NULL);
+    onnxslim_model_free(m);
+    if (!rc) rc = file_fingerprint(p, fps[v]);
+    if (rc) return rc;
+    for (int u = 0; u < v; u++)
+      if (strcmp(fps[u], fps[v]) == 0) return -1;
+  }
+  return 0;
+}
+
+/* Every model named in d (shared.onnx, plain.onnx, own<t>.onnx for t <
+ * nown) is one complete version, own<t> version t % NVERSIONS; the
+ * directory holds the models and the files they read, nothing else. */
+static void check_side_by_side(const char *d, char fps[NVERSIONS][33], int nown) {
+  char p[400];
+  static char names[400][300];
+  int nn = 0;
+  for (int t = -2; t < nown; t++) {
+    if (t == -2) PATH(p, "%s/shared.onnx", d);
+    else if (t == -1) PATH(p, "%s/plain.onnx", d);
+    else PATH(p, "%s/own%d.onnx", d, t);
+    if (t == -1 && !exists(p)) continue;
+    onnxslim_model *m = load(p);
+    CHECK(m != NULL);
+    if (!m) continue;
+    char got[33];
+    CHECK_OK(fingerprint_of(m, got));
+    int which = -1;
+    for (int v = 0; v < NVERSIONS; v++)
+      if (strcmp(got, fps[v]) == 0) which = v;
+    if (which < 0 || (t >= 0 && which != t % NVERSIONS)) {
+      fprintf(stderr, "%s: fingerprint %s is no version (or not its own)\n", p, got);
+      t_cur_failed++;
+    }
+    for (size_t i = 0; i < onnxslim_model_file_count(m); i++) add_name(names, &nn, onnxslim_model_file(m, i));
+    onnxslim_model_free(m);
+  }
+  int left = 0, stray = 0;
+  DIR *dd = opendir(d);
+  struct dirent *e;
+  while (dd && (e = readdir(dd))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    int known = 0;
+    for (int i = 0; i < nn && !known; i++) known = strcmp(names[i], e->d_name) == 0;
+    if (e->d_name[0] == '.') {
+      if (!left++) fprintf(stderr, "left behind: %s\n", e->d_name);
+    } else if (!known) {
+      if (!stray++) fprintf(stderr, "read by no model: %s\n", e->d_name);
+    }
+  }
+  if (dd) closedir(dd);
+  CHECK(left == 0 && stray == 0);
+}
+
+/* 8 threads save 100 times each to one path and to paths of their own, in
+ * one directory: no save fails, and in the end each file is one complete
+ * version (it loads; its fingerprint is one of the versions), no temporary
+ * file is left and no file that no model reads. */
+TEST(save_threads_side_by_side) {
+  char d[300], vd[300], p[400];
+  SUBDIR(d, "threads");
+  SUBDIR(vd, "threads-versions");
+  char fps[NVERSIONS][33];
+  REQUIRE(make_versions(vd, fps) == 0);
+  saver sv[NSAVERS];
+  pthread_t th[NSAVERS];
+  memset(sv, 0, sizeof sv);
+  for (int t = 0; t < NSAVERS; t++) {
+    sv[t].t = t;
+    sv[t].dir = d;
+    sv[t].m = load(PATH(p, "%s/v%d.onnx", vd, t % NVERSIONS));
+    REQUIRE(sv[t].m != NULL);
+  }
+  int started = 0;
+  for (int t = 0; t < NSAVERS; t++) started += pthread_create(&th[t], NULL, save_loop, &sv[t]) == 0;
+  CHECK(started == NSAVERS);
+  for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+  int saves = 0, fails = 0;
+  for (int t = 0; t < NSAVERS; t++) {
+    saves += sv[t].saves;
+    fails += sv[t].fails;
+    if (sv[t].fails) fprintf(stderr, "%d failed saves; first: %s\n", sv[t].fails, sv[t].first);
+    onnxslim_model_free(sv[t].m);
+  }
+  fprintf(stderr, "%d saves by %d threads, %d failed\n", saves, NSAVERS, fails);
+  CHECK(saves == NSAVERS * NROUNDS * 3 && fails == 0);
+  check_side_by_side(d, fps, NSAVERS);
+}
+
+/* The same with 4 processes. */
+TEST(save_processes_side_by_side) {
+  char d[300], vd[300], p[400];
+  SUBDIR(d, "processes");
+  SUBDIR(vd, "processes-versions");
+  char fps[NVERSIONS][33];
+  REQUIRE(make_versions(vd, fps) == 0);
+  pid_t kids[4];
+  for (int t = 0; t < 4; t++) {
+    kids[t] = fork();
+    if (kids[t] == 0) {
+      saver sv;
+      memset(&sv, 0, sizeof sv);
+      sv.t = t;
+      sv.dir = d;
+      sv.m = load(PATH(p, "%s/v%d.onnx", vd, t % NVERSIONS));
+      if (!sv.m) _exit(100);
+      save_loop(&sv);
+      if (sv.fails) fprintf(stderr, "process %d: %d failed saves; first: %s\n", t, sv.fails, sv.first);
+      onnxslim_model_free(sv.m);
+      _exit(sv.fails ? 1 : 0);
+    }
+  }
+  int bad = 0;
+  for (int t = 0; t < 4; t++) {
+    int st = -1;
+    if (kids[t] < 0 || waitpid(kids[t], &st, 0) != kids[t] || !WIFEXITED(st) || WEXITSTATUS(st))
+      bad++;
+  }
+  CHECK(bad == 0);
+  check_side_by_side(d, fps, 4);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
   if (!mkdtemp(dir)) {
@@ -2342,6 +2533,8 @@ int main(void) {
   RUN(save_shape_input_in_subgraph);
   RUN(save_twice_identical_no_append);
   RUN(save_pair_generations);
+  RUN(save_threads_side_by_side);
+  RUN(save_processes_side_by_side);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);
   RUN(save_failure_file_size_limit);

@@ -2295,8 +2295,9 @@ static const char files_note[] =
     "(out_1.bin, out.onnx_1.data), then NAME.EXT again; the old data files are\n"
     "removed once the new OUT is in place. --report lists the files written.\n"
     "While saving, hidden temporary files .NAME.tmp-PID-TID-*, .NAME.bak-PID-TID-*\n"
-    "and .OUT.journal-PID-TID-* sit next to OUT and its data files; the next save\n"
-    "to OUT removes those a killed save left behind.\n";
+    "and .OUT.journal-PID-TID-* sit next to OUT and its data files, and .OUT.lock\n"
+    "(saves to one OUT take turns); the next save to OUT removes those a killed\n"
+    "save left behind.\n";
 
 static const char exit_note[] =
     "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"

@@ -105,7 +105,11 @@ typedef struct onnxslim_external_report onnxslim_external_report;
  * default <model>.data, per-tensor names, with or without "_N"). A process
  * killed at any point leaves the complete old or the complete new pair.
  * Generated names never replace an existing file; the location asked for
- * replaces one that no model there reads. See docs/external-data.md.
+ * replaces one that no model there reads. Saves to one path from several
+ * threads or processes take turns at the commit (a lock on ".<name>.lock"
+ * next to it) and never fail because of each other. Temporary files
+ * (".<name>.tmp-PID-TID-*", ".bak-", ".journal-") that a killed save left
+ * are removed by the next save to the same path. See docs/external-data.md.
  * Bytes that pass through unchanged are copied by the kernel
  * (copy_file_range) where the file systems allow it.
  * *out (may be NULL) receives the report.
