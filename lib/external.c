@@ -1059,7 +1059,7 @@ static int claim_name(osl_claim *c, size_t i) {
       }
       if (!rc) rc = journal_put(c->jfd, c->jname, &j);
       if (!rc && exists) {
-        rc = onnxslim__out_commit_to(c->outs[i], full, 0, 0);
+        rc = onnxslim__out_commit_to(c->outs[i], full, 0);
       } else if (!rc) {
         rc = onnxslim__out_claim(c->outs[i], full);
         if (rc == 1) {

@@ -357,9 +357,8 @@ uint64_t onnxslim__out_copied(const osl_out *out);
 const char *onnxslim__out_path(const osl_out *out);
 int onnxslim__out_finish(osl_out *out, int fsync_data); /* flush, fsync, close */
 int onnxslim__out_commit(osl_out *out, int fsync_dir);  /* rename into place */
-/* Renames into place under another name in the same directory; with
- * noreplace, fails (EIO, saying "File exists") if a file is there. */
-int onnxslim__out_commit_to(osl_out *out, const char *path, int fsync_dir, int noreplace);
+/* Renames into place under another name in the same directory. */
+int onnxslim__out_commit_to(osl_out *out, const char *path, int fsync_dir);
 /* fsync of the output's directory (names renamed into it are durable). */
 int onnxslim__out_sync_dir(const osl_out *out);
 void onnxslim__out_abort(osl_out *out);

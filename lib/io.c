@@ -528,14 +528,14 @@ static int rename_noreplace(const char *from, const char *to) {
   return rename(from, to);
 }
 
-int onnxslim__out_commit_to(osl_out *o, const char *path, int fsync_dir, int noreplace) {
+int onnxslim__out_commit_to(osl_out *o, const char *path, int fsync_dir) {
   if (path != o->path) {
     char *p = strdup(path);
     if (!p) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     free(o->path);
     o->path = p;
   }
-  if ((noreplace ? rename_noreplace(o->tmp, o->path) : rename(o->tmp, o->path)) != 0)
+  if (rename(o->tmp, o->path) != 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
                          strerror(errno));
   o->tmp[0] = '\0';
@@ -566,7 +566,7 @@ int onnxslim__out_claim(osl_out *o, const char *path) {
 }
 
 int onnxslim__out_commit(osl_out *o, int fsync_dir) {
-  return onnxslim__out_commit_to(o, o->path, fsync_dir, 0);
+  return onnxslim__out_commit_to(o, o->path, fsync_dir);
 }
 
 void onnxslim__out_abort(osl_out *o) {
