@@ -343,6 +343,59 @@ static void first_external(osl_msg *msg, osl_msg **first, size_t *count) {
     if (msg->f[i].sub) first_external(msg->f[i].sub, first, count);
 }
 
+size_t onnxslim__external_count(const onnxslim_model *m) {
+  osl_msg *t = NULL;
+  size_t n = 0;
+  if (m && m->root) first_external(m->root, &t, &n);
+  return n;
+}
+
+/* 0 when every tensor stored externally now still finds, under its
+ * location opened beneath the base directory (as the loader opens it), the
+ * very file the model read at load: a save with external data may have
+ * replaced that file since, or removed it (see remove_old). */
+typedef struct {
+  int basefd;
+  const char *last; /* the location checked last, its file, and the outcome */
+  size_t last_file;
+  int last_found;
+} osl_refcheck;
+
+static int refs_current(const onnxslim_model *m, osl_msg *msg, osl_refcheck *c) {
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim_tensor_storage((onnxslim_tensor *)msg) == ONNXSLIM_STORAGE_EXTERNAL) {
+    const char *loc = entry(msg, "location");
+    const osl_extref *ref = onnxslim__tensor_extref(msg);
+    int found = 0;
+    if (loc && ref && ref->file < m->next) {
+      if (c->last && strcmp(c->last, loc) == 0 && c->last_file == ref->file) {
+        found = c->last_found;
+      } else {
+        int fd = onnxslim__open_beneath(c->basefd, loc, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+        struct stat st;
+        found = fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == m->ext[ref->file].dev &&
+                st.st_ino == m->ext[ref->file].ino;
+        if (fd >= 0) close(fd);
+        c->last = loc;
+        c->last_file = ref->file;
+        c->last_found = found;
+      }
+    }
+    if (!found)
+      return onnxslim__err(ONNXSLIM_EINVAL,
+                           "tensor '%s' reads external data '%s', which was replaced or removed "
+                           "since the model was loaded: its bytes can only be saved with external "
+                           "data or inline (onnxslim_model_save_external)",
+                           onnxslim__msg_str(msg, onnx_TensorProto_name_tag), loc ? loc : "?");
+  }
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) {
+      int rc = refs_current(m, msg->f[i].sub, c);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
 int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
   osl_msg *t = NULL;
   size_t n = 0;
@@ -364,6 +417,14 @@ int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
                        onnxslim__msg_str(t, onnx_TensorProto_name_tag),
                        entry(t, "location") ? entry(t, "location") : "?", dir);
   free(dir);
+  if (!rc) {
+    osl_refcheck c = {open(m->base_dir, O_PATH | O_DIRECTORY | O_CLOEXEC), NULL, 0, 0};
+    if (c.basefd < 0)
+      rc = onnxslim__err(ONNXSLIM_EIO, "base directory '%s': %s", m->base_dir, strerror(errno));
+    else
+      rc = refs_current(m, m->root, &c);
+    if (c.basefd >= 0) close(c.basefd);
+  }
   return rc;
 }
 
@@ -688,6 +749,460 @@ static void sanitize(char *s) {
       *s = '_';
 }
 
+/* A location without "." and empty segments ("./m.data" is "m.data"); malloc'ed. */
+static char *norm_location(const char *loc) {
+  char *norm = malloc(strlen(loc) + 1);
+  if (!norm) return NULL;
+  char *q = norm;
+  for (const char *p = loc; *p;) {
+    const char *e = strchr(p, '/');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len && !(len == 1 && p[0] == '.')) {
+      if (q != norm) *q++ = '/';
+      memcpy(q, p, len);
+      q += len;
+    }
+    p += len + (e ? 1 : 0);
+  }
+  *q = '\0';
+  return norm;
+}
+
+/* ---- data file generations -------------------------------------------------
+ * A data file never replaces one the model at the destination reads: that
+ * model stays whole until the new one is renamed over it (the commit). The
+ * name wanted ("out.bin") is used unless the model being replaced (or the
+ * model being saved) reads it; then its first free generation, "_N" before
+ * the extension ("out_1.bin"). So successive saves to one path alternate
+ * between two names. After the commit the files of the replaced model that
+ * the new one does not read are removed, if their names are ones this save
+ * could have written (see ours()). */
+
+/* Where the extension of the last segment of `want` starts (its end if none). */
+static const char *ext_of(const char *want) {
+  const char *seg = strrchr(want, '/');
+  seg = seg ? seg + 1 : want;
+  const char *dot = strrchr(seg, '.');
+  return dot && dot != seg ? dot : want + strlen(want);
+}
+
+/* Generation k of `want` (k = 0: want itself); malloc'ed. */
+static char *variant(const char *want, unsigned k) {
+  if (k == 0) return strdup(want);
+  const char *dot = ext_of(want);
+  char *v = malloc(strlen(want) + 16);
+  if (v) sprintf(v, "%.*s_%u%s", (int)(dot - want), want, k, dot);
+  return v;
+}
+
+/* 1 if loc is `want` or one of its generations. */
+static int is_variant(const char *loc, const char *want) {
+  if (strcmp(loc, want) == 0) return 1;
+  const char *dot = ext_of(want);
+  size_t head = (size_t)(dot - want), tail = strlen(dot), n = strlen(loc);
+  if (n < head + tail + 2 || strncmp(loc, want, head) != 0 || strcmp(loc + n - tail, dot) != 0 ||
+      loc[head] != '_' || loc[head + 1] == '0')
+    return 0;
+  for (const char *d = loc + head + 1; d < loc + n - tail; d++)
+    if (*d < '0' || *d > '9') return 0;
+  return 1;
+}
+
+/* The model a save replaces: the files it reads, by location and identity. */
+typedef struct {
+  char *loc; /* normalized location */
+  int found; /* the file was opened: dev/ino are valid */
+  dev_t dev;
+  ino_t ino;
+} osl_oldref;
+
+typedef struct {
+  int exists;  /* a file is at the destination */
+  int unknown; /* it is not a model that loads: what it reads is unknown */
+  osl_oldref *refs;
+  size_t n, cap;
+} osl_old;
+
+static void old_free(osl_old *old) {
+  for (size_t i = 0; i < old->n; i++) free(old->refs[i].loc);
+  free(old->refs);
+  memset(old, 0, sizeof *old);
+}
+
+/* The files model m (loaded) reads: each location with the identity of the
+ * file the loader opened for it (beneath m's directory). */
+static int old_walk(osl_old *old, const onnxslim_model *m, osl_msg *msg) {
+  const char *loc, *why;
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
+          onnx_TensorProto_DataLocation_EXTERNAL &&
+      (loc = entry(msg, "location")) && location_ok(loc, &why)) {
+    char *nl = norm_location(loc);
+    if (!nl) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    int seen = 0;
+    for (size_t i = 0; i < old->n && !seen; i++) seen = strcmp(old->refs[i].loc, nl) == 0;
+    if (seen) {
+      free(nl);
+    } else {
+      if (old->n == old->cap) {
+        size_t cap = old->cap ? old->cap * 2 : 8;
+        osl_oldref *v = realloc(old->refs, cap * sizeof *v);
+        if (!v) {
+          free(nl);
+          return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+        }
+        old->refs = v;
+        old->cap = cap;
+      }
+      osl_oldref *r = &old->refs[old->n++];
+      memset(r, 0, sizeof *r);
+      r->loc = nl;
+      const osl_extref *ref = onnxslim__tensor_extref(msg);
+      if (ref && ref->file < m->next) {
+        r->found = 1;
+        r->dev = m->ext[ref->file].dev;
+        r->ino = m->ext[ref->file].ino;
+      }
+    }
+  }
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) {
+      int rc = old_walk(old, m, msg->f[i].sub);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
+/* Reads what the file `base` in outdir (the destination, spelled `path`)
+ * reads. Fails only for lack of memory: a file that is not a loadable
+ * model is `unknown`. */
+static int read_old(int outdir, const char *path, const char *base, osl_old *old) {
+  struct stat st;
+  memset(old, 0, sizeof *old);
+  if (fstatat(outdir, base, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    old->unknown = errno != ENOENT;
+    old->exists = old->unknown;
+    return 0;
+  }
+  old->exists = 1;
+  onnxslim_model *m = NULL;
+  int rc = onnxslim_model_open(&m, path, NULL);
+  if (rc) {
+    if (rc == ONNXSLIM_ENOMEM) return rc;
+    old->unknown = 1;
+    return 0;
+  }
+  rc = old_walk(old, m, m->root);
+  onnxslim_model_free(m);
+  return rc;
+}
+
+static int old_reads(const osl_old *old, const struct stat *st) {
+  for (size_t i = 0; i < old->n; i++)
+    if (old->refs[i].found && old->refs[i].dev == st->st_dev && old->refs[i].ino == st->st_ino)
+      return 1;
+  return 0;
+}
+
+/* 1 if loc is a name this save could have written: a generation of the
+ * default data file (<model>.data), of the location asked for, or of a
+ * per-tensor file of one of the tensors saved. */
+static int ours(const char *loc, const char *deflt, const char *location, const osl_esave *s) {
+  if (is_variant(loc, deflt) || (location && is_variant(loc, location))) return 1;
+  for (size_t i = 0; i < s->count; i++) {
+    const char *name = s->items[i].name && s->items[i].name[0] ? s->items[i].name : "tensor";
+    char *pt = malloc(strlen(name) + 5);
+    if (!pt) return 0;
+    sprintf(pt, "%s.bin", name);
+    sanitize(pt);
+    int hit = is_variant(loc, pt);
+    free(pt);
+    if (hit) return 1;
+  }
+  return 0;
+}
+
+/* Removes file `loc` beneath outdir if it still is a regular file with
+ * identity dev/ino and `spare` (when given) does not hold that identity. */
+static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino, const osl_old *spare) {
+  const char *leaf;
+  int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
+  if (pfd < 0) return;
+  struct stat st;
+  if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+      st.st_dev == dev && st.st_ino == ino && !(spare && old_reads(spare, &st)))
+    unlinkat(pfd, leaf, 0);
+  close(pfd);
+}
+
+/* After the commit: removes the files the replaced model read that the new
+ * model does not, among those this save could have written. Only regular
+ * files still the same as when the old model was read are removed. */
+static void remove_old(const osl_old *old, int outdir, const char *base, osl_out **outs,
+                       size_t nouts, const char *deflt, const char *location, const osl_esave *s) {
+  for (size_t i = 0; i < old->n; i++) {
+    const osl_oldref *r = &old->refs[i];
+    if (!r->found || !ours(r->loc, deflt, location, s)) continue;
+    struct stat st;
+    int keep = fstatat(outdir, base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
+    for (size_t j = 0; j < nouts && !keep; j++)
+      keep = fstatat(onnxslim__out_dirfd(outs[j]), onnxslim__out_name(outs[j]), &st, 0) == 0 &&
+             st.st_dev == r->dev && st.st_ino == r->ino;
+    if (!keep) remove_beneath(outdir, r->loc, r->dev, r->ino, NULL);
+  }
+}
+
+/* ---- temporaries and the commit journal ------------------------------------
+ * A pair commit writes a journal (io.c side file ".<model>.journal-...")
+ * before its first rename: the data files it puts in place ("new", with the
+ * device and inode of each), the files of the replaced model it removes
+ * after the commit ("old"), and files kept aside ("bak"). A save that is
+ * killed leaves it behind; the next save to the same model recovers it:
+ * every listed file that is still that very file and that the model at
+ * the destination now does not read is removed (new data of a commit that
+ * did not happen, old data of one that did), and a file kept aside goes
+ * back if its name is free again. Locations in the journal are relative to
+ * the model's directory; every file is reached beneath its descriptor. */
+
+/* Removes (side_clean) the stale side files of KIND of the model (`base`
+ * in outdir) and of the data files wanted (locations beneath outdir). */
+static int clean_sides(int outdir, const char *base, char **wants, size_t n, const char *kind) {
+  const char **bases = malloc((n + 1) * sizeof *bases);
+  if (!bases) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  size_t k = 0;
+  bases[k++] = base;
+  for (size_t i = 0; i < n; i++)
+    if (!strchr(wants[i], '/')) bases[k++] = wants[i];
+  onnxslim__side_clean(outdir, bases, k, kind);
+  free(bases);
+  for (size_t i = 0; i < n; i++) {
+    if (!strchr(wants[i], '/')) continue;
+    const char *leaf;
+    int pfd = onnxslim__open_parent_beneath(outdir, wants[i], &leaf);
+    if (pfd < 0) continue; /* the save fails, or not, where it writes */
+    onnxslim__side_clean(pfd, &leaf, 1, kind);
+    close(pfd);
+  }
+  return 0;
+}
+
+static void put_str(osl_buf *b, const char *str) { put(b, str, strlen(str)); }
+
+static void put_loc(osl_buf *b, const char *loc) {
+  char num[32];
+  sprintf(num, " %zu:", strlen(loc));
+  put_str(b, num);
+  put_str(b, loc);
+}
+
+static void put_id(osl_buf *b, const char *tag, dev_t dev, ino_t ino, const char *loc) {
+  char num[64];
+  sprintf(num, "%s %llu %llu", tag, (unsigned long long)dev, (unsigned long long)ino);
+  put_str(b, num);
+  put_loc(b, loc);
+  put_str(b, "\n");
+}
+
+static const char journal_magic[] = "onnxslim-journal 1\n";
+
+/* Parses " LEN:LOC" at *p (end e) into a malloc'ed, checked location. */
+static char *get_loc(const char **p, const char *e) {
+  const char *q = *p;
+  if (q >= e || *q++ != ' ') return NULL;
+  size_t len = 0;
+  while (q < e && *q >= '0' && *q <= '9' && len < 65536) len = len * 10 + (size_t)(*q++ - '0');
+  if (q >= e || *q++ != ':' || len == 0 || len > (size_t)(e - q)) return NULL;
+  char *loc = strndup(q, len);
+  const char *why;
+  if (!loc || strlen(loc) != len || !location_ok(loc, &why)) {
+    free(loc);
+    return NULL;
+  }
+  *p = q + len;
+  return loc;
+}
+
+static int get_u64(const char **p, const char *e, unsigned long long *v) {
+  const char *q = *p;
+  if (q >= e || *q++ != ' ' || q >= e || *q < '0' || *q > '9') return -1;
+  *v = 0;
+  while (q < e && *q >= '0' && *q <= '9') *v = *v * 10 + (unsigned long long)(*q++ - '0');
+  *p = q;
+  return 0;
+}
+
+typedef struct {
+  const osl_old *cur; /* the model at the destination now */
+} osl_recover;
+
+/* Puts file `bak` (kept aside) back as `loc` if that name is free; both are
+ * locations beneath outdir in one directory. */
+static void put_back(int outdir, const char *bak, const char *loc) {
+  const char *bleaf = strrchr(bak, '/'), *lleaf = strrchr(loc, '/');
+  bleaf = bleaf ? bleaf + 1 : bak;
+  lleaf = lleaf ? lleaf + 1 : loc;
+  if (bleaf - bak != lleaf - loc || strncmp(bak, loc, (size_t)(bleaf - bak)) != 0) return;
+  const char *leaf;
+  int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
+  if (pfd < 0) return;
+  struct stat st;
+  if (fstatat(pfd, bleaf, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+    renameat(pfd, bleaf, pfd, leaf);
+  close(pfd);
+}
+
+static int recover_journal(void *ctx, int outdir, const char *jname) {
+  const osl_recover *r = ctx;
+  size_t n = 0;
+  char *text = NULL;
+  int fd = openat(outdir, jname, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      st.st_size < (64 << 20) && (text = malloc((size_t)st.st_size))) {
+    while (n < (size_t)st.st_size) {
+      ssize_t got = read(fd, text + n, (size_t)st.st_size - n);
+      if (got <= 0) break;
+      n += (size_t)got;
+    }
+  }
+  if (fd >= 0) close(fd);
+  const char *p = text, *e = text ? text + n : NULL;
+  size_t mlen = sizeof journal_magic - 1;
+  /* what the destination's model reads now is known: act on each entry */
+  if (text && !r->cur->unknown && n >= mlen && memcmp(p, journal_magic, mlen) == 0) {
+    p += mlen;
+    while (p + 4 <= e) {
+      char tag[4] = {p[0], p[1], p[2], 0};
+      p += 3;
+      unsigned long long dev = 0, ino = 0;
+      char *loc = NULL, *bak = NULL;
+      int ok;
+      if (strcmp(tag, "bak") == 0) {
+        ok = (bak = get_loc(&p, e)) && (loc = get_loc(&p, e));
+      } else {
+        ok = (strcmp(tag, "new") == 0 || strcmp(tag, "old") == 0) && !get_u64(&p, e, &dev) &&
+             !get_u64(&p, e, &ino) && (loc = get_loc(&p, e));
+      }
+      ok = ok && p < e && *p++ == '\n';
+      if (ok && !bak) remove_beneath(outdir, loc, (dev_t)dev, (ino_t)ino, r->cur);
+      if (ok && bak) put_back(outdir, bak, loc);
+      free(loc);
+      free(bak);
+      if (!ok) break;
+    }
+  }
+  free(text);
+  unlinkat(outdir, jname, 0);
+  return 0;
+}
+
+/* Recovers the journals of killed saves to `base` in outdir (see above). */
+static int recover_journals(int outdir, const char *base, const osl_old *cur) {
+  osl_recover r = {cur};
+  return onnxslim__side_stale(outdir, &base, 1, "journal", recover_journal, &r);
+}
+
+/* Writes what b holds to the journal and empties b. */
+static int journal_put(int fd, const char *name, osl_buf *b) {
+  if (b->fail) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t w = 0; w < b->n;) {
+    ssize_t got = write(fd, b->p + w, b->n - w);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0)
+      return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO,
+                           "cannot write '%s': %s", name, strerror(errno));
+    w += (size_t)got;
+  }
+  b->n = 0;
+  return 0;
+}
+
+/* What one save holds while it puts its data files in place. */
+typedef struct {
+  const onnxslim_model *model;
+  const osl_old *old;
+  const char *base;
+  int replace;         /* one data file: the name asked for may replace a file */
+  int jfd;             /* the journal */
+  const char *jname;
+  char **wants, **locs, **backups;
+  const char **finals; /* the name of data file i in its directory, once in place */
+  osl_out **outs;
+} osl_claim;
+
+/* Puts data file i in place under the first generation of its name that no
+ * other file of this save has, that is not the model file, and where no
+ * file is - claimed by a rename that does not replace, since a save to
+ * another model in this directory may claim names too. Except that with
+ * `replace` the name asked for itself may replace a file that neither the
+ * model being replaced nor the model being saved reads (re-saving replaces,
+ * as asked): that file is kept aside until the commit. The journal hears
+ * of each name before it is tried. Every name is in the data file's own
+ * directory, reached beneath the model's when the output was opened. */
+static int claim_name(osl_claim *c, size_t i) {
+  dev_t dev;
+  ino_t ino;
+  int rc = onnxslim__out_identity(c->outs[i], &dev, &ino);
+  int dfd = onnxslim__out_dirfd(c->outs[i]);
+  osl_buf j = {0};
+  for (unsigned k = 0; !rc; k++) {
+    if (k > 100000)
+      return onnxslim__err(ONNXSLIM_EIO, "no free name for the data file '%s'", c->wants[i]);
+    char *loc = variant(c->wants[i], k);
+    if (!loc) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    const char *leaf = strrchr(loc, '/');
+    leaf = leaf ? leaf + 1 : loc;
+    int taken = strcmp(loc, c->base) == 0;
+    for (size_t m = 0; m < i && !taken; m++) taken = strcmp(c->locs[m], loc) == 0;
+    struct stat st;
+    int exists = !taken && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (exists)
+      taken = !(c->replace && k == 0) || c->old->unknown || !S_ISREG(st.st_mode) ||
+              old_reads(c->old, &st) || onnxslim__model_reads(c->model, &st);
+    if (!taken) {
+      put_id(&j, "new", dev, ino, loc);
+      if (exists &&
+          !(c->backups[i] = onnxslim__side_link(dfd, onnxslim__out_dir(c->outs[i]), leaf)))
+        rc = onnxslim_error_last_code();
+      if (!rc && c->backups[i]) {
+        /* the backup's location: in the directory of loc */
+        size_t head = (size_t)(leaf - loc);
+        char *bloc = malloc(head + strlen(c->backups[i]) + 1);
+        if (bloc) {
+          sprintf(bloc, "%.*s%s", (int)head, loc, c->backups[i]);
+          put_str(&j, "bak");
+          put_loc(&j, bloc);
+          put_loc(&j, loc);
+          put_str(&j, "\n");
+          free(bloc);
+        } else {
+          rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+        }
+      }
+      if (!rc) rc = journal_put(c->jfd, c->jname, &j);
+      if (!rc && exists) {
+        rc = onnxslim__out_commit_to(c->outs[i], leaf, 0);
+      } else if (!rc) {
+        rc = onnxslim__out_claim(c->outs[i], leaf);
+        if (rc == 1) {
+          rc = 0; /* taken meanwhile: the next generation */
+          taken = 1;
+        }
+      }
+    }
+    if (!rc && !taken) {
+      c->locs[i] = loc;
+      c->finals[i] = leaf;
+      free(j.p);
+      return 0;
+    }
+    free(loc);
+  }
+  free(j.p);
+  return rc;
+}
+
 int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
                                  const onnxslim_external_options *opts,
                                  onnxslim_external_report **out) {
@@ -711,31 +1226,20 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   const char *base = slash ? slash + 1 : path;
   size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
   if (!base[0]) return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
-  char *deflt = NULL;
-  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && !o.location) {
-    deflt = malloc(strlen(base) + 6);
-    if (!deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    sprintf(deflt, "%s.data", base);
-    o.location = deflt;
-  }
+  /* the default data file, <model>.data */
+  char *deflt = malloc(strlen(base) + 6);
+  if (!deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  sprintf(deflt, "%s.data", base);
+  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && !o.location) o.location = deflt;
   const char *why;
   char *norm = NULL;
-  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && o.location && location_ok(o.location, &why)) {
+  if (o.location && location_ok(o.location, &why)) {
     /* drop "." and empty segments: "./m.onnx" is the model file itself */
-    norm = malloc(strlen(o.location) + 1);
-    if (!norm) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    char *q = norm;
-    for (const char *p = o.location; *p;) {
-      const char *e = strchr(p, '/');
-      size_t len = e ? (size_t)(e - p) : strlen(p);
-      if (len && !(len == 1 && p[0] == '.')) {
-        if (q != norm) *q++ = '/';
-        memcpy(q, p, len);
-        q += len;
-      }
-      p += len + (e ? 1 : 0);
+    norm = norm_location(o.location);
+    if (!norm) {
+      free(deflt);
+      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     }
-    *q = '\0';
     o.location = norm;
   }
   {
@@ -754,27 +1258,74 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     free(norm);
     return rc;
   }
+  if (o.mode != ONNXSLIM_EXTERNAL_ONE_FILE && o.location && !norm) o.location = NULL;
   osl_esave s = {model, &o, NULL, 0, 0};
   /* the model's directory: "a/b" for "a/b/m.onnx", "/" for "/m.onnx" */
   char *outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
   int outdir = -1;
   osl_out **outs = NULL;
-  char **locs = NULL;
+  char **locs = NULL, **wants = NULL, **backups = NULL;
+  const char **finals = NULL;
   size_t nouts = 0;
   onnxslim_external_report *rep = calloc(1, sizeof *rep);
   osl_buf enc = {0};
   osl_plan *plans = NULL;
+  osl_old old = {0};
   int rc = rep && outdir_name ? collect_items(&s, model->root)
                               : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!rc) {
+    /* every file of this save - data files, the model, the side files - is
+     * made, renamed and removed beneath this descriptor of the model's
+     * directory, never through a symlink leading out of it */
+    outdir = open(outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (outdir < 0)
+      rc = onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", outdir_name,
+                         strerror(errno));
+  }
   int fsync_data = !(o.flags & ONNXSLIM_EXTERNAL_NO_FSYNC);
   size_t nwritten = 0;
   for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN;
-  /* data files */
+  /* data files, written to temporary files; their names are chosen at the
+   * commit (choose_names). First the names wanted, one per file. */
+  size_t nfiles = 0;
   if (!rc && nwritten) {
     size_t want = o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? 1 : nwritten;
     outs = calloc(want, sizeof *outs);
     locs = calloc(want, sizeof *locs);
-    if (!outs || !locs) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    wants = calloc(want, sizeof *wants);
+    finals = calloc(want, sizeof *finals);
+    backups = calloc(want, sizeof *backups);
+    if (!outs || !locs || !wants || !finals || !backups)
+      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s.count && !rc && nfiles < want; i++) {
+      osl_item *it = &s.items[i];
+      if (it->status != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+      char *loc;
+      if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE) {
+        loc = strdup(o.location);
+      } else {
+        loc = malloc(strlen(it->name) + 32);
+        if (loc) {
+          sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
+          sanitize(loc);
+          /* unique among this save's files and not the model itself */
+          for (unsigned k = 1;; k++) {
+            int clash = strcmp(loc, base) == 0;
+            for (size_t j = 0; j < nfiles && !clash; j++) clash = strcmp(wants[j], loc) == 0;
+            if (!clash) break;
+            sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
+            sanitize(loc);
+          }
+        }
+      }
+      if (!loc) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      else wants[nfiles++] = loc;
+    }
+  }
+  /* temporary files of earlier saves to these names whose owner is gone
+   * (killed): before writing, so their space is free again */
+  if (!rc) rc = clean_sides(outdir, base, wants, nfiles, "tmp");
+  if (!rc && nwritten) {
     uint64_t total = 0;
     for (size_t i = 0; i < s.count; i++)
       if (s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN) total += s.items[i].length + o.align;
@@ -782,56 +1333,11 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
       osl_item *it = &s.items[i];
       if (it->status != ONNXSLIM_EXTERNAL_WRITTEN) continue;
       if (o.mode == ONNXSLIM_EXTERNAL_PER_TENSOR || nouts == 0) {
-        char *loc;
-        if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE) {
-          loc = strdup(o.location);
-        } else {
-          loc = malloc(strlen(it->name) + 32);
-          if (loc) {
-            sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
-            sanitize(loc);
-            /* unique among this save's files, not the model itself, and
-             * not a file the model reads (its data must not be replaced
-             * while it is still the source of what is written) */
-            for (unsigned k = 1;; k++) {
-              int clash = strcmp(loc, base) == 0;
-              for (size_t j = 0; j < nouts && !clash; j++) clash = strcmp(locs[j], loc) == 0;
-              if (!clash) {
-                char *full = malloc(dirlen + strlen(loc) + 1);
-                if (full) {
-                  memcpy(full, path, dirlen);
-                  strcpy(full + dirlen, loc);
-                  clash = onnxslim_model_file_find(model, full, NULL) == 0;
-                  free(full);
-                }
-              }
-              if (!clash) break;
-              sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
-              sanitize(loc);
-            }
-          }
-        }
-        if (!loc) {
-          rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-          break;
-        }
-        if (outdir < 0) {
-          /* data files are created beneath the model's directory, never
-           * through a symlink leading out of it */
-          outdir = open(outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-          if (outdir < 0) {
-            rc = onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s",
-                               outdir_name, strerror(errno));
-            free(loc);
-            break;
-          }
-        }
         outs[nouts] = onnxslim__out_open_beneath(
-            outdir, outdir_name, loc, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
-        locs[nouts] = loc;
+            outdir, outdir_name, wants[nouts],
+            o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
         if (!outs[nouts]) {
           rc = onnxslim_error_last_code();
-          nouts++;
           break;
         }
         nouts++;
@@ -841,6 +1347,44 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
                       (o.flags & ONNXSLIM_EXTERNAL_CHECKSUM) != 0);
     }
   }
+  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
+  /* From here on, saves to this path take turns: the model in place, what
+   * killed saves to it left behind, the commit and the removal of the old
+   * data belong together. */
+  osl_lock *lock = NULL;
+  if (!rc && !(lock = onnxslim__dest_lock(outdir, base))) rc = onnxslim_error_last_code();
+  if (!rc) rc = read_old(outdir, path, base, &old);
+  if (!rc) rc = recover_journals(outdir, base, &old);
+  if (!rc) rc = clean_sides(outdir, base, wants, nfiles, "bak");
+  /* the journal, before the first rename: the files the commit removes,
+   * then each data file as it is put in place */
+  int jfd = -1;
+  char *jname = NULL;
+  size_t ndel = 0;
+  for (size_t i = 0; i < old.n; i++) ndel += old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s);
+  if (!rc && (nouts || ndel)) {
+    osl_buf j = {0};
+    put_str(&j, journal_magic);
+    for (size_t i = 0; i < old.n; i++)
+      if (old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s))
+        put_id(&j, "old", old.refs[i].dev, old.refs[i].ino, old.refs[i].loc);
+    if ((jfd = onnxslim__side_create(outdir, outdir_name, base, "journal", &jname)) < 0)
+      rc = onnxslim_error_last_code();
+    if (!rc) rc = journal_put(jfd, jname, &j);
+    free(j.p);
+  }
+  /* the data files go in first, under names the model in place does not
+   * read (claim_name); then the model, which names them, is written and
+   * renamed over its predecessor: that rename is the commit */
+  osl_claim cl = {model, &old, base, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE, jfd, jname,
+                  wants, locs, backups, finals, outs};
+  size_t committed = 0;
+  for (; committed < nouts && !rc; committed++) rc = claim_name(&cl, committed);
+  /* the data files' names are durable before the model's (each directory
+   * once: per-tensor files share the model's) */
+  for (size_t i = 0; i < nouts && !rc && fsync_data; i++)
+    if (i == 0 || strcmp(onnxslim__out_dir(outs[i]), onnxslim__out_dir(outs[i - 1])) != 0)
+      rc = onnxslim__out_sync_dir(outs[i]);
   /* replacement fields of every tensor that changes place */
   if (!rc) {
     plans = calloc(s.count ? s.count : 1, sizeof *plans);
@@ -889,52 +1433,35 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   if (!rc) rc = onnxslim__model_size_ok(path, msize, o.flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE);
   osl_out *mout = NULL;
   if (!rc) {
-    mout = onnxslim__out_open(path, msize, model);
+    mout = onnxslim__out_open_at(outdir, path, msize, model);
     if (!mout) rc = onnxslim_error_last_code();
   }
   if (!rc) rc = onnxslim__msg_write(model->root, onnxslim__out_sink(mout));
-  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
   if (!rc) rc = onnxslim__out_finish(mout, fsync_data);
-  /* everything is written: data files first, then the model. A data file
-   * being replaced is kept under a backup name until the model is in place,
-   * so a failed rename can put the old files back. */
-  char **backups = NULL;
-  if (!rc && nouts) {
-    backups = calloc(nouts, sizeof *backups);
-    if (!backups) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  }
-  for (size_t i = 0; i < nouts && !rc; i++) {
-    const char *final = onnxslim__out_path(outs[i]);
-    struct stat st;
-    if (lstat(final, &st) != 0) continue;
-    backups[i] = malloc(strlen(final) + 32);
-    if (!backups[i]) {
-      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-      break;
-    }
-    sprintf(backups[i], "%s.bak-%ld-%zu", final, (long)getpid(), i);
-    if (link(final, backups[i]) != 0) {
-      rc = onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s': %s", final, strerror(errno));
-      free(backups[i]);
-      backups[i] = NULL;
-    }
-  }
-  size_t committed = 0;
-  for (; committed < nouts && !rc; committed++) rc = onnxslim__out_commit(outs[committed], 0);
   if (!rc) rc = onnxslim__out_commit(mout, fsync_data);
   if (rc) {
-    /* undo: restore replaced data files, remove new ones */
-    for (size_t i = 0; i < committed; i++) {
-      const char *final = onnxslim__out_path(outs[i]);
-      if (backups && backups[i]) rename(backups[i], final);
-      else unlink(final);
+    /* undo: remove the new data files, put back the ones kept aside */
+    for (size_t i = 0; i < committed && i < nouts; i++) {
+      if (!finals[i]) continue;
+      int dfd = onnxslim__out_dirfd(outs[i]);
+      if (backups[i]) renameat(dfd, backups[i], dfd, finals[i]);
+      else unlinkat(dfd, finals[i], 0);
     }
+  } else {
+    remove_old(&old, outdir, base, outs, nouts, deflt, norm, &s);
   }
   for (size_t i = 0; backups && i < nouts; i++) {
-    if (backups[i]) unlink(backups[i]); /* no-op when restored */
+    /* no-op when put back */
+    if (backups[i]) unlinkat(onnxslim__out_dirfd(outs[i]), backups[i], 0);
     free(backups[i]);
   }
   free(backups);
+  /* done or undone: the journal has nothing left to say */
+  if (jname) unlinkat(outdir, jname, 0);
+  if (jfd >= 0) close(jfd);
+  free(jname);
+  onnxslim__dest_unlock(lock);
+  old_free(&old);
   clear_plans(model->root);
   if (rep) {
     for (size_t i = 0; i < nouts; i++) rep->copied += outs[i] ? onnxslim__out_copied(outs[i]) : 0;
@@ -960,8 +1487,13 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
         rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     }
   }
-  for (size_t i = 0; i < nouts; i++) free(locs[i]);
+  for (size_t i = 0; i < nfiles; i++) {
+    free(locs[i]);
+    free(wants[i]);
+  }
   free(locs);
+  free(wants);
+  free(finals);
   free(outs);
   free(starts);
   free(plans);

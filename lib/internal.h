@@ -309,8 +309,9 @@ void onnxslim__external_free(onnxslim_model *model);
 void onnxslim__tensor_set_extref(osl_msg *tensor, const void *ref);
 const void *onnxslim__tensor_extref(const osl_msg *tensor);
 /* 0 when every tensor stored externally now would still resolve from the
- * directory of `path` (the model's base directory), else ONNXSLIM_EINVAL
- * saying which tensor would not. */
+ * directory of `path` (the model's base directory) to the file it was
+ * loaded from (not replaced or removed since), else ONNXSLIM_EINVAL saying
+ * which tensor would not. */
 int onnxslim__external_refs_resolve(const onnxslim_model *model, const char *path);
 /* Bytes of an external tensor: pointer into the mapped file and length. */
 int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
@@ -459,11 +460,24 @@ int onnxslim__open_beneath(int dirfd, const char *rel, int flags);
 /* "a directory", "a FIFO", ... for messages. */
 const char *onnxslim__file_kind(mode_t mode);
 void onnxslim__unmap(void *map, size_t len);
+/* The directory of `path` opened (O_RDONLY | O_DIRECTORY), *name pointing
+ * at path's last segment; -1 with errno. */
+int onnxslim__open_dir_of(const char *path, const char **name);
+/* The directory that holds the last segment of `rel` (a checked relative
+ * location), opened beneath basefd (a copy of basefd when rel has no '/');
+ * *leaf points at that segment. -1 with errno (EXDEV: it leaves basefd). */
+int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf);
 /* An output file written to a temporary file next to `path` (after checking
  * `size` bytes fit: file-size limit, free space) and renamed into place by
- * commit; abort (also after commit) releases it and removes the temporary. */
+ * commit; abort (also after commit) releases it and removes the temporary.
+ * Every operation is relative to a descriptor of the output's directory,
+ * kept open: the temporary (a side file ".NAME.tmp-...", below, locked
+ * while written) is created with O_EXCL | O_NOFOLLOW, renamed with
+ * renameat. */
 typedef struct osl_out osl_out;
-osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_model *model);
+/* out_open_at: the directory of `path` is dirfd (borrowed, copied). */
+osl_out *onnxslim__out_open_at(int dirfd, const char *path, uint64_t size,
+                               const onnxslim_model *model);
 /* The same for a data file `rel` (a checked relative location) beneath the
  * directory basefd (spelled `base` in messages): its directory is opened
  * beneath basefd (onnxslim__open_beneath), so nothing is written outside,
@@ -475,10 +489,59 @@ osl_sink *onnxslim__out_sink(osl_out *out);
 uint64_t onnxslim__out_pos(const osl_out *out);
 uint64_t onnxslim__out_copied(const osl_out *out);
 const char *onnxslim__out_path(const osl_out *out);
-int onnxslim__out_finish(osl_out *out, int fsync_data); /* flush, fsync, close */
+/* The output's directory (a descriptor the output owns, valid until abort;
+ * its spelling for messages) and its current name in it. */
+int onnxslim__out_dirfd(const osl_out *out);
+const char *onnxslim__out_dir(const osl_out *out);
+const char *onnxslim__out_name(const osl_out *out);
+/* flush and fsync; the file stays open (and its temporary locked) until
+ * the commit */
+int onnxslim__out_finish(osl_out *out, int fsync_data);
 int onnxslim__out_commit(osl_out *out, int fsync_dir);  /* rename into place */
+/* Renames into place under another name in the same directory. */
+int onnxslim__out_commit_to(osl_out *out, const char *name, int fsync_dir);
+/* fsync of the output's directory (names renamed into it are durable). */
+int onnxslim__out_sync_dir(const osl_out *out);
 void onnxslim__out_abort(osl_out *out);
-/* Atomically replaces `path` with `size` bytes produced by write_fn. */
+/* Renames into place under `name` (in the same directory) only if no file
+ * is there: 0, or 1 when one is (the output is still pending), or an error
+ * code. */
+int onnxslim__out_claim(osl_out *out, const char *name);
+/* Identity of the output's file (open until the commit). */
+int onnxslim__out_identity(const osl_out *out, dev_t *dev, ino_t *ino);
+/* The commit lock of destination `name` in the directory dfd (".D.lock"
+ * next to it, see io.c): waits for it; NULL only without memory. The lock
+ * keeps its own copy of dfd. lock_path: the same for a path. unlock
+ * releases it (NULL: no-op). */
+typedef struct osl_lock osl_lock;
+osl_lock *onnxslim__dest_lock(int dfd, const char *name);
+osl_lock *onnxslim__dest_lock_path(const char *path);
+void onnxslim__dest_unlock(osl_lock *lock);
+/* Number of tensors stored in external data now (external.c). */
+size_t onnxslim__external_count(const onnxslim_model *model);
+/* Side files of a destination D in the directory dfd (io.c):
+ * ".D.KIND-PID-TID-..." in the same directory, every one made relative to
+ * dfd and never through a symlink. side_create makes
+ * ".D.KIND-PID-TID-XXXXXX" (O_EXCL | O_NOFOLLOW, mode 0600), locked (flock)
+ * by the returned descriptor (-1 on error, `dir` spells dfd in messages);
+ * *sname (its name in dfd) is malloc'ed. side_link links `name` to
+ * ".D.bak-PID-TID-N" (a free N) and returns that name (malloc'ed). */
+int onnxslim__side_create(int dfd, const char *dir, const char *name, const char *kind,
+                          char **sname);
+char *onnxslim__side_link(int dfd, const char *dir, const char *name);
+/* Calls fn(ctx, dfd, name) for each stale side file of KIND of one of the
+ * destinations bases[] (file names in dfd): its owner thread is gone (or
+ * is the calling thread) and nobody holds a lock on it. side_clean removes
+ * them. fn returns 0 or an error code (which stops the walk). */
+int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const char *kind,
+                         int (*fn)(void *ctx, int dfd, const char *name), void *ctx);
+void onnxslim__side_clean(int dfd, const char *const *bases, size_t nbases, const char *kind);
+/* 1 when st is the identity of a file the model reads (its model file or
+ * an external data file, by the descriptors it keeps), else 0 (model.c). */
+struct stat;
+int onnxslim__model_reads(const onnxslim_model *model, const struct stat *st);
+/* Atomically replaces `path` with `size` bytes produced by write_fn, after
+ * removing the stale temporaries of earlier saves to it. */
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
                            const onnxslim_model *model);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -281,10 +283,11 @@ struct osl_out {
   int fd;
   char *path; /* final path (as the caller spelled it, for messages) */
   char *tmp;  /* temporary file, until committed (likewise) */
-  char *dir;
+  char *dir;  /* their directory (likewise) */
   int dfd;       /* the directory both live in: every operation is relative to it */
   char *name;    /* final name in dfd */
-  char *tmpname; /* temporary name in dfd, "" once committed or never made */
+  char *tmpname; /* temporary name in dfd (a side file, locked by fd), "" once
+                  * committed, NULL if never made */
   uint8_t *buf;
   size_t len;
   uint64_t pos; /* bytes written (including buffered) */
@@ -382,6 +385,227 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
   return 0;
 }
 
+/* ---- side files: temporaries next to a destination ----------------------
+ * Every file a save creates besides its outputs is named after the
+ * destination D (its file name, cut to OSL_SIDE_BASE_MAX bytes) in D's
+ * directory, hidden, with the owner's process and thread id:
+ *   .D.tmp-PID-TID-XXXXXX      an output being written
+ *   .D.bak-PID-TID-N           a file kept aside until a commit
+ *   .D.journal-PID-TID-XXXXXX  what a pair commit adds and removes
+ *   .D.lock                    the commit lock of D (below)
+ * All of them are made, renamed and removed relative to a descriptor of
+ * D's directory, never through a symlink (openat with O_EXCL|O_NOFOLLOW,
+ * linkat, renameat, unlinkat). A .tmp and a .journal are flock'ed by their
+ * owner while it lives. A side file is stale when its owner thread is gone
+ * (or, same thread, not locked) and no one holds a lock on it: a later save
+ * to D removes it. */
+
+#define OSL_SIDE_BASE_MAX 200
+
+static long my_tid(void) { return (long)syscall(SYS_gettid); }
+
+/* The name of side file KIND of D (a file name): ".D.KIND-PID-TID-" with
+ * room for 24 more bytes, or without an owner ".D.KIND"; malloc'ed. */
+static char *side_name(const char *name, const char *kind, int owner) {
+  size_t blen = strlen(name);
+  if (blen > OSL_SIDE_BASE_MAX) blen = OSL_SIDE_BASE_MAX;
+  char *p = malloc(blen + strlen(kind) + 80);
+  if (!p) return NULL;
+  if (owner)
+    sprintf(p, ".%.*s.%s-%ld-%ld-", (int)blen, name, kind, (long)getpid(), my_tid());
+  else
+    sprintf(p, ".%.*s.%s", (int)blen, name, kind);
+  return p;
+}
+
+int onnxslim__side_create(int dfd, const char *dir, const char *name, const char *kind,
+                          char **sname) {
+  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  *sname = side_name(name, kind, 1);
+  if (!*sname) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  size_t plen = strlen(*sname);
+  for (int tries = 0; tries < 100; tries++) {
+    unsigned char r[6];
+    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      uint64_t v = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)tries << 40;
+      for (int i = 0; i < 6; i++) r[i] = (unsigned char)(v >> (8 * i));
+    }
+    for (int i = 0; i < 6; i++) (*sname)[plen + (size_t)i] = digits[r[i] % (sizeof digits - 1)];
+    (*sname)[plen + 6] = '\0';
+    int fd = openat(dfd, *sname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      flock(fd, LOCK_EX | LOCK_NB); /* marks it live; new, so never contended */
+      return fd;
+    }
+    if (errno != EEXIST) break;
+  }
+  int e = errno;
+  free(*sname);
+  *sname = NULL;
+  return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir,
+                       strerror(e));
+}
+
+char *onnxslim__side_link(int dfd, const char *dir, const char *name) {
+  char *bak = side_name(name, "bak", 1);
+  if (!bak) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  size_t plen = strlen(bak);
+  for (unsigned n = 0; n < 1000; n++) {
+    sprintf(bak + plen, "%u", n);
+    if (linkat(dfd, name, dfd, bak, 0) == 0) return bak;
+    if (errno != EEXIST) break;
+  }
+  onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s/%s': %s", dir, name, strerror(errno));
+  free(bak);
+  return NULL;
+}
+
+/* 1 when the thread tid of process pid exists (or may: not ours to signal). */
+static int thread_alive(long pid, long tid) {
+  if (pid <= 0 || tid <= 0) return 0;
+  if (syscall(SYS_tgkill, (pid_t)pid, (pid_t)tid, 0) == 0) return 1;
+  return errno == EPERM;
+}
+
+/* Parses "PID-TID-" at s; returns the end or NULL. */
+static const char *parse_owner(const char *s, long *pid, long *tid) {
+  char *e;
+  if (*s < '0' || *s > '9') return NULL;
+  *pid = strtol(s, &e, 10);
+  if (*e != '-' || e[1] < '0' || e[1] > '9') return NULL;
+  *tid = strtol(e + 1, &e, 10);
+  return *e == '-' ? e + 1 : NULL;
+}
+
+int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const char *kind,
+                         int (*fn)(void *ctx, int dfd, const char *name), void *ctx) {
+  /* a descriptor of its own: readdir moves its offset */
+  int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+  if (!d) {
+    if (lfd >= 0) close(lfd);
+    return 0;
+  }
+  size_t klen = strlen(kind);
+  int rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    const char *n = e->d_name;
+    if (n[0] != '.') continue;
+    /* ".D.KIND-PID-TID-..." for one of the bases */
+    const char *hit = NULL;
+    for (size_t i = 0; i < nbases && !hit; i++) {
+      size_t blen = strlen(bases[i]);
+      if (blen > OSL_SIDE_BASE_MAX) blen = OSL_SIDE_BASE_MAX;
+      if (strncmp(n + 1, bases[i], blen) == 0 && n[1 + blen] == '.' &&
+          strncmp(n + 2 + blen, kind, klen) == 0 && n[2 + blen + klen] == '-')
+        hit = n + 3 + blen + klen;
+    }
+    long pid, tid;
+    if (!hit || !parse_owner(hit, &pid, &tid)) continue;
+    if (!(pid == getpid() && tid == my_tid()) && thread_alive(pid, tid)) continue;
+    /* the owner's lock: a live owner this process cannot see (another pid
+     * namespace), or a live output of this very thread */
+    int fd = openat(dfd, n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st, now;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0 && fstatat(dfd, n, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+        now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+      rc = fn(ctx, dfd, n);
+    if (fd >= 0) close(fd);
+  }
+  closedir(d);
+  return rc;
+}
+
+static int unlink_fn(void *ctx, int dfd, const char *name) {
+  (void)ctx;
+  unlinkat(dfd, name, 0);
+  return 0;
+}
+
+void onnxslim__side_clean(int dfd, const char *const *bases, size_t nbases, const char *kind) {
+  onnxslim__side_stale(dfd, bases, nbases, kind, unlink_fn, NULL);
+}
+
+/* ---- the commit lock of a destination ------------------------------------
+ * ".D.lock" next to D, flock'ed. The holder removes it before it lets go,
+ * so a waiter that gets the lock checks that the name still is the file it
+ * locked, and else tries again. A lock that cannot be had (a read-only
+ * directory, a file system without flock) is no lock: the save goes on and
+ * fails, if it must, where it writes. */
+
+struct osl_lock {
+  int dfd; /* D's directory (a copy of the caller's descriptor) */
+  int fd;
+  char *name;
+};
+
+osl_lock *onnxslim__dest_lock(int dfd, const char *name) {
+  osl_lock *l = calloc(1, sizeof *l);
+  char *lname = side_name(name, "lock", 0);
+  if (!l || !lname) {
+    free(l);
+    free(lname);
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return NULL;
+  }
+  l->name = lname;
+  l->fd = -1;
+  l->dfd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+  if (l->dfd < 0) return l;
+  for (int tries = 0; tries < 10000; tries++) {
+    int fd = openat(l->dfd, lname, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) return l;
+    int r;
+    while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (r != 0) {
+      close(fd);
+      return l;
+    }
+    struct stat a, b;
+    if (fstat(fd, &a) == 0 && fstatat(l->dfd, lname, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+      l->fd = fd;
+      return l;
+    }
+    close(fd); /* removed by the holder we waited for */
+  }
+  return l;
+}
+
+osl_lock *onnxslim__dest_lock_path(const char *path) {
+  const char *name;
+  int dfd = onnxslim__open_dir_of(path, &name);
+  if (dfd < 0) {
+    /* no directory, no lock: the save fails where it writes */
+    osl_lock *l = calloc(1, sizeof *l);
+    if (!l) onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    else l->fd = l->dfd = -1;
+    return l;
+  }
+  osl_lock *l = onnxslim__dest_lock(dfd, name);
+  close(dfd);
+  return l;
+}
+
+void onnxslim__dest_unlock(osl_lock *l) {
+  if (!l) return;
+  if (l->fd >= 0) {
+    unlinkat(l->dfd, l->name, 0);
+    close(l->fd);
+  }
+  if (l->dfd >= 0) close(l->dfd);
+  free(l->name);
+  free(l);
+}
+
 /* ---- atomic replacement ------------------------------------------------ */
 
 static mode_t default_mode(void) {
@@ -420,39 +644,24 @@ static int check_space(const char *path, int dfd, uint64_t size) {
   return 0;
 }
 
-/* Creates a new temporary file next to o->name in o->dfd (never following
- * a symlink, never reusing a name). */
-static int create_tmp(osl_out *o) {
-  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  size_t nlen = strlen(o->name);
-  for (int tries = 0; tries < 100; tries++) {
-    unsigned char r[6];
-    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-      struct timespec ts;
-      clock_gettime(CLOCK_MONOTONIC, &ts);
-      uint64_t v = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)getpid() << 20 ^ (uint64_t)tries;
-      for (int i = 0; i < 6; i++) r[i] = (unsigned char)(v >> (8 * i));
-    }
-    char suffix[7];
-    for (int i = 0; i < 6; i++) suffix[i] = digits[r[i] % (sizeof digits - 1)];
-    suffix[6] = '\0';
-    snprintf(o->tmpname, nlen + 32, ".%s.tmp-%s", o->name, suffix);
-    o->fd = openat(o->dfd, o->tmpname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (o->fd >= 0) {
-      snprintf(o->tmp, strlen(o->path) + nlen + 32, "%.*s%s",
-               (int)(strlen(o->path) - nlen), o->path, o->tmpname);
-      return 0;
-    }
-    if (errno != EEXIST) break;
+int onnxslim__open_dir_of(const char *path, const char **name) {
+  const char *slash = strrchr(path, '/');
+  *name = slash ? slash + 1 : path;
+  if (!slash) return open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+  if (!dir) {
+    errno = ENOMEM;
+    return -1;
   }
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   int e = errno;
-  o->tmpname[0] = '\0';
-  return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", o->dir,
-                       strerror(e));
+  free(dir);
+  errno = e;
+  return dfd;
 }
 
 /* The output `name` in the directory dfd (taken over), `path` its spelling
- * for messages, `dir` the directory's. */
+ * for messages (ending with name), `dir` the directory's. */
 static osl_out *out_open_in(int dfd, const char *dir, const char *name, const char *path,
                             uint64_t size, const onnxslim_model *model) {
   struct stat dst;
@@ -475,16 +684,21 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   o->dir = strdup(dir);
   o->path = strdup(path);
   o->name = strdup(name);
-  o->tmp = malloc(strlen(path) + strlen(name) + 32);
-  o->tmpname = malloc(strlen(name) + 32);
   o->buf = malloc(OSL_SINK_BUF);
-  if (!o->dir || !o->path || !o->name || !o->tmp || !o->tmpname || !o->buf) {
+  if (!o->dir || !o->path || !o->name || !o->buf) {
     onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     goto fail;
   }
-  o->tmp[0] = o->tmpname[0] = '\0';
   if (check_space(path, dfd, size)) goto fail;
-  if (create_tmp(o)) goto fail;
+  o->fd = onnxslim__side_create(dfd, dir, name, "tmp", &o->tmpname);
+  if (o->fd < 0) goto fail;
+  size_t head = strlen(path) - strlen(name);
+  o->tmp = malloc(head + strlen(o->tmpname) + 1);
+  if (!o->tmp) {
+    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    goto fail;
+  }
+  sprintf(o->tmp, "%.*s%s", (int)head, path, o->tmpname);
   struct stat st;
   mode_t mode = fstatat(dfd, name, &st, 0) == 0 ? (st.st_mode & 07777) : default_mode();
   if (fchmod(o->fd, mode) != 0) {
@@ -497,26 +711,51 @@ fail:
   return NULL;
 }
 
-osl_out *onnxslim__out_open(const char *path, uint64_t size, const onnxslim_model *model) {
+static int out_path_ok(const char *path) {
   size_t plen = strlen(path);
-  if (plen == 0 || path[plen - 1] == '/') {
-    onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
-    return NULL;
-  }
+  if (plen == 0 || path[plen - 1] == '/')
+    return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
+  return 0;
+}
+
+/* The directory of path for messages: "." , "/" or "a/b"; malloc'ed. */
+static char *dir_name(const char *path) {
   const char *slash = strrchr(path, '/');
   char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-  if (!dir) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    return NULL;
-  }
+  if (!dir) onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  return dir;
+}
+
+osl_out *onnxslim__out_open_at(int dirfd, const char *path, uint64_t size,
+                               const onnxslim_model *model) {
+  if (out_path_ok(path)) return NULL;
+  char *dir = dir_name(path);
+  if (!dir) return NULL;
+  const char *slash = strrchr(path, '/');
   osl_out *o = NULL;
-  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
   if (dfd < 0)
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
   else
     o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, model);
   free(dir);
   return o;
+}
+
+int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf) {
+  const char *slash = strrchr(rel, '/');
+  *leaf = slash ? slash + 1 : rel;
+  if (!slash) return fcntl(basefd, F_DUPFD_CLOEXEC, 0);
+  char *rdir = strndup(rel, (size_t)(slash - rel));
+  if (!rdir) {
+    errno = ENOMEM;
+    return -1;
+  }
+  int dfd = onnxslim__open_beneath(basefd, rdir, O_RDONLY | O_DIRECTORY);
+  int e = errno;
+  free(rdir);
+  errno = e;
+  return dfd;
 }
 
 osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel, uint64_t size,
@@ -538,15 +777,8 @@ osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *re
   else
     strcpy(dir, base);
   osl_out *o = NULL;
-  int dfd;
-  if (!slash) {
-    dfd = fcntl(basefd, F_DUPFD_CLOEXEC, 0);
-  } else {
-    char *rdir = strndup(rel, (size_t)(slash - rel));
-    dfd = rdir ? onnxslim__open_beneath(basefd, rdir, O_RDONLY | O_DIRECTORY) : -1;
-    if (!rdir) errno = ENOMEM;
-    free(rdir);
-  }
+  const char *leaf;
+  int dfd = onnxslim__open_parent_beneath(basefd, rel, &leaf);
   if (dfd < 0) {
     if (errno == EXDEV)
       onnxslim__err(ONNXSLIM_EINVAL,
@@ -557,7 +789,7 @@ osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *re
       onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir,
                     strerror(errno));
   } else {
-    o = out_open_in(dfd, dir, slash ? slash + 1 : rel, path, size, model);
+    o = out_open_in(dfd, dir, leaf, path, size, model);
   }
   free(path);
   free(dir);
@@ -572,26 +804,110 @@ uint64_t onnxslim__out_copied(const osl_out *o) { return o->copied; }
 
 const char *onnxslim__out_path(const osl_out *o) { return o->path; }
 
+int onnxslim__out_dirfd(const osl_out *o) { return o->dfd; }
+
+const char *onnxslim__out_dir(const osl_out *o) { return o->dir; }
+
+const char *onnxslim__out_name(const osl_out *o) { return o->name; }
+
 int onnxslim__out_finish(osl_out *o, int fsync_data) {
   int rc = flush(o);
   if (rc) return rc;
   if (fsync_data && fsync(o->fd) != 0)
     return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO, "cannot sync '%s': %s",
                          o->tmp, strerror(errno));
-  int fd = o->fd;
+  /* the descriptor stays open, and the temporary file locked, until the
+   * commit: its lock says its owner lives */
+  return 0;
+}
+
+int onnxslim__out_identity(const osl_out *o, dev_t *dev, ino_t *ino) {
+  struct stat st;
+  if (o->fd < 0 || fstat(o->fd, &st) != 0)
+    return onnxslim__err(ONNXSLIM_EIO, "cannot stat '%s': %s", o->tmp, strerror(errno));
+  *dev = st.st_dev;
+  *ino = st.st_ino;
+  return 0;
+}
+
+int onnxslim__out_sync_dir(const osl_out *o) {
+  fsync(o->dfd);
+  return 0;
+}
+
+/* renameat() in dfd that fails with EEXIST instead of replacing a file:
+ * renameat2 with RENAME_NOREPLACE, else (file systems without it) linkat
+ * and unlinkat, else a check before the rename. */
+static int rename_noreplace(int dfd, const char *from, const char *to) {
+  if (renameat2(dfd, from, dfd, to, RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return -1;
+  if (linkat(dfd, from, dfd, to, 0) == 0) {
+    unlinkat(dfd, from, 0);
+    return 0;
+  }
+  if (errno == EEXIST) return -1;
+  struct stat st;
+  if (fstatat(dfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    errno = EEXIST;
+    return -1;
+  }
+  return renameat(dfd, from, dfd, to);
+}
+
+/* The output is named `name` (in its directory) from now on. */
+static int set_name(osl_out *o, const char *name) {
+  if (name == o->name || strcmp(name, o->name) == 0) return 0;
+  size_t head = strlen(o->path) - strlen(o->name);
+  char *n = strdup(name), *p = malloc(head + strlen(name) + 1);
+  if (!n || !p) {
+    free(n);
+    free(p);
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
+  sprintf(p, "%.*s%s", (int)head, o->path, name);
+  free(o->name);
+  free(o->path);
+  o->name = n;
+  o->path = p;
+  return 0;
+}
+
+/* After the rename: the temporary file is the output now. */
+static void committed(osl_out *o) {
+  o->tmpname[0] = '\0';
+  o->tmp[0] = '\0';
+  /* write and fsync errors were reported; with NO_FSYNC a late error is
+   * the risk asked for */
+  close(o->fd);
   o->fd = -1;
-  if (close(fd) != 0)
-    return onnxslim__err(ONNXSLIM_EIO, "cannot close '%s': %s", o->tmp, strerror(errno));
+}
+
+int onnxslim__out_commit_to(osl_out *o, const char *name, int fsync_dir) {
+  int rc = set_name(o, name);
+  if (rc) return rc;
+  if (renameat(o->dfd, o->tmpname, o->dfd, o->name) != 0)
+    return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
+                         strerror(errno));
+  committed(o);
+  if (fsync_dir) fsync(o->dfd);
+  return 0;
+}
+
+int onnxslim__out_claim(osl_out *o, const char *name) {
+  int rc = set_name(o, name);
+  if (rc) return rc;
+  if (rename_noreplace(o->dfd, o->tmpname, o->name) != 0) {
+    if (errno == EEXIST) return 1;
+    return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
+                         strerror(errno));
+  }
+  /* in place: the same as a commit */
+  committed(o);
   return 0;
 }
 
 int onnxslim__out_commit(osl_out *o, int fsync_dir) {
-  if (renameat(o->dfd, o->tmpname, o->dfd, o->name) != 0)
-    return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
-                         strerror(errno));
-  o->tmp[0] = o->tmpname[0] = '\0';
-  if (fsync_dir) fsync(o->dfd);
-  return 0;
+  return onnxslim__out_commit_to(o, o->name, fsync_dir);
 }
 
 void onnxslim__out_abort(osl_out *o) {
@@ -611,7 +927,21 @@ void onnxslim__out_abort(osl_out *o) {
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
                            const onnxslim_model *model) {
-  osl_out *o = onnxslim__out_open(path, size, model);
+  if (out_path_ok(path)) return onnxslim_error_last_code();
+  char *dir = dir_name(path);
+  if (!dir) return onnxslim_error_last_code();
+  const char *name;
+  int dfd = onnxslim__open_dir_of(path, &name);
+  osl_out *o = NULL;
+  if (dfd < 0) {
+    onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
+  } else {
+    /* temporaries of earlier saves to path whose owner is gone: before
+     * this one, so their space is free again */
+    onnxslim__side_clean(dfd, &name, 1, "tmp");
+    o = out_open_in(dfd, dir, name, path, size, model);
+  }
+  free(dir);
   if (!o) return onnxslim_error_last_code();
   int rc = write_fn(&o->base, payload);
   if (!rc) rc = onnxslim__out_finish(o, fsync_data);

@@ -216,6 +216,13 @@ static int file_id(const onnxslim_model *m, size_t index, struct stat *st) {
   return stat(onnxslim_model_file(m, index), st);
 }
 
+int onnxslim__model_reads(const onnxslim_model *m, const struct stat *want) {
+  struct stat st;
+  for (size_t i = 0; i < onnxslim_model_file_count(m); i++)
+    if (file_id(m, i, &st) == 0 && st.st_dev == want->st_dev && st.st_ino == want->st_ino) return 1;
+  return 0;
+}
+
 int onnxslim_model_file_find(const onnxslim_model *m, const char *path, size_t *index) {
   if (!m || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_file_find: NULL argument");
   struct stat want, st;
@@ -444,10 +451,19 @@ int onnxslim_model_save(const onnxslim_model *model, const char *path,
   rc = onnxslim__msg_size(r, &size);
   if (rc) return rc;
   rc = onnxslim__model_size_ok(path, size, flags & ONNXSLIM_SAVE_ALLOW_LARGE);
-  if (!rc) rc = onnxslim__external_refs_resolve(model, path);
   if (rc) return rc;
-  return onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
+  /* A model that reads external data takes its turn with the saves to path
+   * that may remove such files (onnxslim_model_save_external), so that what
+   * it references still is there when it lands. */
+  osl_lock *lock = NULL;
+  if (onnxslim__external_count(model) && !(lock = onnxslim__dest_lock_path(path)))
+    return onnxslim_error_last_code();
+  rc = onnxslim__external_refs_resolve(model, path);
+  if (!rc)
+    rc = onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
                                 model);
+  onnxslim__dest_unlock(lock);
+  return rc;
 }
 
 typedef struct {

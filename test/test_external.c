@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1448,7 +1449,7 @@ TEST(save_shape_input_in_subgraph) {
 }
 
 TEST(save_twice_identical_no_append) {
-  char d[300], p[400], p2[400], cp[400];
+  char d[300], p[400], p2[400], p3[400], cp[400];
   SUBDIR(d, "twice");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
@@ -1457,12 +1458,19 @@ TEST(save_twice_identical_no_append) {
   onnxslim_external_report *r = NULL;
   PATH(p, "%s/m.onnx", d);
   PATH(p2, "%s/m.onnx.data", d);
+  PATH(p3, "%s/m.onnx_1.data", d);
   CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
   copy_file(p, PATH(cp, "%s/first.onnx", d));
   copy_file(p2, PATH(cp, "%s/first.onnx.data", d));
+  /* saved again: the data file m.onnx reads is not replaced; the same bytes
+   * go to m.onnx_1.data, and m.onnx.data is removed once m.onnx reads it no
+   * more */
   CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
-  CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
-  CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(access(p2, F_OK) != 0);
+  const char *loc = NULL;
+  CHECK(onnxslim_external_report_entry(r, 0, NULL, NULL, &loc, NULL, NULL) == 0 && loc &&
+        strcmp(loc, "m.onnx_1.data") == 0);
   uint64_t end = 0;
   for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
     int st;
@@ -1470,9 +1478,14 @@ TEST(save_twice_identical_no_append) {
     onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
     if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end) end = off + len;
   }
-  CHECK(end > 0 && file_size(p2) == (int64_t)end);
+  CHECK(end > 0 && file_size(p3) == (int64_t)end);
   onnxslim_external_report_free(r);
-  /* a smaller save over it: the data file shrinks to its own last byte */
+  /* a third save is the first again, byte for byte */
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
+  CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(access(p3, F_OK) != 0);
+  /* a smaller save over it: the data file has its own last byte */
   eo.size_threshold = 2048;
   CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
   uint64_t end2 = 0;
@@ -1482,21 +1495,27 @@ TEST(save_twice_identical_no_append) {
     onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
     if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end2) end2 = off + len;
   }
-  CHECK(end2 > 0 && end2 < end && file_size(p2) == (int64_t)end2);
+  CHECK(end2 > 0 && end2 < end && file_size(p3) == (int64_t)end2);
   onnxslim_external_report_free(r);
   CHECK(count_entries(d) == 4);
   onnxslim_model *s = load(p);
   CHECK(s && same_structure(m, s));
   /* the loaded external model saved over its own files: the data it reads
-   * is replaced under it, and the result is still right */
+   * stays (mapped) until it is removed, and the result is still right */
   eo.size_threshold = 0;
   if (s) {
     CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
     CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(access(p3, F_OK) != 0);
     CHECK(same_structure(m, s)); /* still readable */
+    CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
+    CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(access(p2, F_OK) != 0);
+    CHECK(same_structure(m, s));
     CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
     CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
     CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(count_entries(d) == 4);
   }
   onnxslim_model_free(s);
   s = load(p);
@@ -2222,6 +2241,272 @@ TEST(save_per_tensor_spares_inputs) {
   CHECK(strcmp(got, want) == 0);
 }
 
+/* A save replaces a pair (model + data) atomically: the new data never
+ * takes a name the model in place reads, and the old data goes after the
+ * commit. A model still holding the old data then cannot be saved as a
+ * plain file referencing it (the file is gone, or another one). */
+TEST(save_pair_generations) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "generations");
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  char want[33], got[33];
+  CHECK_OK(fingerprint_of(m, want));
+  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  eo.size_threshold = 0;
+  eo.location = "w.bin";
+  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out.onnx", d), &eo, NULL));
+  onnxslim_model *a = load(p); /* reads w.bin */
+  REQUIRE(a != NULL);
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/w_1.bin", d)) && !exists(PATH(q, "%s/w.bin", d)));
+  CHECK(count_entries(d) == 2);
+  /* a read w.bin: its plain save next to it would reference a removed file */
+  CHECK(onnxslim_model_save(a, PATH(q, "%s/a.onnx", d), NULL) == ONNXSLIM_EINVAL);
+  CHECK(has(onnxslim_error_last(), "replaced or removed"));
+  CHECK(count_entries(d) == 2);
+  /* ... and saved with external data it is complete */
+  eo.location = "a.bin";
+  CHECK_OK(onnxslim_model_save_external(a, PATH(q, "%s/a.onnx", d), &eo, NULL));
+  CHECK_OK(file_fingerprint(q, got));
+  CHECK(strcmp(got, want) == 0);
+  eo.location = "w.bin";
+  onnxslim_model_free(a);
+  /* in place: a model saved over its own pair */
+  a = load(p); /* reads w_1.bin */
+  REQUIRE(a != NULL);
+  CHECK_OK(onnxslim_model_save_external(a, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/w.bin", d)) && !exists(PATH(q, "%s/w_1.bin", d)));
+  CHECK_OK(file_fingerprint(p, got));
+  CHECK(strcmp(got, want) == 0);
+  onnxslim_model_free(a);
+  /* a file at a generated name is never replaced (it may be another
+   * model's): the next free name is taken */
+  CHECK(write_bytes(PATH(q, "%s/w_1.bin", d), "junk", 4) == 0);
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/w_2.bin", d)) && !exists(PATH(q, "%s/w.bin", d)));
+  CHECK(file_is(PATH(q, "%s/w_1.bin", d), "junk"));
+  /* the name asked for is replaced when no model there reads it */
+  CHECK(write_bytes(PATH(q, "%s/x.bin", d), "stale", 5) == 0);
+  eo.location = "x.bin";
+  CHECK_OK(onnxslim_model_save_external(m, PATH(q, "%s/x.onnx", d), &eo, NULL));
+  CHECK(file_size(q) > 5 && !exists(PATH(q, "%s/x_1.bin", d)));
+  CHECK(unlink(PATH(q, "%s/x.bin", d)) == 0 && unlink(PATH(q, "%s/x.onnx", d)) == 0);
+  /* a file the old model read under a name this save would not write
+   * stays: it may be the user's */
+  eo.location = NULL;
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(exists(PATH(q, "%s/out.onnx.data", d)) && exists(PATH(q, "%s/w_2.bin", d)));
+  CHECK(count_entries(d) == 6); /* out.onnx, out.onnx.data, w_1.bin, w_2.bin, a.onnx, a.bin */
+  CHECK_OK(file_fingerprint(PATH(q, "%s/a.onnx", d), got));
+  CHECK(strcmp(got, want) == 0);
+  /* per tensor next to another per-tensor model: none of its files is
+   * taken; merged, the per-tensor files written go too */
+  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
+  CHECK_OK(onnxslim_model_save_external(m, PATH(q, "%s/pt.onnx", d), &eo, NULL));
+  int with = count_entries(d);
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK(count_entries(d) == with + (with - 7) - 1);
+  eo.mode = ONNXSLIM_EXTERNAL_NONE;
+  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(file_fingerprint(p, got));
+  CHECK(strcmp(got, want) == 0);
+  CHECK(count_entries(d) == with - 1);
+  CHECK_OK(file_fingerprint(q, got));
+  CHECK(strcmp(got, want) == 0);
+  onnxslim_model_free(m);
+}
+
+/* ---- saves side by side ------------------------------------------------------ */
+
+#define NSAVERS 8
+#define NROUNDS 100
+#define NVERSIONS 4
+
+typedef struct {
+  int t;
+  const char *dir;
+  onnxslim_model *m;
+  int saves, fails;
+  char first[600];
+} saver;
+
+static void saver_failed(saver *sv, const char *what) {
+  if (!sv->fails++)
+    snprintf(sv->first, sizeof sv->first, "thread %d, %s: %s", sv->t, what, onnxslim_error_last());
+}
+
+/* Saves its model 3 x NROUNDS times: to one path shared by every thread
+ * (one data file, one per tensor, or merged, in turn), to a path of its own
+ * with external data, and plainly to another shared path. */
+static void *save_loop(void *arg) {
+  saver *sv = arg;
+  char shared[400], own[400], plain[400];
+  snprintf(shared, sizeof shared, "%s/shared.onnx", sv->dir);
+  snprintf(own, sizeof own, "%s/own%d.onnx", sv->dir, sv->t);
+  snprintf(plain, sizeof plain, "%s/plain.onnx", sv->dir);
+  static const int modes[] = {ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_PER_TENSOR,
+                              ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_NONE};
+  for (int i = 0; i < NROUNDS; i++) {
+    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    eo.size_threshold = 0;
+    eo.flags = ONNXSLIM_EXTERNAL_NO_FSYNC;
+    eo.mode = modes[(i + sv->t) % 4];
+    if (onnxslim_model_save_external(sv->m, shared, &eo, NULL)) saver_failed(sv, "shared path");
+    eo.mode = modes[(i + sv->t + 1) % 3];
+    if (onnxslim_model_save_external(sv->m, own, &eo, NULL)) saver_failed(sv, "own path");
+    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+    so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+    if (onnxslim_model_save(sv->m, plain, &so)) saver_failed(sv, "plain save");
+    sv->saves += 3;
+  }
+  return NULL;
+}
+
+/* Adds the file name of path to names[] unless it is there. */
+static void add_name(char names[][300], int *n, const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  for (int i = 0; i < *n; i++)
+    if (strcmp(names[i], b) == 0) return;
+  if (*n < 400) snprintf(names[(*n)++], 300, "%s", b);
+}
+
+/* Writes NVERSIONS versions of bert into vd (two with the same layout and
+ * other bytes) and their fingerprints. */
+static int make_versions(const char *vd, char fps[NVERSIONS][33]) {
+  char p[400];
+  for (int v = 0; v < NVERSIONS; v++) {
+    onnxslim_model *m = bert();
+    if (!m) return -1;
+    char doc[32];
+    snprintf(doc, sizeof doc, "version %d", v);
+    int rc = onnxslim_model_set_doc_string(m, doc);
+    if (!rc && (v == 1 || v == 2))
+      rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0,
+                                                v == 1 ? ONNXSLIM_CONVERT_TRUNCATE : 0, NULL);
+    if (!rc) rc = onnxslim_model_save(m, PATH(p, "%s/v%d.onnx", vd, v), NULL);
+    onnxslim_model_free(m);
+    if (!rc) rc = file_fingerprint(p, fps[v]);
+    if (rc) return rc;
+    for (int u = 0; u < v; u++)
+      if (strcmp(fps[u], fps[v]) == 0) return -1;
+  }
+  return 0;
+}
+
+/* Every model named in d (shared.onnx, plain.onnx, own<t>.onnx for t <
+ * nown) is one complete version, own<t> version t % NVERSIONS; the
+ * directory holds the models and the files they read, nothing else. */
+static void check_side_by_side(const char *d, char fps[NVERSIONS][33], int nown) {
+  char p[400];
+  static char names[400][300];
+  int nn = 0;
+  for (int t = -2; t < nown; t++) {
+    if (t == -2) PATH(p, "%s/shared.onnx", d);
+    else if (t == -1) PATH(p, "%s/plain.onnx", d);
+    else PATH(p, "%s/own%d.onnx", d, t);
+    if (t == -1 && !exists(p)) continue;
+    onnxslim_model *m = load(p);
+    CHECK(m != NULL);
+    if (!m) continue;
+    char got[33];
+    CHECK_OK(fingerprint_of(m, got));
+    int which = -1;
+    for (int v = 0; v < NVERSIONS; v++)
+      if (strcmp(got, fps[v]) == 0) which = v;
+    if (which < 0 || (t >= 0 && which != t % NVERSIONS)) {
+      fprintf(stderr, "%s: fingerprint %s is no version (or not its own)\n", p, got);
+      t_cur_failed++;
+    }
+    for (size_t i = 0; i < onnxslim_model_file_count(m); i++) add_name(names, &nn, onnxslim_model_file(m, i));
+    onnxslim_model_free(m);
+  }
+  int left = 0, stray = 0;
+  DIR *dd = opendir(d);
+  struct dirent *e;
+  while (dd && (e = readdir(dd))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    int known = 0;
+    for (int i = 0; i < nn && !known; i++) known = strcmp(names[i], e->d_name) == 0;
+    if (e->d_name[0] == '.') {
+      if (!left++) fprintf(stderr, "left behind: %s\n", e->d_name);
+    } else if (!known) {
+      if (!stray++) fprintf(stderr, "read by no model: %s\n", e->d_name);
+    }
+  }
+  if (dd) closedir(dd);
+  CHECK(left == 0 && stray == 0);
+}
+
+/* 8 threads save 100 times each to one path and to paths of their own, in
+ * one directory: no save fails, and in the end each file is one complete
+ * version (it loads; its fingerprint is one of the versions), no temporary
+ * file is left and no file that no model reads. */
+TEST(save_threads_side_by_side) {
+  char d[300], vd[300], p[400];
+  SUBDIR(d, "threads");
+  SUBDIR(vd, "threads-versions");
+  char fps[NVERSIONS][33];
+  REQUIRE(make_versions(vd, fps) == 0);
+  saver sv[NSAVERS];
+  pthread_t th[NSAVERS];
+  memset(sv, 0, sizeof sv);
+  for (int t = 0; t < NSAVERS; t++) {
+    sv[t].t = t;
+    sv[t].dir = d;
+    sv[t].m = load(PATH(p, "%s/v%d.onnx", vd, t % NVERSIONS));
+    REQUIRE(sv[t].m != NULL);
+  }
+  int started = 0;
+  for (int t = 0; t < NSAVERS; t++) started += pthread_create(&th[t], NULL, save_loop, &sv[t]) == 0;
+  CHECK(started == NSAVERS);
+  for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+  int saves = 0, fails = 0;
+  for (int t = 0; t < NSAVERS; t++) {
+    saves += sv[t].saves;
+    fails += sv[t].fails;
+    if (sv[t].fails) fprintf(stderr, "%d failed saves; first: %s\n", sv[t].fails, sv[t].first);
+    onnxslim_model_free(sv[t].m);
+  }
+  fprintf(stderr, "%d saves by %d threads, %d failed\n", saves, NSAVERS, fails);
+  CHECK(saves == NSAVERS * NROUNDS * 3 && fails == 0);
+  check_side_by_side(d, fps, NSAVERS);
+}
+
+/* The same with 4 processes. */
+TEST(save_processes_side_by_side) {
+  char d[300], vd[300], p[400];
+  SUBDIR(d, "processes");
+  SUBDIR(vd, "processes-versions");
+  char fps[NVERSIONS][33];
+  REQUIRE(make_versions(vd, fps) == 0);
+  pid_t kids[4];
+  for (int t = 0; t < 4; t++) {
+    kids[t] = fork();
+    if (kids[t] == 0) {
+      saver sv;
+      memset(&sv, 0, sizeof sv);
+      sv.t = t;
+      sv.dir = d;
+      sv.m = load(PATH(p, "%s/v%d.onnx", vd, t % NVERSIONS));
+      if (!sv.m) _exit(100);
+      save_loop(&sv);
+      if (sv.fails) fprintf(stderr, "process %d: %d failed saves; first: %s\n", t, sv.fails, sv.first);
+      onnxslim_model_free(sv.m);
+      _exit(sv.fails ? 1 : 0);
+    }
+  }
+  int bad = 0;
+  for (int t = 0; t < 4; t++) {
+    int st = -1;
+    if (kids[t] < 0 || waitpid(kids[t], &st, 0) != kids[t] || !WIFEXITED(st) || WEXITSTATUS(st))
+      bad++;
+  }
+  CHECK(bad == 0);
+  check_side_by_side(d, fps, 4);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
   if (!mkdtemp(dir)) {
@@ -2256,6 +2541,9 @@ int main(void) {
   RUN(save_shape_input_from_constant);
   RUN(save_shape_input_in_subgraph);
   RUN(save_twice_identical_no_append);
+  RUN(save_pair_generations);
+  RUN(save_threads_side_by_side);
+  RUN(save_processes_side_by_side);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);
   RUN(save_failure_file_size_limit);

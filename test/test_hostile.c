@@ -1,7 +1,8 @@
 /* Hostile inputs on the file system (issue 14): model paths that are not
  * regular files (a FIFO must not block), the external-data path race
  * (a directory swapped for a symlink leading out while loading), data files
- * written through a symlinked subdirectory, and external_data entries that
+ * written through a symlinked subdirectory (and the side files of such saves:
+ * temporaries, journal, generations), and external_data entries that
  * onnx would read differently (duplicate keys, a NUL inside a value, a
  * location naming a directory).
  * Run from the repository root; everything lives in a temporary directory
@@ -385,6 +386,30 @@ TEST(race_location_swap_without_openat2) {
 
 /* ===================== data files written through a symlinked directory ===================== */
 
+/* A model whose FLOAT[16] "w" holds v (filled with 0..15) inline. */
+static onnxslim_model *inline_model(float v[16]) {
+  for (int i = 0; i < 16; i++) v[i] = (float)i;
+  pbuf g = {0}, t = {0}, node = {0}, mm = {0}, op = {0};
+  pb_int(&t, 1, 16);
+  pb_int(&t, 2, 1);
+  pb_str(&t, 8, "w");
+  pb_bytes(&t, 9, v, 16 * sizeof *v);
+  pb_str(&node, 1, "w");
+  pb_str(&node, 2, "y");
+  pb_str(&node, 4, "Identity");
+  pb_msg(&g, 1, &node);
+  pb_str(&g, 2, "g");
+  pb_msg(&g, 5, &t);
+  pb_int(&mm, 1, 8);
+  pb_msg(&mm, 7, &g);
+  pb_int(&op, 2, 17);
+  pb_msg(&mm, 8, &op);
+  onnxslim_model *m = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, 0, NULL));
+  free(mm.p);
+  return m;
+}
+
 /* Saving with location "link/w.data", where link is a symlink to a
  * directory outside the model's directory, is refused and writes nothing
  * anywhere; through a symlink that stays inside it works. */
@@ -399,25 +424,7 @@ TEST(save_location_through_symlink) {
   CHECK(symlink("sub", PATH(p, "%s/out/subl", d)) == 0);
   /* a model with one inline tensor */
   float v[16];
-  for (int i = 0; i < 16; i++) v[i] = (float)i;
-  pbuf g = {0}, t = {0}, node = {0}, mm = {0}, op = {0};
-  pb_int(&t, 1, 16);
-  pb_int(&t, 2, 1);
-  pb_str(&t, 8, "w");
-  pb_bytes(&t, 9, v, sizeof v);
-  pb_str(&node, 1, "w");
-  pb_str(&node, 2, "y");
-  pb_str(&node, 4, "Identity");
-  pb_msg(&g, 1, &node);
-  pb_str(&g, 2, "g");
-  pb_msg(&g, 5, &t);
-  pb_int(&mm, 1, 8);
-  pb_msg(&mm, 7, &g);
-  pb_int(&op, 2, 17);
-  pb_msg(&mm, 8, &op);
-  onnxslim_model *m = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, 0, NULL));
-  free(mm.p);
+  onnxslim_model *m = inline_model(v);
   REQUIRE(m);
   onnxslim_external_options o;
   onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
@@ -449,6 +456,120 @@ TEST(save_location_through_symlink) {
   size_t n = 0;
   CHECK(m && onnxslim_tensor_data(init_w(m), &data, &n) == ONNXSLIM_OK && n == sizeof v &&
         memcmp(data, v, n) == 0);
+  onnxslim_model_free(m);
+}
+
+/* A pid that no process has (a child that exited). */
+static long dead_pid(void) {
+  fflush(NULL);
+  pid_t p = fork();
+  if (p == 0) _exit(0);
+  if (p > 0) waitpid(p, NULL, 0);
+  return (long)p;
+}
+
+/* Hidden entries of directory d (side files left behind). */
+static int hidden_in(const char *d) {
+  int n = 0;
+  DIR *dd = opendir(d);
+  struct dirent *e;
+  while (dd && (e = readdir(dd)))
+    if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  if (dd) closedir(dd);
+  return n;
+}
+
+/* Saves m to d/out/m.onnx with location loc; the location the report gives
+ * goes to got (or "" on failure). */
+static int save_loc(onnxslim_model *m, const char *d, const char *loc, char *got, size_t cap) {
+  char p[400];
+  onnxslim_external_options o;
+  onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  o.size_threshold = 0;
+  o.location = loc;
+  onnxslim_external_report *r = NULL;
+  int rc = onnxslim_model_save_external(m, PATH(p, "%s/out/m.onnx", d), &o, &r);
+  const char *l = NULL;
+  got[0] = '\0';
+  if (!rc && onnxslim_external_report_count(r) == 1)
+    onnxslim_external_report_entry(r, 0, NULL, NULL, &l, NULL, NULL);
+  if (l) snprintf(got, cap, "%s", l);
+  onnxslim_external_report_free(r);
+  return rc;
+}
+
+/* The generations, temporaries and journal of an external-data save in a
+ * subdirectory (location "w/x.bin") live beneath the model's directory as
+ * the data files do: saves alternate between w/x.bin and w/x_1.bin and
+ * leave no side file; stale temporaries in w are removed; a stale journal
+ * is recovered beneath the model's directory only - its entries that lead
+ * out through a symlink remove or rename nothing outside; and a location
+ * through such a symlink neither writes nor cleans anything outside. */
+TEST(save_side_files_beneath) {
+  char d[300], p[400], q[400], got[300];
+  SUBDIR(d, "sides");
+  mkdir(PATH(p, "%s/outside", d), 0755);
+  mkdir(PATH(p, "%s/out", d), 0755);
+  mkdir(PATH(p, "%s/out/w", d), 0755);
+  CHECK(symlink("../outside", PATH(p, "%s/out/link", d)) == 0);
+  float v[16];
+  onnxslim_model *m = inline_model(v);
+  REQUIRE(m);
+  /* generations in the subdirectory */
+  static const char *const gens[] = {"w/x.bin", "w/x_1.bin", "w/x.bin"};
+  for (int k = 0; k < 3; k++) {
+    CHECK_OK(save_loc(m, d, "w/x.bin", got, sizeof got));
+    if (strcmp(got, gens[k])) fprintf(stderr, "save %d: location '%s'\n", k, got);
+    CHECK(strcmp(got, gens[k]) == 0);
+    CHECK(exists(PATH(p, "%s/out/%s", d, gens[k])));
+    CHECK(!exists(PATH(p, "%s/out/%s", d, gens[(k + 1) % 2])));
+    CHECK(hidden_in(PATH(p, "%s/out", d)) == 0 && hidden_in(PATH(p, "%s/out/w", d)) == 0);
+  }
+  /* what a killed save left: a stale temporary in w, a stale journal next
+   * to the model naming a file in w and files reached through link */
+  long dead = dead_pid();
+  REQUIRE(dead > 0);
+  uint8_t junk[64] = {1};
+  write_bytes(PATH(p, "%s/out/w/.x.bin.tmp-%ld-%ld-AAAAAA", d, dead, dead), junk, sizeof junk);
+  write_bytes(PATH(p, "%s/out/w/x_7.bin", d), junk, sizeof junk);
+  write_bytes(PATH(p, "%s/outside/x.bin", d), junk, sizeof junk);
+  write_bytes(PATH(p, "%s/outside/.x.bin.bak-%ld-%ld-0", d, dead, dead), junk, sizeof junk);
+  struct stat in, out;
+  CHECK(stat(PATH(p, "%s/out/w/x_7.bin", d), &in) == 0);
+  CHECK(stat(PATH(p, "%s/outside/x.bin", d), &out) == 0);
+  char bak[100], journal[1000];
+  snprintf(bak, sizeof bak, "link/.x.bin.bak-%ld-%ld-0", dead, dead);
+  snprintf(journal, sizeof journal,
+           "onnxslim-journal 1\nnew %llu %llu 9:w/x_7.bin\nnew %llu %llu 10:link/x.bin\n"
+           "bak %zu:%s 10:link/y.bin\n",
+           (unsigned long long)in.st_dev, (unsigned long long)in.st_ino,
+           (unsigned long long)out.st_dev, (unsigned long long)out.st_ino, strlen(bak), bak);
+  write_bytes(PATH(p, "%s/out/.m.onnx.journal-%ld-%ld-BBBBBB", d, dead, dead), journal,
+              strlen(journal));
+  CHECK_OK(save_loc(m, d, "w/x.bin", got, sizeof got));
+  CHECK(strcmp(got, "w/x_1.bin") == 0);
+  CHECK(!exists(PATH(p, "%s/out/w/.x.bin.tmp-%ld-%ld-AAAAAA", d, dead, dead)));
+  CHECK(!exists(PATH(p, "%s/out/w/x_7.bin", d)));           /* recovered beneath */
+  CHECK(exists(PATH(p, "%s/outside/x.bin", d)));            /* not through link */
+  CHECK(exists(PATH(p, "%s/outside/.x.bin.bak-%ld-%ld-0", d, dead, dead)));
+  CHECK(!exists(PATH(p, "%s/outside/y.bin", d)));
+  CHECK(hidden_in(PATH(p, "%s/out", d)) == 0 && hidden_in(PATH(p, "%s/out/w", d)) == 0);
+  /* a location through link: refused, and nothing outside cleaned */
+  write_bytes(PATH(p, "%s/outside/.x.bin.tmp-%ld-%ld-CCCCCC", d, dead, dead), junk, sizeof junk);
+  int rc = save_loc(m, d, "link/x.bin", got, sizeof got);
+  CHECK(rc == ONNXSLIM_EINVAL && has(onnxslim_error_last(), "symlink"));
+  CHECK(exists(PATH(p, "%s/outside/.x.bin.tmp-%ld-%ld-CCCCCC", d, dead, dead)));
+  int n = 0;
+  DIR_COUNT(PATH(q, "%s/outside", d), n);
+  CHECK(n == 3); /* x.bin, the bak and the tmp planted there, nothing else */
+  /* and the model in place is still the one saved last */
+  onnxslim_model_free(m);
+  m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, PATH(p, "%s/out/m.onnx", d), NULL));
+  const void *data = NULL;
+  size_t len = 0;
+  CHECK(m && onnxslim_tensor_data(init_w(m), &data, &len) == ONNXSLIM_OK && len == sizeof v &&
+        memcmp(data, v, len) == 0);
   onnxslim_model_free(m);
 }
 
@@ -601,6 +722,7 @@ int main(void) {
   RUN(race_location_swap_without_openat2);
 #endif
   RUN(save_location_through_symlink);
+  RUN(save_side_files_beneath);
   RUN(external_keys_onnx_reads_otherwise);
   RUN(location_names_a_directory);
   char cmd[300];

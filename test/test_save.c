@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -250,6 +252,63 @@ TEST(save_over_source) {
   free(orig);
 }
 
+/* A pid that is not running (a child that has exited and been reaped). */
+static long dead_pid(void) {
+  pid_t p = fork();
+  if (p == 0) _exit(0);
+  if (p > 0) waitpid(p, NULL, 0);
+  return (long)p;
+}
+
+static int exists_in(const char *d, const char *name) {
+  char p[600];
+  snprintf(p, sizeof p, "%s/%s", d, name);
+  return access(p, F_OK) == 0;
+}
+
+/* Temporary files a killed save left (owner gone, not locked) are removed
+ * by the next save to the same destination; those of live owners, of other
+ * destinations and names that only look alike stay. */
+TEST(save_removes_stale_temporaries) {
+  char sub[300], path[400], p[600], stale[200], stale2[200], live[200], mine_locked[200], other[200];
+  snprintf(sub, sizeof sub, "%s/stale", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  long dead = dead_pid(), me = (long)getpid(), tid = (long)syscall(SYS_gettid);
+  CHECK(dead > 0);
+  snprintf(stale, sizeof stale, ".out.onnx.tmp-%ld-%ld-AAAAAA", dead, dead);
+  snprintf(stale2, sizeof stale2, ".out.onnx.tmp-%ld-%ld-BBBBBB", me, tid);
+  snprintf(live, sizeof live, ".out.onnx.tmp-%ld-%ld-CCCCCC", (long)getppid(), (long)getppid());
+  snprintf(mine_locked, sizeof mine_locked, ".out.onnx.tmp-%ld-%ld-EEEEEE", me, tid);
+  snprintf(other, sizeof other, ".other.onnx.tmp-%ld-%ld-FFFFFF", dead, dead);
+  const char *names[] = {stale, stale2, live, mine_locked, other, ".out.onnx.tmp-notes",
+                         ".out.onnx.tmp-1-x"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    snprintf(p, sizeof p, "%s/%s", sub, names[i]);
+    write_file(p, "partial");
+  }
+  snprintf(p, sizeof p, "%s/%s", sub, mine_locked);
+  int lk = open(p, O_RDONLY);
+  CHECK(lk >= 0 && flock(lk, LOCK_EX) == 0);
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK(!exists_in(sub, stale));       /* owner gone */
+  CHECK(!exists_in(sub, stale2));      /* this thread, not locked: a previous life of our ids */
+  CHECK(exists_in(sub, live));         /* owner alive */
+  CHECK(exists_in(sub, mine_locked));  /* locked */
+  CHECK(exists_in(sub, other));        /* another destination */
+  CHECK(exists_in(sub, ".out.onnx.tmp-notes"));
+  CHECK(exists_in(sub, ".out.onnx.tmp-1-x"));
+  close(lk);
+  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK(!exists_in(sub, mine_locked)); /* unlocked now */
+  CHECK(same_file(path, BERT));
+  CHECK(count_entries(sub) == 5);
+  onnxslim_model_free(m);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/onnxslim-save-XXXXXX");
   if (!mkdtemp(dir)) {
@@ -263,6 +322,7 @@ int main(void) {
   RUN(save_into_unwritable_directory);
   RUN(save_on_full_disk);
   RUN(save_over_source);
+  RUN(save_removes_stale_temporaries);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);

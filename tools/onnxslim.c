@@ -1385,7 +1385,7 @@ static int opt_allow_large(void *ctx, const char *value)
    "align data offsets to BYTES (a power of two;\ndefault 4K; 1: no padding)"}
 #define OPT_LOCATION                                                                         \
   {"--location", "FILE", opt_location,                                                       \
-   "data file, relative to OUT's directory\n(default: OUT's file name + .data)"}
+   "data file, relative to OUT's directory\n(default: OUT's file name + .data); when\nOUT exists and reads that name, OUT_1.bin\nfor OUT.bin (see Files below)"}
 #define OPT_PER_TENSOR                                                                       \
   {"--per-tensor", NULL, opt_per_tensor, "one data file per tensor instead of one file"}
 #define OPT_CHECKSUM                                                                         \
@@ -2283,18 +2283,28 @@ static int convert_model(const char *in, const char *out, const convert_settings
   }
   if (sp.relocated && erep) {
     size_t i, moved = 0;
+    const char *where = NULL;
     for (i = 0; i < onnxslim_external_report_count(erep); i++) {
       int st = -1;
-      if (onnxslim_external_report_entry(erep, i, NULL, &st, NULL, NULL, NULL) == ONNXSLIM_OK &&
-          st == ONNXSLIM_EXTERNAL_WRITTEN)
+      const char *loc = NULL;
+      if (onnxslim_external_report_entry(erep, i, NULL, &st, &loc, NULL, NULL) == ONNXSLIM_OK &&
+          st == ONNXSLIM_EXTERNAL_WRITTEN) {
         moved++;
+        if (!where)
+          where = loc;
+      }
     }
     if (moved) {
+      /* the library's name for the file: OUT.data, or OUT_1.data when the
+       * OUT being replaced reads OUT.data */
+      char *d = dir_part(out);
       fflush(stdout);
       fprintf(stderr,
-              "%s: %zu tensor%s of '%s' in external data written to '%s', next to OUT, so that "
-              "OUT loads on its own\n",
-              progname, moved, moved == 1 ? "" : "s", in, sp.data);
+              "%s: %zu tensor%s of '%s' in external data written to '%s%s%s', next to OUT, so "
+              "that OUT loads on its own\n",
+              progname, moved, moved == 1 ? "" : "s", in, strrchr(out, '/') ? d : "",
+              strrchr(out, '/') && strcmp(d, "/") ? "/" : "", where ? where : "?");
+      free(d);
     }
   }
 
@@ -2550,7 +2560,16 @@ static const char files_note[] =
     "link: that is a usage error and nothing is written. Every model written loads\n"
     "on its own: if IN keeps tensors in external data and OUT is in another\n"
     "directory, those tensors are written to OUT.data next to OUT (in IN's own\n"
-    "directory OUT refers to IN's data files, as IN does). '-' is not stdin/stdout.\n";
+    "directory OUT refers to IN's data files, as IN does). '-' is not stdin/stdout.\n"
+    "A save with external data is atomic as a pair: killed at any point, OUT is\n"
+    "the old model with its data or the new one with its data. The new data never\n"
+    "replaces a file the old OUT reads: saving to OUT again writes NAME_1.EXT\n"
+    "(out_1.bin, out.onnx_1.data), then NAME.EXT again; the old data files are\n"
+    "removed once the new OUT is in place. --report lists the files written.\n"
+    "While saving, hidden temporary files .NAME.tmp-PID-TID-*, .NAME.bak-PID-TID-*\n"
+    "and .OUT.journal-PID-TID-* sit next to OUT and its data files, and .OUT.lock\n"
+    "(saves to one OUT take turns); the next save to OUT removes those a killed\n"
+    "save left behind.\n";
 
 static const char exit_note[] =
     "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"

@@ -56,7 +56,9 @@ typedef struct onnxslim_external_options {
    * 0 = ONNXSLIM_EXTERNAL_DEFAULT_ALIGN). */
   uint64_t align;
   /** ONE_FILE: the data file, relative to the model's directory, "/"
-   * separated, without ".." (NULL: the model's file name + ".data"). */
+   * separated, without ".." (NULL: the model's file name + ".data"); a
+   * generation "_N" is inserted before the extension when the model at the
+   * destination reads that name (see onnxslim_model_save_external()). */
   const char *location;
 } onnxslim_external_options;
 
@@ -95,9 +97,21 @@ typedef struct onnxslim_external_report onnxslim_external_report;
  * none of them appears and existing files are left intact.
  * Data files are created beneath the model's directory: a location whose
  * directories lead out of it through a symlink is refused (ONNXSLIM_EINVAL).
- * In ONNXSLIM_EXTERNAL_PER_TENSOR mode a data file name that is already
- * taken by a file the model reads (see onnxslim_model_file_find()) gets a
- * _N suffix instead of replacing that file.
+ * The save is atomic as a pair: a data file never replaces one that the
+ * model at `path` (or this model) reads. Such a name gets its first free
+ * generation instead, "_N" before the extension ("out.bin" -> "out_1.bin"),
+ * so saving again to one path alternates between two names; the report
+ * says which. The model file is renamed last (the commit); then the data
+ * files the replaced model read and the new one does not are removed, if
+ * their names are ones this save could have written (the location, the
+ * default <model>.data, per-tensor names, with or without "_N"). A process
+ * killed at any point leaves the complete old or the complete new pair.
+ * Generated names never replace an existing file; the location asked for
+ * replaces one that no model there reads. Saves to one path from several
+ * threads or processes take turns at the commit (a lock on ".<name>.lock"
+ * next to it) and never fail because of each other. Temporary files
+ * (".<name>.tmp-PID-TID-*", ".bak-", ".journal-") that a killed save left
+ * are removed by the next save to the same path. See docs/external-data.md.
  * Bytes that pass through unchanged are copied by the kernel
  * (copy_file_range) where the file systems allow it.
  * *out (may be NULL) receives the report.

@@ -342,10 +342,13 @@ ONNXSLIM_API int onnxslim_model_save_size(const onnxslim_model *model, uint64_t 
  * base directory: so that the saved file loads on its own, saving such a
  * model into another directory is refused (see onnxslim/external.h to merge
  * the tensors, move them, or keep them external with
- * ONNXSLIM_EXTERNAL_KEEP_STORAGE). `path` naming a directory is refused before
- * anything is written.
+ * ONNXSLIM_EXTERNAL_KEEP_STORAGE), and so is saving a model whose external
+ * data file was replaced or removed since it was loaded (by a save with
+ * external data over the model it came from: the references would read
+ * another file). `path` naming a directory is refused before anything is
+ * written.
  * Errors: ONNXSLIM_EINVAL (also: external references that would not resolve
- * from path's directory), ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_ENOMEM,
+ * from path's directory, or to another file), ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_ENOMEM,
  * ONNXSLIM_ELIMIT (over 2 GiB).
  * @since 0.1.0
  */

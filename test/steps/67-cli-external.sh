@@ -174,12 +174,16 @@ if [ $have_ort -eq 1 ]; then
 fi
 "$cli" convert "$m" "$tmp/r/out.onnx" --gather-to bf16 --external-data --threshold 0 --location out.bin \
   --also-single-file "$tmp/r/out_single.onnx" --report > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 0 ] && grep -q '^converted ' "$tmp/o" && grep -q "^external data: .* in 'out.bin'" "$tmp/o" &&
-  grep -q '^files written:' "$tmp/o" && grep -q 'out_single.onnx' "$tmp/o" && [ "$(fp "$tmp/r/out.onnx")" = "$f1" ] &&
-  ok "recipe --report: conversion table, external data, files; re-saving overwrites" || bad "recipe --report exit $r"
-sz1=$(stat -c %s "$tmp/r/out.bin")
+# saved again over itself: the new data goes to out_1.bin (out.onnx read
+# out.bin until the new out.onnx replaced it), then out.bin is removed
+[ $r -eq 0 ] && grep -q '^converted ' "$tmp/o" && grep -q "^external data: .* in 'out_1.bin'" "$tmp/o" &&
+  grep -q '^files written:' "$tmp/o" && grep -q 'out_1.bin' "$tmp/o" && grep -q 'out_single.onnx' "$tmp/o" &&
+  [ "$(fp "$tmp/r/out.onnx")" = "$f1" ] && [ ! -e "$tmp/r/out.bin" ] &&
+  ok "recipe --report: conversion table, external data, files; saved again: out_1.bin, out.bin removed" || bad "recipe --report exit $r"
+sz1=$(stat -c %s "$tmp/r/out_1.bin")
 "$cli" convert "$m" "$tmp/r/out.onnx" --gather-to bf16 --external-data --threshold 0 --location out.bin
-[ "$(stat -c %s "$tmp/r/out.bin")" = "$sz1" ] && ok "saving again rewrites the data file (no append)" || bad "data file grew"
+[ "$(stat -c %s "$tmp/r/out.bin")" = "$sz1" ] && [ ! -e "$tmp/r/out_1.bin" ] &&
+  ok "saving a third time: out.bin again, rewritten (no append), out_1.bin removed" || bad "data file grew"
 
 # ---- locations --------------------------------------------------------------------------
 "$cli" split "$m" "$tmp/l.onnx" --location ../escape.bin > "$tmp/o" 2> "$tmp/e"; r=$?
