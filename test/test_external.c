@@ -40,25 +40,8 @@
 
 static char dir[256];
 
-/* Checks cond and leaves the test when it is false. */
-#define REQUIRE(cond) \
-  do {                \
-    if (!(cond)) {    \
-      CHECK(cond);    \
-      return;         \
-    }                 \
-  } while (0)
-
 /* ---- files ------------------------------------------------------------------ */
 
-static const char *P(char *buf, size_t cap, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, cap, fmt, ap);
-  va_end(ap);
-  return buf;
-}
-#define PATH(buf, ...) P(buf, sizeof buf, __VA_ARGS__)
 
 /* A fresh directory dir/name. */
 static const char *subdir(char *buf, size_t cap, const char *name) {
@@ -68,12 +51,6 @@ static const char *subdir(char *buf, size_t cap, const char *name) {
 }
 #define SUBDIR(buf, name) subdir(buf, sizeof buf, name)
 
-static int write_bytes(const char *path, const void *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  int ok = fwrite(p, 1, n, f) == n;
-  return fclose(f) == 0 && ok ? 0 : -1;
-}
 
 static int same_file(const char *a, const char *b) {
   size_t na, nb;

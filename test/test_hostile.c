@@ -33,22 +33,7 @@
 
 static char dir[256];
 
-#define REQUIRE(cond) \
-  do {                \
-    if (!(cond)) {    \
-      CHECK(cond);    \
-      return;         \
-    }                 \
-  } while (0)
 
-static const char *P(char *buf, size_t cap, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, cap, fmt, ap);
-  va_end(ap);
-  return buf;
-}
-#define PATH(buf, ...) P(buf, sizeof buf, __VA_ARGS__)
 
 static const char *subdir(char *buf, size_t cap, const char *name) {
   P(buf, cap, "%s/%s", dir, name);
@@ -57,12 +42,6 @@ static const char *subdir(char *buf, size_t cap, const char *name) {
 }
 #define SUBDIR(buf, name) subdir(buf, sizeof buf, name)
 
-static int write_bytes(const char *path, const void *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  int ok = fwrite(p, 1, n, f) == n;
-  return fclose(f) == 0 && ok ? 0 : -1;
-}
 
 static int exists(const char *path) {
   struct stat st;

@@ -1,6 +1,7 @@
 /* Small helpers shared by the C tests. */
 #ifndef ONNXSLIM_TEST_UTIL_H
 #define ONNXSLIM_TEST_UTIL_H
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,5 +25,32 @@ static unsigned char *slurp(const char *path, size_t *n) {
   fclose(f);
   if (p) *n = (size_t)len;
   return p;
+}
+
+/* Checks cond (t.h's CHECK) and leaves the test when it is false. */
+#define REQUIRE(cond) \
+  do {                \
+    if (!(cond)) {    \
+      CHECK(cond);    \
+      return;         \
+    }                 \
+  } while (0)
+
+/* snprintf into buf, returning buf; PATH(buf, fmt, ...) for arrays. */
+static const char *P(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+#define PATH(buf, ...) P(buf, sizeof buf, __VA_ARGS__)
+
+/* Writes n bytes at p to path; 0 or -1. */
+static int write_bytes(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  int ok = fwrite(p, 1, n, f) == n;
+  return fclose(f) == 0 && ok ? 0 : -1;
 }
 #endif

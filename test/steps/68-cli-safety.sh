@@ -12,17 +12,7 @@
 #     selection the library refuses, --toposort and check on an unsorted
 #     graph, split --constants.
 set -u
-B=${B:-build}
-PY=/usr/bin/python3
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "skip $1"; }
-root=$PWD
-cli="$root/$B/onnxslim"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-m="$root/test/data/bert-tiny.onnx"
+. test/step-lib.sh
 have_ort=0
 ort_modules="$root/$B/node/node_modules"
 [ -d "$ort_modules/onnxruntime-node" ] && command -v node > /dev/null && have_ort=1

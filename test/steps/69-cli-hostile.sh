@@ -8,16 +8,7 @@
 #  C. --location naming a directory ('.', 'sub/.') is refused with a message
 #     that says so (exit 2), nothing written.
 set -u
-B=${B:-build}
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "skip $1"; }
-root=$PWD
-cli="$root/$B/onnxslim"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-m="$root/test/data/bert-tiny.onnx"
+. test/step-lib.sh
 
 # ---- A. special files as the model --------------------------------------------------
 mkfifo "$tmp/fifo.onnx"

@@ -14,17 +14,7 @@
 # (model file), so the old model beside the new data loads silently and
 # has neither fingerprint.
 set -u
-B=${B:-build}
-PY=/usr/bin/python3
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "skip $1"; }
-root=$PWD
-cli="$root/$B/onnxslim"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-m="$root/test/data/bert-tiny.onnx"
+. test/step-lib.sh
 if ! command -v strace > /dev/null; then
   skip "strace is missing (make deps installs it)"
   echo "$passed passed, $failed failed, $skipped skipped"

@@ -1,0 +1,15 @@
+# Sourced by test steps (test/steps/*.sh, run from the repository root):
+# the counters and ok/bad/skip that end in the "N passed, N failed, N skipped"
+# line, the command under test ($cli), the bundled model ($m) and a
+# temporary directory ($tmp) removed on exit.
+B=${B:-build}
+PY=/usr/bin/python3
+passed=0 failed=0 skipped=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+skip() { skipped=$((skipped + 1)); echo "skip $1"; }
+root=$PWD
+cli="$root/$B/onnxslim"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+m="$root/test/data/bert-tiny.onnx"
