@@ -1,4 +1,5 @@
-/* Small helpers shared by the C tests. */
+/* Small helpers shared by the C tests (inline: a program that does not use
+ * one gets no unused-function warning). */
 #ifndef ONNXSLIM_TEST_UTIL_H
 #define ONNXSLIM_TEST_UTIL_H
 #include <stdarg.h>
@@ -37,7 +38,7 @@ static unsigned char *slurp(const char *path, size_t *n) {
   } while (0)
 
 /* snprintf into buf, returning buf; PATH(buf, fmt, ...) for arrays. */
-static const char *P(char *buf, size_t cap, const char *fmt, ...) {
+static inline const char *P(char *buf, size_t cap, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, cap, fmt, ap);
@@ -47,7 +48,7 @@ static const char *P(char *buf, size_t cap, const char *fmt, ...) {
 #define PATH(buf, ...) P(buf, sizeof buf, __VA_ARGS__)
 
 /* Writes n bytes at p to path; 0 or -1. */
-static int write_bytes(const char *path, const void *p, size_t n) {
+static inline int write_bytes(const char *path, const void *p, size_t n) {
   FILE *f = fopen(path, "wb");
   if (!f) return -1;
   int ok = fwrite(p, 1, n, f) == n;
