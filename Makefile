@@ -109,11 +109,11 @@ TEST_BIN := $(patsubst test/%.c,$(B)/test/%,$(TEST_SRC)) \
             $(patsubst test/%.c,$(B)/test-static/%,$(TEST_SRC))
 TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest $(CFLAGS)
 
-$(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h $(HEADERS) $(B)/$(SOREAL)
+$(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/test
 	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
 
-$(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h $(HEADERS) $(B)/libonnxslim.a
+$(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h $(HEADERS) $(B)/libonnxslim.a
 	@mkdir -p $(B)/test-static
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS)
 

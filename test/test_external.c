@@ -27,6 +27,7 @@
 
 #include <onnxslim.h>
 
+#include "child.h"
 #include "util.h"
 
 #include "pbuild.h"
@@ -409,28 +410,6 @@ static int in_child(int (*fn)(void *), void *arg) {
   if (pid == 0) _exit(fn(arg));
   int status = 0;
   waitpid(pid, &status, 0);
-  if (WIFSIGNALED(status)) return 100 + WTERMSIG(status);
-  return WEXITSTATUS(status);
-}
-
-/* As in_child, but the child is killed (SIGKILL, so no exit handlers or
- * valgrind leak check run in it) when it takes more than ms milliseconds. */
-static int in_child_timeout(int (*fn)(void *), void *arg, int ms) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) _exit(fn(arg));
-  int status = 0;
-  for (int waited = 0;; waited += 10) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0) return -1;
-    if (waited >= ms) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    usleep(10000);
-  }
   if (WIFSIGNALED(status)) return 100 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }

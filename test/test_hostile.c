@@ -26,6 +26,7 @@
 
 #include <onnxslim.h>
 
+#include "child.h"
 #include "util.h"
 
 #include "pbuild.h"
@@ -59,28 +60,6 @@ static int exists(const char *path) {
   } while (0)
 
 static int has(const char *msg, const char *part) { return msg && part && strstr(msg, part); }
-
-/* Runs fn(arg) in a child; SIGKILL after ms milliseconds. Returns the exit
- * status, or 100 + the signal. */
-static int in_child_timeout(int (*fn)(void *), void *arg, int ms) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) _exit(fn(arg));
-  int status = 0;
-  for (int waited = 0;; waited += 10) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0) return -1;
-    if (waited >= ms) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    usleep(10000);
-  }
-  if (WIFSIGNALED(status)) return 100 + WTERMSIG(status);
-  return WEXITSTATUS(status);
-}
 
 /* ---- hand-built models ------------------------------------------------------------ *
  * One FLOAT[16] initializer "w" read by an Identity node, stored externally
@@ -651,25 +630,8 @@ TEST(location_names_a_directory) {
     }
   }
   /* saving */
-  float v[16] = {0};
-  pbuf g = {0}, t = {0}, node = {0}, mm = {0}, op = {0};
-  pb_int(&t, 1, 16);
-  pb_int(&t, 2, 1);
-  pb_str(&t, 8, "w");
-  pb_bytes(&t, 9, v, sizeof v);
-  pb_str(&node, 1, "w");
-  pb_str(&node, 2, "y");
-  pb_str(&node, 4, "Identity");
-  pb_msg(&g, 1, &node);
-  pb_str(&g, 2, "g");
-  pb_msg(&g, 5, &t);
-  pb_int(&mm, 1, 8);
-  pb_msg(&mm, 7, &g);
-  pb_int(&op, 2, 17);
-  pb_msg(&mm, 8, &op);
-  onnxslim_model *m = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, 0, NULL));
-  free(mm.p);
+  float v[16];
+  onnxslim_model *m = inline_model(v);
   REQUIRE(m);
   SUBDIR(d, "dotsave");
   onnxslim_external_options o;
