@@ -45,8 +45,10 @@ static size_t options_size(unsigned int version) {
 }
 
 int onnxslim_convert_options_init(onnxslim_convert_options *opts, unsigned int version) {
-  if (!opts || version < 1 || version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_options_init: bad arguments");
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_options_init: opts is NULL");
+  if (version < 1 || version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
+    return onnxslim__err_options_version("onnxslim_convert_options_init", "convert options",
+                                         version, ONNXSLIM_CONVERT_OPTIONS_VERSION);
   onnxslim_convert_options d = ONNXSLIM_CONVERT_OPTIONS_INIT;
   memcpy(opts, &d, options_size(version));
   opts->version = version;
@@ -452,7 +454,8 @@ int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options
   if (!model || !options)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL argument");
   if (options->version < 1 || options->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "unknown convert options version %u", options->version);
+    return onnxslim__err_options_version(NULL, "convert options", options->version,
+                                         ONNXSLIM_CONVERT_OPTIONS_VERSION);
   /* the fields the caller's version has; the later ones keep their defaults */
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   memcpy(&o, options, options_size(options->version));

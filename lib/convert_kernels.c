@@ -762,16 +762,18 @@ int onnxslim__convert_check(const char *who, const osl_convert_kernel *k, const 
                              ? "ONNXSLIM_CONVERT_TRUNCATE applies only to conversions to BF16"
                              : "widening conversions take no flags");
   if (stats && (stats->version < 1 || stats->version > ONNXSLIM_CONVERT_STATS_VERSION))
-    return onnxslim__err(ONNXSLIM_EINVAL, "%s: unknown stats version %u", who, stats->version);
+    return onnxslim__err_options_version(who, "stats", stats->version,
+                                         ONNXSLIM_CONVERT_STATS_VERSION);
   return 0;
 }
 
 /* ---- public API ------------------------------------------------------------------ */
 
 int onnxslim_convert_stats_init(onnxslim_convert_stats *stats, unsigned int version) {
-  if (!stats || version < 1 || version > ONNXSLIM_CONVERT_STATS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_stats_init: %s",
-                         !stats ? "stats is NULL" : "unknown stats version");
+  if (!stats) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_stats_init: stats is NULL");
+  if (version < 1 || version > ONNXSLIM_CONVERT_STATS_VERSION)
+    return onnxslim__err_options_version("onnxslim_convert_stats_init", "stats", version,
+                                         ONNXSLIM_CONVERT_STATS_VERSION);
   memset(stats, 0, sizeof *stats);
   stats->version = version;
   return 0;

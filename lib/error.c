@@ -15,6 +15,23 @@ int onnxslim__err(int code, const char *fmt, ...) {
   return code;
 }
 
+int onnxslim__err_options_version(const char *who, const char *what, unsigned int version,
+                                  unsigned int max) {
+  if (max <= 1)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "%s%sunknown %s version %u (this library knows version 1 only)",
+                         who ? who : "", who ? ": " : "", what, version);
+  return onnxslim__err(ONNXSLIM_EINVAL,
+                       "%s%sunknown %s version %u (this library knows versions 1 to %u)",
+                       who ? who : "", who ? ": " : "", what, version, max);
+}
+
+int onnxslim__err_nomem(const char *what) {
+  if (what && *what)
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory: %s", what);
+  return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+}
+
 const char *onnxslim_strerror(int code) {
   switch (code) {
   case ONNXSLIM_OK: return "success";

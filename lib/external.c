@@ -473,8 +473,10 @@ void onnxslim_external_report_free(onnxslim_external_report *r) {
 }
 
 int onnxslim_external_options_init(onnxslim_external_options *opts, unsigned int version) {
-  if (!opts || version != ONNXSLIM_EXTERNAL_OPTIONS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_external_options_init: bad arguments");
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_external_options_init: opts is NULL");
+  if (version != ONNXSLIM_EXTERNAL_OPTIONS_VERSION)
+    return onnxslim__err_options_version("onnxslim_external_options_init", "external options",
+                                         version, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
   onnxslim_external_options d = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
   *opts = d;
   return 0;
@@ -1210,7 +1212,8 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
   if (opts) {
     if (opts->version < 1 || opts->version > ONNXSLIM_EXTERNAL_OPTIONS_VERSION)
-      return onnxslim__err(ONNXSLIM_EINVAL, "unknown external options version %u", opts->version);
+      return onnxslim__err_options_version(NULL, "external options", opts->version,
+                                           ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
     o = *opts;
   }
   if (!model || !path || !model->root)

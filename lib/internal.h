@@ -22,6 +22,17 @@ int onnxslim__err(int code, const char *fmt, ...)
 #endif
     ;
 
+/* Records ONNXSLIM_EINVAL for an options (or stats) struct whose version
+ * this library does not know, naming the versions it knows:
+ * "unknown load options version 7 (this library knows versions 1 to 3)".
+ * `what` names the struct ("load options"); max is its current version. */
+int onnxslim__err_options_version(const char *who, const char *what, unsigned int version,
+                                  unsigned int max);
+
+/* Records ONNXSLIM_ENOMEM with "out of memory" and where: `what` says what
+ * was being allocated ("out of memory: graph index"). Returns ONNXSLIM_ENOMEM. */
+int onnxslim__err_nomem(const char *what);
+
 /* ---- arena (arena.c) --------------------------------------------------- */
 
 /* A bump allocator. Everything a model allocates while it lives comes from

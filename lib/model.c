@@ -47,16 +47,20 @@ static size_t load_options_size(unsigned int version) {
 
 int onnxslim_load_options_init(onnxslim_load_options *opts, unsigned int version) {
   size_t size = load_options_size(version);
-  if (!opts || !size)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_load_options_init: bad arguments");
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_load_options_init: opts is NULL");
+  if (!size)
+    return onnxslim__err_options_version("onnxslim_load_options_init", "load options", version,
+                                         ONNXSLIM_LOAD_OPTIONS_VERSION);
   memset(opts, 0, size);
   opts->version = version;
   return 0;
 }
 
 int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version) {
-  if (!opts || version != ONNXSLIM_SAVE_OPTIONS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_save_options_init: bad arguments");
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_save_options_init: opts is NULL");
+  if (version != ONNXSLIM_SAVE_OPTIONS_VERSION)
+    return onnxslim__err_options_version("onnxslim_save_options_init", "save options", version,
+                                         ONNXSLIM_SAVE_OPTIONS_VERSION);
   memset(opts, 0, sizeof *opts);
   opts->version = version;
   return 0;
@@ -74,7 +78,8 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
   o->max_memory = ONNXSLIM_DEFAULT_MAX_MEMORY;
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_LOAD_OPTIONS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "unknown load options version %u", opts->version);
+    return onnxslim__err_options_version(NULL, "load options", opts->version,
+                                         ONNXSLIM_LOAD_OPTIONS_VERSION);
   if (opts->flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved load option flags 0x%x set", opts->flags);
   if (opts->max_depth) o->max_depth = opts->max_depth;
@@ -423,7 +428,8 @@ static int read_save_options(const onnxslim_save_options *opts, unsigned int *fl
   *flags = 0;
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_SAVE_OPTIONS_VERSION)
-    return onnxslim__err(ONNXSLIM_EINVAL, "unknown save options version %u", opts->version);
+    return onnxslim__err_options_version(NULL, "save options", opts->version,
+                                         ONNXSLIM_SAVE_OPTIONS_VERSION);
   if (opts->flags & ~(ONNXSLIM_SAVE_NO_FSYNC | ONNXSLIM_SAVE_ALLOW_LARGE))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved save option flags 0x%x set", opts->flags);
   *flags = opts->flags;

@@ -115,7 +115,20 @@ TEST(errors) {
   o.flags = 0;
   o.version = 99;
   CHECK(onnxslim_model_open(&m, BERT, &o) == ONNXSLIM_EINVAL);
+  /* an unknown version names the versions this library knows */
+  CHECK(strstr(onnxslim_error_last(), "unknown load options version 99") != NULL);
+  CHECK(strstr(onnxslim_error_last(), "knows versions 1 to 3") != NULL);
   CHECK(onnxslim_load_options_init(&o, 99) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "knows versions 1 to 3") != NULL);
+  {
+    onnxslim_convert_options co;
+    CHECK(onnxslim_convert_options_init(&co, 7) == ONNXSLIM_EINVAL);
+    CHECK(strstr(onnxslim_error_last(), "unknown convert options version 7 (this library knows "
+                                        "versions 1 to 2)") != NULL);
+    onnxslim_convert_stats cs;
+    CHECK(onnxslim_convert_stats_init(&cs, 0) == ONNXSLIM_EINVAL);
+    CHECK(strstr(onnxslim_error_last(), "knows version 1 only") != NULL);
+  }
   CHECK_OK(onnxslim_load_options_init(&o, ONNXSLIM_LOAD_OPTIONS_VERSION));
   CHECK(o.version == ONNXSLIM_LOAD_OPTIONS_VERSION && o.flags == 0 && o.max_depth == 0);
   onnxslim_model_free(NULL);
