@@ -22,7 +22,9 @@ vg "bad-input corpus" "$B/bad_inputs" test/fuzz/corpus/*.onnx
 vg "onnxslim info" "$B/onnxslim" info test/data/bert-tiny.onnx
 vg "onnxslim convert" "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/out.onnx"
 vg "unit tests (test_check)" "$B/test/test_check"
-vg "unit tests (test_edit)" "$B/test/test_edit"
+for t in graph node model insert cleanup; do
+  vg "unit tests (test_$t)" "$B/test/test_$t"
+done
 vg "the recipe: onnxslim convert --gather-to bf16 --external-data --also-single-file" \
   "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/r.onnx" --gather-to bf16 --external-data \
   --threshold 0 --location r.onnx.bin --also-single-file "$tmp/r_single.onnx"
