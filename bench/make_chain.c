@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   pb_int(&op, 2, 13);
   pb_msg(&m, 8, &op);
   onnxslim_model *model = NULL;
-  if (onnxslim_model_from_buffer(&model, m.p, m.n, ONNXSLIM_BUFFER_COPY, NULL)) die("load");
+  if (onnxslim_model_from_buffer(&model, m.p, m.n, ONNXSLIM_COPY, NULL)) die("load");
   free(m.p);
 
   double t0 = now();
@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
     snprintf(wname, sizeof wname, "w%ld", i);
     snprintf(out, sizeof out, i == n - 1 ? "y" : "a%ld", i);
     if (onnxslim_graph_add_initializer(gr, wname, ONNXSLIM_DTYPE_FLOAT, dims + 1, 1, w, sizeof w,
-                                       ONNXSLIM_DATA_COPY, NULL))
+                                       ONNXSLIM_COPY, NULL))
       die("initializer");
     const char *in[2] = {prev, wname}, *outs[1] = {out};
     char nname[32];

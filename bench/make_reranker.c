@@ -107,14 +107,14 @@ static const char *weight(const char *name, int64_t d0, int64_t d1, float scale,
   keep(w);
   total_params += n;
   if (onnxslim_graph_add_initializer(G, name, ONNXSLIM_DTYPE_FLOAT, dims, rank, w, n * sizeof *w,
-                                     ONNXSLIM_DATA_BORROW, NULL))
+                                     ONNXSLIM_BORROW, NULL))
     die(name);
   return stable(name);
 }
 
 static const char *scalar_f(const char *name, float v) {
   if (onnxslim_graph_add_initializer(G, name, ONNXSLIM_DTYPE_FLOAT, NULL, 0, &v, sizeof v,
-                                     ONNXSLIM_DATA_COPY, NULL))
+                                     ONNXSLIM_COPY, NULL))
     die(name);
   return stable(name);
 }
@@ -122,7 +122,7 @@ static const char *scalar_f(const char *name, float v) {
 static const char *ints(const char *name, const int64_t *v, size_t n, int scalar) {
   int64_t dims[1] = {(int64_t)n};
   if (onnxslim_graph_add_initializer(G, name, ONNXSLIM_DTYPE_INT64, dims, scalar ? 0 : 1, v,
-                                     n * sizeof *v, ONNXSLIM_DATA_COPY, NULL))
+                                     n * sizeof *v, ONNXSLIM_COPY, NULL))
     die(name);
   return stable(name);
 }
@@ -302,7 +302,7 @@ int main(int argc, char **argv) {
 
   pbuf seed = minimal_model();
   onnxslim_model *m = NULL;
-  if (onnxslim_model_from_buffer(&m, seed.p, seed.n, ONNXSLIM_BUFFER_COPY, NULL))
+  if (onnxslim_model_from_buffer(&m, seed.p, seed.n, ONNXSLIM_COPY, NULL))
     die("loading the minimal model");
   free(seed.p);
   G = onnxslim_model_graph(m);

@@ -21,12 +21,12 @@ typedef struct ck_item {
   char *msg;
 } ck_item;
 
-struct onnxslim_report {
+struct onnxslim_check_report {
   ck_item *items;
   size_t count, cap;
 };
 
-void onnxslim_report_free(onnxslim_report *report) {
+void onnxslim_check_report_free(onnxslim_check_report *report) {
   if (!report) return;
   for (size_t i = 0; i < report->count; i++) {
     free(report->items[i].loc);
@@ -36,9 +36,9 @@ void onnxslim_report_free(onnxslim_report *report) {
   free(report);
 }
 
-size_t onnxslim_report_count(const onnxslim_report *report) { return report ? report->count : 0; }
+size_t onnxslim_check_report_count(const onnxslim_check_report *report) { return report ? report->count : 0; }
 
-static const ck_item *item_at(const onnxslim_report *report, size_t index, const char *fn) {
+static const ck_item *item_at(const onnxslim_check_report *report, size_t index, const char *fn) {
   if (!report) {
     onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL report", fn);
     return NULL;
@@ -51,17 +51,17 @@ static const ck_item *item_at(const onnxslim_report *report, size_t index, const
   return &report->items[index];
 }
 
-const char *onnxslim_report_location(const onnxslim_report *report, size_t index) {
+const char *onnxslim_check_report_location(const onnxslim_check_report *report, size_t index) {
   const ck_item *it = item_at(report, index, __func__);
   return it ? it->loc : NULL;
 }
 
-const char *onnxslim_report_message(const onnxslim_report *report, size_t index) {
+const char *onnxslim_check_report_message(const onnxslim_check_report *report, size_t index) {
   const ck_item *it = item_at(report, index, __func__);
   return it ? it->msg : NULL;
 }
 
-int onnxslim_report_code(const onnxslim_report *report, size_t index) {
+int onnxslim_check_report_code(const onnxslim_check_report *report, size_t index) {
   const ck_item *it = item_at(report, index, __func__);
   return it ? it->code : onnxslim_error_last_code();
 }
@@ -216,7 +216,7 @@ typedef struct scope {
 } scope;
 
 typedef struct ck {
-  onnxslim_report *rep;
+  onnxslim_check_report *rep;
   ck_str path; /* location of what is being checked */
   ck_str msg;
   int rc; /* first hard failure (ENOMEM, ...) */
@@ -243,7 +243,7 @@ static int problem(ck *c, int code, const char *fmt, ...)
     ;
 static int problem(ck *c, int code, const char *fmt, ...) {
   if (c->path.oom) return nomem(c);
-  onnxslim_report *r = c->rep;
+  onnxslim_check_report *r = c->rep;
   str_cut(&c->msg, 0);
   va_list ap;
   va_start(ap, fmt);
@@ -505,15 +505,15 @@ static int check_attr_tensors(ck *c, const onnxslim_attr *a, int type) {
     const onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensor(a);
     return s ? check_sparse(c, s) : 0;
   }
-  size_t n = onnxslim_attr_list_size(a);
+  size_t n = onnxslim_attr_list_count(a);
   for (size_t k = 0; k < n; k++) {
     size_t mark = push(c, "[%zu]", k);
     int rc = 0;
     if (type == ONNXSLIM_ATTR_TENSORS) {
-      const onnxslim_tensor *t = onnxslim_attr_tensors_at(a, k);
+      const onnxslim_tensor *t = onnxslim_attr_list_tensor(a, k);
       rc = t ? check_tensor(c, t) : failed(c);
     } else {
-      const onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensors_at(a, k);
+      const onnxslim_sparse_tensor *s = onnxslim_attr_list_sparse_tensor(a, k);
       rc = s ? check_sparse(c, s) : failed(c);
     }
     str_cut(&c->path, mark);
@@ -542,10 +542,10 @@ static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const ck_map 
       /* a GRAPH attribute without a value refers to a function attribute */
       if (sg) rc = check_graph(c, sg, s, opsets);
     } else if (type == ONNXSLIM_ATTR_GRAPHS) {
-      size_t m = onnxslim_attr_list_size(a);
+      size_t m = onnxslim_attr_list_count(a);
       for (size_t k = 0; k < m && !rc; k++) {
         size_t mk = push(c, "[%zu]", k);
-        const onnxslim_graph *sg = onnxslim_attr_graphs_at(a, k);
+        const onnxslim_graph *sg = onnxslim_attr_list_graph(a, k);
         rc = sg ? check_graph(c, sg, s, opsets) : failed(c);
         str_cut(&c->path, mk);
       }
@@ -920,7 +920,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
   return rc;
 }
 
-int onnxslim_model_check(const onnxslim_model *model, unsigned int flags, onnxslim_report **out) {
+int onnxslim_model_check(const onnxslim_model *model, unsigned int flags, onnxslim_check_report **out) {
   if (out) *out = NULL;
   if (!model || !out)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_check: NULL %s", model ? "out" : "model");
@@ -951,7 +951,7 @@ int onnxslim_model_check(const onnxslim_model *model, unsigned int flags, onnxsl
   free(c.path.p);
   free(c.msg.p);
   if (rc) {
-    onnxslim_report_free(c.rep);
+    onnxslim_check_report_free(c.rep);
     return c.rc ? c.rc : rc;
   }
   *out = c.rep;

@@ -171,9 +171,9 @@ out:
   return rc;
 }
 
-int onnxslim_graph_toposort(onnxslim_graph *graph, unsigned int flags) {
+int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int flags) {
   if (!graph || (flags & ~ONNXSLIM_CLEANUP_RECURSIVE))
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_graph_toposort: bad arguments");
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_cleanup_toposort: bad arguments");
   if (!onnxslim_graph_model(graph)) return ONNXSLIM_EINVAL;
   return toposort(graph, flags, NULL);
 }
@@ -248,10 +248,10 @@ out:
   return rc;
 }
 
-int onnxslim_graph_remove_unused(onnxslim_graph *graph, unsigned int flags, size_t *removed) {
+int onnxslim_cleanup_remove_unused(onnxslim_graph *graph, unsigned int flags, size_t *removed) {
   if (removed) *removed = 0;
   if (!graph || (flags & ~ONNXSLIM_CLEANUP_RECURSIVE))
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_graph_remove_unused: bad arguments");
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_cleanup_remove_unused: bad arguments");
   if (!onnxslim_graph_model(graph)) return ONNXSLIM_EINVAL;
   return remove_unused(graph, flags, removed);
 }

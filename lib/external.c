@@ -1542,7 +1542,7 @@ static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
     for (size_t i = 0; i < n; i++) {
       const char *s;
       size_t len;
-      int rc = onnxslim_tensor_string_at(tt, i, &s, &len);
+      int rc = onnxslim_tensor_string(tt, i, &s, &len);
       if (rc) return rc;
       h_bytes(m, h, (const uint8_t *)s, len);
     }

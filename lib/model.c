@@ -153,7 +153,7 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
   if (out) *out = NULL;
   if (!out || (!data && size))
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_from_buffer: NULL argument");
-  if (flags & ~ONNXSLIM_BUFFER_BORROW)
+  if (flags & ~ONNXSLIM_BORROW)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_from_buffer: reserved flags 0x%x set",
                          flags);
   osl_load_opts o;
@@ -166,7 +166,7 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
   m->fd = -1;
   m->max_depth = o.max_depth;
   m->max_memory = o.max_memory;
-  if (flags & ONNXSLIM_BUFFER_BORROW || size == 0) {
+  if (flags & ONNXSLIM_BORROW || size == 0) {
     m->data = data;
   } else {
     m->owned = malloc(size);

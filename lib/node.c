@@ -233,7 +233,7 @@ onnxslim_type *onnxslim_attr_type_proto(const onnxslim_attr *attr) {
   return (onnxslim_type *)single_sub(attr, ONNXSLIM_ATTR_TYPE_PROTO, __func__);
 }
 
-size_t onnxslim_attr_list_size(const onnxslim_attr *attr) {
+size_t onnxslim_attr_list_count(const onnxslim_attr *attr) {
   A_OR(0);
   int ty = attr_type(a);
   const void *vals;
@@ -272,7 +272,7 @@ int onnxslim_attr_ints(const onnxslim_attr *attr, const int64_t **values, size_t
   return onnxslim__msg_int64s(a, onnx_AttributeProto_ints_tag, values, count);
 }
 
-int onnxslim_attr_strings_at(const onnxslim_attr *attr, size_t index, const char **data,
+int onnxslim_attr_list_string(const onnxslim_attr *attr, size_t index, const char **data,
                              size_t *size) {
   A_OR(ONNXSLIM_EINVAL);
   int rc = want(a, ONNXSLIM_ATTR_STRINGS, __func__);
@@ -288,17 +288,17 @@ static osl_msg *list_sub(const onnxslim_attr *attr, int type, size_t index, cons
   return onnxslim__msg_sub_at(a, value_field[type], index);
 }
 
-onnxslim_tensor *onnxslim_attr_tensors_at(const onnxslim_attr *attr, size_t index) {
+onnxslim_tensor *onnxslim_attr_list_tensor(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_tensor *)list_sub(attr, ONNXSLIM_ATTR_TENSORS, index, __func__);
 }
-onnxslim_graph *onnxslim_attr_graphs_at(const onnxslim_attr *attr, size_t index) {
+onnxslim_graph *onnxslim_attr_list_graph(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_graph *)list_sub(attr, ONNXSLIM_ATTR_GRAPHS, index, __func__);
 }
-onnxslim_sparse_tensor *onnxslim_attr_sparse_tensors_at(const onnxslim_attr *attr,
+onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr,
                                                         size_t index) {
   return (onnxslim_sparse_tensor *)list_sub(attr, ONNXSLIM_ATTR_SPARSE_TENSORS, index, __func__);
 }
-onnxslim_type *onnxslim_attr_type_protos_at(const onnxslim_attr *attr, size_t index) {
+onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_type *)list_sub(attr, ONNXSLIM_ATTR_TYPE_PROTOS, index, __func__);
 }
 

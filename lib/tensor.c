@@ -331,7 +331,7 @@ size_t onnxslim_tensor_string_count(const onnxslim_tensor *tensor) {
   return onnxslim__msg_count(t, onnx_TensorProto_string_data_tag);
 }
 
-int onnxslim_tensor_string_at(const onnxslim_tensor *tensor, size_t index, const char **data,
+int onnxslim_tensor_string(const onnxslim_tensor *tensor, size_t index, const char **data,
                               size_t *size) {
   T_OR(ONNXSLIM_EINVAL);
   osl_field *f = onnxslim__msg_at(t, onnx_TensorProto_string_data_tag, index);
@@ -401,7 +401,7 @@ int onnxslim_tensor_set_data(onnxslim_tensor *tensor, int32_t dtype, const int64
   T_OR(ONNXSLIM_EINVAL);
   if ((!dims && rank) || (!data && size))
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL dims or data", __func__);
-  if (flags & ~ONNXSLIM_DATA_BORROW)
+  if (flags & ~ONNXSLIM_BORROW)
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: reserved flags 0x%x set", __func__, flags);
   unsigned int bits = onnxslim_dtype_bits(dtype);
   if (!bits)
@@ -419,7 +419,7 @@ int onnxslim_tensor_set_data(onnxslim_tensor *tensor, int32_t dtype, const int64
   /* build all new fields before touching the tensor */
   osl_field raw, dt;
   int rc = onnxslim__fld_bytes(t->model, onnx_TensorProto_raw_data_tag, data, size,
-                               (flags & ONNXSLIM_DATA_BORROW) != 0, &raw);
+                               (flags & ONNXSLIM_BORROW) != 0, &raw);
   if (rc) return rc;
   onnxslim__fld_varint(onnx_TensorProto_data_type_tag, (uint64_t)(int64_t)dtype, &dt);
   for (size_t i = 0; i < sizeof data_fields / sizeof data_fields[0]; i++)

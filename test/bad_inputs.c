@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     unsigned char *bytes = slurp(argv[i], &n);
     onnxslim_model *mb = (onnxslim_model *)&mb;
     onnxslim_error_clear();
-    int rcb = onnxslim_model_from_buffer(&mb, bytes, n, ONNXSLIM_BUFFER_COPY, NULL);
+    int rcb = onnxslim_model_from_buffer(&mb, bytes, n, ONNXSLIM_COPY, NULL);
     ok = ok && refused(rcb, mb) && rcb == rc && strcmp(first, onnxslim_error_last()) == 0;
     free(bytes);
     if (ok) {

@@ -19,8 +19,8 @@ static size_t problems, graphs_checked;
 static int expect; /* 0: models must be valid */
 
 /* 1 if problem i is well-formed and, in --expect mode, of the expected code */
-static int located(const onnxslim_report *r, size_t i) {
-  const char *loc = onnxslim_report_location(r, i), *msg = onnxslim_report_message(r, i);
+static int located(const onnxslim_check_report *r, size_t i) {
+  const char *loc = onnxslim_check_report_location(r, i), *msg = onnxslim_check_report_message(r, i);
   return loc && msg && msg[0] && (strncmp(loc, "graph '", 7) == 0 || strncmp(loc, "function", 8) == 0);
 }
 
@@ -30,7 +30,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
   size_t len = strlen(path);
   if (type != FTW_F || len < 5 || strcmp(path + len - 5, ".onnx") != 0) return 0;
   onnxslim_model *m = NULL;
-  onnxslim_report *r = NULL;
+  onnxslim_check_report *r = NULL;
   if (onnxslim_model_open(&m, path, NULL) != 0) {
     printf("FAIL %s: cannot load: %s\n", path, onnxslim_error_last());
     failed++;
@@ -40,13 +40,13 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     printf("FAIL %s: check failed: %s\n", path, onnxslim_error_last());
     failed++;
   } else {
-    size_t n = onnxslim_report_count(r), hits = 0, bad = 0;
+    size_t n = onnxslim_check_report_count(r), hits = 0, bad = 0;
     for (size_t i = 0; i < n; i++) {
       if (!located(r, i)) bad++;
-      if (expect && onnxslim_report_code(r, i) == expect) hits++;
+      if (expect && onnxslim_check_report_code(r, i) == expect) hits++;
       if (!expect || !located(r, i))
-        printf("FAIL %s: [%d] %s: %s\n", path, onnxslim_report_code(r, i),
-               onnxslim_report_location(r, i), onnxslim_report_message(r, i));
+        printf("FAIL %s: [%d] %s: %s\n", path, onnxslim_check_report_code(r, i),
+               onnxslim_check_report_location(r, i), onnxslim_check_report_message(r, i));
     }
     problems += n;
     if (expect && !hits) printf("FAIL %s: no problem of code %d among %zu\n", path, expect, n);
@@ -54,7 +54,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     else passed++;
   }
   graphs_checked++;
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(m);
   return 0;
 }

@@ -210,7 +210,7 @@ static void put_tensor(const onnxslim_tensor *t) {
     for (size_t i = 0; i < n && !err; i++) {
       const char *s;
       size_t len;
-      err = onnxslim_tensor_string_at(t, i, &s, &len);
+      err = onnxslim_tensor_string(t, i, &s, &len);
       if (!err) h = fnv1a(h, s, len);
     }
     if (err)
@@ -356,7 +356,7 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
       put_float(v[i]);
     }
     fputs("]\n", out);
-    if (onnxslim_attr_list_size(a) != n) fputs("LIST_SIZE_MISMATCH\n", out);
+    if (onnxslim_attr_list_count(a) != n) fputs("LIST_SIZE_MISMATCH\n", out);
     break;
   }
   case ONNXSLIM_ATTR_INTS: {
@@ -370,16 +370,16 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     fputs(" ints [", out);
     for (size_t i = 0; i < n; i++) fprintf(out, "%s%" PRId64, i ? "," : "", v[i]);
     fputs("]\n", out);
-    if (onnxslim_attr_list_size(a) != n) fputs("LIST_SIZE_MISMATCH\n", out);
+    if (onnxslim_attr_list_count(a) != n) fputs("LIST_SIZE_MISMATCH\n", out);
     break;
   }
   case ONNXSLIM_ATTR_STRINGS: {
-    size_t n = onnxslim_attr_list_size(a);
+    size_t n = onnxslim_attr_list_count(a);
     fputs(" strings [", out);
     for (size_t i = 0; i < n; i++) {
       const char *s;
       size_t len;
-      int rc = onnxslim_attr_strings_at(a, i, &s, &len);
+      int rc = onnxslim_attr_list_string(a, i, &s, &len);
       if (i) fputc(',', out);
       if (rc)
         fprintf(out, "error %d", rc);
@@ -390,21 +390,21 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     break;
   }
   case ONNXSLIM_ATTR_TENSORS: {
-    size_t n = onnxslim_attr_list_size(a);
+    size_t n = onnxslim_attr_list_count(a);
     fprintf(out, " tensors %zu\n", n);
     for (size_t i = 0; i < n; i++) {
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
-      put_tensor(onnxslim_attr_tensors_at(a, i));
+      put_tensor(onnxslim_attr_list_tensor(a, i));
       fputc('\n', out);
     }
     break;
   }
   case ONNXSLIM_ATTR_GRAPHS: {
-    size_t n = onnxslim_attr_list_size(a);
+    size_t n = onnxslim_attr_list_count(a);
     fprintf(out, " graphs %zu\n", n);
     for (size_t i = 0; i < n; i++) {
-      onnxslim_graph *g = onnxslim_attr_graphs_at(a, i);
+      onnxslim_graph *g = onnxslim_attr_list_graph(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu]\n", i);
       if (!g) continue;
@@ -414,10 +414,10 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     break;
   }
   case ONNXSLIM_ATTR_SPARSE_TENSORS: {
-    size_t n = onnxslim_attr_list_size(a);
+    size_t n = onnxslim_attr_list_count(a);
     fprintf(out, " sparse_tensors %zu\n", n);
     for (size_t i = 0; i < n; i++) {
-      onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensors_at(a, i);
+      onnxslim_sparse_tensor *s = onnxslim_attr_list_sparse_tensor(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
       if (s)
@@ -429,10 +429,10 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     break;
   }
   case ONNXSLIM_ATTR_TYPE_PROTOS: {
-    size_t n = onnxslim_attr_list_size(a);
+    size_t n = onnxslim_attr_list_count(a);
     fprintf(out, " type_protos %zu\n", n);
     for (size_t i = 0; i < n; i++) {
-      onnxslim_type *t = onnxslim_attr_type_protos_at(a, i);
+      onnxslim_type *t = onnxslim_attr_list_type_proto(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
       if (t)
@@ -551,9 +551,9 @@ static void collect_uses(const onnxslim_graph *g, strvec *s) {
         onnxslim_graph *sg = onnxslim_attr_graph(a);
         if (sg) collect_uses(sg, s);
       } else if (ty == ONNXSLIM_ATTR_GRAPHS) {
-        size_t c = onnxslim_attr_list_size(a);
+        size_t c = onnxslim_attr_list_count(a);
         for (size_t j = 0; j < c; j++) {
-          onnxslim_graph *sg = onnxslim_attr_graphs_at(a, j);
+          onnxslim_graph *sg = onnxslim_attr_list_graph(a, j);
           if (sg) collect_uses(sg, s);
         }
       }

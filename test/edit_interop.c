@@ -8,7 +8,7 @@
  *   rename   every node output, in the main graph and in every subgraph,
  *            renamed to a fresh unique name (onnxslim_graph_rename_value)
  *   shuffle  the nodes of every graph reversed (onnxslim_graph_reorder_nodes),
- *            then onnxslim_graph_toposort(ONNXSLIM_CLEANUP_RECURSIVE)
+ *            then onnxslim_cleanup_toposort(ONNXSLIM_CLEANUP_RECURSIVE)
  *
  * Usage: edit_interop -l LIST
  *   LIST has one "MODEL OUT_PREFIX" pair a line; for each edit E the result
@@ -88,11 +88,11 @@ static int rename_graph(onnxslim_model *m, onnxslim_graph *g, size_t *count, cha
       onnxslim_attr *at = onnxslim_node_attr(n, a);
       int ty = onnxslim_attr_type(at);
       size_t ng = ty == ONNXSLIM_ATTR_GRAPH    ? 1
-                  : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_size(at)
+                  : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_count(at)
                                                : 0;
       for (size_t j = 0; j < ng; j++) {
         onnxslim_graph *sub =
-            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs_at(at, j);
+            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_list_graph(at, j);
         if (!sub) {
           snprintf(why, whylen, "subgraph: %s", onnxslim_error_last());
           return -1;
@@ -170,11 +170,11 @@ static int reverse_graph(onnxslim_graph *g, size_t *moved, char *why, size_t why
       onnxslim_attr *at = onnxslim_node_attr(nd, a);
       int ty = onnxslim_attr_type(at);
       size_t ng = ty == ONNXSLIM_ATTR_GRAPH    ? 1
-                  : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_size(at)
+                  : ty == ONNXSLIM_ATTR_GRAPHS ? onnxslim_attr_list_count(at)
                                                : 0;
       for (size_t j = 0; j < ng; j++) {
         onnxslim_graph *sub =
-            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs_at(at, j);
+            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_list_graph(at, j);
         if (sub && (rc = reverse_graph(sub, moved, why, whylen)) != 0) return rc;
       }
     }
@@ -191,7 +191,7 @@ static int edit_shuffle(onnxslim_model *m, char *why, size_t whylen) {
     snprintf(why, whylen, "fewer than two nodes in every graph");
     return 1;
   }
-  if (onnxslim_graph_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE) != 0) {
+  if (onnxslim_cleanup_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE) != 0) {
     snprintf(why, whylen, "toposort: %s", onnxslim_error_last());
     return -1;
   }

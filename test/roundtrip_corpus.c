@@ -27,7 +27,7 @@ static const char *check_one(const char *path) {
     res = why;
     goto done;
   }
-  if (onnxslim_model_from_buffer(&mb, in, n, ONNXSLIM_BUFFER_BORROW, NULL) != 0) {
+  if (onnxslim_model_from_buffer(&mb, in, n, ONNXSLIM_BORROW, NULL) != 0) {
     snprintf(why, sizeof why, "from_buffer: %s", onnxslim_error_last());
     res = why;
     goto done;

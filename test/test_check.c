@@ -120,29 +120,29 @@ static onnxslim_model *load(pbuf *g, pbuf *extra) {
     memset(extra, 0, sizeof *extra);
   }
   onnxslim_model *model = NULL;
-  int rc = onnxslim_model_from_buffer(&model, m.p, m.n, ONNXSLIM_BUFFER_COPY, NULL);
+  int rc = onnxslim_model_from_buffer(&model, m.p, m.n, ONNXSLIM_COPY, NULL);
   free(m.p);
   if (rc) fprintf(stderr, "load failed: %s\n", onnxslim_error_last());
   return model;
 }
 
 /* Checks the model and returns its report (NULL on failure). */
-static onnxslim_report *run_check(onnxslim_model *m) {
-  onnxslim_report *r = NULL;
+static onnxslim_check_report *run_check(onnxslim_model *m) {
+  onnxslim_check_report *r = NULL;
   if (!m || onnxslim_model_check(m, 0, &r) != 0) return NULL;
-  for (size_t i = 0; i < onnxslim_report_count(r); i++)
-    fprintf(stderr, "  problem %d: %s: %s\n", onnxslim_report_code(r, i),
-            onnxslim_report_location(r, i), onnxslim_report_message(r, i));
+  for (size_t i = 0; i < onnxslim_check_report_count(r); i++)
+    fprintf(stderr, "  problem %d: %s: %s\n", onnxslim_check_report_code(r, i),
+            onnxslim_check_report_location(r, i), onnxslim_check_report_message(r, i));
   return r;
 }
 
 /* 1 if the report has a problem with this code whose location equals loc
  * and whose message contains msg_part. */
-static int has(const onnxslim_report *r, int code, const char *loc, const char *msg_part) {
-  for (size_t i = 0; i < onnxslim_report_count(r); i++) {
-    if (onnxslim_report_code(r, i) != code) continue;
-    if (strcmp(onnxslim_report_location(r, i), loc) != 0) continue;
-    if (msg_part && !strstr(onnxslim_report_message(r, i), msg_part)) continue;
+static int has(const onnxslim_check_report *r, int code, const char *loc, const char *msg_part) {
+  for (size_t i = 0; i < onnxslim_check_report_count(r); i++) {
+    if (onnxslim_check_report_code(r, i) != code) continue;
+    if (strcmp(onnxslim_check_report_location(r, i), loc) != 0) continue;
+    if (msg_part && !strstr(onnxslim_check_report_message(r, i), msg_part)) continue;
     return 1;
   }
   return 0;
@@ -154,11 +154,11 @@ static void expect(pbuf *g, pbuf *extra, size_t count, int code, const char *loc
                    const char *msg_part) {
   onnxslim_model *m = load(g, extra);
   CHECK(m != NULL);
-  onnxslim_report *r = run_check(m);
+  onnxslim_check_report *r = run_check(m);
   CHECK(r != NULL);
-  CHECK(onnxslim_report_count(r) == count);
+  CHECK(onnxslim_check_report_count(r) == count);
   if (code) CHECK(has(r, code, loc, msg_part));
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -257,13 +257,13 @@ TEST(subgraph_location) {
   add_vi(&g, G_INPUT, "cond", ONNXSLIM_DTYPE_BOOL);
   add_node(&g, G_NODE, "If_0", "If", L("cond"), L("o"), NULL, &attrs);
   onnxslim_model *m = load(&g, NULL);
-  onnxslim_report *r = run_check(m);
-  CHECK(r != NULL && onnxslim_report_count(r) == 2);
+  onnxslim_check_report *r = run_check(m);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 2);
   CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT,
             "graph 'main' node[2] 'If_0' attribute 'then_branch' node[0] 'c'", "'zz'"));
   CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT,
             "graph 'main' node[2] 'If_0' attribute 'else_branch' node[0] 'e'", "'t'"));
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -363,12 +363,12 @@ TEST(tensor_size) {
   /* the committed fixture: dims promise 4000000 bytes, raw_data has 16 */
   onnxslim_model *m = NULL;
   CHECK_OK(onnxslim_model_open(&m, "test/data/odd/absurd_dims_raw_mismatch.onnx", NULL));
-  onnxslim_report *r = run_check(m);
+  onnxslim_check_report *r = run_check(m);
   CHECK(r != NULL);
-  CHECK(onnxslim_report_count(r) == 1);
+  CHECK(onnxslim_check_report_count(r) == 1);
   CHECK(has(r, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'fuzz_base' initializer 'W'",
             "raw_data has 16 bytes"));
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -426,14 +426,14 @@ TEST(function_scope) {
   add_opset(&extra, M_OPSET, "local", 1);
   pb_msg(&extra, M_FUNCTIONS, &fn);
   onnxslim_model *m = load(&g, &extra);
-  onnxslim_report *r = run_check(m);
+  onnxslim_check_report *r = run_check(m);
   CHECK(r != NULL);
-  CHECK(onnxslim_report_count(r) == 2);
+  CHECK(onnxslim_check_report_count(r) == 2);
   CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT, "function 'F' (domain 'local') node[0] 'fn0'",
             "'x'"));
   CHECK(has(r, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED, "function 'F' (domain 'local') output 'never'",
             "'never'"));
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -514,45 +514,45 @@ TEST(several_problems_in_walk_order) {
   add_node(&g, G_NODE, "v", "Neg", L("undef2"), L("p"), NULL, NULL);
   add_vi(&g, G_OUTPUT, "ghost", 0);
   onnxslim_model *m = load(&g, NULL);
-  onnxslim_report *r = run_check(m);
-  CHECK(r != NULL && onnxslim_report_count(r) == 4);
-  if (r && onnxslim_report_count(r) == 4) {
-    CHECK(onnxslim_report_code(r, 0) == ONNXSLIM_CHECK_DUPLICATE_OUTPUT);
-    CHECK(onnxslim_report_code(r, 1) == ONNXSLIM_CHECK_UNDEFINED_INPUT);
-    CHECK(onnxslim_report_code(r, 2) == ONNXSLIM_CHECK_UNDEFINED_INPUT);
-    CHECK(onnxslim_report_code(r, 3) == ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED);
+  onnxslim_check_report *r = run_check(m);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 4);
+  if (r && onnxslim_check_report_count(r) == 4) {
+    CHECK(onnxslim_check_report_code(r, 0) == ONNXSLIM_CHECK_DUPLICATE_OUTPUT);
+    CHECK(onnxslim_check_report_code(r, 1) == ONNXSLIM_CHECK_UNDEFINED_INPUT);
+    CHECK(onnxslim_check_report_code(r, 2) == ONNXSLIM_CHECK_UNDEFINED_INPUT);
+    CHECK(onnxslim_check_report_code(r, 3) == ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED);
   }
   /* the report outlives the model */
   onnxslim_model_free(m);
-  CHECK_STR(onnxslim_report_location(r, 1), "graph 'main' node[2] 'u'");
-  onnxslim_report_free(r);
+  CHECK_STR(onnxslim_check_report_location(r, 1), "graph 'main' node[2] 'u'");
+  onnxslim_check_report_free(r);
 }
 
 TEST(api_errors) {
   pbuf g = {0};
   base_graph(&g);
   onnxslim_model *m = load(&g, NULL);
-  onnxslim_report *r = (onnxslim_report *)1;
+  onnxslim_check_report *r = (onnxslim_check_report *)1;
   CHECK(onnxslim_model_check(m, 1, &r) == ONNXSLIM_EINVAL);
   CHECK(r == NULL);
   CHECK(onnxslim_model_check(NULL, 0, &r) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_model_check(m, 0, NULL) == ONNXSLIM_EINVAL);
   CHECK_OK(onnxslim_model_check(m, 0, &r));
   CHECK(r != NULL);
-  CHECK(onnxslim_report_count(r) == 0);
-  CHECK(onnxslim_report_location(r, 0) == NULL);
+  CHECK(onnxslim_check_report_count(r) == 0);
+  CHECK(onnxslim_check_report_location(r, 0) == NULL);
   CHECK(onnxslim_error_last_code() == ONNXSLIM_ERANGE);
-  CHECK(onnxslim_report_message(r, 0) == NULL);
-  CHECK(onnxslim_report_code(r, 0) == ONNXSLIM_ERANGE);
-  CHECK(onnxslim_report_count(NULL) == 0);
-  CHECK(onnxslim_report_location(NULL, 0) == NULL);
-  CHECK(onnxslim_report_code(NULL, 0) == ONNXSLIM_EINVAL);
-  onnxslim_report_free(r);
-  onnxslim_report_free(NULL);
+  CHECK(onnxslim_check_report_message(r, 0) == NULL);
+  CHECK(onnxslim_check_report_code(r, 0) == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_check_report_count(NULL) == 0);
+  CHECK(onnxslim_check_report_location(NULL, 0) == NULL);
+  CHECK(onnxslim_check_report_code(NULL, 0) == ONNXSLIM_EINVAL);
+  onnxslim_check_report_free(r);
+  onnxslim_check_report_free(NULL);
   /* checking twice gives the same result; the model stays usable */
   CHECK_OK(onnxslim_model_check(m, 0, &r));
-  CHECK(onnxslim_report_count(r) == 0);
-  onnxslim_report_free(r);
+  CHECK(onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
   CHECK_STR(onnxslim_node_name(onnxslim_graph_node(onnxslim_model_graph(m), 1)), "add");
   onnxslim_model_free(m);
 }
@@ -560,9 +560,9 @@ TEST(api_errors) {
 TEST(bert_tiny_is_valid) {
   onnxslim_model *m = NULL;
   CHECK_OK(onnxslim_model_open(&m, "test/data/bert-tiny.onnx", NULL));
-  onnxslim_report *r = run_check(m);
-  CHECK(r != NULL && onnxslim_report_count(r) == 0);
-  onnxslim_report_free(r);
+  onnxslim_check_report *r = run_check(m);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -634,9 +634,9 @@ TEST(external_tensor_size) {
   onnxslim_model *model = NULL;
   CHECK_OK(onnxslim_model_from_buffer(&model, m.p, m.n, 0, &o));
   free(m.p);
-  onnxslim_report *r = run_check(model);
+  onnxslim_check_report *r = run_check(model);
   CHECK(r != NULL);
-  CHECK(onnxslim_report_count(r) == 3);
+  CHECK(onnxslim_check_report_count(r) == 3);
   CHECK(has(r, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' initializer 'W'",
             "external data has 12 bytes, dims and type need 16"));
   CHECK(has(r, ONNXSLIM_CHECK_TENSOR_SIZE, "graph 'main' initializer 'R'",
@@ -650,7 +650,7 @@ TEST(external_tensor_size) {
                              &data, &size) == ONNXSLIM_EMODEL);
   CHECK_OK(onnxslim_tensor_data(onnxslim_graph_find_initializer(onnxslim_model_graph(model), "V"),
                                 &data, &size));
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(model);
   unlink(path);
   rmdir(dir);

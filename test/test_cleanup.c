@@ -33,7 +33,7 @@ TEST(toposort_shuffled) {
   if (n % 7 == 0) CHECK(0); /* 7 must be coprime with n for a permutation */
   CHECK_OK(onnxslim_graph_reorder_nodes(g, order, n));
   CHECK(graph_unsorted(g));
-  CHECK_OK(onnxslim_graph_toposort(g, 0));
+  CHECK_OK(onnxslim_cleanup_toposort(g, 0));
   CHECK(graph_sorted(g));
   CHECK(onnxslim_graph_node_count(g) == n);
   onnxslim_model *r = reload(m);
@@ -46,13 +46,13 @@ TEST(toposort_shuffled) {
    * gives a valid order, and sorting again changes nothing */
   size_t a_n = 0, b_n = 0;
   uint8_t *a = save_bytes(m, &a_n);
-  CHECK_OK(onnxslim_graph_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE));
+  CHECK_OK(onnxslim_cleanup_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE));
   uint8_t *b = save_bytes(m, &b_n);
   CHECK(a && b && a_n == b_n && memcmp(a, b, a_n) == 0);
   free(a);
   free(b);
-  CHECK(onnxslim_graph_toposort(g, 8) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_graph_toposort(NULL, 0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_cleanup_toposort(g, 8) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_cleanup_toposort(NULL, 0) == ONNXSLIM_EINVAL);
   free(order);
   onnxslim_model_free(m);
 
@@ -66,11 +66,11 @@ TEST(toposort_shuffled) {
   onnxslim_graph *then_g = sub_of(node_named(m, "if"), "then_branch");
   onnxslim_node *t2[2] = {onnxslim_graph_node(then_g, 1), onnxslim_graph_node(then_g, 0)};
   CHECK_OK(onnxslim_graph_reorder_nodes(then_g, t2, 2));
-  CHECK_OK(onnxslim_graph_toposort(g, 0));
+  CHECK_OK(onnxslim_cleanup_toposort(g, 0));
   CHECK(index_named(g, "relu") < index_named(g, "if"));
   CHECK(index_named(g, "relu") < index_named(g, "neg"));
   CHECK(index_named(then_g, "inner_if") == 0); /* not recursive: untouched */
-  CHECK_OK(onnxslim_graph_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE));
+  CHECK_OK(onnxslim_cleanup_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE));
   CHECK(index_named(then_g, "then_add") == 0);
   r = reload(m);
   if (r) {
@@ -88,7 +88,7 @@ TEST(toposort_sorted_is_stable) {
   if (in && m) {
     onnxslim_graph *g = onnxslim_model_graph(m);
     onnxslim_node *first = onnxslim_graph_node(g, 0);
-    CHECK_OK(onnxslim_graph_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE));
+    CHECK_OK(onnxslim_cleanup_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE));
     CHECK(onnxslim_graph_node(g, 0) == first);
     size_t out_n = 0;
     uint8_t *out = save_bytes(m, &out_n);
@@ -101,7 +101,7 @@ TEST(toposort_sorted_is_stable) {
   m = open_model(TESTDATA "/node/test_range_float_type_positive_delta_expanded/model.onnx");
   in = slurp(TESTDATA "/node/test_range_float_type_positive_delta_expanded/model.onnx", &in_n);
   if (m && in) {
-    CHECK_OK(onnxslim_graph_toposort(onnxslim_model_graph(m), ONNXSLIM_CLEANUP_RECURSIVE));
+    CHECK_OK(onnxslim_cleanup_toposort(onnxslim_model_graph(m), ONNXSLIM_CLEANUP_RECURSIVE));
     size_t out_n = 0;
     uint8_t *out = save_bytes(m, &out_n);
     CHECK(out && out_n == in_n && memcmp(out, in, in_n) == 0);
@@ -135,7 +135,7 @@ TEST(toposort_cycle) {
   size_t b_n = 0;
   uint8_t *before = save_bytes(m, &b_n);
   onnxslim_error_clear();
-  CHECK(onnxslim_graph_toposort(gr, 0) == ONNXSLIM_EMODEL);
+  CHECK(onnxslim_cleanup_toposort(gr, 0) == ONNXSLIM_EMODEL);
   const char *msg = onnxslim_error_last();
   CHECK(strstr(msg, "cyc_a") != NULL || strstr(msg, "cyc_b") != NULL);
   CHECK(strstr(msg, "head") == NULL && strstr(msg, "tail") == NULL);
@@ -154,7 +154,7 @@ TEST(toposort_cycle) {
   pbuf mb2 = pb_model(&g2);
   m = from_pbuf(&mb2);
   if (m) {
-    CHECK(onnxslim_graph_toposort(onnxslim_model_graph(m), 0) == ONNXSLIM_EMODEL);
+    CHECK(onnxslim_cleanup_toposort(onnxslim_model_graph(m), 0) == ONNXSLIM_EMODEL);
     CHECK(strstr(onnxslim_error_last(), "self") != NULL);
     onnxslim_model_free(m);
   }
@@ -194,7 +194,7 @@ TEST(remove_unused) {
   onnxslim_graph *gr = onnxslim_model_graph(m);
   onnxslim_node *dead1 = node_named(m, "dead1");
   size_t removed = 99;
-  CHECK_OK(onnxslim_graph_remove_unused(gr, 0, &removed));
+  CHECK_OK(onnxslim_cleanup_remove_unused(gr, 0, &removed));
   /* dead1, dead2, dead_w, lonely, value_info d1 and gone */
   CHECK(removed == 6);
   CHECK(onnxslim_node_name(dead1) == NULL); /* removed handle */
@@ -213,9 +213,9 @@ TEST(remove_unused) {
     onnxslim_model_free(r);
   }
   /* a second pass finds nothing */
-  CHECK_OK(onnxslim_graph_remove_unused(gr, ONNXSLIM_CLEANUP_RECURSIVE, &removed));
+  CHECK_OK(onnxslim_cleanup_remove_unused(gr, ONNXSLIM_CLEANUP_RECURSIVE, &removed));
   CHECK(removed == 0);
-  CHECK(onnxslim_graph_remove_unused(gr, 4, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_cleanup_remove_unused(gr, 4, NULL) == ONNXSLIM_EINVAL);
   onnxslim_model_free(m);
 }
 
@@ -237,10 +237,10 @@ TEST(remove_unused_keeps_captures) {
   CHECK_OK(onnxslim_graph_add_node(then_g, SIZE_MAX, "Neg", NULL, "sub_dead", L("v"), 1,
                                    L("sub_dead_out"), 1, NULL));
   size_t removed = 0;
-  CHECK_OK(onnxslim_graph_remove_unused(g, 0, &removed));
+  CHECK_OK(onnxslim_cleanup_remove_unused(g, 0, &removed));
   CHECK(removed == 1);
   CHECK(onnxslim_graph_find_node(then_g, "sub_dead") != NULL);
-  CHECK_OK(onnxslim_graph_remove_unused(g, ONNXSLIM_CLEANUP_RECURSIVE, &removed));
+  CHECK_OK(onnxslim_cleanup_remove_unused(g, ONNXSLIM_CLEANUP_RECURSIVE, &removed));
   CHECK(removed == 1);
   onnxslim_model *r = reload(m);
   if (r) {

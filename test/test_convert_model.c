@@ -68,7 +68,7 @@ static onnxslim_model *reload_in(const onnxslim_model *m, const char *base_dir) 
   onnxslim_model *r = NULL;
   onnxslim_load_options lo = ONNXSLIM_LOAD_OPTIONS_INIT;
   lo.base_dir = base_dir;
-  CHECK_OK(onnxslim_model_from_buffer(&r, p, n, ONNXSLIM_BUFFER_COPY, &lo));
+  CHECK_OK(onnxslim_model_from_buffer(&r, p, n, ONNXSLIM_COPY, &lo));
   free(p);
   return r;
 }
@@ -85,7 +85,7 @@ static onnxslim_model *open_model(const char *path) {
 
 static onnxslim_model *from_pbuf(pbuf *b) {
   onnxslim_model *m = NULL;
-  int rc = onnxslim_model_from_buffer(&m, b->p, b->n, ONNXSLIM_BUFFER_COPY, NULL);
+  int rc = onnxslim_model_from_buffer(&m, b->p, b->n, ONNXSLIM_COPY, NULL);
   if (rc) fprintf(stderr, "cannot load hand-built model: %s\n", onnxslim_error_last());
   free(b->p);
   memset(b, 0, sizeof *b);
@@ -95,13 +95,13 @@ static onnxslim_model *from_pbuf(pbuf *b) {
 /* Number of problems onnxslim_model_check() finds (each one printed); -1 if
  * the check could not run. */
 static long problems(const onnxslim_model *m) {
-  onnxslim_report *r = NULL;
+  onnxslim_check_report *r = NULL;
   if (onnxslim_model_check(m, 0, &r) != 0) return -1;
-  size_t n = onnxslim_report_count(r);
+  size_t n = onnxslim_check_report_count(r);
   for (size_t i = 0; i < n; i++)
-    fprintf(stderr, "  check: %s: %s\n", onnxslim_report_location(r, i),
-            onnxslim_report_message(r, i));
-  onnxslim_report_free(r);
+    fprintf(stderr, "  check: %s: %s\n", onnxslim_check_report_location(r, i),
+            onnxslim_check_report_message(r, i));
+  onnxslim_check_report_free(r);
   return (long)n;
 }
 
@@ -1530,7 +1530,7 @@ TEST(storage_int32_data_half_types) {
   uint8_t *buf = malloc(need ? need : 1);
   CHECK_OK(onnxslim_model_save_buffer(m, buf, need, &need));
   onnxslim_model *r = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&r, buf, need, ONNXSLIM_BUFFER_BORROW, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&r, buf, need, ONNXSLIM_BORROW, NULL));
   if (r) {
     onnxslim_graph *rg = onnxslim_model_graph(r);
     onnxslim_tensor *th = onnxslim_graph_find_initializer(rg, "h");

@@ -154,7 +154,7 @@ TEST(load_buffer_borrow_is_zero_copy) {
   CHECK(bytes != NULL);
   if (!bytes) return;
   onnxslim_model *m = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_BUFFER_BORROW, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_BORROW, NULL));
   onnxslim_graph *g = onnxslim_model_graph(m);
   onnxslim_tensor *t = onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
   CHECK(t != NULL);
@@ -166,7 +166,7 @@ TEST(load_buffer_borrow_is_zero_copy) {
   CHECK((const uint8_t *)data >= bytes && (const uint8_t *)data + size <= bytes + n);
   onnxslim_model_free(m);
 
-  CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_BUFFER_COPY, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_COPY, NULL));
   memset(bytes, 0, n); /* the copy is independent of the caller's bytes */
   g = onnxslim_model_graph(m);
   t = onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
@@ -310,7 +310,7 @@ TEST(attributes_and_subgraphs) {
     const int64_t *perm = NULL;
     size_t np = 0;
     CHECK_OK(onnxslim_attr_ints(a, &perm, &np));
-    CHECK(np == 3 && onnxslim_attr_list_size(a) == 3);
+    CHECK(np == 3 && onnxslim_attr_list_count(a) == 3);
     CHECK(np == 3 && perm[0] == 0 && perm[1] == 2 && perm[2] == 1);
     onnxslim_model_free(m);
   }
@@ -336,7 +336,7 @@ TEST(attributes_and_subgraphs) {
 TEST(unknown_fields_survive_load_edit_save) {
   pbuf model = build_unknown_model();
   onnxslim_model *m = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&m, model.p, model.n, ONNXSLIM_BUFFER_COPY, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&m, model.p, model.n, ONNXSLIM_COPY, NULL));
   if (!m) return;
   /* unedited: byte-identical */
   size_t need = 0;
@@ -383,7 +383,7 @@ TEST(unknown_fields_survive_load_edit_save) {
   long pop = pb_find(out, got, "Identity", 8);
   CHECK(pname >= 0 && pname < pmeta && pmeta < pop);
   onnxslim_model *m2 = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&m2, out, got, ONNXSLIM_BUFFER_BORROW, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&m2, out, got, ONNXSLIM_BORROW, NULL));
   if (m2) {
     onnxslim_graph *g2 = onnxslim_model_graph(m2);
     CHECK_STR(onnxslim_node_name(onnxslim_graph_node(g2, 0)), "renamed_node");

@@ -554,7 +554,7 @@ TEST(load_buffer_with_base_dir) {
   if (!bytes) return;
   onnxslim_load_options lo = ONNXSLIM_LOAD_OPTIONS_INIT;
   lo.base_dir = d;
-  for (unsigned flags = 0; flags <= ONNXSLIM_BUFFER_BORROW; flags++) {
+  for (unsigned flags = 0; flags <= ONNXSLIM_BORROW; flags++) {
     onnxslim_model *m = NULL;
     CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, flags, &lo));
     if (!m) continue;
@@ -603,7 +603,7 @@ TEST(load_buffer_without_base_dir) {
   CHECK(bytes != NULL);
   if (!bytes) return;
   onnxslim_model *m = (onnxslim_model *)1;
-  int rc = onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_BUFFER_BORROW, NULL);
+  int rc = onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_BORROW, NULL);
   /* model.h documents no code for this case; the library says EINVAL (the
    * options lack base_dir) */
   CHECK(rc == ONNXSLIM_EINVAL);
@@ -1758,7 +1758,7 @@ TEST(save_over_2gib_refused) {
   m = load(BERT);
   int64_t dims[2] = {BIG_ELEMS / 1024, 1024};
   CHECK(m && onnxslim_graph_add_initializer(onnxslim_model_graph(m), "huge", ONNXSLIM_DTYPE_FLOAT,
-                                            dims, 2, pages, big, ONNXSLIM_DATA_BORROW, NULL) == 0);
+                                            dims, 2, pages, big, ONNXSLIM_BORROW, NULL) == 0);
   if (m) {
     CHECK(onnxslim_model_save(m, PATH(p, "%s/plain.onnx", out), NULL) == ONNXSLIM_ELIMIT);
     CHECK(has(onnxslim_error_last(), "2 GiB"));
@@ -1826,7 +1826,7 @@ TEST(save_kernel_copy) {
   size_t bn;
   uint8_t *bytes = slurp(PATH(p, "%s/in.onnx", d), &bn);
   onnxslim_model *b = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&b, bytes, bn, ONNXSLIM_BUFFER_BORROW, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&b, bytes, bn, ONNXSLIM_BORROW, NULL));
   r = NULL;
   CHECK_OK(onnxslim_model_save_external(b, PATH(p, "%s/buf.onnx", d), NULL, &r));
   CHECK(onnxslim_external_report_kernel_copied(r) == 0);
@@ -1933,16 +1933,16 @@ TEST(recipe_single_vs_external) {
     memcpy(copy, dd, n);
     int64_t dims[2] = {16, 16};
     copy[5] ^= 1;
-    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, copy, n, ONNXSLIM_DATA_COPY));
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, copy, n, ONNXSLIM_COPY));
     CHECK_OK(fingerprint_of(s, fs));
     CHECK(strcmp(fs, fm) != 0);
     copy[5] ^= 1;
-    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, copy, n, ONNXSLIM_DATA_COPY));
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, copy, n, ONNXSLIM_COPY));
     CHECK_OK(fingerprint_of(s, fs));
     CHECK(strcmp(fs, fm) == 0);
     /* same bytes, other dims: different */
     int64_t dims2[2] = {32, 8};
-    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims2, 2, copy, n, ONNXSLIM_DATA_COPY));
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims2, 2, copy, n, ONNXSLIM_COPY));
     CHECK_OK(fingerprint_of(s, fs));
     CHECK(strcmp(fs, fm) != 0);
     free(copy);
@@ -1952,7 +1952,7 @@ TEST(recipe_single_vs_external) {
     onnxslim_tensor *t = init(e, QUERY_W);
     float z[256] = {0};
     int64_t dims[2] = {16, 16};
-    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, z, sizeof z, ONNXSLIM_DATA_COPY));
+    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, z, sizeof z, ONNXSLIM_COPY));
     CHECK(onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_RAW);
     CHECK_OK(fingerprint_of(e, fe));
     CHECK(strcmp(fe, fm) != 0);

@@ -169,7 +169,7 @@ TEST(initializer_add_copy_and_borrow) {
   int64_t dims[2] = {2, 3};
   onnxslim_tensor *tc = NULL, *tb = NULL;
   CHECK_OK(onnxslim_graph_add_initializer(g, "wc", ONNXSLIM_DTYPE_FLOAT, dims, 2, w, sizeof w,
-                                          ONNXSLIM_DATA_COPY, &tc));
+                                          ONNXSLIM_COPY, &tc));
   const void *d = NULL;
   size_t n = 0;
   CHECK_OK(onnxslim_tensor_data(tc, &d, &n));
@@ -177,30 +177,30 @@ TEST(initializer_add_copy_and_borrow) {
   static int64_t borrowed[4] = {10, -20, 30, INT64_MIN};
   int64_t d4 = 4;
   CHECK_OK(onnxslim_graph_add_initializer(g, "wb", ONNXSLIM_DTYPE_INT64, &d4, 1, borrowed,
-                                          sizeof borrowed, ONNXSLIM_DATA_BORROW, &tb));
+                                          sizeof borrowed, ONNXSLIM_BORROW, &tb));
   CHECK_OK(onnxslim_tensor_data(tb, &d, &n));
   CHECK(d == (const void *)borrowed && n == sizeof borrowed); /* no copy */
   /* a scalar and an empty tensor */
   uint8_t one = 1;
   CHECK_OK(onnxslim_graph_add_initializer(g, "scalar", ONNXSLIM_DTYPE_BOOL, NULL, 0, &one, 1,
-                                          ONNXSLIM_DATA_COPY, NULL));
+                                          ONNXSLIM_COPY, NULL));
   int64_t zero = 0;
   CHECK_OK(onnxslim_graph_add_initializer(g, "empty", ONNXSLIM_DTYPE_FLOAT, &zero, 1, NULL, 0,
-                                          ONNXSLIM_DATA_COPY, NULL));
+                                          ONNXSLIM_COPY, NULL));
   /* errors */
   CHECK(onnxslim_graph_add_initializer(g, "bad", ONNXSLIM_DTYPE_FLOAT, dims, 2, w, sizeof w - 4,
-                                       ONNXSLIM_DATA_COPY, NULL) == ONNXSLIM_EINVAL);
+                                       ONNXSLIM_COPY, NULL) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_graph_add_initializer(g, "bad", ONNXSLIM_DTYPE_FLOAT, dims, 2, w, sizeof w,
-                                       ONNXSLIM_DATA_BORROW, NULL) == ONNXSLIM_OK);
+                                       ONNXSLIM_BORROW, NULL) == ONNXSLIM_OK);
   CHECK(onnxslim_graph_add_initializer(g, "bad2", ONNXSLIM_DTYPE_FLOAT, dims, 2, w, sizeof w + 4,
-                                       ONNXSLIM_DATA_BORROW, NULL) == ONNXSLIM_EINVAL);
+                                       ONNXSLIM_BORROW, NULL) == ONNXSLIM_EINVAL);
   int64_t neg = -1;
   CHECK(onnxslim_graph_add_initializer(g, "bad3", ONNXSLIM_DTYPE_FLOAT, &neg, 1, w, 4,
-                                       ONNXSLIM_DATA_COPY, NULL) == ONNXSLIM_EINVAL);
+                                       ONNXSLIM_COPY, NULL) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_graph_add_initializer(g, "bad4", ONNXSLIM_DTYPE_FLOAT, dims, 2, w, sizeof w, 2,
                                        NULL) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_graph_add_initializer(g, "bad5", ONNXSLIM_DTYPE_STRING, &d4, 1, w, 16,
-                                       ONNXSLIM_DATA_COPY, NULL) == ONNXSLIM_EUNSUPPORTED);
+                                       ONNXSLIM_COPY, NULL) == ONNXSLIM_EUNSUPPORTED);
   CHECK(onnxslim_graph_initializer_count(g) == 5);
   CHECK(onnxslim_graph_find_initializer(g, "wb") == tb);
   CHECK(onnxslim_graph_input_count(g) == 1); /* no graph input added */
@@ -296,7 +296,7 @@ TEST(initializer_remove_and_replace) {
   int64_t dims[2] = {4, 2};
   CHECK(onnxslim_tensor_set_data(emb, ONNXSLIM_DTYPE_FLOAT16, dims, 2, half, 15, 0) == ONNXSLIM_EINVAL);
   CHECK_OK(onnxslim_tensor_set_data(emb, ONNXSLIM_DTYPE_FLOAT16, dims, 2, half, sizeof half,
-                                    ONNXSLIM_DATA_COPY));
+                                    ONNXSLIM_COPY));
   CHECK(keep && memcmp(old_data, keep, old_n) == 0); /* old pointer still valid, old data */
   free(keep);
   const void *d = NULL;
@@ -309,7 +309,7 @@ TEST(initializer_remove_and_replace) {
   snprintf(t2_name, sizeof t2_name, "%s", onnxslim_tensor_name(t2));
   int64_t v = 77;
   CHECK_OK(onnxslim_tensor_set_data(t2, ONNXSLIM_DTYPE_INT64, NULL, 0, &v, sizeof v,
-                                    ONNXSLIM_DATA_BORROW));
+                                    ONNXSLIM_BORROW));
   CHECK_OK(onnxslim_tensor_data(t2, &d, &n));
   CHECK(d == (const void *)&v); /* borrowed */
   onnxslim_model *r = reload(m); /* v is still alive here */
@@ -773,7 +773,7 @@ TEST(indexes_follow_edits) {
       case 9: {
         float f = 1.0f;
         onnxslim_graph_add_initializer(g, rnd(2) ? v : fresh, ONNXSLIM_DTYPE_FLOAT, NULL, 0, &f,
-                                       sizeof f, ONNXSLIM_DATA_COPY, NULL);
+                                       sizeof f, ONNXSLIM_COPY, NULL);
         break;
       }
       case 10:

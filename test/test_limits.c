@@ -160,7 +160,7 @@ static pbuf deep_type_model(unsigned int depth) {
 static int load(onnxslim_model **m, const pbuf *b, unsigned int max_depth) {
   onnxslim_load_options o = ONNXSLIM_LOAD_OPTIONS_INIT;
   o.max_depth = max_depth;
-  return onnxslim_model_from_buffer(m, b->p, b->n, ONNXSLIM_BUFFER_COPY, &o);
+  return onnxslim_model_from_buffer(m, b->p, b->n, ONNXSLIM_COPY, &o);
 }
 
 static char tmpdir[256];
@@ -215,16 +215,16 @@ static int op_open_external(job *j) {
   return rc;
 }
 static int op_check(job *j) {
-  onnxslim_report *r = NULL;
+  onnxslim_check_report *r = NULL;
   int rc = onnxslim_model_check(j->m, 0, &r);
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   return rc;
 }
 static int op_toposort(job *j) {
-  return onnxslim_graph_toposort(onnxslim_model_graph(j->m), ONNXSLIM_CLEANUP_RECURSIVE);
+  return onnxslim_cleanup_toposort(onnxslim_model_graph(j->m), ONNXSLIM_CLEANUP_RECURSIVE);
 }
 static int op_remove_unused(job *j) {
-  return onnxslim_graph_remove_unused(onnxslim_model_graph(j->m), ONNXSLIM_CLEANUP_RECURSIVE,
+  return onnxslim_cleanup_remove_unused(onnxslim_model_graph(j->m), ONNXSLIM_CLEANUP_RECURSIVE,
                                       NULL);
 }
 static int op_fingerprint(job *j) {
@@ -551,7 +551,7 @@ static int load_in_child(const pbuf *b, const onnxslim_load_options *o, long *rs
     struct rlimit rl = {(rlim_t)b->n + (2ull << 30), (rlim_t)b->n + (2ull << 30)};
     setrlimit(RLIMIT_AS, &rl);
     onnxslim_model *m = NULL;
-    int rc = onnxslim_model_from_buffer(&m, b->p, b->n, ONNXSLIM_BUFFER_BORROW, o);
+    int rc = onnxslim_model_from_buffer(&m, b->p, b->n, ONNXSLIM_BORROW, o);
     if (rc) fprintf(stderr, "  child: %s\n", onnxslim_error_last());
     onnxslim_model_free(m);
     _exit(-rc);
@@ -653,14 +653,14 @@ TEST(memory_small_limits) {
   onnxslim_load_options o = ONNXSLIM_LOAD_OPTIONS_INIT;
   onnxslim_model *m = NULL;
   o.max_memory = 4 << 20;
-  CHECK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BUFFER_BORROW, &o) == ONNXSLIM_ELIMIT);
+  CHECK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BORROW, &o) == ONNXSLIM_ELIMIT);
   CHECK(m == NULL && strstr(onnxslim_error_last(), "max_memory"));
   o.max_memory = 32 << 20;
-  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BUFFER_BORROW, &o));
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BORROW, &o));
   CHECK(onnxslim_graph_node_count(onnxslim_model_graph(m)) == 20000);
   onnxslim_model_free(m);
   o.max_memory = ONNXSLIM_MAX_MEMORY_UNLIMITED;
-  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BUFFER_BORROW, &o));
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BORROW, &o));
   onnxslim_model_free(m);
   free(b.p);
   free(unit.p);
@@ -676,9 +676,9 @@ TEST(memory_small_limits) {
   model_head(&mm);
   pb_msg(&mm, 7, &g);
   o.max_memory = 4 << 20;
-  CHECK(onnxslim_model_from_buffer(&m, mm.p, mm.n, ONNXSLIM_BUFFER_BORROW, &o) == ONNXSLIM_ELIMIT);
+  CHECK(onnxslim_model_from_buffer(&m, mm.p, mm.n, ONNXSLIM_BORROW, &o) == ONNXSLIM_ELIMIT);
   CHECK(m == NULL && strstr(onnxslim_error_last(), "max_memory"));
-  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, ONNXSLIM_BUFFER_BORROW, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&m, mm.p, mm.n, ONNXSLIM_BORROW, NULL));
   onnxslim_model_free(m);
   free(mm.p);
 }

@@ -229,21 +229,21 @@ TEST(attr_lists) {
     CHECK(c == 4 && iv && iv[0] == 0 && iv[1] == -1 && iv[2] == INT64_MAX && iv[3] == 300);
     a = onnxslim_node_find_attr(rn, "ss");
     CHECK(onnxslim_attr_type(a) == ONNXSLIM_ATTR_STRINGS);
-    CHECK(onnxslim_attr_list_size(a) == 3);
+    CHECK(onnxslim_attr_list_count(a) == 3);
     const char *s = NULL;
     size_t sn = 0;
-    CHECK_OK(onnxslim_attr_strings_at(a, 0, &s, &sn));
+    CHECK_OK(onnxslim_attr_list_string(a, 0, &s, &sn));
     CHECK(sn == 5 && s && memcmp(s, "alpha", 5) == 0);
-    CHECK_OK(onnxslim_attr_strings_at(a, 1, &s, &sn));
+    CHECK_OK(onnxslim_attr_list_string(a, 1, &s, &sn));
     CHECK(sn == 0);
-    CHECK_OK(onnxslim_attr_strings_at(a, 2, &s, &sn));
+    CHECK_OK(onnxslim_attr_list_string(a, 2, &s, &sn));
     CHECK(sn == 5 && s && memcmp(s, "gamma", 5) == 0);
     a = onnxslim_node_find_attr(rn, "sb");
-    CHECK_OK(onnxslim_attr_strings_at(a, 0, &s, &sn));
+    CHECK_OK(onnxslim_attr_list_string(a, 0, &s, &sn));
     CHECK(sn == 3 && s && memcmp(s, "a\0b", 3) == 0);
     a = onnxslim_node_find_attr(rn, "empty");
     CHECK(a != NULL);
-    CHECK(onnxslim_attr_list_size(a) == 0);
+    CHECK(onnxslim_attr_list_count(a) == 0);
     CHECK(onnxslim_attr_type(a) == ONNXSLIM_ATTR_INTS);
     onnxslim_model_free(r);
   }
@@ -268,8 +268,8 @@ TEST(attr_lists) {
     CHECK(c == 2 && iv && iv[0] == 5 && iv[1] == 6);
     const char *s = NULL;
     size_t sn = 0;
-    CHECK(onnxslim_attr_list_size(onnxslim_node_find_attr(rn, "ss")) == 1);
-    CHECK_OK(onnxslim_attr_strings_at(onnxslim_node_find_attr(rn, "ss"), 0, &s, &sn));
+    CHECK(onnxslim_attr_list_count(onnxslim_node_find_attr(rn, "ss")) == 1);
+    CHECK_OK(onnxslim_attr_list_string(onnxslim_node_find_attr(rn, "ss"), 0, &s, &sn));
     CHECK(sn == 1 && s && s[0] == 'z');
     onnxslim_model_free(r);
   }
@@ -302,9 +302,9 @@ TEST(attr_tensor) {
     CHECK(tensor_equal(onnxslim_attr_tensor(a), emb));
     a = onnxslim_node_find_attr(rn, "ts");
     CHECK(onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSORS);
-    CHECK(onnxslim_attr_list_size(a) == 2);
-    CHECK(tensor_equal(onnxslim_attr_tensors_at(a, 0), small));
-    CHECK(tensor_equal(onnxslim_attr_tensors_at(a, 1), emb));
+    CHECK(onnxslim_attr_list_count(a) == 2);
+    CHECK(tensor_equal(onnxslim_attr_list_tensor(a, 0), small));
+    CHECK(tensor_equal(onnxslim_attr_list_tensor(a, 1), emb));
     onnxslim_model_free(r);
   }
   /* replace both with copies of a tensor of the same model */
@@ -312,7 +312,7 @@ TEST(attr_tensor) {
   int64_t d3 = 3;
   onnxslim_tensor *own = NULL;
   CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), "own", ONNXSLIM_DTYPE_FLOAT, &d3,
-                                          1, vals, sizeof vals, ONNXSLIM_DATA_COPY, &own));
+                                          1, vals, sizeof vals, ONNXSLIM_COPY, &own));
   CHECK_OK(onnxslim_node_set_attr_tensor(n, "t", own));
   const onnxslim_tensor *one[1] = {own};
   CHECK_OK(onnxslim_node_set_attr_tensors(n, "ts", one, 1));
@@ -321,8 +321,8 @@ TEST(attr_tensor) {
     onnxslim_node *rn = node_named(r, "relu");
     CHECK(onnxslim_node_attr_count(rn) == 2);
     CHECK(tensor_equal(onnxslim_attr_tensor(onnxslim_node_find_attr(rn, "t")), own));
-    CHECK(onnxslim_attr_list_size(onnxslim_node_find_attr(rn, "ts")) == 1);
-    CHECK(tensor_equal(onnxslim_attr_tensors_at(onnxslim_node_find_attr(rn, "ts"), 0), own));
+    CHECK(onnxslim_attr_list_count(onnxslim_node_find_attr(rn, "ts")) == 1);
+    CHECK(tensor_equal(onnxslim_attr_list_tensor(onnxslim_node_find_attr(rn, "ts"), 0), own));
     onnxslim_model_free(r);
   }
   onnxslim_model_free(bert);
@@ -436,10 +436,10 @@ TEST(attr_graph_copy) {
     CHECK(onnxslim_graph_output_count(rg) == 1 && has_output(rg, "then_out"));
     onnxslim_attr *a = onnxslim_node_find_attr(rn, "gs");
     CHECK(onnxslim_attr_type(a) == ONNXSLIM_ATTR_GRAPHS);
-    CHECK(onnxslim_attr_list_size(a) == 2);
-    CHECK_STR(onnxslim_graph_name(onnxslim_attr_graphs_at(a, 0)), "then_body");
-    CHECK_STR(onnxslim_graph_name(onnxslim_attr_graphs_at(a, 1)), "else_body");
-    onnxslim_graph *e = onnxslim_attr_graphs_at(a, 1);
+    CHECK(onnxslim_attr_list_count(a) == 2);
+    CHECK_STR(onnxslim_graph_name(onnxslim_attr_list_graph(a, 0)), "then_body");
+    CHECK_STR(onnxslim_graph_name(onnxslim_attr_list_graph(a, 1)), "else_body");
+    onnxslim_graph *e = onnxslim_attr_list_graph(a, 1);
     CHECK(e && has_output(e, "else_out"));
     CHECK(tensor_equal(
         onnxslim_attr_tensor(onnxslim_node_find_attr(onnxslim_graph_node(e, 0), "value")),
@@ -450,13 +450,13 @@ TEST(attr_graph_copy) {
    * the same model */
   const onnxslim_graph *one[1] = {else_g};
   CHECK_OK(onnxslim_node_set_attr_graphs(n, "gs", one, 1));
-  onnxslim_graph *gs0 = onnxslim_attr_graphs_at(onnxslim_node_find_attr(n, "gs"), 0);
+  onnxslim_graph *gs0 = onnxslim_attr_list_graph(onnxslim_node_find_attr(n, "gs"), 0);
   CHECK_OK(onnxslim_node_set_attr_graph(n, "g", gs0, NULL));
   r = reload(m);
   if (r) {
     onnxslim_node *rn = node_named(r, "relu");
     CHECK(onnxslim_node_attr_count(rn) == 2 && attr_pos(rn, "g") == 0);
-    CHECK(onnxslim_attr_list_size(onnxslim_node_find_attr(rn, "gs")) == 1);
+    CHECK(onnxslim_attr_list_count(onnxslim_node_find_attr(rn, "gs")) == 1);
     CHECK_STR(onnxslim_graph_name(sub_of(rn, "g")), "else_body");
     onnxslim_model_free(r);
   }

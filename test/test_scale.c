@@ -132,7 +132,7 @@ static int chain_converted(const onnxslim_model *m, size_t n) {
 TEST(convert_long_chain_in_bounded_memory) {
   pbuf b = chain_bytes(CHAIN);
   onnxslim_model *m = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BUFFER_COPY, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_COPY, NULL));
   free(b.p);
   if (!m) return;
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
@@ -145,17 +145,17 @@ TEST(convert_long_chain_in_bounded_memory) {
   CHECK(onnxslim_convert_report_count(rep) == CHAIN);
   onnxslim_convert_report_free(rep);
   CHECK(chain_converted(m, CHAIN));
-  onnxslim_report *cr = NULL;
+  onnxslim_check_report *cr = NULL;
   CHECK_OK(onnxslim_model_check(m, 0, &cr));
-  CHECK(cr && onnxslim_report_count(cr) == 0);
-  onnxslim_report_free(cr);
+  CHECK(cr && onnxslim_check_report_count(cr) == 0);
+  onnxslim_check_report_free(cr);
   /* and the saved model says the same */
   size_t need = 0, got = 0;
   CHECK(onnxslim_model_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
   uint8_t *p = malloc(need ? need : 1);
   CHECK(p && onnxslim_model_save_buffer(m, p, need, &got) == 0 && got == need);
   onnxslim_model *r = NULL;
-  if (p) CHECK_OK(onnxslim_model_from_buffer(&r, p, got, ONNXSLIM_BUFFER_COPY, NULL));
+  if (p) CHECK_OK(onnxslim_model_from_buffer(&r, p, got, ONNXSLIM_COPY, NULL));
   if (r) CHECK(chain_converted(r, CHAIN));
   onnxslim_model_free(r);
   free(p);
@@ -173,7 +173,7 @@ TEST(build_long_chain_in_bounded_memory) {
   pb_int(&op, 2, 13);
   pb_msg(&mb, 8, &op);
   onnxslim_model *m = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&m, mb.p, mb.n, ONNXSLIM_BUFFER_COPY, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&m, mb.p, mb.n, ONNXSLIM_COPY, NULL));
   free(mb.p);
   if (!m) return;
   onnxslim_graph *g = onnxslim_model_graph(m);
@@ -190,7 +190,7 @@ TEST(build_long_chain_in_bounded_memory) {
     snprintf(out, sizeof out, i + 1 == CHAIN ? "y" : "a%zu", i);
     snprintf(nm, sizeof nm, "add%zu", i);
     rc = onnxslim_graph_add_initializer(g, w, ONNXSLIM_DTYPE_FLOAT, dims + 1, 1, v, sizeof v,
-                                        ONNXSLIM_DATA_COPY, NULL);
+                                        ONNXSLIM_COPY, NULL);
     const char *in[2] = {prev, w}, *outs[1] = {out};
     if (!rc) rc = onnxslim_graph_add_node(g, SIZE_MAX, "Add", NULL, nm, in, 2, outs, 1, NULL);
     strcpy(prev, out);
@@ -204,10 +204,10 @@ TEST(build_long_chain_in_bounded_memory) {
   CHECK_STR(onnxslim_node_name(onnxslim_graph_node(g, CHAIN - 1)), "add19999");
   CHECK(onnxslim_graph_consumer_count(g, "a100") == 1);
   CHECK_STR(onnxslim_node_name(onnxslim_graph_producer(g, "a100")), "add100");
-  onnxslim_report *cr = NULL;
+  onnxslim_check_report *cr = NULL;
   CHECK_OK(onnxslim_model_check(m, 0, &cr));
-  CHECK(cr && onnxslim_report_count(cr) == 0);
-  onnxslim_report_free(cr);
+  CHECK(cr && onnxslim_check_report_count(cr) == 0);
+  onnxslim_check_report_free(cr);
   onnxslim_model_free(m);
 }
 

@@ -45,7 +45,7 @@ static onnxslim_model *load(worker *w, int how) {
     rc = onnxslim_model_open(&m, model_file, NULL);
   } else {
     rc = onnxslim_model_from_buffer(&m, shared_bytes, shared_size,
-                                    how == 1 ? ONNXSLIM_BUFFER_COPY : ONNXSLIM_BUFFER_BORROW,
+                                    how == 1 ? ONNXSLIM_COPY : ONNXSLIM_BORROW,
                                     NULL);
   }
   if (rc) fail(w, "load");
@@ -74,10 +74,10 @@ static void *work(void *arg) {
   for (int round = 0; round < ROUNDS; round++) {
     onnxslim_model *m = load(w, (w->id + round) % 3);
     if (!m) continue;
-    onnxslim_report *r = NULL;
-    if (onnxslim_model_check(m, 0, &r) != 0 || onnxslim_report_count(r) != 0) fail(w, "check");
-    onnxslim_report_free(r);
-    if (onnxslim_graph_toposort(onnxslim_model_graph(m), ONNXSLIM_CLEANUP_RECURSIVE) != 0)
+    onnxslim_check_report *r = NULL;
+    if (onnxslim_model_check(m, 0, &r) != 0 || onnxslim_check_report_count(r) != 0) fail(w, "check");
+    onnxslim_check_report_free(r);
+    if (onnxslim_cleanup_toposort(onnxslim_model_graph(m), ONNXSLIM_CLEANUP_RECURSIVE) != 0)
       fail(w, "toposort");
     int32_t to = (w->id + round) % 2 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_BFLOAT16;
     if (onnxslim_model_convert_gather_tables(m, to, 0, 0, NULL) != 0) fail(w, "convert");

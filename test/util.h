@@ -95,7 +95,7 @@ static inline onnxslim_model *reload(const onnxslim_model *m) {
   CHECK(p != NULL);
   if (!p) return NULL;
   onnxslim_model *r = NULL;
-  CHECK_OK(onnxslim_model_from_buffer(&r, p, n, ONNXSLIM_BUFFER_COPY, NULL));
+  CHECK_OK(onnxslim_model_from_buffer(&r, p, n, ONNXSLIM_COPY, NULL));
   free(p);
   return r;
 }
@@ -108,7 +108,7 @@ static inline onnxslim_model *open_model(const char *path) {
 
 static inline onnxslim_model *from_pbuf(pbuf *b) {
   onnxslim_model *m = NULL;
-  int rc = onnxslim_model_from_buffer(&m, b->p, b->n, ONNXSLIM_BUFFER_COPY, NULL);
+  int rc = onnxslim_model_from_buffer(&m, b->p, b->n, ONNXSLIM_COPY, NULL);
   if (rc) fprintf(stderr, "cannot load hand-built model: %s\n", onnxslim_error_last());
   free(b->p);
   memset(b, 0, sizeof *b);
@@ -252,8 +252,8 @@ static inline void collect_names(const onnxslim_graph *g, names *s) {
       onnxslim_attr *at = onnxslim_node_attr(n, a);
       if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPH) collect_names(onnxslim_attr_graph(at), s);
       if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPHS)
-        for (size_t j = 0; j < onnxslim_attr_list_size(at); j++)
-          collect_names(onnxslim_attr_graphs_at(at, j), s);
+        for (size_t j = 0; j < onnxslim_attr_list_count(at); j++)
+          collect_names(onnxslim_attr_list_graph(at, j), s);
     }
   }
 }

@@ -2245,7 +2245,7 @@ static int convert_model(const char *in, const char *out, const convert_settings
     goto done;
   status = EXIT_FAILURE;
   if (cs->toposort &&
-      onnxslim_graph_toposort(onnxslim_model_graph(model), ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
+      onnxslim_cleanup_toposort(onnxslim_model_graph(model), ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
     fail_lib("cannot sort '%s'", in);
     goto done;
   }
@@ -2429,7 +2429,7 @@ static const option_spec check_options[] = {
 static int check_model(const char *path)
 {
   onnxslim_model *model = NULL;
-  onnxslim_report *report = NULL;
+  onnxslim_check_report *report = NULL;
   strbuf loc = {0}, msg = {0};
   size_t i, n;
   int status;
@@ -2442,19 +2442,19 @@ static int check_model(const char *path)
     onnxslim_model_free(model);
     return EXIT_CHECK_UNREADABLE;
   }
-  n = onnxslim_report_count(report);
+  n = onnxslim_check_report_count(report);
   {
     size_t order = 0;
     for (i = 0; i < n; i++)
-      order += onnxslim_report_code(report, i) == ONNXSLIM_CHECK_ORDER;
+      order += onnxslim_check_report_code(report, i) == ONNXSLIM_CHECK_ORDER;
     if (order)
       printf("%s: the graph is not topologically sorted (%zu use%s before definition); "
              "'%s convert --toposort %s OUT' sorts it\n",
              esc(&loc, path), order, order == 1 ? "" : "s", progname, esc(&msg, path));
   }
   for (i = 0; i < n; i++) {
-    const char *l = onnxslim_report_location(report, i);
-    const char *m = onnxslim_report_message(report, i);
+    const char *l = onnxslim_check_report_location(report, i);
+    const char *m = onnxslim_check_report_message(report, i);
     printf("%s: ", esc(&loc, l ? l : "?"));
     printf("%s\n", esc(&msg, m ? m : "?"));
   }
@@ -2467,7 +2467,7 @@ static int check_model(const char *path)
     fprintf(stderr, "%s: %s: %zu problem%s\n", progname, esc(&loc, path), n, n == 1 ? "" : "s");
   sb_free(&loc);
   sb_free(&msg);
-  onnxslim_report_free(report);
+  onnxslim_check_report_free(report);
   onnxslim_model_free(model);
   return status;
 }

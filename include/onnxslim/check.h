@@ -37,11 +37,11 @@ extern "C" {
 #endif
 
 /** The result of onnxslim_model_check(). Owned by the caller; release with
- * onnxslim_report_free(). It does not refer to the model: it stays valid
+ * onnxslim_check_report_free(). It does not refer to the model: it stays valid
  * after the model is freed. */
-typedef struct onnxslim_report onnxslim_report;
+typedef struct onnxslim_check_report onnxslim_check_report;
 
-/* ---- problem kinds (onnxslim_report_code()); values are never reused ---- */
+/* ---- problem kinds (onnxslim_check_report_code()); values are never reused ---- */
 
 /** A node input names a value that is defined nowhere in scope. */
 #define ONNXSLIM_CHECK_UNDEFINED_INPUT 1
@@ -78,8 +78,8 @@ typedef struct onnxslim_report onnxslim_report;
  * Checks the model and returns what it found in a new report.
  * `flags` is reserved and must be 0.
  * Returns 0 when the check ran, whatever it found: a valid model gives a
- * report with onnxslim_report_count() == 0. On success *out is a new report
- * owned by the caller (onnxslim_report_free()); on failure *out is set to
+ * report with onnxslim_check_report_count() == 0. On success *out is a new report
+ * owned by the caller (onnxslim_check_report_free()); on failure *out is set to
  * NULL (when out is not NULL).
  * Tensor data stored inline is inspected; for external data the recorded
  * length is compared with dims and type (the bytes are not read); typed
@@ -90,46 +90,46 @@ typedef struct onnxslim_report onnxslim_report;
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_check(const onnxslim_model *model, unsigned int flags,
-                                      onnxslim_report **out);
+                                      onnxslim_check_report **out);
 
 /**
  * Number of problems in the report; 0 for a valid model and for NULL.
  * Never fails.
  * @since 0.1.0
  */
-ONNXSLIM_API size_t onnxslim_report_count(const onnxslim_report *report);
+ONNXSLIM_API size_t onnxslim_check_report_count(const onnxslim_check_report *report);
 
 /**
  * Where problem `index` is, e.g. "graph 'main' node[3] 'Gather_1'".
  * The string is borrowed from the report and valid until
- * onnxslim_report_free(). Names are copied as stored in the model.
+ * onnxslim_check_report_free(). Names are copied as stored in the model.
  * Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE) for a NULL report or an
  * index out of range.
  * @since 0.1.0
  */
-ONNXSLIM_API const char *onnxslim_report_location(const onnxslim_report *report, size_t index);
+ONNXSLIM_API const char *onnxslim_check_report_location(const onnxslim_check_report *report, size_t index);
 
 /**
  * What problem `index` is, in words that name the value involved, e.g.
  * "input 'x' is not defined in this scope". Borrowed from the report as
- * onnxslim_report_location(). Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE)
+ * onnxslim_check_report_location(). Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE)
  * for a NULL report or an index out of range.
  * @since 0.1.0
  */
-ONNXSLIM_API const char *onnxslim_report_message(const onnxslim_report *report, size_t index);
+ONNXSLIM_API const char *onnxslim_check_report_message(const onnxslim_check_report *report, size_t index);
 
 /**
  * The kind of problem `index`: one of the ONNXSLIM_CHECK_* values (> 0).
  * Errors (negative): ONNXSLIM_EINVAL (NULL report), ONNXSLIM_ERANGE.
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_report_code(const onnxslim_report *report, size_t index);
+ONNXSLIM_API int onnxslim_check_report_code(const onnxslim_check_report *report, size_t index);
 
 /**
  * Frees the report and its strings. NULL is a no-op.
  * @since 0.1.0
  */
-ONNXSLIM_API void onnxslim_report_free(onnxslim_report *report);
+ONNXSLIM_API void onnxslim_check_report_free(onnxslim_check_report *report);
 
 #ifdef __cplusplus
 }

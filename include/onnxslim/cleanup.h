@@ -24,7 +24,7 @@ extern "C" {
  * node on it; the graph is unchanged), ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_graph_toposort(onnxslim_graph *graph, unsigned int flags);
+ONNXSLIM_API int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int flags);
 
 /**
  * Removes what nothing needs: nodes none of whose outputs reach a graph
@@ -37,7 +37,7 @@ ONNXSLIM_API int onnxslim_graph_toposort(onnxslim_graph *graph, unsigned int fla
  * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_graph_remove_unused(onnxslim_graph *graph, unsigned int flags,
+ONNXSLIM_API int onnxslim_cleanup_remove_unused(onnxslim_graph *graph, unsigned int flags,
                                               size_t *removed);
 
 #ifdef __cplusplus

@@ -5,7 +5,7 @@
  *   - You own the model that onnxslim_model_open() / onnxslim_model_from_buffer()
  *     give through their `out` parameter (onnxslim_model_free()), and the
  *     reports of onnxslim_model_check(), onnxslim_model_convert*() and
- *     onnxslim_model_save_external() (onnxslim_report_free(),
+ *     onnxslim_model_save_external() (onnxslim_check_report_free(),
  *     onnxslim_convert_report_free(), onnxslim_external_report_free()).
  *   - Everything else (graphs, nodes, attributes, tensors, value infos,
  *     types, strings, data pointers, the new items that edits give through
@@ -32,6 +32,16 @@
 #else
 #  define ONNXSLIM_API
 #endif
+
+/* Copy or borrow, for the functions that take caller bytes
+ * (onnxslim_model_from_buffer(), onnxslim_graph_add_initializer(),
+ * onnxslim_tensor_set_data()); the other flag bits are reserved. */
+/** Copy the bytes before the call returns (the default): the caller may free
+ * or reuse its buffer at once. */
+#define ONNXSLIM_COPY 0u
+/** Borrow the bytes: the caller keeps them allocated and unchanged until the
+ * model is freed. */
+#define ONNXSLIM_BORROW 1u
 
 #ifdef __cplusplus
 extern "C" {

@@ -128,16 +128,10 @@ ONNXSLIM_API int onnxslim_graph_remove_node(onnxslim_graph *graph, onnxslim_node
  */
 ONNXSLIM_API int onnxslim_graph_move_node(onnxslim_graph *graph, onnxslim_node *node, size_t index);
 
-/** Flag for tensor data: copy the bytes (default). */
-#define ONNXSLIM_DATA_COPY 0u
-/** Flag for tensor data: borrow the bytes; the caller keeps them alive and
- * unchanged until the model is freed. */
-#define ONNXSLIM_DATA_BORROW 1u
-
 /**
  * Appends an initializer `name` of data type `dtype` and shape dims[0..rank)
  * whose raw little-endian bytes are data[0..size); size must equal what the
- * dims and type imply. flags: ONNXSLIM_DATA_COPY or ONNXSLIM_DATA_BORROW.
+ * dims and type imply. flags: ONNXSLIM_COPY or ONNXSLIM_BORROW.
  * *out (may be NULL) receives the new tensor. Does not add a graph input.
  * Errors: ONNXSLIM_EINVAL (bad dims, size mismatch, flags), ONNXSLIM_EUNSUPPORTED
  * (STRING or unknown dtype), ONNXSLIM_ENOMEM.

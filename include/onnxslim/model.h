@@ -120,15 +120,9 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
 ONNXSLIM_API int onnxslim_model_open(onnxslim_model **out, const char *path,
                                      const onnxslim_load_options *opts);
 
-/** Flag for onnxslim_model_from_buffer(): copy the bytes (the default). */
-#define ONNXSLIM_BUFFER_COPY 0u
-/** Flag for onnxslim_model_from_buffer(): borrow the bytes; the caller keeps
- * them alive and unchanged until onnxslim_model_free(). */
-#define ONNXSLIM_BUFFER_BORROW 1u
-
 /**
- * Loads a model from `size` bytes at `data`. `flags` is ONNXSLIM_BUFFER_COPY
- * or ONNXSLIM_BUFFER_BORROW; other bits are reserved and must be 0.
+ * Loads a model from `size` bytes at `data`. `flags` is ONNXSLIM_COPY
+ * or ONNXSLIM_BORROW; other bits are reserved and must be 0.
  * data may be NULL only when size is 0. Ownership and errors as for
  * onnxslim_model_open().
  * @since 0.1.0

@@ -119,7 +119,7 @@ ONNXSLIM_API onnxslim_type *onnxslim_attr_type_proto(const onnxslim_attr *attr);
  * GRAPHS, SPARSE_TENSORS, TYPE_PROTOS); 0 for other types.
  * @since 0.1.0
  */
-ONNXSLIM_API size_t onnxslim_attr_list_size(const onnxslim_attr *attr);
+ONNXSLIM_API size_t onnxslim_attr_list_count(const onnxslim_attr *attr);
 /**
  * Values of a FLOATS attribute: *values (borrowed, may be NULL when *count is
  * 0) and *count. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ETYPE, ONNXSLIM_ENOMEM.
@@ -131,17 +131,17 @@ ONNXSLIM_API int onnxslim_attr_floats(const onnxslim_attr *attr, const float **v
 ONNXSLIM_API int onnxslim_attr_ints(const onnxslim_attr *attr, const int64_t **values,
                                     size_t *count);
 /** Element `index` of a STRINGS attribute; as onnxslim_attr_string(), plus ONNXSLIM_ERANGE. @since 0.1.0 */
-ONNXSLIM_API int onnxslim_attr_strings_at(const onnxslim_attr *attr, size_t index,
+ONNXSLIM_API int onnxslim_attr_list_string(const onnxslim_attr *attr, size_t index,
                                           const char **data, size_t *size);
 /** Element `index` of a TENSORS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_tensor *onnxslim_attr_tensors_at(const onnxslim_attr *attr, size_t index);
+ONNXSLIM_API onnxslim_tensor *onnxslim_attr_list_tensor(const onnxslim_attr *attr, size_t index);
 /** Element `index` of a GRAPHS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_graph *onnxslim_attr_graphs_at(const onnxslim_attr *attr, size_t index);
+ONNXSLIM_API onnxslim_graph *onnxslim_attr_list_graph(const onnxslim_attr *attr, size_t index);
 /** Element `index` of a SPARSE_TENSORS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_sparse_tensor *onnxslim_attr_sparse_tensors_at(const onnxslim_attr *attr,
+ONNXSLIM_API onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr,
                                                                       size_t index);
 /** Element `index` of a TYPE_PROTOS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_type *onnxslim_attr_type_protos_at(const onnxslim_attr *attr, size_t index);
+ONNXSLIM_API onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *attr, size_t index);
 
 /* ---- edits ------------------------------------------------------------------ *
  * Same rules as the graph edits (onnxslim/graph.h): only this NodeProto is

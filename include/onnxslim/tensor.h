@@ -111,7 +111,7 @@ ONNXSLIM_API int onnxslim_tensor_read(const onnxslim_tensor *tensor, uint64_t of
 /** Number of string_data elements of a STRING tensor. @since 0.1.0 */
 ONNXSLIM_API size_t onnxslim_tensor_string_count(const onnxslim_tensor *tensor);
 /** Element `index` of a STRING tensor (bytes, borrowed). Errors: EINVAL, ERANGE, ENOMEM. @since 0.1.0 */
-ONNXSLIM_API int onnxslim_tensor_string_at(const onnxslim_tensor *tensor, size_t index,
+ONNXSLIM_API int onnxslim_tensor_string(const onnxslim_tensor *tensor, size_t index,
                                            const char **data, size_t *size);
 
 /* ---- sparse tensors ---------------------------------------------------- */
@@ -138,7 +138,7 @@ ONNXSLIM_API int onnxslim_tensor_set_name(onnxslim_tensor *tensor, const char *n
 /**
  * Replaces the tensor's data type, dims and data: raw little-endian bytes
  * data[0..size), stored as raw_data; typed fields and external-data keys are
- * dropped. flags: ONNXSLIM_DATA_COPY or ONNXSLIM_DATA_BORROW (onnxslim/graph.h).
+ * dropped. flags: ONNXSLIM_COPY or ONNXSLIM_BORROW (onnxslim/common.h).
  * Pointers from an earlier onnxslim_tensor_data() stay valid but describe
  * the old data. Errors: ONNXSLIM_EINVAL (bad dims, size mismatch, flags),
  * ONNXSLIM_EUNSUPPORTED (STRING or unknown dtype), ONNXSLIM_ENOMEM.

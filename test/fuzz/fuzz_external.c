@@ -158,9 +158,9 @@ static void reload_same(const char *path, const char *want) {
     fprintf(stderr, "%s: fingerprint %s, want %s (%s)\n", path, fp, want, onnxslim_error_last());
     abort();
   }
-  onnxslim_report *r = NULL;
+  onnxslim_check_report *r = NULL;
   if (onnxslim_model_check(m, 0, &r) != 0) abort();
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -175,9 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     require_error();
     return 0;
   }
-  onnxslim_report *r = NULL;
+  onnxslim_check_report *r = NULL;
   if (onnxslim_model_check(m, 0, &r) != 0) abort();
-  onnxslim_report_free(r);
+  onnxslim_check_report_free(r);
 
   char fp0[33], fp1[33];
   int readable = onnxslim_model_fingerprint(m, fp0) == 0;

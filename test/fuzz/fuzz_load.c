@@ -27,7 +27,7 @@ static void walk_tensor(onnxslim_tensor *t) {
   for (size_t i = 0; i < onnxslim_tensor_string_count(t); i++) {
     const char *s;
     size_t sn;
-    (void)onnxslim_tensor_string_at(t, i, &s, &sn);
+    (void)onnxslim_tensor_string(t, i, &s, &sn);
   }
 }
 
@@ -69,11 +69,11 @@ static void walk_node(onnxslim_node *n, int depth) {
     walk_tensor(onnxslim_attr_tensor(a));
     walk_graph(onnxslim_attr_graph(a), depth + 1);
     walk_type(onnxslim_attr_type_proto(a), 0);
-    size_t k = onnxslim_attr_list_size(a);
+    size_t k = onnxslim_attr_list_count(a);
     for (size_t j = 0; j < k; j++) {
-      (void)onnxslim_attr_strings_at(a, j, &s, &sn);
-      walk_tensor(onnxslim_attr_tensors_at(a, j));
-      walk_graph(onnxslim_attr_graphs_at(a, j), depth + 1);
+      (void)onnxslim_attr_list_string(a, j, &s, &sn);
+      walk_tensor(onnxslim_attr_list_tensor(a, j));
+      walk_graph(onnxslim_attr_list_graph(a, j), depth + 1);
     }
   }
 }
@@ -106,7 +106,7 @@ static void walk_graph(onnxslim_graph *g, int depth) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   onnxslim_model *m = NULL;
-  if (onnxslim_model_from_buffer(&m, data, size, ONNXSLIM_BUFFER_BORROW, NULL) != 0) {
+  if (onnxslim_model_from_buffer(&m, data, size, ONNXSLIM_BORROW, NULL) != 0) {
     if (m || onnxslim_error_last()[0] == '\0') abort();
     return 0;
   }
@@ -124,15 +124,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   walk_graph(onnxslim_model_graph(m), 0);
   /* the check runs on every loadable model and leaves it unchanged (the
    * byte-identical save below) */
-  onnxslim_report *rep = NULL;
+  onnxslim_check_report *rep = NULL;
   if (onnxslim_model_check(m, 0, &rep) != 0) {
     if (rep || onnxslim_error_last_code() != ONNXSLIM_ENOMEM) abort();
   }
-  for (size_t i = 0; i < onnxslim_report_count(rep); i++)
-    if (onnxslim_report_code(rep, i) <= 0 || !onnxslim_report_location(rep, i) ||
-        !onnxslim_report_message(rep, i)[0])
+  for (size_t i = 0; i < onnxslim_check_report_count(rep); i++)
+    if (onnxslim_check_report_code(rep, i) <= 0 || !onnxslim_check_report_location(rep, i) ||
+        !onnxslim_check_report_message(rep, i)[0])
       abort();
-  onnxslim_report_free(rep);
+  onnxslim_check_report_free(rep);
   size_t need = 0, got = 0;
   if (onnxslim_model_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE || need != size) abort();
   uint8_t *out = malloc(need ? need : 1);
@@ -147,7 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     out = malloc(need ? need : 1);
     if (onnxslim_model_save_buffer(m, out, need, &got) != 0) abort();
     onnxslim_model *m2 = NULL;
-    if (onnxslim_model_from_buffer(&m2, out, got, ONNXSLIM_BUFFER_BORROW, NULL) != 0) abort();
+    if (onnxslim_model_from_buffer(&m2, out, got, ONNXSLIM_BORROW, NULL) != 0) abort();
     if (strcmp(onnxslim_node_name(onnxslim_graph_node(onnxslim_model_graph(m2), 0)),
                "fuzz-renamed") != 0)
       abort();
@@ -156,8 +156,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   /* heavier edits: cleanup, the recipe's conversion, a Cast insertion; the
    * result must save and load again (errors are fine, crashes are not) */
-  if (onnxslim_graph_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE) == 0)
-    (void)onnxslim_graph_remove_unused(g, ONNXSLIM_CLEANUP_RECURSIVE, NULL);
+  if (onnxslim_cleanup_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE) == 0)
+    (void)onnxslim_cleanup_remove_unused(g, ONNXSLIM_CLEANUP_RECURSIVE, NULL);
   (void)onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, NULL);
   if (onnxslim_graph_input_count(g))
     (void)onnxslim_insert_cast_after(
@@ -169,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     out = malloc(need ? need : 1);
     if (onnxslim_model_save_buffer(m, out, need, &got) != 0) abort();
     onnxslim_model *m3 = NULL;
-    if (onnxslim_model_from_buffer(&m3, out, got, ONNXSLIM_BUFFER_BORROW, NULL) != 0) abort();
+    if (onnxslim_model_from_buffer(&m3, out, got, ONNXSLIM_BORROW, NULL) != 0) abort();
     onnxslim_model_free(m3);
     free(out);
   }
