@@ -91,6 +91,22 @@ TEST(versions) {
   CHECK_STR(onnxslim_version_string(), v);
 }
 
+/* The error codes are an enum now; their values never change. */
+_Static_assert(ONNXSLIM_OK == 0 && ONNXSLIM_EINVAL == -1 && ONNXSLIM_ENOMEM == -2 &&
+                   ONNXSLIM_EIO == -3 && ONNXSLIM_EPARSE == -4 && ONNXSLIM_ELIMIT == -5 &&
+                   ONNXSLIM_ENOTFOUND == -6 && ONNXSLIM_ERANGE == -7 &&
+                   ONNXSLIM_EUNSUPPORTED == -8 && ONNXSLIM_EBUFSIZE == -9 &&
+                   ONNXSLIM_EMODEL == -10 && ONNXSLIM_ETYPE == -11 && ONNXSLIM_ENOSPC == -12,
+               "error code values");
+
+TEST(error_code_enum) {
+  /* the codes are enumerators of onnxslim_error_code, and an int holds them */
+  onnxslim_error_code c = ONNXSLIM_ENOSPC;
+  int as_int = c;
+  CHECK(as_int == -12);
+  CHECK(onnxslim_model_open(NULL, BERT, NULL) == (int)ONNXSLIM_EINVAL);
+}
+
 TEST(errors) {
   onnxslim_error_clear();
   CHECK_STR(onnxslim_error_last(), "");
@@ -439,6 +455,7 @@ TEST(error_messages_say_where) {
 int main(void) {
   RUN(versions);
   RUN(errors);
+  RUN(error_code_enum);
   RUN(load_buffer_borrow_is_zero_copy);
   RUN(read_bert);
   RUN(attributes_and_subgraphs);

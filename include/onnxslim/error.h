@@ -14,31 +14,36 @@
 
 #include "common.h"
 
-#define ONNXSLIM_OK 0
-/** An argument is invalid (NULL where not allowed, wrong handle kind, reserved bits set). */
-#define ONNXSLIM_EINVAL -1
-/** Memory allocation failed. */
-#define ONNXSLIM_ENOMEM -2
-/** An operating-system call failed (open, read, write, fsync, rename, ...). */
-#define ONNXSLIM_EIO -3
-/** The bytes are not a well-formed ONNX protobuf message. */
-#define ONNXSLIM_EPARSE -4
-/** A limit was exceeded: nesting depth, size, element count. */
-#define ONNXSLIM_ELIMIT -5
-/** A looked-up item does not exist. */
-#define ONNXSLIM_ENOTFOUND -6
-/** An index is out of range. */
-#define ONNXSLIM_ERANGE -7
-/** The operation is not supported for this input (e.g. unknown data type). */
-#define ONNXSLIM_EUNSUPPORTED -8
-/** A caller-provided buffer is too small; the needed size was reported. */
-#define ONNXSLIM_EBUFSIZE -9
-/** The model is well-formed protobuf but semantically invalid (e.g. negative dims). */
-#define ONNXSLIM_EMODEL -10
-/** The item has another type than the one asked for (e.g. reading an INT attribute as FLOAT). */
-#define ONNXSLIM_ETYPE -11
-/** No space left on the device, or the file-size limit (RLIMIT_FSIZE) would be exceeded. */
-#define ONNXSLIM_ENOSPC -12
+/** The result codes. Functions return them as int; the values are part of the
+ * ABI and never change. */
+typedef enum onnxslim_error_code {
+  /** Success. */
+  ONNXSLIM_OK = 0,
+  /** An argument is invalid (NULL where not allowed, wrong handle kind, reserved bits set). */
+  ONNXSLIM_EINVAL = -1,
+  /** Memory allocation failed. */
+  ONNXSLIM_ENOMEM = -2,
+  /** An operating-system call failed (open, read, write, fsync, rename, ...). */
+  ONNXSLIM_EIO = -3,
+  /** The bytes are not a well-formed ONNX protobuf message. */
+  ONNXSLIM_EPARSE = -4,
+  /** A limit was exceeded: nesting depth, size, element count. */
+  ONNXSLIM_ELIMIT = -5,
+  /** A looked-up item does not exist. */
+  ONNXSLIM_ENOTFOUND = -6,
+  /** An index is out of range. */
+  ONNXSLIM_ERANGE = -7,
+  /** The operation is not supported for this input (e.g. unknown data type). */
+  ONNXSLIM_EUNSUPPORTED = -8,
+  /** A caller-provided buffer is too small; the needed size was reported. */
+  ONNXSLIM_EBUFSIZE = -9,
+  /** The model is well-formed protobuf but semantically invalid (e.g. negative dims). */
+  ONNXSLIM_EMODEL = -10,
+  /** The item has another type than the one asked for (e.g. reading an INT attribute as FLOAT). */
+  ONNXSLIM_ETYPE = -11,
+  /** No space left on the device, or the file-size limit (RLIMIT_FSIZE) would be exceeded. */
+  ONNXSLIM_ENOSPC = -12
+} onnxslim_error_code;
 
 #ifdef __cplusplus
 extern "C" {
