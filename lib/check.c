@@ -308,7 +308,7 @@ static void describe_node(ck_str *out, const onnxslim_node *node, size_t index) 
 
 static const char *dtype_str(char *buf, size_t n, int32_t dt) {
   const char *s = onnxslim_dtype_name(dt);
-  if (s) return s;
+  if (strcmp(s, "UNKNOWN") != 0) return s;
   snprintf(buf, n, "dtype(%" PRId32 ")", dt);
   return buf;
 }

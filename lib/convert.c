@@ -518,6 +518,6 @@ int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to, uint
     rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                        "the model has no Gather table (a floating-point tensor read as input 0 "
                        "of a Gather) that can be converted to %s",
-                       onnxslim_dtype_name(to) ? onnxslim_dtype_name(to) : "that type");
+                       onnxslim_dtype_name(to));
   return rc;
 }

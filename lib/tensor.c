@@ -23,7 +23,7 @@ static const struct {
 #define N_DTYPES ((int32_t)(sizeof dtypes / sizeof dtypes[0]))
 
 const char *onnxslim_dtype_name(int32_t dtype) {
-  return dtype >= 0 && dtype < N_DTYPES ? dtypes[dtype].name : NULL;
+  return dtype >= 0 && dtype < N_DTYPES ? dtypes[dtype].name : "UNKNOWN";
 }
 
 unsigned int onnxslim_dtype_bits(int32_t dtype) {

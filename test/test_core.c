@@ -107,6 +107,19 @@ TEST(error_code_enum) {
   CHECK(onnxslim_model_open(NULL, BERT, NULL) == (int)ONNXSLIM_EINVAL);
 }
 
+TEST(dtype_names) {
+  CHECK_STR(onnxslim_dtype_name(ONNXSLIM_DTYPE_FLOAT), "FLOAT");
+  CHECK_STR(onnxslim_dtype_name(ONNXSLIM_DTYPE_BFLOAT16), "BFLOAT16");
+  CHECK_STR(onnxslim_dtype_name(ONNXSLIM_DTYPE_UNDEFINED), "UNDEFINED");
+  CHECK_STR(onnxslim_dtype_name(ONNXSLIM_DTYPE_FLOAT4E2M1), "FLOAT4E2M1");
+  /* codes this library does not know: "UNKNOWN", never NULL, no error */
+  static const int32_t unknown[] = {-1, ONNXSLIM_DTYPE_FLOAT4E2M1 + 1, 999, INT32_MAX, INT32_MIN};
+  onnxslim_error_clear();
+  for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+    CHECK_STR(onnxslim_dtype_name(unknown[i]), "UNKNOWN");
+  CHECK(onnxslim_error_last_code() == 0);
+}
+
 TEST(errors) {
   onnxslim_error_clear();
   CHECK_STR(onnxslim_error_last(), "");
@@ -456,6 +469,7 @@ int main(void) {
   RUN(versions);
   RUN(errors);
   RUN(error_code_enum);
+  RUN(dtype_names);
   RUN(load_buffer_borrow_is_zero_copy);
   RUN(read_bert);
   RUN(attributes_and_subgraphs);

@@ -531,7 +531,7 @@ static void field(const char *label, const char *fmt, ...)
 static void sb_dtype(strbuf *sb, int32_t dtype)
 {
   const char *name = onnxslim_dtype_name(dtype);
-  if (name)
+  if (strcmp(name, "UNKNOWN") != 0)
     sb_puts(sb, name);
   else
     sb_printf(sb, "dtype(%" PRId32 ")", dtype);
@@ -1971,8 +1971,8 @@ static void warn_storage_only(const onnxslim_model *model, const onnxslim_conver
     scan_storage_only(onnxslim_model_graph(model), names, n, &f);
   if (f.tensors) {
     const char *nn = onnxslim_node_name(f.node);
-    const char *was = onnxslim_dtype_name(from) ? onnxslim_dtype_name(from) : "the original type";
-    const char *now = onnxslim_dtype_name(to) ? onnxslim_dtype_name(to) : "the new type";
+    const char *was = onnxslim_dtype_name(from);
+    const char *now = onnxslim_dtype_name(to);
     sb_printf(&c, "%s%s%s", esc(&a, onnxslim_node_op_type(f.node)), nn[0] ? " " : "",
               nn[0] ? esc(&b, nn) : "");
     sb_reset(&a);

@@ -41,8 +41,9 @@ extern "C" {
 #define ONNXSLIM_DTYPE_FLOAT4E2M1 23
 
 /**
- * Name of a data type ("FLOAT", "BFLOAT16", ...), or NULL for values this
- * library does not know. Never fails otherwise.
+ * Name of a data type ("FLOAT", "BFLOAT16", ...), or "UNKNOWN" for values
+ * this library does not know. Never returns NULL and never fails. The
+ * string is static.
  * @since 0.1.0
  */
 ONNXSLIM_API const char *onnxslim_dtype_name(int32_t dtype);
