@@ -1,5 +1,5 @@
 /*
- * libonnxslim - validation (onnxslim_model_check) and its report.
+ * libonnxslim - validation (onnxslim_check) and its report.
  *
  * Built on the public read API only: this file walks graphs, nodes,
  * attributes and tensors through the same handles an application uses.
@@ -920,12 +920,12 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
   return rc;
 }
 
-int onnxslim_model_check(const onnxslim_model *model, unsigned int flags, onnxslim_check_report **out) {
+int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned int flags) {
   if (out) *out = NULL;
   if (!model || !out)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_check: NULL %s", model ? "out" : "model");
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: NULL %s", model ? "out" : "model");
   if (flags)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_check: reserved flags 0x%x set", flags);
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: reserved flags 0x%x set", flags);
   ck c = {0};
   c.rep = calloc(1, sizeof *c.rep);
   if (!c.rep) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while checking the model");

@@ -1,4 +1,4 @@
-/* Runs onnxslim_model_check() over every .onnx file under the given
+/* Runs onnxslim_check() over every .onnx file under the given
  * directories. By default every model must have zero problems; each problem
  * found is printed as "FAIL path: [code] location: message". With
  * --expect CODE every model must instead report at least one problem of
@@ -36,7 +36,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     failed++;
     return 0;
   }
-  if (onnxslim_model_check(m, 0, &r) != 0) {
+  if (onnxslim_check(&r, m, 0) != 0) {
     printf("FAIL %s: check failed: %s\n", path, onnxslim_error_last());
     failed++;
   } else {

@@ -1,4 +1,4 @@
-/* Unit tests of the validation module (onnxslim_model_check): valid models
+/* Unit tests of the validation module (onnxslim_check): valid models
  * give an empty report; hand-built broken models, one per problem kind, give
  * the expected code, a location naming the node/initializer/output and a
  * message naming the value. Run from the repository root. */
@@ -129,7 +129,7 @@ static onnxslim_model *load(pbuf *g, pbuf *extra) {
 /* Checks the model and returns its report (NULL on failure). */
 static onnxslim_check_report *run_check(onnxslim_model *m) {
   onnxslim_check_report *r = NULL;
-  if (!m || onnxslim_model_check(m, 0, &r) != 0) return NULL;
+  if (!m || onnxslim_check(&r, m, 0) != 0) return NULL;
   for (size_t i = 0; i < onnxslim_check_report_count(r); i++)
     fprintf(stderr, "  problem %d: %s: %s\n", onnxslim_check_report_code(r, i),
             onnxslim_check_report_location(r, i), onnxslim_check_report_message(r, i));
@@ -177,6 +177,13 @@ static void base_graph(pbuf *g) {
 }
 
 /* ---- tests -------------------------------------------------------------------- */
+
+/* The problem kinds are an enum now; their values never change. */
+_Static_assert(ONNXSLIM_CHECK_UNDEFINED_INPUT == 1 && ONNXSLIM_CHECK_DUPLICATE_OUTPUT == 2 &&
+                   ONNXSLIM_CHECK_ORDER == 3 && ONNXSLIM_CHECK_TENSOR_SIZE == 4 &&
+                   ONNXSLIM_CHECK_OPSET == 5 && ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED == 6 &&
+                   ONNXSLIM_CHECK_TYPE == 7 && ONNXSLIM_CHECK_EMPTY_NAME == 8,
+               "check code values");
 
 TEST(valid_models) {
   pbuf g = {0};
@@ -533,11 +540,11 @@ TEST(api_errors) {
   base_graph(&g);
   onnxslim_model *m = load(&g, NULL);
   onnxslim_check_report *r = (onnxslim_check_report *)1;
-  CHECK(onnxslim_model_check(m, 1, &r) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check(&r, m, 1) == ONNXSLIM_EINVAL);
   CHECK(r == NULL);
-  CHECK(onnxslim_model_check(NULL, 0, &r) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_model_check(m, 0, NULL) == ONNXSLIM_EINVAL);
-  CHECK_OK(onnxslim_model_check(m, 0, &r));
+  CHECK(onnxslim_check(&r, NULL, 0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check(NULL, m, 0) == ONNXSLIM_EINVAL);
+  CHECK_OK(onnxslim_check(&r, m, 0));
   CHECK(r != NULL);
   CHECK(onnxslim_check_report_count(r) == 0);
   CHECK(onnxslim_check_report_location(r, 0) == NULL);
@@ -550,7 +557,7 @@ TEST(api_errors) {
   onnxslim_check_report_free(r);
   onnxslim_check_report_free(NULL);
   /* checking twice gives the same result; the model stays usable */
-  CHECK_OK(onnxslim_model_check(m, 0, &r));
+  CHECK_OK(onnxslim_check(&r, m, 0));
   CHECK(onnxslim_check_report_count(r) == 0);
   onnxslim_check_report_free(r);
   CHECK_STR(onnxslim_node_name(onnxslim_graph_node(onnxslim_model_graph(m), 1)), "add");

@@ -92,11 +92,11 @@ static onnxslim_model *from_pbuf(pbuf *b) {
   return m;
 }
 
-/* Number of problems onnxslim_model_check() finds (each one printed); -1 if
+/* Number of problems onnxslim_check() finds (each one printed); -1 if
  * the check could not run. */
 static long problems(const onnxslim_model *m) {
   onnxslim_check_report *r = NULL;
-  if (onnxslim_model_check(m, 0, &r) != 0) return -1;
+  if (onnxslim_check(&r, m, 0) != 0) return -1;
   size_t n = onnxslim_check_report_count(r);
   for (size_t i = 0; i < n; i++)
     fprintf(stderr, "  check: %s: %s\n", onnxslim_check_report_location(r, i),

@@ -216,7 +216,7 @@ static int op_open_external(job *j) {
 }
 static int op_check(job *j) {
   onnxslim_check_report *r = NULL;
-  int rc = onnxslim_model_check(j->m, 0, &r);
+  int rc = onnxslim_check(&r, j->m, 0);
   onnxslim_check_report_free(r);
   return rc;
 }

@@ -146,7 +146,7 @@ TEST(convert_long_chain_in_bounded_memory) {
   onnxslim_convert_report_free(rep);
   CHECK(chain_converted(m, CHAIN));
   onnxslim_check_report *cr = NULL;
-  CHECK_OK(onnxslim_model_check(m, 0, &cr));
+  CHECK_OK(onnxslim_check(&cr, m, 0));
   CHECK(cr && onnxslim_check_report_count(cr) == 0);
   onnxslim_check_report_free(cr);
   /* and the saved model says the same */
@@ -205,7 +205,7 @@ TEST(build_long_chain_in_bounded_memory) {
   CHECK(onnxslim_graph_consumer_count(g, "a100") == 1);
   CHECK_STR(onnxslim_node_name(onnxslim_graph_producer(g, "a100")), "add100");
   onnxslim_check_report *cr = NULL;
-  CHECK_OK(onnxslim_model_check(m, 0, &cr));
+  CHECK_OK(onnxslim_check(&cr, m, 0));
   CHECK(cr && onnxslim_check_report_count(cr) == 0);
   onnxslim_check_report_free(cr);
   onnxslim_model_free(m);

@@ -75,7 +75,7 @@ static void *work(void *arg) {
     onnxslim_model *m = load(w, (w->id + round) % 3);
     if (!m) continue;
     onnxslim_check_report *r = NULL;
-    if (onnxslim_model_check(m, 0, &r) != 0 || onnxslim_check_report_count(r) != 0) fail(w, "check");
+    if (onnxslim_check(&r, m, 0) != 0 || onnxslim_check_report_count(r) != 0) fail(w, "check");
     onnxslim_check_report_free(r);
     if (onnxslim_cleanup_toposort(onnxslim_model_graph(m), ONNXSLIM_CLEANUP_RECURSIVE) != 0)
       fail(w, "toposort");

@@ -2437,7 +2437,7 @@ static int check_model(const char *path)
   status = open_model(&model, path);
   if (status != EXIT_SUCCESS)
     return status == EXIT_USAGE ? status : EXIT_CHECK_UNREADABLE;
-  if (onnxslim_model_check(model, 0, &report) != ONNXSLIM_OK) {
+  if (onnxslim_check(&report, model, 0) != ONNXSLIM_OK) {
     fail_lib("cannot check '%s'", path);
     onnxslim_model_free(model);
     return EXIT_CHECK_UNREADABLE;

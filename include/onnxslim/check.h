@@ -1,7 +1,7 @@
 /*
  * libonnxslim - validation: structural checks of a loaded model.
  *
- * onnxslim_model_check() walks the main graph, every subgraph (If/Loop/Scan
+ * onnxslim_check() walks the main graph, every subgraph (If/Loop/Scan
  * bodies, at any depth) and every model-local function, and collects the
  * problems it finds into a report. Each problem has a stable kind
  * (ONNXSLIM_CHECK_*), a location such as
@@ -36,61 +36,63 @@
 extern "C" {
 #endif
 
-/** The result of onnxslim_model_check(). Owned by the caller; release with
+/** The result of onnxslim_check(). Owned by the caller; release with
  * onnxslim_check_report_free(). It does not refer to the model: it stays valid
  * after the model is freed. */
 typedef struct onnxslim_check_report onnxslim_check_report;
 
-/* ---- problem kinds (onnxslim_check_report_code()); values are never reused ---- */
-
-/** A node input names a value that is defined nowhere in scope. */
-#define ONNXSLIM_CHECK_UNDEFINED_INPUT 1
-/** A value is defined more than once: two node outputs, a node output that
- * is also a graph input or initializer, two graph inputs or two
- * initializers of the same name. */
-#define ONNXSLIM_CHECK_DUPLICATE_OUTPUT 2
-/** A node input is produced by a later node of the same graph (or by the
- * node itself): the nodes are not in topological order. */
-#define ONNXSLIM_CHECK_ORDER 3
-/** A tensor (initializer, sparse initializer, tensor attribute such as a
- * Constant's value) stores another number of bytes or elements than its
- * dims and data type require; for a tensor in external data: its `length`
- * (the rest of the file from `offset` when absent) is not dims x data type
- * size. */
-#define ONNXSLIM_CHECK_TENSOR_SIZE 4
-/** A node's domain has no opset_import entry (in the model, or in the
- * function that holds the node). "" and "ai.onnx" are the same domain. */
-#define ONNXSLIM_CHECK_OPSET 5
-/** A graph or function output is produced by no node and is not an input,
- * an initializer or (in a subgraph) a value of an enclosing graph. */
-#define ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED 6
-/** Conflicting types: a graph input, output or value_info entry whose element
- * type differs from the data type of the initializer of the same name; two
- * such entries for one value that disagree; a Cast whose `to` (or a
- * Constant whose value's data type) differs from the recorded element type
- * of its output. */
-#define ONNXSLIM_CHECK_TYPE 7
-/** A name that must not be empty is empty: a graph input, graph output,
- * value_info entry, initializer, or a function's formal input or output. */
-#define ONNXSLIM_CHECK_EMPTY_NAME 8
+/** Problem kinds (onnxslim_check_report_code()); values are never reused. */
+typedef enum onnxslim_check_code {
+  /** A node input names a value that is defined nowhere in scope. */
+  ONNXSLIM_CHECK_UNDEFINED_INPUT = 1,
+  /** A value is defined more than once: two node outputs, a node output that
+   * is also a graph input or initializer, two graph inputs or two
+   * initializers of the same name. */
+  ONNXSLIM_CHECK_DUPLICATE_OUTPUT = 2,
+  /** A node input is produced by a later node of the same graph (or by the
+   * node itself): the nodes are not in topological order. */
+  ONNXSLIM_CHECK_ORDER = 3,
+  /** A tensor (initializer, sparse initializer, tensor attribute such as a
+   * Constant's value) stores another number of bytes or elements than its
+   * dims and data type require; for a tensor in external data: its `length`
+   * (the rest of the file from `offset` when absent) is not dims x data type
+   * size. */
+  ONNXSLIM_CHECK_TENSOR_SIZE = 4,
+  /** A node's domain has no opset_import entry (in the model, or in the
+   * function that holds the node). "" and "ai.onnx" are the same domain. */
+  ONNXSLIM_CHECK_OPSET = 5,
+  /** A graph or function output is produced by no node and is not an input,
+   * an initializer or (in a subgraph) a value of an enclosing graph. */
+  ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED = 6,
+  /** Conflicting types: a graph input, output or value_info entry whose element
+   * type differs from the data type of the initializer of the same name; two
+   * such entries for one value that disagree; a Cast whose `to` (or a
+   * Constant whose value's data type) differs from the recorded element type
+   * of its output. */
+  ONNXSLIM_CHECK_TYPE = 7,
+  /** A name that must not be empty is empty: a graph input, graph output,
+   * value_info entry, initializer, or a function's formal input or output. */
+  ONNXSLIM_CHECK_EMPTY_NAME = 8
+} onnxslim_check_code;
 
 /**
  * Checks the model and returns what it found in a new report.
  * `flags` is reserved and must be 0.
  * Returns 0 when the check ran, whatever it found: a valid model gives a
- * report with onnxslim_check_report_count() == 0. On success *out is a new report
- * owned by the caller (onnxslim_check_report_free()); on failure *out is set to
- * NULL (when out is not NULL).
+ * report with onnxslim_check_report_count() == 0.
+ * Ownership: on success *out is a new report OWNED by the caller (free it
+ * with onnxslim_check_report_free()); on failure *out is set to NULL (when
+ * out is not NULL). The model is borrowed for the call.
  * Tensor data stored inline is inspected; for external data the recorded
  * length is compared with dims and type (the bytes are not read); typed
  * fields (float_data, ...) are decoded once and cached in the model, as
  * onnxslim_tensor_data() does. The model is not modified otherwise; handles
  * and strings borrowed from it stay valid.
- * Errors: ONNXSLIM_EINVAL (NULL model or out, flags not 0), ONNXSLIM_ENOMEM.
+ * Errors: ONNXSLIM_EINVAL (NULL out or model, flags not 0), ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_model_check(const onnxslim_model *model, unsigned int flags,
-                                      onnxslim_check_report **out);
+ONNXSLIM_API int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model,
+                                unsigned int flags);
 
 /**
  * Number of problems in the report; 0 for a valid model and for NULL.
@@ -107,19 +109,21 @@ ONNXSLIM_API size_t onnxslim_check_report_count(const onnxslim_check_report *rep
  * index out of range.
  * @since 0.1.0
  */
-ONNXSLIM_API const char *onnxslim_check_report_location(const onnxslim_check_report *report, size_t index);
+ONNXSLIM_API const char *onnxslim_check_report_location(const onnxslim_check_report *report,
+                                                        size_t index);
 
 /**
  * What problem `index` is, in words that name the value involved, e.g.
  * "input 'x' is not defined in this scope". Borrowed from the report as
- * onnxslim_check_report_location(). Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE)
- * for a NULL report or an index out of range.
+ * onnxslim_check_report_location(). Returns NULL (ONNXSLIM_EINVAL,
+ * ONNXSLIM_ERANGE) for a NULL report or an index out of range.
  * @since 0.1.0
  */
-ONNXSLIM_API const char *onnxslim_check_report_message(const onnxslim_check_report *report, size_t index);
+ONNXSLIM_API const char *onnxslim_check_report_message(const onnxslim_check_report *report,
+                                                       size_t index);
 
 /**
- * The kind of problem `index`: one of the ONNXSLIM_CHECK_* values (> 0).
+ * The kind of problem `index`: one of the onnxslim_check_code values (> 0).
  * Errors (negative): ONNXSLIM_EINVAL (NULL report), ONNXSLIM_ERANGE.
  * @since 0.1.0
  */

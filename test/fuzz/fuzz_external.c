@@ -159,7 +159,7 @@ static void reload_same(const char *path, const char *want) {
     abort();
   }
   onnxslim_check_report *r = NULL;
-  if (onnxslim_model_check(m, 0, &r) != 0) abort();
+  if (onnxslim_check(&r, m, 0) != 0) abort();
   onnxslim_check_report_free(r);
   onnxslim_model_free(m);
 }
@@ -176,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   onnxslim_check_report *r = NULL;
-  if (onnxslim_model_check(m, 0, &r) != 0) abort();
+  if (onnxslim_check(&r, m, 0) != 0) abort();
   onnxslim_check_report_free(r);
 
   char fp0[33], fp1[33];

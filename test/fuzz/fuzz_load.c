@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* the check runs on every loadable model and leaves it unchanged (the
    * byte-identical save below) */
   onnxslim_check_report *rep = NULL;
-  if (onnxslim_model_check(m, 0, &rep) != 0) {
+  if (onnxslim_check(&rep, m, 0) != 0) {
     if (rep || onnxslim_error_last_code() != ONNXSLIM_ENOMEM) abort();
   }
   for (size_t i = 0; i < onnxslim_check_report_count(rep); i++)

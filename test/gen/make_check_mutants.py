@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Breaks every libonnx-testdata model in one known way per problem kind of
-onnxslim_model_check(), for test/steps/35-check.sh.
+onnxslim_check(), for test/steps/35-check.sh.
 
 Usage: make_check_mutants.py DATA_DIR OUT_DIR
 

@@ -1,4 +1,4 @@
-# Validation (onnxslim_model_check): every libonnx-testdata model and our
+# Validation (onnxslim_check): every libonnx-testdata model and our
 # valid fixtures have zero problems; the fixture with a raw_data size
 # mismatch reports a tensor size problem; and every testdata model broken in
 # a known way by test/gen/make_check_mutants.py (python3-onnx) reports the
