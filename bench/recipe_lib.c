@@ -1,6 +1,6 @@
 /* The published recipe through the library API, phase by phase, for
  * bench/run.sh: open, convert every Gather table (input 0 of a Gather) to
- * BF16 by truncation with onnxslim_model_convert_gather_tables(), save as a
+ * BF16 by truncation with onnxslim_convert_gather_tables(), save as a
  * single file (onnxslim_model_save) or with every tensor in one external
  * data file (onnxslim_model_save_external, threshold 0), optionally open the
  * result again.
@@ -77,8 +77,8 @@ int main(int argc, char **argv) {
 
   onnxslim_convert_report *rep = NULL;
   if (convert) {
-    rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, min_size,
-                                              ONNXSLIM_CONVERT_TRUNCATE, &rep);
+    rc = onnxslim_convert_gather_tables(&rep, m, ONNXSLIM_DTYPE_BFLOAT16,
+                                              min_size, ONNXSLIM_CONVERT_TRUNCATE);
     if (rc) {
       int r = fail("convert", rc);
       onnxslim_model_free(m);
@@ -92,7 +92,8 @@ int main(int argc, char **argv) {
   size_t nconv = onnxslim_convert_report_count(rep);
   for (size_t i = 0; i < nconv; i++) {
     uint64_t b = 0, a = 0;
-    onnxslim_convert_report_entry(rep, i, NULL, NULL, NULL, &b, &a, NULL);
+    onnxslim_convert_report_bytes_before(rep, i, &b);
+    onnxslim_convert_report_bytes_after(rep, i, &a);
     before += b;
     after += a;
   }

@@ -39,9 +39,11 @@ static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *
 /* ---- options and report ------------------------------------------------------- */
 
 /* Bytes of onnxslim_convert_options a caller of `version` has: version 1
- * ends before `exclude`. */
+ * ends before `exclude`, version 2 before `report_flags`. */
 static size_t options_size(unsigned int version) {
-  return version == 1 ? offsetof(onnxslim_convert_options, exclude) : sizeof(onnxslim_convert_options);
+  if (version == 1) return offsetof(onnxslim_convert_options, exclude);
+  if (version == 2) return offsetof(onnxslim_convert_options, report_flags);
+  return sizeof(onnxslim_convert_options);
 }
 
 int onnxslim_convert_options_init(onnxslim_convert_options *opts, unsigned int version) {
@@ -69,27 +71,72 @@ struct onnxslim_convert_report {
 
 size_t onnxslim_convert_report_count(const onnxslim_convert_report *r) { return r ? r->count : 0; }
 
-int onnxslim_convert_report_entry(const onnxslim_convert_report *r, size_t i, const char **name,
-                                  int32_t *from, int32_t *to, uint64_t *bytes_before,
-                                  uint64_t *bytes_after, onnxslim_convert_stats *stats) {
-  if (!r) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_report_entry: NULL report");
-  if (i >= r->count)
-    return onnxslim__err(ONNXSLIM_ERANGE, "report entry %zu out of range (%zu entries)", i,
-                         r->count);
-  const osl_report_entry *e = &r->e[i];
-  if (name) *name = e->name;
-  if (from) *from = e->from;
-  if (to) *to = e->to;
-  if (bytes_before) *bytes_before = e->before;
-  if (bytes_after) *bytes_after = e->after;
-  if (stats) {
-    if (stats->version < 1)
-      return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_report_entry: stats version %u",
-                           stats->version);
-    unsigned int v = stats->version;
-    *stats = e->stats;
-    stats->version = v;
+/* Entry i of r, or NULL with the error set (`who` names the getter). */
+static const osl_report_entry *entry_at(const onnxslim_convert_report *r, size_t i,
+                                        const char *who) {
+  if (!r) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL report", who);
+    return NULL;
   }
+  if (i >= r->count) {
+    onnxslim__err(ONNXSLIM_ERANGE, "%s: entry %zu out of range (%zu entries)", who, i, r->count);
+    return NULL;
+  }
+  return &r->e[i];
+}
+
+const char *onnxslim_convert_report_name(const onnxslim_convert_report *r, size_t i) {
+  const osl_report_entry *e = entry_at(r, i, "onnxslim_convert_report_name");
+  return e ? e->name : NULL;
+}
+
+int32_t onnxslim_convert_report_from(const onnxslim_convert_report *r, size_t i) {
+  const osl_report_entry *e = entry_at(r, i, "onnxslim_convert_report_from");
+  return e ? e->from : ONNXSLIM_DTYPE_UNDEFINED;
+}
+
+int32_t onnxslim_convert_report_to(const onnxslim_convert_report *r, size_t i) {
+  const osl_report_entry *e = entry_at(r, i, "onnxslim_convert_report_to");
+  return e ? e->to : ONNXSLIM_DTYPE_UNDEFINED;
+}
+
+int onnxslim_convert_report_bytes_before(const onnxslim_convert_report *r, size_t i,
+                                         uint64_t *out) {
+  const char *who = "onnxslim_convert_report_bytes_before";
+  if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL out", who);
+  const osl_report_entry *e = entry_at(r, i, who);
+  if (!e) return onnxslim_error_last_code();
+  *out = e->before;
+  return 0;
+}
+
+int onnxslim_convert_report_bytes_after(const onnxslim_convert_report *r, size_t i,
+                                        uint64_t *out) {
+  const char *who = "onnxslim_convert_report_bytes_after";
+  if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL out", who);
+  const osl_report_entry *e = entry_at(r, i, who);
+  if (!e) return onnxslim_error_last_code();
+  *out = e->after;
+  return 0;
+}
+
+int onnxslim_convert_report_add_stats(const onnxslim_convert_report *r, size_t i,
+                                      onnxslim_convert_stats *stats) {
+  const char *who = "onnxslim_convert_report_add_stats";
+  if (!stats) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL stats", who);
+  if (stats->version < 1 || stats->version > ONNXSLIM_CONVERT_STATS_VERSION)
+    return onnxslim__err_options_version(who, "stats", stats->version,
+                                         ONNXSLIM_CONVERT_STATS_VERSION);
+  const osl_report_entry *e = entry_at(r, i, who);
+  if (!e) return onnxslim_error_last_code();
+  const onnxslim_convert_stats *s = &e->stats;
+  stats->count += s->count;
+  stats->to_inf += s->to_inf;
+  stats->saturated += s->saturated;
+  stats->flushed += s->flushed;
+  stats->nan += s->nan;
+  if (s->max_abs_error > stats->max_abs_error) stats->max_abs_error = s->max_abs_error;
+  if (s->max_rel_error > stats->max_rel_error) stats->max_rel_error = s->max_rel_error;
   return 0;
 }
 
@@ -393,7 +440,7 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   }
   /* statistics pass, only when wanted: chunked, nothing kept, the source
    * pages released as we go */
-  if (cv->report && !(o->flags & ONNXSLIM_CONVERT_NO_STATS)) {
+  if (cv->report && !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS)) {
     osl_report_entry *e = &cv->report->e[cv->report->count - 1];
     e->stats.count = 0;
     size_t chunk = 1u << 18; /* as the save: smaller releases leave large folios mapped */
@@ -440,7 +487,7 @@ static int collect(osl_conv *cv, onnxslim_graph *g, osl_cands *out) {
 
 static int specs_valid(const char *what, const char *const *specs, size_t n) {
   if (!specs && n)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL %s list", what);
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_model: NULL %s list", what);
   for (size_t i = 0; i < n; i++)
     if (!spec_valid(specs[i]))
       return onnxslim__err(ONNXSLIM_EINVAL, "invalid %s '%s' (a name, a glob, or op:TYPE[:INDEX])",
@@ -448,23 +495,28 @@ static int specs_valid(const char *what, const char *const *specs, size_t n) {
   return 0;
 }
 
-int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options *options,
-                           onnxslim_convert_report **out) {
+int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
+                           const onnxslim_convert_options *options) {
   if (out) *out = NULL;
-  if (!model || !options)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_convert: NULL argument");
-  if (options->version < 1 || options->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
-    return onnxslim__err_options_version(NULL, "convert options", options->version,
-                                         ONNXSLIM_CONVERT_OPTIONS_VERSION);
-  /* the fields the caller's version has; the later ones keep their defaults */
+  if (!model) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_model: NULL model");
+  /* the fields the caller's version has; the later ones (and all of them
+   * for NULL options) keep their defaults */
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  memcpy(&o, options, options_size(options->version));
+  if (options) {
+    if (options->version < 1 || options->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
+      return onnxslim__err_options_version(NULL, "convert options", options->version,
+                                           ONNXSLIM_CONVERT_OPTIONS_VERSION);
+    memcpy(&o, options, options_size(options->version));
+  }
   const onnxslim_convert_options *opts = &o;
   if (opts->policy < ONNXSLIM_POLICY_CAST_AFTER_GATHER || opts->policy > ONNXSLIM_POLICY_STORAGE_ONLY)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion policy %d", opts->policy);
   if (opts->flags & ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE |
-                      ONNXSLIM_CONVERT_FLUSH_SUBNORMALS | ONNXSLIM_CONVERT_NO_STATS))
+                      ONNXSLIM_CONVERT_FLUSH_SUBNORMALS))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion flags 0x%x set", opts->flags);
+  if (opts->report_flags & ~ONNXSLIM_CONVERT_REPORT_NO_STATS)
+    return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion report flags 0x%x set",
+                         opts->report_flags);
   int rc = specs_valid("selection", opts->select, opts->n_select);
   if (!rc) rc = specs_valid("exclusion", opts->exclude, opts->n_exclude);
   if (rc) return rc;
@@ -503,8 +555,8 @@ int onnxslim_model_convert(onnxslim_model *model, const onnxslim_convert_options
   return rc;
 }
 
-int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to, uint64_t min_size,
-                                         unsigned int flags, onnxslim_convert_report **out) {
+int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model,
+                                   int32_t to, uint64_t min_size, unsigned int flags) {
   static const char *const spec[] = {"op:Gather:0"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = to;
@@ -513,7 +565,7 @@ int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to, uint
   o.policy = ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   o.select = spec;
   o.n_select = 1;
-  int rc = onnxslim_model_convert(model, &o, out);
+  int rc = onnxslim_convert_model(out, model, &o);
   if (rc == ONNXSLIM_ENOTFOUND)
     rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                        "the model has no Gather table (a floating-point tensor read as input 0 "

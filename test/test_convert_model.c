@@ -1,5 +1,5 @@
 /* Unit tests of the model-level dtype conversion (include/onnxslim/convert.h:
- * onnxslim_model_convert(), onnxslim_model_convert_gather_tables() and the
+ * onnxslim_convert_model(), onnxslim_convert_gather_tables() and the
  * report API): the consumer policies (cast after Gather, cast before,
  * storage only) and the graph they leave behind, selection specs, every
  * storage form of a tensor (raw_data, float_data / double_data, a Constant's
@@ -186,12 +186,28 @@ static int convert_ex(onnxslim_model *m, int32_t to, int policy, unsigned flags,
   o.exclude = excl;
   o.n_exclude = n_excl;
   o.min_size = min_size;
-  return onnxslim_model_convert(m, &o, rep);
+  return onnxslim_convert_model(rep, m, &o);
 }
 static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
                    const char *const *sel, size_t n_sel, uint64_t min_size,
                    onnxslim_convert_report **rep) {
   return convert_ex(m, to, policy, flags, sel, n_sel, NULL, 0, min_size, rep);
+}
+
+/* Entry i of a report through the per-field getters; any out pointer may be
+ * NULL, *stats (initialized by the caller) accumulates. 0 or the first error. */
+static int entry(const onnxslim_convert_report *r, size_t i, const char **name, int32_t *from,
+                 int32_t *to, uint64_t *before, uint64_t *after, onnxslim_convert_stats *stats) {
+  const char *nm = onnxslim_convert_report_name(r, i);
+  if (!nm) return onnxslim_error_last_code();
+  if (name) *name = nm;
+  if (from) *from = onnxslim_convert_report_from(r, i);
+  if (to) *to = onnxslim_convert_report_to(r, i);
+  int rc = 0;
+  if (before) rc = onnxslim_convert_report_bytes_before(r, i, before);
+  if (!rc && after) rc = onnxslim_convert_report_bytes_after(r, i, after);
+  if (!rc && stats) rc = onnxslim_convert_report_add_stats(r, i, stats);
+  return rc;
 }
 
 /* Names in the report, sorted into one "a,b,c" string (static buffer). */
@@ -205,8 +221,7 @@ static const char *report_names(const onnxslim_convert_report *r) {
   buf[0] = '\0';
   if (n > 64) return "(too many)";
   for (size_t i = 0; i < n; i++)
-    if (onnxslim_convert_report_entry(r, i, &names[i], NULL, NULL, NULL, NULL, NULL) != 0)
-      return "(error)";
+    if (!(names[i] = onnxslim_convert_report_name(r, i))) return "(error)";
   qsort(names, n, sizeof names[0], cmp_str);
   for (size_t i = 0; i < n; i++) {
     if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
@@ -567,13 +582,13 @@ static void recipe_on_bert(unsigned flags) {
   if (!src) goto out;
   size_t nodes = onnxslim_graph_node_count(onnxslim_model_graph(m));
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(onnxslim_model_convert_gather_tables(m, BF16, 2048, flags, &rep));
+  CHECK_OK(onnxslim_convert_gather_tables(&rep, m, BF16, 2048, flags));
   CHECK(onnxslim_convert_report_count(rep) == 1);
   CHECK_STR(report_names(rep), WORD_EMB);
   int32_t from = 0, to = 0;
   uint64_t before = 0, after = 0;
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, &from, &to, &before, &after, &st));
+  CHECK_OK(entry(rep, 0, NULL, &from, &to, &before, &after, &st));
   CHECK(from == F32 && to == BF16 && before == 6400 && after == 3200);
   CHECK(st.count == 1600 && st.nan == 0 && st.to_inf == 0 && st.saturated == 0);
   CHECK(st.max_abs_error > 0 && st.max_rel_error > 0);
@@ -618,6 +633,11 @@ out:
   onnxslim_model_free(orig), onnxslim_model_free(m);
 }
 
+/* The policies are an enum now; their values never change. */
+_Static_assert(ONNXSLIM_POLICY_CAST_AFTER_GATHER == 1 && ONNXSLIM_POLICY_CAST_BEFORE == 2 &&
+                   ONNXSLIM_POLICY_STORAGE_ONLY == 3,
+               "policy values");
+
 TEST(gather_recipe_bf16_nearest) { recipe_on_bert(0); }
 TEST(gather_recipe_bf16_truncate) { recipe_on_bert(ONNXSLIM_CONVERT_TRUNCATE); }
 
@@ -627,7 +647,7 @@ TEST(gather_recipe_fp16_and_min_size) {
   CHECK(m != NULL);
   if (!m) return;
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(onnxslim_model_convert_gather_tables(m, F16, 0, 0, &rep));
+  CHECK_OK(onnxslim_convert_gather_tables(&rep, m, F16, 0, 0));
   CHECK_STR(report_names(rep), POS_EMB "," WORD_EMB);
   onnxslim_convert_report_free(rep);
   onnxslim_graph *g = onnxslim_model_graph(m);
@@ -644,7 +664,7 @@ TEST(gather_recipe_fp16_and_min_size) {
   /* min_size exactly the table's size selects it, one byte more does not */
   m = open_model(BERT);
   if (!m) return;
-  CHECK_OK(onnxslim_model_convert_gather_tables(m, BF16, 6400, 0, &rep));
+  CHECK_OK(onnxslim_convert_gather_tables(&rep, m, BF16, 6400, 0));
   CHECK(onnxslim_convert_report_count(rep) == 1);
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
@@ -652,14 +672,14 @@ TEST(gather_recipe_fp16_and_min_size) {
   if (!m) return;
   size_t n0 = 0, n1 = 0;
   uint8_t *b0 = save_bytes(m, &n0);
-  CHECK_OK(onnxslim_model_convert_gather_tables(m, BF16, 6401, 0, &rep));
+  CHECK_OK(onnxslim_convert_gather_tables(&rep, m, BF16, 6401, 0));
   CHECK(onnxslim_convert_report_count(rep) == 0);
   uint8_t *b1 = save_bytes(m, &n1);
   CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0); /* nothing to do: unchanged */
   free(b0), free(b1);
   onnxslim_convert_report_free(rep);
   /* only BF16 and FP16 are offered by the recipe call */
-  CHECK(onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_INT8, 0, 0, NULL) ==
+  CHECK(onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_INT8, 0, 0) ==
         ONNXSLIM_EUNSUPPORTED);
   onnxslim_model_free(m);
 }
@@ -674,7 +694,7 @@ TEST(gather_tied_table) {
   /* default options: BF16, cast after Gather, everything */
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   CHECK(o.to == BF16 && o.policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && o.n_select == 0);
-  CHECK_OK(onnxslim_model_convert(m, &o, &rep));
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   CHECK_STR(report_names(rep), "emb");
   onnxslim_convert_report_free(rep);
   for (int pass = 0; pass < 2; pass++) {
@@ -727,7 +747,7 @@ TEST(cast_before_fp16_matmul_weight) {
   CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   CHECK_STR(report_names(rep), "fc.weight");
   uint64_t before = 0, after = 0;
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, NULL, NULL, &before, &after, NULL));
+  CHECK_OK(entry(rep, 0, NULL, NULL, NULL, &before, &after, NULL));
   CHECK(before == 64 && after == 32);
   onnxslim_convert_report_free(rep);
   uint16_t want[16];
@@ -950,20 +970,19 @@ TEST(selection_and_options_refused) {
   onnxslim_model *m = mixed_model();
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.version = 0;
-  CHECK(onnxslim_model_convert(m, &o, NULL) == EINV);
+  CHECK(onnxslim_convert_model(NULL, m, &o) == EINV);
   o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION + 1;
-  CHECK(onnxslim_model_convert(m, &o, NULL) == EINV);
-  CHECK(onnxslim_model_convert(m, NULL, NULL) == EINV);
+  CHECK(onnxslim_convert_model(NULL, m, &o) == EINV);
   o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION;
-  CHECK(onnxslim_model_convert(NULL, &o, NULL) == EINV);
+  CHECK(onnxslim_convert_model(NULL, NULL, &o) == EINV);
   CHECK(onnxslim_convert_options_init(NULL, ONNXSLIM_CONVERT_OPTIONS_VERSION) == EINV);
   CHECK(onnxslim_convert_options_init(&o, 99) == EINV);
   CHECK_OK(onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION));
   CHECK(o.to == BF16 && o.policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && o.flags == 0 &&
         o.select == NULL && o.n_select == 0 && o.min_size == 0 && o.exclude == NULL &&
-        o.n_exclude == 0);
+        o.n_exclude == 0 && o.report_flags == 0);
   /* out may be NULL */
-  CHECK_OK(onnxslim_model_convert(m, &o, NULL));
+  CHECK_OK(onnxslim_convert_model(NULL, m, &o));
   CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == BF16);
   onnxslim_model_free(m);
 }
@@ -985,7 +1004,7 @@ TEST(selection_matching_nothing_refused) {
   /* the recipe on a model without a Gather table */
   onnxslim_model *m = crafted_model();
   onnxslim_convert_report *rep = (onnxslim_convert_report *)1;
-  CHECK(onnxslim_model_convert_gather_tables(m, BF16, 0, 0, &rep) == NF && rep == NULL);
+  CHECK(onnxslim_convert_gather_tables(&rep, m, BF16, 0, 0) == NF && rep == NULL);
   CHECK(strstr(onnxslim_error_last(), "no Gather table") != NULL);
   CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) == F32);
   onnxslim_model_free(m);
@@ -1029,7 +1048,7 @@ typedef struct {
 
 TEST(options_version_1_callers) {
   init_values();
-  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 2);
+  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 3);
   /* init of version 1 writes the version-1 fields only */
   unsigned char *mem = malloc(sizeof(options_v1) + 32);
   memset(mem, 0xAB, sizeof(options_v1) + 32);
@@ -1052,7 +1071,7 @@ TEST(options_version_1_callers) {
   v1->n_select = 1;
   onnxslim_model *m = mixed_model();
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(onnxslim_model_convert(m, (const onnxslim_convert_options *)v1, &rep));
+  CHECK_OK(onnxslim_convert_model(&rep, m, (const onnxslim_convert_options *)v1));
   CHECK_STR(report_names(rep), "fc.bias,fc.weight");
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
@@ -1062,8 +1081,99 @@ TEST(options_version_1_callers) {
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 2));
   CHECK(o.version == 2 && o.exclude == NULL && o.n_exclude == 0);
-  CHECK(onnxslim_convert_options_init(&o, 3) == ONNXSLIM_EINVAL);
+  /* version 3 defaults: a report with statistics */
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 3));
+  CHECK(o.version == 3 && o.exclude == NULL && o.report_flags == 0);
+  CHECK(onnxslim_convert_options_init(&o, 4) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_convert_options_init(&o, 0) == ONNXSLIM_EINVAL);
+}
+
+/* onnxslim_convert_options as a caller built against version 2 saw it */
+typedef struct {
+  unsigned int version;
+  int32_t to;
+  int policy;
+  unsigned int flags;
+  const char *const *select;
+  size_t n_select;
+  uint64_t min_size;
+  const char *const *exclude;
+  size_t n_exclude;
+} options_v2;
+
+TEST(options_version_2_callers) {
+  init_values();
+  CHECK(sizeof(options_v2) <= offsetof(onnxslim_convert_options, report_flags));
+  /* init of version 2 writes the version-2 fields only */
+  unsigned char *mem = malloc(sizeof(options_v2) + 32);
+  memset(mem, 0xAB, sizeof(options_v2) + 32);
+  options_v2 *v2 = (options_v2 *)mem;
+  CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)mem, 2));
+  CHECK(v2->version == 2 && v2->to == BF16 && v2->exclude == NULL && v2->n_exclude == 0);
+  int canary = 1;
+  for (size_t i = sizeof(options_v2); i < sizeof(options_v2) + 32; i++) canary &= mem[i] == 0xAB;
+  CHECK(canary);
+  free(mem);
+  /* a version-2 struct in memory of exactly its size converts as before,
+   * with a report that has its statistics (report_flags is not read) */
+  v2 = malloc(sizeof *v2);
+  CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v2, 2));
+  static const char *const sel[] = {"craft"};
+  v2->to = F16;
+  v2->policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  v2->select = sel;
+  v2->n_select = 1;
+  onnxslim_model *m = crafted_model();
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(onnxslim_convert_model(&rep, m, (const onnxslim_convert_options *)v2));
+  onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+  CHECK_OK(onnxslim_convert_report_add_stats(rep, 0, &st));
+  CHECK(st.count > 0 && st.max_abs_error > 0.0);
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+  free(v2);
+}
+
+TEST(null_options_are_defaults) {
+  /* opts NULL converts as ONNXSLIM_CONVERT_OPTIONS_INIT does: the same
+   * report and the same saved bytes; out may be NULL as well */
+  init_values();
+  onnxslim_model *a = mixed_model(), *b = mixed_model(), *c = mixed_model();
+  CHECK(a && b && c);
+  if (!a || !b || !c) {
+    onnxslim_model_free(a);
+    onnxslim_model_free(b);
+    onnxslim_model_free(c);
+    return;
+  }
+  const onnxslim_convert_options defaults = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_convert_report *ra = NULL, *rb = NULL;
+  CHECK_OK(onnxslim_convert_model(&ra, a, NULL));
+  CHECK_OK(onnxslim_convert_model(&rb, b, &defaults));
+  CHECK_OK(onnxslim_convert_model(NULL, c, NULL));
+  size_t n = onnxslim_convert_report_count(ra);
+  CHECK(n == 6 && onnxslim_convert_report_count(rb) == n);
+  for (size_t i = 0; i < n; i++) {
+    onnxslim_convert_stats sa = ONNXSLIM_CONVERT_STATS_INIT, sb = ONNXSLIM_CONVERT_STATS_INIT;
+    CHECK_STR(onnxslim_convert_report_name(ra, i), onnxslim_convert_report_name(rb, i));
+    CHECK(onnxslim_convert_report_to(ra, i) == BF16);
+    CHECK_OK(onnxslim_convert_report_add_stats(ra, i, &sa));
+    CHECK_OK(onnxslim_convert_report_add_stats(rb, i, &sb));
+    CHECK(sa.count == sb.count && sa.max_abs_error == sb.max_abs_error);
+  }
+  size_t na = 0, nb = 0, nc = 0;
+  uint8_t *ba = save_bytes(a, &na), *bb = save_bytes(b, &nb), *bc = save_bytes(c, &nc);
+  CHECK(ba && bb && bc && na == nb && na == nc && memcmp(ba, bb, na) == 0 &&
+        memcmp(ba, bc, na) == 0);
+  free(ba);
+  free(bb);
+  free(bc);
+  onnxslim_convert_report_free(ra);
+  onnxslim_convert_report_free(rb);
+  onnxslim_model_free(a);
+  onnxslim_model_free(b);
+  onnxslim_model_free(c);
 }
 
 /* ---- opsets ---------------------------------------------------------------- */
@@ -1071,7 +1181,7 @@ TEST(options_version_1_callers) {
 /* Converts a "mixed" model importing `opset` of `domain` (none when < 0):
  * with want_rc 0 it must succeed and the result pass the check; else fail
  * with want_rc, a message naming `need` and what the model imports, and
- * the model unchanged. gather: onnxslim_model_convert_gather_tables(). */
+ * the model unchanged. gather: onnxslim_convert_gather_tables(). */
 static void opset_case(const char *domain, int64_t opset, int32_t to, int policy, int gather,
                        int want_rc, const char *need, int line) {
   onnxslim_model *m = mixed_model_at(domain, opset);
@@ -1081,7 +1191,7 @@ static void opset_case(const char *domain, int64_t opset, int32_t to, int policy
   uint8_t *b0 = save_bytes(m, &n0);
   onnxslim_convert_report *rep = NULL;
   onnxslim_error_clear();
-  int rc = gather ? onnxslim_model_convert_gather_tables(m, to, 0, 0, &rep)
+  int rc = gather ? onnxslim_convert_gather_tables(&rep, m, to, 0, 0)
                   : convert(m, to, policy, 0, NULL, 0, 0, &rep);
   if (rc != want_rc)
     fprintf(stderr, "  line %d: opset %lld, to %d, policy %d: rc %d (%s), want %d\n", line,
@@ -1171,7 +1281,7 @@ TEST(storage_typed_float_and_double_data) {
   int32_t from = 0, to = 0;
   uint64_t before = 0, after = 0;
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, &from, &to, &before, &after, &st));
+  CHECK_OK(entry(rep, 0, NULL, &from, &to, &before, &after, &st));
   CHECK(from == F64 && to == F32 && before == 24 && after == 12 && st.count == 3);
   CHECK(st.max_abs_error > 0); /* 0.1 and 1e-3 are not FLOATs */
   onnxslim_convert_report_free(rep);
@@ -1333,7 +1443,7 @@ TEST(storage_external_data) {
   if (!want) goto out;
   CHECK_OK(onnxslim_convert_f32_to_bf16(want, orig, n, 0, NULL));
   onnxslim_convert_report *rep = NULL;
-  int rc = onnxslim_model_convert_gather_tables(m, BF16, 2048, 0, &rep);
+  int rc = onnxslim_convert_gather_tables(&rep, m, BF16, 2048, 0);
   if (rc) fprintf(stderr, "  convert of external data: %s\n", onnxslim_error_last());
   CHECK(rc == 0);
   CHECK(onnxslim_convert_report_count(rep) == 1);
@@ -1430,7 +1540,7 @@ static void report_case(int32_t to, unsigned flags, uint64_t nan, uint64_t inf, 
   int32_t from = 0, got_to = 0;
   uint64_t before = 0, after = 0;
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, &name, &from, &got_to, &before, &after, &st));
+  CHECK_OK(entry(rep, 0, &name, &from, &got_to, &before, &after, &st));
   CHECK_STR(name, "craft");
   CHECK(from == F32 && got_to == to);
   CHECK(before == N_CRAFT * 4 && after == N_CRAFT * 2);
@@ -1484,7 +1594,7 @@ TEST(report_counts_crafted_tensor) {
   onnxslim_convert_report *rep = NULL;
   CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
+  CHECK_OK(entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
   CHECK(st.max_abs_error == 15.0);  /* 65519 -> 65504 */
   CHECK(st.max_rel_error == 1.0);   /* the flushed 1e-10 */
   onnxslim_convert_report_free(rep);
@@ -1493,7 +1603,8 @@ TEST(report_counts_crafted_tensor) {
   m = crafted_model();
   if (!m) return;
   CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, SAT, sel, 1, 0, &rep));
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
+  CHECK_OK(onnxslim_convert_stats_init(&st, ONNXSLIM_CONVERT_STATS_VERSION));
+  CHECK_OK(entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
   CHECK(st.max_abs_error == (double)1e30f - 65504.0);
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
@@ -1552,21 +1663,35 @@ TEST(storage_int32_data_half_types) {
 }
 
 TEST(report_without_statistics) {
-  /* ONNXSLIM_CONVERT_NO_STATS: entries without the statistics pass, and the
-   * same converted bytes */
+  /* ONNXSLIM_CONVERT_REPORT_NO_STATS in report_flags: entries without the
+   * statistics pass (name, types, sizes and element count still there), and
+   * the same converted bytes */
   onnxslim_model *m = crafted_model(), *m2 = crafted_model();
   if (!m || !m2) return;
   const char *sel[] = {"craft"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = F16;
+  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.select = sel;
+  o.n_select = 1;
+  o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
   onnxslim_convert_report *rep = NULL, *rep2 = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, ONNXSLIM_CONVERT_NO_STATS, sel, 1, 0, &rep));
-  CHECK_OK(convert(m2, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep2));
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  o.report_flags = 0;
+  CHECK_OK(onnxslim_convert_model(&rep2, m2, &o));
   CHECK(onnxslim_convert_report_count(rep) == 1);
+  CHECK_STR(onnxslim_convert_report_name(rep, 0), "craft");
+  CHECK(onnxslim_convert_report_from(rep, 0) == F32 && onnxslim_convert_report_to(rep, 0) == F16);
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT, st2 = ONNXSLIM_CONVERT_STATS_INIT;
   uint64_t before = 0, after = 0;
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, NULL, NULL, &before, &after, &st));
-  CHECK_OK(onnxslim_convert_report_entry(rep2, 0, NULL, NULL, NULL, NULL, NULL, &st2));
+  CHECK_OK(onnxslim_convert_report_bytes_before(rep, 0, &before));
+  CHECK_OK(onnxslim_convert_report_bytes_after(rep, 0, &after));
+  CHECK_OK(onnxslim_convert_report_add_stats(rep, 0, &st));
+  CHECK_OK(onnxslim_convert_report_add_stats(rep2, 0, &st2));
   CHECK(st.count == st2.count && st.count * 4 == before && after * 2 == before);
-  CHECK(st.to_inf == 0 && st.max_abs_error == 0.0 && st2.to_inf > 0 && st2.max_abs_error > 0.0);
+  CHECK(st.to_inf == 0 && st.saturated == 0 && st.flushed == 0 && st.nan == 0 &&
+        st.max_abs_error == 0.0 && st.max_rel_error == 0.0);
+  CHECK(st2.to_inf > 0 && st2.max_abs_error > 0.0);
   size_t n1 = 0, n2 = 0;
   onnxslim_model_save_buffer(m, NULL, 0, &n1);
   onnxslim_model_save_buffer(m2, NULL, 0, &n2);
@@ -1577,14 +1702,40 @@ TEST(report_without_statistics) {
   CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
   free(b1);
   free(b2);
-  /* the kernels themselves refuse the model-level flag */
-  float one = 1.0f;
-  uint16_t h;
-  CHECK(onnxslim_convert_f32_to_f16(&h, &one, 1, ONNXSLIM_CONVERT_NO_STATS, NULL) == ONNXSLIM_EINVAL);
   onnxslim_convert_report_free(rep);
   onnxslim_convert_report_free(rep2);
   onnxslim_model_free(m);
   onnxslim_model_free(m2);
+}
+
+TEST(reserved_flag_0x100_refused) {
+  /* 0x100 in flags (where a "no statistics" flag used to be) is a reserved
+   * bit like any other: ONNXSLIM_EINVAL, no report, the model unchanged;
+   * reserved report_flags bits too, and the kernels refuse 0x100 as well */
+  onnxslim_model *m = crafted_model();
+  if (!m) return;
+  const char *sel[] = {"craft"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = F16;
+  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.select = sel;
+  o.n_select = 1;
+  o.flags = 0x100u;
+  onnxslim_convert_report *rep = (onnxslim_convert_report *)1;
+  CHECK(onnxslim_convert_model(&rep, m, &o) == ONNXSLIM_EINVAL && rep == NULL);
+  CHECK(strstr(onnxslim_error_last(), "0x100") != NULL);
+  o.version = 2; /* also for callers of an older version */
+  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
+  o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION;
+  o.flags = 0;
+  o.report_flags = 2;
+  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_gather_tables(NULL, m, BF16, 0, 0x100u) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) == F32);
+  float one = 1.0f;
+  uint16_t h;
+  CHECK(onnxslim_convert_f32_to_f16(&h, &one, 1, 0x100u, NULL) == ONNXSLIM_EINVAL);
+  onnxslim_model_free(m);
 }
 
 TEST(report_widening_counts_nan) {
@@ -1597,7 +1748,7 @@ TEST(report_widening_counts_nan) {
   int32_t from = 0, to = 0;
   uint64_t before = 0, after = 0;
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, NULL, &from, &to, &before, &after, &st));
+  CHECK_OK(entry(rep, 0, NULL, &from, &to, &before, &after, &st));
   CHECK(from == F16 && to == F32 && before == 6 && after == 12);
   CHECK(st.count == 3 && st.max_abs_error == 0 && st.max_rel_error == 0 && st.to_inf == 0);
   if (st.nan != 1) fprintf(stderr, "  widening report: nan = %llu, want 1\n", (unsigned long long)st.nan);
@@ -1619,11 +1770,23 @@ TEST(report_widening_counts_nan) {
 }
 
 TEST(report_api) {
+  const int EINV = ONNXSLIM_EINVAL, ERANGE = ONNXSLIM_ERANGE;
   CHECK(onnxslim_convert_report_count(NULL) == 0);
   onnxslim_convert_report_free(NULL);
-  const char *name = NULL;
-  CHECK(onnxslim_convert_report_entry(NULL, 0, &name, NULL, NULL, NULL, NULL, NULL) ==
-        ONNXSLIM_EINVAL);
+  uint64_t v = 7;
+  onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+  /* a NULL report: every getter fails with ONNXSLIM_EINVAL, outputs unchanged */
+  onnxslim_error_clear();
+  CHECK(onnxslim_convert_report_name(NULL, 0) == NULL && onnxslim_error_last_code() == EINV);
+  onnxslim_error_clear();
+  CHECK(onnxslim_convert_report_from(NULL, 0) == ONNXSLIM_DTYPE_UNDEFINED &&
+        onnxslim_error_last_code() == EINV);
+  onnxslim_error_clear();
+  CHECK(onnxslim_convert_report_to(NULL, 0) == ONNXSLIM_DTYPE_UNDEFINED &&
+        onnxslim_error_last_code() == EINV);
+  CHECK(onnxslim_convert_report_bytes_before(NULL, 0, &v) == EINV && v == 7);
+  CHECK(onnxslim_convert_report_bytes_after(NULL, 0, &v) == EINV && v == 7);
+  CHECK(onnxslim_convert_report_add_stats(NULL, 0, &st) == EINV && st.count == 0);
   init_values();
   onnxslim_model *m = mixed_model();
   if (!m) return;
@@ -1631,25 +1794,64 @@ TEST(report_api) {
   CHECK_OK(convert(m, BF16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, &rep));
   size_t n = onnxslim_convert_report_count(rep);
   CHECK(n == 6);
-  CHECK(onnxslim_convert_report_entry(rep, n, &name, NULL, NULL, NULL, NULL, NULL) ==
-        ONNXSLIM_ERANGE);
-  onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+  /* an index out of range: ONNXSLIM_ERANGE, outputs unchanged */
+  onnxslim_error_clear();
+  CHECK(onnxslim_convert_report_name(rep, n) == NULL && onnxslim_error_last_code() == ERANGE);
+  onnxslim_error_clear();
+  CHECK(onnxslim_convert_report_from(rep, n) == ONNXSLIM_DTYPE_UNDEFINED &&
+        onnxslim_error_last_code() == ERANGE);
+  onnxslim_error_clear();
+  CHECK(onnxslim_convert_report_to(rep, SIZE_MAX) == ONNXSLIM_DTYPE_UNDEFINED &&
+        onnxslim_error_last_code() == ERANGE);
+  CHECK(onnxslim_convert_report_bytes_before(rep, n, &v) == ERANGE && v == 7);
+  CHECK(onnxslim_convert_report_bytes_after(rep, n, &v) == ERANGE && v == 7);
+  CHECK(onnxslim_convert_report_add_stats(rep, n, &st) == ERANGE && st.count == 0);
+  /* NULL outputs, unknown stats versions */
+  CHECK(onnxslim_convert_report_bytes_before(rep, 0, NULL) == EINV);
+  CHECK(onnxslim_convert_report_bytes_after(rep, 0, NULL) == EINV);
+  CHECK(onnxslim_convert_report_add_stats(rep, 0, NULL) == EINV);
   st.version = 0;
-  CHECK(onnxslim_convert_report_entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_report_add_stats(rep, 0, &st) == EINV && st.count == 0);
+  st.version = ONNXSLIM_CONVERT_STATS_VERSION + 1;
+  CHECK(onnxslim_convert_report_add_stats(rep, 0, &st) == EINV && st.count == 0);
+  CHECK(strstr(onnxslim_error_last(), "unknown stats version") != NULL);
   /* every entry: element count, halved size, names borrowed from the report */
   uint64_t total_before = 0;
   for (size_t i = 0; i < n; i++) {
-    int32_t from = 0, to = 0;
     uint64_t before = 0, after = 0;
     onnxslim_convert_stats s = ONNXSLIM_CONVERT_STATS_INIT;
-    CHECK_OK(onnxslim_convert_report_entry(rep, i, &name, &from, &to, &before, &after, &s));
-    CHECK(from == F32 && to == BF16 && after * 2 == before && s.count * 4 == before);
+    const char *name = onnxslim_convert_report_name(rep, i);
+    CHECK(name && name[0] != '\0');
+    CHECK(onnxslim_convert_report_from(rep, i) == F32 && onnxslim_convert_report_to(rep, i) == BF16);
+    CHECK_OK(onnxslim_convert_report_bytes_before(rep, i, &before));
+    CHECK_OK(onnxslim_convert_report_bytes_after(rep, i, &after));
+    CHECK_OK(onnxslim_convert_report_add_stats(rep, i, &s));
+    CHECK(after * 2 == before && s.count * 4 == before);
     total_before += before;
   }
   CHECK(total_before == 160 + 64 + 16 + 16 + 4 + 16);
+  /* add_stats ADDS: two entries into one accumulator give the sums of the
+   * counters and the larger of the maxima; adding an entry again doubles
+   * its counters */
+  onnxslim_convert_stats s0 = ONNXSLIM_CONVERT_STATS_INIT, s1 = ONNXSLIM_CONVERT_STATS_INIT,
+                         both = ONNXSLIM_CONVERT_STATS_INIT;
+  CHECK_OK(onnxslim_convert_report_add_stats(rep, 0, &s0));
+  CHECK_OK(onnxslim_convert_report_add_stats(rep, 1, &s1));
+  CHECK_OK(onnxslim_convert_report_add_stats(rep, 0, &both));
+  CHECK_OK(onnxslim_convert_report_add_stats(rep, 1, &both));
+  CHECK(s0.count > 0 && s1.count > 0 && both.count == s0.count + s1.count);
+  CHECK(both.to_inf == s0.to_inf + s1.to_inf && both.saturated == s0.saturated + s1.saturated &&
+        both.flushed == s0.flushed + s1.flushed && both.nan == s0.nan + s1.nan);
+  double max_abs = s0.max_abs_error > s1.max_abs_error ? s0.max_abs_error : s1.max_abs_error;
+  double max_rel = s0.max_rel_error > s1.max_rel_error ? s0.max_rel_error : s1.max_rel_error;
+  CHECK(both.max_abs_error == max_abs && both.max_rel_error == max_rel);
+  CHECK(both.version == ONNXSLIM_CONVERT_STATS_VERSION);
+  uint64_t c0 = s0.count;
+  CHECK_OK(onnxslim_convert_report_add_stats(rep, 0, &s0));
+  CHECK(s0.count == 2 * c0);
   /* the report outlives the model */
   onnxslim_model_free(m);
-  CHECK_OK(onnxslim_convert_report_entry(rep, 0, &name, NULL, NULL, NULL, NULL, NULL));
+  const char *name = onnxslim_convert_report_name(rep, 0);
   CHECK(name && name[0] != '\0');
   onnxslim_convert_report_free(rep);
 }
@@ -1672,7 +1874,7 @@ TEST(streaming_save_twice_and_read_back) {
   memcpy(orig, d0, 6400);
   uint64_t size_before = 0;
   CHECK_OK(onnxslim_model_save_size(m, &size_before));
-  CHECK_OK(onnxslim_model_convert_gather_tables(m, BF16, 0, ONNXSLIM_CONVERT_TRUNCATE, NULL));
+  CHECK_OK(onnxslim_convert_gather_tables(NULL, m, BF16, 0, ONNXSLIM_CONVERT_TRUNCATE));
   uint16_t want[1600];
   CHECK_OK(onnxslim_convert_f32_to_bf16(want, orig, 1600, ONNXSLIM_CONVERT_TRUNCATE, NULL));
   /* saving twice gives the same bytes, of the announced size */
@@ -1729,6 +1931,8 @@ int main(void) {
   RUN(selection_matching_nothing_refused);
   RUN(exclusion_specs);
   RUN(options_version_1_callers);
+  RUN(options_version_2_callers);
+  RUN(null_options_are_defaults);
   RUN(opset_bf16_needs_13);
   RUN(opset_fp16_fp32_fp64_from_6);
   RUN(storage_typed_float_and_double_data);
@@ -1738,6 +1942,7 @@ int main(void) {
   RUN(report_counts_crafted_tensor);
   RUN(storage_int32_data_half_types);
   RUN(report_without_statistics);
+  RUN(reserved_flag_0x100_refused);
   RUN(report_widening_counts_nan);
   RUN(report_api);
   RUN(streaming_save_twice_and_read_back);

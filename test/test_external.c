@@ -1844,7 +1844,7 @@ TEST(save_kernel_copy) {
 
 static int convert_tables(onnxslim_model *m) {
   onnxslim_convert_report *cr = NULL;
-  int rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, &cr);
+  int rc = onnxslim_convert_gather_tables(&cr, m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0);
   size_t n = onnxslim_convert_report_count(cr);
   onnxslim_convert_report_free(cr);
   return rc ? rc : (int)n;
@@ -2339,8 +2339,8 @@ static int make_versions(const char *vd, char fps[NVERSIONS][33]) {
     snprintf(doc, sizeof doc, "version %d", v);
     int rc = onnxslim_model_set_doc_string(m, doc);
     if (!rc && (v == 1 || v == 2))
-      rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0,
-                                                v == 1 ? ONNXSLIM_CONVERT_TRUNCATE : 0, NULL);
+      rc = onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_BFLOAT16,
+                                                0, v == 1 ? ONNXSLIM_CONVERT_TRUNCATE : 0);
     if (!rc) rc = onnxslim_model_save(m, PATH(p, "%s/v%d.onnx", vd, v), NULL);
     onnxslim_model_free(m);
     if (!rc) rc = file_fingerprint(p, fps[v]);

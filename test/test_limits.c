@@ -257,7 +257,7 @@ static int op_graph_index(job *j) {
   return onnxslim_graph_consumer_count(g, "idx") == 1 ? 0 : -100;
 }
 static int op_convert(job *j) {
-  return onnxslim_model_convert_gather_tables(j->m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, NULL);
+  return onnxslim_convert_gather_tables(NULL, j->m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0);
 }
 static int op_save_external(job *j) {
   char p[512];

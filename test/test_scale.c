@@ -139,7 +139,7 @@ TEST(convert_long_chain_in_bounded_memory) {
   o.to = ONNXSLIM_DTYPE_FLOAT16;
   onnxslim_convert_report *rep = NULL;
   CHECK_OK(cap_memory());
-  int rc = onnxslim_model_convert(m, &o, &rep);
+  int rc = onnxslim_convert_model(&rep, m, &o);
   uncap_memory();
   CHECK_OK(rc);
   CHECK(onnxslim_convert_report_count(rep) == CHAIN);

@@ -80,7 +80,7 @@ static void *work(void *arg) {
     if (onnxslim_cleanup_toposort(onnxslim_model_graph(m), ONNXSLIM_CLEANUP_RECURSIVE) != 0)
       fail(w, "toposort");
     int32_t to = (w->id + round) % 2 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_BFLOAT16;
-    if (onnxslim_model_convert_gather_tables(m, to, 0, 0, NULL) != 0) fail(w, "convert");
+    if (onnxslim_convert_gather_tables(NULL, m, to, 0, 0) != 0) fail(w, "convert");
     char fp[33];
     if (onnxslim_model_fingerprint(m, fp) != 0) fail(w, "fingerprint");
     onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;

@@ -1540,13 +1540,14 @@ static int print_convert_report(const onnxslim_convert_report *rep)
   table_add(&t, "max_abs_err");
   table_add(&t, "max_rel_err");
   for (i = 0; i < n; i++) {
-    const char *name = NULL;
-    int32_t from = 0, to = 0;
+    const char *name = onnxslim_convert_report_name(rep, i);
+    int32_t from = onnxslim_convert_report_from(rep, i), to = onnxslim_convert_report_to(rep, i);
     uint64_t before = 0, after = 0;
     onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
 
-    if (onnxslim_convert_report_entry(rep, i, &name, &from, &to, &before, &after, &st) !=
-        ONNXSLIM_OK) {
+    if (!name || onnxslim_convert_report_bytes_before(rep, i, &before) != ONNXSLIM_OK ||
+        onnxslim_convert_report_bytes_after(rep, i, &after) != ONNXSLIM_OK ||
+        onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK) {
       fail_lib("conversion report entry %zu", i);
       goto out;
     }
@@ -1824,9 +1825,9 @@ static void warn_damage(const onnxslim_convert_report *rep, const convert_settin
   strbuf sb = {0}, name = {0};
 
   for (i = 0; i < n; i++) {
-    const char *nm = NULL;
+    const char *nm = onnxslim_convert_report_name(rep, i);
     onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-    if (onnxslim_convert_report_entry(rep, i, &nm, NULL, NULL, NULL, NULL, &st) != ONNXSLIM_OK ||
+    if (!nm || onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK ||
         !(st.to_inf || st.saturated || st.flushed))
       continue;
     d[nd].name = nm ? nm : "?";
@@ -1963,9 +1964,15 @@ static void warn_storage_only(const onnxslim_model *model, const onnxslim_conver
   int32_t from = 0, to = 0;
   strbuf a = {0}, b = {0}, c = {0};
 
-  for (i = 0; i < n; i++)
-    if (onnxslim_convert_report_entry(rep, i, &names[i], &from, &to, NULL, NULL, NULL) != ONNXSLIM_OK)
+  for (i = 0; i < n; i++) {
+    names[i] = onnxslim_convert_report_name(rep, i);
+    if (!names[i]) {
       names[i] = "";
+      continue;
+    }
+    from = onnxslim_convert_report_from(rep, i);
+    to = onnxslim_convert_report_to(rep, i);
+  }
   qsort(names, n, sizeof *names, cmp_cstr);
   if (n)
     scan_storage_only(onnxslim_model_graph(model), names, n, &f);
@@ -2007,8 +2014,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   int rc;
 
   if (cs->gather_to && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude) {
-    rc = onnxslim_model_convert_gather_tables(model, cs->gather_to, cs->min_size, cs->conv_flags,
-                                              rep);
+    rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size,
+                                              cs->conv_flags);
   } else {
     onnxslim_convert_options o;
     if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != ONNXSLIM_OK)
@@ -2026,7 +2033,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     }
     o.exclude = cs->exclude;
     o.n_exclude = cs->n_exclude;
-    rc = onnxslim_model_convert(model, &o, rep);
+    rc = onnxslim_convert_model(rep, model, &o);
   }
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot convert '%s'", in);

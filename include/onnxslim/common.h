@@ -4,7 +4,8 @@
  * Ownership rules (they apply to every function of the library):
  *   - You own the model that onnxslim_model_open() / onnxslim_model_from_buffer()
  *     give through their `out` parameter (onnxslim_model_free()), and the
- *     reports of onnxslim_check(), onnxslim_model_convert*() and
+ *     reports of onnxslim_check(), onnxslim_convert_model(),
+ *     onnxslim_convert_gather_tables() and
  *     onnxslim_model_save_external() (onnxslim_check_report_free(),
  *     onnxslim_convert_report_free(), onnxslim_external_report_free()).
  *   - Everything else (graphs, nodes, attributes, tensors, value infos,

@@ -216,28 +216,33 @@ ONNXSLIM_API int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src
  * saved, so converting never holds a second copy of the weights. Reading a
  * converted tensor with onnxslim_tensor_data() materializes it once.        */
 
-/** Consumer policies (onnxslim_convert_options.policy). */
-/** Where the tensor is input 0 of a Gather (an embedding table), the Gather
- * reads the converted table and a Cast back to the original type follows it,
- * taking over the Gather's output name (the published recipe); any other
- * consumer gets a Cast before it, as with ONNXSLIM_POLICY_CAST_BEFORE. */
-#define ONNXSLIM_POLICY_CAST_AFTER_GATHER 1
-/** One Cast from the new type back to the original feeds all consumers. */
-#define ONNXSLIM_POLICY_CAST_BEFORE 2
-/** Only the stored type and bytes change; the graph is not fixed up. */
-#define ONNXSLIM_POLICY_STORAGE_ONLY 3
+/** Consumer policies (onnxslim_convert_options.policy); values never change. */
+typedef enum onnxslim_convert_policy {
+  /** Where the tensor is input 0 of a Gather (an embedding table), the Gather
+   * reads the converted table and a Cast back to the original type follows
+   * it, taking over the Gather's output name (the published recipe); any
+   * other consumer gets a Cast before it, as with ONNXSLIM_POLICY_CAST_BEFORE. */
+  ONNXSLIM_POLICY_CAST_AFTER_GATHER = 1,
+  /** One Cast from the new type back to the original feeds all consumers. */
+  ONNXSLIM_POLICY_CAST_BEFORE = 2,
+  /** Only the stored type and bytes change; the graph is not fixed up. */
+  ONNXSLIM_POLICY_STORAGE_ONLY = 3
+} onnxslim_convert_policy;
 
-/** onnxslim_convert_options.flags: skip the statistics pass of the report
- * (model-level conversion only; the kernels refuse it). */
-#define ONNXSLIM_CONVERT_NO_STATS 0x100u
+/** onnxslim_convert_options.report_flags: skip the statistics pass of the
+ * report; its entries then carry names, types, sizes and element counts, and
+ * zero for the other statistics. */
+#define ONNXSLIM_CONVERT_REPORT_NO_STATS 1u
 
-/** Current version of onnxslim_convert_options: 2 added exclude/n_exclude. */
-#define ONNXSLIM_CONVERT_OPTIONS_VERSION 2
+/** Current version of onnxslim_convert_options: 2 added exclude/n_exclude,
+ * 3 added report_flags. */
+#define ONNXSLIM_CONVERT_OPTIONS_VERSION 3
 
 /**
- * What onnxslim_model_convert() converts and how. Fields are only appended;
- * a caller built against version 1 (without exclude and n_exclude) keeps
- * working, and the library reads only the fields its version has.
+ * What onnxslim_convert_model() converts and how. Fields are only appended;
+ * a caller built against version 1 (without exclude and n_exclude) or 2
+ * (without report_flags) keeps working, and the library reads only the
+ * fields its version has (the others take their defaults).
  * Selection: a tensor (initializer or Constant node value, in the main graph
  * or any subgraph) of a floating type with a kernel to `to` is converted
  * when it matches any entry of select[0..n_select) - an exact name, a glob
@@ -254,30 +259,38 @@ ONNXSLIM_API int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src
 typedef struct onnxslim_convert_options {
   unsigned int version;      /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */
   int32_t to;                /**< target type: ONNXSLIM_DTYPE_BFLOAT16, _FLOAT16, _FLOAT, _DOUBLE */
-  int policy;                /**< ONNXSLIM_POLICY_* */
-  unsigned int flags;        /**< kernel flags: ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, _FLUSH_SUBNORMALS */
+  int policy;                /**< an onnxslim_convert_policy value */
+  unsigned int flags;        /**< kernel flags: ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, _FLUSH_SUBNORMALS;
+                                  other bits are reserved and must be 0 */
   const char *const *select; /**< selection specs (borrowed for the call) */
   size_t n_select;
   uint64_t min_size;          /**< minimum byte size before conversion */
   const char *const *exclude; /**< version 2: specs of tensors never converted (borrowed for the call) */
   size_t n_exclude;           /**< version 2 */
+  unsigned int report_flags;  /**< version 3: 0 or ONNXSLIM_CONVERT_REPORT_NO_STATS; other bits
+                                   are reserved and must be 0 */
 } onnxslim_convert_options;
 
 #define ONNXSLIM_CONVERT_OPTIONS_INIT                                                         \
   {ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-   0, NULL, 0, 0, NULL, 0}
+   0, NULL, 0, 0, NULL, 0, 0}
 
 /**
- * Sets *opts to the defaults of the given version, 1 or 2 (BF16,
+ * Sets *opts to the defaults of the given version, 1 to 3 (BF16,
  * cast-after-gather, round to nearest even, everything selected, nothing
- * excluded); with version 1 only the fields of version 1 are written.
+ * excluded, a report with statistics); only the fields of that version are
+ * written.
  * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_convert_options_init(onnxslim_convert_options *opts,
                                                unsigned int version);
 
-/** Per-tensor report of a conversion; owned by the caller. */
+/** Per-tensor report of a conversion. Owned by the caller (it comes through
+ * the leading `out` of onnxslim_convert_model() and
+ * onnxslim_convert_gather_tables()); release with
+ * onnxslim_convert_report_free(). It holds copies of the names and does not
+ * refer to the model. */
 typedef struct onnxslim_convert_report onnxslim_convert_report;
 
 /**
@@ -285,15 +298,20 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * policy: Casts are inserted with onnxslim_insert_cast_after() (fresh names
  * end in _bf16, _fp16, _fp32 ...), and the element types of value infos of
  * affected values (graph inputs, outputs, value_info) are updated.
+ * opts NULL means the defaults (ONNXSLIM_CONVERT_OPTIONS_INIT: every
+ * floating-point tensor to BF16, cast after gather); opts is borrowed for
+ * the call.
  * Every selected tensor is checked before anything changes: a tensor whose
  * bytes cannot be read (a size mismatch) fails the call with the model
  * unchanged. Tensors in external data are converted from their mapped
  * files; after conversion they are stored inline (raw_data) until a save
  * with external data moves them out again.
- * *out (may be NULL) receives the report, one entry per converted tensor.
- * Its numeric statistics cost one extra read of the selected tensors; with
- * ONNXSLIM_CONVERT_NO_STATS in opts->flags (or out NULL) that pass is
- * skipped and the entries carry names, types, sizes and counts only.
+ * Ownership: out may be NULL (no report). Otherwise, on success *out is a
+ * new report OWNED by the caller, one entry per converted tensor (free it
+ * with onnxslim_convert_report_free()); on failure *out is NULL.
+ * The report's numeric statistics cost one extra read of the selected
+ * tensors; with ONNXSLIM_CONVERT_REPORT_NO_STATS in opts->report_flags (or
+ * out NULL) that pass is skipped.
  * Opsets: a conversion the model's ai.onnx opset (its opset_import of ""
  * or "ai.onnx"; none counts as 0, or 1 for IR versions before 3) does not
  * allow is refused with ONNXSLIM_EMODEL before anything changes, and the
@@ -303,46 +321,96 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * `to` attribute of Cast). FLOAT16, FLOAT and DOUBLE are accepted by Cast,
  * Gather and Constant at every opset. With ONNXSLIM_POLICY_STORAGE_ONLY
  * the other consumers see the new type; their schemas are not checked.
- * Errors: ONNXSLIM_EINVAL (bad options, selection or exclusion spec),
+ * Errors: ONNXSLIM_EINVAL (NULL model; unknown options version, policy,
+ * reserved bits in flags or report_flags; bad selection or exclusion spec),
  * ONNXSLIM_EUNSUPPORTED (no kernel to `to`), ONNXSLIM_ENOTFOUND (a select
  * entry matches no convertible tensor; the model is unchanged),
  * ONNXSLIM_EMODEL (the opsets above; a tensor whose bytes cannot be read),
  * ONNXSLIM_ENOMEM (the model may then be partly converted).
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_model_convert(onnxslim_model *model,
-                                        const onnxslim_convert_options *opts,
-                                        onnxslim_convert_report **out);
+ONNXSLIM_API int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
+                                        const onnxslim_convert_options *opts);
 
 /**
  * The published recipe in one call: every tensor read as input 0 of a Gather
  * (an embedding table) of at least min_size bytes is converted to `to`
  * (ONNXSLIM_DTYPE_BFLOAT16 or _FLOAT16) with a Cast after each Gather.
- * flags as in onnxslim_convert_options. As onnxslim_model_convert(); a
- * model without such a table fails with ONNXSLIM_ENOTFOUND (unchanged).
+ * flags: kernel flags, as onnxslim_convert_options.flags. Ownership of *out
+ * (may be NULL) and errors as onnxslim_convert_model(); a model without such
+ * a table fails with ONNXSLIM_ENOTFOUND (unchanged).
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_model_convert_gather_tables(onnxslim_model *model, int32_t to,
-                                                      uint64_t min_size, unsigned int flags,
-                                                      onnxslim_convert_report **out);
+ONNXSLIM_API int onnxslim_convert_gather_tables(onnxslim_convert_report **out,
+                                                onnxslim_model *model, int32_t to,
+                                                uint64_t min_size, unsigned int flags);
 
-/** Number of converted tensors in the report (0 for NULL). @since 0.1.0 */
+/* ---- the report: onnxslim_convert_report_count() entries, one getter per
+ * field. Strings are borrowed from the report, valid until it is freed.   */
+
+/** Number of converted tensors in the report (0 for NULL). Never fails. @since 0.1.0 */
 ONNXSLIM_API size_t onnxslim_convert_report_count(const onnxslim_convert_report *report);
 
 /**
- * Entry `index` of the report: the value name (borrowed from the report),
- * the types before and after, the byte sizes before and after, and the
- * numeric statistics (stats->version must be set by the caller; counts,
- * Inf/saturated/flushed/NaN values, max absolute and relative error). Any
- * out pointer may be NULL. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE.
+ * The value name of entry `index` (the initializer's name, or the output of
+ * the Constant node), borrowed from the report.
+ * Returns NULL (ONNXSLIM_EINVAL for a NULL report, ONNXSLIM_ERANGE for an
+ * index out of range) on error.
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_convert_report_entry(const onnxslim_convert_report *report, size_t index,
-                                               const char **name, int32_t *from, int32_t *to,
-                                               uint64_t *bytes_before, uint64_t *bytes_after,
-                                               onnxslim_convert_stats *stats);
+ONNXSLIM_API const char *onnxslim_convert_report_name(const onnxslim_convert_report *report,
+                                                      size_t index);
 
-/** Frees a report. NULL is a no-op. @since 0.1.0 */
+/**
+ * The data type of entry `index` before the conversion (ONNXSLIM_DTYPE_*).
+ * Returns ONNXSLIM_DTYPE_UNDEFINED and sets the last error
+ * (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE) on bad arguments.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int32_t onnxslim_convert_report_from(const onnxslim_convert_report *report,
+                                                  size_t index);
+
+/**
+ * The data type of entry `index` after the conversion; as
+ * onnxslim_convert_report_from().
+ * @since 0.1.0
+ */
+ONNXSLIM_API int32_t onnxslim_convert_report_to(const onnxslim_convert_report *report,
+                                                size_t index);
+
+/**
+ * *out receives the byte size of entry `index` before the conversion.
+ * Errors: ONNXSLIM_EINVAL (NULL report or out), ONNXSLIM_ERANGE; *out is
+ * then unchanged.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_bytes_before(const onnxslim_convert_report *report,
+                                                      size_t index, uint64_t *out);
+
+/**
+ * *out receives the byte size of entry `index` after the conversion; as
+ * onnxslim_convert_report_bytes_before().
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_bytes_after(const onnxslim_convert_report *report,
+                                                     size_t index, uint64_t *out);
+
+/**
+ * ADDS the numeric statistics of entry `index` to *stats, as the kernels do:
+ * the counters (count, to_inf, saturated, flushed, nan) are added and the
+ * maxima (max_abs_error, max_rel_error) raised. Initialize *stats with
+ * ONNXSLIM_CONVERT_STATS_INIT or onnxslim_convert_stats_init() first; calls
+ * for several entries give their totals. stats is the caller's and is not
+ * kept. An entry made without the statistics pass
+ * (ONNXSLIM_CONVERT_REPORT_NO_STATS) adds its element count only.
+ * Errors: ONNXSLIM_EINVAL (NULL report or stats, unknown stats->version),
+ * ONNXSLIM_ERANGE; *stats is then unchanged.
+ * @since 0.1.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_add_stats(const onnxslim_convert_report *report,
+                                                   size_t index, onnxslim_convert_stats *stats);
+
+/** Frees a report and its strings. NULL is a no-op. @since 0.1.0 */
 ONNXSLIM_API void onnxslim_convert_report_free(onnxslim_convert_report *report);
 
 #ifdef __cplusplus

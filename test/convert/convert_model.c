@@ -5,7 +5,7 @@
  * MODE:
  *   gather-bf16        the published recipe: every Gather table to BF16, round to
  *                      nearest even, Cast(to=FLOAT) after each Gather
- *                      (onnxslim_model_convert_gather_tables)
+ *                      (onnxslim_convert_gather_tables)
  *   gather-bf16-trunc  the same with truncation (the recipe's own rounding)
  *   all-fp16           every floating tensor to FP16, one Cast back to FLOAT
  *                      before its consumers (ONNXSLIM_POLICY_CAST_BEFORE)
@@ -39,10 +39,10 @@ int main(int argc, char **argv) {
   onnxslim_convert_report *rep = NULL;
   int rc;
   if (strcmp(mode, "gather-bf16") == 0) {
-    rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, &rep);
+    rc = onnxslim_convert_gather_tables(&rep, m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0);
   } else if (strcmp(mode, "gather-bf16-trunc") == 0) {
-    rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0,
-                                              ONNXSLIM_CONVERT_TRUNCATE, &rep);
+    rc = onnxslim_convert_gather_tables(&rep, m, ONNXSLIM_DTYPE_BFLOAT16,
+                                              0, ONNXSLIM_CONVERT_TRUNCATE);
   } else if (strcmp(mode, "all-fp16") == 0 || strcmp(mode, "all-bf16") == 0) {
     onnxslim_convert_options o;
     if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != 0)
@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
     o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
     o.select = NULL;
     o.n_select = 0; /* every floating tensor */
-    rc = onnxslim_model_convert(m, &o, &rep);
+    rc = onnxslim_convert_model(&rep, m, &o);
   } else {
     fprintf(stderr, "convert_model: unknown mode '%s'\n", mode);
     onnxslim_model_free(m);
@@ -64,11 +64,13 @@ int main(int argc, char **argv) {
   size_t n = onnxslim_convert_report_count(rep);
   unsigned long long tb = 0, ta = 0;
   for (size_t i = 0; i < n; i++) {
-    const char *name = NULL;
-    int32_t from = 0, to = 0;
+    const char *name = onnxslim_convert_report_name(rep, i);
+    int32_t from = onnxslim_convert_report_from(rep, i), to = onnxslim_convert_report_to(rep, i);
     uint64_t before = 0, after = 0;
     onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-    if (onnxslim_convert_report_entry(rep, i, &name, &from, &to, &before, &after, &st) != 0) {
+    if (!name || onnxslim_convert_report_bytes_before(rep, i, &before) != 0 ||
+        onnxslim_convert_report_bytes_after(rep, i, &after) != 0 ||
+        onnxslim_convert_report_add_stats(rep, i, &st) != 0) {
       onnxslim_convert_report_free(rep);
       onnxslim_model_free(m);
       return fail("report");

@@ -17,7 +17,7 @@
  *   --mode one|per|none|single   (default one)
  *   --threshold N  --align N  --location L
  *   --checksum --constants --force-shape --allow-large --no-fsync
- *   --convert      onnxslim_model_convert_gather_tables(BF16, min_size 0)
+ *   --convert      onnxslim_convert_gather_tables(BF16, min_size 0)
  *   --no-fingerprint   skip the fingerprints (they read every byte)
  * Exit status: 0 ok, 1 library error (message on stderr), 2 usage.
  */
@@ -113,18 +113,18 @@ int main(int argc, char **argv) {
   if (convert) {
     t = now();
     onnxslim_convert_report *cr = NULL;
-    if (onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, &cr)) {
+    if (onnxslim_convert_gather_tables(&cr, m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0)) {
       onnxslim_model_free(m);
       return fail("convert");
     }
     printf("time convert %.3f\n", now() - t);
     for (size_t i = 0; i < onnxslim_convert_report_count(cr); i++) {
-      const char *name;
-      int32_t from, to;
-      uint64_t before, after;
-      onnxslim_convert_report_entry(cr, i, &name, &from, &to, &before, &after, NULL);
-      printf("converted %s %s %s %" PRIu64 " %" PRIu64 "\n", name, onnxslim_dtype_name(from),
-             onnxslim_dtype_name(to), before, after);
+      uint64_t before = 0, after = 0;
+      onnxslim_convert_report_bytes_before(cr, i, &before);
+      onnxslim_convert_report_bytes_after(cr, i, &after);
+      printf("converted %s %s %s %" PRIu64 " %" PRIu64 "\n", onnxslim_convert_report_name(cr, i),
+             onnxslim_dtype_name(onnxslim_convert_report_from(cr, i)),
+             onnxslim_dtype_name(onnxslim_convert_report_to(cr, i)), before, after);
     }
     onnxslim_convert_report_free(cr);
   }

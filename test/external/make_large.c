@@ -247,13 +247,16 @@ static int cmd_run(const char *dir, const char *outdir) {
 
   t = now();
   onnxslim_convert_report *cr = NULL;
-  rc = onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, &cr);
+  rc = onnxslim_convert_gather_tables(&cr, m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0);
   printf("time convert %.2f\n", now() - t);
   int converted = rc == 0;
   uint64_t before = 0, after = 0;
   const char *name = "";
-  if (converted && onnxslim_convert_report_count(cr) == 1)
-    onnxslim_convert_report_entry(cr, 0, &name, NULL, NULL, &before, &after, NULL);
+  if (converted && onnxslim_convert_report_count(cr) == 1) {
+    name = onnxslim_convert_report_name(cr, 0);
+    onnxslim_convert_report_bytes_before(cr, 0, &before);
+    onnxslim_convert_report_bytes_after(cr, 0, &after);
+  }
   result(converted && onnxslim_convert_report_count(cr) == 1 && strcmp(name, TABLE) == 0 &&
              before == (uint64_t)ROWS * COLS * 4 && after == (uint64_t)ROWS * COLS * 2,
          "convert_gather_tables(BF16) of the external table: rc %d, %zu tensors, %" PRIu64

@@ -190,7 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     onnxslim_convert_options co = ONNXSLIM_CONVERT_OPTIONS_INIT;
     co.to = to;
     co.min_size = 0;
-    if (onnxslim_model_convert(m, &co, NULL) != 0) require_error();
+    if (onnxslim_convert_model(NULL, m, &co) != 0) require_error();
   }
   if (readable && onnxslim_model_fingerprint(m, fp1) != 0) {
     fprintf(stderr, "fingerprint after conversion failed: %s\n", onnxslim_error_last());

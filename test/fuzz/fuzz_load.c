@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * result must save and load again (errors are fine, crashes are not) */
   if (onnxslim_cleanup_toposort(g, ONNXSLIM_CLEANUP_RECURSIVE) == 0)
     (void)onnxslim_cleanup_remove_unused(g, ONNXSLIM_CLEANUP_RECURSIVE, NULL);
-  (void)onnxslim_model_convert_gather_tables(m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0, NULL);
+  (void)onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0);
   if (onnxslim_graph_input_count(g))
     (void)onnxslim_insert_cast_after(
         g, onnxslim_value_info_name(onnxslim_graph_input(g, 0)), ONNXSLIM_DTYPE_FLOAT, NULL, 0,

@@ -2,7 +2,7 @@
 # whose Gather table of 1,000,000 x 600 FP32 (2.4 GB) lives in a sparse file
 # (ftruncate: a few rows hold values, the rest are holes), then, in one
 # process: loads it, fingerprints it, converts the table to BF16 with
-# onnxslim_model_convert_gather_tables(), saves it with external data
+# onnxslim_convert_gather_tables(), saves it with external data
 # (threshold 0, align 4096), reloads it and checks the converted tensor's
 # type, dims, size and values, and that fingerprints are stable across the
 # save and reload. A second process saves the FP32 model with external data
