@@ -1,18 +1,23 @@
 /*
  * libonnxslim - common definitions shared by every module header.
  *
- * Ownership rules (they apply to every function of the library):
- *   - You own the model that onnxslim_model_open() / onnxslim_model_from_buffer()
- *     give through their `out` parameter (onnxslim_model_free()), and the
- *     reports of onnxslim_check(), onnxslim_convert_model(),
- *     onnxslim_convert_gather_tables() and
- *     onnxslim_model_save_external() (onnxslim_check_report_free(),
- *     onnxslim_convert_report_free(), onnxslim_external_report_free()).
- *   - Everything else (graphs, nodes, attributes, tensors, value infos,
- *     types, strings, data pointers, the new items that edits give through
- *     `out`) is BORROWED from the model that holds it and stays valid until
- *     that model is freed; strings from a report are borrowed from the
- *     report. A function that says otherwise says so in its comment.
+ * Ownership, one rule for the whole library:
+ *   - A LEADING `**out` parameter gives a new object OWNED by the caller, to
+ *     be freed with the matching _free function: onnxslim_model_open() and
+ *     onnxslim_model_from_buffer() (onnxslim_model_free()), onnxslim_check()
+ *     (onnxslim_check_report_free()), onnxslim_convert_model() and
+ *     onnxslim_convert_gather_tables() (onnxslim_convert_report_free()).
+ *     On failure *out is set to NULL and there is nothing to free.
+ *     (Until the save module is reworked, onnxslim_model_save_external()
+ *     gives its owned report through a trailing `out`; see onnxslim/external.h.)
+ *   - A TRAILING `**out` parameter, and every other pointer the library
+ *     returns (graphs, nodes, attributes, tensors, value infos, types,
+ *     strings, data pointers, the new items that edits give through `out`),
+ *     is BORROWED: from the model that holds it, valid until that model is
+ *     freed, or from the report that holds it, valid until that report is
+ *     freed. Never free it.
+ *   - Pointers passed in are borrowed for the call only, unless the
+ *     function says otherwise (ONNXSLIM_BORROW below).
  *   - *_free(NULL) is a no-op.
  *
  * Errors: functions returning int return 0 (ONNXSLIM_OK) or a negative
