@@ -7,6 +7,8 @@
 #   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
 #   make fuzz       both libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make abi-check  abidiff of the built library against abi/libonnxslim.abi
+#   make abi-dump   regenerate abi/libonnxslim.abi from the built library
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -123,6 +125,25 @@ check: deps
 	$(MAKE) tests
 	sh test/run.sh
 
+# ---- ABI -------------------------------------------------------------------
+# abi-check fails on any incompatible change against the committed baseline
+# (abidiff exit bit 8) or when abidiff itself fails (bits 1, 2); additions
+# (bit 4) pass. abi-dump rewrites the baseline: run it when a release is
+# cut, never to make abi-check pass (docs/abi.md).
+ABI_BASELINE := abi/libonnxslim.abi
+ABIDW_FLAGS := --no-corpus-path --headers-dir include
+
+abi-check: $(B)/$(SOREAL)
+	@mkdir -p $(B)/abi
+	@abidw $(ABIDW_FLAGS) --out-file $(B)/abi/current.abi $(B)/$(SOREAL)
+	@abidiff --headers-dir2 include $(ABI_BASELINE) $(B)/abi/current.abi > $(B)/abi/abidiff.log 2>&1; r=$$?; \
+	if [ $$((r & 11)) -ne 0 ]; then head -n 40 $(B)/abi/abidiff.log; echo "(whole report: $(B)/abi/abidiff.log)"; \
+	  echo "abi-check: incompatible with $(ABI_BASELINE) (abidiff exit $$r)" >&2; exit 1; fi; \
+	echo "abi-check: compatible with $(ABI_BASELINE) (abidiff exit $$r)"
+
+abi-dump: $(B)/$(SOREAL)
+	abidw $(ABIDW_FLAGS) --out-file $(ABI_BASELINE) $(B)/$(SOREAL)
+
 # Exhaustive checks that take minutes: every one of the 2^32 FP32 inputs of
 # each FP32 conversion kernel against independent references (CI runs it).
 $(B)/check_long/convert_exhaustive: test/check_long/convert_exhaustive.c $(HEADERS) $(B)/$(SOREAL)
@@ -168,4 +189,4 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean
+.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean abi-check abi-dump
