@@ -7,6 +7,8 @@
 #   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
 #   make fuzz       both libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make format-check  clang-format-14 --dry-run -Werror over the C sources
+#   make format     reformat them in place (.clang-format)
 #   make abi-check  abidiff of the built library against abi/libonnxslim.abi
 #   make abi-dump   regenerate abi/libonnxslim.abi from the built library
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -125,6 +127,20 @@ check: deps
 	$(MAKE) tests
 	sh test/run.sh
 
+# ---- code style ------------------------------------------------------------
+# One style (.clang-format), checked by format-check (CI runs it before
+# make check) and applied by format. clang-format-14 comes with Debian's
+# clang-format package (make deps).
+CLANG_FORMAT ?= clang-format-14
+FORMAT_SRC = $(sort $(shell find lib include tools examples -name '*.[ch]') $(wildcard test/*.c test/*.h))
+
+format-check:
+	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { echo "$(CLANG_FORMAT) not found (Debian package clang-format): run 'make deps' first" >&2; exit 1; }
+	$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC)
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
 # ---- ABI -------------------------------------------------------------------
 # abi-check fails on any incompatible change against the committed baseline
 # (abidiff exit bit 8) or when abidiff itself fails (bits 1, 2); additions
@@ -189,4 +205,4 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean abi-check abi-dump
+.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean abi-check abi-dump format-check format

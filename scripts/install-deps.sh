@@ -26,7 +26,7 @@ if [ "${1:-}" = "--check" ]; then
 fi
 PKGS="nanopb libnanopb-dev libonnx-dev python3-onnx python3-numpy libonnx-testdata
       pkg-config clang libclang-rt-14-dev valgrind abigail-tools g++ xxd time nettle-dev libxxhash-dev
-      strace"
+      strace clang-format"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
