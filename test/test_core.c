@@ -436,7 +436,8 @@ TEST(error_messages_say_where) {
   free(model.p);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(versions);
   RUN(errors);
   RUN(load_buffer_borrow_is_zero_copy);
