@@ -97,8 +97,10 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
 
 # ---- setup, demo ------------------------------------------------------------
+# Silent and cheap (one dpkg-query) when everything is installed: then
+# demo, check, check-long and bench run no apt-get.
 deps:
-	sh scripts/install-deps.sh
+	@sh scripts/install-deps.sh
 
 # Each target that installs packages runs the build in a sub-make, which reads
 # the system only after `deps` has finished.
