@@ -44,8 +44,11 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # sub-make that builds, so nothing decided here can predate the install.
 NANOPB_A = $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 
-LIB_SRC := $(wildcard lib/*.c)
+# Every lib/**/*.c, its object under $(B)/obj/ in the same folder
+# (lib/passes/check.c -> $(B)/obj/passes/check.o).
+LIB_SRC := $(sort $(shell find lib -name '*.c'))
 LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
+LIB_H := $(sort $(shell find lib -name '*.h'))
 HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
 
 all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/onnxslim $(B)/examples/summary
@@ -61,8 +64,8 @@ $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-de
 	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
 	cd $(B)/proto && nanopb_generator.py -q -f $(CURDIR)/lib/proto/onnx.options onnx.proto
 
-$(B)/obj/%.o: lib/%.c $(wildcard lib/*.h) $(HEADERS) $(B)/proto/onnx.pb.h
-	@mkdir -p $(B)/obj
+$(B)/obj/%.o: lib/%.c $(LIB_H) $(HEADERS) $(B)/proto/onnx.pb.h
+	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 # ---- libraries -----------------------------------------------------------
