@@ -50,14 +50,18 @@ void *onnxslim__arena_dup(osl_arena *arena, const void *data, size_t size);
 char *onnxslim__arena_strndup(osl_arena *arena, const void *data, size_t size);
 void onnxslim__arena_free(osl_arena *arena);
 
-/* ---- name map (arena.c) ------------------------------------------------ */
+/* ---- hash map (map.c) --------------------------------------------------- */
 
-/* An open-addressing map from NUL-terminated names to pointers. Keys are
- * borrowed (they live in the model's arena). */
+/* The one hash map of the library: open addressing, from NUL-terminated
+ * names or from pointers (the _ptr functions) to a value and a number.
+ * Keys are borrowed. A map's slots come from the arena given to every add
+ * (or, arena NULL, from malloc: then onnxslim__map_free releases them); a
+ * map uses one or the other all its life. Zero-initialized = empty. */
 typedef struct osl_map_entry {
-  const char *key;
+  const void *key; /* NULL: empty slot */
   uint64_t hash;
   void *value;
+  int64_t num;
 } osl_map_entry;
 typedef struct osl_map {
   osl_map_entry *slots;
@@ -66,13 +70,23 @@ typedef struct osl_map {
 } osl_map;
 
 uint64_t onnxslim__hash(const char *s);
-/* Returns the slot for key: an empty slot (key NULL) if absent. Never NULL
- * once the map has capacity. */
+/* The entry of key, or NULL. */
+osl_map_entry *onnxslim__map_find(const osl_map *map, const char *key);
+osl_map_entry *onnxslim__map_find_ptr(const osl_map *map, const void *key);
+/* The value of key, or NULL. */
+void *onnxslim__map_get(const osl_map *map, const char *key);
+/* Returns the slot for key: an empty slot (key NULL) if absent; NULL while
+ * the map has no capacity. */
 osl_map_entry *onnxslim__map_slot(osl_map *map, const char *key);
+/* Adds key unless present: 1 (added; value NULL, num 0) or 0 (present),
+ * *entry its entry, or ONNXSLIM_ENOMEM (no error recorded). */
+int onnxslim__map_add(osl_arena *arena, osl_map *map, const char *key, osl_map_entry **entry);
+int onnxslim__map_add_ptr(osl_arena *arena, osl_map *map, const void *key, osl_map_entry **entry);
 /* Inserts key -> value unless key exists (then keeps the old value).
  * Returns the entry or NULL on allocation failure. */
 osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key, void *value);
-void *onnxslim__map_get(const osl_map *map, const char *key);
+/* Frees the slots of a map grown with no arena; the map is empty again. */
+void onnxslim__map_free(osl_map *map);
 
 /* ---- schema (schema.c) ------------------------------------------------- *
  * The message schema comes from the nanopb code generated from onnx.proto:
