@@ -422,7 +422,7 @@ int onnxslim__side_create(int dfd, const char *dir, const char *name, const char
                           char **sname) {
   static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   *sname = side_name(name, kind, 1);
-  if (!*sname) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!*sname) return onnxslim__err_nomem(NULL);
   size_t plen = strlen(*sname);
   for (int tries = 0; tries < 100; tries++) {
     unsigned char r[6];
@@ -451,7 +451,7 @@ int onnxslim__side_create(int dfd, const char *dir, const char *name, const char
 char *onnxslim__side_link(int dfd, const char *dir, const char *name) {
   char *bak = side_name(name, "bak", 1);
   if (!bak) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   size_t plen = strlen(bak);
@@ -552,7 +552,7 @@ osl_lock *onnxslim__dest_lock(int dfd, const char *name) {
   if (!l || !lname) {
     free(l);
     free(lname);
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   l->name = lname;
@@ -586,7 +586,7 @@ osl_lock *onnxslim__dest_lock_path(const char *path) {
   if (dfd < 0) {
     /* no directory, no lock: the save fails where it writes */
     osl_lock *l = calloc(1, sizeof *l);
-    if (!l) onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!l) onnxslim__err_nomem(NULL);
     else l->fd = l->dfd = -1;
     return l;
   }
@@ -673,7 +673,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   }
   osl_out *o = calloc(1, sizeof *o);
   if (!o) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     close(dfd);
     return NULL;
   }
@@ -686,7 +686,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   o->name = strdup(name);
   o->buf = malloc(OSL_SINK_BUF);
   if (!o->dir || !o->path || !o->name || !o->buf) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     goto fail;
   }
   if (check_space(path, dfd, size)) goto fail;
@@ -695,7 +695,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   size_t head = strlen(path) - strlen(name);
   o->tmp = malloc(head + strlen(o->tmpname) + 1);
   if (!o->tmp) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     goto fail;
   }
   sprintf(o->tmp, "%.*s%s", (int)head, path, o->tmpname);
@@ -722,7 +722,7 @@ static int out_path_ok(const char *path) {
 static char *dir_name(const char *path) {
   const char *slash = strrchr(path, '/');
   char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-  if (!dir) onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!dir) onnxslim__err_nomem(NULL);
   return dir;
 }
 
@@ -766,7 +766,7 @@ osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *re
   if (!path || !dir) {
     free(path);
     free(dir);
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   /* spellings for messages: base/rel, base/dirname(rel) */
@@ -862,7 +862,7 @@ static int set_name(osl_out *o, const char *name) {
   if (!n || !p) {
     free(n);
     free(p);
-    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return onnxslim__err_nomem(NULL);
   }
   sprintf(p, "%.*s%s", (int)head, o->path, name);
   free(o->name);

@@ -181,7 +181,7 @@ static int failed(ck *c) {
 }
 
 static int nomem(ck *c) {
-  if (!c->rc) c->rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while checking the model");
+  if (!c->rc) c->rc = onnxslim__err_nomem("checking the model");
   return c->rc;
 }
 
@@ -878,7 +878,7 @@ int onnxslim_model_check(const onnxslim_model *model, unsigned int flags, onnxsl
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_check: reserved flags 0x%x set", flags);
   ck c = {0};
   c.rep = calloc(1, sizeof *c.rep);
-  if (!c.rep) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while checking the model");
+  if (!c.rep) return onnxslim__err_nomem("checking the model");
   osl_map opsets = {0};
   int rc = load_opsets(&c, model, NULL, &opsets);
   /* IR versions before 3 had no opset_import: the default domain is implied */

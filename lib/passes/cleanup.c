@@ -75,7 +75,7 @@ static int build_deps(onnxslim_graph *g, osl_deps *d) {
 nomem:
   onnxslim__map_free(&index);
   deps_free(d);
-  return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  return onnxslim__err_nomem(NULL);
 }
 
 static int for_subgraphs(onnxslim_graph *g, unsigned int flags,
@@ -101,7 +101,7 @@ static int toposort(onnxslim_graph *g, unsigned int flags, size_t *unused) {
   size_t *stack = malloc((n ? n : 1) * sizeof *stack), *next = malloc((n ? n : 1) * sizeof *next);
   size_t no = 0;
   if (!state || !order || !stack || !next) {
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    rc = onnxslim__err_nomem(NULL);
     goto out;
   }
   /* depth-first over predecessors, roots in original order: stable */
@@ -139,7 +139,7 @@ static int toposort(onnxslim_graph *g, unsigned int flags, size_t *unused) {
     if (changed) {
       onnxslim_node **nodes = malloc((n ? n : 1) * sizeof *nodes);
       if (!nodes) {
-        rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+        rc = onnxslim__err_nomem(NULL);
       } else {
         for (size_t i = 0; i < n; i++) nodes[i] = d.nodes[order[i]];
         rc = onnxslim_graph_reorder_nodes(g, nodes, n);
@@ -176,7 +176,7 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
   unsigned char *live = calloc(n ? n : 1, 1);
   size_t *work = malloc((n ? n : 1) * sizeof *work);
   if (!live || !work) {
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    rc = onnxslim__err_nomem(NULL);
     goto out;
   }
   size_t top = 0;
