@@ -9,7 +9,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 #define G_OR(ret)                                  \
   osl_msg *g = OSL_CHECK(graph, onnx_GraphProto);  \

@@ -12,26 +12,15 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
-const osl_msgdef osl_def_model_handle = {"model", NULL, 0};
-
-osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *fn) {
-  const osl_msg *m = handle;
-  if (!m) {
-    onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL handle", fn);
-    return NULL;
-  }
-  if (m->def != def) {
-    onnxslim__err(ONNXSLIM_EINVAL, "%s: handle is a %s, not a %s", fn, m->def->name, def->name);
-    return NULL;
-  }
-  if (!onnxslim__msg_attached(m)) {
-    onnxslim__err(ONNXSLIM_EINVAL, "%s: the %s was removed from the model", fn, def->name);
-    return NULL;
-  }
-  return (osl_msg *)m;
-}
+/* What the message tree tells the handles (wire.c calls these through
+ * model->hooks, never by name): tensors are checked and indexed as they are
+ * parsed or copied, graph indexes and the name set follow the edits. */
+static const osl_hooks handle_hooks = {
+    onnxslim__tensor_validate, onnxslim__tensor_copied, onnxslim__gindex_before,
+    onnxslim__gindex_after, onnxslim__names_note,
+};
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -118,6 +107,7 @@ int onnxslim_model_open(onnxslim_model **out, const char *path,
   onnxslim_model *m = calloc(1, sizeof *m);
   if (!m) return onnxslim__err_nomem(NULL);
   m->def = &osl_def_model_handle;
+  m->hooks = &handle_hooks;
   m->fd = -1;
   m->max_depth = o.max_depth;
   m->max_memory = o.max_memory;
@@ -163,6 +153,7 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
   onnxslim_model *m = calloc(1, sizeof *m);
   if (!m) return onnxslim__err_nomem(NULL);
   m->def = &osl_def_model_handle;
+  m->hooks = &handle_hooks;
   m->fd = -1;
   m->max_depth = o.max_depth;
   m->max_memory = o.max_memory;

@@ -5,7 +5,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 #define N_OR(ret)                                 \
   osl_msg *n = OSL_CHECK(node, onnx_NodeProto);   \

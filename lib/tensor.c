@@ -5,7 +5,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 /* ---- data types ---------------------------------------------------------- */
 
@@ -46,6 +46,14 @@ void onnxslim__tensor_set_extref(osl_msg *t, const void *ref) {
 
 const void *onnxslim__tensor_extref(const osl_msg *t) {
   return t->cache ? ((const osl_tcache *)t->cache)->extref : NULL;
+}
+
+static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const char *where);
+
+int onnxslim__tensor_copied(osl_msg *copy, const osl_msg *src) {
+  int rc = onnxslim__tensor_validate(copy, "a copied tensor");
+  if (!rc && copy->model == src->model) onnxslim__tensor_set_extref(copy, onnxslim__tensor_extref(src));
+  return rc;
 }
 
 static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const char *where) {

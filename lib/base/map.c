@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 uint64_t onnxslim__hash(const char *s) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "passes/passes.h"
 
 /* Node i's predecessors: producers (in this graph) of the values it reads,
  * directly or through subgraph captures, as index lists. */

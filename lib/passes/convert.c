@@ -18,7 +18,7 @@
 #include "onnx.pb.h"
 
 #include "convert_kernels.h"
-#include "internal.h"
+#include "passes/passes.h"
 
 /* ---- kernels as transforms ----------------------------------------------- *
  * A conversion is a transform (osl_xform) that also knows its kernel. The

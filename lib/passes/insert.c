@@ -10,7 +10,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "passes/passes.h"
 
 static int is_graph_input(const onnxslim_graph *g, const char *name) {
   osl_msg *const *vi;

@@ -18,7 +18,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "wire/wire.h"
 
 /* ---- parsing ----------------------------------------------------------- */
 
@@ -272,7 +272,7 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
 /* Called when every submessage of msg (at depth) has been parsed. */
 static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   if (msg->def != &osl_def_onnx_TensorProto) return 0;
-  int rc = onnxslim__tensor_validate(msg, "");
+  int rc = ps->model->hooks->tensor_parsed(msg, "");
   if ((!rc && ps->model->arena.total > ps->max_memory) || rc == ONNXSLIM_ELIMIT) {
     char what[160];
     snprintf(what, sizeof what,
@@ -285,7 +285,7 @@ static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
      * for the message */
     char where[OSL_PATH_MAX];
     path_str(ps, depth, where, sizeof where);
-    rc = onnxslim__tensor_validate(msg, where);
+    rc = ps->model->hooks->tensor_parsed(msg, where);
   }
   return rc;
 }
@@ -569,14 +569,14 @@ void onnxslim__msg_touch(osl_msg *msg) {
  * (old_sub: the submessage it removes or replaces) and after it (f: the
  * field as it now is, or NULL when the change only removed). */
 static void edit_before(osl_msg *msg, uint32_t number, osl_msg *old_sub) {
-  onnxslim__gindex_before(msg, number, old_sub);
+  msg->model->hooks->edit_before(msg, number, old_sub);
 }
 
 static void edit_after(osl_msg *msg, uint32_t number, osl_field *f) {
   msg->lists_stale = 1;
   onnxslim__msg_touch(msg);
-  onnxslim__gindex_after(msg, number, f ? f->sub : NULL);
-  if (f) onnxslim__names_note(msg->model, msg, f);
+  msg->model->hooks->edit_after(msg, number, f ? f->sub : NULL);
+  if (f) msg->model->hooks->names_note(msg->model, msg, f);
 }
 
 /* Links sub into msg as the field at position pos (or queued). */
@@ -639,10 +639,7 @@ osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg 
     }
     m->f[i] = f;
   }
-  if (m->def == &osl_def_onnx_TensorProto) {
-    if (onnxslim__tensor_validate(m, "a copied tensor")) return NULL;
-    if (same) onnxslim__tensor_set_extref(m, onnxslim__tensor_extref(src));
-  }
+  if (m->def == &osl_def_onnx_TensorProto && model->hooks->tensor_copied(m, src)) return NULL;
   return m;
 nomem:
   onnxslim__err(ONNXSLIM_ENOMEM, "out of memory copying a %s", src->def->name);
@@ -902,7 +899,7 @@ void onnxslim__msg_remove(osl_msg *msg, size_t pos) {
     q->dead++;
     q->numbers |= number_bit(number);
     onnxslim__msg_touch(msg);
-    onnxslim__gindex_after(msg, number, NULL);
+    msg->model->hooks->edit_after(msg, number, NULL);
     return;
   }
   memmove(msg->f + pos, msg->f + pos + 1, (msg->nf - pos - 1) * sizeof *msg->f);
@@ -1040,7 +1037,7 @@ int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *val
   memcpy(msg->f + pos, nf, n * sizeof *nf);
   msg->nf += n;
   edit_after(msg, number, NULL);
-  for (size_t i = 0; i < n; i++) onnxslim__names_note(msg->model, msg, &msg->f[pos + i]);
+  for (size_t i = 0; i < n; i++) msg->model->hooks->names_note(msg->model, msg, &msg->f[pos + i]);
   return 0;
 }
 
