@@ -7,6 +7,10 @@
 #   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
 #   make fuzz       both libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make format-check  clang-format-14 --dry-run -Werror over the C sources
+#   make format     reformat them in place (.clang-format)
+#   make abi-check  abidiff of the built library against abi/libonnxslim.abi
+#   make abi-dump   regenerate abi/libonnxslim.abi from the built library
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -40,8 +44,11 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # sub-make that builds, so nothing decided here can predate the install.
 NANOPB_A = $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 
-LIB_SRC := $(wildcard lib/*.c)
+# Every lib/**/*.c, its object under $(B)/obj/ in the same folder
+# (lib/passes/check.c -> $(B)/obj/passes/check.o).
+LIB_SRC := $(sort $(shell find lib -name '*.c'))
 LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
+LIB_H := $(sort $(shell find lib -name '*.h'))
 HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
 
 all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/onnxslim $(B)/examples/summary
@@ -57,8 +64,8 @@ $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-de
 	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
 	cd $(B)/proto && nanopb_generator.py -q -f $(CURDIR)/lib/proto/onnx.options onnx.proto
 
-$(B)/obj/%.o: lib/%.c $(wildcard lib/*.h) $(HEADERS) $(B)/proto/onnx.pb.h
-	@mkdir -p $(B)/obj
+$(B)/obj/%.o: lib/%.c $(LIB_H) $(HEADERS) $(B)/proto/onnx.pb.h
+	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 # ---- libraries -----------------------------------------------------------
@@ -93,8 +100,10 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
 
 # ---- setup, demo ------------------------------------------------------------
+# Silent and cheap (one dpkg-query) when everything is installed: then
+# demo, check, check-long and bench run no apt-get.
 deps:
-	sh scripts/install-deps.sh
+	@sh scripts/install-deps.sh
 
 # Each target that installs packages runs the build in a sub-make, which reads
 # the system only after `deps` has finished.
@@ -122,6 +131,39 @@ tests: all $(TEST_BIN)
 check: deps
 	$(MAKE) tests
 	sh test/run.sh
+
+# ---- code style ------------------------------------------------------------
+# One style (.clang-format), checked by format-check (CI runs it before
+# make check) and applied by format. clang-format-14 comes with Debian's
+# clang-format package (make deps).
+CLANG_FORMAT ?= clang-format-14
+FORMAT_SRC = $(sort $(shell find lib include tools examples -name '*.[ch]') $(wildcard test/*.c test/*.h))
+
+format-check:
+	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { echo "$(CLANG_FORMAT) not found (Debian package clang-format): run 'make deps' first" >&2; exit 1; }
+	$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC)
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
+# ---- ABI -------------------------------------------------------------------
+# abi-check fails on any incompatible change against the committed baseline
+# (abidiff exit bit 8) or when abidiff itself fails (bits 1, 2); additions
+# (bit 4) pass. abi-dump rewrites the baseline: run it when a release is
+# cut, never to make abi-check pass (docs/abi.md).
+ABI_BASELINE := abi/libonnxslim.abi
+ABIDW_FLAGS := --no-corpus-path --headers-dir include
+
+abi-check: $(B)/$(SOREAL)
+	@mkdir -p $(B)/abi
+	@abidw $(ABIDW_FLAGS) --out-file $(B)/abi/current.abi $(B)/$(SOREAL)
+	@abidiff --headers-dir2 include $(ABI_BASELINE) $(B)/abi/current.abi > $(B)/abi/abidiff.log 2>&1; r=$$?; \
+	if [ $$((r & 11)) -ne 0 ]; then head -n 40 $(B)/abi/abidiff.log; echo "(whole report: $(B)/abi/abidiff.log)"; \
+	  echo "abi-check: incompatible with $(ABI_BASELINE) (abidiff exit $$r)" >&2; exit 1; fi; \
+	echo "abi-check: compatible with $(ABI_BASELINE) (abidiff exit $$r)"
+
+abi-dump: $(B)/$(SOREAL)
+	abidw $(ABIDW_FLAGS) --out-file $(ABI_BASELINE) $(B)/$(SOREAL)
 
 # Exhaustive checks that take minutes: every one of the 2^32 FP32 inputs of
 # each FP32 conversion kernel against independent references (CI runs it).
@@ -168,4 +210,4 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean
+.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean abi-check abi-dump format-check format

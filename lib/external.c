@@ -23,7 +23,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 typedef struct {
   size_t file; /* index into model->ext */

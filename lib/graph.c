@@ -9,7 +9,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 #define G_OR(ret)                                  \
   osl_msg *g = OSL_CHECK(graph, onnx_GraphProto);  \
@@ -431,7 +431,7 @@ static osl_gindex *graph_index(osl_msg *g) {
 drop:
   onnxslim__gindex_drop(g);
 nomem:
-  onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while indexing graph");
+  onnxslim__err_nomem("indexing graph");
   return NULL;
 }
 
@@ -817,7 +817,7 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
                                  size_t count) {
   G_OR(ONNXSLIM_EINVAL);
   osl_list *l = onnxslim__msg_list(g, onnx_GraphProto_node_tag);
-  if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!l) return onnxslim__err_nomem(NULL);
   if (!order || count != l->count)
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: %zu nodes given, the graph has %zu", __func__,
                          count, l->count);
@@ -829,7 +829,7 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
     free(fs);
     free(slot);
     free(seen);
-    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return onnxslim__err_nomem(NULL);
   }
   int rc = 0;
   for (size_t i = 0; i < count; i++) slot[i] = l->idx[i];

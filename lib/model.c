@@ -12,26 +12,15 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
-const osl_msgdef osl_def_model_handle = {"model", NULL, 0};
-
-osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *fn) {
-  const osl_msg *m = handle;
-  if (!m) {
-    onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL handle", fn);
-    return NULL;
-  }
-  if (m->def != def) {
-    onnxslim__err(ONNXSLIM_EINVAL, "%s: handle is a %s, not a %s", fn, m->def->name, def->name);
-    return NULL;
-  }
-  if (!onnxslim__msg_attached(m)) {
-    onnxslim__err(ONNXSLIM_EINVAL, "%s: the %s was removed from the model", fn, def->name);
-    return NULL;
-  }
-  return (osl_msg *)m;
-}
+/* What the message tree tells the handles (wire.c calls these through
+ * model->hooks, never by name): tensors are checked and indexed as they are
+ * parsed or copied, graph indexes and the name set follow the edits. */
+static const osl_hooks handle_hooks = {
+    onnxslim__tensor_validate, onnxslim__tensor_copied, onnxslim__gindex_before,
+    onnxslim__gindex_after, onnxslim__names_note,
+};
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -96,7 +85,7 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
 static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base_dir) {
   int rc = 0;
   if (base_dir && !(m->base_dir = strdup(base_dir)))
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    rc = onnxslim__err_nomem(NULL);
   if (!rc) rc = onnxslim__parse_model(m);
   if (!rc) rc = onnxslim__external_load(m);
   if (rc) {
@@ -116,8 +105,9 @@ int onnxslim_model_open(onnxslim_model **out, const char *path,
   if (rc) return rc;
   const char *base_dir = o.base_dir;
   onnxslim_model *m = calloc(1, sizeof *m);
-  if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!m) return onnxslim__err_nomem(NULL);
   m->def = &osl_def_model_handle;
+  m->hooks = &handle_hooks;
   m->fd = -1;
   m->max_depth = o.max_depth;
   m->max_memory = o.max_memory;
@@ -130,7 +120,7 @@ int onnxslim_model_open(onnxslim_model **out, const char *path,
   m->size = m->maplen;
   if (!(m->path = strdup(path))) {
     onnxslim_model_free(m);
-    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return onnxslim__err_nomem(NULL);
   }
   char *dir = NULL;
   if (!base_dir) {
@@ -139,7 +129,7 @@ int onnxslim_model_open(onnxslim_model **out, const char *path,
     dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
     if (!dir) {
       onnxslim_model_free(m);
-      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      return onnxslim__err_nomem(NULL);
     }
     base_dir = dir;
   }
@@ -161,8 +151,9 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
   if (rc) return rc;
   const char *base_dir = o.base_dir;
   onnxslim_model *m = calloc(1, sizeof *m);
-  if (!m) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!m) return onnxslim__err_nomem(NULL);
   m->def = &osl_def_model_handle;
+  m->hooks = &handle_hooks;
   m->fd = -1;
   m->max_depth = o.max_depth;
   m->max_memory = o.max_memory;
@@ -646,17 +637,17 @@ int onnxslim_model_unique_name(onnxslim_model *model, const char *base, const ch
      * grow: earlier results stay reserved after edits) */
     if (collect_names(model, r)) {
       memset(&model->names, 0, sizeof model->names);
-      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+      return onnxslim__err_nomem(NULL);
     }
   }
   size_t blen = strlen(base);
   char *buf = onnxslim__arena_alloc(&model->arena, blen + 32);
-  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!buf) return onnxslim__err_nomem(NULL);
   memcpy(buf, base, blen + 1);
   while (onnxslim__map_get(&model->names, buf) || !buf[0])
     snprintf(buf + blen, 32, "_%llu", (unsigned long long)++model->name_seq);
   if (!onnxslim__map_put(&model->arena, &model->names, buf, buf))
-    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return onnxslim__err_nomem(NULL);
   *out = buf;
   return 0;
 }

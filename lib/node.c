@@ -5,7 +5,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 #define N_OR(ret)                                 \
   osl_msg *n = OSL_CHECK(node, onnx_NodeProto);   \
@@ -64,7 +64,7 @@ onnxslim_attr *onnxslim_node_find_attr(const onnxslim_node *node, const char *na
   }
   osl_list *l = onnxslim__msg_list(n, onnx_NodeProto_attribute_tag);
   if (!l) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   for (size_t i = 0; i < l->count; i++) {

@@ -5,7 +5,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 /* ---- data types ---------------------------------------------------------- */
 
@@ -48,6 +48,14 @@ const void *onnxslim__tensor_extref(const osl_msg *t) {
   return t->cache ? ((const osl_tcache *)t->cache)->extref : NULL;
 }
 
+static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const char *where);
+
+int onnxslim__tensor_copied(osl_msg *copy, const osl_msg *src) {
+  int rc = onnxslim__tensor_validate(copy, "a copied tensor");
+  if (!rc && copy->model == src->model) onnxslim__tensor_set_extref(copy, onnxslim__tensor_extref(src));
+  return rc;
+}
+
 static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const char *where) {
   const int64_t *dims;
   size_t rank;
@@ -70,7 +78,7 @@ static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const
 
 int onnxslim__tensor_validate(osl_msg *t, const char *where) {
   osl_tcache *c = onnxslim__arena_alloc(&t->model->arena, sizeof *c);
-  if (!c) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!c) return onnxslim__err_nomem(NULL);
   memset(c, 0, sizeof *c);
   int rc = dims_count(t, onnx_TensorProto_dims_tag, &c->count, where);
   if (rc) return rc;
@@ -203,7 +211,7 @@ static int typed_to_raw(osl_msg *t, int32_t dt, uint64_t need, const void **out)
     buf = (uint8_t *)f4; /* already the raw layout, cached in the field list */
   } else if (in_width == 8) {
     osl_list *l = onnxslim__msg_list(t, field);
-    if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!l) return onnxslim__err_nomem(NULL);
     uint64_t total = 0;
     for (size_t i = 0; i < l->count; i++) {
       osl_field *f = &t->f[l->idx[i]];

@@ -3,7 +3,7 @@
  */
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "handles.h"
 
 #define V_OR(ret)                                      \
   osl_msg *v = OSL_CHECK(vi, onnx_ValueInfoProto);     \

@@ -3,7 +3,9 @@
 # only those missing. Nothing else is downloaded. Runs apt-get as root, or
 # through sudo when available.
 #
-#   scripts/install-deps.sh           install what is missing
+#   scripts/install-deps.sh           install what is missing; when nothing
+#                                     is (one dpkg-query call), print
+#                                     nothing and run no apt-get
 #   scripts/install-deps.sh --check   install nothing; fail with one line naming
 #                                     `make deps` when something the build needs
 #                                     is missing (the Makefile runs this before
@@ -26,10 +28,13 @@ if [ "${1:-}" = "--check" ]; then
 fi
 PKGS="nanopb libnanopb-dev libonnx-dev python3-onnx python3-numpy libonnx-testdata
       pkg-config clang libclang-rt-14-dev valgrind abigail-tools g++ xxd time nettle-dev libxxhash-dev
-      strace"
+      strace clang-format"
+# one dpkg-query for all of them (make check runs this every time)
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null |
+  awk '$2 == "install" && $3 == "ok" && $4 == "installed" {printf "%s ", $1}')"
 missing=""
 for p in $PKGS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  case "$installed" in *" $p "*) ;; *) missing="$missing $p" ;; esac
 done
 # node and npm run onnxruntime-node for the numeric checks; the machine
 # image may bring its own, else Debian's

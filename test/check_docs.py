@@ -103,7 +103,7 @@ report(bool(said) and all(c == len(structs) for c in said),
 # ---- the cycle between the library's files -------------------------------------------
 # Who calls whom, from the objects: an undefined onnxslim* symbol of one
 # object defined by another is an edge.
-objs = sorted((build / "obj").glob("*.o"))
+objs = sorted((build / "obj").rglob("*.o"))
 defs, uses = {}, {}
 try:
     for o in objs:

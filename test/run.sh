@@ -1,20 +1,42 @@
 #!/bin/sh
 # libonnxslim test runner (called by `make check`).
 #
-# Runs every test/steps/*.sh in name order from the repository root, with
-# B=build. A step ends with a line "N passed, N failed[, N skipped]" that is
-# added to the totals; a step that prints no such line counts as one test,
-# passed when it exits 0. A step that exits non-zero always counts a failure.
-# The last line printed is the total.
+#   test/run.sh                 every step
+#   test/run.sh PATTERN...      only the steps whose file name contains one
+#                               of the patterns: `test/run.sh 56`,
+#                               `test/run.sh cli abi`
+#
+# Runs the test/steps/*.sh chosen in name order from the repository root,
+# with B=build. A step ends with a line "N passed, N failed[, N skipped]"
+# that is added to the totals; a step that prints no such line counts as one
+# test, passed when it exits 0. A step that exits non-zero always counts a
+# failure. The last line printed is the total. A pattern no step matches:
+# exit 2, with the list of steps. TEST_STEPS names another directory of
+# steps (the runner's own test uses it).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${B:-build}
 export B
+steps_dir=${TEST_STEPS:-test/steps}
+for pat in "$@"; do
+  if ! ls "$steps_dir" | grep -F -e "$pat" | grep -q '\.sh$'; then
+    echo "run.sh: no step matches '$pat'; the steps are:" >&2
+    for step in "$steps_dir"/*.sh; do echo "  $(basename "$step" .sh)" >&2; done
+    exit 2
+  fi
+done
 log_dir="$B/test-logs"
 mkdir -p "$log_dir"
 passed=0 failed=0 skipped=0 bad_steps=""
-for step in test/steps/*.sh; do
+for step in "$steps_dir"/*.sh; do
   name=$(basename "$step" .sh)
+  if [ $# -gt 0 ]; then
+    chosen=0
+    for pat in "$@"; do
+      case "$name.sh" in *"$pat"*) chosen=1 ;; esac
+    done
+    [ $chosen -eq 1 ] || continue
+  fi
   log="$log_dir/$name.log"
   start=$(date +%s)
   sh "$step" >"$log" 2>&1

@@ -663,7 +663,8 @@ TEST(external_tensor_size) {
   rmdir(dir);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(valid_models);
   RUN(undefined_input);
   RUN(subgraph_location);

@@ -258,7 +258,8 @@ TEST(remove_unused_keeps_captures) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(toposort_shuffled);
   RUN(toposort_sorted_is_stable);
   RUN(toposort_cycle);

@@ -666,7 +666,8 @@ TEST(errors) {
   CHECK(st.count == 4);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   init_p2();
   RUN(f32_to_bf16_values);
   RUN(f32_to_f16_values);

@@ -1918,7 +1918,8 @@ TEST(streaming_save_twice_and_read_back) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(gather_recipe_bf16_nearest);
   RUN(gather_recipe_bf16_truncate);
   RUN(gather_recipe_fp16_and_min_size);

@@ -465,7 +465,8 @@ TEST(error_messages_say_where) {
   free(model.p);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(versions);
   RUN(errors);
   RUN(error_code_enum);

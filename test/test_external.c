@@ -2463,7 +2463,8 @@ TEST(save_processes_side_by_side) {
   check_side_by_side(d, fps, 4);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");

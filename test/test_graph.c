@@ -810,7 +810,8 @@ TEST(indexes_follow_edits) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(node_add);
   RUN(node_remove);
   RUN(node_move);

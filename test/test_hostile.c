@@ -650,7 +650,8 @@ TEST(location_names_a_directory) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-hostile-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");

@@ -504,7 +504,8 @@ TEST(insert_generated_names_unique) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(insert_after_takeover);
   RUN(insert_after_subset);
   RUN(insert_after_input_and_initializer);

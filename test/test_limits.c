@@ -710,7 +710,8 @@ static void cleanup_tmp(void) {
   rmdir(tmpdir);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   const char *base = getenv("TMPDIR");
   snprintf(tmpdir, sizeof tmpdir, "%s/onnxslim-limits-XXXXXX", base && base[0] ? base : "/tmp");
   if (!mkdtemp(tmpdir)) {

@@ -147,7 +147,8 @@ TEST(unique_name_is_unique) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(model_opset_metadata_ir_version);
   RUN(unique_name_is_unique);
   return t_done();

@@ -492,7 +492,8 @@ TEST(attr_remove) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(node_rename);
   RUN(node_set_inputs_outputs);
   RUN(node_set_op_type_domain);

@@ -309,7 +309,8 @@ TEST(save_removes_stale_temporaries) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-save-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");

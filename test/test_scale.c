@@ -211,7 +211,8 @@ TEST(build_long_chain_in_bounded_memory) {
   onnxslim_model_free(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   RUN(convert_long_chain_in_bounded_memory);
   RUN(build_long_chain_in_bounded_memory);
   return t_done();

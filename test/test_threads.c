@@ -171,7 +171,8 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
   return remove(p);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   const char *tmp = getenv("TMPDIR");
   snprintf(root, sizeof root, "%s/onnxslim-threads-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
   if (!mkdtemp(root)) {

@@ -12,10 +12,13 @@ NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 [ -n "$NANOPB_A" ] || { sh scripts/install-deps.sh --check; exit 1; }
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-Iinclude -I$B/proto -Ilib -Itest"
-newest_h=$(ls -t lib/*.h include/onnxslim/*.h include/onnxslim.h "$B/proto/onnx.pb.h" | head -n 1)
-objs=$(for src in lib/*.c; do printf ' %s' "$B/fuzz/obj/$(basename "$src" .c).o"; done)
-for src in lib/*.c; do
-  o="$B/fuzz/obj/$(basename "$src" .c).o"
+# every lib/**/*.c; objects in the same folders under $B/fuzz/obj
+srcs=$(find lib -name '*.c' | sort)
+newest_h=$(ls -t $(find lib -name '*.h') include/onnxslim/*.h include/onnxslim.h "$B/proto/onnx.pb.h" | head -n 1)
+objs=$(for src in $srcs; do o=${src#lib/}; printf ' %s' "$B/fuzz/obj/${o%.c}.o"; done)
+for src in $srcs; do
+  o=${src#lib/}; o="$B/fuzz/obj/${o%.c}.o"
+  mkdir -p "$(dirname "$o")"
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$newest_h" -nt "$o" ] || [ "$0" -nt "$o" ]; then
     echo "$src $o"
   fi

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 const char *onnxslim__file_kind(mode_t mode) {
   if (S_ISREG(mode)) return "a regular file";
@@ -209,11 +209,6 @@ int onnxslim__open_beneath(int dirfd, const char *rel, int flags) {
   return walk_beneath(dirfd, rel, flags);
 }
 
-static int within(const void *base, size_t len, const uint8_t *q, size_t n) {
-  const uint8_t *b = base;
-  return b && q >= b && n <= len && q - b <= (ptrdiff_t)(len - n);
-}
-
 void onnxslim__unmap(void *map, size_t len) {
   if (map) munmap(map, len);
 }
@@ -244,20 +239,8 @@ static void hand_back(const uint8_t *lo, const uint8_t *hi) {
   if (e > a) madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
-void onnxslim__release(const onnxslim_model *cmodel, const void *p, size_t n) {
-  onnxslim_model *model = (onnxslim_model *)cmodel; /* the run is bookkeeping, not model state */
-  const uint8_t *q = p, *base = NULL;
-  osl_run *r = NULL;
-  if (within(model->map, model->maplen, q, n)) {
-    base = model->map;
-    r = &model->rel;
-  }
-  for (size_t i = 0; !base && i < model->next; i++)
-    if (within(model->ext[i].map, model->ext[i].size, q, n)) {
-      base = model->ext[i].map;
-      r = &model->ext[i].rel;
-    }
-  if (!base) return;
+void onnxslim__run_release(osl_run *r, const void *map, const void *p, size_t n) {
+  const uint8_t *q = p, *base = map;
   const uint8_t *lo = (size_t)(q - base) > OSL_RELEASE_SLACK ? q - OSL_RELEASE_SLACK : base;
   if (r->hi && q <= r->hi + OSL_RELEASE_GAP && r->lo <= q + n + OSL_RELEASE_GAP) {
     if (lo < r->lo) r->lo = lo;
@@ -292,7 +275,7 @@ struct osl_out {
   size_t len;
   uint64_t pos; /* bytes written (including buffered) */
   uint64_t copied; /* bytes of pos copied in the kernel (copy_file_range) */
-  const onnxslim_model *model; /* mapped source pages written out are released */
+  osl_source src; /* where written bytes may come from: kernel copies, pages released */
 };
 
 static int write_all(osl_out *o, const uint8_t *p, size_t n) {
@@ -317,23 +300,6 @@ static int flush(osl_out *o) {
   return rc;
 }
 
-/* The file and offset behind mapped bytes [p, p+n) of the model, if any. */
-static int source_of(const onnxslim_model *m, const uint8_t *p, size_t n, int *fd, off_t *off) {
-  if (!m) return 0;
-  if (m->fd >= 0 && within(m->map, m->maplen, p, n)) {
-    *fd = m->fd;
-    *off = (off_t)(p - (const uint8_t *)m->map);
-    return 1;
-  }
-  for (size_t i = 0; i < m->next; i++)
-    if (m->ext[i].fd >= 0 && within(m->ext[i].map, m->ext[i].size, p, n)) {
-      *fd = m->ext[i].fd;
-      *off = (off_t)(p - (const uint8_t *)m->ext[i].map);
-      return 1;
-    }
-  return 0;
-}
-
 /* Copies n bytes of file fd at off to the output in the kernel; returns
  * the number of bytes copied (0 when the kernel cannot do it here). */
 static size_t kernel_copy(osl_out *o, int fd, off_t off, size_t n) {
@@ -351,12 +317,12 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
   osl_out *o = (osl_out *)sink;
   o->pos += n;
   int sfd;
-  off_t soff;
-  if (n >= OSL_SINK_BUF && source_of(o->model, p, n, &sfd, &soff)) {
+  int64_t soff;
+  if (n >= OSL_SINK_BUF && o->src.locate && o->src.locate(o->src.owner, p, n, &sfd, &soff)) {
     /* bytes that pass through unchanged: copied by the kernel */
     int rc = flush(o);
     if (rc) return rc;
-    size_t done = kernel_copy(o, sfd, soff, n);
+    size_t done = kernel_copy(o, sfd, (off_t)soff, n);
     o->copied += done;
     p += done;
     n -= done;
@@ -378,7 +344,7 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
     size_t c = n < OSL_SINK_CHUNK ? n : OSL_SINK_CHUNK;
     rc = write_all(o, p, c);
     if (rc) return rc;
-    if (o->model) onnxslim__release(o->model, p, c);
+    if (o->src.release) o->src.release(o->src.owner, p, c);
     p += c;
     n -= c;
   }
@@ -422,7 +388,7 @@ int onnxslim__side_create(int dfd, const char *dir, const char *name, const char
                           char **sname) {
   static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   *sname = side_name(name, kind, 1);
-  if (!*sname) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!*sname) return onnxslim__err_nomem(NULL);
   size_t plen = strlen(*sname);
   for (int tries = 0; tries < 100; tries++) {
     unsigned char r[6];
@@ -451,7 +417,7 @@ int onnxslim__side_create(int dfd, const char *dir, const char *name, const char
 char *onnxslim__side_link(int dfd, const char *dir, const char *name) {
   char *bak = side_name(name, "bak", 1);
   if (!bak) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   size_t plen = strlen(bak);
@@ -552,7 +518,7 @@ osl_lock *onnxslim__dest_lock(int dfd, const char *name) {
   if (!l || !lname) {
     free(l);
     free(lname);
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   l->name = lname;
@@ -586,7 +552,7 @@ osl_lock *onnxslim__dest_lock_path(const char *path) {
   if (dfd < 0) {
     /* no directory, no lock: the save fails where it writes */
     osl_lock *l = calloc(1, sizeof *l);
-    if (!l) onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!l) onnxslim__err_nomem(NULL);
     else l->fd = l->dfd = -1;
     return l;
   }
@@ -663,7 +629,7 @@ int onnxslim__open_dir_of(const char *path, const char **name) {
 /* The output `name` in the directory dfd (taken over), `path` its spelling
  * for messages (ending with name), `dir` the directory's. */
 static osl_out *out_open_in(int dfd, const char *dir, const char *name, const char *path,
-                            uint64_t size, const onnxslim_model *model) {
+                            uint64_t size, osl_source src) {
   struct stat dst;
   if (fstatat(dfd, name, &dst, 0) == 0 && S_ISDIR(dst.st_mode)) {
     /* before any byte is written, not at the final rename */
@@ -673,20 +639,20 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   }
   osl_out *o = calloc(1, sizeof *o);
   if (!o) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     close(dfd);
     return NULL;
   }
   o->fd = -1;
   o->dfd = dfd;
-  o->model = model;
+  o->src = src;
   o->base.write = out_write;
   o->dir = strdup(dir);
   o->path = strdup(path);
   o->name = strdup(name);
   o->buf = malloc(OSL_SINK_BUF);
   if (!o->dir || !o->path || !o->name || !o->buf) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     goto fail;
   }
   if (check_space(path, dfd, size)) goto fail;
@@ -695,7 +661,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   size_t head = strlen(path) - strlen(name);
   o->tmp = malloc(head + strlen(o->tmpname) + 1);
   if (!o->tmp) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     goto fail;
   }
   sprintf(o->tmp, "%.*s%s", (int)head, path, o->tmpname);
@@ -722,12 +688,11 @@ static int out_path_ok(const char *path) {
 static char *dir_name(const char *path) {
   const char *slash = strrchr(path, '/');
   char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-  if (!dir) onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!dir) onnxslim__err_nomem(NULL);
   return dir;
 }
 
-osl_out *onnxslim__out_open_at(int dirfd, const char *path, uint64_t size,
-                               const onnxslim_model *model) {
+osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, osl_source src) {
   if (out_path_ok(path)) return NULL;
   char *dir = dir_name(path);
   if (!dir) return NULL;
@@ -737,7 +702,7 @@ osl_out *onnxslim__out_open_at(int dirfd, const char *path, uint64_t size,
   if (dfd < 0)
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
   else
-    o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, model);
+    o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src);
   free(dir);
   return o;
 }
@@ -758,15 +723,15 @@ int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf
   return dfd;
 }
 
-osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel, uint64_t size,
-                                    const onnxslim_model *model) {
+osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const char *rel,
+                                         uint64_t size, osl_source src) {
   size_t blen = strlen(base), rlen = strlen(rel);
   const char *slash = strrchr(rel, '/');
   char *path = malloc(blen + rlen + 2), *dir = malloc(blen + rlen + 2);
   if (!path || !dir) {
     free(path);
     free(dir);
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   /* spellings for messages: base/rel, base/dirname(rel) */
@@ -789,7 +754,7 @@ osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *re
       onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir,
                     strerror(errno));
   } else {
-    o = out_open_in(dfd, dir, leaf, path, size, model);
+    o = out_open_in(dfd, dir, leaf, path, size, src);
   }
   free(path);
   free(dir);
@@ -862,7 +827,7 @@ static int set_name(osl_out *o, const char *name) {
   if (!n || !p) {
     free(n);
     free(p);
-    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return onnxslim__err_nomem(NULL);
   }
   sprintf(p, "%.*s%s", (int)head, o->path, name);
   free(o->name);
@@ -924,9 +889,9 @@ void onnxslim__out_abort(osl_out *o) {
   free(o);
 }
 
-int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
-                           int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                           const onnxslim_model *model) {
+int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
+                                int (*write_fn)(osl_sink *sink, void *payload), void *payload,
+                                osl_source src) {
   if (out_path_ok(path)) return onnxslim_error_last_code();
   char *dir = dir_name(path);
   if (!dir) return onnxslim_error_last_code();
@@ -939,7 +904,7 @@ int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
     /* temporaries of earlier saves to path whose owner is gone: before
      * this one, so their space is free again */
     onnxslim__side_clean(dfd, &name, 1, "tmp");
-    o = out_open_in(dfd, dir, name, path, size, model);
+    o = out_open_in(dfd, dir, name, path, size, src);
   }
   free(dir);
   if (!o) return onnxslim_error_last_code();

@@ -10,7 +10,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "passes/passes.h"
 
 static int is_graph_input(const onnxslim_graph *g, const char *name) {
   osl_msg *const *vi;
@@ -71,7 +71,7 @@ static int fresh(onnxslim_model *m, const char *wanted, const char *base, const 
                  const char *suffix, const char **out) {
   if (wanted) return onnxslim_model_unique_name(m, wanted, out);
   char *buf = malloc(strlen(base) + strlen(sep) + strlen(suffix) + 1);
-  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!buf) return onnxslim__err_nomem(NULL);
   strcpy(buf, base);
   strcat(buf, sep);
   strcat(buf, suffix);
@@ -95,7 +95,7 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
     return onnxslim__err(ONNXSLIM_ENOTFOUND, "no value '%s' in graph '%s'", value,
                          onnxslim_graph_name(g));
   onnxslim_node **all = malloc((nc ? nc : 1) * sizeof *all);
-  if (!all) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!all) return onnxslim__err_nomem(NULL);
   for (size_t i = 0; i < nc; i++) all[i] = onnxslim_graph_consumer(g, value, i);
   int rc = 0;
   for (size_t i = 0; i < n_consumers && !rc; i++) {

@@ -1,5 +1,5 @@
 /* libonnxslim - runtime version. */
-#include "internal.h"
+#include "base/base.h"
 
 const char *onnxslim_version_string(void) { return ONNXSLIM_VERSION_STRING; }
 

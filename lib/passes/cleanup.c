@@ -1,11 +1,11 @@
 /*
  * libonnxslim - topological sort and removal of unused items, built on the
- * public handle API (internal.h only for errors and the name map).
+ * public handle API (internal.h only for errors and the hash map).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "passes/passes.h"
 
 /* Node i's predecessors: producers (in this graph) of the values it reads,
  * directly or through subgraph captures, as index lists. */
@@ -22,35 +22,21 @@ static void deps_free(osl_deps *d) {
   free(d->preds);
 }
 
-/* Node handle -> index, open addressing: constant time per lookup, so
- * building the dependencies is linear in nodes + edges. */
-typedef struct {
-  onnxslim_node *node;
-  size_t index;
-} osl_nodeidx;
-
-static size_t slot_of(const osl_nodeidx *tab, size_t cap, const onnxslim_node *n) {
-  size_t h = (size_t)(((uintptr_t)n >> 4) * (uintptr_t)0x9E3779B97F4A7C15ull);
-  size_t i = h & (cap - 1);
-  while (tab[i].node && tab[i].node != n) i = (i + 1) & (cap - 1);
-  return i;
-}
-
 static int build_deps(onnxslim_graph *g, osl_deps *d) {
   memset(d, 0, sizeof *d);
   size_t n = onnxslim_graph_node_count(g);
   d->n = n;
   d->nodes = malloc((n ? n : 1) * sizeof *d->nodes);
   d->pred_start = calloc(n + 1, sizeof *d->pred_start);
-  size_t cap = 16;
-  while (cap < 2 * n) cap *= 2;
-  osl_nodeidx *sorted = calloc(cap, sizeof *sorted);
-  if (!d->nodes || !d->pred_start || !sorted) goto nomem;
+  /* node handle -> index: constant time per lookup, so building the
+   * dependencies is linear in nodes + edges */
+  osl_map index = {0};
+  if (!d->nodes || !d->pred_start) goto nomem;
   for (size_t i = 0; i < n; i++) {
     d->nodes[i] = onnxslim_graph_node(g, i);
-    size_t s = slot_of(sorted, cap, d->nodes[i]);
-    sorted[s].node = d->nodes[i];
-    sorted[s].index = i;
+    osl_map_entry *e;
+    if (onnxslim__map_add_ptr(NULL, &index, d->nodes[i], &e) < 0) goto nomem;
+    e->num = (int64_t)i;
   }
   /* edges p -> c for every consumer c of every output of p: count, fill */
   size_t total = 0;
@@ -75,21 +61,21 @@ static int build_deps(onnxslim_graph *g, osl_deps *d) {
         size_t nc = onnxslim_graph_consumer_count(g, v);
         for (size_t j = 0; j < nc; j++) {
           onnxslim_node *cn = onnxslim_graph_consumer(g, v, j);
-          osl_nodeidx *hit = &sorted[slot_of(sorted, cap, cn)];
-          if (!hit->node) continue;
-          if (pass == 0) d->pred_start[hit->index + 1]++;
-          else d->preds[fill[hit->index]++] = p;
+          const osl_map_entry *hit = onnxslim__map_find_ptr(&index, cn);
+          if (!hit) continue;
+          if (pass == 0) d->pred_start[(size_t)hit->num + 1]++;
+          else d->preds[fill[(size_t)hit->num]++] = p;
         }
       }
     }
     free(fill);
   }
-  free(sorted);
+  onnxslim__map_free(&index);
   return 0;
 nomem:
-  free(sorted);
+  onnxslim__map_free(&index);
   deps_free(d);
-  return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  return onnxslim__err_nomem(NULL);
 }
 
 static int for_subgraphs(onnxslim_graph *g, unsigned int flags,
@@ -115,7 +101,7 @@ static int toposort(onnxslim_graph *g, unsigned int flags, size_t *unused) {
   size_t *stack = malloc((n ? n : 1) * sizeof *stack), *next = malloc((n ? n : 1) * sizeof *next);
   size_t no = 0;
   if (!state || !order || !stack || !next) {
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    rc = onnxslim__err_nomem(NULL);
     goto out;
   }
   /* depth-first over predecessors, roots in original order: stable */
@@ -153,7 +139,7 @@ static int toposort(onnxslim_graph *g, unsigned int flags, size_t *unused) {
     if (changed) {
       onnxslim_node **nodes = malloc((n ? n : 1) * sizeof *nodes);
       if (!nodes) {
-        rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+        rc = onnxslim__err_nomem(NULL);
       } else {
         for (size_t i = 0; i < n; i++) nodes[i] = d.nodes[order[i]];
         rc = onnxslim_graph_reorder_nodes(g, nodes, n);
@@ -190,7 +176,7 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
   unsigned char *live = calloc(n ? n : 1, 1);
   size_t *work = malloc((n ? n : 1) * sizeof *work);
   if (!live || !work) {
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    rc = onnxslim__err_nomem(NULL);
     goto out;
   }
   size_t top = 0;

@@ -1,78 +1,15 @@
 /*
- * libonnxslim - internal declarations shared by the library's modules.
- * Never installed. Names start with onnxslim__ (functions) or osl_ (types).
+ * libonnxslim - wire tier: the schema, the message tree over a model's
+ * bytes, its edits and its encoding, the model's mapped files as sources
+ * of output bytes, handle checks. Never installed. The files of lib/wire/
+ * include this header only; it calls nothing above it (the handles' part in
+ * parses and edits comes through model->hooks). See base/base.h for the
+ * tiers.
  */
-#ifndef ONNXSLIM_INTERNAL_H
-#define ONNXSLIM_INTERNAL_H
+#ifndef ONNXSLIM_WIRE_H
+#define ONNXSLIM_WIRE_H
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <sys/types.h>
-
-#include "onnxslim.h"
-
-/* ---- errors (error.c) -------------------------------------------------- */
-
-/* Records code and a printf-style message as the thread's last error and
- * returns code, so callers can write `return onnxslim__err(...)`. */
-int onnxslim__err(int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/* Records ONNXSLIM_EINVAL for an options (or stats) struct whose version
- * this library does not know, naming the versions it knows:
- * "unknown load options version 7 (this library knows versions 1 to 3)".
- * `what` names the struct ("load options"); max is its current version. */
-int onnxslim__err_options_version(const char *who, const char *what, unsigned int version,
-                                  unsigned int max);
-
-/* Records ONNXSLIM_ENOMEM with "out of memory" and where: `what` says what
- * was being allocated ("out of memory: graph index"). Returns ONNXSLIM_ENOMEM. */
-int onnxslim__err_nomem(const char *what);
-
-/* ---- arena (arena.c) --------------------------------------------------- */
-
-/* A bump allocator. Everything a model allocates while it lives comes from
- * its arena and is released at once by onnxslim__arena_free(). */
-typedef struct osl_arena_block osl_arena_block;
-typedef struct osl_arena {
-  osl_arena_block *head;
-  size_t block; /* size of the next block (0: the default, 64 KiB); doubles up to it */
-  uint64_t total; /* bytes taken from malloc */
-} osl_arena;
-
-void *onnxslim__arena_alloc(osl_arena *arena, size_t size);
-void *onnxslim__arena_dup(osl_arena *arena, const void *data, size_t size);
-/* Copies size bytes and appends a NUL. */
-char *onnxslim__arena_strndup(osl_arena *arena, const void *data, size_t size);
-void onnxslim__arena_free(osl_arena *arena);
-
-/* ---- name map (arena.c) ------------------------------------------------ */
-
-/* An open-addressing map from NUL-terminated names to pointers. Keys are
- * borrowed (they live in the model's arena). */
-typedef struct osl_map_entry {
-  const char *key;
-  uint64_t hash;
-  void *value;
-} osl_map_entry;
-typedef struct osl_map {
-  osl_map_entry *slots;
-  size_t cap; /* power of two or 0 */
-  size_t len;
-} osl_map;
-
-uint64_t onnxslim__hash(const char *s);
-/* Returns the slot for key: an empty slot (key NULL) if absent. Never NULL
- * once the map has capacity. */
-osl_map_entry *onnxslim__map_slot(osl_map *map, const char *key);
-/* Inserts key -> value unless key exists (then keeps the old value).
- * Returns the entry or NULL on allocation failure. */
-osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key, void *value);
-void *onnxslim__map_get(const osl_map *map, const char *key);
+#include "base/base.h"
 
 /* ---- schema (schema.c) ------------------------------------------------- *
  * The message schema comes from the nanopb code generated from onnx.proto:
@@ -241,25 +178,29 @@ typedef struct osl_plan {
   size_t fields_len;
 } osl_plan;
 
-/* A run of mapped bytes released but not yet handed back (io.c). */
-typedef struct osl_run {
-  const uint8_t *lo, *hi;
-} osl_run;
+
+/* Tag of model handles (handle.c): a model's first member points here, where every
+ * message handle's first member points to its osl_msgdef, so passing a
+ * model where a graph or node is expected (or the reverse) is detected. */
+extern const osl_msgdef osl_def_model_handle;
 
 /* Tag of model handles: a model's first member points here, where every
  * message handle's first member points to its osl_msgdef, so passing a
  * model where a graph or node is expected (or the reverse) is detected. */
 extern const osl_msgdef osl_def_model_handle;
 
+/* A model: its bytes, its arena and the message tree over them, and what
+ * the layers above keep with it (names, graph indexes, external files). */
 struct onnxslim_model {
   const osl_msgdef *def; /* &osl_def_model_handle */
+  const struct osl_hooks *hooks; /* the handles' part in parses and edits */
   osl_arena arena;
   const uint8_t *data; /* the whole serialized model */
   size_t size;
   void *map; /* mmap'ed region or NULL */
   size_t maplen;
   int fd; /* the mapped file, for copy_file_range; -1 if none */
-  osl_run rel; /* released bytes of map not yet handed back (io.c) */
+  osl_run rel; /* released bytes of map not yet handed back (source.c) */
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
@@ -275,7 +216,8 @@ struct onnxslim_model {
   size_t next, ext_cap;
 };
 
-/* An external data file a model references (external.c). */
+
+/* An external data file a model references (mapped by external.c). */
 typedef struct osl_extfile {
   char *path; /* resolved real path */
   void *map;
@@ -286,50 +228,28 @@ typedef struct osl_extfile {
   osl_run rel;
 } osl_extfile;
 
-/* Graph indexes (graph.c). The edit primitives call gindex_before() before
- * field `number` of msg changes (old_sub: the submessage the change removes
- * or replaces, if any) and gindex_after() once it has (new_sub: the one it
- * adds); the index of every graph above msg then relinks the item that
- * changed the next time it is used. */
-void onnxslim__gindex_before(osl_msg *msg, uint32_t number, osl_msg *old_sub);
-void onnxslim__gindex_after(osl_msg *msg, uint32_t number, osl_msg *new_sub);
-/* Creates a node (as onnxslim_graph_add_node) and puts it right before
- * (after = 0) or right after (after = 1) node `anchor` of graph g, without
- * applying the graph's queued edits. */
-int onnxslim__graph_add_node_near(osl_msg *g, osl_msg *anchor, int after, const char *op_type,
-                                  const char *domain, const char *name, const char *const *inputs,
-                                  size_t n_inputs, const char *const *outputs, size_t n_outputs,
-                                  osl_msg **out);
-/* Forgets graph g's index (freed; rebuilt on next use). */
-void onnxslim__gindex_drop(osl_msg *g);
-/* Frees every index of the model. */
-void onnxslim__gindex_free_all(onnxslim_model *model);
-/* Every value info of graph g naming `name` (inputs, then outputs, then
- * value_info); *out is valid until the next edit. Returns the count (0 also
- * on error, with the last error set). */
-size_t onnxslim__graph_value_infos(osl_msg *g, const char *name, osl_msg *const **out);
-/* A name field f of msg was set, or a submessage f->sub was added: adds
- * the names to the model's name set when it is built (model.c). */
-void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *f);
 
-/* Resolves and maps every external tensor of a freshly parsed model. */
-int onnxslim__external_load(onnxslim_model *model);
-/* Frees what external_load set up. */
-void onnxslim__external_free(onnxslim_model *model);
-/* The resolved external reference of a tensor (tensor.c keeps it). */
-void onnxslim__tensor_set_extref(osl_msg *tensor, const void *ref);
-const void *onnxslim__tensor_extref(const osl_msg *tensor);
-/* 0 when every tensor stored externally now would still resolve from the
- * directory of `path` (the model's base directory) to the file it was
- * loaded from (not replaced or removed since), else ONNXSLIM_EINVAL saying
- * which tensor would not. */
-int onnxslim__external_refs_resolve(const onnxslim_model *model, const char *path);
-/* Bytes of an external tensor: pointer into the mapped file and length. */
-int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
+/* What the message tree tells the handles tier, which sets model->hooks
+ * when it creates a model (model.c): wire.c calls these, never the
+ * handles' functions by name. */
+typedef struct osl_hooks {
+  /* A TensorProto was parsed: check its dims, build its cache (where: ""
+   * or its path, for the message). 0 or an error code. */
+  int (*tensor_parsed)(osl_msg *tensor, const char *where);
+  /* copy is a new copy of the TensorProto src (of any model): the same,
+   * and it keeps src's external data when both are of one model. */
+  int (*tensor_copied)(osl_msg *copy, const osl_msg *src);
+  /* Field `number` of msg is about to change (old_sub: the submessage the
+   * change removes or replaces, if any) / has changed (new_sub: the one it
+   * adds): the graph indexes above msg relink what changed. */
+  void (*edit_before)(osl_msg *msg, uint32_t number, osl_msg *old_sub);
+  void (*edit_after)(osl_msg *msg, uint32_t number, osl_msg *new_sub);
+  /* A name field f of msg was set, or a submessage f->sub was added: the
+   * model's name set takes its names. */
+  void (*names_note)(onnxslim_model *model, const osl_msg *msg, osl_field *f);
+} osl_hooks;
 
-/* ONNXSLIM_ELIMIT unless a model file of `size` bytes fits protobuf's 2 GiB
- * limit or allow_large is set (model.c). */
-int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large);
+/* ---- parsing and field access (wire.c) ---------------------------------- */
 
 /* Parses `size` bytes at `data` into model->root. */
 int onnxslim__parse_model(onnxslim_model *model);
@@ -428,12 +348,6 @@ int onnxslim__msg_attached(const osl_msg *msg);
 
 /* ---- serialization (wire.c) ------------------------------------------- */
 
-typedef struct osl_sink osl_sink;
-struct osl_sink {
-  /* Returns 0 or a negative code (with the last error set). */
-  int (*write)(osl_sink *sink, const uint8_t *data, size_t size);
-};
-
 /* 1 for the TensorProto fields that say where and how its bytes are stored
  * (raw_data, typed data fields, external_data, data_location). */
 int onnxslim__storage_field(uint32_t number);
@@ -443,132 +357,39 @@ int onnxslim__msg_size(osl_msg *msg, uint64_t *size);
 /* Writes msg's payload; onnxslim__msg_size() must have been called first. */
 int onnxslim__msg_write(osl_msg *msg, osl_sink *sink);
 
-/* ---- I/O (io.c) -------------------------------------------------------- */
-
 /* Runs a field's transform over its whole source into dst (x->count *
  * x->out_size bytes), chunk by chunk. */
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst);
 /* Streams a field's transform into a sink, one chunk at a time. */
 int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink);
+
+/* ---- the model's mapped files as sources (source.c) --------------------- */
+
 /* Hints that the model's mapped bytes [p, p+n) are not needed for now, so
  * streaming over a large model does not grow the resident set. Cheap to
  * call for any range, however small: ranges that follow one another are
  * gathered, and pages go back to the kernel only in runs of several MiB
  * (one madvise per run), so a small model costs no system call. */
 void onnxslim__release(const onnxslim_model *model, const void *p, size_t n);
-
-/* Maps a regular file read-only; anything else (FIFO, device, directory) is
- * refused without blocking. */
-int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
-/* Opens the relative path `rel` beneath the directory dirfd as openat()
- * with `flags` (O_CLOEXEC added; not O_CREAT) would, race-free: symlinks are
- * followed only while they stay beneath dirfd, and nothing resolves above
- * it (openat2 RESOLVE_BENEATH, or the same walk in user space where the
- * kernel lacks openat2). Returns the descriptor, or -1 with errno: EXDEV
- * when the path (a "..", an absolute symlink, a symlink climbing out)
- * would leave dirfd, ELOOP for too many symlinks. */
-int onnxslim__open_beneath(int dirfd, const char *rel, int flags);
-/* "a directory", "a FIFO", ... for messages. */
-const char *onnxslim__file_kind(mode_t mode);
-void onnxslim__unmap(void *map, size_t len);
-/* The directory of `path` opened (O_RDONLY | O_DIRECTORY), *name pointing
- * at path's last segment; -1 with errno. */
-int onnxslim__open_dir_of(const char *path, const char **name);
-/* The directory that holds the last segment of `rel` (a checked relative
- * location), opened beneath basefd (a copy of basefd when rel has no '/');
- * *leaf points at that segment. -1 with errno (EXDEV: it leaves basefd). */
-int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf);
-/* An output file written to a temporary file next to `path` (after checking
- * `size` bytes fit: file-size limit, free space) and renamed into place by
- * commit; abort (also after commit) releases it and removes the temporary.
- * Every operation is relative to a descriptor of the output's directory,
- * kept open: the temporary (a side file ".NAME.tmp-...", below, locked
- * while written) is created with O_EXCL | O_NOFOLLOW, renamed with
- * renameat. */
-typedef struct osl_out osl_out;
-/* out_open_at: the directory of `path` is dirfd (borrowed, copied). */
+/* The model as the source of bytes written to an output: the output
+ * copies its mapped files' bytes in the kernel and releases their pages.
+ * model NULL: plain memory. */
+osl_source onnxslim__model_source(const onnxslim_model *model);
+/* onnxslim__out_open_at_from, out_open_beneath_from and atomic_write_from
+ * (base.h) with the model's source. */
 osl_out *onnxslim__out_open_at(int dirfd, const char *path, uint64_t size,
                                const onnxslim_model *model);
-/* The same for a data file `rel` (a checked relative location) beneath the
- * directory basefd (spelled `base` in messages): its directory is opened
- * beneath basefd (onnxslim__open_beneath), so nothing is written outside,
- * whatever is renamed meanwhile; a location leading out through a symlink
- * is refused with ONNXSLIM_EINVAL. */
 osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel, uint64_t size,
                                     const onnxslim_model *model);
-osl_sink *onnxslim__out_sink(osl_out *out);
-uint64_t onnxslim__out_pos(const osl_out *out);
-uint64_t onnxslim__out_copied(const osl_out *out);
-const char *onnxslim__out_path(const osl_out *out);
-/* The output's directory (a descriptor the output owns, valid until abort;
- * its spelling for messages) and its current name in it. */
-int onnxslim__out_dirfd(const osl_out *out);
-const char *onnxslim__out_dir(const osl_out *out);
-const char *onnxslim__out_name(const osl_out *out);
-/* flush and fsync; the file stays open (and its temporary locked) until
- * the commit */
-int onnxslim__out_finish(osl_out *out, int fsync_data);
-int onnxslim__out_commit(osl_out *out, int fsync_dir);  /* rename into place */
-/* Renames into place under another name in the same directory. */
-int onnxslim__out_commit_to(osl_out *out, const char *name, int fsync_dir);
-/* fsync of the output's directory (names renamed into it are durable). */
-int onnxslim__out_sync_dir(const osl_out *out);
-void onnxslim__out_abort(osl_out *out);
-/* Renames into place under `name` (in the same directory) only if no file
- * is there: 0, or 1 when one is (the output is still pending), or an error
- * code. */
-int onnxslim__out_claim(osl_out *out, const char *name);
-/* Identity of the output's file (open until the commit). */
-int onnxslim__out_identity(const osl_out *out, dev_t *dev, ino_t *ino);
-/* The commit lock of destination `name` in the directory dfd (".D.lock"
- * next to it, see io.c): waits for it; NULL only without memory. The lock
- * keeps its own copy of dfd. lock_path: the same for a path. unlock
- * releases it (NULL: no-op). */
-typedef struct osl_lock osl_lock;
-osl_lock *onnxslim__dest_lock(int dfd, const char *name);
-osl_lock *onnxslim__dest_lock_path(const char *path);
-void onnxslim__dest_unlock(osl_lock *lock);
-/* Number of tensors stored in external data now (external.c). */
-size_t onnxslim__external_count(const onnxslim_model *model);
-/* Side files of a destination D in the directory dfd (io.c):
- * ".D.KIND-PID-TID-..." in the same directory, every one made relative to
- * dfd and never through a symlink. side_create makes
- * ".D.KIND-PID-TID-XXXXXX" (O_EXCL | O_NOFOLLOW, mode 0600), locked (flock)
- * by the returned descriptor (-1 on error, `dir` spells dfd in messages);
- * *sname (its name in dfd) is malloc'ed. side_link links `name` to
- * ".D.bak-PID-TID-N" (a free N) and returns that name (malloc'ed). */
-int onnxslim__side_create(int dfd, const char *dir, const char *name, const char *kind,
-                          char **sname);
-char *onnxslim__side_link(int dfd, const char *dir, const char *name);
-/* Calls fn(ctx, dfd, name) for each stale side file of KIND of one of the
- * destinations bases[] (file names in dfd): its owner thread is gone (or
- * is the calling thread) and nobody holds a lock on it. side_clean removes
- * them. fn returns 0 or an error code (which stops the walk). */
-int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const char *kind,
-                         int (*fn)(void *ctx, int dfd, const char *name), void *ctx);
-void onnxslim__side_clean(int dfd, const char *const *bases, size_t nbases, const char *kind);
-/* 1 when st is the identity of a file the model reads (its model file or
- * an external data file, by the descriptors it keeps), else 0 (model.c). */
-struct stat;
-int onnxslim__model_reads(const onnxslim_model *model, const struct stat *st);
-/* Atomically replaces `path` with `size` bytes produced by write_fn, after
- * removing the stale temporaries of earlier saves to it. */
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
                            const onnxslim_model *model);
 
-/* ---- handle checks ----------------------------------------------------- */
+/* ---- handle checks (handle.c) -------------------------------------------- */
 
-/* Returns msg if it is non-NULL and of the given kind, else sets an
- * ONNXSLIM_EINVAL last error naming `fn` and returns NULL. */
+/* Returns msg if it is non-NULL, of the given kind and still in its model,
+ * else sets an ONNXSLIM_EINVAL last error naming `fn` and returns NULL. */
 osl_msg *onnxslim__check(const void *handle, const osl_msgdef *def, const char *fn);
 #define OSL_CHECK(h, m) onnxslim__check((h), &osl_def_##m, __func__)
 
-/* Tensor validation at load and after edits (tensor.c): checks dims and
- * (re)builds the tensor's cache. */
-int onnxslim__tensor_validate(osl_msg *tensor, const char *where);
-/* Replaces the tensor's data by a pending transform of it (dims kept),
- * stored as raw_data of data type dtype once saved. */
-int onnxslim__tensor_set_xform(osl_msg *tensor, int32_t dtype, const osl_xform *x);
-
-#endif /* ONNXSLIM_INTERNAL_H */
+#endif /* ONNXSLIM_WIRE_H */

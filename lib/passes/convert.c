@@ -18,7 +18,7 @@
 #include "onnx.pb.h"
 
 #include "convert_kernels.h"
-#include "internal.h"
+#include "passes/passes.h"
 
 /* ---- kernels as transforms ----------------------------------------------- *
  * A conversion is a transform (osl_xform) that also knows its kernel. The
@@ -235,7 +235,7 @@ static int set_elem(onnxslim_graph *g, const char *value, int32_t dt) {
 static char *fresh_for(const char *value, int32_t dt) {
   char *buf = malloc(strlen(value) + 8);
   if (buf) sprintf(buf, "%s_%s", value, short_name(dt));
-  else onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  else onnxslim__err_nomem(NULL);
   return buf;
 }
 
@@ -265,7 +265,7 @@ static int cast_after_gather(onnxslim_graph *g, const char *value, int has_produ
   size_t ng = 0, no = 0;
   int rc = 0;
   if (!gathers || !others) {
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    rc = onnxslim__err_nomem(NULL);
     goto out;
   }
   for (size_t i = 0; i < nc; i++) {
@@ -396,7 +396,7 @@ static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char 
   if (out->count == out->cap) {
     size_t cap = out->cap ? out->cap * 2 : 16;
     osl_cand *c = realloc(out->c, cap * sizeof *c);
-    if (!c) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!c) return onnxslim__err_nomem(NULL);
     out->c = c;
     out->cap = cap;
   }
@@ -417,7 +417,7 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   if (!rc) rc = onnxslim_tensor_data(t, &data, &size);
   if (rc) return rc;
   osl_cxform *cx = onnxslim__arena_alloc(&cv->model->arena, sizeof *cx);
-  if (!cx) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!cx) return onnxslim__err_nomem(NULL);
   memset(cx, 0, sizeof *cx);
   cx->k = k;
   osl_xform *x = &cx->x;
@@ -431,7 +431,7 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   x->flags = o->flags & k->flags_allowed;
   if (cv->report) {
     osl_report_entry *e = report_add(cv->report, c->value);
-    if (!e) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!e) return onnxslim__err_nomem(NULL);
     e->from = from;
     e->to = o->to;
     e->before = before;
@@ -445,7 +445,7 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
     e->stats.count = 0;
     size_t chunk = 1u << 18; /* as the save: smaller releases leave large folios mapped */
     uint8_t *tmp = malloc(chunk * x->out_size);
-    if (!tmp) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!tmp) return onnxslim__err_nomem(NULL);
     for (size_t i = 0; i < x->count; i += chunk) {
       size_t n = x->count - i < chunk ? x->count - i : chunk;
       const uint8_t *src = x->src + i * x->in_size;
@@ -535,7 +535,7 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   unsigned char *matched = calloc(opts->n_select ? opts->n_select : 1, 1);
   if (!matched || (out && !(r = calloc(1, sizeof *r)))) {
     free(matched);
-    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    return onnxslim__err_nomem(NULL);
   }
   osl_conv cv = {model, opts, r, matched};
   /* select and check everything first, so a refusal changes nothing */

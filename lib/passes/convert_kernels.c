@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "convert_kernels.h"
-#include "internal.h"
+#include "passes/passes.h"
 
 #if defined(__GNUC__)
 #  define OSL_INLINE static inline __attribute__((always_inline))

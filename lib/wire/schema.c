@@ -8,7 +8,7 @@
  */
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "wire/wire.h"
 
 #define OSL_CAT_(a, b) a##b
 #define OSL_CAT(a, b) OSL_CAT_(a, b)

@@ -18,7 +18,7 @@
 
 #include "onnx.pb.h"
 
-#include "internal.h"
+#include "wire/wire.h"
 
 /* ---- parsing ----------------------------------------------------------- */
 
@@ -243,7 +243,7 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   }
   osl_field *f = onnxslim__arena_alloc(&ps->model->arena, nf * sizeof *f);
   osl_msg *subs = nsub ? onnxslim__arena_alloc(&ps->model->arena, nsub * sizeof *subs) : NULL;
-  if (!f || (nsub && !subs)) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
+  if (!f || (nsub && !subs)) return onnxslim__err_nomem("parsing");
   s = pb_istream_from_buffer(msg->p, msg->n);
   size_t k = 0, j = 0;
   while (k < nf && reread_field(msg, &s, &f[k])) {
@@ -272,7 +272,7 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
 /* Called when every submessage of msg (at depth) has been parsed. */
 static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   if (msg->def != &osl_def_onnx_TensorProto) return 0;
-  int rc = onnxslim__tensor_validate(msg, "");
+  int rc = ps->model->hooks->tensor_parsed(msg, "");
   if ((!rc && ps->model->arena.total > ps->max_memory) || rc == ONNXSLIM_ELIMIT) {
     char what[160];
     snprintf(what, sizeof what,
@@ -285,7 +285,7 @@ static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
      * for the message */
     char where[OSL_PATH_MAX];
     path_str(ps, depth, where, sizeof where);
-    rc = onnxslim__tensor_validate(msg, where);
+    rc = ps->model->hooks->tensor_parsed(msg, where);
   }
   return rc;
 }
@@ -332,7 +332,7 @@ int onnxslim__parse_model(onnxslim_model *model) {
   int rc;
   osl_msg *root = onnxslim__arena_alloc(&model->arena, sizeof *root);
   if (!ps.stack || !root) {
-    rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while parsing");
+    rc = onnxslim__err_nomem("parsing");
   } else {
     memset(root, 0, sizeof *root);
     root->def = &osl_def_onnx_ModelProto;
@@ -431,7 +431,7 @@ osl_list *onnxslim__msg_list(const osl_msg *cmsg, uint32_t number) {
 size_t onnxslim__msg_count(const osl_msg *msg, uint32_t number) {
   osl_list *l = onnxslim__msg_list(msg, number);
   if (!l) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return 0;
   }
   return l->count;
@@ -440,7 +440,7 @@ size_t onnxslim__msg_count(const osl_msg *msg, uint32_t number) {
 osl_field *onnxslim__msg_at(const osl_msg *msg, uint32_t number, size_t index) {
   osl_list *l = onnxslim__msg_list(msg, number);
   if (!l) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   if (index >= l->count) {
@@ -463,7 +463,7 @@ osl_msg *onnxslim__msg_sub(const osl_msg *msg, uint32_t number) {
 const char *onnxslim__field_cstr(onnxslim_model *model, osl_field *f) {
   if (!f->cstr) {
     f->cstr = onnxslim__arena_strndup(&model->arena, f->p, f->n);
-    if (!f->cstr) onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!f->cstr) onnxslim__err_nomem(NULL);
   }
   return f->cstr;
 }
@@ -490,7 +490,7 @@ int64_t onnxslim__msg_int(const osl_msg *msg, uint32_t number, int64_t dflt) {
 static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const void **vals,
                        size_t *count) {
   osl_list *l = onnxslim__msg_list(msg, number);
-  if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!l) return onnxslim__err_nomem(NULL);
   if (!l->values) {
     size_t width = is_float ? sizeof(float) : sizeof(int64_t);
     size_t n = 0;
@@ -511,7 +511,7 @@ static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const 
     if (!model->root && (used > model->max_memory || need > model->max_memory - used))
       return onnxslim__err(ONNXSLIM_ELIMIT, "%zu values would take the model over max_memory", n);
     uint8_t *out = onnxslim__arena_alloc(&msg->model->arena, (n ? n : 1) * width);
-    if (!out) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!out) return onnxslim__err_nomem(NULL);
     size_t j = 0;
     for (size_t k = 0; k < l->count; k++) {
       osl_field *f = &msg->f[l->idx[k]];
@@ -569,14 +569,14 @@ void onnxslim__msg_touch(osl_msg *msg) {
  * (old_sub: the submessage it removes or replaces) and after it (f: the
  * field as it now is, or NULL when the change only removed). */
 static void edit_before(osl_msg *msg, uint32_t number, osl_msg *old_sub) {
-  onnxslim__gindex_before(msg, number, old_sub);
+  msg->model->hooks->edit_before(msg, number, old_sub);
 }
 
 static void edit_after(osl_msg *msg, uint32_t number, osl_field *f) {
   msg->lists_stale = 1;
   onnxslim__msg_touch(msg);
-  onnxslim__gindex_after(msg, number, f ? f->sub : NULL);
-  if (f) onnxslim__names_note(msg->model, msg, f);
+  msg->model->hooks->edit_after(msg, number, f ? f->sub : NULL);
+  if (f) msg->model->hooks->names_note(msg->model, msg, f);
 }
 
 /* Links sub into msg as the field at position pos (or queued). */
@@ -597,7 +597,7 @@ int onnxslim__msg_attached(const osl_msg *msg) {
 osl_msg *onnxslim__msg_new(onnxslim_model *model, const osl_msgdef *def, osl_msg *parent) {
   osl_msg *m = onnxslim__arena_alloc(&model->arena, sizeof *m);
   if (!m) {
-    onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    onnxslim__err_nomem(NULL);
     return NULL;
   }
   memset(m, 0, sizeof *m);
@@ -639,10 +639,7 @@ osl_msg *onnxslim__msg_clone(onnxslim_model *model, const osl_msg *src, osl_msg 
     }
     m->f[i] = f;
   }
-  if (m->def == &osl_def_onnx_TensorProto) {
-    if (onnxslim__tensor_validate(m, "a copied tensor")) return NULL;
-    if (same) onnxslim__tensor_set_extref(m, onnxslim__tensor_extref(src));
-  }
+  if (m->def == &osl_def_onnx_TensorProto && model->hooks->tensor_copied(m, src)) return NULL;
   return m;
 nomem:
   onnxslim__err(ONNXSLIM_ENOMEM, "out of memory copying a %s", src->def->name);
@@ -654,7 +651,7 @@ static int msg_reserve(osl_msg *msg, size_t need) {
   size_t cap = msg->capf > msg->nf ? msg->capf : msg->nf;
   while (cap < need) cap = cap ? cap * 2 : 8;
   osl_field *f = onnxslim__arena_alloc(&msg->model->arena, cap * sizeof *f);
-  if (!f) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!f) return onnxslim__err_nomem(NULL);
   if (msg->nf) memcpy(f, msg->f, msg->nf * sizeof *f);
   msg->f = f;
   msg->capf = cap;
@@ -677,7 +674,7 @@ int onnxslim__msg_adopt_ok(const osl_msg *msg, const osl_msg *sub) {
     size_t i;
   } frame;
   frame *st = malloc((room + 1) * sizeof *st);
-  if (!st) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!st) return onnxslim__err_nomem(NULL);
   size_t sp = 0;
   st[0].m = sub;
   st[0].i = 0;
@@ -750,13 +747,13 @@ static int queue(osl_msg *msg, size_t slot, int after, const osl_field *field) {
     if (rc) return rc;
   }
   osl_pendq *q = pendq(msg);
-  if (!q) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!q) return onnxslim__err_nomem(NULL);
   int rc = msg_reserve(msg, msg->nf + q->count + 1);
   if (rc) return rc;
   if (q->count == q->cap) {
     size_t cap = q->cap ? q->cap * 2 : 16;
     osl_pend *e = onnxslim__arena_alloc(&msg->model->arena, cap * sizeof *e);
-    if (!e) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!e) return onnxslim__err_nomem(NULL);
     if (q->count) memcpy(e, q->e, q->count * sizeof *e);
     q->e = e;
     q->cap = cap;
@@ -822,11 +819,11 @@ void onnxslim__msg_flush(osl_msg *msg) {
 int onnxslim__msg_append(osl_msg *msg, const osl_field *field) {
   if (!defers(msg)) {
     osl_list *l = onnxslim__msg_list(msg, field->number);
-    if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (!l) return onnxslim__err_nomem(NULL);
     return onnxslim__msg_insert(msg, l->slot, field);
   }
   osl_list *l = phys_list(msg, field->number);
-  if (!l) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!l) return onnxslim__err_nomem(NULL);
   return queue(msg, l->slot, 0, field);
 }
 
@@ -902,7 +899,7 @@ void onnxslim__msg_remove(osl_msg *msg, size_t pos) {
     q->dead++;
     q->numbers |= number_bit(number);
     onnxslim__msg_touch(msg);
-    onnxslim__gindex_after(msg, number, NULL);
+    msg->model->hooks->edit_after(msg, number, NULL);
     return;
   }
   memmove(msg->f + pos, msg->f + pos + 1, (msg->nf - pos - 1) * sizeof *msg->f);
@@ -967,7 +964,7 @@ int onnxslim__fld_str(onnxslim_model *model, uint32_t number, const char *s, osl
   memset(out, 0, sizeof *out);
   size_t n = strlen(s);
   char *copy = onnxslim__arena_strndup(&model->arena, s, n);
-  if (!copy) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!copy) return onnxslim__err_nomem(NULL);
   out->number = number;
   out->wt = OSL_WT_LEN;
   out->p = (const uint8_t *)copy;
@@ -1023,7 +1020,7 @@ int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *val
   OSL_FLUSH(msg);
   /* build the new fields first so a failure leaves msg unchanged */
   osl_field *nf = onnxslim__arena_alloc(&msg->model->arena, (n ? n : 1) * sizeof *nf);
-  if (!nf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!nf) return onnxslim__err_nomem(NULL);
   for (size_t i = 0; i < n; i++) {
     int rc = onnxslim__fld_str(msg->model, number, values[i] ? values[i] : "", &nf[i]);
     if (rc) return rc;
@@ -1040,7 +1037,7 @@ int onnxslim__msg_set_strs(osl_msg *msg, uint32_t number, const char *const *val
   memcpy(msg->f + pos, nf, n * sizeof *nf);
   msg->nf += n;
   edit_after(msg, number, NULL);
-  for (size_t i = 0; i < n; i++) onnxslim__names_note(msg->model, msg, &msg->f[pos + i]);
+  for (size_t i = 0; i < n; i++) msg->model->hooks->names_note(msg->model, msg, &msg->f[pos + i]);
   return 0;
 }
 
@@ -1215,7 +1212,7 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
 int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink) {
   size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
   uint8_t *buf = malloc(cap ? cap * x->out_size : 1);
-  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  if (!buf) return onnxslim__err_nomem(NULL);
   int rc = 0;
   for (size_t i = 0; i < x->count && !rc; i += cap) {
     size_t n = x->count - i < cap ? x->count - i : cap;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "passes/passes.h"
 
 /* ---- report ---------------------------------------------------------------- */
 
@@ -128,80 +128,30 @@ static char *str_dup(const char *s, size_t n) {
 }
 
 /* ---- name map ------------------------------------------------------------- *
- * Open addressing; keys are borrowed from the model. */
+ * The library's map (map.c), slots from malloc; keys are borrowed from the
+ * model. An entry's value is the item defining the name, its num a DEF_* or
+ * a node index. */
 
-typedef struct ck_slot {
-  const char *key;
-  uint64_t hash;
-  const void *ptr;
-  int64_t num;
-} ck_slot;
-
-typedef struct ck_map {
-  ck_slot *slots;
-  size_t cap, len; /* cap: power of two or 0 */
-} ck_map;
-
-static uint64_t hash_str(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (; *s; s++) {
-    h ^= (unsigned char)*s;
-    h *= 1099511628211ull;
-  }
-  return h;
+/* The entry of key, or NULL (also for a NULL map). */
+static osl_map_entry *map_find(const osl_map *m, const char *key) {
+  return m ? onnxslim__map_find(m, key) : NULL;
 }
 
-static ck_slot *map_find(const ck_map *m, const char *key) {
-  if (!m || !m->cap) return NULL;
-  uint64_t h = hash_str(key);
-  for (size_t i = (size_t)h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    ck_slot *s = &m->slots[i];
-    if (!s->key) return NULL;
-    if (s->hash == h && strcmp(s->key, key) == 0) return s;
+/* Inserts key -> (ptr, num) unless present. Returns 1 (inserted), 0
+ * (present; *slot is the existing entry) or ONNXSLIM_ENOMEM. */
+static int map_put(osl_map *m, const char *key, const void *ptr, int64_t num,
+                   osl_map_entry **slot) {
+  osl_map_entry *e;
+  int rc = onnxslim__map_add(NULL, m, key, &e);
+  if (rc == 1) {
+    e->value = (void *)ptr;
+    e->num = num;
   }
+  if (rc >= 0 && slot) *slot = e;
+  return rc;
 }
 
-/* Inserts key unless present. Returns 1 (inserted), 0 (present; *slot is the
- * existing entry) or ONNXSLIM_ENOMEM. */
-static int map_put(ck_map *m, const char *key, const void *ptr, int64_t num, ck_slot **slot) {
-  if ((m->len + 1) * 2 > m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 16;
-    ck_slot *ns = calloc(cap, sizeof *ns);
-    if (!ns) return ONNXSLIM_ENOMEM;
-    for (size_t i = 0; i < m->cap; i++) {
-      if (!m->slots[i].key) continue;
-      size_t j = (size_t)m->slots[i].hash & (cap - 1);
-      while (ns[j].key) j = (j + 1) & (cap - 1);
-      ns[j] = m->slots[i];
-    }
-    free(m->slots);
-    m->slots = ns;
-    m->cap = cap;
-  }
-  uint64_t h = hash_str(key);
-  size_t i = (size_t)h & (m->cap - 1);
-  for (;; i = (i + 1) & (m->cap - 1)) {
-    ck_slot *s = &m->slots[i];
-    if (!s->key) break;
-    if (s->hash == h && strcmp(s->key, key) == 0) {
-      if (slot) *slot = s;
-      return 0;
-    }
-  }
-  m->slots[i] = (ck_slot){key, h, ptr, num};
-  m->len++;
-  if (slot) *slot = &m->slots[i];
-  return 1;
-}
-
-static void map_free(ck_map *m) {
-  free(m->slots);
-  memset(m, 0, sizeof *m);
-}
-
-/* ---- checker state -------------------------------------------------------- */
-
-/* Where a value of a scope comes from (ck_slot.num); >= 0 is a node index. */
+/* Where a value of a scope comes from (the entry's num); >= 0 is a node index. */
 #define DEF_INPUT (-1)
 #define DEF_INIT (-2)
 #define DEF_SPARSE (-3)
@@ -209,7 +159,7 @@ static void map_free(ck_map *m) {
 /* The values of one graph or function body. */
 typedef struct scope {
   const struct scope *parent;
-  ck_map values; /* name -> DEF_* or index of the first node producing it */
+  osl_map values; /* name -> DEF_* or index of the first node producing it */
   /* index of the node of this graph whose subgraph is being checked; values
    * defined before it may not be redefined inside the subgraph */
   size_t holder;
@@ -231,7 +181,7 @@ static int failed(ck *c) {
 }
 
 static int nomem(ck *c) {
-  if (!c->rc) c->rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while checking the model");
+  if (!c->rc) c->rc = onnxslim__err_nomem("checking the model");
   return c->rc;
 }
 
@@ -331,7 +281,7 @@ static int is_onnx_domain(const char *d) { return !d[0] || strcmp(d, "ai.onnx") 
 /* Fills m with the domains of opset_import (of fn, or of the model when fn
  * is NULL). "" and "ai.onnx" are both entered when either is imported. */
 static int load_opsets(ck *c, const onnxslim_model *model, const onnxslim_function *fn,
-                       ck_map *m) {
+                       osl_map *m) {
   size_t n = fn ? onnxslim_function_opset_count(fn) : onnxslim_model_opset_count(model);
   for (size_t i = 0; i < n; i++) {
     const char *d = NULL;
@@ -413,12 +363,12 @@ static onnxslim_node *body_node(const body *b, size_t i) {
   return b->g ? onnxslim_graph_node(b->g, i) : onnxslim_function_node(b->fn, i);
 }
 
-static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const ck_map *opsets);
+static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const osl_map *opsets);
 
 /* Finds name in the scopes enclosing s (not in s itself). */
-static const ck_slot *outer_find(const scope *s, const char *name, const scope **where) {
+static const osl_map_entry *outer_find(const scope *s, const char *name, const scope **where) {
   for (const scope *o = s->parent; o; o = o->parent) {
-    const ck_slot *e = map_find(&o->values, name);
+    const osl_map_entry *e = map_find(&o->values, name);
     if (e) {
       if (where) *where = o;
       return e;
@@ -428,7 +378,7 @@ static const ck_slot *outer_find(const scope *s, const char *name, const scope *
 }
 
 /* Describes where an existing definition comes from, for messages. */
-static void describe_def(ck_str *out, const body *b, const ck_slot *e) {
+static void describe_def(ck_str *out, const body *b, const osl_map_entry *e) {
   switch (e->num) {
   case DEF_INPUT: str_add(out, "%s", b->g ? "a graph input" : "a function input"); break;
   case DEF_INIT: str_add(out, "an initializer"); break;
@@ -456,14 +406,14 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
         break;
       }
       if (!out[0]) continue;
-      ck_slot *e = NULL;
+      osl_map_entry *e = NULL;
       int put = map_put(&s->values, out, node, (int64_t)i, &e);
       if (put < 0) {
         rc = nomem(c);
         break;
       }
       const scope *os = NULL;
-      const ck_slot *oe = put ? outer_find(s, out, &os) : NULL;
+      const osl_map_entry *oe = put ? outer_find(s, out, &os) : NULL;
       /* an outer value counts when it is visible at the holding node: a
        * graph input, an initializer or an output of an earlier node */
       if (oe && oe->num >= 0 && (size_t)oe->num >= os->holder) oe = NULL;
@@ -523,7 +473,7 @@ static int check_attr_tensors(ck *c, const onnxslim_attr *a, int type) {
 }
 
 /* Tensor attributes and subgraphs of a node (location: the node). */
-static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const ck_map *opsets) {
+static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map *opsets) {
   size_t n = onnxslim_node_attr_count(node);
   for (size_t j = 0; j < n; j++) {
     const onnxslim_attr *a = onnxslim_node_attr(node, j);
@@ -589,7 +539,7 @@ static int32_t node_out_dtype(const onnxslim_node *node, const char **what) {
 }
 
 /* Second pass: inputs, opsets, attributes and types of every node. */
-static int check_nodes(ck *c, const body *b, scope *s, const ck_map *opsets, const ck_map *types) {
+static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets, const osl_map *types) {
   size_t n = body_count(b);
   ck_str why = {0};
   int rc = 0;
@@ -618,7 +568,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const ck_map *opsets, con
         break;
       }
       if (!in[0]) continue; /* omitted optional input */
-      const ck_slot *e = map_find(&s->values, in);
+      const osl_map_entry *e = map_find(&s->values, in);
       if (e && e->num < (int64_t)i) continue;
       if (e) {
         if (e->num == (int64_t)i) {
@@ -646,9 +596,9 @@ static int check_nodes(ck *c, const body *b, scope *s, const ck_map *opsets, con
       int32_t dt = node_out_dtype(node, &what);
       const char *out = dt && onnxslim_node_output_count(node) > 0 ? onnxslim_node_output(node, 0)
                                                                      : NULL;
-      const ck_slot *e = out && out[0] ? map_find(types, out) : NULL;
+      const osl_map_entry *e = out && out[0] ? map_find(types, out) : NULL;
       if (e) {
-        const onnxslim_type *ty = e->ptr;
+        const onnxslim_type *ty = e->value;
         int kind = onnxslim_type_kind(ty);
         int32_t et = onnxslim_type_elem_type(ty);
         char b1[32], b2[32];
@@ -674,7 +624,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const ck_map *opsets, con
  * `types` and reports conflicts with earlier entries and with initializers
  * (`inits`: name -> data type, ptr = "initializer" or "sparse initializer"). */
 static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *what, size_t index,
-                            ck_map *types, const ck_map *inits) {
+                            osl_map *types, const osl_map *inits) {
   const char *name = onnxslim_value_info_name(vi);
   if (!name) return failed(c);
   if (!name[0]) {
@@ -691,10 +641,10 @@ static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *wh
   char b1[32], b2[32];
   size_t mark = push(c, " %s '%s'", what, name);
   int rc = 0;
-  const ck_slot *ini = map_find(inits, name);
+  const osl_map_entry *ini = map_find(inits, name);
   if (ini && kind != ONNXSLIM_TYPE_UNKNOWN) {
     int32_t idt = (int32_t)ini->num;
-    const char *noun = ini->ptr;
+    const char *noun = ini->value;
     if (!tensorish)
       rc = problem(c, ONNXSLIM_CHECK_TYPE, "'%s' is %s here but %s '%s' is a tensor", name,
                    kind_str(kind), noun, name);
@@ -703,11 +653,11 @@ static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *wh
                    "'%s' has element type %s here but %s '%s' has data type %s", name,
                    dtype_str(b1, sizeof b1, et), noun, name, dtype_str(b2, sizeof b2, idt));
   }
-  ck_slot *e = NULL;
+  osl_map_entry *e = NULL;
   int put = rc ? 1 : map_put(types, name, ty, 0, &e);
   if (put < 0) rc = nomem(c);
   if (put == 0) {
-    const onnxslim_type *prev = e->ptr;
+    const onnxslim_type *prev = e->value;
     int pkind = onnxslim_type_kind(prev);
     int32_t pet = onnxslim_type_elem_type(prev);
     int ptensorish = pkind == ONNXSLIM_TYPE_TENSOR || pkind == ONNXSLIM_TYPE_SPARSE_TENSOR;
@@ -723,13 +673,13 @@ static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *wh
   return rc;
 }
 
-static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const ck_map *opsets) {
+static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const osl_map *opsets) {
   const char *gname = onnxslim_graph_name(g);
   if (!gname) return failed(c);
   /* the main graph starts the path; subgraphs are named by their attribute */
   size_t gmark = outer ? c->path.len : push(c, "graph '%s'", gname);
   scope s = {outer, {0}, 0};
-  ck_map inits = {0}, types = {0};
+  osl_map inits = {0}, types = {0};
   body b = {g, NULL};
   int rc = 0;
 
@@ -765,7 +715,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     if (!name[0]) {
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "initializer without a name");
     } else {
-      ck_slot *e = NULL;
+      osl_map_entry *e = NULL;
       int put = map_put(&s.values, name, t, DEF_INIT, &e);
       if (put < 0) rc = nomem(c);
       /* a graph input that is also an initializer is a default value */
@@ -796,7 +746,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     if (!name[0]) {
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "sparse initializer without a name");
     } else {
-      ck_slot *e = NULL;
+      osl_map_entry *e = NULL;
       int put = map_put(&s.values, name, sp, DEF_SPARSE, &e);
       if (put < 0) rc = nomem(c);
       if (put == 0 && e->num != DEF_INPUT)
@@ -850,23 +800,23 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     str_cut(&c->path, mark);
   }
 
-  map_free(&s.values);
-  map_free(&inits);
-  map_free(&types);
+  onnxslim__map_free(&s.values);
+  onnxslim__map_free(&inits);
+  onnxslim__map_free(&types);
   str_cut(&c->path, gmark);
   return rc;
 }
 
 static int check_function(ck *c, const onnxslim_model *model, const onnxslim_function *fn,
-                          size_t index, const ck_map *model_opsets) {
+                          size_t index, const osl_map *model_opsets) {
   const char *name = onnxslim_function_name(fn), *dom = onnxslim_function_domain(fn);
   if (!name || !dom) return failed(c);
   size_t gmark = !name[0] ? push(c, "function[%zu]", index)
                  : dom[0]  ? push(c, "function '%s' (domain '%s')", name, dom)
                            : push(c, "function '%s'", name);
   scope s = {NULL, {0}, 0};
-  ck_map own = {0};
-  const ck_map *opsets = model_opsets;
+  osl_map own = {0};
+  const osl_map *opsets = model_opsets;
   body b = {NULL, fn};
   int rc = 0;
 
@@ -914,8 +864,8 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
                    "function output '%s' is produced by no node and is not an input", out);
     str_cut(&c->path, mark);
   }
-  map_free(&s.values);
-  map_free(&own);
+  onnxslim__map_free(&s.values);
+  onnxslim__map_free(&own);
   str_cut(&c->path, gmark);
   return rc;
 }
@@ -928,11 +878,11 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: reserved flags 0x%x set", flags);
   ck c = {0};
   c.rep = calloc(1, sizeof *c.rep);
-  if (!c.rep) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory while checking the model");
-  ck_map opsets = {0};
+  if (!c.rep) return onnxslim__err_nomem("checking the model");
+  osl_map opsets = {0};
   int rc = load_opsets(&c, model, NULL, &opsets);
   /* IR versions before 3 had no opset_import: the default domain is implied */
-  const ck_map *use_opsets =
+  const osl_map *use_opsets =
       onnxslim_model_opset_count(model) == 0 && onnxslim_model_ir_version(model) < 3 ? NULL
                                                                                       : &opsets;
   if (!rc) {
@@ -947,7 +897,7 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
     const onnxslim_function *fn = onnxslim_model_function(model, i);
     rc = fn ? check_function(&c, model, fn, i, use_opsets) : failed(&c);
   }
-  map_free(&opsets);
+  onnxslim__map_free(&opsets);
   free(c.path.p);
   free(c.msg.p);
   if (rc) {

@@ -1,7 +1,7 @@
 /* libonnxslim - error codes and the thread-local last-error message. */
 #include <stdio.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 static _Thread_local char last_msg[1024];
 static _Thread_local int last_code;

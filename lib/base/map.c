@@ -1,0 +1,106 @@
+/* libonnxslim - the one hash map of the library: open addressing, keys
+ * borrowed, names (strings) or pointers. Slots come from an arena or, with
+ * no arena, from malloc (then onnxslim__map_free releases them). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+
+uint64_t onnxslim__hash(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static uint64_t hash_ptr(const void *p) {
+  return ((uint64_t)(uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull;
+}
+
+/* The slot of key: its entry, or the empty slot where it would go. */
+static osl_map_entry *slot(const osl_map *map, const void *key, uint64_t h, int by_ptr) {
+  size_t mask = map->cap - 1;
+  for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+    osl_map_entry *e = &map->slots[i];
+    if (!e->key) return e;
+    if (e->hash == h && (by_ptr ? e->key == key : strcmp(e->key, key) == 0)) return e;
+  }
+}
+
+static int grow(osl_arena *arena, osl_map *map) {
+  size_t cap = map->cap ? map->cap * 2 : 16;
+  if (cap > SIZE_MAX / sizeof(osl_map_entry)) return -1;
+  osl_map_entry *slots = arena ? onnxslim__arena_alloc(arena, cap * sizeof *slots)
+                               : malloc(cap * sizeof *slots);
+  if (!slots) return -1;
+  memset(slots, 0, cap * sizeof *slots);
+  for (size_t i = 0; i < map->cap; i++) {
+    if (!map->slots[i].key) continue;
+    size_t j = (size_t)map->slots[i].hash & (cap - 1);
+    while (slots[j].key) j = (j + 1) & (cap - 1);
+    slots[j] = map->slots[i];
+  }
+  if (!arena) free(map->slots);
+  map->slots = slots;
+  map->cap = cap;
+  return 0;
+}
+
+static int add(osl_arena *arena, osl_map *map, const void *key, uint64_t h, int by_ptr,
+               osl_map_entry **entry) {
+  osl_map_entry *e = map->cap ? slot(map, key, h, by_ptr) : NULL;
+  if (!e || !e->key) {
+    if ((map->len + 1) * 4 > map->cap * 3) {
+      if (grow(arena, map) != 0) return ONNXSLIM_ENOMEM;
+      e = slot(map, key, h, by_ptr);
+    }
+    *e = (osl_map_entry){key, h, NULL, 0};
+    map->len++;
+    *entry = e;
+    return 1;
+  }
+  *entry = e;
+  return 0;
+}
+
+osl_map_entry *onnxslim__map_slot(osl_map *map, const char *key) {
+  return map->cap ? slot(map, key, onnxslim__hash(key), 0) : NULL;
+}
+
+osl_map_entry *onnxslim__map_find(const osl_map *map, const char *key) {
+  osl_map_entry *e = map->cap ? slot(map, key, onnxslim__hash(key), 0) : NULL;
+  return e && e->key ? e : NULL;
+}
+
+osl_map_entry *onnxslim__map_find_ptr(const osl_map *map, const void *key) {
+  osl_map_entry *e = map->cap ? slot(map, key, hash_ptr(key), 1) : NULL;
+  return e && e->key ? e : NULL;
+}
+
+void *onnxslim__map_get(const osl_map *map, const char *key) {
+  osl_map_entry *e = onnxslim__map_find(map, key);
+  return e ? e->value : NULL;
+}
+
+int onnxslim__map_add(osl_arena *arena, osl_map *map, const char *key, osl_map_entry **entry) {
+  return add(arena, map, key, onnxslim__hash(key), 0, entry);
+}
+
+int onnxslim__map_add_ptr(osl_arena *arena, osl_map *map, const void *key, osl_map_entry **entry) {
+  return add(arena, map, key, hash_ptr(key), 1, entry);
+}
+
+osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key, void *value) {
+  osl_map_entry *e;
+  int rc = onnxslim__map_add(arena, map, key, &e);
+  if (rc < 0) return NULL;
+  if (rc) e->value = value;
+  return e;
+}
+
+void onnxslim__map_free(osl_map *map) {
+  free(map->slots);
+  memset(map, 0, sizeof *map);
+}

@@ -1,0 +1,82 @@
+/*
+ * libonnxslim - handles tier: models, graphs, nodes, tensors, types and
+ * the external data a model reads, i.e. the public handle API and what its
+ * files share. Never installed. The files at the top of lib/ include this
+ * header only. See
+ * base/base.h for the tiers.
+ */
+#ifndef ONNXSLIM_HANDLES_H
+#define ONNXSLIM_HANDLES_H
+
+#include "wire/wire.h"
+
+/* ---- graph indexes (graph.c) -------------------------------------------- */
+
+/* Graph indexes (graph.c). The edit primitives call gindex_before() before
+ * field `number` of msg changes (old_sub: the submessage the change removes
+ * or replaces, if any) and gindex_after() once it has (new_sub: the one it
+ * adds); the index of every graph above msg then relinks the item that
+ * changed the next time it is used. */
+void onnxslim__gindex_before(osl_msg *msg, uint32_t number, osl_msg *old_sub);
+void onnxslim__gindex_after(osl_msg *msg, uint32_t number, osl_msg *new_sub);
+/* Creates a node (as onnxslim_graph_add_node) and puts it right before
+ * (after = 0) or right after (after = 1) node `anchor` of graph g, without
+ * applying the graph's queued edits. */
+int onnxslim__graph_add_node_near(osl_msg *g, osl_msg *anchor, int after, const char *op_type,
+                                  const char *domain, const char *name, const char *const *inputs,
+                                  size_t n_inputs, const char *const *outputs, size_t n_outputs,
+                                  osl_msg **out);
+/* Forgets graph g's index (freed; rebuilt on next use). */
+void onnxslim__gindex_drop(osl_msg *g);
+/* Frees every index of the model. */
+void onnxslim__gindex_free_all(onnxslim_model *model);
+/* Every value info of graph g naming `name` (inputs, then outputs, then
+ * value_info); *out is valid until the next edit. Returns the count (0 also
+ * on error, with the last error set). */
+size_t onnxslim__graph_value_infos(osl_msg *g, const char *name, osl_msg *const **out);
+/* A name field f of msg was set, or a submessage f->sub was added: adds
+ * the names to the model's name set when it is built (model.c). */
+void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *f);
+
+/* ---- models (model.c) ---------------------------------------------------- */
+
+/* ONNXSLIM_ELIMIT unless a model file of `size` bytes fits protobuf's 2 GiB
+ * limit or allow_large is set (model.c). */
+int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large);
+/* 1 when st is the identity of a file the model reads (its model file or
+ * an external data file, by the descriptors it keeps), else 0. */
+struct stat;
+int onnxslim__model_reads(const onnxslim_model *model, const struct stat *st);
+
+/* ---- external data (external.c) ------------------------------------------ */
+
+/* Resolves and maps every external tensor of a freshly parsed model. */
+int onnxslim__external_load(onnxslim_model *model);
+/* Frees what external_load set up. */
+void onnxslim__external_free(onnxslim_model *model);
+/* The resolved external reference of a tensor (tensor.c keeps it). */
+void onnxslim__tensor_set_extref(osl_msg *tensor, const void *ref);
+const void *onnxslim__tensor_extref(const osl_msg *tensor);
+/* 0 when every tensor stored externally now would still resolve from the
+ * directory of `path` (the model's base directory) to the file it was
+ * loaded from (not replaced or removed since), else ONNXSLIM_EINVAL saying
+ * which tensor would not. */
+int onnxslim__external_refs_resolve(const onnxslim_model *model, const char *path);
+/* Bytes of an external tensor: pointer into the mapped file and length. */
+int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
+/* Number of tensors stored in external data now. */
+size_t onnxslim__external_count(const onnxslim_model *model);
+
+/* ---- tensors (tensor.c) ---------------------------------------------------- */
+
+/* Tensor validation at load and after edits: checks dims and (re)builds
+ * the tensor's cache. */
+int onnxslim__tensor_validate(osl_msg *tensor, const char *where);
+/* The same for a copy of src, which keeps src's external data when both
+ * are of one model (osl_hooks.tensor_copied). */
+int onnxslim__tensor_copied(osl_msg *copy, const osl_msg *src);
+/* Replaces the tensor's data by a pending transform of it (dims kept),
+ * stored as raw_data of data type dtype once saved. */
+int onnxslim__tensor_set_xform(osl_msg *tensor, int32_t dtype, const osl_xform *x);
+
+#endif /* ONNXSLIM_HANDLES_H */

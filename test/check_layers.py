@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""The layers of lib/ call (and include) one way only.
+
+    base (lib/base/)  <-  wire (lib/wire/)  <-  handles (lib/*.c)  <-  passes (lib/passes/)
+
+A file may call functions and include headers of its own tier and of the
+tiers below it, never of a tier above. The calls are read from the objects
+(nm: every symbol an object leaves undefined that another object of the
+library defines is a call), the includes from the sources. A folder of
+lib/ this script does not know is an error: give it a tier here first.
+
+usage: check_layers.py BUILD_DIR   (objects in BUILD_DIR/obj, as the Makefile puts them)
+Prints one line per check and "N passed, N failed".
+"""
+import pathlib
+import re
+import subprocess
+import sys
+
+TIERS = ["base", "wire", "handles", "passes"]
+FOLDER_TIER = {"base": 0, "wire": 1, "": 2, "passes": 3}
+# headers that are not in lib/: the generated nanopb schema belongs to the wire tier
+OTHER_HEADERS = {"onnx.pb.h": 1}
+
+root = pathlib.Path(__file__).resolve().parent.parent
+build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
+if not build.is_absolute():
+    build = root / build
+passed = failed = 0
+
+
+def report(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + what)
+    else:
+        failed += 1
+        print("FAIL " + what + (": " + detail if detail else ""))
+
+
+def tier_of(rel):
+    """Tier of a path relative to lib/ (or to BUILD/obj), or None."""
+    folder = str(pathlib.PurePath(rel).parent)
+    return FOLDER_TIER.get("" if folder == "." else folder)
+
+
+# ---- calls, from the objects --------------------------------------------------
+objdir = build / "obj"
+objs = sorted(objdir.rglob("*.o"))
+defs, undefs, unknown = {}, {}, []
+for o in objs:
+    rel = o.relative_to(objdir)
+    if tier_of(rel) is None:
+        unknown.append(str(rel))
+        continue
+    out = subprocess.run(["nm", str(o)], capture_output=True, text=True, check=True).stdout
+    undefs[rel] = set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 2 and f[0] == "U":
+            undefs[rel].add(f[1])
+        elif len(f) == 3 and f[1] in "TDBRVW":
+            defs[f[2]] = rel
+report(bool(objs), "objects of the library found in %s (%d)" % (objdir, len(objs)),
+       "none: run make first")
+report(not unknown, "every object is in a known tier folder (%s)" % ", ".join(
+    "lib/%s" % (k + "/" if k else "*.c") for k in FOLDER_TIER),
+    "unknown: %s (add the folder to test/check_layers.py)" % ", ".join(unknown))
+
+up = []
+for rel, syms in sorted(undefs.items()):
+    for s in sorted(syms):
+        d = defs.get(s)
+        if d is None or d == rel:
+            continue
+        if tier_of(d) > tier_of(rel):
+            up.append("%s (%s) calls %s of %s (%s)" % (rel.with_suffix(".c"), TIERS[tier_of(rel)], s,
+                                                     d.with_suffix(".c"), TIERS[tier_of(d)]))
+report(objs and not up, "no call from a lower tier to a higher one (%d objects)" % len(undefs),
+       "\n  " + "\n  ".join(up))
+
+# ---- includes, from the sources -------------------------------------------------
+lib = root / "lib"
+headers = {str(h.relative_to(lib)): h for h in lib.rglob("*.h")}
+bad = []
+n = 0
+for src in sorted(list(lib.rglob("*.c")) + list(lib.rglob("*.h"))):
+    rel = src.relative_to(lib)
+    t = tier_of(rel)
+    if t is None:
+        bad.append("%s: unknown tier folder" % rel)
+        continue
+    for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', src.read_text(), re.M):
+        n += 1
+        # resolved like the compiler: next to the source, then from lib/ (-Ilib)
+        cand = str((rel.parent / inc)) if (src.parent / inc).exists() else inc
+        if cand in headers:
+            ht = tier_of(cand)
+        elif inc in OTHER_HEADERS:
+            ht = OTHER_HEADERS[inc]
+        else:
+            continue  # public headers (include/) are below every tier
+        if ht is None:
+            bad.append("%s includes %s: unknown tier folder" % (rel, inc))
+        elif ht > t:
+            bad.append("%s (%s) includes %s (%s)" % (rel, TIERS[t], cand, TIERS[ht]))
+report(not bad, "no include of a higher tier's header (%d includes)" % n, "\n  " + "\n  ".join(bad))
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

@@ -1,0 +1,6 @@
+# lib/ calls and includes one way only:
+#   base (lib/base/) <- wire (lib/wire/) <- handles (lib/*.c) <- passes (lib/passes/)
+# read from the objects (nm) and the sources' #include lines; see
+# test/check_layers.py and docs/contributing.md.
+set -u
+/usr/bin/python3 test/check_layers.py "${B:-build}"
