@@ -47,7 +47,10 @@ def tier_of(rel):
 
 # ---- calls, from the objects --------------------------------------------------
 objdir = build / "obj"
-objs = sorted(objdir.rglob("*.o"))
+# only objects of sources that exist: a file moved or removed since the last
+# build leaves a stale object behind, which the library no longer links
+objs = sorted(o for o in objdir.rglob("*.o")
+              if (pathlib.Path("lib") / o.relative_to(objdir)).with_suffix(".c").exists())
 defs, undefs, unknown = {}, {}, []
 for o in objs:
     rel = o.relative_to(objdir)

@@ -21,8 +21,9 @@ if [ $r -eq 2 ] && grep -q "no test named 'no_such_test'" "$tmp/err" && grep -q 
    ! grep -q passed "$tmp/out"; then ok "unknown name: exit 2, the names listed"
 else cat "$tmp/out" "$tmp/err"; bad "unknown name (exit $r)"; fi
 n=0 bad_progs=""
-for p in "$B"/test/test_*; do
-  [ -x "$p" ] || continue
+for src in test/test_*.c; do # the programs of today's sources, not stale ones
+  p="$B/test/$(basename "$src" .c)"
+  [ -x "$p" ] || { bad_progs="$bad_progs $p(not built)"; continue; }
   n=$((n + 1))
   l=$("$p" --list 2>/dev/null) && [ -n "$l" ] && ! echo "$l" | grep -q passed || bad_progs="$bad_progs $p"
 done
