@@ -40,7 +40,8 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # sub-make that builds, so nothing decided here can predate the install.
 NANOPB_A = $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 
-LIB_SRC := $(wildcard lib/*.c)
+# lib/passes/: the passes over a loaded model (save, fingerprint, ...); objects in $(B)/obj/passes/
+LIB_SRC := $(wildcard lib/*.c lib/passes/*.c)
 LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
 HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
 
@@ -58,7 +59,7 @@ $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-de
 	cd $(B)/proto && nanopb_generator.py -q -f $(CURDIR)/lib/proto/onnx.options onnx.proto
 
 $(B)/obj/%.o: lib/%.c $(wildcard lib/*.h) $(HEADERS) $(B)/proto/onnx.pb.h
-	@mkdir -p $(B)/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 # ---- libraries -----------------------------------------------------------

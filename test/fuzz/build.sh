@@ -13,9 +13,11 @@ NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-Iinclude -I$B/proto -Ilib -Itest"
 newest_h=$(ls -t lib/*.h include/onnxslim/*.h include/onnxslim.h "$B/proto/onnx.pb.h" | head -n 1)
-objs=$(for src in lib/*.c; do printf ' %s' "$B/fuzz/obj/$(basename "$src" .c).o"; done)
-for src in lib/*.c; do
-  o="$B/fuzz/obj/$(basename "$src" .c).o"
+# one object per source, lib/passes/x.c as passes_x.o
+obj_of() { printf '%s/fuzz/obj/%s.o' "$B" "$(echo "${1#lib/}" | sed 's|/|_|g; s|\.c$||')"; }
+objs=$(for src in lib/*.c lib/passes/*.c; do printf ' %s' "$(obj_of "$src")"; done)
+for src in lib/*.c lib/passes/*.c; do
+  o=$(obj_of "$src")
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$newest_h" -nt "$o" ] || [ "$0" -nt "$o" ]; then
     echo "$src $o"
   fi
