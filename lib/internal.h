@@ -286,6 +286,12 @@ typedef struct osl_extfile {
   osl_run rel;
 } osl_extfile;
 
+/* Where an external tensor's bytes are (extdata.c; tensor.c keeps it). */
+typedef struct osl_extref {
+  size_t file; /* index into model->ext */
+  uint64_t offset, length;
+} osl_extref;
+
 /* Graph indexes (graph.c). The edit primitives call gindex_before() before
  * field `number` of msg changes (old_sub: the submessage the change removes
  * or replaces, if any) and gindex_after() once it has (new_sub: the one it
@@ -324,6 +330,18 @@ const void *onnxslim__tensor_extref(const osl_msg *tensor);
  * loaded from (not replaced or removed since), else ONNXSLIM_EINVAL saying
  * which tensor would not. */
 int onnxslim__external_refs_resolve(const onnxslim_model *model, const char *path);
+/* The value of external_data key `key` of tensor t, NULL when absent
+ * (extdata.c). */
+const char *onnxslim__external_entry(osl_msg *tensor, const char *key);
+/* 1 if loc is an acceptable external data location (relative, "/"
+ * separated, no "..", naming a file), else 0 with *why saying why not. */
+int onnxslim__location_ok(const char *loc, const char **why);
+/* The tensor's bytes as a save writes them: a pending transform (*x, with
+ * *n its output length), or a pointer *p and length *n (passes/save_external.c). */
+int onnxslim__tensor_source(osl_msg *tensor, const osl_xform **x, const uint8_t **p, size_t *n);
+/* The model's root message, or NULL with ONNXSLIM_EINVAL naming fn when
+ * model is NULL or not a model handle (model.c). */
+osl_msg *onnxslim__model_root(const onnxslim_model *model, const char *fn);
 /* Bytes of an external tensor: pointer into the mapped file and length. */
 int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
 
