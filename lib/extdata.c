@@ -380,7 +380,8 @@ static int refs_current(const onnxslim_model *m, osl_msg *msg, osl_refcheck *c) 
       return onnxslim__err(ONNXSLIM_EINVAL,
                            "tensor '%s' reads external data '%s', which was replaced or removed "
                            "since the model was loaded: its bytes can only be saved with external "
-                           "data or inline (onnxslim_model_save_external)",
+                           "data or inline (onnxslim_save, layout ONE_FILE, PER_TENSOR or "
+                           "INLINE)",
                            onnxslim__msg_str(msg, onnx_TensorProto_name_tag), loc ? loc : "?");
   }
   for (size_t i = 0; i < msg->nf; i++)
@@ -407,7 +408,8 @@ int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
     rc = onnxslim__err(ONNXSLIM_EINVAL,
                        "cannot save '%s': %zu tensor%s in external data relative to '%s' (the "
                        "first: '%s' in '%s') would not be found from '%s'; save with external "
-                       "data or merge them inline (onnxslim_model_save_external)",
+                       "data or merge them inline (onnxslim_save, layout ONE_FILE, PER_TENSOR "
+                       "or INLINE)",
                        path, n, n == 1 ? " is" : "s are", m->base_dir ? m->base_dir : "?",
                        onnxslim__msg_str(t, onnx_TensorProto_name_tag),
                        onnxslim__external_entry(t, "location") ? onnxslim__external_entry(t, "location") : "?", dir);

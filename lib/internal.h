@@ -346,7 +346,7 @@ osl_msg *onnxslim__model_root(const onnxslim_model *model, const char *fn);
 int onnxslim__external_data(osl_msg *tensor, const uint8_t **data, size_t *size);
 
 /* ONNXSLIM_ELIMIT unless a model file of `size` bytes fits protobuf's 2 GiB
- * limit or allow_large is set (model.c). */
+ * limit or allow_large is set (io.c). */
 int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large);
 
 /* Parses `size` bytes at `data` into model->root. */
@@ -570,10 +570,30 @@ void onnxslim__side_clean(int dfd, const char *const *bases, size_t nbases, cons
 struct stat;
 int onnxslim__model_reads(const onnxslim_model *model, const struct stat *st);
 /* Atomically replaces `path` with `size` bytes produced by write_fn, after
- * removing the stale temporaries of earlier saves to it. */
+ * removing the stale temporaries of earlier saves to it. *copied (may be
+ * NULL) receives the bytes the kernel copied (copy_file_range). */
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                           const onnxslim_model *model);
+                           const onnxslim_model *model, uint64_t *copied);
+
+/* ---- saves (passes/save.c, passes/save_external.c) ----------------------- */
+
+/* The report of onnxslim_save(): one entry per tensor a save placed. */
+struct osl_save_entry {
+  char *name, *location; /* malloc'ed; location NULL for a tensor kept inline */
+  int placement;         /* onnxslim_placement */
+  uint64_t offset, length;
+};
+struct onnxslim_save_report {
+  size_t count;
+  struct osl_save_entry *e;
+  uint64_t copied; /* bytes the kernel copied */
+};
+/* A save with the layout ONE_FILE, PER_TENSOR or INLINE; opts checked by
+ * onnxslim_save() (version, layout, flags, align). *out (may be NULL)
+ * receives the report. */
+int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
+                            const char *path, const onnxslim_save_options *opts);
 
 /* ---- handle checks ----------------------------------------------------- */
 

@@ -24,10 +24,10 @@
 static uint8_t *save_bytes(const onnxslim_model *m, size_t *n) {
   size_t need = 0;
   *n = 0;
-  if (onnxslim_model_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
+  if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
   uint8_t *p = malloc(need ? need : 1);
   if (!p) return NULL;
-  if (onnxslim_model_save_buffer(m, p, need, n) != 0 || *n != need) {
+  if (onnxslim_save_buffer(m, p, need, n) != 0 || *n != need) {
     free(p);
     return NULL;
   }

@@ -77,7 +77,7 @@ TEST(save_new_and_replace) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
   if (!m) return;
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   CHECK(same_file(path, BERT));
   CHECK(count_entries(sub) == 1);
   /* replacing an existing file keeps its permission bits */
@@ -85,13 +85,13 @@ TEST(save_new_and_replace) {
   chmod(path, 0640);
   onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
   so.flags = ONNXSLIM_SAVE_NO_FSYNC;
-  CHECK_OK(onnxslim_model_save(m, path, &so));
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
   CHECK(same_file(path, BERT));
   struct stat st;
   CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
   CHECK(count_entries(sub) == 1);
   so.flags = 0x100;
-  CHECK(onnxslim_model_save(m, path, &so) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, path, &so) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_save_options_init(&so, ONNXSLIM_SAVE_OPTIONS_VERSION) == 0 && so.flags == 0);
   onnxslim_model_free(m);
 }
@@ -105,17 +105,17 @@ TEST(save_failures_leave_nothing) {
   mkdir(sub, 0755);
   /* directory does not exist */
   snprintf(path, sizeof path, "%s/missing/out.onnx", sub);
-  CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_EIO);
+  CHECK(onnxslim_save(NULL, m, path, NULL) == ONNXSLIM_EIO);
   CHECK(strstr(onnxslim_error_last(), "missing") != NULL);
   /* the target is a directory: rename fails, the directory is untouched */
   snprintf(path, sizeof path, "%s/adir", sub);
   mkdir(path, 0755);
-  CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_EIO);
+  CHECK(onnxslim_save(NULL, m, path, NULL) == ONNXSLIM_EIO);
   struct stat st;
   CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
   CHECK(count_entries(sub) == 1); /* no temporary file left */
-  CHECK(onnxslim_model_save(m, "", NULL) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_model_save(m, NULL, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, "", NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, NULL, NULL) == ONNXSLIM_EINVAL);
   onnxslim_model_free(m);
 }
 
@@ -135,7 +135,7 @@ static int child_fsize(const char *path) {
   if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
   onnxslim_model *m = open_bert();
   if (!m) return 3;
-  int rc = onnxslim_model_save(m, path, NULL);
+  int rc = onnxslim_save(NULL, m, path, NULL);
   onnxslim_model_free(m);
   if (rc != ONNXSLIM_ENOSPC) return 4;
   if (!strstr(onnxslim_error_last(), "file size limit")) return 5;
@@ -166,7 +166,7 @@ static int child_unwritable(const char *path) {
     onnxslim_model_free(m);
     return 2;
   }
-  int rc = onnxslim_model_save(m, path, NULL);
+  int rc = onnxslim_save(NULL, m, path, NULL);
   onnxslim_model_free(m);
   if (rc != ONNXSLIM_EIO) return 4;
   if (!strstr(onnxslim_error_last(), "temporary file")) return 5;
@@ -204,7 +204,7 @@ TEST(save_on_full_disk) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
   if (m) {
-    CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_ENOSPC);
+    CHECK(onnxslim_save(NULL, m, path, NULL) == ONNXSLIM_ENOSPC);
     onnxslim_model_free(m);
   }
   CHECK(file_is(path, "previous model"));
@@ -227,7 +227,7 @@ TEST(save_over_source) {
     return;
   }
   CHECK_OK(onnxslim_model_set_producer(m, "rewritten", NULL));
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   /* the loaded model still reads its (now unlinked) source */
   onnxslim_graph *g = onnxslim_model_graph(m);
   onnxslim_tensor *t = onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
@@ -235,7 +235,7 @@ TEST(save_over_source) {
   size_t sz;
   CHECK_OK(onnxslim_tensor_data(t, &d, &sz));
   /* and can save over the file again */
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   onnxslim_model *m2 = NULL;
   CHECK_OK(onnxslim_model_open(&m2, path, NULL));
   if (m2) {
@@ -293,7 +293,7 @@ TEST(save_removes_stale_temporaries) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
   if (!m) return;
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   CHECK(!exists_in(sub, stale));       /* owner gone */
   CHECK(!exists_in(sub, stale2));      /* this thread, not locked: a previous life of our ids */
   CHECK(exists_in(sub, live));         /* owner alive */
@@ -302,7 +302,7 @@ TEST(save_removes_stale_temporaries) {
   CHECK(exists_in(sub, ".out.onnx.tmp-notes"));
   CHECK(exists_in(sub, ".out.onnx.tmp-1-x"));
   close(lk);
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   CHECK(!exists_in(sub, mine_locked)); /* unlocked now */
   CHECK(same_file(path, BERT));
   CHECK(count_entries(sub) == 5);

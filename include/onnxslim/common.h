@@ -5,8 +5,8 @@
  *   - You own the model that onnxslim_model_open() / onnxslim_model_from_buffer()
  *     give through their `out` parameter (onnxslim_model_free()), and the
  *     reports of onnxslim_model_check(), onnxslim_model_convert*() and
- *     onnxslim_model_save_external() (onnxslim_report_free(),
- *     onnxslim_convert_report_free(), onnxslim_external_report_free()).
+ *     onnxslim_save() (onnxslim_report_free(),
+ *     onnxslim_convert_report_free(), onnxslim_save_report_free()).
  *   - Everything else (graphs, nodes, attributes, tensors, value infos,
  *     types, strings, data pointers, the new items that edits give through
  *     `out`) is BORROWED from the model that holds it and stays valid until

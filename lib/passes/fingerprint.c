@@ -98,16 +98,20 @@ static int h_msg(const onnxslim_model *m, XXH3_state_t *h, osl_msg *msg) {
   return 0;
 }
 
-int onnxslim_model_fingerprint(const onnxslim_model *model, char *out) {
-  if (!model || !out || !model->root)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_fingerprint: NULL argument");
+int onnxslim_fingerprint(char *out, size_t size, const onnxslim_model *model) {
+  if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_fingerprint: NULL out");
+  if (!onnxslim__model_root(model, "onnxslim_fingerprint")) return ONNXSLIM_EINVAL;
+  if (size < ONNXSLIM_FINGERPRINT_SIZE)
+    return onnxslim__err(ONNXSLIM_EBUFSIZE,
+                         "onnxslim_fingerprint: a buffer of %zu bytes is too small: %d needed", size,
+                         ONNXSLIM_FINGERPRINT_SIZE);
   XXH3_state_t *h = XXH3_createState();
   if (!h) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   XXH3_128bits_reset(h);
   int rc = h_msg(model, h, model->root);
   if (!rc) {
     XXH128_hash_t d = XXH3_128bits_digest(h);
-    snprintf(out, 33, "%016llx%016llx", (unsigned long long)d.high64, (unsigned long long)d.low64);
+    snprintf(out, ONNXSLIM_FINGERPRINT_SIZE, "%016llx%016llx", (unsigned long long)d.high64, (unsigned long long)d.low64);
   }
   XXH3_freeState(h);
   return rc;

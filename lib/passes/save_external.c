@@ -22,56 +22,6 @@
 
 #include <nettle/sha1.h>
 
-struct onnxslim_external_report {
-  size_t count, cap;
-  struct {
-    char *name, *location;
-    int status;
-    uint64_t offset, length;
-  } *e;
-  uint64_t copied;
-};
-
-size_t onnxslim_external_report_count(const onnxslim_external_report *r) { return r ? r->count : 0; }
-
-int onnxslim_external_report_entry(const onnxslim_external_report *r, size_t i, const char **name,
-                                   int *status, const char **location, uint64_t *offset,
-                                   uint64_t *length) {
-  if (!r) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_external_report_entry: NULL report");
-  if (i >= r->count)
-    return onnxslim__err(ONNXSLIM_ERANGE, "report entry %zu out of range (%zu entries)", i, r->count);
-  if (name) *name = r->e[i].name;
-  if (status) *status = r->e[i].status;
-  if (location) *location = r->e[i].location;
-  if (offset) *offset = r->e[i].offset;
-  if (length) *length = r->e[i].length;
-  return 0;
-}
-
-uint64_t onnxslim_external_report_kernel_copied(const onnxslim_external_report *r) {
-  return r ? r->copied : 0;
-}
-
-void onnxslim_external_report_free(onnxslim_external_report *r) {
-  if (!r) return;
-  for (size_t i = 0; i < r->count; i++) {
-    free(r->e[i].name);
-    free(r->e[i].location);
-  }
-  free(r->e);
-  free(r);
-}
-
-int onnxslim_external_options_init(onnxslim_external_options *opts, unsigned int version) {
-  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_external_options_init: opts is NULL");
-  if (version != ONNXSLIM_EXTERNAL_OPTIONS_VERSION)
-    return onnxslim__err_options_version("onnxslim_external_options_init", "external options",
-                                         version, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
-  onnxslim_external_options d = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  *opts = d;
-  return 0;
-}
-
 /* Inputs that carry shapes, axes or sizes, by op type (bit i = input i). */
 static const struct {
   const char *op;
@@ -126,7 +76,7 @@ typedef struct {
 
 typedef struct {
   const onnxslim_model *model;
-  const onnxslim_external_options *o;
+  const onnxslim_save_options *o;
   osl_item *items;
   size_t count, cap;
 } osl_esave;
@@ -146,22 +96,22 @@ static int add_item(osl_esave *s, osl_msg *t, const char *name, onnxslim_graph *
   it->ext_now = onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_EXTERNAL;
   uint64_t size = 0;
   int32_t dt = onnxslim_tensor_dtype((onnxslim_tensor *)t);
-  if (s->o->mode == ONNXSLIM_EXTERNAL_NONE) {
-    it->status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
+  if (s->o->layout == ONNXSLIM_LAYOUT_INLINE) {
+    it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
   } else if (onnxslim_tensor_byte_size((onnxslim_tensor *)t, &size) != 0) {
-    it->status = ONNXSLIM_EXTERNAL_NO_LAYOUT;
-  } else if (s->o->flags & ONNXSLIM_EXTERNAL_KEEP_STORAGE) {
+    it->status = ONNXSLIM_PLACEMENT_NO_LAYOUT;
+  } else if (s->o->flags & ONNXSLIM_SAVE_KEEP_STORAGE) {
     /* out exactly when it is out now */
-    it->status = it->ext_now ? ONNXSLIM_EXTERNAL_WRITTEN : ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
+    it->status = it->ext_now ? ONNXSLIM_PLACEMENT_EXTERNAL : ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
     if (it->ext_now) it->length = size;
   } else if (size < s->o->size_threshold) {
-    it->status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
-  } else if (g && !(s->o->flags & ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS) &&
+    it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+  } else if (g && !(s->o->flags & ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS) &&
              (dt == ONNXSLIM_DTYPE_INT64 || dt == ONNXSLIM_DTYPE_INT32) &&
              feeds_shape_input(g, name)) {
-    it->status = ONNXSLIM_EXTERNAL_SHAPE_INPUT;
+    it->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
   } else {
-    it->status = ONNXSLIM_EXTERNAL_WRITTEN;
+    it->status = ONNXSLIM_PLACEMENT_EXTERNAL;
     it->length = size;
   }
   return 0;
@@ -175,7 +125,7 @@ static int collect_items(osl_esave *s, osl_msg *msg) {
       if (msg->f[i].number == onnx_GraphProto_initializer_tag && msg->f[i].sub)
         rc = add_item(s, msg->f[i].sub, onnxslim__msg_str(msg->f[i].sub, onnx_TensorProto_name_tag),
                       (onnxslim_graph *)msg);
-  } else if (msg->def == &osl_def_onnx_NodeProto && (s->o->flags & ONNXSLIM_EXTERNAL_CONSTANTS) &&
+  } else if (msg->def == &osl_def_onnx_NodeProto && (s->o->flags & ONNXSLIM_SAVE_CONSTANTS) &&
              strcmp(onnxslim__msg_str(msg, onnx_NodeProto_op_type_tag), "Constant") == 0) {
     onnxslim_attr *a = onnxslim_node_find_attr((onnxslim_node *)msg, "value");
     onnxslim_tensor *t = a ? onnxslim_attr_tensor(a) : NULL;
@@ -192,7 +142,7 @@ static int collect_items(osl_esave *s, osl_msg *msg) {
     for (size_t i = 0; i < s->count; i++) listed |= s->items[i].t == msg;
     if (!listed) {
       rc = add_item(s, msg, onnxslim__msg_str(msg, onnx_TensorProto_name_tag), NULL);
-      if (!rc) s->items[s->count - 1].status = ONNXSLIM_EXTERNAL_BELOW_THRESHOLD;
+      if (!rc) s->items[s->count - 1].status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
     }
   }
   for (size_t i = 0; i < msg->nf && !rc; i++)
@@ -795,26 +745,10 @@ static int claim_name(osl_claim *c, size_t i) {
   return rc;
 }
 
-int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
-                                 const onnxslim_external_options *opts,
-                                 onnxslim_external_report **out) {
-  if (out) *out = NULL;
-  onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  if (opts) {
-    if (opts->version < 1 || opts->version > ONNXSLIM_EXTERNAL_OPTIONS_VERSION)
-      return onnxslim__err_options_version(NULL, "external options", opts->version,
-                                           ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
-    o = *opts;
-  }
-  if (!model || !path || !model->root)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_save_external: NULL argument");
-  if (o.mode < ONNXSLIM_EXTERNAL_ONE_FILE || o.mode > ONNXSLIM_EXTERNAL_NONE)
-    return onnxslim__err(ONNXSLIM_EINVAL, "unknown external data mode %d", o.mode);
-  if (o.flags & ~63u) return onnxslim__err(ONNXSLIM_EINVAL, "reserved external flags 0x%x set", o.flags);
-  if (!o.align) o.align = ONNXSLIM_EXTERNAL_DEFAULT_ALIGN;
-  if (o.align & (o.align - 1))
-    return onnxslim__err(ONNXSLIM_EINVAL, "alignment %llu is not a power of two",
-                         (unsigned long long)o.align);
+int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
+                            const char *path, const onnxslim_save_options *opts) {
+  onnxslim_save_options o = *opts;
+  if (!o.align) o.align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
   const char *slash = strrchr(path, '/');
   const char *base = slash ? slash + 1 : path;
   size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -823,7 +757,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   char *deflt = malloc(strlen(base) + 6);
   if (!deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   sprintf(deflt, "%s.data", base);
-  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE && !o.location) o.location = deflt;
+  if (o.layout == ONNXSLIM_LAYOUT_ONE_FILE && !o.location) o.location = deflt;
   const char *why;
   char *norm = NULL;
   if (o.location && onnxslim__location_ok(o.location, &why)) {
@@ -843,7 +777,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
       return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
     }
   }
-  if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE &&
+  if (o.layout == ONNXSLIM_LAYOUT_ONE_FILE &&
       (!onnxslim__location_ok(o.location, &why) || strcmp(o.location, base) == 0)) {
     int rc = onnxslim__err(ONNXSLIM_EINVAL, "external data location '%s' refused: %s", o.location,
                            strcmp(o.location, base) == 0 ? "it is the model file itself" : why);
@@ -851,7 +785,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     free(norm);
     return rc;
   }
-  if (o.mode != ONNXSLIM_EXTERNAL_ONE_FILE && o.location && !norm) o.location = NULL;
+  if (o.layout != ONNXSLIM_LAYOUT_ONE_FILE && o.location && !norm) o.location = NULL;
   osl_esave s = {model, &o, NULL, 0, 0};
   /* the model's directory: "a/b" for "a/b/m.onnx", "/" for "/m.onnx" */
   char *outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
@@ -860,7 +794,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   char **locs = NULL, **wants = NULL, **backups = NULL;
   const char **finals = NULL;
   size_t nouts = 0;
-  onnxslim_external_report *rep = calloc(1, sizeof *rep);
+  onnxslim_save_report *rep = calloc(1, sizeof *rep);
   osl_buf enc = {0};
   osl_plan *plans = NULL;
   osl_old old = {0};
@@ -875,14 +809,14 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
       rc = onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", outdir_name,
                          strerror(errno));
   }
-  int fsync_data = !(o.flags & ONNXSLIM_EXTERNAL_NO_FSYNC);
+  int fsync_data = !(o.flags & ONNXSLIM_SAVE_NO_FSYNC);
   size_t nwritten = 0;
-  for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN;
+  for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL;
   /* data files, written to temporary files; their names are chosen at the
    * commit (choose_names). First the names wanted, one per file. */
   size_t nfiles = 0;
   if (!rc && nwritten) {
-    size_t want = o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? 1 : nwritten;
+    size_t want = o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? 1 : nwritten;
     outs = calloc(want, sizeof *outs);
     locs = calloc(want, sizeof *locs);
     wants = calloc(want, sizeof *wants);
@@ -892,9 +826,9 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
       rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     for (size_t i = 0; i < s.count && !rc && nfiles < want; i++) {
       osl_item *it = &s.items[i];
-      if (it->status != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+      if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
       char *loc;
-      if (o.mode == ONNXSLIM_EXTERNAL_ONE_FILE) {
+      if (o.layout == ONNXSLIM_LAYOUT_ONE_FILE) {
         loc = strdup(o.location);
       } else {
         loc = malloc(strlen(it->name) + 32);
@@ -921,14 +855,14 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   if (!rc && nwritten) {
     uint64_t total = 0;
     for (size_t i = 0; i < s.count; i++)
-      if (s.items[i].status == ONNXSLIM_EXTERNAL_WRITTEN) total += s.items[i].length + o.align;
+      if (s.items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL) total += s.items[i].length + o.align;
     for (size_t i = 0; i < s.count && !rc; i++) {
       osl_item *it = &s.items[i];
-      if (it->status != ONNXSLIM_EXTERNAL_WRITTEN) continue;
-      if (o.mode == ONNXSLIM_EXTERNAL_PER_TENSOR || nouts == 0) {
+      if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+      if (o.layout == ONNXSLIM_LAYOUT_PER_TENSOR || nouts == 0) {
         outs[nouts] = onnxslim__out_open_beneath(
             outdir, outdir_name, wants[nouts],
-            o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? total : it->length, model);
+            o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? total : it->length, model);
         if (!outs[nouts]) {
           rc = onnxslim_error_last_code();
           break;
@@ -936,8 +870,8 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
         nouts++;
       }
       it->file = nouts - 1;
-      rc = write_item(model, it, outs[it->file], o.mode == ONNXSLIM_EXTERNAL_ONE_FILE ? o.align : 1,
-                      (o.flags & ONNXSLIM_EXTERNAL_CHECKSUM) != 0);
+      rc = write_item(model, it, outs[it->file], o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? o.align : 1,
+                      (o.flags & ONNXSLIM_SAVE_CHECKSUM) != 0);
     }
   }
   for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
@@ -969,7 +903,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   /* the data files go in first, under names the model in place does not
    * read (claim_name); then the model, which names them, is written and
    * renamed over its predecessor: that rename is the commit */
-  osl_claim cl = {model, &old, base, o.mode == ONNXSLIM_EXTERNAL_ONE_FILE, jfd, jname,
+  osl_claim cl = {model, &old, base, o.layout == ONNXSLIM_LAYOUT_ONE_FILE, jfd, jname,
                   wants, locs, backups, finals, outs};
   size_t committed = 0;
   for (; committed < nouts && !rc; committed++) rc = claim_name(&cl, committed);
@@ -988,14 +922,14 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   for (size_t i = 0; i < s.count && !rc; i++) {
     osl_item *it = &s.items[i];
     starts[i] = enc.n;
-    if (it->status == ONNXSLIM_EXTERNAL_WRITTEN) {
+    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
       char num[32];
       put_entry(&enc, "location", locs[it->file]);
       sprintf(num, "%llu", (unsigned long long)it->offset);
       put_entry(&enc, "offset", num);
       sprintf(num, "%llu", (unsigned long long)it->length);
       put_entry(&enc, "length", num);
-      if (o.flags & ONNXSLIM_EXTERNAL_CHECKSUM) put_entry(&enc, "checksum", it->checksum);
+      if (o.flags & ONNXSLIM_SAVE_CHECKSUM) put_entry(&enc, "checksum", it->checksum);
       put_varint(&enc, (uint64_t)onnx_TensorProto_data_location_tag << 3);
       put_varint(&enc, onnx_TensorProto_DataLocation_EXTERNAL);
     }
@@ -1004,7 +938,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   for (size_t i = 0; i < s.count && !rc; i++) {
     osl_item *it = &s.items[i];
     osl_plan *pl = &plans[i];
-    if (it->status == ONNXSLIM_EXTERNAL_WRITTEN) {
+    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
       pl->fields = enc.p + starts[i];
       pl->fields_len = (i + 1 < s.count ? starts[i + 1] : enc.n) - starts[i];
       set_plan(it->t, pl);
@@ -1023,7 +957,7 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   /* the model file */
   uint64_t msize = 0;
   if (!rc) rc = onnxslim__msg_size(model->root, &msize);
-  if (!rc) rc = onnxslim__model_size_ok(path, msize, o.flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE);
+  if (!rc) rc = onnxslim__model_size_ok(path, msize, o.flags & ONNXSLIM_SAVE_ALLOW_LARGE);
   osl_out *mout = NULL;
   if (!rc) {
     mout = onnxslim__out_open_at(outdir, path, msize, model);
@@ -1069,14 +1003,14 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
     for (size_t i = 0; i < s.count && !rc; i++) {
       osl_item *it = &s.items[i];
       rep->e[i].name = strdup(it->name);
-      rep->e[i].status = it->status;
-      if (it->status == ONNXSLIM_EXTERNAL_WRITTEN) {
+      rep->e[i].placement = it->status;
+      if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
         rep->e[i].location = strdup(locs[it->file]);
         rep->e[i].offset = it->offset;
         rep->e[i].length = it->length;
       }
       rep->count++;
-      if (!rep->e[i].name || (it->status == ONNXSLIM_EXTERNAL_WRITTEN && !rep->e[i].location))
+      if (!rep->e[i].name || (it->status == ONNXSLIM_PLACEMENT_EXTERNAL && !rep->e[i].location))
         rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
     }
   }
@@ -1097,6 +1031,6 @@ int onnxslim_model_save_external(const onnxslim_model *model, const char *path,
   if (outdir >= 0) close(outdir);
   free(outdir_name);
   if (!rc && out) *out = rep;
-  else onnxslim_external_report_free(rep);
+  else onnxslim_save_report_free(rep);
   return rc;
 }
