@@ -463,6 +463,14 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink);
 
 /* ---- I/O (io.c) -------------------------------------------------------- */
 
+/* The one loop over a transform's chunks (wire.c): runs x over its whole
+ * source a chunk of elements at a time (2^18), each chunk into dst at its
+ * offset when dst is given, else into one chunk-sized buffer; hands the
+ * chunk's output to fn (when not NULL) and releases the chunk's source
+ * pages (onnxslim__release). Stops at the first error. */
+typedef int (*osl_chunk_fn)(void *payload, const uint8_t *out, size_t n);
+int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                           osl_chunk_fn fn, void *payload);
 /* Runs a field's transform over its whole source into dst (x->count *
  * x->out_size bytes), chunk by chunk. */
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst);

@@ -1211,30 +1211,38 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
 
 #define OSL_XFORM_CHUNK (1u << 18) /* elements per chunk */
 
-/* Streams a transform: one chunk of output in memory at a time. */
-int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink) {
+/* The one loop over a transform's chunks (see internal.h). */
+int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                           osl_chunk_fn fn, void *payload) {
   size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
-  uint8_t *buf = malloc(cap ? cap * x->out_size : 1);
-  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  uint8_t *buf = NULL;
+  if (!dst) {
+    buf = malloc(cap ? cap * x->out_size : 1);
+    if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  }
   int rc = 0;
   for (size_t i = 0; i < x->count && !rc; i += cap) {
     size_t n = x->count - i < cap ? x->count - i : cap;
     const uint8_t *src = x->src + i * x->in_size;
-    rc = x->run(x, src, n, buf);
-    if (!rc) rc = sink->write(sink, buf, n * x->out_size);
+    uint8_t *out = dst ? dst + i * x->out_size : buf;
+    rc = x->run(x, src, n, out);
+    if (!rc && fn) rc = fn(payload, out, n * x->out_size);
     onnxslim__release(model, src, n * x->in_size);
   }
   free(buf);
   return rc;
 }
 
+static int sink_chunk(void *payload, const uint8_t *out, size_t n) {
+  osl_sink *sink = payload;
+  return sink->write(sink, out, n);
+}
+
+/* Streams a transform: one chunk of output in memory at a time. */
+int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink) {
+  return onnxslim__xform_chunks(model, x, NULL, sink_chunk, sink);
+}
+
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst) {
-  int rc = 0;
-  for (size_t i = 0; i < x->count && !rc; i += OSL_XFORM_CHUNK) {
-    size_t n = x->count - i < OSL_XFORM_CHUNK ? x->count - i : OSL_XFORM_CHUNK;
-    const uint8_t *src = x->src + i * x->in_size;
-    rc = x->run(x, src, n, dst + i * x->out_size);
-    onnxslim__release(model, src, n * x->in_size);
-  }
-  return rc;
+  return onnxslim__xform_chunks(model, x, dst, NULL, NULL);
 }

@@ -31,6 +31,11 @@ static void h_bytes(const onnxslim_model *m, XXH3_state_t *h, const uint8_t *p, 
   }
 }
 
+static int h_chunk(void *payload, const uint8_t *out, size_t n) {
+  XXH3_128bits_update(payload, out, n);
+  return 0;
+}
+
 static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
   onnxslim_tensor *tt = (onnxslim_tensor *)t;
   int32_t dt = onnxslim_tensor_dtype(tt);
@@ -57,17 +62,7 @@ static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
     return 0;
   }
   h_u64(h, n);
-  size_t cap = 1u << 18;
-  uint8_t *buf = malloc(cap * x->out_size);
-  if (!buf) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  for (size_t i = 0; i < x->count && !rc; i += cap) {
-    size_t c = x->count - i < cap ? x->count - i : cap;
-    rc = x->run(x, x->src + i * x->in_size, c, buf);
-    if (!rc) XXH3_128bits_update(h, buf, c * x->out_size);
-    onnxslim__release(m, x->src + i * x->in_size, c * x->in_size);
-  }
-  free(buf);
-  return rc;
+  return onnxslim__xform_chunks(m, x, NULL, h_chunk, h);
 }
 
 static int h_msg(const onnxslim_model *m, XXH3_state_t *h, osl_msg *msg) {
