@@ -213,7 +213,6 @@ struct osl_msg {
   size_t capf;  /* capacity of f for edits (0: exactly nf, from parsing) */
   uint8_t dirty;    /* must be re-encoded: it or a descendant was edited */
   uint8_t detached; /* removed from its parent by an edit */
-  uint8_t save_dirty; /* see plan */
   uint8_t queued;   /* in its parent's pending queue, entry qidx (not yet in parent->f) */
   uint8_t ixstale;  /* its parent graph's index must (re)link it on next use (graph.c) */
   uint32_t fnum;    /* number of the parent's field that holds it */
@@ -224,9 +223,6 @@ struct osl_msg {
   int lists_stale; /* the lists must be rebuilt before use */
   osl_pendq *pq;   /* pending inserts and removals, or NULL */
   void *cache; /* kind-specific: graph index, tensor data, ... */
-  /* set only while one save runs (external.c): how this tensor is written,
-   * and whether a descendant has a plan (so this message is re-encoded) */
-  const struct osl_plan *plan;
 };
 
 /* How a TensorProto is written by one save: its storage fields (raw_data,
@@ -240,6 +236,23 @@ typedef struct osl_plan {
   const uint8_t *fields;       /* pre-encoded replacement fields, or NULL */
   size_t fields_len;
 } osl_plan;
+
+/* A save's plan: which tensors one save writes otherwise (an osl_plan
+ * each); the messages above them are re-encoded. Held by the save, read by
+ * the writer (msg_size_planned, msg_write_planned); the model itself is
+ * not changed. Zero-initialize; saveplan_free releases it (wire.c). */
+typedef struct osl_saveplan {
+  struct osl_saveplan_entry *e;
+  size_t count, cap;
+  const osl_msg *last_parent; /* the parent of the tensor set last */
+  int sealed;
+} osl_saveplan;
+/* Records that `tensor` is written as `plan` (borrowed until the plan is
+ * freed). 0 or ONNXSLIM_ENOMEM. */
+int onnxslim__saveplan_set(osl_saveplan *sp, const osl_msg *tensor, const osl_plan *plan);
+/* Sorts the plan for lookups (msg_size_planned does it). */
+void onnxslim__saveplan_seal(osl_saveplan *sp);
+void onnxslim__saveplan_free(osl_saveplan *sp);
 
 /* A run of mapped bytes released but not yet handed back (io.c). */
 typedef struct osl_run {
@@ -460,6 +473,9 @@ int onnxslim__storage_field(uint32_t number);
 int onnxslim__msg_size(osl_msg *msg, uint64_t *size);
 /* Writes msg's payload; onnxslim__msg_size() must have been called first. */
 int onnxslim__msg_write(osl_msg *msg, osl_sink *sink);
+/* The same for one save: the tensors of sp written as planned. */
+int onnxslim__msg_size_planned(osl_msg *msg, osl_saveplan *sp, uint64_t *size);
+int onnxslim__msg_write_planned(osl_msg *msg, const osl_saveplan *sp, osl_sink *sink);
 
 /* ---- I/O (io.c) -------------------------------------------------------- */
 

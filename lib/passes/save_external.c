@@ -271,19 +271,6 @@ static void put_entry(osl_buf *b, const char *key, const char *value) {
   free(e.p);
 }
 
-static void set_plan(osl_msg *t, const osl_plan *plan) {
-  t->plan = plan;
-  for (osl_msg *m = t->parent; m; m = m->parent) m->save_dirty = 1;
-}
-
-static void clear_plans(osl_msg *msg) {
-  OSL_FLUSH(msg);
-  msg->plan = NULL;
-  msg->save_dirty = 0;
-  for (size_t i = 0; i < msg->nf; i++)
-    if (msg->f[i].sub) clear_plans(msg->f[i].sub);
-}
-
 static void sanitize(char *s) {
   for (; *s; s++)
     if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
@@ -797,6 +784,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   onnxslim_save_report *rep = calloc(1, sizeof *rep);
   osl_buf enc = {0};
   osl_plan *plans = NULL;
+  osl_saveplan sp = {0};
   osl_old old = {0};
   int rc = rep && outdir_name ? collect_items(&s, model->root)
                               : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
@@ -941,7 +929,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
     if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
       pl->fields = enc.p + starts[i];
       pl->fields_len = (i + 1 < s.count ? starts[i + 1] : enc.n) - starts[i];
-      set_plan(it->t, pl);
+      rc = onnxslim__saveplan_set(&sp, it->t, pl);
     } else if (it->ext_now) {
       /* stays inline: its external bytes come back into the model file */
       const osl_xform *x;
@@ -951,19 +939,19 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
       pl->data = p ? p : (const uint8_t *)"";
       pl->size = n;
       pl->xform = x;
-      if (!rc) set_plan(it->t, pl);
+      if (!rc) rc = onnxslim__saveplan_set(&sp, it->t, pl);
     }
   }
   /* the model file */
   uint64_t msize = 0;
-  if (!rc) rc = onnxslim__msg_size(model->root, &msize);
+  if (!rc) rc = onnxslim__msg_size_planned(model->root, &sp, &msize);
   if (!rc) rc = onnxslim__model_size_ok(path, msize, o.flags & ONNXSLIM_SAVE_ALLOW_LARGE);
   osl_out *mout = NULL;
   if (!rc) {
     mout = onnxslim__out_open_at(outdir, path, msize, model);
     if (!mout) rc = onnxslim_error_last_code();
   }
-  if (!rc) rc = onnxslim__msg_write(model->root, onnxslim__out_sink(mout));
+  if (!rc) rc = onnxslim__msg_write_planned(model->root, &sp, onnxslim__out_sink(mout));
   if (!rc) rc = onnxslim__out_finish(mout, fsync_data);
   if (!rc) rc = onnxslim__out_commit(mout, fsync_data);
   if (rc) {
@@ -989,7 +977,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   free(jname);
   onnxslim__dest_unlock(lock);
   old_free(&old);
-  clear_plans(model->root);
+  onnxslim__saveplan_free(&sp);
   if (rep) {
     for (size_t i = 0; i < nouts; i++) rep->copied += outs[i] ? onnxslim__out_copied(outs[i]) : 0;
     if (mout) rep->copied += onnxslim__out_copied(mout);
