@@ -476,6 +476,13 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink);
 /* The same for one save: the tensors of sp written as planned. */
 int onnxslim__msg_size_planned(osl_msg *msg, osl_saveplan *sp, uint64_t *size);
 int onnxslim__msg_write_planned(osl_msg *msg, const osl_saveplan *sp, osl_sink *sink);
+/* A message of kind def made of the caller's fields f[0..n) (built with
+ * the onnxslim__fld_* constructors; a submessage field's sub made the same
+ * way), in no model: for onnxslim__fields_write. */
+void onnxslim__msg_of_fields(osl_msg *m, const osl_msgdef *def, osl_field *f, size_t n);
+/* Encodes fields f[0..n) as the payload of a message of kind def would
+ * hold them, to sink. */
+int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_sink *sink);
 
 /* ---- I/O (io.c) -------------------------------------------------------- */
 

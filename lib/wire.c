@@ -1298,6 +1298,22 @@ int onnxslim__msg_write_planned(osl_msg *msg, const osl_saveplan *sp, osl_sink *
   return write_pass(msg, sp, sink);
 }
 
+void onnxslim__msg_of_fields(osl_msg *m, const osl_msgdef *def, osl_field *f, size_t n) {
+  memset(m, 0, sizeof *m);
+  m->def = def;
+  m->f = f;
+  m->nf = n;
+  m->dirty = 1; /* no original bytes: encoded */
+}
+
+int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_sink *sink) {
+  osl_msg m;
+  onnxslim__msg_of_fields(&m, def, f, n);
+  uint64_t size;
+  int rc = size_pass(&m, NULL, &size);
+  return rc ? rc : write_pass(&m, NULL, sink);
+}
+
 #define OSL_XFORM_CHUNK (1u << 18) /* elements per chunk */
 
 /* The one loop over a transform's chunks (see internal.h). */

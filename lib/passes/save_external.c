@@ -222,7 +222,7 @@ static int write_item(const onnxslim_model *m, osl_item *it, osl_out *out, uint6
   return rc;
 }
 
-/* ---- tiny encoder for the replacement fields ---- */
+/* ---- a growable byte buffer (the plans' fields, the journal's text) ---- */
 typedef struct {
   uint8_t *p;
   size_t n, cap;
@@ -245,30 +245,43 @@ static void put(osl_buf *b, const void *d, size_t n) {
   b->n += n;
 }
 
-static void put_varint(osl_buf *b, uint64_t v) {
-  uint8_t t[10];
-  size_t k = 0;
-  do {
-    t[k++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-    v >>= 7;
-  } while (v);
-  put(b, t, k);
+/* A sink appending to a buffer. */
+typedef struct {
+  osl_sink base;
+  osl_buf *b;
+} osl_buf_sink;
+
+static int buf_write(osl_sink *sink, const uint8_t *d, size_t n) {
+  osl_buf *b = ((osl_buf_sink *)sink)->b;
+  put(b, d, n);
+  return b->fail ? onnxslim__err_nomem("save plan") : 0;
 }
 
-static void put_entry(osl_buf *b, const char *key, const char *value) {
-  size_t kl = strlen(key), vl = strlen(value);
-  osl_buf e = {0};
-  put_varint(&e, (1u << 3) | 2u);
-  put_varint(&e, kl);
-  put(&e, key, kl);
-  put_varint(&e, (2u << 3) | 2u);
-  put_varint(&e, vl);
-  put(&e, value, vl);
-  put_varint(b, ((uint64_t)onnx_TensorProto_external_data_tag << 3) | 2u);
-  put_varint(b, e.n);
-  put(b, e.p, e.n);
-  b->fail |= e.fail;
-  free(e.p);
+/* Appends a written tensor's replacement storage fields to b: an
+ * external_data entry per key (location, offset, length, and checksum when
+ * asked) and data_location EXTERNAL, encoded by the wire layer. */
+static int put_placement(osl_buf *b, const char *location, uint64_t offset, uint64_t length,
+                         const char *checksum) {
+  char off[24], len[24];
+  snprintf(off, sizeof off, "%llu", (unsigned long long)offset);
+  snprintf(len, sizeof len, "%llu", (unsigned long long)length);
+  const char *keys[4] = {"location", "offset", "length", "checksum"};
+  const char *values[4] = {location, off, len, checksum};
+  size_t nkeys = checksum ? 4 : 3;
+  osl_field kv[4][2], f[5];
+  osl_msg entry[4];
+  for (size_t k = 0; k < nkeys; k++) {
+    onnxslim__fld_bytes(NULL, onnx_StringStringEntryProto_key_tag, keys[k], strlen(keys[k]), 1,
+                        &kv[k][0]);
+    onnxslim__fld_bytes(NULL, onnx_StringStringEntryProto_value_tag, values[k],
+                        strlen(values[k]), 1, &kv[k][1]);
+    onnxslim__msg_of_fields(&entry[k], &osl_def_onnx_StringStringEntryProto, kv[k], 2);
+    onnxslim__fld_sub(onnx_TensorProto_external_data_tag, &entry[k], &f[k]);
+  }
+  onnxslim__fld_varint(onnx_TensorProto_data_location_tag, onnx_TensorProto_DataLocation_EXTERNAL,
+                       &f[nkeys]);
+  osl_buf_sink bs = {{buf_write}, b};
+  return onnxslim__fields_write(&osl_def_onnx_TensorProto, f, nkeys + 1, &bs.base);
 }
 
 static void sanitize(char *s) {
@@ -910,19 +923,10 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   for (size_t i = 0; i < s.count && !rc; i++) {
     osl_item *it = &s.items[i];
     starts[i] = enc.n;
-    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
-      char num[32];
-      put_entry(&enc, "location", locs[it->file]);
-      sprintf(num, "%llu", (unsigned long long)it->offset);
-      put_entry(&enc, "offset", num);
-      sprintf(num, "%llu", (unsigned long long)it->length);
-      put_entry(&enc, "length", num);
-      if (o.flags & ONNXSLIM_SAVE_CHECKSUM) put_entry(&enc, "checksum", it->checksum);
-      put_varint(&enc, (uint64_t)onnx_TensorProto_data_location_tag << 3);
-      put_varint(&enc, onnx_TensorProto_DataLocation_EXTERNAL);
-    }
+    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL)
+      rc = put_placement(&enc, locs[it->file], it->offset, it->length,
+                         o.flags & ONNXSLIM_SAVE_CHECKSUM ? it->checksum : NULL);
   }
-  if (!rc && enc.fail) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
   for (size_t i = 0; i < s.count && !rc; i++) {
     osl_item *it = &s.items[i];
     osl_plan *pl = &plans[i];
