@@ -74,14 +74,81 @@ typedef struct {
   char checksum[41];
 } osl_item;
 
+/* ---- a growable byte buffer (the plans' fields, the journal's text) ---- */
 typedef struct {
-  const onnxslim_model *model;
-  const onnxslim_save_options *o;
-  osl_item *items;
-  size_t count, cap;
-} osl_esave;
+  uint8_t *p;
+  size_t n, cap;
+  int fail;
+} osl_buf;
 
-static int add_item(osl_esave *s, osl_msg *t, const char *name, onnxslim_graph *g) {
+static void put(osl_buf *b, const void *d, size_t n) {
+  if (b->fail) return;
+  if (b->n + n > b->cap) {
+    size_t cap = (b->n + n) * 2 + 64;
+    uint8_t *q = realloc(b->p, cap);
+    if (!q) {
+      b->fail = 1;
+      return;
+    }
+    b->p = q;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, d, n);
+  b->n += n;
+}
+
+/* The model a save replaces: the files it reads, by location and identity. */
+typedef struct {
+  char *loc; /* normalized location */
+  int found; /* the file was opened: dev/ino are valid */
+  dev_t dev;
+  ino_t ino;
+} osl_oldref;
+
+typedef struct {
+  int exists;  /* a file is at the destination */
+  int unknown; /* it is not a model that loads: what it reads is unknown */
+  osl_oldref *refs;
+  size_t n, cap;
+} osl_old;
+
+/* One save with external data (or all inline): what it decided and what it
+ * holds, phase by phase (see onnxslim__save_external). */
+typedef struct {
+  /* the call */
+  const onnxslim_model *model;
+  const char *path;
+  onnxslim_save_options o; /* checked; align and location resolved */
+  const char *base;        /* the model file's name (in path) */
+  char *deflt;             /* the default data file, <model>.data */
+  char *norm;              /* the location asked for, normalized (or NULL) */
+  char *outdir_name;       /* the model's directory, and a descriptor of it */
+  int outdir;
+  int fsync_data;
+  /* the tensors considered (collect_items) */
+  osl_item *items;
+  size_t count, cap, nwritten;
+  /* the data files: the name wanted, the output (a temporary until it is
+   * claimed), the name it got, its final name in its directory and the
+   * file kept aside under that name, if any */
+  size_t nfiles, nouts, committed;
+  char **wants, **locs, **backups;
+  const char **finals;
+  osl_out **outs;
+  /* the commit */
+  osl_lock *lock;
+  osl_old old; /* the model in place */
+  int jfd;     /* the journal */
+  char *jname;
+  /* the model file: the tensors' plans and their encoded fields */
+  osl_plan *plans;
+  osl_buf enc;
+  osl_saveplan sp;
+  osl_out *mout;
+  onnxslim_save_report *rep;
+} osl_xsave;
+
+static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *g) {
   if (s->count == s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 32;
     osl_item *v = realloc(s->items, cap * sizeof *v);
@@ -96,17 +163,17 @@ static int add_item(osl_esave *s, osl_msg *t, const char *name, onnxslim_graph *
   it->ext_now = onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_EXTERNAL;
   uint64_t size = 0;
   int32_t dt = onnxslim_tensor_dtype((onnxslim_tensor *)t);
-  if (s->o->layout == ONNXSLIM_LAYOUT_INLINE) {
+  if (s->o.layout == ONNXSLIM_LAYOUT_INLINE) {
     it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
   } else if (onnxslim_tensor_byte_size((onnxslim_tensor *)t, &size) != 0) {
     it->status = ONNXSLIM_PLACEMENT_NO_LAYOUT;
-  } else if (s->o->flags & ONNXSLIM_SAVE_KEEP_STORAGE) {
+  } else if (s->o.flags & ONNXSLIM_SAVE_KEEP_STORAGE) {
     /* out exactly when it is out now */
     it->status = it->ext_now ? ONNXSLIM_PLACEMENT_EXTERNAL : ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
     if (it->ext_now) it->length = size;
-  } else if (size < s->o->size_threshold) {
+  } else if (size < s->o.size_threshold) {
     it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
-  } else if (g && !(s->o->flags & ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS) &&
+  } else if (g && !(s->o.flags & ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS) &&
              (dt == ONNXSLIM_DTYPE_INT64 || dt == ONNXSLIM_DTYPE_INT32) &&
              feeds_shape_input(g, name)) {
     it->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
@@ -117,7 +184,7 @@ static int add_item(osl_esave *s, osl_msg *t, const char *name, onnxslim_graph *
   return 0;
 }
 
-static int collect_items(osl_esave *s, osl_msg *msg) {
+static int collect_items(osl_xsave *s, osl_msg *msg) {
   int rc = 0;
   OSL_FLUSH(msg);
   if (msg->def == &osl_def_onnx_GraphProto) {
@@ -125,7 +192,7 @@ static int collect_items(osl_esave *s, osl_msg *msg) {
       if (msg->f[i].number == onnx_GraphProto_initializer_tag && msg->f[i].sub)
         rc = add_item(s, msg->f[i].sub, onnxslim__msg_str(msg->f[i].sub, onnx_TensorProto_name_tag),
                       (onnxslim_graph *)msg);
-  } else if (msg->def == &osl_def_onnx_NodeProto && (s->o->flags & ONNXSLIM_SAVE_CONSTANTS) &&
+  } else if (msg->def == &osl_def_onnx_NodeProto && (s->o.flags & ONNXSLIM_SAVE_CONSTANTS) &&
              strcmp(onnxslim__msg_str(msg, onnx_NodeProto_op_type_tag), "Constant") == 0) {
     onnxslim_attr *a = onnxslim_node_find_attr((onnxslim_node *)msg, "value");
     onnxslim_tensor *t = a ? onnxslim_attr_tensor(a) : NULL;
@@ -220,29 +287,6 @@ static int write_item(const onnxslim_model *m, osl_item *it, osl_out *out, uint6
     for (size_t i = 0; i < sizeof d; i++) sprintf(it->checksum + 2 * i, "%02x", d[i]);
   }
   return rc;
-}
-
-/* ---- a growable byte buffer (the plans' fields, the journal's text) ---- */
-typedef struct {
-  uint8_t *p;
-  size_t n, cap;
-  int fail;
-} osl_buf;
-
-static void put(osl_buf *b, const void *d, size_t n) {
-  if (b->fail) return;
-  if (b->n + n > b->cap) {
-    size_t cap = (b->n + n) * 2 + 64;
-    uint8_t *q = realloc(b->p, cap);
-    if (!q) {
-      b->fail = 1;
-      return;
-    }
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, d, n);
-  b->n += n;
 }
 
 /* A sink appending to a buffer. */
@@ -350,21 +394,6 @@ static int is_variant(const char *loc, const char *want) {
   return 1;
 }
 
-/* The model a save replaces: the files it reads, by location and identity. */
-typedef struct {
-  char *loc; /* normalized location */
-  int found; /* the file was opened: dev/ino are valid */
-  dev_t dev;
-  ino_t ino;
-} osl_oldref;
-
-typedef struct {
-  int exists;  /* a file is at the destination */
-  int unknown; /* it is not a model that loads: what it reads is unknown */
-  osl_oldref *refs;
-  size_t n, cap;
-} osl_old;
-
 static void old_free(osl_old *old) {
   for (size_t i = 0; i < old->n; i++) free(old->refs[i].loc);
   free(old->refs);
@@ -449,10 +478,10 @@ static int old_reads(const osl_old *old, const struct stat *st) {
 /* 1 if loc is a name this save could have written: a generation of the
  * default data file (<model>.data), of the location asked for, or of a
  * per-tensor file of one of the tensors saved. */
-static int ours(const char *loc, const char *deflt, const char *location, const osl_esave *s) {
-  if (is_variant(loc, deflt) || (location && is_variant(loc, location))) return 1;
-  for (size_t i = 0; i < s->count; i++) {
-    const char *name = s->items[i].name && s->items[i].name[0] ? s->items[i].name : "tensor";
+static int ours(const osl_xsave *x, const char *loc) {
+  if (is_variant(loc, x->deflt) || (x->norm && is_variant(loc, x->norm))) return 1;
+  for (size_t i = 0; i < x->count; i++) {
+    const char *name = x->items[i].name && x->items[i].name[0] ? x->items[i].name : "tensor";
     char *pt = malloc(strlen(name) + 5);
     if (!pt) return 0;
     sprintf(pt, "%s.bin", name);
@@ -480,17 +509,16 @@ static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino, co
 /* After the commit: removes the files the replaced model read that the new
  * model does not, among those this save could have written. Only regular
  * files still the same as when the old model was read are removed. */
-static void remove_old(const osl_old *old, int outdir, const char *base, osl_out **outs,
-                       size_t nouts, const char *deflt, const char *location, const osl_esave *s) {
-  for (size_t i = 0; i < old->n; i++) {
-    const osl_oldref *r = &old->refs[i];
-    if (!r->found || !ours(r->loc, deflt, location, s)) continue;
+static void remove_old(const osl_xsave *x) {
+  for (size_t i = 0; i < x->old.n; i++) {
+    const osl_oldref *r = &x->old.refs[i];
+    if (!r->found || !ours(x, r->loc)) continue;
     struct stat st;
-    int keep = fstatat(outdir, base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
-    for (size_t j = 0; j < nouts && !keep; j++)
-      keep = fstatat(onnxslim__out_dirfd(outs[j]), onnxslim__out_name(outs[j]), &st, 0) == 0 &&
+    int keep = fstatat(x->outdir, x->base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
+    for (size_t j = 0; j < x->nouts && !keep; j++)
+      keep = fstatat(onnxslim__out_dirfd(x->outs[j]), onnxslim__out_name(x->outs[j]), &st, 0) == 0 &&
              st.st_dev == r->dev && st.st_ino == r->ino;
-    if (!keep) remove_beneath(outdir, r->loc, r->dev, r->ino, NULL);
+    if (!keep) remove_beneath(x->outdir, r->loc, r->dev, r->ino, NULL);
   }
 }
 
@@ -660,59 +688,53 @@ static int journal_put(int fd, const char *name, osl_buf *b) {
   return 0;
 }
 
-/* What one save holds while it puts its data files in place. */
-typedef struct {
-  const onnxslim_model *model;
-  const osl_old *old;
-  const char *base;
-  int replace;         /* one data file: the name asked for may replace a file */
-  int jfd;             /* the journal */
-  const char *jname;
-  char **wants, **locs, **backups;
-  const char **finals; /* the name of data file i in its directory, once in place */
-  osl_out **outs;
-} osl_claim;
-
 /* Puts data file i in place under the first generation of its name that no
  * other file of this save has, that is not the model file, and where no
  * file is - claimed by a rename that does not replace, since a save to
  * another model in this directory may claim names too. Except that with
- * `replace` the name asked for itself may replace a file that neither the
- * model being replaced nor the model being saved reads (re-saving replaces,
- * as asked): that file is kept aside until the commit. The journal hears
- * of each name before it is tried. Every name is in the data file's own
- * directory, reached beneath the model's when the output was opened. */
-static int claim_name(osl_claim *c, size_t i) {
+ * one data file the name asked for itself may replace a file that neither
+ * the model being replaced nor the model being saved reads (re-saving
+ * replaces, as asked): that file is kept aside until the commit. The
+ * journal hears of each name before it is tried. Every name is in the data
+ * file's own directory, reached beneath the model's when the output was
+ * opened. */
+static int claim_name(osl_xsave *x, size_t i) {
+  int replace = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
   dev_t dev;
   ino_t ino;
-  int rc = onnxslim__out_identity(c->outs[i], &dev, &ino);
-  int dfd = onnxslim__out_dirfd(c->outs[i]);
+  int rc = onnxslim__out_identity(x->outs[i], &dev, &ino);
+  int dfd = onnxslim__out_dirfd(x->outs[i]);
   osl_buf j = {0};
   for (unsigned k = 0; !rc; k++) {
-    if (k > 100000)
-      return onnxslim__err(ONNXSLIM_EIO, "no free name for the data file '%s'", c->wants[i]);
-    char *loc = variant(c->wants[i], k);
-    if (!loc) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    if (k > 100000) {
+      rc = onnxslim__err(ONNXSLIM_EIO, "no free name for the data file '%s'", x->wants[i]);
+      break;
+    }
+    char *loc = variant(x->wants[i], k);
+    if (!loc) {
+      rc = onnxslim__err_nomem("data file name");
+      break;
+    }
     const char *leaf = strrchr(loc, '/');
     leaf = leaf ? leaf + 1 : loc;
-    int taken = strcmp(loc, c->base) == 0;
-    for (size_t m = 0; m < i && !taken; m++) taken = strcmp(c->locs[m], loc) == 0;
+    int taken = strcmp(loc, x->base) == 0;
+    for (size_t m = 0; m < i && !taken; m++) taken = strcmp(x->locs[m], loc) == 0;
     struct stat st;
     int exists = !taken && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
     if (exists)
-      taken = !(c->replace && k == 0) || c->old->unknown || !S_ISREG(st.st_mode) ||
-              old_reads(c->old, &st) || onnxslim__model_reads(c->model, &st);
+      taken = !(replace && k == 0) || x->old.unknown || !S_ISREG(st.st_mode) ||
+              old_reads(&x->old, &st) || onnxslim__model_reads(x->model, &st);
     if (!taken) {
       put_id(&j, "new", dev, ino, loc);
       if (exists &&
-          !(c->backups[i] = onnxslim__side_link(dfd, onnxslim__out_dir(c->outs[i]), leaf)))
+          !(x->backups[i] = onnxslim__side_link(dfd, onnxslim__out_dir(x->outs[i]), leaf)))
         rc = onnxslim_error_last_code();
-      if (!rc && c->backups[i]) {
+      if (!rc && x->backups[i]) {
         /* the backup's location: in the directory of loc */
         size_t head = (size_t)(leaf - loc);
-        char *bloc = malloc(head + strlen(c->backups[i]) + 1);
+        char *bloc = malloc(head + strlen(x->backups[i]) + 1);
         if (bloc) {
-          sprintf(bloc, "%.*s%s", (int)head, loc, c->backups[i]);
+          sprintf(bloc, "%.*s%s", (int)head, loc, x->backups[i]);
           put_str(&j, "bak");
           put_loc(&j, bloc);
           put_loc(&j, loc);
@@ -722,11 +744,11 @@ static int claim_name(osl_claim *c, size_t i) {
           rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
         }
       }
-      if (!rc) rc = journal_put(c->jfd, c->jname, &j);
+      if (!rc) rc = journal_put(x->jfd, x->jname, &j);
       if (!rc && exists) {
-        rc = onnxslim__out_commit_to(c->outs[i], leaf, 0);
+        rc = onnxslim__out_commit_to(x->outs[i], leaf, 0);
       } else if (!rc) {
-        rc = onnxslim__out_claim(c->outs[i], leaf);
+        rc = onnxslim__out_claim(x->outs[i], leaf);
         if (rc == 1) {
           rc = 0; /* taken meanwhile: the next generation */
           taken = 1;
@@ -734,10 +756,9 @@ static int claim_name(osl_claim *c, size_t i) {
       }
     }
     if (!rc && !taken) {
-      c->locs[i] = loc;
-      c->finals[i] = leaf;
-      free(j.p);
-      return 0;
+      x->locs[i] = loc;
+      x->finals[i] = leaf;
+      break;
     }
     free(loc);
   }
@@ -745,284 +766,320 @@ static int claim_name(osl_claim *c, size_t i) {
   return rc;
 }
 
-int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
-                            const char *path, const onnxslim_save_options *opts) {
-  onnxslim_save_options o = *opts;
-  if (!o.align) o.align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
+/* ---- the phases of a save ---------------------------------------------------- */
+
+/* The names: the model file's (base), the default data file, the location
+ * asked for (normalized and checked), the model's directory. Nothing is
+ * written when they are refused. */
+static int save_names(osl_xsave *x) {
+  const char *path = x->path;
   const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
+  x->base = slash ? slash + 1 : path;
   size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  if (!base[0]) return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
+  if (!x->base[0]) return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
   /* the default data file, <model>.data */
-  char *deflt = malloc(strlen(base) + 6);
-  if (!deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  sprintf(deflt, "%s.data", base);
-  if (o.layout == ONNXSLIM_LAYOUT_ONE_FILE && !o.location) o.location = deflt;
+  x->deflt = malloc(strlen(x->base) + 6);
+  if (!x->deflt) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  sprintf(x->deflt, "%s.data", x->base);
+  onnxslim_save_options *o = &x->o;
+  if (!o->align) o->align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
+  if (o->layout == ONNXSLIM_LAYOUT_ONE_FILE && !o->location) o->location = x->deflt;
   const char *why;
-  char *norm = NULL;
-  if (o.location && onnxslim__location_ok(o.location, &why)) {
+  if (o->location && onnxslim__location_ok(o->location, &why)) {
     /* drop "." and empty segments: "./m.onnx" is the model file itself */
-    norm = norm_location(o.location);
-    if (!norm) {
-      free(deflt);
-      return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    }
-    o.location = norm;
+    x->norm = norm_location(o->location);
+    if (!x->norm) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    o->location = x->norm;
   }
-  {
-    struct stat pst;
-    if (stat(path, &pst) == 0 && S_ISDIR(pst.st_mode)) {
-      free(norm);
-      free(deflt);
-      return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
-    }
-  }
-  if (o.layout == ONNXSLIM_LAYOUT_ONE_FILE &&
-      (!onnxslim__location_ok(o.location, &why) || strcmp(o.location, base) == 0)) {
-    int rc = onnxslim__err(ONNXSLIM_EINVAL, "external data location '%s' refused: %s", o.location,
-                           strcmp(o.location, base) == 0 ? "it is the model file itself" : why);
-    free(deflt);
-    free(norm);
-    return rc;
-  }
-  if (o.layout != ONNXSLIM_LAYOUT_ONE_FILE && o.location && !norm) o.location = NULL;
-  osl_esave s = {model, &o, NULL, 0, 0};
+  struct stat pst;
+  if (stat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
+    return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
+  if (o->layout == ONNXSLIM_LAYOUT_ONE_FILE &&
+      (!onnxslim__location_ok(o->location, &why) || strcmp(o->location, x->base) == 0))
+    return onnxslim__err(ONNXSLIM_EINVAL, "external data location '%s' refused: %s", o->location,
+                         strcmp(o->location, x->base) == 0 ? "it is the model file itself" : why);
+  if (o->layout != ONNXSLIM_LAYOUT_ONE_FILE && o->location && !x->norm) o->location = NULL;
   /* the model's directory: "a/b" for "a/b/m.onnx", "/" for "/m.onnx" */
-  char *outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
-  int outdir = -1;
-  osl_out **outs = NULL;
-  char **locs = NULL, **wants = NULL, **backups = NULL;
-  const char **finals = NULL;
-  size_t nouts = 0;
-  onnxslim_save_report *rep = calloc(1, sizeof *rep);
-  osl_buf enc = {0};
-  osl_plan *plans = NULL;
-  osl_saveplan sp = {0};
-  osl_old old = {0};
-  int rc = rep && outdir_name ? collect_items(&s, model->root)
-                              : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  if (!rc) {
-    /* every file of this save - data files, the model, the side files - is
-     * made, renamed and removed beneath this descriptor of the model's
-     * directory, never through a symlink leading out of it */
-    outdir = open(outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (outdir < 0)
-      rc = onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", outdir_name,
-                         strerror(errno));
-  }
-  int fsync_data = !(o.flags & ONNXSLIM_SAVE_NO_FSYNC);
-  size_t nwritten = 0;
-  for (size_t i = 0; i < s.count; i++) nwritten += s.items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL;
-  /* data files, written to temporary files; their names are chosen at the
-   * commit (choose_names). First the names wanted, one per file. */
-  size_t nfiles = 0;
-  if (!rc && nwritten) {
-    size_t want = o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? 1 : nwritten;
-    outs = calloc(want, sizeof *outs);
-    locs = calloc(want, sizeof *locs);
-    wants = calloc(want, sizeof *wants);
-    finals = calloc(want, sizeof *finals);
-    backups = calloc(want, sizeof *backups);
-    if (!outs || !locs || !wants || !finals || !backups)
-      rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    for (size_t i = 0; i < s.count && !rc && nfiles < want; i++) {
-      osl_item *it = &s.items[i];
-      if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
-      char *loc;
-      if (o.layout == ONNXSLIM_LAYOUT_ONE_FILE) {
-        loc = strdup(o.location);
-      } else {
-        loc = malloc(strlen(it->name) + 32);
-        if (loc) {
-          sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
+  x->outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  if (!x->outdir_name) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  return 0;
+}
+
+/* Every file of this save - data files, the model, the side files - is
+ * made, renamed and removed beneath a descriptor of the model's directory,
+ * never through a symlink leading out of it. */
+static int open_outdir(osl_xsave *x) {
+  x->outdir = open(x->outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (x->outdir < 0)
+    return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s",
+                         x->outdir_name, strerror(errno));
+  return 0;
+}
+
+/* The names wanted for the data files, one per file: the location, or a
+ * name per tensor, unique among this save's files and not the model. The
+ * names they get are chosen at the commit (claim_name). */
+static int want_names(osl_xsave *x) {
+  for (size_t i = 0; i < x->count; i++)
+    x->nwritten += x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL;
+  if (!x->nwritten) return 0;
+  size_t want = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? 1 : x->nwritten;
+  x->outs = calloc(want, sizeof *x->outs);
+  x->locs = calloc(want, sizeof *x->locs);
+  x->wants = calloc(want, sizeof *x->wants);
+  x->finals = calloc(want, sizeof *x->finals);
+  x->backups = calloc(want, sizeof *x->backups);
+  if (!x->outs || !x->locs || !x->wants || !x->finals || !x->backups)
+    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t i = 0; i < x->count && x->nfiles < want; i++) {
+    osl_item *it = &x->items[i];
+    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    char *loc;
+    if (x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE) {
+      loc = strdup(x->o.location);
+    } else {
+      loc = malloc(strlen(it->name) + 32);
+      if (loc) {
+        sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
+        sanitize(loc);
+        /* unique among this save's files and not the model itself */
+        for (unsigned k = 1;; k++) {
+          int clash = strcmp(loc, x->base) == 0;
+          for (size_t j = 0; j < x->nfiles && !clash; j++) clash = strcmp(x->wants[j], loc) == 0;
+          if (!clash) break;
+          sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
           sanitize(loc);
-          /* unique among this save's files and not the model itself */
-          for (unsigned k = 1;; k++) {
-            int clash = strcmp(loc, base) == 0;
-            for (size_t j = 0; j < nfiles && !clash; j++) clash = strcmp(wants[j], loc) == 0;
-            if (!clash) break;
-            sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
-            sanitize(loc);
-          }
         }
       }
-      if (!loc) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-      else wants[nfiles++] = loc;
     }
+    if (!loc) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+    x->wants[x->nfiles++] = loc;
   }
-  /* temporary files of earlier saves to these names whose owner is gone
-   * (killed): before writing, so their space is free again */
-  if (!rc) rc = clean_sides(outdir, base, wants, nfiles, "tmp");
-  if (!rc && nwritten) {
-    uint64_t total = 0;
-    for (size_t i = 0; i < s.count; i++)
-      if (s.items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL) total += s.items[i].length + o.align;
-    for (size_t i = 0; i < s.count && !rc; i++) {
-      osl_item *it = &s.items[i];
-      if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
-      if (o.layout == ONNXSLIM_LAYOUT_PER_TENSOR || nouts == 0) {
-        outs[nouts] = onnxslim__out_open_beneath(
-            outdir, outdir_name, wants[nouts],
-            o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? total : it->length, model);
-        if (!outs[nouts]) {
-          rc = onnxslim_error_last_code();
-          break;
-        }
-        nouts++;
-      }
-      it->file = nouts - 1;
-      rc = write_item(model, it, outs[it->file], o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? o.align : 1,
-                      (o.flags & ONNXSLIM_SAVE_CHECKSUM) != 0);
+  return 0;
+}
+
+/* The data files, each written to a temporary file (aligned offsets in one
+ * file, checksums when asked) and synced; temporaries of killed saves to
+ * the same names are removed first, so their space is free again. */
+static int write_data(osl_xsave *x) {
+  int rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "tmp");
+  if (rc || !x->nwritten) return rc;
+  int one_file = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
+  uint64_t total = 0;
+  for (size_t i = 0; i < x->count; i++)
+    if (x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL) total += x->items[i].length + x->o.align;
+  for (size_t i = 0; i < x->count && !rc; i++) {
+    osl_item *it = &x->items[i];
+    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (!one_file || x->nouts == 0) {
+      x->outs[x->nouts] = onnxslim__out_open_beneath(x->outdir, x->outdir_name, x->wants[x->nouts],
+                                                     one_file ? total : it->length, x->model);
+      if (!x->outs[x->nouts]) return onnxslim_error_last_code();
+      x->nouts++;
     }
+    it->file = x->nouts - 1;
+    rc = write_item(x->model, it, x->outs[it->file], one_file ? x->o.align : 1,
+                    (x->o.flags & ONNXSLIM_SAVE_CHECKSUM) != 0);
   }
-  for (size_t i = 0; i < nouts && !rc; i++) rc = onnxslim__out_finish(outs[i], fsync_data);
-  /* From here on, saves to this path take turns: the model in place, what
-   * killed saves to it left behind, the commit and the removal of the old
-   * data belong together. */
-  osl_lock *lock = NULL;
-  if (!rc && !(lock = onnxslim__dest_lock(outdir, base))) rc = onnxslim_error_last_code();
-  if (!rc) rc = read_old(outdir, path, base, &old);
-  if (!rc) rc = recover_journals(outdir, base, &old);
-  if (!rc) rc = clean_sides(outdir, base, wants, nfiles, "bak");
-  /* the journal, before the first rename: the files the commit removes,
-   * then each data file as it is put in place */
-  int jfd = -1;
-  char *jname = NULL;
+  for (size_t i = 0; i < x->nouts && !rc; i++) rc = onnxslim__out_finish(x->outs[i], x->fsync_data);
+  return rc;
+}
+
+/* From here on, saves to this path take turns: the model in place, what
+ * killed saves to it left behind, the commit and the removal of the old
+ * data belong together. */
+static int take_turn(osl_xsave *x) {
+  if (!(x->lock = onnxslim__dest_lock(x->outdir, x->base))) return onnxslim_error_last_code();
+  int rc = read_old(x->outdir, x->path, x->base, &x->old);
+  if (!rc) rc = recover_journals(x->outdir, x->base, &x->old);
+  if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "bak");
+  return rc;
+}
+
+/* The journal, before the first rename: the files the commit removes, then
+ * (claim_name) each data file as it is put in place. */
+static int start_journal(osl_xsave *x) {
   size_t ndel = 0;
-  for (size_t i = 0; i < old.n; i++) ndel += old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s);
-  if (!rc && (nouts || ndel)) {
-    osl_buf j = {0};
-    put_str(&j, journal_magic);
-    for (size_t i = 0; i < old.n; i++)
-      if (old.refs[i].found && ours(old.refs[i].loc, deflt, norm, &s))
-        put_id(&j, "old", old.refs[i].dev, old.refs[i].ino, old.refs[i].loc);
-    if ((jfd = onnxslim__side_create(outdir, outdir_name, base, "journal", &jname)) < 0)
-      rc = onnxslim_error_last_code();
-    if (!rc) rc = journal_put(jfd, jname, &j);
-    free(j.p);
-  }
-  /* the data files go in first, under names the model in place does not
-   * read (claim_name); then the model, which names them, is written and
-   * renamed over its predecessor: that rename is the commit */
-  osl_claim cl = {model, &old, base, o.layout == ONNXSLIM_LAYOUT_ONE_FILE, jfd, jname,
-                  wants, locs, backups, finals, outs};
-  size_t committed = 0;
-  for (; committed < nouts && !rc; committed++) rc = claim_name(&cl, committed);
-  /* the data files' names are durable before the model's (each directory
-   * once: per-tensor files share the model's) */
-  for (size_t i = 0; i < nouts && !rc && fsync_data; i++)
-    if (i == 0 || strcmp(onnxslim__out_dir(outs[i]), onnxslim__out_dir(outs[i - 1])) != 0)
-      rc = onnxslim__out_sync_dir(outs[i]);
-  /* replacement fields of every tensor that changes place */
-  if (!rc) {
-    plans = calloc(s.count ? s.count : 1, sizeof *plans);
-    if (!plans) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  }
-  size_t *starts = !rc ? calloc(s.count + 1, sizeof *starts) : NULL;
-  if (!rc && !starts) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-  for (size_t i = 0; i < s.count && !rc; i++) {
-    osl_item *it = &s.items[i];
-    starts[i] = enc.n;
+  for (size_t i = 0; i < x->old.n; i++) ndel += x->old.refs[i].found && ours(x, x->old.refs[i].loc);
+  if (!x->nouts && !ndel) return 0;
+  osl_buf j = {0};
+  put_str(&j, journal_magic);
+  for (size_t i = 0; i < x->old.n; i++)
+    if (x->old.refs[i].found && ours(x, x->old.refs[i].loc))
+      put_id(&j, "old", x->old.refs[i].dev, x->old.refs[i].ino, x->old.refs[i].loc);
+  int rc = 0;
+  if ((x->jfd = onnxslim__side_create(x->outdir, x->outdir_name, x->base, "journal", &x->jname)) < 0)
+    rc = onnxslim_error_last_code();
+  if (!rc) rc = journal_put(x->jfd, x->jname, &j);
+  free(j.p);
+  return rc;
+}
+
+/* The data files go in first, under names the model in place does not read
+ * (claim_name); their names are durable before the model's (each directory
+ * once: per-tensor files share the model's). */
+static int claim_names(osl_xsave *x) {
+  int rc = 0;
+  /* counts the one that failed too: undo looks at each (finals[i]) */
+  for (; x->committed < x->nouts && !rc; x->committed++) rc = claim_name(x, x->committed);
+  for (size_t i = 0; i < x->nouts && !rc && x->fsync_data; i++)
+    if (i == 0 || strcmp(onnxslim__out_dir(x->outs[i]), onnxslim__out_dir(x->outs[i - 1])) != 0)
+      rc = onnxslim__out_sync_dir(x->outs[i]);
+  return rc;
+}
+
+/* How the model file is written: the replacement storage fields of every
+ * tensor written to a data file (the names it got), the bytes of every
+ * tensor external now that stays inline. */
+static int plan_model(osl_xsave *x) {
+  x->plans = calloc(x->count ? x->count : 1, sizeof *x->plans);
+  size_t *starts = calloc(x->count + 1, sizeof *starts);
+  int rc = x->plans && starts ? 0 : onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+  for (size_t i = 0; i < x->count && !rc; i++) {
+    osl_item *it = &x->items[i];
+    starts[i] = x->enc.n;
     if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL)
-      rc = put_placement(&enc, locs[it->file], it->offset, it->length,
-                         o.flags & ONNXSLIM_SAVE_CHECKSUM ? it->checksum : NULL);
+      rc = put_placement(&x->enc, x->locs[it->file], it->offset, it->length,
+                         x->o.flags & ONNXSLIM_SAVE_CHECKSUM ? it->checksum : NULL);
   }
-  for (size_t i = 0; i < s.count && !rc; i++) {
-    osl_item *it = &s.items[i];
-    osl_plan *pl = &plans[i];
+  for (size_t i = 0; i < x->count && !rc; i++) {
+    osl_item *it = &x->items[i];
+    osl_plan *pl = &x->plans[i];
     if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
-      pl->fields = enc.p + starts[i];
-      pl->fields_len = (i + 1 < s.count ? starts[i + 1] : enc.n) - starts[i];
-      rc = onnxslim__saveplan_set(&sp, it->t, pl);
+      pl->fields = x->enc.p + starts[i];
+      pl->fields_len = (i + 1 < x->count ? starts[i + 1] : x->enc.n) - starts[i];
+      rc = onnxslim__saveplan_set(&x->sp, it->t, pl);
     } else if (it->ext_now) {
       /* stays inline: its external bytes come back into the model file */
-      const osl_xform *x;
+      const osl_xform *xf;
       const uint8_t *p;
       size_t n;
-      rc = onnxslim__tensor_source(it->t, &x, &p, &n);
+      rc = onnxslim__tensor_source(it->t, &xf, &p, &n);
       pl->data = p ? p : (const uint8_t *)"";
       pl->size = n;
-      pl->xform = x;
-      if (!rc) rc = onnxslim__saveplan_set(&sp, it->t, pl);
+      pl->xform = xf;
+      if (!rc) rc = onnxslim__saveplan_set(&x->sp, it->t, pl);
     }
   }
-  /* the model file */
-  uint64_t msize = 0;
-  if (!rc) rc = onnxslim__msg_size_planned(model->root, &sp, &msize);
-  if (!rc) rc = onnxslim__model_size_ok(path, msize, o.flags & ONNXSLIM_SAVE_ALLOW_LARGE);
-  osl_out *mout = NULL;
-  if (!rc) {
-    mout = onnxslim__out_open_at(outdir, path, msize, model);
-    if (!mout) rc = onnxslim_error_last_code();
+  free(starts);
+  return rc;
+}
+
+/* The report, before the commit: a save that cannot report fails whole. */
+static int make_report(osl_xsave *x) {
+  onnxslim_save_report *rep = calloc(1, sizeof *rep);
+  if (!rep) return onnxslim__err_nomem("save report");
+  x->rep = rep;
+  rep->e = calloc(x->count ? x->count : 1, sizeof *rep->e);
+  if (!rep->e) return onnxslim__err_nomem("save report");
+  for (size_t i = 0; i < x->count; i++) {
+    osl_item *it = &x->items[i];
+    struct osl_save_entry *e = &rep->e[rep->count++];
+    e->name = strdup(it->name);
+    e->placement = it->status;
+    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
+      e->location = strdup(x->locs[it->file]);
+      e->offset = it->offset;
+      e->length = it->length;
+    }
+    if (!e->name || (it->status == ONNXSLIM_PLACEMENT_EXTERNAL && !e->location))
+      return onnxslim__err_nomem("save report");
   }
-  if (!rc) rc = onnxslim__msg_write_planned(model->root, &sp, onnxslim__out_sink(mout));
-  if (!rc) rc = onnxslim__out_finish(mout, fsync_data);
-  if (!rc) rc = onnxslim__out_commit(mout, fsync_data);
+  return 0;
+}
+
+/* The model file, written and renamed over its predecessor: the commit. */
+static int write_model(osl_xsave *x) {
+  uint64_t size = 0;
+  int rc = onnxslim__msg_size_planned(x->model->root, &x->sp, &size);
+  if (!rc) rc = onnxslim__model_size_ok(x->path, size, x->o.flags & ONNXSLIM_SAVE_ALLOW_LARGE);
+  if (rc) return rc;
+  x->mout = onnxslim__out_open_at(x->outdir, x->path, size, x->model);
+  if (!x->mout) return onnxslim_error_last_code();
+  rc = onnxslim__msg_write_planned(x->model->root, &x->sp, onnxslim__out_sink(x->mout));
+  if (!rc) rc = onnxslim__out_finish(x->mout, x->fsync_data);
+  if (!rc) rc = onnxslim__out_commit(x->mout, x->fsync_data);
+  return rc;
+}
+
+/* Done (rc 0: the data files the replaced model read and this one does not
+ * go) or undone (the new data files go, the ones kept aside come back);
+ * then the journal has nothing left to say and the next save may go. */
+static void finish(osl_xsave *x, int rc) {
   if (rc) {
-    /* undo: remove the new data files, put back the ones kept aside */
-    for (size_t i = 0; i < committed && i < nouts; i++) {
-      if (!finals[i]) continue;
-      int dfd = onnxslim__out_dirfd(outs[i]);
-      if (backups[i]) renameat(dfd, backups[i], dfd, finals[i]);
-      else unlinkat(dfd, finals[i], 0);
+    for (size_t i = 0; i < x->committed && i < x->nouts; i++) {
+      if (!x->finals[i]) continue;
+      int dfd = onnxslim__out_dirfd(x->outs[i]);
+      if (x->backups[i]) renameat(dfd, x->backups[i], dfd, x->finals[i]);
+      else unlinkat(dfd, x->finals[i], 0);
     }
   } else {
-    remove_old(&old, outdir, base, outs, nouts, deflt, norm, &s);
+    remove_old(x);
   }
-  for (size_t i = 0; backups && i < nouts; i++) {
-    /* no-op when put back */
-    if (backups[i]) unlinkat(onnxslim__out_dirfd(outs[i]), backups[i], 0);
-    free(backups[i]);
+  for (size_t i = 0; x->backups && i < x->nouts; i++) /* no-op when put back */
+    if (x->backups[i]) unlinkat(onnxslim__out_dirfd(x->outs[i]), x->backups[i], 0);
+  if (x->jname) unlinkat(x->outdir, x->jname, 0);
+  if (x->jfd >= 0) close(x->jfd);
+  x->jfd = -1;
+  onnxslim__dest_unlock(x->lock);
+  x->lock = NULL;
+  uint64_t copied = x->mout ? onnxslim__out_copied(x->mout) : 0;
+  for (size_t i = 0; i < x->nouts; i++) copied += x->outs[i] ? onnxslim__out_copied(x->outs[i]) : 0;
+  if (x->rep) x->rep->copied = copied;
+}
+
+static void xsave_free(osl_xsave *x) {
+  onnxslim__out_abort(x->mout);
+  for (size_t i = 0; i < x->nouts; i++) onnxslim__out_abort(x->outs[i]);
+  for (size_t i = 0; x->backups && i < x->nouts; i++) free(x->backups[i]);
+  for (size_t i = 0; i < x->nfiles; i++) {
+    free(x->locs[i]);
+    free(x->wants[i]);
   }
-  free(backups);
-  /* done or undone: the journal has nothing left to say */
-  if (jname) unlinkat(outdir, jname, 0);
-  if (jfd >= 0) close(jfd);
-  free(jname);
-  onnxslim__dest_unlock(lock);
-  old_free(&old);
-  onnxslim__saveplan_free(&sp);
-  if (rep) {
-    for (size_t i = 0; i < nouts; i++) rep->copied += outs[i] ? onnxslim__out_copied(outs[i]) : 0;
-    if (mout) rep->copied += onnxslim__out_copied(mout);
+  free(x->backups);
+  free(x->locs);
+  free(x->wants);
+  free(x->finals);
+  free(x->outs);
+  if (x->jfd >= 0) close(x->jfd);
+  free(x->jname);
+  old_free(&x->old);
+  onnxslim__saveplan_free(&x->sp);
+  free(x->plans);
+  free(x->enc.p);
+  free(x->items);
+  free(x->deflt);
+  free(x->norm);
+  if (x->outdir >= 0) close(x->outdir);
+  free(x->outdir_name);
+  onnxslim_save_report_free(x->rep);
+}
+
+int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
+                            const char *path, const onnxslim_save_options *opts) {
+  osl_xsave x;
+  memset(&x, 0, sizeof x);
+  x.model = model;
+  x.path = path;
+  x.o = *opts;
+  x.outdir = x.jfd = -1;
+  x.fsync_data = !(opts->flags & ONNXSLIM_SAVE_NO_FSYNC);
+  int rc = save_names(&x);
+  if (!rc) rc = collect_items(&x, model->root);
+  if (!rc) rc = open_outdir(&x);
+  if (!rc) rc = want_names(&x);
+  if (!rc) rc = write_data(&x);
+  if (!rc) rc = take_turn(&x);
+  if (!rc) rc = start_journal(&x);
+  if (!rc) rc = claim_names(&x);
+  if (!rc) rc = plan_model(&x);
+  if (!rc && out) rc = make_report(&x);
+  if (!rc) rc = write_model(&x);
+  finish(&x, rc);
+  if (!rc && out) {
+    *out = x.rep;
+    x.rep = NULL;
   }
-  onnxslim__out_abort(mout);
-  for (size_t i = 0; i < nouts; i++) onnxslim__out_abort(outs[i]);
-  /* report */
-  if (!rc && rep) {
-    rep->e = calloc(s.count ? s.count : 1, sizeof *rep->e);
-    if (!rep->e) rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    for (size_t i = 0; i < s.count && !rc; i++) {
-      osl_item *it = &s.items[i];
-      rep->e[i].name = strdup(it->name);
-      rep->e[i].placement = it->status;
-      if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
-        rep->e[i].location = strdup(locs[it->file]);
-        rep->e[i].offset = it->offset;
-        rep->e[i].length = it->length;
-      }
-      rep->count++;
-      if (!rep->e[i].name || (it->status == ONNXSLIM_PLACEMENT_EXTERNAL && !rep->e[i].location))
-        rc = onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
-    }
-  }
-  for (size_t i = 0; i < nfiles; i++) {
-    free(locs[i]);
-    free(wants[i]);
-  }
-  free(locs);
-  free(wants);
-  free(finals);
-  free(outs);
-  free(starts);
-  free(plans);
-  free(enc.p);
-  free(s.items);
-  free(deflt);
-  free(norm);
-  if (outdir >= 0) close(outdir);
-  free(outdir_name);
-  if (!rc && out) *out = rep;
-  else onnxslim_save_report_free(rep);
+  xsave_free(&x);
   return rc;
 }
