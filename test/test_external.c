@@ -1220,6 +1220,46 @@ static int sha1sum_of(const char *path, char out[41]) {
   return pclose(f) == 0 && ok && strlen(out) == 40 ? 0 : -1;
 }
 
+/* A Constant node without outputs: its value is still placed by a save
+ * with ONNXSLIM_SAVE_CONSTANTS, named "" in the report (it crashed the
+ * save: the name was NULL). In a child, so a crash is a failure. */
+static int constant_without_output(void *arg) {
+  const char *path = arg;
+  onnxslim_model *m = bert();
+  if (!m) return 2;
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  onnxslim_node *c = NULL;
+  for (size_t i = 0; i < onnxslim_graph_node_count(g) && !c; i++)
+    if (!strcmp(onnxslim_node_op_type(onnxslim_graph_node(g, i)), "Constant"))
+      c = onnxslim_graph_node(g, i);
+  if (!c || onnxslim_node_set_outputs(c, NULL, 0)) return 3;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = strstr(path, "per") ? ONNXSLIM_LAYOUT_PER_TENSOR : ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.size_threshold = 0;
+  eo.flags = ONNXSLIM_SAVE_CONSTANTS;
+  onnxslim_save_report *r = NULL;
+  if (onnxslim_save(&r, m, path, &eo)) return 4;
+  int found = 0;
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++)
+    found += !strcmp(onnxslim_save_report_name(r, i), "") &&
+             onnxslim_save_report_placement(r, i) == ONNXSLIM_PLACEMENT_EXTERNAL;
+  onnxslim_save_report_free(r);
+  onnxslim_model *s = load(path);
+  int same = s && same_structure(m, s);
+  onnxslim_model_free(s);
+  onnxslim_model_free(m);
+  return found == 1 && same ? 0 : 5;
+}
+
+TEST(save_constant_without_output) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "nooutput");
+  PATH(p, "%s/one.onnx", d);
+  PATH(q, "%s/per.onnx", d);
+  CHECK(in_child_timeout(constant_without_output, p, 60000) == 0);
+  CHECK(in_child_timeout(constant_without_output, q, 60000) == 0);
+}
+
 TEST(save_checksum) {
   char d[300], p[400], v[64];
   SUBDIR(d, "checksum");
@@ -2522,6 +2562,7 @@ int main(void) {
   RUN(save_location_aliasing_model);
   RUN(save_alignment);
   RUN(save_constants);
+  RUN(save_constant_without_output);
   RUN(save_checksum);
   RUN(save_shape_inputs);
   RUN(save_shape_input_from_constant);

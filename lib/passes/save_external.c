@@ -189,16 +189,21 @@ static int collect_items(osl_xsave *s, osl_msg *msg) {
   OSL_FLUSH(msg);
   if (msg->def == &osl_def_onnx_GraphProto) {
     for (size_t i = 0; i < msg->nf && !rc; i++)
-      if (msg->f[i].number == onnx_GraphProto_initializer_tag && msg->f[i].sub)
-        rc = add_item(s, msg->f[i].sub, onnxslim__msg_str(msg->f[i].sub, onnx_TensorProto_name_tag),
-                      (onnxslim_graph *)msg);
+      if (msg->f[i].number == onnx_GraphProto_initializer_tag && msg->f[i].sub) {
+        const char *name = onnxslim__msg_str(msg->f[i].sub, onnx_TensorProto_name_tag);
+        rc = name ? add_item(s, msg->f[i].sub, name, (onnxslim_graph *)msg)
+                  : onnxslim__err_nomem("tensor name");
+      }
   } else if (msg->def == &osl_def_onnx_NodeProto && (s->o.flags & ONNXSLIM_SAVE_CONSTANTS) &&
              strcmp(onnxslim__msg_str(msg, onnx_NodeProto_op_type_tag), "Constant") == 0) {
     onnxslim_attr *a = onnxslim_node_find_attr((onnxslim_node *)msg, "value");
     onnxslim_tensor *t = a ? onnxslim_attr_tensor(a) : NULL;
-    if (t)
-      rc = add_item(s, (osl_msg *)t, onnxslim_node_output((onnxslim_node *)msg, 0),
-                    onnxslim_node_graph((onnxslim_node *)msg));
+    /* named after its output ("" when it has none) */
+    const char *name = onnxslim_node_output_count((onnxslim_node *)msg)
+                           ? onnxslim_node_output((onnxslim_node *)msg, 0)
+                           : "";
+    if (t && !name) rc = onnxslim__err_nomem("tensor name");
+    else if (t) rc = add_item(s, (osl_msg *)t, name, onnxslim_node_graph((onnxslim_node *)msg));
   }
   /* any other tensor stored externally now must come back inline */
   if (!rc && msg->def == &osl_def_onnx_TensorProto && msg->parent &&
@@ -207,8 +212,11 @@ static int collect_items(osl_xsave *s, osl_msg *msg) {
           onnx_TensorProto_DataLocation_EXTERNAL) {
     int listed = 0;
     for (size_t i = 0; i < s->count; i++) listed |= s->items[i].t == msg;
-    if (!listed) {
-      rc = add_item(s, msg, onnxslim__msg_str(msg, onnx_TensorProto_name_tag), NULL);
+    const char *name = listed ? NULL : onnxslim__msg_str(msg, onnx_TensorProto_name_tag);
+    if (!listed && !name) {
+      rc = onnxslim__err_nomem("tensor name");
+    } else if (!listed) {
+      rc = add_item(s, msg, name, NULL);
       if (!rc) s->items[s->count - 1].status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
     }
   }
