@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
       onnxslim_value_info_set_tensor_type(vi, ONNXSLIM_DTYPE_FLOAT, dims, NULL, 2))
     die("output");
   double t1 = now();
-  if (onnxslim_model_save(model, argv[2], NULL)) die("save");
+  if (onnxslim_save(NULL, model, argv[2], NULL)) die("save");
   double t2 = now();
   printf("build_s=%.3f save_s=%.3f hwm_kb=%ld\n", t1 - t0, t2 - t1, hwm_kb());
   onnxslim_model_free(model);

@@ -7,7 +7,7 @@
  *   - inputs, outputs, nodes and initializers are added with the graph and
  *     node edit functions; every weight is a deterministic pseudo-random
  *     buffer of small values that the model BORROWS (no copy);
- *   - the result is written with onnxslim_model_save().
+ *   - the result is written with onnxslim_save().
  *
  * Usage: make_reranker OUT.onnx [--layers N] [--vocab N]
  * (defaults: 12 layers, vocab 250002; smaller values make quick test models)
@@ -369,10 +369,10 @@ int main(int argc, char **argv) {
   node_out("Add", "/classifier/out_proj/Add", "logits", OUT("/classifier/out_proj/MatMul"), b, (const char *)NULL);
 
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (onnxslim_model_save(m, out, NULL)) die(out);
+  if (onnxslim_save(NULL, m, out, NULL)) die(out);
   clock_gettime(CLOCK_MONOTONIC, &t2);
   uint64_t size = 0;
-  onnxslim_model_save_size(m, &size);
+  onnxslim_save_size(m, &size);
   printf("%s: %llu bytes, %llu params, %zu nodes, %zu initializers, opset 17 "
          "(build %.2f s, save %.2f s)\n",
          out, (unsigned long long)size, (unsigned long long)total_params,

@@ -1,8 +1,8 @@
 /* The published recipe through the library API, phase by phase, for
  * bench/run.sh: open, convert every Gather table (input 0 of a Gather) to
  * BF16 by truncation with onnxslim_convert_gather_tables(), save as a
- * single file (onnxslim_model_save) or with every tensor in one external
- * data file (onnxslim_model_save_external, threshold 0), optionally open the
+ * single file (onnxslim_save) or with every tensor in one external
+ * data file (onnxslim_save, threshold 0), optionally open the
  * result again.
  *
  * Usage: recipe_lib IN OUT [--external] [--min-size BYTES] [--no-convert]
@@ -101,18 +101,19 @@ int main(int argc, char **argv) {
 
   uint64_t kcopied = 0;
   if (external) {
-    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+    eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
     eo.size_threshold = 0;
-    if (nofsync) eo.flags |= ONNXSLIM_EXTERNAL_NO_FSYNC;
-    if (large) eo.flags |= ONNXSLIM_EXTERNAL_ALLOW_LARGE;
-    onnxslim_external_report *er = NULL;
-    rc = onnxslim_model_save_external(m, out, &eo, &er);
-    kcopied = onnxslim_external_report_kernel_copied(er);
-    onnxslim_external_report_free(er);
+    if (nofsync) eo.flags |= ONNXSLIM_SAVE_NO_FSYNC;
+    if (large) eo.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
+    onnxslim_save_report *er = NULL;
+    rc = onnxslim_save(&er, m, out, &eo);
+    kcopied = onnxslim_save_report_kernel_copied(er);
+    onnxslim_save_report_free(er);
   } else {
     onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
     if (nofsync) so.flags |= ONNXSLIM_SAVE_NO_FSYNC;
-    rc = onnxslim_model_save(m, out, &so);
+    rc = onnxslim_save(NULL, m, out, &so);
   }
   if (rc) {
     int r = fail(out, rc);

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     printf("input %zu:    %s\n", i, name);
   }
 
-  if (argc == 3 && onnxslim_model_save(model, argv[2], NULL) != ONNXSLIM_OK) {
+  if (argc == 3 && onnxslim_save(NULL, model, argv[2], NULL) != ONNXSLIM_OK) {
     fail(argv[2]);
     goto out;
   }

@@ -19,6 +19,7 @@
 #include "onnxslim/insert.h"
 #include "onnxslim/cleanup.h"
 #include "onnxslim/check.h"
-#include "onnxslim/external.h"
+#include "onnxslim/save.h"
+#include "onnxslim/fingerprint.h"
 
 #endif /* ONNXSLIM_H */

@@ -40,15 +40,27 @@ void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *
 
 /* ---- models (model.c) ---------------------------------------------------- */
 
-/* ONNXSLIM_ELIMIT unless a model file of `size` bytes fits protobuf's 2 GiB
- * limit or allow_large is set (model.c). */
-int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large);
 /* 1 when st is the identity of a file the model reads (its model file or
  * an external data file, by the descriptors it keeps), else 0. */
 struct stat;
 int onnxslim__model_reads(const onnxslim_model *model, const struct stat *st);
 
-/* ---- external data (external.c) ------------------------------------------ */
+/* The model's root message, or NULL with ONNXSLIM_EINVAL naming fn when
+ * model is NULL or not a model handle (model.c). */
+osl_msg *onnxslim__model_root(const onnxslim_model *model, const char *fn);
+
+/* ---- external data (extdata.c) ------------------------------------------- */
+
+/* Where an external tensor's bytes are (extdata.c; tensor.c keeps it). */
+typedef struct osl_extref {
+  size_t file; /* index into model->ext */
+  uint64_t offset, length;
+} osl_extref;
+/* The value of external_data key `key` of tensor t, NULL when absent. */
+const char *onnxslim__external_entry(osl_msg *tensor, const char *key);
+/* 1 if loc is an acceptable external data location (relative, "/"
+ * separated, no "..", naming a file), else 0 with *why saying why not. */
+int onnxslim__location_ok(const char *loc, const char **why);
 
 /* Resolves and maps every external tensor of a freshly parsed model. */
 int onnxslim__external_load(onnxslim_model *model);

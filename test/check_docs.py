@@ -103,7 +103,9 @@ report(bool(said) and all(c == len(structs) for c in said),
 # ---- the cycle between the library's files -------------------------------------------
 # Who calls whom, from the objects: an undefined onnxslim* symbol of one
 # object defined by another is an edge.
-objs = sorted((build / "obj").rglob("*.o"))
+# (the objects of the sources there are now: lib/x.c -> obj/x.o, lib/passes/y.c -> obj/passes/y.o)
+objs = sorted(build / "obj" / src.relative_to(root / "lib").with_suffix(".o")
+              for src in (root / "lib").rglob("*.c"))
 defs, uses = {}, {}
 try:
     for o in objs:
@@ -117,7 +119,7 @@ try:
                 defs[f[2]] = o.stem
 except (OSError, subprocess.CalledProcessError) as e:
     objs = []
-    report(False, "nm of %s/obj/*.o" % build, str(e))
+    report(False, "nm of the objects under %s/obj" % build, str(e))
 if objs:
     edges = {a: {defs[s] for s in u if s in defs and defs[s] != a} for a, u in uses.items()}
     reach = {a: set(e) for a, e in edges.items()}

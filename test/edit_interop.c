@@ -215,7 +215,7 @@ static void one(size_t line, const char *model, const char *prefix, int e) {
     snprintf(out, sizeof out, "%s.%s.onnx", prefix, edits[e]);
     onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
     so.flags = ONNXSLIM_SAVE_NO_FSYNC;
-    if (onnxslim_model_save(m, out, &so) != 0) {
+    if (onnxslim_save(NULL, m, out, &so) != 0) {
       snprintf(why, sizeof why, "save: %s", onnxslim_error_last());
       rc = -1;
     }

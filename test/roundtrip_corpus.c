@@ -33,14 +33,14 @@ static const char *check_one(const char *path) {
     goto done;
   }
   out = malloc(n ? n : 1);
-  if (onnxslim_model_save_buffer(mb, out, n, &n2) != 0 || n2 != n || memcmp(out, in, n) != 0) {
+  if (onnxslim_save_buffer(mb, out, n, &n2) != 0 || n2 != n || memcmp(out, in, n) != 0) {
     res = "buffer round trip differs";
     goto done;
   }
   snprintf(tmp, sizeof tmp, "%s/roundtrip.onnx", outdir);
   onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
   so.flags = ONNXSLIM_SAVE_NO_FSYNC;
-  if (onnxslim_model_save(mf, tmp, &so) != 0) {
+  if (onnxslim_save(NULL, mf, tmp, &so) != 0) {
     snprintf(why, sizeof why, "save: %s", onnxslim_error_last());
     res = why;
     goto done;

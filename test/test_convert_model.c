@@ -48,10 +48,10 @@ static uint32_t f32_bits(float f) {
 static uint8_t *save_bytes(const onnxslim_model *m, size_t *n) {
   size_t need = 0;
   *n = 0;
-  if (onnxslim_model_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
+  if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
   uint8_t *p = malloc(need ? need : 1);
   if (!p) return NULL;
-  if (onnxslim_model_save_buffer(m, p, need, n) != 0 || *n != need) {
+  if (onnxslim_save_buffer(m, p, need, n) != 0 || *n != need) {
     free(p);
     return NULL;
   }
@@ -1425,13 +1425,14 @@ TEST(storage_external_data) {
   float *orig = floats_of(onnxslim_graph_find_initializer(onnxslim_model_graph(src), WORD_EMB), &n);
   CHECK(orig && n == 1600);
   /* all tensors out, into one data file */
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
   eo.location = "weights.bin";
-  eo.flags = ONNXSLIM_EXTERNAL_NO_FSYNC;
+  eo.flags = ONNXSLIM_SAVE_NO_FSYNC;
   char model_path[128];
   snprintf(model_path, sizeof model_path, "%s", tmpfile_in("ext.onnx"));
-  CHECK_OK(onnxslim_model_save_external(src, model_path, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, src, model_path, &eo));
   onnxslim_model_free(src);
   onnxslim_model *m = open_model(model_path);
   CHECK(m != NULL);
@@ -1463,7 +1464,7 @@ TEST(storage_external_data) {
     char out_path[128];
     snprintf(out_path, sizeof out_path, "%s", tmpfile_in("ext2.onnx"));
     eo.location = "weights2.bin";
-    CHECK_OK(onnxslim_model_save_external(m, out_path, &eo, NULL));
+    CHECK_OK(onnxslim_save(NULL, m, out_path, &eo));
     r = open_model(out_path);
     if (r) {
       onnxslim_tensor *rt = onnxslim_graph_find_initializer(onnxslim_model_graph(r), WORD_EMB);
@@ -1637,9 +1638,9 @@ TEST(storage_int32_data_half_types) {
   CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sb, 1, 0, NULL));
   /* after a save and reload: FP16 -> FP32 exact; BF16 -> FP16 rounded */
   size_t need = 0;
-  onnxslim_model_save_buffer(m, NULL, 0, &need);
+  onnxslim_save_buffer(m, NULL, 0, &need);
   uint8_t *buf = malloc(need ? need : 1);
-  CHECK_OK(onnxslim_model_save_buffer(m, buf, need, &need));
+  CHECK_OK(onnxslim_save_buffer(m, buf, need, &need));
   onnxslim_model *r = NULL;
   CHECK_OK(onnxslim_model_from_buffer(&r, buf, need, ONNXSLIM_BORROW, NULL));
   if (r) {
@@ -1693,12 +1694,12 @@ TEST(report_without_statistics) {
         st.max_abs_error == 0.0 && st.max_rel_error == 0.0);
   CHECK(st2.to_inf > 0 && st2.max_abs_error > 0.0);
   size_t n1 = 0, n2 = 0;
-  onnxslim_model_save_buffer(m, NULL, 0, &n1);
-  onnxslim_model_save_buffer(m2, NULL, 0, &n2);
+  onnxslim_save_buffer(m, NULL, 0, &n1);
+  onnxslim_save_buffer(m2, NULL, 0, &n2);
   CHECK(n1 == n2 && n1 > 0);
   uint8_t *b1 = malloc(n1 ? n1 : 1), *b2 = malloc(n2 ? n2 : 1);
-  CHECK_OK(onnxslim_model_save_buffer(m, b1, n1, &n1));
-  CHECK_OK(onnxslim_model_save_buffer(m2, b2, n2, &n2));
+  CHECK_OK(onnxslim_save_buffer(m, b1, n1, &n1));
+  CHECK_OK(onnxslim_save_buffer(m2, b2, n2, &n2));
   CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
   free(b1);
   free(b2);
@@ -1873,7 +1874,7 @@ TEST(streaming_save_twice_and_read_back) {
   if (!orig) return;
   memcpy(orig, d0, 6400);
   uint64_t size_before = 0;
-  CHECK_OK(onnxslim_model_save_size(m, &size_before));
+  CHECK_OK(onnxslim_save_size(m, &size_before));
   CHECK_OK(onnxslim_convert_gather_tables(NULL, m, BF16, 0, ONNXSLIM_CONVERT_TRUNCATE));
   uint16_t want[1600];
   CHECK_OK(onnxslim_convert_f32_to_bf16(want, orig, 1600, ONNXSLIM_CONVERT_TRUNCATE, NULL));
@@ -1882,7 +1883,7 @@ TEST(streaming_save_twice_and_read_back) {
   uint8_t *s1 = save_bytes(m, &a), *s2 = save_bytes(m, &b);
   CHECK(s1 && s2 && a == b && memcmp(s1, s2, a) == 0);
   uint64_t size_after = 0;
-  CHECK_OK(onnxslim_model_save_size(m, &size_after));
+  CHECK_OK(onnxslim_save_size(m, &size_after));
   CHECK(size_after == a);
   /* the two tables lost half their bytes (3200 + 512); two Casts and value
    * infos were added */

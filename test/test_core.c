@@ -369,15 +369,15 @@ TEST(unknown_fields_survive_load_edit_save) {
   if (!m) return;
   /* unedited: byte-identical */
   size_t need = 0;
-  CHECK(onnxslim_model_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
+  CHECK(onnxslim_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
   CHECK(need == model.n);
   uint8_t *out = malloc(need + 16);
   size_t got = 0;
-  CHECK(onnxslim_model_save_buffer(m, out, need - 1, &got) == ONNXSLIM_EBUFSIZE);
-  CHECK_OK(onnxslim_model_save_buffer(m, out, need + 16, &got));
+  CHECK(onnxslim_save_buffer(m, out, need - 1, &got) == ONNXSLIM_EBUFSIZE);
+  CHECK_OK(onnxslim_save_buffer(m, out, need + 16, &got));
   CHECK(got == model.n && memcmp(out, model.p, got) == 0);
   uint64_t sz = 0;
-  CHECK_OK(onnxslim_model_save_size(m, &sz));
+  CHECK_OK(onnxslim_save_size(m, &sz));
   CHECK(sz == model.n);
   /* newer data type is reported as stored */
   onnxslim_graph *g = onnxslim_model_graph(m);
@@ -397,9 +397,9 @@ TEST(unknown_fields_survive_load_edit_save) {
   CHECK(onnxslim_graph_find_node(g, "n0") == NULL);
   CHECK_OK(onnxslim_model_set_producer(m, "libonnxslim-edit", "9.9"));
   free(out);
-  CHECK(onnxslim_model_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
+  CHECK(onnxslim_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
   out = malloc(need);
-  CHECK_OK(onnxslim_model_save_buffer(m, out, need, &got));
+  CHECK_OK(onnxslim_save_buffer(m, out, need, &got));
   /* the unknown fields are still there, byte for byte */
   CHECK(pb_find(out, got, node_meta.p, node_meta.n) >= 0);
   CHECK(pb_find(out, got, graph_meta.p, graph_meta.n) >= 0);
@@ -422,7 +422,7 @@ TEST(unknown_fields_survive_load_edit_save) {
     /* saving the reloaded model reproduces the edited bytes */
     uint8_t *again = malloc(got);
     size_t got2 = 0;
-    CHECK_OK(onnxslim_model_save_buffer(m2, again, got, &got2));
+    CHECK_OK(onnxslim_save_buffer(m2, again, got, &got2));
     CHECK(got2 == got && memcmp(again, out, got) == 0);
     free(again);
     onnxslim_model_free(m2);

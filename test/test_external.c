@@ -33,6 +33,12 @@
 #include "pbuild.h"
 #include "t.h"
 
+/* The default options of a save with external data in one file. */
+static const onnxslim_save_options one_file = {ONNXSLIM_SAVE_OPTIONS_VERSION, 0,
+                                               ONNXSLIM_LAYOUT_ONE_FILE,
+                                               ONNXSLIM_SAVE_DEFAULT_THRESHOLD,
+                                               ONNXSLIM_SAVE_DEFAULT_ALIGN, NULL};
+
 #define BERT "test/data/bert-tiny.onnx"
 #define WORD_EMB "roberta.embeddings.word_embeddings.weight"
 #define POS_EMB "roberta.embeddings.position_embeddings.weight"
@@ -280,14 +286,14 @@ typedef struct {
   uint64_t off, len;
 } rent;
 
-static rent rep_get(const onnxslim_external_report *r, const char *name) {
+static rent rep_get(const onnxslim_save_report *r, const char *name) {
   rent x = {0, -1, NULL, 0, 0};
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     const char *nm;
     int st;
     const char *loc;
     uint64_t off, len;
-    if (onnxslim_external_report_entry(r, i, &nm, &st, &loc, &off, &len)) continue;
+    if (save_report_entry(r, i, &nm, &st, &loc, &off, &len)) continue;
     if (strcmp(nm, name) == 0) {
       x.found++;
       x.status = st;
@@ -393,7 +399,7 @@ static int same_structure(const onnxslim_model *a, const onnxslim_model *b) {
 
 static int fingerprint_of(const onnxslim_model *m, char out[33]) {
   out[0] = '\0';
-  return m ? onnxslim_model_fingerprint(m, out) : -1;
+  return m ? onnxslim_fingerprint(out, ONNXSLIM_FINGERPRINT_SIZE, m) : -1;
 }
 
 static int file_fingerprint(const char *path, char out[33]) {
@@ -877,17 +883,18 @@ TEST(save_threshold) {
   onnxslim_model *m = bert();
   CHECK(m != NULL);
   if (!m) return;
-  onnxslim_external_options eo;
-  CHECK_OK(onnxslim_external_options_init(&eo, ONNXSLIM_EXTERNAL_OPTIONS_VERSION));
-  CHECK(eo.mode == ONNXSLIM_EXTERNAL_ONE_FILE && eo.size_threshold == 1024 && eo.align == 4096 &&
+  onnxslim_save_options eo;
+  CHECK_OK(onnxslim_save_options_init(&eo, ONNXSLIM_SAVE_OPTIONS_VERSION));
+  CHECK(eo.layout == ONNXSLIM_LAYOUT_AS_LOADED && eo.size_threshold == 1024 && eo.align == 4096 &&
         eo.flags == 0 && eo.location == NULL);
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   for (int pass = 0; pass < 3; pass++) {
-    /* pass 0: NULL options (defaults), 1: threshold 0, 2: threshold 2000 */
+    /* pass 0: the defaults but the layout, 1: threshold 0, 2: threshold 2000 */
     uint64_t thr = pass == 0 ? 1024 : pass == 1 ? 0 : 2000;
     eo.size_threshold = thr;
-    onnxslim_external_report *r = NULL;
+    onnxslim_save_report *r = NULL;
     PATH(p, "%s/t%d.onnx", d, pass);
-    CHECK_OK(onnxslim_model_save_external(m, p, pass == 0 ? NULL : &eo, &r));
+    CHECK_OK(onnxslim_save(&r, m, p, &eo));
     onnxslim_model *s = load(p);
     CHECK(s != NULL);
     onnxslim_graph *g = onnxslim_model_graph(m);
@@ -898,26 +905,26 @@ TEST(save_threshold) {
       uint64_t size = 0;
       onnxslim_tensor_byte_size(t, &size);
       rent e = rep_get(r, name);
-      int want = size < thr ? ONNXSLIM_EXTERNAL_BELOW_THRESHOLD
-                 : is_shape_input(name) ? ONNXSLIM_EXTERNAL_SHAPE_INPUT
-                                        : ONNXSLIM_EXTERNAL_WRITTEN;
+      int want = size < thr ? ONNXSLIM_PLACEMENT_BELOW_THRESHOLD
+                 : is_shape_input(name) ? ONNXSLIM_PLACEMENT_SHAPE_INPUT
+                                        : ONNXSLIM_PLACEMENT_EXTERNAL;
       if (e.found != 1 || e.status != want) {
         fprintf(stderr, "threshold %" PRIu64 ": %s (%" PRIu64 " B): status %d, want %d\n", thr, name,
                 size, e.status, want);
         t_cur_failed++;
       }
-      written += want == ONNXSLIM_EXTERNAL_WRITTEN;
+      written += want == ONNXSLIM_PLACEMENT_EXTERNAL;
       onnxslim_tensor *st = init(s, name);
       CHECK(st && (onnxslim_tensor_storage(st) == ONNXSLIM_STORAGE_EXTERNAL) ==
-                      (want == ONNXSLIM_EXTERNAL_WRITTEN));
+                      (want == ONNXSLIM_PLACEMENT_EXTERNAL));
       CHECK(tensor_bytes_equal(t, st));
-      if (want == ONNXSLIM_EXTERNAL_WRITTEN) CHECK(e.len == size);
+      if (want == ONNXSLIM_PLACEMENT_EXTERNAL) CHECK(e.len == size);
     }
     CHECK(written > 0);
-    /* Constants are not considered without ONNXSLIM_EXTERNAL_CONSTANTS */
-    CHECK(onnxslim_external_report_count(r) == onnxslim_graph_initializer_count(g));
+    /* Constants are not considered without ONNXSLIM_SAVE_CONSTANTS */
+    CHECK(onnxslim_save_report_count(r) == onnxslim_graph_initializer_count(g));
     CHECK(s && same_structure(m, s));
-    onnxslim_external_report_free(r);
+    onnxslim_save_report_free(r);
     onnxslim_model_free(s);
   }
   onnxslim_model_free(m);
@@ -928,30 +935,31 @@ TEST(save_one_file_vs_per_tensor) {
   SUBDIR(d, "mode");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/one.onnx", d), &eo, &r));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/one.onnx", d), &eo));
   size_t nw = 0;
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     const char *loc;
     int st;
-    onnxslim_external_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
-    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    save_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
+    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
     nw++;
     CHECK_STR(loc, "one.onnx.data");
   }
   CHECK(nw > 20);
   CHECK(count_entries(d) == 2); /* one.onnx, one.onnx.data */
   CHECK(exists(PATH(p, "%s/one.onnx.data", d)));
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   /* a chosen location, in a subdirectory */
   mkdir(PATH(p, "%s/w", d), 0755);
   eo.location = "w/weights.bin";
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/loc.onnx", d), &eo, &r));
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/loc.onnx", d), &eo));
   CHECK(exists(PATH(p, "%s/w/weights.bin", d)));
   CHECK_STR(rep_get(r, WORD_EMB).loc, "w/weights.bin");
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   onnxslim_model *s = load(PATH(p, "%s/loc.onnx", d));
   CHECK(s && same_structure(m, s));
   onnxslim_model_free(s);
@@ -959,44 +967,44 @@ TEST(save_one_file_vs_per_tensor) {
   char pd[300];
   SUBDIR(pd, "mode/per");
   eo.location = NULL;
-  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/per.onnx", pd), &eo, &r));
-  size_t n = onnxslim_external_report_count(r);
+  eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/per.onnx", pd), &eo));
+  size_t n = onnxslim_save_report_count(r);
   nw = 0;
   for (size_t i = 0; i < n; i++) {
     const char *name, *loc;
     int st;
     uint64_t off, len;
-    onnxslim_external_report_entry(r, i, &name, &st, &loc, &off, &len);
-    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    save_report_entry(r, i, &name, &st, &loc, &off, &len);
+    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
     nw++;
     CHECK(loc && !strchr(loc, '/') && off == 0);
     for (size_t j = 0; j < i; j++) {
       const char *l2;
       int s2;
-      onnxslim_external_report_entry(r, j, NULL, &s2, &l2, NULL, NULL);
-      if (s2 == ONNXSLIM_EXTERNAL_WRITTEN) CHECK(strcmp(loc, l2) != 0);
+      save_report_entry(r, j, NULL, &s2, &l2, NULL, NULL);
+      if (s2 == ONNXSLIM_PLACEMENT_EXTERNAL) CHECK(strcmp(loc, l2) != 0);
     }
     CHECK(file_size(PATH(q, "%s/%s", pd, loc)) == (int64_t)len);
   }
   CHECK(count_entries(pd) == (int)nw + 1);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   s = load(PATH(p, "%s/per.onnx", pd));
   CHECK(s && same_structure(m, s));
   onnxslim_model_free(s);
   /* options that are refused */
-  eo.mode = 0;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
-  eo.mode = 4;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
-  eo.mode = ONNXSLIM_EXTERNAL_ONE_FILE;
+  eo.layout = -1;
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/x.onnx", d), &eo) == ONNXSLIM_EINVAL);
+  eo.layout = 4;
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/x.onnx", d), &eo) == ONNXSLIM_EINVAL);
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.flags = 64;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/x.onnx", d), &eo) == ONNXSLIM_EINVAL);
   eo.flags = 0;
   static const char *badloc[] = {"/tmp/x.data", "../x.data", "a/../x.data", "", "x.onnx"};
   for (size_t i = 0; i < sizeof badloc / sizeof badloc[0]; i++) {
     eo.location = badloc[i];
-    int rc = onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, &r);
+    int rc = onnxslim_save(&r, m, PATH(p, "%s/x.onnx", d), &eo);
     if (rc != ONNXSLIM_EINVAL) {
       fprintf(stderr, "location '%s' accepted (%d)\n", badloc[i], rc);
       t_cur_failed++;
@@ -1005,12 +1013,13 @@ TEST(save_one_file_vs_per_tensor) {
   }
   eo.location = NULL;
   eo.version = 99;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/x.onnx", d), &eo) == ONNXSLIM_EINVAL);
   CHECK(!exists(PATH(p, "%s/x.onnx", d)) && !exists(PATH(p, "%s/x.onnx.data", d)));
-  CHECK(onnxslim_model_save_external(NULL, p, NULL, NULL) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_model_save_external(m, NULL, NULL, NULL) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_external_options_init(&eo, 2) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_external_options_init(NULL, 1) == ONNXSLIM_EINVAL);
+  eo.version = ONNXSLIM_SAVE_OPTIONS_VERSION;
+  CHECK(onnxslim_save(NULL, NULL, p, &eo) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, NULL, &eo) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_options_init(&eo, 2) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_options_init(NULL, 1) == ONNXSLIM_EINVAL);
   onnxslim_model_free(m);
 }
 
@@ -1023,9 +1032,10 @@ TEST(save_location_aliasing_model) {
   REQUIRE(m != NULL);
   static const char *alias[] = {"./x.onnx", "././x.onnx", ".//x.onnx"};
   for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++) {
-    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+    eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
     eo.location = alias[i];
-    int rc = onnxslim_model_save_external(m, PATH(p, "%s/x.onnx", d), &eo, NULL);
+    int rc = onnxslim_save(NULL, m, PATH(p, "%s/x.onnx", d), &eo);
     if (rc == 0) {
       /* if accepted, the result must at least load and hold the data */
       onnxslim_model *s = NULL;
@@ -1047,12 +1057,13 @@ TEST(save_location_aliasing_model) {
 
 static void check_alignment(onnxslim_model *m, const char *d, uint64_t align, int line) {
   char p[400];
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
   eo.align = align;
-  onnxslim_external_report *r = NULL;
+  onnxslim_save_report *r = NULL;
   PATH(p, "%s/a%" PRIu64 ".onnx", d, align);
-  if (onnxslim_model_save_external(m, p, &eo, &r)) {
+  if (onnxslim_save(&r, m, p, &eo)) {
     fprintf(stderr, "line %d: save failed: %s\n", line, onnxslim_error_last());
     t_cur_failed++;
     return;
@@ -1061,12 +1072,12 @@ static void check_alignment(onnxslim_model *m, const char *d, uint64_t align, in
   uint8_t *model = slurp(p, &mn);
   uint64_t end = 0, prev_end = 0;
   int unaligned_to_4096 = 0, gaps_ok = 1, n = 0;
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     const char *name;
     int st;
     uint64_t off, len;
-    onnxslim_external_report_entry(r, i, &name, &st, NULL, &off, &len);
-    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    save_report_entry(r, i, &name, &st, NULL, &off, &len);
+    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
     n++;
     char so[32], sl[32];
     int found = saved_key(model, mn, name, "offset", so, sizeof so) &&
@@ -1089,7 +1100,7 @@ static void check_alignment(onnxslim_model *m, const char *d, uint64_t align, in
   PATH(p, "%s/a%" PRIu64 ".onnx.data", d, align);
   CHECK(file_size(p) == (int64_t)end);
   free(model);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
 }
 
 TEST(save_alignment) {
@@ -1099,33 +1110,35 @@ TEST(save_alignment) {
   REQUIRE(m != NULL);
   check_alignment(m, d, 4096, __LINE__);
   /* the default (align 0, or NULL options) is 4096 */
-  onnxslim_external_options z = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options z = ONNXSLIM_SAVE_OPTIONS_INIT;
+  z.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   z.size_threshold = 0;
   z.align = 0;
   char q[400];
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/a0.onnx", d), &z, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/a0.onnx", d), &z));
   CHECK(same_file(PATH(p, "%s/a0.onnx.data", d), PATH(q, "%s/a4096.onnx.data", d)));
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/dflt.onnx", d), NULL, &r));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/dflt.onnx", d), &one_file));
   int n = 0;
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     int st;
     uint64_t off;
-    onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, NULL);
-    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    save_report_entry(r, i, NULL, &st, NULL, &off, NULL);
+    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
     n++;
     CHECK(off % 4096 == 0);
   }
   CHECK(n >= 2);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   check_alignment(m, d, 64, __LINE__);
   check_alignment(m, d, 1, __LINE__);
   check_alignment(m, d, 65536, __LINE__);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.align = 3;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/bad.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/bad.onnx", d), &eo) == ONNXSLIM_EINVAL);
   eo.align = 4097;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/bad.onnx", d), &eo, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/bad.onnx", d), &eo) == ONNXSLIM_EINVAL);
   CHECK(!exists(p));
   /* every saved variant reloads to the same model */
   static const char *names[] = {"a4096", "a64", "a1", "a65536"};
@@ -1143,16 +1156,17 @@ TEST(save_constants) {
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
   onnxslim_graph *g = onnxslim_model_graph(m);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
   for (int with = 0; with < 2; with++) {
-    eo.flags = with ? ONNXSLIM_EXTERNAL_CONSTANTS : 0;
-    onnxslim_external_report *r = NULL;
-    CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/c%d.onnx", d, with), &eo, &r));
+    eo.flags = with ? ONNXSLIM_SAVE_CONSTANTS : 0;
+    onnxslim_save_report *r = NULL;
+    CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/c%d.onnx", d, with), &eo));
     onnxslim_model *s = load(p);
     if (!s) {
       CHECK(s != NULL);
-      onnxslim_external_report_free(r);
+      onnxslim_save_report_free(r);
       continue;
     }
     int nconst = 0;
@@ -1167,7 +1181,7 @@ TEST(save_constants) {
       onnxslim_tensor *mt = onnxslim_attr_tensor(onnxslim_node_find_attr(n, "value"));
       CHECK(st && tensor_bytes_equal(st, mt));
       if (with) {
-        CHECK(e.found == 1 && e.status == ONNXSLIM_EXTERNAL_WRITTEN && e.len == 4);
+        CHECK(e.found == 1 && e.status == ONNXSLIM_PLACEMENT_EXTERNAL && e.len == 4);
         CHECK(st && onnxslim_tensor_storage(st) == ONNXSLIM_STORAGE_EXTERNAL);
       } else {
         CHECK(e.found == 0);
@@ -1176,11 +1190,11 @@ TEST(save_constants) {
     }
     CHECK(nconst == 6);
     CHECK(same_structure(m, s));
-    onnxslim_external_report_free(r);
+    onnxslim_save_report_free(r);
     /* re-saving the Constants-out model without the flag brings them back */
     if (with) {
       eo.flags = 0;
-      CHECK_OK(onnxslim_model_save_external(s, PATH(p, "%s/back.onnx", d), &eo, NULL));
+      CHECK_OK(onnxslim_save(NULL, s, PATH(p, "%s/back.onnx", d), &eo));
       onnxslim_model *b = load(p);
       CHECK(b && same_structure(m, b));
       for (size_t i = 0; b && i < onnxslim_graph_node_count(onnxslim_model_graph(b)); i++) {
@@ -1206,6 +1220,46 @@ static int sha1sum_of(const char *path, char out[41]) {
   return pclose(f) == 0 && ok && strlen(out) == 40 ? 0 : -1;
 }
 
+/* A Constant node without outputs: its value is still placed by a save
+ * with ONNXSLIM_SAVE_CONSTANTS, named "" in the report (it crashed the
+ * save: the name was NULL). In a child, so a crash is a failure. */
+static int constant_without_output(void *arg) {
+  const char *path = arg;
+  onnxslim_model *m = bert();
+  if (!m) return 2;
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  onnxslim_node *c = NULL;
+  for (size_t i = 0; i < onnxslim_graph_node_count(g) && !c; i++)
+    if (!strcmp(onnxslim_node_op_type(onnxslim_graph_node(g, i)), "Constant"))
+      c = onnxslim_graph_node(g, i);
+  if (!c || onnxslim_node_set_outputs(c, NULL, 0)) return 3;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = strstr(path, "per") ? ONNXSLIM_LAYOUT_PER_TENSOR : ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.size_threshold = 0;
+  eo.flags = ONNXSLIM_SAVE_CONSTANTS;
+  onnxslim_save_report *r = NULL;
+  if (onnxslim_save(&r, m, path, &eo)) return 4;
+  int found = 0;
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++)
+    found += !strcmp(onnxslim_save_report_name(r, i), "") &&
+             onnxslim_save_report_placement(r, i) == ONNXSLIM_PLACEMENT_EXTERNAL;
+  onnxslim_save_report_free(r);
+  onnxslim_model *s = load(path);
+  int same = s && same_structure(m, s);
+  onnxslim_model_free(s);
+  onnxslim_model_free(m);
+  return found == 1 && same ? 0 : 5;
+}
+
+TEST(save_constant_without_output) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "nooutput");
+  PATH(p, "%s/one.onnx", d);
+  PATH(q, "%s/per.onnx", d);
+  CHECK(in_child_timeout(constant_without_output, p, 60000) == 0);
+  CHECK(in_child_timeout(constant_without_output, q, 60000) == 0);
+}
+
 TEST(save_checksum) {
   char d[300], p[400], v[64];
   SUBDIR(d, "checksum");
@@ -1216,10 +1270,11 @@ TEST(save_checksum) {
   write_model(PATH(p, "%s/abc-in.onnx", d), both, 2);
   onnxslim_model *m = load(p);
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  eo.flags = ONNXSLIM_EXTERNAL_CHECKSUM;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/abc.onnx", d), &eo, NULL));
+  eo.flags = ONNXSLIM_SAVE_CHECKSUM;
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/abc.onnx", d), &eo));
   size_t mn;
   uint8_t *model = slurp(p, &mn);
   CHECK(model && saved_key(model, mn, "abc", "checksum", v, sizeof v) &&
@@ -1236,7 +1291,7 @@ TEST(save_checksum) {
   /* without the flag, no checksum key */
   m = load(PATH(p, "%s/abc-in.onnx", d));
   eo.flags = 0;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/abc-nock.onnx", d), &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/abc-nock.onnx", d), &eo));
   model = slurp(p, &mn);
   CHECK(model && saved_key(model, mn, "abc", "location", v, sizeof v) &&
         !saved_key(model, mn, "abc", "checksum", v, sizeof v));
@@ -1245,17 +1300,17 @@ TEST(save_checksum) {
   /* bert: every written tensor's key is the SHA-1 of its bytes (sha1sum) */
   m = bert();
   REQUIRE(m != NULL);
-  eo.flags = ONNXSLIM_EXTERNAL_CHECKSUM;
+  eo.flags = ONNXSLIM_SAVE_CHECKSUM;
   eo.align = 1;
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/bert.onnx", d), &eo, &r));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/bert.onnx", d), &eo));
   model = slurp(p, &mn);
   int checked = 0;
-  for (size_t i = 0; model && i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; model && i < onnxslim_save_report_count(r); i++) {
     const char *name;
     int st;
-    onnxslim_external_report_entry(r, i, &name, &st, NULL, NULL, NULL);
-    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    save_report_entry(r, i, &name, &st, NULL, NULL, NULL);
+    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
     char key[64], want[41], tmp[400];
     const void *dd;
     size_t n;
@@ -1270,7 +1325,7 @@ TEST(save_checksum) {
   }
   CHECK(checked == 0 || checked > 20);
   free(model);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -1279,26 +1334,27 @@ TEST(save_shape_inputs) {
   SUBDIR(d, "shape");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/default.onnx", d), &eo, &r));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/default.onnx", d), &eo));
   rent e = rep_get(r, HEADS_SHAPE);
-  CHECK(e.found == 1 && e.status == ONNXSLIM_EXTERNAL_SHAPE_INPUT);
-  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_EXTERNAL_SHAPE_INPUT);
-  CHECK(rep_get(r, "/embeddings/range_start").status == ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+  CHECK(e.found == 1 && e.status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+  CHECK(rep_get(r, "/embeddings/range_start").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
   /* an int64 Gather index is not a shape input */
-  CHECK(rep_get(r, "/classifier/token0_index").status == ONNXSLIM_EXTERNAL_WRITTEN);
-  onnxslim_external_report_free(r);
+  CHECK(rep_get(r, "/classifier/token0_index").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  onnxslim_save_report_free(r);
   onnxslim_model *s = load(p);
   CHECK(s && onnxslim_tensor_storage(init(s, HEADS_SHAPE)) == ONNXSLIM_STORAGE_RAW);
   onnxslim_model_free(s);
   /* FORCE moves them out */
-  eo.flags = ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/force.onnx", d), &eo, &r));
-  CHECK(rep_get(r, HEADS_SHAPE).status == ONNXSLIM_EXTERNAL_WRITTEN);
-  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_EXTERNAL_WRITTEN);
-  onnxslim_external_report_free(r);
+  eo.flags = ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/force.onnx", d), &eo));
+  CHECK(rep_get(r, HEADS_SHAPE).status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  onnxslim_save_report_free(r);
   s = load(p);
   CHECK(s && onnxslim_tensor_storage(init(s, HEADS_SHAPE)) == ONNXSLIM_STORAGE_EXTERNAL);
   CHECK(s && same_structure(m, s));
@@ -1307,7 +1363,7 @@ TEST(save_shape_inputs) {
 }
 
 /* A Constant node that produces a Reshape shape is a shape input too: with
- * ONNXSLIM_EXTERNAL_CONSTANTS it must stay inline unless FORCE is given. */
+ * ONNXSLIM_SAVE_CONSTANTS it must stay inline unless FORCE is given. */
 TEST(save_shape_input_from_constant) {
   char d[300], p[400];
   SUBDIR(d, "shape-const");
@@ -1333,19 +1389,20 @@ TEST(save_shape_input_from_constant) {
   free(mm.p);
   onnxslim_model *m = load(p);
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  eo.flags = ONNXSLIM_EXTERNAL_CONSTANTS;
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out.onnx", d), &eo, &r));
+  eo.flags = ONNXSLIM_SAVE_CONSTANTS;
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/out.onnx", d), &eo));
   rent e = rep_get(r, "shape");
-  if (e.status != ONNXSLIM_EXTERNAL_SHAPE_INPUT) {
+  if (e.status != ONNXSLIM_PLACEMENT_SHAPE_INPUT) {
     fprintf(stderr, "Constant feeding Reshape's shape: status %d, want SHAPE_INPUT (%d)\n", e.status,
-            ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+            ONNXSLIM_PLACEMENT_SHAPE_INPUT);
     t_cur_failed++;
   }
-  CHECK(rep_get(r, "w").status == ONNXSLIM_EXTERNAL_WRITTEN);
-  onnxslim_external_report_free(r);
+  CHECK(rep_get(r, "w").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  onnxslim_save_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -1389,18 +1446,19 @@ TEST(save_shape_input_in_subgraph) {
   free(mm.p);
   onnxslim_model *m = load(p);
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out.onnx", d), &eo, &r));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/out.onnx", d), &eo));
   rent e = rep_get(r, "shape");
-  if (e.status != ONNXSLIM_EXTERNAL_SHAPE_INPUT) {
+  if (e.status != ONNXSLIM_PLACEMENT_SHAPE_INPUT) {
     fprintf(stderr, "initializer read as Reshape's shape in an If branch: status %d, want "
-                    "SHAPE_INPUT (%d)\n", e.status, ONNXSLIM_EXTERNAL_SHAPE_INPUT);
+                    "SHAPE_INPUT (%d)\n", e.status, ONNXSLIM_PLACEMENT_SHAPE_INPUT);
     t_cur_failed++;
   }
-  CHECK(rep_get(r, "w").status == ONNXSLIM_EXTERNAL_WRITTEN);
-  onnxslim_external_report_free(r);
+  CHECK(rep_get(r, "w").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  onnxslim_save_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -1409,50 +1467,51 @@ TEST(save_twice_identical_no_append) {
   SUBDIR(d, "twice");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  onnxslim_external_report *r = NULL;
+  onnxslim_save_report *r = NULL;
   PATH(p, "%s/m.onnx", d);
   PATH(p2, "%s/m.onnx.data", d);
   PATH(p3, "%s/m.onnx_1.data", d);
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   copy_file(p, PATH(cp, "%s/first.onnx", d));
   copy_file(p2, PATH(cp, "%s/first.onnx.data", d));
   /* saved again: the data file m.onnx reads is not replaced; the same bytes
    * go to m.onnx_1.data, and m.onnx.data is removed once m.onnx reads it no
    * more */
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
+  CHECK_OK(onnxslim_save(&r, m, p, &eo));
   CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
   CHECK(access(p2, F_OK) != 0);
   const char *loc = NULL;
-  CHECK(onnxslim_external_report_entry(r, 0, NULL, NULL, &loc, NULL, NULL) == 0 && loc &&
+  CHECK(save_report_entry(r, 0, NULL, NULL, &loc, NULL, NULL) == 0 && loc &&
         strcmp(loc, "m.onnx_1.data") == 0);
   uint64_t end = 0;
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     int st;
     uint64_t off, len;
-    onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
-    if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end) end = off + len;
+    save_report_entry(r, i, NULL, &st, NULL, &off, &len);
+    if (st == ONNXSLIM_PLACEMENT_EXTERNAL && off + len > end) end = off + len;
   }
   CHECK(end > 0 && file_size(p3) == (int64_t)end);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   /* a third save is the first again, byte for byte */
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
   CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
   CHECK(access(p3, F_OK) != 0);
   /* a smaller save over it: the data file has its own last byte */
   eo.size_threshold = 2048;
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, &r));
+  CHECK_OK(onnxslim_save(&r, m, p, &eo));
   uint64_t end2 = 0;
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     int st;
     uint64_t off, len;
-    onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
-    if (st == ONNXSLIM_EXTERNAL_WRITTEN && off + len > end2) end2 = off + len;
+    save_report_entry(r, i, NULL, &st, NULL, &off, &len);
+    if (st == ONNXSLIM_PLACEMENT_EXTERNAL && off + len > end2) end2 = off + len;
   }
   CHECK(end2 > 0 && end2 < end && file_size(p3) == (int64_t)end2);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   CHECK(count_entries(d) == 4);
   onnxslim_model *s = load(p);
   CHECK(s && same_structure(m, s));
@@ -1460,15 +1519,15 @@ TEST(save_twice_identical_no_append) {
    * stays (mapped) until it is removed, and the result is still right */
   eo.size_threshold = 0;
   if (s) {
-    CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
+    CHECK_OK(onnxslim_save(NULL, s, p, &eo));
     CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
     CHECK(access(p3, F_OK) != 0);
     CHECK(same_structure(m, s)); /* still readable */
-    CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
+    CHECK_OK(onnxslim_save(NULL, s, p, &eo));
     CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
     CHECK(access(p2, F_OK) != 0);
     CHECK(same_structure(m, s));
-    CHECK_OK(onnxslim_model_save_external(s, p, &eo, NULL));
+    CHECK_OK(onnxslim_save(NULL, s, p, &eo));
     CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
     CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
     CHECK(count_entries(d) == 4);
@@ -1486,9 +1545,10 @@ static void old_files(char *d, size_t cap, const char *name, char *model, char *
   sprintf(model, "%s/m.onnx", d);
   sprintf(data, "%s/m.onnx.data", d);
   onnxslim_model *m = bert();
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  CHECK(m && onnxslim_model_save_external(m, model, &eo, NULL) == 0);
+  CHECK(m && onnxslim_save(NULL, m, model, &eo) == 0);
   char p[400];
   copy_file(model, PATH(p, "%s.orig", model));
   copy_file(data, PATH(p, "%s.orig", data));
@@ -1505,11 +1565,12 @@ TEST(save_failure_missing_directory) {
   old_files(d, sizeof d, "fail-dir", model, data);
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
   eo.location = "nodir/m.data";
-  onnxslim_external_report *r = (onnxslim_external_report *)1;
-  int rc = onnxslim_model_save_external(m, model, &eo, &r);
+  onnxslim_save_report *r = (onnxslim_save_report *)1;
+  int rc = onnxslim_save(&r, m, model, &eo);
   CHECK(rc == ONNXSLIM_EIO);
   CHECK(r == NULL);
   CHECK(has(onnxslim_error_last(), "nodir"));
@@ -1517,11 +1578,11 @@ TEST(save_failure_missing_directory) {
   CHECK(count_entries(d) == 4); /* m.onnx, m.onnx.data, and the two .orig copies */
   CHECK(!exists(PATH(p, "%s/nodir", d)));
   /* a new name in a missing directory: nothing appears */
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/new.onnx", d), &eo, NULL) == ONNXSLIM_EIO);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/new.onnx", d), &eo) == ONNXSLIM_EIO);
   CHECK(count_entries(d) == 4);
   /* the model's own directory missing */
   eo.location = NULL;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/nodir/new.onnx", d), &eo, NULL) ==
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/nodir/new.onnx", d), &eo) ==
         ONNXSLIM_EIO);
   CHECK(count_entries(d) == 4);
   onnxslim_model_free(m);
@@ -1537,9 +1598,10 @@ TEST(save_failure_model_rename) {
   write_bytes(PATH(p, "%s/m.onnx.data", d), "old data", 8);
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  int rc = onnxslim_model_save_external(m, PATH(p, "%s/m.onnx", d), &eo, NULL);
+  int rc = onnxslim_save(NULL, m, PATH(p, "%s/m.onnx", d), &eo);
   CHECK(rc == ONNXSLIM_EIO);
   if (!file_is(PATH(p, "%s/m.onnx.data", d), "old data")) {
     fprintf(stderr, "failed save (model rename failed) replaced the data file m.onnx.data\n");
@@ -1562,10 +1624,11 @@ static int child_fsize(void *argp) {
   if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
   onnxslim_model *m = NULL;
   if (onnxslim_model_open(&m, BERT, NULL)) return 3;
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = a->threshold;
   eo.align = 1;
-  int rc = onnxslim_model_save_external(m, a->model, &eo, NULL);
+  int rc = onnxslim_save(NULL, m, a->model, &eo);
   onnxslim_model_free(m);
   if (rc != a->want) {
     fprintf(stderr, "child: rc %d want %d: %s\n", rc, a->want, onnxslim_error_last());
@@ -1603,11 +1666,12 @@ TEST(save_merge) {
   SUBDIR(d, "merge");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  eo.flags = ONNXSLIM_EXTERNAL_CONSTANTS | ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS;
-  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(src, "%s/ext.onnx", d), &eo, NULL));
+  eo.flags = ONNXSLIM_SAVE_CONSTANTS | ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS;
+  eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  CHECK_OK(onnxslim_save(NULL, m, PATH(src, "%s/ext.onnx", d), &eo));
   onnxslim_model *x = load(src);
   if (!x) onnxslim_model_free(m);
   REQUIRE(x != NULL);
@@ -1618,17 +1682,17 @@ TEST(save_merge) {
   CHECK(next == (int)onnxslim_graph_initializer_count(onnxslim_model_graph(x)));
   char sd[300];
   SUBDIR(sd, "merge/single");
-  onnxslim_external_options mo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  mo.mode = ONNXSLIM_EXTERNAL_NONE;
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/single.onnx", sd), &mo, &r));
+  onnxslim_save_options mo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  mo.layout = ONNXSLIM_LAYOUT_INLINE;
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, x, PATH(p, "%s/single.onnx", sd), &mo));
   CHECK(count_entries(sd) == 1);
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     int st;
-    onnxslim_external_report_entry(r, i, NULL, &st, NULL, NULL, NULL);
-    CHECK(st != ONNXSLIM_EXTERNAL_WRITTEN);
+    save_report_entry(r, i, NULL, &st, NULL, NULL, NULL);
+    CHECK(st != ONNXSLIM_PLACEMENT_EXTERNAL);
   }
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   onnxslim_model *s = load(p);
   if (s) {
     onnxslim_graph *g = onnxslim_model_graph(s);
@@ -1682,10 +1746,10 @@ static int child_allow_large(void *argp) {
   if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
   onnxslim_model *m = NULL;
   if (onnxslim_model_open(&m, paths[0], NULL)) return 3;
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  eo.mode = ONNXSLIM_EXTERNAL_NONE;
-  eo.flags = ONNXSLIM_EXTERNAL_ALLOW_LARGE;
-  int rc = onnxslim_model_save_external(m, paths[1], &eo, NULL);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_INLINE;
+  eo.flags = ONNXSLIM_SAVE_ALLOW_LARGE;
+  int rc = onnxslim_save(NULL, m, paths[1], &eo);
   onnxslim_model_free(m);
   /* past the 2 GiB check; stopped by the file size limit before writing */
   if (rc != ONNXSLIM_ENOSPC) {
@@ -1703,7 +1767,7 @@ static int child_save_large(void *mp) {
   char p[400];
   onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
   so.flags = ONNXSLIM_SAVE_ALLOW_LARGE;
-  int rc = onnxslim_model_save(mp, P(p, sizeof p, "%s/plain.onnx", big_out), &so);
+  int rc = onnxslim_save(NULL, mp, P(p, sizeof p, "%s/plain.onnx", big_out), &so);
   if (rc != ONNXSLIM_ENOSPC) {
     fprintf(stderr, "child: model_save with ALLOW_LARGE: rc %d: %s\n", rc, onnxslim_error_last());
     return 4;
@@ -1722,11 +1786,11 @@ TEST(save_over_2gib_refused) {
   uint64_t bs = 0;
   CHECK_OK(onnxslim_tensor_byte_size(init(m, "big"), &bs));
   CHECK(bs == (uint64_t)BIG_ELEMS * 4);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  eo.mode = ONNXSLIM_EXTERNAL_NONE;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_INLINE;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = onnxslim_model_save_external(m, PATH(p, "%s/merged.onnx", out), &eo, NULL);
+  int rc = onnxslim_save(NULL, m, PATH(p, "%s/merged.onnx", out), &eo);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   CHECK(rc == ONNXSLIM_ELIMIT);
   CHECK(has(onnxslim_error_last(), "2 GiB"));
@@ -1734,9 +1798,9 @@ TEST(save_over_2gib_refused) {
   CHECK(secs < 1.0);
   CHECK(count_entries(out) == 0);
   /* the tensor kept inline by the threshold: the same */
-  eo.mode = ONNXSLIM_EXTERNAL_ONE_FILE;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = UINT64_MAX;
-  CHECK(onnxslim_model_save_external(m, PATH(p, "%s/inline.onnx", out), &eo, NULL) ==
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/inline.onnx", out), &eo) ==
         ONNXSLIM_ELIMIT);
   CHECK(count_entries(out) == 0);
   /* ALLOW_LARGE lifts the limit: the save gets as far as the file size
@@ -1746,11 +1810,11 @@ TEST(save_over_2gib_refused) {
   CHECK(st == 0);
   CHECK(count_entries(out) == 0);
   /* the big tensor out, nothing large inline: fine, and quick to check */
-  CHECK(onnxslim_model_save_size(m, &bs) == 0 && bs < 4096);
+  CHECK(onnxslim_save_size(m, &bs) == 0 && bs < 4096);
   onnxslim_model_free(m);
   unlink(PATH(p, "%s/big.bin", d));
 
-  /* onnxslim_model_save of a model with 2.1 GiB inline (borrowed, untouched
+  /* onnxslim_save of a model with 2.1 GiB inline (borrowed, untouched
    * anonymous pages): ELIMIT unless ONNXSLIM_SAVE_ALLOW_LARGE */
   size_t big = (size_t)BIG_ELEMS * 4;
   void *pages = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -1760,11 +1824,11 @@ TEST(save_over_2gib_refused) {
   CHECK(m && onnxslim_graph_add_initializer(onnxslim_model_graph(m), "huge", ONNXSLIM_DTYPE_FLOAT,
                                             dims, 2, pages, big, ONNXSLIM_BORROW, NULL) == 0);
   if (m) {
-    CHECK(onnxslim_model_save(m, PATH(p, "%s/plain.onnx", out), NULL) == ONNXSLIM_ELIMIT);
+    CHECK(onnxslim_save(NULL, m, PATH(p, "%s/plain.onnx", out), NULL) == ONNXSLIM_ELIMIT);
     CHECK(has(onnxslim_error_last(), "2 GiB"));
-    onnxslim_external_options no = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-    no.mode = ONNXSLIM_EXTERNAL_NONE;
-    CHECK(onnxslim_model_save_external(m, PATH(p, "%s/none.onnx", out), &no, NULL) ==
+    onnxslim_save_options no = ONNXSLIM_SAVE_OPTIONS_INIT;
+    no.layout = ONNXSLIM_LAYOUT_INLINE;
+    CHECK(onnxslim_save(NULL, m, PATH(p, "%s/none.onnx", out), &no) ==
           ONNXSLIM_ELIMIT);
     CHECK(count_entries(out) == 0);
     st = in_child(child_save_large, m);
@@ -1790,14 +1854,14 @@ TEST(save_kernel_copy) {
   onnxslim_model *m = load(p);
   if (!m) free(big);
   REQUIRE(m != NULL);
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/ext.onnx", d), NULL, &r));
-  uint64_t kc = onnxslim_external_report_kernel_copied(r);
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/ext.onnx", d), &one_file));
+  uint64_t kc = onnxslim_save_report_kernel_copied(r);
   fprintf(stderr, "inline -> external: %" PRIu64 " bytes copied by the kernel\n", kc);
   CHECK(kc > 0);
   CHECK(kc >= n);
-  CHECK(rep_get(r, "big").status == ONNXSLIM_EXTERNAL_WRITTEN);
-  onnxslim_external_report_free(r);
+  CHECK(rep_get(r, "big").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  onnxslim_save_report_free(r);
   onnxslim_model *x = load(p);
   CHECK(x && same_structure(m, x));
   /* external -> external in another directory: copied by the kernel too */
@@ -1805,18 +1869,18 @@ TEST(save_kernel_copy) {
   SUBDIR(d2, "kcopy/again");
   r = NULL;
   if (x) {
-    CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/ext2.onnx", d2), NULL, &r));
-    kc = onnxslim_external_report_kernel_copied(r);
+    CHECK_OK(onnxslim_save(&r, x, PATH(p, "%s/ext2.onnx", d2), &one_file));
+    kc = onnxslim_save_report_kernel_copied(r);
     fprintf(stderr, "external -> external: %" PRIu64 " bytes copied by the kernel\n", kc);
     CHECK(kc >= n);
-    onnxslim_external_report_free(r);
+    onnxslim_save_report_free(r);
     /* and external -> merged single file */
-    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-    eo.mode = ONNXSLIM_EXTERNAL_NONE;
+    onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+    eo.layout = ONNXSLIM_LAYOUT_INLINE;
     r = NULL;
-    CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/single.onnx", d2), &eo, &r));
-    CHECK(onnxslim_external_report_kernel_copied(r) >= n);
-    onnxslim_external_report_free(r);
+    CHECK_OK(onnxslim_save(&r, x, PATH(p, "%s/single.onnx", d2), &eo));
+    CHECK(onnxslim_save_report_kernel_copied(r) >= n);
+    onnxslim_save_report_free(r);
     onnxslim_model *s = load(p);
     CHECK(s && same_structure(m, s));
     onnxslim_model_free(s);
@@ -1828,16 +1892,16 @@ TEST(save_kernel_copy) {
   onnxslim_model *b = NULL;
   CHECK_OK(onnxslim_model_from_buffer(&b, bytes, bn, ONNXSLIM_BORROW, NULL));
   r = NULL;
-  CHECK_OK(onnxslim_model_save_external(b, PATH(p, "%s/buf.onnx", d), NULL, &r));
-  CHECK(onnxslim_external_report_kernel_copied(r) == 0);
-  onnxslim_external_report_free(r);
+  CHECK_OK(onnxslim_save(&r, b, PATH(p, "%s/buf.onnx", d), &one_file));
+  CHECK(onnxslim_save_report_kernel_copied(r) == 0);
+  onnxslim_save_report_free(r);
   onnxslim_model_free(b);
   free(bytes);
   onnxslim_model_free(m);
   free(big);
-  CHECK(onnxslim_external_report_kernel_copied(NULL) == 0);
-  CHECK(onnxslim_external_report_count(NULL) == 0);
-  onnxslim_external_report_free(NULL);
+  CHECK(onnxslim_save_report_kernel_copied(NULL) == 0);
+  CHECK(onnxslim_save_report_count(NULL) == 0);
+  onnxslim_save_report_free(NULL);
 }
 
 /* ============================ recipe and fingerprint ============================ */
@@ -1860,17 +1924,18 @@ TEST(recipe_single_vs_external) {
   CHECK(onnxslim_tensor_dtype(init(m, WORD_EMB)) == ONNXSLIM_DTYPE_BFLOAT16);
   char fm[33], fe[33], fs[33], fn[33];
   CHECK_OK(fingerprint_of(m, fm));
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(ext, "%s/ext.onnx", d), &eo, &r));
-  CHECK(rep_get(r, WORD_EMB).status == ONNXSLIM_EXTERNAL_WRITTEN &&
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(ext, "%s/ext.onnx", d), &eo));
+  CHECK(rep_get(r, WORD_EMB).status == ONNXSLIM_PLACEMENT_EXTERNAL &&
         rep_get(r, WORD_EMB).len == 100 * 16 * 2);
-  onnxslim_external_report_free(r);
-  CHECK_OK(onnxslim_model_save(m, PATH(single, "%s/single.onnx", d), NULL));
-  onnxslim_external_options no = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  no.mode = ONNXSLIM_EXTERNAL_NONE;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(none, "%s/none.onnx", d), &no, NULL));
+  onnxslim_save_report_free(r);
+  CHECK_OK(onnxslim_save(NULL, m, PATH(single, "%s/single.onnx", d), NULL));
+  onnxslim_save_options no = ONNXSLIM_SAVE_OPTIONS_INIT;
+  no.layout = ONNXSLIM_LAYOUT_INLINE;
+  CHECK_OK(onnxslim_save(NULL, m, PATH(none, "%s/none.onnx", d), &no));
   /* the in-memory model is unchanged by the saves */
   char fm2[33];
   CHECK_OK(fingerprint_of(m, fm2));
@@ -1902,21 +1967,21 @@ TEST(recipe_single_vs_external) {
     uint64_t align, thr;
     const char *loc;
     unsigned flags;
-  } v[] = {{ONNXSLIM_EXTERNAL_ONE_FILE, 64, 0, "weights.bin", 0},
-           {ONNXSLIM_EXTERNAL_ONE_FILE, 1, 0, "other-name.data", ONNXSLIM_EXTERNAL_CHECKSUM},
-           {ONNXSLIM_EXTERNAL_ONE_FILE, 65536, 1024, NULL, ONNXSLIM_EXTERNAL_CONSTANTS},
-           {ONNXSLIM_EXTERNAL_PER_TENSOR, 0, 0, NULL, ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS}};
+  } v[] = {{ONNXSLIM_LAYOUT_ONE_FILE, 64, 0, "weights.bin", 0},
+           {ONNXSLIM_LAYOUT_ONE_FILE, 1, 0, "other-name.data", ONNXSLIM_SAVE_CHECKSUM},
+           {ONNXSLIM_LAYOUT_ONE_FILE, 65536, 1024, NULL, ONNXSLIM_SAVE_CONSTANTS},
+           {ONNXSLIM_LAYOUT_PER_TENSOR, 0, 0, NULL, ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS}};
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
     char vd[300], vn[32], fv[33];
     PATH(vn, "recipe/v%zu", i);
     SUBDIR(vd, vn);
-    onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-    o.mode = v[i].mode;
+    onnxslim_save_options o = ONNXSLIM_SAVE_OPTIONS_INIT;
+    o.layout = v[i].mode;
     o.align = v[i].align;
     o.size_threshold = v[i].thr;
     o.location = v[i].loc;
     o.flags = v[i].flags;
-    CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/m.onnx", vd), &o, NULL));
+    CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/m.onnx", vd), &o));
     CHECK_OK(file_fingerprint(p, fv));
     if (strcmp(fv, fm)) {
       fprintf(stderr, "variant %zu: fingerprint %s, want %s\n", i, fv, fm);
@@ -1982,8 +2047,8 @@ TEST(recipe_single_vs_external) {
   }
   onnxslim_model_free(s2);
   char bad[33];
-  CHECK(onnxslim_model_fingerprint(NULL, bad) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_model_fingerprint(m, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_fingerprint(bad, ONNXSLIM_FINGERPRINT_SIZE, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_fingerprint(NULL, ONNXSLIM_FINGERPRINT_SIZE, m) == ONNXSLIM_EINVAL);
   onnxslim_model_free(e);
   onnxslim_model_free(s);
   onnxslim_model_free(m);
@@ -2034,9 +2099,10 @@ TEST(recipe_convert_external_table) {
   SUBDIR(d, "recipe-ext");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/in.onnx", d), &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/in.onnx", d), &eo));
   onnxslim_model *x = load(p);
   CHECK(convert_tables(m) == 2);
   char want[33], got[33];
@@ -2049,7 +2115,7 @@ TEST(recipe_convert_external_table) {
   } else {
     CHECK_OK(fingerprint_of(x, got));
     CHECK(strcmp(got, want) == 0);
-    CHECK_OK(onnxslim_model_save_external(x, PATH(p, "%s/out.onnx", d), &eo, NULL));
+    CHECK_OK(onnxslim_save(NULL, x, PATH(p, "%s/out.onnx", d), &eo));
     CHECK_OK(file_fingerprint(p, got));
     CHECK(strcmp(got, want) == 0);
     onnxslim_model *o = load(p);
@@ -2068,9 +2134,10 @@ TEST(recipe_convert_external_table) {
 static onnxslim_model *split_bert(const char *d, const char *name) {
   char p[400];
   onnxslim_model *m = bert();
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  int rc = m ? onnxslim_model_save_external(m, PATH(p, "%s/%s", d, name), &eo, NULL) : -1;
+  int rc = m ? onnxslim_save(NULL, m, PATH(p, "%s/%s", d, name), &eo) : -1;
   onnxslim_model_free(m);
   return rc ? NULL : load(p);
 }
@@ -2127,20 +2194,21 @@ TEST(save_elsewhere_keeps_outputs_loadable) {
   REQUIRE(m != NULL);
   char want[33], got[33];
   CHECK_OK(fingerprint_of(m, want));
-  CHECK(onnxslim_model_save(m, PATH(p, "%s/c.onnx", sub), NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/c.onnx", sub), NULL) == ONNXSLIM_EINVAL);
   CHECK(strstr(onnxslim_error_last(), "would not be found") != NULL);
   CHECK(count_entries(sub) == 0);
   /* same directory: the references still resolve */
-  CHECK_OK(onnxslim_model_save(m, PATH(p, "%s/same.onnx", d), NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/same.onnx", d), NULL));
   CHECK_OK(file_fingerprint(p, got));
   CHECK(strcmp(got, want) == 0);
   /* a directory as the destination is refused before any byte is written */
-  CHECK(onnxslim_model_save(m, sub, NULL) == ONNXSLIM_EIO);
+  CHECK(onnxslim_save(NULL, m, sub, NULL) == ONNXSLIM_EIO);
   CHECK(count_entries(sub) == 0);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  eo.flags = ONNXSLIM_EXTERNAL_KEEP_STORAGE;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.flags = ONNXSLIM_SAVE_KEEP_STORAGE;
   eo.size_threshold = UINT64_MAX; /* ignored */
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/c.onnx", sub), &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/c.onnx", sub), &eo));
   CHECK(count_entries(sub) == 2 && exists(PATH(p, "%s/c.onnx.data", sub)));
   onnxslim_model *c = load(PATH(p, "%s/c.onnx", sub));
   CHECK(c != NULL);
@@ -2166,28 +2234,28 @@ TEST(save_per_tensor_spares_inputs) {
   SUBDIR(d, "spare");
   onnxslim_model *m = bert();
   REQUIRE(m != NULL);
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
   eo.size_threshold = 0;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/a.onnx", d), &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/a.onnx", d), &eo));
   onnxslim_model_free(m);
   m = load(p);
   REQUIRE(m != NULL);
   char want[33], got[33];
   CHECK_OK(fingerprint_of(m, want));
   int before = count_entries(d);
-  onnxslim_external_report *r = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/b.onnx", d), &eo, &r));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/b.onnx", d), &eo));
   size_t written = 0, clash = 0;
-  for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
+  for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     const char *loc;
     int st;
-    onnxslim_external_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
-    if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    save_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
+    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
     written++;
     clash += onnxslim_model_file_find(m, PATH(p, "%s/%s", d, loc), NULL) == 0;
   }
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   CHECK(written > 20 && clash == 0);
   CHECK(count_entries(d) == before + (int)written + 1);
   onnxslim_model_free(m);
@@ -2208,22 +2276,23 @@ TEST(save_pair_generations) {
   REQUIRE(m != NULL);
   char want[33], got[33];
   CHECK_OK(fingerprint_of(m, want));
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
   eo.location = "w.bin";
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out.onnx", d), &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/out.onnx", d), &eo));
   onnxslim_model *a = load(p); /* reads w.bin */
   REQUIRE(a != NULL);
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   CHECK(exists(PATH(q, "%s/w_1.bin", d)) && !exists(PATH(q, "%s/w.bin", d)));
   CHECK(count_entries(d) == 2);
   /* a read w.bin: its plain save next to it would reference a removed file */
-  CHECK(onnxslim_model_save(a, PATH(q, "%s/a.onnx", d), NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, a, PATH(q, "%s/a.onnx", d), NULL) == ONNXSLIM_EINVAL);
   CHECK(has(onnxslim_error_last(), "replaced or removed"));
   CHECK(count_entries(d) == 2);
   /* ... and saved with external data it is complete */
   eo.location = "a.bin";
-  CHECK_OK(onnxslim_model_save_external(a, PATH(q, "%s/a.onnx", d), &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, a, PATH(q, "%s/a.onnx", d), &eo));
   CHECK_OK(file_fingerprint(q, got));
   CHECK(strcmp(got, want) == 0);
   eo.location = "w.bin";
@@ -2231,7 +2300,7 @@ TEST(save_pair_generations) {
   /* in place: a model saved over its own pair */
   a = load(p); /* reads w_1.bin */
   REQUIRE(a != NULL);
-  CHECK_OK(onnxslim_model_save_external(a, p, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, a, p, &eo));
   CHECK(exists(PATH(q, "%s/w.bin", d)) && !exists(PATH(q, "%s/w_1.bin", d)));
   CHECK_OK(file_fingerprint(p, got));
   CHECK(strcmp(got, want) == 0);
@@ -2239,32 +2308,32 @@ TEST(save_pair_generations) {
   /* a file at a generated name is never replaced (it may be another
    * model's): the next free name is taken */
   CHECK(write_bytes(PATH(q, "%s/w_1.bin", d), "junk", 4) == 0);
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   CHECK(exists(PATH(q, "%s/w_2.bin", d)) && !exists(PATH(q, "%s/w.bin", d)));
   CHECK(file_is(PATH(q, "%s/w_1.bin", d), "junk"));
   /* the name asked for is replaced when no model there reads it */
   CHECK(write_bytes(PATH(q, "%s/x.bin", d), "stale", 5) == 0);
   eo.location = "x.bin";
-  CHECK_OK(onnxslim_model_save_external(m, PATH(q, "%s/x.onnx", d), &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(q, "%s/x.onnx", d), &eo));
   CHECK(file_size(q) > 5 && !exists(PATH(q, "%s/x_1.bin", d)));
   CHECK(unlink(PATH(q, "%s/x.bin", d)) == 0 && unlink(PATH(q, "%s/x.onnx", d)) == 0);
   /* a file the old model read under a name this save would not write
    * stays: it may be the user's */
   eo.location = NULL;
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   CHECK(exists(PATH(q, "%s/out.onnx.data", d)) && exists(PATH(q, "%s/w_2.bin", d)));
   CHECK(count_entries(d) == 6); /* out.onnx, out.onnx.data, w_1.bin, w_2.bin, a.onnx, a.bin */
   CHECK_OK(file_fingerprint(PATH(q, "%s/a.onnx", d), got));
   CHECK(strcmp(got, want) == 0);
   /* per tensor next to another per-tensor model: none of its files is
    * taken; merged, the per-tensor files written go too */
-  eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
-  CHECK_OK(onnxslim_model_save_external(m, PATH(q, "%s/pt.onnx", d), &eo, NULL));
+  eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  CHECK_OK(onnxslim_save(NULL, m, PATH(q, "%s/pt.onnx", d), &eo));
   int with = count_entries(d);
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   CHECK(count_entries(d) == with + (with - 7) - 1);
-  eo.mode = ONNXSLIM_EXTERNAL_NONE;
-  CHECK_OK(onnxslim_model_save_external(m, p, &eo, NULL));
+  eo.layout = ONNXSLIM_LAYOUT_INLINE;
+  CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   CHECK_OK(file_fingerprint(p, got));
   CHECK(strcmp(got, want) == 0);
   CHECK(count_entries(d) == with - 1);
@@ -2301,19 +2370,20 @@ static void *save_loop(void *arg) {
   snprintf(shared, sizeof shared, "%s/shared.onnx", sv->dir);
   snprintf(own, sizeof own, "%s/own%d.onnx", sv->dir, sv->t);
   snprintf(plain, sizeof plain, "%s/plain.onnx", sv->dir);
-  static const int modes[] = {ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_PER_TENSOR,
-                              ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_NONE};
+  static const int modes[] = {ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_LAYOUT_PER_TENSOR,
+                              ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_LAYOUT_INLINE};
   for (int i = 0; i < NROUNDS; i++) {
-    onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+    onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+    eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
     eo.size_threshold = 0;
-    eo.flags = ONNXSLIM_EXTERNAL_NO_FSYNC;
-    eo.mode = modes[(i + sv->t) % 4];
-    if (onnxslim_model_save_external(sv->m, shared, &eo, NULL)) saver_failed(sv, "shared path");
-    eo.mode = modes[(i + sv->t + 1) % 3];
-    if (onnxslim_model_save_external(sv->m, own, &eo, NULL)) saver_failed(sv, "own path");
+    eo.flags = ONNXSLIM_SAVE_NO_FSYNC;
+    eo.layout = modes[(i + sv->t) % 4];
+    if (onnxslim_save(NULL, sv->m, shared, &eo)) saver_failed(sv, "shared path");
+    eo.layout = modes[(i + sv->t + 1) % 3];
+    if (onnxslim_save(NULL, sv->m, own, &eo)) saver_failed(sv, "own path");
     onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
     so.flags = ONNXSLIM_SAVE_NO_FSYNC;
-    if (onnxslim_model_save(sv->m, plain, &so)) saver_failed(sv, "plain save");
+    if (onnxslim_save(NULL, sv->m, plain, &so)) saver_failed(sv, "plain save");
     sv->saves += 3;
   }
   return NULL;
@@ -2341,7 +2411,7 @@ static int make_versions(const char *vd, char fps[NVERSIONS][33]) {
     if (!rc && (v == 1 || v == 2))
       rc = onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_BFLOAT16,
                                                 0, v == 1 ? ONNXSLIM_CONVERT_TRUNCATE : 0);
-    if (!rc) rc = onnxslim_model_save(m, PATH(p, "%s/v%d.onnx", vd, v), NULL);
+    if (!rc) rc = onnxslim_save(NULL, m, PATH(p, "%s/v%d.onnx", vd, v), NULL);
     onnxslim_model_free(m);
     if (!rc) rc = file_fingerprint(p, fps[v]);
     if (rc) return rc;
@@ -2493,6 +2563,7 @@ int main(int argc, char **argv) {
   RUN(save_location_aliasing_model);
   RUN(save_alignment);
   RUN(save_constants);
+  RUN(save_constant_without_output);
   RUN(save_checksum);
   RUN(save_shape_inputs);
   RUN(save_shape_input_from_constant);

@@ -384,13 +384,14 @@ TEST(save_location_through_symlink) {
   float v[16];
   onnxslim_model *m = inline_model(v);
   REQUIRE(m);
-  onnxslim_external_options o;
-  onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  onnxslim_save_options o;
+  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   o.size_threshold = 0;
   static const char *out_locs[] = {"link/w.data", "abslink/w.data", "subl/../link/w.data"};
   for (size_t i = 0; i < sizeof out_locs / sizeof out_locs[0]; i++) {
     o.location = out_locs[i];
-    int rc = onnxslim_model_save_external(m, PATH(p, "%s/out/m.onnx", d), &o, NULL);
+    int rc = onnxslim_save(NULL, m, PATH(p, "%s/out/m.onnx", d), &o);
     const char *msg = onnxslim_error_last();
     if (strstr(out_locs[i], "..")) {
       CHECK(rc == ONNXSLIM_EINVAL); /* ".." is refused before anything */
@@ -405,7 +406,7 @@ TEST(save_location_through_symlink) {
     CHECK(n == 0);
   }
   o.location = "subl/w.data";
-  CHECK_OK(onnxslim_model_save_external(m, PATH(p, "%s/out/m.onnx", d), &o, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/out/m.onnx", d), &o));
   CHECK(exists(PATH(q, "%s/out/sub/w.data", d)));
   onnxslim_model_free(m);
   m = NULL;
@@ -441,18 +442,19 @@ static int hidden_in(const char *d) {
  * goes to got (or "" on failure). */
 static int save_loc(onnxslim_model *m, const char *d, const char *loc, char *got, size_t cap) {
   char p[400];
-  onnxslim_external_options o;
-  onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  onnxslim_save_options o;
+  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   o.size_threshold = 0;
   o.location = loc;
-  onnxslim_external_report *r = NULL;
-  int rc = onnxslim_model_save_external(m, PATH(p, "%s/out/m.onnx", d), &o, &r);
+  onnxslim_save_report *r = NULL;
+  int rc = onnxslim_save(&r, m, PATH(p, "%s/out/m.onnx", d), &o);
   const char *l = NULL;
   got[0] = '\0';
-  if (!rc && onnxslim_external_report_count(r) == 1)
-    onnxslim_external_report_entry(r, 0, NULL, NULL, &l, NULL, NULL);
+  if (!rc && onnxslim_save_report_count(r) == 1)
+    save_report_entry(r, 0, NULL, NULL, &l, NULL, NULL);
   if (l) snprintf(got, cap, "%s", l);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   return rc;
 }
 
@@ -634,12 +636,13 @@ TEST(location_names_a_directory) {
   onnxslim_model *m = inline_model(v);
   REQUIRE(m);
   SUBDIR(d, "dotsave");
-  onnxslim_external_options o;
-  onnxslim_external_options_init(&o, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  onnxslim_save_options o;
+  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   o.size_threshold = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     o.location = cases[i].loc;
-    int rc = onnxslim_model_save_external(m, PATH(p, "%s/m.onnx", d), &o, NULL);
+    int rc = onnxslim_save(NULL, m, PATH(p, "%s/m.onnx", d), &o);
     if (rc != ONNXSLIM_EINVAL || !has(onnxslim_error_last(), cases[i].why)) {
       fprintf(stderr, "save, location '%s': %d %s\n", cases[i].loc, rc, onnxslim_error_last());
       t_cur_failed++;

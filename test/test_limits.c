@@ -229,7 +229,7 @@ static int op_remove_unused(job *j) {
 }
 static int op_fingerprint(job *j) {
   char fp[33];
-  return onnxslim_model_fingerprint(j->m, fp);
+  return onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, j->m);
 }
 /* An edit at the bottom makes every enclosing message dirty: the save
  * re-encodes the whole chain (recursively) instead of splicing it. */
@@ -237,9 +237,9 @@ static int op_edit_save(job *j) {
   onnxslim_graph *in = innermost(onnxslim_model_graph(j->m));
   int rc = onnxslim_graph_set_name(in, "renamed");
   size_t need = 0, got = 0;
-  if (!rc && onnxslim_model_save_buffer(j->m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) rc = -100;
+  if (!rc && onnxslim_save_buffer(j->m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) rc = -100;
   void *buf = malloc(need ? need : 1);
-  if (!rc) rc = onnxslim_model_save_buffer(j->m, buf, need, &got);
+  if (!rc) rc = onnxslim_save_buffer(j->m, buf, need, &got);
   free(buf);
   return rc;
 }
@@ -261,17 +261,18 @@ static int op_convert(job *j) {
 }
 static int op_save_external(job *j) {
   char p[512];
-  onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options o = ONNXSLIM_SAVE_OPTIONS_INIT;
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   o.size_threshold = 0;
-  o.flags = ONNXSLIM_EXTERNAL_NO_FSYNC | ONNXSLIM_EXTERNAL_CONSTANTS;
-  return onnxslim_model_save_external(j->m, tpath(p, "deep_saved.onnx"), &o, NULL);
+  o.flags = ONNXSLIM_SAVE_NO_FSYNC | ONNXSLIM_SAVE_CONSTANTS;
+  return onnxslim_save(NULL, j->m, tpath(p, "deep_saved.onnx"), &o);
 }
 static int op_save_merged(job *j) {
   char p[512];
-  onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  o.mode = ONNXSLIM_EXTERNAL_NONE;
-  o.flags = ONNXSLIM_EXTERNAL_NO_FSYNC;
-  return onnxslim_model_save_external(j->m, tpath(p, "deep_merged.onnx"), &o, NULL);
+  onnxslim_save_options o = ONNXSLIM_SAVE_OPTIONS_INIT;
+  o.layout = ONNXSLIM_LAYOUT_INLINE;
+  o.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  return onnxslim_save(NULL, j->m, tpath(p, "deep_merged.onnx"), &o);
 }
 /* Copies the then_branch of the main graph's If into its else_branch: a
  * deep copy (all the nesting but two levels) that lands at the same depth. */
@@ -469,9 +470,9 @@ TEST(depth_edits_bounded) {
   onnxslim_graph *g = onnxslim_model_graph(m);
   onnxslim_node *top = onnxslim_graph_node(g, 0);
   char before[33], after[33];
-  CHECK_OK(onnxslim_model_fingerprint(m, before));
+  CHECK_OK(onnxslim_fingerprint(before, ONNXSLIM_FINGERPRINT_SIZE, m));
   CHECK(onnxslim_node_set_attr_graph(top, "else_branch", g, NULL) == ONNXSLIM_ELIMIT);
-  CHECK_OK(onnxslim_model_fingerprint(m, after));
+  CHECK_OK(onnxslim_fingerprint(after, ONNXSLIM_FINGERPRINT_SIZE, m));
   CHECK(strcmp(before, after) == 0);
   /* the same copy fits a model loaded with room for it */
   onnxslim_model_free(m);
@@ -491,9 +492,9 @@ TEST(depth_edits_bounded) {
   }
   CHECK(rc == ONNXSLIM_ELIMIT);
   size_t need = 0;
-  CHECK(onnxslim_model_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
+  CHECK(onnxslim_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
   void *buf = malloc(need);
-  CHECK_OK(onnxslim_model_save_buffer(m, buf, need, &need));
+  CHECK_OK(onnxslim_save_buffer(m, buf, need, &need));
   /* what was built within max_depth loads again with that max_depth */
   onnxslim_model *m2 = NULL;
   onnxslim_load_options o = ONNXSLIM_LOAD_OPTIONS_INIT;

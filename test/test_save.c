@@ -1,5 +1,7 @@
 /* Tests of atomic saving: temporary file + fsync + rename, nothing partial
- * left behind on failure, old file intact, saving over the source file. */
+ * left behind on failure, old file intact, saving over the source file;
+ * onnxslim_save()'s options (refused combinations, NULL = as loaded), its
+ * report's getters, the fingerprint's buffer size. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -77,7 +79,7 @@ TEST(save_new_and_replace) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
   if (!m) return;
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   CHECK(same_file(path, BERT));
   CHECK(count_entries(sub) == 1);
   /* replacing an existing file keeps its permission bits */
@@ -85,13 +87,13 @@ TEST(save_new_and_replace) {
   chmod(path, 0640);
   onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
   so.flags = ONNXSLIM_SAVE_NO_FSYNC;
-  CHECK_OK(onnxslim_model_save(m, path, &so));
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
   CHECK(same_file(path, BERT));
   struct stat st;
   CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
   CHECK(count_entries(sub) == 1);
   so.flags = 0x100;
-  CHECK(onnxslim_model_save(m, path, &so) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, path, &so) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_save_options_init(&so, ONNXSLIM_SAVE_OPTIONS_VERSION) == 0 && so.flags == 0);
   onnxslim_model_free(m);
 }
@@ -105,17 +107,17 @@ TEST(save_failures_leave_nothing) {
   mkdir(sub, 0755);
   /* directory does not exist */
   snprintf(path, sizeof path, "%s/missing/out.onnx", sub);
-  CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_EIO);
+  CHECK(onnxslim_save(NULL, m, path, NULL) == ONNXSLIM_EIO);
   CHECK(strstr(onnxslim_error_last(), "missing") != NULL);
   /* the target is a directory: rename fails, the directory is untouched */
   snprintf(path, sizeof path, "%s/adir", sub);
   mkdir(path, 0755);
-  CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_EIO);
+  CHECK(onnxslim_save(NULL, m, path, NULL) == ONNXSLIM_EIO);
   struct stat st;
   CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
   CHECK(count_entries(sub) == 1); /* no temporary file left */
-  CHECK(onnxslim_model_save(m, "", NULL) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_model_save(m, NULL, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, "", NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save(NULL, m, NULL, NULL) == ONNXSLIM_EINVAL);
   onnxslim_model_free(m);
 }
 
@@ -135,7 +137,7 @@ static int child_fsize(const char *path) {
   if (setrlimit(RLIMIT_FSIZE, &rl) != 0) return 2;
   onnxslim_model *m = open_bert();
   if (!m) return 3;
-  int rc = onnxslim_model_save(m, path, NULL);
+  int rc = onnxslim_save(NULL, m, path, NULL);
   onnxslim_model_free(m);
   if (rc != ONNXSLIM_ENOSPC) return 4;
   if (!strstr(onnxslim_error_last(), "file size limit")) return 5;
@@ -166,7 +168,7 @@ static int child_unwritable(const char *path) {
     onnxslim_model_free(m);
     return 2;
   }
-  int rc = onnxslim_model_save(m, path, NULL);
+  int rc = onnxslim_save(NULL, m, path, NULL);
   onnxslim_model_free(m);
   if (rc != ONNXSLIM_EIO) return 4;
   if (!strstr(onnxslim_error_last(), "temporary file")) return 5;
@@ -204,7 +206,7 @@ TEST(save_on_full_disk) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
   if (m) {
-    CHECK(onnxslim_model_save(m, path, NULL) == ONNXSLIM_ENOSPC);
+    CHECK(onnxslim_save(NULL, m, path, NULL) == ONNXSLIM_ENOSPC);
     onnxslim_model_free(m);
   }
   CHECK(file_is(path, "previous model"));
@@ -227,7 +229,7 @@ TEST(save_over_source) {
     return;
   }
   CHECK_OK(onnxslim_model_set_producer(m, "rewritten", NULL));
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   /* the loaded model still reads its (now unlinked) source */
   onnxslim_graph *g = onnxslim_model_graph(m);
   onnxslim_tensor *t = onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
@@ -235,7 +237,7 @@ TEST(save_over_source) {
   size_t sz;
   CHECK_OK(onnxslim_tensor_data(t, &d, &sz));
   /* and can save over the file again */
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   onnxslim_model *m2 = NULL;
   CHECK_OK(onnxslim_model_open(&m2, path, NULL));
   if (m2) {
@@ -293,7 +295,7 @@ TEST(save_removes_stale_temporaries) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
   if (!m) return;
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   CHECK(!exists_in(sub, stale));       /* owner gone */
   CHECK(!exists_in(sub, stale2));      /* this thread, not locked: a previous life of our ids */
   CHECK(exists_in(sub, live));         /* owner alive */
@@ -302,10 +304,226 @@ TEST(save_removes_stale_temporaries) {
   CHECK(exists_in(sub, ".out.onnx.tmp-notes"));
   CHECK(exists_in(sub, ".out.onnx.tmp-1-x"));
   close(lk);
-  CHECK_OK(onnxslim_model_save(m, path, NULL));
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   CHECK(!exists_in(sub, mine_locked)); /* unlocked now */
   CHECK(same_file(path, BERT));
   CHECK(count_entries(sub) == 5);
+  onnxslim_model_free(m);
+}
+
+/* ---- the options, the report, the fingerprint buffer --------------------- */
+
+static const unsigned int placing_flags[] = {ONNXSLIM_SAVE_CONSTANTS, ONNXSLIM_SAVE_CHECKSUM,
+                                             ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS,
+                                             ONNXSLIM_SAVE_KEEP_STORAGE};
+static const char *const placing_names[] = {"CONSTANTS", "CHECKSUM", "FORCE_SHAPE_INPUTS",
+                                            "KEEP_STORAGE"};
+
+/* Options onnxslim_save() refuses: EINVAL with a message that says why,
+ * no report, nothing written. */
+TEST(save_options_refused) {
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/refused", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  onnxslim_save_report *r = (onnxslim_save_report *)&r; /* not NULL: must be reset */
+  onnxslim_save_options o = ONNXSLIM_SAVE_OPTIONS_INIT;
+  /* the flags that place tensors in data files, with a layout that has none */
+  static const int no_files[] = {ONNXSLIM_LAYOUT_AS_LOADED, ONNXSLIM_LAYOUT_INLINE};
+  for (size_t l = 0; l < 2; l++)
+    for (size_t f = 0; f < 4; f++) {
+      o.layout = no_files[l];
+      o.flags = placing_flags[f];
+      int rc = onnxslim_save(&r, m, path, &o);
+      const char *msg = onnxslim_error_last();
+      if (rc != ONNXSLIM_EINVAL || r != NULL || !strstr(msg, placing_names[f]) ||
+          !strstr(msg, l ? "INLINE" : "AS_LOADED")) {
+        fprintf(stderr, "layout %d, flag %s: %d '%s'\n", no_files[l], placing_names[f], rc, msg);
+        t_cur_failed++;
+      }
+      r = (onnxslim_save_report *)&r;
+    }
+  o = (onnxslim_save_options)ONNXSLIM_SAVE_OPTIONS_INIT;
+  o.layout = -1;
+  CHECK(onnxslim_save(NULL, m, path, &o) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "unknown layout -1") != NULL);
+  o.layout = ONNXSLIM_LAYOUT_INLINE + 1;
+  CHECK(onnxslim_save(NULL, m, path, &o) == ONNXSLIM_EINVAL);
+  o.layout = ONNXSLIM_LAYOUT_AS_LOADED;
+  o.flags = 64;
+  CHECK(onnxslim_save(NULL, m, path, &o) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "reserved") != NULL);
+  o.flags = 0;
+  o.align = 3; /* checked whatever the layout */
+  CHECK(onnxslim_save(NULL, m, path, &o) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "power of two") != NULL);
+  o.align = 0;
+  /* an unknown options version names the versions this library knows */
+  for (unsigned int v = 0; v < 3; v += 2) {
+    o.version = v;
+    CHECK(onnxslim_save(&r, m, path, &o) == ONNXSLIM_EINVAL && r == NULL);
+    CHECK(strstr(onnxslim_error_last(), "save options version") != NULL &&
+          strstr(onnxslim_error_last(), "knows version 1") != NULL);
+    r = (onnxslim_save_report *)&r;
+  }
+  CHECK(onnxslim_save_options_init(&o, 2) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "knows version 1") != NULL);
+  CHECK(onnxslim_save_options_init(NULL, 1) == ONNXSLIM_EINVAL);
+  CHECK(count_entries(sub) == 0); /* nothing written */
+  /* the defaults, and the same flags where they belong */
+  CHECK_OK(onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION));
+  CHECK(o.version == 1 && o.flags == 0 && o.layout == ONNXSLIM_LAYOUT_AS_LOADED &&
+        o.size_threshold == ONNXSLIM_SAVE_DEFAULT_THRESHOLD && o.align == ONNXSLIM_SAVE_DEFAULT_ALIGN &&
+        o.location == NULL);
+  o.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  for (size_t f = 0; f < 4; f++) {
+    o.flags = ONNXSLIM_SAVE_NO_FSYNC | placing_flags[f];
+    o.layout = f % 2 ? ONNXSLIM_LAYOUT_PER_TENSOR : ONNXSLIM_LAYOUT_ONE_FILE;
+    snprintf(path, sizeof path, "%s/ok%zu.onnx", sub, f);
+    if (onnxslim_save(NULL, m, path, &o) != 0) {
+      fprintf(stderr, "flag %s refused: %s\n", placing_names[f], onnxslim_error_last());
+      t_cur_failed++;
+    }
+  }
+  onnxslim_model_free(m);
+}
+
+/* NULL options: the tensors as loaded (ONNXSLIM_LAYOUT_AS_LOADED). A model
+ * with external data keeps its references: same bytes, no data file. */
+TEST(save_default_as_loaded) {
+  char sub[300], a[400], b[400], c[400], other[400];
+  snprintf(sub, sizeof sub, "%s/asloaded", dir);
+  mkdir(sub, 0755);
+  snprintf(a, sizeof a, "%s/a.onnx", sub);
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  onnxslim_save_options o = ONNXSLIM_SAVE_OPTIONS_INIT;
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  o.size_threshold = 0;
+  CHECK_OK(onnxslim_save(NULL, m, a, &o));
+  onnxslim_model_free(m);
+  m = NULL;
+  CHECK_OK(onnxslim_model_open(&m, a, NULL));
+  REQUIRE(m != NULL);
+  CHECK(count_entries(sub) == 2); /* a.onnx, a.onnx.data */
+  snprintf(b, sizeof b, "%s/b.onnx", sub);
+  CHECK_OK(onnxslim_save(NULL, m, b, NULL));
+  CHECK(same_file(a, b));
+  CHECK(count_entries(sub) == 3); /* no data file of its own */
+  onnxslim_model *s = NULL;
+  CHECK_OK(onnxslim_model_open(&s, b, NULL));
+  if (s) {
+    onnxslim_tensor *t = onnxslim_graph_find_initializer(
+        onnxslim_model_graph(s), "roberta.embeddings.word_embeddings.weight");
+    CHECK(t && onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_EXTERNAL);
+    onnxslim_model_free(s);
+  }
+  /* explicit AS_LOADED: the same; its report has no entries */
+  snprintf(c, sizeof c, "%s/c.onnx", sub);
+  o = (onnxslim_save_options)ONNXSLIM_SAVE_OPTIONS_INIT;
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, c, &o));
+  CHECK(same_file(a, c));
+  CHECK(r != NULL && onnxslim_save_report_count(r) == 0);
+  onnxslim_save_report_free(r);
+  /* in another directory the references would not resolve: refused */
+  snprintf(other, sizeof other, "%s/elsewhere.onnx", dir);
+  CHECK(onnxslim_save(NULL, m, other, NULL) == ONNXSLIM_EINVAL);
+  CHECK(access(other, F_OK) != 0);
+  onnxslim_model_free(m);
+}
+
+/* One getter per field of the report, and their errors. */
+TEST(save_report_getters) {
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/report", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/r.onnx", sub);
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  onnxslim_save_options o = ONNXSLIM_SAVE_OPTIONS_INIT;
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE; /* threshold 1024: small tensors stay inline */
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, m, path, &o));
+  REQUIRE(r != NULL);
+  size_t n = onnxslim_save_report_count(r), n_ext = 0, n_in = 0;
+  CHECK(n == onnxslim_graph_initializer_count(onnxslim_model_graph(m)));
+  for (size_t i = 0; i < n; i++) {
+    const char *name = onnxslim_save_report_name(r, i);
+    int pl = onnxslim_save_report_placement(r, i);
+    uint64_t off = 1, len = 1;
+    onnxslim_error_clear();
+    const char *loc = onnxslim_save_report_location(r, i);
+    int loc_err = onnxslim_error_last_code();
+    CHECK_OK(onnxslim_save_report_offset(r, i, &off));
+    CHECK_OK(onnxslim_save_report_length(r, i, &len));
+    CHECK(name && onnxslim_graph_find_initializer(onnxslim_model_graph(m), name) != NULL);
+    CHECK(loc_err == ONNXSLIM_OK);
+    if (pl == ONNXSLIM_PLACEMENT_EXTERNAL) {
+      n_ext++;
+      uint64_t size = 0;
+      onnxslim_tensor_byte_size(onnxslim_graph_find_initializer(onnxslim_model_graph(m), name),
+                                &size);
+      CHECK_STR(loc, "r.onnx.data");
+      CHECK(off % ONNXSLIM_SAVE_DEFAULT_ALIGN == 0 && len == size && len >= 1024);
+    } else {
+      n_in++;
+      CHECK(pl == ONNXSLIM_PLACEMENT_BELOW_THRESHOLD || pl == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+      CHECK(loc == NULL && off == 0 && len == 0); /* inline: no location, not an error */
+    }
+  }
+  CHECK(n_ext > 0 && n_in > 0);
+  /* errors: a NULL report, an index out of range, a NULL out */
+  uint64_t v = 7;
+  CHECK(onnxslim_save_report_name(NULL, 0) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_report_placement(NULL, 0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_report_location(NULL, 0) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_report_offset(NULL, 0, &v) == ONNXSLIM_EINVAL && v == 7);
+  CHECK(onnxslim_save_report_length(NULL, 0, &v) == ONNXSLIM_EINVAL && v == 7);
+  CHECK(onnxslim_save_report_name(r, n) == NULL && onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  CHECK(strstr(onnxslim_error_last(), "out of range") != NULL);
+  CHECK(onnxslim_save_report_placement(r, n) == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_save_report_location(r, n) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_save_report_offset(r, n, &v) == ONNXSLIM_ERANGE && v == 7);
+  CHECK(onnxslim_save_report_length(r, SIZE_MAX, &v) == ONNXSLIM_ERANGE && v == 7);
+  CHECK(onnxslim_save_report_offset(r, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_report_length(r, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_report_count(NULL) == 0);
+  CHECK(onnxslim_save_report_kernel_copied(NULL) == 0);
+  onnxslim_save_report_free(NULL);
+  onnxslim_save_report_free(r);
+  onnxslim_model_free(m);
+}
+
+/* The fingerprint's buffer: its size is given; too small, nothing written. */
+TEST(fingerprint_buffer_size) {
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  char buf[64], want[64];
+  CHECK(ONNXSLIM_FINGERPRINT_SIZE == 33);
+  memset(buf, 'x', sizeof buf);
+  memset(want, 'x', sizeof want);
+  CHECK(onnxslim_fingerprint(buf, ONNXSLIM_FINGERPRINT_SIZE - 1, m) == ONNXSLIM_EBUFSIZE);
+  CHECK(strstr(onnxslim_error_last(), "33") != NULL);
+  CHECK(memcmp(buf, want, sizeof buf) == 0); /* nothing written */
+  CHECK(onnxslim_fingerprint(buf, 0, m) == ONNXSLIM_EBUFSIZE);
+  CHECK(memcmp(buf, want, sizeof buf) == 0);
+  CHECK_OK(onnxslim_fingerprint(buf, ONNXSLIM_FINGERPRINT_SIZE, m));
+  CHECK(strlen(buf) == 32 && strspn(buf, "0123456789abcdef") == 32);
+  CHECK(memcmp(buf + 33, want, sizeof buf - 33) == 0); /* not beyond */
+  char big[100];
+  CHECK_OK(onnxslim_fingerprint(big, sizeof big, m));
+  CHECK_STR(big, buf);
+  CHECK(onnxslim_fingerprint(NULL, 33, m) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_fingerprint(big, sizeof big, NULL) == ONNXSLIM_EINVAL);
+  /* another kind of handle is not a model */
+  CHECK(onnxslim_fingerprint(big, sizeof big, (const onnxslim_model *)onnxslim_model_graph(m)) ==
+        ONNXSLIM_EINVAL);
   onnxslim_model_free(m);
 }
 
@@ -324,6 +542,10 @@ int main(int argc, char **argv) {
   RUN(save_on_full_disk);
   RUN(save_over_source);
   RUN(save_removes_stale_temporaries);
+  RUN(save_options_refused);
+  RUN(save_default_as_loaded);
+  RUN(save_report_getters);
+  RUN(fingerprint_buffer_size);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);

@@ -151,9 +151,9 @@ TEST(convert_long_chain_in_bounded_memory) {
   onnxslim_check_report_free(cr);
   /* and the saved model says the same */
   size_t need = 0, got = 0;
-  CHECK(onnxslim_model_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
+  CHECK(onnxslim_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE);
   uint8_t *p = malloc(need ? need : 1);
-  CHECK(p && onnxslim_model_save_buffer(m, p, need, &got) == 0 && got == need);
+  CHECK(p && onnxslim_save_buffer(m, p, need, &got) == 0 && got == need);
   onnxslim_model *r = NULL;
   if (p) CHECK_OK(onnxslim_model_from_buffer(&r, p, got, ONNXSLIM_COPY, NULL));
   if (r) CHECK(chain_converted(r, CHAIN));

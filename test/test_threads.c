@@ -59,7 +59,7 @@ static void reload_same(worker *w, const char *path, const char *want) {
     fail(w, "reload");
     return;
   }
-  if (onnxslim_model_fingerprint(m, fp) != 0 || strcmp(fp, want) != 0) fail(w, "fingerprint");
+  if (onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m) != 0 || strcmp(fp, want) != 0) fail(w, "fingerprint");
   onnxslim_model_free(m);
 }
 
@@ -82,22 +82,22 @@ static void *work(void *arg) {
     int32_t to = (w->id + round) % 2 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_BFLOAT16;
     if (onnxslim_convert_gather_tables(NULL, m, to, 0, 0) != 0) fail(w, "convert");
     char fp[33];
-    if (onnxslim_model_fingerprint(m, fp) != 0) fail(w, "fingerprint");
+    if (onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m) != 0) fail(w, "fingerprint");
     onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
     so.flags = ONNXSLIM_SAVE_NO_FSYNC;
     snprintf(path, sizeof path, "%s/single.onnx", dir);
-    if (onnxslim_model_save(m, path, &so) != 0) fail(w, "save");
+    if (onnxslim_save(NULL, m, path, &so) != 0) fail(w, "save");
     else reload_same(w, path, fp);
-    static const int modes[] = {ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_PER_TENSOR,
-                                ONNXSLIM_EXTERNAL_NONE};
+    static const int modes[] = {ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_LAYOUT_PER_TENSOR,
+                                ONNXSLIM_LAYOUT_INLINE};
     static const char *const names[] = {"one.onnx", "per.onnx", "merged.onnx"};
     for (int k = 0; k < 3; k++) {
-      onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-      eo.mode = modes[k];
+      onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+      eo.layout = modes[k];
       eo.size_threshold = 0;
-      eo.flags = ONNXSLIM_EXTERNAL_NO_FSYNC | (k == 0 ? ONNXSLIM_EXTERNAL_CHECKSUM : 0);
+      eo.flags = ONNXSLIM_SAVE_NO_FSYNC | (k == 0 ? ONNXSLIM_SAVE_CHECKSUM : 0);
       snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-      if (onnxslim_model_save_external(m, path, &eo, NULL) != 0) fail(w, names[k]);
+      if (onnxslim_save(NULL, m, path, &eo) != 0) fail(w, names[k]);
       else reload_same(w, path, fp);
     }
     onnxslim_model_free(m);
@@ -108,10 +108,10 @@ static void *work(void *arg) {
       fail(w, "open external");
     } else {
       snprintf(path, sizeof path, "%s/again.onnx", dir);
-      onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-      eo.mode = ONNXSLIM_EXTERNAL_ONE_FILE;
-      eo.flags = ONNXSLIM_EXTERNAL_NO_FSYNC;
-      if (onnxslim_model_save_external(e, path, &eo, NULL) != 0) fail(w, "save again");
+      onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+      eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+      eo.flags = ONNXSLIM_SAVE_NO_FSYNC;
+      if (onnxslim_save(NULL, e, path, &eo) != 0) fail(w, "save again");
       else reload_same(w, path, fp);
       onnxslim_model_free(e);
     }

@@ -77,10 +77,10 @@ static inline int write_bytes(const char *path, const void *p, size_t n) {
 static inline uint8_t *save_bytes(const onnxslim_model *m, size_t *n) {
   size_t need = 0;
   *n = 0;
-  if (onnxslim_model_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
+  if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
   uint8_t *p = malloc(need ? need : 1);
   if (!p) return NULL;
-  if (onnxslim_model_save_buffer(m, p, need, n) != 0 || *n != need) {
+  if (onnxslim_save_buffer(m, p, need, n) != 0 || *n != need) {
     free(p);
     return NULL;
   }
@@ -429,4 +429,35 @@ static inline int tensor_equal(const onnxslim_tensor *a, const onnxslim_tensor *
   return na == nb && (na == 0 || memcmp(da, db, na) == 0);
 }
 #endif /* ONNXSLIM_TEST_EDIT_HELPERS */
+#ifdef ONNXSLIM_SAVE_H
+/* Entry i of a save report, through the one-field getters; any out pointer
+ * may be NULL (outputs are cleared first). 0, or the getters' error code. */
+static inline int save_report_entry(const onnxslim_save_report *r, size_t i, const char **name,
+                             int *placement, const char **location, uint64_t *offset,
+                             uint64_t *length) {
+  if (name) *name = NULL;
+  if (placement) *placement = -1;
+  if (location) *location = NULL;
+  if (offset) *offset = 0;
+  if (length) *length = 0;
+  int pl = onnxslim_save_report_placement(r, i);
+  if (pl < 0) return pl;
+  if (name) *name = onnxslim_save_report_name(r, i);
+  if (placement) *placement = pl;
+  if (location) *location = onnxslim_save_report_location(r, i);
+  uint64_t v = 0;
+  if (offset) {
+    int rc = onnxslim_save_report_offset(r, i, &v);
+    if (rc) return rc;
+    *offset = v;
+  }
+  if (length) {
+    int rc = onnxslim_save_report_length(r, i, &v);
+    if (rc) return rc;
+    *length = v;
+  }
+  return 0;
+}
+#endif
+
 #endif

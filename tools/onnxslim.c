@@ -1067,10 +1067,10 @@ typedef struct convert_settings {
   /* saving */
   int external;     /* --external-data (always set for split and merge) */
   int per_tensor;   /* --per-tensor */
-  int mode;         /* ONNXSLIM_EXTERNAL_* mode of the external save */
+  int mode;         /* ONNXSLIM_LAYOUT_* layout of the external save */
   uint64_t threshold, align;
   const char *location;
-  unsigned int ext_flags; /* ONNXSLIM_EXTERNAL_* flags */
+  unsigned int ext_flags; /* ONNXSLIM_SAVE_* flags */
   const char *also_single; /* --also-single-file PATH */
   int toposort;            /* --toposort */
 } convert_settings;
@@ -1078,8 +1078,8 @@ typedef struct convert_settings {
 static void convert_settings_init(convert_settings *cs)
 {
   memset(cs, 0, sizeof *cs);
-  cs->threshold = ONNXSLIM_EXTERNAL_DEFAULT_THRESHOLD;
-  cs->align = ONNXSLIM_EXTERNAL_DEFAULT_ALIGN;
+  cs->threshold = ONNXSLIM_SAVE_DEFAULT_THRESHOLD;
+  cs->align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
 }
 
 /* Prints "onnxslim: OPTION: MESSAGE" for a bad option value; returns -1. */
@@ -1330,7 +1330,7 @@ static int opt_checksum(void *ctx, const char *value)
   (void)value;
   if (!cs->needs_external)
     cs->needs_external = "--checksum";
-  cs->ext_flags |= ONNXSLIM_EXTERNAL_CHECKSUM;
+  cs->ext_flags |= ONNXSLIM_SAVE_CHECKSUM;
   return 0;
 }
 
@@ -1340,7 +1340,7 @@ static int opt_force_shape_inputs(void *ctx, const char *value)
   (void)value;
   if (!cs->needs_external)
     cs->needs_external = "--force-shape-inputs";
-  cs->ext_flags |= ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS;
+  cs->ext_flags |= ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS;
   return 0;
 }
 
@@ -1364,7 +1364,7 @@ static int opt_constants(void *ctx, const char *value)
 {
   convert_settings *cs = ctx;
   (void)value;
-  cs->ext_flags |= ONNXSLIM_EXTERNAL_CONSTANTS;
+  cs->ext_flags |= ONNXSLIM_SAVE_CONSTANTS;
   if (!cs->needs_external)
     cs->needs_external = "--constants";
   return 0;
@@ -1373,7 +1373,7 @@ static int opt_constants(void *ctx, const char *value)
 static int opt_allow_large(void *ctx, const char *value)
 {
   (void)value;
-  ((convert_settings *)ctx)->ext_flags |= ONNXSLIM_EXTERNAL_ALLOW_LARGE;
+  ((convert_settings *)ctx)->ext_flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
   return 0;
 }
 
@@ -1503,7 +1503,7 @@ static int convert_settings_check(const command *cmd, convert_settings *cs, cons
   if (cs->also_single && strcmp(cs->also_single, out) == 0)
     return usage_error("%s: --also-single-file must name another file than OUT", cmd->name);
   if (cs->external)
-    cs->mode = cs->per_tensor ? ONNXSLIM_EXTERNAL_PER_TENSOR : ONNXSLIM_EXTERNAL_ONE_FILE;
+    cs->mode = cs->per_tensor ? ONNXSLIM_LAYOUT_PER_TENSOR : ONNXSLIM_LAYOUT_ONE_FILE;
   return PARSE_CONTINUE;
 }
 
@@ -1607,9 +1607,9 @@ out:
  * the tensors went and each tensor kept inline for being a shape input.
  * Otherwise one line on stderr when shape inputs were kept inline.
  */
-static int print_external_report(const onnxslim_external_report *rep, int mode, int verbose)
+static int print_external_report(const onnxslim_save_report *rep, int mode, int verbose)
 {
-  size_t i, n = onnxslim_external_report_count(rep);
+  size_t i, n = onnxslim_save_report_count(rep);
   size_t written = 0, below = 0, shape = 0, nolayout = 0, files = 0;
   uint64_t bytes = 0;
   const char *first_loc = NULL, *prev_loc = NULL;
@@ -1617,13 +1617,13 @@ static int print_external_report(const onnxslim_external_report *rep, int mode, 
   char h[32];
 
   for (i = 0; i < n; i++) {
-    const char *loc = NULL;
-    int st = -1;
+    const char *loc = onnxslim_save_report_location(rep, i);
+    int st = onnxslim_save_report_placement(rep, i);
     uint64_t len = 0;
-    if (onnxslim_external_report_entry(rep, i, NULL, &st, &loc, NULL, &len) != ONNXSLIM_OK)
+    if (st < 0 || onnxslim_save_report_length(rep, i, &len) != ONNXSLIM_OK)
       return fail_lib("external data report entry %zu", i);
     switch (st) {
-    case ONNXSLIM_EXTERNAL_WRITTEN:
+    case ONNXSLIM_PLACEMENT_EXTERNAL:
       written++;
       bytes = add_sat(bytes, len);
       if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0))
@@ -1632,10 +1632,10 @@ static int print_external_report(const onnxslim_external_report *rep, int mode, 
         first_loc = loc;
       prev_loc = loc;
       break;
-    case ONNXSLIM_EXTERNAL_BELOW_THRESHOLD:
+    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD:
       below++;
       break;
-    case ONNXSLIM_EXTERNAL_SHAPE_INPUT:
+    case ONNXSLIM_PLACEMENT_SHAPE_INPUT:
       shape++;
       break;
     default:
@@ -1653,7 +1653,7 @@ static int print_external_report(const onnxslim_external_report *rep, int mode, 
     }
     return EXIT_SUCCESS;
   }
-  if (mode == ONNXSLIM_EXTERNAL_NONE) {
+  if (mode == ONNXSLIM_LAYOUT_INLINE) {
     printf("every tensor inline (%zu considered)\n", n);
     return EXIT_SUCCESS;
   }
@@ -1672,13 +1672,13 @@ static int print_external_report(const onnxslim_external_report *rep, int mode, 
     printf("shape inputs kept inline (onnxruntime cannot load them from external data; "
            "--force-shape-inputs moves them out):\n");
     for (i = 0; i < n; i++) {
-      const char *name = NULL;
-      int st = -1;
-      if (onnxslim_external_report_entry(rep, i, &name, &st, NULL, NULL, NULL) != ONNXSLIM_OK) {
+      const char *name = onnxslim_save_report_name(rep, i);
+      int st = onnxslim_save_report_placement(rep, i);
+      if (!name || st < 0) {
         sb_free(&s);
         return fail_lib("external data report entry %zu", i);
       }
-      if (st == ONNXSLIM_EXTERNAL_SHAPE_INPUT)
+      if (st == ONNXSLIM_PLACEMENT_SHAPE_INPUT)
         printf(INDENT "%s\n", esc(&s, name ? name : "?"));
     }
   }
@@ -1716,10 +1716,10 @@ static const char *dir_of(strbuf *sb, const char *path)
 }
 
 /* Lists the files just written: OUT, its data files, the single file. */
-static void print_files(const char *out, const onnxslim_external_report *rep,
+static void print_files(const char *out, const onnxslim_save_report *rep,
                         const char *also_single)
 {
-  size_t i, n = onnxslim_external_report_count(rep), files = 0;
+  size_t i, n = onnxslim_save_report_count(rep), files = 0;
   uint64_t data_bytes = 0;
   const char *prev = NULL;
   strbuf dir = {0}, path = {0};
@@ -1729,11 +1729,10 @@ static void print_files(const char *out, const onnxslim_external_report *rep,
   add_file_row(&t, out);
   dir_of(&dir, out);
   for (i = 0; i < n; i++) {
-    const char *loc = NULL;
-    int st = -1;
+    const char *loc = onnxslim_save_report_location(rep, i);
     struct stat sbuf;
-    if (onnxslim_external_report_entry(rep, i, NULL, &st, &loc, NULL, NULL) != ONNXSLIM_OK ||
-        st != ONNXSLIM_EXTERNAL_WRITTEN || !loc || (prev && strcmp(prev, loc) == 0))
+    if (onnxslim_save_report_placement(rep, i) != ONNXSLIM_PLACEMENT_EXTERNAL || !loc ||
+        (prev && strcmp(prev, loc) == 0))
       continue;
     prev = loc;
     sb_reset(&path);
@@ -2058,22 +2057,22 @@ static void hint_allow_large(int rc)
 }
 
 static int save_external(const onnxslim_model *model, const char *path, int mode,
-                         const convert_settings *cs, onnxslim_external_report **rep)
+                         const convert_settings *cs, onnxslim_save_report **rep)
 {
-  onnxslim_external_options eo;
+  onnxslim_save_options eo;
   int rc;
-  if (onnxslim_external_options_init(&eo, ONNXSLIM_EXTERNAL_OPTIONS_VERSION) != ONNXSLIM_OK)
+  if (onnxslim_save_options_init(&eo, ONNXSLIM_SAVE_OPTIONS_VERSION) != ONNXSLIM_OK)
     return fail_lib("external data options");
-  eo.mode = mode;
+  eo.layout = mode;
   eo.flags = cs->ext_flags;
-  if (mode == ONNXSLIM_EXTERNAL_NONE) {
-    eo.flags &= ONNXSLIM_EXTERNAL_ALLOW_LARGE | ONNXSLIM_EXTERNAL_NO_FSYNC;
+  if (mode == ONNXSLIM_LAYOUT_INLINE) {
+    eo.flags &= ONNXSLIM_SAVE_ALLOW_LARGE | ONNXSLIM_SAVE_NO_FSYNC;
   } else {
     eo.size_threshold = cs->threshold;
     eo.align = cs->align;
     eo.location = cs->location;
   }
-  rc = onnxslim_model_save_external(model, path, &eo, rep);
+  rc = onnxslim_save(rep, model, path, &eo);
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot save '%s'", path);
     hint_allow_large(rc);
@@ -2179,8 +2178,8 @@ static int check_not_input(const onnxslim_model *model, const char *in, const ch
 
 /* Where convert/split/merge write, decided once the model is loaded. */
 typedef struct save_plan {
-  int mode;            /* ONNXSLIM_EXTERNAL_* mode, 0: a plain save */
-  unsigned int flags;  /* extra ONNXSLIM_EXTERNAL_* flags */
+  int mode;            /* ONNXSLIM_LAYOUT_*; ONNXSLIM_LAYOUT_AS_LOADED (0): a plain save */
+  unsigned int flags;  /* extra ONNXSLIM_SAVE_* flags */
   char *data;          /* the one data file written, NULL if none */
   int relocated;       /* external data moved next to OUT (see below) */
 } save_plan;
@@ -2201,14 +2200,14 @@ static int plan_save(const onnxslim_model *model, const char *in, const char *ou
   if (!sp->mode && onnxslim_model_file_count(model) > 1) {
     char *din = dir_part(in), *dout = dir_part(out);
     if (!same_file(din, dout)) {
-      sp->mode = ONNXSLIM_EXTERNAL_ONE_FILE;
-      sp->flags = ONNXSLIM_EXTERNAL_KEEP_STORAGE;
+      sp->mode = ONNXSLIM_LAYOUT_ONE_FILE;
+      sp->flags = ONNXSLIM_SAVE_KEEP_STORAGE;
       sp->relocated = 1;
     }
     free(din);
     free(dout);
   }
-  if (sp->mode == ONNXSLIM_EXTERNAL_ONE_FILE)
+  if (sp->mode == ONNXSLIM_LAYOUT_ONE_FILE)
     sp->data = data_file_path(out, sp->relocated ? NULL : cs->location);
   rc = check_not_input(model, in, out, "OUT");
   if (rc == PARSE_CONTINUE && sp->data)
@@ -2235,7 +2234,7 @@ static int convert_model(const char *in, const char *out, const convert_settings
 {
   onnxslim_model *model = NULL;
   onnxslim_convert_report *crep = NULL;
-  onnxslim_external_report *erep = NULL;
+  onnxslim_save_report *erep = NULL;
   save_plan sp = {0, 0, NULL, 0};
   int status, rc;
 
@@ -2274,9 +2273,9 @@ static int convert_model(const char *in, const char *out, const convert_settings
       fail_lib("save options");
       goto done;
     }
-    if (cs->ext_flags & ONNXSLIM_EXTERNAL_ALLOW_LARGE)
+    if (cs->ext_flags & ONNXSLIM_SAVE_ALLOW_LARGE)
       so.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
-    if ((rc = onnxslim_model_save(model, out, &so)) != ONNXSLIM_OK) {
+    if ((rc = onnxslim_save(NULL, model, out, &so)) != ONNXSLIM_OK) {
       fail_lib("cannot save '%s'", out);
       hint_allow_large(rc);
       status = lib_status(rc);
@@ -2284,18 +2283,16 @@ static int convert_model(const char *in, const char *out, const convert_settings
     }
   }
   if (cs->also_single &&
-      (rc = save_external(model, cs->also_single, ONNXSLIM_EXTERNAL_NONE, cs, NULL)) != EXIT_SUCCESS) {
+      (rc = save_external(model, cs->also_single, ONNXSLIM_LAYOUT_INLINE, cs, NULL)) != EXIT_SUCCESS) {
     status = rc;
     goto done;
   }
   if (sp.relocated && erep) {
     size_t i, moved = 0;
     const char *where = NULL;
-    for (i = 0; i < onnxslim_external_report_count(erep); i++) {
-      int st = -1;
-      const char *loc = NULL;
-      if (onnxslim_external_report_entry(erep, i, NULL, &st, &loc, NULL, NULL) == ONNXSLIM_OK &&
-          st == ONNXSLIM_EXTERNAL_WRITTEN) {
+    for (i = 0; i < onnxslim_save_report_count(erep); i++) {
+      const char *loc = onnxslim_save_report_location(erep, i);
+      if (onnxslim_save_report_placement(erep, i) == ONNXSLIM_PLACEMENT_EXTERNAL) {
         moved++;
         if (!where)
           where = loc;
@@ -2325,7 +2322,7 @@ static int convert_model(const char *in, const char *out, const convert_settings
 done:
   free(sp.data);
   onnxslim_convert_report_free(crep);
-  onnxslim_external_report_free(erep);
+  onnxslim_save_report_free(erep);
   onnxslim_model_free(model);
   return status;
 }
@@ -2383,7 +2380,7 @@ static int cmd_merge(const command *cmd, int argc, char **argv)
     return rc;
   if (npos != 2)
     return usage_error("%s: expected %s", cmd->name, cmd->args);
-  cs.mode = ONNXSLIM_EXTERNAL_NONE;
+  cs.mode = ONNXSLIM_LAYOUT_INLINE;
   return convert_model(pos[0], pos[1], &cs);
 }
 
@@ -2410,7 +2407,7 @@ static int cmd_fingerprint(const command *cmd, int argc, char **argv)
   rc = open_model(&model, pos[0]);
   if (rc != EXIT_SUCCESS)
     return rc;
-  if (onnxslim_model_fingerprint(model, digest) != ONNXSLIM_OK) {
+  if (onnxslim_fingerprint(digest, ONNXSLIM_FINGERPRINT_SIZE, model) != ONNXSLIM_OK) {
     rc = fail_lib("cannot fingerprint '%s'", pos[0]);
     onnxslim_model_free(model);
     return rc;

@@ -6,10 +6,9 @@
  *     be freed with the matching _free function: onnxslim_model_open() and
  *     onnxslim_model_from_buffer() (onnxslim_model_free()), onnxslim_check()
  *     (onnxslim_check_report_free()), onnxslim_convert_model() and
- *     onnxslim_convert_gather_tables() (onnxslim_convert_report_free()).
+ *     onnxslim_convert_gather_tables() (onnxslim_convert_report_free()),
+ *     onnxslim_save() (onnxslim_save_report_free()).
  *     On failure *out is set to NULL and there is nothing to free.
- *     (Until the save module is reworked, onnxslim_model_save_external()
- *     gives its owned report through a trailing `out`; see onnxslim/external.h.)
  *   - A TRAILING `**out` parameter, and every other pointer the library
  *     returns (graphs, nodes, attributes, tensors, value infos, types,
  *     strings, data pointers, the new items that edits give through `out`),

@@ -1,14 +1,9 @@
 /*
- * libonnxslim - models: load, inspect, save.
+ * libonnxslim - models: load and inspect (saving: onnxslim/save.h).
  *
  * Loading maps the file (or borrows/copies the caller's buffer) and parses the
  * message structure only. Tensor bytes are never copied at load: a tensor is a
  * reference into the mapping until its bytes are asked for.
- *
- * Saving writes every message that was not edited as its original bytes
- * (splice on save). An unedited model saves byte for byte identical to its
- * input, and fields this library does not know survive load and save, also
- * inside edited messages.
  *
  * Threads: different models may be used from different threads at once; one
  * model must be used by one thread at a time (that includes read calls, which
@@ -94,7 +89,7 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
 /**
  * Loads the model in the file at `path`. The file is memory-mapped read-only
  * and must not be modified while the model is alive (replacing it with a new
- * file, as onnxslim_model_save() does, is fine).
+ * file, as onnxslim_save() does, is fine).
  * External data (tensors with data_location EXTERNAL) is resolved relative
  * to opts->base_dir or the model's directory, and every referenced file is
  * opened, checked and mapped at load; its bytes are read only when asked
@@ -290,75 +285,6 @@ ONNXSLIM_API int onnxslim_model_remove_metadata(onnxslim_model *model, const cha
  */
 ONNXSLIM_API int onnxslim_model_unique_name(onnxslim_model *model, const char *base,
                                             const char **out);
-
-/* ---- save -------------------------------------------------------------- */
-
-/** Current version of onnxslim_save_options. */
-#define ONNXSLIM_SAVE_OPTIONS_VERSION 1
-
-/** Options for saving. NULL means defaults. Fields are only appended. */
-typedef struct onnxslim_save_options {
-  unsigned int version; /**< ONNXSLIM_SAVE_OPTIONS_VERSION */
-  unsigned int flags;   /**< ONNXSLIM_SAVE_* flags */
-} onnxslim_save_options;
-
-/** Skip fsync of the file and its directory (faster, not crash-safe). */
-#define ONNXSLIM_SAVE_NO_FSYNC 1u
-/** Allow a file over 2 GiB (protobuf's limit: most readers refuse it). */
-#define ONNXSLIM_SAVE_ALLOW_LARGE 2u
-
-#define ONNXSLIM_SAVE_OPTIONS_INIT {ONNXSLIM_SAVE_OPTIONS_VERSION, 0}
-
-/**
- * Sets *opts to the defaults of the given options version.
- * Errors: ONNXSLIM_EINVAL.
- * @since 0.1.0
- */
-ONNXSLIM_API int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version);
-
-/**
- * Serialized size in bytes of the model as it would be saved now.
- * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ELIMIT.
- * @since 0.1.0
- */
-ONNXSLIM_API int onnxslim_model_save_size(const onnxslim_model *model, uint64_t *size);
-
-/**
- * Saves the model to `path` atomically: the bytes go to a temporary file in
- * the destination directory, which is fsync'ed and renamed over `path`, and
- * the directory is fsync'ed. On failure no partial output remains and an
- * existing file at `path` is left intact. Saving over the file the model was
- * loaded from is allowed; the model stays usable afterwards.
- * Before writing, the size is checked against RLIMIT_FSIZE and the free space
- * of the file system, so the process does not receive SIGXFSZ, and against
- * protobuf's 2 GiB limit (unless ONNXSLIM_SAVE_ALLOW_LARGE). Tensors stored in
- * external data keep their references, which are relative to the model's
- * base directory: so that the saved file loads on its own, saving such a
- * model into another directory is refused (see onnxslim/external.h to merge
- * the tensors, move them, or keep them external with
- * ONNXSLIM_EXTERNAL_KEEP_STORAGE), and so is saving a model whose external
- * data file was replaced or removed since it was loaded (by a save with
- * external data over the model it came from: the references would read
- * another file). `path` naming a directory is refused before anything is
- * written.
- * Errors: ONNXSLIM_EINVAL (also: external references that would not resolve
- * from path's directory, or to another file), ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_ENOMEM,
- * ONNXSLIM_ELIMIT (over 2 GiB).
- * @since 0.1.0
- */
-ONNXSLIM_API int onnxslim_model_save(const onnxslim_model *model, const char *path,
-                                     const onnxslim_save_options *opts);
-
-/**
- * Saves the model into the caller-owned buffer `buf` of `capacity` bytes.
- * *size (required) receives the serialized size. If buf is NULL or capacity is
- * smaller than needed, nothing is written and ONNXSLIM_EBUFSIZE is returned
- * with *size set to the needed size.
- * Errors: ONNXSLIM_EINVAL, ONNXSLIM_EBUFSIZE, ONNXSLIM_ELIMIT.
- * @since 0.1.0
- */
-ONNXSLIM_API int onnxslim_model_save_buffer(const onnxslim_model *model, void *buf,
-                                            size_t capacity, size_t *size);
 
 #ifdef __cplusplus
 }

@@ -216,9 +216,13 @@ int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const
                          int (*fn)(void *ctx, int dfd, const char *name), void *ctx);
 void onnxslim__side_clean(int dfd, const char *const *bases, size_t nbases, const char *kind);
 /* Atomically replaces `path` with `size` bytes produced by write_fn, after
- * removing the stale temporaries of earlier saves to it. */
+ * removing the stale temporaries of earlier saves to it. *copied (may be
+ * NULL) receives the bytes the kernel copied (copy_file_range). */
 int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
                                 int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                                osl_source src);
+                                osl_source src, uint64_t *copied);
+/* ONNXSLIM_ELIMIT unless a model file of `size` bytes fits protobuf's 2 GiB
+ * limit or allow_large is set. */
+int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large);
 
 #endif /* ONNXSLIM_BASE_H */

@@ -889,9 +889,18 @@ void onnxslim__out_abort(osl_out *o) {
   free(o);
 }
 
+int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large) {
+  if (size <= INT32_MAX || allow_large) return 0;
+  return onnxslim__err(ONNXSLIM_ELIMIT,
+                       "'%s' would be %llu bytes, over protobuf's 2 GiB limit (move tensors to "
+                       "external data, or allow it explicitly)",
+                       path, (unsigned long long)size);
+}
+
 int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
                                 int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                                osl_source src) {
+                                osl_source src, uint64_t *copied) {
+  if (copied) *copied = 0;
   if (out_path_ok(path)) return onnxslim_error_last_code();
   char *dir = dir_name(path);
   if (!dir) return onnxslim_error_last_code();
@@ -911,6 +920,7 @@ int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
   int rc = write_fn(&o->base, payload);
   if (!rc) rc = onnxslim__out_finish(o, fsync_data);
   if (!rc) rc = onnxslim__out_commit(o, fsync_data);
+  if (copied) *copied = o->copied;
   onnxslim__out_abort(o);
   return rc;
 }

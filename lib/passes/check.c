@@ -3,7 +3,7 @@
  *
  * Built on the public read API only: this file walks graphs, nodes,
  * attributes and tensors through the same handles an application uses.
- * internal.h is included for onnxslim__err() alone.
+ * passes.h is included for onnxslim__err() alone.
  */
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /*
  * libonnxslim - topological sort and removal of unused items, built on the
- * public handle API (internal.h only for errors and the hash map).
+ * public handle API (passes.h only for errors and the hash map).
  */
 #include <stdlib.h>
 #include <string.h>

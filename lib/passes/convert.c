@@ -28,11 +28,12 @@
 typedef struct {
   osl_xform x;
   const osl_convert_kernel *k;
+  onnxslim_convert_stats *stats; /* the statistics pass adds to these (else NULL) */
 } osl_cxform;
 
 static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst) {
   const osl_cxform *cx = (const osl_cxform *)x;
-  cx->k->fn(dst, src, n, x->flags, NULL);
+  cx->k->fn(dst, src, n, x->flags, cx->stats);
   return 0;
 }
 
@@ -443,16 +444,10 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   if (cv->report && !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS)) {
     osl_report_entry *e = &cv->report->e[cv->report->count - 1];
     e->stats.count = 0;
-    size_t chunk = 1u << 18; /* as the save: smaller releases leave large folios mapped */
-    uint8_t *tmp = malloc(chunk * x->out_size);
-    if (!tmp) return onnxslim__err_nomem(NULL);
-    for (size_t i = 0; i < x->count; i += chunk) {
-      size_t n = x->count - i < chunk ? x->count - i : chunk;
-      const uint8_t *src = x->src + i * x->in_size;
-      k->fn(tmp, src, n, x->flags, &e->stats);
-      onnxslim__release(cv->model, src, n * x->in_size);
-    }
-    free(tmp);
+    osl_cxform sx = *cx; /* the same transform, counting */
+    sx.stats = &e->stats;
+    rc = onnxslim__xform_chunks(cv->model, &sx.x, NULL, NULL, NULL);
+    if (rc) return rc;
   }
   rc = onnxslim__tensor_set_xform((osl_msg *)t, o->to, x);
   if (rc) return rc;

@@ -9,4 +9,27 @@
 
 #include "handles.h"
 
+/* ---- saves (passes/save.c, passes/save_external.c) ----------------------- */
+
+/* The report of onnxslim_save(): one entry per tensor a save placed. */
+struct osl_save_entry {
+  char *name, *location; /* malloc'ed; location NULL for a tensor kept inline */
+  int placement;         /* onnxslim_placement */
+  uint64_t offset, length;
+};
+struct onnxslim_save_report {
+  size_t count;
+  struct osl_save_entry *e;
+  uint64_t copied; /* bytes the kernel copied */
+};
+/* A save with the layout ONE_FILE, PER_TENSOR or INLINE; opts checked by
+ * onnxslim_save() (version, layout, flags, align). *out (may be NULL)
+ * receives the report. */
+int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
+                            const char *path, const onnxslim_save_options *opts);
+
+/* The tensor's bytes as a save writes them: a pending transform (*x, with
+ * *n its output length), or a pointer *p and length *n (save_external.c). */
+int onnxslim__tensor_source(osl_msg *tensor, const osl_xform **x, const uint8_t **p, size_t *n);
+
 #endif /* ONNXSLIM_PASSES_H */

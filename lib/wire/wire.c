@@ -1062,8 +1062,86 @@ static size_t varint_size(uint64_t v) {
   return n;
 }
 
-/* Must msg be re-encoded by this save (else its bytes are spliced)? */
-static int needs_encode(const osl_msg *m) { return m->dirty || m->save_dirty || m->plan; }
+/* ---- a save's plan ------------------------------------------------------ *
+ * The messages a save writes otherwise than the model holds them: tensors
+ * with an osl_plan, and every message above one (re-encoded, as they hold a
+ * changed message) with plan NULL. One entry per message, sorted by
+ * address once complete (saveplan_seal), found by binary search. */
+
+struct osl_saveplan_entry {
+  const osl_msg *msg;
+  const osl_plan *plan; /* NULL: a message above a planned tensor */
+};
+
+static int saveplan_add(osl_saveplan *sp, const osl_msg *msg, const osl_plan *plan) {
+  if (sp->count == sp->cap) {
+    size_t cap = sp->cap ? sp->cap * 2 : 64;
+    struct osl_saveplan_entry *v = realloc(sp->e, cap * sizeof *v);
+    if (!v) return onnxslim__err_nomem("save plan");
+    sp->e = v;
+    sp->cap = cap;
+  }
+  sp->e[sp->count].msg = msg;
+  sp->e[sp->count].plan = plan;
+  sp->count++;
+  sp->sealed = 0;
+  return 0;
+}
+
+int onnxslim__saveplan_set(osl_saveplan *sp, const osl_msg *tensor, const osl_plan *plan) {
+  int rc = saveplan_add(sp, tensor, plan);
+  /* the messages above it: once per parent when tensors come in order */
+  const osl_msg *top = tensor->parent;
+  if (top && top == sp->last_parent) return rc;
+  for (const osl_msg *m = top; m && !rc; m = m->parent) rc = saveplan_add(sp, m, NULL);
+  if (!rc) sp->last_parent = top;
+  return rc;
+}
+
+static int entry_cmp(const void *pa, const void *pb) {
+  const struct osl_saveplan_entry *a = pa, *b = pb;
+  if (a->msg != b->msg) return (uintptr_t)a->msg < (uintptr_t)b->msg ? -1 : 1;
+  /* a tensor's plan before a NULL entry of the same message */
+  return (a->plan == NULL) - (b->plan == NULL);
+}
+
+void onnxslim__saveplan_seal(osl_saveplan *sp) {
+  if (sp->sealed) return;
+  qsort(sp->e, sp->count, sizeof *sp->e, entry_cmp);
+  size_t k = 0;
+  for (size_t i = 0; i < sp->count; i++)
+    if (k == 0 || sp->e[k - 1].msg != sp->e[i].msg) sp->e[k++] = sp->e[i];
+  sp->count = k;
+  sp->sealed = 1;
+}
+
+void onnxslim__saveplan_free(osl_saveplan *sp) {
+  free(sp->e);
+  memset(sp, 0, sizeof *sp);
+}
+
+/* The entry of m in the (sealed) plan, or NULL. */
+static const struct osl_saveplan_entry *plan_entry(const osl_saveplan *sp, const osl_msg *m) {
+  if (!sp || !sp->count) return NULL;
+  size_t lo = 0, hi = sp->count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sp->e[mid].msg == m) return &sp->e[mid];
+    if ((uintptr_t)sp->e[mid].msg < (uintptr_t)m) lo = mid + 1;
+    else hi = mid;
+  }
+  return NULL;
+}
+
+static const osl_plan *plan_of(const osl_saveplan *sp, const osl_msg *m) {
+  const struct osl_saveplan_entry *e = plan_entry(sp, m);
+  return e ? e->plan : NULL;
+}
+
+/* Must m be re-encoded by this save (else its bytes are spliced)? */
+static int needs_encode(const osl_msg *m, const osl_saveplan *sp) {
+  return m->dirty || plan_entry(sp, m) != NULL;
+}
 
 /* Storage fields a plan replaces. */
 int onnxslim__storage_field(uint32_t number) {
@@ -1084,22 +1162,19 @@ int onnxslim__storage_field(uint32_t number) {
 /* Length of a field's original encoding (f->raw). */
 static size_t raw_len(const osl_field *f) { return f->hlen + (f->wt == OSL_WT_LEN ? f->n : 0); }
 
-static int skipped(const osl_msg *msg, const osl_field *f) {
-  return msg->plan && onnxslim__storage_field(f->number);
-}
-
-int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
+static int size_pass(osl_msg *msg, const osl_saveplan *sp, uint64_t *size) {
   OSL_FLUSH(msg);
-  if (!needs_encode(msg)) {
+  if (!needs_encode(msg, sp)) {
     msg->enc_size = msg->n;
     *size = msg->n;
     return 0;
   }
+  const osl_plan *plan = plan_of(sp, msg);
   uint64_t total = 0;
   for (size_t i = 0; i < msg->nf; i++) {
     osl_field *f = &msg->f[i];
-    if (skipped(msg, f)) continue;
-    if (f->raw && !(f->sub && needs_encode(f->sub))) {
+    if (plan && onnxslim__storage_field(f->number)) continue;
+    if (f->raw && !(f->sub && needs_encode(f->sub, sp))) {
       total += raw_len(f);
       continue;
     }
@@ -1111,15 +1186,15 @@ int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
     default: {
       uint64_t len = f->n;
       if (f->sub) {
-        int rc = onnxslim__msg_size(f->sub, &len);
+        int rc = size_pass(f->sub, sp, &len);
         if (rc) return rc;
       }
       total += varint_size(len) + len;
     }
     }
   }
-  if (msg->plan) {
-    const osl_plan *pl = msg->plan;
+  if (plan) {
+    const osl_plan *pl = plan;
     if (pl->data || pl->xform) {
       uint64_t len = pl->xform ? (uint64_t)pl->xform->count * pl->xform->out_size : pl->size;
       total += varint_size((uint64_t)onnx_TensorProto_raw_data_tag << 3) + varint_size(len) + len;
@@ -1129,6 +1204,13 @@ int onnxslim__msg_size(osl_msg *msg, uint64_t *size) {
   msg->enc_size = total;
   *size = total;
   return 0;
+}
+
+int onnxslim__msg_size(osl_msg *msg, uint64_t *size) { return size_pass(msg, NULL, size); }
+
+int onnxslim__msg_size_planned(osl_msg *msg, osl_saveplan *sp, uint64_t *size) {
+  onnxslim__saveplan_seal(sp);
+  return size_pass(msg, sp, size);
 }
 
 typedef struct {
@@ -1166,18 +1248,19 @@ static int write_field_head(osl_sink *sink, const osl_field *f, uint64_t len) {
   return 0;
 }
 
-int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
+static int write_pass(osl_msg *msg, const osl_saveplan *sp, osl_sink *sink) {
   OSL_FLUSH(msg);
-  if (!needs_encode(msg)) return msg->n ? sink->write(sink, msg->p, msg->n) : 0;
+  if (!needs_encode(msg, sp)) return msg->n ? sink->write(sink, msg->p, msg->n) : 0;
+  const osl_plan *plan = plan_of(sp, msg);
   for (size_t i = 0; i < msg->nf; i++) {
     osl_field *f = &msg->f[i];
     int rc;
-    if (skipped(msg, f)) continue;
-    if (f->raw && !(f->sub && needs_encode(f->sub))) {
+    if (plan && onnxslim__storage_field(f->number)) continue;
+    if (f->raw && !(f->sub && needs_encode(f->sub, sp))) {
       rc = sink->write(sink, f->raw, raw_len(f));
     } else if (f->sub) {
       rc = write_field_head(sink, f, f->sub->enc_size);
-      if (!rc) rc = onnxslim__msg_write(f->sub, sink);
+      if (!rc) rc = write_pass(f->sub, sp, sink);
     } else if (f->xform) {
       rc = write_field_head(sink, f, f->n);
       if (!rc) rc = onnxslim__xform_write(msg->model, f->xform, sink);
@@ -1187,8 +1270,8 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
     }
     if (rc) return rc;
   }
-  if (msg->plan) {
-    const osl_plan *pl = msg->plan;
+  if (plan) {
+    const osl_plan *pl = plan;
     int rc = 0;
     if (pl->data || pl->xform) {
       osl_field head;
@@ -1206,32 +1289,62 @@ int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) {
   return 0;
 }
 
+int onnxslim__msg_write(osl_msg *msg, osl_sink *sink) { return write_pass(msg, NULL, sink); }
+
+int onnxslim__msg_write_planned(osl_msg *msg, const osl_saveplan *sp, osl_sink *sink) {
+  return write_pass(msg, sp, sink);
+}
+
+void onnxslim__msg_of_fields(osl_msg *m, const osl_msgdef *def, osl_field *f, size_t n) {
+  memset(m, 0, sizeof *m);
+  m->def = def;
+  m->f = f;
+  m->nf = n;
+  m->dirty = 1; /* no original bytes: encoded */
+}
+
+int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_sink *sink) {
+  osl_msg m;
+  onnxslim__msg_of_fields(&m, def, f, n);
+  uint64_t size;
+  int rc = size_pass(&m, NULL, &size);
+  return rc ? rc : write_pass(&m, NULL, sink);
+}
+
 #define OSL_XFORM_CHUNK (1u << 18) /* elements per chunk */
 
-/* Streams a transform: one chunk of output in memory at a time. */
-int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink) {
+/* The one loop over a transform's chunks (see wire.h). */
+int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                           osl_chunk_fn fn, void *payload) {
   size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
-  uint8_t *buf = malloc(cap ? cap * x->out_size : 1);
-  if (!buf) return onnxslim__err_nomem(NULL);
+  uint8_t *buf = NULL;
+  if (!dst) {
+    buf = malloc(cap ? cap * x->out_size : 1);
+    if (!buf) return onnxslim__err_nomem(NULL);
+  }
   int rc = 0;
   for (size_t i = 0; i < x->count && !rc; i += cap) {
     size_t n = x->count - i < cap ? x->count - i : cap;
     const uint8_t *src = x->src + i * x->in_size;
-    rc = x->run(x, src, n, buf);
-    if (!rc) rc = sink->write(sink, buf, n * x->out_size);
+    uint8_t *out = dst ? dst + i * x->out_size : buf;
+    rc = x->run(x, src, n, out);
+    if (!rc && fn) rc = fn(payload, out, n * x->out_size);
     onnxslim__release(model, src, n * x->in_size);
   }
   free(buf);
   return rc;
 }
 
+static int sink_chunk(void *payload, const uint8_t *out, size_t n) {
+  osl_sink *sink = payload;
+  return sink->write(sink, out, n);
+}
+
+/* Streams a transform: one chunk of output in memory at a time. */
+int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink) {
+  return onnxslim__xform_chunks(model, x, NULL, sink_chunk, sink);
+}
+
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst) {
-  int rc = 0;
-  for (size_t i = 0; i < x->count && !rc; i += OSL_XFORM_CHUNK) {
-    size_t n = x->count - i < OSL_XFORM_CHUNK ? x->count - i : OSL_XFORM_CHUNK;
-    const uint8_t *src = x->src + i * x->in_size;
-    rc = x->run(x, src, n, dst + i * x->out_size);
-    onnxslim__release(model, src, n * x->in_size);
-  }
-  return rc;
+  return onnxslim__xform_chunks(model, x, dst, NULL, NULL);
 }

@@ -150,7 +150,6 @@ struct osl_msg {
   size_t capf;  /* capacity of f for edits (0: exactly nf, from parsing) */
   uint8_t dirty;    /* must be re-encoded: it or a descendant was edited */
   uint8_t detached; /* removed from its parent by an edit */
-  uint8_t save_dirty; /* see plan */
   uint8_t queued;   /* in its parent's pending queue, entry qidx (not yet in parent->f) */
   uint8_t ixstale;  /* its parent graph's index must (re)link it on next use (graph.c) */
   uint32_t fnum;    /* number of the parent's field that holds it */
@@ -161,9 +160,6 @@ struct osl_msg {
   int lists_stale; /* the lists must be rebuilt before use */
   osl_pendq *pq;   /* pending inserts and removals, or NULL */
   void *cache; /* kind-specific: graph index, tensor data, ... */
-  /* set only while one save runs (external.c): how this tensor is written,
-   * and whether a descendant has a plan (so this message is re-encoded) */
-  const struct osl_plan *plan;
 };
 
 /* How a TensorProto is written by one save: its storage fields (raw_data,
@@ -178,16 +174,28 @@ typedef struct osl_plan {
   size_t fields_len;
 } osl_plan;
 
-
 /* Tag of model handles (handle.c): a model's first member points here, where every
  * message handle's first member points to its osl_msgdef, so passing a
  * model where a graph or node is expected (or the reverse) is detected. */
 extern const osl_msgdef osl_def_model_handle;
 
-/* Tag of model handles: a model's first member points here, where every
- * message handle's first member points to its osl_msgdef, so passing a
- * model where a graph or node is expected (or the reverse) is detected. */
-extern const osl_msgdef osl_def_model_handle;
+/* A save's plan: which tensors one save writes otherwise (an osl_plan
+ * each); the messages above them are re-encoded. Held by the save, read by
+ * the writer (msg_size_planned, msg_write_planned); the model itself is
+ * not changed. Zero-initialize; saveplan_free releases it (wire.c). */
+typedef struct osl_saveplan {
+  struct osl_saveplan_entry *e;
+  size_t count, cap;
+  const osl_msg *last_parent; /* the parent of the tensor set last */
+  int sealed;
+} osl_saveplan;
+/* Records that `tensor` is written as `plan` (borrowed until the plan is
+ * freed). 0 or ONNXSLIM_ENOMEM. */
+int onnxslim__saveplan_set(osl_saveplan *sp, const osl_msg *tensor, const osl_plan *plan);
+/* Sorts the plan for lookups (msg_size_planned does it). */
+void onnxslim__saveplan_seal(osl_saveplan *sp);
+void onnxslim__saveplan_free(osl_saveplan *sp);
+
 
 /* A model: its bytes, its arena and the message tree over them, and what
  * the layers above keep with it (names, graph indexes, external files). */
@@ -356,7 +364,25 @@ int onnxslim__storage_field(uint32_t number);
 int onnxslim__msg_size(osl_msg *msg, uint64_t *size);
 /* Writes msg's payload; onnxslim__msg_size() must have been called first. */
 int onnxslim__msg_write(osl_msg *msg, osl_sink *sink);
+/* The same for one save: the tensors of sp written as planned. */
+int onnxslim__msg_size_planned(osl_msg *msg, osl_saveplan *sp, uint64_t *size);
+int onnxslim__msg_write_planned(osl_msg *msg, const osl_saveplan *sp, osl_sink *sink);
+/* A message of kind def made of the caller's fields f[0..n) (built with
+ * the onnxslim__fld_* constructors; a submessage field's sub made the same
+ * way), in no model: for onnxslim__fields_write. */
+void onnxslim__msg_of_fields(osl_msg *m, const osl_msgdef *def, osl_field *f, size_t n);
+/* Encodes fields f[0..n) as the payload of a message of kind def would
+ * hold them, to sink. */
+int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_sink *sink);
 
+/* The one loop over a transform's chunks (wire.c): runs x over its whole
+ * source a chunk of elements at a time (2^18), each chunk into dst at its
+ * offset when dst is given, else into one chunk-sized buffer; hands the
+ * chunk's output to fn (when not NULL) and releases the chunk's source
+ * pages (onnxslim__release). Stops at the first error. */
+typedef int (*osl_chunk_fn)(void *payload, const uint8_t *out, size_t n);
+int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                           osl_chunk_fn fn, void *payload);
 /* Runs a field's transform over its whole source into dst (x->count *
  * x->out_size bytes), chunk by chunk. */
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst);
@@ -383,7 +409,7 @@ osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *re
                                     const onnxslim_model *model);
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                           const onnxslim_model *model);
+                           const onnxslim_model *model, uint64_t *copied);
 
 /* ---- handle checks (handle.c) -------------------------------------------- */
 

@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
   onnxslim_convert_report_free(rep);
   onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
   so.flags = ONNXSLIM_SAVE_NO_FSYNC;
-  rc = onnxslim_model_save(m, argv[2], &so);
+  rc = onnxslim_save(NULL, m, argv[2], &so);
   onnxslim_model_free(m);
   if (rc) return fail(argv[2]);
   return 0;

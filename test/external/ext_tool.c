@@ -4,8 +4,8 @@
  *   ext_tool [OPTIONS] IN [OUT]
  *
  * Loads IN, optionally converts its Gather tables to BF16 (--convert), and
- * saves it to OUT: with onnxslim_model_save_external() (the default), or
- * with onnxslim_model_save() (--mode single). Prints, one per line:
+ * saves it to OUT: with onnxslim_save() (the default), or
+ * with onnxslim_save() (--mode single). Prints, one per line:
  *   fingerprint HEX          of the loaded (and converted) model
  *   converted NAME FROM TO BYTES_BEFORE BYTES_AFTER    with --convert
  *   tensor NAME STATUS LOCATION OFFSET LENGTH          for each report entry
@@ -52,26 +52,27 @@ static int usage(void) {
 
 static const char *status_name(int st) {
   switch (st) {
-  case ONNXSLIM_EXTERNAL_WRITTEN: return "written";
-  case ONNXSLIM_EXTERNAL_BELOW_THRESHOLD: return "below_threshold";
-  case ONNXSLIM_EXTERNAL_SHAPE_INPUT: return "shape_input";
-  case ONNXSLIM_EXTERNAL_NO_LAYOUT: return "no_layout";
+  case ONNXSLIM_PLACEMENT_EXTERNAL: return "written";
+  case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: return "below_threshold";
+  case ONNXSLIM_PLACEMENT_SHAPE_INPUT: return "shape_input";
+  case ONNXSLIM_PLACEMENT_NO_LAYOUT: return "no_layout";
   default: return "unknown";
   }
 }
 
 int main(int argc, char **argv) {
-  onnxslim_external_options eo;
-  onnxslim_external_options_init(&eo, ONNXSLIM_EXTERNAL_OPTIONS_VERSION);
+  onnxslim_save_options eo;
+  onnxslim_save_options_init(&eo, ONNXSLIM_SAVE_OPTIONS_VERSION);
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   int single = 0, convert = 0, fingerprints = 1;
   const char *in = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--mode") && i + 1 < argc) {
       const char *m = argv[++i];
-      if (!strcmp(m, "one")) eo.mode = ONNXSLIM_EXTERNAL_ONE_FILE;
-      else if (!strcmp(m, "per")) eo.mode = ONNXSLIM_EXTERNAL_PER_TENSOR;
-      else if (!strcmp(m, "none")) eo.mode = ONNXSLIM_EXTERNAL_NONE;
+      if (!strcmp(m, "one")) eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+      else if (!strcmp(m, "per")) eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+      else if (!strcmp(m, "none")) eo.layout = ONNXSLIM_LAYOUT_INLINE;
       else if (!strcmp(m, "single")) single = 1;
       else return usage();
     } else if (!strcmp(a, "--threshold") && i + 1 < argc) {
@@ -81,15 +82,15 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--location") && i + 1 < argc) {
       eo.location = argv[++i];
     } else if (!strcmp(a, "--checksum")) {
-      eo.flags |= ONNXSLIM_EXTERNAL_CHECKSUM;
+      eo.flags |= ONNXSLIM_SAVE_CHECKSUM;
     } else if (!strcmp(a, "--constants")) {
-      eo.flags |= ONNXSLIM_EXTERNAL_CONSTANTS;
+      eo.flags |= ONNXSLIM_SAVE_CONSTANTS;
     } else if (!strcmp(a, "--force-shape")) {
-      eo.flags |= ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS;
+      eo.flags |= ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS;
     } else if (!strcmp(a, "--allow-large")) {
-      eo.flags |= ONNXSLIM_EXTERNAL_ALLOW_LARGE;
+      eo.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
     } else if (!strcmp(a, "--no-fsync")) {
-      eo.flags |= ONNXSLIM_EXTERNAL_NO_FSYNC;
+      eo.flags |= ONNXSLIM_SAVE_NO_FSYNC;
     } else if (!strcmp(a, "--convert")) {
       convert = 1;
     } else if (!strcmp(a, "--no-fingerprint")) {
@@ -131,7 +132,7 @@ int main(int argc, char **argv) {
   char fp[33];
   if (fingerprints) {
     t = now();
-    if (onnxslim_model_fingerprint(m, fp)) {
+    if (onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m)) {
       onnxslim_model_free(m);
       return fail("fingerprint");
     }
@@ -142,27 +143,29 @@ int main(int argc, char **argv) {
     t = now();
     if (single) {
       onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
-      if (eo.flags & ONNXSLIM_EXTERNAL_NO_FSYNC) so.flags |= ONNXSLIM_SAVE_NO_FSYNC;
-      if (onnxslim_model_save(m, out, &so)) {
+      if (eo.flags & ONNXSLIM_SAVE_NO_FSYNC) so.flags |= ONNXSLIM_SAVE_NO_FSYNC;
+      if (onnxslim_save(NULL, m, out, &so)) {
         onnxslim_model_free(m);
         return fail("save");
       }
     } else {
-      onnxslim_external_report *r = NULL;
-      if (onnxslim_model_save_external(m, out, &eo, &r)) {
+      onnxslim_save_report *r = NULL;
+      if (onnxslim_save(&r, m, out, &eo)) {
         onnxslim_model_free(m);
         return fail("save_external");
       }
-      for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
-        const char *name, *loc;
-        int st;
-        uint64_t off, len;
-        onnxslim_external_report_entry(r, i, &name, &st, &loc, &off, &len);
+      for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
+        const char *name = onnxslim_save_report_name(r, i);
+        const char *loc = onnxslim_save_report_location(r, i);
+        int st = onnxslim_save_report_placement(r, i);
+        uint64_t off = 0, len = 0;
+        onnxslim_save_report_offset(r, i, &off);
+        onnxslim_save_report_length(r, i, &len);
         printf("tensor %s %s %s %" PRIu64 " %" PRIu64 "\n", name, status_name(st),
                loc ? loc : "-", off, len);
       }
-      printf("kernel_copied %" PRIu64 "\n", onnxslim_external_report_kernel_copied(r));
-      onnxslim_external_report_free(r);
+      printf("kernel_copied %" PRIu64 "\n", onnxslim_save_report_kernel_copied(r));
+      onnxslim_save_report_free(r);
     }
     printf("time save %.3f\n", now() - t);
   }
@@ -170,7 +173,7 @@ int main(int argc, char **argv) {
   if (out && fingerprints) {
     onnxslim_model *s = NULL;
     if (onnxslim_model_open(&s, out, NULL)) return fail("reload");
-    int rc = onnxslim_model_fingerprint(s, fp);
+    int rc = onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, s);
     onnxslim_model_free(s);
     if (rc) return fail("fingerprint of the saved model");
     printf("saved_fingerprint %s\n", fp);

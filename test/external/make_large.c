@@ -226,7 +226,7 @@ static void check_table(onnxslim_model *m, int32_t dtype, const char *what) {
 
 static int fingerprint(onnxslim_model *m, char out[33], const char *what) {
   double t = now();
-  int rc = onnxslim_model_fingerprint(m, out);
+  int rc = onnxslim_fingerprint(out, ONNXSLIM_FINGERPRINT_SIZE, m);
   printf("time fingerprint(%s) %.2f\n", what, now() - t);
   return rc;
 }
@@ -271,24 +271,26 @@ static int cmd_run(const char *dir, const char *outdir) {
     strcpy(f_conv, f_in);
   }
 
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
   eo.align = 4096;
-  onnxslim_external_report *r = NULL;
+  onnxslim_save_report *r = NULL;
   t = now();
-  rc = onnxslim_model_save_external(m, out, &eo, &r);
+  rc = onnxslim_save(&r, m, out, &eo);
   double secs = now() - t;
   printf("time save_external %.2f\n", secs);
   result(rc == 0, "save_external %s (threshold 0, align 4096)", out);
   if (rc == 0) {
-    printf("kernel_copied %" PRIu64 "\n", onnxslim_external_report_kernel_copied(r));
+    printf("kernel_copied %" PRIu64 "\n", onnxslim_save_report_kernel_copied(r));
     uint64_t end = 0;
     int aligned = 1;
-    for (size_t i = 0; i < onnxslim_external_report_count(r); i++) {
-      int st;
-      uint64_t off, len;
-      onnxslim_external_report_entry(r, i, NULL, &st, NULL, &off, &len);
-      if (st != ONNXSLIM_EXTERNAL_WRITTEN) continue;
+    for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
+      int st = onnxslim_save_report_placement(r, i);
+      uint64_t off = 0, len = 0;
+      onnxslim_save_report_offset(r, i, &off);
+      onnxslim_save_report_length(r, i, &len);
+      if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
       aligned &= off % 4096 == 0;
       if (off + len > end) end = off + len;
     }
@@ -298,7 +300,7 @@ static int cmd_run(const char *dir, const char *outdir) {
     result(aligned && stat(data, &st) == 0 && (uint64_t)st.st_size == end,
            "data file %s: %" PRIu64 " bytes = last offset+length, offsets aligned", data, end);
   }
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   onnxslim_model_free(m);
   if (rc) return 1;
 
@@ -341,18 +343,19 @@ static int cmd_copy(const char *dir, const char *outdir) {
   if (rc) return 1;
   char f_in[33] = "", f_out[33] = "";
   fingerprint(m, f_in, "input");
-  onnxslim_external_options eo = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = 0;
-  onnxslim_external_report *r = NULL;
+  onnxslim_save_report *r = NULL;
   double t = now();
-  rc = onnxslim_model_save_external(m, out, &eo, &r);
+  rc = onnxslim_save(&r, m, out, &eo);
   printf("time save_external %.2f\n", now() - t);
-  uint64_t kc = onnxslim_external_report_kernel_copied(r);
+  uint64_t kc = onnxslim_save_report_kernel_copied(r);
   result(rc == 0, "save_external of the FP32 model: 2.4 GB of unchanged bytes to %s", out);
   result(kc >= (uint64_t)ROWS * COLS * 4,
          "%" PRIu64 " bytes copied by the kernel (copy_file_range), >= the table's %" PRIu64, kc,
          (uint64_t)ROWS * COLS * 4);
-  onnxslim_external_report_free(r);
+  onnxslim_save_report_free(r);
   onnxslim_model_free(m);
   if (rc) return 1;
   onnxslim_model *s = NULL;

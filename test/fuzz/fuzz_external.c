@@ -154,7 +154,7 @@ static void reload_same(const char *path, const char *want) {
     abort();
   }
   char fp[33];
-  if (onnxslim_model_fingerprint(m, fp) != 0 || strcmp(fp, want) != 0) {
+  if (onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m) != 0 || strcmp(fp, want) != 0) {
     fprintf(stderr, "%s: fingerprint %s, want %s (%s)\n", path, fp, want, onnxslim_error_last());
     abort();
   }
@@ -180,7 +180,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   onnxslim_check_report_free(r);
 
   char fp0[33], fp1[33];
-  int readable = onnxslim_model_fingerprint(m, fp0) == 0;
+  int readable = onnxslim_fingerprint(fp0, ONNXSLIM_FINGERPRINT_SIZE, m) == 0;
   if (!readable) require_error();
 
   static const int32_t targets[] = {ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_FLOAT16,
@@ -192,17 +192,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     co.min_size = 0;
     if (onnxslim_convert_model(NULL, m, &co) != 0) require_error();
   }
-  if (readable && onnxslim_model_fingerprint(m, fp1) != 0) {
+  if (readable && onnxslim_fingerprint(fp1, ONNXSLIM_FINGERPRINT_SIZE, m) != 0) {
     fprintf(stderr, "fingerprint after conversion failed: %s\n", onnxslim_error_last());
     abort();
   }
 
   static const uint64_t aligns[] = {1, 64, 4096, 0};
   static const uint64_t thresholds[] = {0, 16, 1024};
-  onnxslim_external_options o = ONNXSLIM_EXTERNAL_OPTIONS_INIT;
-  o.flags = ONNXSLIM_EXTERNAL_NO_FSYNC | (choice & 4 ? ONNXSLIM_EXTERNAL_CHECKSUM : 0) |
-            (choice & 8 ? ONNXSLIM_EXTERNAL_CONSTANTS : 0) |
-            (choice & 16 ? ONNXSLIM_EXTERNAL_FORCE_SHAPE_INPUTS : 0);
+  onnxslim_save_options o = ONNXSLIM_SAVE_OPTIONS_INIT;
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  o.flags = ONNXSLIM_SAVE_NO_FSYNC | (choice & 4 ? ONNXSLIM_SAVE_CHECKSUM : 0) |
+            (choice & 8 ? ONNXSLIM_SAVE_CONSTANTS : 0) |
+            (choice & 16 ? ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS : 0);
   o.align = aligns[(choice >> 5) & 3];
   o.size_threshold = thresholds[thr % 3];
 
@@ -211,12 +212,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   path_in(per, sizeof per, "per/model.onnx");
   path_in(merged, sizeof merged, "merged/model.onnx");
   const char *paths[] = {one, per, merged};
-  const int modes[] = {ONNXSLIM_EXTERNAL_ONE_FILE, ONNXSLIM_EXTERNAL_PER_TENSOR,
-                       ONNXSLIM_EXTERNAL_NONE};
+  const int modes[] = {ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_LAYOUT_PER_TENSOR,
+                       ONNXSLIM_LAYOUT_INLINE};
   for (int i = 0; i < 3; i++) {
-    o.mode = modes[i];
-    onnxslim_external_report *er = NULL;
-    int rc = onnxslim_model_save_external(m, paths[i], &o, &er);
+    o.layout = modes[i];
+    onnxslim_save_report *er = NULL;
+    int rc = onnxslim_save(&er, m, paths[i], &o);
     if (readable && rc != 0) {
       fprintf(stderr, "save to %s failed: %s\n", paths[i], onnxslim_error_last());
       abort();
@@ -226,17 +227,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       require_error();
       continue;
     }
-    size_t n = onnxslim_external_report_count(er);
+    size_t n = onnxslim_save_report_count(er);
     for (size_t k = 0; k < n; k++) {
-      const char *name, *loc;
-      int status;
-      uint64_t off, len;
-      if (onnxslim_external_report_entry(er, k, &name, &status, &loc, &off, &len) != 0 || !name)
+      const char *name = onnxslim_save_report_name(er, k);
+      const char *loc = onnxslim_save_report_location(er, k);
+      int status = onnxslim_save_report_placement(er, k);
+      uint64_t off = 0, len = 0;
+      if (status < 0 || onnxslim_save_report_offset(er, k, &off) != 0 ||
+          onnxslim_save_report_length(er, k, &len) != 0 || !name)
         abort();
-      if (status == ONNXSLIM_EXTERNAL_WRITTEN && (!loc || (o.align > 1 && off % o.align)))
+      if (status == ONNXSLIM_PLACEMENT_EXTERNAL && (!loc || (o.align > 1 && off % o.align)))
         abort();
     }
-    onnxslim_external_report_free(er);
+    onnxslim_save_report_free(er);
     reload_same(paths[i], fp1);
   }
   onnxslim_model_free(m);

@@ -134,18 +134,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort();
   onnxslim_check_report_free(rep);
   size_t need = 0, got = 0;
-  if (onnxslim_model_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE || need != size) abort();
+  if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE || need != size) abort();
   uint8_t *out = malloc(need ? need : 1);
-  if (onnxslim_model_save_buffer(m, out, need, &got) != 0 || got != size ||
+  if (onnxslim_save_buffer(m, out, need, &got) != 0 || got != size ||
       memcmp(out, data, size) != 0)
     abort();
   free(out);
   onnxslim_graph *g = onnxslim_model_graph(m);
   if (onnxslim_graph_node_count(g)) {
     if (onnxslim_node_set_name(onnxslim_graph_node(g, 0), "fuzz-renamed") != 0) abort();
-    if (onnxslim_model_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) abort();
+    if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) abort();
     out = malloc(need ? need : 1);
-    if (onnxslim_model_save_buffer(m, out, need, &got) != 0) abort();
+    if (onnxslim_save_buffer(m, out, need, &got) != 0) abort();
     onnxslim_model *m2 = NULL;
     if (onnxslim_model_from_buffer(&m2, out, got, ONNXSLIM_BORROW, NULL) != 0) abort();
     if (strcmp(onnxslim_node_name(onnxslim_graph_node(onnxslim_model_graph(m2), 0)),
@@ -164,10 +164,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         g, onnxslim_value_info_name(onnxslim_graph_input(g, 0)), ONNXSLIM_DTYPE_FLOAT, NULL, 0,
         NULL, NULL);
   char fp[33];
-  (void)onnxslim_model_fingerprint(m, fp);
-  if (onnxslim_model_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE) {
+  (void)onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m);
+  if (onnxslim_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE) {
     out = malloc(need ? need : 1);
-    if (onnxslim_model_save_buffer(m, out, need, &got) != 0) abort();
+    if (onnxslim_save_buffer(m, out, need, &got) != 0) abort();
     onnxslim_model *m3 = NULL;
     if (onnxslim_model_from_buffer(&m3, out, got, ONNXSLIM_BORROW, NULL) != 0) abort();
     onnxslim_model_free(m3);

@@ -1,0 +1,1093 @@
+/*
+ * libonnxslim - saving with external data: tensors written to data files
+ * next to the model (ONNX external_data keys location, offset, length,
+ * checksum) or merged back inline, the pair committed atomically.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "onnx.pb.h"
+
+#include "passes/passes.h"
+
+/* ---- saving with external data -------------------------------------------- */
+
+#include <nettle/sha1.h>
+
+/* Inputs that carry shapes, axes or sizes, by op type (bit i = input i). */
+static const struct {
+  const char *op;
+  unsigned int inputs;
+} shape_inputs[] = {
+    {"Reshape", 1u << 1},         {"Expand", 1u << 1},       {"Unsqueeze", 1u << 1},
+    {"Squeeze", 1u << 1},         {"Slice", 0x1eu},          {"Tile", 1u << 1},
+    {"ConstantOfShape", 1u << 0}, {"Range", 0x7u},           {"Pad", (1u << 1) | (1u << 3)},
+    {"Resize", 1u << 3},          {"TopK", 1u << 1},         {"OneHot", 1u << 1},
+    {"Split", 1u << 1},           {"ReduceSum", 1u << 1},    {"ReduceMean", 1u << 1},
+    {"ReduceMax", 1u << 1},       {"ReduceMin", 1u << 1},    {"ReduceProd", 1u << 1},
+    {"ReduceL1", 1u << 1},        {"ReduceL2", 1u << 1},     {"ReduceLogSum", 1u << 1},
+    {"ReduceLogSumExp", 1u << 1}, {"ReduceSumSquare", 1u << 1}, {"CumSum", 1u << 1},
+    {"Trilu", 1u << 1},           {"CenterCropPad", 1u << 1}, {"Col2Im", 0x6u},
+    {"DFT", 0x6u},                {"STFT", 0xau},            {"NonMaxSuppression", 0x1cu},
+};
+
+
+static int node_reads_shape(onnxslim_node *c, const char *name) {
+  if (onnxslim_node_domain(c)[0]) return 0;
+  const char *op = onnxslim_node_op_type(c);
+  for (size_t s = 0; s < sizeof shape_inputs / sizeof shape_inputs[0]; s++) {
+    if (strcmp(op, shape_inputs[s].op) != 0) continue;
+    for (size_t k = 0; k < onnxslim_node_input_count(c) && k < 32; k++)
+      if ((shape_inputs[s].inputs >> k & 1u) && strcmp(onnxslim_node_input(c, k), name) == 0)
+        return 1;
+  }
+  return 0;
+}
+
+static int feeds_shape_input(const onnxslim_graph *g, const char *name) {
+  size_t nc = onnxslim_graph_consumer_count(g, name);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
+    if (node_reads_shape(c, name)) return 1;
+    /* a capture: look into the node's subgraphs */
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(c); k++)
+      if (feeds_shape_input(onnxslim_node_subgraph(c, k), name)) return 1;
+  }
+  return 0;
+}
+
+typedef struct {
+  osl_msg *t;
+  const char *name;
+  int status;
+  int ext_now; /* stored externally at the moment */
+  size_t file; /* index into outs */
+  uint64_t offset, length;
+  char checksum[41];
+} osl_item;
+
+/* ---- a growable byte buffer (the plans' fields, the journal's text) ---- */
+typedef struct {
+  uint8_t *p;
+  size_t n, cap;
+  int fail;
+} osl_buf;
+
+static void put(osl_buf *b, const void *d, size_t n) {
+  if (b->fail) return;
+  if (b->n + n > b->cap) {
+    size_t cap = (b->n + n) * 2 + 64;
+    uint8_t *q = realloc(b->p, cap);
+    if (!q) {
+      b->fail = 1;
+      return;
+    }
+    b->p = q;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, d, n);
+  b->n += n;
+}
+
+/* The model a save replaces: the files it reads, by location and identity. */
+typedef struct {
+  char *loc; /* normalized location */
+  int found; /* the file was opened: dev/ino are valid */
+  dev_t dev;
+  ino_t ino;
+} osl_oldref;
+
+typedef struct {
+  int exists;  /* a file is at the destination */
+  int unknown; /* it is not a model that loads: what it reads is unknown */
+  osl_oldref *refs;
+  size_t n, cap;
+} osl_old;
+
+/* One save with external data (or all inline): what it decided and what it
+ * holds, phase by phase (see onnxslim__save_external). */
+typedef struct {
+  /* the call */
+  const onnxslim_model *model;
+  const char *path;
+  onnxslim_save_options o; /* checked; align and location resolved */
+  const char *base;        /* the model file's name (in path) */
+  char *deflt;             /* the default data file, <model>.data */
+  char *norm;              /* the location asked for, normalized (or NULL) */
+  char *outdir_name;       /* the model's directory, and a descriptor of it */
+  int outdir;
+  int fsync_data;
+  /* the tensors considered (collect_items) */
+  osl_item *items;
+  size_t count, cap, nwritten;
+  /* the data files: the name wanted, the output (a temporary until it is
+   * claimed), the name it got, its final name in its directory and the
+   * file kept aside under that name, if any */
+  size_t nfiles, nouts, committed;
+  char **wants, **locs, **backups;
+  const char **finals;
+  osl_out **outs;
+  /* the commit */
+  osl_lock *lock;
+  osl_old old; /* the model in place */
+  int jfd;     /* the journal */
+  char *jname;
+  /* the model file: the tensors' plans and their encoded fields */
+  osl_plan *plans;
+  osl_buf enc;
+  osl_saveplan sp;
+  osl_out *mout;
+  onnxslim_save_report *rep;
+} osl_xsave;
+
+static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *g) {
+  if (s->count == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 32;
+    osl_item *v = realloc(s->items, cap * sizeof *v);
+    if (!v) return onnxslim__err_nomem(NULL);
+    s->items = v;
+    s->cap = cap;
+  }
+  osl_item *it = &s->items[s->count++];
+  memset(it, 0, sizeof *it);
+  it->t = t;
+  it->name = name;
+  it->ext_now = onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_EXTERNAL;
+  uint64_t size = 0;
+  int32_t dt = onnxslim_tensor_dtype((onnxslim_tensor *)t);
+  if (s->o.layout == ONNXSLIM_LAYOUT_INLINE) {
+    it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+  } else if (onnxslim_tensor_byte_size((onnxslim_tensor *)t, &size) != 0) {
+    it->status = ONNXSLIM_PLACEMENT_NO_LAYOUT;
+  } else if (s->o.flags & ONNXSLIM_SAVE_KEEP_STORAGE) {
+    /* out exactly when it is out now */
+    it->status = it->ext_now ? ONNXSLIM_PLACEMENT_EXTERNAL : ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+    if (it->ext_now) it->length = size;
+  } else if (size < s->o.size_threshold) {
+    it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+  } else if (g && !(s->o.flags & ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS) &&
+             (dt == ONNXSLIM_DTYPE_INT64 || dt == ONNXSLIM_DTYPE_INT32) &&
+             feeds_shape_input(g, name)) {
+    it->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
+  } else {
+    it->status = ONNXSLIM_PLACEMENT_EXTERNAL;
+    it->length = size;
+  }
+  return 0;
+}
+
+static int collect_items(osl_xsave *s, osl_msg *msg) {
+  int rc = 0;
+  OSL_FLUSH(msg);
+  if (msg->def == &osl_def_onnx_GraphProto) {
+    for (size_t i = 0; i < msg->nf && !rc; i++)
+      if (msg->f[i].number == onnx_GraphProto_initializer_tag && msg->f[i].sub) {
+        const char *name = onnxslim__msg_str(msg->f[i].sub, onnx_TensorProto_name_tag);
+        rc = name ? add_item(s, msg->f[i].sub, name, (onnxslim_graph *)msg)
+                  : onnxslim__err_nomem("tensor name");
+      }
+  } else if (msg->def == &osl_def_onnx_NodeProto && (s->o.flags & ONNXSLIM_SAVE_CONSTANTS) &&
+             strcmp(onnxslim__msg_str(msg, onnx_NodeProto_op_type_tag), "Constant") == 0) {
+    onnxslim_attr *a = onnxslim_node_find_attr((onnxslim_node *)msg, "value");
+    onnxslim_tensor *t = a ? onnxslim_attr_tensor(a) : NULL;
+    /* named after its output ("" when it has none) */
+    const char *name = onnxslim_node_output_count((onnxslim_node *)msg)
+                           ? onnxslim_node_output((onnxslim_node *)msg, 0)
+                           : "";
+    if (t && !name) rc = onnxslim__err_nomem("tensor name");
+    else if (t) rc = add_item(s, (osl_msg *)t, name, onnxslim_node_graph((onnxslim_node *)msg));
+  }
+  /* any other tensor stored externally now must come back inline */
+  if (!rc && msg->def == &osl_def_onnx_TensorProto && msg->parent &&
+      msg->parent->def != &osl_def_onnx_GraphProto &&
+      onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
+          onnx_TensorProto_DataLocation_EXTERNAL) {
+    int listed = 0;
+    for (size_t i = 0; i < s->count; i++) listed |= s->items[i].t == msg;
+    const char *name = listed ? NULL : onnxslim__msg_str(msg, onnx_TensorProto_name_tag);
+    if (!listed && !name) {
+      rc = onnxslim__err_nomem("tensor name");
+    } else if (!listed) {
+      rc = add_item(s, msg, name, NULL);
+      if (!rc) s->items[s->count - 1].status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+    }
+  }
+  for (size_t i = 0; i < msg->nf && !rc; i++)
+    if (msg->f[i].sub) rc = collect_items(s, msg->f[i].sub);
+  return rc;
+}
+
+/* The tensor's bytes: a pending conversion, or a pointer. */
+int onnxslim__tensor_source(osl_msg *t, const osl_xform **x, const uint8_t **p, size_t *n) {
+  osl_field *raw = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
+  *x = NULL;
+  if (raw && raw->xform &&
+      onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW) {
+    *x = raw->xform;
+    *p = NULL;
+    *n = raw->n;
+    return 0;
+  }
+  const void *d;
+  int rc = onnxslim_tensor_data((onnxslim_tensor *)t, &d, n);
+  *p = d;
+  return rc;
+}
+
+/* A sink that hashes what passes through (for the checksum key). */
+typedef struct {
+  osl_sink base;
+  osl_sink *next;
+  struct sha1_ctx sha;
+} osl_hash_sink;
+
+static int hash_write(osl_sink *sink, const uint8_t *p, size_t n) {
+  osl_hash_sink *h = (osl_hash_sink *)sink;
+  sha1_update(&h->sha, n, p);
+  return h->next->write(h->next, p, n);
+}
+
+static int write_item(const onnxslim_model *m, osl_item *it, osl_out *out, uint64_t align,
+                      int checksum) {
+  static const uint8_t zeros[4096];
+  uint64_t pos = onnxslim__out_pos(out);
+  uint64_t pad = (align - pos % align) % align;
+  osl_sink *sink = onnxslim__out_sink(out);
+  int rc = 0;
+  while (pad && !rc) {
+    size_t c = pad < sizeof zeros ? (size_t)pad : sizeof zeros;
+    rc = sink->write(sink, zeros, c);
+    pad -= c;
+  }
+  if (rc) return rc;
+  it->offset = onnxslim__out_pos(out);
+  const osl_xform *x;
+  const uint8_t *p;
+  size_t n;
+  rc = onnxslim__tensor_source(it->t, &x, &p, &n);
+  if (rc) return rc;
+  if ((uint64_t)n != it->length)
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': %zu bytes stored, dims and type need %llu",
+                         it->name, n, (unsigned long long)it->length);
+  osl_hash_sink hs;
+  if (checksum) {
+    hs.base.write = hash_write;
+    hs.next = sink;
+    sha1_init(&hs.sha);
+    sink = &hs.base;
+  }
+  if (x) {
+    rc = onnxslim__xform_write((onnxslim_model *)m, x, sink);
+  } else {
+    rc = n ? sink->write(sink, p, n) : 0;
+  }
+  if (!rc && checksum) {
+    uint8_t d[SHA1_DIGEST_SIZE];
+    sha1_digest(&hs.sha, sizeof d, d);
+    for (size_t i = 0; i < sizeof d; i++) sprintf(it->checksum + 2 * i, "%02x", d[i]);
+  }
+  return rc;
+}
+
+/* A sink appending to a buffer. */
+typedef struct {
+  osl_sink base;
+  osl_buf *b;
+} osl_buf_sink;
+
+static int buf_write(osl_sink *sink, const uint8_t *d, size_t n) {
+  osl_buf *b = ((osl_buf_sink *)sink)->b;
+  put(b, d, n);
+  return b->fail ? onnxslim__err_nomem("save plan") : 0;
+}
+
+/* Appends a written tensor's replacement storage fields to b: an
+ * external_data entry per key (location, offset, length, and checksum when
+ * asked) and data_location EXTERNAL, encoded by the wire layer. */
+static int put_placement(osl_buf *b, const char *location, uint64_t offset, uint64_t length,
+                         const char *checksum) {
+  char off[24], len[24];
+  snprintf(off, sizeof off, "%llu", (unsigned long long)offset);
+  snprintf(len, sizeof len, "%llu", (unsigned long long)length);
+  const char *keys[4] = {"location", "offset", "length", "checksum"};
+  const char *values[4] = {location, off, len, checksum};
+  size_t nkeys = checksum ? 4 : 3;
+  osl_field kv[4][2], f[5];
+  osl_msg entry[4];
+  for (size_t k = 0; k < nkeys; k++) {
+    onnxslim__fld_bytes(NULL, onnx_StringStringEntryProto_key_tag, keys[k], strlen(keys[k]), 1,
+                        &kv[k][0]);
+    onnxslim__fld_bytes(NULL, onnx_StringStringEntryProto_value_tag, values[k],
+                        strlen(values[k]), 1, &kv[k][1]);
+    onnxslim__msg_of_fields(&entry[k], &osl_def_onnx_StringStringEntryProto, kv[k], 2);
+    onnxslim__fld_sub(onnx_TensorProto_external_data_tag, &entry[k], &f[k]);
+  }
+  onnxslim__fld_varint(onnx_TensorProto_data_location_tag, onnx_TensorProto_DataLocation_EXTERNAL,
+                       &f[nkeys]);
+  osl_buf_sink bs = {{buf_write}, b};
+  return onnxslim__fields_write(&osl_def_onnx_TensorProto, f, nkeys + 1, &bs.base);
+}
+
+static void sanitize(char *s) {
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+          *s == '.' || *s == '_' || *s == '-'))
+      *s = '_';
+}
+
+/* A location without "." and empty segments ("./m.data" is "m.data"); malloc'ed. */
+static char *norm_location(const char *loc) {
+  char *norm = malloc(strlen(loc) + 1);
+  if (!norm) return NULL;
+  char *q = norm;
+  for (const char *p = loc; *p;) {
+    const char *e = strchr(p, '/');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len && !(len == 1 && p[0] == '.')) {
+      if (q != norm) *q++ = '/';
+      memcpy(q, p, len);
+      q += len;
+    }
+    p += len + (e ? 1 : 0);
+  }
+  *q = '\0';
+  return norm;
+}
+
+/* ---- data file generations -------------------------------------------------
+ * A data file never replaces one the model at the destination reads: that
+ * model stays whole until the new one is renamed over it (the commit). The
+ * name wanted ("out.bin") is used unless the model being replaced (or the
+ * model being saved) reads it; then its first free generation, "_N" before
+ * the extension ("out_1.bin"). So successive saves to one path alternate
+ * between two names. After the commit the files of the replaced model that
+ * the new one does not read are removed, if their names are ones this save
+ * could have written (see ours()). */
+
+/* Where the extension of the last segment of `want` starts (its end if none). */
+static const char *ext_of(const char *want) {
+  const char *seg = strrchr(want, '/');
+  seg = seg ? seg + 1 : want;
+  const char *dot = strrchr(seg, '.');
+  return dot && dot != seg ? dot : want + strlen(want);
+}
+
+/* Generation k of `want` (k = 0: want itself); malloc'ed. */
+static char *variant(const char *want, unsigned k) {
+  if (k == 0) return strdup(want);
+  const char *dot = ext_of(want);
+  char *v = malloc(strlen(want) + 16);
+  if (v) sprintf(v, "%.*s_%u%s", (int)(dot - want), want, k, dot);
+  return v;
+}
+
+/* 1 if loc is `want` or one of its generations. */
+static int is_variant(const char *loc, const char *want) {
+  if (strcmp(loc, want) == 0) return 1;
+  const char *dot = ext_of(want);
+  size_t head = (size_t)(dot - want), tail = strlen(dot), n = strlen(loc);
+  if (n < head + tail + 2 || strncmp(loc, want, head) != 0 || strcmp(loc + n - tail, dot) != 0 ||
+      loc[head] != '_' || loc[head + 1] == '0')
+    return 0;
+  for (const char *d = loc + head + 1; d < loc + n - tail; d++)
+    if (*d < '0' || *d > '9') return 0;
+  return 1;
+}
+
+static void old_free(osl_old *old) {
+  for (size_t i = 0; i < old->n; i++) free(old->refs[i].loc);
+  free(old->refs);
+  memset(old, 0, sizeof *old);
+}
+
+/* The files model m (loaded) reads: each location with the identity of the
+ * file the loader opened for it (beneath m's directory). */
+static int old_walk(osl_old *old, const onnxslim_model *m, osl_msg *msg) {
+  const char *loc, *why;
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
+          onnx_TensorProto_DataLocation_EXTERNAL &&
+      (loc = onnxslim__external_entry(msg, "location")) && onnxslim__location_ok(loc, &why)) {
+    char *nl = norm_location(loc);
+    if (!nl) return onnxslim__err_nomem(NULL);
+    int seen = 0;
+    for (size_t i = 0; i < old->n && !seen; i++) seen = strcmp(old->refs[i].loc, nl) == 0;
+    if (seen) {
+      free(nl);
+    } else {
+      if (old->n == old->cap) {
+        size_t cap = old->cap ? old->cap * 2 : 8;
+        osl_oldref *v = realloc(old->refs, cap * sizeof *v);
+        if (!v) {
+          free(nl);
+          return onnxslim__err_nomem(NULL);
+        }
+        old->refs = v;
+        old->cap = cap;
+      }
+      osl_oldref *r = &old->refs[old->n++];
+      memset(r, 0, sizeof *r);
+      r->loc = nl;
+      const osl_extref *ref = onnxslim__tensor_extref(msg);
+      if (ref && ref->file < m->next) {
+        r->found = 1;
+        r->dev = m->ext[ref->file].dev;
+        r->ino = m->ext[ref->file].ino;
+      }
+    }
+  }
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) {
+      int rc = old_walk(old, m, msg->f[i].sub);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
+/* Reads what the file `base` in outdir (the destination, spelled `path`)
+ * reads. Fails only for lack of memory: a file that is not a loadable
+ * model is `unknown`. */
+static int read_old(int outdir, const char *path, const char *base, osl_old *old) {
+  struct stat st;
+  memset(old, 0, sizeof *old);
+  if (fstatat(outdir, base, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    old->unknown = errno != ENOENT;
+    old->exists = old->unknown;
+    return 0;
+  }
+  old->exists = 1;
+  onnxslim_model *m = NULL;
+  int rc = onnxslim_model_open(&m, path, NULL);
+  if (rc) {
+    if (rc == ONNXSLIM_ENOMEM) return rc;
+    old->unknown = 1;
+    return 0;
+  }
+  rc = old_walk(old, m, m->root);
+  onnxslim_model_free(m);
+  return rc;
+}
+
+static int old_reads(const osl_old *old, const struct stat *st) {
+  for (size_t i = 0; i < old->n; i++)
+    if (old->refs[i].found && old->refs[i].dev == st->st_dev && old->refs[i].ino == st->st_ino)
+      return 1;
+  return 0;
+}
+
+/* 1 if loc is a name this save could have written: a generation of the
+ * default data file (<model>.data), of the location asked for, or of a
+ * per-tensor file of one of the tensors saved. */
+static int ours(const osl_xsave *x, const char *loc) {
+  if (is_variant(loc, x->deflt) || (x->norm && is_variant(loc, x->norm))) return 1;
+  for (size_t i = 0; i < x->count; i++) {
+    const char *name = x->items[i].name && x->items[i].name[0] ? x->items[i].name : "tensor";
+    char *pt = malloc(strlen(name) + 5);
+    if (!pt) return 0;
+    sprintf(pt, "%s.bin", name);
+    sanitize(pt);
+    int hit = is_variant(loc, pt);
+    free(pt);
+    if (hit) return 1;
+  }
+  return 0;
+}
+
+/* Removes file `loc` beneath outdir if it still is a regular file with
+ * identity dev/ino and `spare` (when given) does not hold that identity. */
+static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino, const osl_old *spare) {
+  const char *leaf;
+  int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
+  if (pfd < 0) return;
+  struct stat st;
+  if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+      st.st_dev == dev && st.st_ino == ino && !(spare && old_reads(spare, &st)))
+    unlinkat(pfd, leaf, 0);
+  close(pfd);
+}
+
+/* After the commit: removes the files the replaced model read that the new
+ * model does not, among those this save could have written. Only regular
+ * files still the same as when the old model was read are removed. */
+static void remove_old(const osl_xsave *x) {
+  for (size_t i = 0; i < x->old.n; i++) {
+    const osl_oldref *r = &x->old.refs[i];
+    if (!r->found || !ours(x, r->loc)) continue;
+    struct stat st;
+    int keep = fstatat(x->outdir, x->base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
+    for (size_t j = 0; j < x->nouts && !keep; j++)
+      keep = fstatat(onnxslim__out_dirfd(x->outs[j]), onnxslim__out_name(x->outs[j]), &st, 0) == 0 &&
+             st.st_dev == r->dev && st.st_ino == r->ino;
+    if (!keep) remove_beneath(x->outdir, r->loc, r->dev, r->ino, NULL);
+  }
+}
+
+/* ---- temporaries and the commit journal ------------------------------------
+ * A pair commit writes a journal (io.c side file ".<model>.journal-...")
+ * before its first rename: the data files it puts in place ("new", with the
+ * device and inode of each), the files of the replaced model it removes
+ * after the commit ("old"), and files kept aside ("bak"). A save that is
+ * killed leaves it behind; the next save to the same model recovers it:
+ * every listed file that is still that very file and that the model at
+ * the destination now does not read is removed (new data of a commit that
+ * did not happen, old data of one that did), and a file kept aside goes
+ * back if its name is free again. Locations in the journal are relative to
+ * the model's directory; every file is reached beneath its descriptor. */
+
+/* Removes (side_clean) the stale side files of KIND of the model (`base`
+ * in outdir) and of the data files wanted (locations beneath outdir). */
+static int clean_sides(int outdir, const char *base, char **wants, size_t n, const char *kind) {
+  const char **bases = malloc((n + 1) * sizeof *bases);
+  if (!bases) return onnxslim__err_nomem(NULL);
+  size_t k = 0;
+  bases[k++] = base;
+  for (size_t i = 0; i < n; i++)
+    if (!strchr(wants[i], '/')) bases[k++] = wants[i];
+  onnxslim__side_clean(outdir, bases, k, kind);
+  free(bases);
+  for (size_t i = 0; i < n; i++) {
+    if (!strchr(wants[i], '/')) continue;
+    const char *leaf;
+    int pfd = onnxslim__open_parent_beneath(outdir, wants[i], &leaf);
+    if (pfd < 0) continue; /* the save fails, or not, where it writes */
+    onnxslim__side_clean(pfd, &leaf, 1, kind);
+    close(pfd);
+  }
+  return 0;
+}
+
+static void put_str(osl_buf *b, const char *str) { put(b, str, strlen(str)); }
+
+static void put_loc(osl_buf *b, const char *loc) {
+  char num[32];
+  sprintf(num, " %zu:", strlen(loc));
+  put_str(b, num);
+  put_str(b, loc);
+}
+
+static void put_id(osl_buf *b, const char *tag, dev_t dev, ino_t ino, const char *loc) {
+  char num[64];
+  sprintf(num, "%s %llu %llu", tag, (unsigned long long)dev, (unsigned long long)ino);
+  put_str(b, num);
+  put_loc(b, loc);
+  put_str(b, "\n");
+}
+
+static const char journal_magic[] = "onnxslim-journal 1\n";
+
+/* Parses " LEN:LOC" at *p (end e) into a malloc'ed, checked location. */
+static char *get_loc(const char **p, const char *e) {
+  const char *q = *p;
+  if (q >= e || *q++ != ' ') return NULL;
+  size_t len = 0;
+  while (q < e && *q >= '0' && *q <= '9' && len < 65536) len = len * 10 + (size_t)(*q++ - '0');
+  if (q >= e || *q++ != ':' || len == 0 || len > (size_t)(e - q)) return NULL;
+  char *loc = strndup(q, len);
+  const char *why;
+  if (!loc || strlen(loc) != len || !onnxslim__location_ok(loc, &why)) {
+    free(loc);
+    return NULL;
+  }
+  *p = q + len;
+  return loc;
+}
+
+static int get_u64(const char **p, const char *e, unsigned long long *v) {
+  const char *q = *p;
+  if (q >= e || *q++ != ' ' || q >= e || *q < '0' || *q > '9') return -1;
+  *v = 0;
+  while (q < e && *q >= '0' && *q <= '9') *v = *v * 10 + (unsigned long long)(*q++ - '0');
+  *p = q;
+  return 0;
+}
+
+typedef struct {
+  const osl_old *cur; /* the model at the destination now */
+} osl_recover;
+
+/* Puts file `bak` (kept aside) back as `loc` if that name is free; both are
+ * locations beneath outdir in one directory. */
+static void put_back(int outdir, const char *bak, const char *loc) {
+  const char *bleaf = strrchr(bak, '/'), *lleaf = strrchr(loc, '/');
+  bleaf = bleaf ? bleaf + 1 : bak;
+  lleaf = lleaf ? lleaf + 1 : loc;
+  if (bleaf - bak != lleaf - loc || strncmp(bak, loc, (size_t)(bleaf - bak)) != 0) return;
+  const char *leaf;
+  int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
+  if (pfd < 0) return;
+  struct stat st;
+  if (fstatat(pfd, bleaf, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+    renameat(pfd, bleaf, pfd, leaf);
+  close(pfd);
+}
+
+static int recover_journal(void *ctx, int outdir, const char *jname) {
+  const osl_recover *r = ctx;
+  size_t n = 0;
+  char *text = NULL;
+  int fd = openat(outdir, jname, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      st.st_size < (64 << 20) && (text = malloc((size_t)st.st_size))) {
+    while (n < (size_t)st.st_size) {
+      ssize_t got = read(fd, text + n, (size_t)st.st_size - n);
+      if (got <= 0) break;
+      n += (size_t)got;
+    }
+  }
+  if (fd >= 0) close(fd);
+  const char *p = text, *e = text ? text + n : NULL;
+  size_t mlen = sizeof journal_magic - 1;
+  /* what the destination's model reads now is known: act on each entry */
+  if (text && !r->cur->unknown && n >= mlen && memcmp(p, journal_magic, mlen) == 0) {
+    p += mlen;
+    while (p + 4 <= e) {
+      char tag[4] = {p[0], p[1], p[2], 0};
+      p += 3;
+      unsigned long long dev = 0, ino = 0;
+      char *loc = NULL, *bak = NULL;
+      int ok;
+      if (strcmp(tag, "bak") == 0) {
+        ok = (bak = get_loc(&p, e)) && (loc = get_loc(&p, e));
+      } else {
+        ok = (strcmp(tag, "new") == 0 || strcmp(tag, "old") == 0) && !get_u64(&p, e, &dev) &&
+             !get_u64(&p, e, &ino) && (loc = get_loc(&p, e));
+      }
+      ok = ok && p < e && *p++ == '\n';
+      if (ok && !bak) remove_beneath(outdir, loc, (dev_t)dev, (ino_t)ino, r->cur);
+      if (ok && bak) put_back(outdir, bak, loc);
+      free(loc);
+      free(bak);
+      if (!ok) break;
+    }
+  }
+  free(text);
+  unlinkat(outdir, jname, 0);
+  return 0;
+}
+
+/* Recovers the journals of killed saves to `base` in outdir (see above). */
+static int recover_journals(int outdir, const char *base, const osl_old *cur) {
+  osl_recover r = {cur};
+  return onnxslim__side_stale(outdir, &base, 1, "journal", recover_journal, &r);
+}
+
+/* Writes what b holds to the journal and empties b. */
+static int journal_put(int fd, const char *name, osl_buf *b) {
+  if (b->fail) return onnxslim__err_nomem(NULL);
+  for (size_t w = 0; w < b->n;) {
+    ssize_t got = write(fd, b->p + w, b->n - w);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0)
+      return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO,
+                           "cannot write '%s': %s", name, strerror(errno));
+    w += (size_t)got;
+  }
+  b->n = 0;
+  return 0;
+}
+
+/* Puts data file i in place under the first generation of its name that no
+ * other file of this save has, that is not the model file, and where no
+ * file is - claimed by a rename that does not replace, since a save to
+ * another model in this directory may claim names too. Except that with
+ * one data file the name asked for itself may replace a file that neither
+ * the model being replaced nor the model being saved reads (re-saving
+ * replaces, as asked): that file is kept aside until the commit. The
+ * journal hears of each name before it is tried. Every name is in the data
+ * file's own directory, reached beneath the model's when the output was
+ * opened. */
+static int claim_name(osl_xsave *x, size_t i) {
+  int replace = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
+  dev_t dev;
+  ino_t ino;
+  int rc = onnxslim__out_identity(x->outs[i], &dev, &ino);
+  int dfd = onnxslim__out_dirfd(x->outs[i]);
+  osl_buf j = {0};
+  for (unsigned k = 0; !rc; k++) {
+    if (k > 100000) {
+      rc = onnxslim__err(ONNXSLIM_EIO, "no free name for the data file '%s'", x->wants[i]);
+      break;
+    }
+    char *loc = variant(x->wants[i], k);
+    if (!loc) {
+      rc = onnxslim__err_nomem("data file name");
+      break;
+    }
+    const char *leaf = strrchr(loc, '/');
+    leaf = leaf ? leaf + 1 : loc;
+    int taken = strcmp(loc, x->base) == 0;
+    for (size_t m = 0; m < i && !taken; m++) taken = strcmp(x->locs[m], loc) == 0;
+    struct stat st;
+    int exists = !taken && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (exists)
+      taken = !(replace && k == 0) || x->old.unknown || !S_ISREG(st.st_mode) ||
+              old_reads(&x->old, &st) || onnxslim__model_reads(x->model, &st);
+    if (!taken) {
+      put_id(&j, "new", dev, ino, loc);
+      if (exists &&
+          !(x->backups[i] = onnxslim__side_link(dfd, onnxslim__out_dir(x->outs[i]), leaf)))
+        rc = onnxslim_error_last_code();
+      if (!rc && x->backups[i]) {
+        /* the backup's location: in the directory of loc */
+        size_t head = (size_t)(leaf - loc);
+        char *bloc = malloc(head + strlen(x->backups[i]) + 1);
+        if (bloc) {
+          sprintf(bloc, "%.*s%s", (int)head, loc, x->backups[i]);
+          put_str(&j, "bak");
+          put_loc(&j, bloc);
+          put_loc(&j, loc);
+          put_str(&j, "\n");
+          free(bloc);
+        } else {
+          rc = onnxslim__err_nomem(NULL);
+        }
+      }
+      if (!rc) rc = journal_put(x->jfd, x->jname, &j);
+      if (!rc && exists) {
+        rc = onnxslim__out_commit_to(x->outs[i], leaf, 0);
+      } else if (!rc) {
+        rc = onnxslim__out_claim(x->outs[i], leaf);
+        if (rc == 1) {
+          rc = 0; /* taken meanwhile: the next generation */
+          taken = 1;
+        }
+      }
+    }
+    if (!rc && !taken) {
+      x->locs[i] = loc;
+      x->finals[i] = leaf;
+      break;
+    }
+    free(loc);
+  }
+  free(j.p);
+  return rc;
+}
+
+/* ---- the phases of a save ---------------------------------------------------- */
+
+/* The names: the model file's (base), the default data file, the location
+ * asked for (normalized and checked), the model's directory. Nothing is
+ * written when they are refused. */
+static int save_names(osl_xsave *x) {
+  const char *path = x->path;
+  const char *slash = strrchr(path, '/');
+  x->base = slash ? slash + 1 : path;
+  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+  if (!x->base[0]) return onnxslim__err(ONNXSLIM_EINVAL, "invalid output path '%s'", path);
+  /* the default data file, <model>.data */
+  x->deflt = malloc(strlen(x->base) + 6);
+  if (!x->deflt) return onnxslim__err_nomem(NULL);
+  sprintf(x->deflt, "%s.data", x->base);
+  onnxslim_save_options *o = &x->o;
+  if (!o->align) o->align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
+  if (o->layout == ONNXSLIM_LAYOUT_ONE_FILE && !o->location) o->location = x->deflt;
+  const char *why;
+  if (o->location && onnxslim__location_ok(o->location, &why)) {
+    /* drop "." and empty segments: "./m.onnx" is the model file itself */
+    x->norm = norm_location(o->location);
+    if (!x->norm) return onnxslim__err_nomem(NULL);
+    o->location = x->norm;
+  }
+  struct stat pst;
+  if (stat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
+    return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
+  if (o->layout == ONNXSLIM_LAYOUT_ONE_FILE &&
+      (!onnxslim__location_ok(o->location, &why) || strcmp(o->location, x->base) == 0))
+    return onnxslim__err(ONNXSLIM_EINVAL, "external data location '%s' refused: %s", o->location,
+                         strcmp(o->location, x->base) == 0 ? "it is the model file itself" : why);
+  if (o->layout != ONNXSLIM_LAYOUT_ONE_FILE && o->location && !x->norm) o->location = NULL;
+  /* the model's directory: "a/b" for "a/b/m.onnx", "/" for "/m.onnx" */
+  x->outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  if (!x->outdir_name) return onnxslim__err_nomem(NULL);
+  return 0;
+}
+
+/* Every file of this save - data files, the model, the side files - is
+ * made, renamed and removed beneath a descriptor of the model's directory,
+ * never through a symlink leading out of it. */
+static int open_outdir(osl_xsave *x) {
+  x->outdir = open(x->outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (x->outdir < 0)
+    return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s",
+                         x->outdir_name, strerror(errno));
+  return 0;
+}
+
+/* The names wanted for the data files, one per file: the location, or a
+ * name per tensor, unique among this save's files and not the model. The
+ * names they get are chosen at the commit (claim_name). */
+static int want_names(osl_xsave *x) {
+  for (size_t i = 0; i < x->count; i++)
+    x->nwritten += x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL;
+  if (!x->nwritten) return 0;
+  size_t want = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? 1 : x->nwritten;
+  x->outs = calloc(want, sizeof *x->outs);
+  x->locs = calloc(want, sizeof *x->locs);
+  x->wants = calloc(want, sizeof *x->wants);
+  x->finals = calloc(want, sizeof *x->finals);
+  x->backups = calloc(want, sizeof *x->backups);
+  if (!x->outs || !x->locs || !x->wants || !x->finals || !x->backups)
+    return onnxslim__err_nomem(NULL);
+  for (size_t i = 0; i < x->count && x->nfiles < want; i++) {
+    osl_item *it = &x->items[i];
+    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    char *loc;
+    if (x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE) {
+      loc = strdup(x->o.location);
+    } else {
+      loc = malloc(strlen(it->name) + 32);
+      if (loc) {
+        sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
+        sanitize(loc);
+        /* unique among this save's files and not the model itself */
+        for (unsigned k = 1;; k++) {
+          int clash = strcmp(loc, x->base) == 0;
+          for (size_t j = 0; j < x->nfiles && !clash; j++) clash = strcmp(x->wants[j], loc) == 0;
+          if (!clash) break;
+          sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
+          sanitize(loc);
+        }
+      }
+    }
+    if (!loc) return onnxslim__err_nomem(NULL);
+    x->wants[x->nfiles++] = loc;
+  }
+  return 0;
+}
+
+/* The data files, each written to a temporary file (aligned offsets in one
+ * file, checksums when asked) and synced; temporaries of killed saves to
+ * the same names are removed first, so their space is free again. */
+static int write_data(osl_xsave *x) {
+  int rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "tmp");
+  if (rc || !x->nwritten) return rc;
+  int one_file = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
+  uint64_t total = 0;
+  for (size_t i = 0; i < x->count; i++)
+    if (x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL) total += x->items[i].length + x->o.align;
+  for (size_t i = 0; i < x->count && !rc; i++) {
+    osl_item *it = &x->items[i];
+    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (!one_file || x->nouts == 0) {
+      x->outs[x->nouts] = onnxslim__out_open_beneath(x->outdir, x->outdir_name, x->wants[x->nouts],
+                                                     one_file ? total : it->length, x->model);
+      if (!x->outs[x->nouts]) return onnxslim_error_last_code();
+      x->nouts++;
+    }
+    it->file = x->nouts - 1;
+    rc = write_item(x->model, it, x->outs[it->file], one_file ? x->o.align : 1,
+                    (x->o.flags & ONNXSLIM_SAVE_CHECKSUM) != 0);
+  }
+  for (size_t i = 0; i < x->nouts && !rc; i++) rc = onnxslim__out_finish(x->outs[i], x->fsync_data);
+  return rc;
+}
+
+/* From here on, saves to this path take turns: the model in place, what
+ * killed saves to it left behind, the commit and the removal of the old
+ * data belong together. */
+static int take_turn(osl_xsave *x) {
+  if (!(x->lock = onnxslim__dest_lock(x->outdir, x->base))) return onnxslim_error_last_code();
+  int rc = read_old(x->outdir, x->path, x->base, &x->old);
+  if (!rc) rc = recover_journals(x->outdir, x->base, &x->old);
+  if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "bak");
+  return rc;
+}
+
+/* The journal, before the first rename: the files the commit removes, then
+ * (claim_name) each data file as it is put in place. */
+static int start_journal(osl_xsave *x) {
+  size_t ndel = 0;
+  for (size_t i = 0; i < x->old.n; i++) ndel += x->old.refs[i].found && ours(x, x->old.refs[i].loc);
+  if (!x->nouts && !ndel) return 0;
+  osl_buf j = {0};
+  put_str(&j, journal_magic);
+  for (size_t i = 0; i < x->old.n; i++)
+    if (x->old.refs[i].found && ours(x, x->old.refs[i].loc))
+      put_id(&j, "old", x->old.refs[i].dev, x->old.refs[i].ino, x->old.refs[i].loc);
+  int rc = 0;
+  if ((x->jfd = onnxslim__side_create(x->outdir, x->outdir_name, x->base, "journal", &x->jname)) < 0)
+    rc = onnxslim_error_last_code();
+  if (!rc) rc = journal_put(x->jfd, x->jname, &j);
+  free(j.p);
+  return rc;
+}
+
+/* The data files go in first, under names the model in place does not read
+ * (claim_name); their names are durable before the model's (each directory
+ * once: per-tensor files share the model's). */
+static int claim_names(osl_xsave *x) {
+  int rc = 0;
+  /* counts the one that failed too: undo looks at each (finals[i]) */
+  for (; x->committed < x->nouts && !rc; x->committed++) rc = claim_name(x, x->committed);
+  for (size_t i = 0; i < x->nouts && !rc && x->fsync_data; i++)
+    if (i == 0 || strcmp(onnxslim__out_dir(x->outs[i]), onnxslim__out_dir(x->outs[i - 1])) != 0)
+      rc = onnxslim__out_sync_dir(x->outs[i]);
+  return rc;
+}
+
+/* How the model file is written: the replacement storage fields of every
+ * tensor written to a data file (the names it got), the bytes of every
+ * tensor external now that stays inline. */
+static int plan_model(osl_xsave *x) {
+  x->plans = calloc(x->count ? x->count : 1, sizeof *x->plans);
+  size_t *starts = calloc(x->count + 1, sizeof *starts);
+  int rc = x->plans && starts ? 0 : onnxslim__err_nomem(NULL);
+  for (size_t i = 0; i < x->count && !rc; i++) {
+    osl_item *it = &x->items[i];
+    starts[i] = x->enc.n;
+    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL)
+      rc = put_placement(&x->enc, x->locs[it->file], it->offset, it->length,
+                         x->o.flags & ONNXSLIM_SAVE_CHECKSUM ? it->checksum : NULL);
+  }
+  for (size_t i = 0; i < x->count && !rc; i++) {
+    osl_item *it = &x->items[i];
+    osl_plan *pl = &x->plans[i];
+    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
+      pl->fields = x->enc.p + starts[i];
+      pl->fields_len = (i + 1 < x->count ? starts[i + 1] : x->enc.n) - starts[i];
+      rc = onnxslim__saveplan_set(&x->sp, it->t, pl);
+    } else if (it->ext_now) {
+      /* stays inline: its external bytes come back into the model file */
+      const osl_xform *xf;
+      const uint8_t *p;
+      size_t n;
+      rc = onnxslim__tensor_source(it->t, &xf, &p, &n);
+      pl->data = p ? p : (const uint8_t *)"";
+      pl->size = n;
+      pl->xform = xf;
+      if (!rc) rc = onnxslim__saveplan_set(&x->sp, it->t, pl);
+    }
+  }
+  free(starts);
+  return rc;
+}
+
+/* The report, before the commit: a save that cannot report fails whole. */
+static int make_report(osl_xsave *x) {
+  onnxslim_save_report *rep = calloc(1, sizeof *rep);
+  if (!rep) return onnxslim__err_nomem("save report");
+  x->rep = rep;
+  rep->e = calloc(x->count ? x->count : 1, sizeof *rep->e);
+  if (!rep->e) return onnxslim__err_nomem("save report");
+  for (size_t i = 0; i < x->count; i++) {
+    osl_item *it = &x->items[i];
+    struct osl_save_entry *e = &rep->e[rep->count++];
+    e->name = strdup(it->name);
+    e->placement = it->status;
+    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
+      e->location = strdup(x->locs[it->file]);
+      e->offset = it->offset;
+      e->length = it->length;
+    }
+    if (!e->name || (it->status == ONNXSLIM_PLACEMENT_EXTERNAL && !e->location))
+      return onnxslim__err_nomem("save report");
+  }
+  return 0;
+}
+
+/* The model file, written and renamed over its predecessor: the commit. */
+static int write_model(osl_xsave *x) {
+  uint64_t size = 0;
+  int rc = onnxslim__msg_size_planned(x->model->root, &x->sp, &size);
+  if (!rc) rc = onnxslim__model_size_ok(x->path, size, x->o.flags & ONNXSLIM_SAVE_ALLOW_LARGE);
+  if (rc) return rc;
+  x->mout = onnxslim__out_open_at(x->outdir, x->path, size, x->model);
+  if (!x->mout) return onnxslim_error_last_code();
+  rc = onnxslim__msg_write_planned(x->model->root, &x->sp, onnxslim__out_sink(x->mout));
+  if (!rc) rc = onnxslim__out_finish(x->mout, x->fsync_data);
+  if (!rc) rc = onnxslim__out_commit(x->mout, x->fsync_data);
+  return rc;
+}
+
+/* Done (rc 0: the data files the replaced model read and this one does not
+ * go) or undone (the new data files go, the ones kept aside come back);
+ * then the journal has nothing left to say and the next save may go. */
+static void finish(osl_xsave *x, int rc) {
+  if (rc) {
+    for (size_t i = 0; i < x->committed && i < x->nouts; i++) {
+      if (!x->finals[i]) continue;
+      int dfd = onnxslim__out_dirfd(x->outs[i]);
+      if (x->backups[i]) renameat(dfd, x->backups[i], dfd, x->finals[i]);
+      else unlinkat(dfd, x->finals[i], 0);
+    }
+  } else {
+    remove_old(x);
+  }
+  for (size_t i = 0; x->backups && i < x->nouts; i++) /* no-op when put back */
+    if (x->backups[i]) unlinkat(onnxslim__out_dirfd(x->outs[i]), x->backups[i], 0);
+  if (x->jname) unlinkat(x->outdir, x->jname, 0);
+  if (x->jfd >= 0) close(x->jfd);
+  x->jfd = -1;
+  onnxslim__dest_unlock(x->lock);
+  x->lock = NULL;
+  uint64_t copied = x->mout ? onnxslim__out_copied(x->mout) : 0;
+  for (size_t i = 0; i < x->nouts; i++) copied += x->outs[i] ? onnxslim__out_copied(x->outs[i]) : 0;
+  if (x->rep) x->rep->copied = copied;
+}
+
+static void xsave_free(osl_xsave *x) {
+  onnxslim__out_abort(x->mout);
+  for (size_t i = 0; i < x->nouts; i++) onnxslim__out_abort(x->outs[i]);
+  for (size_t i = 0; x->backups && i < x->nouts; i++) free(x->backups[i]);
+  for (size_t i = 0; i < x->nfiles; i++) {
+    free(x->locs[i]);
+    free(x->wants[i]);
+  }
+  free(x->backups);
+  free(x->locs);
+  free(x->wants);
+  free(x->finals);
+  free(x->outs);
+  if (x->jfd >= 0) close(x->jfd);
+  free(x->jname);
+  old_free(&x->old);
+  onnxslim__saveplan_free(&x->sp);
+  free(x->plans);
+  free(x->enc.p);
+  free(x->items);
+  free(x->deflt);
+  free(x->norm);
+  if (x->outdir >= 0) close(x->outdir);
+  free(x->outdir_name);
+  onnxslim_save_report_free(x->rep);
+}
+
+int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
+                            const char *path, const onnxslim_save_options *opts) {
+  osl_xsave x;
+  memset(&x, 0, sizeof x);
+  x.model = model;
+  x.path = path;
+  x.o = *opts;
+  x.outdir = x.jfd = -1;
+  x.fsync_data = !(opts->flags & ONNXSLIM_SAVE_NO_FSYNC);
+  int rc = save_names(&x);
+  if (!rc) rc = collect_items(&x, model->root);
+  if (!rc) rc = open_outdir(&x);
+  if (!rc) rc = want_names(&x);
+  if (!rc) rc = write_data(&x);
+  if (!rc) rc = take_turn(&x);
+  if (!rc) rc = start_journal(&x);
+  if (!rc) rc = claim_names(&x);
+  if (!rc) rc = plan_model(&x);
+  if (!rc && out) rc = make_report(&x);
+  if (!rc) rc = write_model(&x);
+  finish(&x, rc);
+  if (!rc && out) {
+    *out = x.rep;
+    x.rep = NULL;
+  }
+  xsave_free(&x);
+  return rc;
+}
