@@ -128,6 +128,7 @@ typedef struct {
   /* the tensors considered (collect_items) */
   osl_item *items;
   size_t count, cap, nwritten;
+  char **pt_names; /* each one's per-tensor file name (see ours) */
   /* the data files: the name wanted, the output (a temporary until it is
    * claimed), the name it got, its final name in its directory and the
    * file kept aside under that name, if any */
@@ -488,15 +489,24 @@ static int old_reads(const osl_old *old, const struct stat *st) {
  * per-tensor file of one of the tensors saved. */
 static int ours(const osl_xsave *x, const char *loc) {
   if (is_variant(loc, x->deflt) || (x->norm && is_variant(loc, x->norm))) return 1;
+  for (size_t i = 0; i < x->count; i++)
+    if (is_variant(loc, x->pt_names[i])) return 1;
+  return 0;
+}
+
+/* The per-tensor file name of each tensor considered, for ours(): made
+ * before anything is written, so that deciding what to remove after the
+ * commit allocates nothing (and cannot fail). */
+static int own_names(osl_xsave *x) {
+  x->pt_names = calloc(x->count ? x->count : 1, sizeof *x->pt_names);
+  if (!x->pt_names) return onnxslim__err_nomem("data file names");
   for (size_t i = 0; i < x->count; i++) {
-    const char *name = x->items[i].name && x->items[i].name[0] ? x->items[i].name : "tensor";
+    const char *name = x->items[i].name[0] ? x->items[i].name : "tensor";
     char *pt = malloc(strlen(name) + 5);
-    if (!pt) return 0;
+    if (!pt) return onnxslim__err_nomem("data file names");
     sprintf(pt, "%s.bin", name);
     sanitize(pt);
-    int hit = is_variant(loc, pt);
-    free(pt);
-    if (hit) return 1;
+    x->pt_names[i] = pt;
   }
   return 0;
 }
@@ -1055,6 +1065,8 @@ static void xsave_free(osl_xsave *x) {
   onnxslim__saveplan_free(&x->sp);
   free(x->plans);
   free(x->enc.p);
+  for (size_t i = 0; x->pt_names && i < x->count; i++) free(x->pt_names[i]);
+  free(x->pt_names);
   free(x->items);
   free(x->deflt);
   free(x->norm);
@@ -1074,6 +1086,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   x.fsync_data = !(opts->flags & ONNXSLIM_SAVE_NO_FSYNC);
   int rc = save_names(&x);
   if (!rc) rc = collect_items(&x, model->root);
+  if (!rc) rc = own_names(&x);
   if (!rc) rc = open_outdir(&x);
   if (!rc) rc = want_names(&x);
   if (!rc) rc = write_data(&x);
