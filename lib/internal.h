@@ -288,7 +288,7 @@ struct onnxslim_model {
   size_t next, ext_cap;
 };
 
-/* An external data file a model references (external.c). */
+/* An external data file a model references (extdata.c). */
 typedef struct osl_extfile {
   char *path; /* resolved real path */
   void *map;
@@ -350,7 +350,7 @@ const char *onnxslim__external_entry(osl_msg *tensor, const char *key);
  * separated, no "..", naming a file), else 0 with *why saying why not. */
 int onnxslim__location_ok(const char *loc, const char **why);
 /* The tensor's bytes as a save writes them: a pending transform (*x, with
- * *n its output length), or a pointer *p and length *n (passes/save_external.c). */
+ * *n its output length), or a pointer *p and length *n (tensor.c). */
 int onnxslim__tensor_source(osl_msg *tensor, const osl_xform **x, const uint8_t **p, size_t *n);
 /* The model's root message, or NULL with ONNXSLIM_EINVAL naming fn when
  * model is NULL or not a model handle (model.c). */
@@ -577,7 +577,7 @@ typedef struct osl_lock osl_lock;
 osl_lock *onnxslim__dest_lock(int dfd, const char *name);
 osl_lock *onnxslim__dest_lock_path(const char *path);
 void onnxslim__dest_unlock(osl_lock *lock);
-/* Number of tensors stored in external data now (external.c). */
+/* Number of tensors stored in external data now (extdata.c). */
 size_t onnxslim__external_count(const onnxslim_model *model);
 /* Side files of a destination D in the directory dfd (io.c):
  * ".D.KIND-PID-TID-..." in the same directory, every one made relative to

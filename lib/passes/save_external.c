@@ -226,23 +226,6 @@ static int collect_items(osl_xsave *s, osl_msg *msg) {
   return rc;
 }
 
-/* The tensor's bytes: a pending conversion, or a pointer. */
-int onnxslim__tensor_source(osl_msg *t, const osl_xform **x, const uint8_t **p, size_t *n) {
-  osl_field *raw = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
-  *x = NULL;
-  if (raw && raw->xform &&
-      onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW) {
-    *x = raw->xform;
-    *p = NULL;
-    *n = raw->n;
-    return 0;
-  }
-  const void *d;
-  int rc = onnxslim_tensor_data((onnxslim_tensor *)t, &d, n);
-  *p = d;
-  return rc;
-}
-
 /* A sink that hashes what passes through (for the checksum key). */
 typedef struct {
   osl_sink base;
