@@ -10,17 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <nettle/sha1.h>
 
 #include "onnx.pb.h"
 
 #include "internal.h"
 
-/* ---- saving with external data -------------------------------------------- */
-
-#include <nettle/sha1.h>
+/* ---- which tensors go out ------------------------------------------------------ */
 
 /* Inputs that carry shapes, axes or sizes, by op type (bit i = input i). */
 static const struct {
