@@ -87,6 +87,9 @@ int onnxslim__tensor_validate(osl_msg *tensor, const char *where);
 /* The same for a copy of src, which keeps src's external data when both
  * are of one model (osl_hooks.tensor_copied). */
 int onnxslim__tensor_copied(osl_msg *copy, const osl_msg *src);
+/* The tensor's bytes as a save writes them: a pending transform (*x, with
+ * *n its output length), or a pointer *p and length *n. */
+int onnxslim__tensor_source(osl_msg *tensor, const osl_xform **x, const uint8_t **p, size_t *n);
 /* Replaces the tensor's data by a pending transform of it (dims kept),
  * stored as raw_data of data type dtype once saved. */
 int onnxslim__tensor_set_xform(osl_msg *tensor, int32_t dtype, const osl_xform *x);

@@ -37,7 +37,7 @@ typedef struct {
   const void *data;
   size_t size;
   int have_data;
-  const void *extref; /* resolved external data (external.c) */
+  const void *extref; /* resolved external data (extdata.c) */
 } osl_tcache;
 
 void onnxslim__tensor_set_extref(osl_msg *t, const void *ref) {
@@ -457,5 +457,22 @@ int onnxslim__tensor_set_xform(osl_msg *t, int32_t dtype, const osl_xform *x) {
   int rc = onnxslim__msg_set_field(t, &dt);
   if (!rc) rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_raw_data_tag, 0), &raw);
   if (!rc) rc = onnxslim__tensor_validate(t, "a converted tensor");
+  return rc;
+}
+
+/* The tensor's bytes: a pending conversion, or a pointer. */
+int onnxslim__tensor_source(osl_msg *t, const osl_xform **x, const uint8_t **p, size_t *n) {
+  osl_field *raw = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
+  *x = NULL;
+  if (raw && raw->xform &&
+      onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW) {
+    *x = raw->xform;
+    *p = NULL;
+    *n = raw->n;
+    return 0;
+  }
+  const void *d;
+  int rc = onnxslim_tensor_data((onnxslim_tensor *)t, &d, n);
+  *p = d;
   return rc;
 }

@@ -432,9 +432,9 @@ static inline int tensor_equal(const onnxslim_tensor *a, const onnxslim_tensor *
 #ifdef ONNXSLIM_SAVE_H
 /* Entry i of a save report, through the one-field getters; any out pointer
  * may be NULL (outputs are cleared first). 0, or the getters' error code. */
-static inline int save_report_entry(const onnxslim_save_report *r, size_t i, const char **name,
-                             int *placement, const char **location, uint64_t *offset,
-                             uint64_t *length) {
+static inline int save_report_entry(const onnxslim_save_report *r, size_t i,
+                                    const char **name, int *placement, const char **location,
+                                    uint64_t *offset, uint64_t *length) {
   if (name) *name = NULL;
   if (placement) *placement = -1;
   if (location) *location = NULL;

@@ -28,8 +28,5 @@ struct onnxslim_save_report {
 int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
                             const char *path, const onnxslim_save_options *opts);
 
-/* The tensor's bytes as a save writes them: a pending transform (*x, with
- * *n its output length), or a pointer *p and length *n (save_external.c). */
-int onnxslim__tensor_source(osl_msg *tensor, const osl_xform **x, const uint8_t **p, size_t *n);
 
 #endif /* ONNXSLIM_PASSES_H */

@@ -10,17 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <nettle/sha1.h>
 
 #include "onnx.pb.h"
 
 #include "passes/passes.h"
 
-/* ---- saving with external data -------------------------------------------- */
-
-#include <nettle/sha1.h>
+/* ---- which tensors go out ------------------------------------------------------ */
 
 /* Inputs that carry shapes, axes or sizes, by op type (bit i = input i). */
 static const struct {
@@ -128,6 +127,7 @@ typedef struct {
   /* the tensors considered (collect_items) */
   osl_item *items;
   size_t count, cap, nwritten;
+  char **pt_names; /* each one's per-tensor file name (see ours) */
   /* the data files: the name wanted, the output (a temporary until it is
    * claimed), the name it got, its final name in its directory and the
    * file kept aside under that name, if any */
@@ -222,23 +222,6 @@ static int collect_items(osl_xsave *s, osl_msg *msg) {
   }
   for (size_t i = 0; i < msg->nf && !rc; i++)
     if (msg->f[i].sub) rc = collect_items(s, msg->f[i].sub);
-  return rc;
-}
-
-/* The tensor's bytes: a pending conversion, or a pointer. */
-int onnxslim__tensor_source(osl_msg *t, const osl_xform **x, const uint8_t **p, size_t *n) {
-  osl_field *raw = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
-  *x = NULL;
-  if (raw && raw->xform &&
-      onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW) {
-    *x = raw->xform;
-    *p = NULL;
-    *n = raw->n;
-    return 0;
-  }
-  const void *d;
-  int rc = onnxslim_tensor_data((onnxslim_tensor *)t, &d, n);
-  *p = d;
   return rc;
 }
 
@@ -488,15 +471,24 @@ static int old_reads(const osl_old *old, const struct stat *st) {
  * per-tensor file of one of the tensors saved. */
 static int ours(const osl_xsave *x, const char *loc) {
   if (is_variant(loc, x->deflt) || (x->norm && is_variant(loc, x->norm))) return 1;
+  for (size_t i = 0; i < x->count; i++)
+    if (is_variant(loc, x->pt_names[i])) return 1;
+  return 0;
+}
+
+/* The per-tensor file name of each tensor considered, for ours(): made
+ * before anything is written, so that deciding what to remove after the
+ * commit allocates nothing (and cannot fail). */
+static int own_names(osl_xsave *x) {
+  x->pt_names = calloc(x->count ? x->count : 1, sizeof *x->pt_names);
+  if (!x->pt_names) return onnxslim__err_nomem("data file names");
   for (size_t i = 0; i < x->count; i++) {
-    const char *name = x->items[i].name && x->items[i].name[0] ? x->items[i].name : "tensor";
+    const char *name = x->items[i].name[0] ? x->items[i].name : "tensor";
     char *pt = malloc(strlen(name) + 5);
-    if (!pt) return 0;
+    if (!pt) return onnxslim__err_nomem("data file names");
     sprintf(pt, "%s.bin", name);
     sanitize(pt);
-    int hit = is_variant(loc, pt);
-    free(pt);
-    if (hit) return 1;
+    x->pt_names[i] = pt;
   }
   return 0;
 }
@@ -1055,6 +1047,8 @@ static void xsave_free(osl_xsave *x) {
   onnxslim__saveplan_free(&x->sp);
   free(x->plans);
   free(x->enc.p);
+  for (size_t i = 0; x->pt_names && i < x->count; i++) free(x->pt_names[i]);
+  free(x->pt_names);
   free(x->items);
   free(x->deflt);
   free(x->norm);
@@ -1074,6 +1068,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   x.fsync_data = !(opts->flags & ONNXSLIM_SAVE_NO_FSYNC);
   int rc = save_names(&x);
   if (!rc) rc = collect_items(&x, model->root);
+  if (!rc) rc = own_names(&x);
   if (!rc) rc = open_outdir(&x);
   if (!rc) rc = want_names(&x);
   if (!rc) rc = write_data(&x);

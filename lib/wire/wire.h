@@ -225,7 +225,7 @@ struct onnxslim_model {
 };
 
 
-/* An external data file a model references (mapped by external.c). */
+/* An external data file a model references (extdata.c). */
 typedef struct osl_extfile {
   char *path; /* resolved real path */
   void *map;

@@ -217,8 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const unsigned int flags = o.flags;
   for (int i = 0; i < 3; i++) {
     o.layout = modes[i];
-    /* the flags that place tensors in data files are refused by a layout
-     * without data files */
+    /* the flags that place tensors in data files: not for a merge */
     o.flags = modes[i] == ONNXSLIM_LAYOUT_INLINE ? flags & ONNXSLIM_SAVE_NO_FSYNC : flags;
     onnxslim_save_report *er = NULL;
     int rc = onnxslim_save(&er, m, paths[i], &o);
