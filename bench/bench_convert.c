@@ -28,12 +28,26 @@ static double uniform(void) { /* xorshift64*, [0, 1) */
   return (double)((rng * 0x2545F4914F6CDD1Du) >> 11) * 0x1p-53;
 }
 
-enum { F32_BF16, F32_BF16_TRUNC, F32_F16, F32_F16_SAT, F32_F16_FLUSH, BF16_F32, F16_F32,
-       F64_F32, F32_F64, F16_BF16, BF16_F16, F32_BF16_STATS, F32_F16_STATS, NK };
-static const char *names[NK] = {"f32->bf16", "f32->bf16 truncate", "f32->f16", "f32->f16 saturate",
-                                "f32->f16 flush", "bf16->f32", "f16->f32", "f64->f32",
-                                "f32->f64", "f16->bf16", "bf16->f16", "f32->bf16 +stats",
-                                "f32->f16 +stats"};
+enum {
+  F32_BF16,
+  F32_BF16_TRUNC,
+  F32_F16,
+  F32_F16_SAT,
+  F32_F16_FLUSH,
+  BF16_F32,
+  F16_F32,
+  F64_F32,
+  F32_F64,
+  F16_BF16,
+  BF16_F16,
+  F32_BF16_STATS,
+  F32_F16_STATS,
+  NK
+};
+static const char *names[NK] = {
+    "f32->bf16", "f32->bf16 truncate", "f32->f16",       "f32->f16 saturate", "f32->f16 flush",
+    "bf16->f32", "f16->f32",           "f64->f32",       "f32->f64",          "f16->bf16",
+    "bf16->f16", "f32->bf16 +stats",   "f32->f16 +stats"};
 static const size_t in_size[NK] = {4, 4, 4, 4, 4, 2, 2, 8, 4, 2, 2, 4, 4};
 
 static void *src_of[9];
@@ -48,8 +62,7 @@ static int run(int k, void *dst, size_t n) {
   case F32_F16_SAT:
     return onnxslim_convert_f32_to_f16(dst, src_of[0], n, ONNXSLIM_CONVERT_SATURATE, NULL);
   case F32_F16_FLUSH:
-    return onnxslim_convert_f32_to_f16(dst, src_of[0], n, ONNXSLIM_CONVERT_FLUSH_SUBNORMALS,
-                                       NULL);
+    return onnxslim_convert_f32_to_f16(dst, src_of[0], n, ONNXSLIM_CONVERT_FLUSH_SUBNORMALS, NULL);
   case BF16_F32: return onnxslim_convert_bf16_to_f32(dst, src_of[1], n);
   case F16_F32: return onnxslim_convert_f16_to_f32(dst, src_of[2], n);
   case F64_F32: return onnxslim_convert_f64_to_f32(dst, src_of[3], n, 0, NULL);
@@ -95,13 +108,15 @@ int main(int argc, char **argv) {
   memset(dst, 1, bytes * 2);
   memset(copy, 1, bytes);
 
-  printf("conversion kernels: %zu MiB of input each, best of %d, ratio = kernel / memcpy of "
-         "the input bytes\n", mib, reps);
+  printf(
+      "conversion kernels: %zu MiB of input each, best of %d, ratio = kernel / memcpy of "
+      "the input bytes\n",
+      mib, reps);
   printf("%-20s %10s %10s %7s\n", "kernel", "GB/s in", "memcpy", "ratio");
   int rc = 0;
   for (int k = 0; k < NK; k++) {
     size_t n = bytes / in_size[k];
-    const void *in = src_of[k == BF16_F32 || k == BF16_F16   ? 1
+    const void *in = src_of[k == BF16_F32 || k == BF16_F16  ? 1
                             : k == F16_F32 || k == F16_BF16 ? 2
                             : k == F64_F32                  ? 3
                                                             : 0];

@@ -32,8 +32,10 @@ static size_t walk(onnxslim_model *m) {
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
     onnxslim_node *n = onnxslim_graph_node(g, i);
     chars += strlen(onnxslim_node_op_type(n)) + strlen(onnxslim_node_name(n));
-    for (size_t k = 0; k < onnxslim_node_input_count(n); k++) chars += strlen(onnxslim_node_input(n, k));
-    for (size_t k = 0; k < onnxslim_node_output_count(n); k++) chars += strlen(onnxslim_node_output(n, k));
+    for (size_t k = 0; k < onnxslim_node_input_count(n); k++)
+      chars += strlen(onnxslim_node_input(n, k));
+    for (size_t k = 0; k < onnxslim_node_output_count(n); k++)
+      chars += strlen(onnxslim_node_output(n, k));
   }
   for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++) {
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);

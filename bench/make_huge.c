@@ -39,8 +39,8 @@ static void ext_tensor(pbuf *g, const char *name, const int64_t *dims, int rank,
   pbuf t = {0};
   char num[32];
   for (int i = 0; i < rank; i++) pb_int(&t, 1, (uint64_t)dims[i]); /* dims */
-  pb_int(&t, 2, ONNXSLIM_DTYPE_FLOAT);                               /* data_type */
-  pb_str(&t, 8, name);                                               /* name */
+  pb_int(&t, 2, ONNXSLIM_DTYPE_FLOAT);                             /* data_type */
+  pb_str(&t, 8, name);                                             /* name */
   entry(&t, "location", location);
   snprintf(num, sizeof num, "%llu", (unsigned long long)offset);
   entry(&t, "offset", num);
@@ -91,7 +91,9 @@ int main(int argc, char **argv) {
     else out = NULL, i = argc;
   }
   if (!out || tables < 1 || tables > 64 || rows < 1 || dim < 1 || dim % 1024) {
-    fprintf(stderr, "usage: make_huge OUT.onnx [--tables N (1-64)] [--rows R] [--dim D (multiple of 1024)]\n");
+    fprintf(
+        stderr,
+        "usage: make_huge OUT.onnx [--tables N (1-64)] [--rows R] [--dim D (multiple of 1024)]\n");
     return 2;
   }
   const char *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
@@ -167,9 +169,10 @@ int main(int argc, char **argv) {
   onnxslim_model_free(model);
   struct stat st;
   stat(data_path, &st);
-  printf("%s: %ld tables of %lld x %lld FP32 + bias, %zu external tensors, data %s: "
-         "%llu bytes (%.1f GiB), %llu bytes on disk\n",
-         out, tables, (long long)rows, (long long)dim, ext, data_path, (unsigned long long)total,
-         total / 1073741824.0, (unsigned long long)st.st_blocks * 512);
+  printf(
+      "%s: %ld tables of %lld x %lld FP32 + bias, %zu external tensors, data %s: "
+      "%llu bytes (%.1f GiB), %llu bytes on disk\n",
+      out, tables, (long long)rows, (long long)dim, ext, data_path, (unsigned long long)total,
+      total / 1073741824.0, (unsigned long long)st.st_blocks * 512);
   return 0;
 }

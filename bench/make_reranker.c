@@ -189,9 +189,12 @@ static const char *encoder_layer(const char *x, const char *mask_bias, int i) {
   snprintf(sab, sizeof sab, "%s", sa);
 
   char q[256], k[256], v[256];
-  snprintf(q, sizeof q, "%s", linear(x, fmt("%s.attention.self.query", p), fmt("%s/query", sab), HIDDEN, HIDDEN));
-  snprintf(k, sizeof k, "%s", linear(x, fmt("%s.attention.self.key", p), fmt("%s/key", sab), HIDDEN, HIDDEN));
-  snprintf(v, sizeof v, "%s", linear(x, fmt("%s.attention.self.value", p), fmt("%s/value", sab), HIDDEN, HIDDEN));
+  snprintf(q, sizeof q, "%s",
+           linear(x, fmt("%s.attention.self.query", p), fmt("%s/query", sab), HIDDEN, HIDDEN));
+  snprintf(k, sizeof k, "%s",
+           linear(x, fmt("%s.attention.self.key", p), fmt("%s/key", sab), HIDDEN, HIDDEN));
+  snprintf(v, sizeof v, "%s",
+           linear(x, fmt("%s.attention.self.value", p), fmt("%s/value", sab), HIDDEN, HIDDEN));
 
   static const int64_t heads_shape[4] = {0, 0, HEADS, HEAD_DIM};
   static const int64_t merge_shape[3] = {0, 0, HIDDEN};
@@ -209,11 +212,11 @@ static const char *encoder_layer(const char *x, const char *mask_bias, int i) {
     snprintf(qkv[j], 256, "%s", OUT(t));
   }
   char cur[256];
-#define STEP(op, sfx, ...)                              \
-  do {                                                  \
-    const char *sc_ = fmt("%s/" sfx, sab);              \
-    last = node(op, sc_, __VA_ARGS__);                  \
-    snprintf(cur, sizeof cur, "%s", OUT(sc_));          \
+#define STEP(op, sfx, ...)                     \
+  do {                                         \
+    const char *sc_ = fmt("%s/" sfx, sab);     \
+    last = node(op, sc_, __VA_ARGS__);         \
+    snprintf(cur, sizeof cur, "%s", OUT(sc_)); \
   } while (0)
   onnxslim_node *last;
   STEP("MatMul", "MatMul", q, k);
@@ -231,15 +234,19 @@ static const char *encoder_layer(const char *x, const char *mask_bias, int i) {
 
   char attn[256];
   snprintf(attn, sizeof attn, "%s",
-           linear(cur, fmt("%s.attention.output.dense", p), fmt("%s/attention/output/dense", s), HIDDEN, HIDDEN));
+           linear(cur, fmt("%s.attention.output.dense", p), fmt("%s/attention/output/dense", s),
+                  HIDDEN, HIDDEN));
   const char *ao = fmt("%s/attention/output/Add", s);
   node("Add", ao, attn, x);
   snprintf(attn, sizeof attn, "%s",
-           layer_norm(OUT(ao), fmt("%s.attention.output.LayerNorm", p), fmt("%s/attention/output/LayerNorm", s)));
+           layer_norm(OUT(ao), fmt("%s.attention.output.LayerNorm", p),
+                      fmt("%s/attention/output/LayerNorm", s)));
 
   /* feed-forward, exact GELU: 0.5 * h * (1 + erf(h / sqrt(2))) */
   char h[256];
-  snprintf(h, sizeof h, "%s", linear(attn, fmt("%s.intermediate.dense", p), fmt("%s/intermediate/dense", s), HIDDEN, FFN));
+  snprintf(
+      h, sizeof h, "%s",
+      linear(attn, fmt("%s.intermediate.dense", p), fmt("%s/intermediate/dense", s), HIDDEN, FFN));
   char ia[128];
   snprintf(ia, sizeof ia, "%s/intermediate/intermediate_act_fn", s);
   const char *sqrt2 = scalar_f(fmt("%s.intermediate.sqrt2", p), 1.41421356f);
@@ -258,25 +265,27 @@ static const char *encoder_layer(const char *x, const char *mask_bias, int i) {
   snprintf(h, sizeof h, "%s", OUT(fmt("%s/Mul_1", ia)));
 
   char o[256];
-  snprintf(o, sizeof o, "%s", linear(h, fmt("%s.output.dense", p), fmt("%s/output/dense", s), FFN, HIDDEN));
+  snprintf(o, sizeof o, "%s",
+           linear(h, fmt("%s.output.dense", p), fmt("%s/output/dense", s), FFN, HIDDEN));
   const char *oa = fmt("%s/output/Add", s);
   node("Add", oa, o, attn);
   static char res[256];
-  snprintf(res, sizeof res, "%s", layer_norm(OUT(oa), fmt("%s.output.LayerNorm", p), fmt("%s/output/LayerNorm", s)));
+  snprintf(res, sizeof res, "%s",
+           layer_norm(OUT(oa), fmt("%s.output.LayerNorm", p), fmt("%s/output/LayerNorm", s)));
   return res;
 }
 
 /* A minimal ModelProto: ir_version 8, opset 17, producer, an empty graph. */
 static pbuf minimal_model(void) {
   pbuf m = {0}, g = {0}, op = {0};
-  pb_int(&m, 1, 8);                      /* ir_version */
-  pb_str(&m, 2, "libonnxslim-bench");    /* producer_name */
-  pb_str(&m, 3, "0.1");                  /* producer_version */
-  pb_str(&g, 2, "reranker");             /* GraphProto.name */
-  pb_msg(&m, 7, &g);                     /* graph */
-  pb_str(&op, 1, "");                    /* OperatorSetIdProto.domain */
-  pb_int(&op, 2, 17);                    /* version */
-  pb_msg(&m, 8, &op);                    /* opset_import */
+  pb_int(&m, 1, 8);                   /* ir_version */
+  pb_str(&m, 2, "libonnxslim-bench"); /* producer_name */
+  pb_str(&m, 3, "0.1");               /* producer_version */
+  pb_str(&g, 2, "reranker");          /* GraphProto.name */
+  pb_msg(&m, 7, &g);                  /* graph */
+  pb_str(&op, 1, "");                 /* OperatorSetIdProto.domain */
+  pb_int(&op, 2, 17);                 /* version */
+  pb_msg(&m, 8, &op);                 /* opset_import */
   return m;
 }
 
@@ -306,7 +315,8 @@ int main(int argc, char **argv) {
     die("loading the minimal model");
   free(seed.p);
   G = onnxslim_model_graph(m);
-  if (onnxslim_model_set_doc_string(m, "reranker-shaped XLM-R base (random weights) made by bench/make_reranker.c") ||
+  if (onnxslim_model_set_doc_string(
+          m, "reranker-shaped XLM-R base (random weights) made by bench/make_reranker.c") ||
       onnxslim_model_set_metadata(m, "generator", "bench/make_reranker.c"))
     die("model fields");
 
@@ -326,7 +336,8 @@ int main(int argc, char **argv) {
   /* ---- embeddings ---- */
   const char *wemb = weight("roberta.embeddings.word_embeddings.weight", vocab, HIDDEN, 0.05f, 0);
   node_out("Gather", "/roberta/embeddings/word_embeddings/Gather",
-           "/roberta/embeddings/word_embeddings/Gather_output_0", wemb, "input_ids", (const char *)NULL);
+           "/roberta/embeddings/word_embeddings/Gather_output_0", wemb, "input_ids",
+           (const char *)NULL);
   onnxslim_node *n = node("Shape", "/roberta/embeddings/Shape", "input_ids");
   attr_i(n, "start", 1);
   attr_i(n, "end", 2);
@@ -334,15 +345,18 @@ int main(int argc, char **argv) {
   node("Squeeze", "/roberta/embeddings/Squeeze", OUT("/roberta/embeddings/Shape"));
   node("Range", "/roberta/embeddings/Range", ints("/roberta/embeddings/range_start", &zero, 1, 1),
        OUT("/roberta/embeddings/Squeeze"), ints("/roberta/embeddings/range_delta", &one_i, 1, 1));
-  const char *pos = weight("roberta.embeddings.position_embeddings.weight", MAX_POS, HIDDEN, 0.05f, 0);
-  node("Gather", "/roberta/embeddings/position_embeddings/Gather", pos, OUT("/roberta/embeddings/Range"));
+  const char *pos =
+      weight("roberta.embeddings.position_embeddings.weight", MAX_POS, HIDDEN, 0.05f, 0);
+  node("Gather", "/roberta/embeddings/position_embeddings/Gather", pos,
+       OUT("/roberta/embeddings/Range"));
   const char *tt = weight("roberta.embeddings.token_type_embeddings.weight", 1, HIDDEN, 0.05f, 0);
   node("Add", "/roberta/embeddings/Add", "/roberta/embeddings/word_embeddings/Gather_output_0", tt);
   node("Add", "/roberta/embeddings/Add_1", OUT("/roberta/embeddings/Add"),
        OUT("/roberta/embeddings/position_embeddings/Gather"));
   char x[256];
   snprintf(x, sizeof x, "%s",
-           layer_norm(OUT("/roberta/embeddings/Add_1"), "roberta.embeddings.LayerNorm", "/roberta/embeddings/LayerNorm"));
+           layer_norm(OUT("/roberta/embeddings/Add_1"), "roberta.embeddings.LayerNorm",
+                      "/roberta/embeddings/LayerNorm"));
 
   /* ---- extended attention mask: (1 - mask) * -10000 as [batch, 1, 1, seq] ---- */
   n = node("Cast", "/roberta/Cast", "attention_mask");
@@ -350,7 +364,8 @@ int main(int argc, char **argv) {
   node("Sub", "/roberta/Sub", scalar_f("/roberta/one", 1.0f), OUT("/roberta/Cast"));
   node("Mul", "/roberta/Mul", OUT("/roberta/Sub"), scalar_f("/roberta/neg", -10000.0f));
   static const int64_t axes[2] = {1, 2};
-  node("Unsqueeze", "/roberta/Unsqueeze", OUT("/roberta/Mul"), ints("/roberta/unsqueeze_axes", axes, 2, 0));
+  node("Unsqueeze", "/roberta/Unsqueeze", OUT("/roberta/Mul"),
+       ints("/roberta/unsqueeze_axes", axes, 2, 0));
   char mask[256];
   snprintf(mask, sizeof mask, "%s", OUT("/roberta/Unsqueeze"));
 
@@ -361,24 +376,28 @@ int main(int argc, char **argv) {
   n = node("Gather", "/classifier/Gather", x, ints("/classifier/token0_index", &zero, 1, 1));
   attr_i(n, "axis", 1);
   char h[256];
-  snprintf(h, sizeof h, "%s", linear(OUT("/classifier/Gather"), "classifier.dense", "/classifier/dense", HIDDEN, HIDDEN));
+  snprintf(
+      h, sizeof h, "%s",
+      linear(OUT("/classifier/Gather"), "classifier.dense", "/classifier/dense", HIDDEN, HIDDEN));
   node("Tanh", "/classifier/Tanh", h);
   const char *w = weight("classifier.out_proj.weight", HIDDEN, 1, 0.05f, 0);
   const char *b = weight("classifier.out_proj.bias", 1, 0, 0.02f, 0);
   node("MatMul", "/classifier/out_proj/MatMul", OUT("/classifier/Tanh"), w);
-  node_out("Add", "/classifier/out_proj/Add", "logits", OUT("/classifier/out_proj/MatMul"), b, (const char *)NULL);
+  node_out("Add", "/classifier/out_proj/Add", "logits", OUT("/classifier/out_proj/MatMul"), b,
+           (const char *)NULL);
 
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (onnxslim_save(NULL, m, out, NULL)) die(out);
   clock_gettime(CLOCK_MONOTONIC, &t2);
   uint64_t size = 0;
   onnxslim_save_size(m, &size);
-  printf("%s: %llu bytes, %llu params, %zu nodes, %zu initializers, opset 17 "
-         "(build %.2f s, save %.2f s)\n",
-         out, (unsigned long long)size, (unsigned long long)total_params,
-         onnxslim_graph_node_count(G), onnxslim_graph_initializer_count(G),
-         (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-         (t2.tv_sec - t1.tv_sec) + (t2.tv_nsec - t1.tv_nsec) / 1e9);
+  printf(
+      "%s: %llu bytes, %llu params, %zu nodes, %zu initializers, opset 17 "
+      "(build %.2f s, save %.2f s)\n",
+      out, (unsigned long long)size, (unsigned long long)total_params, onnxslim_graph_node_count(G),
+      onnxslim_graph_initializer_count(G),
+      (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+      (t2.tv_sec - t1.tv_sec) + (t2.tv_nsec - t1.tv_nsec) / 1e9);
   onnxslim_model_free(m);
   for (size_t i = 0; i < n_owned; i++) free(owned[i]);
   free(owned);

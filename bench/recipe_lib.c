@@ -57,14 +57,16 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--reload")) reload = 1;
     else if (!strcmp(argv[i], "--no-fsync")) nofsync = 1;
     else if (!strcmp(argv[i], "--allow-large")) large = 1;
-    else if (!strcmp(argv[i], "--min-size") && i + 1 < argc) min_size = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--min-size") && i + 1 < argc)
+      min_size = strtoull(argv[++i], NULL, 10);
     else if (argv[i][0] != '-' && !in) in = argv[i];
     else if (argv[i][0] != '-' && !out) out = argv[i];
     else in = out = NULL, i = argc;
   }
   if (!in || !out) {
-    fprintf(stderr, "usage: recipe_lib IN OUT [--external] [--min-size BYTES] [--no-convert] "
-                    "[--no-fsync] [--reload] [--allow-large]\n");
+    fprintf(stderr,
+            "usage: recipe_lib IN OUT [--external] [--min-size BYTES] [--no-convert] "
+            "[--no-fsync] [--reload] [--allow-large]\n");
     return 2;
   }
   double t0 = now();
@@ -77,8 +79,8 @@ int main(int argc, char **argv) {
 
   onnxslim_convert_report *rep = NULL;
   if (convert) {
-    rc = onnxslim_convert_gather_tables(&rep, m, ONNXSLIM_DTYPE_BFLOAT16,
-                                              min_size, ONNXSLIM_CONVERT_TRUNCATE);
+    rc = onnxslim_convert_gather_tables(&rep, m, ONNXSLIM_DTYPE_BFLOAT16, min_size,
+                                        ONNXSLIM_CONVERT_TRUNCATE);
     if (rc) {
       int r = fail("convert", rc);
       onnxslim_model_free(m);
@@ -142,17 +144,19 @@ int main(int argc, char **argv) {
     onnxslim_model_free(r);
     t5 = now();
   }
-  printf("open_s=%.3f convert_s=%.3f save_s=%.3f reload_s=%.3f total_s=%.3f "
-         "hwm_open_kb=%ld hwm_convert_kb=%ld hwm_save_kb=%ld hwm_kb=%ld "
-         "rss_open_kb=%ld rss_convert_kb=%ld rss_save_kb=%ld "
-         "anon_open_kb=%ld anon_convert_kb=%ld anon_save_kb=%ld "
-         "file_open_kb=%ld file_convert_kb=%ld file_save_kb=%ld "
-         "converted=%zu bytes_before=%llu bytes_after=%llu kernel_copied=%llu",
-         t1 - t0, t2 - t1, t3 - t2, t5 - t4, t5 - t0, hwm_open, hwm_conv, hwm_save,
-         status_kb("VmHWM"), rss_open, rss_conv, rss_save, anon_open, anon_conv, anon_save,
-         file_open, file_conv, file_save, nconv,
-         (unsigned long long)before, (unsigned long long)after, (unsigned long long)kcopied);
-  if (reload) printf(" reloaded_initializers=%zu reloaded_bf16=%zu reloaded_external=%zu", ninit, bf16, ext);
+  printf(
+      "open_s=%.3f convert_s=%.3f save_s=%.3f reload_s=%.3f total_s=%.3f "
+      "hwm_open_kb=%ld hwm_convert_kb=%ld hwm_save_kb=%ld hwm_kb=%ld "
+      "rss_open_kb=%ld rss_convert_kb=%ld rss_save_kb=%ld "
+      "anon_open_kb=%ld anon_convert_kb=%ld anon_save_kb=%ld "
+      "file_open_kb=%ld file_convert_kb=%ld file_save_kb=%ld "
+      "converted=%zu bytes_before=%llu bytes_after=%llu kernel_copied=%llu",
+      t1 - t0, t2 - t1, t3 - t2, t5 - t4, t5 - t0, hwm_open, hwm_conv, hwm_save, status_kb("VmHWM"),
+      rss_open, rss_conv, rss_save, anon_open, anon_conv, anon_save, file_open, file_conv,
+      file_save, nconv, (unsigned long long)before, (unsigned long long)after,
+      (unsigned long long)kcopied);
+  if (reload)
+    printf(" reloaded_initializers=%zu reloaded_bf16=%zu reloaded_external=%zu", ninit, bf16, ext);
   printf("\n");
   return 0;
 }

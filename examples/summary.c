@@ -13,14 +13,12 @@
 #include <onnxslim.h>
 
 /* Prints what failed and the library's message; returns the exit status. */
-static int fail(const char *what)
-{
+static int fail(const char *what) {
   fprintf(stderr, "summary: %s: %s\n", what, onnxslim_error_last());
   return 1;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   onnxslim_model *model = NULL;
   const onnxslim_graph *graph;
   const char *producer, *version;
@@ -32,8 +30,7 @@ int main(int argc, char **argv)
     return 2;
   }
   /* The model is ours: free it with onnxslim_model_free(). */
-  if (onnxslim_model_open(&model, argv[1], NULL) != ONNXSLIM_OK)
-    return fail(argv[1]);
+  if (onnxslim_model_open(&model, argv[1], NULL) != ONNXSLIM_OK) return fail(argv[1]);
 
   /* Strings and handles below are borrowed from the model. */
   producer = onnxslim_model_producer_name(model);

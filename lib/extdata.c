@@ -41,7 +41,8 @@ const char *onnxslim__external_entry(osl_msg *t, const char *key) {
   for (size_t i = 0; i < t->nf; i++) {
     osl_field *f = &t->f[i];
     if (f->number != onnx_TensorProto_external_data_tag || !f->sub) continue;
-    if (key_is(f->sub, key)) return onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
+    if (key_is(f->sub, key))
+      return onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
   }
   return NULL;
 }
@@ -189,7 +190,8 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
     if (map == MAP_FAILED) {
       int e = errno;
       close(fd);
-      return onnxslim__err(ONNXSLIM_EIO, "tensor '%s': cannot map '%s': %s", tname, loc, strerror(e));
+      return onnxslim__err(ONNXSLIM_EIO, "tensor '%s': cannot map '%s': %s", tname, loc,
+                           strerror(e));
     }
   }
   if (m->next == m->ext_cap) {
@@ -232,7 +234,8 @@ static int resolve(onnxslim_model *m, osl_msg *t, osl_resolver *r) {
   if (krc) return krc;
   const char *loc = onnxslim__external_entry(t, "location");
   const char *why = NULL;
-  if (!loc) return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data without a location", tname);
+  if (!loc)
+    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data without a location", tname);
   if (!onnxslim__location_ok(loc, &why))
     return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': external data location '%s' refused: %s",
                          tname, loc, why);
@@ -250,24 +253,31 @@ static int resolve(onnxslim_model *m, osl_msg *t, osl_resolver *r) {
     r->last_idx = idx;
   }
   uint64_t off = 0, len;
-  const char *so = onnxslim__external_entry(t, "offset"), *sl = onnxslim__external_entry(t, "length");
+  const char *so = onnxslim__external_entry(t, "offset"),
+             *sl = onnxslim__external_entry(t, "length");
   if (so && parse_u64(so, &off))
-    return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data offset '%s' (location '%s')", tname, so, loc);
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "tensor '%s': malformed external data offset '%s' (location '%s')", tname,
+                         so, loc);
   size_t fsize = m->ext[idx].size;
   if (off > fsize)
-    return onnxslim__err(ONNXSLIM_EMODEL,
-                         "tensor '%s': external data offset %llu is beyond the end of '%s' (%zu bytes)",
-                         tname, (unsigned long long)off, loc, fsize);
+    return onnxslim__err(
+        ONNXSLIM_EMODEL,
+        "tensor '%s': external data offset %llu is beyond the end of '%s' (%zu bytes)", tname,
+        (unsigned long long)off, loc, fsize);
   if (sl) {
     if (parse_u64(sl, &len))
-      return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': malformed external data length '%s' (location '%s')", tname, sl, loc);
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "tensor '%s': malformed external data length '%s' (location '%s')",
+                           tname, sl, loc);
   } else {
     len = fsize - off;
   }
   if (len > fsize - off)
-    return onnxslim__err(ONNXSLIM_EMODEL,
-                         "tensor '%s': external data range %llu+%llu is beyond the end of '%s' (%zu bytes)",
-                         tname, (unsigned long long)off, (unsigned long long)len, loc, fsize);
+    return onnxslim__err(
+        ONNXSLIM_EMODEL,
+        "tensor '%s': external data range %llu+%llu is beyond the end of '%s' (%zu bytes)", tname,
+        (unsigned long long)off, (unsigned long long)len, loc, fsize);
   osl_extref *ref = onnxslim__arena_alloc(&m->arena, sizeof *ref);
   if (!ref) return onnxslim__err_nomem(NULL);
   ref->file = idx;
@@ -405,21 +415,22 @@ int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
              a.st_dev == b.st_dev && a.st_ino == b.st_ino;
   int rc = 0;
   if (!same)
-    rc = onnxslim__err(ONNXSLIM_EINVAL,
-                       "cannot save '%s': %zu tensor%s in external data relative to '%s' (the "
-                       "first: '%s' in '%s') would not be found from '%s'; save with external "
-                       "data or merge them inline (onnxslim_save, layout ONE_FILE, PER_TENSOR "
-                       "or INLINE)",
-                       path, n, n == 1 ? " is" : "s are", m->base_dir ? m->base_dir : "?",
-                       onnxslim__msg_str(t, onnx_TensorProto_name_tag),
-                       onnxslim__external_entry(t, "location") ? onnxslim__external_entry(t, "location") : "?", dir);
+    rc = onnxslim__err(
+        ONNXSLIM_EINVAL,
+        "cannot save '%s': %zu tensor%s in external data relative to '%s' (the "
+        "first: '%s' in '%s') would not be found from '%s'; save with external "
+        "data or merge them inline (onnxslim_save, layout ONE_FILE, PER_TENSOR "
+        "or INLINE)",
+        path, n, n == 1 ? " is" : "s are", m->base_dir ? m->base_dir : "?",
+        onnxslim__msg_str(t, onnx_TensorProto_name_tag),
+        onnxslim__external_entry(t, "location") ? onnxslim__external_entry(t, "location") : "?",
+        dir);
   free(dir);
   if (!rc) {
     osl_refcheck c = {open(m->base_dir, O_PATH | O_DIRECTORY | O_CLOEXEC), NULL, 0, 0};
     if (c.basefd < 0)
       rc = onnxslim__err(ONNXSLIM_EIO, "base directory '%s': %s", m->base_dir, strerror(errno));
-    else
-      rc = refs_current(m, m->root, &c);
+    else rc = refs_current(m, m->root, &c);
     if (c.basefd >= 0) close(c.basefd);
   }
   return rc;

@@ -11,8 +11,8 @@
 
 #include "handles.h"
 
-#define G_OR(ret)                                  \
-  osl_msg *g = OSL_CHECK(graph, onnx_GraphProto);  \
+#define G_OR(ret)                                 \
+  osl_msg *g = OSL_CHECK(graph, onnx_GraphProto); \
   if (!g) return ret
 
 const char *onnxslim_graph_name(const onnxslim_graph *graph) {
@@ -36,14 +36,14 @@ onnxslim_node *onnxslim_graph_parent_node(const onnxslim_graph *graph) {
   return NULL;
 }
 
-#define G_LIST(fname, tag, type)                                                      \
-  size_t onnxslim_graph_##fname##_count(const onnxslim_graph *graph) {                \
-    G_OR(0);                                                                          \
-    return onnxslim__msg_count(g, tag);                                               \
-  }                                                                                   \
-  type *onnxslim_graph_##fname(const onnxslim_graph *graph, size_t index) {           \
-    G_OR(NULL);                                                                       \
-    return (type *)onnxslim__msg_sub_at(g, tag, index);                               \
+#define G_LIST(fname, tag, type)                                            \
+  size_t onnxslim_graph_##fname##_count(const onnxslim_graph *graph) {      \
+    G_OR(0);                                                                \
+    return onnxslim__msg_count(g, tag);                                     \
+  }                                                                         \
+  type *onnxslim_graph_##fname(const onnxslim_graph *graph, size_t index) { \
+    G_OR(NULL);                                                             \
+    return (type *)onnxslim__msg_sub_at(g, tag, index);                     \
   }
 G_LIST(node, onnx_GraphProto_node_tag, onnxslim_node)
 G_LIST(input, onnx_GraphProto_input_tag, onnxslim_value_info)
@@ -75,12 +75,12 @@ typedef struct osl_gindex {
   osl_arena arena; /* everything below; freed with the index */
   osl_msg *g;
   struct osl_gindex *prev, *next; /* the model's live indexes */
-  osl_map nodes;     /* node name -> NodeProto */
-  osl_map producer;  /* value -> NodeProto */
-  osl_map inits;     /* initializer name -> TensorProto */
-  osl_map vinfo;     /* value -> ValueInfoProto (inputs, outputs, value_info) */
-  osl_map consumers; /* value -> NodeProto */
-  osl_msg **stale;   /* items to link on next use */
+  osl_map nodes;                  /* node name -> NodeProto */
+  osl_map producer;               /* value -> NodeProto */
+  osl_map inits;                  /* initializer name -> TensorProto */
+  osl_map vinfo;                  /* value -> ValueInfoProto (inputs, outputs, value_info) */
+  osl_map consumers;              /* value -> NodeProto */
+  osl_msg **stale;                /* items to link on next use */
   size_t nstale, capstale;
 } osl_gindex;
 
@@ -196,8 +196,8 @@ static int scope_names(osl_arena *tmp, osl_msg *g, osl_map *used, osl_map *defin
     if (!l) return ONNXSLIM_ENOMEM;
     for (size_t i = 0; i < l->count; i++) {
       osl_msg *m = g->f[l->idx[i]].sub;
-      const char *name = onnxslim__msg_str(m, d == 0 ? onnx_ValueInfoProto_name_tag
-                                                     : onnx_TensorProto_name_tag);
+      const char *name =
+          onnxslim__msg_str(m, d == 0 ? onnx_ValueInfoProto_name_tag : onnx_TensorProto_name_tag);
       if (!name || !onnxslim__map_put(tmp, defined, name, m)) return ONNXSLIM_ENOMEM;
     }
   }
@@ -234,7 +234,8 @@ static int scope_names(osl_arena *tmp, osl_msg *g, osl_map *used, osl_map *defin
         for (size_t j = 0; j < f->sub->nf; j++) {
           osl_field *af = &f->sub->f[j];
           if ((af->number == onnx_AttributeProto_g_tag ||
-               af->number == onnx_AttributeProto_graphs_tag) && af->sub) {
+               af->number == onnx_AttributeProto_graphs_tag) &&
+              af->sub) {
             int rc = scope_names(tmp, af->sub, used, defined);
             if (rc) return rc;
           }
@@ -256,7 +257,8 @@ static int node_captures(osl_gindex *ix, osl_msg *node, int add, osl_cmp cmp) {
     for (size_t j = 0; j < f->sub->nf && !rc; j++) {
       osl_field *af = &f->sub->f[j];
       if ((af->number != onnx_AttributeProto_g_tag &&
-           af->number != onnx_AttributeProto_graphs_tag) || !af->sub)
+           af->number != onnx_AttributeProto_graphs_tag) ||
+          !af->sub)
         continue;
       osl_arena tmp = {0};
       tmp.block = 4096;
@@ -356,8 +358,9 @@ static int index_relevant(const osl_msg *msg, uint32_t number) {
   const osl_msgdef *d = msg->def;
   if (d == &osl_def_onnx_GraphProto)
     return number == onnx_GraphProto_node_tag || number == onnx_GraphProto_initializer_tag ||
-           number == onnx_GraphProto_sparse_initializer_tag || number == onnx_GraphProto_input_tag ||
-           number == onnx_GraphProto_output_tag || number == onnx_GraphProto_value_info_tag;
+           number == onnx_GraphProto_sparse_initializer_tag ||
+           number == onnx_GraphProto_input_tag || number == onnx_GraphProto_output_tag ||
+           number == onnx_GraphProto_value_info_tag;
   if (d == &osl_def_onnx_NodeProto) return 1;
   if (d == &osl_def_onnx_TensorProto) return number == onnx_TensorProto_name_tag;
   if (d == &osl_def_onnx_ValueInfoProto) return number == onnx_ValueInfoProto_name_tag;
@@ -467,8 +470,8 @@ static void *find(const onnxslim_graph *graph, const char *name, size_t off, con
 
 size_t onnxslim__graph_value_infos(osl_msg *g, const char *name, osl_msg *const **out) {
   size_t n;
-  *out = find_all((onnxslim_graph *)g, name, offsetof(osl_gindex, vinfo), "value info", __func__,
-                  &n);
+  *out =
+      find_all((onnxslim_graph *)g, name, offsetof(osl_gindex, vinfo), "value info", __func__, &n);
   return n;
 }
 
@@ -478,8 +481,7 @@ onnxslim_node *onnxslim_graph_find_node(const onnxslim_graph *graph, const char 
 onnxslim_tensor *onnxslim_graph_find_initializer(const onnxslim_graph *graph, const char *name) {
   return find(graph, name, offsetof(osl_gindex, inits), "initializer", __func__);
 }
-onnxslim_value_info *onnxslim_graph_find_value_info(const onnxslim_graph *graph,
-                                                    const char *name) {
+onnxslim_value_info *onnxslim_graph_find_value_info(const onnxslim_graph *graph, const char *name) {
   return find(graph, name, offsetof(osl_gindex, vinfo), "value info", __func__);
 }
 onnxslim_node *onnxslim_graph_producer(const onnxslim_graph *graph, const char *name) {
@@ -495,12 +497,12 @@ size_t onnxslim_graph_consumer_count(const onnxslim_graph *graph, const char *na
 onnxslim_node *onnxslim_graph_consumer(const onnxslim_graph *graph, const char *name,
                                        size_t index) {
   size_t n;
-  osl_msg *const *v = find_all(graph, name, offsetof(osl_gindex, consumers),
-                               "consumer of a value", __func__, &n);
+  osl_msg *const *v =
+      find_all(graph, name, offsetof(osl_gindex, consumers), "consumer of a value", __func__, &n);
   if (!v) return NULL;
   if (index >= n) {
-    onnxslim__err(ONNXSLIM_ERANGE, "consumer index %zu out of range (%zu consumers of '%s')",
-                  index, n, name);
+    onnxslim__err(ONNXSLIM_ERANGE, "consumer index %zu out of range (%zu consumers of '%s')", index,
+                  n, name);
     return NULL;
   }
   return (onnxslim_node *)v[index];
@@ -528,7 +530,8 @@ static osl_msg *new_node(osl_msg *g, const char *op_type, const char *domain, co
     if (!(rc = onnxslim__fld_str(model, onnx_NodeProto_input_tag, inputs[i] ? inputs[i] : "", &f)))
       rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
   for (size_t i = 0; i < n_outputs && !rc; i++)
-    if (!(rc = onnxslim__fld_str(model, onnx_NodeProto_output_tag, outputs[i] ? outputs[i] : "", &f)))
+    if (!(rc = onnxslim__fld_str(model, onnx_NodeProto_output_tag, outputs[i] ? outputs[i] : "",
+                                 &f)))
       rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
   if (!rc && name && name[0] && !(rc = onnxslim__fld_str(model, onnx_NodeProto_name_tag, name, &f)))
     rc = onnxslim__msg_insert(n, SIZE_MAX, &f);
@@ -606,10 +609,11 @@ int onnxslim_graph_move_node(onnxslim_graph *graph, onnxslim_node *node, size_t 
   if (n->parent != g) return onnxslim__err(ONNXSLIM_EINVAL, "%s: node not in this graph", __func__);
   size_t count = onnxslim__msg_count(g, onnx_GraphProto_node_tag);
   if (index >= count)
-    return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu out of range (%zu nodes)", __func__,
-                         index, count);
+    return onnxslim__err(ONNXSLIM_ERANGE, "%s: index %zu out of range (%zu nodes)", __func__, index,
+                         count);
   size_t pos = onnxslim__msg_pos_of(g, n);
-  if (pos == SIZE_MAX) return onnxslim__err(ONNXSLIM_EINVAL, "%s: node not in this graph", __func__);
+  if (pos == SIZE_MAX)
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: node not in this graph", __func__);
   osl_field f = g->f[pos];
   onnxslim__msg_remove(g, pos);
   n->detached = 0;
@@ -634,8 +638,8 @@ int onnxslim_graph_add_initializer_copy(onnxslim_graph *graph, const onnxslim_te
 }
 
 int onnxslim_graph_add_initializer(onnxslim_graph *graph, const char *name, int32_t dtype,
-                                   const int64_t *dims, size_t rank, const void *data,
-                                   size_t size, unsigned int flags, onnxslim_tensor **out) {
+                                   const int64_t *dims, size_t rank, const void *data, size_t size,
+                                   unsigned int flags, onnxslim_tensor **out) {
   if (out) *out = NULL;
   G_OR(ONNXSLIM_EINVAL);
   if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__);
@@ -645,7 +649,8 @@ int onnxslim_graph_add_initializer(onnxslim_graph *graph, const char *name, int3
   int rc = onnxslim__fld_str(g->model, onnx_TensorProto_name_tag, name, &f);
   if (!rc) rc = onnxslim__msg_insert(t, SIZE_MAX, &f);
   if (!rc) rc = onnxslim__tensor_validate(t, "a new tensor");
-  if (!rc) rc = onnxslim_tensor_set_data((onnxslim_tensor *)t, dtype, dims, rank, data, size, flags);
+  if (!rc)
+    rc = onnxslim_tensor_set_data((onnxslim_tensor *)t, dtype, dims, rank, data, size, flags);
   if (rc) return rc;
   onnxslim__fld_sub(onnx_GraphProto_initializer_tag, t, &f);
   rc = onnxslim__msg_append(g, &f);
@@ -680,8 +685,7 @@ static int add_vi(onnxslim_graph *graph, uint32_t number, const char *name,
 int onnxslim_graph_add_input(onnxslim_graph *graph, const char *name, onnxslim_value_info **out) {
   return add_vi(graph, onnx_GraphProto_input_tag, name, out, __func__);
 }
-int onnxslim_graph_add_output(onnxslim_graph *graph, const char *name,
-                              onnxslim_value_info **out) {
+int onnxslim_graph_add_output(onnxslim_graph *graph, const char *name, onnxslim_value_info **out) {
   return add_vi(graph, onnx_GraphProto_output_tag, name, out, __func__);
 }
 int onnxslim_graph_add_value_info(onnxslim_graph *graph, const char *name,
@@ -694,7 +698,8 @@ int onnxslim_graph_remove_value_info(onnxslim_graph *graph, onnxslim_value_info 
   osl_msg *v = OSL_CHECK(vi, onnx_ValueInfoProto);
   if (!v) return ONNXSLIM_EINVAL;
   size_t pos = v->parent == g ? onnxslim__msg_pos_of(g, v) : SIZE_MAX;
-  if (pos == SIZE_MAX) return onnxslim__err(ONNXSLIM_EINVAL, "%s: value info not in this graph", __func__);
+  if (pos == SIZE_MAX)
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: value info not in this graph", __func__);
   onnxslim__msg_remove(g, pos);
   return 0;
 }
@@ -747,7 +752,8 @@ static int rename_in_subgraphs(osl_msg *n, const char *from, const char *to) {
     if (f->number != onnx_NodeProto_attribute_tag || !f->sub) continue;
     for (size_t j = 0; j < f->sub->nf; j++) {
       osl_field *af = &f->sub->f[j];
-      if ((af->number == onnx_AttributeProto_g_tag || af->number == onnx_AttributeProto_graphs_tag) &&
+      if ((af->number == onnx_AttributeProto_g_tag ||
+           af->number == onnx_AttributeProto_graphs_tag) &&
           af->sub && !defines(af->sub, from)) {
         int rc = rename_in_graph(af->sub, from, to, 1);
         if (rc) return rc;
@@ -772,7 +778,8 @@ static int rename_in_graph(osl_msg *g, const char *from, const char *to, int out
       for (size_t k = 0; k < m->nf && !rc; k++) {
         osl_field *nf = &m->f[k];
         if ((nf->number == onnx_NodeProto_input_tag ||
-             (!outer && nf->number == onnx_NodeProto_output_tag)) && field_is(model, nf, from))
+             (!outer && nf->number == onnx_NodeProto_output_tag)) &&
+            field_is(model, nf, from))
           rc = rename_field(m, k, to);
       }
       if (!rc) rc = rename_in_subgraphs(m, from, to);
@@ -813,14 +820,13 @@ int onnxslim_graph_rename_value(onnxslim_graph *graph, const char *from, const c
   return rename_in_graph(g, from, to, 0);
 }
 
-int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *order,
-                                 size_t count) {
+int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *order, size_t count) {
   G_OR(ONNXSLIM_EINVAL);
   osl_list *l = onnxslim__msg_list(g, onnx_GraphProto_node_tag);
   if (!l) return onnxslim__err_nomem(NULL);
   if (!order || count != l->count)
-    return onnxslim__err(ONNXSLIM_EINVAL, "%s: %zu nodes given, the graph has %zu", __func__,
-                         count, l->count);
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: %zu nodes given, the graph has %zu", __func__, count,
+                         l->count);
   /* every node of the graph exactly once: marks by field position */
   osl_field *fs = malloc((count ? count : 1) * sizeof *fs);
   size_t *slot = malloc((count ? count : 1) * sizeof *slot);
@@ -837,7 +843,8 @@ int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *or
     const osl_msg *n = (const osl_msg *)order[i];
     size_t pos = n && n->parent == g && !n->detached ? onnxslim__msg_pos_of(g, n) : SIZE_MAX;
     if (pos == SIZE_MAX || g->f[pos].number != onnx_GraphProto_node_tag) {
-      rc = onnxslim__err(ONNXSLIM_EINVAL, "%s: order[%zu] is not a node of this graph", __func__, i);
+      rc =
+          onnxslim__err(ONNXSLIM_EINVAL, "%s: order[%zu] is not a node of this graph", __func__, i);
       break;
     }
     fs[i] = g->f[pos];

@@ -19,7 +19,7 @@
  * parsed or copied, graph indexes and the name set follow the edits. */
 static const osl_hooks handle_hooks = {
     onnxslim__tensor_validate, onnxslim__tensor_copied, onnxslim__gindex_before,
-    onnxslim__gindex_after, onnxslim__names_note,
+    onnxslim__gindex_after,    onnxslim__names_note,
 };
 
 /* ---- options ------------------------------------------------------------ */
@@ -74,8 +74,7 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
 
 static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base_dir) {
   int rc = 0;
-  if (base_dir && !(m->base_dir = strdup(base_dir)))
-    rc = onnxslim__err_nomem(NULL);
+  if (base_dir && !(m->base_dir = strdup(base_dir))) rc = onnxslim__err_nomem(NULL);
   if (!rc) rc = onnxslim__parse_model(m);
   if (!rc) rc = onnxslim__external_load(m);
   if (rc) {
@@ -86,8 +85,7 @@ static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base
   return 0;
 }
 
-int onnxslim_model_open(onnxslim_model **out, const char *path,
-                        const onnxslim_load_options *opts) {
+int onnxslim_model_open(onnxslim_model **out, const char *path, const onnxslim_load_options *opts) {
   if (out) *out = NULL;
   if (!out || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_open: NULL argument");
   osl_load_opts o;
@@ -238,8 +236,8 @@ static osl_msg *root_of(const onnxslim_model *m, const char *fn) {
 
 osl_msg *onnxslim__model_root(const onnxslim_model *m, const char *fn) { return root_of(m, fn); }
 
-#define ROOT_OR(ret)                        \
-  osl_msg *r = root_of(model, __func__);    \
+#define ROOT_OR(ret)                     \
+  osl_msg *r = root_of(model, __func__); \
   if (!r) return ret
 
 int64_t onnxslim_model_ir_version(const onnxslim_model *model) {
@@ -323,8 +321,8 @@ onnxslim_function *onnxslim_model_function(const onnxslim_model *model, size_t i
 
 /* ---- functions ----------------------------------------------------------- */
 
-#define FN_OR(ret)                                                 \
-  osl_msg *m = OSL_CHECK(fn, onnx_FunctionProto);                  \
+#define FN_OR(ret)                                \
+  osl_msg *m = OSL_CHECK(fn, onnx_FunctionProto); \
   if (!m) return ret
 
 const char *onnxslim_function_name(const onnxslim_function *fn) {
@@ -419,8 +417,8 @@ static size_t find_entry(osl_msg *r, uint32_t number, uint32_t key_tag, const ch
 int onnxslim_model_set_opset(onnxslim_model *model, const char *domain, int64_t version) {
   ROOT_OR(ONNXSLIM_EINVAL);
   if (!domain) domain = "";
-  size_t i = find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag,
-                        domain);
+  size_t i =
+      find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag, domain);
   if (i == SIZE_MAX && strcmp(domain, "ai.onnx") == 0)
     i = find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag, "");
   if (i != SIZE_MAX)
@@ -439,14 +437,15 @@ int onnxslim_model_set_opset(onnxslim_model *model, const char *domain, int64_t 
   if (rc) return rc;
   onnxslim__fld_sub(onnx_ModelProto_opset_import_tag, e, &f);
   size_t count = onnxslim__msg_count(r, onnx_ModelProto_opset_import_tag);
-  return onnxslim__msg_insert(r, onnxslim__msg_pos_nth(r, onnx_ModelProto_opset_import_tag, count), &f);
+  return onnxslim__msg_insert(r, onnxslim__msg_pos_nth(r, onnx_ModelProto_opset_import_tag, count),
+                              &f);
 }
 
 int onnxslim_model_remove_opset(onnxslim_model *model, const char *domain) {
   ROOT_OR(ONNXSLIM_EINVAL);
   if (!domain) domain = "";
-  size_t i = find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag,
-                        domain);
+  size_t i =
+      find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag, domain);
   if (i == SIZE_MAX)
     return onnxslim__err(ONNXSLIM_ENOTFOUND, "no opset import for domain '%s'", domain);
   onnxslim__msg_remove(r, i);
@@ -456,8 +455,8 @@ int onnxslim_model_remove_opset(onnxslim_model *model, const char *domain) {
 int onnxslim_model_set_metadata(onnxslim_model *model, const char *key, const char *value) {
   ROOT_OR(ONNXSLIM_EINVAL);
   if (!key || !value) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL key or value", __func__);
-  size_t i = find_entry(r, onnx_ModelProto_metadata_props_tag,
-                        onnx_StringStringEntryProto_key_tag, key);
+  size_t i =
+      find_entry(r, onnx_ModelProto_metadata_props_tag, onnx_StringStringEntryProto_key_tag, key);
   if (i != SIZE_MAX)
     return onnxslim__msg_set_str(r->f[i].sub, onnx_StringStringEntryProto_value_tag, value);
   osl_msg *e = onnxslim__msg_new(model, &osl_def_onnx_StringStringEntryProto, NULL);
@@ -470,14 +469,15 @@ int onnxslim_model_set_metadata(onnxslim_model *model, const char *key, const ch
   if (rc) return rc;
   onnxslim__fld_sub(onnx_ModelProto_metadata_props_tag, e, &f);
   size_t count = onnxslim__msg_count(r, onnx_ModelProto_metadata_props_tag);
-  return onnxslim__msg_insert(r, onnxslim__msg_pos_nth(r, onnx_ModelProto_metadata_props_tag, count), &f);
+  return onnxslim__msg_insert(
+      r, onnxslim__msg_pos_nth(r, onnx_ModelProto_metadata_props_tag, count), &f);
 }
 
 int onnxslim_model_remove_metadata(onnxslim_model *model, const char *key) {
   ROOT_OR(ONNXSLIM_EINVAL);
   if (!key) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL key", __func__);
-  size_t i = find_entry(r, onnx_ModelProto_metadata_props_tag,
-                        onnx_StringStringEntryProto_key_tag, key);
+  size_t i =
+      find_entry(r, onnx_ModelProto_metadata_props_tag, onnx_StringStringEntryProto_key_tag, key);
   if (i == SIZE_MAX) return onnxslim__err(ONNXSLIM_ENOTFOUND, "no metadata key '%s'", key);
   onnxslim__msg_remove(r, i);
   return 0;
@@ -545,8 +545,7 @@ int onnxslim_model_unique_name(onnxslim_model *model, const char *base, const ch
   memcpy(buf, base, blen + 1);
   while (onnxslim__map_get(&model->names, buf) || !buf[0])
     snprintf(buf + blen, 32, "_%llu", (unsigned long long)++model->name_seq);
-  if (!onnxslim__map_put(&model->arena, &model->names, buf, buf))
-    return onnxslim__err_nomem(NULL);
+  if (!onnxslim__map_put(&model->arena, &model->names, buf, buf)) return onnxslim__err_nomem(NULL);
   *out = buf;
   return 0;
 }

@@ -7,8 +7,8 @@
 
 #include "handles.h"
 
-#define N_OR(ret)                                 \
-  osl_msg *n = OSL_CHECK(node, onnx_NodeProto);   \
+#define N_OR(ret)                               \
+  osl_msg *n = OSL_CHECK(node, onnx_NodeProto); \
   if (!n) return ret
 
 const char *onnxslim_node_name(const onnxslim_node *node) {
@@ -30,7 +30,7 @@ const char *onnxslim_node_doc_string(const onnxslim_node *node) {
 onnxslim_graph *onnxslim_node_graph(const onnxslim_node *node) {
   N_OR(NULL);
   return n->parent && n->parent->def == &osl_def_onnx_GraphProto ? (onnxslim_graph *)n->parent
-                                                                  : NULL;
+                                                                 : NULL;
 }
 size_t onnxslim_node_input_count(const onnxslim_node *node) {
   N_OR(0);
@@ -86,7 +86,8 @@ static osl_msg *nth_subgraph(const osl_msg *n, size_t index, size_t *count) {
     if (f->number != onnx_NodeProto_attribute_tag || !f->sub) continue;
     for (size_t j = 0; j < f->sub->nf; j++) {
       const osl_field *af = &f->sub->f[j];
-      if ((af->number == onnx_AttributeProto_g_tag || af->number == onnx_AttributeProto_graphs_tag) &&
+      if ((af->number == onnx_AttributeProto_g_tag ||
+           af->number == onnx_AttributeProto_graphs_tag) &&
           af->sub && k++ == index)
         return af->sub;
     }
@@ -106,8 +107,7 @@ onnxslim_graph *onnxslim_node_subgraph(const onnxslim_node *node, size_t index) 
   N_OR(NULL);
   size_t count = 0;
   osl_msg *g = nth_subgraph(n, index, &count);
-  if (!g)
-    onnxslim__err(ONNXSLIM_ERANGE, "subgraph %zu out of range (node has %zu)", index, count);
+  if (!g) onnxslim__err(ONNXSLIM_ERANGE, "subgraph %zu out of range (node has %zu)", index, count);
   return (onnxslim_graph *)g;
 }
 
@@ -119,8 +119,8 @@ int onnxslim_node_set_name(onnxslim_node *node, const char *name) {
 
 /* ---- attributes ---------------------------------------------------------- */
 
-#define A_OR(ret)                                      \
-  osl_msg *a = OSL_CHECK(attr, onnx_AttributeProto);   \
+#define A_OR(ret)                                    \
+  osl_msg *a = OSL_CHECK(attr, onnx_AttributeProto); \
   if (!a) return ret
 
 const char *onnxslim_attr_name(const onnxslim_attr *attr) {
@@ -273,7 +273,7 @@ int onnxslim_attr_ints(const onnxslim_attr *attr, const int64_t **values, size_t
 }
 
 int onnxslim_attr_list_string(const onnxslim_attr *attr, size_t index, const char **data,
-                             size_t *size) {
+                              size_t *size) {
   A_OR(ONNXSLIM_EINVAL);
   int rc = want(a, ONNXSLIM_ATTR_STRINGS, __func__);
   if (rc) return rc;
@@ -294,8 +294,7 @@ onnxslim_tensor *onnxslim_attr_list_tensor(const onnxslim_attr *attr, size_t ind
 onnxslim_graph *onnxslim_attr_list_graph(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_graph *)list_sub(attr, ONNXSLIM_ATTR_GRAPHS, index, __func__);
 }
-onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr,
-                                                        size_t index) {
+onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_sparse_tensor *)list_sub(attr, ONNXSLIM_ATTR_SPARSE_TENSORS, index, __func__);
 }
 onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *attr, size_t index) {
@@ -388,13 +387,13 @@ static int put_attr(osl_msg *n, osl_msg *a) {
   return onnxslim__msg_insert(n, onnxslim__msg_pos_nth(n, onnx_NodeProto_attribute_tag, count), &f);
 }
 
-#define ATTR_BEGIN(type)                                                     \
-  osl_msg *n = OSL_CHECK(node, onnx_NodeProto);                              \
-  if (!n) return ONNXSLIM_EINVAL;                                            \
+#define ATTR_BEGIN(type)                                                       \
+  osl_msg *n = OSL_CHECK(node, onnx_NodeProto);                                \
+  if (!n) return ONNXSLIM_EINVAL;                                              \
   if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL name", __func__); \
-  osl_msg *a = new_attr(n, name, type);                                      \
-  if (!a) return onnxslim_error_last_code();                                 \
-  osl_field f;                                                               \
+  osl_msg *a = new_attr(n, name, type);                                        \
+  if (!a) return onnxslim_error_last_code();                                   \
+  osl_field f;                                                                 \
   int rc = 0
 
 int onnxslim_node_set_attr_float(onnxslim_node *node, const char *name, float value) {
@@ -447,9 +446,8 @@ int onnxslim_node_set_attr_ints(onnxslim_node *node, const char *name, const int
   return rc ? rc : put_attr(n, a);
 }
 
-int onnxslim_node_set_attr_strings(onnxslim_node *node, const char *name,
-                                   const char *const *values, const size_t *sizes,
-                                   size_t count) {
+int onnxslim_node_set_attr_strings(onnxslim_node *node, const char *name, const char *const *values,
+                                   const size_t *sizes, size_t count) {
   if (!values && count) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL values", __func__);
   ATTR_BEGIN(ONNXSLIM_ATTR_STRINGS);
   for (size_t i = 0; i < count && !rc; i++) {
@@ -496,8 +494,8 @@ int onnxslim_node_set_attr_tensors(onnxslim_node *node, const char *name,
   return rc ? rc : put_attr(n, a);
 }
 
-int onnxslim_node_set_attr_graph(onnxslim_node *node, const char *name,
-                                 const onnxslim_graph *graph, onnxslim_graph **out) {
+int onnxslim_node_set_attr_graph(onnxslim_node *node, const char *name, const onnxslim_graph *graph,
+                                 onnxslim_graph **out) {
   if (out) *out = NULL;
   ATTR_BEGIN(ONNXSLIM_ATTR_GRAPH);
   osl_msg *g;

@@ -13,12 +13,12 @@ static const struct {
   const char *name;
   unsigned int bits;
 } dtypes[] = {
-    {"UNDEFINED", 0},      {"FLOAT", 32},          {"UINT8", 8},           {"INT8", 8},
-    {"UINT16", 16},        {"INT16", 16},          {"INT32", 32},          {"INT64", 64},
-    {"STRING", 0},         {"BOOL", 8},            {"FLOAT16", 16},        {"DOUBLE", 64},
-    {"UINT32", 32},        {"UINT64", 64},         {"COMPLEX64", 64},      {"COMPLEX128", 128},
-    {"BFLOAT16", 16},      {"FLOAT8E4M3FN", 8},    {"FLOAT8E4M3FNUZ", 8},  {"FLOAT8E5M2", 8},
-    {"FLOAT8E5M2FNUZ", 8}, {"UINT4", 4},           {"INT4", 4},            {"FLOAT4E2M1", 4},
+    {"UNDEFINED", 0},      {"FLOAT", 32},       {"UINT8", 8},          {"INT8", 8},
+    {"UINT16", 16},        {"INT16", 16},       {"INT32", 32},         {"INT64", 64},
+    {"STRING", 0},         {"BOOL", 8},         {"FLOAT16", 16},       {"DOUBLE", 64},
+    {"UINT32", 32},        {"UINT64", 64},      {"COMPLEX64", 64},     {"COMPLEX128", 128},
+    {"BFLOAT16", 16},      {"FLOAT8E4M3FN", 8}, {"FLOAT8E4M3FNUZ", 8}, {"FLOAT8E5M2", 8},
+    {"FLOAT8E5M2FNUZ", 8}, {"UINT4", 4},        {"INT4", 4},           {"FLOAT4E2M1", 4},
 };
 #define N_DTYPES ((int32_t)(sizeof dtypes / sizeof dtypes[0]))
 
@@ -52,7 +52,8 @@ static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const
 
 int onnxslim__tensor_copied(osl_msg *copy, const osl_msg *src) {
   int rc = onnxslim__tensor_validate(copy, "a copied tensor");
-  if (!rc && copy->model == src->model) onnxslim__tensor_set_extref(copy, onnxslim__tensor_extref(src));
+  if (!rc && copy->model == src->model)
+    onnxslim__tensor_set_extref(copy, onnxslim__tensor_extref(src));
   return rc;
 }
 
@@ -65,8 +66,8 @@ static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const
   for (size_t i = 0; i < rank; i++) {
     if (dims[i] < 0)
       return onnxslim__err(ONNXSLIM_EMODEL, "negative dim %lld at index %zu of tensor '%s' in %s",
-                           (long long)dims[i], i,
-                           onnxslim__msg_str(t, onnx_TensorProto_name_tag), where);
+                           (long long)dims[i], i, onnxslim__msg_str(t, onnx_TensorProto_name_tag),
+                           where);
     if (dims[i] && c > INT64_MAX / dims[i])
       return onnxslim__err(ONNXSLIM_EMODEL, "element count of tensor '%s' overflows in %s",
                            onnxslim__msg_str(t, onnx_TensorProto_name_tag), where);
@@ -82,7 +83,8 @@ int onnxslim__tensor_validate(osl_msg *t, const char *where) {
   memset(c, 0, sizeof *c);
   int rc = dims_count(t, onnx_TensorProto_dims_tag, &c->count, where);
   if (rc) return rc;
-  unsigned int bits = onnxslim_dtype_bits((int32_t)onnxslim__msg_int(t, onnx_TensorProto_data_type_tag, 0));
+  unsigned int bits =
+      onnxslim_dtype_bits((int32_t)onnxslim__msg_int(t, onnx_TensorProto_data_type_tag, 0));
   if (bits && (uint64_t)c->count > (UINT64_MAX - 7) / bits)
     return onnxslim__err(ONNXSLIM_EMODEL, "byte size of tensor '%s' overflows in %s",
                          onnxslim__msg_str(t, onnx_TensorProto_name_tag), where);
@@ -92,8 +94,8 @@ int onnxslim__tensor_validate(osl_msg *t, const char *where) {
 
 /* ---- accessors ------------------------------------------------------------ */
 
-#define T_OR(ret)                                    \
-  osl_msg *t = OSL_CHECK(tensor, onnx_TensorProto);  \
+#define T_OR(ret)                                   \
+  osl_msg *t = OSL_CHECK(tensor, onnx_TensorProto); \
   if (!t) return ret
 
 const char *onnxslim_tensor_name(const onnxslim_tensor *tensor) {
@@ -180,12 +182,24 @@ static int typed_to_raw(osl_msg *t, int32_t dt, uint64_t need, const void **out)
   unsigned int out_width = onnxslim_dtype_bits(dt) / 8;
   switch (dt) {
   case ONNXSLIM_DTYPE_FLOAT:
-  case ONNXSLIM_DTYPE_COMPLEX64: field = onnx_TensorProto_float_data_tag; in_width = 4; break;
+  case ONNXSLIM_DTYPE_COMPLEX64:
+    field = onnx_TensorProto_float_data_tag;
+    in_width = 4;
+    break;
   case ONNXSLIM_DTYPE_DOUBLE:
-  case ONNXSLIM_DTYPE_COMPLEX128: field = onnx_TensorProto_double_data_tag; in_width = 8; break;
-  case ONNXSLIM_DTYPE_INT64: field = onnx_TensorProto_int64_data_tag; in_width = 0; break;
+  case ONNXSLIM_DTYPE_COMPLEX128:
+    field = onnx_TensorProto_double_data_tag;
+    in_width = 8;
+    break;
+  case ONNXSLIM_DTYPE_INT64:
+    field = onnx_TensorProto_int64_data_tag;
+    in_width = 0;
+    break;
   case ONNXSLIM_DTYPE_UINT32:
-  case ONNXSLIM_DTYPE_UINT64: field = onnx_TensorProto_uint64_data_tag; in_width = 0; break;
+  case ONNXSLIM_DTYPE_UINT64:
+    field = onnx_TensorProto_uint64_data_tag;
+    in_width = 0;
+    break;
   case ONNXSLIM_DTYPE_UINT4:
   case ONNXSLIM_DTYPE_INT4:
   case ONNXSLIM_DTYPE_FLOAT4E2M1: /* one int32 per packed byte */
@@ -318,8 +332,7 @@ int onnxslim_tensor_data(const onnxslim_tensor *tensor, const void **data, size_
   return tensor_data(t, data, size);
 }
 
-int onnxslim_tensor_read(const onnxslim_tensor *tensor, uint64_t offset, void *buf,
-                         size_t size) {
+int onnxslim_tensor_read(const onnxslim_tensor *tensor, uint64_t offset, void *buf, size_t size) {
   T_OR(ONNXSLIM_EINVAL);
   if (!buf && size) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_tensor_read: NULL buf");
   const void *data;
@@ -340,7 +353,7 @@ size_t onnxslim_tensor_string_count(const onnxslim_tensor *tensor) {
 }
 
 int onnxslim_tensor_string(const onnxslim_tensor *tensor, size_t index, const char **data,
-                              size_t *size) {
+                           size_t *size) {
   T_OR(ONNXSLIM_EINVAL);
   osl_field *f = onnxslim__msg_at(t, onnx_TensorProto_string_data_tag, index);
   if (!f) return onnxslim_error_last_code();
@@ -353,8 +366,8 @@ int onnxslim_tensor_string(const onnxslim_tensor *tensor, size_t index, const ch
 
 /* ---- sparse tensors ------------------------------------------------------- */
 
-#define S_OR(ret)                                          \
-  osl_msg *s = OSL_CHECK(sparse, onnx_SparseTensorProto);  \
+#define S_OR(ret)                                         \
+  osl_msg *s = OSL_CHECK(sparse, onnx_SparseTensorProto); \
   if (!s) return ret
 
 onnxslim_tensor *onnxslim_sparse_tensor_values(const onnxslim_sparse_tensor *sparse) {
@@ -397,10 +410,10 @@ int onnxslim_tensor_set_name(onnxslim_tensor *tensor, const char *name) {
 
 /* Fields that hold or locate a tensor's data. */
 static const uint32_t data_fields[] = {
-    onnx_TensorProto_float_data_tag,  onnx_TensorProto_int32_data_tag,
-    onnx_TensorProto_string_data_tag, onnx_TensorProto_int64_data_tag,
-    onnx_TensorProto_raw_data_tag,    onnx_TensorProto_double_data_tag,
-    onnx_TensorProto_uint64_data_tag, onnx_TensorProto_external_data_tag,
+    onnx_TensorProto_float_data_tag,    onnx_TensorProto_int32_data_tag,
+    onnx_TensorProto_string_data_tag,   onnx_TensorProto_int64_data_tag,
+    onnx_TensorProto_raw_data_tag,      onnx_TensorProto_double_data_tag,
+    onnx_TensorProto_uint64_data_tag,   onnx_TensorProto_external_data_tag,
     onnx_TensorProto_data_location_tag, onnx_TensorProto_segment_tag,
 };
 
@@ -439,7 +452,8 @@ int onnxslim_tensor_set_data(onnxslim_tensor *tensor, int32_t dtype, const int64
     rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_dims_tag, i), &d);
   }
   if (!rc) rc = onnxslim__msg_set_field(t, &dt);
-  if (!rc) rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_raw_data_tag, 0), &raw);
+  if (!rc)
+    rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_raw_data_tag, 0), &raw);
   if (!rc) rc = onnxslim__tensor_validate(t, "an edited tensor");
   return rc;
 }
@@ -455,7 +469,8 @@ int onnxslim__tensor_set_xform(osl_msg *t, int32_t dtype, const osl_xform *x) {
   for (size_t i = 0; i < sizeof data_fields / sizeof data_fields[0]; i++)
     onnxslim__msg_remove_all(t, data_fields[i]);
   int rc = onnxslim__msg_set_field(t, &dt);
-  if (!rc) rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_raw_data_tag, 0), &raw);
+  if (!rc)
+    rc = onnxslim__msg_insert(t, onnxslim__msg_pos_nth(t, onnx_TensorProto_raw_data_tag, 0), &raw);
   if (!rc) rc = onnxslim__tensor_validate(t, "a converted tensor");
   return rc;
 }
@@ -464,8 +479,7 @@ int onnxslim__tensor_set_xform(osl_msg *t, int32_t dtype, const osl_xform *x) {
 int onnxslim__tensor_source(osl_msg *t, const osl_xform **x, const uint8_t **p, size_t *n) {
   osl_field *raw = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
   *x = NULL;
-  if (raw && raw->xform &&
-      onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW) {
+  if (raw && raw->xform && onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW) {
     *x = raw->xform;
     *p = NULL;
     *n = raw->n;

@@ -5,8 +5,8 @@
 
 #include "handles.h"
 
-#define V_OR(ret)                                      \
-  osl_msg *v = OSL_CHECK(vi, onnx_ValueInfoProto);     \
+#define V_OR(ret)                                  \
+  osl_msg *v = OSL_CHECK(vi, onnx_ValueInfoProto); \
   if (!v) return ret
 
 const char *onnxslim_value_info_name(const onnxslim_value_info *vi) {
@@ -26,8 +26,8 @@ onnxslim_type *onnxslim_value_info_type(const onnxslim_value_info *vi) {
   return (onnxslim_type *)t;
 }
 
-#define TY_OR(ret)                                   \
-  osl_msg *t = OSL_CHECK(type, onnx_TypeProto);      \
+#define TY_OR(ret)                              \
+  osl_msg *t = OSL_CHECK(type, onnx_TypeProto); \
   if (!t) return ret
 
 /* The kind's submessage of a TypeProto (the last value field wins). */
@@ -104,8 +104,7 @@ size_t onnxslim_type_rank(const onnxslim_type *type) {
   return s ? onnxslim__msg_count(s, onnx_TensorShapeProto_dim_tag) : 0;
 }
 
-int onnxslim_type_dim(const onnxslim_type *type, size_t index, int64_t *value,
-                      const char **param) {
+int onnxslim_type_dim(const onnxslim_type *type, size_t index, int64_t *value, const char **param) {
   TY_OR(ONNXSLIM_EINVAL);
   if (value) *value = 0;
   if (param) *param = "";
@@ -209,5 +208,6 @@ int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type
                            onnxslim__msg_str(v, onnx_ValueInfoProto_name_tag));
     return onnxslim_value_info_set_tensor_type(vi, elem_type, NULL, NULL, SIZE_MAX);
   }
-  return onnxslim__msg_set_int(k, onnx_TypeProto_Tensor_elem_type_tag, (uint64_t)(int64_t)elem_type);
+  return onnxslim__msg_set_int(k, onnx_TypeProto_Tensor_elem_type_tag,
+                               (uint64_t)(int64_t)elem_type);
 }

@@ -20,8 +20,10 @@ static int expect; /* 0: models must be valid */
 
 /* 1 if problem i is well-formed and, in --expect mode, of the expected code */
 static int located(const onnxslim_check_report *r, size_t i) {
-  const char *loc = onnxslim_check_report_location(r, i), *msg = onnxslim_check_report_message(r, i);
-  return loc && msg && msg[0] && (strncmp(loc, "graph '", 7) == 0 || strncmp(loc, "function", 8) == 0);
+  const char *loc = onnxslim_check_report_location(r, i),
+             *msg = onnxslim_check_report_message(r, i);
+  return loc && msg && msg[0] &&
+         (strncmp(loc, "graph '", 7) == 0 || strncmp(loc, "function", 8) == 0);
 }
 
 static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw) {
@@ -78,8 +80,8 @@ int main(int argc, char **argv) {
     printf("check: %zu models checked, %d report problem code %d, %d do not (%zu problems)\n",
            graphs_checked, passed, expect, failed, problems);
   else
-    printf("check: %zu models checked, %d valid, %d with problems (%zu problems)\n",
-           graphs_checked, passed, failed, problems);
+    printf("check: %zu models checked, %d valid, %d with problems (%zu problems)\n", graphs_checked,
+           passed, failed, problems);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0 || passed == 0;
 }

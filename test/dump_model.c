@@ -42,10 +42,8 @@ static void put_bytes(const char *s, size_t n) {
   fputc('"', out);
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c >= 0x20 && c <= 0x7e && c != '"' && c != '\\')
-      fputc(c, out);
-    else
-      fprintf(out, "\\x%02x", c);
+    if (c >= 0x20 && c <= 0x7e && c != '"' && c != '\\') fputc(c, out);
+    else fprintf(out, "\\x%02x", c);
   }
   fputc('"', out);
 }
@@ -59,10 +57,8 @@ static void put_str(const char *s) {
 }
 
 static void put_float(double f) {
-  if (isnan(f))
-    fputs("nan", out);
-  else
-    fprintf(out, "%.9g", f);
+  if (isnan(f)) fputs("nan", out);
+  else fprintf(out, "%.9g", f);
 }
 
 static void put_dtype(int32_t dt) {
@@ -89,10 +85,8 @@ static void put_type(const onnxslim_type *t);
 
 static void put_inner(const onnxslim_type *t) {
   onnxslim_type *in = onnxslim_type_inner(t);
-  if (in)
-    put_type(in);
-  else
-    fputs("-", out);
+  if (in) put_type(in);
+  else fputs("-", out);
 }
 
 static void put_shape(const onnxslim_type *t) {
@@ -107,14 +101,10 @@ static void put_shape(const onnxslim_type *t) {
     const char *p;
     int k = onnxslim_type_dim(t, i, &v, &p);
     if (i) fputc(',', out);
-    if (k == ONNXSLIM_DIM_VALUE)
-      fprintf(out, "%" PRId64, v);
-    else if (k == ONNXSLIM_DIM_PARAM)
-      put_str(p);
-    else if (k == ONNXSLIM_DIM_UNKNOWN)
-      fputc('?', out);
-    else
-      fprintf(out, "<error %d>", k);
+    if (k == ONNXSLIM_DIM_VALUE) fprintf(out, "%" PRId64, v);
+    else if (k == ONNXSLIM_DIM_PARAM) put_str(p);
+    else if (k == ONNXSLIM_DIM_UNKNOWN) fputc('?', out);
+    else fprintf(out, "<error %d>", k);
   }
   fputc(']', out);
 }
@@ -164,10 +154,8 @@ static void put_value_info(const onnxslim_value_info *vi) {
   put_str(onnxslim_value_info_name(vi));
   fputc(' ', out);
   onnxslim_type *t = onnxslim_value_info_type(vi);
-  if (t)
-    put_type(t);
-  else
-    fputs("notype", out);
+  if (t) put_type(t);
+  else fputs("notype", out);
   const char *doc = onnxslim_value_info_doc_string(vi);
   if (doc && doc[0]) {
     fputs(" doc ", out);
@@ -213,10 +201,8 @@ static void put_tensor(const onnxslim_tensor *t) {
       err = onnxslim_tensor_string(t, i, &s, &len);
       if (!err) h = fnv1a(h, s, len);
     }
-    if (err)
-      fprintf(out, " strings error %d", err);
-    else
-      fprintf(out, " strings %zu fnv %016" PRIx64, n, h);
+    if (err) fprintf(out, " strings error %d", err);
+    else fprintf(out, " strings %zu fnv %016" PRIx64, n, h);
   } else {
     const void *data;
     size_t size;
@@ -278,20 +264,16 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     float f = 0;
     int rc = onnxslim_attr_float(a, &f);
     fputs(" float ", out);
-    if (rc)
-      fprintf(out, "error %d", rc);
-    else
-      put_float(f);
+    if (rc) fprintf(out, "error %d", rc);
+    else put_float(f);
     fputc('\n', out);
     break;
   }
   case ONNXSLIM_ATTR_INT: {
     int64_t v = 0;
     int rc = onnxslim_attr_int(a, &v);
-    if (rc)
-      fprintf(out, " int error %d\n", rc);
-    else
-      fprintf(out, " int %" PRId64 "\n", v);
+    if (rc) fprintf(out, " int error %d\n", rc);
+    else fprintf(out, " int %" PRId64 "\n", v);
     break;
   }
   case ONNXSLIM_ATTR_STRING: {
@@ -299,10 +281,8 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     size_t n;
     int rc = onnxslim_attr_string(a, &s, &n);
     fputs(" string ", out);
-    if (rc)
-      fprintf(out, "error %d", rc);
-    else
-      put_bytes(s, n);
+    if (rc) fprintf(out, "error %d", rc);
+    else put_bytes(s, n);
     fputc('\n', out);
     break;
   }
@@ -325,20 +305,16 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
   case ONNXSLIM_ATTR_SPARSE_TENSOR: {
     onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensor(a);
     fputc(' ', out);
-    if (s)
-      put_sparse(s);
-    else
-      fputs("sparse none", out);
+    if (s) put_sparse(s);
+    else fputs("sparse none", out);
     fputc('\n', out);
     break;
   }
   case ONNXSLIM_ATTR_TYPE_PROTO: {
     onnxslim_type *t = onnxslim_attr_type_proto(a);
     fputs(" type_proto ", out);
-    if (t)
-      put_type(t);
-    else
-      fputs("none", out);
+    if (t) put_type(t);
+    else fputs("none", out);
     fputc('\n', out);
     break;
   }
@@ -381,10 +357,8 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
       size_t len;
       int rc = onnxslim_attr_list_string(a, i, &s, &len);
       if (i) fputc(',', out);
-      if (rc)
-        fprintf(out, "error %d", rc);
-      else
-        put_bytes(s, len);
+      if (rc) fprintf(out, "error %d", rc);
+      else put_bytes(s, len);
     }
     fputs("]\n", out);
     break;
@@ -420,10 +394,8 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
       onnxslim_sparse_tensor *s = onnxslim_attr_list_sparse_tensor(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
-      if (s)
-        put_sparse(s);
-      else
-        fputs("sparse none", out);
+      if (s) put_sparse(s);
+      else fputs("sparse none", out);
       fputc('\n', out);
     }
     break;
@@ -435,10 +407,8 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
       onnxslim_type *t = onnxslim_attr_list_type_proto(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
-      if (t)
-        put_type(t);
-      else
-        fputs("none", out);
+      if (t) put_type(t);
+      else fputs("none", out);
       fputc('\n', out);
     }
     break;
@@ -590,7 +560,8 @@ static void dump_lookups(const onnxslim_graph *g, int depth) {
   strvec names = {0};
   collect_uses(g, &names);
   size_t nin = onnxslim_graph_input_count(g);
-  for (size_t i = 0; i < nin; i++) sv_push(&names, onnxslim_value_info_name(onnxslim_graph_input(g, i)));
+  for (size_t i = 0; i < nin; i++)
+    sv_push(&names, onnxslim_value_info_name(onnxslim_graph_input(g, i)));
   size_t ninit = onnxslim_graph_initializer_count(g);
   for (size_t i = 0; i < ninit; i++)
     sv_push(&names, onnxslim_tensor_name(onnxslim_graph_initializer(g, i)));
@@ -630,7 +601,8 @@ static void dump_lookups(const onnxslim_graph *g, int depth) {
   ptr_index *vis = malloc((nall ? nall : 1) * sizeof *vis);
   if (!vis) exit(2);
   for (size_t i = 0; i < nin; i++) vis[i] = (ptr_index){onnxslim_graph_input(g, i), i};
-  for (size_t i = 0; i < nout; i++) vis[nin + i] = (ptr_index){onnxslim_graph_output(g, i), nin + i};
+  for (size_t i = 0; i < nout; i++)
+    vis[nin + i] = (ptr_index){onnxslim_graph_output(g, i), nin + i};
   for (size_t i = 0; i < nvi; i++)
     vis[nin + nout + i] = (ptr_index){onnxslim_graph_value_info(g, i), nin + nout + i};
   for (size_t i = 0; i < nall; i++) {
@@ -649,14 +621,10 @@ static void dump_lookups(const onnxslim_graph *g, int depth) {
     /* where the returned handle lives */
     size_t j = 0;
     while (j < nall && vis[j].p != f) j++;
-    if (j == nall)
-      fputs(" elsewhere\n", out);
-    else if (j < nin)
-      fprintf(out, " input[%zu]\n", j);
-    else if (j < nin + nout)
-      fprintf(out, " output[%zu]\n", j - nin);
-    else
-      fprintf(out, " value_info[%zu]\n", j - nin - nout);
+    if (j == nall) fputs(" elsewhere\n", out);
+    else if (j < nin) fprintf(out, " input[%zu]\n", j);
+    else if (j < nin + nout) fprintf(out, " output[%zu]\n", j - nin);
+    else fprintf(out, " value_info[%zu]\n", j - nin - nout);
   }
   free(vis);
   /* nodes by name */
@@ -764,8 +732,7 @@ static void dump_function(const onnxslim_function *fn, size_t index) {
     int64_t v = 0;
     int rc = onnxslim_function_opset(fn, i, &d, &v);
     fprintf(out, "  opset[%zu] ", i);
-    if (rc)
-      fprintf(out, "error %d\n", rc);
+    if (rc) fprintf(out, "error %d\n", rc);
     else {
       put_str(d);
       fprintf(out, " %" PRId64 "\n", v);
@@ -803,8 +770,7 @@ static void dump_model(const char *path) {
     int64_t v = 0;
     rc = onnxslim_model_opset(m, i, &d, &v);
     fprintf(out, "opset[%zu] ", i);
-    if (rc)
-      fprintf(out, "error %d\n", rc);
+    if (rc) fprintf(out, "error %d\n", rc);
     else {
       put_str(d);
       fprintf(out, " %" PRId64 "\n", v);
@@ -815,8 +781,7 @@ static void dump_model(const char *path) {
     const char *k = NULL, *v = NULL;
     rc = onnxslim_model_metadata(m, i, &k, &v);
     fprintf(out, "metadata[%zu] ", i);
-    if (rc)
-      fprintf(out, "error %d\n", rc);
+    if (rc) fprintf(out, "error %d\n", rc);
     else {
       put_str(k);
       fputs(" = ", out);
@@ -859,12 +824,9 @@ int main(int argc, char **argv) {
   const char *dir = NULL, *list = NULL;
   int i = 1;
   for (; i < argc; i++) {
-    if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-      dir = argv[++i];
-    else if (strcmp(argv[i], "-l") == 0 && i + 1 < argc)
-      list = argv[++i];
-    else
-      break;
+    if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) dir = argv[++i];
+    else if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) list = argv[++i];
+    else break;
   }
   if (!dir) {
     if (list || argc - i != 1) {

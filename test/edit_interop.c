@@ -208,7 +208,7 @@ static void one(size_t line, const char *model, const char *prefix, int e) {
     printf("%zu %s error load: %s\n", line, edits[e], onnxslim_error_last());
     return;
   }
-  int rc = e == 0 ? edit_cast(m, why, sizeof why)
+  int rc = e == 0   ? edit_cast(m, why, sizeof why)
            : e == 1 ? edit_rename(m, why, sizeof why)
                     : edit_shuffle(m, why, sizeof why);
   if (rc == 0) {

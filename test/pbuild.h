@@ -32,7 +32,9 @@ static void pb_varint(pbuf *b, uint64_t v) {
   } while (v);
   pb_put(b, t, k);
 }
-static void pb_tag(pbuf *b, uint32_t field, unsigned wt) { pb_varint(b, ((uint64_t)field << 3) | wt); }
+static void pb_tag(pbuf *b, uint32_t field, unsigned wt) {
+  pb_varint(b, ((uint64_t)field << 3) | wt);
+}
 static void pb_int(pbuf *b, uint32_t field, uint64_t v) {
   pb_tag(b, field, 0);
   pb_varint(b, v);

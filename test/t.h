@@ -19,7 +19,7 @@ static int t_passed, t_failed, t_skipped, t_cur_failed, t_cur_skipped;
 
 #define T_MAX_NAMES 1024
 static const char *t_prog = "test";
-static char **t_want;      /* names asked for on the command line */
+static char **t_want; /* names asked for on the command line */
 static int t_nwant, t_list;
 static char t_hit[T_MAX_NAMES];
 static const char *t_names[T_MAX_NAMES]; /* every RUN, in order */
@@ -52,39 +52,39 @@ static int t_selected(const char *name) {
   return run;
 }
 
-#define CHECK(cond)                                                                  \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      t_cur_failed++;                                                                \
-      fprintf(stderr, "%s:%d: CHECK failed: %s [last error: %s]\n", __FILE__, __LINE__, \
-              #cond, onnxslim_error_last());                                         \
-    }                                                                                \
+#define CHECK(cond)                                                                            \
+  do {                                                                                         \
+    if (!(cond)) {                                                                             \
+      t_cur_failed++;                                                                          \
+      fprintf(stderr, "%s:%d: CHECK failed: %s [last error: %s]\n", __FILE__, __LINE__, #cond, \
+              onnxslim_error_last());                                                          \
+    }                                                                                          \
   } while (0)
 #define CHECK_OK(expr) CHECK((expr) == 0)
 #define CHECK_STR(a, b) CHECK((a) != NULL && strcmp((a), (b)) == 0)
-#define SKIP(why)                                      \
-  do {                                                 \
-    fprintf(stderr, "skipped: %s\n", why);             \
-    t_cur_skipped = 1;                                 \
-    return;                                            \
+#define SKIP(why)                          \
+  do {                                     \
+    fprintf(stderr, "skipped: %s\n", why); \
+    t_cur_skipped = 1;                     \
+    return;                                \
   } while (0)
 #define TEST(name) static void name(void)
-#define RUN(name)                                                     \
-  do {                                                                \
-    if (!t_selected(#name)) break;                                    \
-    t_cur_failed = 0;                                                 \
-    t_cur_skipped = 0;                                                \
-    name();                                                           \
-    if (t_cur_failed) {                                               \
-      t_failed++;                                                     \
-      fprintf(stderr, "FAIL %s\n", #name);                            \
-    } else if (t_cur_skipped) {                                       \
-      t_skipped++;                                                    \
-      fprintf(stderr, "SKIP %s\n", #name);                            \
-    } else {                                                          \
-      t_passed++;                                                     \
-      fprintf(stderr, "ok   %s\n", #name);                            \
-    }                                                                 \
+#define RUN(name)                          \
+  do {                                     \
+    if (!t_selected(#name)) break;         \
+    t_cur_failed = 0;                      \
+    t_cur_skipped = 0;                     \
+    name();                                \
+    if (t_cur_failed) {                    \
+      t_failed++;                          \
+      fprintf(stderr, "FAIL %s\n", #name); \
+    } else if (t_cur_skipped) {            \
+      t_skipped++;                         \
+      fprintf(stderr, "SKIP %s\n", #name); \
+    } else {                               \
+      t_passed++;                          \
+      fprintf(stderr, "ok   %s\n", #name); \
+    }                                      \
   } while (0)
 
 static int t_done(void) {

@@ -18,13 +18,41 @@
 
 /* Field numbers from onnx.proto. */
 enum {
-  M_IR = 1, M_GRAPH = 7, M_OPSET = 8, M_FUNCTIONS = 25,
-  G_NODE = 1, G_NAME = 2, G_INIT = 5, G_INPUT = 11, G_OUTPUT = 12, G_VINFO = 13,
+  M_IR = 1,
+  M_GRAPH = 7,
+  M_OPSET = 8,
+  M_FUNCTIONS = 25,
+  G_NODE = 1,
+  G_NAME = 2,
+  G_INIT = 5,
+  G_INPUT = 11,
+  G_OUTPUT = 12,
+  G_VINFO = 13,
   G_SPARSE = 15,
-  N_IN = 1, N_OUT = 2, N_NAME = 3, N_OP = 4, N_ATTR = 5, N_DOMAIN = 7,
-  A_NAME = 1, A_I = 3, A_T = 5, A_G = 6, A_TYPE = 20,
-  T_DIMS = 1, T_DTYPE = 2, T_STRING = 6, T_NAME = 8, T_RAW = 9, T_EXT = 13, T_LOCATION = 14,
-  F_NAME = 1, F_INPUT = 4, F_OUTPUT = 5, F_NODE = 7, F_OPSET = 9, F_DOMAIN = 10,
+  N_IN = 1,
+  N_OUT = 2,
+  N_NAME = 3,
+  N_OP = 4,
+  N_ATTR = 5,
+  N_DOMAIN = 7,
+  A_NAME = 1,
+  A_I = 3,
+  A_T = 5,
+  A_G = 6,
+  A_TYPE = 20,
+  T_DIMS = 1,
+  T_DTYPE = 2,
+  T_STRING = 6,
+  T_NAME = 8,
+  T_RAW = 9,
+  T_EXT = 13,
+  T_LOCATION = 14,
+  F_NAME = 1,
+  F_INPUT = 4,
+  F_OUTPUT = 5,
+  F_NODE = 7,
+  F_OPSET = 9,
+  F_DOMAIN = 10,
 };
 
 /* Appends a node. ins/outs are NULL-terminated lists ("" = omitted). */
@@ -332,7 +360,8 @@ TEST(order) {
   g = (pbuf){0};
   base_graph(&g);
   add_node(&g, G_NODE, "loop", "Add", L("y", "z"), L("z"), NULL, NULL);
-  expect(&g, NULL, 1, ONNXSLIM_CHECK_ORDER, "graph 'main' node[2] 'loop'", "is an output of this same node");
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ORDER, "graph 'main' node[2] 'loop'",
+         "is an output of this same node");
 }
 
 TEST(tensor_size) {
@@ -436,8 +465,8 @@ TEST(function_scope) {
   onnxslim_check_report *r = run_check(m);
   CHECK(r != NULL);
   CHECK(onnxslim_check_report_count(r) == 2);
-  CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT, "function 'F' (domain 'local') node[0] 'fn0'",
-            "'x'"));
+  CHECK(
+      has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT, "function 'F' (domain 'local') node[0] 'fn0'", "'x'"));
   CHECK(has(r, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED, "function 'F' (domain 'local') output 'never'",
             "'never'"));
   onnxslim_check_report_free(r);
@@ -448,8 +477,7 @@ TEST(output_not_produced) {
   pbuf g = {0};
   base_graph(&g);
   add_vi(&g, G_OUTPUT, "ghost", ONNXSLIM_DTYPE_FLOAT);
-  expect(&g, NULL, 1, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED, "graph 'main' output 'ghost'",
-         "'ghost'");
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED, "graph 'main' output 'ghost'", "'ghost'");
 
   /* in a subgraph: neither produced there nor visible from outside */
   g = (pbuf){0};

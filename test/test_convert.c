@@ -45,12 +45,9 @@ static double decode(fmt f, uint64_t bits) {
   int e = (int)((bits >> mbits) & ((1u << f.ebits) - 1));
   int neg = (int)((bits >> (mbits + f.ebits)) & 1);
   double v;
-  if (e == (1 << f.ebits) - 1)
-    v = m ? NAN : INFINITY;
-  else if (e == 0)
-    v = (double)m * p2(f.emin - mbits);
-  else
-    v = (double)(m + (UINT64_C(1) << mbits)) * p2(e - (1 << (f.ebits - 1)) + 1 - mbits);
+  if (e == (1 << f.ebits) - 1) v = m ? NAN : INFINITY;
+  else if (e == 0) v = (double)m * p2(f.emin - mbits);
+  else v = (double)(m + (UINT64_C(1) << mbits)) * p2(e - (1 << (f.ebits - 1)) + 1 - mbits);
   return neg ? -v : v;
 }
 
@@ -63,7 +60,7 @@ static double round_to(fmt f, double x, int trunc, int sat, int flush) {
   int e = f.emin;
   while (e < 1100 && p2(e + 1) <= ax) e++;
   double q = p2(e - f.p + 1); /* quantum at this exponent */
-  double y = ax / q;           /* exact: power-of-two scaling */
+  double y = ax / q;          /* exact: power-of-two scaling */
   double fl = (double)(uint64_t)y;
   double frac = y - fl;
   if (!trunc && (frac > 0.5 || (frac == 0.5 && ((uint64_t)fl & 1u)))) fl += 1.0;
@@ -150,21 +147,21 @@ static uint64_t next_rand(void) { /* splitmix64 */
 TEST(f32_to_bf16_values) {
   CHECK(bf16(0x00000000, 0) == 0x0000);
   CHECK(bf16(0x80000000, 0) == 0x8000);
-  CHECK(bf16(0x3F800000, 0) == 0x3F80);   /* 1.0 */
-  CHECK(bf16(0xC0000000, 0) == 0xC000);   /* -2.0 */
-  CHECK(bf16(0x3F808000, 0) == 0x3F80);   /* tie, even stays */
-  CHECK(bf16(0x3F818000, 0) == 0x3F82);   /* tie, odd rounds up */
-  CHECK(bf16(0x3F808001, 0) == 0x3F81);   /* above the tie */
-  CHECK(bf16(0x3F807FFF, 0) == 0x3F80);   /* below the tie */
-  CHECK(bf16(0xBF818000, 0) == 0xBF82);   /* negative tie */
+  CHECK(bf16(0x3F800000, 0) == 0x3F80); /* 1.0 */
+  CHECK(bf16(0xC0000000, 0) == 0xC000); /* -2.0 */
+  CHECK(bf16(0x3F808000, 0) == 0x3F80); /* tie, even stays */
+  CHECK(bf16(0x3F818000, 0) == 0x3F82); /* tie, odd rounds up */
+  CHECK(bf16(0x3F808001, 0) == 0x3F81); /* above the tie */
+  CHECK(bf16(0x3F807FFF, 0) == 0x3F80); /* below the tie */
+  CHECK(bf16(0xBF818000, 0) == 0xBF82); /* negative tie */
   CHECK(bf16(0x3F80FFFF, TRUNC) == 0x3F80);
   CHECK(bf16(0xBF80FFFF, TRUNC) == 0xBF80);
   CHECK(bf16(0x3F80FFFF, 0) == 0x3F81);
   /* largest finite and overflow by rounding */
   CHECK(bf16(0x7F7F0000, 0) == 0x7F7F);
   CHECK(bf16(0x7F7F7FFF, 0) == 0x7F7F);
-  CHECK(bf16(0x7F7F8000, 0) == 0x7F80);   /* tie to even = Inf */
-  CHECK(bf16(0x7F7FFFFF, 0) == 0x7F80);   /* FLT_MAX rounds to Inf */
+  CHECK(bf16(0x7F7F8000, 0) == 0x7F80); /* tie to even = Inf */
+  CHECK(bf16(0x7F7FFFFF, 0) == 0x7F80); /* FLT_MAX rounds to Inf */
   CHECK(bf16(0xFF7FFFFF, 0) == 0xFF80);
   CHECK(bf16(0x7F7FFFFF, SAT) == 0x7F7F);
   CHECK(bf16(0xFF7F8000, SAT) == 0xFF7F);
@@ -177,24 +174,24 @@ TEST(f32_to_bf16_values) {
   CHECK(bf16(0xFF800000, SAT | TRUNC) == 0xFF80);
   /* NaN: quiet, sign and top payload kept, never Inf, never wrapped */
   CHECK(bf16(0x7FC00000, 0) == 0x7FC0);
-  CHECK(bf16(0x7F800001, 0) == 0x7FC0);   /* sNaN, payload only in low bits */
+  CHECK(bf16(0x7F800001, 0) == 0x7FC0); /* sNaN, payload only in low bits */
   CHECK(bf16(0x7F800001, TRUNC) == 0x7FC0);
-  CHECK(bf16(0x7FBF0000, 0) == 0x7FFF);   /* sNaN, payload in kept bits */
+  CHECK(bf16(0x7FBF0000, 0) == 0x7FFF); /* sNaN, payload in kept bits */
   CHECK(bf16(0x7FBFFFFF, 0) == 0x7FFF);
   CHECK(bf16(0x7F817FFF, 0) == 0x7FC1);
-  CHECK(bf16(0xFFFFFFFF, 0) == 0xFFFF);   /* a naive add would wrap to +0 */
+  CHECK(bf16(0xFFFFFFFF, 0) == 0xFFFF); /* a naive add would wrap to +0 */
   CHECK(bf16(0xFF800001, 0) == 0xFFC0);
   CHECK(bf16(0xFFC00000, SAT | FLUSH) == 0xFFC0);
   /* subnormals: kept, rounded; flushed on request (after rounding) */
   CHECK(bf16(0x00000001, 0) == 0x0000);
   CHECK(bf16(0x80000001, 0) == 0x8000);
-  CHECK(bf16(0x00008000, 0) == 0x0000);   /* tie to even 0 */
-  CHECK(bf16(0x00018000, 0) == 0x0002);   /* tie, odd rounds up */
-  CHECK(bf16(0x00010000, 0) == 0x0001);   /* smallest BF16 subnormal */
+  CHECK(bf16(0x00008000, 0) == 0x0000); /* tie to even 0 */
+  CHECK(bf16(0x00018000, 0) == 0x0002); /* tie, odd rounds up */
+  CHECK(bf16(0x00010000, 0) == 0x0001); /* smallest BF16 subnormal */
   CHECK(bf16(0x00400000, 0) == 0x0040);
   CHECK(bf16(0x00400000, FLUSH) == 0x0000);
   CHECK(bf16(0x80400000, FLUSH) == 0x8000);
-  CHECK(bf16(0x007FFFFF, 0) == 0x0080);   /* rounds up to the smallest normal */
+  CHECK(bf16(0x007FFFFF, 0) == 0x0080); /* rounds up to the smallest normal */
   CHECK(bf16(0x007FFFFF, FLUSH) == 0x0080);
   CHECK(bf16(0x007FFFFF, FLUSH | TRUNC) == 0x0000);
   CHECK(bf16(0x00800000, FLUSH) == 0x0080);
@@ -203,10 +200,10 @@ TEST(f32_to_bf16_values) {
 TEST(f32_to_f16_values) {
   CHECK(f16(0x00000000, 0) == 0x0000);
   CHECK(f16(0x80000000, 0) == 0x8000);
-  CHECK(f16(0x3F800000, 0) == 0x3C00);            /* 1.0 */
-  CHECK(f16(0xC0000000, 0) == 0xC000);            /* -2.0 */
-  CHECK(f16(0x3F801000, 0) == 0x3C00);            /* 1 + 2^-11: tie, even */
-  CHECK(f16(0x3F803000, 0) == 0x3C02);            /* 1 + 3*2^-11: tie, odd up */
+  CHECK(f16(0x3F800000, 0) == 0x3C00); /* 1.0 */
+  CHECK(f16(0xC0000000, 0) == 0xC000); /* -2.0 */
+  CHECK(f16(0x3F801000, 0) == 0x3C00); /* 1 + 2^-11: tie, even */
+  CHECK(f16(0x3F803000, 0) == 0x3C02); /* 1 + 3*2^-11: tie, odd up */
   CHECK(f16(0x3F801001, 0) == 0x3C01);
   CHECK(f16(bits_f32(0.1f), 0) == 0x2E66);
   /* largest finite, the overflow threshold 65520, infinities */
@@ -224,69 +221,69 @@ TEST(f32_to_f16_values) {
   CHECK(f16(0xFF7FFFFF, SAT) == 0xFBFF);
   CHECK(f16(0x7F800000, 0) == 0x7C00);
   CHECK(f16(0xFF800000, 0) == 0xFC00);
-  CHECK(f16(0x7F800000, SAT) == 0x7C00);          /* Inf stays Inf */
+  CHECK(f16(0x7F800000, SAT) == 0x7C00); /* Inf stays Inf */
   CHECK(f16(0xFF800000, SAT | FLUSH) == 0xFC00);
   /* NaN */
   CHECK(f16(0x7FC00000, 0) == 0x7E00);
   CHECK(f16(0xFFC00000, 0) == 0xFE00);
-  CHECK(f16(0x7F800001, 0) == 0x7E00);            /* sNaN, low payload dropped */
-  CHECK(f16(0x7F802000, 0) == 0x7E01);            /* lowest payload bit that fits */
+  CHECK(f16(0x7F800001, 0) == 0x7E00); /* sNaN, low payload dropped */
+  CHECK(f16(0x7F802000, 0) == 0x7E01); /* lowest payload bit that fits */
   CHECK(f16(0x7FFFFFFF, SAT) == 0x7FFF);
   CHECK(f16(0xFFBFE000, FLUSH) == 0xFFFF);
   /* subnormal results */
-  CHECK(f16(0x33800000, 0) == 0x0001);            /* 2^-24, smallest subnormal */
+  CHECK(f16(0x33800000, 0) == 0x0001); /* 2^-24, smallest subnormal */
   CHECK(f16(0xB3800000, 0) == 0x8001);
-  CHECK(f16(0x33000000, 0) == 0x0000);            /* 2^-25: tie to even 0 */
+  CHECK(f16(0x33000000, 0) == 0x0000); /* 2^-25: tie to even 0 */
   CHECK(f16(0xB3000000, 0) == 0x8000);
-  CHECK(f16(0x33000001, 0) == 0x0001);            /* just above the tie */
+  CHECK(f16(0x33000001, 0) == 0x0001); /* just above the tie */
   CHECK(f16(0x32FFFFFF, 0) == 0x0000);
-  CHECK(f16(0x33C00000, 0) == 0x0002);            /* 1.5 * 2^-24: tie, odd up */
-  CHECK(f16(0x34200000, 0) == 0x0002);            /* 2.5 * 2^-24: tie, even */
-  CHECK(f16(0x387FE000, 0) == 0x0400);            /* 1023.5 * 2^-24: tie -> 1024, normal */
+  CHECK(f16(0x33C00000, 0) == 0x0002); /* 1.5 * 2^-24: tie, odd up */
+  CHECK(f16(0x34200000, 0) == 0x0002); /* 2.5 * 2^-24: tie, even */
+  CHECK(f16(0x387FE000, 0) == 0x0400); /* 1023.5 * 2^-24: tie -> 1024, normal */
   CHECK(f16(0x387FDFFF, 0) == 0x03FF);
-  CHECK(f16(0x387FC000, 0) == 0x03FF);            /* largest subnormal 1023 * 2^-24 */
-  CHECK(f16(0x387FA000, 0) == 0x03FE);            /* 1022.5 * 2^-24: tie, even */
-  CHECK(f16(0x38800000, 0) == 0x0400);            /* 2^-14 */
-  CHECK(f16(0x00000001, 0) == 0x0000);            /* FP32 subnormal */
+  CHECK(f16(0x387FC000, 0) == 0x03FF); /* largest subnormal 1023 * 2^-24 */
+  CHECK(f16(0x387FA000, 0) == 0x03FE); /* 1022.5 * 2^-24: tie, even */
+  CHECK(f16(0x38800000, 0) == 0x0400); /* 2^-14 */
+  CHECK(f16(0x00000001, 0) == 0x0000); /* FP32 subnormal */
   CHECK(f16(0x807FFFFF, 0) == 0x8000);
   CHECK(f16(0x33800000, FLUSH) == 0x0000);
   CHECK(f16(0x387FC000, FLUSH) == 0x0000);
   CHECK(f16(0x387FDFFF, FLUSH) == 0x0000);
   CHECK(f16(0xB87F8000, FLUSH) == 0x8000);
-  CHECK(f16(0x387FE000, FLUSH) == 0x0400);        /* rounds to normal: kept */
+  CHECK(f16(0x387FE000, FLUSH) == 0x0400); /* rounds to normal: kept */
   CHECK(f16(0x38800000, FLUSH) == 0x0400);
-  CHECK(f16(0x3F800000, TRUNC) == 0xDEAD);        /* TRUNCATE refused */
+  CHECK(f16(0x3F800000, TRUNC) == 0xDEAD); /* TRUNCATE refused */
 }
 
 TEST(f64_to_f32_values) {
   CHECK(f64to32(bits_f64(1.0), 0) == 0x3F800000);
   CHECK(f64to32(bits_f64(-0.0), 0) == 0x80000000);
   CHECK(f64to32(bits_f64(0.1), 0) == bits_f32(0.1f));
-  CHECK(f64to32(bits_f64(1.0 + 0x1p-24), 0) == 0x3F800000);       /* tie, even */
+  CHECK(f64to32(bits_f64(1.0 + 0x1p-24), 0) == 0x3F800000); /* tie, even */
   CHECK(f64to32(bits_f64(1.0 + 0x1p-24 + 0x1p-52), 0) == 0x3F800001);
-  CHECK(f64to32(bits_f64(1.0 + 3 * 0x1p-24), 0) == 0x3F800002);   /* tie, odd up */
+  CHECK(f64to32(bits_f64(1.0 + 3 * 0x1p-24), 0) == 0x3F800002); /* tie, odd up */
   CHECK(f64to32(bits_f64(FLT_MAX), 0) == 0x7F7FFFFF);
-  CHECK(f64to32(0x47EFFFFFEFFFFFFFu, 0) == 0x7F7FFFFF);            /* below the midpoint */
-  CHECK(f64to32(0x47EFFFFFF0000000u, 0) == 0x7F800000);            /* midpoint: Inf */
+  CHECK(f64to32(0x47EFFFFFEFFFFFFFu, 0) == 0x7F7FFFFF); /* below the midpoint */
+  CHECK(f64to32(0x47EFFFFFF0000000u, 0) == 0x7F800000); /* midpoint: Inf */
   CHECK(f64to32(0x47EFFFFFF0000000u, SAT) == 0x7F7FFFFF);
   CHECK(f64to32(bits_f64(-DBL_MAX), 0) == 0xFF800000);
   CHECK(f64to32(bits_f64(-DBL_MAX), SAT) == 0xFF7FFFFF);
   CHECK(f64to32(bits_f64(INFINITY), SAT) == 0x7F800000);
   CHECK(f64to32(bits_f64(-INFINITY), 0) == 0xFF800000);
   CHECK(f64to32(bits_f64(0x1p-149), 0) == 0x00000001);
-  CHECK(f64to32(bits_f64(0x1p-150), 0) == 0x00000000);             /* tie to even 0 */
-  CHECK(f64to32(bits_f64(-0x1.8p-149), 0) == 0x80000002);          /* tie, odd up */
+  CHECK(f64to32(bits_f64(0x1p-150), 0) == 0x00000000);    /* tie to even 0 */
+  CHECK(f64to32(bits_f64(-0x1.8p-149), 0) == 0x80000002); /* tie, odd up */
   CHECK(f64to32(bits_f64(0x1p-150 + 0x1p-200), 0) == 0x00000001);
   CHECK(f64to32(bits_f64(1e-300), 0) == 0x00000000);
   CHECK(f64to32(bits_f64(-1e-300), 0) == 0x80000000);
-  CHECK(f64to32(0x0000000000000001u, 0) == 0x00000000);            /* FP64 subnormal */
+  CHECK(f64to32(0x0000000000000001u, 0) == 0x00000000); /* FP64 subnormal */
   CHECK(f64to32(bits_f64(0x1p-130), FLUSH) == 0x00000000);
   CHECK(f64to32(bits_f64(-0x1p-130), FLUSH) == 0x80000000);
   CHECK(f64to32(bits_f64(0x1p-126), FLUSH) == 0x00800000);
   CHECK(f64to32(bits_f64(0x1p-126 - 0x1p-160), FLUSH) == 0x00800000); /* rounds to normal */
   CHECK(f64to32(0x7FF8000000000000u, 0) == 0x7FC00000);
-  CHECK(f64to32(0x7FF0000000000001u, 0) == 0x7FC00000);            /* sNaN, low payload */
-  CHECK(f64to32(0x7FF4000000000000u, 0) == 0x7FE00000);            /* sNaN, top payload */
+  CHECK(f64to32(0x7FF0000000000001u, 0) == 0x7FC00000); /* sNaN, low payload */
+  CHECK(f64to32(0x7FF4000000000000u, 0) == 0x7FE00000); /* sNaN, top payload */
   CHECK(f64to32(0xFFF0000020000000u, SAT) == 0xFFC00001);
   CHECK(f64to32(0xFFFFFFFFFFFFFFFFu, FLUSH) == 0xFFFFFFFF);
   CHECK(f64to32(bits_f64(1.0), TRUNC) == 0xDEADBEEFu);
@@ -358,8 +355,8 @@ TEST(exhaustive_f16_to_f32) {
   CHECK(bad == 0);
 }
 
-static const unsigned int flag_sets[8] = {0, SAT, FLUSH, SAT | FLUSH, TRUNC, TRUNC | SAT,
-                                          TRUNC | FLUSH, TRUNC | SAT | FLUSH};
+static const unsigned int flag_sets[8] = {0,     SAT,         FLUSH,         SAT | FLUSH,
+                                          TRUNC, TRUNC | SAT, TRUNC | FLUSH, TRUNC | SAT | FLUSH};
 
 TEST(exhaustive_f16_to_bf16) {
   static uint16_t in[65536], out[65536], out2[65536];
@@ -374,8 +371,7 @@ TEST(exhaustive_f16_to_bf16) {
     for (uint32_t i = 0; i < 65536; i++) {
       double v = decode(F16, i);
       uint64_t nan_mant = (i & 0x1FFu) >> 3; /* payload below the quiet bit, top 6 bits */
-      if (!check_one(BF16, out[i], v, (int)(i >> 15), nan_mant, fl & TRUNC, 0, 0) &&
-          bad++ < 5)
+      if (!check_one(BF16, out[i], v, (int)(i >> 15), nan_mant, fl & TRUNC, 0, 0) && bad++ < 5)
         fprintf(stderr, "f16 %04x flags %u -> bf16 %04x\n", i, fl, out[i]);
     }
     CHECK(bad == 0);
@@ -448,8 +444,8 @@ TEST(sample_f32_to_bf16_f16) {
     CHECK_OK(onnxslim_convert_f32_to_bf16(o, (const float *)u, n, fl, NULL));
     for (size_t i = 0; i < n; i++) {
       double v = decode(F32, u[i]);
-      if (!check_one(BF16, o[i], v, (int)(u[i] >> 31), (u[i] >> 16) & 0x3F, fl & TRUNC,
-                     fl & SAT, fl & FLUSH) &&
+      if (!check_one(BF16, o[i], v, (int)(u[i] >> 31), (u[i] >> 16) & 0x3F, fl & TRUNC, fl & SAT,
+                     fl & FLUSH) &&
           bad++ < 5)
         fprintf(stderr, "f32 %08x flags %u -> bf16 %04x\n", u[i], fl, o[i]);
     }
@@ -484,15 +480,14 @@ TEST(sample_f64_to_f32) {
     uint64_t r = next_rand();
     switch (i % 4) {
     case 0: in[i] = r; break; /* any pattern */
-    case 1: /* exponent in or near the FP32 range */
+    case 1:                   /* exponent in or near the FP32 range */
       in[i] = (r & 0x800FFFFFFFFFFFFFu) | ((uint64_t)(1023 - 160 + (r >> 52) % 300) << 52);
       break;
     case 2: /* exactly an FP32 rounding midpoint: 24 significant bits and a one */
       in[i] = (r & 0x800FFFFFE0000000u) | 0x0000000010000000u |
               ((uint64_t)(1023 - 155 + (r >> 52) % 290) << 52);
       break;
-    default: /* an FP32 value as FP64 */
-      in[i] = bits_f64((double)f32_of((uint32_t)r));
+    default: /* an FP32 value as FP64 */ in[i] = bits_f64((double)f32_of((uint32_t)r));
     }
   }
   for (int fs = 0; fs < 4; fs++) {
@@ -528,9 +523,8 @@ TEST(every_length_and_misaligned) {
       CHECK_OK(onnxslim_convert_f32_to_f16((uint16_t *)(void *)(dst + off),
                                            (const float *)(void *)(src + off), n, 0, NULL));
       for (size_t i = 0; i < n; i++) {
-        CHECK_OK(onnxslim_convert_f32_to_f16((uint16_t *)(void *)one,
-                                             (const float *)(void *)(src + off + 4 * i), 1, 0,
-                                             NULL));
+        CHECK_OK(onnxslim_convert_f32_to_f16(
+            (uint16_t *)(void *)one, (const float *)(void *)(src + off + 4 * i), 1, 0, NULL));
         if (memcmp(one, dst + off + 2 * i, 2) != 0) bad++;
       }
       if (dst[off + 2 * n] != 0xA5) bad++; /* nothing written past the end */
@@ -541,21 +535,21 @@ TEST(every_length_and_misaligned) {
 /* ---- stats ---------------------------------------------------------------------- */
 
 TEST(stats_counts) {
-  float in[10] = {1.0f, 70000.0f, -1e30f, INFINITY, NAN, 0x1p-26f, 0x1p-20f, 0.0f,
-                  f32_of(0x3F801000), 65504.0f};
+  float in[10] = {1.0f,     70000.0f, -1e30f, INFINITY,           NAN,
+                  0x1p-26f, 0x1p-20f, 0.0f,   f32_of(0x3F801000), 65504.0f};
   uint16_t out[10];
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
   CHECK(st.version == ONNXSLIM_CONVERT_STATS_VERSION);
   CHECK_OK(onnxslim_convert_f32_to_f16(out, in, 10, 0, &st));
   CHECK(st.count == 10 && st.nan == 1 && st.to_inf == 2 && st.saturated == 0);
-  CHECK(st.flushed == 1);                           /* 2^-26 underflows to 0 */
-  CHECK(st.max_abs_error == 0x1p-11);               /* the tie 1 + 2^-11 -> 1 */
-  CHECK(st.max_rel_error == 1.0);                   /* the underflow */
+  CHECK(st.flushed == 1);             /* 2^-26 underflows to 0 */
+  CHECK(st.max_abs_error == 0x1p-11); /* the tie 1 + 2^-11 -> 1 */
+  CHECK(st.max_rel_error == 1.0);     /* the underflow */
   /* accumulate: the same again with SATURATE and FLUSH */
   CHECK_OK(onnxslim_convert_f32_to_f16(out, in, 10, SAT | FLUSH, &st));
   CHECK(out[1] == 0x7BFF && out[2] == 0xFBFF && out[3] == 0x7C00);
   CHECK(st.count == 20 && st.nan == 2 && st.to_inf == 2 && st.saturated == 2);
-  CHECK(st.flushed == 3);                           /* 2^-26 twice, 2^-20 once */
+  CHECK(st.flushed == 3);                             /* 2^-26 twice, 2^-20 once */
   CHECK(st.max_abs_error == (double)1e30f - 65504.0); /* the saturated -1e30 */
   CHECK(st.max_rel_error == 1.0);
   CHECK_OK(onnxslim_convert_stats_init(&st, ONNXSLIM_CONVERT_STATS_VERSION));

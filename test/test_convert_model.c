@@ -165,8 +165,7 @@ static float *floats_of(const onnxslim_tensor *t, size_t *n) {
   const void *d = NULL;
   size_t size = 0;
   *n = 0;
-  if (!t || onnxslim_tensor_dtype(t) != F32 || onnxslim_tensor_data(t, &d, &size) != 0)
-    return NULL;
+  if (!t || onnxslim_tensor_dtype(t) != F32 || onnxslim_tensor_data(t, &d, &size) != 0) return NULL;
   float *v = malloc(size ? size : 1);
   if (v) memcpy(v, d, size);
   *n = size / 4;
@@ -174,8 +173,8 @@ static float *floats_of(const onnxslim_tensor *t, size_t *n) {
 }
 
 static int convert_ex(onnxslim_model *m, int32_t to, int policy, unsigned flags,
-                      const char *const *sel, size_t n_sel, const char *const *excl,
-                      size_t n_excl, uint64_t min_size, onnxslim_convert_report **rep) {
+                      const char *const *sel, size_t n_sel, const char *const *excl, size_t n_excl,
+                      uint64_t min_size, onnxslim_convert_report **rep) {
   onnxslim_convert_options o;
   if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != 0) return -100;
   o.to = to;
@@ -246,16 +245,16 @@ static pbuf tensor_raw(const char *name, int32_t dt, const int64_t *dims, size_t
   return t;
 }
 /* FLOAT TensorProto with packed float_data (field 4). */
-static pbuf tensor_float_data(const char *name, const int64_t *dims, size_t rank,
-                              const float *v, size_t n) {
+static pbuf tensor_float_data(const char *name, const int64_t *dims, size_t rank, const float *v,
+                              size_t n) {
   pbuf t = {0};
   t_head(&t, name, F32, dims, rank);
   pb_bytes(&t, 4, v, n * 4);
   return t;
 }
 /* DOUBLE TensorProto with packed double_data (field 10). */
-static pbuf tensor_double_data(const char *name, const int64_t *dims, size_t rank,
-                               const double *v, size_t n) {
+static pbuf tensor_double_data(const char *name, const int64_t *dims, size_t rank, const double *v,
+                               size_t n) {
   pbuf t = {0};
   t_head(&t, name, F64, dims, rank);
   pb_bytes(&t, 10, v, n * 8);
@@ -344,7 +343,8 @@ static float emb_v[40], fcw_v[16], fcb_v[4], w0_v[4], tiny_v[1], cval_v[4];
 static double dbl_v[3] = {0.1, -2.5, 1e-3};
 static void init_values(void) {
   for (int i = 0; i < 40; i++) emb_v[i] = 0.013f * (float)(i - 17) + 0.0001f * (float)(i * i);
-  for (int i = 0; i < 16; i++) fcw_v[i] = 0.3f * (float)((i * 7919) % 23 - 11) / 11.0f + 0.0007f * (float)i;
+  for (int i = 0; i < 16; i++)
+    fcw_v[i] = 0.3f * (float)((i * 7919) % 23 - 11) / 11.0f + 0.0007f * (float)i;
   for (int i = 0; i < 4; i++) fcb_v[i] = 0.1f * (float)i - 0.05f;
   for (int i = 0; i < 4; i++) w0_v[i] = 1.0f / (float)(i + 3);
   tiny_v[0] = 1.0f / 3.0f;
@@ -487,17 +487,17 @@ static float craft_v[N_CRAFT];
 static uint16_t h16_v[3] = {0x3C00 /* 1 */, 0x7E01 /* NaN */, 0xC000 /* -2 */};
 static onnxslim_model *crafted_model(void) {
   craft_v[0] = NAN;
-  craft_v[1] = 1e30f;    /* FP16: overflow -> Inf (or 65504 with SATURATE) */
-  craft_v[2] = -1e30f;   /* same, negative */
-  craft_v[3] = 1e-10f;   /* FP16: below half the smallest subnormal -> 0 */
-  craft_v[4] = 0.1f;     /* not representable */
-  craft_v[5] = 1.0f;     /* exact */
-  craft_v[6] = 3.0f;     /* exact */
-  craft_v[7] = INFINITY; /* stays Inf, not counted as overflow */
-  craft_v[8] = -0.0f;    /* exact, skipped by the relative error */
-  craft_v[9] = 70000.0f; /* FP16 overflow */
+  craft_v[1] = 1e30f;     /* FP16: overflow -> Inf (or 65504 with SATURATE) */
+  craft_v[2] = -1e30f;    /* same, negative */
+  craft_v[3] = 1e-10f;    /* FP16: below half the smallest subnormal -> 0 */
+  craft_v[4] = 0.1f;      /* not representable */
+  craft_v[5] = 1.0f;      /* exact */
+  craft_v[6] = 3.0f;      /* exact */
+  craft_v[7] = INFINITY;  /* stays Inf, not counted as overflow */
+  craft_v[8] = -0.0f;     /* exact, skipped by the relative error */
+  craft_v[9] = 70000.0f;  /* FP16 overflow */
   craft_v[10] = 65519.0f; /* rounds down to 65504: finite, error 15 */
-  craft_v[11] = 1e-6f;   /* an FP16 subnormal result (flushed with FLUSH) */
+  craft_v[11] = 1e-6f;    /* an FP16 subnormal result (flushed with FLUSH) */
   pbuf g = {0}, n, t;
   static const int64_t dn[] = {N_CRAFT}, d3[] = {3};
   n = node("Identity", "id1", "craft", NULL, "o1");
@@ -620,7 +620,8 @@ static void recipe_on_bert(unsigned flags) {
     CHECK(data_is(t, want, n * 2));
     /* the untouched position table keeps its bytes */
     size_t pn = 0, qn = 0;
-    float *p0 = floats_of(onnxslim_graph_find_initializer(onnxslim_model_graph(orig), POS_EMB), &pn);
+    float *p0 =
+        floats_of(onnxslim_graph_find_initializer(onnxslim_model_graph(orig), POS_EMB), &pn);
     float *p1 = floats_of(onnxslim_graph_find_initializer(onnxslim_model_graph(r), POS_EMB), &qn);
     CHECK(p0 && p1 && pn == qn && memcmp(p0, p1, pn * 4) == 0);
     free(p0), free(p1);
@@ -655,7 +656,8 @@ TEST(gather_recipe_fp16_and_min_size) {
   onnxslim_node *c = onnxslim_graph_producer(g, "/embeddings/position_embeddings/Gather_output_0");
   CHECK(c && streq(onnxslim_node_op_type(c), "Cast") && cast_to(c) == F32);
   /* weights read by MatMul etc. are not Gather tables */
-  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "classifier.dense.weight")) == F32);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "classifier.dense.weight")) ==
+        F32);
   onnxslim_model *r = reload(m);
   if (r) check_recipe_graph(r, F16, "fp16", 3, F16);
   onnxslim_model_free(r);
@@ -767,7 +769,8 @@ TEST(cast_before_fp16_matmul_weight) {
     CHECK(cast && streq(onnxslim_node_op_type(cast), "Cast") && cast_to(cast) == F32);
     const char *cout = cast ? onnxslim_node_output(cast, 0) : NULL;
     /* ... and it feeds both MatMuls at input 1 */
-    onnxslim_node *mm1 = onnxslim_graph_find_node(g, "n_mm1"), *mm2 = onnxslim_graph_find_node(g, "n_mm2");
+    onnxslim_node *mm1 = onnxslim_graph_find_node(g, "n_mm1"),
+                  *mm2 = onnxslim_graph_find_node(g, "n_mm2");
     CHECK(mm1 && mm2 && cout && streq(onnxslim_node_input(mm1, 1), cout) &&
           streq(onnxslim_node_input(mm2, 1), cout));
     CHECK(cout && onnxslim_graph_consumer_count(g, cout) == 2);
@@ -813,7 +816,8 @@ TEST(storage_only) {
     CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "fc.weight")) == BF16);
     /* consumers still read the tensors directly */
     onnxslim_node *ga = onnxslim_graph_find_node(g, "n_gather");
-    CHECK(ga && streq(onnxslim_node_input(ga, 0), "emb.weight") && streq(onnxslim_node_output(ga, 0), "e"));
+    CHECK(ga && streq(onnxslim_node_input(ga, 0), "emb.weight") &&
+          streq(onnxslim_node_output(ga, 0), "e"));
     CHECK(readers(g, "fc.weight") == 2);
     /* the tensor's own value_info follows it */
     CHECK(vi_elem(g, "fc.weight") == BF16);
@@ -835,8 +839,8 @@ static const char *excl_names(int32_t to, const char *const *sel, size_t n_sel,
   onnxslim_model *m = mixed_model();
   if (!m) return "(no model)";
   onnxslim_convert_report *rep = NULL;
-  int rc = convert_ex(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, n_sel, excl, n_excl,
-                      min_size, &rep);
+  int rc =
+      convert_ex(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, n_sel, excl, n_excl, min_size, &rep);
   if (rc) snprintf(buf, sizeof buf, "ERR%d", rc);
   else snprintf(buf, sizeof buf, "%s", report_names(rep));
   onnxslim_convert_report_free(rep);
@@ -858,7 +862,9 @@ static int names_are(const char *got, const char *want, int line) {
 }
 #define NAMES_ARE(got, want) CHECK(names_are((got), (want), __LINE__))
 
-#define SEL(...) ((const char *const[]){__VA_ARGS__}), (sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+#define SEL(...)                        \
+  ((const char *const[]){__VA_ARGS__}), \
+      (sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
 TEST(selection_specs) {
   init_values();
@@ -898,7 +904,6 @@ TEST(selection_specs) {
   NAMES_ARE(select_names(F16, SEL("fc.bias"), 100), "");
   NAMES_ARE(select_names(F16, SEL("*.weight", "fc.bias"), 100), "emb.weight");
 }
-
 
 TEST(selection_exact_name_with_glob_characters) {
   /* "exact name" must select a tensor whose name contains [ ] * ? (PyTorch
@@ -983,7 +988,8 @@ TEST(selection_and_options_refused) {
         o.n_exclude == 0 && o.report_flags == 0);
   /* out may be NULL */
   CHECK_OK(onnxslim_convert_model(NULL, m, &o));
-  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == BF16);
+  CHECK(onnxslim_tensor_dtype(
+            onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == BF16);
   onnxslim_model_free(m);
 }
 
@@ -1006,7 +1012,8 @@ TEST(selection_matching_nothing_refused) {
   onnxslim_convert_report *rep = (onnxslim_convert_report *)1;
   CHECK(onnxslim_convert_gather_tables(&rep, m, BF16, 0, 0) == NF && rep == NULL);
   CHECK(strstr(onnxslim_error_last(), "no Gather table") != NULL);
-  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) == F32);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) ==
+        F32);
   onnxslim_model_free(m);
 }
 
@@ -1031,7 +1038,8 @@ TEST(exclusion_specs) {
           ONNXSLIM_EINVAL);
   CHECK(convert_ex(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, NULL, 1, 0, NULL) ==
         ONNXSLIM_EINVAL);
-  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == F32);
+  CHECK(onnxslim_tensor_dtype(
+            onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == F32);
   onnxslim_model_free(m);
 }
 
@@ -1199,7 +1207,8 @@ static void opset_case(const char *domain, int64_t opset, int32_t to, int policy
   CHECK(rc == want_rc);
   if (want_rc) {
     char imports[64];
-    if (opset >= 0) snprintf(imports, sizeof imports, "imports ai.onnx opset %lld", (long long)opset);
+    if (opset >= 0)
+      snprintf(imports, sizeof imports, "imports ai.onnx opset %lld", (long long)opset);
     else snprintf(imports, sizeof imports, "imports no ai.onnx opset");
     const char *msg = onnxslim_error_last();
     if (!strstr(msg, need) || !strstr(msg, imports))
@@ -1270,8 +1279,10 @@ TEST(storage_typed_float_and_double_data) {
   CHECK(m != NULL);
   if (!m) return;
   onnxslim_graph *g = onnxslim_model_graph(m);
-  CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(g, "emb.weight")) == ONNXSLIM_STORAGE_TYPED);
-  CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(g, "dbl")) == ONNXSLIM_STORAGE_TYPED);
+  CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(g, "emb.weight")) ==
+        ONNXSLIM_STORAGE_TYPED);
+  CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(g, "dbl")) ==
+        ONNXSLIM_STORAGE_TYPED);
   const char *sel[] = {"emb.weight"};
   CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, NULL));
   /* DOUBLE -> FLOAT in the same model, cast back to DOUBLE */
@@ -1294,10 +1305,12 @@ TEST(storage_typed_float_and_double_data) {
   if (r) {
     onnxslim_graph *rg = onnxslim_model_graph(r);
     onnxslim_tensor *t = onnxslim_graph_find_initializer(rg, "emb.weight");
-    CHECK(t && onnxslim_tensor_dtype(t) == F16 && onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_RAW);
+    CHECK(t && onnxslim_tensor_dtype(t) == F16 &&
+          onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_RAW);
     CHECK(data_is(t, want, sizeof want));
     onnxslim_tensor *d = onnxslim_graph_find_initializer(rg, "dbl");
-    CHECK(d && onnxslim_tensor_dtype(d) == F32 && onnxslim_tensor_storage(d) == ONNXSLIM_STORAGE_RAW);
+    CHECK(d && onnxslim_tensor_dtype(d) == F32 &&
+          onnxslim_tensor_storage(d) == ONNXSLIM_STORAGE_RAW);
     CHECK(data_is(d, wantd, sizeof wantd));
     /* the Gather reads a Cast of the table (cast-before treats it like any consumer) */
     onnxslim_node *ga = onnxslim_graph_find_node(rg, "n_gather");
@@ -1371,8 +1384,10 @@ TEST(storage_subgraph_and_capture) {
     if (!r) continue;
     onnxslim_graph *g = onnxslim_model_graph(r);
     onnxslim_node *ifn = onnxslim_graph_find_node(g, "if");
-    onnxslim_graph *tb = ifn ? onnxslim_attr_graph(onnxslim_node_find_attr(ifn, "then_branch")) : NULL;
-    onnxslim_graph *eb = ifn ? onnxslim_attr_graph(onnxslim_node_find_attr(ifn, "else_branch")) : NULL;
+    onnxslim_graph *tb =
+        ifn ? onnxslim_attr_graph(onnxslim_node_find_attr(ifn, "then_branch")) : NULL;
+    onnxslim_graph *eb =
+        ifn ? onnxslim_attr_graph(onnxslim_node_find_attr(ifn, "else_branch")) : NULL;
     CHECK(tb && eb);
     if (!tb || !eb) continue;
     /* then branch: its own initializer converted, a Cast inside the branch */
@@ -1468,13 +1483,15 @@ TEST(storage_external_data) {
     r = open_model(out_path);
     if (r) {
       onnxslim_tensor *rt = onnxslim_graph_find_initializer(onnxslim_model_graph(r), WORD_EMB);
-      CHECK(rt && onnxslim_tensor_storage(rt) == ONNXSLIM_STORAGE_EXTERNAL && data_is(rt, want, n * 2));
+      CHECK(rt && onnxslim_tensor_storage(rt) == ONNXSLIM_STORAGE_EXTERNAL &&
+            data_is(rt, want, n * 2));
       CHECK(problems(r) == 0);
     }
     onnxslim_model_free(r);
   } else {
     /* refused: then the model must be unchanged */
-    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), WORD_EMB)) == F32);
+    CHECK(onnxslim_tensor_dtype(
+              onnxslim_graph_find_initializer(onnxslim_model_graph(m), WORD_EMB)) == F32);
     CHECK(count_op(onnxslim_model_graph(m), "Cast") == 1);
   }
   free(want);
@@ -1552,15 +1569,16 @@ static void report_case(int32_t to, unsigned flags, uint64_t nan, uint64_t inf, 
   if (st.count != e.count || st.nan != e.nan || st.to_inf != e.to_inf ||
       st.saturated != e.saturated || st.flushed != e.flushed ||
       st.max_abs_error != e.max_abs_error || st.max_rel_error != e.max_rel_error)
-    fprintf(stderr,
-            "  to %d flags %u: report count %llu nan %llu inf %llu sat %llu flushed %llu abs %g rel %g;"
-            " expected %llu %llu %llu %llu %llu %g %g\n",
-            to, flags, (unsigned long long)st.count, (unsigned long long)st.nan,
-            (unsigned long long)st.to_inf, (unsigned long long)st.saturated,
-            (unsigned long long)st.flushed, st.max_abs_error, st.max_rel_error,
-            (unsigned long long)e.count, (unsigned long long)e.nan,
-            (unsigned long long)e.to_inf, (unsigned long long)e.saturated,
-            (unsigned long long)e.flushed, e.max_abs_error, e.max_rel_error);
+    fprintf(
+        stderr,
+        "  to %d flags %u: report count %llu nan %llu inf %llu sat %llu flushed %llu abs %g rel %g;"
+        " expected %llu %llu %llu %llu %llu %g %g\n",
+        to, flags, (unsigned long long)st.count, (unsigned long long)st.nan,
+        (unsigned long long)st.to_inf, (unsigned long long)st.saturated,
+        (unsigned long long)st.flushed, st.max_abs_error, st.max_rel_error,
+        (unsigned long long)e.count, (unsigned long long)e.nan, (unsigned long long)e.to_inf,
+        (unsigned long long)e.saturated, (unsigned long long)e.flushed, e.max_abs_error,
+        e.max_rel_error);
   CHECK(st.count == N_CRAFT);
   CHECK(st.nan == e.nan && st.to_inf == e.to_inf && st.saturated == e.saturated &&
         st.flushed == e.flushed);
@@ -1572,7 +1590,9 @@ static void report_case(int32_t to, unsigned flags, uint64_t nan, uint64_t inf, 
   if (to == F16) CHECK_OK(onnxslim_convert_f32_to_f16(want, craft_v, N_CRAFT, flags, NULL));
   else CHECK_OK(onnxslim_convert_f32_to_bf16(want, craft_v, N_CRAFT, flags, NULL));
   onnxslim_model *r = reload(m);
-  if (r) CHECK(data_is(onnxslim_graph_find_initializer(onnxslim_model_graph(r), "craft"), want, sizeof want));
+  if (r)
+    CHECK(data_is(onnxslim_graph_find_initializer(onnxslim_model_graph(r), "craft"), want,
+                  sizeof want));
   onnxslim_model_free(r);
   onnxslim_model_free(m);
 }
@@ -1596,8 +1616,8 @@ TEST(report_counts_crafted_tensor) {
   CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
   CHECK_OK(entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
-  CHECK(st.max_abs_error == 15.0);  /* 65519 -> 65504 */
-  CHECK(st.max_rel_error == 1.0);   /* the flushed 1e-10 */
+  CHECK(st.max_abs_error == 15.0); /* 65519 -> 65504 */
+  CHECK(st.max_rel_error == 1.0);  /* the flushed 1e-10 */
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
   /* with SATURATE the saturated 1e30 dominates the absolute error */
@@ -1632,7 +1652,8 @@ TEST(storage_int32_data_half_types) {
   onnxslim_model *m = from_pbuf(&mp);
   if (!m) return;
   onnxslim_graph *gr = onnxslim_model_graph(m);
-  CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(gr, "h")) == ONNXSLIM_STORAGE_TYPED);
+  CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(gr, "h")) ==
+        ONNXSLIM_STORAGE_TYPED);
   const char *sh[] = {"h"}, *sb[] = {"b"};
   CHECK_OK(convert(m, F32, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sh, 1, 0, NULL));
   CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sb, 1, 0, NULL));
@@ -1732,7 +1753,8 @@ TEST(reserved_flag_0x100_refused) {
   o.report_flags = 2;
   CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_convert_gather_tables(NULL, m, BF16, 0, 0x100u) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) == F32);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) ==
+        F32);
   float one = 1.0f;
   uint16_t h;
   CHECK(onnxslim_convert_f32_to_f16(&h, &one, 1, 0x100u, NULL) == ONNXSLIM_EINVAL);
@@ -1752,7 +1774,8 @@ TEST(report_widening_counts_nan) {
   CHECK_OK(entry(rep, 0, NULL, &from, &to, &before, &after, &st));
   CHECK(from == F16 && to == F32 && before == 6 && after == 12);
   CHECK(st.count == 3 && st.max_abs_error == 0 && st.max_rel_error == 0 && st.to_inf == 0);
-  if (st.nan != 1) fprintf(stderr, "  widening report: nan = %llu, want 1\n", (unsigned long long)st.nan);
+  if (st.nan != 1)
+    fprintf(stderr, "  widening report: nan = %llu, want 1\n", (unsigned long long)st.nan);
   CHECK(st.nan == 1);
   onnxslim_convert_report_free(rep);
   float want[3];
@@ -1823,7 +1846,8 @@ TEST(report_api) {
     onnxslim_convert_stats s = ONNXSLIM_CONVERT_STATS_INIT;
     const char *name = onnxslim_convert_report_name(rep, i);
     CHECK(name && name[0] != '\0');
-    CHECK(onnxslim_convert_report_from(rep, i) == F32 && onnxslim_convert_report_to(rep, i) == BF16);
+    CHECK(onnxslim_convert_report_from(rep, i) == F32 &&
+          onnxslim_convert_report_to(rep, i) == BF16);
     CHECK_OK(onnxslim_convert_report_bytes_before(rep, i, &before));
     CHECK_OK(onnxslim_convert_report_bytes_after(rep, i, &after));
     CHECK_OK(onnxslim_convert_report_add_stats(rep, i, &s));

@@ -152,8 +152,9 @@ TEST(errors) {
   {
     onnxslim_convert_options co;
     CHECK(onnxslim_convert_options_init(&co, 7) == ONNXSLIM_EINVAL);
-    CHECK(strstr(onnxslim_error_last(), "unknown convert options version 7 (this library knows "
-                                        "versions 1 to 3)") != NULL);
+    CHECK(strstr(onnxslim_error_last(),
+                 "unknown convert options version 7 (this library knows "
+                 "versions 1 to 3)") != NULL);
     onnxslim_convert_stats cs;
     CHECK(onnxslim_convert_stats_init(&cs, 0) == ONNXSLIM_EINVAL);
     CHECK(strstr(onnxslim_error_last(), "knows version 1 only") != NULL);
@@ -185,7 +186,8 @@ TEST(load_buffer_borrow_is_zero_copy) {
   onnxslim_model *m = NULL;
   CHECK_OK(onnxslim_model_from_buffer(&m, bytes, n, ONNXSLIM_BORROW, NULL));
   onnxslim_graph *g = onnxslim_model_graph(m);
-  onnxslim_tensor *t = onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
+  onnxslim_tensor *t =
+      onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
   CHECK(t != NULL);
   const void *data = NULL;
   size_t size = 0;

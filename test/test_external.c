@@ -34,10 +34,9 @@
 #include "t.h"
 
 /* The default options of a save with external data in one file. */
-static const onnxslim_save_options one_file = {ONNXSLIM_SAVE_OPTIONS_VERSION, 0,
-                                               ONNXSLIM_LAYOUT_ONE_FILE,
-                                               ONNXSLIM_SAVE_DEFAULT_THRESHOLD,
-                                               ONNXSLIM_SAVE_DEFAULT_ALIGN, NULL};
+static const onnxslim_save_options one_file = {
+    ONNXSLIM_SAVE_OPTIONS_VERSION, 0,   ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_SAVE_DEFAULT_THRESHOLD,
+    ONNXSLIM_SAVE_DEFAULT_ALIGN,   NULL};
 
 #define BERT "test/data/bert-tiny.onnx"
 #define WORD_EMB "roberta.embeddings.word_embeddings.weight"
@@ -49,7 +48,6 @@ static char dir[256];
 
 /* ---- files ------------------------------------------------------------------ */
 
-
 /* A fresh directory dir/name. */
 static const char *subdir(char *buf, size_t cap, const char *name) {
   P(buf, cap, "%s/%s", dir, name);
@@ -57,7 +55,6 @@ static const char *subdir(char *buf, size_t cap, const char *name) {
   return buf;
 }
 #define SUBDIR(buf, name) subdir(buf, sizeof buf, name)
-
 
 static int same_file(const char *a, const char *b) {
   size_t na, nb;
@@ -243,8 +240,8 @@ static int pr_find(const uint8_t *p, size_t n, uint32_t want, const uint8_t **d,
 
 /* The value of external_data key `key` of main-graph initializer `tensor`
  * in the model file bytes; 1 if found. */
-static int saved_key(const uint8_t *model, size_t mn, const char *tensor, const char *key, char *out,
-                     size_t cap) {
+static int saved_key(const uint8_t *model, size_t mn, const char *tensor, const char *key,
+                     char *out, size_t cap) {
   const uint8_t *g, *e, *fd;
   size_t gn, fn;
   uint32_t num;
@@ -331,7 +328,8 @@ static int same_initializers(const onnxslim_model *a, const onnxslim_model *b) {
   size_t n = onnxslim_graph_initializer_count(ga);
   if (n != onnxslim_graph_initializer_count(gb)) return 0;
   for (size_t i = 0; i < n; i++) {
-    onnxslim_tensor *ta = onnxslim_graph_initializer(ga, i), *tb = onnxslim_graph_initializer(gb, i);
+    onnxslim_tensor *ta = onnxslim_graph_initializer(ga, i),
+                    *tb = onnxslim_graph_initializer(gb, i);
     if (strcmp(onnxslim_tensor_name(ta), onnxslim_tensor_name(tb)) ||
         onnxslim_tensor_dtype(ta) != onnxslim_tensor_dtype(tb) ||
         onnxslim_tensor_rank(ta) != onnxslim_tensor_rank(tb)) {
@@ -391,7 +389,8 @@ static int same_structure(const onnxslim_model *a, const onnxslim_model *b) {
       onnxslim_value_info *x = lists[l].at(ga, i), *y = lists[l].at(gb, i);
       if (strcmp(onnxslim_value_info_name(x), onnxslim_value_info_name(y))) return 0;
       onnxslim_type *tx = onnxslim_value_info_type(x), *ty = onnxslim_value_info_type(y);
-      if (!tx != !ty || (tx && onnxslim_type_elem_type(tx) != onnxslim_type_elem_type(ty))) return 0;
+      if (!tx != !ty || (tx && onnxslim_type_elem_type(tx) != onnxslim_type_elem_type(ty)))
+        return 0;
     }
   }
   return same_initializers(a, b);
@@ -652,8 +651,8 @@ static void make_sec_fixture(void) {
   CHECK(symlink(PATH(q, "%s/outside.bin", sec_dir), PATH(p, "%s/abs_out.bin", sec_m)) == 0);
   CHECK(symlink("sub/w2.bin", PATH(p, "%s/in.bin", sec_m)) == 0);
   CHECK(symlink(PATH(q, "%s/sub/w2.bin", sec_m), PATH(p, "%s/abs_in.bin", sec_m)) == 0);
-  CHECK(symlink("..", PATH(p, "%s/up", sec_m)) == 0);      /* directory leaving */
-  CHECK(symlink("sub", PATH(p, "%s/subl", sec_m)) == 0);   /* directory staying */
+  CHECK(symlink("..", PATH(p, "%s/up", sec_m)) == 0);                /* directory leaving */
+  CHECK(symlink("sub", PATH(p, "%s/subl", sec_m)) == 0);             /* directory staying */
   CHECK(symlink("../m/w.bin", PATH(p, "%s/round.bin", sec_m)) == 0); /* out and back in */
 }
 
@@ -673,8 +672,8 @@ static int sec_load(const char *tname, const char *loc, const char *off, const c
 
 /* The load must fail with `code` and name the tensor, the location and
  * `why` (NULL: anything). Also from a buffer with base_dir. */
-static void sec_refused(const char *loc, const char *off, const char *len, int code, const char *why,
-                        int line) {
+static void sec_refused(const char *loc, const char *off, const char *len, int code,
+                        const char *why, int line) {
   char tname[64];
   snprintf(tname, sizeof tname, "evil_%d", line);
   onnxslim_model *m;
@@ -695,7 +694,8 @@ static void sec_refused(const char *loc, const char *off, const char *len, int c
   m = NULL;
   rc = onnxslim_model_from_buffer(&m, b.p, b.n, 0, &lo);
   if (rc != code || m) {
-    fprintf(stderr, "line %d: from a buffer, location '%s': code %d (want %d)\n", line, loc, rc, code);
+    fprintf(stderr, "line %d: from a buffer, location '%s': code %d (want %d)\n", line, loc, rc,
+            code);
     t_cur_failed++;
   }
   onnxslim_model_free(m);
@@ -714,7 +714,8 @@ static void sec_allowed(const char *loc, int line) {
   int ok = rc == 0 && m && onnxslim_tensor_data(init(m, "fine"), &d, &n) == 0 && n == 64 &&
            memcmp(d, b, 64) == 0;
   if (!ok) {
-    fprintf(stderr, "line %d: location '%s' refused: %d %s\n", line, loc, rc, onnxslim_error_last());
+    fprintf(stderr, "line %d: location '%s' refused: %d %s\n", line, loc, rc,
+            onnxslim_error_last());
     t_cur_failed++;
   }
   if (rc == 0) onnxslim_model_free(m);
@@ -797,14 +798,15 @@ TEST(sec_range_beyond_file) {
   make_sec_fixture();
   REFUSED("w.bin", "32", "64", "beyond");
   REFUSED("w.bin", "0", "65", "beyond");
-  REFUSED("w.bin", "1", "18446744073709551615", "beyond"); /* offset+length wraps */
+  REFUSED("w.bin", "1", "18446744073709551615", "beyond");  /* offset+length wraps */
   REFUSED("w.bin", "63", "18446744073709551553", "beyond"); /* sum = 2^64 exactly */
 }
 
 TEST(sec_malformed_numbers) {
   make_sec_fixture();
-  static const char *bad[] = {"-1", "1e3", "18446744073709551616", "99999999999999999999999",
-                              "0x10", " 1", "1 ", "+1", "", "1.0", "١"};
+  static const char *bad[] = {
+      "-1",  "1e3", "18446744073709551616", "99999999999999999999999", "0x10", " 1", "1 ", "+1", "",
+      "1.0", "١"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     REFUSED("w.bin", bad[i], "4", "offset");
     REFUSED("w.bin", "0", bad[i], "length");
@@ -905,12 +907,12 @@ TEST(save_threshold) {
       uint64_t size = 0;
       onnxslim_tensor_byte_size(t, &size);
       rent e = rep_get(r, name);
-      int want = size < thr ? ONNXSLIM_PLACEMENT_BELOW_THRESHOLD
+      int want = size < thr             ? ONNXSLIM_PLACEMENT_BELOW_THRESHOLD
                  : is_shape_input(name) ? ONNXSLIM_PLACEMENT_SHAPE_INPUT
                                         : ONNXSLIM_PLACEMENT_EXTERNAL;
       if (e.found != 1 || e.status != want) {
-        fprintf(stderr, "threshold %" PRIu64 ": %s (%" PRIu64 " B): status %d, want %d\n", thr, name,
-                size, e.status, want);
+        fprintf(stderr, "threshold %" PRIu64 ": %s (%" PRIu64 " B): status %d, want %d\n", thr,
+                name, size, e.status, want);
         t_cur_failed++;
       }
       written += want == ONNXSLIM_PLACEMENT_EXTERNAL;
@@ -1041,9 +1043,10 @@ TEST(save_location_aliasing_model) {
       onnxslim_model *s = NULL;
       int lr = onnxslim_model_open(&s, p, NULL);
       if (lr != 0 || !same_structure(m, s)) {
-        fprintf(stderr,
-                "location '%s' for model x.onnx: saved (rc 0) but the model is broken: load %d %s\n",
-                alias[i], lr, lr ? onnxslim_error_last() : "(loads, data differ)");
+        fprintf(
+            stderr,
+            "location '%s' for model x.onnx: saved (rc 0) but the model is broken: load %d %s\n",
+            alias[i], lr, lr ? onnxslim_error_last() : "(loads, data differ)");
         t_cur_failed++;
       }
       onnxslim_model_free(s);
@@ -1082,7 +1085,8 @@ static void check_alignment(onnxslim_model *m, const char *d, uint64_t align, in
     char so[32], sl[32];
     int found = saved_key(model, mn, name, "offset", so, sizeof so) &&
                 saved_key(model, mn, name, "length", sl, sizeof sl);
-    uint64_t foff = found ? strtoull(so, NULL, 10) : ~0ull, flen = found ? strtoull(sl, NULL, 10) : 0;
+    uint64_t foff = found ? strtoull(so, NULL, 10) : ~0ull,
+             flen = found ? strtoull(sl, NULL, 10) : 0;
     if (!found || foff != off || flen != len || off % align != 0 || off < prev_end ||
         off - prev_end >= align) {
       fprintf(stderr, "line %d: align %" PRIu64 ": %s at %s+%s (report %" PRIu64 "+%" PRIu64 ")\n",
@@ -1397,8 +1401,8 @@ TEST(save_shape_input_from_constant) {
   CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/out.onnx", d), &eo));
   rent e = rep_get(r, "shape");
   if (e.status != ONNXSLIM_PLACEMENT_SHAPE_INPUT) {
-    fprintf(stderr, "Constant feeding Reshape's shape: status %d, want SHAPE_INPUT (%d)\n", e.status,
-            ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+    fprintf(stderr, "Constant feeding Reshape's shape: status %d, want SHAPE_INPUT (%d)\n",
+            e.status, ONNXSLIM_PLACEMENT_SHAPE_INPUT);
     t_cur_failed++;
   }
   CHECK(rep_get(r, "w").status == ONNXSLIM_PLACEMENT_EXTERNAL);
@@ -1453,8 +1457,10 @@ TEST(save_shape_input_in_subgraph) {
   CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/out.onnx", d), &eo));
   rent e = rep_get(r, "shape");
   if (e.status != ONNXSLIM_PLACEMENT_SHAPE_INPUT) {
-    fprintf(stderr, "initializer read as Reshape's shape in an If branch: status %d, want "
-                    "SHAPE_INPUT (%d)\n", e.status, ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+    fprintf(stderr,
+            "initializer read as Reshape's shape in an If branch: status %d, want "
+            "SHAPE_INPUT (%d)\n",
+            e.status, ONNXSLIM_PLACEMENT_SHAPE_INPUT);
     t_cur_failed++;
   }
   CHECK(rep_get(r, "w").status == ONNXSLIM_PLACEMENT_EXTERNAL);
@@ -1582,8 +1588,7 @@ TEST(save_failure_missing_directory) {
   CHECK(count_entries(d) == 4);
   /* the model's own directory missing */
   eo.location = NULL;
-  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/nodir/new.onnx", d), &eo) ==
-        ONNXSLIM_EIO);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/nodir/new.onnx", d), &eo) == ONNXSLIM_EIO);
   CHECK(count_entries(d) == 4);
   onnxslim_model_free(m);
 }
@@ -1734,8 +1739,9 @@ static int make_big(const char *d, char *model) {
   if (rc) return -1;
   char len[32];
   snprintf(len, sizeof len, "%" PRId64, BIG_ELEMS * 4);
-  tspec t[2] = {{"big", ONNXSLIM_DTYPE_FLOAT, 2, {BIG_ELEMS / 1024, 1024}, "big.bin", "0", len, NULL, 0},
-                {"small", ONNXSLIM_DTYPE_FLOAT, 1, {1}, NULL, NULL, NULL, "\0\0\x80\x3f", 4}};
+  tspec t[2] = {
+      {"big", ONNXSLIM_DTYPE_FLOAT, 2, {BIG_ELEMS / 1024, 1024}, "big.bin", "0", len, NULL, 0},
+      {"small", ONNXSLIM_DTYPE_FLOAT, 1, {1}, NULL, NULL, NULL, "\0\0\x80\x3f", 4}};
   sprintf(model, "%s/big.onnx", d);
   return write_model(model, t, 2);
 }
@@ -1800,8 +1806,7 @@ TEST(save_over_2gib_refused) {
   /* the tensor kept inline by the threshold: the same */
   eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   eo.size_threshold = UINT64_MAX;
-  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/inline.onnx", out), &eo) ==
-        ONNXSLIM_ELIMIT);
+  CHECK(onnxslim_save(NULL, m, PATH(p, "%s/inline.onnx", out), &eo) == ONNXSLIM_ELIMIT);
   CHECK(count_entries(out) == 0);
   /* ALLOW_LARGE lifts the limit: the save gets as far as the file size
    * check (a 1 MiB RLIMIT_FSIZE in a child stops it before any write) */
@@ -1828,8 +1833,7 @@ TEST(save_over_2gib_refused) {
     CHECK(has(onnxslim_error_last(), "2 GiB"));
     onnxslim_save_options no = ONNXSLIM_SAVE_OPTIONS_INIT;
     no.layout = ONNXSLIM_LAYOUT_INLINE;
-    CHECK(onnxslim_save(NULL, m, PATH(p, "%s/none.onnx", out), &no) ==
-          ONNXSLIM_ELIMIT);
+    CHECK(onnxslim_save(NULL, m, PATH(p, "%s/none.onnx", out), &no) == ONNXSLIM_ELIMIT);
     CHECK(count_entries(out) == 0);
     st = in_child(child_save_large, m);
     CHECK(st == 0);
@@ -1848,8 +1852,9 @@ TEST(save_kernel_copy) {
   uint8_t *big = malloc(n);
   REQUIRE(big != NULL);
   pattern(big, n, 5);
-  tspec t[2] = {{"big", ONNXSLIM_DTYPE_FLOAT, 2, {(int64_t)n / 4 / 256, 256}, NULL, NULL, NULL, big, n},
-                {"small", ONNXSLIM_DTYPE_FLOAT, 1, {1}, NULL, NULL, NULL, "\0\0\x80\x3f", 4}};
+  tspec t[2] = {
+      {"big", ONNXSLIM_DTYPE_FLOAT, 2, {(int64_t)n / 4 / 256, 256}, NULL, NULL, NULL, big, n},
+      {"small", ONNXSLIM_DTYPE_FLOAT, 1, {1}, NULL, NULL, NULL, "\0\0\x80\x3f", 4}};
   write_model(PATH(p, "%s/in.onnx", d), t, 2);
   onnxslim_model *m = load(p);
   if (!m) free(big);
@@ -2017,7 +2022,8 @@ TEST(recipe_single_vs_external) {
     onnxslim_tensor *t = init(e, QUERY_W);
     float z[256] = {0};
     int64_t dims[2] = {16, 16};
-    CHECK_OK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, z, sizeof z, ONNXSLIM_COPY));
+    CHECK_OK(
+        onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, dims, 2, z, sizeof z, ONNXSLIM_COPY));
     CHECK(onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_RAW);
     CHECK_OK(fingerprint_of(e, fe));
     CHECK(strcmp(fe, fm) != 0);
@@ -2409,8 +2415,8 @@ static int make_versions(const char *vd, char fps[NVERSIONS][33]) {
     snprintf(doc, sizeof doc, "version %d", v);
     int rc = onnxslim_model_set_doc_string(m, doc);
     if (!rc && (v == 1 || v == 2))
-      rc = onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_BFLOAT16,
-                                                0, v == 1 ? ONNXSLIM_CONVERT_TRUNCATE : 0);
+      rc = onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_BFLOAT16, 0,
+                                          v == 1 ? ONNXSLIM_CONVERT_TRUNCATE : 0);
     if (!rc) rc = onnxslim_save(NULL, m, PATH(p, "%s/v%d.onnx", vd, v), NULL);
     onnxslim_model_free(m);
     if (!rc) rc = file_fingerprint(p, fps[v]);
@@ -2445,7 +2451,8 @@ static void check_side_by_side(const char *d, char fps[NVERSIONS][33], int nown)
       fprintf(stderr, "%s: fingerprint %s is no version (or not its own)\n", p, got);
       t_cur_failed++;
     }
-    for (size_t i = 0; i < onnxslim_model_file_count(m); i++) add_name(names, &nn, onnxslim_model_file(m, i));
+    for (size_t i = 0; i < onnxslim_model_file_count(m); i++)
+      add_name(names, &nn, onnxslim_model_file(m, i));
     onnxslim_model_free(m);
   }
   int left = 0, stray = 0;
@@ -2518,7 +2525,8 @@ TEST(save_processes_side_by_side) {
       sv.m = load(PATH(p, "%s/v%d.onnx", vd, t % NVERSIONS));
       if (!sv.m) _exit(100);
       save_loop(&sv);
-      if (sv.fails) fprintf(stderr, "process %d: %d failed saves; first: %s\n", t, sv.fails, sv.first);
+      if (sv.fails)
+        fprintf(stderr, "process %d: %d failed saves; first: %s\n", t, sv.fails, sv.first);
       onnxslim_model_free(sv.m);
       _exit(sv.fails ? 1 : 0);
     }

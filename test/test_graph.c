@@ -36,7 +36,8 @@ TEST(node_add) {
   CHECK_OK(onnxslim_graph_add_node(g, 3, "Abs", "", "abs", L("z"), 1, L("za"), 1, NULL));
   CHECK(onnxslim_graph_add_node(g, 5, "Abs", NULL, "bad", L("z"), 1, L("zb"), 1, NULL) ==
         ONNXSLIM_ERANGE);
-  CHECK(onnxslim_graph_add_node(g, 0, NULL, NULL, "bad", NULL, 0, NULL, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_graph_add_node(g, 0, NULL, NULL, "bad", NULL, 0, NULL, 0, NULL) ==
+        ONNXSLIM_EINVAL);
   CHECK(onnxslim_graph_node_count(g) == 4);
   CHECK(onnxslim_graph_find_node(g, "neg") == n); /* lookup index rebuilt */
   CHECK(onnxslim_graph_producer(g, "z") == n);
@@ -238,7 +239,8 @@ TEST(initializer_from_constant) {
   }
   /* a Constant node's value, from another model and from the same model */
   onnxslim_graph *then_g = sub_of(onnxslim_graph_node(onnxslim_model_graph(src), 0), "then_branch");
-  onnxslim_tensor *val = onnxslim_attr_tensor(onnxslim_node_find_attr(onnxslim_graph_node(then_g, 0), "value"));
+  onnxslim_tensor *val =
+      onnxslim_attr_tensor(onnxslim_node_find_attr(onnxslim_graph_node(then_g, 0), "value"));
   CHECK(val != NULL);
   onnxslim_graph *g = onnxslim_model_graph(m);
   onnxslim_tensor *t = NULL;
@@ -294,7 +296,8 @@ TEST(initializer_remove_and_replace) {
   uint16_t half[8];
   for (int i = 0; i < 8; i++) half[i] = (uint16_t)(0x3c00 + i);
   int64_t dims[2] = {4, 2};
-  CHECK(onnxslim_tensor_set_data(emb, ONNXSLIM_DTYPE_FLOAT16, dims, 2, half, 15, 0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_tensor_set_data(emb, ONNXSLIM_DTYPE_FLOAT16, dims, 2, half, 15, 0) ==
+        ONNXSLIM_EINVAL);
   CHECK_OK(onnxslim_tensor_set_data(emb, ONNXSLIM_DTYPE_FLOAT16, dims, 2, half, sizeof half,
                                     ONNXSLIM_COPY));
   CHECK(keep && memcmp(old_data, keep, old_n) == 0); /* old pointer still valid, old data */
@@ -308,10 +311,10 @@ TEST(initializer_remove_and_replace) {
   char t2_name[256];
   snprintf(t2_name, sizeof t2_name, "%s", onnxslim_tensor_name(t2));
   int64_t v = 77;
-  CHECK_OK(onnxslim_tensor_set_data(t2, ONNXSLIM_DTYPE_INT64, NULL, 0, &v, sizeof v,
-                                    ONNXSLIM_BORROW));
+  CHECK_OK(
+      onnxslim_tensor_set_data(t2, ONNXSLIM_DTYPE_INT64, NULL, 0, &v, sizeof v, ONNXSLIM_BORROW));
   CHECK_OK(onnxslim_tensor_data(t2, &d, &n));
-  CHECK(d == (const void *)&v); /* borrowed */
+  CHECK(d == (const void *)&v);  /* borrowed */
   onnxslim_model *r = reload(m); /* v is still alive here */
   if (r) {
     onnxslim_graph *rg = onnxslim_model_graph(r);
@@ -350,7 +353,8 @@ TEST(value_info_add_remove_and_types) {
   const char *params[3] = {"batch", NULL, NULL};
   CHECK_OK(onnxslim_value_info_set_tensor_type(in, ONNXSLIM_DTYPE_INT64, dims, params, 3));
   CHECK_OK(onnxslim_graph_add_output(g, "out2", &out));
-  CHECK_OK(onnxslim_value_info_set_tensor_type(out, ONNXSLIM_DTYPE_FLOAT, NULL, NULL, 0)); /* scalar */
+  CHECK_OK(
+      onnxslim_value_info_set_tensor_type(out, ONNXSLIM_DTYPE_FLOAT, NULL, NULL, 0)); /* scalar */
   CHECK_OK(onnxslim_graph_add_value_info(g, "vi1", &vi));
   CHECK_OK(onnxslim_value_info_set_tensor_type(vi, ONNXSLIM_DTYPE_DOUBLE, NULL, NULL, SIZE_MAX));
   CHECK_OK(onnxslim_graph_add_value_info(g, "vi2", &vi2));
@@ -358,7 +362,8 @@ TEST(value_info_add_remove_and_types) {
   onnxslim_model *bert = open_model(BERT);
   CHECK(bert != NULL);
   if (bert) {
-    onnxslim_type *bt = onnxslim_value_info_type(onnxslim_graph_input(onnxslim_model_graph(bert), 0));
+    onnxslim_type *bt =
+        onnxslim_value_info_type(onnxslim_graph_input(onnxslim_model_graph(bert), 0));
     CHECK_OK(onnxslim_value_info_set_type(vi2, bt));
   }
   CHECK_OK(onnxslim_graph_add_value_info(g, "vi3", &vi3));
@@ -398,7 +403,8 @@ TEST(value_info_add_remove_and_types) {
     CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_INT8 && onnxslim_type_has_shape(t) == 0);
     t = onnxslim_value_info_type(onnxslim_graph_output(rg, 0));
     CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_FLOAT16);
-    CHECK(onnxslim_type_rank(t) == 1 && onnxslim_type_dim(t, 0, &v, NULL) == ONNXSLIM_DIM_VALUE && v == 3);
+    CHECK(onnxslim_type_rank(t) == 1 && onnxslim_type_dim(t, 0, &v, NULL) == ONNXSLIM_DIM_VALUE &&
+          v == 3);
     onnxslim_model_free(r);
   }
   /* remove one of each kind; set_type(NULL) removes a type */
@@ -435,9 +441,9 @@ TEST(rename_value_everywhere) {
   onnxslim_graph *g = onnxslim_model_graph(m);
   onnxslim_node *iff = node_named(m, "if");
   CHECK_OK(onnxslim_graph_rename_value(g, "v", "v_new"));
-  CHECK_OK(onnxslim_graph_rename_value(g, "b", "b_new")); /* initializer, read in a subgraph */
+  CHECK_OK(onnxslim_graph_rename_value(g, "b", "b_new"));    /* initializer, read in a subgraph */
   CHECK_OK(onnxslim_graph_rename_value(g, "res", "result")); /* graph output */
-  CHECK_OK(onnxslim_graph_rename_value(g, "cond", "c")); /* input, read by nested If */
+  CHECK_OK(onnxslim_graph_rename_value(g, "cond", "c"));     /* input, read by nested If */
   CHECK(onnxslim_graph_rename_value(g, "x", "") == ONNXSLIM_EINVAL);
   CHECK(onnxslim_graph_rename_value(g, NULL, "q") == ONNXSLIM_EINVAL);
   CHECK(onnxslim_graph_consumer_count(g, "v_new") >= 1);
@@ -510,29 +516,24 @@ static int walk(const uint8_t *b, size_t n, uint32_t want, spans *out) {
     if (rd_varint(b, n, &pos, &key)) return -1;
     uint32_t field = (uint32_t)(key >> 3);
     switch (key & 7) {
-      case 0:
-        if (rd_varint(b, n, &pos, &len)) return -1;
-        break;
-      case 1:
-        pos += 8;
-        break;
-      case 5:
-        pos += 4;
-        break;
-      case 2:
-        if (rd_varint(b, n, &pos, &len) || len > n - pos) return -1;
-        if (field == want || want == 0) {
-          if (out->n == out->cap) {
-            out->cap = out->cap * 2 + 16;
-            out->v = realloc(out->v, out->cap * sizeof *out->v);
-            if (!out->v) abort();
-          }
-          out->v[out->n++] = (span){b + pos, (size_t)len};
+    case 0:
+      if (rd_varint(b, n, &pos, &len)) return -1;
+      break;
+    case 1: pos += 8; break;
+    case 5: pos += 4; break;
+    case 2:
+      if (rd_varint(b, n, &pos, &len) || len > n - pos) return -1;
+      if (field == want || want == 0) {
+        if (out->n == out->cap) {
+          out->cap = out->cap * 2 + 16;
+          out->v = realloc(out->v, out->cap * sizeof *out->v);
+          if (!out->v) abort();
         }
-        pos += (size_t)len;
-        break;
-      default:
-        return -1;
+        out->v[out->n++] = (span){b + pos, (size_t)len};
+      }
+      pos += (size_t)len;
+      break;
+    default: return -1;
     }
   }
   return pos == n ? 0 : -1;
@@ -705,7 +706,8 @@ TEST(indexes_follow_edits) {
   onnxslim_node *nodes[512];
   size_t nn = 0;
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) nodes[nn++] = onnxslim_graph_node(g, i);
-  static const char *const base[] = {"x", "cond", "b", "v", "nv", "res", "t1", "e", "relu", "neg", "if"};
+  static const char *const base[] = {"x",  "cond", "b",    "v",   "nv", "res",
+                                     "t1", "e",    "relu", "neg", "if"};
   for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) pool_add(&pool, base[i]);
   onnxslim_graph *then_g = onnxslim_node_subgraph(node_named(m, "if"), 0);
   onnxslim_node *then_add = onnxslim_graph_find_node(then_g, "then_add");
@@ -728,7 +730,8 @@ TEST(indexes_follow_edits) {
         size_t count = rnd(3) ? SIZE_MAX : onnxslim_graph_node_count(g);
         size_t at = count == SIZE_MAX ? SIZE_MAX : rnd(count + 1);
         if (onnxslim_graph_add_node(g, at, "Add", NULL, pool_add(&pool, nname), in, 2, out, 1,
-                                    &made) == 0 && nn < 512)
+                                    &made) == 0 &&
+            nn < 512)
           nodes[nn++] = made;
         break;
       }
@@ -747,8 +750,7 @@ TEST(indexes_follow_edits) {
           onnxslim_node_set_input(n, rnd(onnxslim_node_input_count(n)), v);
         break;
       case 5:
-        if (n && onnxslim_node_output_count(n))
-          onnxslim_node_set_output(n, 0, rnd(2) ? v : fresh);
+        if (n && onnxslim_node_output_count(n)) onnxslim_node_set_output(n, 0, rnd(2) ? v : fresh);
         break;
       case 6:
         if (n && onnxslim_graph_remove_node(g, n) == 0) {

@@ -34,8 +34,6 @@
 
 static char dir[256];
 
-
-
 static const char *subdir(char *buf, size_t cap, const char *name) {
   P(buf, cap, "%s/%s", dir, name);
   mkdir(buf, 0755);
@@ -43,20 +41,19 @@ static const char *subdir(char *buf, size_t cap, const char *name) {
 }
 #define SUBDIR(buf, name) subdir(buf, sizeof buf, name)
 
-
 static int exists(const char *path) {
   struct stat st;
   return lstat(path, &st) == 0;
 }
 
 /* n = number of entries in directory d other than . and .. */
-#define DIR_COUNT(d, n)                                                       \
-  do {                                                                        \
-    DIR *dd_ = opendir(d);                                                    \
-    struct dirent *e_;                                                        \
-    while (dd_ && (e_ = readdir(dd_)))                                        \
-      if (strcmp(e_->d_name, ".") && strcmp(e_->d_name, "..")) (n)++;         \
-    if (dd_) closedir(dd_);                                                   \
+#define DIR_COUNT(d, n)                                               \
+  do {                                                                \
+    DIR *dd_ = opendir(d);                                            \
+    struct dirent *e_;                                                \
+    while (dd_ && (e_ = readdir(dd_)))                                \
+      if (strcmp(e_->d_name, ".") && strcmp(e_->d_name, "..")) (n)++; \
+    if (dd_) closedir(dd_);                                           \
   } while (0)
 
 static int has(const char *msg, const char *part) { return msg && part && strstr(msg, part); }
@@ -253,16 +250,16 @@ TEST(race_location_swap) {
 }
 
 #if defined(__linux__)
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
+#  include <linux/filter.h>
+#  include <linux/seccomp.h>
+#  include <stddef.h>
+#  include <sys/prctl.h>
+#  include <sys/syscall.h>
 
 /* Makes openat2 fail with ENOSYS in this process, as on a kernel before
  * 5.6 or in a sandbox that does not know it. 1: done, 0: not possible. */
 static int block_openat2(void) {
-#ifdef SYS_openat2
+#  ifdef SYS_openat2
   struct sock_filter f[] = {
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
@@ -274,9 +271,9 @@ static int block_openat2(void) {
   if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return 0;
   errno = 0;
   return syscall(SYS_openat2, AT_FDCWD, ".", NULL, 0) < 0 && errno == ENOSYS;
-#else
+#  else
   return 0;
-#endif
+#  endif
 }
 
 /* In a child without openat2: the race, and the symlink rules of the
@@ -309,10 +306,10 @@ static int child_without_openat2(void *model) {
   static const struct {
     const char *loc;
     int ok;
-  } cases[] = {{"sub/w.bin", 1},      {"subl/w.bin", 1},    {"subl/self.bin", 1},
-               {"./subl/./w.bin", 1}, {"rel_out.bin", 0},   {"abs.bin", 0},
-               {"up/base/sub/w.bin", 0}, {"loop1", 0},      {"subl", 0},
-               {"sub/nope.bin", 0},   {"sub/w.bin/x", 0}};
+  } cases[] = {{"sub/w.bin", 1},         {"subl/w.bin", 1},  {"subl/self.bin", 1},
+               {"./subl/./w.bin", 1},    {"rel_out.bin", 0}, {"abs.bin", 0},
+               {"up/base/sub/w.bin", 0}, {"loop1", 0},       {"subl", 0},
+               {"sub/nope.bin", 0},      {"sub/w.bin/x", 0}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     PATH(p, "%s/base/m%zu.onnx", d, i);
     write_model_at(p, cases[i].loc);
@@ -509,8 +506,8 @@ TEST(save_side_files_beneath) {
   CHECK_OK(save_loc(m, d, "w/x.bin", got, sizeof got));
   CHECK(strcmp(got, "w/x_1.bin") == 0);
   CHECK(!exists(PATH(p, "%s/out/w/.x.bin.tmp-%ld-%ld-AAAAAA", d, dead, dead)));
-  CHECK(!exists(PATH(p, "%s/out/w/x_7.bin", d)));           /* recovered beneath */
-  CHECK(exists(PATH(p, "%s/outside/x.bin", d)));            /* not through link */
+  CHECK(!exists(PATH(p, "%s/out/w/x_7.bin", d))); /* recovered beneath */
+  CHECK(exists(PATH(p, "%s/outside/x.bin", d)));  /* not through link */
   CHECK(exists(PATH(p, "%s/outside/.x.bin.bak-%ld-%ld-0", d, dead, dead)));
   CHECK(!exists(PATH(p, "%s/outside/y.bin", d)));
   CHECK(hidden_in(PATH(p, "%s/out", d)) == 0 && hidden_in(PATH(p, "%s/out/w", d)) == 0);
@@ -581,7 +578,9 @@ TEST(external_keys_onnx_reads_otherwise) {
     CHECK(has(last_msg, "'w'") && has(last_msg, "'location'") && has(last_msg, "2 times"));
   }
   {
-    entry e[] = {{"location", "a.bin", 0, 0}, {"offset", "0", 0, 0}, {"offset", "4", 0, 0},
+    entry e[] = {{"location", "a.bin", 0, 0},
+                 {"offset", "0", 0, 0},
+                 {"offset", "4", 0, 0},
                  {"length", "60", 0, 0}};
     CHECK(load_entries(e, 4, d) == ONNXSLIM_EMODEL);
     CHECK(has(last_msg, "'offset'") && has(last_msg, "2 times"));
@@ -598,13 +597,19 @@ TEST(external_keys_onnx_reads_otherwise) {
     CHECK(has(last_msg, "location") && has(last_msg, "NUL"));
   }
   {
-    entry e[] = {{"location", "a.bin", 0, 0}, {"offset", "0\0" "9", 3, 0}, {"length", "64", 0, 0}};
+    entry e[] = {{"location", "a.bin", 0, 0},
+                 {"offset",
+                  "0\0"
+                  "9",
+                  3, 0},
+                 {"length", "64", 0, 0}};
     CHECK(load_entries(e, 3, d) == ONNXSLIM_EMODEL);
     CHECK(has(last_msg, "offset") && has(last_msg, "NUL"));
   }
   {
     /* "location\0x" is not "location": the real one counts */
-    entry e[] = {{"location", "a.bin", 0, 0}, {"location\0x", "b.bin", 0, 10}, {"length", "64", 0, 0}};
+    entry e[] = {
+        {"location", "a.bin", 0, 0}, {"location\0x", "b.bin", 0, 10}, {"length", "64", 0, 0}};
     CHECK(load_entries(e, 3, d) == ONNXSLIM_OK);
   }
 }

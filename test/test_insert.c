@@ -76,8 +76,8 @@ TEST(insert_after_subset) {
     onnxslim_graph *rg = onnxslim_model_graph(r);
     CHECK(onnxslim_graph_node_count(rg) == 4);
     CHECK(graph_sorted(rg));
-    CHECK_STR(onnxslim_node_output(node_named(r, "relu"), 0), "y"); /* producer unchanged */
-    CHECK_STR(onnxslim_node_input(node_named(r, "neg"), 0), "y");   /* not chosen */
+    CHECK_STR(onnxslim_node_output(node_named(r, "relu"), 0), "y");   /* producer unchanged */
+    CHECK_STR(onnxslim_node_input(node_named(r, "neg"), 0), "y");     /* not chosen */
     CHECK_STR(onnxslim_node_input(node_named(r, "exp"), 0), "y_sig"); /* rewired */
     onnxslim_node *rs = onnxslim_graph_producer(rg, "y_sig");
     CHECK(rs != NULL);
@@ -151,7 +151,8 @@ TEST(insert_after_input_and_initializer) {
     /* the capture inside the then branch now reads the new edge */
     onnxslim_graph *then_g = sub_of(node_named(r, "if"), "then_branch");
     CHECK(then_g != NULL);
-    if (then_g) CHECK_STR(onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 1), fbc);
+    if (then_g)
+      CHECK_STR(onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 1), fbc);
     /* the graph input's value info was copied to the new edge */
     onnxslim_value_info *vi = value_info_named(rg, fxc);
     CHECK(vi != NULL);
@@ -194,7 +195,6 @@ TEST(insert_after_capture_consumer) {
     onnxslim_model_free(r);
   }
   onnxslim_model_free(m);
-
 }
 
 /* The else branch defines its own v while the then branch reads the outer
@@ -218,9 +218,11 @@ TEST(capture_next_to_shadowing_branch) {
   r = reload(m);
   if (r) {
     onnxslim_graph *else_g = sub_of(node_named(r, "if"), "else_branch");
-    CHECK(else_g && streq(onnxslim_node_input(onnxslim_graph_find_node(else_g, "else_neg"), 0), "v"));
+    CHECK(else_g &&
+          streq(onnxslim_node_input(onnxslim_graph_find_node(else_g, "else_neg"), 0), "v"));
     onnxslim_graph *then_g = sub_of(node_named(r, "if"), "then_branch");
-    CHECK(then_g && streq(onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 0), "v_abs"));
+    CHECK(then_g &&
+          streq(onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 0), "v_abs"));
     onnxslim_model_free(r);
   }
   onnxslim_model_free(m);
@@ -239,8 +241,8 @@ TEST(insert_before) {
   CHECK(onnxslim_insert_before(g, neg, 1, "Sqrt", NULL, NULL, NULL) == ONNXSLIM_ERANGE);
   onnxslim_node *custom = NULL;
   const char *ins[2] = {"x", ""};
-  CHECK_OK(onnxslim_graph_add_node(g, SIZE_MAX, "Custom", "com.example", "custom", ins, 2,
-                                   L("cu"), 1, &custom));
+  CHECK_OK(onnxslim_graph_add_node(g, SIZE_MAX, "Custom", "com.example", "custom", ins, 2, L("cu"),
+                                   1, &custom));
   CHECK(onnxslim_insert_before(g, custom, 1, "Sqrt", NULL, NULL, NULL) == ONNXSLIM_ERANGE);
   CHECK(onnxslim_insert_before(g, NULL, 0, "Sqrt", NULL, NULL, NULL) == ONNXSLIM_EINVAL);
   /* a node of a subgraph is not a node of this graph */
@@ -292,7 +294,8 @@ TEST(insert_cast) {
   /* on a graph input, fresh output */
   CHECK_OK(onnxslim_insert_cast_after(g, "x", ONNXSLIM_DTYPE_DOUBLE, NULL, 0, "x_f64", &c2));
   /* before one input */
-  CHECK_OK(onnxslim_insert_cast_before(g, node_named(m, "exp"), 0, ONNXSLIM_DTYPE_INT32, "y_i32", &c3));
+  CHECK_OK(
+      onnxslim_insert_cast_before(g, node_named(m, "exp"), 0, ONNXSLIM_DTYPE_INT32, "y_i32", &c3));
   CHECK(onnxslim_insert_cast_after(g, "x", -1, NULL, 0, NULL, NULL) == ONNXSLIM_EINVAL);
   onnxslim_model *r = reload(m);
   if (r) {
@@ -308,7 +311,8 @@ TEST(insert_cast) {
      * edge keeps FLOAT */
     onnxslim_value_info *yo = NULL;
     for (size_t i = 0; i < onnxslim_graph_output_count(rg); i++)
-      if (streq(onnxslim_value_info_name(onnxslim_graph_output(rg, i)), "y")) yo = onnxslim_graph_output(rg, i);
+      if (streq(onnxslim_value_info_name(onnxslim_graph_output(rg, i)), "y"))
+        yo = onnxslim_graph_output(rg, i);
     CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(yo)) == ONNXSLIM_DTYPE_FLOAT16);
     CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(value_info_named(rg, "y_f32"))) ==
           ONNXSLIM_DTYPE_FLOAT);
@@ -434,8 +438,10 @@ TEST(insert_fresh_name_in_use) {
     CHECK_STR(onnxslim_node_op_type(onnxslim_graph_producer(rg, got[5])), "Neg");
     onnxslim_graph *then_g = sub_of(node_named(r, "if"), "then_branch");
     CHECK(then_g && onnxslim_graph_find_node(then_g, "then_add") != NULL);
-    if (then_g) CHECK_STR(onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 0), got[1]);
-    CHECK(then_g && streq(onnxslim_node_output(onnxslim_graph_find_node(then_g, "then_add"), 0), "t1"));
+    if (then_g)
+      CHECK_STR(onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 0), got[1]);
+    CHECK(then_g &&
+          streq(onnxslim_node_output(onnxslim_graph_find_node(then_g, "then_add"), 0), "t1"));
     onnxslim_model_free(r);
   }
   free(used.v);
@@ -462,7 +468,8 @@ TEST(insert_generated_names_unique) {
     /* the value the If captures now (each round renames the capture) */
     onnxslim_graph *then_g = sub_of(node_named(m, "if"), "then_branch");
     char cap[128];
-    snprintf(cap, sizeof cap, "%s", onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 0));
+    snprintf(cap, sizeof cap, "%s",
+             onnxslim_node_input(onnxslim_graph_find_node(then_g, "then_add"), 0));
     onnxslim_node *chosen[1] = {node_named(m, "if")};
     CHECK_OK(onnxslim_insert_after(g, cap, "Identity", NULL, chosen, 1, NULL, NULL));
     CHECK_OK(onnxslim_insert_before(g, node_named(m, "neg"), 0, "Identity", NULL, NULL, NULL));

@@ -225,7 +225,7 @@ static int op_toposort(job *j) {
 }
 static int op_remove_unused(job *j) {
   return onnxslim_cleanup_remove_unused(onnxslim_model_graph(j->m), ONNXSLIM_CLEANUP_RECURSIVE,
-                                      NULL);
+                                        NULL);
 }
 static int op_fingerprint(job *j) {
   char fp[33];
@@ -367,8 +367,11 @@ static const pass if_passes[] = {
     {"insert cast", op_insert_cast, 0, 1},
 };
 static const pass type_passes[] = {
-    {"load", op_load, 1, 0},         {"check", op_check, 0, 0},         {"fingerprint", op_fingerprint, 0, 0},
-    {"copy type", op_copy_type, 0, 0}, {"unique_name", op_unique_name, 0, 0},
+    {"load", op_load, 1, 0},
+    {"check", op_check, 0, 0},
+    {"fingerprint", op_fingerprint, 0, 0},
+    {"copy type", op_copy_type, 0, 0},
+    {"unique_name", op_unique_name, 0, 0},
 };
 #define N_IF (sizeof if_passes / sizeof if_passes[0])
 #define N_TYPE (sizeof type_passes / sizeof type_passes[0])
@@ -396,8 +399,8 @@ static void run_passes(const pass *ps, size_t np, const pbuf *b, unsigned int ma
     CHECK(u != SIZE_MAX);
     if (used) used[i] = u;
     if (j.rc != 0 && !(ps[i].may_limit && j.rc == ONNXSLIM_ELIMIT))
-      fprintf(stderr, "pass '%s' at max_depth %u: rc %d (%s)\n", ps[i].name,
-                           max_depth, j.rc, onnxslim_error_last());
+      fprintf(stderr, "pass '%s' at max_depth %u: rc %d (%s)\n", ps[i].name, max_depth, j.rc,
+              onnxslim_error_last());
     CHECK(j.rc == 0 || (ps[i].may_limit && j.rc == ONNXSLIM_ELIMIT));
     onnxslim_model_free(j.m);
   }
@@ -527,8 +530,8 @@ TEST(depth_stack_per_level) {
     double per = z > a ? (double)(z - a) / (d2 - d1) : 0;
     if (per > worst) worst = per;
     printf("stack: %-24s %-5s %7zu bytes at depth %u, %7zu at %u: %6.1f bytes/level\n",
-           is_if ? if_passes[i].name : type_passes[i - N_IF].name, is_if ? "(If)" : "(type)",
-           a, d1, z, d2, per);
+           is_if ? if_passes[i].name : type_passes[i - N_IF].name, is_if ? "(If)" : "(type)", a, d1,
+           z, d2, per);
   }
   printf("stack: worst %.1f bytes/level; %.0f KiB at max_depth %u\n", worst,
          worst * ONNXSLIM_MAX_DEPTH_LIMIT / 1024, (unsigned)ONNXSLIM_MAX_DEPTH_LIMIT);
@@ -615,10 +618,10 @@ static void expect_limit(const char *what, const pbuf *b, const onnxslim_load_op
  * ONNXSLIM_ELIMIT after one pass over the offending message, allocating
  * (almost) nothing. Without a limit they took 80x their size. */
 TEST(memory_crafted_default_limit) {
-  static const uint8_t dim[] = {0x08, 0x01};           /* TensorProto.dims = 1 */
+  static const uint8_t dim[] = {0x08, 0x01};               /* TensorProto.dims = 1 */
   static const uint8_t opset[] = {0x42, 0x02, 0x10, 0x0d}; /* opset_import {version 13} */
-  static const uint8_t node[] = {0x0a, 0x00};          /* GraphProto.node {} */
-  static const uint8_t unknown[] = {0xf8, 0x07, 0x01}; /* ModelProto field 127 = 1 */
+  static const uint8_t node[] = {0x0a, 0x00};              /* GraphProto.node {} */
+  static const uint8_t unknown[] = {0xf8, 0x07, 0x01};     /* ModelProto field 127 = 1 */
   pbuf b = repeated(dim, sizeof dim, 20000000, 0, 1);
   expect_limit("20M repeated int64 dims of a tensor", &b, NULL);
   free(b.p);

@@ -40,7 +40,7 @@ TEST(model_opset_metadata_ir_version) {
   }
   size_t nops = onnxslim_model_opset_count(m), nmeta = onnxslim_model_metadata_count(m);
   CHECK(opset_of(m, "") == 17);
-  CHECK_OK(onnxslim_model_set_opset(m, "", 18)); /* update the default domain */
+  CHECK_OK(onnxslim_model_set_opset(m, "", 18));             /* update the default domain */
   CHECK_OK(onnxslim_model_set_opset(m, "com.microsoft", 1)); /* add */
   CHECK_OK(onnxslim_model_set_opset(m, "com.example", 3));
   CHECK(onnxslim_model_opset_count(m) == nops + 2);

@@ -44,9 +44,9 @@ TEST(node_set_inputs_outputs) {
   }
   onnxslim_graph *g = onnxslim_model_graph(m);
   onnxslim_node *neg = node_named(m, "neg"), *exp = node_named(m, "exp");
-  CHECK_OK(onnxslim_node_set_input(neg, 0, "x"));    /* by index */
-  CHECK_OK(onnxslim_node_set_input(neg, 1, ""));     /* append an omitted input */
-  CHECK_OK(onnxslim_node_set_input(neg, 2, "y"));    /* append */
+  CHECK_OK(onnxslim_node_set_input(neg, 0, "x")); /* by index */
+  CHECK_OK(onnxslim_node_set_input(neg, 1, ""));  /* append an omitted input */
+  CHECK_OK(onnxslim_node_set_input(neg, 2, "y")); /* append */
   CHECK(onnxslim_node_set_input(neg, 4, "q") == ONNXSLIM_ERANGE);
   CHECK(onnxslim_node_set_input(neg, 0, NULL) == ONNXSLIM_EINVAL);
   CHECK_OK(onnxslim_node_set_output(neg, 0, "z2"));
@@ -285,7 +285,8 @@ TEST(attr_tensor) {
     return;
   }
   onnxslim_graph *bg = onnxslim_model_graph(bert);
-  onnxslim_tensor *emb = onnxslim_graph_find_initializer(bg, "roberta.embeddings.word_embeddings.weight");
+  onnxslim_tensor *emb =
+      onnxslim_graph_find_initializer(bg, "roberta.embeddings.word_embeddings.weight");
   onnxslim_tensor *small = onnxslim_graph_initializer(bg, onnxslim_graph_initializer_count(bg) - 1);
   CHECK(emb && small);
   onnxslim_node *n = node_named(m, "relu");
@@ -349,8 +350,10 @@ TEST(attr_graph_new) {
   onnxslim_value_info *vi = NULL;
   CHECK_OK(onnxslim_graph_add_input(sub, "si", &vi));
   CHECK_OK(onnxslim_value_info_set_tensor_type(vi, ONNXSLIM_DTYPE_FLOAT, NULL, NULL, SIZE_MAX));
-  CHECK_OK(onnxslim_graph_add_node(sub, SIZE_MAX, "Neg", NULL, "sneg", L("y"), 1, L("so"), 1, NULL));
-  CHECK_OK(onnxslim_graph_add_node(sub, SIZE_MAX, "Abs", NULL, "sabs", L("so"), 1, L("so2"), 1, NULL));
+  CHECK_OK(
+      onnxslim_graph_add_node(sub, SIZE_MAX, "Neg", NULL, "sneg", L("y"), 1, L("so"), 1, NULL));
+  CHECK_OK(
+      onnxslim_graph_add_node(sub, SIZE_MAX, "Abs", NULL, "sabs", L("so"), 1, L("so2"), 1, NULL));
   CHECK_OK(onnxslim_graph_add_output(sub, "so2", &vi));
   CHECK_OK(onnxslim_value_info_set_tensor_type(vi, ONNXSLIM_DTYPE_FLOAT, dims3, NULL, 1));
   CHECK(onnxslim_graph_producer(sub, "so2") != NULL);

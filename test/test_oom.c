@@ -23,12 +23,12 @@
 #include "t.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define OSL_NO_MALLOC_HOOK 1
+#  define OSL_NO_MALLOC_HOOK 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define OSL_NO_MALLOC_HOOK 1
-#endif
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+      __has_feature(memory_sanitizer)
+#    define OSL_NO_MALLOC_HOOK 1
+#  endif
 #endif
 
 #define BERT "test/data/bert-tiny.onnx"
@@ -42,10 +42,10 @@ extern void *__libc_realloc(void *p, size_t n);
 extern void *__libc_memalign(size_t align, size_t n);
 extern void __libc_free(void *p);
 
-static long fail_at;    /* the allocation to fail (1-based), 0: none */
-static long n_allocs;   /* allocations since armed */
-static int armed;       /* count (and fail) allocations */
-static long live;       /* allocations minus frees, always counted */
+static long fail_at;  /* the allocation to fail (1-based), 0: none */
+static long n_allocs; /* allocations since armed */
+static int armed;     /* count (and fail) allocations */
+static long live;     /* allocations minus frees, always counted */
 
 static void *counted(void *p) {
   if (p) __atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
@@ -159,8 +159,8 @@ static int loads_as_bert(const char *path) {
   onnxslim_model *a = NULL, *b = NULL;
   char fa[ONNXSLIM_FINGERPRINT_SIZE], fb[ONNXSLIM_FINGERPRINT_SIZE];
   int ok = onnxslim_model_open(&a, path, NULL) == 0 && onnxslim_model_open(&b, BERT, NULL) == 0 &&
-           onnxslim_fingerprint(fa, sizeof fa, a) == 0 && onnxslim_fingerprint(fb, sizeof fb, b) == 0 &&
-           strcmp(fa, fb) == 0;
+           onnxslim_fingerprint(fa, sizeof fa, a) == 0 &&
+           onnxslim_fingerprint(fb, sizeof fb, b) == 0 && strcmp(fa, fb) == 0;
   onnxslim_model_free(a);
   onnxslim_model_free(b);
   return ok;
@@ -194,10 +194,10 @@ static int only_its_files(const char *d, const char *path) {
 
 typedef struct {
   const char *name;
-  const char *src;    /* the model saved (loaded fresh each time) */
+  const char *src; /* the model saved (loaded fresh each time) */
   int layout;
   unsigned int flags;
-  int fingerprint;    /* call onnxslim_fingerprint instead of saving */
+  int fingerprint; /* call onnxslim_fingerprint instead of saving */
 } oom_case;
 
 /* One call with allocation `at` failing (0: none): its result, whether it
@@ -216,10 +216,8 @@ static int one_call(const oom_case *c, const char *out, long at, int *hit, long 
   n_allocs = 0;
   fail_at = at;
   armed = 1;
-  if (c->fingerprint)
-    rc = onnxslim_fingerprint(fp, sizeof fp, m);
-  else
-    rc = onnxslim_save(&r, m, out, &o);
+  if (c->fingerprint) rc = onnxslim_fingerprint(fp, sizeof fp, m);
+  else rc = onnxslim_save(&r, m, out, &o);
   armed = 0;
   *hit = at && n_allocs >= at;
   if (rc && r) rc = -2000; /* a report on failure */
@@ -267,12 +265,15 @@ static void run_case(const oom_case *c) {
       if (rc != 0 && strcmp(now, state) != 0) {
         /* a failed save changed the destination */
         if (bad_state++ < 5)
-          fprintf(stderr, "%s: allocation %ld failed (rc %d: %s), the directory changed:\n%s-- was:\n%s",
+          fprintf(stderr,
+                  "%s: allocation %ld failed (rc %d: %s), the directory changed:\n%s-- was:\n%s",
                   c->name, at, rc, onnxslim_error_last(), now, state);
       } else if (rc == 0 && (!loads_as_bert(out) || !only_its_files(d, out))) {
         if (bad_state++ < 5)
-          fprintf(stderr, "%s: allocation %ld: saved, but it does not load as the model, or other "
-                  "files are beside it\n", c->name, at);
+          fprintf(stderr,
+                  "%s: allocation %ld: saved, but it does not load as the model, or other "
+                  "files are beside it\n",
+                  c->name, at);
       }
       free(state);
       state = now; /* a successful save is the new old state */
@@ -281,7 +282,8 @@ static void run_case(const oom_case *c) {
     if (leaks + bad_state >= 5) break; /* failed: enough said */
   }
   free(state);
-  fprintf(stderr, "%s: %ld allocations failed one at a time: %ld calls failed (%ld ENOMEM), %ld leaked, "
+  fprintf(stderr,
+          "%s: %ld allocations failed one at a time: %ld calls failed (%ld ENOMEM), %ld leaked, "
           "%ld left the destination otherwise\n",
           c->name, n - 1, failures, nomem, leaks, bad_state);
   CHECK(n > 1 && failures > 0);

@@ -232,7 +232,8 @@ TEST(save_over_source) {
   CHECK_OK(onnxslim_save(NULL, m, path, NULL));
   /* the loaded model still reads its (now unlinked) source */
   onnxslim_graph *g = onnxslim_model_graph(m);
-  onnxslim_tensor *t = onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
+  onnxslim_tensor *t =
+      onnxslim_graph_find_initializer(g, "roberta.embeddings.word_embeddings.weight");
   const void *d;
   size_t sz;
   CHECK_OK(onnxslim_tensor_data(t, &d, &sz));
@@ -242,8 +243,8 @@ TEST(save_over_source) {
   CHECK_OK(onnxslim_model_open(&m2, path, NULL));
   if (m2) {
     CHECK_STR(onnxslim_model_producer_name(m2), "rewritten");
-    onnxslim_tensor *t2 =
-        onnxslim_graph_find_initializer(onnxslim_model_graph(m2), "roberta.embeddings.word_embeddings.weight");
+    onnxslim_tensor *t2 = onnxslim_graph_find_initializer(
+        onnxslim_model_graph(m2), "roberta.embeddings.word_embeddings.weight");
     const void *d2;
     size_t sz2;
     CHECK_OK(onnxslim_tensor_data(t2, &d2, &sz2));
@@ -272,7 +273,8 @@ static int exists_in(const char *d, const char *name) {
  * by the next save to the same destination; those of live owners, of other
  * destinations and names that only look alike stay. */
 TEST(save_removes_stale_temporaries) {
-  char sub[300], path[400], p[600], stale[200], stale2[200], live[200], mine_locked[200], other[200];
+  char sub[300], path[400], p[600], stale[200], stale2[200], live[200], mine_locked[200],
+      other[200];
   snprintf(sub, sizeof sub, "%s/stale", dir);
   mkdir(sub, 0755);
   snprintf(path, sizeof path, "%s/out.onnx", sub);
@@ -283,8 +285,8 @@ TEST(save_removes_stale_temporaries) {
   snprintf(live, sizeof live, ".out.onnx.tmp-%ld-%ld-CCCCCC", (long)getppid(), (long)getppid());
   snprintf(mine_locked, sizeof mine_locked, ".out.onnx.tmp-%ld-%ld-EEEEEE", me, tid);
   snprintf(other, sizeof other, ".other.onnx.tmp-%ld-%ld-FFFFFF", dead, dead);
-  const char *names[] = {stale, stale2, live, mine_locked, other, ".out.onnx.tmp-notes",
-                         ".out.onnx.tmp-1-x"};
+  const char *names[] = {
+      stale, stale2, live, mine_locked, other, ".out.onnx.tmp-notes", ".out.onnx.tmp-1-x"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     snprintf(p, sizeof p, "%s/%s", sub, names[i]);
     write_file(p, "partial");
@@ -296,11 +298,11 @@ TEST(save_removes_stale_temporaries) {
   CHECK(m != NULL);
   if (!m) return;
   CHECK_OK(onnxslim_save(NULL, m, path, NULL));
-  CHECK(!exists_in(sub, stale));       /* owner gone */
-  CHECK(!exists_in(sub, stale2));      /* this thread, not locked: a previous life of our ids */
-  CHECK(exists_in(sub, live));         /* owner alive */
-  CHECK(exists_in(sub, mine_locked));  /* locked */
-  CHECK(exists_in(sub, other));        /* another destination */
+  CHECK(!exists_in(sub, stale));      /* owner gone */
+  CHECK(!exists_in(sub, stale2));     /* this thread, not locked: a previous life of our ids */
+  CHECK(exists_in(sub, live));        /* owner alive */
+  CHECK(exists_in(sub, mine_locked)); /* locked */
+  CHECK(exists_in(sub, other));       /* another destination */
   CHECK(exists_in(sub, ".out.onnx.tmp-notes"));
   CHECK(exists_in(sub, ".out.onnx.tmp-1-x"));
   close(lk);
@@ -375,8 +377,8 @@ TEST(save_options_refused) {
   /* the defaults, and the same flags where they belong */
   CHECK_OK(onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION));
   CHECK(o.version == 1 && o.flags == 0 && o.layout == ONNXSLIM_LAYOUT_AS_LOADED &&
-        o.size_threshold == ONNXSLIM_SAVE_DEFAULT_THRESHOLD && o.align == ONNXSLIM_SAVE_DEFAULT_ALIGN &&
-        o.location == NULL);
+        o.size_threshold == ONNXSLIM_SAVE_DEFAULT_THRESHOLD &&
+        o.align == ONNXSLIM_SAVE_DEFAULT_ALIGN && o.location == NULL);
   o.flags = ONNXSLIM_SAVE_NO_FSYNC;
   for (size_t f = 0; f < 4; f++) {
     o.flags = ONNXSLIM_SAVE_NO_FSYNC | placing_flags[f];

@@ -16,7 +16,7 @@
 #include "pbuild.h"
 #include "t.h"
 
-#define CHAIN 20000        /* nodes */
+#define CHAIN 20000           /* nodes */
 #define HEADROOM (384L << 20) /* bytes of address space allowed beyond the start */
 
 /* Current address-space size (VmSize) in bytes, or -1. */

@@ -45,8 +45,7 @@ static onnxslim_model *load(worker *w, int how) {
     rc = onnxslim_model_open(&m, model_file, NULL);
   } else {
     rc = onnxslim_model_from_buffer(&m, shared_bytes, shared_size,
-                                    how == 1 ? ONNXSLIM_COPY : ONNXSLIM_BORROW,
-                                    NULL);
+                                    how == 1 ? ONNXSLIM_COPY : ONNXSLIM_BORROW, NULL);
   }
   if (rc) fail(w, "load");
   return m;
@@ -59,7 +58,8 @@ static void reload_same(worker *w, const char *path, const char *want) {
     fail(w, "reload");
     return;
   }
-  if (onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m) != 0 || strcmp(fp, want) != 0) fail(w, "fingerprint");
+  if (onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m) != 0 || strcmp(fp, want) != 0)
+    fail(w, "fingerprint");
   onnxslim_model_free(m);
 }
 

@@ -59,17 +59,17 @@ static inline int write_bytes(const char *path, const void *p, size_t n) {
 /* Helpers of the edit tests (test_graph.c, test_node.c, test_model.c,
  * test_insert.c, test_cleanup.c): define ONNXSLIM_TEST_EDIT_HELPERS before
  * including this file. Run those tests from the repository root. */
-#include <stdint.h>
-#include <string.h>
+#  include <stdint.h>
+#  include <string.h>
 
-#include <onnxslim.h>
+#  include <onnxslim.h>
 
-#include "pbuild.h"
-#include "t.h"
+#  include "pbuild.h"
+#  include "t.h"
 
-#define BERT "test/data/bert-tiny.onnx"
-#define TESTDATA "/usr/share/libonnx-testdata/data"
-#define TEST_IF TESTDATA "/node/test_if/model.onnx"
+#  define BERT "test/data/bert-tiny.onnx"
+#  define TESTDATA "/usr/share/libonnx-testdata/data"
+#  define TEST_IF TESTDATA "/node/test_if/model.onnx"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -161,7 +161,8 @@ static inline int reads_anywhere(const onnxslim_graph *g, const char *name) {
       if (streq(onnxslim_node_input(n, k), name)) return 1;
     for (size_t a = 0; a < onnxslim_node_attr_count(n); a++) {
       onnxslim_attr *at = onnxslim_node_attr(n, a);
-      if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPH && reads_anywhere(onnxslim_attr_graph(at), name))
+      if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPH &&
+          reads_anywhere(onnxslim_attr_graph(at), name))
         return 1;
     }
   }
@@ -203,13 +204,14 @@ static inline int sorted_ok(const onnxslim_graph *g, names *known) {
       if (in[0] && !names_has(known, in)) {
         if (!sort_quiet)
           fprintf(stderr, "node %zu '%s' reads '%s' before it is produced\n", i,
-                onnxslim_node_name(n), in);
+                  onnxslim_node_name(n), in);
         ok = 0;
       }
     }
     for (size_t a = 0; a < onnxslim_node_attr_count(n) && ok; a++) {
       onnxslim_attr *at = onnxslim_node_attr(n, a);
-      if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPH) ok = sorted_ok(onnxslim_attr_graph(at), known);
+      if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPH)
+        ok = sorted_ok(onnxslim_attr_graph(at), known);
     }
     for (size_t k = 0; k < onnxslim_node_output_count(n); k++)
       names_add(known, onnxslim_node_output(n, k));
@@ -245,7 +247,8 @@ static inline void collect_names(const onnxslim_graph *g, names *s) {
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
     onnxslim_node *n = onnxslim_graph_node(g, i);
     names_add(s, onnxslim_node_name(n));
-    for (size_t k = 0; k < onnxslim_node_input_count(n); k++) names_add(s, onnxslim_node_input(n, k));
+    for (size_t k = 0; k < onnxslim_node_input_count(n); k++)
+      names_add(s, onnxslim_node_input(n, k));
     for (size_t k = 0; k < onnxslim_node_output_count(n); k++)
       names_add(s, onnxslim_node_output(n, k));
     for (size_t a = 0; a < onnxslim_node_attr_count(n); a++) {
@@ -260,7 +263,7 @@ static inline void collect_names(const onnxslim_graph *g, names *s) {
 
 /* ---- hand-built models ---------------------------------------------------- */
 
-#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
+#  define L(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* ValueInfoProto `name` as field `field` of g; elem < 0: no type; rank < 0:
  * no shape. */
@@ -432,9 +435,9 @@ static inline int tensor_equal(const onnxslim_tensor *a, const onnxslim_tensor *
 #ifdef ONNXSLIM_SAVE_H
 /* Entry i of a save report, through the one-field getters; any out pointer
  * may be NULL (outputs are cleared first). 0, or the getters' error code. */
-static inline int save_report_entry(const onnxslim_save_report *r, size_t i,
-                                    const char **name, int *placement, const char **location,
-                                    uint64_t *offset, uint64_t *length) {
+static inline int save_report_entry(const onnxslim_save_report *r, size_t i, const char **name,
+                                    int *placement, const char **location, uint64_t *offset,
+                                    uint64_t *length) {
   if (name) *name = NULL;
   if (placement) *placement = -1;
   if (location) *location = NULL;

@@ -38,7 +38,7 @@ ONNXSLIM_API int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int f
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_cleanup_remove_unused(onnxslim_graph *graph, unsigned int flags,
-                                              size_t *removed);
+                                                size_t *removed);
 
 #ifdef __cplusplus
 }

@@ -107,7 +107,8 @@ typedef struct onnxslim_convert_stats {
                              zero inputs; 1.0 for a flushed value */
 } onnxslim_convert_stats;
 
-#define ONNXSLIM_CONVERT_STATS_INIT {ONNXSLIM_CONVERT_STATS_VERSION, 0, 0, 0, 0, 0, 0.0, 0.0}
+#define ONNXSLIM_CONVERT_STATS_INIT \
+  { ONNXSLIM_CONVERT_STATS_VERSION, 0, 0, 0, 0, 0, 0.0, 0.0 }
 
 /**
  * Sets *stats to an empty report of the given stats version (all counters
@@ -257,23 +258,26 @@ typedef enum onnxslim_convert_policy {
  * that matches nothing is not an error.
  */
 typedef struct onnxslim_convert_options {
-  unsigned int version;      /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */
-  int32_t to;                /**< target type: ONNXSLIM_DTYPE_BFLOAT16, _FLOAT16, _FLOAT, _DOUBLE */
-  int policy;                /**< an onnxslim_convert_policy value */
-  unsigned int flags;        /**< kernel flags: ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, _FLUSH_SUBNORMALS;
-                                  other bits are reserved and must be 0 */
+  unsigned int version; /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */
+  int32_t to;           /**< target type: ONNXSLIM_DTYPE_BFLOAT16, _FLOAT16, _FLOAT, _DOUBLE */
+  int policy;           /**< an onnxslim_convert_policy value */
+  unsigned int flags;   /**< kernel flags: ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, _FLUSH_SUBNORMALS;
+                             other bits are reserved and must be 0 */
   const char *const *select; /**< selection specs (borrowed for the call) */
   size_t n_select;
-  uint64_t min_size;          /**< minimum byte size before conversion */
-  const char *const *exclude; /**< version 2: specs of tensors never converted (borrowed for the call) */
-  size_t n_exclude;           /**< version 2 */
-  unsigned int report_flags;  /**< version 3: 0 or ONNXSLIM_CONVERT_REPORT_NO_STATS; other bits
-                                   are reserved and must be 0 */
+  uint64_t min_size; /**< minimum byte size before conversion */
+  const char *const
+      *exclude;     /**< version 2: specs of tensors never converted (borrowed for the call) */
+  size_t n_exclude; /**< version 2 */
+  unsigned int report_flags; /**< version 3: 0 or ONNXSLIM_CONVERT_REPORT_NO_STATS; other bits
+                                  are reserved and must be 0 */
 } onnxslim_convert_options;
 
-#define ONNXSLIM_CONVERT_OPTIONS_INIT                                                         \
-  {ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-   0, NULL, 0, 0, NULL, 0, 0}
+#define ONNXSLIM_CONVERT_OPTIONS_INIT                                                             \
+  {                                                                                               \
+    ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
+        0, NULL, 0, 0, NULL, 0, 0                                                                 \
+  }
 
 /**
  * Sets *opts to the defaults of the given version, 1 to 3 (BF16,

@@ -64,9 +64,8 @@ ONNXSLIM_API int onnxslim_insert_after(onnxslim_graph *graph, const char *value,
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *consumer,
-                                        size_t input_index, const char *op_type,
-                                        const char *domain, const char *fresh_name,
-                                        onnxslim_node **out);
+                                        size_t input_index, const char *op_type, const char *domain,
+                                        const char *fresh_name, onnxslim_node **out);
 
 /**
  * onnxslim_insert_after() of a Cast node with attribute to = `to`
@@ -83,8 +82,8 @@ ONNXSLIM_API int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *v
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer,
-                                             size_t input_index, int32_t to,
-                                             const char *fresh_name, onnxslim_node **out);
+                                             size_t input_index, int32_t to, const char *fresh_name,
+                                             onnxslim_node **out);
 
 #ifdef __cplusplus
 }

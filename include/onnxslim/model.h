@@ -55,8 +55,8 @@ extern "C" {
  * Fields are only ever appended; `version` tells the library which exist.
  */
 typedef struct onnxslim_load_options {
-  unsigned int version;   /**< ONNXSLIM_LOAD_OPTIONS_VERSION */
-  unsigned int flags;     /**< reserved, must be 0 */
+  unsigned int version; /**< ONNXSLIM_LOAD_OPTIONS_VERSION */
+  unsigned int flags;   /**< reserved, must be 0 */
   /** max message nesting; 0 = ONNXSLIM_DEFAULT_MAX_DEPTH; at most
    * ONNXSLIM_MAX_DEPTH_LIMIT. Edits never nest deeper either. */
   unsigned int max_depth;
@@ -75,7 +75,8 @@ typedef struct onnxslim_load_options {
   uint64_t max_memory;
 } onnxslim_load_options;
 
-#define ONNXSLIM_LOAD_OPTIONS_INIT {ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0, NULL, 0}
+#define ONNXSLIM_LOAD_OPTIONS_INIT \
+  { ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0, NULL, 0 }
 
 /**
  * Sets *opts to the defaults of the given options version.
@@ -107,9 +108,9 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * opts may be NULL for defaults.
  * Errors: ONNXSLIM_EINVAL (NULL out/path, bad options), ONNXSLIM_EIO (cannot
  * open/map, or `path` is not a regular file: a FIFO, device or directory is
- * refused at once, never waited on), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting too
- * deep, structure over max_memory), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor dims),
- * ONNXSLIM_ENOMEM.
+ * refused at once, never waited on), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting
+ * too deep, structure over max_memory), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor
+ * dims), ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_open(onnxslim_model **out, const char *path,
@@ -167,7 +168,8 @@ ONNXSLIM_API size_t onnxslim_model_metadata_count(const onnxslim_model *model);
 ONNXSLIM_API int onnxslim_model_metadata(const onnxslim_model *model, size_t index,
                                          const char **key, const char **value);
 
-/** The main graph; never NULL for a loaded model (loading refuses models without one). NULL only for a NULL model. @since 0.1.0 */
+/** The main graph; never NULL for a loaded model (loading refuses models without one). NULL only
+ * for a NULL model. @since 0.1.0 */
 ONNXSLIM_API onnxslim_graph *onnxslim_model_graph(const onnxslim_model *model);
 
 /** Number of model-local functions. @since 0.1.0 */
@@ -270,7 +272,8 @@ ONNXSLIM_API int onnxslim_model_set_opset(onnxslim_model *model, const char *dom
                                           int64_t version);
 /** Removes the opset import of `domain`. Errors: EINVAL, ENOTFOUND. @since 0.1.0 */
 ONNXSLIM_API int onnxslim_model_remove_opset(onnxslim_model *model, const char *domain);
-/** Sets metadata_props[key] = value (copied), adding the key if needed. Errors: EINVAL, ENOMEM. @since 0.1.0 */
+/** Sets metadata_props[key] = value (copied), adding the key if needed. Errors: EINVAL, ENOMEM.
+ * @since 0.1.0 */
 ONNXSLIM_API int onnxslim_model_set_metadata(onnxslim_model *model, const char *key,
                                              const char *value);
 /** Removes metadata key `key`. Errors: EINVAL, ENOTFOUND. @since 0.1.0 */

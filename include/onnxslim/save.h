@@ -89,9 +89,11 @@ typedef struct onnxslim_save_options {
   const char *location;
 } onnxslim_save_options;
 
-#define ONNXSLIM_SAVE_OPTIONS_INIT                                                      \
-  {ONNXSLIM_SAVE_OPTIONS_VERSION, 0, ONNXSLIM_LAYOUT_AS_LOADED,                          \
-   ONNXSLIM_SAVE_DEFAULT_THRESHOLD, ONNXSLIM_SAVE_DEFAULT_ALIGN, NULL}
+#define ONNXSLIM_SAVE_OPTIONS_INIT                                                                \
+  {                                                                                               \
+    ONNXSLIM_SAVE_OPTIONS_VERSION, 0, ONNXSLIM_LAYOUT_AS_LOADED, ONNXSLIM_SAVE_DEFAULT_THRESHOLD, \
+        ONNXSLIM_SAVE_DEFAULT_ALIGN, NULL                                                         \
+  }
 
 /**
  * Sets *opts to the defaults of the given options version

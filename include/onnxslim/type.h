@@ -20,7 +20,7 @@ ONNXSLIM_API const char *onnxslim_value_info_doc_string(const onnxslim_value_inf
 ONNXSLIM_API onnxslim_type *onnxslim_value_info_type(const onnxslim_value_info *vi);
 
 /** Kinds of type (onnxslim_type_kind()). */
-#define ONNXSLIM_TYPE_UNKNOWN 0       /**< no or an unknown value field */
+#define ONNXSLIM_TYPE_UNKNOWN 0 /**< no or an unknown value field */
 #define ONNXSLIM_TYPE_TENSOR 1
 #define ONNXSLIM_TYPE_SEQUENCE 2
 #define ONNXSLIM_TYPE_MAP 3
@@ -82,8 +82,8 @@ ONNXSLIM_API int onnxslim_value_info_set_type(onnxslim_value_info *vi, const onn
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t elem_type,
-                                                     const int64_t *dims,
-                                                     const char *const *params, size_t rank);
+                                                     const int64_t *dims, const char *const *params,
+                                                     size_t rank);
 /**
  * Changes the element type of a tensor (or sparse tensor) type, keeping its
  * shape; a value without a type gets a shapeless tensor type.

@@ -47,7 +47,7 @@ int onnxslim__err_nomem(const char *what);
 typedef struct osl_arena_block osl_arena_block;
 typedef struct osl_arena {
   osl_arena_block *head;
-  size_t block; /* size of the next block (0: the default, 64 KiB); doubles up to it */
+  size_t block;   /* size of the next block (0: the default, 64 KiB); doubles up to it */
   uint64_t total; /* bytes taken from malloc */
 } osl_arena;
 
@@ -178,7 +178,7 @@ const char *onnxslim__out_name(const osl_out *out);
 /* flush and fsync; the file stays open (and its temporary locked) until
  * the commit */
 int onnxslim__out_finish(osl_out *out, int fsync_data);
-int onnxslim__out_commit(osl_out *out, int fsync_dir);  /* rename into place */
+int onnxslim__out_commit(osl_out *out, int fsync_dir); /* rename into place */
 /* Renames into place under another name in the same directory. */
 int onnxslim__out_commit_to(osl_out *out, const char *name, int fsync_dir);
 /* fsync of the output's directory (names renamed into it are durable). */

@@ -27,8 +27,7 @@ int onnxslim__err_options_version(const char *who, const char *what, unsigned in
 }
 
 int onnxslim__err_nomem(const char *what) {
-  if (what && *what)
-    return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory: %s", what);
+  if (what && *what) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory: %s", what);
   return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
 }
 

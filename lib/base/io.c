@@ -74,7 +74,7 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
 /* ---- opening beneath a directory --------------------------------------- */
 
 #ifdef SYS_openat2
-#include <linux/openat2.h>
+#  include <linux/openat2.h>
 #endif
 
 /* The same as openat2(RESOLVE_BENEATH) in user space, for kernels (before
@@ -264,18 +264,18 @@ void onnxslim__run_release(osl_run *r, const void *map, const void *p, size_t n)
 struct osl_out {
   osl_sink base;
   int fd;
-  char *path; /* final path (as the caller spelled it, for messages) */
-  char *tmp;  /* temporary file, until committed (likewise) */
-  char *dir;  /* their directory (likewise) */
+  char *path;    /* final path (as the caller spelled it, for messages) */
+  char *tmp;     /* temporary file, until committed (likewise) */
+  char *dir;     /* their directory (likewise) */
   int dfd;       /* the directory both live in: every operation is relative to it */
   char *name;    /* final name in dfd */
   char *tmpname; /* temporary name in dfd (a side file, locked by fd), "" once
                   * committed, NULL if never made */
   uint8_t *buf;
   size_t len;
-  uint64_t pos; /* bytes written (including buffered) */
+  uint64_t pos;    /* bytes written (including buffered) */
   uint64_t copied; /* bytes of pos copied in the kernel (copy_file_range) */
-  osl_source src; /* where written bytes may come from: kernel copies, pages released */
+  osl_source src;  /* where written bytes may come from: kernel copies, pages released */
 };
 
 static int write_all(osl_out *o, const uint8_t *p, size_t n) {
@@ -377,10 +377,8 @@ static char *side_name(const char *name, const char *kind, int owner) {
   if (blen > OSL_SIDE_BASE_MAX) blen = OSL_SIDE_BASE_MAX;
   char *p = malloc(blen + strlen(kind) + 80);
   if (!p) return NULL;
-  if (owner)
-    sprintf(p, ".%.*s.%s-%ld-%ld-", (int)blen, name, kind, (long)getpid(), my_tid());
-  else
-    sprintf(p, ".%.*s.%s", (int)blen, name, kind);
+  if (owner) sprintf(p, ".%.*s.%s-%ld-%ld-", (int)blen, name, kind, (long)getpid(), my_tid());
+  else sprintf(p, ".%.*s.%s", (int)blen, name, kind);
   return p;
 }
 
@@ -529,8 +527,7 @@ osl_lock *onnxslim__dest_lock(int dfd, const char *name) {
     int fd = openat(l->dfd, lname, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) return l;
     int r;
-    while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
-    }
+    while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {}
     if (r != 0) {
       close(fd);
       return l;
@@ -701,8 +698,7 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
   int dfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
   if (dfd < 0)
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
-  else
-    o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src);
+  else o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src);
   free(dir);
   return o;
 }
@@ -737,10 +733,8 @@ osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const cha
   /* spellings for messages: base/rel, base/dirname(rel) */
   int sep = blen && base[blen - 1] != '/';
   sprintf(path, "%s%s%s", base, sep ? "/" : "", rel);
-  if (slash)
-    sprintf(dir, "%s%s%.*s", base, sep ? "/" : "", (int)(slash - rel), rel);
-  else
-    strcpy(dir, base);
+  if (slash) sprintf(dir, "%s%s%.*s", base, sep ? "/" : "", (int)(slash - rel), rel);
+  else strcpy(dir, base);
   osl_out *o = NULL;
   const char *leaf;
   int dfd = onnxslim__open_parent_beneath(basefd, rel, &leaf);

@@ -32,8 +32,8 @@ static osl_map_entry *slot(const osl_map *map, const void *key, uint64_t h, int 
 static int grow(osl_arena *arena, osl_map *map) {
   size_t cap = map->cap ? map->cap * 2 : 16;
   if (cap > SIZE_MAX / sizeof(osl_map_entry)) return -1;
-  osl_map_entry *slots = arena ? onnxslim__arena_alloc(arena, cap * sizeof *slots)
-                               : malloc(cap * sizeof *slots);
+  osl_map_entry *slots =
+      arena ? onnxslim__arena_alloc(arena, cap * sizeof *slots) : malloc(cap * sizeof *slots);
   if (!slots) return -1;
   memset(slots, 0, cap * sizeof *slots);
   for (size_t i = 0; i < map->cap; i++) {

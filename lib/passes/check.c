@@ -36,7 +36,9 @@ void onnxslim_check_report_free(onnxslim_check_report *report) {
   free(report);
 }
 
-size_t onnxslim_check_report_count(const onnxslim_check_report *report) { return report ? report->count : 0; }
+size_t onnxslim_check_report_count(const onnxslim_check_report *report) {
+  return report ? report->count : 0;
+}
 
 static const ck_item *item_at(const onnxslim_check_report *report, size_t index, const char *fn) {
   if (!report) {
@@ -539,7 +541,8 @@ static int32_t node_out_dtype(const onnxslim_node *node, const char **what) {
 }
 
 /* Second pass: inputs, opsets, attributes and types of every node. */
-static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets, const osl_map *types) {
+static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
+                       const osl_map *types) {
   size_t n = body_count(b);
   ck_str why = {0};
   int rc = 0;
@@ -594,8 +597,8 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets, co
     if (!rc && types) {
       const char *what = NULL;
       int32_t dt = node_out_dtype(node, &what);
-      const char *out = dt && onnxslim_node_output_count(node) > 0 ? onnxslim_node_output(node, 0)
-                                                                     : NULL;
+      const char *out =
+          dt && onnxslim_node_output_count(node) > 0 ? onnxslim_node_output(node, 0) : NULL;
       const osl_map_entry *e = out && out[0] ? map_find(types, out) : NULL;
       if (e) {
         const onnxslim_type *ty = e->value;
@@ -603,8 +606,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets, co
         int32_t et = onnxslim_type_elem_type(ty);
         char b1[32], b2[32];
         if (kind == ONNXSLIM_TYPE_TENSOR && et && et != dt)
-          rc = problem(c, ONNXSLIM_CHECK_TYPE,
-                       "%s %s, but its output '%s' is recorded as %s", what,
+          rc = problem(c, ONNXSLIM_CHECK_TYPE, "%s %s, but its output '%s' is recorded as %s", what,
                        dtype_str(b1, sizeof b1, dt), out, dtype_str(b2, sizeof b2, et));
       }
     }
@@ -720,8 +722,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       if (put < 0) rc = nomem(c);
       /* a graph input that is also an initializer is a default value */
       if (put == 0 && e->num != DEF_INPUT)
-        rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice",
-                     name);
+        rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice", name);
       if (!rc && map_put(&inits, name, "initializer", onnxslim_tensor_dtype(t), NULL) < 0)
         rc = nomem(c);
     }
@@ -752,8 +753,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       if (put == 0 && e->num != DEF_INPUT)
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "sparse initializer '%s' is defined twice",
                      name);
-      if (!rc && map_put(&inits, name, "sparse initializer", onnxslim_tensor_dtype(vals),
-                         NULL) < 0)
+      if (!rc && map_put(&inits, name, "sparse initializer", onnxslim_tensor_dtype(vals), NULL) < 0)
         rc = nomem(c);
     }
     if (!rc) rc = check_sparse(c, sp);
@@ -766,8 +766,9 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   /* recorded types: inputs, outputs, value_info */
   static const char *const kinds[] = {"input", "output", "value_info"};
   for (int k = 0; k < 3 && !rc; k++) {
-    n = k == 0 ? onnxslim_graph_input_count(g)
-               : k == 1 ? onnxslim_graph_output_count(g) : onnxslim_graph_value_info_count(g);
+    n = k == 0   ? onnxslim_graph_input_count(g)
+        : k == 1 ? onnxslim_graph_output_count(g)
+                 : onnxslim_graph_value_info_count(g);
     for (size_t i = 0; i < n && !rc; i++) {
       const onnxslim_value_info *vi = k == 0   ? onnxslim_graph_input(g, i)
                                       : k == 1 ? onnxslim_graph_output(g, i)
@@ -812,8 +813,8 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
   const char *name = onnxslim_function_name(fn), *dom = onnxslim_function_domain(fn);
   if (!name || !dom) return failed(c);
   size_t gmark = !name[0] ? push(c, "function[%zu]", index)
-                 : dom[0]  ? push(c, "function '%s' (domain '%s')", name, dom)
-                           : push(c, "function '%s'", name);
+                 : dom[0] ? push(c, "function '%s' (domain '%s')", name, dom)
+                          : push(c, "function '%s'", name);
   scope s = {NULL, {0}, 0};
   osl_map own = {0};
   const osl_map *opsets = model_opsets;
@@ -857,8 +858,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
       break;
     }
     size_t mark = out[0] ? push(c, " output '%s'", out) : push(c, " output[%zu]", i);
-    if (!out[0])
-      rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "function output without a name");
+    if (!out[0]) rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "function output without a name");
     else if (!map_find(&s.values, out))
       rc = problem(c, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
                    "function output '%s' is produced by no node and is not an input", out);
@@ -884,13 +884,11 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
   /* IR versions before 3 had no opset_import: the default domain is implied */
   const osl_map *use_opsets =
       onnxslim_model_opset_count(model) == 0 && onnxslim_model_ir_version(model) < 3 ? NULL
-                                                                                      : &opsets;
+                                                                                     : &opsets;
   if (!rc) {
     const onnxslim_graph *g = onnxslim_model_graph(model);
-    if (g)
-      rc = check_graph(&c, g, NULL, use_opsets);
-    else if (onnxslim_error_last_code() != ONNXSLIM_ENOTFOUND)
-      rc = failed(&c);
+    if (g) rc = check_graph(&c, g, NULL, use_opsets);
+    else if (onnxslim_error_last_code() != ONNXSLIM_ENOTFOUND) rc = failed(&c);
   }
   size_t nf = onnxslim_model_function_count(model);
   for (size_t i = 0; i < nf && !rc; i++) {

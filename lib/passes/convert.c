@@ -111,8 +111,7 @@ int onnxslim_convert_report_bytes_before(const onnxslim_convert_report *r, size_
   return 0;
 }
 
-int onnxslim_convert_report_bytes_after(const onnxslim_convert_report *r, size_t i,
-                                        uint64_t *out) {
+int onnxslim_convert_report_bytes_after(const onnxslim_convert_report *r, size_t i, uint64_t *out) {
   const char *who = "onnxslim_convert_report_bytes_after";
   if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL out", who);
   const osl_report_entry *e = entry_at(r, i, who);
@@ -471,7 +470,8 @@ static int collect(osl_conv *cv, onnxslim_graph *g, osl_cands *out) {
     if (strcmp(onnxslim_node_op_type(n), "Constant") == 0 && onnxslim_node_domain(n)[0] == '\0' &&
         onnxslim_node_output_count(n) == 1) {
       onnxslim_attr *a = onnxslim_node_find_attr(n, "value");
-      onnxslim_tensor *t = a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
+      onnxslim_tensor *t =
+          a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
       if (t) rc = want(cv, g, t, onnxslim_node_output(n, 0), n, out);
     }
     for (size_t j = 0; j < onnxslim_node_subgraph_count(n) && !rc; j++)
@@ -504,10 +504,11 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
     memcpy(&o, options, options_size(options->version));
   }
   const onnxslim_convert_options *opts = &o;
-  if (opts->policy < ONNXSLIM_POLICY_CAST_AFTER_GATHER || opts->policy > ONNXSLIM_POLICY_STORAGE_ONLY)
+  if (opts->policy < ONNXSLIM_POLICY_CAST_AFTER_GATHER ||
+      opts->policy > ONNXSLIM_POLICY_STORAGE_ONLY)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion policy %d", opts->policy);
-  if (opts->flags & ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE |
-                      ONNXSLIM_CONVERT_FLUSH_SUBNORMALS))
+  if (opts->flags &
+      ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE | ONNXSLIM_CONVERT_FLUSH_SUBNORMALS))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion flags 0x%x set", opts->flags);
   if (opts->report_flags & ~ONNXSLIM_CONVERT_REPORT_NO_STATS)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion report flags 0x%x set",
@@ -550,8 +551,8 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   return rc;
 }
 
-int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model,
-                                   int32_t to, uint64_t min_size, unsigned int flags) {
+int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model, int32_t to,
+                                   uint64_t min_size, unsigned int flags) {
   static const char *const spec[] = {"op:Gather:0"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = to;

@@ -172,7 +172,7 @@ OSL_INLINE uint32_t f32_to_f16_1(uint32_t u, unsigned int fl) {
   uint32_t big = (fl & F_SAT) ? (0x7BFFu + (uint32_t)(a >= 0x7F800000)) << 13 : 0x7C00u << 13;
   r = sel32(a >= 0x477FF000, big, r);
   r |= sel32(a > 0x7F800000, 0x00400000u | ((uint32_t)a & 0x007FE000u), 0); /* NaN */
-  r |= (u >> 3) & 0x10000000u;                                               /* sign */
+  r |= (u >> 3) & 0x10000000u;                                              /* sign */
   return r >> 13;
 }
 
@@ -222,8 +222,7 @@ OSL_INLINE uint32_t f64_to_f32_1(uint64_t b, unsigned int fl) {
   uint32_t ra = r & 0x7FFFFFFFu;
   if (fl & F_SAT) /* finite input (exponent not all ones) that became Inf */
     r = sel32(ra == 0x7F800000u && (hi & 0x7FFFFFFFu) < 0x7FF00000u, s | 0x7F7FFFFFu, r);
-  if (fl & F_FLUSH)
-    r = sel32(ra < 0x00800000u, s, r);
+  if (fl & F_FLUSH) r = sel32(ra < 0x00800000u, s, r);
   return sel32(ra > 0x7F800000u, s | 0x7FC00000u | ((uint32_t)(b >> 29) & 0x003FFFFFu), r);
 }
 
@@ -276,18 +275,18 @@ int onnxslim__fp_env_default(void) {
 #endif
 #define PREFETCH_AHEAD 4096
 
-#define PREFETCH_BLOCK(IN)                                                                \
-  if (n - i_ >= BLK + PREFETCH_AHEAD / (IN))                                              \
-    for (size_t q = 0; q < (IN) * BLK; q += 64) OSL_PREFETCH(s + PREFETCH_AHEAD + q)
+#define PREFETCH_BLOCK(IN)                   \
+  if (n - i_ >= BLK + PREFETCH_AHEAD / (IN)) \
+    for (size_t q = 0; q < (IN)*BLK; q += 64) OSL_PREFETCH(s + PREFETCH_AHEAD + q)
 
-#define BLOCKED(IN, OUT, BODY)                                                           \
-  do {                                                                                   \
-    size_t i_ = 0;                                                                       \
-    for (; n - i_ >= BLK; i_ += BLK, s += (IN) * BLK, d += (OUT) * BLK) {                \
-      PREFETCH_BLOCK(IN);                                                                \
-      for (size_t k = 0; k < BLK; k++) BODY;                                             \
-    }                                                                                    \
-    for (size_t k = 0; k < n - i_; k++) BODY;                                            \
+#define BLOCKED(IN, OUT, BODY)                                        \
+  do {                                                                \
+    size_t i_ = 0;                                                    \
+    for (; n - i_ >= BLK; i_ += BLK, s += (IN)*BLK, d += (OUT)*BLK) { \
+      PREFETCH_BLOCK(IN);                                             \
+      for (size_t k = 0; k < BLK; k++) BODY;                          \
+    }                                                                 \
+    for (size_t k = 0; k < n - i_; k++) BODY;                         \
   } while (0)
 
 /* 1 when FP32 bits u convert to a nonzero FP16 subnormal: 2^-25 < |x| <
@@ -303,24 +302,24 @@ OSL_INLINE uint32_t f16_subnormal_result(uint32_t u) {
  * that is not a nonzero subnormal, and converted again in full only when one
  * of its values has a nonzero subnormal result. LOAD32(k) gives element k as
  * FP32 bits (input at s + IN*k). */
-#define F16_BLOCKED(IN, LOAD32)                                                          \
-  do {                                                                                   \
-    size_t i_ = 0;                                                                       \
-    for (; n - i_ >= BLK; i_ += BLK, s += (IN) * BLK, d += 2 * BLK) {                    \
-      uint32_t any = 0;                                                                  \
-      PREFETCH_BLOCK(IN);                                                                \
-      for (size_t k = 0; k < BLK; k++) {                                                 \
-        uint32_t u = LOAD32(k);                                                          \
-        st16(d + 2 * k, f32_to_f16_1(u, fl | F_FLUSH));                                  \
-        any |= f16_subnormal_result(u);                                                  \
-      }                                                                                  \
-      if (any)                                                                           \
-        for (size_t k = 0; k < BLK; k++) {                                               \
-          uint32_t u = LOAD32(k);                                                        \
-          if (f16_subnormal_result(u)) st16(d + 2 * k, f32_to_f16_1(u, fl));             \
-        }                                                                                \
-    }                                                                                    \
-    for (size_t k = 0; k < n - i_; k++) st16(d + 2 * k, f32_to_f16_1(LOAD32(k), fl));    \
+#define F16_BLOCKED(IN, LOAD32)                                                       \
+  do {                                                                                \
+    size_t i_ = 0;                                                                    \
+    for (; n - i_ >= BLK; i_ += BLK, s += (IN)*BLK, d += 2 * BLK) {                   \
+      uint32_t any = 0;                                                               \
+      PREFETCH_BLOCK(IN);                                                             \
+      for (size_t k = 0; k < BLK; k++) {                                              \
+        uint32_t u = LOAD32(k);                                                       \
+        st16(d + 2 * k, f32_to_f16_1(u, fl | F_FLUSH));                               \
+        any |= f16_subnormal_result(u);                                               \
+      }                                                                               \
+      if (any)                                                                        \
+        for (size_t k = 0; k < BLK; k++) {                                            \
+          uint32_t u = LOAD32(k);                                                     \
+          if (f16_subnormal_result(u)) st16(d + 2 * k, f32_to_f16_1(u, fl));          \
+        }                                                                             \
+    }                                                                                 \
+    for (size_t k = 0; k < n - i_; k++) st16(d + 2 * k, f32_to_f16_1(LOAD32(k), fl)); \
   } while (0)
 
 #define LOAD_F32(k) ld32(s + 4 * (k))
@@ -332,10 +331,8 @@ OSL_INLINE void loop_f32_to_bf16(unsigned char *restrict d, const unsigned char 
 }
 OSL_INLINE void loop_f32_to_f16(unsigned char *restrict d, const unsigned char *restrict s,
                                 size_t n, unsigned int fl) {
-  if (fl & F_FLUSH)
-    BLOCKED(4, 2, st16(d + 2 * k, f32_to_f16_1(LOAD_F32(k), fl)));
-  else
-    F16_BLOCKED(4, LOAD_F32);
+  if (fl & F_FLUSH) BLOCKED(4, 2, st16(d + 2 * k, f32_to_f16_1(LOAD_F32(k), fl)));
+  else F16_BLOCKED(4, LOAD_F32);
 }
 OSL_INLINE void loop_f64_to_f32(unsigned char *restrict d, const unsigned char *restrict s,
                                 size_t n, unsigned int fl) {
@@ -347,10 +344,8 @@ OSL_INLINE void loop_f16_to_bf16(unsigned char *restrict d, const unsigned char 
 }
 OSL_INLINE void loop_bf16_to_f16(unsigned char *restrict d, const unsigned char *restrict s,
                                  size_t n, unsigned int fl) {
-  if (fl & F_FLUSH)
-    BLOCKED(2, 2, st16(d + 2 * k, f32_to_f16_1(LOAD_BF16(k), fl)));
-  else
-    F16_BLOCKED(2, LOAD_BF16);
+  if (fl & F_FLUSH) BLOCKED(2, 2, st16(d + 2 * k, f32_to_f16_1(LOAD_BF16(k), fl)));
+  else F16_BLOCKED(2, LOAD_BF16);
 }
 
 /* The two narrowing kernels the recipe uses are also compiled for AVX2 and
@@ -404,10 +399,8 @@ static void fast_f64_to_f32(unsigned char *restrict d, const unsigned char *rest
 static void fast_f16_to_bf16(unsigned char *restrict d, const unsigned char *restrict s, size_t n,
                              unsigned int fl) {
   /* No FP16 value overflows or is subnormal in BF16: only TRUNCATE matters. */
-  if (fl & F_TRUNC)
-    loop_f16_to_bf16(d, s, n, F_TRUNC);
-  else
-    loop_f16_to_bf16(d, s, n, 0);
+  if (fl & F_TRUNC) loop_f16_to_bf16(d, s, n, F_TRUNC);
+  else loop_f16_to_bf16(d, s, n, 0);
 }
 
 static void fast_bf16_to_f16(unsigned char *restrict d, const unsigned char *restrict s, size_t n,
@@ -420,16 +413,13 @@ static void fast_bf16_to_f16(unsigned char *restrict d, const unsigned char *res
   }
 }
 
-static void fast_bf16_to_f32(unsigned char *restrict d, const unsigned char *restrict s,
-                             size_t n) {
+static void fast_bf16_to_f32(unsigned char *restrict d, const unsigned char *restrict s, size_t n) {
   BLOCKED(2, 4, st32(d + 4 * k, bf16_to_f32_1(ld16(s + 2 * k))));
 }
-static void fast_f16_to_f32(unsigned char *restrict d, const unsigned char *restrict s,
-                            size_t n) {
+static void fast_f16_to_f32(unsigned char *restrict d, const unsigned char *restrict s, size_t n) {
   BLOCKED(2, 4, st32(d + 4 * k, f16_to_f32_1(ld16(s + 2 * k))));
 }
-static void fast_f32_to_f64(unsigned char *restrict d, const unsigned char *restrict s,
-                            size_t n) {
+static void fast_f32_to_f64(unsigned char *restrict d, const unsigned char *restrict s, size_t n) {
   BLOCKED(4, 8, st64(d + 8 * k, f32_to_f64_1(ld32(s + 4 * k))));
 }
 
@@ -526,33 +516,33 @@ static int daz_off(void) {
  * relative error may exceed its lane's maximum (rel_may_exceed); the second
  * loop, which divides, runs for flagged blocks only (after the first blocks
  * of a tensor, rarely). */
-#define DEFINE_STATS_BLOCK(NAME, INBITS, OUTBITS)                                          \
-  OSL_INLINE void NAME(osl_acc *acc, osl_lanes *l, const unsigned char *s,                 \
-                       const unsigned char *d, uint32_t sat_min) {                         \
-    uint32_t c_nan = 0, c_inf = 0, c_sat = 0, c_flush = 0, more = 0;                       \
-    for (size_t k = 0; k < BLK; k++) {                                                     \
-      uint32_t a = (INBITS) & 0x7FFFFFFFu, oa = (OUTBITS) & 0x7FFFFFFFu;                   \
-      uint32_t fin = a < 0x7F800000u, inf = oa == 0x7F800000u;                             \
-      uint32_t ok = fin & (inf ^ 1u);                                                      \
-      c_nan += a > 0x7F800000u;                                                            \
-      c_inf += fin & inf;                                                                  \
-      c_sat += ok & (a >= sat_min);                                                        \
-      c_flush += ok & (oa == 0) & (a != 0);                                                \
-      double x = u2f(sel32(ok, a, 0)), y = u2f(sel32(ok, oa, 0));                          \
-      double err = u2d(d2u(y - x) & 0x7FFFFFFFFFFFFFFFu);                                  \
-      l->abs[k] = err > l->abs[k] ? err : l->abs[k];                                       \
-      more |= (uint32_t)rel_may_exceed(err, x, l->rel[k]);                                 \
-    }                                                                                      \
-    acc->nan += c_nan, acc->to_inf += c_inf, acc->saturated += c_sat;                      \
-    acc->flushed += c_flush;                                                               \
-    if (!more) return;                                                                     \
-    for (size_t k = 0; k < BLK; k++) {                                                     \
-      uint32_t a = (INBITS) & 0x7FFFFFFFu, oa = (OUTBITS) & 0x7FFFFFFFu;                   \
-      uint32_t ok = (a < 0x7F800000u) & (oa != 0x7F800000u) & (a != 0);                    \
-      double x = u2f(sel32(ok, a, 0x3F800000u)), y = u2f(sel32(ok, oa, 0x3F800000u));      \
-      double rel = u2d(d2u(y - x) & 0x7FFFFFFFFFFFFFFFu) / x;                              \
-      l->rel[k] = rel > l->rel[k] ? rel : l->rel[k];                                       \
-    }                                                                                      \
+#define DEFINE_STATS_BLOCK(NAME, INBITS, OUTBITS)                                                  \
+  OSL_INLINE void NAME(osl_acc *acc, osl_lanes *l, const unsigned char *s, const unsigned char *d, \
+                       uint32_t sat_min) {                                                         \
+    uint32_t c_nan = 0, c_inf = 0, c_sat = 0, c_flush = 0, more = 0;                               \
+    for (size_t k = 0; k < BLK; k++) {                                                             \
+      uint32_t a = (INBITS)&0x7FFFFFFFu, oa = (OUTBITS)&0x7FFFFFFFu;                               \
+      uint32_t fin = a < 0x7F800000u, inf = oa == 0x7F800000u;                                     \
+      uint32_t ok = fin & (inf ^ 1u);                                                              \
+      c_nan += a > 0x7F800000u;                                                                    \
+      c_inf += fin & inf;                                                                          \
+      c_sat += ok & (a >= sat_min);                                                                \
+      c_flush += ok & (oa == 0) & (a != 0);                                                        \
+      double x = u2f(sel32(ok, a, 0)), y = u2f(sel32(ok, oa, 0));                                  \
+      double err = u2d(d2u(y - x) & 0x7FFFFFFFFFFFFFFFu);                                          \
+      l->abs[k] = err > l->abs[k] ? err : l->abs[k];                                               \
+      more |= (uint32_t)rel_may_exceed(err, x, l->rel[k]);                                         \
+    }                                                                                              \
+    acc->nan += c_nan, acc->to_inf += c_inf, acc->saturated += c_sat;                              \
+    acc->flushed += c_flush;                                                                       \
+    if (!more) return;                                                                             \
+    for (size_t k = 0; k < BLK; k++) {                                                             \
+      uint32_t a = (INBITS)&0x7FFFFFFFu, oa = (OUTBITS)&0x7FFFFFFFu;                               \
+      uint32_t ok = (a < 0x7F800000u) & (oa != 0x7F800000u) & (a != 0);                            \
+      double x = u2f(sel32(ok, a, 0x3F800000u)), y = u2f(sel32(ok, oa, 0x3F800000u));              \
+      double rel = u2d(d2u(y - x) & 0x7FFFFFFFFFFFFFFFu) / x;                                      \
+      l->rel[k] = rel > l->rel[k] ? rel : l->rel[k];                                               \
+    }                                                                                              \
   }
 
 DEFINE_STATS_BLOCK(stats_block_f32_bf16, ld32(s + 4 * k), bf16_to_f32_1(ld16(d + 2 * k)))
@@ -565,27 +555,27 @@ DEFINE_STATS_BLOCK(stats_block_bf16_f16, bf16_to_f32_1(ld16(s + 2 * k)),
 /* Runs FAST over chunks of CHUNK elements, then the stats of each chunk:
  * BLOCK on its whole blocks, ONE(acc, k) on the rest (element k with input at
  * s + IN*k and result at d + OUT*k). BLOCK may be omitted (scalar only). */
-#define WITH_STATS(IN, OUT, FAST, BLOCK, ONE)                                        \
-  do {                                                                             \
-    osl_acc acc = {0, 0, 0, 0, 0.0, 0.0};                                          \
-    osl_lanes lanes;                                                               \
-    memset(&lanes, 0, sizeof lanes);                                               \
-    const unsigned char *s = (const unsigned char *)src;                           \
-    unsigned char *d = (unsigned char *)dst;                                       \
-    int vector_ok = daz_off();                                                     \
-    for (size_t done = 0; done < n;) {                                             \
-      size_t c = n - done < CHUNK ? n - done : CHUNK, k = 0;                       \
-      FAST(d, s, c, flags);                                                        \
-      if (vector_ok) BLOCK;                                                        \
-      for (; k < c; k++) ONE(&acc, k);                                             \
-      done += c, s += (IN) * c, d += (OUT) * c;                                    \
-    }                                                                              \
-    lanes_fold(&acc, &lanes);                                                      \
-    stats_merge(stats, &acc, n);                                                   \
+#define WITH_STATS(IN, OUT, FAST, BLOCK, ONE)                \
+  do {                                                       \
+    osl_acc acc = {0, 0, 0, 0, 0.0, 0.0};                    \
+    osl_lanes lanes;                                         \
+    memset(&lanes, 0, sizeof lanes);                         \
+    const unsigned char *s = (const unsigned char *)src;     \
+    unsigned char *d = (unsigned char *)dst;                 \
+    int vector_ok = daz_off();                               \
+    for (size_t done = 0; done < n;) {                       \
+      size_t c = n - done < CHUNK ? n - done : CHUNK, k = 0; \
+      FAST(d, s, c, flags);                                  \
+      if (vector_ok) BLOCK;                                  \
+      for (; k < c; k++) ONE(&acc, k);                       \
+      done += c, s += (IN)*c, d += (OUT)*c;                  \
+    }                                                        \
+    lanes_fold(&acc, &lanes);                                \
+    stats_merge(stats, &acc, n);                             \
   } while (0)
 
 #define BLOCKS_OF(FN, IN, OUT, SAT_MIN) \
-  for (; c - k >= BLK; k += BLK) FN(&acc, &lanes, s + (IN) * k, d + (OUT) * k, SAT_MIN)
+  for (; c - k >= BLK; k += BLK) FN(&acc, &lanes, s + (IN)*k, d + (OUT)*k, SAT_MIN)
 
 /* ---- kernels (internal API) -------------------------------------------------- */
 
@@ -618,7 +608,7 @@ void onnxslim__convert_f16_to_bf16(void *dst, const void *src, size_t n, unsigne
     fast_f16_to_bf16(dst, src, n, flags);
     return;
   }
-#define ONE(A, k)                                                                        \
+#define ONE(A, k) \
   acc_f32(A, f16_to_f32_1(ld16(s + 2 * (k))), bf16_to_f32_1(ld16(d + 2 * (k))), 0xFFFFFFFFu)
   WITH_STATS(2, 2, fast_f16_to_bf16, BLOCKS_OF(stats_block_f16_bf16, 2, 2, 0xFFFFFFFFu), ONE);
 #undef ONE
@@ -630,7 +620,7 @@ void onnxslim__convert_bf16_to_f16(void *dst, const void *src, size_t n, unsigne
     fast_bf16_to_f16(dst, src, n, flags);
     return;
   }
-#define ONE(A, k)                                                                        \
+#define ONE(A, k) \
   acc_f32(A, bf16_to_f32_1(ld16(s + 2 * (k))), f16_to_f32_1(ld16(d + 2 * (k))), 0x477FF000u)
   WITH_STATS(2, 2, fast_bf16_to_f16, BLOCKS_OF(stats_block_bf16_f16, 2, 2, 0x477FF000u), ONE);
 #undef ONE
@@ -750,11 +740,10 @@ int onnxslim__convert_check(const char *who, const osl_convert_kernel *k, const 
                             const void *src, size_t n, unsigned int flags,
                             const onnxslim_convert_stats *stats) {
   if (n > 0 && (!dst || !src))
-    return onnxslim__err(ONNXSLIM_EINVAL, "%s: %s is NULL with n = %zu", who,
-                         !dst ? "dst" : "src", n);
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: %s is NULL with n = %zu", who, !dst ? "dst" : "src",
+                         n);
   if (flags & ~F_ALL)
-    return onnxslim__err(ONNXSLIM_EINVAL, "%s: reserved flag bits 0x%x set", who,
-                         flags & ~F_ALL);
+    return onnxslim__err(ONNXSLIM_EINVAL, "%s: reserved flag bits 0x%x set", who, flags & ~F_ALL);
   if (flags & ~k->flags_allowed)
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: flags 0x%x do not apply (%s)", who,
                          flags & ~k->flags_allowed,
@@ -779,16 +768,16 @@ int onnxslim_convert_stats_init(onnxslim_convert_stats *stats, unsigned int vers
   return 0;
 }
 
-#define NARROW(KIND, NAME)                                                                   \
-  int rc = onnxslim__convert_check(NAME, &kernels[KIND], dst, src, n, flags, stats);         \
-  if (rc) return rc;                                                                         \
-  kernels[KIND].fn(dst, src, n, flags, stats);                                               \
+#define NARROW(KIND, NAME)                                                           \
+  int rc = onnxslim__convert_check(NAME, &kernels[KIND], dst, src, n, flags, stats); \
+  if (rc) return rc;                                                                 \
+  kernels[KIND].fn(dst, src, n, flags, stats);                                       \
   return 0
 
-#define WIDEN(KIND, NAME)                                                                    \
-  int rc = onnxslim__convert_check(NAME, &kernels[KIND], dst, src, n, 0, NULL);              \
-  if (rc) return rc;                                                                         \
-  kernels[KIND].fn(dst, src, n, 0, NULL);                                                    \
+#define WIDEN(KIND, NAME)                                                       \
+  int rc = onnxslim__convert_check(NAME, &kernels[KIND], dst, src, n, 0, NULL); \
+  if (rc) return rc;                                                            \
+  kernels[KIND].fn(dst, src, n, 0, NULL);                                       \
   return 0
 
 int onnxslim_convert_f32_to_bf16(uint16_t *dst, const float *src, size_t n, unsigned int flags,
@@ -818,12 +807,12 @@ int onnxslim_convert_f32_to_f64(double *dst, const float *src, size_t n) {
   WIDEN(K_F32_F64, "onnxslim_convert_f32_to_f64");
 }
 
-int onnxslim_convert_f16_to_bf16(uint16_t *dst, const uint16_t *src, size_t n,
-                                 unsigned int flags, onnxslim_convert_stats *stats) {
+int onnxslim_convert_f16_to_bf16(uint16_t *dst, const uint16_t *src, size_t n, unsigned int flags,
+                                 onnxslim_convert_stats *stats) {
   NARROW(K_F16_BF16, "onnxslim_convert_f16_to_bf16");
 }
 
-int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src, size_t n,
-                                 unsigned int flags, onnxslim_convert_stats *stats) {
+int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src, size_t n, unsigned int flags,
+                                 onnxslim_convert_stats *stats) {
   NARROW(K_BF16_F16, "onnxslim_convert_bf16_to_f16");
 }

@@ -25,12 +25,12 @@ typedef void (*osl_convert_fn)(void *dst, const void *src, size_t n, unsigned in
 
 /* One supported conversion. */
 typedef struct osl_convert_kernel {
-  int32_t from, to;          /* ONNXSLIM_DTYPE_* */
-  unsigned int from_size;    /* bytes per element of src */
-  unsigned int to_size;      /* bytes per element of dst */
+  int32_t from, to;           /* ONNXSLIM_DTYPE_* */
+  unsigned int from_size;     /* bytes per element of src */
+  unsigned int to_size;       /* bytes per element of dst */
   unsigned int flags_allowed; /* ONNXSLIM_CONVERT_* flags the kernel accepts */
   osl_convert_fn fn;
-  const char *name;          /* e.g. "f32_to_bf16" */
+  const char *name; /* e.g. "f32_to_bf16" */
 } osl_convert_kernel;
 
 /* The kernel converting dtype `from` to dtype `to` (ONNXSLIM_DTYPE_FLOAT,

@@ -98,15 +98,16 @@ int onnxslim_fingerprint(char *out, size_t size, const onnxslim_model *model) {
   if (!onnxslim__model_root(model, "onnxslim_fingerprint")) return ONNXSLIM_EINVAL;
   if (size < ONNXSLIM_FINGERPRINT_SIZE)
     return onnxslim__err(ONNXSLIM_EBUFSIZE,
-                         "onnxslim_fingerprint: a buffer of %zu bytes is too small: %d needed", size,
-                         ONNXSLIM_FINGERPRINT_SIZE);
+                         "onnxslim_fingerprint: a buffer of %zu bytes is too small: %d needed",
+                         size, ONNXSLIM_FINGERPRINT_SIZE);
   XXH3_state_t *h = XXH3_createState();
   if (!h) return onnxslim__err_nomem(NULL);
   XXH3_128bits_reset(h);
   int rc = h_msg(model, h, model->root);
   if (!rc) {
     XXH128_hash_t d = XXH3_128bits_digest(h);
-    snprintf(out, ONNXSLIM_FINGERPRINT_SIZE, "%016llx%016llx", (unsigned long long)d.high64, (unsigned long long)d.low64);
+    snprintf(out, ONNXSLIM_FINGERPRINT_SIZE, "%016llx%016llx", (unsigned long long)d.high64,
+             (unsigned long long)d.low64);
   }
   XXH3_freeState(h);
   return rc;

@@ -22,8 +22,8 @@ static int is_graph_input(const onnxslim_graph *g, const char *name) {
 
 /* Creates the node right before (after = 0) or right after node `anchor`. */
 static int add_node_near(onnxslim_graph *g, onnxslim_node *anchor, int after, const char *op_type,
-                         const char *domain, const char *name, const char *in,
-                         const char *out_name, onnxslim_node **out) {
+                         const char *domain, const char *name, const char *in, const char *out_name,
+                         onnxslim_node **out) {
   const char *ins[1] = {in}, *outs[1] = {out_name};
   return onnxslim__graph_add_node_near((osl_msg *)g, (osl_msg *)anchor, after, op_type, domain,
                                        name, ins, 1, outs, 1, (osl_msg **)out);
@@ -163,8 +163,9 @@ static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t inpu
   if (!g || !consumer || !op_type)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_before: NULL argument");
   if (onnxslim_node_graph(consumer) != g)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_before: the consumer is not a node of "
-                                          "this graph");
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_insert_before: the consumer is not a node of "
+                         "this graph");
   if (input_index >= onnxslim_node_input_count(consumer))
     return onnxslim__err(ONNXSLIM_ERANGE, "node '%s' has no input %zu",
                          onnxslim_node_name(consumer), input_index);
@@ -191,9 +192,8 @@ int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *consumer, size_
   return insert_before(graph, consumer, input_index, op_type, domain, fresh_name, -1, out);
 }
 
-int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer,
-                                size_t input_index, int32_t to, const char *fresh_name,
-                                onnxslim_node **out) {
+int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer, size_t input_index,
+                                int32_t to, const char *fresh_name, onnxslim_node **out) {
   if (to < 0) return onnxslim__err(ONNXSLIM_EINVAL, "invalid Cast target type %d", (int)to);
   return insert_before(graph, consumer, input_index, "Cast", NULL, fresh_name, to, out);
 }

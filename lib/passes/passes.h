@@ -28,5 +28,4 @@ struct onnxslim_save_report {
 int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
                             const char *path, const onnxslim_save_options *opts);
 
-
 #endif /* ONNXSLIM_PASSES_H */

@@ -13,8 +13,8 @@
 
 #include "passes/passes.h"
 
-#define ROOT_OR(ret)                                           \
-  osl_msg *r = onnxslim__model_root(model, __func__);          \
+#define ROOT_OR(ret)                                  \
+  osl_msg *r = onnxslim__model_root(model, __func__); \
   if (!r) return ret
 
 /* ---- options ------------------------------------------------------------- */
@@ -30,10 +30,11 @@ int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version
 }
 
 /* The flags that place tensors in data files: only with those layouts. */
-#define OSL_SAVE_EXTERNAL_FLAGS                                                                \
-  (ONNXSLIM_SAVE_CONSTANTS | ONNXSLIM_SAVE_CHECKSUM | ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS |       \
+#define OSL_SAVE_EXTERNAL_FLAGS                                                          \
+  (ONNXSLIM_SAVE_CONSTANTS | ONNXSLIM_SAVE_CHECKSUM | ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS | \
    ONNXSLIM_SAVE_KEEP_STORAGE)
-#define OSL_SAVE_FLAGS (ONNXSLIM_SAVE_NO_FSYNC | ONNXSLIM_SAVE_ALLOW_LARGE | OSL_SAVE_EXTERNAL_FLAGS)
+#define OSL_SAVE_FLAGS \
+  (ONNXSLIM_SAVE_NO_FSYNC | ONNXSLIM_SAVE_ALLOW_LARGE | OSL_SAVE_EXTERNAL_FLAGS)
 
 static const char *layout_name(int layout) {
   switch (layout) {
@@ -79,9 +80,7 @@ static int read_options(const onnxslim_save_options *opts, onnxslim_save_options
 
 /* ---- the tensors as loaded, one file ---------------------------------------- */
 
-static int write_model(osl_sink *sink, void *payload) {
-  return onnxslim__msg_write(payload, sink);
-}
+static int write_model(osl_sink *sink, void *payload) { return onnxslim__msg_write(payload, sink); }
 
 static int save_as_loaded(osl_msg *r, const onnxslim_model *model, const char *path,
                           unsigned int flags, uint64_t *copied) {

@@ -26,18 +26,37 @@ static const struct {
   const char *op;
   unsigned int inputs;
 } shape_inputs[] = {
-    {"Reshape", 1u << 1},         {"Expand", 1u << 1},       {"Unsqueeze", 1u << 1},
-    {"Squeeze", 1u << 1},         {"Slice", 0x1eu},          {"Tile", 1u << 1},
-    {"ConstantOfShape", 1u << 0}, {"Range", 0x7u},           {"Pad", (1u << 1) | (1u << 3)},
-    {"Resize", 1u << 3},          {"TopK", 1u << 1},         {"OneHot", 1u << 1},
-    {"Split", 1u << 1},           {"ReduceSum", 1u << 1},    {"ReduceMean", 1u << 1},
-    {"ReduceMax", 1u << 1},       {"ReduceMin", 1u << 1},    {"ReduceProd", 1u << 1},
-    {"ReduceL1", 1u << 1},        {"ReduceL2", 1u << 1},     {"ReduceLogSum", 1u << 1},
-    {"ReduceLogSumExp", 1u << 1}, {"ReduceSumSquare", 1u << 1}, {"CumSum", 1u << 1},
-    {"Trilu", 1u << 1},           {"CenterCropPad", 1u << 1}, {"Col2Im", 0x6u},
-    {"DFT", 0x6u},                {"STFT", 0xau},            {"NonMaxSuppression", 0x1cu},
+    {"Reshape", 1u << 1},
+    {"Expand", 1u << 1},
+    {"Unsqueeze", 1u << 1},
+    {"Squeeze", 1u << 1},
+    {"Slice", 0x1eu},
+    {"Tile", 1u << 1},
+    {"ConstantOfShape", 1u << 0},
+    {"Range", 0x7u},
+    {"Pad", (1u << 1) | (1u << 3)},
+    {"Resize", 1u << 3},
+    {"TopK", 1u << 1},
+    {"OneHot", 1u << 1},
+    {"Split", 1u << 1},
+    {"ReduceSum", 1u << 1},
+    {"ReduceMean", 1u << 1},
+    {"ReduceMax", 1u << 1},
+    {"ReduceMin", 1u << 1},
+    {"ReduceProd", 1u << 1},
+    {"ReduceL1", 1u << 1},
+    {"ReduceL2", 1u << 1},
+    {"ReduceLogSum", 1u << 1},
+    {"ReduceLogSumExp", 1u << 1},
+    {"ReduceSumSquare", 1u << 1},
+    {"CumSum", 1u << 1},
+    {"Trilu", 1u << 1},
+    {"CenterCropPad", 1u << 1},
+    {"Col2Im", 0x6u},
+    {"DFT", 0x6u},
+    {"STFT", 0xau},
+    {"NonMaxSuppression", 0x1cu},
 };
-
 
 static int node_reads_shape(onnxslim_node *c, const char *name) {
   if (onnxslim_node_domain(c)[0]) return 0;
@@ -308,8 +327,8 @@ static int put_placement(osl_buf *b, const char *location, uint64_t offset, uint
   for (size_t k = 0; k < nkeys; k++) {
     onnxslim__fld_bytes(NULL, onnx_StringStringEntryProto_key_tag, keys[k], strlen(keys[k]), 1,
                         &kv[k][0]);
-    onnxslim__fld_bytes(NULL, onnx_StringStringEntryProto_value_tag, values[k],
-                        strlen(values[k]), 1, &kv[k][1]);
+    onnxslim__fld_bytes(NULL, onnx_StringStringEntryProto_value_tag, values[k], strlen(values[k]),
+                        1, &kv[k][1]);
     onnxslim__msg_of_fields(&entry[k], &osl_def_onnx_StringStringEntryProto, kv[k], 2);
     onnxslim__fld_sub(onnx_TensorProto_external_data_tag, &entry[k], &f[k]);
   }
@@ -495,7 +514,8 @@ static int own_names(osl_xsave *x) {
 
 /* Removes file `loc` beneath outdir if it still is a regular file with
  * identity dev/ino and `spare` (when given) does not hold that identity. */
-static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino, const osl_old *spare) {
+static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino,
+                           const osl_old *spare) {
   const char *leaf;
   int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
   if (pfd < 0) return;
@@ -514,10 +534,12 @@ static void remove_old(const osl_xsave *x) {
     const osl_oldref *r = &x->old.refs[i];
     if (!r->found || !ours(x, r->loc)) continue;
     struct stat st;
-    int keep = fstatat(x->outdir, x->base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
+    int keep =
+        fstatat(x->outdir, x->base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
     for (size_t j = 0; j < x->nouts && !keep; j++)
-      keep = fstatat(onnxslim__out_dirfd(x->outs[j]), onnxslim__out_name(x->outs[j]), &st, 0) == 0 &&
-             st.st_dev == r->dev && st.st_ino == r->ino;
+      keep =
+          fstatat(onnxslim__out_dirfd(x->outs[j]), onnxslim__out_name(x->outs[j]), &st, 0) == 0 &&
+          st.st_dev == r->dev && st.st_ino == r->ino;
     if (!keep) remove_beneath(x->outdir, r->loc, r->dev, r->ino, NULL);
   }
 }
@@ -811,8 +833,8 @@ static int save_names(osl_xsave *x) {
 static int open_outdir(osl_xsave *x) {
   x->outdir = open(x->outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (x->outdir < 0)
-    return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s",
-                         x->outdir_name, strerror(errno));
+    return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", x->outdir_name,
+                         strerror(errno));
   return 0;
 }
 
@@ -908,7 +930,8 @@ static int start_journal(osl_xsave *x) {
     if (x->old.refs[i].found && ours(x, x->old.refs[i].loc))
       put_id(&j, "old", x->old.refs[i].dev, x->old.refs[i].ino, x->old.refs[i].loc);
   int rc = 0;
-  if ((x->jfd = onnxslim__side_create(x->outdir, x->outdir_name, x->base, "journal", &x->jname)) < 0)
+  if ((x->jfd = onnxslim__side_create(x->outdir, x->outdir_name, x->base, "journal", &x->jname)) <
+      0)
     rc = onnxslim_error_last_code();
   if (!rc) rc = journal_put(x->jfd, x->jname, &j);
   free(j.p);

@@ -48,9 +48,9 @@
 #define OSL_FIELD(msg, atype, htype, ltype, fname, number) \
   {number, OSL_KIND_##ltype, OSL_REP_##htype, #fname, OSL_SUB_##ltype(msg, fname)},
 
-#define OSL_DEFINE(m)                                                             \
-  static const osl_fielddef osl_fields_##m[] = {m##_FIELDLIST(OSL_FIELD, m)};     \
-  const osl_msgdef osl_def_##m = {&#m[5], osl_fields_##m,                         \
+#define OSL_DEFINE(m)                                                         \
+  static const osl_fielddef osl_fields_##m[] = {m##_FIELDLIST(OSL_FIELD, m)}; \
+  const osl_msgdef osl_def_##m = {&#m[5], osl_fields_##m,                     \
                                   sizeof osl_fields_##m / sizeof osl_fields_##m[0]};
 OSL_MESSAGES(OSL_DEFINE)
 

@@ -161,8 +161,7 @@ static int read_field(osl_parse *ps, const osl_msg *msg, unsigned int depth, pb_
   }
   if (*fd && wt == PB_WT_STRING && (*fd)->kind <= OSL_KIND_FIXED64 &&
       !packed_ok(*fd, fl->p, fl->n)) {
-    snprintf(what, sizeof what, "malformed packed field '%s' of %s", (*fd)->name,
-             msg->def->name);
+    snprintf(what, sizeof what, "malformed packed field '%s' of %s", (*fd)->name, msg->def->name);
     return parse_err(ps, depth, ONNXSLIM_EPARSE, fl->p, what);
   }
   fl->raw = start;
@@ -545,13 +544,11 @@ static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const 
   return 0;
 }
 
-int onnxslim__msg_int64s(const osl_msg *msg, uint32_t number, const int64_t **vals,
-                         size_t *count) {
+int onnxslim__msg_int64s(const osl_msg *msg, uint32_t number, const int64_t **vals, size_t *count) {
   return msg_scalars(msg, number, 0, (const void **)vals, count);
 }
 
-int onnxslim__msg_floats(const osl_msg *msg, uint32_t number, const float **vals,
-                         size_t *count) {
+int onnxslim__msg_floats(const osl_msg *msg, uint32_t number, const float **vals, size_t *count) {
   return msg_scalars(msg, number, 1, (const void **)vals, count);
 }
 
@@ -1051,7 +1048,6 @@ int onnxslim__msg_set_str_at(osl_msg *msg, uint32_t number, size_t k, const char
 }
 
 /* ---- serialization ----------------------------------------------------- */
-
 
 static size_t varint_size(uint64_t v) {
   size_t n = 1;

@@ -42,27 +42,27 @@ struct osl_msgdef {
 const osl_fielddef *onnxslim__schema_field(const osl_msgdef *def, uint32_t number);
 
 #define OSL_DECLARE_DEF(m) extern const osl_msgdef osl_def_##m;
-#define OSL_MESSAGES(M)                                                                      \
-  M(onnx_AttributeProto)                                                                     \
-  M(onnx_ValueInfoProto)                                                                     \
-  M(onnx_NodeProto)                                                                          \
-  M(onnx_TrainingInfoProto)                                                                  \
-  M(onnx_ModelProto)                                                                         \
-  M(onnx_StringStringEntryProto)                                                             \
-  M(onnx_TensorAnnotation)                                                                   \
-  M(onnx_GraphProto)                                                                         \
-  M(onnx_TensorProto)                                                                        \
-  M(onnx_TensorProto_Segment)                                                                \
-  M(onnx_SparseTensorProto)                                                                  \
-  M(onnx_TensorShapeProto)                                                                   \
-  M(onnx_TensorShapeProto_Dimension)                                                         \
-  M(onnx_TypeProto)                                                                          \
-  M(onnx_TypeProto_Tensor)                                                                   \
-  M(onnx_TypeProto_Sequence)                                                                 \
-  M(onnx_TypeProto_Map)                                                                      \
-  M(onnx_TypeProto_Optional)                                                                 \
-  M(onnx_TypeProto_SparseTensor)                                                             \
-  M(onnx_OperatorSetIdProto)                                                                 \
+#define OSL_MESSAGES(M)              \
+  M(onnx_AttributeProto)             \
+  M(onnx_ValueInfoProto)             \
+  M(onnx_NodeProto)                  \
+  M(onnx_TrainingInfoProto)          \
+  M(onnx_ModelProto)                 \
+  M(onnx_StringStringEntryProto)     \
+  M(onnx_TensorAnnotation)           \
+  M(onnx_GraphProto)                 \
+  M(onnx_TensorProto)                \
+  M(onnx_TensorProto_Segment)        \
+  M(onnx_SparseTensorProto)          \
+  M(onnx_TensorShapeProto)           \
+  M(onnx_TensorShapeProto_Dimension) \
+  M(onnx_TypeProto)                  \
+  M(onnx_TypeProto_Tensor)           \
+  M(onnx_TypeProto_Sequence)         \
+  M(onnx_TypeProto_Map)              \
+  M(onnx_TypeProto_Optional)         \
+  M(onnx_TypeProto_SparseTensor)     \
+  M(onnx_OperatorSetIdProto)         \
   M(onnx_FunctionProto)
 OSL_MESSAGES(OSL_DECLARE_DEF)
 
@@ -103,9 +103,9 @@ typedef struct osl_field {
     const uint8_t *p; /* payload of LEN fields */
   };
   size_t n;
-  const uint8_t *raw; /* the field's original encoding (tag to end); NULL once edited */
-  osl_msg *sub; /* parsed submessage of known message fields */
-  char *cstr;   /* NUL-terminated copy of p[0..n), made on demand */
+  const uint8_t *raw;     /* the field's original encoding (tag to end); NULL once edited */
+  osl_msg *sub;           /* parsed submessage of known message fields */
+  char *cstr;             /* NUL-terminated copy of p[0..n), made on demand */
   const osl_xform *xform; /* pending transform: p is NULL, n the output length */
 } osl_field;
 
@@ -127,14 +127,14 @@ typedef struct osl_list {
  * the message's field array: so a batch of edits to a graph with n fields
  * costs O(n) once, not O(n) per edit. Only graphs queue. */
 typedef struct osl_pend {
-  size_t slot;  /* goes before msg->f[slot] (slot == nf: at the end) */
-  int64_t key;  /* order among entries of one slot */
+  size_t slot; /* goes before msg->f[slot] (slot == nf: at the end) */
+  int64_t key; /* order among entries of one slot */
   osl_field field;
 } osl_pend;
 typedef struct osl_pendq {
   osl_pend *e;
   size_t count, cap;
-  size_t dead;  /* fields of msg->f removed but still in place */
+  size_t dead; /* fields of msg->f removed but still in place */
   int64_t seq;
   uint64_t numbers; /* bit min(field number, 63) of every field queued or removed */
 } osl_pendq;
@@ -147,7 +147,7 @@ struct osl_msg {
   size_t n;
   osl_field *f;
   size_t nf;
-  size_t capf;  /* capacity of f for edits (0: exactly nf, from parsing) */
+  size_t capf;      /* capacity of f for edits (0: exactly nf, from parsing) */
   uint8_t dirty;    /* must be re-encoded: it or a descendant was edited */
   uint8_t detached; /* removed from its parent by an edit */
   uint8_t queued;   /* in its parent's pending queue, entry qidx (not yet in parent->f) */
@@ -159,7 +159,7 @@ struct osl_msg {
   osl_list *lists;
   int lists_stale; /* the lists must be rebuilt before use */
   osl_pendq *pq;   /* pending inserts and removals, or NULL */
-  void *cache; /* kind-specific: graph index, tensor data, ... */
+  void *cache;     /* kind-specific: graph index, tensor data, ... */
 };
 
 /* How a TensorProto is written by one save: its storage fields (raw_data,
@@ -169,8 +169,8 @@ struct osl_msg {
 typedef struct osl_plan {
   const uint8_t *data; /* inline bytes, or NULL */
   size_t size;
-  const osl_xform *xform;      /* inline bytes still to be transformed */
-  const uint8_t *fields;       /* pre-encoded replacement fields, or NULL */
+  const osl_xform *xform; /* inline bytes still to be transformed */
+  const uint8_t *fields;  /* pre-encoded replacement fields, or NULL */
   size_t fields_len;
 } osl_plan;
 
@@ -196,34 +196,32 @@ int onnxslim__saveplan_set(osl_saveplan *sp, const osl_msg *tensor, const osl_pl
 void onnxslim__saveplan_seal(osl_saveplan *sp);
 void onnxslim__saveplan_free(osl_saveplan *sp);
 
-
 /* A model: its bytes, its arena and the message tree over them, and what
  * the layers above keep with it (names, graph indexes, external files). */
 struct onnxslim_model {
-  const osl_msgdef *def; /* &osl_def_model_handle */
+  const osl_msgdef *def;         /* &osl_def_model_handle */
   const struct osl_hooks *hooks; /* the handles' part in parses and edits */
   osl_arena arena;
   const uint8_t *data; /* the whole serialized model */
   size_t size;
   void *map; /* mmap'ed region or NULL */
   size_t maplen;
-  int fd; /* the mapped file, for copy_file_range; -1 if none */
+  int fd;      /* the mapped file, for copy_file_range; -1 if none */
   osl_run rel; /* released bytes of map not yet handed back (source.c) */
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
-  uint64_t max_memory; /* for the arena while loading */
-  uint64_t gen;        /* edit generation: bumped by every edit */
-  osl_map names;       /* every name in the model, for unique names; once built,
-                        * kept up to date by the edits (names only grow) */
+  uint64_t max_memory;        /* for the arena while loading */
+  uint64_t gen;               /* edit generation: bumped by every edit */
+  osl_map names;              /* every name in the model, for unique names; once built,
+                               * kept up to date by the edits (names only grow) */
   struct osl_gindex *indexes; /* live graph indexes (graph.c), freed with the model */
-  uint64_t name_seq;   /* counter for generated names */
-  char *base_dir;      /* for external data (NULL: none given) */
-  char *path;          /* the model file as given to open (NULL: from a buffer) */
-  struct osl_extfile *ext; /* external data files, mapped */
+  uint64_t name_seq;          /* counter for generated names */
+  char *base_dir;             /* for external data (NULL: none given) */
+  char *path;                 /* the model file as given to open (NULL: from a buffer) */
+  struct osl_extfile *ext;    /* external data files, mapped */
   size_t next, ext_cap;
 };
-
 
 /* An external data file a model references (extdata.c). */
 typedef struct osl_extfile {
@@ -235,7 +233,6 @@ typedef struct osl_extfile {
   ino_t ino;
   osl_run rel;
 } osl_extfile;
-
 
 /* What the message tree tells the handles tier, which sets model->hooks
  * when it creates a model (model.c): wire.c calls these, never the
@@ -269,7 +266,7 @@ osl_list *onnxslim__msg_list(const osl_msg *msg, uint32_t number); /* NULL on EN
 size_t onnxslim__msg_count(const osl_msg *msg, uint32_t number);
 osl_field *onnxslim__msg_at(const osl_msg *msg, uint32_t number, size_t index);
 osl_msg *onnxslim__msg_sub_at(const osl_msg *msg, uint32_t number, size_t index);
-osl_msg *onnxslim__msg_sub(const osl_msg *msg, uint32_t number); /* last occurrence */
+osl_msg *onnxslim__msg_sub(const osl_msg *msg, uint32_t number);           /* last occurrence */
 const char *onnxslim__field_cstr(onnxslim_model *model, osl_field *field); /* NULL on ENOMEM */
 /* String value of occurrence `index` of a repeated string field; NULL on error. */
 const char *onnxslim__msg_str_at(const osl_msg *msg, uint32_t number, size_t index);
@@ -299,8 +296,8 @@ void onnxslim__msg_touch(osl_msg *msg);
 /* Applies msg's queued inserts and removals. Never fails (the room is
  * reserved when they are queued). */
 void onnxslim__msg_flush(osl_msg *msg);
-#define OSL_FLUSH(m)                                                         \
-  do {                                                                       \
+#define OSL_FLUSH(m)                                                                       \
+  do {                                                                                     \
     if ((m)->pq && ((m)->pq->count || (m)->pq->dead)) onnxslim__msg_flush((osl_msg *)(m)); \
   } while (0)
 /* Adds a field after the last occurrence of its number (a graph queues it). */

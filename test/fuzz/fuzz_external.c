@@ -28,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char dir[256];
 static char model_path[300], data_path[300];
 
-static void path_in(char *buf, size_t cap, const char *sub) { snprintf(buf, cap, "%s/%s", dir, sub); }
+static void path_in(char *buf, size_t cap, const char *sub) {
+  snprintf(buf, cap, "%s/%s", dir, sub);
+}
 
 /* ---- the fixed model --------------------------------------------------------- */
 

@@ -136,8 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t need = 0, got = 0;
   if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE || need != size) abort();
   uint8_t *out = malloc(need ? need : 1);
-  if (onnxslim_save_buffer(m, out, need, &got) != 0 || got != size ||
-      memcmp(out, data, size) != 0)
+  if (onnxslim_save_buffer(m, out, need, &got) != 0 || got != size || memcmp(out, data, size) != 0)
     abort();
   free(out);
   onnxslim_graph *g = onnxslim_model_graph(m);
@@ -160,9 +159,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)onnxslim_cleanup_remove_unused(g, ONNXSLIM_CLEANUP_RECURSIVE, NULL);
   (void)onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0);
   if (onnxslim_graph_input_count(g))
-    (void)onnxslim_insert_cast_after(
-        g, onnxslim_value_info_name(onnxslim_graph_input(g, 0)), ONNXSLIM_DTYPE_FLOAT, NULL, 0,
-        NULL, NULL);
+    (void)onnxslim_insert_cast_after(g, onnxslim_value_info_name(onnxslim_graph_input(g, 0)),
+                                     ONNXSLIM_DTYPE_FLOAT, NULL, 0, NULL, NULL);
   char fp[33];
   (void)onnxslim_fingerprint(fp, ONNXSLIM_FINGERPRINT_SIZE, m);
   if (onnxslim_save_buffer(m, NULL, 0, &need) == ONNXSLIM_EBUFSIZE) {
