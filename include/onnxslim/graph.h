@@ -61,8 +61,10 @@ ONNXSLIM_API onnxslim_node *onnxslim_graph_find_node(const onnxslim_graph *graph
 /** The initializer named `name`. @since 0.1.0 */
 ONNXSLIM_API onnxslim_tensor *onnxslim_graph_find_initializer(const onnxslim_graph *graph,
                                                               const char *name);
-/** The graph input, output or value_info entry for value `name` (searched in that order). @since
- * 0.1.0 */
+/**
+ * The graph input, output or value_info entry for value `name` (searched in that order).
+ * @since 0.1.0
+ */
 ONNXSLIM_API onnxslim_value_info *onnxslim_graph_find_value_info(const onnxslim_graph *graph,
                                                                  const char *name);
 /** The node of this graph that produces value `name`. @since 0.1.0 */

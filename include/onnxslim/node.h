@@ -130,8 +130,10 @@ ONNXSLIM_API int onnxslim_attr_floats(const onnxslim_attr *attr, const float **v
 /** Values of an INTS attribute; as onnxslim_attr_floats(). @since 0.1.0 */
 ONNXSLIM_API int onnxslim_attr_ints(const onnxslim_attr *attr, const int64_t **values,
                                     size_t *count);
-/** Element `index` of a STRINGS attribute; as onnxslim_attr_string(), plus ONNXSLIM_ERANGE. @since
- * 0.1.0 */
+/**
+ * Element `index` of a STRINGS attribute; as onnxslim_attr_string(), plus ONNXSLIM_ERANGE.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_attr_list_string(const onnxslim_attr *attr, size_t index,
                                            const char **data, size_t *size);
 /** Element `index` of a TENSORS attribute; NULL on error. @since 0.1.0 */

@@ -111,8 +111,10 @@ ONNXSLIM_API int onnxslim_tensor_read(const onnxslim_tensor *tensor, uint64_t of
 
 /** Number of string_data elements of a STRING tensor. @since 0.1.0 */
 ONNXSLIM_API size_t onnxslim_tensor_string_count(const onnxslim_tensor *tensor);
-/** Element `index` of a STRING tensor (bytes, borrowed). Errors: EINVAL, ERANGE, ENOMEM. @since
- * 0.1.0 */
+/**
+ * Element `index` of a STRING tensor (bytes, borrowed). Errors: EINVAL, ERANGE, ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_tensor_string(const onnxslim_tensor *tensor, size_t index,
                                         const char **data, size_t *size);
 
