@@ -318,7 +318,8 @@ TEST(oom_fingerprint) {
   run_case(&c);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-oom-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
