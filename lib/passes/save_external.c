@@ -146,7 +146,6 @@ typedef struct {
   /* the tensors considered (collect_items) */
   osl_item *items;
   size_t count, cap, nwritten;
-  char **pt_names; /* each one's per-tensor file name (see ours) */
   /* the data files: the name wanted, the output (a temporary until it is
    * claimed), the name it got, its final name in its directory and the
    * file kept aside under that name, if any */
@@ -338,12 +337,6 @@ static int put_placement(osl_buf *b, const char *location, uint64_t offset, uint
   return onnxslim__fields_write(&osl_def_onnx_TensorProto, f, nkeys + 1, &bs.base);
 }
 
-static void sanitize(char *s) {
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-          *s == '.' || *s == '_' || *s == '-'))
-      *s = '_';
-}
 
 /* A location without "." and empty segments ("./m.data" is "m.data"); malloc'ed. */
 static char *norm_location(const char *loc) {
@@ -389,6 +382,37 @@ static char *variant(const char *want, unsigned k) {
   char *v = malloc(strlen(want) + 16);
   if (v) sprintf(v, "%.*s_%u%s", (int)(dot - want), want, k, dot);
   return v;
+}
+
+/* The character sanitize() makes of c. */
+static char sanitized(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                 c == '_' || c == '-'
+             ? c
+             : '_';
+}
+
+/* A per-tensor file name: every character but letters, digits, '.', '_'
+ * and '-' becomes '_'. */
+static void sanitize(char *s) {
+  for (; *s; s++) *s = sanitized(*s);
+}
+
+/* 1 if loc is the per-tensor file name of tensor `name` (its name
+ * sanitized + ".bin", "tensor.bin" for "") or one of its generations, as
+ * is_variant() of that name would say; allocates nothing, so deciding what
+ * to remove after the commit cannot fail. */
+static int is_tensor_file(const char *loc, const char *name) {
+  if (!name[0]) name = "tensor";
+  size_t i = 0;
+  for (; name[i]; i++)
+    if (loc[i] != sanitized(name[i])) return 0;
+  const char *rest = loc + i;
+  if (strcmp(rest, ".bin") == 0) return 1;
+  if (rest[0] != '_' || rest[1] < '1' || rest[1] > '9') return 0;
+  const char *d = rest + 1;
+  while (*d >= '0' && *d <= '9') d++;
+  return strcmp(d, ".bin") == 0;
 }
 
 /* 1 if loc is `want` or one of its generations. */
@@ -491,24 +515,7 @@ static int old_reads(const osl_old *old, const struct stat *st) {
 static int ours(const osl_xsave *x, const char *loc) {
   if (is_variant(loc, x->deflt) || (x->norm && is_variant(loc, x->norm))) return 1;
   for (size_t i = 0; i < x->count; i++)
-    if (is_variant(loc, x->pt_names[i])) return 1;
-  return 0;
-}
-
-/* The per-tensor file name of each tensor considered, for ours(): made
- * before anything is written, so that deciding what to remove after the
- * commit allocates nothing (and cannot fail). */
-static int own_names(osl_xsave *x) {
-  x->pt_names = calloc(x->count ? x->count : 1, sizeof *x->pt_names);
-  if (!x->pt_names) return onnxslim__err_nomem("data file names");
-  for (size_t i = 0; i < x->count; i++) {
-    const char *name = x->items[i].name[0] ? x->items[i].name : "tensor";
-    char *pt = malloc(strlen(name) + 5);
-    if (!pt) return onnxslim__err_nomem("data file names");
-    sprintf(pt, "%s.bin", name);
-    sanitize(pt);
-    x->pt_names[i] = pt;
-  }
+    if (is_tensor_file(loc, x->items[i].name)) return 1;
   return 0;
 }
 
@@ -1070,8 +1077,6 @@ static void xsave_free(osl_xsave *x) {
   onnxslim__saveplan_free(&x->sp);
   free(x->plans);
   free(x->enc.p);
-  for (size_t i = 0; x->pt_names && i < x->count; i++) free(x->pt_names[i]);
-  free(x->pt_names);
   free(x->items);
   free(x->deflt);
   free(x->norm);
@@ -1091,7 +1096,6 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   x.fsync_data = !(opts->flags & ONNXSLIM_SAVE_NO_FSYNC);
   int rc = save_names(&x);
   if (!rc) rc = collect_items(&x, model->root);
-  if (!rc) rc = own_names(&x);
   if (!rc) rc = open_outdir(&x);
   if (!rc) rc = want_names(&x);
   if (!rc) rc = write_data(&x);
