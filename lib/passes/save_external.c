@@ -337,7 +337,6 @@ static int put_placement(osl_buf *b, const char *location, uint64_t offset, uint
   return onnxslim__fields_write(&osl_def_onnx_TensorProto, f, nkeys + 1, &bs.base);
 }
 
-
 /* A location without "." and empty segments ("./m.data" is "m.data"); malloc'ed. */
 static char *norm_location(const char *loc) {
   char *norm = malloc(strlen(loc) + 1);
