@@ -66,9 +66,9 @@ void onnxslim__arena_free(osl_arena *arena);
  * map uses one or the other all its life. Zero-initialized = empty. */
 typedef struct osl_map_entry {
   const void *key; /* NULL: empty slot */
-  uint64_t hash;
   void *value;
-  int64_t num;
+  uint32_t hash; /* the key's hash folded to 32 bits */
+  int32_t num;   /* 24 bytes an entry: graph indexes hold one per name */
 } osl_map_entry;
 typedef struct osl_map {
   osl_map_entry *slots;

@@ -19,8 +19,11 @@ static uint64_t hash_ptr(const void *p) {
   return ((uint64_t)(uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull;
 }
 
+/* The 32 bits an entry keeps (and probes from). */
+static uint32_t fold(uint64_t h) { return (uint32_t)(h ^ (h >> 32)); }
+
 /* The slot of key: its entry, or the empty slot where it would go. */
-static osl_map_entry *slot(const osl_map *map, const void *key, uint64_t h, int by_ptr) {
+static osl_map_entry *slot(const osl_map *map, const void *key, uint32_t h, int by_ptr) {
   size_t mask = map->cap - 1;
   for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
     osl_map_entry *e = &map->slots[i];
@@ -48,7 +51,7 @@ static int grow(osl_arena *arena, osl_map *map) {
   return 0;
 }
 
-static int add(osl_arena *arena, osl_map *map, const void *key, uint64_t h, int by_ptr,
+static int add(osl_arena *arena, osl_map *map, const void *key, uint32_t h, int by_ptr,
                osl_map_entry **entry) {
   osl_map_entry *e = map->cap ? slot(map, key, h, by_ptr) : NULL;
   if (!e || !e->key) {
@@ -56,7 +59,7 @@ static int add(osl_arena *arena, osl_map *map, const void *key, uint64_t h, int 
       if (grow(arena, map) != 0) return ONNXSLIM_ENOMEM;
       e = slot(map, key, h, by_ptr);
     }
-    *e = (osl_map_entry){key, h, NULL, 0};
+    *e = (osl_map_entry){key, NULL, h, 0};
     map->len++;
     *entry = e;
     return 1;
@@ -66,16 +69,16 @@ static int add(osl_arena *arena, osl_map *map, const void *key, uint64_t h, int 
 }
 
 osl_map_entry *onnxslim__map_slot(osl_map *map, const char *key) {
-  return map->cap ? slot(map, key, onnxslim__hash(key), 0) : NULL;
+  return map->cap ? slot(map, key, fold(onnxslim__hash(key)), 0) : NULL;
 }
 
 osl_map_entry *onnxslim__map_find(const osl_map *map, const char *key) {
-  osl_map_entry *e = map->cap ? slot(map, key, onnxslim__hash(key), 0) : NULL;
+  osl_map_entry *e = map->cap ? slot(map, key, fold(onnxslim__hash(key)), 0) : NULL;
   return e && e->key ? e : NULL;
 }
 
 osl_map_entry *onnxslim__map_find_ptr(const osl_map *map, const void *key) {
-  osl_map_entry *e = map->cap ? slot(map, key, hash_ptr(key), 1) : NULL;
+  osl_map_entry *e = map->cap ? slot(map, key, fold(hash_ptr(key)), 1) : NULL;
   return e && e->key ? e : NULL;
 }
 
@@ -85,11 +88,11 @@ void *onnxslim__map_get(const osl_map *map, const char *key) {
 }
 
 int onnxslim__map_add(osl_arena *arena, osl_map *map, const char *key, osl_map_entry **entry) {
-  return add(arena, map, key, onnxslim__hash(key), 0, entry);
+  return add(arena, map, key, fold(onnxslim__hash(key)), 0, entry);
 }
 
 int onnxslim__map_add_ptr(osl_arena *arena, osl_map *map, const void *key, osl_map_entry **entry) {
-  return add(arena, map, key, hash_ptr(key), 1, entry);
+  return add(arena, map, key, fold(hash_ptr(key)), 1, entry);
 }
 
 osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key, void *value) {

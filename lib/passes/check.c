@@ -141,7 +141,7 @@ static osl_map_entry *map_find(const osl_map *m, const char *key) {
 
 /* Inserts key -> (ptr, num) unless present. Returns 1 (inserted), 0
  * (present; *slot is the existing entry) or ONNXSLIM_ENOMEM. */
-static int map_put(osl_map *m, const char *key, const void *ptr, int64_t num,
+static int map_put(osl_map *m, const char *key, const void *ptr, int32_t num,
                    osl_map_entry **slot) {
   osl_map_entry *e;
   int rc = onnxslim__map_add(NULL, m, key, &e);
@@ -292,9 +292,10 @@ static int load_opsets(ck *c, const onnxslim_model *model, const onnxslim_functi
     if (rc) return failed(c);
     if (!d) d = "";
     if (is_onnx_domain(d)) {
-      if (map_put(m, "", NULL, v, NULL) < 0 || map_put(m, "ai.onnx", NULL, v, NULL) < 0)
+      /* only whether a domain is imported matters, not its version */
+      if (map_put(m, "", NULL, 0, NULL) < 0 || map_put(m, "ai.onnx", NULL, 0, NULL) < 0)
         return nomem(c);
-    } else if (map_put(m, d, NULL, v, NULL) < 0) {
+    } else if (map_put(m, d, NULL, 0, NULL) < 0) {
       return nomem(c);
     }
   }
@@ -397,6 +398,9 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
   size_t n = body_count(b);
   ck_str why = {0};
   int rc = 0;
+  if (n > INT32_MAX) /* node indexes are kept in 32 bits (osl_map_entry.num) */
+    return onnxslim__err(ONNXSLIM_ELIMIT, "onnxslim_check: a graph of %zu nodes (at most %d)", n,
+                         INT32_MAX);
   for (size_t i = 0; i < n && !rc; i++) {
     const onnxslim_node *node = body_node(b, i);
     if (!node) return failed(c);
@@ -409,7 +413,7 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
       }
       if (!out[0]) continue;
       osl_map_entry *e = NULL;
-      int put = map_put(&s->values, out, node, (int64_t)i, &e);
+      int put = map_put(&s->values, out, node, (int32_t)i, &e);
       if (put < 0) {
         rc = nomem(c);
         break;

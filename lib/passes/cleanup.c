@@ -25,6 +25,8 @@ static void deps_free(osl_deps *d) {
 static int build_deps(onnxslim_graph *g, osl_deps *d) {
   memset(d, 0, sizeof *d);
   size_t n = onnxslim_graph_node_count(g);
+  if (n > INT32_MAX) /* node indexes are kept in 32 bits (osl_map_entry.num) */
+    return onnxslim__err(ONNXSLIM_ELIMIT, "a graph of %zu nodes (at most %d)", n, INT32_MAX);
   d->n = n;
   d->nodes = malloc((n ? n : 1) * sizeof *d->nodes);
   d->pred_start = calloc(n + 1, sizeof *d->pred_start);
@@ -36,7 +38,7 @@ static int build_deps(onnxslim_graph *g, osl_deps *d) {
     d->nodes[i] = onnxslim_graph_node(g, i);
     osl_map_entry *e;
     if (onnxslim__map_add_ptr(NULL, &index, d->nodes[i], &e) < 0) goto nomem;
-    e->num = (int64_t)i;
+    e->num = (int32_t)i;
   }
   /* edges p -> c for every consumer c of every output of p: count, fill */
   size_t total = 0;
