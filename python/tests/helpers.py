@@ -1,0 +1,7 @@
+"""Paths shared by the tests."""
+
+import os
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BERT = os.path.join(ROOT, "test", "data", "bert-tiny.onnx")
+TESTDATA = "/usr/share/libonnx-testdata/data/node"

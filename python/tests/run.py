@@ -1,0 +1,25 @@
+"""Runs python/tests/test_*.py with unittest and prints the step's summary line.
+
+Usage: python3 python/tests/run.py   (PYTHONPATH must reach python/onnxslim)
+The last line is "N passed, N failed, N skipped", counted from unittest's
+result (errors count as failures). Exit status 1 when anything failed.
+"""
+
+import os
+import sys
+import unittest
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
+    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    skipped = len(result.skipped)
+    passed = result.testsRun - failed - skipped
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

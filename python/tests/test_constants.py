@@ -1,0 +1,64 @@
+"""The constants table equals the values in include/onnxslim/*.h."""
+
+import glob
+import os
+import re
+import unittest
+
+import onnxslim
+from onnxslim import _constants
+from helpers import ROOT
+
+_DEFINE = re.compile(r"^#define ONNXSLIM_(\w+)\s+\(?(-?\d+)u?\)?\s*(?:/\*.*)?$", re.M)
+_ENUM = re.compile(r"^\s*ONNXSLIM_(\w+)\s*=\s*(-?\d+)\s*,?", re.M)
+
+
+def header_constants():
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "include", "onnxslim", "*.h"))):
+        with open(path) as f:
+            text = f.read()
+        for rx in (_DEFINE, _ENUM):
+            for name, value in rx.findall(text):
+                out[name] = int(value)
+    return out
+
+
+class TestConstants(unittest.TestCase):
+    def setUp(self):
+        self.headers = header_constants()
+
+    def test_parser_sees_the_headers(self):
+        # guards against a regex that silently matches nothing
+        self.assertEqual(self.headers["EPARSE"], -4)
+        self.assertEqual(self.headers["DTYPE_BFLOAT16"], 16)
+        self.assertEqual(self.headers["SAVE_KEEP_STORAGE"], 32)
+        self.assertGreater(len(self.headers), 90)
+
+    def test_every_entry_matches_the_header(self):
+        for name, value in _constants.CONSTANTS.items():
+            with self.subTest(name=name):
+                self.assertIn(name, self.headers)
+                self.assertEqual(value, self.headers[name])
+
+    def test_families_are_complete(self):
+        for name in self.headers:
+            if name.startswith(_constants.FAMILIES) and not name.startswith("ERROR"):
+                with self.subTest(name=name):
+                    self.assertIn(name, _constants.CONSTANTS)
+
+    def test_exported_by_the_package(self):
+        for name, value in _constants.CONSTANTS.items():
+            self.assertEqual(getattr(onnxslim, name), value)
+
+    def test_every_error_code_has_a_subclass(self):
+        for name, value in _constants.CONSTANTS.items():
+            if name.startswith("E"):
+                err = onnxslim._error(value)
+                self.assertIsInstance(err, onnxslim.Error)
+                self.assertIsNot(type(err), onnxslim.Error, name)
+                self.assertEqual(err.code, value)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,161 @@
+"""Model life cycle, errors, check, fingerprint and save."""
+
+import gc
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import onnxslim
+from helpers import BERT
+
+
+class TestLifecycle(unittest.TestCase):
+    def test_use_after_close_raises(self):
+        m = onnxslim.load(BERT)
+        graph = m.graph
+        node = graph.nodes[0]
+        tensor = graph.initializers[0]
+        m.close()
+        self.assertTrue(m.closed)
+        uses = [lambda: m.graph, m.check, m.fingerprint, m.save_bytes,
+                lambda: graph.nodes, lambda: graph.name, lambda: graph.inputs,
+                lambda: node.op_type, lambda: node.inputs, lambda: tensor.shape,
+                tensor.tobytes, lambda: tensor.dtype]
+        for use in uses:
+            with self.assertRaises(onnxslim.Error) as cm:
+                use()
+            self.assertEqual(cm.exception.code, onnxslim.EINVAL)
+            self.assertIn("closed", cm.exception.message)
+        m.close()  # idempotent
+
+    def test_with_closes(self):
+        with onnxslim.load(BERT) as m:
+            node = m.graph.nodes[0]
+            self.assertEqual(node.op_type, "Gather")
+        self.assertTrue(m.closed)
+        self.assertRaises(onnxslim.InvalidArgument, lambda: node.name)
+
+    def test_freed_on_gc(self):
+        m = onnxslim.load(BERT)
+        fin = m._finalizer
+        self.assertTrue(fin.alive)
+        del m
+        gc.collect()
+        self.assertFalse(fin.alive)
+
+    def test_borrowed_object_keeps_model_alive(self):
+        node = onnxslim.load(BERT).graph.nodes[1]
+        gc.collect()
+        self.assertEqual(node.op_type, "Shape")
+
+
+class TestErrors(unittest.TestCase):
+    def test_malformed_bytes_raise_parse_error(self):
+        with self.assertRaises(onnxslim.ParseError) as cm:
+            onnxslim.load(b"\x0a\xff\xff\xff\xff\x0f garbage")
+        err = cm.exception
+        self.assertEqual(err.code, onnxslim.EPARSE)
+        self.assertIsInstance(err, onnxslim.Error)
+        self.assertTrue(err.message)
+        self.assertIn(err.message, str(err))
+
+    def test_missing_file_raises_io_error(self):
+        with self.assertRaises(onnxslim.IoError) as cm:
+            onnxslim.load("/nonexistent/model.onnx")
+        self.assertTrue(cm.exception.message)
+
+    def test_wrong_argument_type(self):
+        self.assertRaises(TypeError, onnxslim.load, None)
+        self.assertRaises(TypeError, onnxslim.load, 42)
+
+
+class TestOutputs(unittest.TestCase):
+    def setUp(self):
+        self.model = onnxslim.load(BERT)
+        self.addCleanup(self.model.close)
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def test_save_bytes_of_unedited_model_equals_file(self):
+        with open(BERT, "rb") as f:
+            self.assertEqual(self.model.save_bytes(), f.read())
+
+    def test_check_clean_model(self):
+        self.assertEqual(self.model.check(), [])
+
+    def test_check_reports_problems(self):
+        # an Add that reads a value nothing defines: one UNDEFINED_INPUT
+        try:
+            from onnx import helper, TensorProto
+        except ImportError:
+            self.skipTest("python3-onnx is not installed")
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+        node = helper.make_node("Add", ["x", "ghost"], ["y"], name="add")
+        proto = helper.make_model(helper.make_graph([node], "g", [x], [y]))
+        with onnxslim.load(proto.SerializeToString()) as m:
+            problems = m.check()
+        self.assertEqual([p[0] for p in problems], [onnxslim.CHECK_UNDEFINED_INPUT])
+        self.assertIn("ghost", problems[0][1] + problems[0][2])
+
+    def test_fingerprint_equals_cli(self):
+        cli = os.environ.get("ONNXSLIM_CLI")
+        if not cli or not os.access(cli, os.X_OK):
+            self.skipTest("ONNXSLIM_CLI (build/onnxslim) not given")
+        out = subprocess.run([cli, "fingerprint", BERT], stdout=subprocess.PIPE, check=True)
+        want = out.stdout.decode().split()[0]
+        self.assertRegex(want, "^[0-9a-f]{32}$")
+        self.assertEqual(self.model.fingerprint(), want)
+
+    def test_save_and_reload(self):
+        path = os.path.join(self.tmp, "out.onnx")
+        self.model.save(path, layout=onnxslim.LAYOUT_ONE_FILE, threshold=0)
+        self.assertTrue(os.path.exists(path + ".data"))
+        with onnxslim.load(path) as m:
+            self.assertEqual(m.fingerprint(), self.model.fingerprint())
+            big = max(m.graph.initializers, key=lambda t: len(t.tobytes()))
+            self.assertEqual(big.shape, (100, 16))
+        with open(path, "rb") as f:
+            with onnxslim.load(f.read(), base_dir=self.tmp) as m:
+                self.assertEqual(m.fingerprint(), self.model.fingerprint())
+
+    def test_save_bad_layout_raises(self):
+        with self.assertRaises(onnxslim.InvalidArgument) as cm:
+            self.model.save(os.path.join(self.tmp, "x.onnx"), layout=99)
+        self.assertTrue(cm.exception.message)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.onnx")))
+
+
+class TestModule(unittest.TestCase):
+    def test_version_and_path(self):
+        self.assertRegex(onnxslim.__version__, r"^\d+\.\d+\.\d+")
+        self.assertTrue(os.path.exists(onnxslim.library_path))
+        want = os.environ.get("ONNXSLIM_LIBRARY")
+        if want:
+            self.assertEqual(onnxslim.library_path, want)
+
+    def test_public_names_have_docstrings(self):
+        for name in onnxslim.__all__:
+            obj = getattr(onnxslim, name)
+            if callable(obj):
+                with self.subTest(name=name):
+                    self.assertTrue(obj.__doc__ and obj.__doc__.strip())
+                if isinstance(obj, type):
+                    for attr, member in vars(obj).items():
+                        if not attr.startswith("_") and (callable(member) or
+                                                         isinstance(member, property)):
+                            with self.subTest(name=name + "." + attr):
+                                self.assertTrue(member.__doc__ and member.__doc__.strip())
+
+    def test_every_c_function_is_declared(self):
+        from onnxslim import _lib
+        for name, (restype, argtypes) in _lib._FUNCTIONS.items():
+            fn = getattr(_lib.lib, name)
+            self.assertIs(fn.restype, restype)
+            self.assertEqual(fn.argtypes, argtypes)
+
+
+if __name__ == "__main__":
+    unittest.main()
