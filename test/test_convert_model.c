@@ -21,6 +21,7 @@
 
 #include "pbuild.h"
 #include "t.h"
+#include "util.h"
 
 #define BERT "test/data/bert-tiny.onnx"
 #define WORD_EMB "roberta.embeddings.word_embeddings.weight"
@@ -42,20 +43,6 @@ static uint32_t f32_bits(float f) {
   uint32_t u;
   memcpy(&u, &f, 4);
   return u;
-}
-
-/* The model's bytes as saved now (malloc'ed), or NULL. */
-static uint8_t *save_bytes(const onnxslim_model *m, size_t *n) {
-  size_t need = 0;
-  *n = 0;
-  if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
-  uint8_t *p = malloc(need ? need : 1);
-  if (!p) return NULL;
-  if (onnxslim_save_buffer(m, p, need, n) != 0 || *n != need) {
-    free(p);
-    return NULL;
-  }
-  return p;
 }
 
 /* Saves to a buffer and loads the bytes into a new model (external data

@@ -55,6 +55,26 @@ static inline int write_bytes(const char *path, const void *p, size_t n) {
   return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+#if defined(ONNXSLIM_SAVE_H) || defined(ONNXSLIM_TEST_EDIT_HELPERS)
+#  include <stdint.h>
+
+#  include <onnxslim.h>
+
+/* The model's bytes as saved now (malloc'ed), or NULL. */
+static inline uint8_t *save_bytes(const onnxslim_model *m, size_t *n) {
+  size_t need = 0;
+  *n = 0;
+  if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
+  uint8_t *p = malloc(need ? need : 1);
+  if (!p) return NULL;
+  if (onnxslim_save_buffer(m, p, need, n) != 0 || *n != need) {
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+#endif
+
 #ifdef ONNXSLIM_TEST_EDIT_HELPERS
 /* Helpers of the edit tests (test_graph.c, test_node.c, test_model.c,
  * test_insert.c, test_cleanup.c): define ONNXSLIM_TEST_EDIT_HELPERS before
@@ -72,20 +92,6 @@ static inline int write_bytes(const char *path, const void *p, size_t n) {
 #  define TEST_IF TESTDATA "/node/test_if/model.onnx"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-/* The model's bytes as saved now (malloc'ed), or NULL. */
-static inline uint8_t *save_bytes(const onnxslim_model *m, size_t *n) {
-  size_t need = 0;
-  *n = 0;
-  if (onnxslim_save_buffer(m, NULL, 0, &need) != ONNXSLIM_EBUFSIZE) return NULL;
-  uint8_t *p = malloc(need ? need : 1);
-  if (!p) return NULL;
-  if (onnxslim_save_buffer(m, p, need, n) != 0 || *n != need) {
-    free(p);
-    return NULL;
-  }
-  return p;
-}
 
 /* Saves the model to a buffer and loads the bytes into a new model: the
  * real proof that an edit took. NULL (and a failed check) on error. */
