@@ -1,0 +1,19 @@
+"""The base of the objects borrowed from a model."""
+
+class _Borrowed:
+    """An object borrowed from a model: valid while the model is open."""
+
+    __slots__ = ("_model", "_handle")
+
+    def __init__(self, model, handle):
+        self._model = model
+        self._handle = handle
+
+    def _ptr(self):
+        self._model._ptr()
+        return self._handle
+
+    @property
+    def model(self):
+        """The :class:`Model` this object belongs to."""
+        return self._model

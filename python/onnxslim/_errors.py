@@ -1,0 +1,110 @@
+"""Errors: :class:`Error`, one subclass per error code, and the call helpers."""
+
+from ._constants import CONSTANTS as _C
+from ._lib import lib
+
+
+def _str(raw):
+    """A borrowed C string as str (bytes that are not UTF-8 are kept, escaped)."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+class Error(Exception):
+    """A failure reported by libonnxslim.
+
+    ``code`` is the library's error code (an ``E*`` constant, negative),
+    ``message`` the library's message (onnxslim_error_last()).
+    """
+
+    def __init__(self, code, message):
+        Exception.__init__(self, code, message)
+        self.code = code
+        self.message = message
+
+    def __str__(self):
+        return "%s (%s)" % (self.message, _str(lib.onnxslim_strerror(self.code)))
+
+
+class InvalidArgument(Error):
+    """ONNXSLIM_EINVAL: an argument is invalid, or the model is closed."""
+
+
+class OutOfMemory(Error):
+    """ONNXSLIM_ENOMEM: memory allocation failed."""
+
+
+class IoError(Error):
+    """ONNXSLIM_EIO: an operating-system call failed."""
+
+
+class ParseError(Error):
+    """ONNXSLIM_EPARSE: the bytes are not a well-formed ONNX protobuf message."""
+
+
+class LimitError(Error):
+    """ONNXSLIM_ELIMIT: a limit (depth, size, count) was exceeded."""
+
+
+class NotFound(Error):
+    """ONNXSLIM_ENOTFOUND: a looked-up item does not exist."""
+
+
+class RangeError(Error):
+    """ONNXSLIM_ERANGE: an index is out of range."""
+
+
+class Unsupported(Error):
+    """ONNXSLIM_EUNSUPPORTED: the operation is not supported for this input."""
+
+
+class BufferTooSmall(Error):
+    """ONNXSLIM_EBUFSIZE: a buffer is too small."""
+
+
+class ModelError(Error):
+    """ONNXSLIM_EMODEL: the model is well-formed protobuf but semantically invalid."""
+
+
+class TypeMismatch(Error):
+    """ONNXSLIM_ETYPE: the item has another type than the one asked for."""
+
+
+class NoSpace(Error):
+    """ONNXSLIM_ENOSPC: no space left on the device, or the file-size limit."""
+
+
+_ERRORS = {
+    _C["EINVAL"]: InvalidArgument,
+    _C["ENOMEM"]: OutOfMemory,
+    _C["EIO"]: IoError,
+    _C["EPARSE"]: ParseError,
+    _C["ELIMIT"]: LimitError,
+    _C["ENOTFOUND"]: NotFound,
+    _C["ERANGE"]: RangeError,
+    _C["EUNSUPPORTED"]: Unsupported,
+    _C["EBUFSIZE"]: BufferTooSmall,
+    _C["EMODEL"]: ModelError,
+    _C["ETYPE"]: TypeMismatch,
+    _C["ENOSPC"]: NoSpace,
+}
+
+
+def _error(code=None):
+    """The exception for `code` (default: the last error), with the library's message."""
+    if code is None:
+        code = lib.onnxslim_error_last_code()
+    message = _str(lib.onnxslim_error_last()) or _str(lib.onnxslim_strerror(code))
+    return _ERRORS.get(code, Error)(code, message)
+
+
+def _check(rc):
+    if rc < 0:
+        raise _error(rc)
+    return rc
+
+
+def _need(ptr):
+    """A returned pointer or C string; NULL means the call failed."""
+    if ptr is None:
+        raise _error()
+    return ptr
