@@ -1,12 +1,16 @@
 """libonnxslim from Python, through ctypes (nothing to compile).
 
-Load a model with :func:`load`; read its graph through :class:`Model`,
-:class:`Graph`, :class:`Node` and :class:`Tensor`; check, fingerprint and
-save it. Every failure of the C library raises :class:`Error` (or one of its
-subclasses, one per error code) carrying the library's message.
+Load a model with :func:`load`; read it through :class:`Model`,
+:class:`Graph`, :class:`Node`, :class:`Attribute`, :class:`Tensor`,
+:class:`SparseTensor`, :class:`ValueInfo`, :class:`Type` and
+:class:`Function`; check, fingerprint and save it. Every failure of the
+C library raises :class:`Error` (or one of its subclasses, one per error
+code) carrying the library's message.
 
 Objects borrowed from a model (graphs, nodes, tensors) are valid while the
 model is open; using one after :meth:`Model.close` raises :class:`Error`.
+Two objects for the same item compare equal. :meth:`Tensor.numpy` gives a
+zero-copy read-only view (numpy is optional).
 
 ``library_path`` says which shared library was loaded, ``__version__`` is the
 library's own version string.
@@ -17,13 +21,18 @@ from ._constants import *  # noqa: F401,F403  (the ONNXSLIM_* constants)
 from ._errors import (  # noqa: F401
     _ERRORS, BufferTooSmall, Error, InvalidArgument, IoError, LimitError, ModelError, NoSpace,
     NotFound, OutOfMemory, ParseError, RangeError, TypeMismatch, Unsupported, _error)
+from ._attr import Attribute
+from ._function import Function
 from ._graph import Graph
 from ._lib import lib, library_path
 from ._model import Model, load
 from ._node import Node
+from ._sparse import SparseTensor
 from ._tensor import Tensor
+from ._types import Type, ValueInfo
 
-__all__ = ["load", "Model", "Graph", "Node", "Tensor", "Error", "library_path",
+__all__ = ["load", "Model", "Graph", "Node", "Attribute", "Tensor", "SparseTensor",
+           "ValueInfo", "Type", "Function", "Error", "library_path",
            "__version__"] + sorted(_constants.CONSTANTS)
 __all__ += [cls.__name__ for cls in _ERRORS.values()]
 

@@ -13,6 +13,15 @@ class _Borrowed:
         self._model._ptr()
         return self._handle
 
+    def __eq__(self, other):
+        return type(other) is type(self) and other._handle == self._handle
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((type(self), self._handle))
+
     @property
     def model(self):
         """The :class:`Model` this object belongs to."""

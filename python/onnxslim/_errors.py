@@ -9,6 +9,13 @@ def _str(raw):
     return raw.decode("utf-8", "surrogateescape")
 
 
+def _enc(name):
+    """A str argument as the C string the library expects (the inverse of _str)."""
+    if not isinstance(name, str):
+        raise TypeError("expected a str, not %s" % type(name).__name__)
+    return name.encode("utf-8", "surrogateescape")
+
+
 class Error(Exception):
     """A failure reported by libonnxslim.
 
@@ -107,4 +114,16 @@ def _need(ptr):
     """A returned pointer or C string; NULL means the call failed."""
     if ptr is None:
         raise _error()
+    return ptr
+
+
+def _opt(call, *args):
+    """call(*args) for a function whose NULL may mean "absent": the pointer,
+    None when it is NULL without an error or with ONNXSLIM_ENOTFOUND, else raise."""
+    lib.onnxslim_error_clear()
+    ptr = call(*args)
+    if ptr is None:
+        code = lib.onnxslim_error_last_code()
+        if code not in (0, _C["ENOTFOUND"]):
+            raise _error(code)
     return ptr

@@ -4,7 +4,7 @@ import ctypes
 import os
 import weakref
 
-from . import _graph
+from . import _function, _graph
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _str
 from ._lib import LoadOptions, SaveOptions, lib
@@ -45,12 +45,15 @@ class Model:
     Use it as a context manager (``with onnxslim.load(p) as m:``) or call
     :meth:`close`; an unreachable model is freed by the garbage collector.
     After close every use of the model and of the objects read from it raises
-    :class:`InvalidArgument`.
+    :class:`InvalidArgument`. While a numpy view of its data
+    (:meth:`Tensor.numpy`) is alive the model stays open: close raises
+    BufferError.
     """
 
     def __init__(self, handle):
         self._handle = handle
         self._finalizer = weakref.finalize(self, lib.onnxslim_model_free, handle)
+        self._views = weakref.WeakValueDictionary()  # id -> buffer behind Tensor.numpy()
 
     def _ptr(self):
         if not self._finalizer.alive:
@@ -63,16 +66,92 @@ class Model:
         return not self._finalizer.alive
 
     def close(self):
-        """Free the model now (idempotent). Borrowed objects become unusable."""
+        """Free the model now (idempotent). Borrowed objects become unusable.
+
+        Raises BufferError, leaving the model open, while numpy arrays that
+        view its memory (from :meth:`Tensor.numpy`) are alive; drop them first.
+        """
+        if self._finalizer.alive and len(self._views):
+            raise BufferError("cannot close the model: %d numpy view(s) of its tensor data "
+                              "are alive" % len(self._views))
         self._finalizer()
 
     def __enter__(self):
         self._ptr()
         return self
 
-    def __exit__(self, *exc):
-        self.close()
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            self.close()
+        except BufferError:
+            # numpy views outlive the block; while another exception is on its
+            # way out, report that one (the model is freed with the last view)
+            if exc_type is None:
+                raise
         return False
+
+    @property
+    def ir_version(self):
+        """The model's ir_version (0 when absent)."""
+        return lib.onnxslim_model_ir_version(self._ptr())
+
+    @property
+    def opsets(self):
+        """The opset_import entries, a dict domain -> version ("" = the ONNX domain)."""
+        return _function._opsets(self._ptr(), lib.onnxslim_model_opset_count,
+                                 lib.onnxslim_model_opset)
+
+    @property
+    def producer_name(self):
+        """producer_name ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_producer_name(self._ptr())))
+
+    @property
+    def producer_version(self):
+        """producer_version ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_producer_version(self._ptr())))
+
+    @property
+    def domain(self):
+        """The model's domain ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_domain(self._ptr())))
+
+    @property
+    def model_version(self):
+        """model_version (0 when absent)."""
+        return lib.onnxslim_model_version(self._ptr())
+
+    @property
+    def doc_string(self):
+        """The model's doc string ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_doc_string(self._ptr())))
+
+    @property
+    def metadata(self):
+        """metadata_props, a dict key -> value (str), in stored order."""
+        m = self._ptr()
+        key = ctypes.c_char_p()
+        value = ctypes.c_char_p()
+        out = {}
+        for i in range(lib.onnxslim_model_metadata_count(m)):
+            _check(lib.onnxslim_model_metadata(m, i, ctypes.byref(key), ctypes.byref(value)))
+            out[_str(key.value or b"")] = _str(value.value or b"")
+        return out
+
+    @property
+    def functions(self):
+        """The model-local functions, a list of :class:`Function`."""
+        m = self._ptr()
+        return [_function.Function(self, _need(lib.onnxslim_model_function(m, i)))
+                for i in range(lib.onnxslim_model_function_count(m))]
+
+    @property
+    def files(self):
+        """The files the model reads (list of str): the model file first when it
+        was loaded from a path (as given), then each external-data file (absolute)."""
+        m = self._ptr()
+        return [os.fsdecode(_need(lib.onnxslim_model_file(m, i)))
+                for i in range(lib.onnxslim_model_file_count(m))]
 
     def __repr__(self):
         return "<onnxslim.Model %s>" % ("closed" if self.closed else "open")
