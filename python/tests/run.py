@@ -2,7 +2,8 @@
 
 Usage: python3 python/tests/run.py   (PYTHONPATH must reach python/onnxslim)
 The last line is "N passed, N failed, N skipped", counted from unittest's
-result (errors count as failures). Exit status 1 when anything failed.
+result, a test counted once however many of its subtests failed (errors count
+as failures). Exit status 1 when anything failed.
 """
 
 import os
@@ -14,8 +15,12 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
-    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
-    skipped = len(result.skipped)
+    # A test with failing subtests appears once per failed subtest in
+    # result.failures; count each test once (a subtest's test_case is its test).
+    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
+    bad |= {t.id() for t in result.unexpectedSuccesses}
+    failed = len(bad)
+    skipped = len({t.id() for t, _ in result.skipped} - bad)
     passed = result.testsRun - failed - skipped
     print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
