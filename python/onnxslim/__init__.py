@@ -17,15 +17,19 @@ from ._constants import *  # noqa: F401,F403  (the ONNXSLIM_* constants)
 from ._errors import (  # noqa: F401
     _ERRORS, BufferTooSmall, Error, InvalidArgument, IoError, LimitError, ModelError, NoSpace,
     NotFound, OutOfMemory, ParseError, RangeError, TypeMismatch, Unsupported, _error)
+from ._convert import ConvertEntry, ConvertReport, ConvertStats, convert_values
 from ._graph import Graph
 from ._lib import lib, library_path
 from ._model import Model, load
 from ._node import Node
+from ._save import SaveEntry, SaveReport
 from ._tensor import Tensor
 
 __all__ = ["load", "Model", "Graph", "Node", "Tensor", "Error", "library_path",
            "__version__"] + sorted(_constants.CONSTANTS)
 __all__ += [cls.__name__ for cls in _ERRORS.values()]
+__all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "SaveReport",
+            "SaveEntry"]
 
 #: The version string of the loaded C library, e.g. "0.1.0".
 __version__ = lib.onnxslim_version_string().decode()
