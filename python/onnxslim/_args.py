@@ -226,6 +226,9 @@ def tensor_data(data, dtype_arg, shape_arg, default_dtype=None, default_shape=No
     bytes need both (or the defaults); other values (lists, scalars) are
     made an array of `dtype` with numpy.
     """
+    if isinstance(data, str) or data is None:
+        raise TypeError("data must be bytes, a numpy array, a list or a number, not %s"
+                        % type(data).__name__)
     if not isinstance(data, (bytes, bytearray, memoryview)) and not is_ndarray(data):
         np = numpy()
         if np is None:

@@ -169,6 +169,9 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         if select:
             raise ValueError("select needs to= (gather_to selects the Gather tables itself)")
     flags = kernel_flags(rounding, saturate, flush_subnormals)
+    if flags & _C["CONVERT_TRUNCATE"] and target != _C["DTYPE_BFLOAT16"]:
+        # the library would round the other conversions to nearest: refuse, as the CLI does
+        raise ValueError("rounding='truncate' applies to conversions to BFLOAT16 only")
     pol = _policy(policy)
     size = _args.uint64(min_size, "min_size")
     want_stats = _args.flag(stats, "stats")
@@ -251,9 +254,9 @@ def convert_values(data, from_dtype, to_dtype, rounding="nearest", saturate=Fals
     if not narrowing and (flags or want_stats):
         raise ValueError("%s -> %s is exact: rounding, saturate, flush_subnormals and stats do "
                          "not apply" % (src_name, dst_name))
-    if is_array:
-        if data.dtype.itemsize != ctypes.sizeof(src_t) or data.dtype.kind not in "fiu":
-            raise TypeError("a %s array does not hold %s values" % (data.dtype, src_name))
+    if is_array and data.dtype.newbyteorder("=") != np.dtype(_NUMPY_OUT[src_name]):
+        raise TypeError("a %s array does not hold %s values (expected %s)"
+                        % (data.dtype, src_name, _NUMPY_OUT[src_name]))
     buf = _args.buffer(data)
     size = ctypes.sizeof(src_t)
     if buf.size % size:
