@@ -87,7 +87,8 @@ class TestConvert(unittest.TestCase):
                     self.assertEqual(inits[name].data_type, TensorProto.BFLOAT16)
                     got = np.frombuffer(inits[name].raw_data, np.uint16)
                     np.testing.assert_array_equal(got, want_fn(self.orig[name]).ravel())
-                gathers = [n for n in p.graph.node if n.op_type == "Gather" and n.input[0] in TABLES]
+                gathers = [n for n in p.graph.node
+                           if n.op_type == "Gather" and n.input[0] in TABLES]
                 casts = {n.input[0]: n for n in p.graph.node if n.op_type == "Cast"}
                 for gnode in gathers:
                     self.assertEqual(casts[gnode.output[0]].attribute[0].i, TensorProto.FLOAT)
@@ -113,10 +114,11 @@ class TestConvert(unittest.TestCase):
         rep = self.m.convert(to="FLOAT16", select=["op:MatMul", "*.bias"],
                              exclude=["*layer.0.attention.self.query*"], min_size=256,
                              policy="cast-before")
+        matmul_inputs = {i for node in self.ref.graph.node if node.op_type == "MatMul"
+                         for i in node.input}
         want = sorted(n for n, a in self.orig.items() if a.dtype == np.float32 and a.nbytes >= 256
                       and "layer.0.attention.self.query" not in n
-                      and (n.endswith(".bias") or any(n in node.input for node in self.ref.graph.node
-                                                      if node.op_type == "MatMul")))
+                      and (n.endswith(".bias") or n in matmul_inputs))
         self.assertEqual(sorted(rep.names()), want)
         self.assertTrue(want)
         p = proto(self.m)

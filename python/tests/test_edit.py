@@ -197,7 +197,8 @@ class TestAttributes(unittest.TestCase):
         self.n.set_attribute("ia", np.array([3, 4]), type="INTS")
         self.assertEqual(self.read("e").type, onnx.AttributeProto.INTS)
         self.assertEqual(self.read("ef").type, onnx.AttributeProto.FLOATS)
-        self.assertEqual((self.read("f1").type, self.read("f1").f), (onnx.AttributeProto.FLOAT, 1.0))
+        self.assertEqual((self.read("f1").type, self.read("f1").f),
+                         (onnx.AttributeProto.FLOAT, 1.0))
         self.assertEqual(list(self.read("ia").ints), [3, 4])
 
     def test_replace_keeps_position_and_remove(self):
@@ -263,7 +264,8 @@ class TestInitializers(unittest.TestCase):
         for name, arr in arrays.items():
             with self.subTest(name=name):
                 np.testing.assert_array_equal(numpy_helper.to_array(got[name]), arr)
-                self.assertEqual(numpy_helper.to_array(got[name]).dtype, arr.dtype.newbyteorder("="))
+                self.assertEqual(numpy_helper.to_array(got[name]).dtype,
+                                 arr.dtype.newbyteorder("="))
 
     def test_add_from_bytes_list_and_copy(self):
         t = self.g.add_initializer("bf", b"\x80\x3f\x00\x40", dtype="BFLOAT16", shape=[2])
