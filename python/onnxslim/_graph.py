@@ -182,6 +182,8 @@ class Graph(_Borrowed):
         return found
 
     def _add_vi(self, fn, name, dtype, shape):
+        if dtype is None and shape is not None:
+            raise TypeError("a shape needs a dtype")
         out = ctypes.c_void_p()
         _check(fn(self._ptr(), _args.cstr(name), ctypes.byref(out)))
         if dtype is not None:
@@ -190,9 +192,6 @@ class Graph(_Borrowed):
             except BaseException:
                 lib.onnxslim_graph_remove_value_info(self._ptr(), out.value)
                 raise
-        elif shape is not None:
-            lib.onnxslim_graph_remove_value_info(self._ptr(), out.value)
-            raise TypeError("a shape needs a dtype")
 
     def add_input(self, name, dtype=None, shape=None):
         """Append a graph input `name` with a tensor type of `dtype` and `shape`.

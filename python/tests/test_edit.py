@@ -92,6 +92,8 @@ class TestNodeEdits(unittest.TestCase):
         self.assertNotIn(name, [n.name for n in proto(self.m).graph.node])
         with self.assertRaises(onnxslim.InvalidArgument):
             victim.op_type  # a removed node's handle is refused, not a crash
+        with self.assertRaises(onnxslim.InvalidArgument):
+            self.g.remove_node(victim)
 
     def test_move_and_reorder_nodes(self):
         nodes = self.g.nodes
@@ -371,6 +373,19 @@ class TestValues(unittest.TestCase):
             self.g.set_value_type("nothing", "FLOAT")
         with self.assertRaises(ValueError):
             self.g.set_value_type("input_ids", "FLOAT", where="inputs")
+
+    def test_set_value_type_from_a_type_object(self):
+        # a Type read from a model (built here from the C handle: the read side's
+        # ValueInfo.type gives the same object)
+        from onnxslim import _base
+        vi = onnxslim.lib.onnxslim_graph_find_value_info(self.g._ptr(), b"input_ids")
+        int64_type = _base._Borrowed(self.m, onnxslim.lib.onnxslim_value_info_type(vi))
+        self.g.set_value_type("logits", int64_type)
+        t = proto(self.m).graph.output[0].type.tensor_type
+        self.assertEqual(t.elem_type, TensorProto.INT64)
+        self.assertEqual([d.dim_param for d in t.shape.dim], ["batch", "seq"])
+        with self.assertRaises(TypeError):
+            self.g.set_value_type("logits", int64_type, [1])
 
     def test_rename_value(self):
         self.g.rename_value("input_ids", "ids")
