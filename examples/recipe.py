@@ -16,13 +16,13 @@ Usage: python3 examples/recipe.py [IN [OUT]]
 import os
 import sys
 
+tree = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 try:
     import onnxslim
 except ImportError:  # run from the source tree without installing
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    sys.path.insert(0, os.path.join(tree, "python"))
     import onnxslim
 
-tree = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(tree, "test", "data", "bert-tiny.onnx")
 dst = sys.argv[2] if len(sys.argv) > 2 else "bert-tiny-bf16.onnx"
 stem = os.path.splitext(os.path.basename(dst))[0]
