@@ -22,11 +22,13 @@ from ._errors import (  # noqa: F401
     _ERRORS, BufferTooSmall, Error, InvalidArgument, IoError, LimitError, ModelError, NoSpace,
     NotFound, OutOfMemory, ParseError, RangeError, TypeMismatch, Unsupported, _error)
 from ._attr import Attribute
+from ._convert import ConvertEntry, ConvertReport, ConvertStats, convert_values
 from ._function import Function
 from ._graph import Graph
 from ._lib import lib, library_path
 from ._model import Model, load
 from ._node import Node
+from ._save import SaveEntry, SaveReport
 from ._sparse import SparseTensor
 from ._tensor import Tensor
 from ._types import Type, ValueInfo
@@ -35,6 +37,8 @@ __all__ = ["load", "Model", "Graph", "Node", "Attribute", "Tensor", "SparseTenso
            "ValueInfo", "Type", "Function", "Error", "library_path",
            "__version__"] + sorted(_constants.CONSTANTS)
 __all__ += [cls.__name__ for cls in _ERRORS.values()]
+__all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "SaveReport",
+            "SaveEntry"]
 
 #: The version string of the loaded C library, e.g. "0.1.0".
 __version__ = lib.onnxslim_version_string().decode()

@@ -113,11 +113,23 @@ CONSTANTS = {
     "PLACEMENT_BELOW_THRESHOLD": 1,
     "PLACEMENT_SHAPE_INPUT": 2,
     "PLACEMENT_NO_LAYOUT": 3,
+    # convert.h: kernel flags, statistics, options, policies
+    "CONVERT_TRUNCATE": 1,
+    "CONVERT_SATURATE": 2,
+    "CONVERT_FLUSH_SUBNORMALS": 4,
+    "CONVERT_STATS_VERSION": 1,
+    "CONVERT_REPORT_NO_STATS": 1,
+    "CONVERT_OPTIONS_VERSION": 3,
+    "POLICY_CAST_AFTER_GATHER": 1,
+    "POLICY_CAST_BEFORE": 2,
+    "POLICY_STORAGE_ONLY": 3,
+    # cleanup.h
+    "CLEANUP_RECURSIVE": 1,
 }
 
 #: Name prefixes whose every header constant must be in CONSTANTS (the test
 #: checks completeness for these families, not only the values).
 FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DIM_",
-            "CHECK_", "PLACEMENT_")
+            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_")
 
 globals().update(CONSTANTS)

@@ -4,10 +4,10 @@ import ctypes
 import os
 import weakref
 
-from . import _function, _graph
+from . import _args, _function, _graph
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _str
-from ._lib import LoadOptions, SaveOptions, lib
+from ._lib import LoadOptions, lib
 
 
 def load(path_or_bytes, base_dir=None):
@@ -185,25 +185,33 @@ class Model:
         _check(lib.onnxslim_fingerprint(buf, len(buf), self._ptr()))
         return buf.value.decode()
 
-    def save(self, path, layout=_C["LAYOUT_AS_LOADED"], threshold=None, flags=0):
-        """Save the model to `path` (onnxslim_save()).
+    def save(self, path, external_data=None, threshold=None, align=None, location=None,
+             no_fsync=False, allow_large=False, constants=False, checksum=False,
+             force_shape_inputs=False, keep_storage=False, layout=None, flags=0):
+        """Save the model to `path`, atomically (onnxslim_save()); returns a :class:`SaveReport`.
 
-        ``layout`` is a ``LAYOUT_*`` constant (AS_LOADED keeps tensors where
-        they are; ONE_FILE and PER_TENSOR move tensors of at least
-        ``threshold`` bytes to external data; INLINE merges all inline).
-        ``threshold`` defaults to ``SAVE_DEFAULT_THRESHOLD``; ``flags`` is an
-        OR of ``SAVE_*`` flags. The file is replaced atomically.
+        ``external_data`` says where tensor bytes go: None (default) where
+        they are (tensors in external data keep their references, the others
+        stay inline); "one_file" (or True): tensors of at least ``threshold``
+        bytes (default ``SAVE_DEFAULT_THRESHOLD``, 0: all) in one data file,
+        ``location`` (relative to the model's directory; default: the file
+        name + ".data"), offsets aligned to ``align`` (a power of two, default
+        ``SAVE_DEFAULT_ALIGN``); "per_tensor": one data file per tensor;
+        False: every tensor inline, external data included (a merge, as
+        :meth:`merge`). The keyword flags are the ``SAVE_*`` flags: no_fsync,
+        allow_large (a file over 2 GiB), constants (move Constant values out
+        too), checksum (write SHA-1 keys), force_shape_inputs (move small
+        shape-input tensors out too; onnxruntime refuses them),
+        keep_storage (a tensor goes out exactly when it is external now).
+        ``layout`` (a ``LAYOUT_*`` value) and ``flags`` (an OR of ``SAVE_*``)
+        are the C options for callers that have them. The in-memory model is
+        never changed: save it several ways.
         """
-        opts = SaveOptions()
-        _check(lib.onnxslim_save_options_init(ctypes.byref(opts), _C["SAVE_OPTIONS_VERSION"]))
-        opts.layout = layout
-        opts.flags = flags
-        if threshold is not None:
-            opts.size_threshold = threshold
-        report = ctypes.c_void_p()
-        _check(lib.onnxslim_save(ctypes.byref(report), self._ptr(), os.fsencode(path),
-                                 ctypes.byref(opts)))
-        lib.onnxslim_save_report_free(report)
+        from . import _save
+        return _save.save(self, path, external_data, threshold, align, location, layout, flags,
+                          no_fsync=no_fsync, allow_large=allow_large, constants=constants,
+                          checksum=checksum, force_shape_inputs=force_shape_inputs,
+                          keep_storage=keep_storage)
 
     def save_bytes(self):
         """The model serialized as bytes, tensors as loaded (onnxslim_save_buffer())."""
@@ -215,3 +223,125 @@ class Model:
         buf = ctypes.create_string_buffer(max(size.value, 1))
         _check(lib.onnxslim_save_buffer(ptr, buf, len(buf), ctypes.byref(size)))
         return buf.raw[:size.value]
+
+    # ---- edits ------------------------------------------------------------------
+
+    def merge(self, path, allow_large=False, no_fsync=False):
+        """Save with every tensor inline, external data included (``onnxslim merge``);
+        the same as ``save(path, external_data=False)``. Returns a :class:`SaveReport`."""
+        return self.save(path, external_data=False, allow_large=allow_large, no_fsync=no_fsync)
+
+    def save_size(self):
+        """The size in bytes of :meth:`save_bytes`' result, computed without serializing."""
+        from . import _save
+        return _save.save_size(self)
+
+    def set_producer(self, name=None, version=None):
+        """Set producer_name and/or producer_version (None leaves one unchanged)."""
+        _check(lib.onnxslim_model_set_producer(self._ptr(), _args.cstr_or_none(name),
+                                               _args.cstr_or_none(version, "version")))
+
+    def set_doc_string(self, doc):
+        """Set the model's doc_string."""
+        _check(lib.onnxslim_model_set_doc_string(self._ptr(), _args.cstr(doc, "doc")))
+
+    def set_ir_version(self, version):
+        """Set ir_version (an int)."""
+        _check(lib.onnxslim_model_set_ir_version(self._ptr(), _args.int64(version, "version")))
+
+    def set_opset(self, domain, version):
+        """Set the opset version imported for `domain` ("" or "ai.onnx": the default
+        ONNX domain), adding the import if there is none."""
+        _check(lib.onnxslim_model_set_opset(self._ptr(), _args.cstr(domain, "domain"),
+                                            _args.int64(version, "version")))
+
+    def remove_opset(self, domain):
+        """Remove the opset import of `domain` (:class:`NotFound` if there is none)."""
+        _check(lib.onnxslim_model_remove_opset(self._ptr(), _args.cstr(domain, "domain")))
+
+    def set_metadata(self, key, value):
+        """Set metadata_props[key] = value (both str), adding the key if needed."""
+        _check(lib.onnxslim_model_set_metadata(self._ptr(), _args.cstr(key, "key"),
+                                               _args.cstr(value, "value")))
+
+    def remove_metadata(self, key):
+        """Remove metadata key `key` (:class:`NotFound` if there is none)."""
+        _check(lib.onnxslim_model_remove_metadata(self._ptr(), _args.cstr(key, "key")))
+
+    def unique_name(self, base):
+        """A name used nowhere in the model (nodes, values, tensors, graphs, functions,
+        subgraphs included) and not returned before: `base` if free, else base_N."""
+        out = ctypes.c_char_p()
+        _check(lib.onnxslim_model_unique_name(self._ptr(), _args.cstr(base, "base"),
+                                              ctypes.byref(out)))
+        return _str(out.value)
+
+    def insert_after(self, value, op_type, domain="", consumers=None, fresh_name=None,
+                     graph=None):
+        """Insert a node `op_type` with one input and one output on value `value`; returns it.
+
+        The node reads `value` and its consumers (all of them, or the
+        :class:`Node` list ``consumers``) read the node's output. When `value`
+        has a producer and all consumers are rewired, the new node takes over
+        the name `value` (the producer's output is renamed), so graph outputs
+        and captures keep reading it. ``fresh_name`` names the new edge (made
+        unique; default: generated). ``graph``: a subgraph (default: the main
+        graph). Add attributes with :meth:`Node.set_attribute`.
+        """
+        from . import _insert
+        return _insert.insert_after(self, value, op_type, domain, consumers, fresh_name, graph)
+
+    def insert_before(self, consumer, input_index, op_type, domain="", fresh_name=None):
+        """Insert a node `op_type` before input `input_index` of the :class:`Node` `consumer`:
+        the node reads that value and the consumer reads the node's output. Returns the node."""
+        from . import _insert
+        return _insert.insert_before(self, consumer, input_index, op_type, domain, fresh_name)
+
+    def insert_cast_after(self, value, to, consumers=None, fresh_name=None, graph=None):
+        """:meth:`insert_after` of a Cast to data type `to` (a name such as "FLOAT", or a
+        ``DTYPE_*`` value); the value info of the new edge, if any, gets type `to`."""
+        from . import _insert
+        return _insert.insert_cast_after(self, value, to, consumers, fresh_name, graph)
+
+    def insert_cast_before(self, consumer, input_index, to, fresh_name=None):
+        """:meth:`insert_before` of a Cast to data type `to`."""
+        from . import _insert
+        return _insert.insert_cast_before(self, consumer, input_index, to, fresh_name)
+
+    def toposort(self, graph=None, recursive=True):
+        """Sort the nodes topologically (stable: a sorted graph is unchanged); subgraphs too
+        unless ``recursive=False``. ``graph``: a subgraph (default: the main graph). A cycle
+        raises :class:`ModelError` naming a node on it, leaving the graph unchanged."""
+        from . import _cleanup
+        _cleanup.toposort(self, graph, recursive)
+
+    def remove_unused(self, graph=None, recursive=True):
+        """Remove nodes whose outputs reach no graph output, then unread initializers, then
+        value_info entries of values that are gone; returns how many items were removed.
+        Graph inputs and outputs stay."""
+        from . import _cleanup
+        return _cleanup.remove_unused(self, graph, recursive)
+
+    def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
+                rounding="nearest", saturate=False, flush_subnormals=False, stats=True):
+        """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
+
+        ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
+        recipe, every table read as input 0 of a Gather is converted and a
+        Cast back follows each Gather (``onnxslim convert --gather-to``).
+        ``to`` ("bf16", "fp16", "fp32", "fp64" or the DTYPE_* names/values):
+        the tensors ``select`` matches (a list of names, globs, or
+        "op:TYPE[:INDEX]" consumer specs; empty: every floating tensor; a spec
+        matching nothing raises :class:`NotFound`). Exactly one of the two.
+        ``exclude``: specs never converted; ``min_size``: only tensors of at
+        least that many bytes. ``policy``: "cast-after-gather" (default),
+        "cast-before" or "storage-only" (or a ``POLICY_*`` value).
+        ``rounding``: "nearest" (ties to even) or "truncate" (to BFLOAT16
+        only); ``saturate``: overflow gives the largest finite value;
+        ``flush_subnormals``: subnormal results become zero. ``stats=False``
+        skips the statistics pass of the report. Tensors are converted as
+        the model is saved (no second copy of the weights is held).
+        """
+        from . import _convert
+        return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
+                                saturate, flush_subnormals, stats)

@@ -1,8 +1,8 @@
 """Nodes of a graph."""
 
-from . import _attr, _graph
+from . import _args, _attr, _graph
 from ._base import _Borrowed
-from ._errors import _enc, _need, _opt, _str
+from ._errors import _check, _enc, _need, _opt, _str
 from ._lib import lib
 
 
@@ -80,3 +80,63 @@ class Node(_Borrowed):
         if self._model.closed:
             return "<onnxslim.Node (closed)>"
         return "<onnxslim.Node %s %r>" % (self.op_type, self.name)
+
+    # ---- edits ------------------------------------------------------------------
+
+    def _set_name(self, value):
+        _check(lib.onnxslim_node_set_name(self._ptr(), _args.cstr(value)))
+
+    def _set_op_type(self, value):
+        _check(lib.onnxslim_node_set_op_type(self._ptr(), _args.cstr(value, "op_type")))
+
+    def _set_domain(self, value):
+        _check(lib.onnxslim_node_set_domain(self._ptr(), _args.cstr(value, "domain")))
+
+    def _set_inputs(self, values):
+        arr, n = _args.names(values, "inputs")
+        _check(lib.onnxslim_node_set_inputs(self._ptr(), arr, n))
+
+    def _set_outputs(self, values):
+        arr, n = _args.names(values, "outputs")
+        _check(lib.onnxslim_node_set_outputs(self._ptr(), arr, n))
+
+    name = property(name.fget, _set_name, doc="The node's name (\"\" when absent); settable.")
+    op_type = property(op_type.fget, _set_op_type, doc="The operator, e.g. \"MatMul\"; settable.")
+    domain = property(domain.fget, _set_domain,
+                      doc="The operator's domain (\"\" for the default ONNX domain); settable.")
+    inputs = property(inputs.fget, _set_inputs,
+                      doc="Input value names (list of str; \"\" for an omitted optional input); "
+                          "assign a list to replace them all.")
+    outputs = property(outputs.fget, _set_outputs,
+                       doc="Output value names (list of str); assign a list to replace them all.")
+
+    def set_input(self, index, name):
+        """Set input `index` to value `name` ("" = omitted); index == len(inputs) appends."""
+        _check(lib.onnxslim_node_set_input(self._ptr(), _args.index(index),
+                                           _args.cstr(name)))
+
+    def set_output(self, index, name):
+        """Set output `index` to value `name`; index == len(outputs) appends."""
+        _check(lib.onnxslim_node_set_output(self._ptr(), _args.index(index),
+                                            _args.cstr(name)))
+
+    def set_attribute(self, name, value, type=None):
+        """Set attribute `name` (replacing one of that name in place, else appending).
+
+        The attribute type is inferred from `value`: int (and bool) -> INT,
+        float -> FLOAT, str (UTF-8) or bytes -> STRING, :class:`Tensor` or
+        numpy array -> TENSOR, :class:`Graph` -> GRAPH (a copy), a list of
+        ints -> INTS, of numbers with a float -> FLOATS, of str/bytes ->
+        STRINGS, of tensors/arrays -> TENSORS, of graphs -> GRAPHS. ``type``
+        (an ``ATTR_*`` value or name such as "INTS") says it where the value
+        does not, e.g. ``set_attribute("pads", [], type="INTS")``, or
+        ``set_attribute("body", None, type="GRAPH")`` for a new empty graph.
+        Returns the attribute's :class:`Graph` for GRAPH attributes (to be
+        filled with the graph edits), else None.
+        """
+        from . import _attr_edit
+        return _attr_edit.set_attribute(self, name, value, type)
+
+    def remove_attribute(self, name):
+        """Remove attribute `name` (:class:`NotFound` if the node has none)."""
+        _check(lib.onnxslim_node_remove_attr(self._ptr(), _args.cstr(name)))

@@ -2,6 +2,7 @@
 
 import ctypes
 
+from . import _args
 from ._base import _Borrowed
 from ._constants import CONSTANTS as _C
 from ._errors import TypeMismatch, Unsupported, _check, _need, _str
@@ -175,3 +176,26 @@ class Tensor(_Borrowed):
         if self._model.closed:
             return "<onnxslim.Tensor (closed)>"
         return "<onnxslim.Tensor %r %s %s>" % (self.name, self.dtype, self.shape)
+
+    # ---- edits ------------------------------------------------------------------
+
+    def _set_name(self, value):
+        _check(lib.onnxslim_tensor_set_name(self._ptr(), _args.cstr(value)))
+
+    name = property(name.fget, _set_name,
+                    doc="The tensor's name; settable (uses elsewhere keep the old name: "
+                        "see Graph.rename_value).")
+
+    def set_data(self, data, dtype=None, shape=None):
+        """Replace the tensor's data type, shape and data (copied, stored as raw_data).
+
+        ``data`` as for :meth:`Graph.add_initializer`: a numpy array (its
+        dtype and shape unless given), bytes (dtype and shape default to the
+        tensor's current ones), or a list/scalar with numpy.
+        """
+        t = self._ptr()
+        cur_shape = tuple(lib.onnxslim_tensor_dim(t, i) for i in range(lib.onnxslim_tensor_rank(t)))
+        dt, (dims, rank), buf = _args.tensor_data(data, dtype, shape,
+                                                  default_dtype=lib.onnxslim_tensor_dtype(t),
+                                                  default_shape=cur_shape)
+        _check(lib.onnxslim_tensor_set_data(t, dt, dims, rank, buf.ptr, buf.size, _C["COPY"]))

@@ -9,7 +9,8 @@ import onnxslim
 from onnxslim import _constants
 from helpers import ROOT
 
-_DEFINE = re.compile(r"^#define ONNXSLIM_(\w+)\s+\(?(-?\d+)u?\)?\s*(?:/\*.*)?$", re.M)
+_DEFINE = re.compile(r"^#define ONNXSLIM_(\w+)\s+\(?(-?(?:0x[0-9a-fA-F]+|\d+))u?\)?\s*(?:/\*.*)?$",
+                     re.M)
 _ENUM = re.compile(r"^\s*ONNXSLIM_(\w+)\s*=\s*(-?\d+)\s*,?", re.M)
 
 
@@ -20,7 +21,7 @@ def header_constants():
             text = f.read()
         for rx in (_DEFINE, _ENUM):
             for name, value in rx.findall(text):
-                out[name] = int(value)
+                out[name] = int(value, 0)
     return out
 
 
@@ -33,6 +34,7 @@ class TestConstants(unittest.TestCase):
         self.assertEqual(self.headers["EPARSE"], -4)
         self.assertEqual(self.headers["DTYPE_BFLOAT16"], 16)
         self.assertEqual(self.headers["SAVE_KEEP_STORAGE"], 32)
+        self.assertEqual(self.headers["CONVERT_FLUSH_SUBNORMALS"], 4)  # written 0x4u
         self.assertGreater(len(self.headers), 90)
 
     def test_every_entry_matches_the_header(self):

@@ -2,7 +2,10 @@
 # python/tests/test_*.py with unittest, through python/tests/run.py, which
 # prints the summary line. Constants checked against the headers, the read
 # API against python3-onnx (test/data/bert-tiny.onnx, libonnx-testdata),
-# life cycle, errors, check, fingerprint (against the CLI) and save.
+# life cycle, errors, check, fingerprint (against the CLI) and save; the edit
+# API (python3-onnx reads the results back), convert and save against the CLI,
+# examples/recipe.py, and edited models run in onnxruntime-node (set up here
+# through test/ort-setup.sh; with node installed its tests must run, not skip).
 set -u
 B=${B:-build}
 PY=/usr/bin/python3
@@ -12,5 +15,12 @@ if [ ! -f "$lib" ]; then
   echo "0 passed, 1 failed, 0 skipped"
   exit 1
 fi
+require_ort=0
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  require_ort=1
+  . test/ort-setup.sh
+  # a failed setup leaves ORT_NODE_MODULES unset: test_ort then fails (required)
+  ort_setup >/dev/null || echo "ort_setup failed: npm install onnxruntime-node@$ORT_VERSION"
+fi
 PYTHONPATH=python ONNXSLIM_LIBRARY="$lib" ONNXSLIM_CLI="$(cd "$B" && pwd)/onnxslim" \
-  "$PY" python/tests/run.py
+  ONNXSLIM_REQUIRE_ORT=$require_ort "$PY" python/tests/run.py

@@ -1,0 +1,335 @@
+"""Model.convert() with every option, its report, the CLI's results, and convert_values().
+
+The converted bytes are checked against numpy's own conversions (and bit
+arithmetic for BF16), the graph edits through python3-onnx, and the files
+against `onnxslim convert` with the same options (ONNXSLIM_CLI).
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import onnxslim
+from helpers import BERT
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper, TensorProto
+except ImportError:  # python3-onnx and python3-numpy are test dependencies
+    onnx = None
+
+TABLES = ["roberta.embeddings.word_embeddings.weight",
+          "roberta.embeddings.position_embeddings.weight"]
+
+
+def proto(model):
+    return onnx.ModelProto.FromString(model.save_bytes())
+
+
+def bf16_nearest(f32):
+    """FP32 -> BF16 bit patterns, round to nearest even (finite and Inf inputs)."""
+    u = np.asarray(f32, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_truncate(f32):
+    return (np.asarray(f32, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def cli():
+    path = os.environ.get("ONNXSLIM_CLI")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def model_with(arrays, opset=17):
+    """A model whose graph output is Identity of each initializer in `arrays` (dict)."""
+    nodes, outs, inits = [], [], []
+    for name, arr in arrays.items():
+        inits.append(numpy_helper.from_array(arr, name))
+        nodes.append(helper.make_node("Identity", [name], [name + "_out"], name="id_" + name))
+        outs.append(helper.make_tensor_value_info(name + "_out", TensorProto.FLOAT, arr.shape))
+    g = helper.make_graph(nodes, "g", [], outs, initializer=inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return onnxslim.load(m.SerializeToString())
+
+
+@unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
+class TestConvert(unittest.TestCase):
+    def setUp(self):
+        self.ref = onnx.load(BERT)
+        self.m = onnxslim.load(BERT)
+        self.addCleanup(self.m.close)
+        self.orig = {t.name: numpy_helper.to_array(t) for t in self.ref.graph.initializer}
+
+    def test_gather_to_bf16_is_the_recipe(self):
+        for rounding, want_fn in (("nearest", bf16_nearest), ("truncate", bf16_truncate)):
+            with self.subTest(rounding=rounding), onnxslim.load(BERT) as m:
+                rep = m.convert(gather_to="bf16", rounding=rounding)
+                self.assertIsInstance(rep, onnxslim.ConvertReport)
+                self.assertEqual(rep.names(), TABLES)
+                e = rep[0]
+                self.assertEqual((e.from_dtype, e.to_dtype, e.bytes_before, e.bytes_after),
+                                 ("FLOAT", "BFLOAT16", 6400, 3200))
+                self.assertEqual(e.stats.count, 1600)
+                self.assertEqual(rep.stats.count, 1600 + 256)
+                self.assertEqual((rep.bytes_before, rep.bytes_after), (7424, 3712))
+                self.assertGreater(e.stats.max_abs_error, 0)
+                self.assertEqual(rep.stats.max_abs_error,
+                                 max(x.stats.max_abs_error for x in rep))
+                p = proto(m)
+                onnx.checker.check_model(p, full_check=True)
+                inits = {t.name: t for t in p.graph.initializer}
+                for name in TABLES:
+                    self.assertEqual(inits[name].data_type, TensorProto.BFLOAT16)
+                    got = np.frombuffer(inits[name].raw_data, np.uint16)
+                    np.testing.assert_array_equal(got, want_fn(self.orig[name]).ravel())
+                gathers = [n for n in p.graph.node
+                           if n.op_type == "Gather" and n.input[0] in TABLES]
+                casts = {n.input[0]: n for n in p.graph.node if n.op_type == "Cast"}
+                for gnode in gathers:
+                    self.assertEqual(casts[gnode.output[0]].attribute[0].i, TensorProto.FLOAT)
+
+    def test_gather_routes_agree(self):
+        # gather_tables() (stats) and convert_model(select op:Gather:0) (no stats, or exclude)
+        fps = []
+        for kw in ({}, {"stats": False}, {"exclude": ["no-such-tensor"]}):
+            with onnxslim.load(BERT) as m:
+                rep = m.convert(gather_to="bf16", **kw)
+                self.assertEqual(rep.names(), TABLES)
+                self.assertEqual(rep.has_stats, kw.get("stats", True))
+                fps.append(m.fingerprint())
+        self.assertEqual(len(set(fps)), 1)
+
+    def test_stats_false(self):
+        rep = self.m.convert(to="fp16", select=TABLES[:1], stats=False)
+        self.assertFalse(rep.has_stats)
+        self.assertEqual(rep.stats.count, 1600)
+        self.assertEqual(rep.stats.max_abs_error, 0.0)
+
+    def test_to_select_exclude_min_size_policy(self):
+        rep = self.m.convert(to="FLOAT16", select=["op:MatMul", "*.bias"],
+                             exclude=["*layer.0.attention.self.query*"], min_size=256,
+                             policy="cast-before")
+        matmul_inputs = {i for node in self.ref.graph.node if node.op_type == "MatMul"
+                         for i in node.input}
+        want = sorted(n for n, a in self.orig.items() if a.dtype == np.float32 and a.nbytes >= 256
+                      and "layer.0.attention.self.query" not in n
+                      and (n.endswith(".bias") or n in matmul_inputs))
+        self.assertEqual(sorted(rep.names()), want)
+        self.assertTrue(want)
+        p = proto(self.m)
+        onnx.checker.check_model(p, full_check=True)
+        inits = {t.name: t for t in p.graph.initializer}
+        for name in want:
+            self.assertEqual(inits[name].data_type, TensorProto.FLOAT16)
+            np.testing.assert_array_equal(numpy_helper.to_array(inits[name]),
+                                          self.orig[name].astype(np.float16))
+            casts = [n for n in p.graph.node if n.op_type == "Cast" and n.input == [name]]
+            self.assertEqual(len(casts), 1, name)
+
+    def test_storage_only_inserts_no_cast(self):
+        rep = self.m.convert(to="fp16", select=TABLES[1:], policy="storage-only")
+        self.assertEqual(rep.names(), TABLES[1:])
+        p = proto(self.m)
+        self.assertFalse([n for n in p.graph.node if n.op_type == "Cast" and TABLES[1] in n.input])
+        self.assertEqual(len(p.graph.node), len(self.ref.graph.node))
+        policy_int = self.m.convert(to="fp16", select=TABLES[:1],
+                                    policy=onnxslim.POLICY_STORAGE_ONLY)
+        self.assertEqual(len(policy_int), 1)
+
+    def test_saturate_flush_nan_counts(self):
+        big = np.array([1e5, -1e5, 1.0, np.inf], np.float32)
+        tiny = np.array([1e-6, -1e-6, 1e-9, 0.0], np.float32)
+        nan = np.array([np.nan, 2.0], np.float32)
+        cases = [({}, dict(to_inf=2, saturated=0, flushed=1, nan=1)),
+                 ({"saturate": True}, dict(to_inf=0, saturated=2, flushed=1, nan=1)),
+                 ({"flush_subnormals": True}, dict(to_inf=2, saturated=0, flushed=3, nan=1))]
+        for kw, want in cases:
+            with self.subTest(**kw):
+                m = model_with({"big": big, "tiny": tiny, "nan": nan})
+                self.addCleanup(m.close)
+                rep = m.convert(to="fp16", **kw)
+                self.assertEqual(rep.stats.count, 10)
+                got = {k: getattr(rep.stats, k) for k in want}
+                self.assertEqual(got, want)
+                inits = {t.name: numpy_helper.to_array(t) for t in proto(m).graph.initializer}
+                if kw.get("saturate"):
+                    self.assertEqual(list(inits["big"][:2]), [65504, -65504])
+                else:
+                    self.assertTrue(np.isinf(inits["big"][0]))
+                self.assertEqual(inits["tiny"][0] == 0, bool(kw.get("flush_subnormals")))
+                self.assertTrue(np.isnan(inits["nan"][0]))
+
+    def test_errors_leave_the_model_unchanged(self):
+        before = self.m.save_bytes()
+        with self.assertRaises(onnxslim.NotFound) as cm:
+            self.m.convert(to="bf16", select=["no_such_tensor"])
+        self.assertIn("no_such_tensor", cm.exception.message)
+        with self.assertRaises(onnxslim.InvalidArgument):
+            self.m.convert(to="fp16", policy=99)
+        with self.assertRaises(onnxslim.InvalidArgument):
+            self.m.convert(to="fp16", select=["op:"])
+        self.assertEqual(self.m.save_bytes(), before)
+        bad = [({}, ValueError), ({"to": "fp16", "gather_to": "bf16"}, ValueError),
+               ({"gather_to": "fp32"}, ValueError), ({"to": "int8x"}, ValueError),
+               ({"to": "fp16", "policy": "sideways"}, ValueError),
+               ({"to": "fp16", "rounding": "up"}, ValueError),
+               ({"to": "fp16", "rounding": "truncate"}, ValueError),  # to BF16 only, as the CLI
+               ({"to": "fp16", "min_size": -1}, ValueError),
+               ({"to": "fp16", "select": [""]}, ValueError),
+               ({"to": "fp16", "select": [3]}, TypeError),
+               ({"to": "fp16", "saturate": "yes"}, TypeError),
+               ({"gather_to": "bf16", "select": ["x"]}, ValueError)]
+        for kw, exc in bad:
+            with self.subTest(**{k: repr(v) for k, v in kw.items()}):
+                self.assertRaises(exc, self.m.convert, **kw)
+        self.assertEqual(self.m.save_bytes(), before)
+
+    def test_bf16_needs_opset_13(self):
+        m = model_with({"w": np.ones(4, np.float32)}, opset=12)
+        self.addCleanup(m.close)
+        with self.assertRaises(onnxslim.ModelError) as cm:
+            m.convert(to="bf16")
+        self.assertIn("13", cm.exception.message)
+
+    def test_select_as_single_string(self):
+        rep = self.m.convert(to="fp16", select=TABLES[0])
+        self.assertEqual(rep.names(), TABLES[:1])
+
+
+@unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
+class TestAgainstCli(unittest.TestCase):
+    """The same options through Python and through `onnxslim convert` give the same files."""
+
+    def setUp(self):
+        if not cli():
+            self.skipTest("ONNXSLIM_CLI (build/onnxslim) not given")
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def run_cli(self, *args):
+        proc = subprocess.run([cli(), "convert", BERT] + list(args), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode())
+
+    def fingerprint(self, path):
+        out = subprocess.run([cli(), "fingerprint", path], stdout=subprocess.PIPE, check=True)
+        return out.stdout.decode().split()[0]
+
+    def read(self, name):
+        with open(os.path.join(self.tmp, name), "rb") as f:
+            return f.read()
+
+    def test_recipe_with_external_data(self):
+        # the same file names in two directories: the files must be byte-identical
+        cli_dir, py_dir = os.path.join(self.tmp, "cli"), os.path.join(self.tmp, "py")
+        os.mkdir(cli_dir)
+        os.mkdir(py_dir)
+        self.run_cli(os.path.join(cli_dir, "out.onnx"), "--gather-to", "bf16", "--round",
+                     "truncate", "--external-data", "--threshold", "0", "--location", "out.bin")
+        with onnxslim.load(BERT) as m:
+            m.convert(gather_to="bf16", rounding="truncate")
+            rep = m.save(os.path.join(py_dir, "out.onnx"), external_data="one_file", threshold=0,
+                         location="out.bin")
+            mem = m.fingerprint()
+        self.assertEqual(rep.locations, ["out.bin"])
+        want = self.fingerprint(os.path.join(cli_dir, "out.onnx"))
+        self.assertEqual(self.fingerprint(os.path.join(py_dir, "out.onnx")), want)
+        self.assertEqual(mem, want)
+        self.assertNotEqual(want, self.fingerprint(BERT))
+        for name in ("out.onnx", "out.bin"):
+            self.assertEqual(self.read(os.path.join("py", name)),
+                             self.read(os.path.join("cli", name)), name)
+
+    def test_to_with_every_option(self):
+        cli_out = os.path.join(self.tmp, "cli.onnx")
+        self.run_cli(cli_out, "--to", "fp16", "--select", "op:MatMul", "--select", "*.bias",
+                     "--exclude", "*query*", "--min-size", "64", "--policy", "cast-before",
+                     "--saturate", "--flush-subnormals", "--toposort")
+        py_out = os.path.join(self.tmp, "py.onnx")
+        with onnxslim.load(BERT) as m:
+            m.toposort()
+            m.convert(to="fp16", select=["op:MatMul", "*.bias"], exclude=["*query*"],
+                      min_size=64, policy="cast-before", saturate=True, flush_subnormals=True)
+            m.save(py_out)
+        self.assertEqual(self.read("py.onnx"), self.read("cli.onnx"))
+
+
+@unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
+class TestConvertValues(unittest.TestCase):
+    def setUp(self):
+        rng = np.random.default_rng(1)
+        self.f32 = np.concatenate([
+            rng.standard_normal(1000).astype(np.float32) * 100,
+            np.array([0.0, -0.0, 1e-40, -1e-42, 65504, 65520, 1e30, np.inf, -np.inf, 3.4e38],
+                     np.float32)])
+
+    def test_against_numpy(self):
+        with np.errstate(over="ignore"):  # numpy warns about the values that overflow FP16
+            self.check_against_numpy(self.f32)
+
+    def check_against_numpy(self, f32):
+        np.testing.assert_array_equal(onnxslim.convert_values(f32, None, "FLOAT16"),
+                                      f32.astype(np.float16))
+        f16 = f32.astype(np.float16)
+        np.testing.assert_array_equal(onnxslim.convert_values(f16, None, "FLOAT"),
+                                      f16.astype(np.float32))
+        f64 = f32.astype(np.float64) * 1.000001
+        np.testing.assert_array_equal(onnxslim.convert_values(f64, None, "fp32"),
+                                      f64.astype(np.float32))
+        np.testing.assert_array_equal(onnxslim.convert_values(f32, "FLOAT", "DOUBLE"),
+                                      f32.astype(np.float64))
+        finite = f32[np.abs(f32) < 3.38e38]
+        bf = onnxslim.convert_values(finite, None, "bf16")
+        self.assertEqual(bf.dtype, np.uint16)
+        np.testing.assert_array_equal(bf, bf16_nearest(finite))
+        np.testing.assert_array_equal(onnxslim.convert_values(finite, None, "bf16",
+                                                              rounding="truncate"),
+                                      bf16_truncate(finite))
+        back = onnxslim.convert_values(bf, "BFLOAT16", "FLOAT")
+        np.testing.assert_array_equal(back.view(np.uint32), bf.astype(np.uint32) << 16)
+        np.testing.assert_array_equal(onnxslim.convert_values(f16, None, "BFLOAT16"),
+                                      bf16_nearest(f16.astype(np.float32)))
+        np.testing.assert_array_equal(onnxslim.convert_values(bf, "BFLOAT16", "FLOAT16"),
+                                      back.astype(np.float16))
+
+    def test_shape_bytes_stats_and_flags(self):
+        a = np.arange(6, dtype=np.float32).reshape(2, 3)
+        self.assertEqual(onnxslim.convert_values(a, None, "fp16").shape, (2, 3))
+        raw = onnxslim.convert_values(a.tobytes(), "FLOAT", "FLOAT16")
+        self.assertIsInstance(raw, bytes)
+        self.assertEqual(raw, a.astype(np.float16).tobytes())
+        out, st = onnxslim.convert_values(np.array([1e5, 1.0, np.nan], np.float32), None, "fp16",
+                                          saturate=True, stats=True)
+        self.assertIsInstance(st, onnxslim.ConvertStats)
+        self.assertEqual((st.count, st.saturated, st.nan, st.to_inf), (3, 1, 1, 0))
+        self.assertEqual(out[0], 65504)
+        _, st = onnxslim.convert_values(np.array([1e-6], np.float32), None, "fp16",
+                                        flush_subnormals=True, stats=True)
+        self.assertEqual(st.flushed, 1)
+        self.assertEqual(onnxslim.convert_values(b"", "FLOAT", "BFLOAT16"), b"")
+
+    def test_misuse(self):
+        f = np.ones(3, np.float32)
+        self.assertRaises(ValueError, onnxslim.convert_values, f, None, "INT8")
+        self.assertRaises(ValueError, onnxslim.convert_values, f, "FLOAT", "FLOAT")
+        self.assertRaises(ValueError, onnxslim.convert_values, f, None, "fp64", saturate=True)
+        self.assertRaises(ValueError, onnxslim.convert_values, f, None, "fp16", rounding="up")
+        self.assertRaises(ValueError, onnxslim.convert_values, b"\0" * 5, "FLOAT", "FLOAT16")
+        self.assertRaises(TypeError, onnxslim.convert_values, b"\0" * 4, None, "FLOAT16")
+        self.assertRaises(TypeError, onnxslim.convert_values, np.ones(3, np.int64), "DOUBLE",
+                          "FLOAT")
+        self.assertRaises(TypeError, onnxslim.convert_values, np.ones(3, np.float32), "BFLOAT16",
+                          "FLOAT")
+        self.assertRaises(TypeError, onnxslim.convert_values, "text", "FLOAT", "FLOAT16")
+        self.assertRaises(TypeError, onnxslim.convert_values, [1.0], "FLOAT", "FLOAT16")
+        with self.assertRaises(onnxslim.InvalidArgument):  # the kernel refuses truncation
+            onnxslim.convert_values(f, None, "fp16", rounding="truncate")
+
+
+if __name__ == "__main__":
+    unittest.main()
