@@ -250,6 +250,7 @@ class Graph(_Borrowed):
             except BaseException:
                 lib.onnxslim_graph_remove_value_info(self._ptr(), out.value)
                 raise
+        return _types.ValueInfo(self._model, out.value)
 
     def add_input(self, name, dtype=None, shape=None):
         """Append a graph input `name` with a tensor type of `dtype` and `shape`.
@@ -257,17 +258,17 @@ class Graph(_Borrowed):
         ``dtype``: a name ("FLOAT", "int64", "bf16"), a ``DTYPE_*`` value or a
         numpy dtype; None: no type. ``shape``: a sequence whose entries are
         an int (a fixed size), a str (a symbolic size such as "batch") or None
-        (unknown); None (the default): no shape.
+        (unknown); None (the default): no shape. Returns the new :class:`ValueInfo`.
         """
-        self._add_vi(lib.onnxslim_graph_add_input, name, dtype, shape)
+        return self._add_vi(lib.onnxslim_graph_add_input, name, dtype, shape)
 
     def add_output(self, name, dtype=None, shape=None):
         """Append a graph output; as :meth:`add_input`."""
-        self._add_vi(lib.onnxslim_graph_add_output, name, dtype, shape)
+        return self._add_vi(lib.onnxslim_graph_add_output, name, dtype, shape)
 
     def add_value_info(self, name, dtype=None, shape=None):
         """Append a value_info entry; as :meth:`add_input`."""
-        self._add_vi(lib.onnxslim_graph_add_value_info, name, dtype, shape)
+        return self._add_vi(lib.onnxslim_graph_add_value_info, name, dtype, shape)
 
     def remove_input(self, name):
         """Remove the graph input `name` (the value stays; see :meth:`remove_unused`)."""

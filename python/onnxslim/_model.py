@@ -345,3 +345,12 @@ class Model:
         from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats)
+
+    # Assignable fields: reads as above, writes through the set_* methods.
+    ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)
+    doc_string = property(doc_string.fget, set_doc_string, doc=doc_string.__doc__)
+    producer_name = property(producer_name.fget, lambda self, v: self.set_producer(name=v),
+                             doc=producer_name.__doc__)
+    producer_version = property(producer_version.fget,
+                                lambda self, v: self.set_producer(version=v),
+                                doc=producer_version.__doc__)

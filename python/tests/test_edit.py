@@ -327,10 +327,12 @@ class TestValues(unittest.TestCase):
         self.g = self.m.graph
 
     def test_add_inputs_outputs_value_info(self):
-        self.g.add_input("extra", "int64", ["batch", 4, None])
+        extra_vi = self.g.add_input("extra", "int64", ["batch", 4, None])
+        self.assertEqual((extra_vi.name, extra_vi.type.shape), ("extra", ("batch", 4, None)))
+        self.assertEqual(self.g.inputs[-1], extra_vi)
         self.g.add_output("/embeddings/Add_output_0", np.float32)
         self.g.add_value_info("vi", onnxslim.DTYPE_FLOAT16, [])
-        self.g.add_value_info("untyped")
+        self.assertIsNone(self.g.add_value_info("untyped").type)
         p = proto(self.m).graph
         extra = p.input[-1]
         self.assertEqual(extra.name, "extra")
@@ -375,11 +377,8 @@ class TestValues(unittest.TestCase):
             self.g.set_value_type("input_ids", "FLOAT", where="inputs")
 
     def test_set_value_type_from_a_type_object(self):
-        # a Type read from a model (built here from the C handle: the read side's
-        # ValueInfo.type gives the same object)
-        from onnxslim import _base
-        vi = onnxslim.lib.onnxslim_graph_find_value_info(self.g._ptr(), b"input_ids")
-        int64_type = _base._Borrowed(self.m, onnxslim.lib.onnxslim_value_info_type(vi))
+        # a Type read from a model
+        int64_type = self.g.find_value_info("input_ids").type
         self.g.set_value_type("logits", int64_type)
         t = proto(self.m).graph.output[0].type.tensor_type
         self.assertEqual(t.elem_type, TensorProto.INT64)
@@ -426,6 +425,19 @@ class TestModelEdits(unittest.TestCase):
             self.m.remove_opset("com.example")
         with self.assertRaises(OverflowError):
             self.m.set_ir_version(1 << 64)
+
+    def test_fields_assignable(self):
+        self.m.ir_version = 10
+        self.m.doc_string = "d2"
+        self.m.producer_name = "p"
+        self.m.producer_version = "v"
+        self.assertEqual((self.m.ir_version, self.m.doc_string, self.m.producer_name,
+                          self.m.producer_version), (10, "d2", "p", "v"))
+        p = proto(self.m)
+        self.assertEqual((p.ir_version, p.doc_string, p.producer_name, p.producer_version),
+                         (10, "d2", "p", "v"))
+        with self.assertRaises(TypeError):
+            self.m.doc_string = 3
 
     def test_unique_name(self):
         a = self.m.unique_name("logits")
