@@ -1717,6 +1717,33 @@ TEST(report_without_statistics) {
   onnxslim_model_free(m2);
 }
 
+TEST(truncate_needs_bf16_target) {
+  /* TRUNCATE only means something for conversions to BF16: with another
+   * target it is refused (ONNXSLIM_EINVAL, the model unchanged) instead of
+   * being dropped silently */
+  onnxslim_model *m = crafted_model();
+  if (!m) return;
+  const char *sel[] = {"craft"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = F16;
+  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.select = sel;
+  o.n_select = 1;
+  o.flags = ONNXSLIM_CONVERT_TRUNCATE;
+  onnxslim_convert_report *rep = (onnxslim_convert_report *)1;
+  CHECK(onnxslim_convert_model(&rep, m, &o) == ONNXSLIM_EINVAL && rep == NULL);
+  CHECK(strstr(onnxslim_error_last(), "TRUNCATE") != NULL);
+  CHECK(onnxslim_convert_gather_tables(NULL, m, F16, 0, ONNXSLIM_CONVERT_TRUNCATE) ==
+        ONNXSLIM_EINVAL);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) ==
+        F32);
+  o.to = BF16; /* and accepted for BF16 */
+  CHECK(onnxslim_convert_model(NULL, m, &o) == 0);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "craft")) ==
+        BF16);
+  onnxslim_model_free(m);
+}
+
 TEST(reserved_flag_0x100_refused) {
   /* 0x100 in flags (where a "no statistics" flag used to be) is a reserved
    * bit like any other: ONNXSLIM_EINVAL, no report, the model unchanged;
@@ -1955,6 +1982,7 @@ int main(int argc, char **argv) {
   RUN(report_counts_crafted_tensor);
   RUN(storage_int32_data_half_types);
   RUN(report_without_statistics);
+  RUN(truncate_needs_bf16_target);
   RUN(reserved_flag_0x100_refused);
   RUN(report_widening_counts_nan);
   RUN(report_api);

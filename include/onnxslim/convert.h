@@ -326,7 +326,8 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * Gather and Constant at every opset. With ONNXSLIM_POLICY_STORAGE_ONLY
  * the other consumers see the new type; their schemas are not checked.
  * Errors: ONNXSLIM_EINVAL (NULL model; unknown options version, policy,
- * reserved bits in flags or report_flags; bad selection or exclusion spec),
+ * reserved bits in flags or report_flags; ONNXSLIM_CONVERT_TRUNCATE with a
+ * `to` other than BFLOAT16; bad selection or exclusion spec),
  * ONNXSLIM_EUNSUPPORTED (no kernel to `to`), ONNXSLIM_ENOTFOUND (a select
  * entry matches no convertible tensor; the model is unchanged),
  * ONNXSLIM_EMODEL (the opsets above; a tensor whose bytes cannot be read),

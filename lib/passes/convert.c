@@ -510,6 +510,10 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   if (opts->flags &
       ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE | ONNXSLIM_CONVERT_FLUSH_SUBNORMALS))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion flags 0x%x set", opts->flags);
+  if ((opts->flags & ONNXSLIM_CONVERT_TRUNCATE) && opts->to != ONNXSLIM_DTYPE_BFLOAT16)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "ONNXSLIM_CONVERT_TRUNCATE applies only to conversions to BF16, not to %s",
+                         onnxslim_dtype_name(opts->to));
   if (opts->report_flags & ~ONNXSLIM_CONVERT_REPORT_NO_STATS)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion report flags 0x%x set",
                          opts->report_flags);
