@@ -1,5 +1,7 @@
 """Errors: :class:`Error`, one subclass per error code, and the call helpers."""
 
+import os
+
 from ._constants import CONSTANTS as _C
 from ._lib import lib
 
@@ -7,6 +9,15 @@ from ._lib import lib
 def _str(raw):
     """A borrowed C string as str (bytes that are not UTF-8 are kept, escaped)."""
     return raw.decode("utf-8", "surrogateescape")
+
+
+def _path(path):
+    """A path (str, bytes or os.PathLike) as bytes for C; ValueError on a NUL
+    byte, which C would take for the end (and open or write another file)."""
+    raw = os.fsencode(path)
+    if b"\0" in raw:
+        raise ValueError("embedded null byte in path %r" % (path,))
+    return raw
 
 
 class Error(Exception):
