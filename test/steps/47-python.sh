@@ -2,7 +2,9 @@
 # python/tests/test_*.py with unittest, through python/tests/run.py, which
 # prints the summary line. Constants checked against the headers, the read
 # API against python3-onnx (test/data/bert-tiny.onnx, libonnx-testdata),
-# life cycle, errors, check, fingerprint (against the CLI) and save.
+# life cycle, errors, check, fingerprint (against the CLI) and save, the
+# library search (test_lib), handles (test_handles), the python blocks of
+# docs/python.md and the README (test_docs).
 set -u
 B=${B:-build}
 PY=/usr/bin/python3
