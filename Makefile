@@ -11,13 +11,20 @@
 #   make format     reformat them in place (.clang-format)
 #   make abi-check  abidiff of the built library against abi/libonnxslim.abi
 #   make abi-dump   regenerate abi/libonnxslim.abi from the built library
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (and PYTHONDIR, see below)
 
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The Python package goes where Debian's python3 looks: /usr/lib/python3/
+# dist-packages for PREFIX=/usr, else PREFIX/lib/python3.X/dist-packages (X of
+# $(PYTHON); /usr/local/lib/python3.11/dist-packages on Debian 12). Recursive
+# (=): python3 is asked only when install runs.
+PYTHON ?= python3
+PYVER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
 DESTDIR ?=
 
 CC ?= cc
@@ -206,6 +213,14 @@ install: all
 	    pkgconfig/onnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/onnxslim.pc
 	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim tools/onnxslim.c -L$(B) -lonnxslim \
 	  -Wl,-rpath,$(LIBDIR)
+	install -d $(DESTDIR)$(PYTHONDIR)/onnxslim
+	install -m 644 python/onnxslim/*.py $(DESTDIR)$(PYTHONDIR)/onnxslim/
+	@# _installed.py: where the library is, for a LIBDIR that is not on
+	@# ldconfig's path; relative to the package (so a DESTDIR stage or a moved
+	@# prefix works too) and absolute
+	printf '"""Written by make install: the LIBDIR of libonnxslim (see _lib.py)."""\nLIBDIR = "%s"\nLIBDIR_FROM_PACKAGE = "%s"\n' \
+	  '$(LIBDIR)' "$$(realpath -m -s --relative-to='$(PYTHONDIR)/onnxslim' '$(LIBDIR)')" \
+	  > $(DESTDIR)$(PYTHONDIR)/onnxslim/_installed.py
 
 clean:
 	rm -rf $(B)

@@ -1,5 +1,7 @@
 """Errors: :class:`Error`, one subclass per error code, and the call helpers."""
 
+import os
+
 from ._constants import CONSTANTS as _C
 from ._lib import lib
 
@@ -10,10 +12,26 @@ def _str(raw):
 
 
 def _enc(name):
-    """A str argument as the C string the library expects (the inverse of _str)."""
+    """A str argument as the C string the library expects (the inverse of _str).
+
+    TypeError for a non-str; ValueError for a NUL character, where C would
+    end the string (and name another value or file).
+    """
     if not isinstance(name, str):
         raise TypeError("expected a str, not %s" % type(name).__name__)
-    return name.encode("utf-8", "surrogateescape")
+    raw = name.encode("utf-8", "surrogateescape")
+    if b"\0" in raw:
+        raise ValueError("%r must not contain a NUL character" % (name,))
+    return raw
+
+
+def _path(path):
+    """A path (str, bytes or os.PathLike) as bytes for C; ValueError on a NUL
+    byte, which C would take for the end (and open or write another file)."""
+    raw = os.fsencode(path)
+    if b"\0" in raw:
+        raise ValueError("embedded null byte in path %r" % (path,))
+    return raw
 
 
 class Error(Exception):

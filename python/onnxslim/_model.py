@@ -6,7 +6,7 @@ import weakref
 
 from . import _args, _function, _graph
 from ._constants import CONSTANTS as _C
-from ._errors import InvalidArgument, _check, _need, _str
+from ._errors import InvalidArgument, _check, _need, _path, _str
 from ._lib import LoadOptions, lib
 
 
@@ -24,14 +24,14 @@ def load(path_or_bytes, base_dir=None):
     opts = LoadOptions()
     _check(lib.onnxslim_load_options_init(ctypes.byref(opts), _C["LOAD_OPTIONS_VERSION"]))
     if base_dir is not None:
-        opts.base_dir = os.fsencode(base_dir)
+        opts.base_dir = _path(base_dir)
     handle = ctypes.c_void_p()
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         data = bytes(path_or_bytes)
         rc = lib.onnxslim_model_from_buffer(ctypes.byref(handle), data, len(data), _C["COPY"],
                                             ctypes.byref(opts))
     elif isinstance(path_or_bytes, (str, os.PathLike)):
-        rc = lib.onnxslim_model_open(ctypes.byref(handle), os.fsencode(path_or_bytes),
+        rc = lib.onnxslim_model_open(ctypes.byref(handle), _path(path_or_bytes),
                                      ctypes.byref(opts))
     else:
         raise TypeError("load() takes a path or bytes, not %s" % type(path_or_bytes).__name__)

@@ -6,7 +6,7 @@ import os
 
 from . import _args
 from ._constants import CONSTANTS as _C
-from ._errors import _check, _need, _str
+from ._errors import _check, _need, _path, _str
 from ._lib import SaveOptions, lib
 
 _PLACEMENTS = {_C["PLACEMENT_EXTERNAL"]: "external",
@@ -123,7 +123,7 @@ def save(model, path, external_data=None, threshold=None, align=None, location=N
         keep = _args.cstr(location, "location")
         opts.location = keep
     rep = ctypes.c_void_p()
-    _check(lib.onnxslim_save(ctypes.byref(rep), m, os.fsencode(path), ctypes.byref(opts)))
+    _check(lib.onnxslim_save(ctypes.byref(rep), m, _path(path), ctypes.byref(opts)))
     try:
         return _report(rep)
     finally:

@@ -5,7 +5,9 @@
 # life cycle, errors, check, fingerprint (against the CLI) and save; the edit
 # API (python3-onnx reads the results back), convert and save against the CLI,
 # examples/recipe.py, and edited models run in onnxruntime-node (set up here
-# through test/ort-setup.sh; with node installed its tests must run, not skip).
+# through test/ort-setup.sh; with node installed its tests must run, not skip);
+# the library search (test_lib), handles (test_handles), the python blocks of
+# docs/python.md and the README (test_docs).
 set -u
 B=${B:-build}
 PY=/usr/bin/python3

@@ -7,6 +7,8 @@ ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 tmp=$(mktemp -d)
 prefix="$tmp/prefix"
+root_dir=$PWD
+B=${B:-build}
 if make -s install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok "make install PREFIX=$prefix"; else cat "$tmp/install.log"; bad "make install"; fi
 for f in include/onnxslim.h include/onnxslim/model.h lib/libonnxslim.so lib/libonnxslim.a \
          lib/pkgconfig/onnxslim.pc bin/onnxslim; do
@@ -37,6 +39,27 @@ else
   bad "example against installed static library"
 fi
 "$prefix/bin/onnxslim" info test/data/bert-tiny.onnx > /dev/null && ok "installed onnxslim command runs" || bad "installed onnxslim command"
+# the Python package: where Debian's python3 looks for PREFIX, imported with
+# /usr/bin/python3 from outside the tree, with nothing in the environment
+# naming the library: it loads the one installed beside it ($prefix/lib is not
+# on ldconfig's path), not the build tree's
+PY=/usr/bin/python3
+pyver=$($PY -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+version=$(sed -n 's/^#define ONNXSLIM_VERSION_STRING "\(.*\)"/\1/p' include/onnxslim/version.h)
+pyimport() { # SITE [ENV...]: version, library_path and the package's file, one a line
+  site=$1; shift
+  (cd / && env -u ONNXSLIM_LIBRARY -u LD_LIBRARY_PATH PYTHONPATH="$site" "$@" $PY -c \
+    'import onnxslim; print(onnxslim.__version__); print(onnxslim.library_path); print(onnxslim.__file__)')
+}
+site="$prefix/lib/python$pyver/dist-packages"
+if out=$(pyimport "$site" 2>&1) && printf '%s\n' "$out" | sed 's/^/  /' &&
+   [ "$(printf '%s\n' "$out" | sed -n 1p)" = "$version" ] &&
+   [ "$(printf '%s\n' "$out" | sed -n 2p)" = "$prefix/lib/libonnxslim.so.0" ] &&
+   [ "$(printf '%s\n' "$out" | sed -n 3p)" = "$site/onnxslim/__init__.py" ]; then
+  ok "installed python package imports from / and loads $prefix/lib/libonnxslim.so.0"
+else
+  echo "$out"; bad "installed python package (PYTHONPATH=$site)"
+fi
 # every `cc` command of docs/building.md, as written there (backslash
 # continuations joined; app.c is the example, app a file of ours), builds a
 # program that runs; one that names libonnxslim.a must not need libonnxslim.so
@@ -66,6 +89,51 @@ if make -s install PREFIX=/opt/onnxslim DESTDIR="$tmp/stage" >/dev/null 2>&1 &&
   ok "make install DESTDIR= PREFIX=/opt/onnxslim stages correctly"
 else
   bad "DESTDIR install"
+fi
+# staged installs for the real prefixes: the package lands where Debian's
+# python3 looks (sys.path), _installed.py names the final LIBDIR, and the
+# staged copy loads the staged library (LIBDIR relative to the package)
+syspath=$($PY -c 'import sys; print("\n".join(sys.path))')
+for p in /usr/local /usr; do
+  case $p in /usr) pydir=/usr/lib/python3/dist-packages ;; *) pydir=$p/lib/python$pyver/dist-packages ;; esac
+  st="$tmp/stage-$(basename $p)"
+  if make -s install PREFIX=$p DESTDIR="$st" >"$tmp/install.log" 2>&1 &&
+     printf '%s\n' "$syspath" | grep -qx "$pydir" &&
+     grep -qx "LIBDIR = \"$p/lib\"" "$st$pydir/onnxslim/_installed.py" &&
+     out=$(pyimport "$st$pydir" 2>&1) &&
+     [ "$(printf '%s\n' "$out" | sed -n 2p)" = "$st$p/lib/libonnxslim.so.0" ]; then
+    ok "make install PREFIX=$p DESTDIR=...: package in $pydir (on $PY's sys.path), loads the staged library"
+  else
+    cat "$tmp/install.log"; echo "$out"; bad "staged python install for PREFIX=$p"
+  fi
+done
+# pip install ./python with Debian's pip and setuptools, offline, in a venv
+# (from a copy: pip builds in the source directory)
+if $PY -m venv --system-site-packages "$tmp/venv" > "$tmp/venv.log" 2>&1 &&
+   cp -r python "$tmp/pysrc" && rm -rf "$tmp/pysrc/build" "$tmp/pysrc"/*.egg-info &&
+   "$tmp/venv/bin/pip" install -q --no-index --no-build-isolation "$tmp/pysrc" >> "$tmp/venv.log" 2>&1; then
+  ok "pip install --no-index --no-build-isolation ./python (venv --system-site-packages)"
+  vsite=$("$tmp/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+  lib="$root_dir/$B/libonnxslim.so.0"
+  out=$(cd / && env -u LD_LIBRARY_PATH -u PYTHONPATH ONNXSLIM_LIBRARY="$lib" "$tmp/venv/bin/python" -c \
+    'import onnxslim; print(onnxslim.__version__); print(onnxslim.library_path); print(onnxslim.__file__)' 2>&1)
+  if [ "$(printf '%s\n' "$out" | sed -n 1p)" = "$version" ] &&
+     [ "$(printf '%s\n' "$out" | sed -n 2p)" = "$lib" ] &&
+     [ "$(printf '%s\n' "$out" | sed -n 3p)" = "$vsite/onnxslim/__init__.py" ]; then
+    ok "the venv imports its onnxslim, library from ONNXSLIM_LIBRARY"
+  else
+    echo "$out"; bad "venv import with ONNXSLIM_LIBRARY"
+  fi
+  # the system: ctypes.util.find_library, here through LD_LIBRARY_PATH
+  out=$(cd / && env -u ONNXSLIM_LIBRARY -u PYTHONPATH LD_LIBRARY_PATH="$prefix/lib" "$tmp/venv/bin/python" -c \
+    'import onnxslim; print(onnxslim.library_path)' 2>&1)
+  if [ "$out" = "$prefix/lib/libonnxslim.so.0" ]; then
+    ok "the venv's onnxslim finds the system library (find_library): $out"
+  else
+    echo "$out"; bad "venv import through find_library"
+  fi
+else
+  cat "$tmp/venv.log"; bad "pip install ./python in a venv"
 fi
 rm -rf "$tmp"
 echo "$passed passed, $failed failed"

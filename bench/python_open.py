@@ -1,0 +1,52 @@
+#!/usr/bin/python3
+"""Reference point for bench/run.sh: open MODEL from Python and count its nodes.
+
+    python_open.py onnxslim|onnx MODEL
+
+In one fresh interpreter: the /proc/self/status figures before any import
+(the bare interpreter), then import the package, open the model
+(onnxslim.load / onnx.load) and count the graph's nodes, then the figures
+again. Prints one line of key=value: nodes, import_ms, open_ms (open + count),
+total_ms (import + open + count), hwm_kb (VmHWM minus the interpreter's VmRSS:
+the peak above the bare interpreter), anon_kb and file_kb (growth of RssAnon,
+the heap and other private memory, and of RssFile, pages of mapped files:
+the library, the package's modules, the model when mapped).
+"""
+import sys
+import time
+
+
+def status():
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+                out[key] = int(value.split()[0])
+    return out
+
+
+def main():
+    which, path = sys.argv[1], sys.argv[2]
+    s0 = status()
+    t0 = time.monotonic()
+    if which == "onnxslim":
+        import onnxslim
+        t1 = time.monotonic()
+        model = onnxslim.load(path)
+        nodes = len(model.graph.nodes)
+    else:
+        import onnx
+        t1 = time.monotonic()
+        model = onnx.load(path)
+        nodes = len(model.graph.node)
+    t2 = time.monotonic()
+    s1 = status()
+    print("nodes=%d import_ms=%.1f open_ms=%.1f total_ms=%.1f hwm_kb=%d anon_kb=%d file_kb=%d"
+          % (nodes, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t2 - t0) * 1e3, s1["VmHWM"] - s0["VmRSS"],
+             s1["RssAnon"] - s0["RssAnon"], s1["RssFile"] - s0["RssFile"]))
+    del model
+
+
+if __name__ == "__main__":
+    main()
