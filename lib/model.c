@@ -399,6 +399,8 @@ int onnxslim_model_set_doc_string(onnxslim_model *model, const char *doc) {
 
 int onnxslim_model_set_ir_version(onnxslim_model *model, int64_t version) {
   ROOT_OR(ONNXSLIM_EINVAL);
+  if (version < 0)
+    return onnxslim__err(ONNXSLIM_EINVAL, "IR version %lld is negative", (long long)version);
   return onnxslim__msg_set_int(r, onnx_ModelProto_ir_version_tag, (uint64_t)version);
 }
 
@@ -416,6 +418,9 @@ static size_t find_entry(osl_msg *r, uint32_t number, uint32_t key_tag, const ch
 
 int onnxslim_model_set_opset(onnxslim_model *model, const char *domain, int64_t version) {
   ROOT_OR(ONNXSLIM_EINVAL);
+  if (version < 1)
+    return onnxslim__err(ONNXSLIM_EINVAL, "opset version %lld: opset versions start at 1",
+                         (long long)version);
   if (!domain) domain = "";
   size_t i =
       find_entry(r, onnx_ModelProto_opset_import_tag, onnx_OperatorSetIdProto_domain_tag, domain);

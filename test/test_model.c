@@ -74,6 +74,11 @@ TEST(model_opset_metadata_ir_version) {
   CHECK_OK(onnxslim_model_remove_metadata(m, "new_key"));
   CHECK(onnxslim_model_remove_metadata(m, "new_key") == ONNXSLIM_ENOTFOUND);
   CHECK(onnxslim_model_set_metadata(m, NULL, "x") == ONNXSLIM_EINVAL);
+  /* opset versions start at 1: 0 and negative versions are refused, unchanged */
+  CHECK(onnxslim_model_set_opset(m, "", 0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_set_opset(m, "com.new", -1) == ONNXSLIM_EINVAL);
+  CHECK(opset_of(m, "com.new") == -1);
+  CHECK(onnxslim_model_set_ir_version(m, -1) == ONNXSLIM_EINVAL);
   r = reload(m);
   if (r) {
     CHECK(opset_of(r, "") == 20 || opset_of(r, "ai.onnx") == 20);

@@ -260,12 +260,16 @@ ONNXSLIM_API int onnxslim_model_set_producer(onnxslim_model *model, const char *
  */
 ONNXSLIM_API int onnxslim_model_set_doc_string(onnxslim_model *model, const char *doc);
 
-/** Sets ir_version. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM. @since 0.1.0 */
+/**
+ * Sets ir_version. Errors: ONNXSLIM_EINVAL (also for a negative version),
+ * ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_model_set_ir_version(onnxslim_model *model, int64_t version);
 /**
  * Sets the opset version imported for `domain` (NULL or "" = the default
  * ONNX domain, also matched by "ai.onnx"), adding an entry if none exists.
- * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * Errors: ONNXSLIM_EINVAL (also for a version below 1), ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_set_opset(onnxslim_model *model, const char *domain,
