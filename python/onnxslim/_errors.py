@@ -50,7 +50,7 @@ class Error(Exception):
         return "%s (%s)" % (self.message, _str(lib.onnxslim_strerror(self.code)))
 
 
-class InvalidArgument(Error):
+class InvalidArgument(Error, ValueError):
     """ONNXSLIM_EINVAL: an argument is invalid, or the model is closed."""
 
 
@@ -70,7 +70,7 @@ class LimitError(Error):
     """ONNXSLIM_ELIMIT: a limit (depth, size, count) was exceeded."""
 
 
-class NotFound(Error):
+class NotFound(Error, LookupError):
     """ONNXSLIM_ENOTFOUND: a looked-up item does not exist."""
 
 
@@ -90,7 +90,7 @@ class ModelError(Error):
     """ONNXSLIM_EMODEL: the model is well-formed protobuf but semantically invalid."""
 
 
-class TypeMismatch(Error):
+class TypeMismatch(Error, TypeError):
     """ONNXSLIM_ETYPE: the item has another type than the one asked for."""
 
 

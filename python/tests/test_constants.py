@@ -61,6 +61,17 @@ class TestConstants(unittest.TestCase):
                 self.assertIsNot(type(err), onnxslim.Error, name)
                 self.assertEqual(err.code, value)
 
+    def test_builtin_bases(self):
+        # callers may catch the Python builtin exception these errors mean
+        for code, base in (("EINVAL", ValueError), ("ENOTFOUND", LookupError),
+                           ("ETYPE", TypeError)):
+            err = onnxslim._error(_constants.CONSTANTS[code])
+            self.assertIsInstance(err, base, code)
+            self.assertIsInstance(err, onnxslim.Error, code)
+        with self.assertRaises(LookupError):
+            with onnxslim.load(os.path.join(ROOT, "test", "data", "bert-tiny.onnx")) as m:
+                m.remove_metadata("no such key")
+
 
 if __name__ == "__main__":
     unittest.main()
