@@ -3,9 +3,15 @@
 Load a model with :func:`load`; read it through :class:`Model`,
 :class:`Graph`, :class:`Node`, :class:`Attribute`, :class:`Tensor`,
 :class:`SparseTensor`, :class:`ValueInfo`, :class:`Type` and
-:class:`Function`; check, fingerprint and save it. Every failure of the
-C library raises :class:`Error` (or one of its subclasses, one per error
-code) carrying the library's message.
+:class:`Function`; edit it (nodes, attributes, initializers, value infos,
+model fields; :meth:`Model.insert_after` and the other insertions on an
+edge; :meth:`Model.toposort`, :meth:`Model.remove_unused`); convert its
+tensors (:meth:`Model.convert`, returning a :class:`ConvertReport`;
+:func:`convert_values` for arrays); check, fingerprint and save it
+(:meth:`Model.save` with external data, returning a :class:`SaveReport`;
+:meth:`Model.merge`; :meth:`Model.save_bytes`). Every failure of the C
+library raises :class:`Error` (or one of its subclasses, one per error
+code) carrying the library's message. docs/python.md is the guide.
 
 Objects borrowed from a model (graphs, nodes, tensors) are valid while the
 model is open; using one after :meth:`Model.close` raises :class:`Error`.
@@ -42,3 +48,14 @@ __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "
 
 #: The version string of the loaded C library, e.g. "0.1.0".
 __version__ = lib.onnxslim_version_string().decode()
+
+# The public names are documented (help(), repr) as onnxslim.X, where users
+# find them, not under the private module that defines them.
+for _name in __all__:
+    _obj = globals().get(_name)
+    if isinstance(_obj, type) or callable(_obj):
+        try:
+            _obj.__module__ = __name__
+        except (AttributeError, TypeError):
+            pass
+del _name, _obj

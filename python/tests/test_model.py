@@ -136,6 +136,18 @@ class TestModule(unittest.TestCase):
         if want:
             self.assertEqual(onnxslim.library_path, want)
 
+    def test_help_names_public_names_as_onnxslim(self):
+        import pydoc
+        text = pydoc.render_doc(onnxslim, renderer=pydoc.plaintext)
+        for name in onnxslim.__all__:
+            obj = getattr(onnxslim, name)
+            if isinstance(obj, type) or callable(obj):
+                with self.subTest(name=name):
+                    self.assertEqual(obj.__module__, "onnxslim")
+        for part in ("CLASSES", "FUNCTIONS", "class Model(", "load(path_or_bytes",
+                     "convert(self", "save(self, path", "class Error(", "__version__"):
+            self.assertIn(part, text)
+
     def test_public_names_have_docstrings(self):
         for name in onnxslim.__all__:
             obj = getattr(onnxslim, name)
