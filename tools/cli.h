@@ -17,6 +17,7 @@
 
 #include <onnxslim.h>
 
+#include "json.h"
 #include "strbuf.h"
 #include "table.h"
 
@@ -65,6 +66,15 @@ void sb_dtype(strbuf *sb, int32_t dtype);
 int sb_type(strbuf *sb, const onnxslim_type *type);
 /* "[64, 3, 7, 7]", "[]" for a scalar. Returns 0 or -1. */
 int sb_tensor_dims(strbuf *sb, const onnxslim_tensor *t);
+/* "raw_data", "typed", "external" or "none" for an ONNXSLIM_STORAGE_* value. */
+const char *storage_name(int storage);
+/* The members "type" (the text of sb_type()), "kind" ("tensor", "sequence",
+ * ...), "elem_type" and "shape" (each dim an integer, a symbol or null) of
+ * a value's type, all null when it has none (docs/json.md). Returns 0 or -1
+ * on a library error. */
+int json_value_type(json *j, const onnxslim_value_info *vi);
+/* The dims of a tensor as a JSON array. Returns 0 or -1. */
+int json_tensor_dims(json *j, const onnxslim_tensor *t);
 
 /* ---- commands and options ------------------------------------------------ */
 
@@ -123,6 +133,14 @@ int bad_value(const char *option, const char *fmt, ...) PRINTF_LIKE(2, 3);
  * (upper or lower case; powers of 1024). Returns 0, or -1 after printing
  * why the value is bad. */
 int parse_bytes(const char *option, const char *s, uint64_t *out);
+
+/* The handler of an option without a value for a command whose context is
+ * one int: sets it to 1 (e.g. --json of info, check and fingerprint). */
+int opt_flag(void *ctx, const char *value);
+
+/* The --json row of an option table (docs/json.md). */
+#define OPT_JSON(what) \
+  { "--json", NULL, opt_flag, what " as JSON (docs/json.md)" }
 
 typedef struct name_value {
   const char *name;

@@ -11,11 +11,23 @@
 #define EXIT_CHECK_UNREADABLE 3
 
 static const option_spec check_options[] = {
+    OPT_JSON("print the problems"),
     {NULL, NULL, NULL, NULL},
 };
 
-/* Prints "LOCATION: MESSAGE" per problem on stdout, or "MODEL: ok". */
-static int check_model(const char *path) {
+/* Names of the ONNXSLIM_CHECK_* codes in JSON (docs/json.md). */
+static const char *code_name(int code) {
+  static const char *const names[] = {
+      "unknown",     "undefined_input", "duplicate_output",    "order",
+      "tensor_size", "opset",           "output_not_produced", "type",
+      "empty_name",
+  };
+  return code > 0 && code < (int)(sizeof names / sizeof names[0]) ? names[code] : "unknown";
+}
+
+/* Prints "LOCATION: MESSAGE" per problem on stdout, or "MODEL: ok"; with
+ * as_json the same as one JSON document (onnxslim.check/1). */
+static int check_model(const char *path, int as_json) {
   onnxslim_model *model = NULL;
   onnxslim_check_report *report = NULL;
   strbuf loc = {0}, msg = {0};
@@ -30,7 +42,32 @@ static int check_model(const char *path) {
     return EXIT_CHECK_UNREADABLE;
   }
   n = onnxslim_check_report_count(report);
-  {
+  if (as_json) {
+    json j;
+    size_t order = 0;
+    json_init(&j, stdout);
+    json_object(&j);
+    json_kstr(&j, "schema", "onnxslim.check/1");
+    json_kstr(&j, "file", path);
+    json_kbool(&j, "ok", n == 0);
+    json_karray(&j, "problems");
+    for (i = 0; i < n; i++) {
+      const char *l = onnxslim_check_report_location(report, i);
+      const char *m = onnxslim_check_report_message(report, i);
+      int code = onnxslim_check_report_code(report, i);
+      order += code == ONNXSLIM_CHECK_ORDER;
+      json_object(&j);
+      json_kint(&j, "code", code);
+      json_kstr(&j, "code_name", code_name(code));
+      json_kstr(&j, "location", l ? l : "?");
+      json_kstr(&j, "message", m ? m : "?");
+      json_end(&j);
+    }
+    json_end(&j);
+    json_kuint(&j, "unsorted_uses", order);
+    json_end(&j);
+    json_finish(&j);
+  } else {
     size_t order = 0;
     for (i = 0; i < n; i++) order += onnxslim_check_report_code(report, i) == ONNXSLIM_CHECK_ORDER;
     if (order)
@@ -38,14 +75,14 @@ static int check_model(const char *path) {
           "%s: the graph is not topologically sorted (%zu use%s before definition); "
           "'%s convert --toposort %s OUT' sorts it\n",
           esc(&loc, path), order, order == 1 ? "" : "s", progname, esc(&msg, path));
+    for (i = 0; i < n; i++) {
+      const char *l = onnxslim_check_report_location(report, i);
+      const char *m = onnxslim_check_report_message(report, i);
+      printf("%s: ", esc(&loc, l ? l : "?"));
+      printf("%s\n", esc(&msg, m ? m : "?"));
+    }
+    if (n == 0) printf("%s: ok\n", esc(&loc, path));
   }
-  for (i = 0; i < n; i++) {
-    const char *l = onnxslim_check_report_location(report, i);
-    const char *m = onnxslim_check_report_message(report, i);
-    printf("%s: ", esc(&loc, l ? l : "?"));
-    printf("%s\n", esc(&msg, m ? m : "?"));
-  }
-  if (n == 0) printf("%s: ok\n", esc(&loc, path));
   status = n ? EXIT_CHECK_PROBLEMS : EXIT_SUCCESS;
   if (finish_stdout(EXIT_SUCCESS) != EXIT_SUCCESS) status = EXIT_CHECK_UNREADABLE;
   else if (n)
@@ -60,10 +97,11 @@ static int check_model(const char *path) {
 static int run_check(const command *cmd, int argc, char **argv) {
   const char *pos[1];
   size_t npos;
-  int rc = parse_args(cmd, NULL, argc, argv, pos, 1, &npos);
+  int as_json = 0;
+  int rc = parse_args(cmd, &as_json, argc, argv, pos, 1, &npos);
   if (rc != PARSE_CONTINUE) return rc;
   if (npos != 1) return usage_error("%s: expected %s", cmd->name, cmd->args);
-  return check_model(pos[0]);
+  return check_model(pos[0], as_json);
 }
 
 const command cmd_check = {"check", "MODEL",

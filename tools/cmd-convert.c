@@ -171,6 +171,7 @@ static const option_spec convert_options[] = {
      "also save the model with every tensor inline\nto PATH"},
     OPT_ALLOW_LARGE,
     OPT_TOPOSORT,
+    OPT_JSON_REPORT,
     {NULL, NULL, NULL, NULL},
 };
 

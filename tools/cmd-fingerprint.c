@@ -7,6 +7,7 @@
 #include "cli.h"
 
 static const option_spec fingerprint_options[] = {
+    OPT_JSON("print the fingerprint"),
     {NULL, NULL, NULL, NULL},
 };
 
@@ -15,7 +16,8 @@ static int run_fingerprint(const command *cmd, int argc, char **argv) {
   char digest[33];
   const char *pos[1];
   size_t npos;
-  int rc = parse_args(cmd, NULL, argc, argv, pos, 1, &npos);
+  int as_json = 0;
+  int rc = parse_args(cmd, &as_json, argc, argv, pos, 1, &npos);
 
   if (rc != PARSE_CONTINUE) return rc;
   if (npos != 1) return usage_error("%s: expected %s", cmd->name, cmd->args);
@@ -27,7 +29,18 @@ static int run_fingerprint(const command *cmd, int argc, char **argv) {
     return rc;
   }
   onnxslim_model_free(model);
-  puts(digest);
+  if (as_json) {
+    json j;
+    json_init(&j, stdout);
+    json_object(&j);
+    json_kstr(&j, "schema", "onnxslim.fingerprint/1");
+    json_kstr(&j, "file", pos[0]);
+    json_kstr(&j, "fingerprint", digest);
+    json_end(&j);
+    json_finish(&j);
+  } else {
+    puts(digest);
+  }
   return finish_stdout(EXIT_SUCCESS);
 }
 

@@ -7,9 +7,7 @@
 #include "convert.h"
 
 static const option_spec merge_options[] = {
-    OPT_ALLOW_LARGE,
-    OPT_TOPOSORT,
-    OPT_REPORT("print the files written"),
+    OPT_ALLOW_LARGE,          OPT_TOPOSORT, OPT_REPORT("print the files written"), OPT_JSON_REPORT,
     {NULL, NULL, NULL, NULL},
 };
 

@@ -7,17 +7,12 @@
 #include "convert.h"
 
 static const option_spec split_options[] = {
-    OPT_THRESHOLD,
-    OPT_ALIGN,
-    OPT_LOCATION,
-    OPT_PER_TENSOR,
-    OPT_CHECKSUM,
-    OPT_FORCE_SHAPE_INPUTS,
-    OPT_CONSTANTS,
-    OPT_ALLOW_LARGE,
-    OPT_TOPOSORT,
-    OPT_REPORT("print where tensors went and the files written"),
-    {NULL, NULL, NULL, NULL},
+    OPT_THRESHOLD,   OPT_ALIGN,
+    OPT_LOCATION,    OPT_PER_TENSOR,
+    OPT_CHECKSUM,    OPT_FORCE_SHAPE_INPUTS,
+    OPT_CONSTANTS,   OPT_ALLOW_LARGE,
+    OPT_TOPOSORT,    OPT_REPORT("print where tensors went and the files written"),
+    OPT_JSON_REPORT, {NULL, NULL, NULL, NULL},
 };
 
 static int run_split(const command *cmd, int argc, char **argv) {

@@ -26,6 +26,12 @@ int opt_report(void *ctx, const char *value) {
   return 0;
 }
 
+int opt_json_report(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->json = 1;
+  return 0;
+}
+
 int opt_threshold(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   if (!cs->needs_external) cs->needs_external = "--threshold";
@@ -628,6 +634,14 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
     }
   }
 
+  if (cs->json) {
+    if (erep && print_external_report(erep, sp.mode, 0) != EXIT_SUCCESS) goto done;
+    if (print_json_report(current_command ? current_command->name : "convert", in, out, crep, erep,
+                          sp.mode, cs->also_single) != EXIT_SUCCESS)
+      goto done;
+    status = finish_stdout(EXIT_SUCCESS);
+    goto done;
+  }
   if (cs->report && crep && print_convert_report(crep) != EXIT_SUCCESS) goto done;
   if (erep && print_external_report(erep, sp.mode, cs->report) != EXIT_SUCCESS) goto done;
   if (cs->report) print_files(out, erep, cs->also_single);

@@ -28,6 +28,7 @@ typedef struct convert_settings {
   const char *needs_conversion;
   const char *needs_external;
   int report; /* --report */
+  int json;   /* --json: the report as JSON */
   /* saving */
   int external;   /* --external-data (always set for split and merge) */
   int per_tensor; /* --per-tensor */
@@ -43,6 +44,7 @@ void convert_settings_init(convert_settings *cs);
 
 /* Option handlers for more than one of the commands (ctx: convert_settings). */
 int opt_report(void *ctx, const char *value);
+int opt_json_report(void *ctx, const char *value);
 int opt_threshold(void *ctx, const char *value);
 int opt_align(void *ctx, const char *value);
 int opt_location(void *ctx, const char *value);
@@ -98,6 +100,12 @@ int opt_allow_large(void *ctx, const char *value);
   }
 #define OPT_REPORT(what) \
   { "--report", NULL, opt_report, what }
+#define OPT_JSON_REPORT                                  \
+  {                                                      \
+    "--json", NULL, opt_json_report,                     \
+        "print the report as JSON (docs/json.md), not\n" \
+        "as text"                                        \
+  }
 
 /* Checks the combination of options of `convert` once all are read.
  * Returns PARSE_CONTINUE or EXIT_USAGE (reported). */
@@ -127,5 +135,11 @@ int print_convert_report(const onnxslim_convert_report *rep);
 int print_external_report(const onnxslim_save_report *rep, int mode, int verbose);
 /* Lists the files just written: OUT, its data files, the single file. */
 void print_files(const char *out, const onnxslim_save_report *rep, const char *also_single);
+/* --json: everything --report prints, as one JSON document on stdout
+ * (onnxslim.convert/1). crep NULL: no conversion asked for; erep NULL: a
+ * plain save. */
+int print_json_report(const char *command, const char *in, const char *out,
+                      const onnxslim_convert_report *crep, const onnxslim_save_report *erep,
+                      int mode, const char *also_single);
 
 #endif

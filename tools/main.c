@@ -11,7 +11,7 @@
  *
  * Exit status: 0 on success, 1 on failure, 2 on a usage error.
  * `check` exits 0 when MODEL is valid, 1 when it has problems, 2 on a usage
- * error and 3 when MODEL cannot be read (or checked).
+ * error and 3 when MODEL cannot be read (or checked). --json: docs/json.md.
  * Library error messages go to stderr as "onnxslim: <what>: <message>".
  *
  * This file: the command list, the global options and the help. What the

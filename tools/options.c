@@ -130,3 +130,9 @@ int lookup_name(const name_value *names, const char *s, int *value) {
     }
   return -1;
 }
+
+int opt_flag(void *ctx, const char *value) {
+  (void)value;
+  *(int *)ctx = 1;
+  return 0;
+}

@@ -240,3 +240,176 @@ void print_files(const char *out, const onnxslim_save_report *rep, const char *a
 }
 
 /* ---- the work ------------------------------------------------------------- */
+
+/* ---- --json (onnxslim.convert/1, docs/json.md) ---------------------------------- */
+
+static const char *layout_name(int mode) {
+  switch (mode) {
+  case ONNXSLIM_LAYOUT_ONE_FILE: return "one_file";
+  case ONNXSLIM_LAYOUT_PER_TENSOR: return "per_tensor";
+  case ONNXSLIM_LAYOUT_INLINE: return "inline";
+  default: return "as_loaded";
+  }
+}
+
+static void json_stats(json *j, const onnxslim_convert_stats *st) {
+  json_kuint(j, "elements", st->count);
+  json_kuint(j, "to_inf", st->to_inf);
+  json_kuint(j, "saturated", st->saturated);
+  json_kuint(j, "flushed", st->flushed);
+  json_kuint(j, "nan", st->nan);
+  json_kdouble(j, "max_abs_error", st->max_abs_error);
+  json_kdouble(j, "max_rel_error", st->max_rel_error);
+}
+
+static int json_conversion(json *j, const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_count(rep);
+  onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
+  uint64_t total_before = 0, total_after = 0;
+  strbuf s = {0};
+
+  json_object(j);
+  json_karray(j, "tensors");
+  for (i = 0; i < n; i++) {
+    const char *name = onnxslim_convert_report_name(rep, i);
+    uint64_t before = 0, after = 0;
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!name || onnxslim_convert_report_bytes_before(rep, i, &before) != ONNXSLIM_OK ||
+        onnxslim_convert_report_bytes_after(rep, i, &after) != ONNXSLIM_OK ||
+        onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK) {
+      sb_free(&s);
+      return fail_lib("conversion report entry %zu", i);
+    }
+    json_object(j);
+    json_kstr(j, "name", name);
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_from(rep, i));
+    json_kstr(j, "from", sb_str(&s));
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_to(rep, i));
+    json_kstr(j, "to", sb_str(&s));
+    json_kuint(j, "bytes_before", before);
+    json_kuint(j, "bytes_after", after);
+    json_stats(j, &st);
+    json_end(j);
+    total.count = add_sat(total.count, st.count);
+    total.to_inf = add_sat(total.to_inf, st.to_inf);
+    total.saturated = add_sat(total.saturated, st.saturated);
+    total.flushed = add_sat(total.flushed, st.flushed);
+    total.nan = add_sat(total.nan, st.nan);
+    if (st.max_abs_error > total.max_abs_error) total.max_abs_error = st.max_abs_error;
+    if (st.max_rel_error > total.max_rel_error) total.max_rel_error = st.max_rel_error;
+    total_before = add_sat(total_before, before);
+    total_after = add_sat(total_after, after);
+  }
+  json_end(j);
+  json_kobject(j, "total");
+  json_kuint(j, "tensors", n);
+  json_kuint(j, "bytes_before", total_before);
+  json_kuint(j, "bytes_after", total_after);
+  json_stats(j, &total);
+  json_end(j);
+  json_end(j);
+  sb_free(&s);
+  return EXIT_SUCCESS;
+}
+
+static int json_external(json *j, const onnxslim_save_report *rep) {
+  size_t i, n = onnxslim_save_report_count(rep);
+  size_t written = 0, below = 0, shape = 0, nolayout = 0, files = 0;
+  uint64_t bytes = 0;
+  const char *first_loc = NULL, *prev_loc = NULL;
+
+  for (i = 0; i < n; i++) {
+    const char *loc = onnxslim_save_report_location(rep, i);
+    int st = onnxslim_save_report_placement(rep, i);
+    uint64_t len = 0;
+    if (st < 0 || onnxslim_save_report_length(rep, i, &len) != ONNXSLIM_OK)
+      return fail_lib("external data report entry %zu", i);
+    switch (st) {
+    case ONNXSLIM_PLACEMENT_EXTERNAL:
+      written++;
+      bytes = add_sat(bytes, len);
+      if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0)) files++;
+      if (!first_loc) first_loc = loc;
+      prev_loc = loc;
+      break;
+    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: below++; break;
+    case ONNXSLIM_PLACEMENT_SHAPE_INPUT: shape++; break;
+    default: nolayout++; break;
+    }
+  }
+  json_object(j);
+  json_kuint(j, "tensors", written);
+  json_kuint(j, "bytes", bytes);
+  json_kuint(j, "files", files);
+  json_kstr(j, "location", files == 1 ? first_loc : NULL);
+  json_kuint(j, "kept_inline", below + shape + nolayout);
+  json_kuint(j, "below_threshold", below);
+  json_kuint(j, "shape_inputs", shape);
+  json_kuint(j, "without_layout", nolayout);
+  json_karray(j, "shape_inputs_kept");
+  for (i = 0; i < n; i++) {
+    const char *name = onnxslim_save_report_name(rep, i);
+    if (!name) return fail_lib("external data report entry %zu", i);
+    if (onnxslim_save_report_placement(rep, i) == ONNXSLIM_PLACEMENT_SHAPE_INPUT) json_str(j, name);
+  }
+  json_end(j);
+  json_end(j);
+  return EXIT_SUCCESS;
+}
+
+static void json_file(json *j, const char *path) {
+  struct stat st;
+  json_object(j);
+  json_kstr(j, "path", path);
+  json_key(j, "bytes");
+  if (stat(path, &st) == 0) json_uint(j, (uint64_t)st.st_size);
+  else json_null(j);
+  json_end(j);
+}
+
+int print_json_report(const char *command, const char *in, const char *out,
+                      const onnxslim_convert_report *crep, const onnxslim_save_report *erep,
+                      int mode, const char *also_single) {
+  json j;
+  strbuf dir = {0}, path = {0};
+  const char *prev = NULL, *slash = strrchr(out, '/');
+  size_t i, n = erep ? onnxslim_save_report_count(erep) : 0;
+
+  json_init(&j, stdout);
+  json_object(&j);
+  json_kstr(&j, "schema", "onnxslim.convert/1");
+  json_kstr(&j, "command", command);
+  json_kstr(&j, "input", in);
+  json_kstr(&j, "output", out);
+  json_kstr(&j, "single_file", also_single);
+  json_kstr(&j, "layout", layout_name(mode));
+  json_key(&j, "conversion");
+  if (!crep) json_null(&j);
+  else if (json_conversion(&j, crep) != EXIT_SUCCESS) return EXIT_FAILURE;
+  json_key(&j, "external_data");
+  if (!erep || mode == ONNXSLIM_LAYOUT_INLINE || mode == ONNXSLIM_LAYOUT_AS_LOADED) json_null(&j);
+  else if (json_external(&j, erep) != EXIT_SUCCESS) return EXIT_FAILURE;
+  json_karray(&j, "files");
+  json_file(&j, out);
+  if (slash) sb_putn(&dir, out, (size_t)(slash - out) + 1);
+  for (i = 0; i < n; i++) {
+    const char *loc = onnxslim_save_report_location(erep, i);
+    if (onnxslim_save_report_placement(erep, i) != ONNXSLIM_PLACEMENT_EXTERNAL || !loc ||
+        (prev && strcmp(prev, loc) == 0))
+      continue;
+    prev = loc;
+    sb_reset(&path);
+    sb_puts(&path, sb_str(&dir));
+    sb_puts(&path, loc);
+    json_file(&j, sb_str(&path));
+  }
+  if (also_single) json_file(&j, also_single);
+  json_end(&j);
+  json_end(&j);
+  json_finish(&j);
+  sb_free(&dir);
+  sb_free(&path);
+  return EXIT_SUCCESS;
+}

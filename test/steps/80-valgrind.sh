@@ -30,6 +30,7 @@ vg "the recipe: onnxslim convert --gather-to bf16 --external-data --also-single-
   --threshold 0 --location r.onnx.bin --also-single-file "$tmp/r_single.onnx"
 vg "onnxslim split" "$B/onnxslim" split test/data/bert-tiny.onnx "$tmp/s.onnx"
 vg "onnxslim merge (loads external data)" "$B/onnxslim" merge "$tmp/s.onnx" "$tmp/m.onnx"
+vg "onnxslim info --json" "$B/onnxslim" info --json test/data/bert-tiny.onnx
 rm -rf "$tmp"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
