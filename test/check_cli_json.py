@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""--json of info, check, fingerprint, convert, split and merge.
+"""--json of info, check, fingerprint, diff, convert, split and merge.
 
 Every document printed is parsed with python's json module (NaN and
 Infinity refused, UTF-8 required) and checked against the tables of
@@ -243,12 +243,40 @@ d = docs["merge"]
 report(d["layout"] == "inline" and d["external_data"] is None and len(d["files"]) == 1,
        "merge --json: layout inline, no external data, one file", d)
 
+# ---- diff (its cases are in step 62; here: the schema is covered) ------------------------
+doc_of("diff --json equal", ["diff", "--json", bert, out + "/c.onnx"], 0)
+doc_of("diff --json converted", ["diff", "--json", bert, out + "/r.onnx"], 1)
+doc_of("diff --json --storage", ["diff", "--json", "--storage", bert, out + "/s.onnx"], 1)
+doc_of("diff --json unnamed nodes", ["diff", "--json", work + "/functions.onnx", work + "/unsorted.onnx"], 1)
+tl = "%s/node/test_loop11/model.onnx" % TESTDATA
+if os.path.exists(tl):
+    # the Loop's body: a difference in a subgraph
+    ml = onnx.load(tl)
+    body = next(a.g for a in ml.graph.node[0].attribute if a.name == "body")
+    body.node[-1].op_type = "Neg" if body.node[-1].op_type != "Neg" else "Abs"
+    onnx.save(ml, work + "/loop_changed.onnx")
+    doc_of("diff --json subgraph", ["diff", "--json", tl, work + "/loop_changed.onnx"], 1)
+# a difference with a digest and an unnamed node: functions model against a changed copy
+mf2 = onnx.load(work + "/functions.onnx")
+mf2.functions[0].node[0].op_type = "Sub"
+mf2.functions[0].node[0].name = ""
+onnx.save(mf2, work + "/functions2.onnx")
+d = doc_of("diff --json function nodes", ["diff", "--json", work + "/functions.onnx", work + "/functions2.onnx"], 1)
+report(any(x["graph"] == "function 'local:AddTwice'" for x in d.get("differences", [])),
+       "diff --json: nodes of a function are compared, graph 'function ...'", d.get("differences"))
+e = np.arange(2048, dtype=np.float32)
+e[5] = 9
+mc = onnx.load(work + "/ext.onnx")
+next(t for t in mc.graph.initializer if t.name == "big").CopyFrom(nh.from_array(e, "big"))
+onnx.save(mc, work + "/ext_changed.onnx")
+doc_of("diff --json contents", ["diff", "--json", work + "/ext.onnx", work + "/ext_changed.onnx"], 1)
+
 # ---- every member of every table was printed -------------------------------------
 for name in spec.schemas:
     unseen = spec.unseen(name)
     report(not unseen, "every member of %s in docs/json.md was printed here" % name, ", ".join(unseen))
 report(set(spec.schemas) == {"onnxslim.info/1", "onnxslim.check/1", "onnxslim.fingerprint/1",
-                             "onnxslim.convert/1"},
-       "docs/json.md documents the four schemas", sorted(spec.schemas))
+                             "onnxslim.diff/1", "onnxslim.convert/1"},
+       "docs/json.md documents the five schemas", sorted(spec.schemas))
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -11,7 +11,9 @@
  *
  * Exit status: 0 on success, 1 on failure, 2 on a usage error.
  * `check` exits 0 when MODEL is valid, 1 when it has problems, 2 on a usage
- * error and 3 when MODEL cannot be read (or checked). --json: docs/json.md.
+ * error and 3 when MODEL cannot be read (or checked). `diff` exits 0 when
+ * the models are equal, 1 when they differ, 2 on a usage error or when a
+ * model cannot be read. --json: docs/json.md.
  * Library error messages go to stderr as "onnxslim: <what>: <message>".
  *
  * This file: the command list, the global options and the help. What the
@@ -33,7 +35,8 @@ const char *progname = "onnxslim";
   X(split)          \
   X(merge)          \
   X(fingerprint)    \
-  X(check)
+  X(check)          \
+  X(diff)
 
 #define DECLARE(name) extern const command cmd_##name;
 #define ENTRY(name) &cmd_##name,
@@ -92,7 +95,8 @@ static const char files_note[] =
 
 static const char exit_note[] =
     "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"
-    "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable.\n";
+    "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable;\n"
+    "diff: 0 equal, 1 different, 2 usage error or a model unreadable.\n";
 
 /* `onnxslim COMMAND --help` */
 void print_command_usage(FILE *f, const command *cmd) {

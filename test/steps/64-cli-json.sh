@@ -1,4 +1,4 @@
-# --json of info, check, fingerprint, convert, split and merge: every
+# --json of info, check, fingerprint, diff, convert, split and merge: every
 # document parsed by python's json module and checked against the tables of
 # docs/json.md both ways (no undocumented member, none missing, types and
 # order as documented, every documented member printed by some command);
