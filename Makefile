@@ -99,8 +99,18 @@ $(B)/libonnxslim.a: $(LIB_OBJ) | need-deps
 	rm -f $@ && ar rcs $@ $(B)/onnxslim-all.o
 
 # ---- programs --------------------------------------------------------------
-$(B)/onnxslim: tools/onnxslim.c $(HEADERS) $(B)/$(SOREAL)
-	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN'
+# The onnxslim command: every tools/*.c (main.c, one cmd-NAME.c per command,
+# the helpers they share), over the public headers only.
+TOOL_SRC := $(sort $(wildcard tools/*.c))
+TOOL_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(TOOL_SRC))
+TOOL_H := $(wildcard tools/*.h)
+
+$(B)/tools/%.o: tools/%.c $(TOOL_H) $(HEADERS)
+	@mkdir -p $(B)/tools
+	$(CC) $(APP_CFLAGS) -c $< -o $@
+
+$(B)/onnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
+	$(CC) $(APP_CFLAGS) -o $@ $(TOOL_OBJ) -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN'
 
 $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/examples
@@ -211,7 +221,7 @@ install: all
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@LIBS_PRIVATE@|$(LIB_LIBS)|g' \
 	    pkgconfig/onnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/onnxslim.pc
-	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim tools/onnxslim.c -L$(B) -lonnxslim \
+	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim $(TOOL_OBJ) -L$(B) -lonnxslim \
 	  -Wl,-rpath,$(LIBDIR)
 	install -d $(DESTDIR)$(PYTHONDIR)/onnxslim
 	install -m 644 python/onnxslim/*.py $(DESTDIR)$(PYTHONDIR)/onnxslim/

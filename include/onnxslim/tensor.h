@@ -102,8 +102,13 @@ ONNXSLIM_API int onnxslim_tensor_data(const onnxslim_tensor *tensor, const void 
 
 /**
  * Copies `size` bytes of the tensor's data (layout as onnxslim_tensor_data())
- * starting at byte `offset` into `buf`. Errors as onnxslim_tensor_data(),
- * plus ONNXSLIM_ERANGE when offset+size exceeds the data.
+ * starting at byte `offset` into `buf`. Use it to stream a large tensor in
+ * flat memory: the mapped pages the copied bytes came from are handed back
+ * to the kernel (in runs of a few MiB), so reading a tensor piece by piece
+ * keeps only the last few MiB of it resident. Pointers from
+ * onnxslim_tensor_data() stay valid (the pages are read again when used).
+ * Errors as onnxslim_tensor_data(), plus ONNXSLIM_ERANGE when offset+size
+ * exceeds the data.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_tensor_read(const onnxslim_tensor *tensor, uint64_t offset, void *buf,

@@ -10,6 +10,18 @@ vg() {
     failed=$((failed + 1)); echo "FAIL $name"; tail -n 40 "$B/vg.log"
   fi
 }
+# vg_exit NAME STATUS CMD...: as vg, for a command that exits with STATUS
+vg_exit() {
+  name=$1 want=$2; shift 2
+  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$@" > "$B/vg.log" 2>&1
+  rc=$?
+  if [ $rc -eq "$want" ]; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name (exit $rc)"; tail -n 40 "$B/vg.log"
+  fi
+}
 tmp=$(mktemp -d)
 mkdir -p "$tmp/corpus"
 # a slice of the corpus: every 10th model plus the fixtures
@@ -30,6 +42,13 @@ vg "the recipe: onnxslim convert --gather-to bf16 --external-data --also-single-
   --threshold 0 --location r.onnx.bin --also-single-file "$tmp/r_single.onnx"
 vg "onnxslim split" "$B/onnxslim" split test/data/bert-tiny.onnx "$tmp/s.onnx"
 vg "onnxslim merge (loads external data)" "$B/onnxslim" merge "$tmp/s.onnx" "$tmp/m.onnx"
+vg "onnxslim info --json" "$B/onnxslim" info --json test/data/bert-tiny.onnx
+vg "onnxslim diff (equal: single file vs external data)" "$B/onnxslim" diff test/data/bert-tiny.onnx "$tmp/s.onnx"
+vg_exit "onnxslim diff --json (the recipe's output: every tensor compared)" 1 \
+  "$B/onnxslim" diff --json --storage test/data/bert-tiny.onnx "$tmp/r.onnx"
+vg_exit "onnxslim diff (a Loop body changed)" 1 "$B/onnxslim" diff \
+  /usr/share/libonnx-testdata/data/node/test_loop11/model.onnx \
+  /usr/share/libonnx-testdata/data/node/test_loop13_seq/model.onnx
 rm -rf "$tmp"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -1,0 +1,202 @@
+/*
+ * onnxslim (the command) - `onnxslim convert IN OUT`: convert tensor types, save.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "convert.h"
+
+static const name_value float_types[] = {
+    {"bf16", ONNXSLIM_DTYPE_BFLOAT16},
+    {"bfloat16", ONNXSLIM_DTYPE_BFLOAT16},
+    {"fp16", ONNXSLIM_DTYPE_FLOAT16},
+    {"float16", ONNXSLIM_DTYPE_FLOAT16},
+    {"fp32", ONNXSLIM_DTYPE_FLOAT},
+    {"float32", ONNXSLIM_DTYPE_FLOAT},
+    {"float", ONNXSLIM_DTYPE_FLOAT},
+    {"fp64", ONNXSLIM_DTYPE_DOUBLE},
+    {"float64", ONNXSLIM_DTYPE_DOUBLE},
+    {"double", ONNXSLIM_DTYPE_DOUBLE},
+    {NULL, 0},
+};
+
+static const name_value policies[] = {
+    {"cast-after-gather", ONNXSLIM_POLICY_CAST_AFTER_GATHER},
+    {"cast-before", ONNXSLIM_POLICY_CAST_BEFORE},
+    {"storage-only", ONNXSLIM_POLICY_STORAGE_ONLY},
+    {NULL, 0},
+};
+
+static int opt_gather_to(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  int t;
+  if (lookup_name(float_types, value, &t) != 0 ||
+      (t != ONNXSLIM_DTYPE_BFLOAT16 && t != ONNXSLIM_DTYPE_FLOAT16))
+    return bad_value("--gather-to", "unknown type '%s' (expected bf16 or fp16)", value);
+  cs->gather_to = t;
+  return 0;
+}
+
+static int opt_to(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  int t;
+  if (lookup_name(float_types, value, &t) != 0)
+    return bad_value("--to", "unknown type '%s' (expected bf16, fp16, fp32 or fp64)", value);
+  cs->to = t;
+  return 0;
+}
+
+static int opt_select(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (!value[0]) return bad_value("--select", "empty selection");
+  cs->select = xrealloc((void *)cs->select, (cs->n_select + 1) * sizeof *cs->select);
+  cs->select[cs->n_select++] = value;
+  return 0;
+}
+
+static int opt_exclude(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (!value[0]) return bad_value("--exclude", "empty selection");
+  cs->exclude = xrealloc((void *)cs->exclude, (cs->n_exclude + 1) * sizeof *cs->exclude);
+  cs->exclude[cs->n_exclude++] = value;
+  if (!cs->needs_conversion) cs->needs_conversion = "--exclude";
+  return 0;
+}
+
+static int opt_min_size(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (!cs->needs_conversion) cs->needs_conversion = "--min-size";
+  return parse_bytes("--min-size", value, &cs->min_size);
+}
+
+static int opt_policy(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (lookup_name(policies, value, &cs->policy) != 0)
+    return bad_value(
+        "--policy", "unknown policy '%s' (expected cast-after-gather, cast-before or storage-only)",
+        value);
+  if (!cs->needs_conversion) cs->needs_conversion = "--policy";
+  return 0;
+}
+
+static int opt_round(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (strcasecmp(value, "nearest") == 0) cs->conv_flags &= ~ONNXSLIM_CONVERT_TRUNCATE;
+  else if (strcasecmp(value, "truncate") == 0) cs->conv_flags |= ONNXSLIM_CONVERT_TRUNCATE;
+  else return bad_value("--round", "unknown rounding '%s' (expected nearest or truncate)", value);
+  if (!cs->needs_conversion) cs->needs_conversion = "--round";
+  return 0;
+}
+
+static int opt_saturate(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->conv_flags |= ONNXSLIM_CONVERT_SATURATE;
+  if (!cs->needs_conversion) cs->needs_conversion = "--saturate";
+  return 0;
+}
+
+static int opt_flush_subnormals(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->conv_flags |= ONNXSLIM_CONVERT_FLUSH_SUBNORMALS;
+  if (!cs->needs_conversion) cs->needs_conversion = "--flush-subnormals";
+  return 0;
+}
+
+static int opt_external_data(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->external = 1;
+  return 0;
+}
+
+static int opt_also_single_file(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (!value[0]) return bad_value("--also-single-file", "empty path");
+  cs->also_single = value;
+  return 0;
+}
+
+static const option_spec convert_options[] = {
+    {"--gather-to", "TYPE", opt_gather_to,
+     "the published recipe: store each Gather table\n"
+     "(input 0 of a Gather) as TYPE (bf16 or fp16)\n"
+     "and add a Cast back after each Gather"},
+    {"--to", "TYPE", opt_to,
+     "convert floating-point tensors to TYPE (bf16,\n"
+     "fp16, fp32, fp64): the --select ones, or all;\n"
+     "bf16 needs a model at opset 13 or later"},
+    {"--select", "SPEC", opt_select,
+     "with --to: a tensor name, a glob (* ? [...]),\n"
+     "or op:TYPE[:INDEX] (tensors that nodes of that\n"
+     "op type read, at that input); repeatable; a\n"
+     "SPEC matching no convertible tensor is an error"},
+    {"--exclude", "SPEC", opt_exclude,
+     "never convert the tensors SPEC matches (same\n"
+     "syntax as --select); repeatable"},
+    {"--min-size", "BYTES", opt_min_size, "convert only tensors of at least BYTES"},
+    {"--policy", "POLICY", opt_policy,
+     "how the graph is fixed up: cast-after-gather\n"
+     "(default: Cast after a Gather, before any other\n"
+     "consumer), cast-before, storage-only (no Cast:\n"
+     "only the stored type changes; where a node\n"
+     "other than a Cast reads the tensor, runtimes\n"
+     "refuse the model, and a warning says so)"},
+    {"--round", "MODE", opt_round,
+     "nearest (default, ties to even) or truncate\n"
+     "(to bf16 only; the published recipe truncates)"},
+    {"--saturate", NULL, opt_saturate,
+     "overflow gives the largest finite value, not Inf\n"
+     "(values that become Inf, saturate or flush to 0\n"
+     "are always reported on stderr)"},
+    {"--flush-subnormals", NULL, opt_flush_subnormals, "subnormal results become zero"},
+    OPT_REPORT("print what was converted (per tensor: types,\n"
+               "elements, bytes, Inf/saturated/flushed/NaN\n"
+               "counts, max errors), where tensors went, and\n"
+               "the files written"),
+    {"--external-data", NULL, opt_external_data,
+     "save OUT with tensor data in an external file;\n"
+     "the options below up to --force-shape-inputs\n"
+     "need it"},
+    OPT_THRESHOLD,
+    OPT_ALIGN,
+    OPT_LOCATION,
+    OPT_PER_TENSOR,
+    OPT_CHECKSUM,
+    OPT_FORCE_SHAPE_INPUTS,
+    OPT_CONSTANTS,
+    {"--also-single-file", "PATH", opt_also_single_file,
+     "also save the model with every tensor inline\nto PATH"},
+    OPT_ALLOW_LARGE,
+    OPT_TOPOSORT,
+    OPT_JSON_REPORT,
+    {NULL, NULL, NULL, NULL},
+};
+
+static int run_convert(const command *cmd, int argc, char **argv) {
+  convert_settings cs;
+  const char *pos[2];
+  size_t npos;
+  int rc;
+
+  convert_settings_init(&cs);
+  rc = parse_args(cmd, &cs, argc, argv, pos, 2, &npos);
+  if (rc == PARSE_CONTINUE && npos != 2) rc = usage_error("%s: expected %s", cmd->name, cmd->args);
+  if (rc == PARSE_CONTINUE) rc = convert_settings_check(cmd, &cs, pos[1]);
+  if (rc == PARSE_CONTINUE) rc = convert_model(pos[0], pos[1], &cs);
+  free((void *)cs.select);
+  free((void *)cs.exclude);
+  return rc;
+}
+
+const command cmd_convert = {"convert", "IN OUT",
+                             "load IN, convert tensor types, save it as OUT;\n"
+                             "without options OUT is a byte-for-byte copy of IN.\n"
+                             "The published recipe (BF16 embedding table, all\n"
+                             "tensors in OUT.bin, plus a single-file copy):\n"
+                             "  convert IN OUT --gather-to bf16 --round truncate\n"
+                             "    --external-data --threshold 0 --location OUT.bin\n"
+                             "    --also-single-file OUT_single.onnx",
+                             convert_options, run_convert};

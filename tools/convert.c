@@ -1,0 +1,655 @@
+/*
+ * onnxslim (the command) - the work of `convert`, `split` and `merge`:
+ * load, convert, plan the outputs, save, warn.
+ */
+#define _XOPEN_SOURCE 700    /* stat(), realpath() */
+#define _FILE_OFFSET_BITS 64 /* st_size of files over 2 GiB on 32-bit hosts */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "convert.h"
+
+void convert_settings_init(convert_settings *cs) {
+  memset(cs, 0, sizeof *cs);
+  cs->threshold = ONNXSLIM_SAVE_DEFAULT_THRESHOLD;
+  cs->align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
+}
+
+int opt_report(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->report = 1;
+  return 0;
+}
+
+int opt_json_report(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->json = 1;
+  return 0;
+}
+
+int opt_threshold(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (!cs->needs_external) cs->needs_external = "--threshold";
+  return parse_bytes("--threshold", value, &cs->threshold);
+}
+
+int opt_align(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  uint64_t a;
+  if (!cs->needs_external) cs->needs_external = "--align";
+  if (parse_bytes("--align", value, &a) != 0) return -1;
+  if (a == 0 || (a & (a - 1)) != 0)
+    return bad_value("--align", "%s is not a power of two (1, 2, 4, ... 4K ...)", value);
+  cs->align = a;
+  return 0;
+}
+
+int opt_location(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (!cs->needs_external) cs->needs_external = "--location";
+  if (!value[0]) return bad_value("--location", "empty file name");
+  cs->location = value;
+  return 0;
+}
+
+int opt_per_tensor(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  if (!cs->needs_external) cs->needs_external = "--per-tensor";
+  cs->per_tensor = 1;
+  return 0;
+}
+
+int opt_checksum(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  if (!cs->needs_external) cs->needs_external = "--checksum";
+  cs->ext_flags |= ONNXSLIM_SAVE_CHECKSUM;
+  return 0;
+}
+
+int opt_force_shape_inputs(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  if (!cs->needs_external) cs->needs_external = "--force-shape-inputs";
+  cs->ext_flags |= ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS;
+  return 0;
+}
+
+int opt_toposort(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->toposort = 1;
+  return 0;
+}
+
+int opt_constants(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->ext_flags |= ONNXSLIM_SAVE_CONSTANTS;
+  if (!cs->needs_external) cs->needs_external = "--constants";
+  return 0;
+}
+
+int opt_allow_large(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->ext_flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
+  return 0;
+}
+
+/* Checks the combination of options of `convert` once all are read.
+ * Returns PARSE_CONTINUE or EXIT_USAGE (reported). */
+int convert_settings_check(const command *cmd, convert_settings *cs, const char *out) {
+  if (cs->gather_to && cs->to)
+    return usage_error("%s: --gather-to and --to exclude each other", cmd->name);
+  if (cs->n_select && !cs->to)
+    return usage_error("%s: --select needs --to%s", cmd->name,
+                       cs->gather_to ? " (--gather-to selects the Gather tables itself)" : "");
+  if (cs->needs_conversion && !cs->gather_to && !cs->to)
+    return usage_error("%s: %s needs --gather-to or --to", cmd->name, cs->needs_conversion);
+  if ((cs->conv_flags & ONNXSLIM_CONVERT_TRUNCATE) &&
+      (cs->gather_to ? cs->gather_to : cs->to) != ONNXSLIM_DTYPE_BFLOAT16)
+    return usage_error("%s: --round truncate applies to conversions to bf16 only", cmd->name);
+  if (cs->needs_external && !cs->external)
+    return usage_error("%s: %s needs --external-data", cmd->name, cs->needs_external);
+  if (cs->per_tensor && cs->location)
+    return usage_error("%s: --location and --per-tensor exclude each other", cmd->name);
+  if (cs->also_single && strcmp(cs->also_single, out) == 0)
+    return usage_error("%s: --also-single-file must name another file than OUT", cmd->name);
+  if (cs->external)
+    cs->mode = cs->per_tensor ? ONNXSLIM_LAYOUT_PER_TENSOR : ONNXSLIM_LAYOUT_ONE_FILE;
+  return PARSE_CONTINUE;
+}
+
+/* A library refusal of an option value (a selection spec, a location) is
+ * a usage error; anything else is a failure. */
+static int lib_status(int rc) { return rc == ONNXSLIM_EINVAL ? EXIT_USAGE : EXIT_FAILURE; }
+
+/* ---- warnings about a conversion ------------------------------------------- */
+
+#define WARN_WORST 5 /* tensors named in a warning */
+
+typedef struct damaged {
+  const char *name;
+  onnxslim_convert_stats st;
+} damaged;
+
+/* Worst first: most values overflowed (to Inf or saturated), then most flushed. */
+static int cmp_damage(const void *pa, const void *pb) {
+  const damaged *a = pa, *b = pb;
+  uint64_t oa = add_sat(a->st.to_inf, a->st.saturated), ob = add_sat(b->st.to_inf, b->st.saturated);
+  if (oa != ob) return oa < ob ? 1 : -1;
+  if (a->st.flushed != b->st.flushed) return a->st.flushed < b->st.flushed ? 1 : -1;
+  return strcmp(a->name, b->name);
+}
+
+/* "N became +-Inf, N saturated to +-MAX, N flushed to 0": the nonzero parts. */
+static void sb_damage(strbuf *sb, const onnxslim_convert_stats *st, const char *max) {
+  const char *sep = "";
+  if (st->to_inf) {
+    sb_printf(sb, "%" PRIu64 " became +-Inf", st->to_inf);
+    sep = ", ";
+  }
+  if (st->saturated) {
+    sb_printf(sb, "%s%" PRIu64 " saturated to +-%s", sep, st->saturated, max);
+    sep = ", ";
+  }
+  if (st->flushed) sb_printf(sb, "%s%" PRIu64 " flushed to 0", sep, st->flushed);
+}
+
+/*
+ * On stderr, whether or not --report was given: the tensors in which the
+ * conversion did more than round - finite values that became Inf, were
+ * saturated or were flushed to zero - the worst first, and what to do
+ * about it. Nothing when every value was only rounded.
+ */
+static void warn_damage(const onnxslim_convert_report *rep, const convert_settings *cs,
+                        int32_t to) {
+  size_t i, n = onnxslim_convert_report_count(rep), nd = 0;
+  damaged *d = xmalloc_array(n ? n : 1, sizeof *d);
+  onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
+  const char *max = to == ONNXSLIM_DTYPE_FLOAT16    ? "65504"
+                    : to == ONNXSLIM_DTYPE_BFLOAT16 ? "3.39e38"
+                                                    : "3.40e38";
+  strbuf sb = {0}, name = {0};
+
+  for (i = 0; i < n; i++) {
+    const char *nm = onnxslim_convert_report_name(rep, i);
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!nm || onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK ||
+        !(st.to_inf || st.saturated || st.flushed))
+      continue;
+    d[nd].name = nm ? nm : "?";
+    d[nd++].st = st;
+    total.to_inf = add_sat(total.to_inf, st.to_inf);
+    total.saturated = add_sat(total.saturated, st.saturated);
+    total.flushed = add_sat(total.flushed, st.flushed);
+  }
+  if (nd) {
+    qsort(d, nd, sizeof *d, cmp_damage);
+    fflush(stdout);
+    sb_damage(&sb, &total, max);
+    fprintf(stderr,
+            "%s: warning: converting to %s changed values beyond rounding in %zu tensor%s: %s\n",
+            progname, onnxslim_dtype_name(to), nd, nd == 1 ? "" : "s", sb_str(&sb));
+    for (i = 0; i < nd && i < WARN_WORST; i++) {
+      sb_reset(&sb);
+      sb_damage(&sb, &d[i].st, max);
+      fprintf(stderr, "  %s (%" PRIu64 " value%s): %s\n", esc(&name, d[i].name), d[i].st.count,
+              d[i].st.count == 1 ? "" : "s", sb_str(&sb));
+    }
+    if (nd > WARN_WORST)
+      fprintf(stderr, "  and %zu more tensor%s (--report lists every tensor)\n", nd - WARN_WORST,
+              nd - WARN_WORST == 1 ? "" : "s");
+    fprintf(
+        stderr,
+        "%s: the model's outputs may change a lot: %s--exclude SPEC keeps tensors as they are%s\n",
+        progname,
+        total.to_inf && !(cs->conv_flags & ONNXSLIM_CONVERT_SATURATE)
+            ? "--saturate keeps overflowing values finite, "
+            : "",
+        to == ONNXSLIM_DTYPE_FLOAT16 ? " (bf16 has FP32's range)" : "");
+  }
+  free(d);
+  sb_free(&sb);
+  sb_free(&name);
+}
+
+static int is_onnx_op(const onnxslim_node *n, const char *op) {
+  const char *dom = onnxslim_node_domain(n);
+  return strcmp(onnxslim_node_op_type(n), op) == 0 && (!dom[0] || strcmp(dom, "ai.onnx") == 0);
+}
+
+/* Is value read in g by Casts only (and not a graph output)? */
+static int only_casts_read(const onnxslim_graph *g, const char *value) {
+  size_t i, nc = onnxslim_graph_consumer_count(g, value);
+  for (i = 0; i < onnxslim_graph_output_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), value) == 0) return 0;
+  for (i = 0; i < nc; i++)
+    if (!is_onnx_op(onnxslim_graph_consumer(g, value, i), "Cast")) return 0;
+  return nc > 0;
+}
+
+/* A node that reads a storage-only tensor in a way no type check accepts. */
+typedef struct storage_finding {
+  size_t tensors;            /* converted tensors with such a reader */
+  const char *name;          /* the first one, */
+  const onnxslim_node *node; /* its reader */
+  size_t input;              /* at this input */
+  int gather;                /* the reader is a Gather passing the new type on */
+} storage_finding;
+
+/* Whether `node` may read the converted `value`: as a Cast's input, or as
+ * the table of a Gather whose output only Casts read. *input receives the
+ * input index of the first use. */
+static int reader_accepts(const onnxslim_graph *g, const onnxslim_node *node, const char *value,
+                          size_t *input) {
+  size_t k, uses = 0, first = 0, ni = onnxslim_node_input_count(node);
+  for (k = 0; k < ni; k++)
+    if (strcmp(onnxslim_node_input(node, k), value) == 0 && uses++ == 0) first = k;
+  *input = first;
+  if (uses == 0) /* a capture by a subgraph: the subgraph sees the new type */
+    return 0;
+  if (is_onnx_op(node, "Cast")) return 1;
+  return is_onnx_op(node, "Gather") && uses == 1 && first == 0 &&
+         onnxslim_node_output_count(node) >= 1 && only_casts_read(g, onnxslim_node_output(node, 0));
+}
+
+static int cmp_cstr(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Counts value (defined in g) in f when it is one of the converted tensors
+ * (names, sorted) and some node of g reads it without accepting its new type. */
+static void check_storage_only(const onnxslim_graph *g, const char *value, const char **names,
+                               size_t n, storage_finding *f) {
+  size_t j, input;
+  if (!bsearch(&value, names, n, sizeof *names, cmp_cstr)) return;
+  for (j = 0; j < onnxslim_graph_consumer_count(g, value); j++) {
+    const onnxslim_node *c = onnxslim_graph_consumer(g, value, j);
+    if (reader_accepts(g, c, value, &input)) continue;
+    if (f->tensors++ == 0) {
+      f->name = value;
+      f->node = c;
+      f->input = input;
+      f->gather = input == 0 && is_onnx_op(c, "Gather");
+    }
+    return;
+  }
+}
+
+/* Checks the initializers and Constants of g and of its subgraphs. */
+static void scan_storage_only(const onnxslim_graph *g, const char **names, size_t n,
+                              storage_finding *f) {
+  size_t i, k;
+  for (i = 0; i < onnxslim_graph_initializer_count(g); i++)
+    check_storage_only(g, onnxslim_tensor_name(onnxslim_graph_initializer(g, i)), names, n, f);
+  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    if (is_onnx_op(node, "Constant") && onnxslim_node_output_count(node) == 1)
+      check_storage_only(g, onnxslim_node_output(node, 0), names, n, f);
+    for (k = 0; k < onnxslim_node_subgraph_count(node); k++)
+      scan_storage_only(onnxslim_node_subgraph(node, k), names, n, f);
+  }
+}
+
+/* --policy storage-only: warns on stderr when a converted tensor is read by a
+ * node that still expects the original type (any op but a Cast, or a Gather
+ * whose output only Casts read): runtimes refuse such a model. */
+static void warn_storage_only(const onnxslim_model *model, const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_count(rep);
+  const char **names = xmalloc_array(n ? n : 1, sizeof *names);
+  storage_finding f = {0, NULL, NULL, 0, 0};
+  int32_t from = 0, to = 0;
+  strbuf a = {0}, b = {0}, c = {0};
+
+  for (i = 0; i < n; i++) {
+    names[i] = onnxslim_convert_report_name(rep, i);
+    if (!names[i]) {
+      names[i] = "";
+      continue;
+    }
+    from = onnxslim_convert_report_from(rep, i);
+    to = onnxslim_convert_report_to(rep, i);
+  }
+  qsort(names, n, sizeof *names, cmp_cstr);
+  if (n) scan_storage_only(onnxslim_model_graph(model), names, n, &f);
+  if (f.tensors) {
+    const char *nn = onnxslim_node_name(f.node);
+    const char *was = onnxslim_dtype_name(from);
+    const char *now = onnxslim_dtype_name(to);
+    sb_printf(&c, "%s%s%s", esc(&a, onnxslim_node_op_type(f.node)), nn[0] ? " " : "",
+              nn[0] ? esc(&b, nn) : "");
+    sb_reset(&a);
+    sb_printf(&a, "'%s'", f.name);
+    fflush(stdout);
+    fprintf(stderr,
+            "%s: warning: --policy storage-only: %zu converted tensor%s now %s %s read where %s is "
+            "expected; runtimes such as onnxruntime refuse such a model\n",
+            progname, f.tensors, f.tensors == 1 ? "" : "s", now, f.tensors == 1 ? "is" : "are",
+            was);
+    if (f.gather)
+      fprintf(stderr, "  e.g. %s: %s passes its %s rows on to nodes other than Cast\n",
+              esc(&b, sb_str(&a)), sb_str(&c), now);
+    else
+      fprintf(stderr, "  e.g. %s at input %zu of %s\n", esc(&b, sb_str(&a)), f.input, sb_str(&c));
+    fprintf(stderr,
+            "%s: the default policy (cast-after-gather) or cast-before adds the Casts "
+            "that keep the model runnable\n",
+            progname);
+  }
+  free(names);
+  sb_free(&a);
+  sb_free(&b);
+  sb_free(&c);
+}
+
+/* Applies --gather-to / --to to the loaded model; *rep receives the report.
+ * The report always has its statistics: the warnings need them. */
+static int apply_conversion(onnxslim_model *model, const char *in, const convert_settings *cs,
+                            onnxslim_convert_report **rep) {
+  static const char *const gather_tables[] = {"op:Gather:0"};
+  int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+  int32_t to = cs->gather_to ? cs->gather_to : cs->to;
+  int rc;
+
+  if (cs->gather_to && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude) {
+    rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
+  } else {
+    onnxslim_convert_options o;
+    if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != ONNXSLIM_OK)
+      return fail_lib("conversion options");
+    o.to = to;
+    o.policy = policy;
+    o.flags = cs->conv_flags;
+    o.min_size = cs->min_size;
+    if (cs->gather_to) {
+      o.select = gather_tables;
+      o.n_select = 1;
+    } else {
+      o.select = cs->select;
+      o.n_select = cs->n_select;
+    }
+    o.exclude = cs->exclude;
+    o.n_exclude = cs->n_exclude;
+    rc = onnxslim_convert_model(rep, model, &o);
+  }
+  if (rc != ONNXSLIM_OK) {
+    fail_lib("cannot convert '%s'", in);
+    return lib_status(rc);
+  }
+  if (onnxslim_convert_report_count(*rep) == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
+            in);
+  }
+  warn_damage(*rep, cs, to);
+  if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(model, *rep);
+  return EXIT_SUCCESS;
+}
+
+/* After a save refused for its size (over 2 GiB): how to write it anyway. */
+static void hint_allow_large(int rc) {
+  if (rc == ONNXSLIM_ELIMIT) fprintf(stderr, "%s: --allow-large writes it anyway\n", progname);
+}
+
+static int save_external(const onnxslim_model *model, const char *path, int mode,
+                         const convert_settings *cs, onnxslim_save_report **rep) {
+  onnxslim_save_options eo;
+  int rc;
+  if (onnxslim_save_options_init(&eo, ONNXSLIM_SAVE_OPTIONS_VERSION) != ONNXSLIM_OK)
+    return fail_lib("external data options");
+  eo.layout = mode;
+  eo.flags = cs->ext_flags;
+  if (mode == ONNXSLIM_LAYOUT_INLINE) {
+    eo.flags &= ONNXSLIM_SAVE_ALLOW_LARGE | ONNXSLIM_SAVE_NO_FSYNC;
+  } else {
+    eo.size_threshold = cs->threshold;
+    eo.align = cs->align;
+    eo.location = cs->location;
+  }
+  rc = onnxslim_save(rep, model, path, &eo);
+  if (rc != ONNXSLIM_OK) {
+    fail_lib("cannot save '%s'", path);
+    hint_allow_large(rc);
+    return lib_status(rc);
+  }
+  return EXIT_SUCCESS;
+}
+
+/* ---- output paths ---------------------------------------------------------- */
+
+/* Directory part of path, "." when it has none (malloc'ed). */
+static char *dir_part(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char *d;
+  if (!slash) return xstrdup(".");
+  if (slash == path) return xstrdup("/");
+  d = xmalloc((size_t)(slash - path) + 1);
+  memcpy(d, path, (size_t)(slash - path));
+  d[slash - path] = '\0';
+  return d;
+}
+
+/* path with its directory resolved (the file itself may not exist yet), or a
+ * copy of path when the directory does not resolve (malloc'ed). */
+static char *canonical(const char *path) {
+  char *dir = dir_part(path), *real = realpath(dir, NULL), *out;
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  free(dir);
+  if (!real) return xstrdup(path);
+  out = xmalloc(strlen(real) + strlen(name) + 2);
+  sprintf(out, "%s/%s", real, name);
+  free(real);
+  return out;
+}
+
+/* Do a and b name the same file? By device and inode when both exist (so
+ * spellings, symlinks and hard links count), else by resolved spelling. */
+static int same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  char *ca, *cb;
+  int same;
+  if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  ca = canonical(a);
+  cb = canonical(b);
+  same = strcmp(ca, cb) == 0;
+  free(ca);
+  free(cb);
+  return same;
+}
+
+/* The data file a one-file external save of OUT writes: OUT's directory
+ * joined with `location`, or OUT + ".data" (malloc'ed). */
+static char *data_file_path(const char *out, const char *location) {
+  const char *slash = strrchr(out, '/');
+  size_t dirlen = slash ? (size_t)(slash - out) + 1 : 0;
+  char *p;
+  if (!location) {
+    p = xmalloc(strlen(out) + 6);
+    sprintf(p, "%s.data", out);
+    return p;
+  }
+  p = xmalloc(dirlen + strlen(location) + 1);
+  memcpy(p, out, dirlen);
+  strcpy(p + dirlen, location);
+  return p;
+}
+
+/* Before the model is loaded: an output that cannot be written ('-', a
+ * directory) is a usage error, found before any work is done. */
+static int check_output_name(const char *path, const char *what) {
+  struct stat st;
+  if (strcmp(path, "-") == 0)
+    return usage_error("%s: '-' (standard output) is not supported: name a file", what);
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return usage_error("%s '%s' is a directory: name the file to write", what, path);
+  return PARSE_CONTINUE;
+}
+
+/* No output may land on a file the loaded model reads: the model file or
+ * one of its external data files (compared by device and inode). */
+static int check_not_input(const onnxslim_model *model, const char *in, const char *path,
+                           const char *what) {
+  size_t idx;
+  if (onnxslim_model_file_find(model, path, &idx) != ONNXSLIM_OK) return PARSE_CONTINUE;
+  if (idx == 0)
+    return usage_error("refusing to write %s '%s': it is the input model '%s' itself", what, path,
+                       in);
+  return usage_error("refusing to write %s '%s': it is '%s', external data of the input '%s'", what,
+                     path, onnxslim_model_file(model, idx), in);
+}
+
+/* Where convert/split/merge write, decided once the model is loaded. */
+typedef struct save_plan {
+  int mode;           /* ONNXSLIM_LAYOUT_*; ONNXSLIM_LAYOUT_AS_LOADED (0): a plain save */
+  unsigned int flags; /* extra ONNXSLIM_SAVE_* flags */
+  char *data;         /* the one data file written, NULL if none */
+  int relocated;      /* external data moved next to OUT (see below) */
+} save_plan;
+
+/*
+ * Every model written must load on its own. A plain save keeps external
+ * references, which are relative to the input's directory: when OUT is in
+ * another directory, the tensors that are external now go to a new data
+ * file next to OUT instead (OUT's name + ".data"), keeping the storage form.
+ * Then no output may be an input, nor two outputs the same file.
+ */
+static int plan_save(const onnxslim_model *model, const char *in, const char *out,
+                     const convert_settings *cs, save_plan *sp) {
+  int rc;
+  memset(sp, 0, sizeof *sp);
+  sp->mode = cs->mode;
+  if (!sp->mode && onnxslim_model_file_count(model) > 1) {
+    char *din = dir_part(in), *dout = dir_part(out);
+    if (!same_file(din, dout)) {
+      sp->mode = ONNXSLIM_LAYOUT_ONE_FILE;
+      sp->flags = ONNXSLIM_SAVE_KEEP_STORAGE;
+      sp->relocated = 1;
+    }
+    free(din);
+    free(dout);
+  }
+  if (sp->mode == ONNXSLIM_LAYOUT_ONE_FILE)
+    sp->data = data_file_path(out, sp->relocated ? NULL : cs->location);
+  rc = check_not_input(model, in, out, "OUT");
+  if (rc == PARSE_CONTINUE && sp->data) rc = check_not_input(model, in, sp->data, "the data file");
+  if (rc == PARSE_CONTINUE && cs->also_single)
+    rc = check_not_input(model, in, cs->also_single, "--also-single-file");
+  if (rc == PARSE_CONTINUE && sp->data && same_file(sp->data, out))
+    rc = usage_error("the data file '%s' would be OUT itself", sp->data);
+  if (rc == PARSE_CONTINUE && cs->also_single && same_file(cs->also_single, out))
+    rc = usage_error("--also-single-file '%s' is OUT itself: name another file", cs->also_single);
+  if (rc == PARSE_CONTINUE && cs->also_single && sp->data && same_file(cs->also_single, sp->data))
+    rc = usage_error("--also-single-file '%s' is OUT's data file: name another file",
+                     cs->also_single);
+  return rc;
+}
+
+/*
+ * convert, split and merge: load IN, sort it if asked, apply the conversion
+ * once, save OUT as planned by plan_save(), then the single-file variant,
+ * then print the reports. Nothing is written before every output path was
+ * checked.
+ */
+int convert_model(const char *in, const char *out, const convert_settings *cs) {
+  onnxslim_model *model = NULL;
+  onnxslim_convert_report *crep = NULL;
+  onnxslim_save_report *erep = NULL;
+  save_plan sp = {0, 0, NULL, 0};
+  int status, rc;
+
+  status = check_output_name(out, "OUT");
+  if (status == PARSE_CONTINUE && cs->also_single)
+    status = check_output_name(cs->also_single, "--also-single-file");
+  if (status != PARSE_CONTINUE) return status;
+  status = open_model(&model, in);
+  if (status != EXIT_SUCCESS) return status;
+  status = plan_save(model, in, out, cs, &sp);
+  if (status != PARSE_CONTINUE) goto done;
+  status = EXIT_FAILURE;
+  if (cs->toposort && onnxslim_cleanup_toposort(onnxslim_model_graph(model),
+                                                ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
+    fail_lib("cannot sort '%s'", in);
+    goto done;
+  }
+  if ((cs->gather_to || cs->to) && (rc = apply_conversion(model, in, cs, &crep)) != EXIT_SUCCESS) {
+    status = rc;
+    goto done;
+  }
+  if (sp.mode) {
+    convert_settings eff = *cs;
+    eff.ext_flags |= sp.flags;
+    rc = save_external(model, out, sp.mode, &eff, &erep);
+    if (rc != EXIT_SUCCESS) {
+      status = rc;
+      goto done;
+    }
+  } else {
+    onnxslim_save_options so;
+    if (onnxslim_save_options_init(&so, ONNXSLIM_SAVE_OPTIONS_VERSION) != ONNXSLIM_OK) {
+      fail_lib("save options");
+      goto done;
+    }
+    if (cs->ext_flags & ONNXSLIM_SAVE_ALLOW_LARGE) so.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
+    if ((rc = onnxslim_save(NULL, model, out, &so)) != ONNXSLIM_OK) {
+      fail_lib("cannot save '%s'", out);
+      hint_allow_large(rc);
+      status = lib_status(rc);
+      goto done;
+    }
+  }
+  if (cs->also_single && (rc = save_external(model, cs->also_single, ONNXSLIM_LAYOUT_INLINE, cs,
+                                             NULL)) != EXIT_SUCCESS) {
+    status = rc;
+    goto done;
+  }
+  if (sp.relocated && erep) {
+    size_t i, moved = 0;
+    const char *where = NULL;
+    for (i = 0; i < onnxslim_save_report_count(erep); i++) {
+      const char *loc = onnxslim_save_report_location(erep, i);
+      if (onnxslim_save_report_placement(erep, i) == ONNXSLIM_PLACEMENT_EXTERNAL) {
+        moved++;
+        if (!where) where = loc;
+      }
+    }
+    if (moved) {
+      /* the library's name for the file: OUT.data, or OUT_1.data when the
+       * OUT being replaced reads OUT.data */
+      char *d = dir_part(out);
+      fflush(stdout);
+      fprintf(stderr,
+              "%s: %zu tensor%s of '%s' in external data written to '%s%s%s', next to OUT, so "
+              "that OUT loads on its own\n",
+              progname, moved, moved == 1 ? "" : "s", in, strrchr(out, '/') ? d : "",
+              strrchr(out, '/') && strcmp(d, "/") ? "/" : "", where ? where : "?");
+      free(d);
+    }
+  }
+
+  if (cs->json) {
+    if (erep && print_external_report(erep, sp.mode, 0) != EXIT_SUCCESS) goto done;
+    if (print_json_report(current_command ? current_command->name : "convert", in, out, crep, erep,
+                          sp.mode, cs->also_single) != EXIT_SUCCESS)
+      goto done;
+    status = finish_stdout(EXIT_SUCCESS);
+    goto done;
+  }
+  if (cs->report && crep && print_convert_report(crep) != EXIT_SUCCESS) goto done;
+  if (erep && print_external_report(erep, sp.mode, cs->report) != EXIT_SUCCESS) goto done;
+  if (cs->report) print_files(out, erep, cs->also_single);
+  status = finish_stdout(EXIT_SUCCESS);
+done:
+  free(sp.data);
+  onnxslim_convert_report_free(crep);
+  onnxslim_save_report_free(erep);
+  onnxslim_model_free(model);
+  return status;
+}

@@ -1,0 +1,415 @@
+/*
+ * onnxslim (the command) - what `convert`, `split` and `merge` did (--report).
+ */
+#define _XOPEN_SOURCE 700    /* stat() */
+#define _FILE_OFFSET_BITS 64 /* st_size of files over 2 GiB on 32-bit hosts */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "convert.h"
+
+/* The conversion report as an aligned table with a totals row, on stdout. */
+int print_convert_report(const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_count(rep);
+  onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
+  uint64_t total_before = 0, total_after = 0;
+  char h1[32], h2[32];
+  strbuf s = {0};
+  table t;
+  int status = EXIT_FAILURE;
+
+  table_init(&t, "llrrrrrrrr");
+  t.max_width = NAME_MAX_WIDTH;
+  printf("converted %zu tensor%s:\n", n, n == 1 ? "" : "s");
+  if (n == 0) {
+    status = EXIT_SUCCESS;
+    goto out;
+  }
+  table_add(&t, "tensor");
+  table_add(&t, "from -> to");
+  table_add(&t, "elements");
+  table_add(&t, "bytes before -> after");
+  table_add(&t, "to_inf");
+  table_add(&t, "saturated");
+  table_add(&t, "flushed");
+  table_add(&t, "nan");
+  table_add(&t, "max_abs_err");
+  table_add(&t, "max_rel_err");
+  for (i = 0; i < n; i++) {
+    const char *name = onnxslim_convert_report_name(rep, i);
+    int32_t from = onnxslim_convert_report_from(rep, i), to = onnxslim_convert_report_to(rep, i);
+    uint64_t before = 0, after = 0;
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+
+    if (!name || onnxslim_convert_report_bytes_before(rep, i, &before) != ONNXSLIM_OK ||
+        onnxslim_convert_report_bytes_after(rep, i, &after) != ONNXSLIM_OK ||
+        onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK) {
+      fail_lib("conversion report entry %zu", i);
+      goto out;
+    }
+    table_add_esc(&t, name ? name : "?");
+    sb_reset(&s);
+    sb_dtype(&s, from);
+    sb_puts(&s, " -> ");
+    sb_dtype(&s, to);
+    table_add(&t, sb_str(&s));
+    table_addf(&t, "%" PRIu64, st.count);
+    table_addf(&t, "%" PRIu64 " -> %" PRIu64, before, after);
+    table_addf(&t, "%" PRIu64, st.to_inf);
+    table_addf(&t, "%" PRIu64, st.saturated);
+    table_addf(&t, "%" PRIu64, st.flushed);
+    table_addf(&t, "%" PRIu64, st.nan);
+    table_addf(&t, "%.3g", st.max_abs_error);
+    table_addf(&t, "%.3g", st.max_rel_error);
+    total.count = add_sat(total.count, st.count);
+    total.to_inf = add_sat(total.to_inf, st.to_inf);
+    total.saturated = add_sat(total.saturated, st.saturated);
+    total.flushed = add_sat(total.flushed, st.flushed);
+    total.nan = add_sat(total.nan, st.nan);
+    if (st.max_abs_error > total.max_abs_error) total.max_abs_error = st.max_abs_error;
+    if (st.max_rel_error > total.max_rel_error) total.max_rel_error = st.max_rel_error;
+    total_before = add_sat(total_before, before);
+    total_after = add_sat(total_after, after);
+  }
+  table_addf(&t, "total (%zu)", n);
+  table_add(&t, "");
+  table_addf(&t, "%" PRIu64, total.count);
+  table_addf(&t, "%" PRIu64 " -> %" PRIu64, total_before, total_after);
+  table_addf(&t, "%" PRIu64, total.to_inf);
+  table_addf(&t, "%" PRIu64, total.saturated);
+  table_addf(&t, "%" PRIu64, total.flushed);
+  table_addf(&t, "%" PRIu64, total.nan);
+  table_addf(&t, "%.3g", total.max_abs_error);
+  table_addf(&t, "%.3g", total.max_rel_error);
+  table_print(&t, INDENT, NULL);
+  human_size(h1, sizeof h1, total_before);
+  human_size(h2, sizeof h2, total_after);
+  printf("tensor bytes: %" PRIu64 "%s%s%s -> %" PRIu64 "%s%s%s", total_before, h1[0] ? " (" : "",
+         h1, h1[0] ? ")" : "", total_after, h2[0] ? " (" : "", h2, h2[0] ? ")" : "");
+  if (total_after < total_before) printf(", %" PRIu64 " saved", total_before - total_after);
+  putchar('\n');
+  status = EXIT_SUCCESS;
+out:
+  table_free(&t);
+  sb_free(&s);
+  return status;
+}
+
+/*
+ * What an external-data save did. With verbose (--report), on stdout: where
+ * the tensors went and each tensor kept inline for being a shape input.
+ * Otherwise one line on stderr when shape inputs were kept inline.
+ */
+int print_external_report(const onnxslim_save_report *rep, int mode, int verbose) {
+  size_t i, n = onnxslim_save_report_count(rep);
+  size_t written = 0, below = 0, shape = 0, nolayout = 0, files = 0;
+  uint64_t bytes = 0;
+  const char *first_loc = NULL, *prev_loc = NULL;
+  strbuf s = {0};
+  char h[32];
+
+  for (i = 0; i < n; i++) {
+    const char *loc = onnxslim_save_report_location(rep, i);
+    int st = onnxslim_save_report_placement(rep, i);
+    uint64_t len = 0;
+    if (st < 0 || onnxslim_save_report_length(rep, i, &len) != ONNXSLIM_OK)
+      return fail_lib("external data report entry %zu", i);
+    switch (st) {
+    case ONNXSLIM_PLACEMENT_EXTERNAL:
+      written++;
+      bytes = add_sat(bytes, len);
+      if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0))
+        files++; /* one file: all the same; per tensor: one each */
+      if (!first_loc) first_loc = loc;
+      prev_loc = loc;
+      break;
+    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: below++; break;
+    case ONNXSLIM_PLACEMENT_SHAPE_INPUT: shape++; break;
+    default: nolayout++; break;
+    }
+  }
+  if (!verbose) {
+    if (shape > 0) {
+      fflush(stdout);
+      fprintf(stderr,
+              "%s: kept %zu shape-input tensor%s inline (onnxruntime cannot load them from "
+              "external data; --force-shape-inputs moves them out)\n",
+              progname, shape, shape == 1 ? "" : "s");
+    }
+    return EXIT_SUCCESS;
+  }
+  if (mode == ONNXSLIM_LAYOUT_INLINE) {
+    printf("every tensor inline (%zu considered)\n", n);
+    return EXIT_SUCCESS;
+  }
+  human_size(h, sizeof h, bytes);
+  printf("external data: %zu tensor%s, %" PRIu64 " bytes%s%s%s", written, written == 1 ? "" : "s",
+         bytes, h[0] ? " (" : "", h, h[0] ? ")" : "");
+  if (files == 1 && first_loc) printf(" in '%s'\n", esc(&s, first_loc));
+  else printf(" in %zu files\n", files);
+  printf(
+      "kept inline: %zu tensor%s (%zu below the threshold, %zu shape input%s, %zu without a "
+      "byte layout)\n",
+      below + shape + nolayout, below + shape + nolayout == 1 ? "" : "s", below, shape,
+      shape == 1 ? "" : "s", nolayout);
+  if (shape > 0) {
+    printf(
+        "shape inputs kept inline (onnxruntime cannot load them from external data; "
+        "--force-shape-inputs moves them out):\n");
+    for (i = 0; i < n; i++) {
+      const char *name = onnxslim_save_report_name(rep, i);
+      int st = onnxslim_save_report_placement(rep, i);
+      if (!name || st < 0) {
+        sb_free(&s);
+        return fail_lib("external data report entry %zu", i);
+      }
+      if (st == ONNXSLIM_PLACEMENT_SHAPE_INPUT) printf(INDENT "%s\n", esc(&s, name ? name : "?"));
+    }
+  }
+  sb_free(&s);
+  return EXIT_SUCCESS;
+}
+
+/* A written file for the --report list: "path  N bytes  (h)". */
+static void add_file_row(table *t, const char *path) {
+  struct stat st;
+  char h[32];
+  table_add_esc(t, path);
+  if (stat(path, &st) != 0) {
+    table_add(t, "?");
+    table_add(t, "");
+    return;
+  }
+  table_addf(t, "%" PRIu64 " bytes", (uint64_t)st.st_size);
+  human_size(h, sizeof h, (uint64_t)st.st_size);
+  if (h[0]) table_addf(t, "(%s)", h);
+  else table_add(t, "");
+}
+
+/* Directory part of path with its trailing '/', or "" (borrowed into *sb). */
+static const char *dir_of(strbuf *sb, const char *path) {
+  const char *slash = strrchr(path, '/');
+  sb_reset(sb);
+  if (slash) sb_putn(sb, path, (size_t)(slash - path) + 1);
+  return sb_str(sb);
+}
+
+/* Lists the files just written: OUT, its data files, the single file. */
+void print_files(const char *out, const onnxslim_save_report *rep, const char *also_single) {
+  size_t i, n = onnxslim_save_report_count(rep), files = 0;
+  uint64_t data_bytes = 0;
+  const char *prev = NULL;
+  strbuf dir = {0}, path = {0};
+  table t;
+
+  table_init(&t, "lrl");
+  add_file_row(&t, out);
+  dir_of(&dir, out);
+  for (i = 0; i < n; i++) {
+    const char *loc = onnxslim_save_report_location(rep, i);
+    struct stat sbuf;
+    if (onnxslim_save_report_placement(rep, i) != ONNXSLIM_PLACEMENT_EXTERNAL || !loc ||
+        (prev && strcmp(prev, loc) == 0))
+      continue;
+    prev = loc;
+    sb_reset(&path);
+    sb_puts(&path, sb_str(&dir));
+    sb_puts(&path, loc);
+    files++;
+    if (files <= 3) add_file_row(&t, sb_str(&path));
+    if (stat(sb_str(&path), &sbuf) == 0) data_bytes = add_sat(data_bytes, (uint64_t)sbuf.st_size);
+  }
+  if (files > 3) {
+    char h[32];
+    human_size(h, sizeof h, data_bytes);
+    table_addf(&t, "... %zu data files in all", files);
+    table_addf(&t, "%" PRIu64 " bytes", data_bytes);
+    if (h[0]) table_addf(&t, "(%s)", h);
+    else table_add(&t, "");
+  }
+  if (also_single) add_file_row(&t, also_single);
+  printf("files written:\n");
+  table_print(&t, INDENT, NULL);
+  table_free(&t);
+  sb_free(&dir);
+  sb_free(&path);
+}
+
+/* ---- the work ------------------------------------------------------------- */
+
+/* ---- --json (onnxslim.convert/1, docs/json.md) ---------------------------------- */
+
+static const char *layout_name(int mode) {
+  switch (mode) {
+  case ONNXSLIM_LAYOUT_ONE_FILE: return "one_file";
+  case ONNXSLIM_LAYOUT_PER_TENSOR: return "per_tensor";
+  case ONNXSLIM_LAYOUT_INLINE: return "inline";
+  default: return "as_loaded";
+  }
+}
+
+static void json_stats(json *j, const onnxslim_convert_stats *st) {
+  json_kuint(j, "elements", st->count);
+  json_kuint(j, "to_inf", st->to_inf);
+  json_kuint(j, "saturated", st->saturated);
+  json_kuint(j, "flushed", st->flushed);
+  json_kuint(j, "nan", st->nan);
+  json_kdouble(j, "max_abs_error", st->max_abs_error);
+  json_kdouble(j, "max_rel_error", st->max_rel_error);
+}
+
+static int json_conversion(json *j, const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_count(rep);
+  onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
+  uint64_t total_before = 0, total_after = 0;
+  strbuf s = {0};
+
+  json_object(j);
+  json_karray(j, "tensors");
+  for (i = 0; i < n; i++) {
+    const char *name = onnxslim_convert_report_name(rep, i);
+    uint64_t before = 0, after = 0;
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!name || onnxslim_convert_report_bytes_before(rep, i, &before) != ONNXSLIM_OK ||
+        onnxslim_convert_report_bytes_after(rep, i, &after) != ONNXSLIM_OK ||
+        onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK) {
+      sb_free(&s);
+      return fail_lib("conversion report entry %zu", i);
+    }
+    json_object(j);
+    json_kstr(j, "name", name);
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_from(rep, i));
+    json_kstr(j, "from", sb_str(&s));
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_to(rep, i));
+    json_kstr(j, "to", sb_str(&s));
+    json_kuint(j, "bytes_before", before);
+    json_kuint(j, "bytes_after", after);
+    json_stats(j, &st);
+    json_end(j);
+    total.count = add_sat(total.count, st.count);
+    total.to_inf = add_sat(total.to_inf, st.to_inf);
+    total.saturated = add_sat(total.saturated, st.saturated);
+    total.flushed = add_sat(total.flushed, st.flushed);
+    total.nan = add_sat(total.nan, st.nan);
+    if (st.max_abs_error > total.max_abs_error) total.max_abs_error = st.max_abs_error;
+    if (st.max_rel_error > total.max_rel_error) total.max_rel_error = st.max_rel_error;
+    total_before = add_sat(total_before, before);
+    total_after = add_sat(total_after, after);
+  }
+  json_end(j);
+  json_kobject(j, "total");
+  json_kuint(j, "tensors", n);
+  json_kuint(j, "bytes_before", total_before);
+  json_kuint(j, "bytes_after", total_after);
+  json_stats(j, &total);
+  json_end(j);
+  json_end(j);
+  sb_free(&s);
+  return EXIT_SUCCESS;
+}
+
+static int json_external(json *j, const onnxslim_save_report *rep) {
+  size_t i, n = onnxslim_save_report_count(rep);
+  size_t written = 0, below = 0, shape = 0, nolayout = 0, files = 0;
+  uint64_t bytes = 0;
+  const char *first_loc = NULL, *prev_loc = NULL;
+
+  for (i = 0; i < n; i++) {
+    const char *loc = onnxslim_save_report_location(rep, i);
+    int st = onnxslim_save_report_placement(rep, i);
+    uint64_t len = 0;
+    if (st < 0 || onnxslim_save_report_length(rep, i, &len) != ONNXSLIM_OK)
+      return fail_lib("external data report entry %zu", i);
+    switch (st) {
+    case ONNXSLIM_PLACEMENT_EXTERNAL:
+      written++;
+      bytes = add_sat(bytes, len);
+      if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0)) files++;
+      if (!first_loc) first_loc = loc;
+      prev_loc = loc;
+      break;
+    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: below++; break;
+    case ONNXSLIM_PLACEMENT_SHAPE_INPUT: shape++; break;
+    default: nolayout++; break;
+    }
+  }
+  json_object(j);
+  json_kuint(j, "tensors", written);
+  json_kuint(j, "bytes", bytes);
+  json_kuint(j, "files", files);
+  json_kstr(j, "location", files == 1 ? first_loc : NULL);
+  json_kuint(j, "kept_inline", below + shape + nolayout);
+  json_kuint(j, "below_threshold", below);
+  json_kuint(j, "shape_inputs", shape);
+  json_kuint(j, "without_layout", nolayout);
+  json_karray(j, "shape_inputs_kept");
+  for (i = 0; i < n; i++) {
+    const char *name = onnxslim_save_report_name(rep, i);
+    if (!name) return fail_lib("external data report entry %zu", i);
+    if (onnxslim_save_report_placement(rep, i) == ONNXSLIM_PLACEMENT_SHAPE_INPUT) json_str(j, name);
+  }
+  json_end(j);
+  json_end(j);
+  return EXIT_SUCCESS;
+}
+
+static void json_file(json *j, const char *path) {
+  struct stat st;
+  json_object(j);
+  json_kstr(j, "path", path);
+  json_key(j, "bytes");
+  if (stat(path, &st) == 0) json_uint(j, (uint64_t)st.st_size);
+  else json_null(j);
+  json_end(j);
+}
+
+int print_json_report(const char *command, const char *in, const char *out,
+                      const onnxslim_convert_report *crep, const onnxslim_save_report *erep,
+                      int mode, const char *also_single) {
+  json j;
+  strbuf dir = {0}, path = {0};
+  const char *prev = NULL, *slash = strrchr(out, '/');
+  size_t i, n = erep ? onnxslim_save_report_count(erep) : 0;
+
+  json_init(&j, stdout);
+  json_object(&j);
+  json_kstr(&j, "schema", "onnxslim.convert/1");
+  json_kstr(&j, "command", command);
+  json_kstr(&j, "input", in);
+  json_kstr(&j, "output", out);
+  json_kstr(&j, "single_file", also_single);
+  json_kstr(&j, "layout", layout_name(mode));
+  json_key(&j, "conversion");
+  if (!crep) json_null(&j);
+  else if (json_conversion(&j, crep) != EXIT_SUCCESS) return EXIT_FAILURE;
+  json_key(&j, "external_data");
+  if (!erep || mode == ONNXSLIM_LAYOUT_INLINE || mode == ONNXSLIM_LAYOUT_AS_LOADED) json_null(&j);
+  else if (json_external(&j, erep) != EXIT_SUCCESS) return EXIT_FAILURE;
+  json_karray(&j, "files");
+  json_file(&j, out);
+  if (slash) sb_putn(&dir, out, (size_t)(slash - out) + 1);
+  for (i = 0; i < n; i++) {
+    const char *loc = onnxslim_save_report_location(erep, i);
+    if (onnxslim_save_report_placement(erep, i) != ONNXSLIM_PLACEMENT_EXTERNAL || !loc ||
+        (prev && strcmp(prev, loc) == 0))
+      continue;
+    prev = loc;
+    sb_reset(&path);
+    sb_puts(&path, sb_str(&dir));
+    sb_puts(&path, loc);
+    json_file(&j, sb_str(&path));
+  }
+  if (also_single) json_file(&j, also_single);
+  json_end(&j);
+  json_end(&j);
+  json_finish(&j);
+  sb_free(&dir);
+  sb_free(&path);
+  return EXIT_SUCCESS;
+}
