@@ -99,6 +99,23 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/examples
 	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
 
+# ---- C++ wrapper and CMake package ---------------------------------------------
+# `make install` also installs include/onnxslim.hpp (the C++17 wrapper, header
+# only) and the CMake package (find_package(onnxslim), target
+# onnxslim::onnxslim) into CMAKEDIR, its files generated for the paths of
+# that install, like onnxslim.pc.
+CMAKEDIR ?= $(LIBDIR)/cmake/onnxslim
+install: install-cxx
+install-cxx:
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(CMAKEDIR)
+	install -m 644 include/onnxslim.hpp $(DESTDIR)$(INCLUDEDIR)/
+	for f in onnxslimConfig onnxslimConfigVersion; do \
+	  sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	      -e 's|@VERSION@|$(VERSION)|g' -e 's|@VMAJOR@|$(VMAJOR)|g' \
+	      cmake/$$f.cmake.in > $(DESTDIR)$(CMAKEDIR)/$$f.cmake || exit 1; \
+	done
+.PHONY: install-cxx
+
 # ---- setup, demo ------------------------------------------------------------
 # Silent and cheap (one dpkg-query) when everything is installed: then
 # demo, check, check-long and bench run no apt-get.
