@@ -10,7 +10,7 @@
 #    program against onnxslim::onnxslim and a C one against
 #    onnxslim::onnxslim_static, and both run against the installed copy;
 #    version requests: 0.1 and the exact version are met, the next major
-#    and a newer minor are not;
+#    and a newer minor are not; examples/CMakeLists.txt builds every example;
 #  - a DESTDIR install writes the CMake files naming the final PREFIX.
 set -u
 . test/step-lib.sh
@@ -124,6 +124,19 @@ else
       bad "find_package(onnxslim $req) failed for another reason"
     fi
   done
+  # the examples, as examples/README.md says to build them with CMake
+  rm -rf "$tmp/cm-examples"
+  if cmake -S examples -B "$tmp/cm-examples" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/cm-ex.log" 2>&1 &&
+     cmake --build "$tmp/cm-examples" >> "$tmp/cm-ex.log" 2>&1 &&
+     "$tmp/cm-examples/summary" "$m" > /dev/null &&
+     "$tmp/cm-examples/inspect" "$if_model" | grep -q 'then_branch' &&
+     "$tmp/cm-examples/recipe-cpp" "$m" "$tmp/cm-examples/r.onnx" > /dev/null &&
+     "$tmp/cm-examples/build_model" "$tmp/cm-examples/tiny.onnx" > /dev/null; then
+    ok "examples/CMakeLists.txt builds every example against the package; they run"
+  else
+    tail -n 30 "$tmp/cm-ex.log"
+    bad "examples built with CMake"
+  fi
 fi
 # staged install: the CMake files name the final prefix, not DESTDIR
 stage="$tmp/stage"
