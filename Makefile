@@ -3,6 +3,7 @@
 #   make            library (shared + static), the onnxslim command, examples
 #   make deps       install the Debian packages the build and tests need
 #   make demo       run the main job on the bundled default model
+#   make examples   every example (examples/README.md) into build/examples
 #   make check      all tests (unit, corpus round trip, ABI, sanitizers, ...)
 #   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
@@ -115,6 +116,38 @@ $(B)/onnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
 $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/examples
 	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
+
+# ---- examples ---------------------------------------------------------------------
+# `make examples` builds every example (examples/README.md); `make check`
+# builds and runs them (test/steps/53-examples.sh). recipe.cpp becomes
+# recipe-cpp, compiled as C++17 (include/onnxslim.hpp).
+EXAMPLES := summary recipe build_model inspect recipe-cpp
+APP_CXXFLAGS := -std=c++17 $(OPT) -Wall -Wextra -pedantic -Werror -Iinclude $(CXXFLAGS)
+
+$(B)/examples/recipe-cpp: examples/recipe.cpp include/onnxslim.hpp $(HEADERS) $(B)/$(SOREAL)
+	@mkdir -p $(B)/examples
+	$(CXX) $(APP_CXXFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
+
+examples: $(addprefix $(B)/examples/,$(EXAMPLES))
+tests: examples
+.PHONY: examples
+
+# ---- C++ wrapper and CMake package ---------------------------------------------
+# `make install` also installs include/onnxslim.hpp (the C++17 wrapper, header
+# only) and the CMake package (find_package(onnxslim), target
+# onnxslim::onnxslim) into CMAKEDIR, its files generated for the paths of
+# that install, like onnxslim.pc.
+CMAKEDIR ?= $(LIBDIR)/cmake/onnxslim
+install: install-cxx
+install-cxx:
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(CMAKEDIR)
+	install -m 644 include/onnxslim.hpp $(DESTDIR)$(INCLUDEDIR)/
+	for f in onnxslimConfig onnxslimConfigVersion; do \
+	  sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	      -e 's|@VERSION@|$(VERSION)|g' -e 's|@VMAJOR@|$(VMAJOR)|g' \
+	      cmake/$$f.cmake.in > $(DESTDIR)$(CMAKEDIR)/$$f.cmake || exit 1; \
+	done
+.PHONY: install-cxx
 
 # ---- setup, demo ------------------------------------------------------------
 # Silent and cheap (one dpkg-query) when everything is installed: then

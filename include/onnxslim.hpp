@@ -1,0 +1,1210 @@
+/*
+ * libonnxslim - C++17 wrapper over the C API, header only.
+ *
+ *   #include <onnxslim.hpp>      (needs C++17; links with -lonnxslim)
+ *
+ *   onnxslim::Model m = onnxslim::Model::open("model.onnx");
+ *   for (onnxslim::Node n : m.graph().nodes()) std::cout << n.op_type() << '\n';
+ *   m.convert_gather_tables(ONNXSLIM_DTYPE_BFLOAT16);
+ *   m.save("out.onnx");
+ *
+ * Everything here calls the public C API (onnxslim.h) and nothing else; the
+ * C handle behind each object is get(), so both can be mixed.
+ *
+ * Ownership and lifetime (the C library's rule, in C++ terms):
+ *   - Model owns an onnxslim_model (freed by its destructor; move-only).
+ *     CheckReport, ConvertReport and SaveReport own their C reports.
+ *   - Graph, Node, Attr, Tensor, ValueInfo, Type and Function are BORROWED
+ *     views: a pointer-sized, copyable handle into a model. A view, and every
+ *     std::string_view, span and bytes_view a view returns, is valid while
+ *     the Model it came from lives (moving the Model keeps them valid), and
+ *     a view of an item removed by an edit becomes invalid (using it throws
+ *     onnxslim::error with ONNXSLIM_EINVAL). Strings and spans from a report
+ *     live as long as the report.
+ *   - A range (nodes(), initializers(), inputs(), ...) holds the item count
+ *     taken when it was made: do not add or remove items while iterating.
+ *
+ * Errors: every failing C call throws onnxslim::error (a std::runtime_error)
+ * whose what() is the library's message (onnxslim_error_last()) and whose
+ * code() is the ONNXSLIM_E* code. Lookups that may find nothing
+ * (find_node(), producer(), type(), ...) return std::optional instead.
+ * Destructors never throw.
+ *
+ * Threads: as for the C API, one model (and every view of it) is used by
+ * one thread at a time; different models in different threads at once.
+ * @since 0.1.0
+ */
+#ifndef ONNXSLIM_HPP
+#define ONNXSLIM_HPP
+
+#if __cplusplus < 201703L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L)
+#  error "onnxslim.hpp needs C++17 or later (-std=c++17)"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "onnxslim.h"
+
+namespace onnxslim {
+
+/* ---- errors -------------------------------------------------------------- */
+
+/** What every failing call throws: the library's message and its code. */
+class error : public std::runtime_error {
+ public:
+  error(int code, const std::string &message) : std::runtime_error(message), code_(code) {}
+  /** The ONNXSLIM_E* code (negative). */
+  int code() const noexcept { return code_; }
+  /** onnxslim_strerror(code()), e.g. "malformed protobuf". */
+  const char *code_text() const noexcept { return onnxslim_strerror(code_); }
+
+ private:
+  int code_;
+};
+
+namespace detail {
+[[noreturn]] inline void raise(int code, const char *message) {
+  throw error(code,
+              message && *message ? std::string(message) : std::string(onnxslim_strerror(code)));
+}
+/** After a call that returned `code` (< 0). */
+[[noreturn]] inline void raise_last(int code) { raise(code, onnxslim_error_last()); }
+/** After a call that returned NULL. */
+[[noreturn]] inline void raise_last() {
+  int code = onnxslim_error_last_code();
+  raise_last(code < 0 ? code : ONNXSLIM_EINVAL);
+}
+inline int check(int rc) {
+  if (rc < 0) raise_last(rc);
+  return rc;
+}
+template <class T>
+T *need(T *p) {
+  if (!p) raise_last();
+  return p;
+}
+inline std::string_view str(const char *s) {
+  if (!s) raise_last();
+  return std::string_view(s);
+}
+template <class T>
+T *handle(T *p) {
+  if (!p) raise(ONNXSLIM_EINVAL, "onnxslim: null handle");
+  return p;
+}
+/** A lookup's result: nullopt when the library said ONNXSLIM_ENOTFOUND. */
+template <class View, class T>
+std::optional<View> found(T *p) {
+  if (p) return View(p);
+  int code = onnxslim_error_last_code();
+  if (code == ONNXSLIM_ENOTFOUND) return std::nullopt;
+  raise_last(code < 0 ? code : ONNXSLIM_EINVAL);
+}
+}  // namespace detail
+
+/* ---- span, bytes_view, cstr ------------------------------------------------ */
+
+/** A pointer and a count (C++17 has no std::span). Does not own its data. */
+template <class T>
+class span {
+ public:
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+  using size_type = std::size_t;
+  using pointer = T *;
+  using reference = T &;
+  using iterator = T *;
+
+  constexpr span() noexcept = default;
+  constexpr span(T *data, std::size_t size) noexcept : data_(data), size_(size) {}
+  /** Any contiguous container: std::vector, std::array, std::string, C array. */
+  template <class C, class P = std::remove_pointer_t<decltype(std::data(std::declval<C &>()))>,
+            class = std::enable_if_t<std::is_convertible_v<P (*)[], T (*)[]>>>
+  constexpr span(C &c) noexcept : data_(std::data(c)), size_(std::size(c)) {}
+  /** A const container, also a temporary one (an argument: valid for the call). */
+  template <class C,
+            class P = std::remove_pointer_t<decltype(std::data(std::declval<const C &>()))>,
+            class = std::enable_if_t<std::is_convertible_v<P (*)[], T (*)[]>>>
+  constexpr span(const C &c) noexcept : data_(std::data(c)), size_(std::size(c)) {}
+  /** A braced list, for arguments: f({1, 2, 3}). Valid for the call only. */
+  template <class U = T, class = std::enable_if_t<std::is_const_v<U>>>
+  constexpr span(std::initializer_list<value_type> list) noexcept {
+    data_ = list.begin();
+    size_ = list.size();
+  }
+
+  constexpr T *data() const noexcept { return data_; }
+  constexpr std::size_t size() const noexcept { return size_; }
+  constexpr std::size_t size_bytes() const noexcept { return size_ * sizeof(T); }
+  constexpr bool empty() const noexcept { return size_ == 0; }
+  constexpr T *begin() const noexcept { return data_; }
+  constexpr T *end() const noexcept { return data_ + size_; }
+  /** Element i; not checked. */
+  constexpr T &operator[](std::size_t i) const noexcept { return data_[i]; }
+  /** The elements [offset, offset + count), clamped to the span. */
+  constexpr span subspan(std::size_t offset, std::size_t count = SIZE_MAX) const noexcept {
+    if (offset > size_) offset = size_;
+    if (count > size_ - offset) count = size_ - offset;
+    return span(data_ + offset, count);
+  }
+
+ private:
+  T *data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/** Read-only bytes: tensor data, caller buffers. */
+using bytes_view = span<const std::byte>;
+
+/** The bytes of a contiguous container or span (for add_initializer(), set_data()). */
+template <class C>
+bytes_view bytes_of(const C &c) noexcept {
+  return bytes_view(reinterpret_cast<const std::byte *>(std::data(c)),
+                    std::size(c) * sizeof(*std::data(c)));
+}
+
+/** A NUL-terminated string argument, not copied: a const char * (may be
+ * nullptr where the C API allows NULL) or a std::string. */
+class cstr {
+ public:
+  constexpr cstr() noexcept = default;
+  constexpr cstr(const char *s) noexcept : s_(s) {}
+  cstr(const std::string &s) noexcept : s_(s.c_str()) {}
+  constexpr const char *c_str() const noexcept { return s_; }
+
+ private:
+  const char *s_ = nullptr;
+};
+
+/* ---- ranges ------------------------------------------------------------------ */
+
+/** Items 0..size() of a parent, read by index: usable in range-for and with
+ * the standard algorithms (input iterators whose * gives the item by value). */
+template <class Parent, class Value>
+class range {
+ public:
+  using getter = Value (*)(Parent *, std::size_t);
+  using value_type = Value;
+
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Value;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = Value;
+
+    iterator() = default;
+    iterator(Parent *p, std::size_t i, getter g) : p_(p), i_(i), g_(g) {}
+    Value operator*() const { return g_(p_, i_); }
+    iterator &operator++() {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++i_;
+      return old;
+    }
+    friend bool operator==(const iterator &a, const iterator &b) {
+      return a.p_ == b.p_ && a.i_ == b.i_;
+    }
+    friend bool operator!=(const iterator &a, const iterator &b) { return !(a == b); }
+    /** Distance between two iterators of one range. */
+    friend difference_type operator-(const iterator &a, const iterator &b) {
+      return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
+    }
+    /** The index of the item it points to. */
+    std::size_t index() const noexcept { return i_; }
+
+   private:
+    Parent *p_ = nullptr;
+    std::size_t i_ = 0;
+    getter g_ = nullptr;
+  };
+
+  range(Parent *p, std::size_t n, getter g) : p_(p), n_(n), g_(g) {}
+  iterator begin() const { return iterator(p_, 0, g_); }
+  iterator end() const { return iterator(p_, n_, g_); }
+  std::size_t size() const noexcept { return n_; }
+  bool empty() const noexcept { return n_ == 0; }
+  /** Item i; throws onnxslim::error (ONNXSLIM_ERANGE) when i >= size(). */
+  Value operator[](std::size_t i) const {
+    if (i >= n_) detail::raise(ONNXSLIM_ERANGE, "onnxslim: range index out of range");
+    return g_(p_, i);
+  }
+  std::vector<Value> to_vector() const {
+    std::vector<Value> v;
+    v.reserve(n_);
+    for (std::size_t i = 0; i < n_; i++) v.push_back(g_(p_, i));
+    return v;
+  }
+
+ private:
+  Parent *p_;
+  std::size_t n_;
+  getter g_;
+};
+
+/* ---- views ------------------------------------------------------------------- */
+
+class Graph;
+class Node;
+class Tensor;
+class Type;
+
+/** One dimension of a shape (Type::dim()). */
+struct Dim {
+  int kind;               /**< ONNXSLIM_DIM_UNKNOWN, _VALUE or _PARAM */
+  std::int64_t value;     /**< for ONNXSLIM_DIM_VALUE, else 0 */
+  std::string_view param; /**< for ONNXSLIM_DIM_PARAM, else "" */
+};
+
+/** A type (TypeProto). Borrowed from the model. */
+class Type {
+ public:
+  explicit Type(onnxslim_type *t) : t_(detail::handle(t)) {}
+  onnxslim_type *get() const noexcept { return t_; }
+  /** ONNXSLIM_TYPE_* */
+  int kind() const { return onnxslim_type_kind(t_); }
+  std::string_view denotation() const { return detail::str(onnxslim_type_denotation(t_)); }
+  /** ONNXSLIM_DTYPE_* of a tensor type (the key type of a map), 0 when absent. */
+  std::int32_t elem_type() const { return onnxslim_type_elem_type(t_); }
+  /** Element type of a sequence or optional, value type of a map. */
+  std::optional<Type> inner() const { return detail::found<Type>(onnxslim_type_inner(t_)); }
+  bool has_shape() const { return onnxslim_type_has_shape(t_) != 0; }
+  std::size_t rank() const { return onnxslim_type_rank(t_); }
+  Dim dim(std::size_t i) const {
+    Dim d{0, 0, {}};
+    const char *param = nullptr;
+    d.kind = detail::check(onnxslim_type_dim(t_, i, &d.value, &param));
+    d.param = param ? std::string_view(param) : std::string_view();
+    return d;
+  }
+  range<const onnxslim_type, Dim> dims() const { return {t_, rank(), &dim_at}; }
+  friend bool operator==(Type a, Type b) { return a.t_ == b.t_; }
+  friend bool operator!=(Type a, Type b) { return a.t_ != b.t_; }
+
+ private:
+  static Dim dim_at(const onnxslim_type *t, std::size_t i) {
+    return Type(const_cast<onnxslim_type *>(t)).dim(i);
+  }
+  onnxslim_type *t_;
+};
+
+/** A graph input, output or value_info entry. Borrowed from the model. */
+class ValueInfo {
+ public:
+  explicit ValueInfo(onnxslim_value_info *v) : v_(detail::handle(v)) {}
+  onnxslim_value_info *get() const noexcept { return v_; }
+  std::string_view name() const { return detail::str(onnxslim_value_info_name(v_)); }
+  std::string_view doc_string() const { return detail::str(onnxslim_value_info_doc_string(v_)); }
+  /** The value's type; nullopt when it has none. */
+  std::optional<Type> type() const { return detail::found<Type>(onnxslim_value_info_type(v_)); }
+
+  void set_name(cstr name) { detail::check(onnxslim_value_info_set_name(v_, name.c_str())); }
+  /** A copy of `type` (from any model), or no type with std::nullopt. */
+  void set_type(std::optional<Type> type) {
+    detail::check(onnxslim_value_info_set_type(v_, type ? type->get() : nullptr));
+  }
+  /** A tensor type of shape dims (a negative dim: unknown); params, when
+   * given, has one entry per dim and a non-empty entry makes it symbolic. */
+  void set_tensor_type(std::int32_t elem_type, span<const std::int64_t> dims,
+                       const std::vector<std::string> &params = {}) {
+    std::vector<const char *> p;
+    if (!params.empty()) {
+      if (params.size() != dims.size())
+        detail::raise(ONNXSLIM_EINVAL, "onnxslim: set_tensor_type: params and dims differ in size");
+      for (const std::string &s : params) p.push_back(s.empty() ? nullptr : s.c_str());
+    }
+    detail::check(onnxslim_value_info_set_tensor_type(v_, elem_type, dims.data(),
+                                                      p.empty() ? nullptr : p.data(), dims.size()));
+  }
+  /** A tensor type without a shape. */
+  void set_tensor_type(std::int32_t elem_type) {
+    detail::check(onnxslim_value_info_set_tensor_type(v_, elem_type, nullptr, nullptr, SIZE_MAX));
+  }
+  void set_elem_type(std::int32_t elem_type) {
+    detail::check(onnxslim_value_info_set_elem_type(v_, elem_type));
+  }
+  friend bool operator==(ValueInfo a, ValueInfo b) { return a.v_ == b.v_; }
+  friend bool operator!=(ValueInfo a, ValueInfo b) { return a.v_ != b.v_; }
+
+ private:
+  onnxslim_value_info *v_;
+};
+
+/** A dense tensor: initializer, Constant value, attribute. Borrowed. */
+class Tensor {
+ public:
+  explicit Tensor(onnxslim_tensor *t) : t_(detail::handle(t)) {}
+  onnxslim_tensor *get() const noexcept { return t_; }
+  std::string_view name() const { return detail::str(onnxslim_tensor_name(t_)); }
+  std::string_view doc_string() const { return detail::str(onnxslim_tensor_doc_string(t_)); }
+  /** ONNXSLIM_DTYPE_* as stored */
+  std::int32_t dtype() const { return onnxslim_tensor_dtype(t_); }
+  std::size_t rank() const { return onnxslim_tensor_rank(t_); }
+  std::int64_t dim(std::size_t i) const {
+    if (i >= rank()) detail::raise(ONNXSLIM_ERANGE, "onnxslim: tensor dim index out of range");
+    return onnxslim_tensor_dim(t_, i);
+  }
+  std::vector<std::int64_t> dims() const {
+    std::vector<std::int64_t> d(rank());
+    for (std::size_t i = 0; i < d.size(); i++) d[i] = onnxslim_tensor_dim(t_, i);
+    return d;
+  }
+  std::int64_t element_count() const { return onnxslim_tensor_element_count(t_); }
+  std::uint64_t byte_size() const {
+    std::uint64_t n = 0;
+    detail::check(onnxslim_tensor_byte_size(t_, &n));
+    return n;
+  }
+  /** ONNXSLIM_STORAGE_* */
+  int storage() const { return onnxslim_tensor_storage(t_); }
+  /** The data, packed little-endian (raw_data layout), borrowed from the
+   * model: no copy for raw and external data. Not aligned: copy it out
+   * (values(), read()) rather than casting the pointer. */
+  bytes_view data() const {
+    const void *p = nullptr;
+    std::size_t n = 0;
+    detail::check(onnxslim_tensor_data(t_, &p, &n));
+    return bytes_view(static_cast<const std::byte *>(p), n);
+  }
+  /** Copies out.size() bytes from byte `offset` of the data. */
+  void read(std::uint64_t offset, span<std::byte> out) const {
+    detail::check(onnxslim_tensor_read(t_, offset, out.data(), out.size()));
+  }
+  /** A copy of the values as T, whose size must be the element size of dtype()
+   * (float for FLOAT, std::uint16_t for BFLOAT16, ...); else ONNXSLIM_ETYPE. */
+  template <class T>
+  std::vector<T> values() const {
+    static_assert(std::is_trivially_copyable_v<T>, "values<T>: T must be trivially copyable");
+    if (onnxslim_dtype_bits(dtype()) != sizeof(T) * 8)
+      detail::raise(ONNXSLIM_ETYPE,
+                    "onnxslim: values<T>: sizeof(T) is not the tensor's element size");
+    bytes_view d = data();
+    std::vector<T> v(d.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), d.data(), v.size() * sizeof(T));
+    return v;
+  }
+  std::size_t string_count() const { return onnxslim_tensor_string_count(t_); }
+  /** Element i of a STRING tensor (bytes, may hold NULs). */
+  std::string_view string_at(std::size_t i) const {
+    const char *p = nullptr;
+    std::size_t n = 0;
+    detail::check(onnxslim_tensor_string(t_, i, &p, &n));
+    return std::string_view(p, n);
+  }
+
+  void set_name(cstr name) { detail::check(onnxslim_tensor_set_name(t_, name.c_str())); }
+  /** New type, dims and data; flags ONNXSLIM_COPY or ONNXSLIM_BORROW (the
+   * bytes then stay unchanged while the model lives). */
+  void set_data(std::int32_t dtype, span<const std::int64_t> dims, bytes_view data,
+                unsigned int flags = ONNXSLIM_COPY) {
+    detail::check(onnxslim_tensor_set_data(t_, dtype, dims.data(), dims.size(), data.data(),
+                                           data.size(), flags));
+  }
+  friend bool operator==(Tensor a, Tensor b) { return a.t_ == b.t_; }
+  friend bool operator!=(Tensor a, Tensor b) { return a.t_ != b.t_; }
+
+ private:
+  onnxslim_tensor *t_;
+};
+
+/** An attribute of a node. Borrowed. The as_*() getters throw
+ * onnxslim::error (ONNXSLIM_ETYPE) for an attribute of another type. */
+class Attr {
+ public:
+  explicit Attr(onnxslim_attr *a) : a_(detail::handle(a)) {}
+  onnxslim_attr *get() const noexcept { return a_; }
+  std::string_view name() const { return detail::str(onnxslim_attr_name(a_)); }
+  std::string_view doc_string() const { return detail::str(onnxslim_attr_doc_string(a_)); }
+  std::string_view ref_attr_name() const { return detail::str(onnxslim_attr_ref_attr_name(a_)); }
+  /** ONNXSLIM_ATTR_* */
+  int type() const { return onnxslim_attr_type(a_); }
+  float as_float() const {
+    float v = 0;
+    detail::check(onnxslim_attr_float(a_, &v));
+    return v;
+  }
+  std::int64_t as_int() const {
+    std::int64_t v = 0;
+    detail::check(onnxslim_attr_int(a_, &v));
+    return v;
+  }
+  std::string_view as_string() const {
+    const char *p = nullptr;
+    std::size_t n = 0;
+    detail::check(onnxslim_attr_string(a_, &p, &n));
+    return std::string_view(p, n);
+  }
+  span<const float> as_floats() const {
+    const float *p = nullptr;
+    std::size_t n = 0;
+    detail::check(onnxslim_attr_floats(a_, &p, &n));
+    return span<const float>(p, n);
+  }
+  span<const std::int64_t> as_ints() const {
+    const std::int64_t *p = nullptr;
+    std::size_t n = 0;
+    detail::check(onnxslim_attr_ints(a_, &p, &n));
+    return span<const std::int64_t>(p, n);
+  }
+  Tensor as_tensor() const { return Tensor(detail::need(onnxslim_attr_tensor(a_))); }
+  inline Graph as_graph() const;
+  /** Number of elements of a list attribute (0 for the others). */
+  std::size_t list_size() const { return onnxslim_attr_list_count(a_); }
+  std::string_view string_at(std::size_t i) const {
+    const char *p = nullptr;
+    std::size_t n = 0;
+    detail::check(onnxslim_attr_list_string(a_, i, &p, &n));
+    return std::string_view(p, n);
+  }
+  Tensor tensor_at(std::size_t i) const {
+    return Tensor(detail::need(onnxslim_attr_list_tensor(a_, i)));
+  }
+  inline Graph graph_at(std::size_t i) const;
+  friend bool operator==(Attr a, Attr b) { return a.a_ == b.a_; }
+  friend bool operator!=(Attr a, Attr b) { return a.a_ != b.a_; }
+
+ private:
+  onnxslim_attr *a_;
+};
+
+/** A node of a graph or of a function body. Borrowed. */
+class Node {
+ public:
+  explicit Node(onnxslim_node *n) : n_(detail::handle(n)) {}
+  onnxslim_node *get() const noexcept { return n_; }
+  std::string_view name() const { return detail::str(onnxslim_node_name(n_)); }
+  std::string_view op_type() const { return detail::str(onnxslim_node_op_type(n_)); }
+  std::string_view domain() const { return detail::str(onnxslim_node_domain(n_)); }
+  std::string_view doc_string() const { return detail::str(onnxslim_node_doc_string(n_)); }
+  /** The graph holding the node; nullopt for a node of a function body. */
+  inline std::optional<Graph> graph() const;
+  /** Input names ("" for an omitted optional input). */
+  range<const onnxslim_node, std::string_view> inputs() const {
+    return {n_, onnxslim_node_input_count(n_), &input_at};
+  }
+  range<const onnxslim_node, std::string_view> outputs() const {
+    return {n_, onnxslim_node_output_count(n_), &output_at};
+  }
+  range<const onnxslim_node, Attr> attrs() const {
+    return {n_, onnxslim_node_attr_count(n_), &attr_at};
+  }
+  std::optional<Attr> find_attr(cstr name) const {
+    return detail::found<Attr>(onnxslim_node_find_attr(n_, name.c_str()));
+  }
+  /** The graphs of its GRAPH and GRAPHS attributes (If: 2, Loop, Scan: 1). */
+  inline range<const onnxslim_node, Graph> subgraphs() const;
+
+  void set_name(cstr name) { detail::check(onnxslim_node_set_name(n_, name.c_str())); }
+  void set_op_type(cstr op) { detail::check(onnxslim_node_set_op_type(n_, op.c_str())); }
+  void set_domain(cstr domain) { detail::check(onnxslim_node_set_domain(n_, domain.c_str())); }
+  /** Input i (i == input count appends). */
+  void set_input(std::size_t i, cstr name) {
+    detail::check(onnxslim_node_set_input(n_, i, name.c_str()));
+  }
+  void set_output(std::size_t i, cstr name) {
+    detail::check(onnxslim_node_set_output(n_, i, name.c_str()));
+  }
+  void set_inputs(const std::vector<std::string> &names) {
+    std::vector<const char *> p = c_strings(names);
+    detail::check(onnxslim_node_set_inputs(n_, p.data(), p.size()));
+  }
+  void set_outputs(const std::vector<std::string> &names) {
+    std::vector<const char *> p = c_strings(names);
+    detail::check(onnxslim_node_set_outputs(n_, p.data(), p.size()));
+  }
+  void set_attr_float(cstr name, float v) {
+    detail::check(onnxslim_node_set_attr_float(n_, name.c_str(), v));
+  }
+  void set_attr_int(cstr name, std::int64_t v) {
+    detail::check(onnxslim_node_set_attr_int(n_, name.c_str(), v));
+  }
+  void set_attr_string(cstr name, std::string_view v) {
+    detail::check(onnxslim_node_set_attr_string(n_, name.c_str(), v.data(), v.size()));
+  }
+  void set_attr_floats(cstr name, span<const float> v) {
+    detail::check(onnxslim_node_set_attr_floats(n_, name.c_str(), v.data(), v.size()));
+  }
+  void set_attr_ints(cstr name, span<const std::int64_t> v) {
+    detail::check(onnxslim_node_set_attr_ints(n_, name.c_str(), v.data(), v.size()));
+  }
+  void set_attr_strings(cstr name, const std::vector<std::string> &v) {
+    std::vector<const char *> p = c_strings(v);
+    std::vector<std::size_t> sizes;
+    for (const std::string &s : v) sizes.push_back(s.size());
+    detail::check(
+        onnxslim_node_set_attr_strings(n_, name.c_str(), p.data(), sizes.data(), p.size()));
+  }
+  /** A copy of `t` (from any model). */
+  void set_attr_tensor(cstr name, Tensor t) {
+    detail::check(onnxslim_node_set_attr_tensor(n_, name.c_str(), t.get()));
+  }
+  /** Sets a GRAPH attribute to a copy of `g` (from any model); returns the copy. */
+  inline Graph set_attr_graph(cstr name, Graph g);
+  /** Sets a GRAPH attribute to a new empty graph, returned to be filled. */
+  inline Graph set_attr_graph(cstr name);
+  void remove_attr(cstr name) { detail::check(onnxslim_node_remove_attr(n_, name.c_str())); }
+  friend bool operator==(Node a, Node b) { return a.n_ == b.n_; }
+  friend bool operator!=(Node a, Node b) { return a.n_ != b.n_; }
+
+ private:
+  friend class Graph;
+  static std::vector<const char *> c_strings(const std::vector<std::string> &v) {
+    std::vector<const char *> p;
+    p.reserve(v.size());
+    for (const std::string &s : v) p.push_back(s.c_str());
+    return p;
+  }
+  static std::string_view input_at(const onnxslim_node *n, std::size_t i) {
+    return detail::str(onnxslim_node_input(n, i));
+  }
+  static std::string_view output_at(const onnxslim_node *n, std::size_t i) {
+    return detail::str(onnxslim_node_output(n, i));
+  }
+  static Attr attr_at(const onnxslim_node *n, std::size_t i) {
+    return Attr(detail::need(onnxslim_node_attr(n, i)));
+  }
+  inline static Graph subgraph_at(const onnxslim_node *n, std::size_t i);
+  onnxslim_node *n_;
+};
+
+/** The main graph or a subgraph (If/Loop/Scan body). Borrowed. */
+class Graph {
+ public:
+  explicit Graph(onnxslim_graph *g) : g_(detail::handle(g)) {}
+  onnxslim_graph *get() const noexcept { return g_; }
+  std::string_view name() const { return detail::str(onnxslim_graph_name(g_)); }
+  std::string_view doc_string() const { return detail::str(onnxslim_graph_doc_string(g_)); }
+  /** The node whose attribute holds this graph; nullopt for the main graph. */
+  std::optional<Node> parent_node() const {
+    onnxslim_node *n = onnxslim_graph_parent_node(g_);
+    return n ? std::optional<Node>(Node(n)) : std::nullopt;
+  }
+
+  range<const onnxslim_graph, Node> nodes() const {
+    return {g_, onnxslim_graph_node_count(g_), &node_at};
+  }
+  range<const onnxslim_graph, ValueInfo> inputs() const {
+    return {g_, onnxslim_graph_input_count(g_), &input_at};
+  }
+  range<const onnxslim_graph, ValueInfo> outputs() const {
+    return {g_, onnxslim_graph_output_count(g_), &output_at};
+  }
+  range<const onnxslim_graph, ValueInfo> value_infos() const {
+    return {g_, onnxslim_graph_value_info_count(g_), &value_info_at};
+  }
+  range<const onnxslim_graph, Tensor> initializers() const {
+    return {g_, onnxslim_graph_initializer_count(g_), &initializer_at};
+  }
+
+  /* lookups in this graph (not its subgraphs) */
+  std::optional<Node> find_node(cstr name) const {
+    return detail::found<Node>(onnxslim_graph_find_node(g_, name.c_str()));
+  }
+  std::optional<Tensor> find_initializer(cstr name) const {
+    return detail::found<Tensor>(onnxslim_graph_find_initializer(g_, name.c_str()));
+  }
+  std::optional<ValueInfo> find_value_info(cstr name) const {
+    return detail::found<ValueInfo>(onnxslim_graph_find_value_info(g_, name.c_str()));
+  }
+  /** The node that produces value `name`. */
+  std::optional<Node> producer(cstr name) const {
+    return detail::found<Node>(onnxslim_graph_producer(g_, name.c_str()));
+  }
+  /** The nodes that read value `name` (captures by subgraphs included). */
+  std::vector<Node> consumers(cstr name) const {
+    std::vector<Node> v;
+    std::size_t n = onnxslim_graph_consumer_count(g_, name.c_str());
+    for (std::size_t i = 0; i < n; i++)
+      v.push_back(Node(detail::need(onnxslim_graph_consumer(g_, name.c_str(), i))));
+    return v;
+  }
+
+  /* edits */
+  void set_name(cstr name) { detail::check(onnxslim_graph_set_name(g_, name.c_str())); }
+  /** A new node at position `index` (SIZE_MAX: appended). */
+  Node add_node(cstr op_type, const std::vector<std::string> &inputs,
+                const std::vector<std::string> &outputs, cstr name = {}, cstr domain = {},
+                std::size_t index = SIZE_MAX) {
+    std::vector<const char *> in = Node::c_strings(inputs), out = Node::c_strings(outputs);
+    onnxslim_node *n = nullptr;
+    detail::check(onnxslim_graph_add_node(g_, index, op_type.c_str(), domain.c_str(), name.c_str(),
+                                          in.data(), in.size(), out.data(), out.size(), &n));
+    return Node(n);
+  }
+  void remove_node(Node n) { detail::check(onnxslim_graph_remove_node(g_, n.get())); }
+  void move_node(Node n, std::size_t index) {
+    detail::check(onnxslim_graph_move_node(g_, n.get(), index));
+  }
+  /** Every node once, in the new order. */
+  void reorder_nodes(const std::vector<Node> &order) {
+    std::vector<onnxslim_node *> p;
+    p.reserve(order.size());
+    for (Node n : order) p.push_back(n.get());
+    detail::check(onnxslim_graph_reorder_nodes(g_, p.data(), p.size()));
+  }
+  /** A new initializer holding `data` (raw little-endian bytes; see bytes_of()). */
+  Tensor add_initializer(cstr name, std::int32_t dtype, span<const std::int64_t> dims,
+                         bytes_view data, unsigned int flags = ONNXSLIM_COPY) {
+    onnxslim_tensor *t = nullptr;
+    detail::check(onnxslim_graph_add_initializer(g_, name.c_str(), dtype, dims.data(), dims.size(),
+                                                 data.data(), data.size(), flags, &t));
+    return Tensor(t);
+  }
+  /** A copy of `src` (from any model), renamed to `name` unless nullptr. */
+  Tensor add_initializer_copy(Tensor src, cstr name = {}) {
+    onnxslim_tensor *t = nullptr;
+    detail::check(onnxslim_graph_add_initializer_copy(g_, src.get(), name.c_str(), &t));
+    return Tensor(t);
+  }
+  void remove_initializer(Tensor t) {
+    detail::check(onnxslim_graph_remove_initializer(g_, t.get()));
+  }
+  ValueInfo add_input(cstr name) {
+    onnxslim_value_info *v = nullptr;
+    detail::check(onnxslim_graph_add_input(g_, name.c_str(), &v));
+    return ValueInfo(v);
+  }
+  ValueInfo add_output(cstr name) {
+    onnxslim_value_info *v = nullptr;
+    detail::check(onnxslim_graph_add_output(g_, name.c_str(), &v));
+    return ValueInfo(v);
+  }
+  ValueInfo add_value_info(cstr name) {
+    onnxslim_value_info *v = nullptr;
+    detail::check(onnxslim_graph_add_value_info(g_, name.c_str(), &v));
+    return ValueInfo(v);
+  }
+  void remove_value_info(ValueInfo v) {
+    detail::check(onnxslim_graph_remove_value_info(g_, v.get()));
+  }
+  void rename_value(cstr from, cstr to) {
+    detail::check(onnxslim_graph_rename_value(g_, from.c_str(), to.c_str()));
+  }
+
+  /* insertion (onnxslim/insert.h); consumers empty: all of them */
+  Node insert_after(cstr value, cstr op_type, cstr domain = {},
+                    const std::vector<Node> &consumers = {}, cstr fresh_name = {}) {
+    std::vector<onnxslim_node *> c = handles(consumers);
+    onnxslim_node *n = nullptr;
+    detail::check(onnxslim_insert_after(g_, value.c_str(), op_type.c_str(), domain.c_str(),
+                                        c.data(), c.size(), fresh_name.c_str(), &n));
+    return Node(n);
+  }
+  Node insert_before(Node consumer, std::size_t input_index, cstr op_type, cstr domain = {},
+                     cstr fresh_name = {}) {
+    onnxslim_node *n = nullptr;
+    detail::check(onnxslim_insert_before(g_, consumer.get(), input_index, op_type.c_str(),
+                                         domain.c_str(), fresh_name.c_str(), &n));
+    return Node(n);
+  }
+  Node insert_cast_after(cstr value, std::int32_t to, const std::vector<Node> &consumers = {},
+                         cstr fresh_name = {}) {
+    std::vector<onnxslim_node *> c = handles(consumers);
+    onnxslim_node *n = nullptr;
+    detail::check(onnxslim_insert_cast_after(g_, value.c_str(), to, c.data(), c.size(),
+                                             fresh_name.c_str(), &n));
+    return Node(n);
+  }
+  Node insert_cast_before(Node consumer, std::size_t input_index, std::int32_t to,
+                          cstr fresh_name = {}) {
+    onnxslim_node *n = nullptr;
+    detail::check(
+        onnxslim_insert_cast_before(g_, consumer.get(), input_index, to, fresh_name.c_str(), &n));
+    return Node(n);
+  }
+
+  /* cleanup (onnxslim/cleanup.h); flags 0 or ONNXSLIM_CLEANUP_RECURSIVE */
+  void toposort(unsigned int flags = 0) { detail::check(onnxslim_cleanup_toposort(g_, flags)); }
+  /** Returns the number of items removed. */
+  std::size_t remove_unused(unsigned int flags = 0) {
+    std::size_t removed = 0;
+    detail::check(onnxslim_cleanup_remove_unused(g_, flags, &removed));
+    return removed;
+  }
+  friend bool operator==(Graph a, Graph b) { return a.g_ == b.g_; }
+  friend bool operator!=(Graph a, Graph b) { return a.g_ != b.g_; }
+
+ private:
+  static std::vector<onnxslim_node *> handles(const std::vector<Node> &v) {
+    std::vector<onnxslim_node *> p;
+    p.reserve(v.size());
+    for (Node n : v) p.push_back(n.get());
+    return p;
+  }
+  static Node node_at(const onnxslim_graph *g, std::size_t i) {
+    return Node(detail::need(onnxslim_graph_node(g, i)));
+  }
+  static ValueInfo input_at(const onnxslim_graph *g, std::size_t i) {
+    return ValueInfo(detail::need(onnxslim_graph_input(g, i)));
+  }
+  static ValueInfo output_at(const onnxslim_graph *g, std::size_t i) {
+    return ValueInfo(detail::need(onnxslim_graph_output(g, i)));
+  }
+  static ValueInfo value_info_at(const onnxslim_graph *g, std::size_t i) {
+    return ValueInfo(detail::need(onnxslim_graph_value_info(g, i)));
+  }
+  static Tensor initializer_at(const onnxslim_graph *g, std::size_t i) {
+    return Tensor(detail::need(onnxslim_graph_initializer(g, i)));
+  }
+  onnxslim_graph *g_;
+};
+
+inline Graph Attr::as_graph() const { return Graph(detail::need(onnxslim_attr_graph(a_))); }
+inline Graph Attr::graph_at(std::size_t i) const {
+  return Graph(detail::need(onnxslim_attr_list_graph(a_, i)));
+}
+inline std::optional<Graph> Node::graph() const {
+  onnxslim_graph *g = onnxslim_node_graph(n_);
+  return g ? std::optional<Graph>(Graph(g)) : std::nullopt;
+}
+inline range<const onnxslim_node, Graph> Node::subgraphs() const {
+  return {n_, onnxslim_node_subgraph_count(n_), &subgraph_at};
+}
+inline Graph Node::subgraph_at(const onnxslim_node *n, std::size_t i) {
+  return Graph(detail::need(onnxslim_node_subgraph(n, i)));
+}
+inline Graph Node::set_attr_graph(cstr name, Graph g) {
+  onnxslim_graph *out = nullptr;
+  detail::check(onnxslim_node_set_attr_graph(n_, name.c_str(), g.get(), &out));
+  return Graph(out);
+}
+inline Graph Node::set_attr_graph(cstr name) {
+  onnxslim_graph *out = nullptr;
+  detail::check(onnxslim_node_set_attr_graph(n_, name.c_str(), nullptr, &out));
+  return Graph(out);
+}
+
+/** An opset_import entry. */
+struct Opset {
+  std::string_view domain; /**< "" for the default ONNX domain */
+  std::int64_t version;
+};
+
+/** A model-local function (FunctionProto). Borrowed. */
+class Function {
+ public:
+  explicit Function(onnxslim_function *f) : f_(detail::handle(f)) {}
+  onnxslim_function *get() const noexcept { return f_; }
+  std::string_view name() const { return detail::str(onnxslim_function_name(f_)); }
+  std::string_view domain() const { return detail::str(onnxslim_function_domain(f_)); }
+  std::string_view doc_string() const { return detail::str(onnxslim_function_doc_string(f_)); }
+  range<const onnxslim_function, std::string_view> inputs() const {
+    return {f_, onnxslim_function_input_count(f_), &input_at};
+  }
+  range<const onnxslim_function, std::string_view> outputs() const {
+    return {f_, onnxslim_function_output_count(f_), &output_at};
+  }
+  /** The attribute names the function declares. */
+  range<const onnxslim_function, std::string_view> attributes() const {
+    return {f_, onnxslim_function_attribute_count(f_), &attribute_at};
+  }
+  range<const onnxslim_function, Node> nodes() const {
+    return {f_, onnxslim_function_node_count(f_), &node_at};
+  }
+  range<const onnxslim_function, Opset> opsets() const {
+    return {f_, onnxslim_function_opset_count(f_), &opset_at};
+  }
+
+ private:
+  static std::string_view input_at(const onnxslim_function *f, std::size_t i) {
+    return detail::str(onnxslim_function_input(f, i));
+  }
+  static std::string_view output_at(const onnxslim_function *f, std::size_t i) {
+    return detail::str(onnxslim_function_output(f, i));
+  }
+  static std::string_view attribute_at(const onnxslim_function *f, std::size_t i) {
+    return detail::str(onnxslim_function_attribute(f, i));
+  }
+  static Node node_at(const onnxslim_function *f, std::size_t i) {
+    return Node(detail::need(onnxslim_function_node(f, i)));
+  }
+  static Opset opset_at(const onnxslim_function *f, std::size_t i) {
+    const char *d = nullptr;
+    Opset o{{}, 0};
+    detail::check(onnxslim_function_opset(f, i, &d, &o.version));
+    o.domain = detail::str(d);
+    return o;
+  }
+  onnxslim_function *f_;
+};
+
+/* ---- reports (owned) ----------------------------------------------------------- */
+
+namespace detail {
+struct free_check_report {
+  void operator()(onnxslim_check_report *r) const noexcept { onnxslim_check_report_free(r); }
+};
+struct free_convert_report {
+  void operator()(onnxslim_convert_report *r) const noexcept { onnxslim_convert_report_free(r); }
+};
+struct free_save_report {
+  void operator()(onnxslim_save_report *r) const noexcept { onnxslim_save_report_free(r); }
+};
+struct free_model {
+  void operator()(onnxslim_model *m) const noexcept { onnxslim_model_free(m); }
+};
+}  // namespace detail
+
+/** One problem found by Model::check(). Strings live as long as the report. */
+struct CheckProblem {
+  int code; /**< an onnxslim_check_code (ONNXSLIM_CHECK_*) */
+  std::string_view location;
+  std::string_view message;
+};
+
+/** What Model::check() found; owns the C report (move-only). */
+class CheckReport {
+ public:
+  explicit CheckReport(onnxslim_check_report *owned) noexcept : r_(owned) {}
+  onnxslim_check_report *get() const noexcept { return r_.get(); }
+  /** No problem found. */
+  bool ok() const noexcept { return size() == 0; }
+  std::size_t size() const noexcept { return onnxslim_check_report_count(r_.get()); }
+  bool empty() const noexcept { return size() == 0; }
+  range<const onnxslim_check_report, CheckProblem> problems() const {
+    return {r_.get(), size(), &problem_at};
+  }
+  auto begin() const { return problems().begin(); }
+  auto end() const { return problems().end(); }
+  CheckProblem operator[](std::size_t i) const { return problems()[i]; }
+
+ private:
+  static CheckProblem problem_at(const onnxslim_check_report *r, std::size_t i) {
+    CheckProblem p{0, {}, {}};
+    p.code = detail::check(onnxslim_check_report_code(r, i));
+    p.location = detail::str(onnxslim_check_report_location(r, i));
+    p.message = detail::str(onnxslim_check_report_message(r, i));
+    return p;
+  }
+  std::unique_ptr<onnxslim_check_report, detail::free_check_report> r_;
+};
+
+/** One converted tensor. */
+struct ConvertEntry {
+  std::string_view name; /**< lives as long as the report */
+  std::int32_t from;     /**< ONNXSLIM_DTYPE_* before */
+  std::int32_t to;       /**< and after */
+  std::uint64_t bytes_before;
+  std::uint64_t bytes_after;
+  onnxslim_convert_stats stats; /**< count, to_inf, ..., max_abs_error, max_rel_error */
+};
+
+/** What a conversion did, one entry per converted tensor; owns the C report. */
+class ConvertReport {
+ public:
+  explicit ConvertReport(onnxslim_convert_report *owned) noexcept : r_(owned) {}
+  onnxslim_convert_report *get() const noexcept { return r_.get(); }
+  std::size_t size() const noexcept { return onnxslim_convert_report_count(r_.get()); }
+  bool empty() const noexcept { return size() == 0; }
+  range<const onnxslim_convert_report, ConvertEntry> entries() const {
+    return {r_.get(), size(), &entry_at};
+  }
+  auto begin() const { return entries().begin(); }
+  auto end() const { return entries().end(); }
+  ConvertEntry operator[](std::size_t i) const { return entries()[i]; }
+
+ private:
+  static ConvertEntry entry_at(const onnxslim_convert_report *r, std::size_t i) {
+    ConvertEntry e{{}, 0, 0, 0, 0, {}};
+    e.name = detail::str(onnxslim_convert_report_name(r, i));
+    e.from = onnxslim_convert_report_from(r, i);
+    e.to = onnxslim_convert_report_to(r, i);
+    detail::check(onnxslim_convert_report_bytes_before(r, i, &e.bytes_before));
+    detail::check(onnxslim_convert_report_bytes_after(r, i, &e.bytes_after));
+    detail::check(onnxslim_convert_stats_init(&e.stats, ONNXSLIM_CONVERT_STATS_VERSION));
+    detail::check(onnxslim_convert_report_add_stats(r, i, &e.stats));
+    return e;
+  }
+  std::unique_ptr<onnxslim_convert_report, detail::free_convert_report> r_;
+};
+
+/** Where a save put one tensor. */
+struct SaveEntry {
+  std::string_view name;
+  int placement;             /**< an onnxslim_placement (ONNXSLIM_PLACEMENT_*) */
+  std::string_view location; /**< the data file, "" when kept inline */
+  std::uint64_t offset;
+  std::uint64_t length;
+};
+
+/** What a save did with each tensor; owns the C report. */
+class SaveReport {
+ public:
+  explicit SaveReport(onnxslim_save_report *owned) noexcept : r_(owned) {}
+  onnxslim_save_report *get() const noexcept { return r_.get(); }
+  std::size_t size() const noexcept { return onnxslim_save_report_count(r_.get()); }
+  bool empty() const noexcept { return size() == 0; }
+  range<const onnxslim_save_report, SaveEntry> entries() const {
+    return {r_.get(), size(), &entry_at};
+  }
+  auto begin() const { return entries().begin(); }
+  auto end() const { return entries().end(); }
+  SaveEntry operator[](std::size_t i) const { return entries()[i]; }
+  /** Bytes the kernel copied (copy_file_range). */
+  std::uint64_t kernel_copied() const noexcept {
+    return onnxslim_save_report_kernel_copied(r_.get());
+  }
+
+ private:
+  static SaveEntry entry_at(const onnxslim_save_report *r, std::size_t i) {
+    SaveEntry e{{}, 0, {}, 0, 0};
+    e.name = detail::str(onnxslim_save_report_name(r, i));
+    e.placement = detail::check(onnxslim_save_report_placement(r, i));
+    const char *loc = onnxslim_save_report_location(r, i);
+    if (loc) e.location = loc;
+    detail::check(onnxslim_save_report_offset(r, i, &e.offset));
+    detail::check(onnxslim_save_report_length(r, i, &e.length));
+    return e;
+  }
+  std::unique_ptr<onnxslim_save_report, detail::free_save_report> r_;
+};
+
+/* ---- options ------------------------------------------------------------------ */
+
+/** onnxslim_load_options; the defaults are the library's. */
+struct LoadOptions {
+  unsigned int max_depth = 0;   /**< 0: ONNXSLIM_DEFAULT_MAX_DEPTH */
+  std::string base_dir;         /**< "": the model file's directory */
+  std::uint64_t max_memory = 0; /**< 0: ONNXSLIM_DEFAULT_MAX_MEMORY */
+
+  onnxslim_load_options to_c() const {
+    onnxslim_load_options o;
+    detail::check(onnxslim_load_options_init(&o, ONNXSLIM_LOAD_OPTIONS_VERSION));
+    o.max_depth = max_depth;
+    o.base_dir = base_dir.empty() ? nullptr : base_dir.c_str();
+    o.max_memory = max_memory;
+    return o;
+  }
+};
+
+/** onnxslim_convert_options (onnxslim/convert.h); the defaults are the library's:
+ * every floating-point tensor to BF16, cast after gather, nearest even. */
+struct ConvertOptions {
+  std::int32_t to = ONNXSLIM_DTYPE_BFLOAT16;
+  int policy = ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+  unsigned int flags = 0;           /**< ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, ... */
+  std::vector<std::string> select;  /**< names, globs, "op:TYPE[:INDEX]"; empty: all */
+  std::vector<std::string> exclude; /**< same syntax */
+  std::uint64_t min_size = 0;
+  unsigned int report_flags = 0; /**< ONNXSLIM_CONVERT_REPORT_NO_STATS */
+};
+
+/** onnxslim_save_options (onnxslim/save.h); the defaults are the library's. */
+struct SaveOptions {
+  int layout = ONNXSLIM_LAYOUT_AS_LOADED; /**< an onnxslim_layout */
+  unsigned int flags = 0;                 /**< ONNXSLIM_SAVE_* */
+  std::uint64_t size_threshold = ONNXSLIM_SAVE_DEFAULT_THRESHOLD;
+  std::uint64_t align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
+  std::string location; /**< ONE_FILE: the data file; "": <model>.data */
+
+  onnxslim_save_options to_c() const {
+    onnxslim_save_options o;
+    detail::check(onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION));
+    o.layout = layout;
+    o.flags = flags;
+    o.size_threshold = size_threshold;
+    o.align = align;
+    o.location = location.empty() ? nullptr : location.c_str();
+    return o;
+  }
+};
+
+/* ---- the model (owned) ---------------------------------------------------------- */
+
+/** A loaded model; owns the onnxslim_model (move-only, like std::unique_ptr).
+ * A default-constructed Model is empty: its calls throw ONNXSLIM_EINVAL. */
+class Model {
+ public:
+  Model() noexcept = default;
+  /** Takes ownership of a model from the C API. */
+  explicit Model(onnxslim_model *owned) noexcept : m_(owned) {}
+
+  /** onnxslim_model_open(): maps the file; the file must stay unchanged. */
+  static Model open(cstr path, const LoadOptions &opts = {}) {
+    onnxslim_load_options o = opts.to_c();
+    onnxslim_model *m = nullptr;
+    detail::check(onnxslim_model_open(&m, path.c_str(), &o));
+    return Model(m);
+  }
+  /** onnxslim_model_from_buffer(); with ONNXSLIM_BORROW the bytes must stay
+   * unchanged while the model lives. */
+  static Model from_buffer(bytes_view data, unsigned int flags = ONNXSLIM_COPY,
+                           const LoadOptions &opts = {}) {
+    onnxslim_load_options o = opts.to_c();
+    onnxslim_model *m = nullptr;
+    detail::check(onnxslim_model_from_buffer(&m, data.data(), data.size(), flags, &o));
+    return Model(m);
+  }
+
+  onnxslim_model *get() const noexcept { return m_.get(); }
+  /** Gives up ownership: the caller frees it with onnxslim_model_free(). */
+  onnxslim_model *release() noexcept { return m_.release(); }
+  explicit operator bool() const noexcept { return m_ != nullptr; }
+
+  Graph graph() const { return Graph(detail::need(onnxslim_model_graph(get()))); }
+  std::int64_t ir_version() const { return onnxslim_model_ir_version(get()); }
+  std::string_view producer_name() const {
+    return detail::str(onnxslim_model_producer_name(get()));
+  }
+  std::string_view producer_version() const {
+    return detail::str(onnxslim_model_producer_version(get()));
+  }
+  std::string_view domain() const { return detail::str(onnxslim_model_domain(get())); }
+  std::int64_t model_version() const { return onnxslim_model_version(get()); }
+  std::string_view doc_string() const { return detail::str(onnxslim_model_doc_string(get())); }
+  range<const onnxslim_model, Opset> opsets() const {
+    return {get(), onnxslim_model_opset_count(get()), &opset_at};
+  }
+  /** metadata_props as (key, value) pairs. */
+  range<const onnxslim_model, std::pair<std::string_view, std::string_view>> metadata() const {
+    return {get(), onnxslim_model_metadata_count(get()), &metadata_at};
+  }
+  range<const onnxslim_model, Function> functions() const {
+    return {get(), onnxslim_model_function_count(get()), &function_at};
+  }
+  /** The files the model reads: the model file, then its external data files. */
+  range<const onnxslim_model, std::string_view> files() const {
+    return {get(), onnxslim_model_file_count(get()), &file_at};
+  }
+
+  void set_producer(cstr name, cstr version) {
+    detail::check(onnxslim_model_set_producer(get(), name.c_str(), version.c_str()));
+  }
+  void set_doc_string(cstr doc) {
+    detail::check(onnxslim_model_set_doc_string(get(), doc.c_str()));
+  }
+  void set_ir_version(std::int64_t v) { detail::check(onnxslim_model_set_ir_version(get(), v)); }
+  /** domain "" (or nullptr): the default ONNX domain. */
+  void set_opset(cstr domain, std::int64_t version) {
+    detail::check(onnxslim_model_set_opset(get(), domain.c_str(), version));
+  }
+  void remove_opset(cstr domain) {
+    detail::check(onnxslim_model_remove_opset(get(), domain.c_str()));
+  }
+  void set_metadata(cstr key, cstr value) {
+    detail::check(onnxslim_model_set_metadata(get(), key.c_str(), value.c_str()));
+  }
+  void remove_metadata(cstr key) {
+    detail::check(onnxslim_model_remove_metadata(get(), key.c_str()));
+  }
+  /** A name used nowhere in the model: `base`, else base_N. */
+  std::string_view unique_name(cstr base) {
+    const char *s = nullptr;
+    detail::check(onnxslim_model_unique_name(get(), base.c_str(), &s));
+    return detail::str(s);
+  }
+
+  /** onnxslim_check(): the problems found (none: report.ok()). */
+  CheckReport check() const {
+    onnxslim_check_report *r = nullptr;
+    detail::check(onnxslim_check(&r, get(), 0));
+    return CheckReport(r);
+  }
+  /** onnxslim_convert_model(). */
+  ConvertReport convert(const ConvertOptions &opts = {}) {
+    onnxslim_convert_options o;
+    detail::check(onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION));
+    std::vector<const char *> sel, exc;
+    for (const std::string &s : opts.select) sel.push_back(s.c_str());
+    for (const std::string &s : opts.exclude) exc.push_back(s.c_str());
+    o.to = opts.to;
+    o.policy = opts.policy;
+    o.flags = opts.flags;
+    o.select = sel.empty() ? nullptr : sel.data();
+    o.n_select = sel.size();
+    o.min_size = opts.min_size;
+    o.exclude = exc.empty() ? nullptr : exc.data();
+    o.n_exclude = exc.size();
+    o.report_flags = opts.report_flags;
+    onnxslim_convert_report *r = nullptr;
+    detail::check(onnxslim_convert_model(&r, get(), &o));
+    return ConvertReport(r);
+  }
+  /** The published recipe: each Gather table (input 0 of a Gather) of at least
+   * min_size bytes to `to`, a Cast after each Gather (onnxslim_convert_gather_tables()). */
+  ConvertReport convert_gather_tables(std::int32_t to = ONNXSLIM_DTYPE_BFLOAT16,
+                                      std::uint64_t min_size = 0, unsigned int flags = 0) {
+    onnxslim_convert_report *r = nullptr;
+    detail::check(onnxslim_convert_gather_tables(&r, get(), to, min_size, flags));
+    return ConvertReport(r);
+  }
+  /** onnxslim_save(): atomic; the model in memory is not changed. */
+  SaveReport save(cstr path, const SaveOptions &opts = {}) const {
+    onnxslim_save_options o = opts.to_c();
+    onnxslim_save_report *r = nullptr;
+    detail::check(onnxslim_save(&r, get(), path.c_str(), &o));
+    return SaveReport(r);
+  }
+  /** The model serialized as loaded (onnxslim_save_buffer()). */
+  std::vector<std::byte> save_buffer() const {
+    std::uint64_t size = 0;
+    detail::check(onnxslim_save_size(get(), &size));
+    if (size > SIZE_MAX) detail::raise(ONNXSLIM_ELIMIT, "onnxslim: model too large for memory");
+    std::vector<std::byte> buf(static_cast<std::size_t>(size));
+    std::size_t written = 0;
+    detail::check(onnxslim_save_buffer(get(), buf.data(), buf.size(), &written));
+    buf.resize(written);
+    return buf;
+  }
+  /** onnxslim_fingerprint(): 32 hex digits, equal for every storage form. */
+  std::string fingerprint() const {
+    char out[ONNXSLIM_FINGERPRINT_SIZE];
+    detail::check(onnxslim_fingerprint(out, sizeof out, get()));
+    return std::string(out);
+  }
+
+ private:
+  static Opset opset_at(const onnxslim_model *m, std::size_t i) {
+    const char *d = nullptr;
+    Opset o{{}, 0};
+    detail::check(onnxslim_model_opset(m, i, &d, &o.version));
+    o.domain = detail::str(d);
+    return o;
+  }
+  static std::pair<std::string_view, std::string_view> metadata_at(const onnxslim_model *m,
+                                                                   std::size_t i) {
+    const char *k = nullptr, *v = nullptr;
+    detail::check(onnxslim_model_metadata(m, i, &k, &v));
+    return {detail::str(k), detail::str(v)};
+  }
+  static Function function_at(const onnxslim_model *m, std::size_t i) {
+    return Function(detail::need(onnxslim_model_function(m, i)));
+  }
+  static std::string_view file_at(const onnxslim_model *m, std::size_t i) {
+    return detail::str(onnxslim_model_file(m, i));
+  }
+  std::unique_ptr<onnxslim_model, detail::free_model> m_;
+};
+
+/** Model::open() */
+inline Model load(cstr path, const LoadOptions &opts = {}) { return Model::open(path, opts); }
+/** Model::from_buffer() */
+inline Model load(bytes_view data, unsigned int flags = ONNXSLIM_COPY,
+                  const LoadOptions &opts = {}) {
+  return Model::from_buffer(data, flags, opts);
+}
+
+/** The running library's version, "MAJOR.MINOR.PATCH". */
+inline std::string_view version() { return onnxslim_version_string(); }
+/** "FLOAT", "BFLOAT16", ... ("UNKNOWN" for values the library does not know). */
+inline std::string_view dtype_name(std::int32_t dtype) { return onnxslim_dtype_name(dtype); }
+
+}  // namespace onnxslim
+
+#endif /* ONNXSLIM_HPP */
