@@ -9,8 +9,10 @@
  *     buffer of small values that the model BORROWS (no copy);
  *   - the result is written with onnxslim_save().
  *
- * Usage: make_reranker OUT.onnx [--layers N] [--vocab N]
- * (defaults: 12 layers, vocab 250002; smaller values make quick test models)
+ * Usage: make_reranker OUT.onnx [--layers N] [--vocab N] [--allow-large]
+ * (defaults: 12 layers, vocab 250002; smaller values make quick test models;
+ * --allow-large writes a model over protobuf's 2 GiB limit, such as the
+ * 4x model of bench/run.sh: --layers 48 --vocab 1000008)
  *
  * Graph (opset 17, what a PyTorch export of XLMRobertaForSequenceClassification
  * looks like, with Erf GELU and LayerNormalization):
@@ -293,17 +295,19 @@ int main(int argc, char **argv) {
   const char *out = NULL;
   int layers = 12;
   long vocab = 250002;
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--layers") && i + 1 < argc) layers = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--vocab") && i + 1 < argc) vocab = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--allow-large")) so.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
     else if (argv[i][0] != '-' && !out) out = argv[i];
     else {
-      fprintf(stderr, "usage: make_reranker OUT.onnx [--layers N] [--vocab N]\n");
+      fprintf(stderr, "usage: make_reranker OUT.onnx [--layers N] [--vocab N] [--allow-large]\n");
       return 2;
     }
   }
   if (!out || layers < 0 || vocab < 2) {
-    fprintf(stderr, "usage: make_reranker OUT.onnx [--layers N] [--vocab N]\n");
+    fprintf(stderr, "usage: make_reranker OUT.onnx [--layers N] [--vocab N] [--allow-large]\n");
     return 2;
   }
   struct timespec t0, t1, t2;
@@ -387,7 +391,7 @@ int main(int argc, char **argv) {
            (const char *)NULL);
 
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (onnxslim_save(NULL, m, out, NULL)) die(out);
+  if (onnxslim_save(NULL, m, out, &so)) die(out);
   clock_gettime(CLOCK_MONOTONIC, &t2);
   uint64_t size = 0;
   onnxslim_save_size(m, &size);

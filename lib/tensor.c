@@ -83,6 +83,11 @@ int onnxslim__tensor_validate(osl_msg *t, const char *where) {
   memset(c, 0, sizeof *c);
   int rc = dims_count(t, onnx_TensorProto_dims_tag, &c->count, where);
   if (rc) return rc;
+  /* the name, copied now (while loading, from the parser's copy of the
+   * bytes): a tensor's header sits between weights in the file, and
+   * reading it later through the mapping would map the page-cache folio
+   * around it, up to 2 MiB each (docs/design.md, "Memory") */
+  if (!onnxslim__msg_str(t, onnx_TensorProto_name_tag)) return onnxslim__err_nomem(NULL);
   unsigned int bits =
       onnxslim_dtype_bits((int32_t)onnxslim__msg_int(t, onnx_TensorProto_data_type_tag, 0));
   if (bits && (uint64_t)c->count > (UINT64_MAX - 7) / bits)

@@ -9,9 +9,12 @@
  * edited re-encodes only its own fields, in their stored order, copying the
  * untouched ones - unknown fields included - byte for byte.
  */
+#define _XOPEN_SOURCE 700 /* pread() */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pb_decode.h>
 #include <pb_encode.h>
@@ -33,13 +36,101 @@ typedef struct {
                   parsed below this level is f[next - 1] */
 } osl_frame;
 
+/* The bytes the parser reads. A model opened from a file is parsed from
+ * copies of the file's bytes (pread into a small window), never through
+ * its mapping: the kernel maps the page cache in folios of up to 2 MiB
+ * around a byte read through a mapping, so reading each tensor's header,
+ * a few bytes between weights, would map a folio for each (150 MB for a
+ * 1.1 GB model written by large writes), and handing them back costs a
+ * page fault and an madvise() each, several times more than the reads
+ * (docs/design.md, "Memory"). The message tree still points into the
+ * mapping: those bytes are read later, if ever (saving copies them in the
+ * kernel). A model from a buffer is read in place (fd -1). */
+#define OSL_WIN_SIZE (16u << 10)
+
+typedef struct {
+  int fd;              /* the mapped file; -1: read the bytes in place */
+  const uint8_t *base; /* the mapping: file offset 0 */
+  uint8_t *buf;        /* copy of the bytes [lo, hi) of the mapping */
+  const uint8_t *lo, *hi;
+  int err; /* errno of a failed read, or EIO for a file that got shorter */
+} osl_win;
+
 typedef struct {
   onnxslim_model *model;
   const uint8_t *base; /* start of the whole buffer, for byte offsets */
   unsigned int max_depth;
   uint64_t max_memory; /* for the model's arena */
   osl_frame *stack;    /* max_depth + 1 frames */
+  osl_win win;
+  uint8_t *scratch; /* copies of a tensor's small fields for the tensor hook */
+  size_t scratch_cap;
 } osl_parse;
+
+/* Copies the n bytes at p (in the mapping, or the buffer) to dst. */
+static bool win_copy(osl_win *w, uint8_t *dst, const uint8_t *p, size_t n) {
+  if (w->fd < 0) {
+    memcpy(dst, p, n);
+    return true;
+  }
+  while (n) {
+    if (p >= w->lo && p < w->hi) {
+      size_t k = (size_t)(w->hi - p) < n ? (size_t)(w->hi - p) : n;
+      memcpy(dst, w->buf + (p - w->lo), k);
+      dst += k;
+      p += k;
+      n -= k;
+      continue;
+    }
+    /* large reads go straight to dst, small ones through the window */
+    int direct = n >= OSL_WIN_SIZE;
+    ssize_t got =
+        pread(w->fd, direct ? dst : w->buf, direct ? n : OSL_WIN_SIZE, (off_t)(p - w->base));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      w->err = got < 0 ? errno : EIO;
+      return false;
+    }
+    if (direct) {
+      dst += got;
+      p += got;
+      n -= (size_t)got;
+    } else {
+      w->lo = p;
+      w->hi = p + got;
+    }
+  }
+  return true;
+}
+
+/* A nanopb input stream over the n bytes at p, read through the window:
+ * rd_open() fills *s; skip() passes over bytes without reading them. */
+typedef struct {
+  osl_win *win;
+  const uint8_t *pos;
+} osl_rd;
+
+static bool rd_read(pb_istream_t *s, pb_byte_t *buf, size_t count) {
+  osl_rd *r = s->state;
+  if (!win_copy(r->win, buf, r->pos, count)) return false;
+  r->pos += count;
+  return true;
+}
+
+static void rd_open(osl_win *w, osl_rd *r, pb_istream_t *s, const uint8_t *p, size_t n) {
+  memset(s, 0, sizeof *s);
+  r->win = w;
+  r->pos = p;
+  s->callback = rd_read;
+  s->state = r;
+  s->bytes_left = n;
+}
+
+/* n <= s->bytes_left */
+static void skip(pb_istream_t *s, size_t n) {
+  ((osl_rd *)s->state)->pos += n;
+  s->bytes_left -= n;
+}
 
 /* "graph.node[3].attribute[0]": the fields leading to the message at depth. */
 static void path_str(const osl_parse *ps, unsigned int depth, char *buf, size_t cap) {
@@ -69,6 +160,11 @@ static int parse_err(const osl_parse *ps, unsigned int depth, int code, const ui
                      const char *what) {
   char where[OSL_PATH_MAX];
   path_str(ps, depth, where, sizeof where);
+  if (ps->win.err) /* not the bytes: reading them failed */
+    return onnxslim__err(ONNXSLIM_EIO, "cannot read '%s' at byte %zu in %s: %s",
+                         ps->model->path ? ps->model->path : "the model", (size_t)(at - ps->base),
+                         where,
+                         ps->win.err == EIO ? "the file got shorter" : strerror(ps->win.err));
   return onnxslim__err(code, "%s at byte %zu in %s", what, (size_t)(at - ps->base), where);
 }
 
@@ -82,10 +178,12 @@ static int wire_ok(const osl_fielddef *fd, uint32_t wt) {
 }
 
 /* A packed repeated scalar must consist of whole elements. */
-static int packed_ok(const osl_fielddef *fd, const uint8_t *p, size_t n) {
+static int packed_ok(osl_parse *ps, const osl_fielddef *fd, const uint8_t *p, size_t n) {
   if (fd->kind == OSL_KIND_FIXED32) return n % 4 == 0;
   if (fd->kind == OSL_KIND_FIXED64) return n % 8 == 0;
-  pb_istream_t s = pb_istream_from_buffer(p, n);
+  osl_rd r;
+  pb_istream_t s;
+  rd_open(&ps->win, &r, &s, p, n);
   while (s.bytes_left) {
     uint64_t v;
     if (!pb_decode_varint(&s, &v)) return 0;
@@ -146,8 +244,7 @@ static int read_field(osl_parse *ps, const osl_msg *msg, unsigned int depth, pb_
     fl->hlen = (uint8_t)(payload - start);
     fl->p = payload;
     fl->n = (size_t)len;
-    if (!pb_read(s, NULL, (size_t)len))
-      return parse_err(ps, depth, ONNXSLIM_EPARSE, payload, "unreadable payload");
+    skip(s, (size_t)len);
     break;
   }
   default:
@@ -160,7 +257,7 @@ static int read_field(osl_parse *ps, const osl_msg *msg, unsigned int depth, pb_
     return parse_err(ps, depth, ONNXSLIM_EPARSE, start, what);
   }
   if (*fd && wt == PB_WT_STRING && (*fd)->kind <= OSL_KIND_FIXED64 &&
-      !packed_ok(*fd, fl->p, fl->n)) {
+      !packed_ok(ps, *fd, fl->p, fl->n)) {
     snprintf(what, sizeof what, "malformed packed field '%s' of %s", (*fd)->name, msg->def->name);
     return parse_err(ps, depth, ONNXSLIM_EPARSE, fl->p, what);
   }
@@ -187,7 +284,8 @@ static bool reread_field(const osl_msg *msg, pb_istream_t *s, osl_field *fl) {
     fl->p = msg->p + (msg->n - s->bytes_left);
     fl->n = (size_t)len;
     fl->hlen = (uint8_t)(fl->p - start);
-    return pb_read(s, NULL, (size_t)len);
+    skip(s, (size_t)len);
+    return true;
   }
   if (wt == PB_WT_VARINT) {
     if (!pb_decode_varint(s, &fl->u)) return false;
@@ -213,7 +311,9 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   size_t nf = 0, nsub = 0;
   osl_field fl;
   const osl_fielddef *fd = NULL;
-  pb_istream_t s = pb_istream_from_buffer(msg->p, msg->n);
+  osl_rd r;
+  pb_istream_t s;
+  rd_open(&ps->win, &r, &s, msg->p, msg->n);
   int rc;
   size_t nonempty = 0;
   while ((rc = read_field(ps, msg, depth, &s, &fl, &fd)) == 0) {
@@ -243,7 +343,7 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   osl_field *f = onnxslim__arena_alloc(&ps->model->arena, nf * sizeof *f);
   osl_msg *subs = nsub ? onnxslim__arena_alloc(&ps->model->arena, nsub * sizeof *subs) : NULL;
   if (!f || (nsub && !subs)) return onnxslim__err_nomem("parsing");
-  s = pb_istream_from_buffer(msg->p, msg->n);
+  rd_open(&ps->win, &r, &s, msg->p, msg->n);
   size_t k = 0, j = 0;
   while (k < nf && reread_field(msg, &s, &f[k])) {
     fd = f[k].wt == OSL_WT_LEN ? onnxslim__schema_field(msg->def, f[k].number) : NULL;
@@ -261,17 +361,58 @@ static int collect_fields(osl_parse *ps, osl_msg *msg, unsigned int depth) {
     }
     k++;
   }
-  if (k != nf || j != nsub)
+  if (k != nf || j != nsub) {
+    if (ps->win.err) return parse_err(ps, depth, ONNXSLIM_EIO, msg->p, "");
     return onnxslim__err(ONNXSLIM_EPARSE, "internal error: a message read differently twice");
+  }
   msg->f = f;
   msg->nf = nf;
   return 0;
 }
 
+/* The tensor hook (the handles' tensor cache: dims, name) reads fields of
+ * the tensor. From a file, it reads copies: the payloads of the tensor's
+ * small LEN fields (up to OSL_HOOK_COPY each) are read through the window
+ * into ps->scratch and the fields point there while the hook runs, then
+ * back into the mapping (p = raw + hlen). What the hook keeps (the name's
+ * copy, decoded dims) is its own. */
+#define OSL_HOOK_COPY (64u << 10)
+
+static int tensor_hook(osl_parse *ps, osl_msg *msg, const char *where) {
+  if (ps->win.fd < 0) return ps->model->hooks->tensor_parsed(msg, where);
+  size_t need = 0;
+  for (size_t i = 0; i < msg->nf; i++) {
+    const osl_field *f = &msg->f[i];
+    if (f->wt == OSL_WT_LEN && !f->sub && f->n <= OSL_HOOK_COPY) need += f->n;
+  }
+  if (need > ps->scratch_cap) {
+    uint8_t *b = realloc(ps->scratch, need);
+    if (!b) return onnxslim__err_nomem("parsing");
+    ps->scratch = b;
+    ps->scratch_cap = need;
+  }
+  size_t k = 0;
+  int ok = 1;
+  for (size_t i = 0; i < msg->nf && ok; i++) {
+    osl_field *f = &msg->f[i];
+    if (f->wt != OSL_WT_LEN || f->sub || f->n > OSL_HOOK_COPY) continue;
+    ok = win_copy(&ps->win, ps->scratch + k, f->p, f->n);
+    if (ok) f->p = ps->scratch + k;
+    k += f->n;
+  }
+  int rc = ok ? ps->model->hooks->tensor_parsed(msg, where) : 0;
+  for (size_t i = 0; i < msg->nf; i++) {
+    osl_field *f = &msg->f[i];
+    if (f->wt == OSL_WT_LEN && !f->sub) f->p = f->raw + f->hlen;
+  }
+  return ok ? rc : ONNXSLIM_EIO;
+}
+
 /* Called when every submessage of msg (at depth) has been parsed. */
 static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
   if (msg->def != &osl_def_onnx_TensorProto) return 0;
-  int rc = ps->model->hooks->tensor_parsed(msg, "");
+  int rc = tensor_hook(ps, msg, "");
+  if (rc == ONNXSLIM_EIO && ps->win.err) return parse_err(ps, depth, rc, msg->p, "");
   if ((!rc && ps->model->arena.total > ps->max_memory) || rc == ONNXSLIM_ELIMIT) {
     char what[160];
     snprintf(what, sizeof what,
@@ -284,7 +425,7 @@ static int finish_msg(osl_parse *ps, osl_msg *msg, unsigned int depth) {
      * for the message */
     char where[OSL_PATH_MAX];
     path_str(ps, depth, where, sizeof where);
-    rc = ps->model->hooks->tensor_parsed(msg, where);
+    rc = tensor_hook(ps, msg, where);
   }
   return rc;
 }
@@ -328,9 +469,15 @@ int onnxslim__parse_model(onnxslim_model *model) {
   ps.max_depth = model->max_depth;
   ps.max_memory = model->max_memory;
   ps.stack = calloc((size_t)ps.max_depth + 1, sizeof *ps.stack);
+  ps.win.fd = -1;
+  if (model->map && model->data == model->map && model->fd >= 0) {
+    ps.win.fd = model->fd;
+    ps.win.base = model->map;
+    ps.win.buf = malloc(OSL_WIN_SIZE);
+  }
   int rc;
   osl_msg *root = onnxslim__arena_alloc(&model->arena, sizeof *root);
-  if (!ps.stack || !root) {
+  if (!ps.stack || !root || (ps.win.fd >= 0 && !ps.win.buf)) {
     rc = onnxslim__err_nomem("parsing");
   } else {
     memset(root, 0, sizeof *root);
@@ -345,6 +492,8 @@ int onnxslim__parse_model(onnxslim_model *model) {
     if (!rc) model->root = root;
   }
   free(ps.stack);
+  free(ps.win.buf);
+  free(ps.scratch);
   return rc;
 }
 
