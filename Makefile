@@ -19,6 +19,9 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+# where bash-completion (2.x) looks for the completion of a command
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # The Python package goes where Debian's python3 looks: /usr/lib/python3/
 # dist-packages for PREFIX=/usr, else PREFIX/lib/python3.X/dist-packages (X of
 # $(PYTHON); /usr/local/lib/python3.11/dist-packages on Debian 12). Recursive
@@ -256,6 +259,9 @@ install: all
 	    pkgconfig/onnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/onnxslim.pc
 	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim $(TOOL_OBJ) -L$(B) -lonnxslim \
 	  -Wl,-rpath,$(LIBDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 man/onnxslim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completion/onnxslim.bash $(DESTDIR)$(BASHCOMPDIR)/onnxslim
 	install -d $(DESTDIR)$(PYTHONDIR)/onnxslim
 	install -m 644 python/onnxslim/*.py $(DESTDIR)$(PYTHONDIR)/onnxslim/
 	@# _installed.py: where the library is, for a LIBDIR that is not on

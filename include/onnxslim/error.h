@@ -67,7 +67,7 @@ ONNXSLIM_API const char *onnxslim_strerror(int code);
 ONNXSLIM_API const char *onnxslim_error_last(void);
 
 /**
- * The code of the last error in the calling thread (0 if none).
+ * The code of the last error in the calling thread (0 if none). Never fails.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_error_last_code(void);

@@ -70,7 +70,7 @@ ONNXSLIM_API int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *co
 /**
  * onnxslim_insert_after() of a Cast node with attribute to = `to`
  * (ONNXSLIM_DTYPE_*). The value info of the Cast's output edge, when there
- * is one, gets element type `to`.
+ * is one, gets element type `to`. Errors as onnxslim_insert_after().
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *value, int32_t to,
@@ -79,6 +79,7 @@ ONNXSLIM_API int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *v
 
 /**
  * onnxslim_insert_before() of a Cast node with attribute to = `to`.
+ * Errors as onnxslim_insert_before().
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer,

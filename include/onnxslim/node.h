@@ -90,6 +90,8 @@ ONNXSLIM_API const char *onnxslim_attr_ref_attr_name(const onnxslim_attr *attr);
  * The attribute type (ONNXSLIM_ATTR_*). When the stored `type` field is
  * absent (very old models) it is inferred from the field that holds a value.
  * Values this library does not know are returned as stored.
+ * Errors: ONNXSLIM_ATTR_UNDEFINED with an ONNXSLIM_EINVAL last error for a
+ * NULL, wrong-kind or removed handle.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_attr_type(const onnxslim_attr *attr);
@@ -153,7 +155,11 @@ ONNXSLIM_API onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *a
 
 /** Sets op_type (copied). Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM. @since 0.1.0 */
 ONNXSLIM_API int onnxslim_node_set_op_type(onnxslim_node *node, const char *op_type);
-/** Sets domain (copied; "" = default ONNX domain). Errors as above. @since 0.1.0 */
+/**
+ * Sets domain (copied; "" = default ONNX domain).
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_domain(onnxslim_node *node, const char *domain);
 /**
  * Sets input `index` to `name` ("" = omitted optional input); index equal to
@@ -181,27 +187,59 @@ ONNXSLIM_API int onnxslim_node_set_outputs(onnxslim_node *node, const char *cons
  * Errors: ONNXSLIM_EINVAL (NULL node/name, NULL values with count > 0, a
  * handle of the wrong kind), ONNXSLIM_ENOMEM.
  */
-/** Sets a FLOAT attribute. @since 0.1.0 */
+/**
+ * Sets a FLOAT attribute.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_float(onnxslim_node *node, const char *name, float value);
-/** Sets an INT attribute. @since 0.1.0 */
+/**
+ * Sets an INT attribute.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_int(onnxslim_node *node, const char *name, int64_t value);
-/** Sets a STRING attribute to size bytes at data. @since 0.1.0 */
+/**
+ * Sets a STRING attribute to size bytes at data.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_string(onnxslim_node *node, const char *name,
                                                const void *data, size_t size);
-/** Sets a FLOATS attribute. @since 0.1.0 */
+/**
+ * Sets a FLOATS attribute.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_floats(onnxslim_node *node, const char *name,
                                                const float *values, size_t count);
-/** Sets an INTS attribute. @since 0.1.0 */
+/**
+ * Sets an INTS attribute.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_ints(onnxslim_node *node, const char *name,
                                              const int64_t *values, size_t count);
-/** Sets a STRINGS attribute; sizes may be NULL for NUL-terminated values. @since 0.1.0 */
+/**
+ * Sets a STRINGS attribute; sizes may be NULL for NUL-terminated values.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_strings(onnxslim_node *node, const char *name,
                                                 const char *const *values, const size_t *sizes,
                                                 size_t count);
-/** Sets a TENSOR attribute to a copy of `tensor` (from any model). @since 0.1.0 */
+/**
+ * Sets a TENSOR attribute to a copy of `tensor` (from any model).
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_tensor(onnxslim_node *node, const char *name,
                                                const onnxslim_tensor *tensor);
-/** Sets a TENSORS attribute to copies of tensors[0..count). @since 0.1.0 */
+/**
+ * Sets a TENSORS attribute to copies of tensors[0..count).
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_node_set_attr_tensors(onnxslim_node *node, const char *name,
                                                 const onnxslim_tensor *const *tensors,
                                                 size_t count);

@@ -169,7 +169,7 @@ typedef struct onnxslim_save_report onnxslim_save_report;
  * See docs/external-data.md.
  *
  * On success *out (out may be NULL) receives the report, owned by the
- * caller; on failure *out is NULL.
+ * caller (free it with onnxslim_save_report_free()); on failure *out is NULL.
  * Errors: ONNXSLIM_EINVAL (NULL model or path, bad options: unknown
  * version, layout or flag, a flag the layout does not take, an alignment
  * that is not a power of two, a bad location; AS_LOADED: external
@@ -212,8 +212,8 @@ ONNXSLIM_API size_t onnxslim_save_report_count(const onnxslim_save_report *repor
 ONNXSLIM_API const char *onnxslim_save_report_name(const onnxslim_save_report *report,
                                                    size_t index);
 /**
- * Where tensor `index` went: an onnxslim_placement (>= 0), or a negative
- * error code: ONNXSLIM_EINVAL (NULL report), ONNXSLIM_ERANGE.
+ * Where tensor `index` went: an onnxslim_placement (>= 0).
+ * Errors (negative): ONNXSLIM_EINVAL (NULL report), ONNXSLIM_ERANGE.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_save_report_placement(const onnxslim_save_report *report, size_t index);

@@ -83,7 +83,11 @@ ONNXSLIM_API int64_t onnxslim_tensor_element_count(const onnxslim_tensor *tensor
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_tensor_byte_size(const onnxslim_tensor *tensor, uint64_t *size);
-/** ONNXSLIM_STORAGE_* value describing where the data lives. @since 0.1.0 */
+/**
+ * ONNXSLIM_STORAGE_* value describing where the data lives.
+ * Errors (negative): ONNXSLIM_EINVAL (NULL, wrong-kind or removed handle).
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_tensor_storage(const onnxslim_tensor *tensor);
 
 /**

@@ -27,7 +27,12 @@ ONNXSLIM_API onnxslim_type *onnxslim_value_info_type(const onnxslim_value_info *
 #define ONNXSLIM_TYPE_OPTIONAL 4
 #define ONNXSLIM_TYPE_SPARSE_TENSOR 5
 
-/** ONNXSLIM_TYPE_* kind of the type. @since 0.1.0 */
+/**
+ * ONNXSLIM_TYPE_* kind of the type.
+ * Errors: ONNXSLIM_TYPE_UNKNOWN with an ONNXSLIM_EINVAL last error for a
+ * NULL or wrong-kind handle.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_type_kind(const onnxslim_type *type);
 /** denotation, "" when absent. @since 0.1.0 */
 ONNXSLIM_API const char *onnxslim_type_denotation(const onnxslim_type *type);
@@ -44,7 +49,12 @@ ONNXSLIM_API int32_t onnxslim_type_elem_type(const onnxslim_type *type);
  */
 ONNXSLIM_API onnxslim_type *onnxslim_type_inner(const onnxslim_type *type);
 
-/** 1 if a tensor or sparse-tensor type has a shape (possibly rank 0), else 0. @since 0.1.0 */
+/**
+ * 1 if a tensor or sparse-tensor type has a shape (possibly rank 0), else 0.
+ * Errors: 0 with an ONNXSLIM_EINVAL last error for a NULL or wrong-kind
+ * handle.
+ * @since 0.1.0
+ */
 ONNXSLIM_API int onnxslim_type_has_shape(const onnxslim_type *type);
 /** Rank of the shape; 0 when there is no shape. @since 0.1.0 */
 ONNXSLIM_API size_t onnxslim_type_rank(const onnxslim_type *type);

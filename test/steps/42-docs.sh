@@ -16,6 +16,60 @@ p=$(grep -c '^ok ' "$tmp/docs.log") f=$(grep -c '^FAIL ' "$tmp/docs.log")
 passed=$((passed + p)) failed=$((failed + f))
 [ $r -ne 0 ] && [ "$f" -eq 0 ] && bad "test/check_docs.py exit $r"
 
+# ---- the API reference (docs/reference/, scripts/gen-reference.py) ----------
+# The pages are what the headers give, and every public function's doc
+# comment follows the rule of docs/contributing.md ("Documenting a public
+# function"): description, @since, errors, ownership.
+/usr/bin/python3 scripts/gen-reference.py --check > "$tmp/ref.log" 2>&1; r=$?
+cat "$tmp/ref.log"
+p=$(grep -c '^ok ' "$tmp/ref.log") f=$(grep -c '^FAIL ' "$tmp/ref.log")
+passed=$((passed + p)) failed=$((failed + f))
+[ $r -ne 0 ] && [ "$f" -eq 0 ] && bad "scripts/gen-reference.py --check exit $r"
+# Read without the generator: every function of abi/onnxslim.symbols has a
+# heading on a page, with its version under **Since**.
+if out=$(/usr/bin/python3 - <<'PY'
+import re, pathlib
+pages = "".join(p.read_text() for p in sorted(pathlib.Path("docs/reference").glob("*.md")))
+since = dict(re.findall(r"^### (onnxslim_\w+)\n(?:.*\n)*?- \*\*Since:\*\* (\S+)", pages, re.M))
+bad = []
+for line in open("abi/onnxslim.symbols"):
+    f = line.split()
+    if f and not f[0].startswith("#") and since.get(f[0]) != f[1]:
+        bad.append("%s (%s)" % (f[0], since.get(f[0], "no heading")))
+print("%d listed functions; wrong or missing: %s" % (len(since), bad) if bad else len(since))
+raise SystemExit(1 if bad else 0)
+PY
+); then ok "docs/reference/ has every function of abi/onnxslim.symbols ($out), with its version"
+else bad "docs/reference/ against abi/onnxslim.symbols: $out"; fi
+
+# controls, on a copy of the headers, the symbol list and the pages: each
+# break must fail the check with a FAIL line matching the pattern
+ref_control() { # WHAT PATTERN SHELL-COMMAND (run in the copy)
+  rm -rf "$tmp/tree" && mkdir -p "$tmp/tree/docs" && cp -r include abi "$tmp/tree/" &&
+    cp -r docs/reference "$tmp/tree/docs/" || { bad "copy the tree for a control"; return; }
+  (cd "$tmp/tree" && sh -c "$3") || { bad "control: $1: could not break the copy"; return; }
+  /usr/bin/python3 scripts/gen-reference.py --check --root "$tmp/tree" > "$tmp/control.log" 2>&1; cr=$?
+  if [ $cr -ne 0 ] && grep '^FAIL ' "$tmp/control.log" | grep -q -e "$2"; then ok "control: $1 fails the check"
+  else grep '^FAIL ' "$tmp/control.log"; bad "control: $1 (exit $cr) was not caught"; fi
+}
+# (each sed must change the file: grep -q checks the result)
+ref_control "a function without its doc comment" 'onnxslim_graph_set_name.*no /\*\* \*/ doc comment' \
+  "perl -0pi -e 's{/\\*\\*\\n \\* Sets the graph.s name \\(copied\\)\\. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM\\.\\n \\* \\@since 0\\.1\\.0\\n \\*/\\n}{}' include/onnxslim/graph.h && ! grep -q 'Sets the graph.s name' include/onnxslim/graph.h"
+ref_control "an int function without Errors" 'onnxslim_model_set_doc_string.*names no error' \
+  "sed -i 's/Sets the model.s doc_string (copied)\. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM\./Sets the model doc_string (copied)./' include/onnxslim/model.h && grep -q 'Sets the model doc_string (copied)\.\$' include/onnxslim/model.h"
+ref_control "onnxslim_save not naming the function that frees its report" 'onnxslim_save .*owned and freed' \
+  "sed -i 's/ (free it with onnxslim_save_report_free())//' include/onnxslim/save.h && ! grep -q 'free it with onnxslim_save_report_free' include/onnxslim/save.h"
+ref_control "a function without @since" 'onnxslim_node_name.*no @since' \
+  "sed -i 's|absent; NULL only on error. @since 0.1.0 \*/\$|absent; NULL only on error. */|' include/onnxslim/node.h && grep -q 'NULL only on error. \*/' include/onnxslim/node.h && grep -c 'NULL only on error. \*/' include/onnxslim/node.h | grep -qx 1"
+ref_control "a @since the symbol list contradicts" 'onnxslim_fingerprint.*abi/onnxslim.symbols says' \
+  "sed -i 's/^onnxslim_fingerprint 0.1.0\$/onnxslim_fingerprint 0.2.0/' abi/onnxslim.symbols && grep -q 'onnxslim_fingerprint 0.2.0' abi/onnxslim.symbols"
+ref_control "a header changed without regenerating the pages" 'docs/reference/cleanup.md differs' \
+  "sed -i 's/Sorts the graph.s nodes topologically/Sorts the nodes of the graph topologically/' include/onnxslim/cleanup.h && grep -q 'Sorts the nodes of the graph' include/onnxslim/cleanup.h"
+ref_control "a listed function no header declares" 'onnxslim_graph_frobnicate.*declared in no header' \
+  "echo 'onnxslim_graph_frobnicate 0.1.0' >> abi/onnxslim.symbols"
+ref_control "a page not generated from any header" 'docs/reference/stale.md is not generated' \
+  "echo stale > docs/reference/stale.md"
+
 # README: "A model whose tensors are in external data needs no merge first"
 cli="$B/onnxslim"
 fp() { "$cli" fingerprint "$1" 2>/dev/null; }

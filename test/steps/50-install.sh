@@ -39,6 +39,22 @@ else
   bad "example against installed static library"
 fi
 "$prefix/bin/onnxslim" info test/data/bert-tiny.onnx > /dev/null && ok "installed onnxslim command runs" || bad "installed onnxslim command"
+# the manual page and the bash completion (checked against the command by
+# step 63-cli-docs): installed as they are in the tree, found where man and
+# bash-completion look
+cmp -s man/onnxslim.1 "$prefix/share/man/man1/onnxslim.1" && ok "installed share/man/man1/onnxslim.1" ||
+  bad "missing or different share/man/man1/onnxslim.1"
+if command -v man > /dev/null 2>&1; then
+  [ "$(MANPATH="$prefix/share/man" man -w onnxslim 2>&1)" = "$prefix/share/man/man1/onnxslim.1" ] &&
+    ok "man -w onnxslim finds it with MANPATH=$prefix/share/man" || bad "man -w onnxslim"
+fi
+comp="$prefix/share/bash-completion/completions/onnxslim"
+if cmp -s completion/onnxslim.bash "$comp" &&
+   [ "$(bash --norc --noprofile -c '. "$1" && complete -p onnxslim' x "$comp")" = "complete -F _onnxslim onnxslim" ]; then
+  ok "installed share/bash-completion/completions/onnxslim (registers _onnxslim in bash)"
+else
+  bad "bash completion in share/bash-completion/completions/onnxslim"
+fi
 # the Python package: where Debian's python3 looks for PREFIX, imported with
 # /usr/bin/python3 from outside the tree, with nothing in the environment
 # naming the library: it loads the one installed beside it ($prefix/lib is not
@@ -84,6 +100,8 @@ done < "$tmp/doc-cc.txt"
 # staged install: files land under DESTDIR, the .pc file names the final prefix
 if make -s install PREFIX=/opt/onnxslim DESTDIR="$tmp/stage" >/dev/null 2>&1 &&
    [ -f "$tmp/stage/opt/onnxslim/lib/pkgconfig/onnxslim.pc" ] &&
+   [ -f "$tmp/stage/opt/onnxslim/share/man/man1/onnxslim.1" ] &&
+   [ -f "$tmp/stage/opt/onnxslim/share/bash-completion/completions/onnxslim" ] &&
    grep -q '^prefix=/opt/onnxslim$' "$tmp/stage/opt/onnxslim/lib/pkgconfig/onnxslim.pc" &&
    [ ! -e /opt/onnxslim ]; then
   ok "make install DESTDIR= PREFIX=/opt/onnxslim stages correctly"

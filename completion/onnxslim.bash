@@ -1,0 +1,77 @@
+# bash completion for onnxslim (completion/onnxslim.bash), installed by
+# `make install` as PREFIX/share/bash-completion/completions/onnxslim.
+# Completes the commands, each command's options, the values of options
+# that take a word from a list, and .onnx files (and directories) for the
+# models. Every option of `onnxslim COMMAND --help` must be listed here:
+# test step 63-cli-manpage (test/check_cli_docs.py) checks it by calling
+# _onnxslim. Needs nothing from the bash-completion package.
+
+_onnxslim_options() { # COMMAND: its options, one word each
+  case $1 in
+    info | fingerprint | check) echo "--json" ;;
+    convert)
+      echo "--gather-to --to --select --exclude --min-size --policy --round --saturate" \
+        "--flush-subnormals --report --external-data --threshold --align --location" \
+        "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
+        "--allow-large --toposort --json"
+      ;;
+    split)
+      echo "--threshold --align --location --per-tensor --checksum --force-shape-inputs" \
+        "--constants --allow-large --toposort --report --json"
+      ;;
+    merge) echo "--allow-large --toposort --report --json" ;;
+    diff) echo "--storage --json" ;;
+  esac
+  echo "--help"
+}
+
+_onnxslim_files() { # WORD: .onnx files and directories starting with WORD
+  local IFS=$'\n'
+  compopt -o filenames 2>/dev/null
+  COMPREPLY+=($(compgen -d -- "$1") $(compgen -f -X '!*.onnx' -- "$1"))
+}
+
+_onnxslim() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev= cmd= i
+  COMPREPLY=()
+  ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+  # "--to=b": bash splits the word at '=' (COMP_WORDBREAKS)
+  if [[ $cur == = ]]; then
+    cur= prev=${COMP_WORDS[COMP_CWORD - 1]}
+  elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+    prev=${COMP_WORDS[COMP_CWORD - 2]}
+  fi
+  local only_args=
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case ${COMP_WORDS[i]} in
+      --) [[ -n $cmd ]] && only_args=1 ;;
+      -*) ;;
+      *) [[ -z $cmd ]] && cmd=${COMP_WORDS[i]} ;;
+    esac
+  done
+  if [[ -z $cmd ]]; then
+    COMPREPLY=($(compgen -W "info convert split merge fingerprint check diff --help -h --version" -- "$cur"))
+    return
+  fi
+  [[ -z $only_args ]] && case $prev in
+    --gather-to) COMPREPLY=($(compgen -W "bf16 fp16" -- "$cur")); return ;;
+    --to) COMPREPLY=($(compgen -W "bf16 fp16 fp32 fp64" -- "$cur")); return ;;
+    --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
+    --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
+    --also-single-file) _onnxslim_files "$cur"; return ;;
+    --location)
+      local IFS=$'\n'
+      compopt -o filenames 2>/dev/null
+      COMPREPLY=($(compgen -f -- "$cur"))
+      return
+      ;;
+    --select | --exclude | --min-size | --threshold | --align) return ;; # a free value
+  esac
+  if [[ $cur == -* && -z $only_args ]]; then
+    COMPREPLY=($(compgen -W "$(_onnxslim_options "$cmd")" -- "$cur"))
+  else
+    _onnxslim_files "$cur"
+  fi
+}
+
+complete -F _onnxslim onnxslim
