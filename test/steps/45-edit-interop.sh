@@ -7,7 +7,8 @@
 # give bitwise the same outputs as the original in onnxruntime-node on the
 # test's own inputs (test/ort_compare.js). One test per model x edit; a pair
 # is skipped when the edit does not apply or onnxruntime cannot run the
-# original, whose outputs must not change from run to run (random ops). Models:
+# original, whose outputs must not change from run to run (a model with a
+# random op is skipped before it runs; two runs that differ skip too). Models:
 # every $EDIT_INTEROP_STRIDE-th (default 1: all; the whole run takes seconds) of
 # node/, pytorch-*/ and simple/, plus every model with an If, Loop or Scan.
 set -u
