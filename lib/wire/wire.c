@@ -37,8 +37,9 @@ typedef struct {
   onnxslim_model *model;
   const uint8_t *base; /* start of the whole buffer, for byte offsets */
   unsigned int max_depth;
-  uint64_t max_memory; /* for the model's arena */
-  osl_frame *stack;    /* max_depth + 1 frames */
+  uint64_t max_memory;    /* for the model's arena */
+  osl_frame *stack;       /* max_depth + 1 frames */
+  osl_progress *progress; /* the bytes parsed: where the message entered starts */
 } osl_parse;
 
 /* "graph.node[3].attribute[0]": the fields leading to the message at depth. */
@@ -314,6 +315,7 @@ static int parse_tree(osl_parse *ps, osl_msg *root) {
       return parse_err(ps, depth + 1, ONNXSLIM_ELIMIT, sub->p, what);
     }
     rc = collect_fields(ps, sub, depth + 1);
+    if (!rc) rc = onnxslim__progress_at(ps->progress, (uint64_t)(sub->p - ps->base));
     if (rc) return rc;
     depth++;
     ps->stack[depth].msg = sub;
@@ -321,10 +323,11 @@ static int parse_tree(osl_parse *ps, osl_msg *root) {
   }
 }
 
-int onnxslim__parse_model(onnxslim_model *model) {
+int onnxslim__parse_model(onnxslim_model *model, osl_progress *progress) {
   osl_parse ps;
   memset(&ps, 0, sizeof ps);
   ps.model = model;
+  ps.progress = progress;
   ps.max_depth = model->max_depth;
   ps.max_memory = model->max_memory;
   ps.stack = calloc((size_t)ps.max_depth + 1, sizeof *ps.stack);
