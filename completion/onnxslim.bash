@@ -50,7 +50,7 @@ _onnxslim() {
     esac
   done
   if [[ -z $cmd ]]; then
-    COMPREPLY=($(compgen -W "info convert split merge fingerprint check diff --help -h --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "info convert split merge fingerprint check diff --help -h --version -q --quiet" -- "$cur"))
     return
   fi
   [[ -z $only_args ]] && case $prev in

@@ -29,7 +29,8 @@ static size_t load_options_size(unsigned int version) {
   switch (version) {
   case 1: return offsetof(onnxslim_load_options, base_dir);
   case 2: return offsetof(onnxslim_load_options, max_memory);
-  case 3: return sizeof(onnxslim_load_options);
+  case 3: return offsetof(onnxslim_load_options, progress);
+  case 4: return sizeof(onnxslim_load_options);
   default: return 0;
   }
 }
@@ -49,12 +50,16 @@ typedef struct {
   unsigned int max_depth;
   const char *base_dir;
   uint64_t max_memory;
+  onnxslim_progress_fn progress;
+  void *progress_payload;
 } osl_load_opts;
 
 static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o) {
   o->max_depth = ONNXSLIM_DEFAULT_MAX_DEPTH;
   o->base_dir = NULL;
   o->max_memory = ONNXSLIM_DEFAULT_MAX_MEMORY;
+  o->progress = NULL;
+  o->progress_payload = NULL;
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_LOAD_OPTIONS_VERSION)
     return onnxslim__err_options_version(NULL, "load options", opts->version,
@@ -67,21 +72,28 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
                          (unsigned)ONNXSLIM_MAX_DEPTH_LIMIT);
   if (opts->version >= 2) o->base_dir = opts->base_dir;
   if (opts->version >= 3 && opts->max_memory) o->max_memory = opts->max_memory;
+  if (opts->version >= 4) {
+    o->progress = opts->progress;
+    o->progress_payload = opts->progress_payload;
+  }
   return 0;
 }
 
 /* ---- load / free ------------------------------------------------------- */
 
-static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base_dir) {
-  int rc = 0;
-  if (base_dir && !(m->base_dir = strdup(base_dir))) rc = onnxslim__err_nomem(NULL);
-  if (!rc) rc = onnxslim__parse_model(m);
+static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base_dir,
+                       const osl_load_opts *o) {
+  osl_progress progress;
+  int rc = onnxslim__progress_start(&progress, o->progress, o->progress_payload, m->size);
+  if (!rc && base_dir && !(m->base_dir = strdup(base_dir))) rc = onnxslim__err_nomem(NULL);
+  if (!rc) rc = onnxslim__parse_model(m, &progress);
   if (!rc) rc = onnxslim__external_load(m);
   if (rc) {
     onnxslim_model_free(m);
     return rc;
   }
   *out = m;
+  onnxslim__progress_end(&progress);
   return 0;
 }
 
@@ -121,7 +133,7 @@ int onnxslim_model_open(onnxslim_model **out, const char *path, const onnxslim_l
     }
     base_dir = dir;
   }
-  rc = finish_load(out, m, base_dir);
+  rc = finish_load(out, m, base_dir, &o);
   free(dir);
   return rc;
 }
@@ -157,7 +169,7 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
     m->data = m->owned;
   }
   m->size = size;
-  return finish_load(out, m, base_dir);
+  return finish_load(out, m, base_dir, &o);
 }
 
 void onnxslim_model_free(onnxslim_model *m) {

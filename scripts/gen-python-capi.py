@@ -9,7 +9,10 @@ include/onnxslim/*.h and writes, for the Python package:
 - FUNCTIONS: name -> (restype, [argtypes]) for every public function.
 
 Opaque handles (onnxslim_model *, const onnxslim_tensor *, ...) become
-c_void_p, so a 64-bit handle is never cut to a C int.
+c_void_p, so a 64-bit handle is never cut to a C int. A function pointer
+type (``typedef int (*onnxslim_x_fn)(args);``) becomes a ctypes CFUNCTYPE
+named after it (onnxslim_progress_fn -> ProgressFn), used for the fields of
+that type.
 
 Usage: scripts/gen-python-capi.py [--check]
   With --check nothing is written: exit 1 when _capi.py differs from what the
@@ -75,13 +78,33 @@ def ctype(decl, structs):
     return inner
 
 
+def _arg_types(arglist):
+    """The C types of a parameter list "int a, const char *b" (names dropped)."""
+    args = []
+    for a in arglist.split(","):
+        a = " ".join(a.split())
+        if a == "void":
+            continue
+        am = re.match(r"(.*?[\s*])(\w+)$", a)
+        args.append(am.group(1).strip())
+    return args
+
+
 def parse(root=ROOT):
-    """(structs, functions) of the headers under root/include/onnxslim."""
+    """(structs, callbacks, struct_fields, functions) of the headers under
+    root/include/onnxslim."""
     texts = []
     for path in sorted(glob.glob(os.path.join(root, "include", "onnxslim", "*.h"))):
         with open(path) as f:
             texts.append((os.path.basename(path), _strip_comments(f.read())))
-    structs = {}  # typedef name -> class name
+    structs = {}  # typedef name -> class name (structures and callbacks)
+    callbacks = []  # (header, typedef, restype decl, [arg decls])
+    for header, text in texts:
+        for m in re.finditer(r"typedef\s+([^;(]*?)\(\s*\*\s*(onnxslim_\w+)\s*\)\s*\(([^;]*?)\)\s*;",
+                             text, re.S):
+            callbacks.append((header, m.group(2), " ".join(m.group(1).split()),
+                              _arg_types(m.group(3))))
+            structs[m.group(2)] = _class_name(m.group(2))
     struct_fields = []  # (header, class, [(field, ctype decl)])
     for header, text in texts:
         for m in re.finditer(r"typedef\s+struct\s+(onnxslim_\w+)\s*\{(.*?)\}\s*(\w+)\s*;", text,
@@ -99,35 +122,34 @@ def parse(root=ROOT):
     for header, text in texts:
         for m in re.finditer(r"ONNXSLIM_API\s+([^;(]*?)\b(onnxslim_\w+)\s*\(([^;]*?)\)\s*;", text,
                              re.S):
-            args = []
-            for a in m.group(3).split(","):
-                a = " ".join(a.split())
-                if a == "void":
-                    continue
-                am = re.match(r"(.*?[\s*])(\w+)$", a)
-                args.append(am.group(1).strip())
-            functions.append((header, m.group(2), " ".join(m.group(1).split()), args))
-    return structs, struct_fields, functions
+            functions.append((header, m.group(2), " ".join(m.group(1).split()),
+                              _arg_types(m.group(3))))
+    return structs, callbacks, struct_fields, functions
 
 
 def render(root=ROOT):
-    structs, struct_fields, functions = parse(root)
+    structs, callbacks, struct_fields, functions = parse(root)
     out = [
         '"""ctypes declarations of the public C API (generated; do not edit).',
         "",
         "Written by scripts/gen-python-capi.py from include/onnxslim/*.h:",
-        "one Structure per options or statistics structure and FUNCTIONS, name ->",
-        "(restype, argtypes) for every public function. python/tests/test_capi.py",
-        "regenerates it and fails on any difference.",
+        "one CFUNCTYPE per function pointer type, one Structure per options or",
+        "statistics structure and FUNCTIONS, name -> (restype, argtypes) for every",
+        "public function. python/tests/test_capi.py regenerates it and fails on any",
+        "difference.",
         '"""',
         "",
-        "from ctypes import (POINTER as P, Structure, c_char_p, c_double, c_float, c_int,",
-        "                    c_int32, c_int64, c_size_t, c_uint, c_uint16, c_uint32, c_uint64,",
-        "                    c_void_p)",
+        "from ctypes import (CFUNCTYPE, POINTER as P, Structure, c_char_p, c_double, c_float,",
+        "                    c_int, c_int32, c_int64, c_size_t, c_uint, c_uint16, c_uint32,",
+        "                    c_uint64, c_void_p)",
         "",
         "#: An opaque handle (onnxslim_model *, onnxslim_node *, ...).",
         "H = c_void_p",
     ]
+    for header, typedef, ret, args in callbacks:
+        out += ["", "#: %s (%s)." % (typedef, header),
+                "%s = CFUNCTYPE(%s)" % (structs[typedef], ", ".join(
+                    [ctype(ret, {})] + [ctype(a, {}) for a in args]))]
     for header, typedef, fields in struct_fields:
         out += ["", "", "class %s(Structure):" % structs[typedef],
                 '    """%s (%s)."""' % (typedef, header), "", "    _fields_ = ["]

@@ -243,7 +243,11 @@ def parse_header(path):
             item = Item("func", name=m.group(2), ret=ret.replace(" *", " *").strip(), params=params, doc=doc)
             items.append(item)
         elif flat.startswith("typedef"):
-            name = re.search(r"(\w+)\s*;$", flat).group(1)
+            # typedef ... name; or a function pointer: typedef int (*name)(...);
+            m = re.search(r"\(\s*\*\s*(\w+)\s*\)\s*\(", flat) or re.search(r"(\w+)\s*;$", flat)
+            if not m:
+                raise SystemExit("%s: cannot parse typedef: %s" % (path, flat[:80]))
+            name = m.group(1)
             items.append(Item("type", name=name, code=code, doc=doc))
         elif flat.startswith("}"):
             continue  # the end of extern "C"

@@ -1043,7 +1043,7 @@ typedef struct {
 
 TEST(options_version_1_callers) {
   init_values();
-  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 3);
+  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 4);
   /* init of version 1 writes the version-1 fields only */
   unsigned char *mem = malloc(sizeof(options_v1) + 32);
   memset(mem, 0xAB, sizeof(options_v1) + 32);
@@ -1080,7 +1080,11 @@ TEST(options_version_1_callers) {
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 3));
   CHECK(o.version == 3 && o.exclude == NULL && o.report_flags == 0);
-  CHECK(onnxslim_convert_options_init(&o, 4) == ONNXSLIM_EINVAL);
+  /* version 4 defaults: no progress function */
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 4));
+  CHECK(o.version == 4 && o.report_flags == 0 && o.progress == NULL && o.progress_payload == NULL);
+  CHECK(onnxslim_convert_options_init(&o, 5) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_convert_options_init(&o, 0) == ONNXSLIM_EINVAL);
 }
 

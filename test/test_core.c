@@ -96,7 +96,8 @@ _Static_assert(ONNXSLIM_OK == 0 && ONNXSLIM_EINVAL == -1 && ONNXSLIM_ENOMEM == -
                    ONNXSLIM_EIO == -3 && ONNXSLIM_EPARSE == -4 && ONNXSLIM_ELIMIT == -5 &&
                    ONNXSLIM_ENOTFOUND == -6 && ONNXSLIM_ERANGE == -7 &&
                    ONNXSLIM_EUNSUPPORTED == -8 && ONNXSLIM_EBUFSIZE == -9 &&
-                   ONNXSLIM_EMODEL == -10 && ONNXSLIM_ETYPE == -11 && ONNXSLIM_ENOSPC == -12,
+                   ONNXSLIM_EMODEL == -10 && ONNXSLIM_ETYPE == -11 && ONNXSLIM_ENOSPC == -12 &&
+                   ONNXSLIM_ECANCELED == -13,
                "error code values");
 
 TEST(error_code_enum) {
@@ -124,7 +125,7 @@ TEST(errors) {
   onnxslim_error_clear();
   CHECK_STR(onnxslim_error_last(), "");
   CHECK(onnxslim_error_last_code() == 0);
-  for (int c = 0; c >= -12; c--) {
+  for (int c = 0; c >= -13; c--) {
     CHECK(onnxslim_strerror(c) != NULL);
     CHECK(strcmp(onnxslim_strerror(c), "unknown error") != 0);
   }
@@ -146,15 +147,15 @@ TEST(errors) {
   CHECK(onnxslim_model_open(&m, BERT, &o) == ONNXSLIM_EINVAL);
   /* an unknown version names the versions this library knows */
   CHECK(strstr(onnxslim_error_last(), "unknown load options version 99") != NULL);
-  CHECK(strstr(onnxslim_error_last(), "knows versions 1 to 3") != NULL);
+  CHECK(strstr(onnxslim_error_last(), "knows versions 1 to 4") != NULL);
   CHECK(onnxslim_load_options_init(&o, 99) == ONNXSLIM_EINVAL);
-  CHECK(strstr(onnxslim_error_last(), "knows versions 1 to 3") != NULL);
+  CHECK(strstr(onnxslim_error_last(), "knows versions 1 to 4") != NULL);
   {
     onnxslim_convert_options co;
     CHECK(onnxslim_convert_options_init(&co, 7) == ONNXSLIM_EINVAL);
     CHECK(strstr(onnxslim_error_last(),
                  "unknown convert options version 7 (this library knows "
-                 "versions 1 to 3)") != NULL);
+                 "versions 1 to 4)") != NULL);
     onnxslim_convert_stats cs;
     CHECK(onnxslim_convert_stats_init(&cs, 0) == ONNXSLIM_EINVAL);
     CHECK(strstr(onnxslim_error_last(), "knows version 1 only") != NULL);

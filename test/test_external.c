@@ -34,9 +34,14 @@
 #include "t.h"
 
 /* The default options of a save with external data in one file. */
-static const onnxslim_save_options one_file = {
-    ONNXSLIM_SAVE_OPTIONS_VERSION, 0,   ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_SAVE_DEFAULT_THRESHOLD,
-    ONNXSLIM_SAVE_DEFAULT_ALIGN,   NULL};
+static const onnxslim_save_options one_file = {ONNXSLIM_SAVE_OPTIONS_VERSION,
+                                               0,
+                                               ONNXSLIM_LAYOUT_ONE_FILE,
+                                               ONNXSLIM_SAVE_DEFAULT_THRESHOLD,
+                                               ONNXSLIM_SAVE_DEFAULT_ALIGN,
+                                               NULL,
+                                               NULL,
+                                               NULL};
 
 #define BERT "test/data/bert-tiny.onnx"
 #define WORD_EMB "roberta.embeddings.word_embeddings.weight"
@@ -1067,7 +1072,7 @@ TEST(save_one_file_vs_per_tensor) {
   eo.version = ONNXSLIM_SAVE_OPTIONS_VERSION;
   CHECK(onnxslim_save(NULL, NULL, p, &eo) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_save(NULL, m, NULL, &eo) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_save_options_init(&eo, 2) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_options_init(&eo, 3) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_save_options_init(NULL, 1) == ONNXSLIM_EINVAL);
   onnxslim_model_free(m);
 }

@@ -687,22 +687,24 @@ TEST(memory_small_limits) {
   free(mm.p);
 }
 
-/* Options versions 1 and 2 still load; version 3 knows max_memory. */
+/* Options versions 1 and 2 still load; version 3 knows max_memory, 4
+ * the progress function (garbage after a version's fields is not read). */
 TEST(memory_options_versions) {
   pbuf b = deep_if_model(10, 0);
-  for (unsigned int v = 1; v <= 3; v++) {
+  for (unsigned int v = 1; v <= 4; v++) {
     onnxslim_load_options o;
     memset(&o, 0xff, sizeof o);
     CHECK_OK(onnxslim_load_options_init(&o, v));
     CHECK(o.version == v && o.flags == 0 && o.max_depth == 0);
     if (v >= 2) CHECK(o.base_dir == NULL);
     if (v >= 3) CHECK(o.max_memory == 0);
+    if (v >= 4) CHECK(o.progress == NULL && o.progress_payload == NULL);
     onnxslim_model *m = NULL;
     CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, 0, &o));
     onnxslim_model_free(m);
   }
   onnxslim_load_options o;
-  CHECK(onnxslim_load_options_init(&o, 4) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_load_options_init(&o, 5) == ONNXSLIM_EINVAL);
   free(b.p);
 }
 

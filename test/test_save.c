@@ -363,20 +363,20 @@ TEST(save_options_refused) {
   CHECK(strstr(onnxslim_error_last(), "power of two") != NULL);
   o.align = 0;
   /* an unknown options version names the versions this library knows */
-  for (unsigned int v = 0; v < 3; v += 2) {
+  for (unsigned int v = 0; v < 4; v += 3) {
     o.version = v;
     CHECK(onnxslim_save(&r, m, path, &o) == ONNXSLIM_EINVAL && r == NULL);
     CHECK(strstr(onnxslim_error_last(), "save options version") != NULL &&
-          strstr(onnxslim_error_last(), "knows version 1") != NULL);
+          strstr(onnxslim_error_last(), "knows versions 1 to 2") != NULL);
     r = (onnxslim_save_report *)&r;
   }
-  CHECK(onnxslim_save_options_init(&o, 2) == ONNXSLIM_EINVAL);
-  CHECK(strstr(onnxslim_error_last(), "knows version 1") != NULL);
+  CHECK(onnxslim_save_options_init(&o, 3) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "knows versions 1 to 2") != NULL);
   CHECK(onnxslim_save_options_init(NULL, 1) == ONNXSLIM_EINVAL);
   CHECK(count_entries(sub) == 0); /* nothing written */
   /* the defaults, and the same flags where they belong */
   CHECK_OK(onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION));
-  CHECK(o.version == 1 && o.flags == 0 && o.layout == ONNXSLIM_LAYOUT_AS_LOADED &&
+  CHECK(o.version == 2 && o.flags == 0 && o.layout == ONNXSLIM_LAYOUT_AS_LOADED &&
         o.size_threshold == ONNXSLIM_SAVE_DEFAULT_THRESHOLD &&
         o.align == ONNXSLIM_SAVE_DEFAULT_ALIGN && o.location == NULL);
   o.flags = ONNXSLIM_SAVE_NO_FSYNC;

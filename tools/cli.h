@@ -18,6 +18,7 @@
 #include <onnxslim.h>
 
 #include "json.h"
+#include "progress.h"
 #include "strbuf.h"
 #include "table.h"
 
@@ -47,10 +48,11 @@ void sb_byte_count(strbuf *sb, uint64_t n);
 /* Reports a failed library call: "onnxslim: <what>: <last error>".
  * Returns EXIT_FAILURE. Call it right after the failing call. */
 int fail_lib(const char *fmt, ...) PRINTF_LIKE(1, 2);
-/* Loads the model at `path` for a command. '-' is refused (models are
- * mapped, not read from a pipe). On failure reports why - with a hint when
- * the bytes are not ONNX protobuf at all - and returns the exit status;
- * returns EXIT_SUCCESS with *model set otherwise. */
+/* Loads the model at `path` for a command, with progress on a terminal.
+ * '-' is refused (models are mapped, not read from a pipe). On failure
+ * reports why - with a hint when the bytes are not ONNX protobuf at all -
+ * and returns the exit status; returns EXIT_SUCCESS with *model set
+ * otherwise. */
 int open_model(onnxslim_model **model, const char *path);
 /* Makes sure everything written to stdout arrived; turns status into the
  * exit status of the program. */

@@ -355,9 +355,12 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   static const char *const gather_tables[] = {"op:Gather:0"};
   int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   int32_t to = cs->gather_to ? cs->gather_to : cs->to;
+  int recipe = cs->gather_to && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude;
+  progress_line line;
+  onnxslim_progress_fn progress = progress_begin(&line, "converting", NULL);
   int rc;
 
-  if (cs->gather_to && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude) {
+  if (recipe && !progress) {
     rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
   } else {
     onnxslim_convert_options o;
@@ -376,12 +379,20 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     }
     o.exclude = cs->exclude;
     o.n_exclude = cs->n_exclude;
+    o.progress = progress;
+    o.progress_payload = &line;
     rc = onnxslim_convert_model(rep, model, &o);
+    progress_end(&line);
+    /* the same conversion as onnxslim_convert_gather_tables(); on a model
+     * without a Gather table (unchanged) its message says so */
+    if (recipe && rc == ONNXSLIM_ENOTFOUND)
+      rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
   }
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot convert '%s'", in);
     return lib_status(rc);
   }
+  if (quiet) return EXIT_SUCCESS; /* the notes and warnings below */
   if (onnxslim_convert_report_count(*rep) == 0) {
     fflush(stdout);
     fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
@@ -412,7 +423,11 @@ static int save_external(const onnxslim_model *model, const char *path, int mode
     eo.align = cs->align;
     eo.location = cs->location;
   }
+  progress_line line;
+  eo.progress = progress_begin(&line, "saving", path);
+  eo.progress_payload = &line;
   rc = onnxslim_save(rep, model, path, &eo);
+  progress_end(&line);
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot save '%s'", path);
     hint_allow_large(rc);
@@ -598,7 +613,12 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
       goto done;
     }
     if (cs->ext_flags & ONNXSLIM_SAVE_ALLOW_LARGE) so.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
-    if ((rc = onnxslim_save(NULL, model, out, &so)) != ONNXSLIM_OK) {
+    progress_line line;
+    so.progress = progress_begin(&line, "saving", out);
+    so.progress_payload = &line;
+    rc = onnxslim_save(NULL, model, out, &so);
+    progress_end(&line);
+    if (rc != ONNXSLIM_OK) {
       fail_lib("cannot save '%s'", out);
       hint_allow_large(rc);
       status = lib_status(rc);
@@ -620,7 +640,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
         if (!where) where = loc;
       }
     }
-    if (moved) {
+    if (moved && !quiet) {
       /* the library's name for the file: OUT.data, or OUT_1.data when the
        * OUT being replaced reads OUT.data */
       char *d = dir_part(out);

@@ -130,7 +130,8 @@ int print_convert_report(const onnxslim_convert_report *rep);
 /*
  * What an external-data save did. With verbose (--report), on stdout: where
  * the tensors went and each tensor kept inline for being a shape input.
- * Otherwise one line on stderr when shape inputs were kept inline.
+ * Otherwise one line on stderr when shape inputs were kept inline (not
+ * with --quiet).
  */
 int print_external_report(const onnxslim_save_report *rep, int mode, int verbose);
 /* Lists the files just written: OUT, its data files, the single file. */

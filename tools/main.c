@@ -1,7 +1,7 @@
 /*
  * onnxslim - command-line front end of libonnxslim.
  *
- *   onnxslim COMMAND [OPTION...] ARG...
+ *   onnxslim [-q] COMMAND [OPTION...] ARG...
  *   onnxslim --version | --help | COMMAND --help
  *
  * The commands are in the COMMANDS list below, one file tools/cmd-NAME.c
@@ -15,6 +15,8 @@
  * the models are equal, 1 when they differ, 2 on a usage error or when a
  * model cannot be read. --json: docs/json.md.
  * Library error messages go to stderr as "onnxslim: <what>: <message>".
+ * Long work draws progress on stderr when it is a terminal; -q, --quiet
+ * (before or after the command) leaves only errors on stderr.
  *
  * This file: the command list, the global options and the help. What the
  * commands share is declared in tools/cli.h.
@@ -93,6 +95,12 @@ static const char files_note[] =
     "(saves to one OUT take turns); the next save to OUT removes those a killed\n"
     "save left behind.\n";
 
+static const char quiet_note[] =
+    "Progress: loading, converting and saving draw one updating line on stderr\n"
+    "(percent, bytes done of total, rate, time left) when stderr is a terminal.\n"
+    "-q, --quiet (before or after COMMAND): nothing on stderr but errors - no\n"
+    "progress, warnings or notes.\n";
+
 static const char exit_note[] =
     "Exit status: 0 on success, 1 on failure, 2 on a usage error;\n"
     "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable;\n"
@@ -111,6 +119,7 @@ void print_command_usage(FILE *f, const command *cmd) {
   fputc('\n', f);
   if (takes_bytes) fputs(sizes_note, f);
   if (strcmp(cmd->args, "IN OUT") == 0) fputs(files_note, f);
+  fputs(quiet_note, f);
   fputs(exit_note, f);
 }
 
@@ -118,7 +127,7 @@ static void print_usage(FILE *f) {
   const command *const *cmd;
 
   fprintf(f,
-          "Usage: %s COMMAND [OPTION...] ARG...\n"
+          "Usage: %s [-q] COMMAND [OPTION...] ARG...\n"
           "       %s COMMAND --help\n"
           "       %s --version\n"
           "       %s --help\n"
@@ -135,9 +144,12 @@ static void print_usage(FILE *f) {
           "Options:\n"
           "  -h, --help            print this help and exit\n"
           "      --version         print the library version and exit\n"
+          "  -q, --quiet           print nothing on stderr but errors (also after\n"
+          "                        COMMAND, with its options)\n"
           "\n");
   fputs(sizes_note, f);
   fputs(files_note, f);
+  fputs(quiet_note, f);
   fputs(exit_note, f);
 }
 
@@ -145,6 +157,12 @@ int main(int argc, char **argv) {
   const command *const *cmd;
   const char *arg;
 
+  /* global options before the command */
+  while (argc >= 2 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quiet") == 0)) {
+    quiet = 1;
+    argc--;
+    argv++;
+  }
   if (argc < 2) return usage_error("missing command");
   arg = argv[1];
   if (strcmp(arg, "--version") == 0) {

@@ -52,6 +52,10 @@ int parse_args(const command *cmd, void *ctx, int argc, char **argv, const char 
         print_command_usage(stdout, cmd);
         return finish_stdout(EXIT_SUCCESS);
       }
+      if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+        quiet = 1;
+        continue;
+      }
       for (opt = cmd->options; opt->name; opt++)
         if (strlen(opt->name) == namelen && strncmp(opt->name, arg, namelen) == 0) break;
       if (!opt->name) return usage_error("%s: unknown option '%.*s'", cmd->name, (int)namelen, arg);

@@ -102,7 +102,8 @@ out:
 /*
  * What an external-data save did. With verbose (--report), on stdout: where
  * the tensors went and each tensor kept inline for being a shape input.
- * Otherwise one line on stderr when shape inputs were kept inline.
+ * Otherwise one line on stderr when shape inputs were kept inline (not
+ * with --quiet).
  */
 int print_external_report(const onnxslim_save_report *rep, int mode, int verbose) {
   size_t i, n = onnxslim_save_report_count(rep);
@@ -133,7 +134,7 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
     }
   }
   if (!verbose) {
-    if (shape > 0) {
+    if (shape > 0 && !quiet) {
       fflush(stdout);
       fprintf(stderr,
               "%s: kept %zu shape-input tensor%s inline (onnxruntime cannot load them from "

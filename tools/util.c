@@ -93,7 +93,12 @@ int open_model(onnxslim_model **model, const char *path) {
     fprintf(stderr, "%s: '-' (standard input or output) is not supported: name a file\n", progname);
     return EXIT_USAGE;
   }
-  rc = onnxslim_model_open(model, path, NULL);
+  onnxslim_load_options o = ONNXSLIM_LOAD_OPTIONS_INIT;
+  progress_line line;
+  o.progress = progress_begin(&line, "loading", path);
+  o.progress_payload = &line;
+  rc = onnxslim_model_open(model, path, &o);
+  progress_end(&line);
   if (rc == ONNXSLIM_OK) return EXIT_SUCCESS;
   fail_lib("cannot load '%s'", path);
   if (rc == ONNXSLIM_EPARSE)

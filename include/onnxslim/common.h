@@ -52,6 +52,43 @@
 extern "C" {
 #endif
 
+/**
+ * Progress of long work: a caller's function that the library calls while
+ * it loads a model (onnxslim_load_options), converts tensors
+ * (onnxslim_convert_options) or saves (onnxslim_save_options), in the
+ * calling thread, with `payload` as the caller set it next to the function
+ * in the options.
+ *
+ * `total` is the amount of work, in bytes, known before the first call and
+ * the same in every call of one operation: for a load the size of the model
+ * file (or buffer), parsed; for a conversion the bytes of the tensors its
+ * statistics pass reads (0 without that pass); for a save the bytes it
+ * writes (model file and data files; with external data the model file's
+ * size is computed before the data files get their final names, so it may
+ * be off by a few bytes: done never exceeds total all the same). `done` is
+ * how much of it is done; it never decreases and never exceeds total.
+ *
+ * The calls: first done = 0 (before the work starts; not made when total is
+ * 0); then, as the work goes on, calls with 0 < done < total, at most one
+ * per MiB of progress and about a thousand per operation (so the function
+ * may be slow-ish, e.g. Python, without slowing the work); last, done ==
+ * total once the work has succeeded, and only then (an operation that fails
+ * or is canceled makes no last call).
+ *
+ * Return 0 to go on. Any other value cancels the work: the operation stops
+ * at once and fails with ONNXSLIM_ECANCELED, leaving things as a failure
+ * does (a canceled load gives no model, a canceled conversion leaves the
+ * model unchanged, a canceled save leaves every file as it was before the
+ * save). The return value of the last call (done == total) is ignored: the
+ * work is complete by then.
+ *
+ * The function must not use the model the operation works on. The library
+ * never prints; drawing a progress bar is the caller's business (the
+ * onnxslim command draws one on a terminal).
+ * @since 0.2.0
+ */
+typedef int (*onnxslim_progress_fn)(uint64_t done, uint64_t total, void *payload);
+
 /** A loaded model. Owned by the caller; release with onnxslim_model_free(). */
 typedef struct onnxslim_model onnxslim_model;
 /** A graph: the main graph of a model or a subgraph held by an attribute. Borrowed. */

@@ -236,14 +236,15 @@ typedef enum onnxslim_convert_policy {
 #define ONNXSLIM_CONVERT_REPORT_NO_STATS 1u
 
 /** Current version of onnxslim_convert_options: 2 added exclude/n_exclude,
- * 3 added report_flags. */
-#define ONNXSLIM_CONVERT_OPTIONS_VERSION 3
+ * 3 added report_flags, 4 (0.2.0) added progress/progress_payload. */
+#define ONNXSLIM_CONVERT_OPTIONS_VERSION 4
 
 /**
  * What onnxslim_convert_model() converts and how. Fields are only appended;
- * a caller built against version 1 (without exclude and n_exclude) or 2
- * (without report_flags) keeps working, and the library reads only the
- * fields its version has (the others take their defaults).
+ * a caller built against version 1 (without exclude and n_exclude), 2
+ * (without report_flags) or 3 (without progress) keeps working, and the
+ * library reads only the fields its version has (the others take their
+ * defaults).
  * Selection: a tensor (initializer or Constant node value, in the main graph
  * or any subgraph) of a floating type with a kernel to `to` is converted
  * when it matches any entry of select[0..n_select) - an exact name, a glob
@@ -271,16 +272,25 @@ typedef struct onnxslim_convert_options {
   size_t n_exclude; /**< version 2 */
   unsigned int report_flags; /**< version 3: 0 or ONNXSLIM_CONVERT_REPORT_NO_STATS; other bits
                                   are reserved and must be 0 */
+  /** Version 4 (0.2.0): called as the conversion goes on (see
+   * onnxslim_progress_fn in onnxslim/common.h). total is the bytes of the
+   * selected tensors the statistics pass reads (0 when there is no such
+   * pass: out NULL or ONNXSLIM_CONVERT_REPORT_NO_STATS; the conversion
+   * itself happens as the model is saved, followed by that save's
+   * progress). NULL: none. A nonzero return stops the conversion before it
+   * changes the model: ONNXSLIM_ECANCELED, the model unchanged. */
+  onnxslim_progress_fn progress;
+  void *progress_payload; /**< version 4: passed to progress */
 } onnxslim_convert_options;
 
 #define ONNXSLIM_CONVERT_OPTIONS_INIT                                                             \
   {                                                                                               \
     ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-        0, NULL, 0, 0, NULL, 0, 0                                                                 \
+        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL                                                     \
   }
 
 /**
- * Sets *opts to the defaults of the given version, 1 to 3 (BF16,
+ * Sets *opts to the defaults of the given version, 1 to 4 (BF16,
  * cast-after-gather, round to nearest even, everything selected, nothing
  * excluded, a report with statistics); only the fields of that version are
  * written.
@@ -331,6 +341,7 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * ONNXSLIM_EUNSUPPORTED (no kernel to `to`), ONNXSLIM_ENOTFOUND (a select
  * entry matches no convertible tensor; the model is unchanged),
  * ONNXSLIM_EMODEL (the opsets above; a tensor whose bytes cannot be read),
+ * ONNXSLIM_ECANCELED (opts->progress asked to stop; the model is unchanged),
  * ONNXSLIM_ENOMEM (the model may then be partly converted).
  * @since 0.1.0
  */

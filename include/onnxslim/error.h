@@ -42,7 +42,10 @@ typedef enum onnxslim_error_code {
   /** The item has another type than the one asked for (e.g. reading an INT attribute as FLOAT). */
   ONNXSLIM_ETYPE = -11,
   /** No space left on the device, or the file-size limit (RLIMIT_FSIZE) would be exceeded. */
-  ONNXSLIM_ENOSPC = -12
+  ONNXSLIM_ENOSPC = -12,
+  /** The caller's progress function (onnxslim_progress_fn) asked to stop;
+   * nothing was changed. @since 0.2.0 */
+  ONNXSLIM_ECANCELED = -13
 } onnxslim_error_code;
 
 #ifdef __cplusplus

@@ -20,8 +20,9 @@ extern "C" {
 
 /* ---- load options ------------------------------------------------------ */
 
-/** Current version of onnxslim_load_options. */
-#define ONNXSLIM_LOAD_OPTIONS_VERSION 3
+/** Current version of onnxslim_load_options: 2 added base_dir, 3
+ * max_memory, 4 (0.2.0) progress and progress_payload. */
+#define ONNXSLIM_LOAD_OPTIONS_VERSION 4
 /** Default maximum nesting depth of protobuf messages. */
 #define ONNXSLIM_DEFAULT_MAX_DEPTH 100
 /**
@@ -73,13 +74,22 @@ typedef struct onnxslim_load_options {
    * ONNXSLIM_MAX_MEMORY_UNLIMITED for no limit. Later calls (lookups,
    * edits, saves) may allocate more. */
   uint64_t max_memory;
+  /** Since version 4 (0.2.0). Called as the load goes on (see
+   * onnxslim_progress_fn in onnxslim/common.h): total is the size of the
+   * model file or buffer, done how far the parse got in it. NULL: none. A
+   * nonzero return stops the load: ONNXSLIM_ECANCELED, no model. */
+  onnxslim_progress_fn progress;
+  /** Since version 4: passed to progress. */
+  void *progress_payload;
 } onnxslim_load_options;
 
 #define ONNXSLIM_LOAD_OPTIONS_INIT \
-  { ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0, NULL, 0 }
+  { ONNXSLIM_LOAD_OPTIONS_VERSION, 0, 0, NULL, 0, NULL, NULL }
 
 /**
- * Sets *opts to the defaults of the given options version.
+ * Sets *opts to the defaults of the given options version (1 to
+ * ONNXSLIM_LOAD_OPTIONS_VERSION); only the fields of that version are
+ * written, so a caller built against an older header passes its own version.
  * Errors: ONNXSLIM_EINVAL if opts is NULL or version is unknown.
  * @since 0.1.0
  */
@@ -110,7 +120,7 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * open/map, or `path` is not a regular file: a FIFO, device or directory is
  * refused at once, never waited on), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting
  * too deep, structure over max_memory), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor
- * dims), ONNXSLIM_ENOMEM.
+ * dims), ONNXSLIM_ENOMEM, ONNXSLIM_ECANCELED (opts->progress asked to stop).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_open(onnxslim_model **out, const char *path,

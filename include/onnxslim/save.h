@@ -55,8 +55,9 @@ typedef enum onnxslim_layout {
  * refuses that) (ONE_FILE, PER_TENSOR). */
 #define ONNXSLIM_SAVE_KEEP_STORAGE 32u
 
-/** Current version of onnxslim_save_options. */
-#define ONNXSLIM_SAVE_OPTIONS_VERSION 1
+/** Current version of onnxslim_save_options: 2 (0.2.0) added progress
+ * and progress_payload. */
+#define ONNXSLIM_SAVE_OPTIONS_VERSION 2
 /** Default size_threshold (bytes). */
 #define ONNXSLIM_SAVE_DEFAULT_THRESHOLD 1024
 /** Default align (bytes). */
@@ -87,17 +88,25 @@ typedef struct onnxslim_save_options {
    * generations, if the replaced model read them, are removed after the
    * save. Borrowed for the call. Not used by AS_LOADED. */
   const char *location;
+  /** Since version 2 (0.2.0). Called as the save goes on (see
+   * onnxslim_progress_fn in onnxslim/common.h): total is the bytes the
+   * save writes, the data files and the model file (bytes copied by the
+   * kernel included). NULL: none. A nonzero return stops the save:
+   * ONNXSLIM_ECANCELED, and every file is as it was before the save. */
+  onnxslim_progress_fn progress;
+  void *progress_payload; /**< since version 2: passed to progress */
 } onnxslim_save_options;
 
 #define ONNXSLIM_SAVE_OPTIONS_INIT                                                                \
   {                                                                                               \
     ONNXSLIM_SAVE_OPTIONS_VERSION, 0, ONNXSLIM_LAYOUT_AS_LOADED, ONNXSLIM_SAVE_DEFAULT_THRESHOLD, \
-        ONNXSLIM_SAVE_DEFAULT_ALIGN, NULL                                                         \
+        ONNXSLIM_SAVE_DEFAULT_ALIGN, NULL, NULL, NULL                                             \
   }
 
 /**
- * Sets *opts to the defaults of the given options version
- * (ONNXSLIM_SAVE_OPTIONS_INIT for version 1).
+ * Sets *opts to the defaults of the given options version, 1 or 2
+ * (ONNXSLIM_SAVE_OPTIONS_INIT); only the fields of that version are written,
+ * so a caller built against an older header passes its own version.
  * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version: the message names
  * the versions this library knows).
  * @since 0.1.0
@@ -176,7 +185,8 @@ typedef struct onnxslim_save_report onnxslim_save_report;
  * references that would not resolve from path's directory, or to another
  * file), ONNXSLIM_ELIMIT (model file over 2 GiB without
  * ONNXSLIM_SAVE_ALLOW_LARGE), ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_EMODEL
- * (a tensor whose bytes do not match its dims), ONNXSLIM_ENOMEM.
+ * (a tensor whose bytes do not match its dims), ONNXSLIM_ECANCELED
+ * (opts->progress asked to stop; every file is as it was), ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_save(onnxslim_save_report **out, const onnxslim_model *model,

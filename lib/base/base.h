@@ -40,6 +40,45 @@ int onnxslim__err_options_version(const char *who, const char *what, unsigned in
  * was being allocated ("out of memory: graph index"). Returns ONNXSLIM_ENOMEM. */
 int onnxslim__err_nomem(const char *what);
 
+/* ---- progress (progress.c) -------------------------------------------- */
+
+/* A meter over `total` units (bytes) of one operation that calls the
+ * caller's onnxslim_progress_fn: done = 0 first (progress_start), then at a
+ * bounded rate as units are added (0 < done < total), done == total last
+ * (progress_end, once the operation succeeded). fn NULL: every call is a
+ * no-op. A nonzero return of fn (but the last) makes the call that made it
+ * return ONNXSLIM_ECANCELED with the last error set. */
+typedef struct osl_progress {
+  onnxslim_progress_fn fn; /* NULL: no meter */
+  void *payload;
+  uint64_t total;
+  uint64_t done;  /* units added (may pass total; what fn sees never does) */
+  uint64_t next;  /* report when done reaches it */
+  uint64_t step;  /* units between reports */
+  uint64_t shown; /* the done fn saw last */
+} osl_progress;
+
+/* Sets the meter up (fn NULL: none) and makes the first call (none when
+ * total is 0). 0 or ONNXSLIM_ECANCELED. */
+int onnxslim__progress_start(osl_progress *p, onnxslim_progress_fn fn, void *payload,
+                             uint64_t total);
+int onnxslim__progress_report(osl_progress *p);
+/* Records ONNXSLIM_ECANCELED and returns it. */
+int onnxslim__progress_canceled(void);
+/* n more units done (p may be NULL); 0 or ONNXSLIM_ECANCELED. */
+static inline int onnxslim__progress_add(osl_progress *p, uint64_t n) {
+  if (!p || !p->fn) return 0;
+  p->done += n;
+  return p->done >= p->next ? onnxslim__progress_report(p) : 0;
+}
+/* done is now at least `done` units (for work measured by position). */
+static inline int onnxslim__progress_at(osl_progress *p, uint64_t done) {
+  if (!p || !p->fn || done <= p->done) return 0;
+  return onnxslim__progress_add(p, done - p->done);
+}
+/* The operation succeeded: the last call, done == total (p may be NULL). */
+void onnxslim__progress_end(osl_progress *p);
+
 /* ---- arena (arena.c) --------------------------------------------------- */
 
 /* A bump allocator. Everything a model allocates while it lives comes from
@@ -167,6 +206,9 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
 osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const char *rel,
                                          uint64_t size, osl_source src);
 osl_sink *onnxslim__out_sink(osl_out *out);
+/* Bytes written to the output from now on are added to `progress` (NULL:
+ * none), and its cancel fails the write. */
+void onnxslim__out_set_progress(osl_out *out, osl_progress *progress);
 uint64_t onnxslim__out_pos(const osl_out *out);
 uint64_t onnxslim__out_copied(const osl_out *out);
 const char *onnxslim__out_path(const osl_out *out);
@@ -216,11 +258,12 @@ int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const
                          int (*fn)(void *ctx, int dfd, const char *name), void *ctx);
 void onnxslim__side_clean(int dfd, const char *const *bases, size_t nbases, const char *kind);
 /* Atomically replaces `path` with `size` bytes produced by write_fn, after
- * removing the stale temporaries of earlier saves to it. *copied (may be
- * NULL) receives the bytes the kernel copied (copy_file_range). */
+ * removing the stale temporaries of earlier saves to it; the bytes written
+ * go to `progress` (may be NULL). *copied (may be NULL) receives the bytes
+ * the kernel copied (copy_file_range). */
 int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
                                 int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                                osl_source src, uint64_t *copied);
+                                osl_source src, osl_progress *progress, uint64_t *copied);
 /* ONNXSLIM_ELIMIT unless a model file of `size` bytes fits protobuf's 2 GiB
  * limit or allow_large is set. */
 int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large);

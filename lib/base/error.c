@@ -46,6 +46,7 @@ const char *onnxslim_strerror(int code) {
   case ONNXSLIM_EMODEL: return "invalid model";
   case ONNXSLIM_ETYPE: return "wrong type";
   case ONNXSLIM_ENOSPC: return "no space or file size limit";
+  case ONNXSLIM_ECANCELED: return "canceled";
   default: return "unknown error";
   }
 }

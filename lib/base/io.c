@@ -273,9 +273,10 @@ struct osl_out {
                   * committed, NULL if never made */
   uint8_t *buf;
   size_t len;
-  uint64_t pos;    /* bytes written (including buffered) */
-  uint64_t copied; /* bytes of pos copied in the kernel (copy_file_range) */
-  osl_source src;  /* where written bytes may come from: kernel copies, pages released */
+  uint64_t pos;           /* bytes written (including buffered) */
+  uint64_t copied;        /* bytes of pos copied in the kernel (copy_file_range) */
+  osl_source src;         /* where written bytes may come from: kernel copies, pages released */
+  osl_progress *progress; /* told of the bytes written, or NULL */
 };
 
 static int write_all(osl_out *o, const uint8_t *p, size_t n) {
@@ -300,17 +301,30 @@ static int flush(osl_out *o) {
   return rc;
 }
 
-/* Copies n bytes of file fd at off to the output in the kernel; returns
- * the number of bytes copied (0 when the kernel cannot do it here). */
-static size_t kernel_copy(osl_out *o, int fd, off_t off, size_t n) {
+/* Bytes per copy_file_range call when a progress meter watches (at least:
+ * the meter's step when it is larger); without one, a copy is one call. */
+#define OSL_COPY_CHUNK (8u << 20)
+
+/* Copies n bytes of file fd at off to the output in the kernel; *copied
+ * receives the number of bytes copied (less than n when the kernel cannot
+ * do it here). 0 or ONNXSLIM_ECANCELED (the progress meter). */
+static int kernel_copy(osl_out *o, int fd, off_t off, size_t n, size_t *copied) {
   size_t done = 0;
-  while (done < n) {
+  int rc = 0;
+  while (done < n && !rc) {
     loff_t in = (loff_t)off + (loff_t)done;
-    ssize_t c = copy_file_range(fd, &in, o->fd, NULL, n - done, 0);
+    size_t want = n - done;
+    if (o->progress && o->progress->fn) {
+      uint64_t chunk = o->progress->step > OSL_COPY_CHUNK ? o->progress->step : OSL_COPY_CHUNK;
+      if (want > chunk) want = (size_t)chunk;
+    }
+    ssize_t c = copy_file_range(fd, &in, o->fd, NULL, want, 0);
     if (c <= 0) break;
     done += (size_t)c;
+    rc = onnxslim__progress_add(o->progress, (uint64_t)c);
   }
-  return done;
+  *copied = done;
+  return rc;
 }
 
 static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
@@ -322,8 +336,10 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
     /* bytes that pass through unchanged: copied by the kernel */
     int rc = flush(o);
     if (rc) return rc;
-    size_t done = kernel_copy(o, sfd, (off_t)soff, n);
+    size_t done;
+    rc = kernel_copy(o, sfd, (off_t)soff, n, &done);
     o->copied += done;
+    if (rc) return rc;
     p += done;
     n -= done;
     if (!n) return 0;
@@ -331,18 +347,19 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
   if (n <= OSL_SINK_BUF - o->len) {
     memcpy(o->buf + o->len, p, n);
     o->len += n;
-    return 0;
+    return onnxslim__progress_add(o->progress, n);
   }
   int rc = flush(o);
   if (rc) return rc;
   if (n < OSL_SINK_BUF) {
     memcpy(o->buf, p, n);
     o->len = n;
-    return 0;
+    return onnxslim__progress_add(o->progress, n);
   }
   while (n) {
     size_t c = n < OSL_SINK_CHUNK ? n : OSL_SINK_CHUNK;
     rc = write_all(o, p, c);
+    if (!rc) rc = onnxslim__progress_add(o->progress, c);
     if (rc) return rc;
     if (o->src.release) o->src.release(o->src.owner, p, c);
     p += c;
@@ -757,6 +774,8 @@ osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const cha
 
 osl_sink *onnxslim__out_sink(osl_out *o) { return &o->base; }
 
+void onnxslim__out_set_progress(osl_out *o, osl_progress *progress) { o->progress = progress; }
+
 uint64_t onnxslim__out_pos(const osl_out *o) { return o->pos; }
 
 uint64_t onnxslim__out_copied(const osl_out *o) { return o->copied; }
@@ -893,7 +912,7 @@ int onnxslim__model_size_ok(const char *path, uint64_t size, int allow_large) {
 
 int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
                                 int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                                osl_source src, uint64_t *copied) {
+                                osl_source src, osl_progress *progress, uint64_t *copied) {
   if (copied) *copied = 0;
   if (out_path_ok(path)) return onnxslim_error_last_code();
   char *dir = dir_name(path);
@@ -911,6 +930,7 @@ int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
   }
   free(dir);
   if (!o) return onnxslim_error_last_code();
+  o->progress = progress;
   int rc = write_fn(&o->base, payload);
   if (!rc) rc = onnxslim__out_finish(o, fsync_data);
   if (!rc) rc = onnxslim__out_commit(o, fsync_data);

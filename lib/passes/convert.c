@@ -40,10 +40,12 @@ static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *
 /* ---- options and report ------------------------------------------------------- */
 
 /* Bytes of onnxslim_convert_options a caller of `version` has: version 1
- * ends before `exclude`, version 2 before `report_flags`. */
+ * ends before `exclude`, version 2 before `report_flags`, version 3 before
+ * `progress`. */
 static size_t options_size(unsigned int version) {
   if (version == 1) return offsetof(onnxslim_convert_options, exclude);
   if (version == 2) return offsetof(onnxslim_convert_options, report_flags);
+  if (version == 3) return offsetof(onnxslim_convert_options, progress);
   return sizeof(onnxslim_convert_options);
 }
 
@@ -346,7 +348,14 @@ typedef struct {
   const onnxslim_convert_options *o;
   onnxslim_convert_report *report;
   unsigned char *matched; /* per select entry: matched a convertible tensor */
+  osl_progress *progress; /* the statistics pass */
 } osl_conv;
+
+/* The payload of stats_chunk: output chunks counted as the bytes read. */
+typedef struct {
+  osl_progress *progress;
+  size_t in_size, out_size;
+} osl_progress_chunk;
 
 /* Does a select entry match `value` (all do when there are none)? Marks
  * every entry that matches, so that an entry matching nothing is found. */
@@ -372,6 +381,8 @@ typedef struct {
   onnxslim_tensor *t;
   const char *value;
   onnxslim_node *constant;
+  int32_t from;   /* its type before the conversion */
+  osl_cxform *cx; /* its transform, once prepared */
 } osl_cand;
 
 typedef struct {
@@ -400,15 +411,24 @@ static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char 
     out->c = c;
     out->cap = cap;
   }
-  out->c[out->count++] = (osl_cand){g, t, value, constant};
+  out->c[out->count++] = (osl_cand){g, t, value, constant, onnxslim_tensor_dtype(t), NULL};
   return 0;
 }
 
-/* Converts candidate c: the pending transform, the report entry, the graph. */
-static int convert_tensor(osl_conv *cv, const osl_cand *c) {
+/* Bytes the statistics pass reads (the progress meter's unit). */
+static int stats_chunk(void *payload, const uint8_t *out, size_t n) {
+  (void)out;
+  osl_progress_chunk *pc = payload;
+  return onnxslim__progress_add(pc->progress, (uint64_t)(n / pc->out_size) * pc->in_size);
+}
+
+/* Prepares candidate c without changing the model: its pending transform,
+ * its report entry and the statistics pass (the long part: the one the
+ * progress meter follows, and where a cancel stops). */
+static int prepare_tensor(osl_conv *cv, osl_cand *c) {
   const onnxslim_convert_options *o = cv->o;
   onnxslim_tensor *t = c->t;
-  int32_t from = onnxslim_tensor_dtype(t);
+  int32_t from = c->from;
   const osl_convert_kernel *k = onnxslim__convert_kernel(from, o->to);
   uint64_t before = 0;
   const void *data;
@@ -445,10 +465,19 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
     e->stats.count = 0;
     osl_cxform sx = *cx; /* the same transform, counting */
     sx.stats = &e->stats;
-    rc = onnxslim__xform_chunks(cv->model, &sx.x, NULL, NULL, NULL);
+    osl_progress_chunk pc = {cv->progress, x->in_size, x->out_size};
+    rc = onnxslim__xform_chunks(cv->model, &sx.x, NULL, stats_chunk, &pc);
     if (rc) return rc;
   }
-  rc = onnxslim__tensor_set_xform((osl_msg *)t, o->to, x);
+  c->cx = cx;
+  return 0;
+}
+
+/* Converts prepared candidate c: the pending transform, the graph. */
+static int convert_tensor(osl_conv *cv, const osl_cand *c) {
+  const onnxslim_convert_options *o = cv->o;
+  int32_t from = c->from;
+  int rc = onnxslim__tensor_set_xform((osl_msg *)c->t, o->to, &c->cx->x);
   if (rc) return rc;
   int has_producer = c->constant != NULL;
   switch (o->policy) {
@@ -537,7 +566,8 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
     free(matched);
     return onnxslim__err_nomem(NULL);
   }
-  osl_conv cv = {model, opts, r, matched};
+  osl_progress progress;
+  osl_conv cv = {model, opts, r, matched, &progress};
   /* select and check everything first, so a refusal changes nothing */
   osl_cands cands = {0, 0, NULL};
   rc = collect(&cv, g, &cands);
@@ -547,11 +577,22 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
                          "selection '%s' matches no tensor that can be converted to %s (a "
                          "floating-point initializer or Constant value of another type)",
                          opts->select[i], onnxslim_dtype_name(opts->to));
+  /* then the statistics pass over every tensor (a cancel there changes
+   * nothing either), and only then the model */
+  uint64_t total = 0;
+  if (r && !(opts->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS))
+    for (size_t i = 0; i < cands.count; i++) {
+      uint64_t size = 0;
+      if (!onnxslim_tensor_byte_size(cands.c[i].t, &size)) total += size;
+    }
+  if (!rc) rc = onnxslim__progress_start(&progress, opts->progress, opts->progress_payload, total);
+  for (size_t i = 0; i < cands.count && !rc; i++) rc = prepare_tensor(&cv, &cands.c[i]);
   for (size_t i = 0; i < cands.count && !rc; i++) rc = convert_tensor(&cv, &cands.c[i]);
   free(cands.c);
   free(matched);
   if (rc || !out) onnxslim_convert_report_free(r);
   else *out = r;
+  if (!rc) onnxslim__progress_end(&progress);
   return rc;
 }
 

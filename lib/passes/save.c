@@ -19,13 +19,21 @@
 
 /* ---- options ------------------------------------------------------------- */
 
+/* Bytes of onnxslim_save_options a caller of `version` has: version 1 ends
+ * before `progress`. */
+static size_t options_size(unsigned int version) {
+  if (version == 1) return offsetof(onnxslim_save_options, progress);
+  return sizeof(onnxslim_save_options);
+}
+
 int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version) {
   if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_save_options_init: opts is NULL");
-  if (version != ONNXSLIM_SAVE_OPTIONS_VERSION)
+  if (version < 1 || version > ONNXSLIM_SAVE_OPTIONS_VERSION)
     return onnxslim__err_options_version("onnxslim_save_options_init", "save options", version,
                                          ONNXSLIM_SAVE_OPTIONS_VERSION);
   onnxslim_save_options d = ONNXSLIM_SAVE_OPTIONS_INIT;
-  *opts = d;
+  memcpy(opts, &d, options_size(version));
+  opts->version = version;
   return 0;
 }
 
@@ -53,7 +61,9 @@ static int read_options(const onnxslim_save_options *opts, onnxslim_save_options
   if (opts->version < 1 || opts->version > ONNXSLIM_SAVE_OPTIONS_VERSION)
     return onnxslim__err_options_version("onnxslim_save", "save options", opts->version,
                                          ONNXSLIM_SAVE_OPTIONS_VERSION);
-  *o = *opts;
+  /* the fields the caller's version has; the later ones keep their defaults */
+  memcpy(o, opts, options_size(opts->version));
+  o->version = ONNXSLIM_SAVE_OPTIONS_VERSION;
   if (o->layout < ONNXSLIM_LAYOUT_AS_LOADED || o->layout > ONNXSLIM_LAYOUT_INLINE)
     return onnxslim__err(ONNXSLIM_EINVAL,
                          "onnxslim_save: unknown layout %d (ONNXSLIM_LAYOUT_AS_LOADED, ONE_FILE, "
@@ -83,7 +93,8 @@ static int read_options(const onnxslim_save_options *opts, onnxslim_save_options
 static int write_model(osl_sink *sink, void *payload) { return onnxslim__msg_write(payload, sink); }
 
 static int save_as_loaded(osl_msg *r, const onnxslim_model *model, const char *path,
-                          unsigned int flags, uint64_t *copied) {
+                          const onnxslim_save_options *o, uint64_t *copied) {
+  unsigned int flags = o->flags;
   uint64_t size;
   int rc = onnxslim__msg_size(r, &size);
   if (rc) return rc;
@@ -95,11 +106,14 @@ static int save_as_loaded(osl_msg *r, const onnxslim_model *model, const char *p
   osl_lock *lock = NULL;
   if (onnxslim__external_count(model) && !(lock = onnxslim__dest_lock_path(path)))
     return onnxslim_error_last_code();
+  osl_progress progress;
   rc = onnxslim__external_refs_resolve(model, path);
+  if (!rc) rc = onnxslim__progress_start(&progress, o->progress, o->progress_payload, size);
   if (!rc)
     rc = onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
-                                model, copied);
+                                model, &progress, copied);
   onnxslim__dest_unlock(lock);
+  if (!rc) onnxslim__progress_end(&progress);
   return rc;
 }
 
@@ -115,7 +129,7 @@ int onnxslim_save(onnxslim_save_report **out, const onnxslim_model *model, const
   onnxslim_save_report *rep = out ? calloc(1, sizeof *rep) : NULL;
   if (out && !rep) return onnxslim__err_nomem("save report");
   uint64_t copied = 0;
-  rc = save_as_loaded(r, model, path, o.flags, &copied);
+  rc = save_as_loaded(r, model, path, &o, &copied);
   if (rc) {
     onnxslim_save_report_free(rep);
     return rc;

@@ -164,6 +164,9 @@ typedef struct {
   osl_saveplan sp;
   osl_out *mout;
   onnxslim_save_report *rep;
+  /* the bytes written, for the caller's progress function */
+  osl_progress progress;
+  uint64_t model_est; /* the model file's size as estimated before the data */
 } osl_xsave;
 
 static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *g) {
@@ -886,6 +889,61 @@ static int want_names(osl_xsave *x) {
   return 0;
 }
 
+/* Where write_data will put each tensor (its file and offset: the same
+ * every time) and the bytes of the data files. */
+static uint64_t place_items(osl_xsave *x) {
+  int one_file = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
+  uint64_t total = 0, pos = 0;
+  size_t file = 0;
+  for (size_t i = 0; i < x->count; i++) {
+    osl_item *it = &x->items[i];
+    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (one_file) {
+      pos += (x->o.align - pos % x->o.align) % x->o.align;
+      it->file = 0;
+      it->offset = pos;
+      pos += it->length;
+    } else {
+      it->file = file++;
+      it->offset = 0;
+      total += it->length;
+    }
+  }
+  return one_file ? pos : total;
+}
+
+/* The size of the model file, planned with the names the data files want
+ * (the names they get may differ by a generation "_N") and a checksum
+ * of the right length: for the progress meter's total, before any byte is
+ * written. The plan is dropped again. */
+static int plan_model(osl_xsave *x);
+static int estimate_model(osl_xsave *x, uint64_t *size) {
+  place_items(x);
+  for (size_t i = 0; i < x->nfiles; i++) x->locs[i] = x->wants[i];
+  for (size_t i = 0; i < x->count; i++)
+    if (x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL)
+      memset(x->items[i].checksum, '0', sizeof x->items[i].checksum - 1);
+  int rc = plan_model(x);
+  if (!rc) rc = onnxslim__msg_size_planned(x->model->root, &x->sp, size);
+  for (size_t i = 0; i < x->nfiles; i++) x->locs[i] = NULL;
+  onnxslim__saveplan_free(&x->sp);
+  free(x->plans);
+  x->plans = NULL;
+  x->enc.n = 0;
+  return rc;
+}
+
+/* The progress meter: its total is every byte the save writes (see
+ * estimate_model for the model file's part). */
+static int start_progress(osl_xsave *x) {
+  if (!x->o.progress) return onnxslim__progress_start(&x->progress, NULL, NULL, 0);
+  uint64_t data = place_items(x);
+  int rc = estimate_model(x, &x->model_est);
+  if (rc) return rc;
+  return onnxslim__progress_start(&x->progress, x->o.progress, x->o.progress_payload,
+                                  data + x->model_est);
+}
+
 /* The data files, each written to a temporary file (aligned offsets in one
  * file, checksums when asked) and synced; temporaries of killed saves to
  * the same names are removed first, so their space is free again. */
@@ -903,6 +961,7 @@ static int write_data(osl_xsave *x) {
       x->outs[x->nouts] = onnxslim__out_open_beneath(x->outdir, x->outdir_name, x->wants[x->nouts],
                                                      one_file ? total : it->length, x->model);
       if (!x->outs[x->nouts]) return onnxslim_error_last_code();
+      onnxslim__out_set_progress(x->outs[x->nouts], &x->progress);
       x->nouts++;
     }
     it->file = x->nouts - 1;
@@ -1025,6 +1084,7 @@ static int write_model(osl_xsave *x) {
   if (rc) return rc;
   x->mout = onnxslim__out_open_at(x->outdir, x->path, size, x->model);
   if (!x->mout) return onnxslim_error_last_code();
+  onnxslim__out_set_progress(x->mout, &x->progress);
   rc = onnxslim__msg_write_planned(x->model->root, &x->sp, onnxslim__out_sink(x->mout));
   if (!rc) rc = onnxslim__out_finish(x->mout, x->fsync_data);
   if (!rc) rc = onnxslim__out_commit(x->mout, x->fsync_data);
@@ -1097,6 +1157,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   if (!rc) rc = collect_items(&x, model->root);
   if (!rc) rc = open_outdir(&x);
   if (!rc) rc = want_names(&x);
+  if (!rc) rc = start_progress(&x);
   if (!rc) rc = write_data(&x);
   if (!rc) rc = take_turn(&x);
   if (!rc) rc = start_journal(&x);
@@ -1110,5 +1171,6 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
     x.rep = NULL;
   }
   xsave_free(&x);
+  if (!rc) onnxslim__progress_end(&x.progress);
   return rc;
 }

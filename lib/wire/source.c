@@ -64,7 +64,7 @@ osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *re
 
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                           const onnxslim_model *model, uint64_t *copied) {
+                           const onnxslim_model *model, osl_progress *progress, uint64_t *copied) {
   return onnxslim__atomic_write_from(path, size, fsync_data, write_fn, payload,
-                                     onnxslim__model_source(model), copied);
+                                     onnxslim__model_source(model), progress, copied);
 }

@@ -65,6 +65,7 @@ typedef struct {
   osl_win win;
   uint8_t *scratch; /* copies of a tensor's small fields for the tensor hook */
   size_t scratch_cap;
+  osl_progress *progress; /* the bytes parsed: where the message entered starts */
 } osl_parse;
 
 /* Copies the n bytes at p (in the mapping, or the buffer) to dst. */
@@ -455,6 +456,7 @@ static int parse_tree(osl_parse *ps, osl_msg *root) {
       return parse_err(ps, depth + 1, ONNXSLIM_ELIMIT, sub->p, what);
     }
     rc = collect_fields(ps, sub, depth + 1);
+    if (!rc) rc = onnxslim__progress_at(ps->progress, (uint64_t)(sub->p - ps->base));
     if (rc) return rc;
     depth++;
     ps->stack[depth].msg = sub;
@@ -462,10 +464,11 @@ static int parse_tree(osl_parse *ps, osl_msg *root) {
   }
 }
 
-int onnxslim__parse_model(onnxslim_model *model) {
+int onnxslim__parse_model(onnxslim_model *model, osl_progress *progress) {
   osl_parse ps;
   memset(&ps, 0, sizeof ps);
   ps.model = model;
+  ps.progress = progress;
   ps.max_depth = model->max_depth;
   ps.max_memory = model->max_memory;
   ps.stack = calloc((size_t)ps.max_depth + 1, sizeof *ps.stack);

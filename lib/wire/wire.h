@@ -256,8 +256,9 @@ typedef struct osl_hooks {
 
 /* ---- parsing and field access (wire.c) ---------------------------------- */
 
-/* Parses `size` bytes at `data` into model->root. */
-int onnxslim__parse_model(onnxslim_model *model);
+/* Parses `size` bytes at `data` into model->root; the bytes parsed go to
+ * `progress` (may be NULL), whose cancel stops the parse. */
+int onnxslim__parse_model(onnxslim_model *model, osl_progress *progress);
 
 /* Field access. "last" = last occurrence (protobuf semantics for singular
  * fields). All return NULL when absent. */
@@ -406,7 +407,7 @@ osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *re
                                     const onnxslim_model *model);
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
-                           const onnxslim_model *model, uint64_t *copied);
+                           const onnxslim_model *model, osl_progress *progress, uint64_t *copied);
 
 /* ---- handle checks (handle.c) -------------------------------------------- */
 

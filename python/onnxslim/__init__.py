@@ -25,8 +25,8 @@ library's own version string.
 from . import _constants
 from ._constants import *  # noqa: F401,F403  (the ONNXSLIM_* constants)
 from ._errors import (  # noqa: F401
-    _ERRORS, BufferTooSmall, Error, InvalidArgument, IoError, LimitError, ModelError, NoSpace,
-    NotFound, OutOfMemory, ParseError, RangeError, TypeMismatch, Unsupported, _error)
+    _ERRORS, BufferTooSmall, Canceled, Error, InvalidArgument, IoError, LimitError, ModelError,
+    NoSpace, NotFound, OutOfMemory, ParseError, RangeError, TypeMismatch, Unsupported, _error)
 from ._attr import Attribute
 from ._convert import ConvertEntry, ConvertReport, ConvertStats, convert_values
 from ._function import Function

@@ -1,17 +1,21 @@
 """ctypes declarations of the public C API (generated; do not edit).
 
 Written by scripts/gen-python-capi.py from include/onnxslim/*.h:
-one Structure per options or statistics structure and FUNCTIONS, name ->
-(restype, argtypes) for every public function. python/tests/test_capi.py
-regenerates it and fails on any difference.
+one CFUNCTYPE per function pointer type, one Structure per options or
+statistics structure and FUNCTIONS, name -> (restype, argtypes) for every
+public function. python/tests/test_capi.py regenerates it and fails on any
+difference.
 """
 
-from ctypes import (POINTER as P, Structure, c_char_p, c_double, c_float, c_int,
-                    c_int32, c_int64, c_size_t, c_uint, c_uint16, c_uint32, c_uint64,
-                    c_void_p)
+from ctypes import (CFUNCTYPE, POINTER as P, Structure, c_char_p, c_double, c_float,
+                    c_int, c_int32, c_int64, c_size_t, c_uint, c_uint16, c_uint32,
+                    c_uint64, c_void_p)
 
 #: An opaque handle (onnxslim_model *, onnxslim_node *, ...).
 H = c_void_p
+
+#: onnxslim_progress_fn (common.h).
+ProgressFn = CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p)
 
 
 class ConvertStats(Structure):
@@ -43,6 +47,8 @@ class ConvertOptions(Structure):
         ("exclude", P(c_char_p)),
         ("n_exclude", c_size_t),
         ("report_flags", c_uint),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
     ]
 
 
@@ -55,6 +61,8 @@ class LoadOptions(Structure):
         ("max_depth", c_uint),
         ("base_dir", c_char_p),
         ("max_memory", c_uint64),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
     ]
 
 
@@ -68,6 +76,8 @@ class SaveOptions(Structure):
         ("size_threshold", c_uint64),
         ("align", c_uint64),
         ("location", c_char_p),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
     ]
 
 

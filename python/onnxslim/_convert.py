@@ -3,7 +3,7 @@
 import collections
 import ctypes
 
-from . import _args
+from . import _args, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _str
 from ._lib import ConvertOptions, ConvertStats as _CStats, lib
@@ -156,7 +156,8 @@ def _report(rep, has_stats):
 
 
 def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
-            rounding="nearest", saturate=False, flush_subnormals=False, stats=True):
+            rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
+            progress=None):
     """Model.convert(); see there."""
     m = model._ptr()
     if (to is None) == (gather_to is None):
@@ -178,8 +179,9 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     sel, n_sel = _specs(["op:Gather:0"] if gather_to is not None else select, "select")
     exc, n_exc = _specs(exclude, "exclude")
     rep = ctypes.c_void_p()
+    prog = _progress.make(progress)
     if (gather_to is not None and pol == _C["POLICY_CAST_AFTER_GATHER"] and not n_exc
-            and want_stats):
+            and want_stats and prog is None):
         # the published recipe's own entry point, as `onnxslim convert --gather-to`
         _check(lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags))
     else:
@@ -195,7 +197,16 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         opts.exclude = exc if n_exc else None
         opts.n_exclude = n_exc
         opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
-        _check(lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts)))
+        if prog:
+            prog.attach(opts)
+        rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))
+        if prog:
+            try:
+                prog.check()
+            except BaseException:
+                lib.onnxslim_convert_report_free(rep)  # NULL unless the last call raised
+                raise
+        _check(rc)
     try:
         return _report(rep, want_stats)
     finally:

@@ -98,6 +98,15 @@ class NoSpace(Error):
     """ONNXSLIM_ENOSPC: no space left on the device, or the file-size limit."""
 
 
+class Canceled(Error):
+    """ONNXSLIM_ECANCELED: the progress function stopped the work; nothing changed.
+
+    The ``progress=`` functions of :func:`load`, :meth:`Model.convert` and
+    :meth:`Model.save` stop the work by raising an exception: that exception
+    is re-raised, not this one. A C progress function gets this one.
+    """
+
+
 _ERRORS = {
     _C["EINVAL"]: InvalidArgument,
     _C["ENOMEM"]: OutOfMemory,
@@ -111,6 +120,7 @@ _ERRORS = {
     _C["EMODEL"]: ModelError,
     _C["ETYPE"]: TypeMismatch,
     _C["ENOSPC"]: NoSpace,
+    _C["ECANCELED"]: Canceled,
 }
 
 

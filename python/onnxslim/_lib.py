@@ -25,7 +25,8 @@ would cut 64-bit handles).
 import ctypes
 import os
 
-from ._capi import FUNCTIONS, ConvertOptions, ConvertStats, LoadOptions, SaveOptions  # noqa: F401
+from ._capi import (FUNCTIONS, ConvertOptions, ConvertStats, LoadOptions, ProgressFn,  # noqa: F401
+                    SaveOptions)
 
 _SONAME = "libonnxslim.so.0"
 

@@ -4,13 +4,13 @@ import ctypes
 import os
 import weakref
 
-from . import _args, _function, _graph
+from . import _args, _function, _graph, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
 from ._lib import LoadOptions, lib
 
 
-def load(path_or_bytes, base_dir=None):
+def load(path_or_bytes, base_dir=None, progress=None):
     """Load a model from a file path or from bytes; returns a :class:`Model`.
 
     A path (str or os.PathLike) is opened with onnxslim_model_open() (the file
@@ -20,11 +20,17 @@ def load(path_or_bytes, base_dir=None):
     (default: the model file's directory; required for bytes whose model has
     external data). Raises :class:`Error` (e.g. :class:`ParseError`,
     :class:`IoError`) on failure.
+    ``progress``: a callable ``progress(done, total)``, called as the model
+    file (total bytes) is parsed, at most once per MiB; raising in it stops
+    the load and the exception propagates (docs/python.md, "Progress").
     """
     opts = LoadOptions()
     _check(lib.onnxslim_load_options_init(ctypes.byref(opts), _C["LOAD_OPTIONS_VERSION"]))
     if base_dir is not None:
         opts.base_dir = _path(base_dir)
+    prog = _progress.make(progress)
+    if prog:
+        prog.attach(opts)
     handle = ctypes.c_void_p()
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         data = bytes(path_or_bytes)
@@ -35,6 +41,13 @@ def load(path_or_bytes, base_dir=None):
                                      ctypes.byref(opts))
     else:
         raise TypeError("load() takes a path or bytes, not %s" % type(path_or_bytes).__name__)
+    if prog:
+        try:
+            prog.check()
+        except BaseException:
+            if rc == 0:  # raised in the last call: the load had completed
+                lib.onnxslim_model_free(handle.value)
+            raise
     _check(rc)
     return Model(handle.value)
 
@@ -187,7 +200,7 @@ class Model:
 
     def save(self, path, external_data=None, threshold=None, align=None, location=None,
              no_fsync=False, allow_large=False, constants=False, checksum=False,
-             force_shape_inputs=False, keep_storage=False, layout=None, flags=0):
+             force_shape_inputs=False, keep_storage=False, layout=None, flags=0, progress=None):
         """Save the model to `path`, atomically (onnxslim_save()); returns a :class:`SaveReport`.
 
         ``external_data`` says where tensor bytes go: None (default) where
@@ -205,13 +218,16 @@ class Model:
         keep_storage (a tensor goes out exactly when it is external now).
         ``layout`` (a ``LAYOUT_*`` value) and ``flags`` (an OR of ``SAVE_*``)
         are the C options for callers that have them. The in-memory model is
-        never changed: save it several ways.
+        never changed: save it several ways. ``progress``: a callable
+        ``progress(done, total)``, called as the bytes are written (total:
+        every byte of the model and data files); raising in it stops the
+        save, every file as it was, and the exception propagates.
         """
         from . import _save
         return _save.save(self, path, external_data, threshold, align, location, layout, flags,
-                          no_fsync=no_fsync, allow_large=allow_large, constants=constants,
-                          checksum=checksum, force_shape_inputs=force_shape_inputs,
-                          keep_storage=keep_storage)
+                          progress=progress, no_fsync=no_fsync, allow_large=allow_large,
+                          constants=constants, checksum=checksum,
+                          force_shape_inputs=force_shape_inputs, keep_storage=keep_storage)
 
     def save_bytes(self):
         """The model serialized as bytes, tensors as loaded (onnxslim_save_buffer())."""
@@ -226,10 +242,11 @@ class Model:
 
     # ---- edits ------------------------------------------------------------------
 
-    def merge(self, path, allow_large=False, no_fsync=False):
+    def merge(self, path, allow_large=False, no_fsync=False, progress=None):
         """Save with every tensor inline, external data included (``onnxslim merge``);
         the same as ``save(path, external_data=False)``. Returns a :class:`SaveReport`."""
-        return self.save(path, external_data=False, allow_large=allow_large, no_fsync=no_fsync)
+        return self.save(path, external_data=False, allow_large=allow_large, no_fsync=no_fsync,
+                         progress=progress)
 
     def save_size(self):
         """The size in bytes of :meth:`save_bytes`' result, computed without serializing."""
@@ -323,7 +340,8 @@ class Model:
         return _cleanup.remove_unused(self, graph, recursive)
 
     def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
-                rounding="nearest", saturate=False, flush_subnormals=False, stats=True):
+                rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
+                progress=None):
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -341,10 +359,14 @@ class Model:
         ``flush_subnormals``: subnormal results become zero. ``stats=False``
         skips the statistics pass of the report. Tensors are converted as
         the model is saved (no second copy of the weights is held).
+        ``progress``: a callable ``progress(done, total)``, called as the
+        statistics pass reads the tensors (total bytes; only the last call,
+        (0, 0), with ``stats=False``); raising in it stops the conversion,
+        the model unchanged, and the exception propagates.
         """
         from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
-                                saturate, flush_subnormals, stats)
+                                saturate, flush_subnormals, stats, progress)
 
     # Assignable fields: reads as above, writes through the set_* methods.
     ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)

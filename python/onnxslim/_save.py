@@ -4,7 +4,7 @@ import collections
 import ctypes
 import os
 
-from . import _args
+from . import _args, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _path, _str
 from ._lib import SaveOptions, lib
@@ -90,7 +90,7 @@ def _report(rep):
 
 
 def save(model, path, external_data=None, threshold=None, align=None, location=None,
-         layout=None, flags=0, **flag_kwargs):
+         layout=None, flags=0, progress=None, **flag_kwargs):
     """Model.save(); see there."""
     m = model._ptr()
     if not isinstance(path, (str, bytes, os.PathLike)):
@@ -122,8 +122,18 @@ def save(model, path, external_data=None, threshold=None, align=None, location=N
     if location is not None:
         keep = _args.cstr(location, "location")
         opts.location = keep
+    prog = _progress.make(progress)
+    if prog:
+        prog.attach(opts)
     rep = ctypes.c_void_p()
-    _check(lib.onnxslim_save(ctypes.byref(rep), m, _path(path), ctypes.byref(opts)))
+    rc = lib.onnxslim_save(ctypes.byref(rep), m, _path(path), ctypes.byref(opts))
+    if prog:
+        try:
+            prog.check()
+        except BaseException:
+            lib.onnxslim_save_report_free(rep)  # NULL unless the last call raised
+            raise
+    _check(rc)
     try:
         return _report(rep)
     finally:
