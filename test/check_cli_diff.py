@@ -25,21 +25,11 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+from checks import finish, report
 from json_schema import Spec
 
 cli, work = sys.argv[1], sys.argv[2]
 spec = Spec()
-passed = failed = 0
-
-
-def report(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what + (":\n    " + detail.replace("\n", "\n    ") if detail else ""))
 
 
 # ---- the models -----------------------------------------------------------------
@@ -359,5 +349,4 @@ for name in spec.schemas:
         unseen = spec.unseen(name)
         report(not unseen, "every member of %s in docs/json.md was printed by a case" % name,
                ", ".join(unseen))
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from checks import finish, report
 
 root = Path(__file__).resolve().parent.parent
 ap = argparse.ArgumentParser()
@@ -39,17 +40,6 @@ ap.add_argument("--completion", default=str(root / "completion/onnxslim.bash"))
 args = ap.parse_args()
 cli = str(Path(args.onnxslim).resolve())
 
-passed = failed = 0
-
-
-def report(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what + (": " + detail if detail else ""))
 
 
 def run(argv, **kw):
@@ -261,5 +251,4 @@ for c in commands:
                "completion: the values offered for %s %s (%s) are accepted, a wrong one is not" % (c, o, " ".join(words)),
                "refused: %s" % bad_words)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -27,21 +27,11 @@ from onnx import helper as h
 from onnx import numpy_helper as nh
 
 from json_schema import ROOT, Spec
+from checks import finish, report
 
 cli, work = sys.argv[1], sys.argv[2]
 spec = Spec()
-passed = failed = 0
 TESTDATA = "/usr/share/libonnx-testdata/data"
-
-
-def report(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what + (":\n    " + str(detail).replace("\n", "\n    ") if detail else ""))
 
 
 def run(*args):
@@ -278,5 +268,4 @@ for name in spec.schemas:
 report(set(spec.schemas) == {"onnxslim.info/1", "onnxslim.check/1", "onnxslim.fingerprint/1",
                              "onnxslim.diff/1", "onnxslim.convert/1"},
        "docs/json.md documents the five schemas", sorted(spec.schemas))
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -15,21 +15,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from checks import finish, report
 
 root = Path(__file__).resolve().parent.parent
 build = root / os.environ.get("B", "build")
-passed = failed = 0
 WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
-
-
-def report(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what + (": " + detail if detail else ""))
 
 
 def section(text, heading):
@@ -150,5 +140,4 @@ report(bool(frees) and all(f in own for f in frees),
        "docs/handles.md \"What you own\" lists every *_free function (%d)" % len(frees),
        "missing: %s" % sorted(f for f in frees if f not in own))
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -16,6 +16,7 @@ import pathlib
 import re
 import subprocess
 import sys
+from checks import finish, report
 
 TIERS = ["base", "wire", "handles", "passes"]
 FOLDER_TIER = {"base": 0, "wire": 1, "": 2, "passes": 3}
@@ -26,17 +27,6 @@ root = pathlib.Path(__file__).resolve().parent.parent
 build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
 if not build.is_absolute():
     build = root / build
-passed = failed = 0
-
-
-def report(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what + (": " + detail if detail else ""))
 
 
 def tier_of(rel):
@@ -110,5 +100,4 @@ for src in sorted(list(lib.rglob("*.c")) + list(lib.rglob("*.h"))):
             bad.append("%s (%s) includes %s (%s)" % (rel, TIERS[t], cand, TIERS[ht]))
 report(not bad, "no include of a higher tier's header (%d includes)" % n, "\n  " + "\n  ".join(bad))
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
