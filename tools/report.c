@@ -99,20 +99,17 @@ out:
   return status;
 }
 
-/*
- * What an external-data save did. With verbose (--report), on stdout: where
- * the tensors went and each tensor kept inline for being a shape input.
- * Otherwise one line on stderr when shape inputs were kept inline (not
- * with --quiet).
- */
-int print_external_report(const onnxslim_save_report *rep, int mode, int verbose) {
-  size_t i, n = onnxslim_save_report_count(rep);
-  size_t written = 0, below = 0, shape = 0, nolayout = 0, files = 0;
-  uint64_t bytes = 0;
-  const char *first_loc = NULL, *prev_loc = NULL;
-  strbuf s = {0};
-  char h[32];
+/* What a save report counts, for the text and the JSON report. */
+typedef struct {
+  size_t written, below, shape, nolayout, files;
+  uint64_t bytes;
+  const char *first_loc; /* the first data file (borrowed from the report) */
+} save_tally;
 
+static int tally_save_report(const onnxslim_save_report *rep, save_tally *t) {
+  size_t i, n = onnxslim_save_report_count(rep);
+  const char *prev_loc = NULL;
+  memset(t, 0, sizeof *t);
   for (i = 0; i < n; i++) {
     const char *loc = onnxslim_save_report_location(rep, i);
     int st = onnxslim_save_report_placement(rep, i);
@@ -121,25 +118,41 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
       return fail_lib("external data report entry %zu", i);
     switch (st) {
     case ONNXSLIM_PLACEMENT_EXTERNAL:
-      written++;
-      bytes = add_sat(bytes, len);
+      t->written++;
+      t->bytes = add_sat(t->bytes, len);
       if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0))
-        files++; /* one file: all the same; per tensor: one each */
-      if (!first_loc) first_loc = loc;
+        t->files++; /* one file: all the same; per tensor: one each */
+      if (!t->first_loc) t->first_loc = loc;
       prev_loc = loc;
       break;
-    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: below++; break;
-    case ONNXSLIM_PLACEMENT_SHAPE_INPUT: shape++; break;
-    default: nolayout++; break;
+    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: t->below++; break;
+    case ONNXSLIM_PLACEMENT_SHAPE_INPUT: t->shape++; break;
+    default: t->nolayout++; break;
     }
   }
+  return EXIT_SUCCESS;
+}
+
+/*
+ * What an external-data save did. With verbose (--report), on stdout: where
+ * the tensors went and each tensor kept inline for being a shape input.
+ * Otherwise one line on stderr when shape inputs were kept inline (not
+ * with --quiet).
+ */
+int print_external_report(const onnxslim_save_report *rep, int mode, int verbose) {
+  size_t i, n = onnxslim_save_report_count(rep);
+  save_tally t;
+  strbuf s = {0};
+  char h[32];
+
+  if (tally_save_report(rep, &t) != EXIT_SUCCESS) return EXIT_FAILURE;
   if (!verbose) {
-    if (shape > 0 && !quiet) {
+    if (t.shape > 0 && !quiet) {
       fflush(stdout);
       fprintf(stderr,
               "%s: kept %zu shape-input tensor%s inline (onnxruntime cannot load them from "
               "external data; --force-shape-inputs moves them out)\n",
-              progname, shape, shape == 1 ? "" : "s");
+              progname, t.shape, t.shape == 1 ? "" : "s");
     }
     return EXIT_SUCCESS;
   }
@@ -147,17 +160,17 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
     printf("every tensor inline (%zu considered)\n", n);
     return EXIT_SUCCESS;
   }
-  human_size(h, sizeof h, bytes);
-  printf("external data: %zu tensor%s, %" PRIu64 " bytes%s%s%s", written, written == 1 ? "" : "s",
-         bytes, h[0] ? " (" : "", h, h[0] ? ")" : "");
-  if (files == 1 && first_loc) printf(" in '%s'\n", esc(&s, first_loc));
-  else printf(" in %zu files\n", files);
+  human_size(h, sizeof h, t.bytes);
+  printf("external data: %zu tensor%s, %" PRIu64 " bytes%s%s%s", t.written,
+         t.written == 1 ? "" : "s", t.bytes, h[0] ? " (" : "", h, h[0] ? ")" : "");
+  if (t.files == 1 && t.first_loc) printf(" in '%s'\n", esc(&s, t.first_loc));
+  else printf(" in %zu files\n", t.files);
   printf(
       "kept inline: %zu tensor%s (%zu below the threshold, %zu shape input%s, %zu without a "
       "byte layout)\n",
-      below + shape + nolayout, below + shape + nolayout == 1 ? "" : "s", below, shape,
-      shape == 1 ? "" : "s", nolayout);
-  if (shape > 0) {
+      t.below + t.shape + t.nolayout, t.below + t.shape + t.nolayout == 1 ? "" : "s", t.below,
+      t.shape, t.shape == 1 ? "" : "s", t.nolayout);
+  if (t.shape > 0) {
     printf(
         "shape inputs kept inline (onnxruntime cannot load them from external data; "
         "--force-shape-inputs moves them out):\n");
@@ -317,38 +330,18 @@ static int json_conversion(json *j, const onnxslim_convert_report *rep) {
 
 static int json_external(json *j, const onnxslim_save_report *rep) {
   size_t i, n = onnxslim_save_report_count(rep);
-  size_t written = 0, below = 0, shape = 0, nolayout = 0, files = 0;
-  uint64_t bytes = 0;
-  const char *first_loc = NULL, *prev_loc = NULL;
+  save_tally t;
 
-  for (i = 0; i < n; i++) {
-    const char *loc = onnxslim_save_report_location(rep, i);
-    int st = onnxslim_save_report_placement(rep, i);
-    uint64_t len = 0;
-    if (st < 0 || onnxslim_save_report_length(rep, i, &len) != ONNXSLIM_OK)
-      return fail_lib("external data report entry %zu", i);
-    switch (st) {
-    case ONNXSLIM_PLACEMENT_EXTERNAL:
-      written++;
-      bytes = add_sat(bytes, len);
-      if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0)) files++;
-      if (!first_loc) first_loc = loc;
-      prev_loc = loc;
-      break;
-    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: below++; break;
-    case ONNXSLIM_PLACEMENT_SHAPE_INPUT: shape++; break;
-    default: nolayout++; break;
-    }
-  }
+  if (tally_save_report(rep, &t) != EXIT_SUCCESS) return EXIT_FAILURE;
   json_object(j);
-  json_kuint(j, "tensors", written);
-  json_kuint(j, "bytes", bytes);
-  json_kuint(j, "files", files);
-  json_kstr(j, "location", files == 1 ? first_loc : NULL);
-  json_kuint(j, "kept_inline", below + shape + nolayout);
-  json_kuint(j, "below_threshold", below);
-  json_kuint(j, "shape_inputs", shape);
-  json_kuint(j, "without_layout", nolayout);
+  json_kuint(j, "tensors", t.written);
+  json_kuint(j, "bytes", t.bytes);
+  json_kuint(j, "files", t.files);
+  json_kstr(j, "location", t.files == 1 ? t.first_loc : NULL);
+  json_kuint(j, "kept_inline", t.below + t.shape + t.nolayout);
+  json_kuint(j, "below_threshold", t.below);
+  json_kuint(j, "shape_inputs", t.shape);
+  json_kuint(j, "without_layout", t.nolayout);
   json_karray(j, "shape_inputs_kept");
   for (i = 0; i < n; i++) {
     const char *name = onnxslim_save_report_name(rep, i);
