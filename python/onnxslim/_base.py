@@ -26,3 +26,18 @@ class _Borrowed:
     def model(self):
         """The :class:`Model` this object belongs to."""
         return self._model
+
+
+class _Entries:
+    """A report read-only as a sequence of its entries (``self._entries``)."""
+
+    __slots__ = ()
+
+    def __len__(self):
+        return len(self._entries)
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __getitem__(self, index):
+        return self._entries[index]

@@ -3,7 +3,7 @@
 import collections
 import ctypes
 
-from . import _args, _progress
+from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _str
 from ._lib import ConvertOptions, ConvertStats as _CStats, lib
@@ -39,7 +39,7 @@ class ConvertEntry(collections.namedtuple(
     __slots__ = ()
 
 
-class ConvertReport:
+class ConvertReport(_base._Entries):
     """The report of :meth:`Model.convert`: a sequence of :class:`ConvertEntry`,
     one per converted tensor, plus totals."""
 
@@ -77,15 +77,6 @@ class ConvertReport:
     def names(self):
         """The names of the converted tensors (list of str)."""
         return [e.name for e in self._entries]
-
-    def __len__(self):
-        return len(self._entries)
-
-    def __iter__(self):
-        return iter(self._entries)
-
-    def __getitem__(self, index):
-        return self._entries[index]
 
     def __repr__(self):
         return "<onnxslim.ConvertReport %d tensors, %d -> %d bytes>" % (

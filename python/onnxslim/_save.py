@@ -4,7 +4,7 @@ import collections
 import ctypes
 import os
 
-from . import _args, _progress
+from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _path, _str
 from ._lib import SaveOptions, lib
@@ -34,7 +34,7 @@ class SaveEntry(collections.namedtuple("SaveEntry", "name placement location off
     __slots__ = ()
 
 
-class SaveReport:
+class SaveReport(_base._Entries):
     """The report of :meth:`Model.save`: a sequence of :class:`SaveEntry` (none
     for a save with ``external_data=None``) and ``kernel_copied``."""
 
@@ -60,15 +60,6 @@ class SaveReport:
             if e.location is not None and e.location not in seen:
                 seen.append(e.location)
         return seen
-
-    def __len__(self):
-        return len(self._entries)
-
-    def __iter__(self):
-        return iter(self._entries)
-
-    def __getitem__(self, index):
-        return self._entries[index]
 
     def __repr__(self):
         moved = sum(1 for e in self._entries if e.placement == "external")
