@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Writes docs/benchmarks.md from the log of a full `make bench` run.
+
+Usage: write_doc.py BENCH_LOG OUT_MD
+
+The document holds the machine the figures were measured on, the headline
+lines the sections print ("headline: ..."), every verdict line
+("target: ..."), and each section's output verbatim. It is generated: edit
+the sections (bench/sections/*.sh), not the document.
+"""
+import datetime
+import os
+import platform
+import re
+import subprocess
+import sys
+
+
+def run(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
+def read(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def machine():
+    cpu = re.search(r"^model name\s*:\s*(.*)$", read("/proc/cpuinfo"), re.M)
+    flags = re.search(r"^flags\s*:\s*(.*)$", read("/proc/cpuinfo"), re.M)
+    simd = []
+    if flags:
+        have = set(flags.group(1).split())
+        simd = [f for f in ("sse4_2", "f16c", "avx2", "fma", "avx512f", "avx512bw", "avx512vl",
+                            "avx512_bf16", "avx512_fp16") if f in have]
+    mem = re.search(r"^MemTotal:\s*(\d+)", read("/proc/meminfo"), re.M)
+    osr = re.search(r'^PRETTY_NAME="?([^"\n]*)', read("/etc/os-release"), re.M)
+    fs = run(["df", "-PT", "."]).splitlines()
+    rows = [
+        ("CPU", cpu.group(1) if cpu else platform.processor() or "unknown"),
+        ("cores (online)", str(os.cpu_count())),
+        ("SIMD features", " ".join(simd) or "none detected"),
+        ("RAM", "%.1f GiB" % (int(mem.group(1)) / 1048576) if mem else "unknown"),
+        ("OS", osr.group(1) if osr else platform.system()),
+        ("kernel", platform.release()),
+        ("file system of the build directory", fs[1].split()[1] if len(fs) > 1 else "unknown"),
+        ("compiler", (run(["cc", "--version"]).splitlines() or ["unknown"])[0]),
+        ("node", run(["node", "--version"]) or "not installed"),
+    ]
+    return rows
+
+
+def sections(log):
+    """[(title, [lines])] split at the "== title" lines."""
+    out, cur = [], None
+    for line in log.splitlines():
+        if line.startswith("== "):
+            cur = (line[3:].strip(), [])
+            out.append(cur)
+        elif cur is not None:
+            cur[1].append(line)
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: write_doc.py BENCH_LOG OUT_MD")
+    log = read(sys.argv[1])
+    secs = sections(log)
+    if not secs:
+        sys.exit("write_doc.py: no section in " + sys.argv[1])
+    commit = run(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
+    if run(["git", "status", "--porcelain", "--untracked-files=no"]):
+        commit += " (with uncommitted changes)"
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    md = ["# Benchmarks", "",
+          "Written by `make bench` (bench/run.sh, bench/sections/, bench/write_doc.py) on %s at commit %s. "
+          "Do not edit: run `make bench` again. Every figure is measured side by side in that one run; "
+          "the machine is shared, so single timings vary from run to run, and memory figures are peak "
+          "RSS (VmHWM) with mapped file pages included unless a row says otherwise." % (now, commit),
+          "", "## The machine", "", "| | |", "|---|---|"]
+    md += ["| %s | %s |" % r for r in machine()]
+    heads = [(t, l[len("headline:"):].strip()) for t, ls in secs for l in ls if l.startswith("headline:")]
+    if heads:
+        md += ["", "## Headline", ""] + ["- %s" % h for _, h in heads]
+    verdicts = [(t, l.strip()) for t, ls in secs for l in ls if l.strip().startswith("target:")]
+    if verdicts:
+        md += ["", "## Targets", "", "| section | target and verdict |", "|---|---|"]
+        md += ["| %s | %s |" % (t.split(":")[0], v[len("target:"):].strip().replace("|", "\\|"))
+               for t, v in verdicts]
+    md += ["", "## Sections"]
+    for title, lines in secs:
+        while lines and not lines[-1].strip():
+            lines.pop()
+        md += ["", "### " + title, "", "```"] + lines + ["```"]
+    tmp = sys.argv[2] + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("\n".join(md) + "\n")
+    os.replace(tmp, sys.argv[2])
+
+
+main()
