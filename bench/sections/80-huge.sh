@@ -55,6 +55,8 @@ else
       echo "  $mode:"
       echo "    wall $ht s (open $(field "$hres" open_s) s, convert $(field "$hres" convert_s) s, save $(field "$hres" save_s) s, reload $(field "$hres" reload_s) s)"
       echo "    peak RSS $(mib "$hm") MiB for a $gib GiB model ($(ratio "$((gib * 1048576))" "$hm")x smaller than the model; RAM/peak RSS $(ratio "$ram_kb" "$hm"))"
+      if [ "${hm:-0}" -le 65536 ]; then verdict="met ($(mib "$hm") MiB)"; else verdict="MISSED ($(mib "$hm") MiB)"; fi
+      echo "target: converting a model larger than RAM ($gib GiB) peaks at <= 64 MiB: $verdict"
       echo "    output $outb bytes ($(awk -v b="$outb" -v t="$ht" 'BEGIN { printf "%.0f", b / t / 1048576 }') MiB/s); kernel-copied $(field "$hres" kernel_copied) bytes"
       echo "    reload: $(field "$hres" reloaded_initializers) initializers, $(field "$hres" reloaded_external) external, $(field "$hres" reloaded_bf16) BF16"
       if /usr/bin/python3 -c "import onnx, sys; onnx.checker.check_model(sys.argv[1])" "$hb/huge_bf16.onnx" 2> "$hb/err"; then
