@@ -190,7 +190,7 @@ check: deps
 # make check) and applied by format. clang-format-14 comes with Debian's
 # clang-format package (make deps).
 CLANG_FORMAT ?= clang-format-14
-FORMAT_SRC = $(sort $(shell find lib include tools examples -name '*.[ch]') $(wildcard test/*.c test/*.h test/fuzz/*.c bench/*.c))
+FORMAT_SRC = $(sort $(shell find lib include tools examples -name '*.[ch]' -o -name '*.[ch]pp') $(wildcard test/*.c test/*.h test/*.cpp test/cmake-consumer/*.cpp test/fuzz/*.c bench/*.c))
 
 format-check:
 	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { echo "$(CLANG_FORMAT) not found (Debian package clang-format): run 'make deps' first" >&2; exit 1; }
