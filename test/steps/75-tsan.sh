@@ -10,13 +10,23 @@ bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 CC_TSAN=clang
 command -v clang >/dev/null 2>&1 || CC_TSAN=cc
 progs="$T/test/test_threads $T/test/test_core"
+# the library's own threads: the statistics pass split in two and the
+# streamed conversion read a chunk ahead (one test of test_convert_model)
+own="$T/test/test_convert_model"
 if make -s B="$T" CC="$CC_TSAN" OPT="-O1 -g" CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread \
-     $progs >"$B/tsan-build.log" 2>&1; then
+     $progs $own >"$B/tsan-build.log" 2>&1; then
   ok "the shared library links with CFLAGS=LDFLAGS=-fsanitize=thread ($CC_TSAN)"
 else
   tail -n 20 "$B/tsan-build.log"
   bad "build with -fsanitize=thread ($CC_TSAN)"
-  echo "$passed passed, $failed failed"
+  if TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$own" large_tensor_from_file_split_statistics_and_save \
+  >"$B/tsan-run.log" 2>&1; then
+  ok "the library's own threads (statistics split, conversion read ahead) under ThreadSanitizer"
+else
+  tail -n 40 "$B/tsan-run.log"
+  bad "the library's own threads (statistics split, conversion read ahead) under ThreadSanitizer"
+fi
+echo "$passed passed, $failed failed"
   exit 1
 fi
 for p in $progs; do
@@ -27,5 +37,12 @@ for p in $progs; do
     bad "$(basename "$p") under ThreadSanitizer"
   fi
 done
+if TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$own" large_tensor_from_file_split_statistics_and_save \
+  >"$B/tsan-run.log" 2>&1; then
+  ok "the library's own threads (statistics split, conversion read ahead) under ThreadSanitizer"
+else
+  tail -n 40 "$B/tsan-run.log"
+  bad "the library's own threads (statistics split, conversion read ahead) under ThreadSanitizer"
+fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
