@@ -317,6 +317,46 @@ TEST(convert_and_save_keep_weights_unmapped) {
   unlink(path);
 }
 
+/* In a child: the fingerprint of the model opened from path equals the
+ * one of the same bytes loaded from a buffer, and maps none of the
+ * weights. 0, 1 (differs, failed), 2 (RssFile grew by more than 4 MiB). */
+static int fingerprint_file(const char *path) {
+  char a[ONNXSLIM_FINGERPRINT_SIZE], b[ONNXSLIM_FINGERPRINT_SIZE];
+  long rss0 = fresh_peak(), file0 = status_kib("RssFile:");
+  onnxslim_model *m = NULL;
+  if (onnxslim_model_open(&m, path, NULL) || onnxslim_fingerprint(a, sizeof a, m)) return 1;
+  long file1 = status_kib("RssFile:"), hwm = status_kib("VmHWM:");
+  onnxslim_model_free(m);
+  printf("memory: fingerprint of a %d-tensor model of 72 MiB: VmHWM +%ld KiB, RssFile +%ld KiB\n",
+         N_TENSORS, hwm - rss0, file1 - file0);
+  fflush(stdout);
+  FILE *f = fopen(path, "rb");
+  if (!f) return 1;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
+  int ok = buf && n > 0 && fread(buf, 1, (size_t)n, f) == (size_t)n;
+  fclose(f);
+  ok = ok && onnxslim_model_from_buffer(&m, buf, (size_t)n, ONNXSLIM_BORROW, NULL) == 0;
+  ok = ok && onnxslim_fingerprint(b, sizeof b, m) == 0 && strcmp(a, b) == 0;
+  if (ok) onnxslim_model_free(m);
+  free(buf);
+  if (!ok) return 1;
+  if (rss0 < 0 || file0 < 0) return 0;
+  return file1 - file0 > 4 * 1024 ? 2 : 0;
+}
+
+/* The fingerprint reads a mapped model's bytes from the file: small
+ * pieces through a read-ahead window, tensors a buffer at a time. */
+TEST(fingerprint_keeps_weights_unmapped) {
+  char path[300];
+  PATH(path, "%s/fingerprint.onnx", dir);
+  REQUIRE(write_model(path) == 0);
+  in_child(fingerprint_file, path);
+  unlink(path);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-memory-XXXXXX");
@@ -327,6 +367,7 @@ int main(int argc, char **argv) {
   RUN(open_and_walk_keep_weights_unmapped);
   RUN(scattered_tensor_reads_keep_weights_unmapped);
   RUN(convert_and_save_keep_weights_unmapped);
+  RUN(fingerprint_keeps_weights_unmapped);
   rmdir(dir);
   return t_done();
 }

@@ -2,7 +2,11 @@
  * libonnxslim - the model fingerprint: a digest that does not depend on
  * where tensor bytes are stored.
  */
+#define _XOPEN_SOURCE 700 /* pread() */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include "onnx.pb.h"
@@ -20,34 +24,70 @@ static void h_u64(XXH3_state_t *h, uint64_t v) {
   XXH3_128bits_update(h, b, 8);
 }
 
-/* Hashes bytes in chunks, read from the model's file when they are mapped
- * (onnxslim__model_read: no page of the mapping gets mapped), else in
- * place with their pages released behind. */
-static int h_bytes(const onnxslim_model *m, XXH3_state_t *h, const uint8_t *p, size_t n) {
-  h_u64(h, n);
+/* What a fingerprint reads through: the model, the digest, and one buffer
+ * into which bytes of a mapped file are read (pread), never through the
+ * mapping (docs/design.md, "Memory"): small pieces (names, headers, small
+ * tensors) through a read-ahead window of OSL_FP_AHEAD bytes, so hashing
+ * them in file order costs a system call per window; large ones a buffer
+ * at a time. */
+#define OSL_FP_BUF (1u << 20)
+#define OSL_FP_AHEAD (64u << 10)
+
+typedef struct {
+  const onnxslim_model *m;
+  XXH3_state_t *h;
+  uint8_t *buf; /* OSL_FP_BUF bytes, made on first use */
+  int wfd;      /* the window: bytes [woff, woff + wlen) of file wfd; -1: none */
+  int64_t woff;
+  size_t wlen;
+} osl_fp;
+
+static int fp_buf(osl_fp *c) {
+  if (!c->buf && !(c->buf = malloc(OSL_FP_BUF))) return onnxslim__err_nomem(NULL);
+  return 0;
+}
+
+static int fp_read_err(int e) {
+  return onnxslim__err(ONNXSLIM_EIO, "cannot read the model for its fingerprint: %s",
+                       e == EIO ? "a file got shorter" : strerror(e));
+}
+
+/* Hashes n bytes at p (and n first). */
+static int h_bytes(osl_fp *c, const uint8_t *p, size_t n) {
+  h_u64(c->h, n);
   int fd;
   int64_t off;
-  const size_t chunk = 1u << 20;
-  uint8_t *buf = NULL;
-  if (n >= 4096 && onnxslim__model_locate(m, p, n, &fd, &off)) {
-    buf = malloc(n < chunk ? n : chunk);
-    if (!buf) return onnxslim__err_nomem(NULL);
-  }
-  for (size_t i = 0; i < n; i += chunk) {
-    size_t c = n - i < chunk ? n - i : chunk;
-    if (buf) {
-      int rc = onnxslim__model_read(m, p + i, c, buf);
-      if (rc) {
-        free(buf);
-        return rc;
-      }
-      XXH3_128bits_update(h, buf, c);
-    } else {
-      XXH3_128bits_update(h, p + i, c);
-      onnxslim__release(m, p + i, c);
+  if (!n) return 0;
+  if (!onnxslim__model_locate(c->m, p, n, &fd, &off)) {
+    const size_t chunk = 8u << 20;
+    for (size_t i = 0; i < n; i += chunk) {
+      size_t k = n - i < chunk ? n - i : chunk;
+      XXH3_128bits_update(c->h, p + i, k);
+      onnxslim__release(c->m, p + i, k);
     }
+    return 0;
   }
-  free(buf);
+  int rc = fp_buf(c);
+  if (rc) return rc;
+  if (n <= OSL_FP_AHEAD / 4) {
+    if (!(c->wfd == fd && off >= c->woff && (uint64_t)(off - c->woff) + n <= c->wlen)) {
+      ssize_t got;
+      while ((got = pread(fd, c->buf, OSL_FP_AHEAD, (off_t)off)) < 0 && errno == EINTR) {}
+      c->wfd = -1;
+      if (got < 0 || (size_t)got < n) return fp_read_err(got < 0 ? errno : EIO);
+      c->wfd = fd;
+      c->woff = off;
+      c->wlen = (size_t)got;
+    }
+    XXH3_128bits_update(c->h, c->buf + (off - c->woff), n);
+    return 0;
+  }
+  c->wfd = -1; /* the buffer is reused below */
+  for (size_t i = 0; i < n; i += OSL_FP_BUF) {
+    size_t k = n - i < OSL_FP_BUF ? n - i : OSL_FP_BUF;
+    if (onnxslim__read_at(fd, off + (int64_t)i, c->buf, k) != 0) return fp_read_err(errno);
+    XXH3_128bits_update(c->h, c->buf, k);
+  }
   return 0;
 }
 
@@ -56,17 +96,17 @@ static int h_chunk(void *payload, const uint8_t *out, size_t n) {
   return 0;
 }
 
-static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
+static int h_tensor_data(osl_fp *c, osl_msg *t) {
   onnxslim_tensor *tt = (onnxslim_tensor *)t;
   int32_t dt = onnxslim_tensor_dtype(tt);
   if (dt == ONNXSLIM_DTYPE_STRING) {
     size_t n = onnxslim_tensor_string_count(tt);
-    h_u64(h, n);
+    h_u64(c->h, n);
     for (size_t i = 0; i < n; i++) {
       const char *s;
       size_t len;
       int rc = onnxslim_tensor_string(tt, i, &s, &len);
-      if (!rc) rc = h_bytes(m, h, (const uint8_t *)s, len);
+      if (!rc) rc = h_bytes(c, (const uint8_t *)s, len);
       if (rc) return rc;
     }
     return 0;
@@ -77,12 +117,12 @@ static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
   size_t n;
   int rc = onnxslim__tensor_source(t, &x, &p, &n);
   if (rc) return rc;
-  if (!x) return h_bytes(m, h, p, n);
-  h_u64(h, n);
-  return onnxslim__xform_chunks(m, x, NULL, h_chunk, h);
+  if (!x) return h_bytes(c, p, n);
+  h_u64(c->h, n);
+  return onnxslim__xform_chunks(c->m, x, NULL, h_chunk, c->h);
 }
 
-static int h_msg(const onnxslim_model *m, XXH3_state_t *h, osl_msg *msg) {
+static int h_msg(osl_fp *c, osl_msg *msg) {
   int tensor = msg->def == &osl_def_onnx_TensorProto;
   int known_layout =
       tensor && (onnxslim_dtype_bits(onnxslim_tensor_dtype((onnxslim_tensor *)msg)) ||
@@ -91,22 +131,22 @@ static int h_msg(const onnxslim_model *m, XXH3_state_t *h, osl_msg *msg) {
   for (size_t i = 0; i < msg->nf; i++) {
     osl_field *f = &msg->f[i];
     if (known_layout && onnxslim__storage_field(f->number)) continue;
-    h_u64(h, ((uint64_t)f->number << 3) | f->wt);
+    h_u64(c->h, ((uint64_t)f->number << 3) | f->wt);
     if (f->sub) {
-      int rc = h_msg(m, h, f->sub);
+      int rc = h_msg(c, f->sub);
       if (rc) return rc;
-      h_u64(h, UINT64_MAX); /* end of submessage */
+      h_u64(c->h, UINT64_MAX); /* end of submessage */
     } else if (f->wt == OSL_WT_LEN) {
       if (f->xform) continue; /* only raw_data carries transforms: storage */
-      int rc = h_bytes(m, h, f->p, f->n);
+      int rc = h_bytes(c, f->p, f->n);
       if (rc) return rc;
     } else {
-      h_u64(h, f->u);
+      h_u64(c->h, f->u);
     }
   }
   if (known_layout) {
-    h_u64(h, 0x7e7e7e7eu); /* tensor contents follow */
-    return h_tensor_data(m, h, msg);
+    h_u64(c->h, 0x7e7e7e7eu); /* tensor contents follow */
+    return h_tensor_data(c, msg);
   }
   return 0;
 }
@@ -121,7 +161,9 @@ int onnxslim_fingerprint(char *out, size_t size, const onnxslim_model *model) {
   XXH3_state_t *h = XXH3_createState();
   if (!h) return onnxslim__err_nomem(NULL);
   XXH3_128bits_reset(h);
-  int rc = h_msg(model, h, model->root);
+  osl_fp c = {model, h, NULL, -1, 0, 0};
+  int rc = h_msg(&c, model->root);
+  free(c.buf);
   if (!rc) {
     XXH128_hash_t d = XXH3_128bits_digest(h);
     snprintf(out, ONNXSLIM_FINGERPRINT_SIZE, "%016llx%016llx", (unsigned long long)d.high64,
