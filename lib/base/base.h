@@ -167,6 +167,11 @@ typedef struct osl_source {
   void (*release)(const void *owner, const void *p, size_t n);
 } osl_source;
 
+/* Reads n bytes of fd at off into dst (pread, EINTR retried): 0, or -1
+ * with errno (EIO when the file ends first). Reading a mapped file's bytes
+ * this way maps none of its pages (docs/design.md, "Memory"). */
+int onnxslim__read_at(int fd, int64_t off, void *dst, size_t n);
+
 /* Maps a regular file read-only; anything else (FIFO, device, directory) is
  * refused without blocking. */
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
