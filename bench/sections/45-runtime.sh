@@ -26,9 +26,9 @@ line() {
   l=$(cat "$ob/$1.txt")
   case $(field "$l" status) in
     ok)
-      printf '%-36s %-14s %7s %10s %9s %8s %8s %7s %8s\n' "$2" "$3" "$4" \
+      printf '%-36s %-14s %7s %10s %9s %8s %8s %8s %7s %8s\n' "$2" "$3" "$4" \
         "$(mib "$(field "$l" hwm_create_kb)")" "$(mib "$(field "$l" hwm_runs_kb)")" \
-        "$(mib "$(field "$l" anon_runs_kb)")" "$(mib "$(field "$l" file_runs_kb)")" \
+        "$(mib "$(field "$l" anon_runs_kb)")" "$(mib "$(field "$l" file_runs_kb)")" "$(field "$l" create_s)" \
         "$(awk -v s="$(field "$l" run_s)" 'BEGIN { printf "%.0f", s * 1000 }')" "$(field "$l" max_abs_diff)" ;;
     refused)
       printf '%-36s %-14s %7s %s\n' "$2" "$3" "$4" "refused by onnxruntime: $(echo "$l" | sed 's/^status=refused error="//; s/"$//; s/^Load model from .* failed://' | cut -c1-100)" ;;
@@ -53,9 +53,11 @@ echo "model: $rr; $ort_runs runs of batch 2 x seq 16 per session (BENCH_ORT_RUNS
 echo "settings: default = onnxruntime's defaults (all graph optimizations, CPU memory arena);"
 echo "  no-fold = optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer"
 echo "  (the two optimizers that turn Cast(initializer) back into an FP32 initializer); no-fold,-arena = also enableCpuMemArena=false"
+echo "every converted model is measured right after onnxslim convert wrote it (its pages in the page cache as written);"
+echo "  onnxruntime maps external data, so its file pages depend on that state: one row has the data file rewritten by cp"
 echo "MiB: VmHWM (peak RSS) after session creation and after the runs; heap (RssAnon) and file pages (RssFile) after the runs;"
-echo "run = mean time of one run after the first; diff = max |logit - FP32 logit| over all runs"
-printf '%-36s %-14s %7s %10s %9s %8s %8s %7s %8s\n' "model" "setting" "disk" "hwm-create" "hwm-runs" "heap" "file" "run ms" "diff"
+echo "create s = session creation time; run ms = the fastest run but the first; diff = max |logit - FP32 logit| over all runs"
+printf '%-36s %-14s %7s %10s %9s %8s %8s %8s %7s %8s\n' "model" "setting" "disk" "hwm-create" "hwm-runs" "heap" "file" "create s" "run ms" "diff"
 cat "$rr" > /dev/null
 measure fp32 "FP32 original" "$rr" --save "$ob/ref.json"
 cv() { # NAME OUT ARGS...: onnxslim convert of the reranker; its stderr kept
