@@ -14,7 +14,7 @@ _onnxslim_options() { # COMMAND: its options, one word each
       echo "--gather-to --to --select --exclude --min-size --policy --round --saturate" \
         "--flush-subnormals --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
-        "--allow-large --toposort --json"
+        "--allow-large --toposort --verify --no-verify --json"
       ;;
     split)
       echo "--threshold --align --location --per-tensor --checksum --force-shape-inputs" \
