@@ -1328,3 +1328,121 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   *out = c.rep;
   return 0;
 }
+
+/* ---- schema checks of edits (passes/passes.h) ------------------------------------ */
+
+/* The version the model imports for a domain index of the tables, -1 when
+ * none (0 for the default domain of IR versions before 3, which had no
+ * opset_import: then nothing is checked either). */
+static int64_t imported_opset(const onnxslim_model *m, int d) {
+  size_t n = onnxslim_model_opset_count(m);
+  for (size_t i = 0; i < n; i++) {
+    const char *dom = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(m, i, &dom, &v) == 0 && onnxslim__opschema_domain(dom ? dom : "") == d)
+      return v;
+  }
+  return -1;
+}
+
+/* The element type of a value of g known without inference: an
+ * initializer's data type, else a tensor value info's element type; 0. */
+static int32_t known_dtype(const onnxslim_graph *g, const char *name) {
+  const onnxslim_tensor *t = onnxslim_graph_find_initializer(g, name);
+  if (t) return onnxslim_tensor_dtype(t);
+  const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
+  const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+  if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR) return onnxslim_type_elem_type(ty);
+  return 0;
+}
+
+int onnxslim__check_cast_edit(const onnxslim_model *m, int32_t from, int32_t to) {
+  char b1[32];
+  int64_t opset = imported_opset(m, 0);
+  if (opset < 0 || opset > onnxslim__opschema_domain_max(0)) return 0; /* cannot tell */
+  const osl_op_schema *sc = onnxslim__opschema_find(0, "Cast", opset, NULL, NULL);
+  if (!sc)
+    return onnxslim__err(ONNXSLIM_EMODEL, "a Cast is not valid at opset %" PRId64 " [unknown_op]",
+                         opset);
+  const osl_op_attr *a = onnxslim__opschema_attr(sc, "to");
+  if (a && a->type != ONNXSLIM_ATTR_INT)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "attribute 'to' of Cast-%d (opset %" PRId64
+                         ") is a STRING; a Cast with an integer 'to' needs opset 6 [attr_type]",
+                         (int)sc->since, opset);
+  const osl_op_formal *fin = osl_op_inputs(sc), *fout = osl_op_outputs(sc);
+  const osl_op_constraint *tc = osl_op_constraints(sc);
+  struct {
+    int32_t dt;
+    const osl_op_formal *f;
+    const char *what;
+  } v[2] = {{from, &fin[0], "input"}, {to, &fout[0], "'to'"}};
+  for (int i = 0; i < 2; i++) {
+    if (v[i].dt <= 0 || v[i].f->constraint >= sc->n_tc) continue;
+    const osl_op_constraint *c = &tc[v[i].f->constraint];
+    if (v[i].dt < 32 && (c->dtype_mask & (1u << v[i].dt))) continue;
+    return onnxslim__err(
+        ONNXSLIM_EMODEL,
+        "Cast %s %s: %s of Cast-%d does not allow it at opset %" PRId64 " [type_constraint]",
+        v[i].what, dtype_str(b1, sizeof b1, v[i].dt), OSL_OPS_STR(c->name), (int)sc->since, opset);
+  }
+  return 0;
+}
+
+int onnxslim__check_reader_edit(const onnxslim_graph *g, const onnxslim_node *node, size_t index,
+                                int32_t dt) {
+  char b1[32], b2[32];
+  const onnxslim_model *m = onnxslim_graph_model(g);
+  const char *op = onnxslim_node_op_type(node), *dom = onnxslim_node_domain(node);
+  int d = m && op && dom ? onnxslim__opschema_domain(dom) : -1;
+  if (d < 0 || dt <= 0) return 0;
+  int64_t opset = imported_opset(m, d);
+  if (opset < 0 || opset > onnxslim__opschema_domain_max(d)) return 0;
+  const osl_op_schema *sc = onnxslim__opschema_find(d, op, opset, NULL, NULL);
+  if (!sc) return 0; /* the node is wrong already: not this edit's doing */
+  const osl_op_formal *fin = osl_op_inputs(sc), *f = formal_at(fin, sc->n_in, index);
+  if (!f) return 0;
+  const char *name = onnxslim_node_name(node);
+  if (!name || !name[0]) name = op;
+  if (f->constraint == OSL_OP_NONE) {
+    int want = onnxslim__ops_type_dtype[f->type];
+    if (want && want != dt)
+      return onnxslim__err(
+          ONNXSLIM_EMODEL,
+          "node '%s' input %zu ('%s' of %s) would be %s, the schema (opset %" PRId64
+          ") wants %s [type_constraint]",
+          name, index, OSL_OPS_STR(f->name), op, dtype_str(b1, sizeof b1, dt), opset,
+          op_type_name(f->type));
+    return 0;
+  }
+  if (f->constraint >= sc->n_tc) return 0;
+  const osl_op_constraint *c = &osl_op_constraints(sc)[f->constraint];
+  if (!c->dtype_mask) return 0;
+  if (dt >= 32 || !(c->dtype_mask & (1u << dt)))
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "node '%s' input %zu ('%s' of %s) would be %s, which %s does not allow at "
+                         "opset %" PRId64 " [type_constraint]",
+                         name, index, OSL_OPS_STR(f->name), op, dtype_str(b1, sizeof b1, dt),
+                         OSL_OPS_STR(c->name), opset);
+  if (f->option == OSL_OP_VARIADIC && !f->homogeneous) return 0;
+  /* the other inputs bound to the same constraint */
+  size_t nin = onnxslim_node_input_count(node);
+  for (size_t k = 0; k < nin; k++) {
+    const osl_op_formal *fk = formal_at(fin, sc->n_in, k);
+    const char *in = onnxslim_node_input(node, k);
+    if (k == index || !fk || fk->constraint != f->constraint || !in || !in[0]) continue;
+    if (fk->option == OSL_OP_VARIADIC && !fk->homogeneous) continue;
+    int32_t other = known_dtype(g, in);
+    if (other > 0 && other != dt)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "node '%s' input %zu ('%s' of %s) would be %s, but input %zu '%s' is %s "
+                           "and %s needs one type [type_constraint]",
+                           name, index, OSL_OPS_STR(f->name), op, dtype_str(b1, sizeof b1, dt), k,
+                           in, dtype_str(b2, sizeof b2, other), OSL_OPS_STR(c->name));
+  }
+  return 0;
+}
+
+int32_t onnxslim__known_dtype(const onnxslim_graph *g, const char *name) {
+  return known_dtype(g, name);
+}
