@@ -20,6 +20,18 @@ void convert_settings_init(convert_settings *cs) {
   cs->align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
 }
 
+int opt_verify(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->no_verify = 0;
+  return 0;
+}
+
+int opt_no_verify(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->no_verify = 1;
+  return 0;
+}
+
 int opt_report(void *ctx, const char *value) {
   (void)value;
   ((convert_settings *)ctx)->report = 1;
@@ -348,6 +360,88 @@ static void warn_storage_only(const onnxslim_model *model, const onnxslim_conver
   sb_free(&c);
 }
 
+/* ---- the fold-back shape ------------------------------------------------------------ */
+
+/* Initializers stored as FLOAT16/BFLOAT16 that only Casts to FLOAT read. */
+typedef struct foldback_finding {
+  size_t tensors;    /* how many */
+  uint64_t bytes;    /* their stored bytes */
+  const char *first; /* the largest one */
+  uint64_t first_size;
+} foldback_finding;
+
+/* Is value read by Casts to FLOAT only (at least one), and not an output of g? */
+static int only_float_casts_read(const onnxslim_graph *g, const char *value) {
+  size_t i, nc = onnxslim_graph_consumer_count(g, value);
+  for (i = 0; i < onnxslim_graph_output_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), value) == 0) return 0;
+  for (i = 0; i < nc; i++) {
+    const onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
+    const onnxslim_attr *to = onnxslim_node_find_attr(c, "to");
+    int64_t t = 0;
+    if (!is_onnx_op(c, "Cast") || !to || onnxslim_attr_int(to, &t) != ONNXSLIM_OK ||
+        t != ONNXSLIM_DTYPE_FLOAT)
+      return 0;
+  }
+  return nc > 0;
+}
+
+/* Scans the initializers of g and of its subgraphs. */
+static void scan_foldback(const onnxslim_graph *g, foldback_finding *f) {
+  size_t i, k;
+  for (i = 0; i < onnxslim_graph_initializer_count(g); i++) {
+    const onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    int32_t dt = onnxslim_tensor_dtype(t);
+    uint64_t size = 0;
+    if (dt != ONNXSLIM_DTYPE_FLOAT16 && dt != ONNXSLIM_DTYPE_BFLOAT16) continue;
+    if (!only_float_casts_read(g, onnxslim_tensor_name(t))) continue;
+    if (onnxslim_tensor_byte_size(t, &size) != ONNXSLIM_OK) size = 0;
+    f->tensors++;
+    f->bytes += size;
+    if (!f->first || size > f->first_size) {
+      f->first = onnxslim_tensor_name(t);
+      f->first_size = size;
+    }
+  }
+  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    for (k = 0; k < onnxslim_node_subgraph_count(node); k++)
+      scan_foldback(onnxslim_node_subgraph(node, k), f);
+  }
+}
+
+/* Warns on stderr when the converted model has 16-bit initializers that only
+ * a Cast to FLOAT reads (what --policy cast-before makes, and --to with the
+ * default policy for tensors other than Gather tables): onnxruntime's graph
+ * optimizations fold each Cast(initializer) into a FLOAT initializer when a
+ * session is created, so the model is smaller on disk but not in memory. */
+static void warn_foldback(const onnxslim_model *model) {
+  foldback_finding f = {0, 0, NULL, 0};
+  char h[32], h2[32];
+  strbuf a = {0};
+  scan_foldback(onnxslim_model_graph(model), &f);
+  if (!f.tensors) return;
+  human_size(h, sizeof h, f.bytes);
+  human_size(h2, sizeof h2, f.bytes * 2);
+  if (!h[0]) snprintf(h, sizeof h, "%" PRIu64 " B", f.bytes);
+  if (!h2[0]) snprintf(h2, sizeof h2, "%" PRIu64 " B", f.bytes * 2);
+  fflush(stdout);
+  fprintf(stderr,
+          "%s: warning: %zu 16-bit initializer%s (%s) %s read only by a Cast to FLOAT: "
+          "onnxruntime's graph optimizations turn %s back into FLOAT initializers (%s) when "
+          "a session is created, so the saving is on disk only\n",
+          progname, f.tensors, f.tensors == 1 ? "" : "s", h, f.tensors == 1 ? "is" : "are",
+          f.tensors == 1 ? "it" : "them", h2);
+  fprintf(stderr, "  e.g. '%s'\n", esc(&a, f.first));
+  fprintf(stderr,
+          "%s: the session config entry optimization.disable_specified_optimizers="
+          "ConstantFolding;FuseFp16InitializerToFp32NodeTransformer keeps the saving, at a cost "
+          "in speed; a Gather table keeps it with the default policy (cast-after-gather): see "
+          "docs/recipe.md, \"At runtime\"\n",
+          progname);
+  sb_free(&a);
+}
+
 /* Applies --gather-to / --to to the loaded model; *rep receives the report.
  * The report always has its statistics: the warnings need them. */
 static int apply_conversion(onnxslim_model *model, const char *in, const convert_settings *cs,
@@ -400,6 +494,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   }
   warn_damage(*rep, cs, to);
   if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(model, *rep);
+  warn_foldback(model);
   return EXIT_SUCCESS;
 }
 
@@ -573,11 +668,77 @@ static int plan_save(const onnxslim_model *model, const char *in, const char *ou
  * then print the reports. Nothing is written before every output path was
  * checked.
  */
+/* The check --verify runs: every kind but tensor_size (the converted
+ * tensors are pending transforms; reading them would convert them in memory,
+ * and their sizes are right by construction). NULL on failure (reported). */
+static onnxslim_check_report *verify_check(const onnxslim_model *model, const char *what) {
+  static const int skip[] = {ONNXSLIM_CHECK_TENSOR_SIZE};
+  onnxslim_check_options o = ONNXSLIM_CHECK_OPTIONS_INIT;
+  onnxslim_check_report *r = NULL;
+  o.skip = skip;
+  o.n_skip = 1;
+  if (onnxslim_check_with(&r, model, &o) != ONNXSLIM_OK) {
+    fail_lib("--verify: cannot check %s", what);
+    return NULL;
+  }
+  return r;
+}
+
+/* 1 if problem i of r is in before (same code, location and message). */
+static int had_problem(const onnxslim_check_report *before, const onnxslim_check_report *r,
+                       size_t i) {
+  size_t k, n = onnxslim_check_report_count(before);
+  int code = onnxslim_check_report_code(r, i);
+  const char *loc = onnxslim_check_report_location(r, i);
+  const char *msg = onnxslim_check_report_message(r, i);
+  for (k = 0; k < n; k++)
+    if (onnxslim_check_report_code(before, k) == code &&
+        strcmp(onnxslim_check_report_location(before, k), loc) == 0 &&
+        strcmp(onnxslim_check_report_message(before, k), msg) == 0)
+      return 1;
+  return 0;
+}
+
+/* --verify: the model about to be written must not fail a check that IN
+ * passed. Prints the new problems and returns EXIT_FAILURE (nothing is
+ * written then), or EXIT_SUCCESS. */
+static int verify_model(const onnxslim_model *model, const onnxslim_check_report *before,
+                        const char *in, const char *out, const convert_settings *cs) {
+  onnxslim_check_report *r = verify_check(model, "the converted model");
+  size_t i, n, fresh = 0;
+  strbuf a = {0}, b = {0};
+  if (!r) return EXIT_FAILURE;
+  n = onnxslim_check_report_count(r);
+  for (i = 0; i < n; i++) {
+    if (had_problem(before, r, i)) continue;
+    if (!fresh++) fflush(stdout);
+    fprintf(stderr, "%s: --verify: %s: %s [%s]\n", progname,
+            esc(&a, onnxslim_check_report_location(r, i)),
+            esc(&b, onnxslim_check_report_message(r, i)),
+            onnxslim_check_code_name(onnxslim_check_report_code(r, i)));
+  }
+  if (fresh) {
+    fprintf(stderr,
+            "%s: '%s' not written: the converted model fails %zu check%s that '%s' passed%s; "
+            "--no-verify writes it anyway\n",
+            progname, esc(&a, out), fresh, fresh == 1 ? "" : "s", esc(&b, in),
+            cs->policy == ONNXSLIM_POLICY_STORAGE_ONLY
+                ? " (with --policy storage-only the nodes that read a converted tensor still "
+                  "expect the old type: --policy cast-before or cast-after-gather inserts Casts)"
+                : "");
+  }
+  sb_free(&a);
+  sb_free(&b);
+  onnxslim_check_report_free(r);
+  return fresh ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 int convert_model(const char *in, const char *out, const convert_settings *cs) {
   onnxslim_model *model = NULL;
   onnxslim_convert_report *crep = NULL;
   onnxslim_save_report *erep = NULL;
   save_plan sp = {0, 0, NULL, 0};
+  onnxslim_check_report *before = NULL;
   int status, rc;
 
   status = check_output_name(out, "OUT");
@@ -589,12 +750,17 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   status = plan_save(model, in, out, cs, &sp);
   if (status != PARSE_CONTINUE) goto done;
   status = EXIT_FAILURE;
+  if (!cs->no_verify && !(before = verify_check(model, in))) goto done;
   if (cs->toposort && onnxslim_cleanup_toposort(onnxslim_model_graph(model),
                                                 ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
     fail_lib("cannot sort '%s'", in);
     goto done;
   }
   if ((cs->gather_to || cs->to) && (rc = apply_conversion(model, in, cs, &crep)) != EXIT_SUCCESS) {
+    status = rc;
+    goto done;
+  }
+  if (before && (rc = verify_model(model, before, in, out, cs)) != EXIT_SUCCESS) {
     status = rc;
     goto done;
   }
@@ -668,6 +834,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   status = finish_stdout(EXIT_SUCCESS);
 done:
   free(sp.data);
+  onnxslim_check_report_free(before);
   onnxslim_convert_report_free(crep);
   onnxslim_save_report_free(erep);
   onnxslim_model_free(model);

@@ -131,6 +131,9 @@ int onnxslim__map_add_ptr(osl_arena *arena, osl_map *map, const void *key, osl_m
 /* Inserts key -> value unless key exists (then keeps the old value).
  * Returns the entry or NULL on allocation failure. */
 osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key, void *value);
+/* Grows the map once so that n keys fit without growing again: 0 or
+ * ONNXSLIM_ENOMEM (no error recorded). */
+int onnxslim__map_reserve(osl_arena *arena, osl_map *map, size_t n);
 /* Frees the slots of a map grown with no arena; the map is empty again. */
 void onnxslim__map_free(osl_map *map);
 

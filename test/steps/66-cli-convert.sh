@@ -140,7 +140,7 @@ assert g and all(prod[n.input[0]].input[0] == sys.argv[2] or dtypes(m)[prod[n.in
 assert dtypes(m)[sys.argv[2]] == 16
 check(sys.argv[1])' "$tmp/cb.onnx" "$WE" && ok "--policy cast-before: Cast(FLOAT) feeds the Gather" || bad "--policy cast-before"
 
-  "$cli" convert "$m" "$tmp/so.onnx" --gather-to bf16 --policy storage-only &&
+  "$cli" convert "$m" "$tmp/so.onnx" --gather-to bf16 --policy storage-only --no-verify 2> /dev/null &&
     py '
 o, c = load(sys.argv[1]), load(sys.argv[2])
 assert [n.op_type for n in o.graph.node] == [n.op_type for n in c.graph.node]
@@ -201,13 +201,13 @@ EOF
     grep -q '^  bn.mean (4 values): 1 flushed to 0$' "$tmp/e" && grep -q -- '--saturate' "$tmp/e" && grep -q -- '--exclude' "$tmp/e" &&
     ok "--to fp16 without --report: warning names the Inf/flushed tensors and counts, suggests --saturate and --exclude" ||
     bad "damage warning (exit $r)"
-  [ "$(grep -n '^  ' "$tmp/e" | cut -d' ' -f3 | tr '\n' ' ')" = "bn.var big bn.mean " ] &&
+  [ "$(grep -n '^  [^ ]* ([0-9]* values*):' "$tmp/e" | cut -d' ' -f3 | tr '\n' ' ')" = "bn.var big bn.mean " ] &&
     ok "damage warning: worst tensors first" || bad "damage warning order: $(grep '^  ' "$tmp/e" | tr '\n' '|')"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d1.onnx" --to fp16 --saturate > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && grep -q '3 saturated to +-65504, 1 flushed to 0$' "$tmp/e" && ! grep -q -- '--saturate keeps' "$tmp/e" &&
     ok "--saturate: the warning counts saturated values" || bad "--saturate warning: $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d2.onnx" --to fp16 --exclude bn.var --exclude 'b?g' --exclude 'op:BatchNormalization:3' > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && [ ! -s "$tmp/e" ] &&
+  [ $r -eq 0 ] && ! grep -q 'changed values' "$tmp/e" && ! grep -q -- '--saturate' "$tmp/e" &&
     py '
 m = load(sys.argv[1]); d = dtypes(m)
 assert d["bn.var"] == 1 and d["bn.mean"] == 1 and d["bn.scale"] == 10 and d["cast"] == 10, d
@@ -215,18 +215,33 @@ k = [n.attribute[0].t.data_type for n in m.graph.node if n.op_type == "Constant"
 assert k == [1], k
 check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX: those stay FLOAT, no warning" || bad "--exclude (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d3.onnx" --to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && [ ! -s "$tmp/e" ] && ok "--to bf16 of the same model: nothing beyond rounding, no warning" || bad "bf16 warning: $(cat "$tmp/e")"
+  [ $r -eq 0 ] && ! grep -q 'changed values' "$tmp/e" && ok "--to bf16 of the same model: nothing beyond rounding, no warning" || bad "bf16 warning: $(cat "$tmp/e")"
   # storage-only: warns when a converted tensor is read where FLOAT is expected
-  "$cli" convert "$tmp/dmg.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && grep -q '^onnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
     grep -q "^  e.g. 'bn.scale' at input 1 of BatchNormalization" "$tmp/e" &&
     ok "--policy storage-only: warns, naming a node that reads the tensor" || bad "storage-only warning (exit $r): $(cat "$tmp/e")"
-  "$cli" convert "$m" "$tmp/so2.onnx" --gather-to bf16 --policy storage-only > "$tmp/o" 2> "$tmp/e"; r=$?
+  "$cli" convert "$m" "$tmp/so2.onnx" --gather-to bf16 --policy storage-only --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && grep -q 'warning: --policy storage-only: 2 converted tensors' "$tmp/e" && grep -q 'Gather .* passes its BFLOAT16 rows on' "$tmp/e" &&
     ok "--policy storage-only on Gather tables: warns about the Gather's output" || bad "storage-only Gather warning (exit $r): $(cat "$tmp/e")"
+  # --verify (the default): a storage-only conversion whose consumers still
+  # expect FLOAT fails the type_constraint check: exit 1, nothing written
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && [ ! -e "$tmp/d6.onnx" ] && grep -q "^onnxslim: --verify: graph 'g' node\[0\] (BatchNormalization) input\[2\] 'bn.bias': .*\[type_constraint\]" "$tmp/e" &&
+    grep -q "d6.onnx' not written: the converted model fails 1 check that .* passed (with --policy storage-only" "$tmp/e" &&
+    ok "--verify (default): storage-only conversion refused with the check's message, nothing written" || bad "--verify storage-only (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$m" "$tmp/so3.onnx" --gather-to bf16 --policy storage-only --external-data --threshold 0 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && [ ! -e "$tmp/so3.onnx" ] && [ ! -e "$tmp/so3.onnx.data" ] && grep -q "not written" "$tmp/e" &&
+    ok "--verify with --external-data: neither the model nor its data file written" || bad "--verify external (exit $r): $(ls "$tmp" | grep so3) $(cat "$tmp/e")"
+  "$cli" convert "$m" "$tmp/v.onnx" --gather-to bf16 --verify > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && cmp -s "$tmp/v.onnx" "$tmp/g.onnx" && ok "--verify on the recipe conversion: passes, same output" || bad "--verify recipe (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d5.onnx" --to bf16 --policy storage-only --select cast > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && [ ! -s "$tmp/e" ] && py 'check(sys.argv[1])' "$tmp/d5.onnx" &&
-    ok "--policy storage-only of a tensor only a Cast reads: no warning, checker ok" || bad "storage-only Cast (exit $r): $(cat "$tmp/e")"
+  [ $r -eq 0 ] && ! grep -q 'storage-only' "$tmp/e" && py 'check(sys.argv[1])' "$tmp/d5.onnx" &&
+    ok "--policy storage-only of a tensor only a Cast reads: no storage-only warning, checker ok" || bad "storage-only Cast (exit $r): $(cat "$tmp/e")"
+  grep -q "^onnxslim: warning: 1 16-bit initializer (16 B) is read only by a Cast to FLOAT" "$tmp/e" && grep -q "^  e.g. 'cast'$" "$tmp/e" &&
+    ok "--policy storage-only of a tensor only a Cast to FLOAT reads: the fold-back warning names it" || bad "storage-only fold-back: $(cat "$tmp/e")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"
+  ! grep -q 'read only by a Cast' "$tmp/e" && ok "a 16-bit tensor a BatchNormalization reads: no fold-back warning" || bad "fold-back on BatchNormalization: $(cat "$tmp/e")"
   # --gather-to on a model without a Gather table
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 1 ] && grep -q 'no Gather table' "$tmp/e" && [ ! -e "$tmp/d6.onnx" ] &&
@@ -234,6 +249,34 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
 else
   skip "python checks of conversion warnings and --exclude"
 fi
+
+# ---- the fold-back warning: a 16-bit initializer only a Cast to FLOAT reads ------------
+fold='warning: [0-9]* 16-bit initializers* (.*) [a-z]* read only by a Cast to FLOAT'
+"$cli" convert "$m" "$tmp/fb.onnx" --gather-to bf16 --policy cast-before > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && [ ! -s "$tmp/o" ] &&
+  grep -q "^onnxslim: warning: 2 16-bit initializers (.*) are read only by a Cast to FLOAT: onnxruntime's graph optimizations turn them back into FLOAT initializers" "$tmp/e" &&
+  grep -q "^  e.g. '$WE'$" "$tmp/e" &&
+  grep -q 'optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer keeps the saving' "$tmp/e" &&
+  grep -q 'docs/recipe.md' "$tmp/e" &&
+  ok "--policy cast-before: warns that onnxruntime folds the Casts back, names the largest tensor and the session setting" ||
+  bad "cast-before fold-back warning (exit $r): $(cat "$tmp/e")"
+"$cli" convert "$m" "$tmp/fbq.onnx" --gather-to bf16 --policy cast-before -q > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && [ ! -s "$tmp/o" ] && [ ! -s "$tmp/e" ] && cmp -s "$tmp/fb.onnx" "$tmp/fbq.onnx" &&
+  ok "-q: no fold-back warning, same output" || bad "-q fold-back (exit $r): $(cat "$tmp/e")"
+"$cli" convert "$m" "$tmp/fbx.onnx" --gather-to fp16 --policy cast-before --external-data --threshold 0 > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && grep -q "$fold" "$tmp/e" && ok "--gather-to fp16 --policy cast-before, external data: warns too" || bad "cast-before fp16 external (exit $r): $(cat "$tmp/e")"
+nofold=""
+for a in "--gather-to bf16" "--gather-to fp16" "--gather-to bf16 --policy cast-after-gather" \
+         "--gather-to bf16 --round truncate --external-data --threshold 0"; do
+  # shellcheck disable=SC2086
+  "$cli" convert "$m" "$tmp/nf.onnx" $a > "$tmp/o" 2> "$tmp/e" || nofold="$nofold [$a: exit $?]"
+  grep -q "$fold" "$tmp/e" && nofold="$nofold [$a: $(cat "$tmp/e")]"
+  rm -f "$tmp/nf.onnx" "$tmp/nf.onnx.data"
+done
+[ -z "$nofold" ] && ok "the recipe and --policy cast-after-gather of Gather tables (1 file, external data): no warning" || bad "fold-back warning where none is due:$nofold"
+"$cli" convert "$m" "$tmp/fa.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && grep -q "$fold" "$tmp/e" && ! grep -q "e.g. '$WE'" "$tmp/e" &&
+  ok "--to fp16 (Cast after the Gathers, before the other readers): warns about the non-Gather tensors" || bad "--to fp16 fold-back (exit $r): $(cat "$tmp/e")"
 
 # ---- --report ----------------------------------------------------------------------
 "$cli" convert "$m" "$tmp/rep.onnx" --gather-to bf16 --report > "$tmp/o" 2> "$tmp/e"; r=$?
