@@ -273,8 +273,11 @@ int onnxslim__convert_set_path(int p) {
   return 0;
 }
 
-osl_convert_fn onnxslim__convert_simd(int kind) {
-  int p = onnxslim__convert_path();
-  if (p == OSL_PATH_SCALAR || !env_default()) return NULL;
+osl_convert_fn onnxslim__convert_simd_of(int p, int kind) {
+  if (p <= OSL_PATH_SCALAR || p >= OSL_PATH_COUNT || !env_default()) return NULL;
   return tables[p][kind];
+}
+
+osl_convert_fn onnxslim__convert_simd(int kind) {
+  return onnxslim__convert_simd_of(onnxslim__convert_path(), kind);
 }
