@@ -179,6 +179,14 @@ $(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h $(H
 	@mkdir -p $(B)/test-static
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS)
 
+# test_convert_paths calls the library's internal functions (the SIMD
+# dispatch of the conversion kernels), so it links the library's objects; it
+# exists under both names the unit-test step runs.
+PATHS_TEST_DEPS := test/test_convert_paths.c test/t.h $(HEADERS) $(LIB_OBJ) $(LIB_H)
+$(B)/test/test_convert_paths $(B)/test-static/test_convert_paths: $(PATHS_TEST_DEPS) | need-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -Ilib -I$(B)/proto -o $@ $< $(LIB_OBJ) $(NANOPB_A) $(LIB_LIBS) -lm
+
 tests: all $(TEST_BIN)
 
 check: deps

@@ -66,8 +66,11 @@ int main(int argc, char **argv) {
     }
     usleep(1000);
   }
-  fprintf(stderr, "peak_rss: exit=%d wall_s=%.2f hwm_kb=%ld anon_peak_kb=%ld file_peak_kb=%ld\n",
-          WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), now() - t0, ru.ru_maxrss, anon_peak,
-          file_peak);
+  fprintf(stderr,
+          "peak_rss: exit=%d wall_s=%.2f cpu_s=%.4f hwm_kb=%ld anon_peak_kb=%ld file_peak_kb=%ld\n",
+          WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), now() - t0,
+          (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+              (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+          ru.ru_maxrss, anon_peak, file_peak);
   return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }

@@ -6,7 +6,10 @@
  * result again.
  *
  * Usage: recipe_lib IN OUT [--external] [--min-size BYTES] [--no-convert]
- *                   [--no-fsync] [--reload] [--allow-large]
+ *                   [--no-fsync] [--reload] [--allow-large] [--also-single-file OUT2]
+ *
+ * --also-single-file: after OUT, the same converted model saved again as
+ * one file OUT2 (the CLI's --also-single-file; phase "save2").
  *
  * Prints one line of key=value figures: seconds per phase, VmHWM (peak
  * resident), VmRSS, RssAnon (heap) and RssFile (mapped file pages) after
@@ -48,7 +51,7 @@ static int fail(const char *what, int rc) {
 }
 
 int main(int argc, char **argv) {
-  const char *in = NULL, *out = NULL;
+  const char *in = NULL, *out = NULL, *out2 = NULL;
   int external = 0, convert = 1, reload = 0, nofsync = 0, large = 0;
   uint64_t min_size = 0;
   for (int i = 1; i < argc; i++) {
@@ -57,6 +60,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--reload")) reload = 1;
     else if (!strcmp(argv[i], "--no-fsync")) nofsync = 1;
     else if (!strcmp(argv[i], "--allow-large")) large = 1;
+    else if (!strcmp(argv[i], "--also-single-file") && i + 1 < argc) out2 = argv[++i];
     else if (!strcmp(argv[i], "--min-size") && i + 1 < argc)
       min_size = strtoull(argv[++i], NULL, 10);
     else if (argv[i][0] != '-' && !in) in = argv[i];
@@ -66,7 +70,7 @@ int main(int argc, char **argv) {
   if (!in || !out) {
     fprintf(stderr,
             "usage: recipe_lib IN OUT [--external] [--min-size BYTES] [--no-convert] "
-            "[--no-fsync] [--reload] [--allow-large]\n");
+            "[--no-fsync] [--reload] [--allow-large] [--also-single-file OUT2]\n");
     return 2;
   }
   double t0 = now();
@@ -125,9 +129,24 @@ int main(int argc, char **argv) {
   double t3 = now();
   long hwm_save = status_kb("VmHWM"), rss_save = status_kb("VmRSS");
   long anon_save = status_kb("RssAnon"), file_save = status_kb("RssFile");
+  if (out2) {
+    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+    so.layout = ONNXSLIM_LAYOUT_INLINE;
+    if (nofsync) so.flags |= ONNXSLIM_SAVE_NO_FSYNC;
+    if (large) so.flags |= ONNXSLIM_SAVE_ALLOW_LARGE;
+    rc = onnxslim_save(NULL, m, out2, &so);
+    if (rc) {
+      int r = fail(out2, rc);
+      onnxslim_model_free(m);
+      return r;
+    }
+  }
+  double t3b = now();
+  long hwm_save2 = status_kb("VmHWM"), anon_save2 = status_kb("RssAnon");
+  long file_save2 = status_kb("RssFile");
   onnxslim_model_free(m);
 
-  double t4 = t3, t5 = t3;
+  double t4 = t3b, t5 = t3b;
   size_t bf16 = 0, ext = 0, ninit = 0;
   if (reload) {
     t4 = now();
@@ -150,11 +169,12 @@ int main(int argc, char **argv) {
       "rss_open_kb=%ld rss_convert_kb=%ld rss_save_kb=%ld "
       "anon_open_kb=%ld anon_convert_kb=%ld anon_save_kb=%ld "
       "file_open_kb=%ld file_convert_kb=%ld file_save_kb=%ld "
-      "converted=%zu bytes_before=%llu bytes_after=%llu kernel_copied=%llu",
+      "converted=%zu bytes_before=%llu bytes_after=%llu kernel_copied=%llu "
+      "save2_s=%.3f hwm_save2_kb=%ld anon_save2_kb=%ld file_save2_kb=%ld",
       t1 - t0, t2 - t1, t3 - t2, t5 - t4, t5 - t0, hwm_open, hwm_conv, hwm_save, status_kb("VmHWM"),
       rss_open, rss_conv, rss_save, anon_open, anon_conv, anon_save, file_open, file_conv,
       file_save, nconv, (unsigned long long)before, (unsigned long long)after,
-      (unsigned long long)kcopied);
+      (unsigned long long)kcopied, t3b - t3, hwm_save2, anon_save2, file_save2);
   if (reload)
     printf(" reloaded_initializers=%zu reloaded_bf16=%zu reloaded_external=%zu", ninit, bf16, ext);
   printf("\n");

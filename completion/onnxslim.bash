@@ -8,12 +8,13 @@
 
 _onnxslim_options() { # COMMAND: its options, one word each
   case $1 in
-    info | fingerprint | check) echo "--json" ;;
+    info | fingerprint) echo "--json" ;;
+    check) echo "--json --skip --list-checks" ;;
     convert)
       echo "--gather-to --to --select --exclude --min-size --policy --round --saturate" \
         "--flush-subnormals --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
-        "--allow-large --toposort --json"
+        "--allow-large --toposort --verify --no-verify --json"
       ;;
     split)
       echo "--threshold --align --location --per-tensor --checksum --force-shape-inputs" \
@@ -58,6 +59,10 @@ _onnxslim() {
     --to) COMPREPLY=($(compgen -W "bf16 fp16 fp32 fp64" -- "$cur")); return ;;
     --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
+    --skip)
+      COMPREPLY=($(compgen -W "undefined_input duplicate_output order tensor_size opset output_not_produced type empty_name unknown_op arity attr_missing attr_unknown attr_type type_constraint untyped_io" -- "$cur"))
+      return
+      ;;
     --also-single-file) _onnxslim_files "$cur"; return ;;
     --location)
       local IFS=$'\n'

@@ -348,13 +348,9 @@ int onnxslim_tensor_read(const onnxslim_tensor *tensor, uint64_t offset, void *b
     return onnxslim__err(ONNXSLIM_ERANGE, "read of %zu bytes at %llu past the %zu bytes of '%s'",
                          size, (unsigned long long)offset, have,
                          onnxslim__msg_str(t, onnx_TensorProto_name_tag));
-  if (size) {
-    memcpy(buf, (const uint8_t *)data + offset, size);
-    /* the bytes are the caller's now: reading a large tensor piece by
-     * piece keeps only the last few MiB of the mapping resident */
-    onnxslim__release(t->model, (const uint8_t *)data + offset, size);
-  }
-  return 0;
+  /* from the file when the bytes are mapped (pread): reading tensors maps
+   * none of the model's pages */
+  return onnxslim__model_read(t->model, (const uint8_t *)data + offset, size, buf);
 }
 
 size_t onnxslim_tensor_string_count(const onnxslim_tensor *tensor) {

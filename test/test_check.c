@@ -137,11 +137,13 @@ static void add_opset(pbuf *m, uint32_t field, const char *domain, int64_t versi
 /* Wraps graph g (named "main" unless it has a name already) into a model
  * with ir_version 8 and opset "" 17, plus `extra` (functions, opsets), and
  * loads it. Frees g and extra. */
+static int64_t opset_version = 17; /* of the default domain, for load() */
+
 static onnxslim_model *load(pbuf *g, pbuf *extra) {
   pbuf m = {0};
   pb_int(&m, M_IR, 8);
   pb_msg(&m, M_GRAPH, g);
-  add_opset(&m, M_OPSET, "", 17);
+  add_opset(&m, M_OPSET, "", opset_version);
   if (extra && extra->n) pb_put(&m, extra->p, extra->n);
   if (extra) {
     free(extra->p);
@@ -154,10 +156,19 @@ static onnxslim_model *load(pbuf *g, pbuf *extra) {
   return model;
 }
 
+/* The kinds run_check() skips: the structural tests (written before the
+ * schema checks) build graph outputs without types and a Relu with two
+ * outputs on purpose; the schema tests set this to 0 (check everything). */
+static const int legacy_skip[] = {ONNXSLIM_CHECK_UNTYPED_IO, ONNXSLIM_CHECK_ARITY};
+static size_t n_skip = 2;
+
 /* Checks the model and returns its report (NULL on failure). */
 static onnxslim_check_report *run_check(onnxslim_model *m) {
   onnxslim_check_report *r = NULL;
-  if (!m || onnxslim_check(&r, m, 0) != 0) return NULL;
+  onnxslim_check_options o = ONNXSLIM_CHECK_OPTIONS_INIT;
+  o.skip = legacy_skip;
+  o.n_skip = n_skip;
+  if (!m || onnxslim_check_with(&r, m, &o) != 0) return NULL;
   for (size_t i = 0; i < onnxslim_check_report_count(r); i++)
     fprintf(stderr, "  problem %d: %s: %s\n", onnxslim_check_report_code(r, i),
             onnxslim_check_report_location(r, i), onnxslim_check_report_message(r, i));
@@ -563,6 +574,236 @@ TEST(several_problems_in_walk_order) {
   onnxslim_check_report_free(r);
 }
 
+/* ---- schema checks (0.2.0) ------------------------------------------------------- */
+
+_Static_assert(ONNXSLIM_CHECK_UNKNOWN_OP == 9 && ONNXSLIM_CHECK_ARITY == 10 &&
+                   ONNXSLIM_CHECK_ATTR_MISSING == 11 && ONNXSLIM_CHECK_ATTR_UNKNOWN == 12 &&
+                   ONNXSLIM_CHECK_ATTR_TYPE == 13 && ONNXSLIM_CHECK_TYPE_CONSTRAINT == 14 &&
+                   ONNXSLIM_CHECK_UNTYPED_IO == 15 && ONNXSLIM_CHECK_CODE_MAX == 15,
+               "schema check code values");
+
+static void attr_float(pbuf *attrs, const char *name, float v) {
+  pbuf a = {0};
+  pb_str(&a, A_NAME, name);
+  pb_tag(&a, 2, 5);
+  pb_put(&a, &v, 4);
+  pb_int(&a, A_TYPE, ONNXSLIM_ATTR_FLOAT);
+  pb_msg(attrs, N_ATTR, &a);
+}
+
+TEST(schema_unknown_op) {
+  n_skip = 0;
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "f", "Frobnicate", L("y"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_UNKNOWN_OP, "graph 'main' node[2] 'f'",
+         "domain 'ai.onnx' has no op 'Frobnicate'");
+  /* GELU-like op from a later opset: Gelu does not exist in 1.12 at all, but
+   * LayerNormalization exists from opset 17 */
+  opset_version = 13;
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "ln", "LayerNormalization", L("y", "W"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_UNKNOWN_OP, "graph 'main' node[2] 'ln'",
+         "op 'LayerNormalization' exists from opset 17 of domain 'ai.onnx'; the model imports "
+         "opset 13");
+  opset_version = 17;
+  /* a custom domain is not checked */
+  g = (pbuf){0};
+  pbuf extra = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "c", "Whatever", L("y"), L("z"), "com.example", NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  add_opset(&extra, M_OPSET, "com.example", 1);
+  expect(&g, &extra, 0, 0, NULL, NULL);
+}
+
+TEST(schema_arity_and_attributes) {
+  n_skip = 0;
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "add3", "Add", L("y", "W", "W"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ARITY, "graph 'main' node[2] 'add3'",
+         "Add-14 takes 2 to 2 inputs, the node has 3");
+  /* a required input left empty */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_init(&g, "I", ONNXSLIM_DTYPE_INT64, 1, 8);
+  add_node(&g, G_NODE, "ga", "Gather", L("", "I"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ARITY, "graph 'main' node[2] 'ga' input[0]",
+         "input 0 ('data' of Gather) is required but empty");
+
+  pbuf attrs = {0};
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "cast", "Cast", L("y"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ATTR_MISSING, "graph 'main' node[2] 'cast'",
+         "Cast-13 requires attribute 'to' (INT)");
+
+  g = (pbuf){0};
+  base_graph(&g);
+  attr_float(&attrs, "alpha", 0.5f);
+  add_node(&g, G_NODE, "r", "Relu", L("y"), L("z"), NULL, &attrs);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ATTR_UNKNOWN, "graph 'main' node[2] 'r' attribute 'alpha'",
+         "Relu-14 has no attribute 'alpha'");
+
+  g = (pbuf){0};
+  base_graph(&g);
+  attr_float(&attrs, "axis", 1.0f);
+  add_node(&g, G_NODE, "cc", "Concat", L("y", "W"), L("z"), NULL, &attrs);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ATTR_TYPE, "graph 'main' node[2] 'cc' attribute 'axis'",
+         "attribute 'axis' of Concat is FLOAT, the schema says INT");
+}
+
+TEST(schema_type_constraints) {
+  n_skip = 0;
+  /* BFLOAT16 into Cast at opset 11 (BF16 is allowed from Cast-13) */
+  opset_version = 11;
+  pbuf g = {0}, attrs = {0};
+  pb_str(&g, G_NAME, "main");
+  add_vi(&g, G_INPUT, "x", ONNXSLIM_DTYPE_BFLOAT16);
+  attr_int(&attrs, "to", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, G_NODE, "c", "Cast", L("x"), L("y"), NULL, &attrs);
+  add_vi(&g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "graph 'main' node[0] 'c' input[0] 'x'",
+         "'input' of Cast is BFLOAT16, which T1 does not allow at opset 11");
+  /* the same at opset 13 is fine */
+  opset_version = 13;
+  g = (pbuf){0};
+  pb_str(&g, G_NAME, "main");
+  add_vi(&g, G_INPUT, "x", ONNXSLIM_DTYPE_BFLOAT16);
+  attr_int(&attrs, "to", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, G_NODE, "c", "Cast", L("x"), L("y"), NULL, &attrs);
+  add_vi(&g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 0, 0, NULL, NULL);
+  opset_version = 17;
+
+  /* MatMul of FLOAT16 and FLOAT: the FLOAT16 comes through a Cast and a
+   * Relu (types followed through the nodes) */
+  g = (pbuf){0};
+  pb_str(&g, G_NAME, "main");
+  add_vi(&g, G_INPUT, "x", ONNXSLIM_DTYPE_FLOAT);
+  add_init(&g, "W", ONNXSLIM_DTYPE_FLOAT, 4, 16);
+  attr_int(&attrs, "to", ONNXSLIM_DTYPE_FLOAT16);
+  add_node(&g, G_NODE, "c", "Cast", L("x"), L("h"), NULL, &attrs);
+  add_node(&g, G_NODE, "r", "Relu", L("h"), L("h2"), NULL, NULL);
+  add_node(&g, G_NODE, "mm", "MatMul", L("h2", "W"), L("y"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+  /* (and the recorded FLOAT output contradicts T too) */
+  expect(&g, NULL, 2, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "graph 'main' node[2] 'mm' input[1] 'W'",
+         "'B' of MatMul is FLOAT, but T is FLOAT16 (from input 0 'h2')");
+
+  /* a recorded output type the constraint contradicts */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "n", "Neg", L("y"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_DOUBLE);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "graph 'main' node[2] 'n' output[0] 'z'",
+         "'Y' of Neg is DOUBLE, but T is FLOAT (from input 0 'y')");
+
+  /* a Constant of INT64 at opset 6 (Constant-1 allows float types only) */
+  opset_version = 6;
+  g = (pbuf){0};
+  base_graph(&g);
+  pbuf t = {0};
+  make_tensor(&t, NULL, ONNXSLIM_DTYPE_INT64, NULL, 0, "\7\0\0\0\0\0\0\0", 8);
+  attr_tensor(&attrs, "value", &t);
+  add_node(&g, G_NODE, "k", "Constant", NONE, L("kk"), NULL, &attrs);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "graph 'main' node[2] 'k' attribute 'value'",
+         "'output' of Constant is INT64, which T does not allow at opset 6");
+  opset_version = 17;
+}
+
+TEST(schema_untyped_io_and_skip) {
+  n_skip = 0;
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "n", "Neg", L("y"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", 0);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_UNTYPED_IO, "graph 'main' output 'z'",
+         "graph output 'z' has no type");
+
+  /* skipped by code: nothing reported */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "n", "Neg", L("y"), L("z"), NULL, NULL);
+  add_node(&g, G_NODE, "f", "Frobnicate", L("y"), L("q"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", 0);
+  onnxslim_model *m = load(&g, NULL);
+  onnxslim_check_report *r = NULL;
+  CHECK_OK(onnxslim_check(&r, m, 0));
+  CHECK(onnxslim_check_report_count(r) == 2);
+  onnxslim_check_report_free(r);
+  const int skip[] = {ONNXSLIM_CHECK_UNTYPED_IO};
+  onnxslim_check_options o;
+  CHECK_OK(onnxslim_check_options_init(&o, ONNXSLIM_CHECK_OPTIONS_VERSION));
+  CHECK(o.skip == NULL && o.n_skip == 0 && o.flags == 0);
+  o.skip = skip;
+  o.n_skip = 1;
+  CHECK_OK(onnxslim_check_with(&r, m, &o));
+  CHECK(onnxslim_check_report_count(r) == 1);
+  CHECK(onnxslim_check_report_code(r, 0) == ONNXSLIM_CHECK_UNKNOWN_OP);
+  CHECK_STR(onnxslim_check_report_note(r), "");
+  onnxslim_check_report_free(r);
+  /* NULL options: everything */
+  CHECK_OK(onnxslim_check_with(&r, m, NULL));
+  CHECK(onnxslim_check_report_count(r) == 2);
+  onnxslim_check_report_free(r);
+  /* bad options */
+  const int bad[] = {99};
+  o.skip = bad;
+  CHECK(onnxslim_check_with(&r, m, &o) == ONNXSLIM_EINVAL && r == NULL);
+  o.skip = skip;
+  o.version = 7;
+  CHECK(onnxslim_check_with(&r, m, &o) == ONNXSLIM_EINVAL);
+  o.version = 1;
+  o.flags = 4;
+  CHECK(onnxslim_check_with(&r, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check_options_init(NULL, 1) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check_options_init(&o, 2) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check_report_note(NULL) == NULL);
+  onnxslim_model_free(m);
+
+  /* names */
+  CHECK_STR(onnxslim_check_code_name(ONNXSLIM_CHECK_TYPE_CONSTRAINT), "type_constraint");
+  CHECK_STR(onnxslim_check_code_name(ONNXSLIM_CHECK_UNDEFINED_INPUT), "undefined_input");
+  CHECK(onnxslim_check_code_name(0) == NULL && onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check_code_name(ONNXSLIM_CHECK_CODE_MAX + 1) == NULL);
+  CHECK(onnxslim_check_code_description(ONNXSLIM_CHECK_ARITY) != NULL);
+  CHECK(onnxslim_check_code_description(-1) == NULL);
+  for (int c = 1; c <= ONNXSLIM_CHECK_CODE_MAX; c++)
+    CHECK(onnxslim_check_code_from_name(onnxslim_check_code_name(c)) == c);
+  CHECK(onnxslim_check_code_from_name("nope") == ONNXSLIM_ENOTFOUND);
+  CHECK(strstr(onnxslim_error_last(), "'nope'") != NULL);
+  CHECK(onnxslim_check_code_from_name(NULL) == ONNXSLIM_EINVAL);
+}
+
+TEST(schema_newer_opset_note) {
+  n_skip = 0;
+  /* opset 21: newer than the tables; nodes are not checked against
+   * schemas and the note says so */
+  opset_version = 21;
+  pbuf g = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "f", "Frobnicate", L("y"), L("z"), NULL, NULL);
+  onnxslim_model *m = load(&g, NULL);
+  onnxslim_check_report *r = run_check(m);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
+  CHECK_STR(onnxslim_check_report_note(r),
+            "schemas not checked for domain 'ai.onnx' at opset 21: the tables know opsets up to "
+            "17 (onnx 1.12)");
+  onnxslim_check_report_free(r);
+  onnxslim_model_free(m);
+  opset_version = 17;
+}
+
 TEST(api_errors) {
   pbuf g = {0};
   base_graph(&g);
@@ -707,6 +948,11 @@ int main(int argc, char **argv) {
   RUN(empty_names);
   RUN(several_problems_in_walk_order);
   RUN(api_errors);
+  RUN(schema_unknown_op);
+  RUN(schema_arity_and_attributes);
+  RUN(schema_type_constraints);
+  RUN(schema_untyped_io_and_skip);
+  RUN(schema_newer_opset_note);
   RUN(bert_tiny_is_valid);
   return t_done();
 }

@@ -295,7 +295,7 @@ TEST(insert_cast) {
   CHECK_OK(onnxslim_insert_cast_after(g, "x", ONNXSLIM_DTYPE_DOUBLE, NULL, 0, "x_f64", &c2));
   /* before one input */
   CHECK_OK(
-      onnxslim_insert_cast_before(g, node_named(m, "exp"), 0, ONNXSLIM_DTYPE_INT32, "y_i32", &c3));
+      onnxslim_insert_cast_before(g, node_named(m, "exp"), 0, ONNXSLIM_DTYPE_DOUBLE, "y_f64", &c3));
   CHECK(onnxslim_insert_cast_after(g, "x", -1, NULL, 0, NULL, NULL) == ONNXSLIM_EINVAL);
   onnxslim_model *r = reload(m);
   if (r) {
@@ -327,14 +327,14 @@ TEST(insert_cast) {
     /* the graph input keeps its type */
     CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(onnxslim_graph_input(rg, 0))) ==
           ONNXSLIM_DTYPE_FLOAT);
-    p = onnxslim_graph_producer(rg, "y_i32");
+    p = onnxslim_graph_producer(rg, "y_f64");
     CHECK_STR(onnxslim_node_op_type(p), "Cast");
     CHECK_OK(onnxslim_attr_int(onnxslim_node_find_attr(p, "to"), &to));
-    CHECK(to == ONNXSLIM_DTYPE_INT32);
+    CHECK(to == ONNXSLIM_DTYPE_DOUBLE);
     CHECK_STR(onnxslim_node_input(p, 0), "y");
-    CHECK_STR(onnxslim_node_input(node_named(r, "exp"), 0), "y_i32");
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(value_info_named(rg, "y_i32"))) ==
-          ONNXSLIM_DTYPE_INT32);
+    CHECK_STR(onnxslim_node_input(node_named(r, "exp"), 0), "y_f64");
+    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(value_info_named(rg, "y_f64"))) ==
+          ONNXSLIM_DTYPE_DOUBLE);
     /* y's own value (graph output) was not retyped by cast_before */
     CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(yo)) == ONNXSLIM_DTYPE_FLOAT16);
     onnxslim_model_free(r);
@@ -356,6 +356,45 @@ TEST(insert_cast) {
   g = onnxslim_model_graph(m);
   CHECK_OK(onnxslim_insert_cast_after(g, "h", ONNXSLIM_DTYPE_FLOAT16, NULL, 0, "h_pre", NULL));
   CHECK(onnxslim_graph_value_info_count(g) == 0);
+  onnxslim_model_free(m);
+}
+
+/* The Cast helpers refuse a Cast the schemas forbid at the model's opset
+ * (17), with the check's message, and leave the model unchanged. */
+TEST(insert_cast_schema) {
+  onnxslim_model *m = fan_model();
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  size_t n0 = 0, n1 = 0;
+  uint8_t *b0 = save_bytes(m, &n0);
+  onnxslim_node *c = (onnxslim_node *)1;
+  /* Exp does not take INT32 */
+  CHECK(onnxslim_insert_cast_before(g, node_named(m, "exp"), 0, ONNXSLIM_DTYPE_INT32, NULL, &c) ==
+        ONNXSLIM_EMODEL);
+  CHECK(c == NULL);
+  CHECK_STR(onnxslim_error_last(),
+            "node 'exp' input 0 ('input' of Exp) would be INT32, which T does not allow at opset "
+            "17 [type_constraint]");
+  /* the take-over case: every consumer of y would read INT32; Neg could, Exp cannot */
+  CHECK(onnxslim_insert_cast_after(g, "y", ONNXSLIM_DTYPE_INT32, NULL, 0, NULL, NULL) ==
+        ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "node 'exp' input 0") != NULL);
+  /* Cast-13 knows no FLOAT8 (onnx 1.12) */
+  CHECK(onnxslim_insert_cast_after(g, "x", ONNXSLIM_DTYPE_FLOAT8E4M3FN, NULL, 0, NULL, NULL) ==
+        ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(),
+               "Cast 'to' FLOAT8E4M3FN: T2 of Cast-13 does not allow it at "
+               "opset 17 [type_constraint]") != NULL);
+  uint8_t *b1 = save_bytes(m, &n1);
+  CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
+  free(b0);
+  free(b1);
+  /* only Neg reads INT32: fine */
+  onnxslim_node *neg = node_named(m, "neg");
+  CHECK_OK(onnxslim_insert_cast_after(g, "y", ONNXSLIM_DTYPE_INT32, &neg, 1, NULL, NULL));
   onnxslim_model_free(m);
 }
 
@@ -520,6 +559,7 @@ int main(int argc, char **argv) {
   RUN(capture_next_to_shadowing_branch);
   RUN(insert_before);
   RUN(insert_cast);
+  RUN(insert_cast_schema);
   RUN(insert_errors);
   RUN(insert_fresh_name_in_use);
   RUN(insert_generated_names_unique);

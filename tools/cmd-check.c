@@ -10,24 +10,63 @@
 #define EXIT_CHECK_PROBLEMS 1
 #define EXIT_CHECK_UNREADABLE 3
 
+/* What `check` was asked for. */
+typedef struct check_ctx {
+  int as_json;
+  int list;
+  int skip[64];
+  size_t n_skip;
+} check_ctx;
+
+static int opt_check_json(void *ctx, const char *value) {
+  (void)value;
+  ((check_ctx *)ctx)->as_json = 1;
+  return 0;
+}
+
+static int opt_list_checks(void *ctx, const char *value) {
+  (void)value;
+  ((check_ctx *)ctx)->list = 1;
+  return 0;
+}
+
+static int opt_skip(void *ctx, const char *value) {
+  check_ctx *c = ctx;
+  int code = onnxslim_check_code_from_name(value);
+  if (code <= 0) return bad_value("--skip", "no check named '%s' (see --list-checks)", value);
+  if (c->n_skip < sizeof c->skip / sizeof c->skip[0]) c->skip[c->n_skip++] = code;
+  return 0;
+}
+
 static const option_spec check_options[] = {
-    OPT_JSON("print the problems"),
+    {"--json", NULL, opt_check_json, "print the problems as JSON (docs/json.md)"},
+    {"--skip", "NAME", opt_skip, "do not look for problems of this kind (repeatable)"},
+    {"--list-checks", NULL, opt_list_checks, "list the kinds of problems, by name, and exit"},
     {NULL, NULL, NULL, NULL},
 };
 
 /* Names of the ONNXSLIM_CHECK_* codes in JSON (docs/json.md). */
 static const char *code_name(int code) {
-  static const char *const names[] = {
-      "unknown",     "undefined_input", "duplicate_output",    "order",
-      "tensor_size", "opset",           "output_not_produced", "type",
-      "empty_name",
-  };
-  return code > 0 && code < (int)(sizeof names / sizeof names[0]) ? names[code] : "unknown";
+  const char *n =
+      code > 0 && code <= ONNXSLIM_CHECK_CODE_MAX ? onnxslim_check_code_name(code) : NULL;
+  return n ? n : "unknown";
+}
+
+/* --list-checks: "NAME  WHAT" per kind. */
+static int list_checks(void) {
+  for (int code = 1;; code++) {
+    const char *n = onnxslim_check_code_name(code);
+    if (!n) break;
+    printf("%-20s %s\n", n, onnxslim_check_code_description(code));
+  }
+  onnxslim_error_clear();
+  return finish_stdout(EXIT_SUCCESS);
 }
 
 /* Prints "LOCATION: MESSAGE" per problem on stdout, or "MODEL: ok"; with
  * as_json the same as one JSON document (onnxslim.check/1). */
-static int check_model(const char *path, int as_json) {
+static int check_model(const char *path, const check_ctx *ctx) {
+  int as_json = ctx->as_json;
   onnxslim_model *model = NULL;
   onnxslim_check_report *report = NULL;
   strbuf loc = {0}, msg = {0};
@@ -36,7 +75,10 @@ static int check_model(const char *path, int as_json) {
 
   status = open_model(&model, path);
   if (status != EXIT_SUCCESS) return status == EXIT_USAGE ? status : EXIT_CHECK_UNREADABLE;
-  if (onnxslim_check(&report, model, 0) != ONNXSLIM_OK) {
+  onnxslim_check_options opts = ONNXSLIM_CHECK_OPTIONS_INIT;
+  opts.skip = ctx->skip;
+  opts.n_skip = ctx->n_skip;
+  if (onnxslim_check_with(&report, model, &opts) != ONNXSLIM_OK) {
     fail_lib("cannot check '%s'", path);
     onnxslim_model_free(model);
     return EXIT_CHECK_UNREADABLE;
@@ -65,6 +107,7 @@ static int check_model(const char *path, int as_json) {
     }
     json_end(&j);
     json_kuint(&j, "unsorted_uses", order);
+    json_kstr(&j, "note", onnxslim_check_report_note(report));
     json_end(&j);
     json_finish(&j);
   } else {
@@ -82,6 +125,8 @@ static int check_model(const char *path, int as_json) {
       printf("%s\n", esc(&msg, m ? m : "?"));
     }
     if (n == 0) printf("%s: ok\n", esc(&loc, path));
+    const char *note = onnxslim_check_report_note(report);
+    if (note && note[0]) fprintf(stderr, "%s: %s: note: %s\n", progname, esc(&loc, path), note);
   }
   status = n ? EXIT_CHECK_PROBLEMS : EXIT_SUCCESS;
   if (finish_stdout(EXIT_SUCCESS) != EXIT_SUCCESS) status = EXIT_CHECK_UNREADABLE;
@@ -97,15 +142,18 @@ static int check_model(const char *path, int as_json) {
 static int run_check(const command *cmd, int argc, char **argv) {
   const char *pos[1];
   size_t npos;
-  int as_json = 0;
-  int rc = parse_args(cmd, &as_json, argc, argv, pos, 1, &npos);
+  check_ctx ctx = {0};
+  int rc = parse_args(cmd, &ctx, argc, argv, pos, 1, &npos);
   if (rc != PARSE_CONTINUE) return rc;
+  if (ctx.list)
+    return npos == 0 ? list_checks() : usage_error("%s: --list-checks takes no MODEL", cmd->name);
   if (npos != 1) return usage_error("%s: expected %s", cmd->name, cmd->args);
-  return check_model(pos[0], as_json);
+  return check_model(pos[0], &ctx);
 }
 
 const command cmd_check = {"check", "MODEL",
-                           "check MODEL: print each problem as\n"
+                           "check MODEL (structure and operator schemas at\n"
+                           "its opset): print each problem as\n"
                            "LOCATION: MESSAGE; exit 1 if there are any,\n"
                            "3 if MODEL cannot be read",
                            check_options, run_check};

@@ -171,6 +171,10 @@ static const option_spec convert_options[] = {
      "also save the model with every tensor inline\nto PATH"},
     OPT_ALLOW_LARGE,
     OPT_TOPOSORT,
+    {"--verify", NULL, opt_verify,
+     "check the converted model before writing it, and\n"
+     "write nothing if it fails a check IN passed\n(the default)"},
+    {"--no-verify", NULL, opt_no_verify, "write the converted model unchecked"},
     OPT_JSON_REPORT,
     {NULL, NULL, NULL, NULL},
 };

@@ -20,6 +20,18 @@ void convert_settings_init(convert_settings *cs) {
   cs->align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
 }
 
+int opt_verify(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->no_verify = 0;
+  return 0;
+}
+
+int opt_no_verify(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->no_verify = 1;
+  return 0;
+}
+
 int opt_report(void *ctx, const char *value) {
   (void)value;
   ((convert_settings *)ctx)->report = 1;
@@ -658,11 +670,77 @@ static int plan_save(const onnxslim_model *model, const char *in, const char *ou
  * then print the reports. Nothing is written before every output path was
  * checked.
  */
+/* The check --verify runs: every kind but tensor_size (the converted
+ * tensors are pending transforms; reading them would convert them in memory,
+ * and their sizes are right by construction). NULL on failure (reported). */
+static onnxslim_check_report *verify_check(const onnxslim_model *model, const char *what) {
+  static const int skip[] = {ONNXSLIM_CHECK_TENSOR_SIZE};
+  onnxslim_check_options o = ONNXSLIM_CHECK_OPTIONS_INIT;
+  onnxslim_check_report *r = NULL;
+  o.skip = skip;
+  o.n_skip = 1;
+  if (onnxslim_check_with(&r, model, &o) != ONNXSLIM_OK) {
+    fail_lib("--verify: cannot check %s", what);
+    return NULL;
+  }
+  return r;
+}
+
+/* 1 if problem i of r is in before (same code, location and message). */
+static int had_problem(const onnxslim_check_report *before, const onnxslim_check_report *r,
+                       size_t i) {
+  size_t k, n = onnxslim_check_report_count(before);
+  int code = onnxslim_check_report_code(r, i);
+  const char *loc = onnxslim_check_report_location(r, i);
+  const char *msg = onnxslim_check_report_message(r, i);
+  for (k = 0; k < n; k++)
+    if (onnxslim_check_report_code(before, k) == code &&
+        strcmp(onnxslim_check_report_location(before, k), loc) == 0 &&
+        strcmp(onnxslim_check_report_message(before, k), msg) == 0)
+      return 1;
+  return 0;
+}
+
+/* --verify: the model about to be written must not fail a check that IN
+ * passed. Prints the new problems and returns EXIT_FAILURE (nothing is
+ * written then), or EXIT_SUCCESS. */
+static int verify_model(const onnxslim_model *model, const onnxslim_check_report *before,
+                        const char *in, const char *out, const convert_settings *cs) {
+  onnxslim_check_report *r = verify_check(model, "the converted model");
+  size_t i, n, fresh = 0;
+  strbuf a = {0}, b = {0};
+  if (!r) return EXIT_FAILURE;
+  n = onnxslim_check_report_count(r);
+  for (i = 0; i < n; i++) {
+    if (had_problem(before, r, i)) continue;
+    if (!fresh++) fflush(stdout);
+    fprintf(stderr, "%s: --verify: %s: %s [%s]\n", progname,
+            esc(&a, onnxslim_check_report_location(r, i)),
+            esc(&b, onnxslim_check_report_message(r, i)),
+            onnxslim_check_code_name(onnxslim_check_report_code(r, i)));
+  }
+  if (fresh) {
+    fprintf(stderr,
+            "%s: '%s' not written: the converted model fails %zu check%s that '%s' passed%s; "
+            "--no-verify writes it anyway\n",
+            progname, esc(&a, out), fresh, fresh == 1 ? "" : "s", esc(&b, in),
+            cs->policy == ONNXSLIM_POLICY_STORAGE_ONLY
+                ? " (with --policy storage-only the nodes that read a converted tensor still "
+                  "expect the old type: --policy cast-before or cast-after-gather inserts Casts)"
+                : "");
+  }
+  sb_free(&a);
+  sb_free(&b);
+  onnxslim_check_report_free(r);
+  return fresh ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 int convert_model(const char *in, const char *out, const convert_settings *cs) {
   onnxslim_model *model = NULL;
   onnxslim_convert_report *crep = NULL;
   onnxslim_save_report *erep = NULL;
   save_plan sp = {0, 0, NULL, 0};
+  onnxslim_check_report *before = NULL;
   int status, rc;
 
   status = check_output_name(out, "OUT");
@@ -674,12 +752,17 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   status = plan_save(model, in, out, cs, &sp);
   if (status != PARSE_CONTINUE) goto done;
   status = EXIT_FAILURE;
+  if (!cs->no_verify && !(before = verify_check(model, in))) goto done;
   if (cs->toposort && onnxslim_cleanup_toposort(onnxslim_model_graph(model),
                                                 ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
     fail_lib("cannot sort '%s'", in);
     goto done;
   }
   if ((cs->gather_to || cs->to) && (rc = apply_conversion(model, in, cs, &crep)) != EXIT_SUCCESS) {
+    status = rc;
+    goto done;
+  }
+  if (before && (rc = verify_model(model, before, in, out, cs)) != EXIT_SUCCESS) {
     status = rc;
     goto done;
   }
@@ -753,6 +836,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   status = finish_stdout(EXIT_SUCCESS);
 done:
   free(sp.data);
+  onnxslim_check_report_free(before);
   onnxslim_convert_report_free(crep);
   onnxslim_save_report_free(erep);
   onnxslim_model_free(model);

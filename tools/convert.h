@@ -38,6 +38,7 @@ typedef struct convert_settings {
   unsigned int ext_flags;  /* ONNXSLIM_SAVE_* flags */
   const char *also_single; /* --also-single-file PATH */
   int toposort;            /* --toposort */
+  int no_verify;           /* --no-verify: do not check the model before writing it */
 } convert_settings;
 
 void convert_settings_init(convert_settings *cs);
@@ -54,6 +55,8 @@ int opt_force_shape_inputs(void *ctx, const char *value);
 int opt_toposort(void *ctx, const char *value);
 int opt_constants(void *ctx, const char *value);
 int opt_allow_large(void *ctx, const char *value);
+int opt_verify(void *ctx, const char *value);
+int opt_no_verify(void *ctx, const char *value);
 
 /* Rows of their option tables. */
 #define OPT_THRESHOLD                                                                 \

@@ -13,9 +13,20 @@
  * shown by their op type: "node[4] (Add)".
  *
  * The check is built on the public read API only; it does not edit the
- * model. It knows no operator schemas: it checks how values are defined and
- * used, the opset imports, tensor sizes, and type conflicts visible in the
- * model itself. It is not a replacement for a full ONNX checker.
+ * model. It checks how values are defined and used, the opset imports,
+ * tensor sizes and type conflicts visible in the model itself and, since
+ * 0.2.0, every node of the standard domains ("" / ai.onnx, ai.onnx.ml,
+ * ai.onnx.preview.training) against its operator schema at the model's
+ * opset: the schemas of onnx 1.12 (opsets up to 17 of the default domain,
+ * 3 of ai.onnx.ml), compiled into the library. A domain imported at a newer
+ * opset than the tables know is not checked against schemas; the report's
+ * note (onnxslim_check_report_note()) says so. Nodes of other domains are
+ * not checked against schemas. Types are known from initializers, graph
+ * inputs, outputs and value_info, Constant values and Cast's `to`, and are
+ * followed through every node whose output type a type constraint fixes
+ * (e.g. Add's T). Each kind of problem can be switched off
+ * (onnxslim_check_with()). docs/check.md lists the differences with onnx's
+ * checker.
  *
  * Scoping rules used:
  *   - A node input is defined by a graph input, an initializer (dense or
@@ -72,8 +83,34 @@ typedef enum onnxslim_check_code {
   ONNXSLIM_CHECK_TYPE = 7,
   /** A name that must not be empty is empty: a graph input, graph output,
    * value_info entry, initializer, or a function's formal input or output. */
-  ONNXSLIM_CHECK_EMPTY_NAME = 8
+  ONNXSLIM_CHECK_EMPTY_NAME = 8,
+  /** (0.2.0) An op_type that its domain does not define at the model's
+   * opset: unknown, added in a later opset, or deprecated at that opset. */
+  ONNXSLIM_CHECK_UNKNOWN_OP = 9,
+  /** (0.2.0) A node has fewer or more inputs or outputs than its schema
+   * allows, or an empty name for a required (non-optional) input. */
+  ONNXSLIM_CHECK_ARITY = 10,
+  /** (0.2.0) A required attribute of the schema is absent from the node. */
+  ONNXSLIM_CHECK_ATTR_MISSING = 11,
+  /** (0.2.0) A node attribute that its schema does not define. */
+  ONNXSLIM_CHECK_ATTR_UNKNOWN = 12,
+  /** (0.2.0) A node attribute of another type than its schema says. */
+  ONNXSLIM_CHECK_ATTR_TYPE = 13,
+  /** (0.2.0) A known element type that the schema's type constraint does
+   * not allow at the model's opset (e.g. BFLOAT16 into Cast at opset 11),
+   * or two values bound to one constraint with different types (e.g. Add
+   * of FLOAT16 and FLOAT), or an output recorded with another type than
+   * the constraint gives it. */
+  ONNXSLIM_CHECK_TYPE_CONSTRAINT = 14,
+  /** (0.2.0) An input or output of the main graph without a type, or with
+   * a tensor type without an element type (subgraph inputs and outputs may
+   * leave their types to inference). */
+  ONNXSLIM_CHECK_UNTYPED_IO = 15
 } onnxslim_check_code;
+
+/** The largest onnxslim_check_code value of this version of the header.
+ * @since 0.2.0 */
+#define ONNXSLIM_CHECK_CODE_MAX 15
 
 /**
  * Checks the model and returns what it found in a new report.
@@ -128,6 +165,82 @@ ONNXSLIM_API const char *onnxslim_check_report_message(const onnxslim_check_repo
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_check_report_code(const onnxslim_check_report *report, size_t index);
+
+/**
+ * A note on what the check could not do, e.g. "schemas not checked for
+ * domain 'ai.onnx' at opset 21: the tables know opsets up to 17 (onnx
+ * 1.12)", one sentence a line; "" when there is nothing to say. Borrowed
+ * from the report as onnxslim_check_report_location(). Returns NULL
+ * (ONNXSLIM_EINVAL) for a NULL report.
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_check_report_note(const onnxslim_check_report *report);
+
+/** Current version of onnxslim_check_options. @since 0.2.0 */
+#define ONNXSLIM_CHECK_OPTIONS_VERSION 1
+
+/**
+ * How onnxslim_check_with() checks. Fields are only appended; the library
+ * reads only the fields of the caller's `version`.
+ * @since 0.2.0
+ */
+typedef struct onnxslim_check_options {
+  unsigned int version; /**< ONNXSLIM_CHECK_OPTIONS_VERSION */
+  /** Problem kinds (onnxslim_check_code values) not to look for; borrowed
+   * for the call. A value that is no code is an error (ONNXSLIM_EINVAL). */
+  const int *skip;
+  size_t n_skip;      /**< number of entries of skip */
+  unsigned int flags; /**< reserved, must be 0 */
+} onnxslim_check_options;
+
+#define ONNXSLIM_CHECK_OPTIONS_INIT \
+  { ONNXSLIM_CHECK_OPTIONS_VERSION, NULL, 0, 0 }
+
+/**
+ * Sets *opts to the defaults of the given version (1): every check on.
+ * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_check_options_init(onnxslim_check_options *opts, unsigned int version);
+
+/**
+ * onnxslim_check() with options: `opts` NULL checks everything (the same
+ * as onnxslim_check(out, model, 0)). Problems of a skipped kind are not
+ * looked for and never appear in the report.
+ * Ownership and errors as onnxslim_check(); also ONNXSLIM_EINVAL for an
+ * unknown opts->version, reserved flags set or a skip entry that is no code.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model,
+                                     const onnxslim_check_options *opts);
+
+/**
+ * The stable name of a problem kind, as the command line uses it:
+ * "undefined_input", "duplicate_output", "order", "tensor_size", "opset",
+ * "output_not_produced", "type", "empty_name", "unknown_op", "arity",
+ * "attr_missing", "attr_unknown", "attr_type", "type_constraint",
+ * "untyped_io". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
+ * no code. Codes run from 1 to ONNXSLIM_CHECK_CODE_MAX (of the library
+ * version running: ask until NULL).
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_check_code_name(int code);
+
+/**
+ * One line saying what a problem kind is about, e.g. "an op_type its
+ * domain does not define at the model's opset". A static string; NULL
+ * (ONNXSLIM_EINVAL) for a value that is no code.
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_check_code_description(int code);
+
+/**
+ * The code of a problem kind named as onnxslim_check_code_name() names it.
+ * Returns the code (> 0).
+ * Errors: ONNXSLIM_ENOTFOUND (unknown name), ONNXSLIM_EINVAL (NULL name).
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_check_code_from_name(const char *name);
 
 /**
  * Frees the report and its strings. NULL is a no-op.

@@ -70,7 +70,16 @@ ONNXSLIM_API int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *co
 /**
  * onnxslim_insert_after() of a Cast node with attribute to = `to`
  * (ONNXSLIM_DTYPE_*). The value info of the Cast's output edge, when there
- * is one, gets element type `to`. Errors as onnxslim_insert_after().
+ * is one, gets element type `to`. Errors as onnxslim_insert_after(), and
+ * (since 0.2.0) ONNXSLIM_EMODEL, the model unchanged, when the edit would
+ * violate an operator schema at the model's ai.onnx opset (as
+ * onnxslim_check() would report it; the message ends with the check's
+ * name, e.g. "[type_constraint]"): a Cast that opset does not allow (no
+ * integer `to` before opset 6, `to` or the value's known type outside
+ * Cast's constraints, e.g. BFLOAT16 before 13), or a rewired consumer that
+ * does not take `to` at that input (alone, or with the known types of its
+ * other inputs of the same constraint). Opsets newer than the schema tables
+ * are not checked.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *value, int32_t to,
@@ -79,7 +88,8 @@ ONNXSLIM_API int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *v
 
 /**
  * onnxslim_insert_before() of a Cast node with attribute to = `to`.
- * Errors as onnxslim_insert_before().
+ * Errors as onnxslim_insert_before(), and ONNXSLIM_EMODEL (0.2.0) as
+ * onnxslim_insert_cast_after() (the Cast, and the consumer reading `to`).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer,

@@ -131,6 +131,9 @@ int onnxslim__map_add_ptr(osl_arena *arena, osl_map *map, const void *key, osl_m
 /* Inserts key -> value unless key exists (then keeps the old value).
  * Returns the entry or NULL on allocation failure. */
 osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key, void *value);
+/* Grows the map once so that n keys fit without growing again: 0 or
+ * ONNXSLIM_ENOMEM (no error recorded). */
+int onnxslim__map_reserve(osl_arena *arena, osl_map *map, size_t n);
 /* Frees the slots of a map grown with no arena; the map is empty again. */
 void onnxslim__map_free(osl_map *map);
 
@@ -166,6 +169,11 @@ typedef struct osl_source {
   int (*locate)(const void *owner, const uint8_t *p, size_t n, int *fd, int64_t *off);
   void (*release)(const void *owner, const void *p, size_t n);
 } osl_source;
+
+/* Reads n bytes of fd at off into dst (pread, EINTR retried): 0, or -1
+ * with errno (EIO when the file ends first). Reading a mapped file's bytes
+ * this way maps none of its pages (docs/design.md, "Memory"). */
+int onnxslim__read_at(int fd, int64_t off, void *dst, size_t n);
 
 /* Maps a regular file read-only; anything else (FIFO, device, directory) is
  * refused without blocking. */

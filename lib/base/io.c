@@ -71,6 +71,22 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   return 0;
 }
 
+int onnxslim__read_at(int fd, int64_t off, void *dst, size_t n) {
+  uint8_t *d = dst;
+  while (n) {
+    ssize_t got = pread(fd, d, n, (off_t)off);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      if (got == 0) errno = EIO;
+      return -1;
+    }
+    d += got;
+    off += got;
+    n -= (size_t)got;
+  }
+  return 0;
+}
+
 /* ---- opening beneath a directory --------------------------------------- */
 
 #ifdef SYS_openat2
@@ -260,6 +276,7 @@ void onnxslim__run_release(osl_run *r, const void *map, const void *p, size_t n)
 
 #define OSL_SINK_BUF (1u << 20)
 #define OSL_SINK_CHUNK (8u << 20)
+#define OSL_SINK_WIN (64u << 10)
 
 struct osl_out {
   osl_sink base;
@@ -277,7 +294,27 @@ struct osl_out {
   uint64_t copied;        /* bytes of pos copied in the kernel (copy_file_range) */
   osl_source src;         /* where written bytes may come from: kernel copies, pages released */
   osl_progress *progress; /* told of the bytes written, or NULL */
+  uint8_t *win;           /* read-ahead window over a source file (read_through) */
+  int win_fd;             /* its file, -1: empty */
+  int64_t win_off;
+  size_t win_len;
+  uint64_t written; /* bytes in the file (written or copied) */
+  uint64_t kicked;  /* bytes whose writeback has been started */
 };
+
+/* Writeback of what is written is started in steps of OSL_KICK_STEP
+ * (sync_file_range, asynchronous), so the disk writes while the save goes
+ * on and the final fsync waits only for the last step: the same overlap
+ * of copying and writing back that `cp` and a later `sync` get from the
+ * kernel (docs/design.md, "Output"). */
+#define OSL_KICK_STEP (16u << 20)
+
+static void kick(osl_out *o) {
+  if (o->written - o->kicked < OSL_KICK_STEP) return;
+  sync_file_range(o->fd, (off64_t)o->kicked, (off64_t)(o->written - o->kicked),
+                  SYNC_FILE_RANGE_WRITE);
+  o->kicked = o->written;
+}
 
 static int write_all(osl_out *o, const uint8_t *p, size_t n) {
   while (n) {
@@ -291,7 +328,9 @@ static int write_all(osl_out *o, const uint8_t *p, size_t n) {
     }
     p += w;
     n -= (size_t)w;
+    o->written += (uint64_t)w;
   }
+  kick(o);
   return 0;
 }
 
@@ -321,10 +360,58 @@ static int kernel_copy(osl_out *o, int fd, off_t off, size_t n, size_t *copied) 
     ssize_t c = copy_file_range(fd, &in, o->fd, NULL, want, 0);
     if (c <= 0) break;
     done += (size_t)c;
+    o->written += (uint64_t)c;
+    kick(o);
     rc = onnxslim__progress_add(o->progress, (uint64_t)c);
   }
   *copied = done;
   return rc;
+}
+
+/* Bytes [soff, soff+n) of file sfd into the buffer, by pread: bytes of a
+ * mapped file written to an output (too few for a kernel copy, or what the
+ * kernel would not copy) are read from the file, never through the
+ * mapping, so writing them maps no page (docs/design.md, "Memory"). Small
+ * pieces (the framing of messages spliced unchanged, small tensors) come
+ * through a read-ahead window, so writing many of them in file order
+ * costs one pread per OSL_SINK_WIN bytes, not one each. */
+static int read_through(osl_out *o, int sfd, int64_t soff, size_t n) {
+  while (n) {
+    if (o->len == OSL_SINK_BUF) {
+      int rc = flush(o);
+      if (rc) return rc;
+    }
+    size_t k = OSL_SINK_BUF - o->len < n ? OSL_SINK_BUF - o->len : n;
+    int bad = 0;
+    if (k < OSL_SINK_WIN / 4) {
+      if (!(o->win_fd == sfd && soff >= o->win_off &&
+            (uint64_t)(soff - o->win_off) + k <= o->win_len)) {
+        ssize_t got;
+        while ((got = pread(sfd, o->win, OSL_SINK_WIN, (off_t)soff)) < 0 && errno == EINTR) {}
+        o->win_fd = -1;
+        if (got >= 0 && (size_t)got >= k) {
+          o->win_fd = sfd;
+          o->win_off = soff;
+          o->win_len = (size_t)got;
+        } else {
+          if (got >= 0) errno = EIO;
+          bad = 1;
+        }
+      }
+      if (!bad) memcpy(o->buf + o->len, o->win + (soff - o->win_off), k);
+    } else {
+      bad = onnxslim__read_at(sfd, soff, o->buf + o->len, k) != 0;
+    }
+    if (bad)
+      return onnxslim__err(ONNXSLIM_EIO, "cannot write '%s': reading its source failed: %s",
+                           o->path, errno == EIO ? "the file got shorter" : strerror(errno));
+    o->len += k;
+    soff += (int64_t)k;
+    n -= k;
+    int rc = onnxslim__progress_add(o->progress, k);
+    if (rc) return rc;
+  }
+  return 0;
 }
 
 static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
@@ -332,17 +419,19 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
   o->pos += n;
   int sfd;
   int64_t soff;
-  if (n >= OSL_SINK_BUF && o->src.locate && o->src.locate(o->src.owner, p, n, &sfd, &soff)) {
-    /* bytes that pass through unchanged: copied by the kernel */
-    int rc = flush(o);
-    if (rc) return rc;
-    size_t done;
-    rc = kernel_copy(o, sfd, (off_t)soff, n, &done);
-    o->copied += done;
-    if (rc) return rc;
-    p += done;
-    n -= done;
-    if (!n) return 0;
+  if (o->src.locate && o->src.locate(o->src.owner, p, n, &sfd, &soff)) {
+    if (n >= OSL_SINK_BUF) {
+      /* bytes that pass through unchanged: copied by the kernel */
+      int rc = flush(o);
+      if (rc) return rc;
+      size_t done;
+      rc = kernel_copy(o, sfd, (off_t)soff, n, &done);
+      o->copied += done;
+      if (rc) return rc;
+      soff += (int64_t)done;
+      n -= done;
+    }
+    return read_through(o, sfd, soff, n);
   }
   if (n <= OSL_SINK_BUF - o->len) {
     memcpy(o->buf + o->len, p, n);
@@ -665,7 +754,9 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   o->path = strdup(path);
   o->name = strdup(name);
   o->buf = malloc(OSL_SINK_BUF);
-  if (!o->dir || !o->path || !o->name || !o->buf) {
+  o->win = malloc(OSL_SINK_WIN);
+  o->win_fd = -1;
+  if (!o->dir || !o->path || !o->name || !o->buf || !o->win) {
     onnxslim__err_nomem(NULL);
     goto fail;
   }
@@ -894,6 +985,7 @@ void onnxslim__out_abort(osl_out *o) {
   if (o->tmpname && o->tmpname[0]) unlinkat(o->dfd, o->tmpname, 0);
   close(o->dfd);
   free(o->buf);
+  free(o->win);
   free(o->tmp);
   free(o->tmpname);
   free(o->name);

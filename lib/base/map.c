@@ -103,6 +103,14 @@ osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key
   return e;
 }
 
+int onnxslim__map_reserve(osl_arena *arena, osl_map *map, size_t n) {
+  while ((n + 1) * 4 > map->cap * 3) {
+    if (map->cap > SIZE_MAX / 4) return ONNXSLIM_ENOMEM;
+    if (grow(arena, map) != 0) return ONNXSLIM_ENOMEM;
+  }
+  return 0;
+}
+
 void onnxslim__map_free(osl_map *map) {
   free(map->slots);
   memset(map, 0, sizeof *map);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opschema/opschema.h"
 #include "passes/passes.h"
 
 /* ---- report ---------------------------------------------------------------- */
@@ -24,6 +25,7 @@ typedef struct ck_item {
 struct onnxslim_check_report {
   ck_item *items;
   size_t count, cap;
+  char *note; /* "" or lines ending in '\n'... without the last one */
 };
 
 void onnxslim_check_report_free(onnxslim_check_report *report) {
@@ -33,7 +35,73 @@ void onnxslim_check_report_free(onnxslim_check_report *report) {
     free(report->items[i].msg);
   }
   free(report->items);
+  free(report->note);
   free(report);
+}
+
+const char *onnxslim_check_report_note(const onnxslim_check_report *report) {
+  if (!report) {
+    onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_report_note: NULL report");
+    return NULL;
+  }
+  return report->note ? report->note : "";
+}
+
+/* ---- problem kinds --------------------------------------------------------- */
+
+static const struct {
+  const char *name, *what;
+} codes[ONNXSLIM_CHECK_CODE_MAX + 1] = {
+    {NULL, NULL},
+    {"undefined_input", "a node input defined nowhere in scope"},
+    {"duplicate_output", "a value defined more than once"},
+    {"order", "a node input produced by a later node (not in topological order)"},
+    {"tensor_size", "a tensor storing another size than its dims and data type need"},
+    {"opset", "a node domain without opset_import"},
+    {"output_not_produced", "a graph or function output that nothing produces"},
+    {"type", "conflicting recorded types (value_info, initializers, Cast, Constant)"},
+    {"empty_name", "an empty name where one is required"},
+    {"unknown_op", "an op_type its domain does not define at the model's opset"},
+    {"arity", "a node with more or fewer inputs or outputs than its schema allows"},
+    {"attr_missing", "a required attribute missing from a node"},
+    {"attr_unknown", "a node attribute its schema does not define"},
+    {"attr_type", "a node attribute of another type than its schema says"},
+    {"type_constraint", "an element type a schema's type constraint does not allow"},
+    {"untyped_io", "a graph input or output without an element type"},
+};
+
+const char *onnxslim_check_code_name(int code) {
+  if (code < 1 || code > ONNXSLIM_CHECK_CODE_MAX) {
+    onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_code_name: %d is no check code", code);
+    return NULL;
+  }
+  return codes[code].name;
+}
+
+const char *onnxslim_check_code_description(int code) {
+  if (code < 1 || code > ONNXSLIM_CHECK_CODE_MAX) {
+    onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_code_description: %d is no check code", code);
+    return NULL;
+  }
+  return codes[code].what;
+}
+
+int onnxslim_check_code_from_name(const char *name) {
+  if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_code_from_name: NULL name");
+  for (int i = 1; i <= ONNXSLIM_CHECK_CODE_MAX; i++)
+    if (strcmp(codes[i].name, name) == 0) return i;
+  return onnxslim__err(ONNXSLIM_ENOTFOUND, "no check named '%s' (onnxslim check --list-checks)",
+                       name);
+}
+
+int onnxslim_check_options_init(onnxslim_check_options *opts, unsigned int version) {
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_options_init: opts is NULL");
+  if (version != 1)
+    return onnxslim__err_options_version("onnxslim_check_options_init", "check options", version,
+                                         ONNXSLIM_CHECK_OPTIONS_VERSION);
+  onnxslim_check_options d = ONNXSLIM_CHECK_OPTIONS_INIT;
+  *opts = d;
+  return 0;
 }
 
 size_t onnxslim_check_report_count(const onnxslim_check_report *report) {
@@ -162,6 +230,7 @@ static int map_put(osl_map *m, const char *key, const void *ptr, int32_t num,
 typedef struct scope {
   const struct scope *parent;
   osl_map values; /* name -> DEF_* or index of the first node producing it */
+  osl_map dtypes; /* name -> element type (num) of a value known to be a tensor */
   /* index of the node of this graph whose subgraph is being checked; values
    * defined before it may not be redefined inside the subgraph */
   size_t holder;
@@ -169,7 +238,12 @@ typedef struct scope {
 
 typedef struct ck {
   onnxslim_check_report *rep;
-  ck_str path; /* location of what is being checked */
+  unsigned skip; /* bit (1 << code): not checked */
+  const onnxslim_model *model;
+  ck_str note;
+  unsigned noted;  /* bit d: the note on domain d was written */
+  int in_subgraph; /* > 0 while a subgraph is checked (untyped inputs/outputs are fine there) */
+  ck_str path;     /* location of what is being checked */
   ck_str msg;
   int rc; /* first hard failure (ENOMEM, ...) */
 } ck;
@@ -194,6 +268,7 @@ static int problem(ck *c, int code, const char *fmt, ...)
 #endif
     ;
 static int problem(ck *c, int code, const char *fmt, ...) {
+  if (c->skip & (1u << code)) return 0;
   if (c->path.oom) return nomem(c);
   onnxslim_check_report *r = c->rep;
   str_cut(&c->msg, 0);
@@ -291,11 +366,12 @@ static int load_opsets(ck *c, const onnxslim_model *model, const onnxslim_functi
     int rc = fn ? onnxslim_function_opset(fn, i, &d, &v) : onnxslim_model_opset(model, i, &d, &v);
     if (rc) return failed(c);
     if (!d) d = "";
+    /* the entry's num is the imported version (the schemas are looked up at it) */
+    int32_t ver = v < 0 ? 0 : v > INT32_MAX ? INT32_MAX : (int32_t)v;
     if (is_onnx_domain(d)) {
-      /* only whether a domain is imported matters, not its version */
-      if (map_put(m, "", NULL, 0, NULL) < 0 || map_put(m, "ai.onnx", NULL, 0, NULL) < 0)
+      if (map_put(m, "", NULL, ver, NULL) < 0 || map_put(m, "ai.onnx", NULL, ver, NULL) < 0)
         return nomem(c);
-    } else if (map_put(m, d, NULL, 0, NULL) < 0) {
+    } else if (map_put(m, d, NULL, ver, NULL) < 0) {
       return nomem(c);
     }
   }
@@ -307,7 +383,8 @@ static int load_opsets(ck *c, const onnxslim_model *model, const onnxslim_functi
 /* Checks that the tensor's stored data has the size its dims and type need.
  * The location of the tensor is the current path. */
 static int check_tensor(ck *c, const onnxslim_tensor *t) {
-  if (!t) return 0;
+  /* skipped: the data is not looked at (a pending conversion is not run) */
+  if (!t || (c->skip & (1u << ONNXSLIM_CHECK_TENSOR_SIZE))) return 0;
   int st = onnxslim_tensor_storage(t);
   if (st < 0) return failed(c);
   const char *name = onnxslim_tensor_name(t);
@@ -496,13 +573,17 @@ static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map
     if (type == ONNXSLIM_ATTR_GRAPH) {
       const onnxslim_graph *sg = onnxslim_attr_graph(a);
       /* a GRAPH attribute without a value refers to a function attribute */
+      c->in_subgraph++;
       if (sg) rc = check_graph(c, sg, s, opsets);
+      c->in_subgraph--;
     } else if (type == ONNXSLIM_ATTR_GRAPHS) {
       size_t m = onnxslim_attr_list_count(a);
       for (size_t k = 0; k < m && !rc; k++) {
         size_t mk = push(c, "[%zu]", k);
         const onnxslim_graph *sg = onnxslim_attr_list_graph(a, k);
+        c->in_subgraph++;
         rc = sg ? check_graph(c, sg, s, opsets) : failed(c);
+        c->in_subgraph--;
         str_cut(&c->path, mk);
       }
     } else {
@@ -542,6 +623,272 @@ static int32_t node_out_dtype(const onnxslim_node *node, const char **what) {
       if (onnxslim_node_find_attr(node, vals[i].attr)) return vals[i].dtype;
   }
   return 0;
+}
+
+/* ---- operator schemas --------------------------------------------------------- */
+
+/* The element type of a value known to be a tensor, from this scope or an
+ * enclosing one; 0 when unknown. */
+static int32_t dtype_of(const scope *s, const char *name) {
+  for (; s; s = s->parent) {
+    const osl_map_entry *e = map_find(&s->dtypes, name);
+    if (e) return e->num;
+  }
+  return 0;
+}
+
+/* The formal parameter of value `k` of a list of n formals (the last one
+ * takes every further value when variadic), or NULL. */
+static const osl_op_formal *formal_at(const osl_op_formal *f, unsigned n, size_t k) {
+  if (k < n) return &f[k];
+  if (n && f[n - 1].option == OSL_OP_VARIADIC) return &f[n - 1];
+  return NULL;
+}
+
+static const char *op_type_name(int t) { return OSL_OPS_STR(onnxslim__ops_type_name[t]); }
+
+/* Appends the allowed types of a constraint, "tensor(float), tensor(double)". */
+static void describe_allowed(ck_str *out, const osl_op_constraint *tc) {
+  for (unsigned k = 0; k < tc->count; k++)
+    str_add(out, "%s%s", k ? ", " : "", op_type_name(onnxslim__ops_typelist[tc->first + k]));
+}
+
+static const char *attr_type_name(int t) {
+  static const char *const names[] = {"UNDEFINED",      "FLOAT",      "INT",        "STRING",
+                                      "TENSOR",         "GRAPH",      "FLOATS",     "INTS",
+                                      "STRINGS",        "TENSORS",    "GRAPHS",     "SPARSE_TENSOR",
+                                      "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+  return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "?";
+}
+
+/* Binding of a schema's type constraints while one node is checked. */
+typedef struct binding {
+  int32_t dt[16]; /* element type bound to constraint i, 0: none yet */
+  int by[16];     /* by what: input k (k >= 0), output k (-1 - k), attribute (INT_MIN) */
+} binding;
+
+#define BY_ATTR (-100000)
+
+static void describe_by(ck_str *out, const onnxslim_node *node, int by) {
+  if (by == BY_ATTR) {
+    str_add(out, "its attribute");
+  } else if (by >= 0) {
+    const char *n = onnxslim_node_input(node, (size_t)by);
+    str_add(out, "input %d '%s'", by, n ? n : "?");
+  } else {
+    const char *n = onnxslim_node_output(node, (size_t)(-1 - by));
+    str_add(out, "output %d '%s'", -1 - by, n ? n : "?");
+  }
+}
+
+/* Checks element type dt of value `which` (input k / output -1-k /
+ * BY_ATTR) against formal f of schema sc and binds its constraint.
+ * The location is the current path (the value's). */
+static int bind_type(ck *c, const onnxslim_node *node, const osl_op_schema *sc, const char *op,
+                     int64_t opset, const osl_op_formal *f, int32_t dt, int which, binding *bd) {
+  char b1[32], b2[32];
+  const char *fname = OSL_OPS_STR(f->name);
+  if (f->constraint == OSL_OP_NONE) {
+    int want = onnxslim__ops_type_dtype[f->type];
+    if (want && want != dt)
+      return problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT,
+                     "'%s' of %s is %s, the schema (opset %" PRId64 ") wants %s", fname, op,
+                     dtype_str(b1, sizeof b1, dt), opset, op_type_name(f->type));
+    return 0;
+  }
+  if (f->constraint >= sc->n_tc) return 0;
+  const osl_op_constraint *tc = &osl_op_constraints(sc)[f->constraint];
+  const char *tname = OSL_OPS_STR(tc->name);
+  if (!tc->dtype_mask) return 0; /* a constraint on sequences, maps, optionals: not followed */
+  if (dt <= 0 || dt >= 32 || !(tc->dtype_mask & (1u << dt))) {
+    ck_str al = {0};
+    describe_allowed(&al, tc);
+    int rc = al.oom ? nomem(c)
+                    : problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT,
+                              "'%s' of %s is %s, which %s does not allow at opset %" PRId64
+                              " (%s-%d allows %s)",
+                              fname, op, dtype_str(b1, sizeof b1, dt), tname, opset, op,
+                              (int)sc->since, al.p);
+    free(al.p);
+    return rc;
+  }
+  /* a heterogeneous variadic formal does not bind its constraint */
+  if (f->option == OSL_OP_VARIADIC && !f->homogeneous) return 0;
+  unsigned t = f->constraint;
+  if (!bd->dt[t]) {
+    bd->dt[t] = dt;
+    bd->by[t] = which;
+    return 0;
+  }
+  if (bd->dt[t] == dt) return 0;
+  ck_str by = {0};
+  describe_by(&by, node, bd->by[t]);
+  int rc = by.oom ? nomem(c)
+                  : problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT,
+                            "'%s' of %s is %s, but %s is %s (from %s)", fname, op,
+                            dtype_str(b1, sizeof b1, dt), tname,
+                            dtype_str(b2, sizeof b2, bd->dt[t]), by.p);
+  free(by.p);
+  return rc;
+}
+
+/* Notes (once per domain) that schemas are not checked at this opset. */
+static void note_newer(ck *c, int d, const char *dom, int64_t opset, unsigned *noted) {
+  if (*noted & (1u << d)) return;
+  *noted |= 1u << d;
+  str_add(&c->note,
+          "%sschemas not checked for domain '%s' at opset %" PRId64
+          ": the tables know opsets up to %d (onnx 1.12)",
+          c->note.len ? "\n" : "", dom[0] ? dom : "ai.onnx", opset,
+          onnxslim__opschema_domain_max(d));
+}
+
+/* Is op_type a function of the model in domain dom? */
+static int is_model_function(const onnxslim_model *model, const char *dom, const char *op) {
+  size_t nf = model ? onnxslim_model_function_count(model) : 0;
+  for (size_t i = 0; i < nf; i++) {
+    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    const char *n = fn ? onnxslim_function_name(fn) : NULL;
+    const char *d = fn ? onnxslim_function_domain(fn) : NULL;
+    if (n && d && strcmp(n, op) == 0 &&
+        (strcmp(d, dom) == 0 || (is_onnx_domain(d) && is_onnx_domain(dom))))
+      return 1;
+  }
+  return 0;
+}
+
+/* Checks node i against its schema (location: the node). typed: follow
+ * element types (graphs, not function bodies). */
+static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_map *opsets,
+                        int typed) {
+  const char *op = onnxslim_node_op_type(node), *dom = onnxslim_node_domain(node);
+  if (!op || !dom) return failed(c);
+  int d = onnxslim__opschema_domain(dom);
+  if (d < 0 || !opsets) return 0;
+  const osl_map_entry *oe = map_find(opsets, dom);
+  if (!oe) return 0; /* reported as an opset problem */
+  int64_t opset = oe->num;
+  if (opset > onnxslim__opschema_domain_max(d)) {
+    note_newer(c, d, dom, opset, &c->noted);
+    return c->note.oom ? nomem(c) : 0;
+  }
+  int exists = 0, first = 0;
+  const osl_op_schema *sc = onnxslim__opschema_find(d, op, opset, &exists, &first);
+  const char *dname = dom[0] ? dom : "ai.onnx";
+  if (!sc || sc->deprecated) {
+    if (is_model_function(c->model, dom, op)) return 0;
+    if (sc)
+      return problem(c, ONNXSLIM_CHECK_UNKNOWN_OP,
+                     "op '%s' is deprecated at opset %" PRId64 " of domain '%s' (since %d)", op,
+                     opset, dname, (int)sc->since);
+    if (exists)
+      return problem(
+          c, ONNXSLIM_CHECK_UNKNOWN_OP,
+          "op '%s' exists from opset %d of domain '%s'; the model imports opset %" PRId64, op,
+          first, dname, opset);
+    return problem(c, ONNXSLIM_CHECK_UNKNOWN_OP, "domain '%s' has no op '%s'", dname, op);
+  }
+  int rc = 0;
+  /* arity */
+  size_t nin = onnxslim_node_input_count(node), nout = onnxslim_node_output_count(node);
+  if (nin < sc->min_in || (sc->max_in != OSL_OP_UNBOUNDED && nin > sc->max_in)) {
+    if (sc->max_in == OSL_OP_UNBOUNDED)
+      rc = problem(c, ONNXSLIM_CHECK_ARITY, "%s-%d takes at least %d inputs, the node has %zu", op,
+                   (int)sc->since, (int)sc->min_in, nin);
+    else
+      rc = problem(c, ONNXSLIM_CHECK_ARITY, "%s-%d takes %d to %d inputs, the node has %zu", op,
+                   (int)sc->since, (int)sc->min_in, (int)sc->max_in, nin);
+  }
+  if (!rc && (nout < sc->min_out || (sc->max_out != OSL_OP_UNBOUNDED && nout > sc->max_out))) {
+    if (sc->max_out == OSL_OP_UNBOUNDED)
+      rc = problem(c, ONNXSLIM_CHECK_ARITY, "%s-%d has at least %d outputs, the node has %zu", op,
+                   (int)sc->since, (int)sc->min_out, nout);
+    else
+      rc = problem(c, ONNXSLIM_CHECK_ARITY, "%s-%d has %d to %d outputs, the node has %zu", op,
+                   (int)sc->since, (int)sc->min_out, (int)sc->max_out, nout);
+  }
+  const osl_op_formal *fin = osl_op_inputs(sc), *fout = osl_op_outputs(sc);
+  for (size_t k = 0; k < nin && k < sc->n_in && !rc; k++) {
+    const char *in = onnxslim_node_input(node, k);
+    if (in && !in[0] && fin[k].option == OSL_OP_SINGLE) {
+      size_t mark = push(c, " input[%zu]", k);
+      rc = problem(c, ONNXSLIM_CHECK_ARITY, "input %zu ('%s' of %s) is required but empty", k,
+                   OSL_OPS_STR(fin[k].name), op);
+      str_cut(&c->path, mark);
+    }
+  }
+  /* attributes */
+  size_t na = onnxslim_node_attr_count(node);
+  for (size_t j = 0; j < na && !rc; j++) {
+    const onnxslim_attr *a = onnxslim_node_attr(node, j);
+    const char *an = a ? onnxslim_attr_name(a) : NULL;
+    if (!an) return failed(c);
+    const osl_op_attr *sa = onnxslim__opschema_attr(sc, an);
+    size_t mark = push(c, " attribute '%s'", an);
+    int at = onnxslim_attr_type(a);
+    if (!sa)
+      rc = problem(c, ONNXSLIM_CHECK_ATTR_UNKNOWN, "%s-%d has no attribute '%s'", op,
+                   (int)sc->since, an);
+    else if (at != sa->type)
+      rc = problem(c, ONNXSLIM_CHECK_ATTR_TYPE, "attribute '%s' of %s is %s, the schema says %s",
+                   an, op, attr_type_name(at), attr_type_name(sa->type));
+    str_cut(&c->path, mark);
+  }
+  const osl_op_attr *sat = osl_op_attrs(sc);
+  for (unsigned j = 0; j < sc->n_attr && !rc; j++) {
+    if (!sat[j].required) continue;
+    const char *an = OSL_OPS_STR(sat[j].name);
+    if (!onnxslim_node_find_attr(node, an))
+      rc = problem(c, ONNXSLIM_CHECK_ATTR_MISSING,
+                   "%s-%d requires attribute '%s' (%s), the node has none", op, (int)sc->since, an,
+                   attr_type_name(sat[j].type));
+  }
+  if (rc || !typed) return rc;
+
+  /* types: bind the constraints from the known input, attribute and output types */
+  binding bd;
+  memset(&bd, 0, sizeof bd);
+  for (size_t k = 0; k < nin && !rc; k++) {
+    const char *in = onnxslim_node_input(node, k);
+    const osl_op_formal *f = formal_at(fin, sc->n_in, k);
+    int32_t dt = in && in[0] && f ? dtype_of(s, in) : 0;
+    if (!dt) continue;
+    size_t mark = push(c, " input[%zu] '%s'", k, in);
+    rc = bind_type(c, node, sc, op, opset, f, dt, (int)k, &bd);
+    str_cut(&c->path, mark);
+  }
+  const char *what = NULL;
+  int32_t adt = nout > 0 ? node_out_dtype(node, &what) : 0;
+  if (adt && !rc && sc->n_out > 0) {
+    const char *an = strcmp(op, "Cast") == 0 ? "to" : "value";
+    size_t mark = push(c, " attribute '%s'", an);
+    rc = bind_type(c, node, sc, op, opset, &fout[0], adt, BY_ATTR, &bd);
+    str_cut(&c->path, mark);
+  }
+  for (size_t k = 0; k < nout && !rc; k++) {
+    const char *out = onnxslim_node_output(node, k);
+    const osl_op_formal *f = formal_at(fout, sc->n_out, k);
+    if (!out || !out[0] || !f) continue;
+    /* Cast's and Constant's recorded output type: the "type" check */
+    if (k == 0 && adt) {
+      if (!map_find(&s->dtypes, out) && map_put(&s->dtypes, out, NULL, adt, NULL) < 0)
+        rc = nomem(c);
+      continue;
+    }
+    int32_t dt = map_find(&s->dtypes, out) ? map_find(&s->dtypes, out)->num : 0;
+    if (dt) {
+      size_t mark = push(c, " output[%zu] '%s'", k, out);
+      rc = bind_type(c, node, sc, op, opset, f, dt, -1 - (int)k, &bd);
+      str_cut(&c->path, mark);
+      continue;
+    }
+    /* the output's type follows from the schema */
+    if (f->constraint == OSL_OP_NONE) dt = onnxslim__ops_type_dtype[f->type];
+    else if (f->constraint < sc->n_tc && !(f->option == OSL_OP_VARIADIC && !f->homogeneous))
+      dt = bd.dt[f->constraint];
+    if (dt && map_put(&s->dtypes, out, NULL, dt, NULL) < 0) rc = nomem(c);
+  }
+  return rc;
 }
 
 /* Second pass: inputs, opsets, attributes and types of every node. */
@@ -615,6 +962,8 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
       }
     }
 
+    if (!rc) rc = check_schema(c, node, s, opsets, types != NULL);
+
     if (!rc) {
       s->holder = i;
       rc = check_attrs(c, node, s, opsets);
@@ -640,9 +989,20 @@ static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *wh
     return rc;
   }
   const onnxslim_type *ty = onnxslim_value_info_type(vi);
+  int kind = ty ? onnxslim_type_kind(ty) : ONNXSLIM_TYPE_UNKNOWN;
+  int32_t et = ty ? onnxslim_type_elem_type(ty) : 0;
+  if (!c->in_subgraph && strcmp(what, "value_info") != 0 &&
+      (kind == ONNXSLIM_TYPE_UNKNOWN || (kind == ONNXSLIM_TYPE_TENSOR && et <= 0))) {
+    size_t mark = push(c, " %s '%s'", what, name);
+    int rc =
+        problem(c, ONNXSLIM_CHECK_UNTYPED_IO,
+                kind == ONNXSLIM_TYPE_UNKNOWN ? "graph %s '%s' has no type"
+                                              : "graph %s '%s' is a tensor without element type",
+                what, name);
+    str_cut(&c->path, mark);
+    if (rc) return rc;
+  }
   if (!ty) return 0; /* no type recorded */
-  int kind = onnxslim_type_kind(ty);
-  int32_t et = onnxslim_type_elem_type(ty);
   int tensorish = kind == ONNXSLIM_TYPE_TENSOR || kind == ONNXSLIM_TYPE_SPARSE_TENSOR;
   char b1[32], b2[32];
   size_t mark = push(c, " %s '%s'", what, name);
@@ -684,10 +1044,21 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   if (!gname) return failed(c);
   /* the main graph starts the path; subgraphs are named by their attribute */
   size_t gmark = outer ? c->path.len : push(c, "graph '%s'", gname);
-  scope s = {outer, {0}, 0};
+  scope s = {outer, {0}, {0}, 0};
   osl_map inits = {0}, types = {0};
   body b = {g, NULL};
   int rc = 0;
+
+  /* maps sized once from the counts: no rehash however large the graph */
+  size_t nvals = onnxslim_graph_input_count(g) + onnxslim_graph_initializer_count(g) +
+                 onnxslim_graph_sparse_initializer_count(g) + 2 * onnxslim_graph_node_count(g);
+  size_t ntypes = onnxslim_graph_input_count(g) + onnxslim_graph_output_count(g) +
+                  onnxslim_graph_value_info_count(g);
+  if (onnxslim__map_reserve(NULL, &s.values, nvals) ||
+      onnxslim__map_reserve(NULL, &s.dtypes, nvals) ||
+      onnxslim__map_reserve(NULL, &types, ntypes) ||
+      onnxslim__map_reserve(NULL, &inits, onnxslim_graph_initializer_count(g)))
+    rc = nomem(c);
 
   /* graph inputs */
   size_t n = onnxslim_graph_input_count(g);
@@ -728,6 +1099,9 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       if (put == 0 && e->num != DEF_INPUT)
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice", name);
       if (!rc && map_put(&inits, name, "initializer", onnxslim_tensor_dtype(t), NULL) < 0)
+        rc = nomem(c);
+      if (!rc && onnxslim_tensor_dtype(t) > 0 &&
+          map_put(&s.dtypes, name, NULL, onnxslim_tensor_dtype(t), NULL) < 0)
         rc = nomem(c);
     }
     if (!rc) rc = check_tensor(c, t);
@@ -782,6 +1156,12 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
         break;
       }
       rc = check_value_info(c, vi, kinds[k], i, &types, &inits);
+      /* the element types known before the nodes are followed */
+      const char *vn = rc ? NULL : onnxslim_value_info_name(vi);
+      const onnxslim_type *ty = vn && vn[0] ? onnxslim_value_info_type(vi) : NULL;
+      if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR && onnxslim_type_elem_type(ty) > 0 &&
+          map_put(&s.dtypes, vn, NULL, onnxslim_type_elem_type(ty), NULL) < 0)
+        rc = nomem(c);
     }
   }
 
@@ -806,6 +1186,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   }
 
   onnxslim__map_free(&s.values);
+  onnxslim__map_free(&s.dtypes);
   onnxslim__map_free(&inits);
   onnxslim__map_free(&types);
   str_cut(&c->path, gmark);
@@ -819,7 +1200,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
   size_t gmark = !name[0] ? push(c, "function[%zu]", index)
                  : dom[0] ? push(c, "function '%s' (domain '%s')", name, dom)
                           : push(c, "function '%s'", name);
-  scope s = {NULL, {0}, 0};
+  scope s = {NULL, {0}, {0}, 0};
   osl_map own = {0};
   const osl_map *opsets = model_opsets;
   body b = {NULL, fn};
@@ -869,10 +1250,13 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     str_cut(&c->path, mark);
   }
   onnxslim__map_free(&s.values);
+  onnxslim__map_free(&s.dtypes);
   onnxslim__map_free(&own);
   str_cut(&c->path, gmark);
   return rc;
 }
+
+static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip);
 
 int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned int flags) {
   if (out) *out = NULL;
@@ -880,7 +1264,40 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: NULL %s", model ? "out" : "model");
   if (flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: reserved flags 0x%x set", flags);
+  return run_check(out, model, 0);
+}
+
+int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model,
+                        const onnxslim_check_options *opts) {
+  if (out) *out = NULL;
+  if (!model || !out)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: NULL %s", model ? "out" : "model");
+  unsigned skip = 0;
+  if (opts) {
+    if (opts->version != 1)
+      return onnxslim__err_options_version("onnxslim_check_with", "check options", opts->version,
+                                           ONNXSLIM_CHECK_OPTIONS_VERSION);
+    if (opts->flags)
+      return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: reserved flags 0x%x set",
+                           opts->flags);
+    if (opts->n_skip && !opts->skip)
+      return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: skip is NULL, n_skip %zu",
+                           opts->n_skip);
+    for (size_t i = 0; i < opts->n_skip; i++) {
+      int code = opts->skip[i];
+      if (code < 1 || code > ONNXSLIM_CHECK_CODE_MAX)
+        return onnxslim__err(ONNXSLIM_EINVAL,
+                             "onnxslim_check_with: skip[%zu] = %d is no check code", i, code);
+      skip |= 1u << code;
+    }
+  }
+  return run_check(out, model, skip);
+}
+
+static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip) {
   ck c = {0};
+  c.skip = skip;
+  c.model = model;
   c.rep = calloc(1, sizeof *c.rep);
   if (!c.rep) return onnxslim__err_nomem("checking the model");
   osl_map opsets = {0};
@@ -902,10 +1319,130 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
   onnxslim__map_free(&opsets);
   free(c.path.p);
   free(c.msg.p);
+  if (!rc && c.note.oom) rc = nomem(&c);
+  c.rep->note = c.note.p;
   if (rc) {
     onnxslim_check_report_free(c.rep);
     return c.rc ? c.rc : rc;
   }
   *out = c.rep;
   return 0;
+}
+
+/* ---- schema checks of edits (passes/passes.h) ------------------------------------ */
+
+/* The version the model imports for a domain index of the tables, -1 when
+ * none (0 for the default domain of IR versions before 3, which had no
+ * opset_import: then nothing is checked either). */
+static int64_t imported_opset(const onnxslim_model *m, int d) {
+  size_t n = onnxslim_model_opset_count(m);
+  for (size_t i = 0; i < n; i++) {
+    const char *dom = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(m, i, &dom, &v) == 0 && onnxslim__opschema_domain(dom ? dom : "") == d)
+      return v;
+  }
+  return -1;
+}
+
+/* The element type of a value of g known without inference: an
+ * initializer's data type, else a tensor value info's element type; 0. */
+static int32_t known_dtype(const onnxslim_graph *g, const char *name) {
+  const onnxslim_tensor *t = onnxslim_graph_find_initializer(g, name);
+  if (t) return onnxslim_tensor_dtype(t);
+  const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
+  const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+  if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR) return onnxslim_type_elem_type(ty);
+  return 0;
+}
+
+int onnxslim__check_cast_edit(const onnxslim_model *m, int32_t from, int32_t to) {
+  char b1[32];
+  int64_t opset = imported_opset(m, 0);
+  if (opset < 0 || opset > onnxslim__opschema_domain_max(0)) return 0; /* cannot tell */
+  const osl_op_schema *sc = onnxslim__opschema_find(0, "Cast", opset, NULL, NULL);
+  if (!sc)
+    return onnxslim__err(ONNXSLIM_EMODEL, "a Cast is not valid at opset %" PRId64 " [unknown_op]",
+                         opset);
+  const osl_op_attr *a = onnxslim__opschema_attr(sc, "to");
+  if (a && a->type != ONNXSLIM_ATTR_INT)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "attribute 'to' of Cast-%d (opset %" PRId64
+                         ") is a STRING; a Cast with an integer 'to' needs opset 6 [attr_type]",
+                         (int)sc->since, opset);
+  const osl_op_formal *fin = osl_op_inputs(sc), *fout = osl_op_outputs(sc);
+  const osl_op_constraint *tc = osl_op_constraints(sc);
+  struct {
+    int32_t dt;
+    const osl_op_formal *f;
+    const char *what;
+  } v[2] = {{from, &fin[0], "input"}, {to, &fout[0], "'to'"}};
+  for (int i = 0; i < 2; i++) {
+    if (v[i].dt <= 0 || v[i].f->constraint >= sc->n_tc) continue;
+    const osl_op_constraint *c = &tc[v[i].f->constraint];
+    if (v[i].dt < 32 && (c->dtype_mask & (1u << v[i].dt))) continue;
+    return onnxslim__err(
+        ONNXSLIM_EMODEL,
+        "Cast %s %s: %s of Cast-%d does not allow it at opset %" PRId64 " [type_constraint]",
+        v[i].what, dtype_str(b1, sizeof b1, v[i].dt), OSL_OPS_STR(c->name), (int)sc->since, opset);
+  }
+  return 0;
+}
+
+int onnxslim__check_reader_edit(const onnxslim_graph *g, const onnxslim_node *node, size_t index,
+                                int32_t dt) {
+  char b1[32], b2[32];
+  const onnxslim_model *m = onnxslim_graph_model(g);
+  const char *op = onnxslim_node_op_type(node), *dom = onnxslim_node_domain(node);
+  int d = m && op && dom ? onnxslim__opschema_domain(dom) : -1;
+  if (d < 0 || dt <= 0) return 0;
+  int64_t opset = imported_opset(m, d);
+  if (opset < 0 || opset > onnxslim__opschema_domain_max(d)) return 0;
+  const osl_op_schema *sc = onnxslim__opschema_find(d, op, opset, NULL, NULL);
+  if (!sc) return 0; /* the node is wrong already: not this edit's doing */
+  const osl_op_formal *fin = osl_op_inputs(sc), *f = formal_at(fin, sc->n_in, index);
+  if (!f) return 0;
+  const char *name = onnxslim_node_name(node);
+  if (!name || !name[0]) name = op;
+  if (f->constraint == OSL_OP_NONE) {
+    int want = onnxslim__ops_type_dtype[f->type];
+    if (want && want != dt)
+      return onnxslim__err(
+          ONNXSLIM_EMODEL,
+          "node '%s' input %zu ('%s' of %s) would be %s, the schema (opset %" PRId64
+          ") wants %s [type_constraint]",
+          name, index, OSL_OPS_STR(f->name), op, dtype_str(b1, sizeof b1, dt), opset,
+          op_type_name(f->type));
+    return 0;
+  }
+  if (f->constraint >= sc->n_tc) return 0;
+  const osl_op_constraint *c = &osl_op_constraints(sc)[f->constraint];
+  if (!c->dtype_mask) return 0;
+  if (dt >= 32 || !(c->dtype_mask & (1u << dt)))
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "node '%s' input %zu ('%s' of %s) would be %s, which %s does not allow at "
+                         "opset %" PRId64 " [type_constraint]",
+                         name, index, OSL_OPS_STR(f->name), op, dtype_str(b1, sizeof b1, dt),
+                         OSL_OPS_STR(c->name), opset);
+  if (f->option == OSL_OP_VARIADIC && !f->homogeneous) return 0;
+  /* the other inputs bound to the same constraint */
+  size_t nin = onnxslim_node_input_count(node);
+  for (size_t k = 0; k < nin; k++) {
+    const osl_op_formal *fk = formal_at(fin, sc->n_in, k);
+    const char *in = onnxslim_node_input(node, k);
+    if (k == index || !fk || fk->constraint != f->constraint || !in || !in[0]) continue;
+    if (fk->option == OSL_OP_VARIADIC && !fk->homogeneous) continue;
+    int32_t other = known_dtype(g, in);
+    if (other > 0 && other != dt)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "node '%s' input %zu ('%s' of %s) would be %s, but input %zu '%s' is %s "
+                           "and %s needs one type [type_constraint]",
+                           name, index, OSL_OPS_STR(f->name), op, dtype_str(b1, sizeof b1, dt), k,
+                           in, dtype_str(b2, sizeof b2, other), OSL_OPS_STR(c->name));
+  }
+  return 0;
+}
+
+int32_t onnxslim__known_dtype(const onnxslim_graph *g, const char *name) {
+  return known_dtype(g, name);
 }

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,6 +423,74 @@ static int stats_chunk(void *payload, const uint8_t *out, size_t n) {
   return onnxslim__progress_add(pc->progress, (uint64_t)(n / pc->out_size) * pc->in_size);
 }
 
+/* ---- the statistics pass over large tensors, on two threads --------------
+ * A tensor of at least OSL_STATS_SPLIT_MIN bytes is counted in slices of
+ * OSL_STATS_SLICE elements, each slice in two halves counted at the same
+ * time (the second on a thread of its own, into stats of its own), the
+ * progress meter (and its cancel) told after each slice. Counts add up and
+ * maxima are maxima, so the merged report is the one a single pass gives. */
+#define OSL_STATS_SPLIT_MIN (16u << 20)
+#define OSL_STATS_SLICE ((size_t)1 << 23)
+
+typedef struct {
+  const onnxslim_model *model;
+  osl_cxform sx; /* the second half, counting into its own stats */
+  int rc;
+  char err[256];
+} osl_half;
+
+static void *half_run(void *arg) {
+  osl_half *h = arg;
+  h->rc = onnxslim__xform_chunks(h->model, &h->sx.x, NULL, NULL, NULL);
+  if (h->rc) snprintf(h->err, sizeof h->err, "%s", onnxslim_error_last());
+  return NULL;
+}
+
+static void stats_merge(onnxslim_convert_stats *to, const onnxslim_convert_stats *from) {
+  to->count += from->count;
+  to->to_inf += from->to_inf;
+  to->saturated += from->saturated;
+  to->flushed += from->flushed;
+  to->nan += from->nan;
+  if (from->max_abs_error > to->max_abs_error) to->max_abs_error = from->max_abs_error;
+  if (from->max_rel_error > to->max_rel_error) to->max_rel_error = from->max_rel_error;
+}
+
+/* The statistics of sx (its stats set, counting from zero) over its whole
+ * source, on two threads (see above; one when no thread can be made). */
+static int stats_split(osl_conv *cv, const osl_cxform *sx) {
+  const osl_xform *x = &sx->x;
+  int rc = 0;
+  for (size_t i = 0; i < x->count && !rc; i += OSL_STATS_SLICE) {
+    size_t n = x->count - i < OSL_STATS_SLICE ? x->count - i : OSL_STATS_SLICE;
+    size_t na = n / 2;
+    osl_cxform a = *sx;
+    a.x.src = x->src + i * x->in_size;
+    a.x.count = na;
+    osl_half h;
+    memset(&h, 0, sizeof h);
+    h.model = cv->model;
+    h.sx = *sx;
+    h.sx.x.src = a.x.src + na * x->in_size;
+    h.sx.x.count = n - na;
+    onnxslim_convert_stats hs = *sx->stats;
+    hs.count = hs.to_inf = hs.saturated = hs.flushed = hs.nan = 0;
+    hs.max_abs_error = hs.max_rel_error = 0.0;
+    h.sx.stats = &hs;
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, half_run, &h) == 0;
+    if (!threaded) half_run(&h);
+    rc = onnxslim__xform_chunks(cv->model, &a.x, NULL, NULL, NULL);
+    if (threaded) pthread_join(th, NULL);
+    if (!rc && h.rc) rc = onnxslim__err(h.rc, "%s", h.err);
+    if (!rc) {
+      stats_merge(sx->stats, &hs);
+      rc = onnxslim__progress_add(cv->progress, (uint64_t)n * x->in_size);
+    }
+  }
+  return rc;
+}
+
 /* Prepares candidate c without changing the model: its pending transform,
  * its report entry and the statistics pass (the long part: the one the
  * progress meter follows, and where a cancel stops). */
@@ -465,8 +534,12 @@ static int prepare_tensor(osl_conv *cv, osl_cand *c) {
     e->stats.count = 0;
     osl_cxform sx = *cx; /* the same transform, counting */
     sx.stats = &e->stats;
-    osl_progress_chunk pc = {cv->progress, x->in_size, x->out_size};
-    rc = onnxslim__xform_chunks(cv->model, &sx.x, NULL, stats_chunk, &pc);
+    if ((uint64_t)x->count * x->in_size >= OSL_STATS_SPLIT_MIN) {
+      rc = stats_split(cv, &sx);
+    } else {
+      osl_progress_chunk pc = {cv->progress, x->in_size, x->out_size};
+      rc = onnxslim__xform_chunks(cv->model, &sx.x, NULL, stats_chunk, &pc);
+    }
     if (rc) return rc;
   }
   c->cx = cx;

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "convert_kernels.h"
+#include "convert_simd.h"
 #include "passes/passes.h"
 
 #if defined(__GNUC__)
@@ -579,8 +580,8 @@ DEFINE_STATS_BLOCK(stats_block_bf16_f16, bf16_to_f32_1(ld16(s + 2 * k)),
 
 /* ---- kernels (internal API) -------------------------------------------------- */
 
-void onnxslim__convert_f32_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
-                                   onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_f32_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats) {
   if (!stats) {
     fast_f32_to_bf16(dst, src, n, flags);
     return;
@@ -591,8 +592,8 @@ void onnxslim__convert_f32_to_bf16(void *dst, const void *src, size_t n, unsigne
 #undef ONE
 }
 
-void onnxslim__convert_f32_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
-                                  onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_f32_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats) {
   if (!stats) {
     fast_f32_to_f16(dst, src, n, flags);
     return;
@@ -602,8 +603,8 @@ void onnxslim__convert_f32_to_f16(void *dst, const void *src, size_t n, unsigned
 #undef ONE
 }
 
-void onnxslim__convert_f16_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
-                                   onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_f16_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats) {
   if (!stats) {
     fast_f16_to_bf16(dst, src, n, flags);
     return;
@@ -614,8 +615,8 @@ void onnxslim__convert_f16_to_bf16(void *dst, const void *src, size_t n, unsigne
 #undef ONE
 }
 
-void onnxslim__convert_bf16_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
-                                   onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_bf16_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats) {
   if (!stats) {
     fast_bf16_to_f16(dst, src, n, flags);
     return;
@@ -643,8 +644,8 @@ OSL_INLINE void acc_f64(osl_acc *acc, uint64_t in, uint32_t out) {
   acc_error(acc, u2d(a), u2d(f32_to_f64_1(oa)));
 }
 
-void onnxslim__convert_f64_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
-                                  onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_f64_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats) {
   if (!stats) {
     fast_f64_to_f32(dst, src, n, flags);
     return;
@@ -661,8 +662,8 @@ void onnxslim__convert_f64_to_f32_int(void *dst, const void *src, size_t n, unsi
 }
 
 /* Widening: exact. With stats, count elements and NaN inputs. */
-void onnxslim__convert_bf16_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
-                                   onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_bf16_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats) {
   (void)flags;
   fast_bf16_to_f32(dst, src, n);
   if (stats) {
@@ -673,8 +674,8 @@ void onnxslim__convert_bf16_to_f32(void *dst, const void *src, size_t n, unsigne
   }
 }
 
-void onnxslim__convert_f16_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
-                                  onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_f16_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats) {
   (void)flags;
   fast_f16_to_f32(dst, src, n);
   if (stats) {
@@ -685,8 +686,8 @@ void onnxslim__convert_f16_to_f32(void *dst, const void *src, size_t n, unsigned
   }
 }
 
-void onnxslim__convert_f32_to_f64(void *dst, const void *src, size_t n, unsigned int flags,
-                                  onnxslim_convert_stats *stats) {
+void onnxslim__convert_scalar_f32_to_f64(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats) {
   (void)flags;
   fast_f32_to_f64(dst, src, n);
   if (stats) {
@@ -697,19 +698,27 @@ void onnxslim__convert_f32_to_f64(void *dst, const void *src, size_t n, unsigned
   }
 }
 
-/* ---- kernel table, argument checks ---------------------------------------------- */
+/* ---- dispatch ---------------------------------------------------------------- *
+ * Every kernel runs the SIMD code of the path chosen at the first call
+ * (convert_simd.c) when there is one and the floating-point environment lets
+ * it run, else the scalar reference above. Both give the same bytes and the
+ * same stats. */
+#define DISPATCH(KIND, NAME)                                                              \
+  void onnxslim__convert_##NAME(void *dst, const void *src, size_t n, unsigned int flags, \
+                                onnxslim_convert_stats *stats) {                          \
+    osl_convert_fn f = onnxslim__convert_simd(KIND);                                      \
+    (f ? f : onnxslim__convert_scalar_##NAME)(dst, src, n, flags, stats);                 \
+  }
+DISPATCH(K_F32_BF16, f32_to_bf16)
+DISPATCH(K_F32_F16, f32_to_f16)
+DISPATCH(K_BF16_F32, bf16_to_f32)
+DISPATCH(K_F16_F32, f16_to_f32)
+DISPATCH(K_F64_F32, f64_to_f32)
+DISPATCH(K_F32_F64, f32_to_f64)
+DISPATCH(K_F16_BF16, f16_to_bf16)
+DISPATCH(K_BF16_F16, bf16_to_f16)
 
-enum {
-  K_F32_BF16,
-  K_F32_F16,
-  K_BF16_F32,
-  K_F16_F32,
-  K_F64_F32,
-  K_F32_F64,
-  K_F16_BF16,
-  K_BF16_F16,
-  K_COUNT
-};
+/* ---- kernel table, argument checks ---------------------------------------------- */
 
 static const osl_convert_kernel kernels[K_COUNT] = {
     [K_F32_BF16] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_BFLOAT16, 4, 2, F_ALL,

@@ -45,7 +45,21 @@ int onnxslim__convert_check(const char *who, const osl_convert_kernel *k, const 
                             const void *src, size_t n, unsigned int flags,
                             const onnxslim_convert_stats *stats);
 
-/* The kernels themselves. */
+/* Index of each kernel in the kernel table (also the SIMD tables). */
+enum {
+  K_F32_BF16,
+  K_F32_F16,
+  K_BF16_F32,
+  K_F16_F32,
+  K_F64_F32,
+  K_F32_F64,
+  K_F16_BF16,
+  K_BF16_F16,
+  K_COUNT
+};
+
+/* The kernels themselves: the SIMD code of the dispatched path
+ * (convert_simd.h) when there is one, else the scalar reference. */
 void onnxslim__convert_f32_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
                                    onnxslim_convert_stats *stats);
 void onnxslim__convert_f32_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
@@ -62,6 +76,25 @@ void onnxslim__convert_f16_to_bf16(void *dst, const void *src, size_t n, unsigne
                                    onnxslim_convert_stats *stats);
 void onnxslim__convert_bf16_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
                                    onnxslim_convert_stats *stats);
+
+/* The scalar references: portable C, the definition of every result and
+ * stats value (the SIMD paths must give the same bytes and stats). */
+void onnxslim__convert_scalar_f32_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats);
+void onnxslim__convert_scalar_f32_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats);
+void onnxslim__convert_scalar_bf16_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats);
+void onnxslim__convert_scalar_f16_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats);
+void onnxslim__convert_scalar_f64_to_f32(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats);
+void onnxslim__convert_scalar_f32_to_f64(void *dst, const void *src, size_t n, unsigned int flags,
+                                         onnxslim_convert_stats *stats);
+void onnxslim__convert_scalar_f16_to_bf16(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats);
+void onnxslim__convert_scalar_bf16_to_f16(void *dst, const void *src, size_t n, unsigned int flags,
+                                          onnxslim_convert_stats *stats);
 
 /* FP64 -> FP32 by integer arithmetic only, one value at a time: the path the
  * FP64 kernel takes when the floating-point environment is not the default

@@ -20,15 +20,35 @@ static void h_u64(XXH3_state_t *h, uint64_t v) {
   XXH3_128bits_update(h, b, 8);
 }
 
-/* Hashes bytes in chunks, releasing mapped pages behind us. */
-static void h_bytes(const onnxslim_model *m, XXH3_state_t *h, const uint8_t *p, size_t n) {
+/* Hashes bytes in chunks, read from the model's file when they are mapped
+ * (onnxslim__model_read: no page of the mapping gets mapped), else in
+ * place with their pages released behind. */
+static int h_bytes(const onnxslim_model *m, XXH3_state_t *h, const uint8_t *p, size_t n) {
   h_u64(h, n);
-  const size_t chunk = 8u << 20;
+  int fd;
+  int64_t off;
+  const size_t chunk = 1u << 20;
+  uint8_t *buf = NULL;
+  if (n >= 4096 && onnxslim__model_locate(m, p, n, &fd, &off)) {
+    buf = malloc(n < chunk ? n : chunk);
+    if (!buf) return onnxslim__err_nomem(NULL);
+  }
   for (size_t i = 0; i < n; i += chunk) {
     size_t c = n - i < chunk ? n - i : chunk;
-    XXH3_128bits_update(h, p + i, c);
-    onnxslim__release(m, p + i, c);
+    if (buf) {
+      int rc = onnxslim__model_read(m, p + i, c, buf);
+      if (rc) {
+        free(buf);
+        return rc;
+      }
+      XXH3_128bits_update(h, buf, c);
+    } else {
+      XXH3_128bits_update(h, p + i, c);
+      onnxslim__release(m, p + i, c);
+    }
   }
+  free(buf);
+  return 0;
 }
 
 static int h_chunk(void *payload, const uint8_t *out, size_t n) {
@@ -46,8 +66,8 @@ static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
       const char *s;
       size_t len;
       int rc = onnxslim_tensor_string(tt, i, &s, &len);
+      if (!rc) rc = h_bytes(m, h, (const uint8_t *)s, len);
       if (rc) return rc;
-      h_bytes(m, h, (const uint8_t *)s, len);
     }
     return 0;
   }
@@ -57,10 +77,7 @@ static int h_tensor_data(const onnxslim_model *m, XXH3_state_t *h, osl_msg *t) {
   size_t n;
   int rc = onnxslim__tensor_source(t, &x, &p, &n);
   if (rc) return rc;
-  if (!x) {
-    h_bytes(m, h, p, n);
-    return 0;
-  }
+  if (!x) return h_bytes(m, h, p, n);
   h_u64(h, n);
   return onnxslim__xform_chunks(m, x, NULL, h_chunk, h);
 }
@@ -81,7 +98,8 @@ static int h_msg(const onnxslim_model *m, XXH3_state_t *h, osl_msg *msg) {
       h_u64(h, UINT64_MAX); /* end of submessage */
     } else if (f->wt == OSL_WT_LEN) {
       if (f->xform) continue; /* only raw_data carries transforms: storage */
-      h_bytes(m, h, f->p, f->n);
+      int rc = h_bytes(m, h, f->p, f->n);
+      if (rc) return rc;
     } else {
       h_u64(h, f->u);
     }

@@ -108,6 +108,14 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
   int takeover = producer && (n_consumers == 0 || n_consumers == nc);
   onnxslim_node *const *chosen = n_consumers ? consumers : all;
   size_t n_chosen = n_consumers ? n_consumers : nc;
+  /* a Cast the schemas at the model's opset forbid is refused, unchanged:
+   * the Cast itself, and each chosen consumer reading `to` */
+  if (!rc && cast_to >= 0)
+    rc = onnxslim__check_cast_edit(m, onnxslim__known_dtype(g, value), cast_to);
+  for (size_t i = 0; i < n_chosen && !rc && cast_to >= 0; i++)
+    for (size_t k = 0; k < onnxslim_node_input_count(chosen[i]) && !rc; k++)
+      if (strcmp(onnxslim_node_input(chosen[i], k), value) == 0)
+        rc = onnxslim__check_reader_edit(g, chosen[i], k, cast_to);
   const char *edge = NULL, *node_name = NULL;
   if (!rc) rc = fresh(m, fresh_name, value, "", takeover ? "_pre" : "_out", &edge);
   if (!rc) rc = fresh(m, NULL, value, "_", op_type, &node_name);
@@ -175,7 +183,10 @@ static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t inpu
                          onnxslim_node_name(consumer));
   onnxslim_model *m = onnxslim_graph_model(g);
   const char *edge = NULL, *node_name = NULL;
-  int rc = fresh(m, fresh_name, value, "", "_in", &edge);
+  int rc = 0;
+  if (cast_to >= 0) rc = onnxslim__check_cast_edit(m, onnxslim__known_dtype(g, value), cast_to);
+  if (!rc && cast_to >= 0) rc = onnxslim__check_reader_edit(g, consumer, input_index, cast_to);
+  if (!rc) rc = fresh(m, fresh_name, value, "", "_in", &edge);
   if (!rc) rc = fresh(m, NULL, value, "_", op_type, &node_name);
   onnxslim_node *node = NULL;
   if (!rc) rc = add_node_near(g, consumer, 0, op_type, domain, node_name, value, edge, &node);

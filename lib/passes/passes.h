@@ -9,6 +9,21 @@
 
 #include "handles.h"
 
+/* ---- schema checks of edits (passes/check.c) ------------------------------ */
+
+/* 0 when a Cast from `from` (0: unknown) to `to` is valid at the model's
+ * ai.onnx opset, else ONNXSLIM_EMODEL with the check's message (ending in
+ * the check's name, e.g. "[type_constraint]"). An opset the schema tables
+ * do not know is not checked (0). */
+int onnxslim__check_cast_edit(const onnxslim_model *m, int32_t from, int32_t to);
+/* 0 when node (of g) accepts element type dt at input `index` at the
+ * model's opset, the types of its other inputs known from initializers and
+ * value infos; else ONNXSLIM_EMODEL with the check's message. */
+int onnxslim__check_reader_edit(const onnxslim_graph *g, const onnxslim_node *node, size_t index,
+                                int32_t dt);
+/* The element type of a value of g from its initializer or value info; 0. */
+int32_t onnxslim__known_dtype(const onnxslim_graph *g, const char *name);
+
 /* ---- saves (passes/save.c, passes/save_external.c) ----------------------- */
 
 /* The report of onnxslim_save(): one entry per tensor a save placed. */

@@ -3,8 +3,10 @@
  * an output copies it in the kernel and its pages are handed back once
  * used. base/io.c asks through an osl_source; this file answers for a
  * model. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "wire/wire.h"
 
@@ -42,6 +44,32 @@ static int locate(const void *owner, const uint8_t *p, size_t n, int *fd, int64_
       return 1;
     }
   return 0;
+}
+
+int onnxslim__model_locate(const onnxslim_model *model, const void *p, size_t n, int *fd,
+                           int64_t *off) {
+  return model ? locate(model, p, n, fd, off) : 0;
+}
+
+static const char *file_name(const onnxslim_model *m, int fd) {
+  if (fd == m->fd) return m->path ? m->path : "the model";
+  for (size_t i = 0; i < m->next; i++)
+    if (m->ext[i].fd == fd && m->ext[i].path) return m->ext[i].path;
+  return "an external data file";
+}
+
+int onnxslim__model_read(const onnxslim_model *model, const void *p, size_t n, void *dst) {
+  int fd;
+  int64_t off;
+  if (!n) return 0;
+  if (!onnxslim__model_locate(model, p, n, &fd, &off)) {
+    memcpy(dst, p, n);
+    return 0;
+  }
+  if (onnxslim__read_at(fd, off, dst, n) == 0) return 0;
+  return onnxslim__err(ONNXSLIM_EIO, "cannot read %zu bytes of '%s' at byte %lld: %s", n,
+                       file_name(model, fd), (long long)off,
+                       errno == EIO ? "the file got shorter" : strerror(errno));
 }
 
 static void release(const void *owner, const void *p, size_t n) { onnxslim__release(owner, p, n); }

@@ -11,6 +11,7 @@
  */
 #define _XOPEN_SOURCE 700 /* pread() */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -637,12 +638,10 @@ int64_t onnxslim__msg_int(const osl_msg *msg, uint32_t number, int64_t dflt) {
 }
 
 /* Decodes every occurrence of a repeated scalar field, packed or not, into
- * an array of `width`-byte elements cached in the field's list. */
-static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const void **vals,
-                       size_t *count) {
-  osl_list *l = onnxslim__msg_list(msg, number);
-  if (!l) return onnxslim__err_nomem(NULL);
-  if (!l->values) {
+ * an array of `width`-byte elements cached in the field's list l; src[k]:
+ * the payload of occurrence k (packed ones) or a copy of it. */
+static int decode_scalars(const osl_msg *msg, osl_list *l, int is_float, const uint8_t **src) {
+  {
     size_t width = is_float ? sizeof(float) : sizeof(int64_t);
     size_t n = 0;
     for (size_t k = 0; k < l->count; k++) {
@@ -652,7 +651,7 @@ static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const 
       } else if (is_float) {
         n += f->n / 4;
       } else {
-        for (size_t i = 0; i < f->n; i++) n += (f->p[i] & 0x80) == 0;
+        for (size_t i = 0; i < f->n; i++) n += (src[k][i] & 0x80) == 0;
       }
     }
     /* while loading (the root is set at the end), within max_memory: a
@@ -676,10 +675,10 @@ static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const 
         }
         j++;
       } else if (is_float) {
-        memcpy(out + j * 4, f->p, f->n / 4 * 4);
+        memcpy(out + j * 4, src[k], f->n / 4 * 4);
         j += f->n / 4;
       } else {
-        pb_istream_t s = pb_istream_from_buffer(f->p, f->n);
+        pb_istream_t s = pb_istream_from_buffer(src[k], f->n);
         uint64_t v;
         while (s.bytes_left && pb_decode_varint(&s, &v)) {
           int64_t sv = (int64_t)v;
@@ -690,6 +689,50 @@ static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const 
     }
     l->values = out;
     l->nvalues = j;
+  }
+  return 0;
+}
+
+static int msg_scalars(const osl_msg *msg, uint32_t number, int is_float, const void **vals,
+                       size_t *count) {
+  osl_list *l = onnxslim__msg_list(msg, number);
+  if (!l) return onnxslim__err_nomem(NULL);
+  if (!l->values) {
+    /* packed payloads in a mapped file are decoded from copies (pread):
+     * a tensor's dims sit between weights, and reading them through the
+     * mapping would map the page-cache folio around them (docs/design.md,
+     * "Memory"); they are read again after an edit of the tensor */
+    const onnxslim_model *model = msg->model;
+    size_t infile = 0;
+    int fd;
+    int64_t off;
+    for (size_t k = 0; k < l->count; k++) {
+      osl_field *f = &msg->f[l->idx[k]];
+      if (f->wt == OSL_WT_LEN && f->p && onnxslim__model_locate(model, f->p, f->n, &fd, &off))
+        infile += f->n;
+    }
+    uint8_t *copy = infile ? malloc(infile) : NULL;
+    const uint8_t **src = l->count ? malloc(l->count * sizeof *src) : NULL;
+    if ((infile && !copy) || (l->count && !src)) {
+      free(copy);
+      free(src);
+      return onnxslim__err_nomem(NULL);
+    }
+    size_t at = 0;
+    int rc = 0;
+    for (size_t k = 0; k < l->count && !rc; k++) {
+      osl_field *f = &msg->f[l->idx[k]];
+      src[k] = f->p;
+      if (f->wt == OSL_WT_LEN && f->p && onnxslim__model_locate(model, f->p, f->n, &fd, &off)) {
+        rc = onnxslim__model_read(model, f->p, f->n, copy + at);
+        src[k] = copy + at;
+        at += f->n;
+      }
+    }
+    if (!rc) rc = decode_scalars(msg, l, is_float, src);
+    free(copy);
+    free(src);
+    if (rc) return rc;
   }
   *vals = l->values;
   *count = l->nvalues;
@@ -1460,25 +1503,145 @@ int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_si
 }
 
 #define OSL_XFORM_CHUNK (1u << 18) /* elements per chunk */
+/* Source bytes from which a transform handing its output on (fn) runs on
+ * a second thread, a chunk ahead of fn: reading and converting overlap
+ * writing. */
+#define OSL_XFORM_PIPE_MIN (8u << 20)
 
-/* The one loop over a transform's chunks (see wire.h). */
-int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
-                           osl_chunk_fn fn, void *payload) {
-  size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
-  uint8_t *buf = NULL;
-  if (!dst) {
-    buf = malloc(cap ? cap * x->out_size : 1);
-    if (!buf) return onnxslim__err_nomem(NULL);
-  }
+/* The transform's chunks one after the other, each read in place (bytes in
+ * memory; pages released behind) or, with inbuf, copied there from the
+ * model's file first (pread: no page of the mapping gets mapped). */
+static int chunks_serial(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                         osl_chunk_fn fn, void *payload, uint8_t *inbuf, uint8_t *buf, size_t cap) {
   int rc = 0;
   for (size_t i = 0; i < x->count && !rc; i += cap) {
     size_t n = x->count - i < cap ? x->count - i : cap;
     const uint8_t *src = x->src + i * x->in_size;
     uint8_t *out = dst ? dst + i * x->out_size : buf;
+    if (inbuf) {
+      rc = onnxslim__model_read(model, src, n * x->in_size, inbuf);
+      if (rc) break;
+      src = inbuf;
+    }
     rc = x->run(x, src, n, out);
     if (!rc && fn) rc = fn(payload, out, n * x->out_size);
-    onnxslim__release(model, src, n * x->in_size);
+    if (!inbuf) onnxslim__release(model, src, n * x->in_size);
   }
+  return rc;
+}
+
+/* The pipeline: a worker reads and transforms chunk k + 1 into one of two
+ * slots while the caller's thread hands chunk k to fn. */
+typedef struct {
+  const onnxslim_model *model;
+  const osl_xform *x;
+  size_t cap; /* elements per chunk */
+  uint8_t *in, *out[2];
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  size_t made, used; /* chunks made by the worker, handed on by the caller */
+  int stop;          /* the caller gives up (fn failed) */
+  int rc;            /* the worker's failure */
+  char err[256];     /* its message (errors are per thread) */
+} osl_pipe;
+
+static void *pipe_worker(void *arg) {
+  osl_pipe *pp = arg;
+  const osl_xform *x = pp->x;
+  size_t nchunks = (x->count + pp->cap - 1) / pp->cap;
+  for (size_t k = 0; k < nchunks; k++) {
+    pthread_mutex_lock(&pp->mu);
+    while (!pp->stop && pp->made - pp->used >= 2) pthread_cond_wait(&pp->cv, &pp->mu);
+    int stop = pp->stop;
+    pthread_mutex_unlock(&pp->mu);
+    if (stop) break;
+    size_t i = k * pp->cap, n = x->count - i < pp->cap ? x->count - i : pp->cap;
+    int rc = onnxslim__model_read(pp->model, x->src + i * x->in_size, n * x->in_size, pp->in);
+    if (!rc) rc = x->run(x, pp->in, n, pp->out[k & 1]);
+    if (rc) snprintf(pp->err, sizeof pp->err, "%s", onnxslim_error_last());
+    pthread_mutex_lock(&pp->mu);
+    if (rc) pp->rc = rc;
+    else pp->made++;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
+    if (rc) break;
+  }
+  return NULL;
+}
+
+static int chunks_piped(const onnxslim_model *model, const osl_xform *x, osl_chunk_fn fn,
+                        void *payload, uint8_t *inbuf, uint8_t *buf, size_t cap, int *started) {
+  osl_pipe pp;
+  memset(&pp, 0, sizeof pp);
+  pp.model = model;
+  pp.x = x;
+  pp.cap = cap;
+  pp.in = inbuf;
+  pp.out[0] = buf;
+  pp.out[1] = buf + cap * x->out_size;
+  *started = 0;
+  if (pthread_mutex_init(&pp.mu, NULL)) return 0;
+  if (pthread_cond_init(&pp.cv, NULL)) {
+    pthread_mutex_destroy(&pp.mu);
+    return 0;
+  }
+  pthread_t th;
+  if (pthread_create(&th, NULL, pipe_worker, &pp)) {
+    pthread_cond_destroy(&pp.cv);
+    pthread_mutex_destroy(&pp.mu);
+    return 0; /* no thread: the caller runs the chunks itself */
+  }
+  *started = 1;
+  size_t nchunks = (x->count + cap - 1) / cap;
+  int rc = 0;
+  for (size_t k = 0; k < nchunks && !rc; k++) {
+    pthread_mutex_lock(&pp.mu);
+    while (pp.made <= k && !pp.rc) pthread_cond_wait(&pp.cv, &pp.mu);
+    int failed = pp.made <= k ? pp.rc : 0;
+    pthread_mutex_unlock(&pp.mu);
+    if (failed) {
+      rc = onnxslim__err(failed, "%s", pp.err);
+      break;
+    }
+    size_t n = x->count - k * cap < cap ? x->count - k * cap : cap;
+    rc = fn(payload, pp.out[k & 1], n * x->out_size);
+    pthread_mutex_lock(&pp.mu);
+    pp.used++;
+    if (rc) pp.stop = 1;
+    pthread_cond_broadcast(&pp.cv);
+    pthread_mutex_unlock(&pp.mu);
+  }
+  pthread_join(th, NULL);
+  pthread_cond_destroy(&pp.cv);
+  pthread_mutex_destroy(&pp.mu);
+  return rc;
+}
+
+/* The one loop over a transform's chunks (see wire.h). */
+int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                           osl_chunk_fn fn, void *payload) {
+  size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
+  size_t total = x->count * x->in_size;
+  int fd = -1;
+  int64_t off = 0;
+  int file = x->count && onnxslim__model_locate(model, x->src, total, &fd, &off);
+  int piped = file && !dst && fn && total >= OSL_XFORM_PIPE_MIN;
+  uint8_t *buf = NULL, *inbuf = NULL;
+  if (!dst) {
+    buf = malloc(cap ? (piped ? 2 : 1) * cap * x->out_size : 1);
+    if (!buf) return onnxslim__err_nomem(NULL);
+  }
+  if (file) {
+    inbuf = malloc(cap * x->in_size);
+    if (!inbuf) {
+      free(buf);
+      return onnxslim__err_nomem(NULL);
+    }
+  }
+  int rc = 0, started = 0;
+  if (piped) rc = chunks_piped(model, x, fn, payload, inbuf, buf, cap, &started);
+  if (!started) rc = chunks_serial(model, x, dst, fn, payload, inbuf, buf, cap);
+  free(inbuf);
   free(buf);
   return rc;
 }

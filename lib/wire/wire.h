@@ -376,8 +376,14 @@ int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_si
 /* The one loop over a transform's chunks (wire.c): runs x over its whole
  * source a chunk of elements at a time (2^18), each chunk into dst at its
  * offset when dst is given, else into one chunk-sized buffer; hands the
- * chunk's output to fn (when not NULL) and releases the chunk's source
- * pages (onnxslim__release). Stops at the first error. */
+ * chunk's output to fn (when not NULL). A source in a mapped file is read
+ * chunk by chunk into a buffer (onnxslim__model_read: none of its pages
+ * gets mapped); one in memory is read in place and its pages released
+ * behind (onnxslim__release). With fn, no dst and at least 8 MiB of a
+ * mapped file, the chunks are read and transformed on a second thread one
+ * chunk ahead of fn (x->run must then not depend on the calling thread);
+ * fn always runs on the calling thread, in order. Stops at the first
+ * error. */
 typedef int (*osl_chunk_fn)(void *payload, const uint8_t *out, size_t n);
 int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
                            osl_chunk_fn fn, void *payload);
@@ -395,6 +401,16 @@ int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *s
  * gathered, and pages go back to the kernel only in runs of several MiB
  * (one madvise per run), so a small model costs no system call. */
 void onnxslim__release(const onnxslim_model *model, const void *p, size_t n);
+/* The file and offset behind the model's mapped bytes [p, p+n) (the model
+ * file or an external data file): 1, or 0 for bytes in memory. */
+int onnxslim__model_locate(const onnxslim_model *model, const void *p, size_t n, int *fd,
+                           int64_t *off);
+/* Copies the model's bytes [p, p+n) to dst: from their file by pread when
+ * they are mapped, so no page of the mapping gets mapped (the kernel maps
+ * the page cache in folios of up to several MiB around a byte read
+ * through a mapping: docs/design.md, "Memory"), else by memcpy. 0 or
+ * ONNXSLIM_EIO (the file got shorter, a read error). */
+int onnxslim__model_read(const onnxslim_model *model, const void *p, size_t n, void *dst);
 /* The model as the source of bytes written to an output: the output
  * copies its mapped files' bytes in the kernel and releases their pages.
  * model NULL: plain memory. */

@@ -18,6 +18,17 @@ H = c_void_p
 ProgressFn = CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p)
 
 
+class CheckOptions(Structure):
+    """onnxslim_check_options (check.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("skip", P(c_int)),
+        ("n_skip", c_size_t),
+        ("flags", c_uint),
+    ]
+
+
 class ConvertStats(Structure):
     """onnxslim_convert_stats (convert.h)."""
 
@@ -89,6 +100,12 @@ FUNCTIONS = {
     "onnxslim_check_report_location": (c_char_p, [H, c_size_t]),
     "onnxslim_check_report_message": (c_char_p, [H, c_size_t]),
     "onnxslim_check_report_code": (c_int, [H, c_size_t]),
+    "onnxslim_check_report_note": (c_char_p, [H]),
+    "onnxslim_check_options_init": (c_int, [P(CheckOptions), c_uint]),
+    "onnxslim_check_with": (c_int, [P(H), H, P(CheckOptions)]),
+    "onnxslim_check_code_name": (c_char_p, [c_int]),
+    "onnxslim_check_code_description": (c_char_p, [c_int]),
+    "onnxslim_check_code_from_name": (c_int, [c_char_p]),
     "onnxslim_check_report_free": (None, [H]),
     # cleanup.h
     "onnxslim_cleanup_toposort": (c_int, [H, c_uint]),

@@ -1,5 +1,5 @@
 # lib/ calls and includes one way only:
-#   base (lib/base/) <- wire (lib/wire/) <- handles (lib/*.c) <- passes (lib/passes/)
+#   base (lib/base/, lib/opschema/) <- wire (lib/wire/) <- handles (lib/*.c) <- passes (lib/passes/)
 # read from the objects (nm) and the sources' #include lines; see
 # test/check_layers.py and docs/contributing.md.
 set -u

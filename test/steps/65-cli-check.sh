@@ -53,6 +53,27 @@ EOF
     ok "order problem, control characters escaped" || bad "order / escaping"
   grep -qF "graph 'main' output 'ghost': graph output 'ghost' is produced by no node" "$tmp/o" &&
     ok "output not produced" || bad "output not produced"
+  # operator schemas: BFLOAT16 into Cast at opset 11; an untyped output
+  "$PY" - "$tmp/bf16.onnx" <<'EOF'
+import sys
+from onnx import TensorProto as T, helper as h
+g = h.make_graph([h.make_node("Cast", ["x"], ["y"], name="c", to=T.FLOAT),
+                  h.make_node("Relu", ["y"], ["z"], name="r")], "main",
+                 [h.make_tensor_value_info("x", T.BFLOAT16, [2])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [2]), h.make_value_info("z", h.TypeProto())])
+m = h.make_model(g, opset_imports=[h.make_opsetid("", 11)])
+open(sys.argv[1], "wb").write(m.SerializeToString())
+EOF
+  "$cli" check "$tmp/bf16.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+  cat "$tmp/o"
+  [ $r -eq 1 ] && grep -qF "graph 'main' node[0] 'c' input[0] 'x': 'input' of Cast is BFLOAT16, which T1 does not allow at opset 11" "$tmp/o" &&
+    grep -qF "graph 'main' output 'z': graph output 'z' has no type" "$tmp/o" && grep -q '2 problems' "$tmp/e" &&
+    ok "schema problems: type_constraint and untyped_io, located" || bad "schema problems exit $r: $(cat "$tmp/o" "$tmp/e")"
+  "$cli" check --skip untyped_io --skip=type_constraint "$tmp/bf16.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q ': ok$' "$tmp/o" && ok "--skip NAME (twice) switches those checks off" || bad "--skip exit $r: $(cat "$tmp/o" "$tmp/e")"
+  "$cli" check --json --skip untyped_io "$tmp/bf16.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [p["code_name"] for p in d["problems"]] == ["type_constraint"], d' "$tmp/o" &&
+    ok "--json: code_name type_constraint" || bad "--json with --skip exit $r: $(cat "$tmp/o")"
 else
   echo "python3-onnx not available at $PY: skipping the hand-built broken model"
   skipped=$((skipped + 1))
@@ -68,6 +89,11 @@ for args in "check" "check a b" "check --bogus test/data/bert-tiny.onnx"; do
   "$cli" $args > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 2 ] && [ -s "$tmp/e" ] && ok "usage error '$args' exits 2" || bad "usage error '$args' exit $r"
 done
+"$cli" check --list-checks > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && [ "$(wc -l < "$tmp/o")" -eq 15 ] && grep -q '^type_constraint ' "$tmp/o" && grep -q '^undefined_input ' "$tmp/o" &&
+  ok "--list-checks: 15 kinds, by name" || bad "--list-checks exit $r: $(cat "$tmp/o" "$tmp/e")"
+"$cli" check --skip nonesuch test/data/bert-tiny.onnx > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 2 ] && grep -q "no check named 'nonesuch'" "$tmp/e" && ok "--skip with an unknown name: usage error" || bad "--skip unknown exit $r"
 "$cli" check --help > "$tmp/o" 2>&1 && grep -q 'check MODEL' "$tmp/o" && ok "check --help exits 0" || bad "check --help"
 
 rm -rf "$tmp"

@@ -140,7 +140,7 @@ assert g and all(prod[n.input[0]].input[0] == sys.argv[2] or dtypes(m)[prod[n.in
 assert dtypes(m)[sys.argv[2]] == 16
 check(sys.argv[1])' "$tmp/cb.onnx" "$WE" && ok "--policy cast-before: Cast(FLOAT) feeds the Gather" || bad "--policy cast-before"
 
-  "$cli" convert "$m" "$tmp/so.onnx" --gather-to bf16 --policy storage-only &&
+  "$cli" convert "$m" "$tmp/so.onnx" --gather-to bf16 --policy storage-only --no-verify 2> /dev/null &&
     py '
 o, c = load(sys.argv[1]), load(sys.argv[2])
 assert [n.op_type for n in o.graph.node] == [n.op_type for n in c.graph.node]
@@ -217,13 +217,24 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d3.onnx" --to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && ! grep -q 'changed values' "$tmp/e" && ok "--to bf16 of the same model: nothing beyond rounding, no warning" || bad "bf16 warning: $(cat "$tmp/e")"
   # storage-only: warns when a converted tensor is read where FLOAT is expected
-  "$cli" convert "$tmp/dmg.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && grep -q '^onnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
     grep -q "^  e.g. 'bn.scale' at input 1 of BatchNormalization" "$tmp/e" &&
     ok "--policy storage-only: warns, naming a node that reads the tensor" || bad "storage-only warning (exit $r): $(cat "$tmp/e")"
-  "$cli" convert "$m" "$tmp/so2.onnx" --gather-to bf16 --policy storage-only > "$tmp/o" 2> "$tmp/e"; r=$?
+  "$cli" convert "$m" "$tmp/so2.onnx" --gather-to bf16 --policy storage-only --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && grep -q 'warning: --policy storage-only: 2 converted tensors' "$tmp/e" && grep -q 'Gather .* passes its BFLOAT16 rows on' "$tmp/e" &&
     ok "--policy storage-only on Gather tables: warns about the Gather's output" || bad "storage-only Gather warning (exit $r): $(cat "$tmp/e")"
+  # --verify (the default): a storage-only conversion whose consumers still
+  # expect FLOAT fails the type_constraint check: exit 1, nothing written
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && [ ! -e "$tmp/d6.onnx" ] && grep -q "^onnxslim: --verify: graph 'g' node\[0\] (BatchNormalization) input\[2\] 'bn.bias': .*\[type_constraint\]" "$tmp/e" &&
+    grep -q "d6.onnx' not written: the converted model fails 1 check that .* passed (with --policy storage-only" "$tmp/e" &&
+    ok "--verify (default): storage-only conversion refused with the check's message, nothing written" || bad "--verify storage-only (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$m" "$tmp/so3.onnx" --gather-to bf16 --policy storage-only --external-data --threshold 0 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && [ ! -e "$tmp/so3.onnx" ] && [ ! -e "$tmp/so3.onnx.data" ] && grep -q "not written" "$tmp/e" &&
+    ok "--verify with --external-data: neither the model nor its data file written" || bad "--verify external (exit $r): $(ls "$tmp" | grep so3) $(cat "$tmp/e")"
+  "$cli" convert "$m" "$tmp/v.onnx" --gather-to bf16 --verify > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && cmp -s "$tmp/v.onnx" "$tmp/g.onnx" && ok "--verify on the recipe conversion: passes, same output" || bad "--verify recipe (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d5.onnx" --to bf16 --policy storage-only --select cast > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && ! grep -q 'storage-only' "$tmp/e" && py 'check(sys.argv[1])' "$tmp/d5.onnx" &&
     ok "--policy storage-only of a tensor only a Cast reads: no storage-only warning, checker ok" || bad "storage-only Cast (exit $r): $(cat "$tmp/e")"

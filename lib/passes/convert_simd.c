@@ -1,0 +1,280 @@
+/*
+ * libonnxslim - SIMD paths of the conversion kernels and their runtime
+ * dispatch (convert_simd.h).
+ *
+ * The kernels are written once (convert_simd_body.h) and compiled here once
+ * per path, each function with its own target attribute, so the library is
+ * built with the generic flags and runs on any x86-64: a path's code runs
+ * only after __builtin_cpu_supports() said the CPU (and the OS, which must
+ * save the wider registers) has its instructions. Off x86-64, or with a
+ * compiler without these builtins, only the scalar path exists.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_simd.h"
+
+#define F_TRUNC ONNXSLIM_CONVERT_TRUNCATE
+#define F_SAT ONNXSLIM_CONVERT_SATURATE
+#define F_FLUSH ONNXSLIM_CONVERT_FLUSH_SUBNORMALS
+#define F_ALL (F_TRUNC | F_SAT | F_FLUSH)
+
+#if defined(__x86_64__) && defined(__GNUC__) && \
+    ((defined(__clang__) && __clang_major__ >= 9) || (!defined(__clang__) && __GNUC__ >= 12))
+#  define OSL_HAVE_X86_PATHS 1
+#  include <cpuid.h>
+#  include <immintrin.h>
+#else
+#  define OSL_HAVE_X86_PATHS 0
+#endif
+
+#if OSL_HAVE_X86_PATHS
+
+/* Outputs at least this large are written with non-temporal stores
+ * (convert_simd_body.h). */
+#  define NT_MIN ((size_t)1 << 20)
+
+/* ---- AVX2 + F16C: 8 lanes ----------------------------------------------------- */
+
+#  define TA __attribute__((target("avx2,f16c")))
+#  define IA static inline __attribute__((always_inline, target("avx2,f16c")))
+#  define W 8
+#  define X(name) name##_avx2
+#  define HAS_BF16 0
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef int32_t i32x8 __attribute__((vector_size(32)));
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+typedef int64_t i64x4 __attribute__((vector_size(32)));
+typedef double f64x4 __attribute__((vector_size(32)));
+#  define VU32 u32x8
+#  define VI32 i32x8
+#  define VU64 u64x4
+#  define VI64 i64x4
+#  define VF64 f64x4
+#  define VH __m128i
+
+IA u32x8 ld32_avx2(const unsigned char *p) { return (u32x8)_mm256_loadu_si256((const void *)p); }
+IA void st32_avx2(unsigned char *p, u32x8 v, int nt) {
+  if (nt) _mm256_stream_si256((void *)p, (__m256i)v);
+  else _mm256_storeu_si256((void *)p, (__m256i)v);
+}
+IA u64x4 ldpd_avx2(const unsigned char *p) { return (u64x4)_mm256_loadu_si256((const void *)p); }
+IA void stpd_avx2(unsigned char *p, u64x4 v, int nt) { st32_avx2(p, (u32x8)v, nt); }
+IA u32x8 ld16_avx2(const unsigned char *p) {
+  return (u32x8)_mm256_cvtepu16_epi32(_mm_loadu_si128((const void *)p));
+}
+/* The low 16 bits of each lane (the lanes hold values below 2^16). */
+IA void sth_avx2(unsigned char *p, __m128i h, int nt) {
+  if (nt) _mm_stream_si128((void *)p, h);
+  else _mm_storeu_si128((void *)p, h);
+}
+IA void st16_avx2(unsigned char *p, u32x8 v, int nt) {
+  __m256i x = (__m256i)v;
+  sth_avx2(p, _mm_packus_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1)), nt);
+}
+IA __m128i ldh_avx2(const unsigned char *p) { return _mm_loadu_si128((const void *)p); }
+IA __m128i cvtph_avx2(u32x8 bits) {
+  return _mm256_cvtps_ph((__m256)bits, _MM_FROUND_TO_NEAREST_INT);
+}
+IA u32x8 h2f_avx2(__m128i h) { return (u32x8)_mm256_cvtph_ps(h); }
+IA f64x4 maxpd_avx2(f64x4 a, f64x4 b) { return (f64x4)_mm256_max_pd((__m256d)a, (__m256d)b); }
+/* a > b in some lane of either pair */
+IA int gt_any_avx2(f64x4 a, f64x4 b, f64x4 c, f64x4 d) {
+  return _mm256_movemask_pd(_mm256_or_pd(_mm256_cmp_pd((__m256d)a, (__m256d)b, _CMP_GT_OQ),
+                                         _mm256_cmp_pd((__m256d)c, (__m256d)d, _CMP_GT_OQ))) != 0;
+}
+IA u32x8 pd2ps_avx2(f64x4 lo, f64x4 hi) {
+  return (u32x8)_mm256_set_m128(_mm256_cvtpd_ps((__m256d)hi), _mm256_cvtpd_ps((__m256d)lo));
+}
+IA void ps2pd_avx2(u32x8 bits, f64x4 *lo, f64x4 *hi) {
+  __m256 f = (__m256)bits;
+  *lo = (f64x4)_mm256_cvtps_pd(_mm256_castps256_ps128(f));
+  *hi = (f64x4)_mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+}
+
+#  include "convert_simd_body.h"
+
+#  undef TA
+#  undef IA
+#  undef W
+#  undef X
+#  undef HAS_BF16
+#  undef VU32
+#  undef VI32
+#  undef VU64
+#  undef VI64
+#  undef VF64
+#  undef VH
+
+/* ---- AVX-512 F/BW/VL/BF16: 16 lanes ------------------------------------------ */
+
+#  define AVX512_TARGET "avx512f,avx512bw,avx512vl,avx512bf16,avx2,f16c"
+#  define TA __attribute__((target(AVX512_TARGET)))
+#  define IA static inline __attribute__((always_inline, target(AVX512_TARGET)))
+#  define W 16
+#  define X(name) name##_avx512
+#  define HAS_BF16 1
+typedef uint32_t u32x16 __attribute__((vector_size(64)));
+typedef int32_t i32x16 __attribute__((vector_size(64)));
+typedef uint64_t u64x8 __attribute__((vector_size(64)));
+typedef int64_t i64x8 __attribute__((vector_size(64)));
+typedef double f64x8 __attribute__((vector_size(64)));
+#  define VU32 u32x16
+#  define VI32 i32x16
+#  define VU64 u64x8
+#  define VI64 i64x8
+#  define VF64 f64x8
+#  define VH __m256i
+
+IA u32x16 ld32_avx512(const unsigned char *p) { return (u32x16)_mm512_loadu_si512(p); }
+IA void st32_avx512(unsigned char *p, u32x16 v, int nt) {
+  if (nt) _mm512_stream_si512((void *)p, (__m512i)v);
+  else _mm512_storeu_si512(p, (__m512i)v);
+}
+IA u64x8 ldpd_avx512(const unsigned char *p) { return (u64x8)_mm512_loadu_si512(p); }
+IA void stpd_avx512(unsigned char *p, u64x8 v, int nt) { st32_avx512(p, (u32x16)v, nt); }
+IA u32x16 ld16_avx512(const unsigned char *p) {
+  return (u32x16)_mm512_cvtepu16_epi32(_mm256_loadu_si256((const void *)p));
+}
+IA void sth_avx512(unsigned char *p, __m256i h, int nt) {
+  if (nt) _mm256_stream_si256((void *)p, h);
+  else _mm256_storeu_si256((void *)p, h);
+}
+IA void st16_avx512(unsigned char *p, u32x16 v, int nt) {
+  sth_avx512(p, _mm512_cvtepi32_epi16((__m512i)v), nt);
+}
+IA __m256i ldh_avx512(const unsigned char *p) { return _mm256_loadu_si256((const void *)p); }
+IA __m256i cvtph_avx512(u32x16 bits) {
+  return _mm512_cvtps_ph((__m512)bits, _MM_FROUND_TO_NEAREST_INT);
+}
+IA u32x16 h2f_avx512(__m256i h) { return (u32x16)_mm512_cvtph_ps(h); }
+IA f64x8 maxpd_avx512(f64x8 a, f64x8 b) { return (f64x8)_mm512_max_pd((__m512d)a, (__m512d)b); }
+IA int gt_any_avx512(f64x8 a, f64x8 b, f64x8 c, f64x8 d) {
+  return (_mm512_cmp_pd_mask((__m512d)a, (__m512d)b, _CMP_GT_OQ) |
+          _mm512_cmp_pd_mask((__m512d)c, (__m512d)d, _CMP_GT_OQ)) != 0;
+}
+IA u32x16 pd2ps_avx512(f64x8 lo, f64x8 hi) {
+  __m512d l = _mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps((__m512d)lo)));
+  return (u32x16)_mm512_insertf64x4(l, _mm256_castps_pd(_mm512_cvtpd_ps((__m512d)hi)), 1);
+}
+IA void ps2pd_avx512(u32x16 bits, f64x8 *lo, f64x8 *hi) {
+  __m512 f = (__m512)bits;
+  *lo = (f64x8)_mm512_cvtps_pd(_mm512_castps512_ps256(f));
+  *hi = (f64x8)_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f), 1)));
+}
+
+/* vcvtneps2bf16 rounds to nearest even, and makes NaNs quiet keeping the top
+ * payload bits as f32_to_bf16_1 does, but it reads subnormal inputs as zero
+ * (and flushes subnormal results). The lanes whose input is subnormal (or a
+ * NaN, so the result never depends on the CPU's NaN handling) take the
+ * integer rounding instead; such lanes are rare, so it is computed only for
+ * vectors that have one. */
+IA __mmask16 bf16_fixup_avx512(u32x16 u) {
+  __m512i a = _mm512_and_si512((__m512i)u, _mm512_set1_epi32(0x7FFFFFFF));
+  return _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
+                                 _mm512_set1_epi32(0x007FFFFF)) |
+         _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7F800000));
+}
+IA u32x16 f32_bf16_avx512(u32x16 u, unsigned int fl);
+IA u32x16 bf16_rne_avx512(u32x16 u) {
+  __m512i r = _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh((__m512)u));
+  __mmask16 fix = bf16_fixup_avx512(u);
+  if (fix) r = _mm512_mask_mov_epi32(r, fix, (__m512i)f32_bf16_avx512(u, 0));
+  return (u32x16)r;
+}
+IA void st_bf16_rne_avx512(unsigned char *p, u32x16 u, int nt) {
+  __m256i r = (__m256i)_mm512_cvtneps_pbh((__m512)u);
+  __mmask16 fix = bf16_fixup_avx512(u);
+  if (fix) r = _mm256_mask_mov_epi16(r, fix, _mm512_cvtepi32_epi16((__m512i)f32_bf16_avx512(u, 0)));
+  sth_avx512(p, r, nt);
+}
+
+#  include "convert_simd_body.h"
+
+/* ---- dispatch -------------------------------------------------------------------- */
+
+/* CPUID and XGETBV directly (the feature names __builtin_cpu_supports knows
+ * differ between compilers): the instructions, and the OS saving the
+ * registers they use (XCR0: SSE and AVX state; AVX-512 also opmask and upper
+ * ZMM state). */
+static int cpu_has(int p) {
+  unsigned int a, b, c, d, xcr0 = 0;
+  if (p == OSL_PATH_SCALAR) return 1;
+  if (!__get_cpuid_count(1, 0, &a, &b, &c, &d)) return 0;
+  int avx = (c >> 27 & 1) && (c >> 28 & 1), f16c = c >> 29 & 1;
+  if (avx) {
+    unsigned int hi;
+    __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));
+  }
+  if (!avx || !f16c || (xcr0 & 0x6) != 0x6) return 0;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+  int avx2 = b >> 5 & 1, avx512 = (b >> 16 & 1) && (b >> 30 & 1) && (b >> 31 & 1);
+  if (p == OSL_PATH_AVX2) return avx2;
+  if (p != OSL_PATH_AVX512 || !avx2 || !avx512 || (xcr0 & 0xE0) != 0xE0) return 0;
+  if (a < 1 || !__get_cpuid_count(7, 1, &a, &b, &c, &d)) return 0;
+  return a >> 5 & 1; /* AVX512_BF16 */
+}
+
+static int env_default(void) {
+  /* MXCSR: rounding control (bits 13-14) round to nearest, FTZ (bit 15) and
+   * DAZ (bit 6) off. */
+  return (_mm_getcsr() & 0xE040u) == 0;
+}
+
+static const osl_convert_fn *const tables[OSL_PATH_COUNT] = {NULL, table_avx2, table_avx512};
+
+#else /* !OSL_HAVE_X86_PATHS */
+
+static int cpu_has(int p) { return p == OSL_PATH_SCALAR; }
+static int env_default(void) { return 0; }
+static const osl_convert_fn *const tables[OSL_PATH_COUNT] = {NULL, NULL, NULL};
+
+#endif
+
+static const char *const path_names[OSL_PATH_COUNT] = {"scalar", "avx2", "avx512"};
+
+/* -1 until chosen; then the path. Chosen by whichever thread comes first
+ * (every thread computes the same choice; the store is atomic). */
+static int path_now = -1;
+
+const char *onnxslim__convert_path_name(int p) {
+  return p >= 0 && p < OSL_PATH_COUNT ? path_names[p] : "?";
+}
+
+int onnxslim__convert_path_available(int p) { return p >= 0 && p < OSL_PATH_COUNT && cpu_has(p); }
+
+int onnxslim__convert_path_requested(void) {
+  const char *e = getenv("ONNXSLIM_KERNELS");
+  for (int p = 0; e && p < OSL_PATH_COUNT; p++)
+    if (strcmp(e, path_names[p]) == 0) return p;
+  return -1;
+}
+
+static int choose(void) {
+  int p = onnxslim__convert_path_requested();
+  if (p < 0) p = OSL_PATH_COUNT - 1;
+  while (p > 0 && !cpu_has(p)) p--;
+  return p;
+}
+
+int onnxslim__convert_path(void) {
+  int p = __atomic_load_n(&path_now, __ATOMIC_RELAXED);
+  if (p < 0) {
+    p = choose();
+    __atomic_store_n(&path_now, p, __ATOMIC_RELAXED);
+  }
+  return p;
+}
+
+int onnxslim__convert_set_path(int p) {
+  if (p == -1) p = choose();
+  else if (!onnxslim__convert_path_available(p)) return -1;
+  __atomic_store_n(&path_now, p, __ATOMIC_RELAXED);
+  return 0;
+}
+
+osl_convert_fn onnxslim__convert_simd(int kind) {
+  int p = onnxslim__convert_path();
+  if (p == OSL_PATH_SCALAR || !env_default()) return NULL;
+  return tables[p][kind];
+}

@@ -1,0 +1,52 @@
+/*
+ * libonnxslim - runtime dispatch of the conversion kernels to SIMD code
+ * (convert_simd.c). Internal, never installed.
+ *
+ * A "path" is one instruction set the kernels are written for:
+ *   OSL_PATH_SCALAR  portable C (convert_kernels.c): the reference
+ *   OSL_PATH_AVX2    x86-64 AVX2 + F16C, 256-bit vectors
+ *   OSL_PATH_AVX512  x86-64 AVX-512 F/BW/VL + AVX-512 BF16 (and F16C),
+ *                    512-bit vectors; vcvtneps2bf16 for FP32 -> BF16
+ * Every path gives the same bytes and the same stats as the scalar reference
+ * (tests: test/test_convert_paths.c; check-long runs its exhaustive checks on
+ * every path the CPU has).
+ *
+ * The path is chosen once, at the first conversion (thread-safe): the widest
+ * the CPU supports, or the one environment variable ONNXSLIM_KERNELS names
+ * (scalar, avx2, avx512) when the CPU supports it, else the widest supported
+ * one below it. Unknown values are ignored. Whatever the path, a call made
+ * while the SSE floating-point environment is not the default one (another
+ * rounding mode, flush-to-zero, denormals-are-zero) runs the scalar code,
+ * whose results do not depend on it.
+ */
+#ifndef ONNXSLIM_CONVERT_SIMD_H
+#define ONNXSLIM_CONVERT_SIMD_H
+
+#include "convert_kernels.h"
+
+enum { OSL_PATH_SCALAR, OSL_PATH_AVX2, OSL_PATH_AVX512, OSL_PATH_COUNT };
+
+/* The SIMD function of kernel `kind` (K_*) to call now, or NULL when the
+ * scalar reference must run (scalar path, or non-default floating-point
+ * environment). Same signature and contract as the kernels. */
+osl_convert_fn onnxslim__convert_simd(int kind);
+
+/* The path in use (chosen on first use if not yet). */
+int onnxslim__convert_path(void);
+
+/* The path ONNXSLIM_KERNELS asked for, or -1 when unset or unknown. When it
+ * differs from onnxslim__convert_path(), the CPU lacks it. */
+int onnxslim__convert_path_requested(void);
+
+/* 1 when this CPU (and build) can run path p. */
+int onnxslim__convert_path_available(int p);
+
+/* For tests: use path p from now on (all threads). 0, or -1 when p is not
+ * available (the path is then unchanged). p = -1 repeats the automatic
+ * choice (environment variable included). */
+int onnxslim__convert_set_path(int p);
+
+/* "scalar", "avx2", "avx512" ("?" for anything else). */
+const char *onnxslim__convert_path_name(int p);
+
+#endif /* ONNXSLIM_CONVERT_SIMD_H */

@@ -1,0 +1,416 @@
+/*
+ * libonnxslim - the SIMD conversion kernels, written once over GCC/Clang
+ * vector types and included by convert_simd.c once per path (AVX2, AVX-512),
+ * with these macros and helpers defined:
+ *
+ *   X(name)   name with the path's suffix (name_avx2, name_avx512)
+ *   W         lanes of 32 bits per vector (8, 16)
+ *   IA        static always-inline function with the path's target attribute
+ *   TA        the target attribute alone (for the kernels)
+ *   VU32 VI32 W lanes of uint32_t / int32_t
+ *   VU64 VI64 VF64  W/2 lanes of uint64_t / int64_t / double
+ *   VH        W FP16 values (an __m128i / __m256i)
+ *   X(ld32) X(st32) X(ld16) X(st16) X(cvtph) X(h2f) X(ldh) X(sth)
+ *   X(maxpd) X(gt_any) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads, stores, conversions
+ *   HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
+ *
+ * Every function computes, lane by lane, exactly what the scalar reference
+ * (convert_kernels.c) computes; comments say where the hardware's own
+ * conversion is used and why it agrees. Callers have checked that the SSE
+ * environment is the default one (round to nearest, no FTZ/DAZ), so the
+ * hardware conversions round to nearest even and see subnormals as they are.
+ *
+ * Stats are computed in the same loop as the conversion, on the vectors just
+ * converted: counters are vectors of per-lane counts (a comparison gives -1 in
+ * a lane, subtracted), folded into 64-bit totals once per chunk; maximum
+ * errors are per-lane maxima in double, folded once per call. The errors are
+ * the scalar reference's: |y - x| in double of the exact input and result
+ * magnitudes, and |y - x| / x, divided only when some lane may exceed its
+ * current maximum (the same conservative test as the reference).
+ */
+
+/* ---- element-wise helpers ------------------------------------------------ */
+
+IA VU32 X(sel)(VI32 m, VU32 a, VU32 b) { return (a & (VU32)m) | (b & ~(VU32)m); }
+IA VU64 X(sel64)(VI64 m, VU64 a, VU64 b) { return (a & (VU64)m) | (b & ~(VU64)m); }
+
+/* FP32 bits -> BF16 bits in the low half of each lane (f32_to_bf16_1). All
+ * compares are on values below 2^31, as signed lanes (AVX2 has no unsigned
+ * compare). */
+IA VU32 X(f32_bf16)(VU32 u, unsigned int fl) {
+  VI32 a = (VI32)(u & 0x7FFFFFFFu);
+  VU32 r = (fl & F_TRUNC) ? u : u + 0x7FFFu + ((u >> 16) & 1u);
+  if ((fl & F_SAT) && !(fl & F_TRUNC))
+    r = X(sel)((a >= 0x7F7F8000) & (a < 0x7F800000), (u & 0x80000000u) | 0x7F7F0000u, r);
+  if (fl & F_FLUSH) r = X(sel)((VI32)((r & 0x7F800000u) == 0), r & 0x80000000u, r);
+  r = X(sel)(a > 0x7F800000, u | 0x00400000u, r);
+  return r >> 16;
+}
+
+/* FP32 bits -> FP16 with the hardware conversion (F16C vcvtps2ph, round to
+ * nearest even from its immediate), which agrees with f32_to_f16_1 on every
+ * input: overflow to Inf from 65520 on, subnormal results rounded, NaN made
+ * quiet with the top payload bits. The flags are applied to the input first:
+ * SATURATE replaces finite values that would overflow by 65504, FLUSH
+ * replaces values below the midpoint of the largest subnormal and the
+ * smallest normal (2^-14 - 2^-25, which rounds to even: up) by signed zero. */
+IA VH X(f32_f16)(VU32 u, unsigned int fl) {
+  if (fl & (F_SAT | F_FLUSH)) {
+    VI32 a = (VI32)(u & 0x7FFFFFFFu);
+    VU32 s = u & 0x80000000u;
+    if (fl & F_SAT) u = X(sel)((a >= 0x477FF000) & (a < 0x7F800000), s | 0x477FE000u, u);
+    if (fl & F_FLUSH) u = X(sel)(a < 0x387FE000, s, u);
+  }
+  return X(cvtph)(u);
+}
+
+/* BF16 in the low half of each lane -> FP32 bits (bf16_to_f32_1). */
+IA VU32 X(bf16_f32)(VU32 h) {
+  VU32 r = h << 16;
+  return r | ((VU32)((VI32)(r & 0x7FFFFFFFu) > 0x7F800000) & 0x00400000u);
+}
+
+/* FP64 (two halves) -> FP32 bits with the hardware conversion (vcvtpd2ps,
+ * correctly rounded in the default environment; NaN quiet with the top
+ * payload bits, as f64_to_f32_1 makes it). SATURATE: finite inputs above
+ * FLT_MAX become FLT_MAX first (all of them that do not overflow round to it
+ * anyway); FLUSH: subnormal results become signed zero (the result has the
+ * input's sign). */
+IA VU32 X(f64_f32)(VU64 lo, VU64 hi, unsigned int fl) {
+  if (fl & F_SAT) {
+    VI64 al = (VI64)(lo & 0x7FFFFFFFFFFFFFFFu), ah = (VI64)(hi & 0x7FFFFFFFFFFFFFFFu);
+    VI64 ml = (al > 0x47EFFFFFE0000000) & (al < 0x7FF0000000000000);
+    VI64 mh = (ah > 0x47EFFFFFE0000000) & (ah < 0x7FF0000000000000);
+    lo = X(sel64)(ml, (lo & 0x8000000000000000u) | 0x47EFFFFFE0000000u, lo);
+    hi = X(sel64)(mh, (hi & 0x8000000000000000u) | 0x47EFFFFFE0000000u, hi);
+  }
+  VU32 r = X(pd2ps)((VF64)lo, (VF64)hi);
+  if (fl & F_FLUSH) r = X(sel)((VI32)(r & 0x7FFFFFFFu) < 0x00800000, r & 0x80000000u, r);
+  return r;
+}
+
+/* ---- fused stats ----------------------------------------------------------- */
+
+typedef struct {
+  VU32 nan, inf, sat, flush; /* per-lane counts since the last fold */
+  VF64 abs, rel, thr;        /* per-lane maxima (both halves share them) */
+  uint64_t t_nan, t_inf, t_sat, t_flush;
+} X(acc);
+
+typedef struct {
+  VU64 nan, inf, sat, flush;
+  VF64 abs, rel, thr;
+  uint64_t t_nan, t_inf, t_sat, t_flush;
+} X(acc64);
+
+/* Errors of 2 x W/2 lanes: x, y are the input and result magnitudes (0 in
+ * lanes that do not count, where the error is then 0). A lane's relative
+ * error may exceed its maximum only if e > thr * x, thr = max * (1 - 2^-51)
+ * (rel_may_exceed of the reference; x = 0 gives e = 0, never more), so the
+ * divisions run only for vectors with such a lane. */
+IA void X(err)(VF64 *mabs, VF64 *mrel, VF64 *thr, VF64 xl, VF64 yl, VF64 xh, VF64 yh) {
+  VF64 el = (VF64)((VU64)(yl - xl) & 0x7FFFFFFFFFFFFFFFu);
+  VF64 eh = (VF64)((VU64)(yh - xh) & 0x7FFFFFFFFFFFFFFFu);
+  *mabs = X(maxpd)(*mabs, X(maxpd)(el, eh));
+  if (X(gt_any)(el, *thr * xl, eh, *thr * xh)) {
+    VF64 one = (VF64)((VU64)xl ^ (VU64)xl) + 1.0;
+    VF64 ql = el / (VF64)X(sel64)(xl > 0.0, (VU64)xl, (VU64)one);
+    VF64 qh = eh / (VF64)X(sel64)(xh > 0.0, (VU64)xh, (VU64)one);
+    *mrel = X(maxpd)(*mrel, X(maxpd)(ql, qh));
+    *thr = *mrel * 0x1.ffffffffffffcp-1;
+  }
+}
+
+/* Stats of W values, given as FP32 bits: input `in`, result `out` (acc_f32).
+ * sat_min: the smallest |input| that overflows (0x7FFFFFFF: none). */
+IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min) {
+  VI32 a = (VI32)(in & 0x7FFFFFFFu), oa = (VI32)(out & 0x7FFFFFFFu);
+  VI32 fin = a < 0x7F800000, inf = oa == 0x7F800000, ok = fin & ~inf;
+  A->nan -= (VU32)(a > 0x7F800000);
+  A->inf -= (VU32)(fin & inf);
+  A->sat -= (VU32)(ok & (a >= sat_min));
+  A->flush -= (VU32)(ok & (oa == 0) & (a != 0));
+  VF64 xl, xh, yl, yh;
+  X(ps2pd)((VU32)(a & ok), &xl, &xh);
+  X(ps2pd)((VU32)(oa & ok), &yl, &yh);
+  X(err)(&A->abs, &A->rel, &A->thr, xl, yl, xh, yh);
+}
+
+/* Stats of W/2 FP64 inputs b and their results as doubles y (acc_f64);
+ * returns the magnitudes (0 in lanes that do not count) in *x, *y. */
+IA void X(stats64)(X(acc64) * A, VU64 b, VF64 yd, VF64 *x, VF64 *y) {
+  VI64 a = (VI64)(b & 0x7FFFFFFFFFFFFFFFu), ya = (VI64)((VU64)yd & 0x7FFFFFFFFFFFFFFFu);
+  VI64 fin = a < 0x7FF0000000000000, inf = ya == 0x7FF0000000000000, ok = fin & ~inf;
+  A->nan -= (VU64)(a > 0x7FF0000000000000);
+  A->inf -= (VU64)(fin & inf);
+  A->sat -= (VU64)(ok & (a >= 0x47EFFFFFF0000000));
+  A->flush -= (VU64)(ok & (ya == 0) & (a != 0));
+  *x = (VF64)(a & ok), *y = (VF64)(ya & ok);
+}
+
+IA void X(fold)(X(acc) * A) {
+  for (int i = 0; i < W; i++)
+    A->t_nan += A->nan[i], A->t_inf += A->inf[i], A->t_sat += A->sat[i], A->t_flush += A->flush[i];
+  A->nan = A->inf = A->sat = A->flush = A->nan ^ A->nan;
+}
+
+IA void X(fold64)(X(acc64) * A) {
+  for (int i = 0; i < W / 2; i++)
+    A->t_nan += A->nan[i], A->t_inf += A->inf[i], A->t_sat += A->sat[i], A->t_flush += A->flush[i];
+  A->nan = A->inf = A->sat = A->flush = A->nan ^ A->nan;
+}
+
+IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t inf, uint64_t sat,
+                 uint64_t flush, VF64 abs, VF64 rel) {
+  st->count += n, st->nan += nan, st->to_inf += inf, st->saturated += sat, st->flushed += flush;
+  for (int i = 0; i < W / 2; i++) {
+    if (abs[i] > st->max_abs_error) st->max_abs_error = abs[i];
+    if (rel[i] > st->max_rel_error) st->max_rel_error = rel[i];
+  }
+}
+
+/* ---- loops ------------------------------------------------------------------ *
+ * Each loop converts nv elements (a multiple of W), with stats into A when A
+ * is not NULL; fl and A's presence are constants after inlining. The input
+ * PREFETCH bytes ahead is requested while it is inside the input (see
+ * convert_kernels.c: the hardware prefetcher alone did not keep up). */
+#define PREFETCH 4096
+#define PF(IN) \
+  if ((nv - k) * (IN) > PREFETCH) __builtin_prefetch(s + (IN)*k + PREFETCH)
+
+IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                         unsigned int fl, X(acc) * A, int32_t sat_min) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(4);
+    VU32 u = X(ld32)(s + 4 * k);
+#if HAS_BF16
+    if (fl == 0 && !A) {
+      X(st_bf16_rne)(d + 2 * k, u, nt);
+      continue;
+    }
+    VU32 r = fl == 0 ? X(bf16_rne)(u) : X(f32_bf16)(u, fl);
+#else
+    VU32 r = X(f32_bf16)(u, fl);
+#endif
+    X(st16)(d + 2 * k, r, nt);
+    if (A) X(stats32)(A, u, r << 16, sat_min);
+  }
+}
+
+IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                         unsigned int fl, X(acc) * A) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(2);
+    VU32 u = X(h2f)(X(ldh)(s + 2 * k)); /* exact; NaN already quiet */
+    VU32 r;
+    if (fl & F_TRUNC) r = u >> 16;
+    else {
+#if HAS_BF16
+      if (!A) {
+        X(st_bf16_rne)(d + 2 * k, u, nt);
+        continue;
+      }
+      r = X(bf16_rne)(u);
+#else
+      r = X(f32_bf16)(u, 0);
+#endif
+    }
+    X(st16)(d + 2 * k, r, nt);
+    if (A) X(stats32)(A, u, r << 16, 0x7FFFFFFF);
+  }
+}
+
+IA void X(loop_f32_f16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                        unsigned int fl, X(acc) * A) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(4);
+    VU32 u = X(ld32)(s + 4 * k);
+    VH h = X(f32_f16)(u, fl);
+    X(sth)(d + 2 * k, h, nt);
+    if (A) X(stats32)(A, u, X(h2f)(h), 0x477FF000);
+  }
+}
+
+IA void X(loop_bf16_f16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                         unsigned int fl, X(acc) * A) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(2);
+    VU32 u = X(ld16)(s + 2 * k) << 16; /* a signaling NaN is made quiet by the conversion */
+    VH h = X(f32_f16)(u, fl);
+    X(sth)(d + 2 * k, h, nt);
+    if (A) X(stats32)(A, u, X(h2f)(h), 0x477FF000);
+  }
+}
+
+IA void X(loop_f64_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                        unsigned int fl, X(acc64) * A) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(8);
+    VU64 lo = X(ldpd)(s + 8 * k), hi = X(ldpd)(s + 8 * k + 4 * W);
+    VU32 r = X(f64_f32)(lo, hi, fl);
+    X(st32)(d + 4 * k, r, nt);
+    if (A) {
+      VF64 yl, yh, xl, xh;
+      X(ps2pd)(r, &yl, &yh);
+      X(stats64)(A, lo, yl, &xl, &yl);
+      X(stats64)(A, hi, yh, &xh, &yh);
+      X(err)(&A->abs, &A->rel, &A->thr, xl, yl, xh, yh);
+    }
+  }
+}
+
+IA void X(loop_bf16_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * A) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(2);
+    VU32 r = X(bf16_f32)(X(ld16)(s + 2 * k));
+    X(st32)(d + 4 * k, r, nt);
+    if (A) A->nan -= (VU32)((VI32)(r & 0x7FFFFFFFu) > 0x7F800000);
+  }
+}
+
+IA void X(loop_f16_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * A) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(2);
+    VU32 r = X(h2f)(X(ldh)(s + 2 * k)); /* exact; NaN quiet, payload kept */
+    X(st32)(d + 4 * k, r, nt);
+    if (A) A->nan -= (VU32)((VI32)(r & 0x7FFFFFFFu) > 0x7F800000);
+  }
+}
+
+IA void X(loop_f32_f64)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * A) {
+  for (size_t k = 0; k < nv; k += W) {
+    PF(4);
+    VU32 u = X(ld32)(s + 4 * k);
+    VF64 lo, hi;
+    X(ps2pd)(u, &lo, &hi); /* exact; NaN quiet, payload kept */
+    X(stpd)(d + 8 * k, (VU64)lo, nt);
+    X(stpd)(d + 8 * k + 4 * W, (VU64)hi, nt);
+    if (A) A->nan -= (VU32)((VI32)(u & 0x7FFFFFFFu) > 0x7F800000);
+  }
+}
+
+/* ---- kernels -------------------------------------------------------------------- *
+ * RUN_STATS(ACC, FOLD, CALL) runs CALL(d, s, c, &A) over chunks of CHUNK
+ * elements with stats, folding counters after each, then adds everything to
+ * `stats`; the last n % W elements go to the scalar reference (SCALAR).
+ * Outputs of NT_MIN bytes or more are written with non-temporal stores
+ * (nt): a large output would only evict the input from the caches, and
+ * ordinary stores first read every output line (as much traffic again as
+ * the output itself). They need aligned vectors, so the scalar code converts
+ * the elements before the first aligned output vector; when the output is not
+ * even aligned to its element size, ordinary stores are used. */
+#define CHUNK ((size_t)1 << 16)
+#define KERNEL_BODY(IN, OUT, ACC, FOLD, SCALAR)                              \
+  unsigned char *d = dst;                                                    \
+  const unsigned char *s = src;                                              \
+  int nt = n * (OUT) >= NT_MIN && (uintptr_t)d % (OUT) == 0;                 \
+  if (nt) { /* the scalar code up to the first aligned output vector */      \
+    size_t head = (4 * W - (uintptr_t)d % (4 * W)) % (4 * W) / (OUT);        \
+    SCALAR(d, s, head, flags, stats);                                        \
+    d += (OUT)*head, s += (IN)*head, n -= head;                              \
+  }                                                                          \
+  size_t nv = n - n % W;                                                     \
+  if (!stats) {                                                              \
+    CALL(d, s, nv, (ACC *)NULL);                                             \
+  } else if (nv) {                                                           \
+    ACC A;                                                                   \
+    memset(&A, 0, sizeof A);                                                 \
+    for (size_t done = 0; done < nv;) {                                      \
+      size_t c = nv - done < CHUNK ? nv - done : CHUNK;                      \
+      CALL(d + (OUT)*done, s + (IN)*done, c, &A);                            \
+      FOLD(&A);                                                              \
+      done += c;                                                             \
+    }                                                                        \
+    X(merge)(stats, nv, A.t_nan, A.t_inf, A.t_sat, A.t_flush, A.abs, A.rel); \
+  }                                                                          \
+  if (nt) _mm_sfence();                                                      \
+  SCALAR(d + (OUT)*nv, s + (IN)*nv, n - nv, flags, stats)
+
+TA static void X(f32_to_bf16)(void *dst, const void *src, size_t n, unsigned int flags,
+                              onnxslim_convert_stats *stats) {
+  int32_t sat_min = (flags & F_TRUNC) ? 0x7FFFFFFF : 0x7F7F8000;
+#define CALL(D, S, C, A)                                                                   \
+  switch (flags & F_ALL) {                                                                 \
+  case 0: X(loop_f32_bf16)(D, S, C, nt, 0, A, sat_min); break;                             \
+  case F_SAT: X(loop_f32_bf16)(D, S, C, nt, F_SAT, A, sat_min); break;                     \
+  case F_FLUSH: X(loop_f32_bf16)(D, S, C, nt, F_FLUSH, A, sat_min); break;                 \
+  case F_SAT | F_FLUSH: X(loop_f32_bf16)(D, S, C, nt, F_SAT | F_FLUSH, A, sat_min); break; \
+  case F_TRUNC:                                                                            \
+  case F_TRUNC | F_SAT: X(loop_f32_bf16)(D, S, C, nt, F_TRUNC, A, sat_min); break;         \
+  default: X(loop_f32_bf16)(D, S, C, nt, F_TRUNC | F_FLUSH, A, sat_min); break;            \
+  }
+  KERNEL_BODY(4, 2, X(acc), X(fold), onnxslim__convert_scalar_f32_to_bf16);
+#undef CALL
+}
+
+TA static void X(f16_to_bf16)(void *dst, const void *src, size_t n, unsigned int flags,
+                              onnxslim_convert_stats *stats) {
+  /* No FP16 value overflows or is subnormal in BF16: only TRUNCATE matters. */
+#define CALL(D, S, C, A)                                          \
+  if (flags & F_TRUNC) X(loop_f16_bf16)(D, S, C, nt, F_TRUNC, A); \
+  else X(loop_f16_bf16)(D, S, C, nt, 0, A)
+  KERNEL_BODY(2, 2, X(acc), X(fold), onnxslim__convert_scalar_f16_to_bf16);
+#undef CALL
+}
+
+#define SWITCH_SF(LOOP, D, S, C, A)                      \
+  switch (flags & (F_SAT | F_FLUSH)) {                   \
+  case 0: LOOP(D, S, C, nt, 0, A); break;                \
+  case F_SAT: LOOP(D, S, C, nt, F_SAT, A); break;        \
+  case F_FLUSH: LOOP(D, S, C, nt, F_FLUSH, A); break;    \
+  default: LOOP(D, S, C, nt, F_SAT | F_FLUSH, A); break; \
+  }
+
+TA static void X(f32_to_f16)(void *dst, const void *src, size_t n, unsigned int flags,
+                             onnxslim_convert_stats *stats) {
+#define CALL(D, S, C, A) SWITCH_SF(X(loop_f32_f16), D, S, C, A)
+  KERNEL_BODY(4, 2, X(acc), X(fold), onnxslim__convert_scalar_f32_to_f16);
+#undef CALL
+}
+
+TA static void X(bf16_to_f16)(void *dst, const void *src, size_t n, unsigned int flags,
+                              onnxslim_convert_stats *stats) {
+#define CALL(D, S, C, A) SWITCH_SF(X(loop_bf16_f16), D, S, C, A)
+  KERNEL_BODY(2, 2, X(acc), X(fold), onnxslim__convert_scalar_bf16_to_f16);
+#undef CALL
+}
+
+TA static void X(f64_to_f32)(void *dst, const void *src, size_t n, unsigned int flags,
+                             onnxslim_convert_stats *stats) {
+#define CALL(D, S, C, A) SWITCH_SF(X(loop_f64_f32), D, S, C, A)
+  KERNEL_BODY(8, 4, X(acc64), X(fold64), onnxslim__convert_scalar_f64_to_f32);
+#undef CALL
+}
+
+TA static void X(bf16_to_f32)(void *dst, const void *src, size_t n, unsigned int flags,
+                              onnxslim_convert_stats *stats) {
+#define CALL(D, S, C, A) X(loop_bf16_f32)(D, S, C, nt, A)
+  KERNEL_BODY(2, 4, X(acc), X(fold), onnxslim__convert_scalar_bf16_to_f32);
+#undef CALL
+}
+
+TA static void X(f16_to_f32)(void *dst, const void *src, size_t n, unsigned int flags,
+                             onnxslim_convert_stats *stats) {
+#define CALL(D, S, C, A) X(loop_f16_f32)(D, S, C, nt, A)
+  KERNEL_BODY(2, 4, X(acc), X(fold), onnxslim__convert_scalar_f16_to_f32);
+#undef CALL
+}
+
+TA static void X(f32_to_f64)(void *dst, const void *src, size_t n, unsigned int flags,
+                             onnxslim_convert_stats *stats) {
+#define CALL(D, S, C, A) X(loop_f32_f64)(D, S, C, nt, A)
+  KERNEL_BODY(4, 8, X(acc), X(fold), onnxslim__convert_scalar_f32_to_f64);
+#undef CALL
+}
+
+static const osl_convert_fn X(table)[K_COUNT] = {
+    [K_F32_BF16] = X(f32_to_bf16), [K_F32_F16] = X(f32_to_f16),   [K_BF16_F32] = X(bf16_to_f32),
+    [K_F16_F32] = X(f16_to_f32),   [K_F64_F32] = X(f64_to_f32),   [K_F32_F64] = X(f32_to_f64),
+    [K_F16_BF16] = X(f16_to_bf16), [K_BF16_F16] = X(bf16_to_f16),
+};
+
+#undef PF
+#undef PREFETCH
+#undef CHUNK
+#undef KERNEL_BODY
+#undef SWITCH_SF
