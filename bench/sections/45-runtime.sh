@@ -68,6 +68,16 @@ cv() { # NAME OUT ARGS...: onnxslim convert of the reranker; its stderr kept
   "$B/onnxslim" convert "$rr" "$o" "$@" > "$ob/$n.cv" 2>&1 || { echo "convert $n FAILED:"; sed 's/^/  /' "$ob/$n.cv"; return 1; }
 }
 x="--external-data --threshold 0"
+no_verify=0 so_note=""
+case $("$B/onnxslim" convert --help 2>&1) in *--no-verify*) no_verify=1 ;; esac
+if [ "$no_verify" = 1 ]; then
+  if "$B/onnxslim" convert "$rr" "$ob/so.onnx" --to fp16 --policy storage-only -q > "$ob/so.log" 2>&1; then
+    so_note="onnxslim convert wrote it (its --verify passed)"
+  else
+    so_note="onnxslim convert refuses to write it ($(grep -c -- '--verify:' "$ob/so.log") --verify findings, exit 1); written here with --no-verify to run it"
+  fi
+  rm -f "$ob/so.onnx"*
+fi
 # the published recipe: BF16 Gather table, Cast after the Gather
 if cv recipe1 "$ob/m.onnx" --gather-to bf16 --round truncate; then
   measure recipe1 "recipe bf16 table, 1 file" "$ob/m.onnx"; fi
@@ -86,15 +96,21 @@ fi
 rm -f "$ob/m.onnx"*
 for t in fp16 bf16; do
   for p in cast-before cast-after-gather storage-only; do
-    if cv "$t-$p-1" "$ob/m.onnx" --to "$t" --policy "$p"; then
+    # storage-only: onnxslim's own check refuses to write it (--verify);
+    # --no-verify writes it, to show what onnxruntime does with it
+    nv=""
+    [ "$p" = storage-only ] && [ "$no_verify" = 1 ] && nv=--no-verify
+    # shellcheck disable=SC2086
+    if cv "$t-$p-1" "$ob/m.onnx" --to "$t" --policy "$p" $nv; then
       measure "$t-$p-1" "--to $t $p, 1 file" "$ob/m.onnx"; fi
     rm -f "$ob/m.onnx"*
     # shellcheck disable=SC2086
-    if cv "$t-$p-x" "$ob/m.onnx" --to "$t" --policy "$p" $x; then
+    if cv "$t-$p-x" "$ob/m.onnx" --to "$t" --policy "$p" $x $nv; then
       measure "$t-$p-x" "--to $t $p, ext. data" "$ob/m.onnx"; fi
     rm -f "$ob/m.onnx"*
   done
 done
+[ -n "${so_note:-}" ] && echo "storage-only: $so_note"
 echo "onnxslim convert's fold-back warning (stderr), per conversion:"
 for f in "$ob"/*.cv; do
   w=$(grep -m 1 'warning: .*Cast' "$f" || true)
