@@ -1459,12 +1459,17 @@ int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_si
   return rc ? rc : write_pass(&m, NULL, sink);
 }
 
-#define OSL_XFORM_CHUNK (1u << 18) /* elements per chunk */
+#define OSL_XFORM_CHUNK (1u << 18)       /* elements per chunk */
+#define OSL_XFORM_CHUNK_BYTES (1u << 22) /* and at most these bytes of input or output */
 
 /* The one loop over a transform's chunks (see wire.h). */
 int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
                            osl_chunk_fn fn, void *payload) {
   size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
+  /* elements of many bytes (a quantized block): at most about 4 MiB a chunk */
+  size_t big = x->in_size > x->out_size ? x->in_size : x->out_size;
+  if (big && cap > (OSL_XFORM_CHUNK_BYTES / big))
+    cap = OSL_XFORM_CHUNK_BYTES / big ? OSL_XFORM_CHUNK_BYTES / big : 1;
   uint8_t *buf = NULL;
   if (!dst) {
     buf = malloc(cap ? cap * x->out_size : 1);

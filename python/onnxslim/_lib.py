@@ -26,7 +26,7 @@ import ctypes
 import os
 
 from ._capi import (FUNCTIONS, ConvertOptions, ConvertStats, LoadOptions, ProgressFn,  # noqa: F401
-                    SaveOptions)
+                    QuantStats, SaveOptions)
 
 _SONAME = "libonnxslim.so.0"
 
