@@ -182,7 +182,8 @@ static const option_spec convert_options[] = {
      "convert floating-point tensors to TYPE (bf16,\n"
      "fp16, fp32, fp64): the --select ones, or all;\n"
      "bf16 needs a model at opset 13 or later; int8,\n"
-     "int4: quantize the selected Gather tables"},
+     "int4: quantize the selected Gather tables and\n"
+     "MatMul weights (docs/quantization.md)"},
     {"--block-size", "N", opt_block_size,
      "with int8/int4: one scale per N values of a row\n"
      "(default: one per row; blocks need opset 21 in\n"
@@ -190,7 +191,8 @@ static const option_spec convert_options[] = {
     {"--format", "FORMAT", opt_format,
      "with int8/int4: standard (ONNX ops: Gather then\n"
      "DequantizeLinear, or Cast and Mul; default) or\n"
-     "ort (com.microsoft.GatherBlockQuantized)"},
+     "ort (com.microsoft.GatherBlockQuantized and\n"
+     "MatMulNBits)"},
     {"--scales", "TYPE", opt_scales,
      "with int8/int4: the scales' type, fp32 or fp16\n"
      "(default: the table's)"},

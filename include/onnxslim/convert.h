@@ -248,7 +248,8 @@ typedef enum onnxslim_quant_format {
    * and Mul); DequantizeLinear before a MatMul. */
   ONNXSLIM_QUANT_FORMAT_STANDARD = 0,
   /** onnxruntime's contrib operators (domain com.microsoft):
-   * GatherBlockQuantized for tables, MatMulNBits for MatMul weights. */
+   * GatherBlockQuantized for tables, MatMulNBits (native layout) for MatMul
+   * weights. */
   ONNXSLIM_QUANT_FORMAT_ORT = 1
 } onnxslim_quant_format;
 
@@ -300,9 +301,12 @@ typedef struct onnxslim_convert_options {
   onnxslim_progress_fn progress;
   void *progress_payload; /**< version 4: passed to progress */
   /** Version 5 (0.2.0), quantization only (`to` ONNXSLIM_DTYPE_INT8 or
-   * _INT4): elements per block along a row (a power of two, at least 16, for
-   * ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide the row), 0:
-   * one block per row (the default). */
+   * _INT4, which quantizes the selected embedding tables - read only as
+   * input 0 of Gathers - and MatMul weights - read only as input 1 of
+   * MatMuls; docs/quantization.md): elements per block along a table's row
+   * or a weight's column (a power of two, at least 16, for
+   * ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide the row or
+   * column), 0: one block per row or column (the default). */
   uint64_t block_size;
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
   unsigned int quant_flags; /**< version 5: 0 or ONNXSLIM_QUANT_ALLOW_UNPACKED */

@@ -39,14 +39,25 @@ typedef struct {
   double err2, norm2; /* of the row so far */
 } osl_qacc;
 
+/* Where an element's blocks are in the source. */
+enum {
+  OSL_QG_ROW,    /* an element is one block of consecutive values (a table's row) */
+  OSL_QG_COLS,   /* an element is bs consecutive rows of ncols values; block j is
+                    column j (a MatMul weight [K, N] in blocks along K, kept in place) */
+  OSL_QG_STRIDED /* element i is block i % kblocks of column i / kblocks of a [K, ncols]
+                    matrix (MatMulNBits' transposed layout) */
+};
+
 typedef struct {
   osl_xform x;
-  int32_t src;        /* FLOAT or FLOAT16 */
-  int32_t scale_type; /* FLOAT or FLOAT16 */
-  int qmax;           /* 127 or 7 */
-  int layout;         /* OSL_QL_* */
-  size_t bs;          /* values per block */
-  osl_qacc *acc;      /* the validation pass adds to it (else NULL) */
+  int geom;              /* OSL_QG_* */
+  size_t ncols, kblocks; /* OSL_QG_COLS and _STRIDED */
+  int32_t src;           /* FLOAT or FLOAT16 */
+  int32_t scale_type;    /* FLOAT or FLOAT16 */
+  int qmax;              /* 127 or 7 */
+  int layout;            /* OSL_QL_* */
+  size_t bs;             /* values per block */
+  osl_qacc *acc;         /* the validation pass adds to it (else NULL) */
 } osl_qx;
 
 /* (The library does not link libm: these few helpers are its own.) */
@@ -114,88 +125,125 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
   return 0;
 }
 
+/* One value of type `type` at p. */
+static float load_one(const uint8_t *p, int32_t type) {
+  float f;
+  if (type == ONNXSLIM_DTYPE_FLOAT) memcpy(&f, p, sizeof f);
+  else onnxslim_convert_f16_to_f32(&f, (const uint16_t *)(const void *)p, 1);
+  return f;
+}
+
+/* Gathers the values of block b of element `elem` (index `index` in the
+ * transform) into v[0..bs). */
+static void gather_block(const osl_qx *q, const uint8_t *elem, size_t index, size_t b, float *v) {
+  size_t bs = q->bs, esz = q->src == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  if (q->geom == OSL_QG_ROW) {
+    load_block(v, elem, bs, q->src);
+  } else if (q->geom == OSL_QG_COLS) { /* column b of bs rows of ncols */
+    for (size_t t = 0; t < bs; t++) v[t] = load_one(elem + (t * q->ncols + b) * esz, q->src);
+  } else { /* (column n, block kb) of a [K, ncols] matrix */
+    size_t n = index / q->kblocks, kb = index % q->kblocks;
+    const uint8_t *base = q->x.src + (kb * bs * q->ncols + n) * esz;
+    for (size_t t = 0; t < bs; t++) v[t] = load_one(base + t * q->ncols * esz, q->src);
+  }
+}
+
 static int qx_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst) {
   const osl_qx *q = (const osl_qx *)x;
-  size_t bs = q->bs;
+  size_t bs = q->bs, nb = q->geom == OSL_QG_COLS ? q->ncols : 1;
+  size_t first = (size_t)(src - x->src) / x->in_size; /* the index of src's element */
   float *v = malloc(bs * sizeof *v);
-  if (!v) return onnxslim__err_nomem(NULL);
+  int8_t *qv = malloc(nb * bs);
+  if (!v || !qv) {
+    free(v);
+    free(qv);
+    return onnxslim__err_nomem(NULL);
+  }
   osl_qacc *acc = q->acc;
   int rc = 0;
-  for (size_t b = 0; b < n && !rc; b++) {
-    load_block(v, src + b * x->in_size, bs, q->src);
-    float amax = 0;
-    for (size_t i = 0; i < bs; i++) {
-      float a = v[i] < 0 ? -v[i] : v[i];
-      if (!(a <= FLT_MAX)) {
-        rc = onnxslim__err(ONNXSLIM_EMODEL, "a %s value cannot be quantized",
-                           v[i] != v[i] ? "NaN" : "infinite");
+  for (size_t e = 0; e < n && !rc; e++) {
+    uint8_t *out = dst + e * x->out_size;
+    for (size_t b = 0; b < nb && !rc; b++) {
+      gather_block(q, src + e * x->in_size, first + e, b, v);
+      float amax = 0;
+      for (size_t i = 0; i < bs; i++) {
+        float a = v[i] < 0 ? -v[i] : v[i];
+        if (!(a <= FLT_MAX)) {
+          rc = onnxslim__err(ONNXSLIM_EMODEL, "a %s value cannot be quantized",
+                             v[i] != v[i] ? "NaN" : "infinite");
+          break;
+        }
+        if (a > amax) amax = a;
+      }
+      if (rc) break;
+      float s;
+      uint16_t h = 0;
+      if (block_scale(amax, q->qmax, q->scale_type, &s, &h)) {
+        rc = onnxslim__err(ONNXSLIM_EMODEL,
+                           "a block's largest magnitude (%g) needs a scale beyond FLOAT16's "
+                           "range; use FLOAT scales",
+                           (double)amax);
         break;
       }
-      if (a > amax) amax = a;
+      if (q->layout == OSL_QL_SCALES) {
+        if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out + b * 4, &s, sizeof s);
+        else memcpy(out + b * 2, &h, sizeof h);
+        continue;
+      }
+      for (size_t i = 0; i < bs; i++) {
+        int k = rne((double)v[i] / s);
+        if (k > q->qmax) k = q->qmax; /* never: the scale prevents it */
+        if (k < -q->qmax) k = -q->qmax;
+        qv[q->geom == OSL_QG_COLS ? i * q->ncols + b : i] = (int8_t)k;
+        if (acc) {
+          float d = (float)k * s, x0 = v[i];
+          double err = dabs((double)d - (double)x0);
+          if (err > acc->q.max_abs_error) acc->q.max_abs_error = err;
+          if (x0 != 0) {
+            double rel = err / dabs((double)x0);
+            if (rel > acc->s.max_rel_error) acc->s.max_rel_error = rel;
+            if (k == 0) acc->s.flushed++;
+          }
+          acc->err2 += err * err;
+          acc->norm2 += (double)x0 * x0;
+        }
+      }
+      if (acc) {
+        acc->s.count += bs;
+        acc->q.blocks++;
+        if (amax > 0) { /* the range of the scales of blocks not all zero */
+          if (acc->q.scale_max == 0 || s < acc->q.scale_min) acc->q.scale_min = s;
+          if (s > acc->q.scale_max) acc->q.scale_max = s;
+        }
+        if (++acc->in_row == acc->blocks_per_row) {
+          /* squared here; validate() takes the root */
+          double rel2 = acc->norm2 > 0 ? acc->err2 / acc->norm2 : 0;
+          if (rel2 > acc->q.max_row_rel_error) acc->q.max_row_rel_error = rel2;
+          if (rel2 > 1e-4) acc->q.rows_over_1pct++;
+          acc->q.rows++;
+          acc->in_row = 0;
+          acc->err2 = acc->norm2 = 0;
+        }
+      }
     }
-    if (rc) break;
-    float s;
-    uint16_t h = 0;
-    if (block_scale(amax, q->qmax, q->scale_type, &s, &h)) {
-      rc = onnxslim__err(ONNXSLIM_EMODEL,
-                         "a block's largest magnitude (%g) needs a scale beyond FLOAT16's range; "
-                         "use FLOAT scales",
-                         (double)amax);
-      break;
-    }
-    uint8_t *out = dst + b * x->out_size;
-    if (q->layout == OSL_QL_SCALES) {
-      if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out, &s, sizeof s);
-      else memcpy(out, &h, sizeof h);
-      continue;
-    }
-    for (size_t i = 0; i < bs; i++) {
-      int k = rne((double)v[i] / s);
-      if (k > q->qmax) k = q->qmax; /* never: the scale prevents it */
-      if (k < -q->qmax) k = -q->qmax;
+    if (rc || q->layout == OSL_QL_SCALES) continue;
+    size_t nv = nb * bs;
+    for (size_t i = 0; i < nv; i++) {
+      int k = qv[i];
       switch (q->layout) {
       case OSL_QL_I8: out[i] = (uint8_t)(int8_t)k; break;
       case OSL_QL_U8: out[i] = (uint8_t)(k + 128); break;
-      case OSL_QL_I4:
-      case OSL_QL_U4: {
+      default: {
+        /* ONNX's order: element 2j in the low nibble of byte j */
         unsigned nib = q->layout == OSL_QL_I4 ? (unsigned)k & 15u : (unsigned)(k + 8);
         if (i % 2 == 0) out[i / 2] = (uint8_t)nib;
         else out[i / 2] = (uint8_t)(out[i / 2] | (nib << 4));
-        break;
       }
-      }
-      if (acc) {
-        float d = (float)k * s, x0 = v[i];
-        double e = dabs((double)d - (double)x0);
-        if (e > acc->q.max_abs_error) acc->q.max_abs_error = e;
-        if (x0 != 0) {
-          double rel = e / dabs((double)x0);
-          if (rel > acc->s.max_rel_error) acc->s.max_rel_error = rel;
-          if (k == 0) acc->s.flushed++;
-        }
-        acc->err2 += e * e;
-        acc->norm2 += (double)x0 * x0;
-      }
-    }
-    if (acc) {
-      acc->s.count += bs;
-      acc->q.blocks++;
-      if (amax > 0) { /* the range of the scales of blocks not all zero */
-        if (acc->q.scale_max == 0 || s < acc->q.scale_min) acc->q.scale_min = s;
-        if (s > acc->q.scale_max) acc->q.scale_max = s;
-      }
-      if (++acc->in_row == acc->blocks_per_row) {
-        /* squared here; validate() takes the root */
-        double rel2 = acc->norm2 > 0 ? acc->err2 / acc->norm2 : 0;
-        if (rel2 > acc->q.max_row_rel_error) acc->q.max_row_rel_error = rel2;
-        if (rel2 > 1e-4) acc->q.rows_over_1pct++;
-        acc->q.rows++;
-        acc->in_row = 0;
-        acc->err2 = acc->norm2 = 0;
       }
     }
   }
   free(v);
+  free(qv);
   return rc;
 }
 
@@ -204,6 +252,7 @@ static int qx_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst
 typedef struct {
   onnxslim_tensor *t;
   const char *name;
+  int mm; /* a MatMul weight [K, N] (rows K, cols N), else an embedding table */
   int32_t from;
   int64_t rows, cols;
   uint64_t bs;
@@ -246,6 +295,29 @@ static int is_table(const onnxslim_graph *g, const onnxslim_tensor *t) {
   return 1;
 }
 
+/* Is initializer t of graph g a MatMul weight: rank 2, FLOAT or FLOAT16,
+ * read only as input 1 (B) of MatMuls, no graph input or output? */
+static int is_weight(const onnxslim_graph *g, const onnxslim_tensor *t) {
+  const char *name = onnxslim_tensor_name(t);
+  int32_t dt = onnxslim_tensor_dtype(t);
+  if (onnxslim_tensor_rank(t) != 2 || (dt != ONNXSLIM_DTYPE_FLOAT && dt != ONNXSLIM_DTYPE_FLOAT16))
+    return 0;
+  size_t nc = onnxslim_graph_consumer_count(g, name);
+  if (!nc) return 0;
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
+    if (!is_onnx(c, "MatMul") || onnxslim_node_input_count(c) != 2 ||
+        strcmp(onnxslim_node_input(c, 1), name) != 0 ||
+        strcmp(onnxslim_node_input(c, 0), name) == 0 || onnxslim_node_output_count(c) != 1)
+      return 0;
+  }
+  for (size_t i = 0; i < onnxslim_graph_input_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_input(g, i)), name) == 0) return 0;
+  for (size_t i = 0; i < onnxslim_graph_output_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), name) == 0) return 0;
+  return 1;
+}
+
 static int matches_any(const onnxslim_graph *g, const char *const *specs, size_t n,
                        const char *value, unsigned char *hit) {
   int any = 0;
@@ -269,37 +341,49 @@ static int64_t default_opset(const onnxslim_model *m) {
 
 /* ---- the plan ------------------------------------------------------------- */
 
-/* How the tables are written and read, the same for all of them. */
+/* How the tensors of one kind (tables, MatMul weights) are written and read. */
 typedef struct {
-  int ort;        /* GatherBlockQuantized */
+  int rc;         /* 0, or the error the opset or options give for this kind */
+  int ort;        /* GatherBlockQuantized / MatMulNBits */
   int bits;       /* 8 or 4 */
-  int dq;         /* standard: DequantizeLinear (opset >= 21), else Cast and Mul */
-  int dq_table;   /* standard INT4 packed: DequantizeLinear of the whole table, then Gather */
-  int layout;     /* of the table */
-  int32_t stored; /* the table's new type */
+  int dq;         /* tables, standard: DequantizeLinear (opset >= 21), else Cast and Mul */
+  int dq_table;   /* DequantizeLinear of the whole tensor before its consumers */
+  int per_axis;   /* MatMul weights below opset 21: DequantizeLinear per column */
+  int layout;     /* of the quantized tensor */
+  int32_t stored; /* its new type */
   int32_t to;     /* the report's: INT8 or INT4 */
   int32_t scale_type;
 } osl_qplan;
 
-static int plan(const onnxslim_model *m, const onnxslim_convert_options *o, osl_qplan *p) {
+static int plan_common(const onnxslim_convert_options *o, osl_qplan *p) {
   memset(p, 0, sizeof *p);
   p->to = o->to;
   p->bits = o->to == ONNXSLIM_DTYPE_INT4 ? 4 : 8;
   p->ort = o->format == ONNXSLIM_QUANT_FORMAT_ORT;
   p->scale_type = o->scale_type;
-  int64_t opset = default_opset(m);
   if (p->ort) {
     p->layout = p->bits == 8 ? OSL_QL_U8 : OSL_QL_U4;
     p->stored = ONNXSLIM_DTYPE_UINT8;
-    return 0;
   }
+  return 0;
+}
+
+static int int4_refused(int64_t opset) {
+  return onnxslim__err(ONNXSLIM_EMODEL,
+                       "INT4 tensors need opset 21 or later; the model imports ai.onnx opset "
+                       "%lld (ONNXSLIM_QUANT_ALLOW_UNPACKED, --allow-unpacked: store the "
+                       "4-bit values one per byte as INT8)",
+                       (long long)opset);
+}
+
+/* Embedding tables. */
+static int plan_tables(const onnxslim_model *m, const onnxslim_convert_options *o, osl_qplan *p) {
+  plan_common(o, p);
+  int64_t opset = default_opset(m);
+  if (p->ort) return 0;
   if (p->bits == 8 || opset < 21) {
     if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED))
-      return onnxslim__err(ONNXSLIM_EMODEL,
-                           "INT4 tensors need opset 21 or later; the model imports ai.onnx opset "
-                           "%lld (ONNXSLIM_QUANT_ALLOW_UNPACKED, --allow-unpacked: store the "
-                           "4-bit values one per byte as INT8)",
-                           (long long)opset);
+      return int4_refused(opset);
     p->layout = OSL_QL_I8;
     p->stored = ONNXSLIM_DTYPE_INT8;
     p->dq = opset >= 21;
@@ -324,6 +408,36 @@ static int plan(const onnxslim_model *m, const onnxslim_convert_options *o, osl_
   return 0;
 }
 
+/* MatMul weights: DequantizeLinear before the MatMul (blocked along K at
+ * opset 21, per column from 13), or MatMulNBits. */
+static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options *o, osl_qplan *p) {
+  plan_common(o, p);
+  int64_t opset = default_opset(m);
+  if (p->ort) return 0;
+  p->dq_table = 1;
+  if (opset >= 21) {
+    p->layout = p->bits == 8 ? OSL_QL_I8 : OSL_QL_I4;
+    p->stored = p->bits == 8 ? ONNXSLIM_DTYPE_INT8 : ONNXSLIM_DTYPE_INT4;
+    return 0;
+  }
+  if (opset < 13)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "a MatMul weight is dequantized by DequantizeLinear per column, which "
+                         "needs opset 13 or later; the model imports ai.onnx opset %lld",
+                         (long long)opset);
+  if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED)) return int4_refused(opset);
+  if (o->block_size)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "blocks of %llu values need DequantizeLinear with block_size (opset 21); "
+                         "the model imports ai.onnx opset %lld: quantize per column (block size "
+                         "0) or use the onnxruntime format",
+                         (unsigned long long)o->block_size, (long long)opset);
+  p->layout = OSL_QL_I8;
+  p->stored = ONNXSLIM_DTYPE_INT8;
+  p->per_axis = 1;
+  return 0;
+}
+
 /* ---- the graph ------------------------------------------------------------ */
 
 static int fresh(onnxslim_model *m, const char *base, const char *suffix, const char **out) {
@@ -345,6 +459,24 @@ static int add_after(onnxslim_graph *g, onnxslim_node **anchor, const char *op, 
                                        nin, &out, 1, &n);
   else rc = onnxslim_graph_add_node(g, 0, op, domain, NULL, in, nin, &out, 1, (onnxslim_node **)&n);
   if (!rc) *anchor = (onnxslim_node *)n;
+  return rc;
+}
+
+/* Rewrites MatMul node mn, which reads weight c (now quantized, scales in
+ * `scales`), as a MatMulNBits. */
+static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
+                      const char *scales) {
+  char *a = strdup(onnxslim_node_input(mn, 0));
+  if (!a) return onnxslim__err_nomem(NULL);
+  const char *in[3] = {a, c->name, scales};
+  int rc = onnxslim_node_set_op_type(mn, "MatMulNBits");
+  if (!rc) rc = onnxslim_node_set_domain(mn, "com.microsoft");
+  if (!rc) rc = onnxslim_node_set_inputs(mn, in, 3);
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "K", c->rows);
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "N", c->cols);
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "bits", p->bits);
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "block_size", (int64_t)c->bs);
+  free(a);
   return rc;
 }
 
@@ -424,22 +556,38 @@ static int prog_chunk(void *payload, const uint8_t *out, size_t n) {
 
 static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layout) {
   memset(q, 0, sizeof *q);
-  size_t esz = c->from == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  size_t esz = c->from == ONNXSLIM_DTYPE_FLOAT ? 4 : 2, bs = c->bs;
+  size_t rows = (size_t)c->rows, cols = (size_t)c->cols;
+  size_t ssz = p->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  size_t per = 1; /* blocks an element holds */
   q->x.src = c->data;
-  q->x.count = (size_t)((uint64_t)c->rows * (uint64_t)c->cols / c->bs);
-  q->x.in_size = c->bs * esz;
   q->x.run = qx_run;
   q->src = c->from;
   q->scale_type = p->scale_type;
   q->qmax = p->bits == 8 ? 127 : 7;
   q->layout = layout;
-  q->bs = c->bs;
+  q->bs = bs;
+  if (!c->mm) {
+    q->geom = OSL_QG_ROW;
+    q->x.count = rows * cols / bs;
+  } else if (p->ort) {
+    q->geom = OSL_QG_STRIDED;
+    q->ncols = cols;
+    q->kblocks = rows / bs;
+    q->x.count = cols * (rows / bs);
+  } else {
+    q->geom = OSL_QG_COLS;
+    q->ncols = cols;
+    q->x.count = rows / bs;
+    per = cols;
+  }
+  q->x.in_size = bs * per * esz;
   switch (layout) {
   case OSL_QL_I8:
-  case OSL_QL_U8: q->x.out_size = c->bs; break;
+  case OSL_QL_U8: q->x.out_size = bs * per; break;
   case OSL_QL_I4:
-  case OSL_QL_U4: q->x.out_size = c->bs / 2; break;
-  default: q->x.out_size = p->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  case OSL_QL_U4: q->x.out_size = bs * per / 2; break;
+  default: q->x.out_size = per * ssz;
   }
 }
 
@@ -448,7 +596,7 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
   osl_qx q;
   qx_init(&q, c, p, p->layout);
   memset(&c->acc, 0, sizeof c->acc);
-  c->acc.blocks_per_row = (uint64_t)c->cols / c->bs;
+  c->acc.blocks_per_row = c->mm ? 1 : (uint64_t)c->cols / c->bs;
   onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
   c->acc.s = init;
   q.acc = &c->acc;
@@ -463,7 +611,7 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
   return rc;
 }
 
-/* Quantizes validated candidate c and fixes its Gathers up. */
+/* Quantizes validated candidate c and fixes its readers up. */
 static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_qplan *p) {
   osl_qx *data = onnxslim__arena_alloc(&m->arena, sizeof *data);
   osl_qx *sc = onnxslim__arena_alloc(&m->arena, sizeof *sc);
@@ -472,50 +620,91 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   qx_init(sc, c, p, OSL_QL_SCALES);
   /* consumers first: the handles stay valid as the tensor changes */
   size_t nc = onnxslim_graph_consumer_count(g, c->name);
-  onnxslim_node **gathers = malloc(nc * sizeof *gathers);
-  if (!gathers) return onnxslim__err_nomem(NULL);
-  for (size_t i = 0; i < nc; i++) gathers[i] = onnxslim_graph_consumer(g, c->name, i);
+  onnxslim_node **readers = malloc(nc * sizeof *readers);
+  if (!readers) return onnxslim__err_nomem(NULL);
+  for (size_t i = 0; i < nc; i++) readers[i] = onnxslim_graph_consumer(g, c->name, i);
   char *tname = strdup(c->name);
   const char *sname = NULL, *tdq = NULL;
   int rc = tname ? fresh(m, tname, "_scale", &sname) : onnxslim__err_nomem(NULL);
+  int64_t rows = c->rows, cols = c->cols, bs = (int64_t)c->bs;
+  /* the scales' shape */
+  int64_t sdims[2] = {rows, cols / bs};
+  size_t srank = 2;
+  if (c->mm && p->ort) sdims[0] = cols, sdims[1] = rows / bs;
+  else if (c->mm && p->per_axis) sdims[0] = cols, srank = 1;
+  else if (c->mm) sdims[0] = rows / bs, sdims[1] = cols;
+  size_t ssize = (size_t)sc->x.count * sc->x.out_size;
   /* the scales: a new initializer whose bytes are the pending transform
-   * (created over the table's own bytes, which are larger, then replaced) */
-  int64_t sdims[2] = {c->rows, c->cols / (int64_t)c->bs};
-  size_t ssize = (size_t)(sdims[0] * sdims[1]) * sc->x.out_size;
+   * (created over the source's own bytes, which are larger, then replaced) */
   onnxslim_tensor *st = NULL;
   if (!rc)
-    rc = onnxslim_graph_add_initializer(g, sname, p->scale_type, sdims, 2, c->data, ssize,
+    rc = onnxslim_graph_add_initializer(g, sname, p->scale_type, sdims, srank, c->data, ssize,
                                         ONNXSLIM_BORROW, &st);
   if (!rc) rc = onnxslim__tensor_set_xform((osl_msg *)st, p->scale_type, &sc->x);
-  if (!rc && p->layout == OSL_QL_U4) {
-    int64_t dims[2] = {c->rows, c->cols / 2};
-    rc = onnxslim_tensor_set_data(c->t, ONNXSLIM_DTYPE_UINT8, dims, 2, c->data,
-                                  (size_t)(c->rows * (c->cols / 2)), ONNXSLIM_BORROW);
+  /* a new shape for the quantized tensor where the layout has one */
+  size_t dsize = (size_t)data->x.count * data->x.out_size;
+  if (!rc && c->mm && p->ort) {
+    int64_t dims[3] = {cols, rows / bs, bs * p->bits / 8};
+    rc = onnxslim_tensor_set_data(c->t, ONNXSLIM_DTYPE_UINT8, dims, 3, c->data, dsize,
+                                  ONNXSLIM_BORROW);
+  } else if (!rc && p->layout == OSL_QL_U4) {
+    int64_t dims[2] = {rows, cols / 2};
+    rc = onnxslim_tensor_set_data(c->t, ONNXSLIM_DTYPE_UINT8, dims, 2, c->data, dsize,
+                                  ONNXSLIM_BORROW);
   }
   if (!rc) rc = onnxslim__tensor_set_xform((osl_msg *)c->t, p->stored, &data->x);
   if (!rc && p->dq_table) {
-    /* one DequantizeLinear of the whole table, first in the graph */
+    /* one DequantizeLinear of the whole tensor, first in the graph */
     const char *in[2] = {tname, sname};
     onnxslim_node *at = NULL;
     rc = fresh(m, tname, "_dequantized", &tdq);
     if (!rc) rc = add_after(g, &at, "DequantizeLinear", NULL, in, 2, tdq);
-    if (!rc) rc = onnxslim_node_set_attr_int(at, "axis", 1);
-    if (!rc) rc = onnxslim_node_set_attr_int(at, "block_size", (int64_t)c->bs);
+    if (!rc) rc = onnxslim_node_set_attr_int(at, "axis", c->mm && !p->per_axis ? 0 : 1);
+    if (!rc && !p->per_axis) rc = onnxslim_node_set_attr_int(at, "block_size", bs);
   }
-  for (size_t i = 0; i < nc && !rc; i++) rc = fix_gather(m, g, gathers[i], c, p, sname, tdq);
+  for (size_t i = 0; i < nc && !rc; i++) {
+    if (c->mm && p->ort) rc = fix_matmul(readers[i], c, p, sname);
+    else if (c->mm) rc = onnxslim_node_set_input(readers[i], 1, tdq);
+    else rc = fix_gather(m, g, readers[i], c, p, sname, tdq);
+  }
   if (!rc && c->e) {
-    c->e->after = (uint64_t)data->x.count * data->x.out_size + ssize;
+    c->e->after = dsize + ssize;
     c->e->stats = c->acc.s;
     c->e->stats.max_abs_error = c->acc.q.max_abs_error;
     c->e->quantized = 1;
     c->e->quant = c->acc.q;
   }
-  free(gathers);
+  free(readers);
   free(tname);
   return rc;
 }
 
 static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* Checks candidate c's shape against the block size and the plan. */
+static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_convert_options *o) {
+  const char *what = c->mm ? "columns" : "rows";
+  int64_t len = c->mm ? c->rows : c->cols; /* along the blocks */
+  if ((uint64_t)len % c->bs)
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "'%s': its %s of %lld values do not split into blocks of %llu", c->name,
+                         what, (long long)len, (unsigned long long)c->bs);
+  if (c->bs < 2 || (p->bits == 4 && c->bs % 2))
+    return onnxslim__err(ONNXSLIM_EMODEL, "'%s': %s of %lld values cannot be quantized %s", c->name,
+                         what, (long long)len,
+                         p->bits == 4 ? "to INT4 (an even count is needed)" : "(one value)");
+  if (p->ort && (!is_pow2(c->bs) || c->bs < 16))
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "'%s': %s needs a block size that is a power of two of at least 16 (%s "
+                         "of %lld values: give a block size)",
+                         c->name, c->mm ? "MatMulNBits" : "GatherBlockQuantized", what,
+                         (long long)len);
+  if (c->mm && (p->ort || o->scale_type) && p->scale_type != c->from)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "'%s': the scales of a MatMul weight have the weight's type (%s)", c->name,
+                         onnxslim_dtype_name(c->from));
+  return 0;
+}
 
 int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
                              const onnxslim_convert_options *o) {
@@ -534,8 +723,8 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   if (o->format == ONNXSLIM_QUANT_FORMAT_ORT && o->block_size &&
       (!is_pow2(o->block_size) || o->block_size < 16))
     return onnxslim__err(ONNXSLIM_EINVAL,
-                         "block size %llu: GatherBlockQuantized takes a power of two of at least "
-                         "16",
+                         "block size %llu: GatherBlockQuantized and MatMulNBits take a power of "
+                         "two of at least 16",
                          (unsigned long long)o->block_size);
   if (o->policy != ONNXSLIM_POLICY_CAST_AFTER_GATHER)
     return onnxslim__err(ONNXSLIM_EINVAL,
@@ -543,9 +732,14 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
                          "(cast-after-gather)");
   onnxslim_graph *g = onnxslim_model_graph(model);
   if (!g) return ONNXSLIM_EINVAL;
-  osl_qplan p;
-  int rc = plan(model, o, &p);
-  if (rc) return rc;
+  /* the plans of both kinds; an error counts only for a kind present */
+  osl_qplan plans[2];
+  int prc = plan_tables(model, o, &plans[0]);
+  plans[0].rc = prc;
+  prc = plan_weights(model, o, &plans[1]);
+  plans[1].rc = prc;
+  onnxslim_error_clear();
+  int rc = 0;
   /* select */
   size_t ni = onnxslim_graph_initializer_count(g);
   osl_qcand *cands = calloc(ni ? ni : 1, sizeof *cands);
@@ -558,33 +752,35 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   for (size_t i = 0; i < ni && !rc; i++) {
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     const char *name = onnxslim_tensor_name(t);
-    if (!is_table(g, t)) continue;
+    int mm;
+    if (is_table(g, t)) mm = 0;
+    else if (is_weight(g, t)) mm = 1;
+    else continue;
     if (o->n_select && !matches_any(g, o->select, o->n_select, name, hit)) continue;
     uint64_t before = 0;
     if (onnxslim_tensor_byte_size(t, &before) || before < o->min_size ||
         matches_any(g, o->exclude, o->n_exclude, name, NULL))
       continue;
+    const osl_qplan *p = &plans[mm];
+    if (p->rc) {
+      /* this kind cannot be quantized here: say why (the plan again, for
+       * its message) */
+      osl_qplan again;
+      rc = mm ? plan_weights(model, o, &again) : plan_tables(model, o, &again);
+      break;
+    }
     osl_qcand *c = &cands[nc];
     c->t = t;
     c->name = name;
+    c->mm = mm;
     c->from = onnxslim_tensor_dtype(t);
     c->rows = onnxslim_tensor_dim(t, 0);
     c->cols = onnxslim_tensor_dim(t, 1);
-    c->bs = o->block_size ? o->block_size : (uint64_t)c->cols;
     if (c->rows <= 0 || c->cols <= 0) continue;
-    if ((uint64_t)c->cols % c->bs)
-      rc = onnxslim__err(ONNXSLIM_EMODEL,
-                         "'%s': its rows of %lld values do not split into blocks of %llu", name,
-                         (long long)c->cols, (unsigned long long)c->bs);
-    else if (c->bs < 2 || (p.bits == 4 && c->bs % 2))
-      rc = onnxslim__err(ONNXSLIM_EMODEL, "'%s': rows of %lld values cannot be quantized %s", name,
-                         (long long)c->cols,
-                         p.bits == 4 ? "to INT4 (an even count is needed)" : "(one value)");
-    else if (p.ort && (!is_pow2(c->bs) || c->bs < 16))
-      rc = onnxslim__err(ONNXSLIM_EMODEL,
-                         "'%s': GatherBlockQuantized needs a block size that is a power of two "
-                         "of at least 16 (rows of %lld values: give a block size)",
-                         name, (long long)c->cols);
+    c->bs = o->block_size ? o->block_size : (uint64_t)(mm ? c->rows : c->cols);
+    osl_qplan pc = *p;
+    if (!o->scale_type) pc.scale_type = c->from;
+    rc = shape_ok(c, &pc, o);
     const void *d;
     if (!rc) rc = onnxslim_tensor_data(t, &d, &c->size);
     if (!rc) c->data = d;
@@ -594,13 +790,14 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     if (!hit[i])
       rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                          "selection '%s' matches no tensor that can be quantized to %s (an "
-                         "embedding table: a FLOAT or FLOAT16 initializer of rank 2 read only "
-                         "as the data of Gathers along axis 0)",
+                         "embedding table or MatMul weight: a FLOAT or FLOAT16 initializer of "
+                         "rank 2 read only as the data of Gathers along axis 0, or only as "
+                         "input 1 of MatMuls)",
                          o->select[i], onnxslim_dtype_name(o->to));
   if (!rc && !nc && !o->n_select)
     rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                        "the model has no tensor that can be quantized to %s (an embedding table "
-                       "read by Gathers)",
+                       "read by Gathers, or a MatMul weight)",
                        onnxslim_dtype_name(o->to));
   if (rc) goto out;
   /* the validation pass, then the model */
@@ -608,18 +805,20 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   for (size_t i = 0; i < nc; i++) total += cands[i].size;
   osl_progress prog;
   rc = onnxslim__progress_start(&prog, o->progress, o->progress_payload, total);
+  int any_ort = 0;
   for (size_t i = 0; i < nc && !rc; i++) {
-    osl_qplan pi = p;
+    osl_qplan pi = plans[cands[i].mm];
     if (!o->scale_type) pi.scale_type = cands[i].from;
+    any_ort |= pi.ort;
     rc = validate(model, &cands[i], &pi, &prog);
     cands[i].acc.q.version = ONNXSLIM_QUANT_STATS_VERSION;
-    cands[i].acc.q.bits = p.bits;
+    cands[i].acc.q.bits = pi.bits;
     cands[i].acc.q.block_size = cands[i].bs;
   }
-  if (!rc && p.ort) rc = onnxslim_model_set_opset(model, "com.microsoft", 1);
+  if (!rc && any_ort) rc = onnxslim_model_set_opset(model, "com.microsoft", 1);
   for (size_t i = 0; i < nc && !rc; i++) {
     osl_qcand *c = &cands[i];
-    osl_qplan pi = p;
+    osl_qplan pi = plans[c->mm];
     if (!o->scale_type) pi.scale_type = c->from;
     if (r) {
       c->e = onnxslim__convert_report_add(r, c->name);
@@ -628,7 +827,7 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
         break;
       }
       c->e->from = c->from;
-      c->e->to = p.to;
+      c->e->to = pi.to;
       c->e->before = c->size;
     }
     rc = apply(model, g, c, &pi);

@@ -366,9 +366,10 @@ class Model:
         the model unchanged, and the exception propagates.
 
         Quantization (docs/quantization.md): ``gather_to`` or ``to`` "int8" or
-        "int4" stores the embedding tables quantized, one scale per row or
-        per ``block_size`` values; ``format`` "standard" (ONNX ops) or "ort"
-        (com.microsoft.GatherBlockQuantized); ``scales`` "fp32" or "fp16"
+        "int4" stores the embedding tables (and with ``to``, the selected
+        MatMul weights) quantized, one scale per row (column) or per
+        ``block_size`` values; ``format`` "standard" (ONNX ops) or "ort"
+        (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
         stored one value per byte as INT8. Each entry's ``quant`` then holds
         a :class:`QuantStats`.

@@ -1,4 +1,4 @@
-"""Quantized Gather tables end to end (test/steps/59-quant.sh).
+"""Quantized Gather tables and MatMul weights end to end (test/steps/59-quant.sh).
 
 Builds small models with embedding tables (python onnx, fixed seed), converts
 them with `onnxslim convert --gather-to int8|int4` in every form, and checks:
@@ -12,7 +12,12 @@ them with `onnxslim convert --gather-to int8|int4` in every form, and checks:
   FP32 bit for bit, and the standard and com.microsoft.GatherBlockQuantized
   forms give bit-identical rows;
 - refusals: INT4 below opset 21 without --allow-unpacked, blocks below opset
-  21 in the standard form, block sizes GatherBlockQuantized does not take.
+  21 in the standard form, block sizes GatherBlockQuantized does not take;
+- MatMul weights (--to int8|int4 --select op:MatMul:1): DequantizeLinear
+  (blocked along K at opset 21, per column at 17) or com.microsoft.MatMulNBits;
+  stored bytes (MatMulNBits' transposed blobs included) equal the reference;
+  in onnxruntime both forms agree within the accumulation's rounding and
+  match x @ dequantized(W).
 
 Usage: check_quant.py ONNXSLIM_CLI WORKDIR [ORT_RUNNER]  (ORT_RUNNER: the
 run_ort.js path; omitted: the onnxruntime checks are skipped)
@@ -290,5 +295,129 @@ if report(rc == 0, "fp16 table: converted", err):
         "fp16 table: FLOAT16 scales equal the reference")
     report(np.array_equal(numpy_helper.to_array(inits(m)["emb.weight"]).astype(np.int64), q_ref),
            "fp16 table: INT8 values equal the reference")
+
+# ---- MatMul weights ------------------------------------------------------------
+KM, NM, BATCH = 64, 48, 5
+w = (rng.standard_normal((KM, NM)) * 0.05).astype(np.float32)
+w[:, 3] *= 40  # a column of larger values
+w[:16, 7] = 0  # a block of zeros
+
+
+def make_mm(path, opset):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", KM])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", NM])
+    g = helper.make_graph([helper.make_node("MatMul", ["x", "fc.weight"], ["y"], name="fc")],
+                          "mm", [x], [y], [numpy_helper.from_array(w, "fc.weight")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 10 if opset >= 21 else 8
+    onnx.save(m, path)
+
+
+def ort_mm(model, xv):
+    """onnxruntime's outputs. Its default fusion of DequantizeLinear -> MatMul
+    into MatMulNBits computes with accuracy_level 4 (A quantized to INT8, an
+    error of about 1%); the session config qdq_matmulnbits_accuracy_level 0
+    keeps A in FLOAT, so both forms compute the same product."""
+    out = os.path.join(work, "y.bin")
+    env = dict(os.environ, ORT_QDQ_ACCURACY="0")
+    p = subprocess.run(["node", ort_runner, model, "x", "%d,%d" % xv.shape,
+                        ",".join(repr(float(v)) for v in xv.ravel()), out, "float32"],
+                       capture_output=True, text=True, env=env)
+    if p.returncode:
+        return None, p.stderr.strip()
+    return np.fromfile(out, dtype=np.float32).reshape(xv.shape[0], NM), ""
+
+
+mm_src = {}
+for opset in (17, 21):
+    mm_src[opset] = os.path.join(work, "mm-%d.onnx" % opset)
+    make_mm(mm_src[opset], opset)
+xv = rng.standard_normal((BATCH, KM)).astype(np.float32)
+mm_cases = [
+    ("mm-int8-b16-21", 21, 8, 16, "standard", []),
+    ("mm-int4-b16-21", 21, 4, 16, "standard", []),
+    ("mm-int4-b32-21", 21, 4, 32, "standard", []),
+    ("mm-int8-col-17", 17, 8, 0, "standard", []),
+    ("mm-int4-col-17-unpacked", 17, 4, 0, "standard", ["--allow-unpacked"]),
+    ("mm-int8-b16-ort", 17, 8, 16, "ort", []),
+    ("mm-int4-b16-ort", 21, 4, 16, "ort", []),
+    ("mm-int4-b32-ort", 17, 4, 32, "ort", []),
+]
+mm_out = {}
+for name, opset, bits, bs, fmt, extra in mm_cases:
+    out = os.path.join(work, name + ".onnx")
+    args = [mm_src[opset], out, "--to", "int%d" % bits, "--select", "op:MatMul:1",
+            "--format", fmt] + extra + (["--block-size", str(bs)] if bs else [])
+    rc, err = run_cli(*args)
+    if not report(rc == 0, name + ": converted", err.strip()):
+        continue
+    m = onnx.load(out)
+    if opset <= CHECKER_OPSET:
+        try:
+            onnx.checker.check_model(m, full_check=True)
+            ok, why = True, ""
+        except Exception as e:  # noqa: BLE001
+            ok, why = False, str(e).split("\n")[0]
+        report(ok, name + ": onnx checker (full)", why)
+    bsz = bs or KM
+    # reference: blocks along K, per column
+    qT, sT = ref_quant(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs]
+    it = inits(m)
+    t, sc = it["fc.weight"], it["fc.weight_scale"]
+    s_got = numpy_helper.to_array(sc)
+    if fmt == "ort":
+        report(list(t.dims) == [NM, KM // bsz, bsz * bits // 8] and t.data_type == TensorProto.UINT8,
+               name + ": B is UINT8 [N, K/block, blob]", list(t.dims))
+        raw = t.raw_data
+        got = (np.frombuffer(raw, np.uint8).astype(np.int64) - 128 if bits == 8
+               else unpack_nibbles(raw, False) - 8)
+        report(np.array_equal(got.reshape(NM, KM), qT), name + ": B blobs equal the reference")
+        report(list(sc.dims) == [NM, KM // bsz] and np.array_equal(s_got.view(np.uint32),
+                                                                    sT.view(np.uint32)),
+               name + ": scales [N, K/block] equal the reference")
+        report([n.op_type for n in m.graph.node] == ["MatMulNBits"], name + ": one MatMulNBits")
+    else:
+        if t.data_type == INT4:
+            got = unpack_nibbles(t.raw_data, True).reshape(KM, NM)
+        else:
+            got = numpy_helper.to_array(t).astype(np.int64)
+        report(np.array_equal(got, qT.T), name + ": stored values [K, N] equal the reference")
+        want_s = sT.T if bs else sT.reshape(NM)
+        report(np.array_equal(s_got.reshape(want_s.shape).view(np.uint32),
+                              np.ascontiguousarray(want_s).view(np.uint32)) and
+               list(sc.dims) == list(want_s.shape),
+               name + ": scales equal the reference", list(sc.dims))
+        dq = [n for n in m.graph.node if n.op_type == "DequantizeLinear"]
+        report(len(dq) == 1 and [n.op_type for n in m.graph.node][-1] == "MatMul",
+               name + ": DequantizeLinear feeds the MatMul")
+    deqW = (qT.astype(np.float32).reshape(NM, -1, bsz) * sT[:, :, None]).reshape(NM, KM).T
+    if ort_runner:
+        y, err = ort_mm(out, xv)
+        if report(y is not None, name + ": onnxruntime runs it", err):
+            ref = xv.astype(np.float64) @ deqW.astype(np.float64)
+            bound = 64 * np.finfo(np.float32).eps * (np.abs(xv) @ np.abs(deqW)) + 1e-30
+            report(np.all(np.abs(y - ref) <= bound),
+                   name + ": y = x @ dequantized(W) within the accumulation's rounding",
+                   np.max(np.abs(y - ref) / bound))
+            mm_out[name] = (y, bound)
+for a, b in [("mm-int8-b16-21", "mm-int8-b16-ort"), ("mm-int4-b16-21", "mm-int4-b16-ort")]:
+    if a in mm_out and b in mm_out:
+        ya, bound = mm_out[a]
+        yb, _ = mm_out[b]
+        report(np.all(np.abs(ya - yb) <= 2 * bound),
+               "onnxruntime: %s and %s agree within the accumulation's rounding" % (a, b),
+               np.max(np.abs(ya - yb)))
+out = os.path.join(work, "refused.onnx")
+for name, opset, args, words in [
+    ("MatMul INT4 below opset 21", 17, ["--to", "int4"], "opset 21"),
+    ("MatMul blocks below opset 21", 17, ["--to", "int8", "--block-size", "16"], "opset 21"),
+    ("MatMulNBits block of 8", 21, ["--to", "int8", "--format", "ort", "--block-size", "8"],
+     "power of two"),
+]:
+    if os.path.exists(out):
+        os.unlink(out)
+    rc, err = run_cli(mm_src[opset], out, *args)
+    report(rc in (1, 2) and words in err and not os.path.exists(out), "refused: " + name,
+           "rc %d: %s" % (rc, err.strip()))
 
 finish()

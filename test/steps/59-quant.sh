@@ -6,7 +6,10 @@
 # and checks onnx's checker (opset 17 models), stored bytes and scales bit for
 # bit against an independent numpy reference, exhaustive INT4 nibble packing,
 # the refusals, and in onnxruntime-node: every row equals q * scale bit for bit
-# and both forms give bit-identical rows.
+# and both forms give bit-identical rows. MatMul weights (--to int8|int4
+# --select op:MatMul:1): DequantizeLinear before the MatMul or
+# com.microsoft.MatMulNBits, stored bytes against the reference, and in
+# onnxruntime both forms agree within the accumulation's rounding.
 set -u
 B=${B:-build}
 PY=/usr/bin/python3
