@@ -13,6 +13,11 @@
  * too) checks every value is finite and fills the report.
  */
 #define _GNU_SOURCE
+#if defined(__GNUC__) && !defined(__clang__)
+/* the block loops below are written to be vectorized, which -O2 of GCC does
+ * not do for loops of unknown length */
+#  pragma GCC optimize("O3")
+#endif
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +66,7 @@ typedef struct {
 } osl_qx;
 
 /* (The library does not link libm: these few helpers are its own.) */
-static double dabs(double v) { return v < 0 ? -v : v; }
+static double dabs(double v) { return __builtin_fabs(v); }
 
 /* The next float above v > 0. */
 static float next_up(float v) {
@@ -91,6 +96,17 @@ static int rne(double v) {
   long r = (long)(a + 0.5); /* a + 0.5 is exact for the values quantized */
   if ((double)r - a == 0.5 && (r & 1)) r--;
   return v < 0 ? -(int)r : (int)r;
+}
+
+/* Adding and subtracting 1.5 * 2^52 rounds a double of magnitude below 2^51
+ * to an integer, half to even, when the rounding mode is the default. */
+#define OSL_RNE_MAGIC 6755399441055744.0
+
+/* Is the floating-point environment rounding to nearest (the default)? */
+static int rounds_to_nearest(void) {
+  volatile double one = 1.0, quarter = 0x1p-54, three_quarters = 0x1.8p-53;
+  double a = one + quarter, b = one + three_quarters;
+  return a == 1.0 && b == 1.0 + 0x1p-52;
 }
 
 static void load_block(float *dst, const uint8_t *src, size_t n, int32_t type) {
@@ -153,29 +169,40 @@ static int qx_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst
   size_t bs = q->bs, nb = q->geom == OSL_QG_COLS ? q->ncols : 1;
   size_t first = (size_t)(src - x->src) / x->in_size; /* the index of src's element */
   float *v = malloc(bs * sizeof *v);
-  int8_t *qv = malloc(nb * bs);
-  if (!v || !qv) {
+  int8_t *qv = malloc(nb * bs), *kq = malloc(bs);
+  if (!v || !qv || !kq) {
     free(v);
     free(qv);
+    free(kq);
     return onnxslim__err_nomem(NULL);
   }
+  int rne_default = rounds_to_nearest();
   osl_qacc *acc = q->acc;
   int rc = 0;
   for (size_t e = 0; e < n && !rc; e++) {
     uint8_t *out = dst + e * x->out_size;
     for (size_t b = 0; b < nb && !rc; b++) {
       gather_block(q, src + e * x->in_size, first + e, b, v);
-      float amax = 0;
+      /* the largest magnitude, on the bit patterns (for values that are not
+       * NaN, the order of |x| is that of its bits without the sign); a NaN
+       * or an infinity has all exponent bits set */
+      uint32_t bmax = 0;
+      const uint32_t *vb = (const uint32_t *)(const void *)v;
       for (size_t i = 0; i < bs; i++) {
-        float a = v[i] < 0 ? -v[i] : v[i];
-        if (!(a <= FLT_MAX)) {
-          rc = onnxslim__err(ONNXSLIM_EMODEL, "a %s value cannot be quantized",
-                             v[i] != v[i] ? "NaN" : "infinite");
-          break;
-        }
-        if (a > amax) amax = a;
+        uint32_t a = vb[i] & 0x7fffffffu;
+        bmax = a > bmax ? a : bmax;
       }
-      if (rc) break;
+      float amax;
+      memcpy(&amax, &bmax, sizeof amax);
+      if (bmax >= 0x7f800000u) {
+        for (size_t i = 0; i < bs; i++)
+          if (!(v[i] <= FLT_MAX && v[i] >= -FLT_MAX)) {
+            rc = onnxslim__err(ONNXSLIM_EMODEL, "a %s value cannot be quantized",
+                               v[i] != v[i] ? "NaN" : "infinite");
+            break;
+          }
+        break;
+      }
       float s;
       uint16_t h = 0;
       if (block_scale(amax, q->qmax, q->scale_type, &s, &h)) {
@@ -190,23 +217,37 @@ static int qx_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst
         else memcpy(out + b * 2, &h, sizeof h);
         continue;
       }
-      for (size_t i = 0; i < bs; i++) {
-        int k = rne((double)v[i] / s);
-        if (k > q->qmax) k = q->qmax; /* never: the scale prevents it */
-        if (k < -q->qmax) k = -q->qmax;
-        qv[q->geom == OSL_QG_COLS ? i * q->ncols + b : i] = (int8_t)k;
-        if (acc) {
-          float d = (float)k * s, x0 = v[i];
-          double err = dabs((double)d - (double)x0);
-          if (err > acc->q.max_abs_error) acc->q.max_abs_error = err;
-          if (x0 != 0) {
-            double rel = err / dabs((double)x0);
-            if (rel > acc->s.max_rel_error) acc->s.max_rel_error = rel;
-            if (k == 0) acc->s.flushed++;
-          }
-          acc->err2 += err * err;
-          acc->norm2 += (double)x0 * x0;
+      /* q = round half to even of x / s, in double precision */
+      int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
+      if (rne_default) {
+        for (size_t i = 0; i < bs; i++) {
+          double t = (double)v[i] / (double)s;
+          qb[i] = (int8_t)(int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC);
         }
+      } else {
+        for (size_t i = 0; i < bs; i++) qb[i] = (int8_t)rne((double)v[i] / s);
+      }
+      if (q->geom == OSL_QG_COLS)
+        for (size_t i = 0; i < bs; i++) qv[i * q->ncols + b] = kq[i];
+      if (acc) {
+        double rel_max = acc->s.max_rel_error, abs_max = acc->q.max_abs_error;
+        double err2 = 0, norm2 = 0;
+        uint64_t flushed = 0;
+        for (size_t i = 0; i < bs; i++) {
+          float d = (float)qb[i] * s, x0 = v[i];
+          double err = dabs((double)d - (double)x0), ax = dabs((double)x0);
+          double rel = ax > 0 ? err / ax : 0;
+          abs_max = err > abs_max ? err : abs_max;
+          rel_max = rel > rel_max ? rel : rel_max;
+          flushed += (uint64_t)(qb[i] == 0) & (uint64_t)(ax > 0);
+          err2 += err * err;
+          norm2 += ax * ax;
+        }
+        acc->s.max_rel_error = rel_max;
+        acc->q.max_abs_error = abs_max;
+        acc->s.flushed += flushed;
+        acc->err2 += err2;
+        acc->norm2 += norm2;
       }
       if (acc) {
         acc->s.count += bs;
@@ -228,22 +269,23 @@ static int qx_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst
     }
     if (rc || q->layout == OSL_QL_SCALES) continue;
     size_t nv = nb * bs;
-    for (size_t i = 0; i < nv; i++) {
-      int k = qv[i];
-      switch (q->layout) {
-      case OSL_QL_I8: out[i] = (uint8_t)(int8_t)k; break;
-      case OSL_QL_U8: out[i] = (uint8_t)(k + 128); break;
-      default: {
-        /* ONNX's order: element 2j in the low nibble of byte j */
-        unsigned nib = q->layout == OSL_QL_I4 ? (unsigned)k & 15u : (unsigned)(k + 8);
-        if (i % 2 == 0) out[i / 2] = (uint8_t)nib;
-        else out[i / 2] = (uint8_t)(out[i / 2] | (nib << 4));
-      }
-      }
+    switch (q->layout) {
+    case OSL_QL_I8: memcpy(out, qv, nv); break;
+    case OSL_QL_U8:
+      for (size_t i = 0; i < nv; i++) out[i] = (uint8_t)(qv[i] + 128);
+      break;
+    case OSL_QL_I4: /* ONNX's order: element 2j in the low nibble of byte j */
+      for (size_t i = 0; i < nv / 2; i++)
+        out[i] = (uint8_t)(((unsigned)qv[2 * i] & 15u) | (((unsigned)qv[2 * i + 1] & 15u) << 4));
+      break;
+    default: /* OSL_QL_U4: q + 8, low nibble first */
+      for (size_t i = 0; i < nv / 2; i++)
+        out[i] = (uint8_t)((unsigned)(qv[2 * i] + 8) | ((unsigned)(qv[2 * i + 1] + 8) << 4));
     }
   }
   free(v);
   free(qv);
+  free(kq);
   return rc;
 }
 
