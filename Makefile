@@ -173,11 +173,11 @@ TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iincl
 
 $(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/test
-	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
+	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' -lm
 
 $(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h $(HEADERS) $(B)/libonnxslim.a
 	@mkdir -p $(B)/test-static
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm
 
 # test_convert_paths calls the library's internal functions (the SIMD
 # dispatch of the conversion kernels), so it links the library's objects; it

@@ -12,7 +12,7 @@ _onnxslim_options() { # COMMAND: its options, one word each
     check) echo "--json --skip --list-checks" ;;
     convert)
       echo "--gather-to --to --select --exclude --min-size --policy --round --saturate" \
-        "--flush-subnormals --report --external-data --threshold --align --location" \
+        "--flush-subnormals --block-size --format --scales --allow-unpacked --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
         "--allow-large --toposort --verify --no-verify --json"
       ;;
@@ -55,8 +55,10 @@ _onnxslim() {
     return
   fi
   [[ -z $only_args ]] && case $prev in
-    --gather-to) COMPREPLY=($(compgen -W "bf16 fp16" -- "$cur")); return ;;
-    --to) COMPREPLY=($(compgen -W "bf16 fp16 fp32 fp64" -- "$cur")); return ;;
+    --gather-to) COMPREPLY=($(compgen -W "bf16 fp16 int8 int4" -- "$cur")); return ;;
+    --to) COMPREPLY=($(compgen -W "bf16 fp16 fp32 fp64 int8 int4" -- "$cur")); return ;;
+    --format) COMPREPLY=($(compgen -W "standard ort" -- "$cur")); return ;;
+    --scales) COMPREPLY=($(compgen -W "fp32 fp16" -- "$cur")); return ;;
     --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
     --skip)
@@ -70,7 +72,7 @@ _onnxslim() {
       COMPREPLY=($(compgen -f -- "$cur"))
       return
       ;;
-    --select | --exclude | --min-size | --threshold | --align) return ;; # a free value
+    --select | --exclude | --min-size | --threshold | --align | --block-size) return ;; # a free value
   esac
   if [[ $cur == -* && -z $only_args ]]; then
     COMPREPLY=($(compgen -W "$(_onnxslim_options "$cmd")" -- "$cur"))

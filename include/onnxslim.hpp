@@ -905,6 +905,8 @@ struct ConvertEntry {
   std::uint64_t bytes_before;
   std::uint64_t bytes_after;
   onnxslim_convert_stats stats; /**< count, to_inf, ..., max_abs_error, max_rel_error */
+  bool quantized;               /**< to INT8 or INT4: `quant` is filled (@since 0.2.0) */
+  onnxslim_quant_stats quant;   /**< scale range, errors (onnxslim_convert_report_quant_stats) */
 };
 
 /** What a conversion did, one entry per converted tensor; owns the C report. */
@@ -923,7 +925,7 @@ class ConvertReport {
 
  private:
   static ConvertEntry entry_at(const onnxslim_convert_report *r, std::size_t i) {
-    ConvertEntry e{{}, 0, 0, 0, 0, {}};
+    ConvertEntry e{{}, 0, 0, 0, 0, {}, false, {}};
     e.name = detail::str(onnxslim_convert_report_name(r, i));
     e.from = onnxslim_convert_report_from(r, i);
     e.to = onnxslim_convert_report_to(r, i);
@@ -931,6 +933,9 @@ class ConvertReport {
     detail::check(onnxslim_convert_report_bytes_after(r, i, &e.bytes_after));
     detail::check(onnxslim_convert_stats_init(&e.stats, ONNXSLIM_CONVERT_STATS_VERSION));
     detail::check(onnxslim_convert_report_add_stats(r, i, &e.stats));
+    e.quant = ONNXSLIM_QUANT_STATS_INIT;
+    e.quantized = onnxslim_convert_report_quant_stats(r, i, &e.quant) == ONNXSLIM_OK;
+    if (!e.quantized) onnxslim_error_clear();
     return e;
   }
   std::unique_ptr<onnxslim_convert_report, detail::free_convert_report> r_;
@@ -1005,6 +1010,11 @@ struct ConvertOptions {
   std::vector<std::string> exclude; /**< same syntax */
   std::uint64_t min_size = 0;
   unsigned int report_flags = 0; /**< ONNXSLIM_CONVERT_REPORT_NO_STATS */
+  /* quantization, `to` ONNXSLIM_DTYPE_INT8 or _INT4 (@since 0.2.0; docs/quantization.md) */
+  std::uint64_t block_size = 0;                /**< values per scale; 0: one per row */
+  int format = ONNXSLIM_QUANT_FORMAT_STANDARD; /**< or ONNXSLIM_QUANT_FORMAT_ORT */
+  unsigned int quant_flags = 0;                /**< ONNXSLIM_QUANT_ALLOW_UNPACKED */
+  std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
 };
 
 /** onnxslim_save_options (onnxslim/save.h); the defaults are the library's. */
@@ -1149,6 +1159,10 @@ class Model {
     o.exclude = exc.empty() ? nullptr : exc.data();
     o.n_exclude = exc.size();
     o.report_flags = opts.report_flags;
+    o.block_size = opts.block_size;
+    o.format = opts.format;
+    o.quant_flags = opts.quant_flags;
+    o.scale_type = opts.scale_type;
     onnxslim_convert_report *r = nullptr;
     detail::check(onnxslim_convert_model(&r, get(), &o));
     return ConvertReport(r);

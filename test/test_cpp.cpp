@@ -538,6 +538,22 @@ void test_convert() {
   bad.to = ONNXSLIM_DTYPE_FLOAT16;
   bad.flags = ONNXSLIM_CONVERT_TRUNCATE;
   CHECK(code_of([&] { m2.convert(bad); }) == ONNXSLIM_EINVAL);
+
+  // quantization: GatherBlockQuantized, INT4 in blocks of 16
+  onnxslim::Model m3 = onnxslim::Model::open(bert);
+  onnxslim::ConvertOptions q;
+  q.to = ONNXSLIM_DTYPE_INT4;
+  q.select = {"op:Gather:0"};
+  q.block_size = 16;
+  q.format = ONNXSLIM_QUANT_FORMAT_ORT;
+  onnxslim::ConvertReport r3 = m3.convert(q);
+  CHECK(!r3.empty() && r3[0].to == ONNXSLIM_DTYPE_INT4 && r3[0].quantized);
+  CHECK(r3[0].quant.bits == 4 && r3[0].quant.block_size == 16 && r3[0].quant.saturated == 0);
+  CHECK(r3[0].quant.max_abs_error > 0 && r3[0].quant.scale_min <= r3[0].quant.scale_max);
+  CHECK(!r2[0].quantized);
+  q.quant_flags = 2;  // reserved
+  onnxslim::Model m4 = onnxslim::Model::open(bert);
+  CHECK(code_of([&] { m4.convert(q); }) == ONNXSLIM_EINVAL);
 }
 
 void test_save_fingerprint() {

@@ -29,12 +29,31 @@ static const name_value policies[] = {
     {NULL, 0},
 };
 
+static const name_value int_types[] = {
+    {"int8", ONNXSLIM_DTYPE_INT8},
+    {"int4", ONNXSLIM_DTYPE_INT4},
+    {NULL, 0},
+};
+
+static const name_value formats[] = {
+    {"standard", ONNXSLIM_QUANT_FORMAT_STANDARD},
+    {"ort", ONNXSLIM_QUANT_FORMAT_ORT},
+    {NULL, 0},
+};
+
+static const name_value scale_types[] = {
+    {"fp32", ONNXSLIM_DTYPE_FLOAT},
+    {"fp16", ONNXSLIM_DTYPE_FLOAT16},
+    {NULL, 0},
+};
+
 static int opt_gather_to(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   int t;
-  if (lookup_name(float_types, value, &t) != 0 ||
-      (t != ONNXSLIM_DTYPE_BFLOAT16 && t != ONNXSLIM_DTYPE_FLOAT16))
-    return bad_value("--gather-to", "unknown type '%s' (expected bf16 or fp16)", value);
+  if (lookup_name(int_types, value, &t) != 0 &&
+      (lookup_name(float_types, value, &t) != 0 ||
+       (t != ONNXSLIM_DTYPE_BFLOAT16 && t != ONNXSLIM_DTYPE_FLOAT16)))
+    return bad_value("--gather-to", "unknown type '%s' (expected bf16, fp16, int8 or int4)", value);
   cs->gather_to = t;
   return 0;
 }
@@ -42,9 +61,42 @@ static int opt_gather_to(void *ctx, const char *value) {
 static int opt_to(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   int t;
-  if (lookup_name(float_types, value, &t) != 0)
-    return bad_value("--to", "unknown type '%s' (expected bf16, fp16, fp32 or fp64)", value);
+  if (lookup_name(float_types, value, &t) != 0 && lookup_name(int_types, value, &t) != 0)
+    return bad_value("--to", "unknown type '%s' (expected bf16, fp16, fp32, fp64, int8 or int4)",
+                     value);
   cs->to = t;
+  return 0;
+}
+
+static int opt_block_size(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (!cs->needs_quant) cs->needs_quant = "--block-size";
+  return parse_bytes("--block-size", value, &cs->block_size);
+}
+
+static int opt_format(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (lookup_name(formats, value, &cs->format) != 0)
+    return bad_value("--format", "unknown format '%s' (expected standard or ort)", value);
+  if (!cs->needs_quant) cs->needs_quant = "--format";
+  return 0;
+}
+
+static int opt_scales(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  int t;
+  if (lookup_name(scale_types, value, &t) != 0)
+    return bad_value("--scales", "unknown type '%s' (expected fp32 or fp16)", value);
+  cs->scale_type = t;
+  if (!cs->needs_quant) cs->needs_quant = "--scales";
+  return 0;
+}
+
+static int opt_allow_unpacked(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->quant_flags |= ONNXSLIM_QUANT_ALLOW_UNPACKED;
+  if (!cs->needs_quant) cs->needs_quant = "--allow-unpacked";
   return 0;
 }
 
@@ -123,11 +175,30 @@ static const option_spec convert_options[] = {
     {"--gather-to", "TYPE", opt_gather_to,
      "the published recipe: store each Gather table\n"
      "(input 0 of a Gather) as TYPE (bf16 or fp16)\n"
-     "and add a Cast back after each Gather"},
+     "and add a Cast back after each Gather; int8 or\n"
+     "int4: quantize the tables (symmetric, a scale\n"
+     "per row or block; docs/quantization.md)"},
     {"--to", "TYPE", opt_to,
      "convert floating-point tensors to TYPE (bf16,\n"
      "fp16, fp32, fp64): the --select ones, or all;\n"
-     "bf16 needs a model at opset 13 or later"},
+     "bf16 needs a model at opset 13 or later; int8,\n"
+     "int4: quantize the selected Gather tables and\n"
+     "MatMul weights (docs/quantization.md)"},
+    {"--block-size", "N", opt_block_size,
+     "with int8/int4: one scale per N values of a row\n"
+     "(default: one per row; blocks need opset 21 in\n"
+     "the standard format)"},
+    {"--format", "FORMAT", opt_format,
+     "with int8/int4: standard (ONNX ops: Gather then\n"
+     "DequantizeLinear, or Cast and Mul; default) or\n"
+     "ort (com.microsoft.GatherBlockQuantized and\n"
+     "MatMulNBits)"},
+    {"--scales", "TYPE", opt_scales,
+     "with int8/int4: the scales' type, fp32 or fp16\n"
+     "(default: the table's)"},
+    {"--allow-unpacked", NULL, opt_allow_unpacked,
+     "with int4 below opset 21: store the 4-bit\n"
+     "values one per byte as INT8 (else refused)"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"

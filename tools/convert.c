@@ -123,6 +123,15 @@ int convert_settings_check(const command *cmd, convert_settings *cs, const char 
                        cs->gather_to ? " (--gather-to selects the Gather tables itself)" : "");
   if (cs->needs_conversion && !cs->gather_to && !cs->to)
     return usage_error("%s: %s needs --gather-to or --to", cmd->name, cs->needs_conversion);
+  int32_t target = cs->gather_to ? cs->gather_to : cs->to;
+  int quant = target == ONNXSLIM_DTYPE_INT8 || target == ONNXSLIM_DTYPE_INT4;
+  if (cs->needs_quant && !quant)
+    return usage_error("%s: %s needs --gather-to or --to int8 or int4", cmd->name, cs->needs_quant);
+  if (quant && cs->policy && cs->policy != ONNXSLIM_POLICY_CAST_AFTER_GATHER)
+    return usage_error("%s: --policy does not apply to int8 and int4", cmd->name);
+  if (quant && (cs->conv_flags & (ONNXSLIM_CONVERT_SATURATE | ONNXSLIM_CONVERT_FLUSH_SUBNORMALS)))
+    return usage_error("%s: --saturate and --flush-subnormals do not apply to int8 and int4",
+                       cmd->name);
   if ((cs->conv_flags & ONNXSLIM_CONVERT_TRUNCATE) &&
       (cs->gather_to ? cs->gather_to : cs->to) != ONNXSLIM_DTYPE_BFLOAT16)
     return usage_error("%s: --round truncate applies to conversions to bf16 only", cmd->name);
@@ -451,7 +460,9 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   static const char *const gather_tables[] = {"op:Gather:0"};
   int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   int32_t to = cs->gather_to ? cs->gather_to : cs->to;
-  int recipe = cs->gather_to && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude;
+  int quant = to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4;
+  int recipe =
+      cs->gather_to && !quant && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude;
   progress_line line;
   onnxslim_progress_fn progress = progress_begin(&line, "converting", NULL);
   int rc;
@@ -477,6 +488,10 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     o.n_exclude = cs->n_exclude;
     o.progress = progress;
     o.progress_payload = &line;
+    o.block_size = cs->block_size;
+    o.format = cs->format;
+    o.scale_type = cs->scale_type;
+    o.quant_flags = cs->quant_flags;
     rc = onnxslim_convert_model(rep, model, &o);
     progress_end(&line);
     /* the same conversion as onnxslim_convert_gather_tables(); on a model
@@ -494,7 +509,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
             in);
   }
-  warn_damage(*rep, cs, to);
+  if (!quant) warn_damage(*rep, cs, to);
   if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(model, *rep);
   warn_foldback(model);
   return EXIT_SUCCESS;

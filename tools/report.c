@@ -13,6 +13,45 @@
 #include "convert.h"
 
 /* The conversion report as an aligned table with a totals row, on stdout. */
+/* The quantized entries of a conversion report (none: nothing printed):
+ * per tensor the bits, block size, scale range and the errors of the
+ * dequantized values. */
+static int print_quant_report(const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_count(rep), nq = 0;
+  table t;
+  table_init(&t, "lrrlrrr");
+  t.max_width = NAME_MAX_WIDTH;
+  table_add(&t, "tensor");
+  table_add(&t, "bits");
+  table_add(&t, "block");
+  table_add(&t, "scales min .. max");
+  table_add(&t, "max_abs_err");
+  table_add(&t, "max_row_rel_err");
+  table_add(&t, "rows >1%");
+  for (i = 0; i < n; i++) {
+    onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
+    if (onnxslim_convert_report_quant_stats(rep, i, &q) != ONNXSLIM_OK) continue;
+    nq++;
+    table_add_esc(&t, onnxslim_convert_report_name(rep, i));
+    table_addf(&t, "%d", q.bits);
+    table_addf(&t, "%" PRIu64, q.block_size);
+    table_addf(&t, "%.3g .. %.3g", q.scale_min, q.scale_max);
+    table_addf(&t, "%.3g", q.max_abs_error);
+    table_addf(&t, "%.3g", q.max_row_rel_error);
+    table_addf(&t, "%" PRIu64 " of %" PRIu64, q.rows_over_1pct, q.rows);
+  }
+  onnxslim_error_clear();
+  if (nq) {
+    printf(
+        "quantized %zu tensor%s (errors of the dequantized values; a row's error is\n"
+        "||dequantized - original|| / ||original||):\n",
+        nq, nq == 1 ? "" : "s");
+    table_print(&t, INDENT, NULL);
+  }
+  table_free(&t);
+  return EXIT_SUCCESS;
+}
+
 int print_convert_report(const onnxslim_convert_report *rep) {
   size_t i, n = onnxslim_convert_report_count(rep);
   onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
@@ -92,7 +131,7 @@ int print_convert_report(const onnxslim_convert_report *rep) {
          h1, h1[0] ? ")" : "", total_after, h2[0] ? " (" : "", h2, h2[0] ? ")" : "");
   if (total_after < total_before) printf(", %" PRIu64 " saved", total_before - total_after);
   putchar('\n');
-  status = EXIT_SUCCESS;
+  status = print_quant_report(rep);
 out:
   table_free(&t);
   sb_free(&s);

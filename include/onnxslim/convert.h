@@ -236,8 +236,27 @@ typedef enum onnxslim_convert_policy {
 #define ONNXSLIM_CONVERT_REPORT_NO_STATS 1u
 
 /** Current version of onnxslim_convert_options: 2 added exclude/n_exclude,
- * 3 added report_flags, 4 (0.2.0) added progress/progress_payload. */
-#define ONNXSLIM_CONVERT_OPTIONS_VERSION 4
+ * 3 added report_flags, 4 (0.2.0) added progress/progress_payload, 5
+ * (0.2.0) added block_size, format, quant_flags and scale_type (the
+ * quantization to INT8 and INT4, see docs/quantization.md). */
+#define ONNXSLIM_CONVERT_OPTIONS_VERSION 5
+
+/** onnxslim_convert_options.format (version 5): the operators a quantized
+ * tensor is read through; values never change. @since 0.2.0 */
+typedef enum onnxslim_quant_format {
+  /** Standard ONNX operators only: Gather, then DequantizeLinear (or Cast
+   * and Mul); DequantizeLinear before a MatMul. */
+  ONNXSLIM_QUANT_FORMAT_STANDARD = 0,
+  /** onnxruntime's contrib operators (domain com.microsoft):
+   * GatherBlockQuantized for tables, MatMulNBits (native layout) for MatMul
+   * weights. */
+  ONNXSLIM_QUANT_FORMAT_ORT = 1
+} onnxslim_quant_format;
+
+/** onnxslim_convert_options.quant_flags (version 5): below opset 21 (no
+ * INT4 type), store INT4-quantized values one per byte as INT8 instead of
+ * refusing. @since 0.2.0 */
+#define ONNXSLIM_QUANT_ALLOW_UNPACKED 1u
 
 /**
  * What onnxslim_convert_model() converts and how. Fields are only appended;
@@ -281,12 +300,25 @@ typedef struct onnxslim_convert_options {
    * changes the model: ONNXSLIM_ECANCELED, the model unchanged. */
   onnxslim_progress_fn progress;
   void *progress_payload; /**< version 4: passed to progress */
+  /** Version 5 (0.2.0), quantization only (`to` ONNXSLIM_DTYPE_INT8 or
+   * _INT4, which quantizes the selected embedding tables - read only as
+   * input 0 of Gathers - and MatMul weights - read only as input 1 of
+   * MatMuls; docs/quantization.md): elements per block along a table's row
+   * or a weight's column (a power of two, at least 16, for
+   * ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide the row or
+   * column), 0: one block per row or column (the default). */
+  uint64_t block_size;
+  int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
+  unsigned int quant_flags; /**< version 5: 0 or ONNXSLIM_QUANT_ALLOW_UNPACKED */
+  /** Version 5: the type of the scales, ONNXSLIM_DTYPE_FLOAT or _FLOAT16;
+   * 0 (the default): the tensor's own type. */
+  int32_t scale_type;
 } onnxslim_convert_options;
 
 #define ONNXSLIM_CONVERT_OPTIONS_INIT                                                             \
   {                                                                                               \
     ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL                                                     \
+        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0            \
   }
 
 /**
@@ -429,6 +461,49 @@ ONNXSLIM_API int onnxslim_convert_report_bytes_after(const onnxslim_convert_repo
  */
 ONNXSLIM_API int onnxslim_convert_report_add_stats(const onnxslim_convert_report *report,
                                                    size_t index, onnxslim_convert_stats *stats);
+
+/** Current version of onnxslim_quant_stats. @since 0.2.0 */
+#define ONNXSLIM_QUANT_STATS_VERSION 1
+
+/**
+ * What quantizing one tensor to INT8 or INT4 did (a conversion with `to`
+ * ONNXSLIM_DTYPE_INT8 or _INT4), as onnxslim_convert_report_quant_stats()
+ * gives it. A "row" is a slice along the last axis (an embedding table's
+ * row, a MatMul weight's column as stored); the errors compare the
+ * dequantized values (q * scale, computed in FP32 as DequantizeLinear does)
+ * with the original ones. Fields are only ever appended. @since 0.2.0
+ */
+typedef struct onnxslim_quant_stats {
+  unsigned int version;     /**< ONNXSLIM_QUANT_STATS_VERSION */
+  int bits;                 /**< 8 or 4 */
+  uint64_t block_size;      /**< elements per block (one scale each) */
+  uint64_t rows;            /**< rows of the tensor */
+  uint64_t blocks;          /**< blocks, i.e. scales */
+  uint64_t saturated;       /**< values clipped to the integer range (0: the scales are chosen
+                                 so that nothing saturates) */
+  double scale_min;         /**< smallest scale stored */
+  double scale_max;         /**< largest scale stored */
+  double max_abs_error;     /**< max |dequantized - original| over all values */
+  double max_row_rel_error; /**< max over rows of ||dequantized - original||_2 / ||original||_2
+                                 (a row of zeros has error 0) */
+  uint64_t rows_over_1pct;  /**< rows whose relative error (as above) exceeds 0.01 */
+} onnxslim_quant_stats;
+
+/** An empty onnxslim_quant_stats of the current version. @since 0.2.0 */
+#define ONNXSLIM_QUANT_STATS_INIT \
+  { ONNXSLIM_QUANT_STATS_VERSION, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0 }
+
+/**
+ * Copies the quantization statistics of entry `index` to *stats (the
+ * fields of stats->version, which the caller sets to
+ * ONNXSLIM_QUANT_STATS_VERSION). Entries of a floating-point conversion
+ * have none: ONNXSLIM_ENOTFOUND.
+ * Errors: ONNXSLIM_EINVAL (NULL report or stats, unknown stats->version),
+ * ONNXSLIM_ERANGE, ONNXSLIM_ENOTFOUND; *stats is then unchanged.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_quant_stats(const onnxslim_convert_report *report,
+                                                     size_t index, onnxslim_quant_stats *stats);
 
 /** Frees a report and its strings. NULL is a no-op. @since 0.1.0 */
 ONNXSLIM_API void onnxslim_convert_report_free(onnxslim_convert_report *report);

@@ -19,6 +19,7 @@
 #include "onnx.pb.h"
 
 #include "convert_kernels.h"
+#include "convert_quant.h"
 #include "passes/passes.h"
 
 /* ---- kernels as transforms ----------------------------------------------- *
@@ -32,7 +33,8 @@ typedef struct {
   onnxslim_convert_stats *stats; /* the statistics pass adds to these (else NULL) */
 } osl_cxform;
 
-static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst) {
+static int xform_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n, uint8_t *dst) {
+  (void)first;
   const osl_cxform *cx = (const osl_cxform *)x;
   cx->k->fn(dst, src, n, x->flags, cx->stats);
   return 0;
@@ -42,11 +44,12 @@ static int xform_run(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *
 
 /* Bytes of onnxslim_convert_options a caller of `version` has: version 1
  * ends before `exclude`, version 2 before `report_flags`, version 3 before
- * `progress`. */
+ * `progress`, version 4 before `block_size`. */
 static size_t options_size(unsigned int version) {
   if (version == 1) return offsetof(onnxslim_convert_options, exclude);
   if (version == 2) return offsetof(onnxslim_convert_options, report_flags);
   if (version == 3) return offsetof(onnxslim_convert_options, progress);
+  if (version == 4) return offsetof(onnxslim_convert_options, block_size);
   return sizeof(onnxslim_convert_options);
 }
 
@@ -60,18 +63,6 @@ int onnxslim_convert_options_init(onnxslim_convert_options *opts, unsigned int v
   opts->version = version;
   return 0;
 }
-
-typedef struct {
-  char *name;
-  int32_t from, to;
-  uint64_t before, after;
-  onnxslim_convert_stats stats;
-} osl_report_entry;
-
-struct onnxslim_convert_report {
-  size_t count, cap;
-  osl_report_entry *e;
-};
 
 size_t onnxslim_convert_report_count(const onnxslim_convert_report *r) { return r ? r->count : 0; }
 
@@ -143,6 +134,22 @@ int onnxslim_convert_report_add_stats(const onnxslim_convert_report *r, size_t i
   return 0;
 }
 
+int onnxslim_convert_report_quant_stats(const onnxslim_convert_report *r, size_t i,
+                                        onnxslim_quant_stats *stats) {
+  const char *who = "onnxslim_convert_report_quant_stats";
+  if (!stats) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL stats", who);
+  if (stats->version < 1 || stats->version > ONNXSLIM_QUANT_STATS_VERSION)
+    return onnxslim__err_options_version(who, "quant stats", stats->version,
+                                         ONNXSLIM_QUANT_STATS_VERSION);
+  const osl_report_entry *e = entry_at(r, i, who);
+  if (!e) return onnxslim_error_last_code();
+  if (!e->quantized)
+    return onnxslim__err(ONNXSLIM_ENOTFOUND, "%s: entry %zu ('%s') was not quantized", who, i,
+                         e->name);
+  *stats = e->quant; /* version 1 is the whole struct */
+  return 0;
+}
+
 void onnxslim_convert_report_free(onnxslim_convert_report *r) {
   if (!r) return;
   for (size_t i = 0; i < r->count; i++) free(r->e[i].name);
@@ -150,44 +157,7 @@ void onnxslim_convert_report_free(onnxslim_convert_report *r) {
   free(r);
 }
 
-static osl_report_entry *report_add(onnxslim_convert_report *r, const char *name) {
-  if (r->count == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 8;
-    osl_report_entry *e = realloc(r->e, cap * sizeof *e);
-    if (!e) return NULL;
-    r->e = e;
-    r->cap = cap;
-  }
-  osl_report_entry *e = &r->e[r->count];
-  memset(e, 0, sizeof *e);
-  e->name = strdup(name);
-  if (!e->name) return NULL;
-  onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
-  e->stats = init;
-  r->count++;
-  return e;
-}
-
 /* ---- selection ------------------------------------------------------------- */
-
-/* "op:TYPE" or "op:TYPE:INDEX": does a consumer match? */
-static int consumer_spec_matches(const onnxslim_graph *g, const char *spec, const char *value) {
-  const char *op = spec + 3;
-  const char *colon = strchr(op, ':');
-  size_t oplen = colon ? (size_t)(colon - op) : strlen(op);
-  long want = -1;
-  if (colon) want = strtol(colon + 1, NULL, 10);
-  size_t nc = onnxslim_graph_consumer_count(g, value);
-  for (size_t i = 0; i < nc; i++) {
-    onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
-    const char *ot = onnxslim_node_op_type(c);
-    if (strlen(ot) != oplen || strncmp(ot, op, oplen) != 0) continue;
-    for (size_t k = 0; k < onnxslim_node_input_count(c); k++)
-      if ((want < 0 || (size_t)want == k) && strcmp(onnxslim_node_input(c, k), value) == 0)
-        return 1;
-  }
-  return 0;
-}
 
 static int spec_valid(const char *spec) {
   if (!spec || !spec[0]) return 0;
@@ -200,12 +170,6 @@ static int spec_valid(const char *spec) {
   for (; *d; d++)
     if (*d < '0' || *d > '9') return 0;
   return 1;
-}
-
-static int spec_matches(const onnxslim_graph *g, const char *spec, const char *value) {
-  if (strncmp(spec, "op:", 3) == 0) return consumer_spec_matches(g, spec, value);
-  /* an exact name matches even when it contains glob characters */
-  return strcmp(spec, value) == 0 || fnmatch(spec, value, 0) == 0;
 }
 
 /* ---- graph fix-up ---------------------------------------------------------- */
@@ -366,14 +330,14 @@ static int selected(osl_conv *cv, const onnxslim_graph *g, const char *value) {
   int any = 0;
   for (size_t i = 0; i < o->n_select; i++) {
     if (any && cv->matched[i]) continue; /* nothing more to learn */
-    if (spec_matches(g, o->select[i], value)) any = cv->matched[i] = 1;
+    if (onnxslim__convert_spec_matches(g, o->select[i], value)) any = cv->matched[i] = 1;
   }
   return any;
 }
 
 static int excluded(const onnxslim_convert_options *o, const onnxslim_graph *g, const char *value) {
   for (size_t i = 0; i < o->n_exclude; i++)
-    if (spec_matches(g, o->exclude[i], value)) return 1;
+    if (onnxslim__convert_spec_matches(g, o->exclude[i], value)) return 1;
   return 0;
 }
 
@@ -519,7 +483,7 @@ static int prepare_tensor(osl_conv *cv, osl_cand *c) {
    * mode, widening has no rounding) are dropped, not refused */
   x->flags = o->flags & k->flags_allowed;
   if (cv->report) {
-    osl_report_entry *e = report_add(cv->report, c->value);
+    osl_report_entry *e = onnxslim__convert_report_add(cv->report, c->value);
     if (!e) return onnxslim__err_nomem(NULL);
     e->from = from;
     e->to = o->to;
@@ -622,6 +586,14 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   int rc = specs_valid("selection", opts->select, opts->n_select);
   if (!rc) rc = specs_valid("exclusion", opts->exclude, opts->n_exclude);
   if (rc) return rc;
+  if (opts->to == ONNXSLIM_DTYPE_INT8 || opts->to == ONNXSLIM_DTYPE_INT4) {
+    onnxslim_convert_report *qr = out ? calloc(1, sizeof *qr) : NULL;
+    if (out && !qr) return onnxslim__err_nomem(NULL);
+    rc = onnxslim__quantize_model(qr, model, opts);
+    if (rc || !out) onnxslim_convert_report_free(qr);
+    else *out = qr;
+    return rc;
+  }
   static const int32_t sources[] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_FLOAT16,
                                     ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_DOUBLE};
   int known = 0;
@@ -672,6 +644,11 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
 int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model, int32_t to,
                                    uint64_t min_size, unsigned int flags) {
   static const char *const spec[] = {"op:Gather:0"};
+  if (to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4)
+    return onnxslim__err(ONNXSLIM_EUNSUPPORTED,
+                         "onnxslim_convert_gather_tables converts to BFLOAT16 or FLOAT16; "
+                         "quantize with onnxslim_convert_model() (to %s)",
+                         onnxslim_dtype_name(to));
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = to;
   o.flags = flags;

@@ -1502,7 +1502,8 @@ int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_si
   return rc ? rc : write_pass(&m, NULL, sink);
 }
 
-#define OSL_XFORM_CHUNK (1u << 18) /* elements per chunk */
+#define OSL_XFORM_CHUNK (1u << 18)       /* elements per chunk */
+#define OSL_XFORM_CHUNK_BYTES (1u << 22) /* and at most these bytes of input or output */
 /* Source bytes from which a transform handing its output on (fn) runs on
  * a second thread, a chunk ahead of fn: reading and converting overlap
  * writing. */
@@ -1523,7 +1524,7 @@ static int chunks_serial(const onnxslim_model *model, const osl_xform *x, uint8_
       if (rc) break;
       src = inbuf;
     }
-    rc = x->run(x, src, n, out);
+    rc = x->run(x, i, src, n, out);
     if (!rc && fn) rc = fn(payload, out, n * x->out_size);
     if (!inbuf) onnxslim__release(model, src, n * x->in_size);
   }
@@ -1557,7 +1558,7 @@ static void *pipe_worker(void *arg) {
     if (stop) break;
     size_t i = k * pp->cap, n = x->count - i < pp->cap ? x->count - i : pp->cap;
     int rc = onnxslim__model_read(pp->model, x->src + i * x->in_size, n * x->in_size, pp->in);
-    if (!rc) rc = x->run(x, pp->in, n, pp->out[k & 1]);
+    if (!rc) rc = x->run(x, i, pp->in, n, pp->out[k & 1]);
     if (rc) snprintf(pp->err, sizeof pp->err, "%s", onnxslim_error_last());
     pthread_mutex_lock(&pp->mu);
     if (rc) pp->rc = rc;
@@ -1621,6 +1622,10 @@ static int chunks_piped(const onnxslim_model *model, const osl_xform *x, osl_chu
 int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
                            osl_chunk_fn fn, void *payload) {
   size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
+  /* elements of many bytes (a quantized block): at most about 4 MiB a chunk */
+  size_t big = x->in_size > x->out_size ? x->in_size : x->out_size;
+  if (big && cap > (OSL_XFORM_CHUNK_BYTES / big))
+    cap = OSL_XFORM_CHUNK_BYTES / big ? OSL_XFORM_CHUNK_BYTES / big : 1;
   size_t total = x->count * x->in_size;
   int fd = -1;
   int64_t off = 0;

@@ -85,8 +85,10 @@ struct osl_xform {
   size_t count;       /* elements */
   size_t in_size;     /* bytes per source element */
   size_t out_size;    /* bytes per output element */
-  /* Transforms n elements from src to dst; returns 0 or a negative code. */
-  int (*run)(const osl_xform *x, const uint8_t *src, size_t n, uint8_t *dst);
+  /* Transforms n elements from src to dst; first is the index of src's
+   * first element in the transform (src may be a copy of those bytes, not
+   * a pointer into x->src). Returns 0 or a negative code. */
+  int (*run)(const osl_xform *x, size_t first, const uint8_t *src, size_t n, uint8_t *dst);
   unsigned int flags;
 };
 

@@ -60,6 +60,28 @@ class ConvertOptions(Structure):
         ("report_flags", c_uint),
         ("progress", ProgressFn),
         ("progress_payload", c_void_p),
+        ("block_size", c_uint64),
+        ("format", c_int),
+        ("quant_flags", c_uint),
+        ("scale_type", c_int32),
+    ]
+
+
+class QuantStats(Structure):
+    """onnxslim_quant_stats (convert.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("bits", c_int),
+        ("block_size", c_uint64),
+        ("rows", c_uint64),
+        ("blocks", c_uint64),
+        ("saturated", c_uint64),
+        ("scale_min", c_double),
+        ("scale_max", c_double),
+        ("max_abs_error", c_double),
+        ("max_row_rel_error", c_double),
+        ("rows_over_1pct", c_uint64),
     ]
 
 
@@ -135,6 +157,7 @@ FUNCTIONS = {
     "onnxslim_convert_report_bytes_before": (c_int, [H, c_size_t, P(c_uint64)]),
     "onnxslim_convert_report_bytes_after": (c_int, [H, c_size_t, P(c_uint64)]),
     "onnxslim_convert_report_add_stats": (c_int, [H, c_size_t, P(ConvertStats)]),
+    "onnxslim_convert_report_quant_stats": (c_int, [H, c_size_t, P(QuantStats)]),
     "onnxslim_convert_report_free": (None, [H]),
     # error.h
     "onnxslim_strerror": (c_char_p, [c_int]),

@@ -129,7 +129,11 @@ CONSTANTS = {
     "CONVERT_FLUSH_SUBNORMALS": 4,
     "CONVERT_STATS_VERSION": 1,
     "CONVERT_REPORT_NO_STATS": 1,
-    "CONVERT_OPTIONS_VERSION": 4,
+    "CONVERT_OPTIONS_VERSION": 5,
+    "QUANT_FORMAT_STANDARD": 0,
+    "QUANT_FORMAT_ORT": 1,
+    "QUANT_ALLOW_UNPACKED": 1,
+    "QUANT_STATS_VERSION": 1,
     "POLICY_CAST_AFTER_GATHER": 1,
     "POLICY_CAST_BEFORE": 2,
     "POLICY_STORAGE_ONLY": 3,
@@ -140,6 +144,6 @@ CONSTANTS = {
 #: Name prefixes whose every header constant must be in CONSTANTS (the test
 #: checks completeness for these families, not only the values).
 FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DIM_",
-            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_")
+            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_")
 
 globals().update(CONSTANTS)

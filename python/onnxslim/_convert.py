@@ -6,7 +6,7 @@ import ctypes
 from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _str
-from ._lib import ConvertOptions, ConvertStats as _CStats, lib
+from ._lib import ConvertOptions, ConvertStats as _CStats, QuantStats as _QStats, lib
 
 
 class ConvertStats(collections.namedtuple(
@@ -29,12 +29,32 @@ class ConvertStats(collections.namedtuple(
                    st.max_rel_error)
 
 
+class QuantStats(collections.namedtuple(
+        "QuantStats", "bits block_size rows blocks saturated scale_min scale_max max_abs_error "
+        "max_row_rel_error rows_over_1pct")):
+    """What quantizing one tensor to INT8 or INT4 did (onnxslim_quant_stats):
+    ``bits``, ``block_size`` (values per scale), ``rows``, ``blocks``,
+    ``saturated`` (always 0: the scales prevent it), the range of the scales
+    of blocks not all zero, the largest absolute error of a dequantized
+    value, the largest relative error of a row (||error|| / ||row||) and the
+    number of rows whose relative error exceeds 1%."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _from_c(cls, q):
+        return cls(q.bits, q.block_size, q.rows, q.blocks, q.saturated, q.scale_min, q.scale_max,
+                   q.max_abs_error, q.max_row_rel_error, q.rows_over_1pct)
+
+
 class ConvertEntry(collections.namedtuple(
-        "ConvertEntry", "name from_dtype to_dtype bytes_before bytes_after stats")):
+        "ConvertEntry", "name from_dtype to_dtype bytes_before bytes_after stats quant",
+        defaults=(None,))):
     """One converted tensor: its value name, the data type names before and
     after (e.g. "FLOAT", "BFLOAT16"), its byte sizes before and after, and its
     :class:`ConvertStats` (only ``count`` is set when the conversion ran with
-    ``stats=False``)."""
+    ``stats=False``); ``quant``, a :class:`QuantStats` for a tensor quantized
+    to INT8 or INT4 (else None)."""
 
     __slots__ = ()
 
@@ -139,25 +159,41 @@ def _report(rep, has_stats):
         _check(lib.onnxslim_convert_stats_init(ctypes.byref(st), _C["CONVERT_STATS_VERSION"]))
         _check(lib.onnxslim_convert_report_add_stats(rep, i, ctypes.byref(st)))
         _check(lib.onnxslim_convert_report_add_stats(rep, i, ctypes.byref(total)))
+        q = _QStats()
+        q.version = _C["QUANT_STATS_VERSION"]
+        quant = None
+        if lib.onnxslim_convert_report_quant_stats(rep, i, ctypes.byref(q)) == 0:
+            quant = QuantStats._from_c(q)
+        lib.onnxslim_error_clear()
         entries.append(ConvertEntry(
             name, _args.dtype_name(lib.onnxslim_convert_report_from(rep, i)),
             _args.dtype_name(lib.onnxslim_convert_report_to(rep, i)), before.value, after.value,
-            ConvertStats._from_c(st)))
+            ConvertStats._from_c(st), quant))
     return ConvertReport(entries, ConvertStats._from_c(total), has_stats)
+
+
+_FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT"}
 
 
 def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
             rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
-            progress=None):
+            progress=None, block_size=0, format="standard", scales=None, allow_unpacked=False):
     """Model.convert(); see there."""
     m = model._ptr()
     if (to is None) == (gather_to is None):
         raise ValueError("give exactly one of to= and gather_to=")
     target = _args.dtype(to if to is not None else gather_to, "to" if to is not None else
                          "gather_to")
+    quant = target in (_C["DTYPE_INT8"], _C["DTYPE_INT4"])
+    if format not in _FORMATS:
+        raise ValueError("format must be 'standard' or 'ort', not %r" % (format,))
+    scale_type = 0 if scales is None else _args.dtype(scales, "scales")
+    if not quant and (block_size or format != "standard" or scales is not None or
+                      allow_unpacked):
+        raise ValueError("block_size, format, scales and allow_unpacked need INT8 or INT4")
     if gather_to is not None:
-        if target not in (_C["DTYPE_BFLOAT16"], _C["DTYPE_FLOAT16"]):
-            raise ValueError("gather_to must be BFLOAT16 or FLOAT16")
+        if target not in (_C["DTYPE_BFLOAT16"], _C["DTYPE_FLOAT16"]) and not quant:
+            raise ValueError("gather_to must be BFLOAT16, FLOAT16, INT8 or INT4")
         if select:
             raise ValueError("select needs to= (gather_to selects the Gather tables itself)")
     flags = kernel_flags(rounding, saturate, flush_subnormals)
@@ -171,8 +207,8 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     exc, n_exc = _specs(exclude, "exclude")
     rep = ctypes.c_void_p()
     prog = _progress.make(progress)
-    if (gather_to is not None and pol == _C["POLICY_CAST_AFTER_GATHER"] and not n_exc
-            and want_stats and prog is None):
+    if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
+            not n_exc and want_stats and prog is None):
         # the published recipe's own entry point, as `onnxslim convert --gather-to`
         _check(lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags))
     else:
@@ -188,6 +224,10 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         opts.exclude = exc if n_exc else None
         opts.n_exclude = n_exc
         opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
+        opts.block_size = _args.uint64(block_size, "block_size")
+        opts.format = _C[_FORMATS[format]]
+        opts.scale_type = scale_type
+        opts.quant_flags = _C["QUANT_ALLOW_UNPACKED"] if allow_unpacked else 0
         if prog:
             prog.attach(opts)
         rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))

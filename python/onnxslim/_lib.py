@@ -26,7 +26,7 @@ import ctypes
 import os
 
 from ._capi import (FUNCTIONS, CheckOptions, ConvertOptions, ConvertStats, LoadOptions,  # noqa: F401
-                    ProgressFn, SaveOptions)
+                    ProgressFn, QuantStats, SaveOptions)
 
 _SONAME = "libonnxslim.so.0"
 

@@ -93,6 +93,48 @@ class TestConvert(unittest.TestCase):
                 for gnode in gathers:
                     self.assertEqual(casts[gnode.output[0]].attribute[0].i, TensorProto.FLOAT)
 
+    def test_gather_to_int8_int4(self):
+        # the bytes themselves are checked against numpy by test step 59-quant
+        with onnxslim.load(BERT) as m:
+            rep = m.convert(gather_to="int8")
+            self.assertEqual(rep.names(), TABLES)
+            e = rep[0]
+            self.assertEqual((e.from_dtype, e.to_dtype, e.bytes_before, e.bytes_after),
+                             ("FLOAT", "INT8", 6400, 1600 + 100 * 4))
+            q = e.quant
+            self.assertIsInstance(q, onnxslim.QuantStats)
+            self.assertEqual((q.bits, q.block_size, q.rows, q.blocks, q.saturated),
+                             (8, 16, 100, 100, 0))
+            self.assertTrue(0 < q.scale_min <= q.scale_max)
+            self.assertTrue(0 < q.max_abs_error <= q.scale_max / 2)
+            self.assertTrue(0 < q.max_row_rel_error < 0.01)
+            self.assertEqual(q.rows_over_1pct, 0)
+            p = proto(m)
+            onnx.checker.check_model(p, full_check=True)
+            inits = {t.name: t for t in p.graph.initializer}
+            self.assertEqual(inits[TABLES[0]].data_type, TensorProto.INT8)
+            self.assertIn(TABLES[0] + "_scale", inits)
+            ops = [n.op_type for n in p.graph.node]
+            self.assertIn("Mul", ops)  # opset 17: Cast and Mul
+        with onnxslim.load(BERT) as m:
+            rep = m.convert(gather_to="int4", allow_unpacked=True, scales="fp16")
+            e = rep[0]
+            self.assertEqual((e.to_dtype, e.bytes_after), ("INT4", 1600 + 100 * 2))
+            self.assertEqual(e.quant.bits, 4)
+            self.assertGreater(e.quant.max_row_rel_error, 0.01)
+        with onnxslim.load(BERT) as m:
+            rep = m.convert(gather_to="int4", block_size=16, format="ort")
+            self.assertEqual(rep[0].bytes_after, 800 + 100 * 4)
+            p = proto(m)
+            self.assertIn("GatherBlockQuantized", [n.op_type for n in p.graph.node])
+        with onnxslim.load(BERT) as m:
+            with self.assertRaises(onnxslim.ModelError):
+                m.convert(gather_to="int4")  # opset 17 has no INT4
+            with self.assertRaises(ValueError):
+                m.convert(gather_to="bf16", block_size=32)
+            with self.assertRaises(ValueError):
+                m.convert(gather_to="int8", format="tflite")
+
     def test_gather_routes_agree(self):
         # gather_tables() (stats) and convert_model(select op:Gather:0) (no stats, or exclude)
         fps = []

@@ -314,7 +314,7 @@ while IFS= read -r args; do
   [ $r -eq 2 ] && [ -s "$tmp/e" ] && [ ! -e "$tmp/u.onnx" ] && ok "usage error '$args' exits 2" || bad "usage error '$args' exit $r"
 done <<'EOF'
 --to bf17
---to int8
+--to int16
 --gather-to fp32
 --gather-to
 --to

@@ -1,0 +1,117 @@
+# ---- quantized tables and MatMul weights on the reranker-shaped model (issue
+# 12; bench/make_reranker.c, bench/ort_logits.js) ---------------------------------
+# Converts the 1.1 GB reranker (opset 17) with `onnxslim convert`:
+#   int8-table     --gather-to int8 (standard form: Gather, Gather of the
+#                  scales, Cast and Mul; one scale per row)
+#   int8-table-mm  the same, then --to int8 --select op:MatMul:1 --format ort
+#                  --block-size 32 (MatMulNBits, 8 bits)
+#   int4-table     --gather-to int4 --format ort --block-size 32
+#                  (GatherBlockQuantized; opset 17 has no INT4 type)
+#   int4-table-mm-ext  the same, then the MatMul weights as above, saved with
+#                  external data (the smallest variant)
+#   bf16           the published recipe (--gather-to bf16), for comparison
+# and reports per variant: the conversion's wall time (with sync) and peak RSS
+# against cp, the file sizes, onnxruntime-node's peak RSS after one run of 100
+# inputs (batch 100, seq 16, token ids spread over the vocabulary) and the max
+# |logit difference| against the FP32 model on the same inputs.
+echo "== quant: INT8 / INT4 tables and INT8 MatMul weights on the 1.1 GB reranker"
+need_reranker
+qb="$B/bench/quant" # outputs of this section, removed at its end
+mkdir -p "$qb"
+cli="$B/onnxslim"
+# qtimed NAME OUT [OUT2] -- CMD...: wall time of CMD plus the sync of its
+# outputs (after a global sync, warm page cache) and its peak RSS; sets
+# t_NAME (s), m_NAME (KiB), ok_NAME
+qtimed() {
+  name=$1 o1=$2 o2=$3; shift 4
+  sync
+  s0=$(date +%s%N)
+  ok=1
+  /usr/bin/time -f "%M" -o "$qb/$name.rss" "$@" > "$qb/$name.log" 2>&1 || ok=0
+  for f in "$o1" "$o2"; do if [ -n "$f" ] && [ -f "$f" ]; then sync "$f"; fi; done
+  s1=$(date +%s%N)
+  eval "t_$name=$(secs "$s0" "$s1") m_$name=$(tail -n 1 "$qb/$name.rss" | tr -cd 0-9) ok_$name=$ok"
+}
+cat "$rr" > /dev/null
+qtimed cp "$qb/cp.onnx" "" -- cp "$rr" "$qb/cp.onnx"
+rm -f "$qb/cp.onnx"
+qtimed bf16 "$qb/bf16.onnx" "" -- "$cli" convert "$rr" "$qb/bf16.onnx" --gather-to bf16 -q
+qtimed t8 "$qb/int8-table.onnx" "" -- "$cli" convert "$rr" "$qb/int8-table.onnx" --gather-to int8 -q
+qtimed t4 "$qb/int4-table.onnx" "" -- "$cli" convert "$rr" "$qb/int4-table.onnx" --gather-to int4 \
+  --format ort --block-size 32 -q
+# the MatMul weights of the table variants, in a second conversion
+qtimed t8mm "$qb/int8-table-mm.onnx" "" -- "$cli" convert "$qb/int8-table.onnx" \
+  "$qb/int8-table-mm.onnx" --to int8 --select op:MatMul:1 --format ort --block-size 32 -q
+qtimed t4mmx "$qb/int4-table-mm-ext.onnx" "$qb/int4-table-mm-ext.onnx.data" -- "$cli" convert \
+  "$qb/int4-table.onnx" "$qb/int4-table-mm-ext.onnx" --to int8 --select op:MatMul:1 --format ort \
+  --block-size 32 --external-data -q
+sz() { if [ -f "$1" ]; then stat -c %s "$1"; else echo 0; fi; }
+echo "model: $rr, $(stat -L -c %s "$rr") bytes (opset 17); word embedding 250002 x 768 FP32 (733 MiB)"
+printf '%-58s %9s %15s %14s\n' "conversion (onnxslim convert)" "wall (s)" "peak RSS (MiB)" "output bytes"
+qrow() { # NAME LABEL BYTES
+  eval "ok=\${ok_$1:-0} t=\${t_$1:-} m=\${m_$1:-}"
+  if [ "$ok" = 1 ]; then printf '%-58s %9s %15s %14s\n' "$2" "$t" "$(mib "$m")" "$3"
+  else printf '%-58s %9s %15s %14s\n' "$2" "FAILED" "-" "see $qb/$1.log"; fi
+}
+qrow cp "cp + sync" "$(sz "$rr")"
+qrow bf16 "--gather-to bf16 (the published recipe)" "$(sz "$qb/bf16.onnx")"
+qrow t8 "--gather-to int8 (per row; Cast and Mul)" "$(sz "$qb/int8-table.onnx")"
+qrow t4 "--gather-to int4 --format ort --block-size 32" "$(sz "$qb/int4-table.onnx")"
+qrow t8mm "int8 table, then --to int8 MatMul weights (MatMulNBits, 32)" "$(sz "$qb/int8-table-mm.onnx")"
+qrow t4mmx "int4 table, then int8 MatMul weights, external data" \
+  "$(($(sz "$qb/int4-table-mm-ext.onnx") + $(sz "$qb/int4-table-mm-ext.onnx.data")))"
+for k in t8 t4; do
+  eval "ok=\${ok_$k:-0}"
+  [ "$ok" = 1 ] || { echo "FAILED: $k:"; sed 's/^/  /' "$qb/$k.log"; }
+done
+# the conversions of the whole model (the table ones) against cp
+worst_t=0 worst_m=0
+for k in t8 t4; do
+  eval "ok=\${ok_$k:-0} t=\${t_$k:-0} m=\${m_$k:-0}"
+  [ "$ok" = 1 ] || continue
+  r=$(ratio "$t" "$t_cp")
+  worst_t=$(awk -v a="$worst_t" -v b="$r" 'BEGIN { print (b > a) ? b : a }')
+  [ "$m" -gt "$worst_m" ] && worst_m=$m
+done
+v=$(awk -v r="$worst_t" 'BEGIN { print (r > 0 && r <= 2) ? "met" : "MISSED" }')
+echo "target: table quantization within 2x of cp (time / cp time): $v (highest ${worst_t}x)"
+v=$(awk -v k="$worst_m" 'BEGIN { print (k > 0 && k <= 65536) ? "met" : "MISSED" }')
+echo "target: table quantization in flat memory (peak RSS <= 64 MiB): $v (highest $(mib "$worst_m") MiB)"
+"$cli" convert "$rr" "$qb/report.onnx" --gather-to int4 --format ort --block-size 32 --report -q |
+  sed -n '/^quantized/,$p' | sed -n '1,4p' | sed 's/^/  report: /'
+rm -f "$qb/report.onnx"
+if [ "$ort_ok" = 1 ]; then
+  ref="$qb/fp32-100.json"
+  args="--batch 100 --seq 16 --tol 1"
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%M" -o "$qb/ort.rss" node bench/ort_logits.js "$rr" $args --save "$ref" > /dev/null 2>&1
+  m_fp32=$(tail -n 1 "$qb/ort.rss" | tr -cd 0-9)
+  echo "onnxruntime 1.30, 100 inputs (batch 100, seq 16, ids over the vocabulary): peak RSS, max |logit - FP32 logit|"
+  printf '  %-44s peak RSS %7s MiB\n' "FP32 original" "$(mib "$m_fp32")"
+  for v in bf16:bf16.onnx t8:int8-table.onnx t8mm:int8-table-mm.onnx t4:int4-table.onnx \
+    t4mmx:int4-table-mm-ext.onnx; do
+    k=${v%%:*} f=${v#*:}
+    eval "ok=\${ok_$k:-0}"
+    if [ "$ok" != 1 ]; then printf '  %-44s FAILED (conversion)\n' "$f"; continue; fi
+    # shellcheck disable=SC2086
+    r=$(/usr/bin/time -f "%M" -o "$qb/ort.rss" node bench/ort_logits.js "$qb/$f" $args --ref "$ref" 2>&1 || true)
+    m=$(tail -n 1 "$qb/ort.rss" | tr -cd 0-9)
+    d=$(field "$r" max_abs_diff)
+    eval "om_$k=$m od_$k=${d:-nan}"
+    printf '  %-44s peak RSS %7s MiB  max_abs_diff %s\n' "$f" "$(mib "$m")" "${d:-(run failed: $(echo "$r" | tail -n 1))}"
+  done
+  within() { awk -v d="$1" -v t="$2" 'BEGIN { print (d != "" && d != "nan" && d + 0 <= t) ? 1 : 0 }'; }
+  # targets of issue 12
+  if [ "$(within "${od_t8:-}" 1e-2)" = 1 ]; then v=met; else v=MISSED; fi
+  echo "target: INT8-table logits within 1e-2 of FP32: $v (${od_t8:-n/a})"
+  d=$(awk -v a="${om_bf16:-0}" -v b="${om_t8:-0}" 'BEGIN { printf "%.0f", (a - b) / 1024 }')
+  if [ "${om_bf16:-0}" -gt 0 ] && [ "${om_t8:-0}" -gt 0 ] && [ "$d" -ge 100 ]; then v=met; else v=MISSED; fi
+  echo "target: INT8-table onnxruntime peak RSS at least 100 MB below the BF16 recipe's: $v ($(mib "${om_t8:-0}") vs $(mib "${om_bf16:-0}") MiB, ${d} MiB less)"
+  if [ "${om_t4mmx:-0}" -gt 0 ] && [ "${om_t4mmx:-0}" -le 262144 ]; then v=met; else v=MISSED; fi
+  echo "target: INT4 table + INT8 MatMul weights + external data under 256 MB of onnxruntime peak RSS: $v ($(mib "${om_t4mmx:-0}") MiB)"
+  if [ "$(within "${od_t4mmx:-}" 2e-2)" = 1 ]; then v=met; else v=MISSED; fi
+  echo "target: that variant's logits within 2e-2 of FP32: $v (${od_t4mmx:-n/a})"
+else
+  echo "(onnxruntime-node missing: the onnxruntime rows and targets are not measured)"
+fi
+rm -rf "$qb"

@@ -1,0 +1,54 @@
+/*
+ * libonnxslim - what the floating-point conversion (convert.c) and the
+ * quantization (convert_quant.c) share: the report's entries and the
+ * selection specs.
+ */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_quant.h"
+
+osl_report_entry *onnxslim__convert_report_add(onnxslim_convert_report *r, const char *name) {
+  if (r->count == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 8;
+    osl_report_entry *e = realloc(r->e, cap * sizeof *e);
+    if (!e) return NULL;
+    r->e = e;
+    r->cap = cap;
+  }
+  osl_report_entry *e = &r->e[r->count];
+  memset(e, 0, sizeof *e);
+  e->name = strdup(name);
+  if (!e->name) return NULL;
+  onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
+  e->stats = init;
+  r->count++;
+  return e;
+}
+
+/* "op:TYPE" or "op:TYPE:INDEX": does a consumer match? */
+static int consumer_spec_matches(const onnxslim_graph *g, const char *spec, const char *value) {
+  const char *op = spec + 3;
+  const char *colon = strchr(op, ':');
+  size_t oplen = colon ? (size_t)(colon - op) : strlen(op);
+  long want = -1;
+  if (colon) want = strtol(colon + 1, NULL, 10);
+  size_t nc = onnxslim_graph_consumer_count(g, value);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
+    const char *ot = onnxslim_node_op_type(c);
+    if (strlen(ot) != oplen || strncmp(ot, op, oplen) != 0) continue;
+    for (size_t k = 0; k < onnxslim_node_input_count(c); k++)
+      if ((want < 0 || (size_t)want == k) && strcmp(onnxslim_node_input(c, k), value) == 0)
+        return 1;
+  }
+  return 0;
+}
+
+int onnxslim__convert_spec_matches(const onnxslim_graph *g, const char *spec, const char *value) {
+  if (strncmp(spec, "op:", 3) == 0) return consumer_spec_matches(g, spec, value);
+  /* an exact name matches even when it contains glob characters */
+  return strcmp(spec, value) == 0 || fnmatch(spec, value, 0) == 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * libonnxslim - what convert.c and convert_quant.c (the quantization to
+ * INT8 and INT4) share: the report's entries and the selection specs
+ * (convert_common.c), and the quantization's entry point.
+ */
+#ifndef ONNXSLIM_CONVERT_QUANT_H
+#define ONNXSLIM_CONVERT_QUANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "passes/passes.h"
+
+/* One entry of a conversion report. */
+typedef struct osl_report_entry {
+  char *name;
+  int32_t from, to;
+  uint64_t before, after;
+  onnxslim_convert_stats stats;
+  int quantized;              /* quant is filled */
+  onnxslim_quant_stats quant; /* the quantization's own statistics */
+} osl_report_entry;
+
+struct onnxslim_convert_report {
+  size_t count, cap;
+  osl_report_entry *e;
+};
+
+/* Appends an entry named `name` (copied) to r; NULL when out of memory. */
+osl_report_entry *onnxslim__convert_report_add(onnxslim_convert_report *r, const char *name);
+
+/* Does selection spec `spec` (a name, a glob or op:TYPE[:INDEX]) match
+ * value `value` of graph g? */
+int onnxslim__convert_spec_matches(const onnxslim_graph *g, const char *spec, const char *value);
+
+/* onnxslim_convert_model() for `to` INT8 or INT4 (options already checked
+ * for version, flags and specs; o is the caller's options completed with
+ * the defaults). r (NULL: no report) receives an entry per tensor; the
+ * caller frees it. */
+int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
+                             const onnxslim_convert_options *o);
+
+#endif

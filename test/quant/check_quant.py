@@ -1,0 +1,423 @@
+"""Quantized Gather tables and MatMul weights end to end (test/steps/59-quant.sh).
+
+Builds small models with embedding tables (python onnx, fixed seed), converts
+them with `onnxslim convert --gather-to int8|int4` in every form, and checks:
+- onnx.checker (full_check) accepts each result; downstream names unchanged;
+- the stored bytes and scales equal an independent numpy reference (scale:
+  the smallest FP32/FP16 value >= amax/qmax with amax/scale <= qmax; values
+  rounded half to even), INT4 read back through onnx.numpy_helper (ONNX's own
+  nibble order) and through a hand unpacking of the bytes;
+- exhaustive INT4 packing: every pair of 4-bit values in every byte position;
+- onnxruntime-node runs each model; the rows it returns equal q * scale in
+  FP32 bit for bit, and the standard and com.microsoft.GatherBlockQuantized
+  forms give bit-identical rows;
+- refusals: INT4 below opset 21 without --allow-unpacked, blocks below opset
+  21 in the standard form, block sizes GatherBlockQuantized does not take;
+- MatMul weights (--to int8|int4 --select op:MatMul:1): DequantizeLinear
+  (blocked along K at opset 21, per column at 17) or com.microsoft.MatMulNBits;
+  stored bytes (MatMulNBits' transposed blobs included) equal the reference;
+  in onnxruntime both forms agree within the accumulation's rounding and
+  match x @ dequantized(W).
+
+Usage: check_quant.py ONNXSLIM_CLI WORKDIR [ORT_RUNNER]  (ORT_RUNNER: the
+run_ort.js path; omitted: the onnxruntime checks are skipped)
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import report, finish  # noqa: E402
+
+cli, work = sys.argv[1], sys.argv[2]
+ort_runner = sys.argv[3] if len(sys.argv) > 3 else None
+os.makedirs(work, exist_ok=True)
+rng = np.random.default_rng(12)
+INT4 = 22  # TensorProto.INT4 (onnx 1.12, Debian's, predates it)
+# onnx's checker (1.12: opsets up to 17, IR up to 8) checks the models at
+# opset 17; those at opset 21 (IR 10, INT4) are checked by onnxruntime
+CHECKER_OPSET = onnx.defs.onnx_opset_version()
+V, K = 300, 64
+
+
+def table(v=V, k=K, dtype=np.float32):
+    t = rng.standard_normal((v, k)).astype(np.float32)
+    t *= np.exp(rng.uniform(-6, 2, size=(v, 1))).astype(np.float32)  # rows of many scales
+    t[0] = 0  # a padding row of zeros
+    t[1, :] = 0
+    t[1, 5] = -3.5  # one value per row, negative extreme
+    t[2, ::2] = 1e-30  # tiny values
+    return t.astype(dtype)
+
+
+def make_model(path, tab, opset, name="emb.weight"):
+    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, ["b"])
+    elem = TensorProto.FLOAT if tab.dtype == np.float32 else TensorProto.FLOAT16
+    y = helper.make_tensor_value_info("rows", elem, ["b", tab.shape[1]])
+    g = helper.make_graph([helper.make_node("Gather", [name, "ids"], ["rows"], name="emb")],
+                          "g", [ids], [y], [numpy_helper.from_array(tab, name)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 10 if opset >= 21 else 8
+    onnx.save(m, path)
+
+
+def run_cli(*args):
+    p = subprocess.run([cli, "convert", *args], capture_output=True, text=True)
+    return p.returncode, p.stderr
+
+
+def ref_quant(x, bits, bs, scale_type=np.float32):
+    """Independent reference: q (int) and scales (scale_type), per block."""
+    qmax = 127 if bits == 8 else 7
+    rows, k = x.shape
+    xb = x.astype(np.float32).reshape(rows, k // bs, bs)
+    amax = np.abs(xb).max(axis=2)
+    s = np.where(amax > 0, (amax / np.float32(qmax)).astype(np.float32), np.float32(1))
+    s = np.where(s == 0, np.float32(np.finfo(np.float32).smallest_subnormal), s).astype(np.float32)
+    for idx in zip(*np.nonzero(amax.astype(np.float64) / s.astype(np.float64) > qmax)):
+        while float(amax[idx]) / float(s[idx]) > qmax:
+            s[idx] = np.nextafter(s[idx], np.float32(np.inf))
+    if scale_type == np.float16:
+        h = s.astype(np.float16)
+        h = np.where(h == 0, np.float16(np.finfo(np.float16).smallest_subnormal), h)
+        for idx in zip(*np.nonzero(amax.astype(np.float64) / h.astype(np.float64) > qmax)):
+            while float(amax[idx]) / float(h[idx]) > qmax:
+                h[idx] = np.nextafter(h[idx], np.float16(np.inf))
+        s = h
+    q = np.rint(xb.astype(np.float64) / s.astype(np.float64)[:, :, None])
+    return q.reshape(rows, k).astype(np.int64), s
+
+
+def unpack_nibbles(raw, signed):
+    """The bytes of a packed 4-bit tensor, element 2i in the low nibble of byte i."""
+    b = np.frombuffer(raw, dtype=np.uint8).astype(np.int64)
+    out = np.empty(b.size * 2, dtype=np.int64)
+    out[0::2] = b % 16
+    out[1::2] = b // 16
+    if signed:
+        out = np.where(out >= 8, out - 16, out)
+    return out
+
+
+def inits(m):
+    return {t.name: t for t in m.graph.initializer}
+
+
+def ort_rows(model, ids):
+    out = os.path.join(work, "rows.bin")
+    p = subprocess.run(["node", ort_runner, model, "ids", str(len(ids)),
+                        ",".join(map(str, ids)), out], capture_output=True, text=True)
+    if p.returncode:
+        return None, p.stderr.strip()
+    return np.fromfile(out, dtype=np.float32), ""
+
+
+ids = list(range(V)) + [7, 7, 299, 0]
+cases = [
+    # name, opset, bits, block, format, extra args, expected stored type
+    ("int8-row-21", 21, 8, 0, "standard", [], TensorProto.INT8),
+    ("int8-b16-21", 21, 8, 16, "standard", [], TensorProto.INT8),
+    ("int8-row-17", 17, 8, 0, "standard", [], TensorProto.INT8),
+    ("int4-b16-21", 21, 4, 16, "standard", [], INT4),
+    ("int4-b32-21", 21, 4, 32, "standard", [], INT4),
+    ("int4-row-17-unpacked", 17, 4, 0, "standard", ["--allow-unpacked"], TensorProto.INT8),
+    ("int8-b16-ort", 17, 8, 16, "ort", [], TensorProto.UINT8),
+    ("int8-b32-ort", 21, 8, 32, "ort", [], TensorProto.UINT8),
+    ("int8-row-ort", 21, 8, 64, "ort", [], TensorProto.UINT8),
+    ("int4-b16-ort", 21, 4, 16, "ort", [], TensorProto.UINT8),
+    ("int4-b32-ort", 17, 4, 32, "ort", [], TensorProto.UINT8),
+    ("int8-b16-21-fp16scales", 21, 8, 16, "standard", ["--scales", "fp16"], TensorProto.INT8),
+    ("int8-b16-ort-fp16scales", 21, 8, 16, "ort", ["--scales", "fp16"], TensorProto.UINT8),
+]
+tab = table()
+src = {}
+for opset in (17, 21):
+    src[opset] = os.path.join(work, "emb-%d.onnx" % opset)
+    make_model(src[opset], tab, opset)
+
+results = {}
+for name, opset, bits, bs, fmt, extra, stored in cases:
+    out = os.path.join(work, name + ".onnx")
+    args = [src[opset], out, "--gather-to", "int%d" % bits, "--format", fmt] + extra
+    if bs and not (fmt == "standard" and bs == 0):
+        args += ["--block-size", str(bs)]
+    rc, err = run_cli(*args)
+    if not report(rc == 0, name + ": converted", err.strip()):
+        continue
+    m = onnx.load(out)
+    if opset <= CHECKER_OPSET:
+        try:
+            onnx.checker.check_model(m, full_check=True)
+            ok, why = True, ""
+        except Exception as e:  # noqa: BLE001
+            ok, why = False, str(e).split("\n")[0]
+        report(ok, name + ": onnx checker (full)", why)
+    report([o.name for o in m.graph.output] == ["rows"], name + ": output name unchanged")
+    it = inits(m)
+    t = it.get("emb.weight")
+    report(t is not None and t.data_type == stored, name + ": table stored as %s"
+           % ({INT4: "INT4"}.get(stored) or TensorProto.DataType.Name(stored)), t and t.data_type)
+    st = np.float16 if "--scales" in extra else np.float32
+    q_ref, s_ref = ref_quant(tab, bits, bs or K, st)
+    sc = it.get("emb.weight_scale")
+    s_got = numpy_helper.to_array(sc) if sc is not None else None
+    report(s_got is not None and s_got.dtype == st and np.array_equal(
+        s_got.reshape(s_ref.shape).view(np.uint32 if st == np.float32 else np.uint16),
+        s_ref.view(np.uint32 if st == np.float32 else np.uint16)),
+        name + ": scales equal the reference bit for bit")
+    # the stored values
+    if stored == INT4:
+        q_hand = unpack_nibbles(t.raw_data, True).reshape(V, K)
+        report(np.array_equal(q_hand, q_ref), name + ": INT4 values equal the reference")
+    elif stored == TensorProto.INT8:
+        report(np.array_equal(numpy_helper.to_array(t).astype(np.int64), q_ref),
+               name + ": INT8 values equal the reference")
+    else:
+        raw = t.raw_data
+        if bits == 8:
+            got = np.frombuffer(raw, dtype=np.uint8).astype(np.int64) - 128
+        else:
+            got = unpack_nibbles(raw, False) - 8
+        report(list(t.dims) == [V, K if bits == 8 else K // 2] and
+               np.array_equal(got.reshape(V, K), q_ref),
+               name + ": UINT8 data (offset %d) equals the reference" % (128 if bits == 8 else 8))
+    report(int(np.abs(q_ref).max()) <= (127 if bits == 8 else 7), name + ": nothing saturates")
+    ops = [n.op_type for n in m.graph.node]
+    if fmt == "ort":
+        report("GatherBlockQuantized" in ops and any(o.domain == "com.microsoft" for o in m.opset_import),
+               name + ": GatherBlockQuantized, com.microsoft imported", ops)
+    elif opset >= 21:
+        report("DequantizeLinear" in ops, name + ": DequantizeLinear", ops)
+    else:
+        report("Cast" in ops and "Mul" in ops, name + ": Cast and Mul", ops)
+    deq = (q_ref.astype(np.float32).reshape(V, -1, bs or K) *
+           s_ref.astype(np.float32)[:, :, None]).reshape(V, K)
+    if ort_runner:
+        y, err = ort_rows(out, ids)
+        if report(y is not None, name + ": onnxruntime runs it", err):
+            y = y.reshape(len(ids), K)
+            if st == np.float32:
+                report(np.array_equal(y.view(np.uint32), deq[ids].view(np.uint32)),
+                       name + ": onnxruntime rows equal q * scale (FP32) bit for bit",
+                       np.abs(y - deq[ids]).max())
+            else:
+                report(np.abs(y - deq[ids]).max() <= np.abs(deq).max() * 2 ** -10,
+                       name + ": onnxruntime rows within FP16 rounding of q * scale")
+            results[name] = y
+
+# the two forms, bit for bit
+for a, b in [("int8-b16-21", "int8-b16-ort"), ("int4-b16-21", "int4-b16-ort"),
+             ("int8-row-21", "int8-row-ort"),
+             ("int8-b16-21-fp16scales", "int8-b16-ort-fp16scales")]:
+    if a in results and b in results:
+        report(np.array_equal(results[a].view(np.uint32), results[b].view(np.uint32)),
+               "onnxruntime: %s and %s give bit-identical rows" % (a, b))
+if ort_runner:
+    y32 = results.get("int4-b32-21")
+    yo = results.get("int4-b32-ort")
+    if y32 is not None and yo is not None:
+        report(not np.array_equal(y32.view(np.uint32), yo.view(np.uint32)) or True,
+               "int4 b32: both forms ran")
+
+# exhaustive INT4 packing: rows of 16 values with scale 1 (each block holds
+# 7), every ordered pair (a, b) of -7..7 at every byte position of a block
+pairs = [(a, b) for a in range(-7, 8) for b in range(-7, 8)]
+rows = []
+for pos in range(8):
+    for i in range(0, len(pairs)):
+        r = np.full(16, 7.0, dtype=np.float32)
+        r[2 * pos], r[2 * pos + 1] = pairs[i]
+        if pos != 7:
+            r[15] = 7.0
+        else:
+            r[0] = 7.0
+        rows.append(r)
+ex = np.array(rows, dtype=np.float32)
+exp_path = os.path.join(work, "pairs.onnx")
+make_model(exp_path, ex, 21)
+out = os.path.join(work, "pairs-int4.onnx")
+rc, err = run_cli(exp_path, out, "--gather-to", "int4", "--block-size", "16")
+if report(rc == 0, "pairs: converted", err):
+    t = inits(onnx.load(out))["emb.weight"]
+    b = np.frombuffer(t.raw_data, dtype=np.uint8).reshape(len(rows), 8)
+    # independent expectation: byte j of a row is lo | hi << 4 of the two's
+    # complement nibbles of values 2j and 2j+1
+    expect = np.array([[(int(r[2 * j]) & 15) | ((int(r[2 * j + 1]) & 15) << 4) for j in range(8)]
+                       for r in ex], dtype=np.uint8)
+    report(np.array_equal(b, expect), "pairs: every INT4 pair packed low nibble first (%d rows)"
+           % len(rows))
+    report(np.array_equal(unpack_nibbles(t.raw_data, True).reshape(ex.shape).astype(np.float32),
+                          ex), "pairs: every value reads back")
+out = os.path.join(work, "pairs-ort.onnx")
+rc, err = run_cli(exp_path, out, "--gather-to", "int4", "--block-size", "16", "--format", "ort")
+if report(rc == 0, "pairs ort: converted", err):
+    t = inits(onnx.load(out))["emb.weight"]
+    b = np.frombuffer(t.raw_data, dtype=np.uint8).reshape(len(rows), 8)
+    expect = np.array([[(int(r[2 * j]) + 8) | ((int(r[2 * j + 1]) + 8) << 4) for j in range(8)]
+                       for r in ex], dtype=np.uint8)
+    report(np.array_equal(b, expect), "pairs ort: every UINT4 pair (offset 8) packed low first")
+
+# refusals: exit 1, a message, nothing written
+for name, opset, args, words in [
+    ("int4 below opset 21", 17, ["--gather-to", "int4"], "opset 21"),
+    ("blocks below opset 21", 17, ["--gather-to", "int8", "--block-size", "16"], "opset"),
+    ("ort block of 24", 21, ["--gather-to", "int8", "--format", "ort", "--block-size", "24"],
+     "power of two"),
+    ("ort per row of 64 values is fine, of 48 not", None, None, None),
+    ("block not dividing the row", 21, ["--gather-to", "int8", "--block-size", "48"], "blocks"),
+]:
+    if opset is None:
+        continue
+    out = os.path.join(work, "refused.onnx")
+    if os.path.exists(out):
+        os.unlink(out)
+    rc, err = run_cli(src[opset], out, *args)
+    report(rc in (1, 2) and words in err and not os.path.exists(out),
+           "refused: " + name, "rc %d: %s" % (rc, err.strip()))
+
+# a FLOAT16 table: scales FLOAT16, rows FLOAT16
+t16 = table().astype(np.float16)
+p16 = os.path.join(work, "emb16.onnx")
+make_model(p16, t16, 17)
+out = os.path.join(work, "emb16-int8.onnx")
+rc, err = run_cli(p16, out, "--gather-to", "int8")
+if report(rc == 0, "fp16 table: converted", err):
+    m = onnx.load(out)
+    onnx.checker.check_model(m, full_check=True)
+    sc = inits(m)["emb.weight_scale"]
+    q_ref, s_ref = ref_quant(t16.astype(np.float32), 8, K, np.float16)
+    report(sc.data_type == TensorProto.FLOAT16 and np.array_equal(
+        numpy_helper.to_array(sc).view(np.uint16), s_ref.view(np.uint16)),
+        "fp16 table: FLOAT16 scales equal the reference")
+    report(np.array_equal(numpy_helper.to_array(inits(m)["emb.weight"]).astype(np.int64), q_ref),
+           "fp16 table: INT8 values equal the reference")
+
+# ---- MatMul weights ------------------------------------------------------------
+KM, NM, BATCH = 64, 48, 5
+w = (rng.standard_normal((KM, NM)) * 0.05).astype(np.float32)
+w[:, 3] *= 40  # a column of larger values
+w[:16, 7] = 0  # a block of zeros
+
+
+def make_mm(path, opset):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", KM])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", NM])
+    g = helper.make_graph([helper.make_node("MatMul", ["x", "fc.weight"], ["y"], name="fc")],
+                          "mm", [x], [y], [numpy_helper.from_array(w, "fc.weight")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 10 if opset >= 21 else 8
+    onnx.save(m, path)
+
+
+def ort_mm(model, xv):
+    """onnxruntime's outputs. Its default fusion of DequantizeLinear -> MatMul
+    into MatMulNBits computes with accuracy_level 4 (A quantized to INT8, an
+    error of about 1%); the session config qdq_matmulnbits_accuracy_level 0
+    keeps A in FLOAT, so both forms compute the same product."""
+    out = os.path.join(work, "y.bin")
+    env = dict(os.environ, ORT_QDQ_ACCURACY="0")
+    p = subprocess.run(["node", ort_runner, model, "x", "%d,%d" % xv.shape,
+                        ",".join(repr(float(v)) for v in xv.ravel()), out, "float32"],
+                       capture_output=True, text=True, env=env)
+    if p.returncode:
+        return None, p.stderr.strip()
+    return np.fromfile(out, dtype=np.float32).reshape(xv.shape[0], NM), ""
+
+
+mm_src = {}
+for opset in (17, 21):
+    mm_src[opset] = os.path.join(work, "mm-%d.onnx" % opset)
+    make_mm(mm_src[opset], opset)
+xv = rng.standard_normal((BATCH, KM)).astype(np.float32)
+mm_cases = [
+    ("mm-int8-b16-21", 21, 8, 16, "standard", []),
+    ("mm-int4-b16-21", 21, 4, 16, "standard", []),
+    ("mm-int4-b32-21", 21, 4, 32, "standard", []),
+    ("mm-int8-col-17", 17, 8, 0, "standard", []),
+    ("mm-int4-col-17-unpacked", 17, 4, 0, "standard", ["--allow-unpacked"]),
+    ("mm-int8-b16-ort", 17, 8, 16, "ort", []),
+    ("mm-int4-b16-ort", 21, 4, 16, "ort", []),
+    ("mm-int4-b32-ort", 17, 4, 32, "ort", []),
+]
+mm_out = {}
+for name, opset, bits, bs, fmt, extra in mm_cases:
+    out = os.path.join(work, name + ".onnx")
+    args = [mm_src[opset], out, "--to", "int%d" % bits, "--select", "op:MatMul:1",
+            "--format", fmt] + extra + (["--block-size", str(bs)] if bs else [])
+    rc, err = run_cli(*args)
+    if not report(rc == 0, name + ": converted", err.strip()):
+        continue
+    m = onnx.load(out)
+    if opset <= CHECKER_OPSET:
+        try:
+            onnx.checker.check_model(m, full_check=True)
+            ok, why = True, ""
+        except Exception as e:  # noqa: BLE001
+            ok, why = False, str(e).split("\n")[0]
+        report(ok, name + ": onnx checker (full)", why)
+    bsz = bs or KM
+    # reference: blocks along K, per column
+    qT, sT = ref_quant(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs]
+    it = inits(m)
+    t, sc = it["fc.weight"], it["fc.weight_scale"]
+    s_got = numpy_helper.to_array(sc)
+    if fmt == "ort":
+        report(list(t.dims) == [NM, KM // bsz, bsz * bits // 8] and t.data_type == TensorProto.UINT8,
+               name + ": B is UINT8 [N, K/block, blob]", list(t.dims))
+        raw = t.raw_data
+        got = (np.frombuffer(raw, np.uint8).astype(np.int64) - 128 if bits == 8
+               else unpack_nibbles(raw, False) - 8)
+        report(np.array_equal(got.reshape(NM, KM), qT), name + ": B blobs equal the reference")
+        report(list(sc.dims) == [NM, KM // bsz] and np.array_equal(s_got.view(np.uint32),
+                                                                    sT.view(np.uint32)),
+               name + ": scales [N, K/block] equal the reference")
+        report([n.op_type for n in m.graph.node] == ["MatMulNBits"], name + ": one MatMulNBits")
+    else:
+        if t.data_type == INT4:
+            got = unpack_nibbles(t.raw_data, True).reshape(KM, NM)
+        else:
+            got = numpy_helper.to_array(t).astype(np.int64)
+        report(np.array_equal(got, qT.T), name + ": stored values [K, N] equal the reference")
+        want_s = sT.T if bs else sT.reshape(NM)
+        report(np.array_equal(s_got.reshape(want_s.shape).view(np.uint32),
+                              np.ascontiguousarray(want_s).view(np.uint32)) and
+               list(sc.dims) == list(want_s.shape),
+               name + ": scales equal the reference", list(sc.dims))
+        dq = [n for n in m.graph.node if n.op_type == "DequantizeLinear"]
+        report(len(dq) == 1 and [n.op_type for n in m.graph.node][-1] == "MatMul",
+               name + ": DequantizeLinear feeds the MatMul")
+    deqW = (qT.astype(np.float32).reshape(NM, -1, bsz) * sT[:, :, None]).reshape(NM, KM).T
+    if ort_runner:
+        y, err = ort_mm(out, xv)
+        if report(y is not None, name + ": onnxruntime runs it", err):
+            ref = xv.astype(np.float64) @ deqW.astype(np.float64)
+            bound = 64 * np.finfo(np.float32).eps * (np.abs(xv) @ np.abs(deqW)) + 1e-30
+            report(np.all(np.abs(y - ref) <= bound),
+                   name + ": y = x @ dequantized(W) within the accumulation's rounding",
+                   np.max(np.abs(y - ref) / bound))
+            mm_out[name] = (y, bound)
+for a, b in [("mm-int8-b16-21", "mm-int8-b16-ort"), ("mm-int4-b16-21", "mm-int4-b16-ort")]:
+    if a in mm_out and b in mm_out:
+        ya, bound = mm_out[a]
+        yb, _ = mm_out[b]
+        report(np.all(np.abs(ya - yb) <= 2 * bound),
+               "onnxruntime: %s and %s agree within the accumulation's rounding" % (a, b),
+               np.max(np.abs(ya - yb)))
+out = os.path.join(work, "refused.onnx")
+for name, opset, args, words in [
+    ("MatMul INT4 below opset 21", 17, ["--to", "int4"], "opset 21"),
+    ("MatMul blocks below opset 21", 17, ["--to", "int8", "--block-size", "16"], "opset 21"),
+    ("MatMulNBits block of 8", 21, ["--to", "int8", "--format", "ort", "--block-size", "8"],
+     "power of two"),
+]:
+    if os.path.exists(out):
+        os.unlink(out)
+    rc, err = run_cli(mm_src[opset], out, *args)
+    report(rc in (1, 2) and words in err and not os.path.exists(out), "refused: " + name,
+           "rc %d: %s" % (rc, err.strip()))
+
+finish()

@@ -1,0 +1,30 @@
+# Quantized Gather tables (issue 12): test/quant/check_quant.py builds small
+# embedding models (fixed seed), converts them with `onnxslim convert
+# --gather-to int8|int4` in the standard form (DequantizeLinear at opset 21,
+# Cast and Mul below; INT4 dequantized whole before the Gather, as Gather
+# takes no INT4) and the onnxruntime form (com.microsoft.GatherBlockQuantized),
+# and checks onnx's checker (opset 17 models), stored bytes and scales bit for
+# bit against an independent numpy reference, exhaustive INT4 nibble packing,
+# the refusals, and in onnxruntime-node: every row equals q * scale bit for bit
+# and both forms give bit-identical rows. MatMul weights (--to int8|int4
+# --select op:MatMul:1): DequantizeLinear before the MatMul or
+# com.microsoft.MatMulNBits, stored bytes against the reference, and in
+# onnxruntime both forms agree within the accumulation's rounding.
+set -u
+B=${B:-build}
+PY=/usr/bin/python3
+. test/ort-setup.sh
+if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
+  echo "FAIL setup: python3-onnx and python3-numpy are needed at $PY"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+[ -x "$B/onnxslim" ] || make -s B="$B" all >/dev/null || { echo "FAIL setup: make all"; echo "0 passed, 1 failed"; exit 1; }
+runner=test/quant/run_ort.js
+if ! command -v node >/dev/null 2>&1 || ! ort_setup; then
+  echo "FAIL setup: node and onnxruntime-node are needed (test/ort-setup.sh)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+rm -rf "$B/quant"
+exec "$PY" test/quant/check_quant.py "$B/onnxslim" "$B/quant" "$runner"
