@@ -228,10 +228,13 @@ abi-dump: $(B)/$(SOREAL)
 
 # Exhaustive checks that take minutes: every one of the 2^32 FP32 inputs of
 # each FP32 conversion kernel against independent references (CI runs it).
-$(B)/check_long/convert_exhaustive: test/check_long/convert_exhaustive.c $(HEADERS) $(B)/$(SOREAL)
+# It runs every check once per dispatch path of the kernels the CPU has
+# (scalar, AVX2, AVX-512), which it selects with an internal function: it is
+# linked with the library's objects.
+$(B)/check_long/convert_exhaustive: test/check_long/convert_exhaustive.c $(HEADERS) $(LIB_H) $(LIB_OBJ) | need-deps
 	@mkdir -p $(B)/check_long
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< -L$(B) -lonnxslim \
-	  -Wl,-rpath,'$$ORIGIN/..' -lm -lpthread
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -Ilib -I$(B)/proto -o $@ $< $(LIB_OBJ) \
+	  $(NANOPB_A) $(LIB_LIBS) -lm -lpthread
 
 check-long: deps
 	$(MAKE) all $(B)/check_long/convert_exhaustive

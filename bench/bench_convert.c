@@ -1,18 +1,30 @@
 /* Throughput of the dtype-conversion kernels beside memcpy of the same
- * number of bytes, measured in one run (best of several repetitions).
+ * number of bytes, for every kernel path this CPU has (scalar reference,
+ * AVX2, AVX-512; lib/passes/convert_simd.h), measured in one run (best of
+ * several repetitions, memcpy, conversion and conversion with statistics
+ * interleaved in each).
  *
  *   bench_convert [MiB of input per kernel, default 64] [repetitions, default 7]
  *
- * One line per kernel: input GB/s, memcpy GB/s of the same input bytes, and
- * the ratio kernel / memcpy (1.00 = as fast as copying the input). The input
- * is FP32 weights drawn like a trained layer's (roughly normal, sigma 0.02,
- * about 0.25% below the FP16 normal range), converted to each source type. */
+ * One line per kernel and path: input GB/s, memcpy GB/s of the same input
+ * bytes, their ratio (1.00 = as fast as copying the input), the GB/s with the
+ * report's statistics computed in the same call, its ratio to memcpy, and
+ * the time with statistics / the time without. Then the verdicts, judged on
+ * the path the dispatcher picks on this CPU. The input is FP32 weights drawn
+ * like a trained layer's (roughly normal, sigma 0.02, about 0.25% below the
+ * FP16 normal range), converted to each source type.
+ *
+ * It calls the library's internal kernel table and path selection, so it is
+ * linked with the library's objects (bench/sections/20-kernels.sh). */
 #define _POSIX_C_SOURCE 199309L
 #include <onnxslim.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "passes/convert_kernels.h"
+#include "passes/convert_simd.h"
 
 static double now(void) {
   struct timespec ts;
@@ -28,52 +40,29 @@ static double uniform(void) { /* xorshift64*, [0, 1) */
   return (double)((rng * 0x2545F4914F6CDD1Du) >> 11) * 0x1p-53;
 }
 
-enum {
-  F32_BF16,
-  F32_BF16_TRUNC,
-  F32_F16,
-  F32_F16_SAT,
-  F32_F16_FLUSH,
-  BF16_F32,
-  F16_F32,
-  F64_F32,
-  F32_F64,
-  F16_BF16,
-  BF16_F16,
-  F32_BF16_STATS,
-  F32_F16_STATS,
-  NK
+#define F ONNXSLIM_DTYPE_FLOAT
+#define H ONNXSLIM_DTYPE_FLOAT16
+#define BF ONNXSLIM_DTYPE_BFLOAT16
+#define D ONNXSLIM_DTYPE_DOUBLE
+
+static const struct row {
+  const char *name;
+  int32_t from, to;
+  unsigned int flags;
+} rows[] = {
+    {"f32->bf16", F, BF, 0},
+    {"f32->bf16 truncate", F, BF, ONNXSLIM_CONVERT_TRUNCATE},
+    {"f32->f16", F, H, 0},
+    {"f32->f16 saturate", F, H, ONNXSLIM_CONVERT_SATURATE},
+    {"f32->f16 flush", F, H, ONNXSLIM_CONVERT_FLUSH_SUBNORMALS},
+    {"bf16->f32", BF, F, 0},
+    {"f16->f32", H, F, 0},
+    {"f64->f32", D, F, 0},
+    {"f32->f64", F, D, 0},
+    {"f16->bf16", H, BF, 0},
+    {"bf16->f16", BF, H, 0},
 };
-static const char *names[NK] = {
-    "f32->bf16", "f32->bf16 truncate", "f32->f16",       "f32->f16 saturate", "f32->f16 flush",
-    "bf16->f32", "f16->f32",           "f64->f32",       "f32->f64",          "f16->bf16",
-    "bf16->f16", "f32->bf16 +stats",   "f32->f16 +stats"};
-static const size_t in_size[NK] = {4, 4, 4, 4, 4, 2, 2, 8, 4, 2, 2, 4, 4};
-
-static void *src_of[9];
-
-static int run(int k, void *dst, size_t n) {
-  onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-  switch (k) {
-  case F32_BF16: return onnxslim_convert_f32_to_bf16(dst, src_of[0], n, 0, NULL);
-  case F32_BF16_TRUNC:
-    return onnxslim_convert_f32_to_bf16(dst, src_of[0], n, ONNXSLIM_CONVERT_TRUNCATE, NULL);
-  case F32_F16: return onnxslim_convert_f32_to_f16(dst, src_of[0], n, 0, NULL);
-  case F32_F16_SAT:
-    return onnxslim_convert_f32_to_f16(dst, src_of[0], n, ONNXSLIM_CONVERT_SATURATE, NULL);
-  case F32_F16_FLUSH:
-    return onnxslim_convert_f32_to_f16(dst, src_of[0], n, ONNXSLIM_CONVERT_FLUSH_SUBNORMALS, NULL);
-  case BF16_F32: return onnxslim_convert_bf16_to_f32(dst, src_of[1], n);
-  case F16_F32: return onnxslim_convert_f16_to_f32(dst, src_of[2], n);
-  case F64_F32: return onnxslim_convert_f64_to_f32(dst, src_of[3], n, 0, NULL);
-  case F32_F64: return onnxslim_convert_f32_to_f64(dst, src_of[0], n);
-  case F16_BF16: return onnxslim_convert_f16_to_bf16(dst, src_of[2], n, 0, NULL);
-  case BF16_F16: return onnxslim_convert_bf16_to_f16(dst, src_of[1], n, 0, NULL);
-  case F32_BF16_STATS: return onnxslim_convert_f32_to_bf16(dst, src_of[0], n, 0, &st);
-  case F32_F16_STATS: return onnxslim_convert_f32_to_f16(dst, src_of[0], n, 0, &st);
-  }
-  return -1;
-}
+#define NROWS (sizeof rows / sizeof rows[0])
 
 int main(int argc, char **argv) {
   size_t mib = argc > 1 ? (size_t)atol(argv[1]) : 64;
@@ -89,7 +78,8 @@ int main(int argc, char **argv) {
   double *f64 = malloc(bytes);
   uint16_t *bf16 = malloc(bytes), *f16 = malloc(bytes);
   unsigned char *dst = malloc(bytes * 2), *copy = malloc(bytes);
-  if (!f32 || !f64 || !bf16 || !f16 || !dst || !copy) {
+  float *tmp = malloc(bytes * 2);
+  if (!f32 || !f64 || !bf16 || !f16 || !dst || !copy || !tmp) {
     fprintf(stderr, "out of memory\n");
     return 1;
   }
@@ -98,41 +88,73 @@ int main(int argc, char **argv) {
     f32[i] = (float)(z * 0.02 * 1.7320508);
   }
   for (size_t i = 0; i < bytes / 8; i++) f64[i] = f32[i % n32];
-  float *tmp = malloc(bytes * 2);
-  if (!tmp) return 1;
   for (size_t i = 0; i < bytes / 2; i++) tmp[i] = f32[i % n32];
   onnxslim_convert_f32_to_bf16(bf16, tmp, bytes / 2, 0, NULL);
   onnxslim_convert_f32_to_f16(f16, tmp, bytes / 2, 0, NULL);
   free(tmp);
-  src_of[0] = f32, src_of[1] = bf16, src_of[2] = f16, src_of[3] = f64;
   memset(dst, 1, bytes * 2);
   memset(copy, 1, bytes);
 
+  int picked = onnxslim__convert_path();
   printf(
-      "conversion kernels: %zu MiB of input each, best of %d, ratio = kernel / memcpy of "
-      "the input bytes\n",
+      "conversion kernels: %zu MiB of input each, best of %d; ratio = GB/s / memcpy GB/s of "
+      "the input bytes; stats/conv = time with statistics / time without\n",
       mib, reps);
-  printf("%-20s %10s %10s %7s\n", "kernel", "GB/s in", "memcpy", "ratio");
+  printf("paths on this CPU:");
+  for (int p = 0; p < OSL_PATH_COUNT; p++)
+    if (onnxslim__convert_path_available(p)) printf(" %s", onnxslim__convert_path_name(p));
+  printf("; the dispatcher picks %s%s\n", onnxslim__convert_path_name(picked),
+         onnxslim__convert_path_requested() >= 0 ? " (ONNXSLIM_KERNELS)" : "");
+  printf("%-20s %-7s %8s %8s %6s %9s %6s %11s\n", "kernel", "path", "GB/s in", "memcpy", "ratio",
+         "+stats", "ratio", "stats/conv");
+  double worst_conv = 1e30, worst_stats = 1e30, worst_cost = 0;
+  const char *worst_conv_name = "", *worst_stats_name = "", *worst_cost_name = "";
   int rc = 0;
-  for (int k = 0; k < NK; k++) {
-    size_t n = bytes / in_size[k];
-    const void *in = src_of[k == BF16_F32 || k == BF16_F16  ? 1
-                            : k == F16_F32 || k == F16_BF16 ? 2
-                            : k == F64_F32                  ? 3
-                                                            : 0];
-    double best_k = 1e30, best_m = 1e30;
-    for (int r = 0; r < reps; r++) {
-      double t0 = now();
-      memcpy(copy, in, bytes);
-      double t1 = now();
-      if (run(k, dst, n) != 0) rc = 1;
-      double t2 = now();
-      if (t1 - t0 < best_m) best_m = t1 - t0;
-      if (t2 - t1 < best_k) best_k = t2 - t1;
+  for (size_t r = 0; r < NROWS; r++) {
+    const osl_convert_kernel *k = onnxslim__convert_kernel(rows[r].from, rows[r].to);
+    if (!k) return 1;
+    const void *in = rows[r].from == F    ? (const void *)f32
+                     : rows[r].from == D  ? (const void *)f64
+                     : rows[r].from == BF ? (const void *)bf16
+                                          : (const void *)f16;
+    size_t n = bytes / k->from_size;
+    for (int p = 0; p < OSL_PATH_COUNT; p++) {
+      if (onnxslim__convert_set_path(p) != 0) continue;
+      double best_k = 1e30, best_m = 1e30, best_s = 1e30;
+      for (int rep = 0; rep < reps; rep++) {
+        onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+        double t0 = now();
+        memcpy(copy, in, bytes);
+        double t1 = now();
+        k->fn(dst, in, n, rows[r].flags, NULL);
+        double t2 = now();
+        k->fn(dst, in, n, rows[r].flags, &st);
+        double t3 = now();
+        if (st.count != n) rc = 1;
+        if (t1 - t0 < best_m) best_m = t1 - t0;
+        if (t2 - t1 < best_k) best_k = t2 - t1;
+        if (t3 - t2 < best_s) best_s = t3 - t2;
+      }
+      double gk = (double)bytes / best_k * 1e-9, gm = (double)bytes / best_m * 1e-9;
+      double gs = (double)bytes / best_s * 1e-9;
+      printf("%-20s %-7s %8.2f %8.2f %6.2f %9.2f %6.2f %11.2f\n", rows[r].name,
+             onnxslim__convert_path_name(p), gk, gm, gk / gm, gs, gs / gm, best_s / best_k);
+      if (p == picked) {
+        if (gk / gm < worst_conv) worst_conv = gk / gm, worst_conv_name = rows[r].name;
+        if (gs / gm < worst_stats) worst_stats = gs / gm, worst_stats_name = rows[r].name;
+        if (best_s / best_k > worst_cost)
+          worst_cost = best_s / best_k, worst_cost_name = rows[r].name;
+      }
     }
-    double gk = (double)bytes / best_k * 1e-9, gm = (double)bytes / best_m * 1e-9;
-    printf("%-20s %10.2f %10.2f %7.2f\n", names[k], gk, gm, gk / gm);
   }
+  onnxslim__convert_set_path(-1);
+  const char *pn = onnxslim__convert_path_name(picked);
+  printf("target: every kernel >= 0.5 of memcpy (path %s): %s (lowest %.2f, %s)\n", pn,
+         worst_conv >= 0.5 ? "met" : "MISSED", worst_conv, worst_conv_name);
+  printf("target: every kernel with statistics >= 0.5 of memcpy (path %s): %s (lowest %.2f, %s)\n",
+         pn, worst_stats >= 0.5 ? "met" : "MISSED", worst_stats, worst_stats_name);
+  printf("target: statistics cost <= 2x the conversion alone (path %s): %s (highest %.2fx, %s)\n",
+         pn, worst_cost <= 2.0 ? "met" : "MISSED", worst_cost, worst_cost_name);
   /* keep the outputs alive */
   unsigned sum = 0;
   for (size_t i = 0; i < bytes; i += 4096) sum += dst[i] + copy[i];

@@ -5,8 +5,8 @@
 // logits compared with those of another model (the FP32 original).
 //
 // Usage: node bench/ort_footprint.js MODEL.onnx [--runs N] [--keep 0|1]
-//                                    [--arena 0|1] [--vocab N] [--save F.json]
-//                                    [--ref F.json]
+//                                    [--arena 0|1] [--prepack 0|1] [--vocab N]
+//                                    [--save F.json] [--ref F.json]
 //
 // --keep 1 creates the session with the setting that keeps a 16-bit
 // conversion's saving: the graph optimizers that turn Cast(initializer) into
@@ -15,6 +15,9 @@
 // optimization.disable_specified_optimizers; every other optimization runs.
 // --arena 0 turns the CPU memory arena off (enableCpuMemArena: false), so the
 // FP32 copies the Casts make at each run are freed instead of kept.
+// --prepack 0 sets session.disable_prepacking: the MatMul weights are used
+// where they are (e.g. in the mapped external data file) instead of being
+// copied into a packed layout on the heap.
 // Run i uses batch 2, sequence 16, token ids offset by i * 7919 (so N runs
 // read rows far apart over the table, like real text).
 // Prints one line of key=value pairs:
@@ -70,7 +73,7 @@ function inputs(ort, run, vocab) {
 
 async function main() {
   const a = process.argv.slice(2);
-  const opt = { runs: 4, keep: 0, arena: 1, vocab: 250002, save: null, ref: null };
+  const opt = { runs: 4, keep: 0, arena: 1, prepack: 1, vocab: 250002, save: null, ref: null };
   let model = null;
   for (let i = 0; i < a.length; i++) {
     const k = a[i].replace(/^--/, '');
@@ -78,7 +81,7 @@ async function main() {
       opt[k] = (k === 'save' || k === 'ref') ? a[++i] : Number(a[++i]);
     } else if (!model && !a[i].startsWith('--')) model = a[i];
     else {
-      console.error('usage: node ort_footprint.js MODEL [--runs N] [--keep 0|1] [--arena 0|1] [--vocab N] [--save F] [--ref F]');
+      console.error('usage: node ort_footprint.js MODEL [--runs N] [--keep 0|1] [--arena 0|1] [--prepack 0|1] [--vocab N] [--save F] [--ref F]');
       process.exit(2);
     }
   }
@@ -86,7 +89,9 @@ async function main() {
   const ort = loadOrt();
   const so = {};
   if (!opt.arena) so.enableCpuMemArena = false;
-  if (opt.keep) so.extra = { optimization: { disable_specified_optimizers: FOLDERS } };
+  if (opt.keep || !opt.prepack) so.extra = {};
+  if (opt.keep) so.extra.optimization = { disable_specified_optimizers: FOLDERS };
+  if (!opt.prepack) so.extra.session = { disable_prepacking: '1' };
   let session;
   const t0 = process.hrtime.bigint();
   try {

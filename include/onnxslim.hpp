@@ -883,6 +883,8 @@ class CheckReport {
   auto begin() const { return problems().begin(); }
   auto end() const { return problems().end(); }
   CheckProblem operator[](std::size_t i) const { return problems()[i]; }
+  /** What the check could not do ("" when nothing; onnxslim_check_report_note()). */
+  std::string_view note() const { return detail::str(onnxslim_check_report_note(r_.get())); }
 
  private:
   static CheckProblem problem_at(const onnxslim_check_report *r, std::size_t i) {
@@ -1115,6 +1117,21 @@ class Model {
     onnxslim_check_report *r = nullptr;
     detail::check(onnxslim_check(&r, get(), 0));
     return CheckReport(r);
+  }
+  /** onnxslim_check_with(): problems of the kinds in `skip` (ONNXSLIM_CHECK_*
+   * codes, see check_code()) are not looked for. */
+  CheckReport check(const std::vector<int> &skip) const {
+    onnxslim_check_options o = ONNXSLIM_CHECK_OPTIONS_INIT;
+    o.skip = skip.data();
+    o.n_skip = skip.size();
+    onnxslim_check_report *r = nullptr;
+    detail::check(onnxslim_check_with(&r, get(), &o));
+    return CheckReport(r);
+  }
+  /** The ONNXSLIM_CHECK_* code of a check's name ("type_constraint"); throws
+   * (ONNXSLIM_ENOTFOUND) for an unknown name. */
+  static int check_code(cstr name) {
+    return detail::check(onnxslim_check_code_from_name(name.c_str()));
   }
   /** onnxslim_convert_model(). */
   ConvertReport convert(const ConvertOptions &opts = {}) {

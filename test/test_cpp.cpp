@@ -463,6 +463,27 @@ void test_check() {
   onnxslim::Model m = onnxslim::Model::open(bert);
   onnxslim::CheckReport clean = m.check();
   CHECK(clean.ok() && clean.empty() && clean.size() == 0);
+  CHECK(clean.note().empty());
+  {
+    /* an unknown op: found, and skipped by name */
+    onnxslim::Model u = onnxslim::Model::open(bert);
+    u.graph().add_node("Frobnicate", {"input_ids"}, {"fz"}, "frob");
+    onnxslim::CheckReport all = u.check();
+    bool unknown = false;
+    for (onnxslim::CheckProblem p : all) unknown |= p.code == ONNXSLIM_CHECK_UNKNOWN_OP;
+    CHECK(unknown);
+    int code = onnxslim::Model::check_code("unknown_op");
+    CHECK(code == ONNXSLIM_CHECK_UNKNOWN_OP);
+    onnxslim::CheckReport some = u.check(std::vector<int>{code});
+    CHECK(some.size() + 1 == all.size());
+    bool threw = false;
+    try {
+      onnxslim::Model::check_code("nonesuch");
+    } catch (const onnxslim::error &e) {
+      threw = e.code() == ONNXSLIM_ENOTFOUND;
+    }
+    CHECK(threw);
+  }
   CHECK(clean.begin() == clean.end());
   m.graph().add_node("Relu", {"nowhere"}, {"r"}, "bad_relu");
   onnxslim::CheckReport r = m.check();

@@ -434,10 +434,12 @@ static void warn_foldback(const onnxslim_model *model) {
           f.tensors == 1 ? "it" : "them", h2);
   fprintf(stderr, "  e.g. '%s'\n", esc(&a, f.first));
   fprintf(stderr,
-          "%s: the session config entry optimization.disable_specified_optimizers="
-          "ConstantFolding;FuseFp16InitializerToFp32NodeTransformer keeps the saving, at a cost "
-          "in speed; a Gather table keeps it with the default policy (cast-after-gather): see "
-          "docs/recipe.md, \"At runtime\"\n",
+          "%s: onnxruntime keeps the saving with the session config entry "
+          "optimization.disable_specified_optimizers="
+          "ConstantFolding;FuseFp16InitializerToFp32NodeTransformer and the CPU memory arena off, "
+          "but each run then converts the weights again (slower); a Gather table keeps it with "
+          "the default policy (cast-after-gather) and default settings: see docs/recipe.md, "
+          "\"At runtime\"\n",
           progname);
   sb_free(&a);
 }

@@ -1,3 +1,9 @@
-echo "== dtype conversion kernels: GB/s of input beside memcpy of the same bytes, in one run"
-cc -std=c11 -O2 -Iinclude bench/bench_convert.c -L"$B" -lonnxslim -Wl,-rpath,"$Babs" -o "$B/bench_convert"
+echo "== dtype conversion kernels: GB/s of input beside memcpy of the same bytes, per kernel path, in one run"
+# bench_convert selects the kernel paths with the library's internal
+# functions: it is linked with the library's objects (those of today's
+# lib/**/*.c, as the Makefile builds them).
+objs=$(find lib -name '*.c' | sort | sed -e 's|^lib/|'"$B"'/obj/|' -e 's|\.c$|.o|')
+nanopb=$(ls /usr/lib/*/libprotobuf-nanopb.a | head -n 1)
+cc -std=c11 -O2 -Iinclude -Ilib -I"$B/proto" bench/bench_convert.c $objs "$nanopb" -lnettle \
+  -o "$B/bench_convert"
 "$B/bench_convert" 64 7

@@ -9,7 +9,7 @@ ob="$B/bench/runtime"   # outputs of this section, removed at its end
 rm -rf "$ob"; mkdir -p "$ob"
 ort_runs=${BENCH_ORT_RUNS:-8}
 ort_t0=$(date +%s%N)
-# foot NAME MODEL KEEP ARENA [--save F | --ref F]: one session, its line in $ob/NAME.txt
+# foot NAME MODEL KEEP ARENA [ARGS...]: one session, its line in $ob/NAME.txt
 foot() {
   n=$1 mo=$2 k=$3 ar=$4; shift 4
   node bench/ort_footprint.js "$mo" --runs "$ort_runs" --keep "$k" --arena "$ar" "$@" > "$ob/$n.txt" 2> "$ob/$n.err" ||
@@ -52,7 +52,8 @@ measure() {
 echo "model: $rr; $ort_runs runs of batch 2 x seq 16 per session (BENCH_ORT_RUNS), token ids spread over the 250002-row vocabulary"
 echo "settings: default = onnxruntime's defaults (all graph optimizations, CPU memory arena);"
 echo "  no-fold = optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer"
-echo "  (the two optimizers that turn Cast(initializer) back into an FP32 initializer); no-fold,-arena = also enableCpuMemArena=false"
+echo "  (the two optimizers that turn Cast(initializer) back into an FP32 initializer); no-fold,-arena = also enableCpuMemArena=false;"
+echo "  no-prepack = session.disable_prepacking=1 (MatMul weights used in place, not copied to the heap in a packed layout)"
 echo "every converted model is measured right after onnxslim convert wrote it (its pages in the page cache as written);"
 echo "  onnxruntime maps external data, so its file pages depend on that state: one row has the data file rewritten by cp"
 echo "MiB: VmHWM (peak RSS) after session creation and after the runs; heap (RssAnon) and file pages (RssFile) after the runs;"
@@ -60,11 +61,23 @@ echo "create s = session creation time; run ms = the fastest run but the first; 
 printf '%-36s %-14s %7s %10s %9s %8s %8s %8s %7s %8s\n' "model" "setting" "disk" "hwm-create" "hwm-runs" "heap" "file" "create s" "run ms" "diff"
 cat "$rr" > /dev/null
 measure fp32 "FP32 original" "$rr" --save "$ob/ref.json"
+foot fp32-p "$rr" 0 1 --prepack 0 --ref "$ob/ref.json"
+line fp32-p "" no-prepack "$(disk "$rr")"
 cv() { # NAME OUT ARGS...: onnxslim convert of the reranker; its stderr kept
   n=$1 o=$2; shift 2
   "$B/onnxslim" convert "$rr" "$o" "$@" > "$ob/$n.cv" 2>&1 || { echo "convert $n FAILED:"; sed 's/^/  /' "$ob/$n.cv"; return 1; }
 }
 x="--external-data --threshold 0"
+no_verify=0 so_note=""
+case $("$B/onnxslim" convert --help 2>&1) in *--no-verify*) no_verify=1 ;; esac
+if [ "$no_verify" = 1 ]; then
+  if "$B/onnxslim" convert "$rr" "$ob/so.onnx" --to fp16 --policy storage-only -q > "$ob/so.log" 2>&1; then
+    so_note="onnxslim convert wrote it (its --verify passed)"
+  else
+    so_note="onnxslim convert refuses to write it ($(grep -c -- '--verify:' "$ob/so.log") --verify findings, exit 1); written here with --no-verify to run it"
+  fi
+  rm -f "$ob/so.onnx"*
+fi
 # the published recipe: BF16 Gather table, Cast after the Gather
 if cv recipe1 "$ob/m.onnx" --gather-to bf16 --round truncate; then
   measure recipe1 "recipe bf16 table, 1 file" "$ob/m.onnx"; fi
@@ -72,6 +85,8 @@ rm -f "$ob/m.onnx"*
 # shellcheck disable=SC2086
 if cv recipex "$ob/m.onnx" --gather-to bf16 --round truncate $x; then
   measure recipex "recipe bf16 table, ext. data" "$ob/m.onnx"
+  foot recipex-p "$ob/m.onnx" 0 1 --prepack 0 --ref "$ob/ref.json"
+  line recipex-p "" no-prepack "$(disk "$ob/m.onnx")"
   # the same files with the data file rewritten by cp (small writes: other
   # page-cache folios; onnxruntime maps external data)
   cp "$ob/m.onnx.data" "$ob/cp.data" && mv "$ob/cp.data" "$ob/m.onnx.data"
@@ -81,15 +96,21 @@ fi
 rm -f "$ob/m.onnx"*
 for t in fp16 bf16; do
   for p in cast-before cast-after-gather storage-only; do
-    if cv "$t-$p-1" "$ob/m.onnx" --to "$t" --policy "$p"; then
+    # storage-only: onnxslim's own check refuses to write it (--verify);
+    # --no-verify writes it, to show what onnxruntime does with it
+    nv=""
+    [ "$p" = storage-only ] && [ "$no_verify" = 1 ] && nv=--no-verify
+    # shellcheck disable=SC2086
+    if cv "$t-$p-1" "$ob/m.onnx" --to "$t" --policy "$p" $nv; then
       measure "$t-$p-1" "--to $t $p, 1 file" "$ob/m.onnx"; fi
     rm -f "$ob/m.onnx"*
     # shellcheck disable=SC2086
-    if cv "$t-$p-x" "$ob/m.onnx" --to "$t" --policy "$p" $x; then
+    if cv "$t-$p-x" "$ob/m.onnx" --to "$t" --policy "$p" $x $nv; then
       measure "$t-$p-x" "--to $t $p, ext. data" "$ob/m.onnx"; fi
     rm -f "$ob/m.onnx"*
   done
 done
+[ -n "${so_note:-}" ] && echo "storage-only: $so_note"
 echo "onnxslim convert's fold-back warning (stderr), per conversion:"
 for f in "$ob"/*.cv; do
   w=$(grep -m 1 'warning: .*Cast' "$f" || true)
@@ -104,11 +125,11 @@ for n in fp16-cast-before-x bf16-cast-before-x fp16-cast-after-gather-x bf16-cas
     echo "fold-back, $n: peak RSS at session creation $(mib "$dd") MiB by default, $(mib "$kk") MiB with no-fold; heap after the runs $(mib "$ad") MiB by default, $(mib "$aa") MiB with no-fold,-arena"
 done
 # the lowest peak after the runs, over every model and setting
-best=$(for f in "$ob"/*-[dka].txt "$ob"/recipexcp.txt; do
+best=$(for f in "$ob"/*-[dkap].txt "$ob"/recipexcp.txt; do
   [ -f "$f" ] || continue
   h=$(field "$(cat "$f")" hwm_runs_kb); [ -n "$h" ] && echo "$h $(basename "$f" .txt)"
 done | sort -n | head -n 1)
-[ -n "$best" ] && echo "lowest peak RSS after the runs: $(mib "${best%% *}") MiB (${best#* }; -d default, -k no-fold, -a no-fold,-arena)"
+[ -n "$best" ] && echo "lowest peak RSS after the runs: $(mib "${best%% *}") MiB (${best#* }; -d default, -k no-fold, -a no-fold,-arena, -p no-prepack)"
 fp=$(field "$(cat "$ob/fp32-d.txt")" hwm_runs_kb)
 rx=$(field "$(cat "$ob/recipex-d.txt" 2>/dev/null)" hwm_runs_kb)
 [ -n "$fp" ] && [ -n "$rx" ] &&

@@ -334,7 +334,11 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * opset 13), and the policies that insert Casts need opset 6 (the integer
  * `to` attribute of Cast). FLOAT16, FLOAT and DOUBLE are accepted by Cast,
  * Gather and Constant at every opset. With ONNXSLIM_POLICY_STORAGE_ONLY
- * the other consumers see the new type; their schemas are not checked.
+ * the other consumers see the new type; their schemas are not checked here:
+ * onnxslim_check() then reports ONNXSLIM_CHECK_TYPE_CONSTRAINT where a
+ * consumer does not take it (`onnxslim convert --verify`, the command's
+ * default, refuses to write such a model). The Casts the other policies
+ * insert are checked against the schemas (onnxslim_insert_cast_after()).
  * Errors: ONNXSLIM_EINVAL (NULL model; unknown options version, policy,
  * reserved bits in flags or report_flags; ONNXSLIM_CONVERT_TRUNCATE with a
  * `to` other than BFLOAT16; bad selection or exclusion spec),

@@ -1,8 +1,10 @@
 /* libonnxslim - the one hash map of the library: open addressing, keys
  * borrowed, names (strings) or pointers. Slots come from an arena or, with
  * no arena, from malloc (then onnxslim__map_free releases them). */
+#define _GNU_SOURCE /* MADV_HUGEPAGE */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/base.h"
 
@@ -103,11 +105,39 @@ osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key
   return e;
 }
 
+/* Slots for a map reserved at once: a large one (2 MiB and more) is
+ * aligned to 2 MiB and offered transparent huge pages, so that lookups
+ * spread over it cost few TLB misses; released with free(). */
+static void *big_slots(size_t bytes) {
+  const size_t huge = (size_t)2 << 20;
+  if (bytes < huge) return malloc(bytes);
+  void *p = NULL;
+  if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+  (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 int onnxslim__map_reserve(osl_arena *arena, osl_map *map, size_t n) {
-  while ((n + 1) * 4 > map->cap * 3) {
-    if (map->cap > SIZE_MAX / 4) return ONNXSLIM_ENOMEM;
-    if (grow(arena, map) != 0) return ONNXSLIM_ENOMEM;
+  if ((n + 1) * 4 <= map->cap * 3) return 0;
+  if (map->cap || map->len) { /* a map in use grows as usual */
+    while ((n + 1) * 4 > map->cap * 3)
+      if (grow(arena, map) != 0) return ONNXSLIM_ENOMEM;
+    return 0;
   }
+  /* an empty map: its slots allocated once at the size that holds n */
+  size_t cap = 16;
+  while ((n + 1) * 4 > cap * 3) {
+    if (cap > SIZE_MAX / 2 / sizeof(osl_map_entry)) return ONNXSLIM_ENOMEM;
+    cap *= 2;
+  }
+  osl_map_entry *slots =
+      arena ? onnxslim__arena_alloc(arena, cap * sizeof *slots) : big_slots(cap * sizeof *slots);
+  if (!slots) return ONNXSLIM_ENOMEM;
+  memset(slots, 0, cap * sizeof *slots);
+  map->slots = slots;
+  map->cap = cap;
   return 0;
 }
 

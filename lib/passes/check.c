@@ -229,8 +229,10 @@ static int map_put(osl_map *m, const char *key, const void *ptr, int32_t num,
 /* The values of one graph or function body. */
 typedef struct scope {
   const struct scope *parent;
-  osl_map values; /* name -> DEF_* or index of the first node producing it */
-  osl_map dtypes; /* name -> element type (num) of a value known to be a tensor */
+  /* name -> num: DEF_* or index of the first node producing it; value: the
+   * element type of a value known to be a tensor (an int in the pointer,
+   * NULL: unknown), so that one lookup gives both */
+  osl_map values;
   /* index of the node of this graph whose subgraph is being checked; values
    * defined before it may not be redefined inside the subgraph */
   size_t holder;
@@ -490,7 +492,7 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
       }
       if (!out[0]) continue;
       osl_map_entry *e = NULL;
-      int put = map_put(&s->values, out, node, (int32_t)i, &e);
+      int put = map_put(&s->values, out, NULL, (int32_t)i, &e);
       if (put < 0) {
         rc = nomem(c);
         break;
@@ -631,10 +633,15 @@ static int32_t node_out_dtype(const onnxslim_node *node, const char **what) {
  * enclosing one; 0 when unknown. */
 static int32_t dtype_of(const scope *s, const char *name) {
   for (; s; s = s->parent) {
-    const osl_map_entry *e = map_find(&s->dtypes, name);
-    if (e) return e->num;
+    const osl_map_entry *e = map_find(&s->values, name);
+    if (e) return (int32_t)(intptr_t)e->value;
   }
   return 0;
+}
+
+/* Records the element type of a value of s unless one is known already. */
+static void set_dtype(osl_map_entry *e, int32_t dt) {
+  if (e && !e->value && dt > 0) e->value = (void *)(intptr_t)dt;
 }
 
 /* The formal parameter of value `k` of a list of n formals (the last one
@@ -684,6 +691,35 @@ static void describe_by(ck_str *out, const onnxslim_node *node, int by) {
 /* Checks element type dt of value `which` (input k / output -1-k /
  * BY_ATTR) against formal f of schema sc and binds its constraint.
  * The location is the current path (the value's). */
+static int bind_problem(ck *c, const onnxslim_node *node, int which, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* A type_constraint problem located at value `which` of node (input k,
+ * output -1-k, BY_ATTR: the attribute of Cast or Constant). */
+static int bind_problem(ck *c, const onnxslim_node *node, int which, const char *fmt, ...) {
+  size_t mark = c->path.len;
+  if (which == BY_ATTR) {
+    const char *op = onnxslim_node_op_type(node);
+    str_add(&c->path, " attribute '%s'", op && strcmp(op, "Cast") == 0 ? "to" : "value");
+  } else if (which >= 0) {
+    str_add(&c->path, " input[%d] '%s'", which, onnxslim_node_input(node, (size_t)which));
+  } else {
+    str_add(&c->path, " output[%d] '%s'", -1 - which,
+            onnxslim_node_output(node, (size_t)(-1 - which)));
+  }
+  ck_str m = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  str_vadd(&m, fmt, ap);
+  va_end(ap);
+  int rc = m.oom ? nomem(c) : problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "%s", m.p);
+  free(m.p);
+  str_cut(&c->path, mark);
+  return rc;
+}
+
 static int bind_type(ck *c, const onnxslim_node *node, const osl_op_schema *sc, const char *op,
                      int64_t opset, const osl_op_formal *f, int32_t dt, int which, binding *bd) {
   char b1[32], b2[32];
@@ -691,9 +727,9 @@ static int bind_type(ck *c, const onnxslim_node *node, const osl_op_schema *sc, 
   if (f->constraint == OSL_OP_NONE) {
     int want = onnxslim__ops_type_dtype[f->type];
     if (want && want != dt)
-      return problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT,
-                     "'%s' of %s is %s, the schema (opset %" PRId64 ") wants %s", fname, op,
-                     dtype_str(b1, sizeof b1, dt), opset, op_type_name(f->type));
+      return bind_problem(c, node, which,
+                          "'%s' of %s is %s, the schema (opset %" PRId64 ") wants %s", fname, op,
+                          dtype_str(b1, sizeof b1, dt), opset, op_type_name(f->type));
     return 0;
   }
   if (f->constraint >= sc->n_tc) return 0;
@@ -704,11 +740,11 @@ static int bind_type(ck *c, const onnxslim_node *node, const osl_op_schema *sc, 
     ck_str al = {0};
     describe_allowed(&al, tc);
     int rc = al.oom ? nomem(c)
-                    : problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT,
-                              "'%s' of %s is %s, which %s does not allow at opset %" PRId64
-                              " (%s-%d allows %s)",
-                              fname, op, dtype_str(b1, sizeof b1, dt), tname, opset, op,
-                              (int)sc->since, al.p);
+                    : bind_problem(c, node, which,
+                                   "'%s' of %s is %s, which %s does not allow at opset %" PRId64
+                                   " (%s-%d allows %s)",
+                                   fname, op, dtype_str(b1, sizeof b1, dt), tname, opset, op,
+                                   (int)sc->since, al.p);
     free(al.p);
     return rc;
   }
@@ -724,10 +760,9 @@ static int bind_type(ck *c, const onnxslim_node *node, const osl_op_schema *sc, 
   ck_str by = {0};
   describe_by(&by, node, bd->by[t]);
   int rc = by.oom ? nomem(c)
-                  : problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT,
-                            "'%s' of %s is %s, but %s is %s (from %s)", fname, op,
-                            dtype_str(b1, sizeof b1, dt), tname,
-                            dtype_str(b2, sizeof b2, bd->dt[t]), by.p);
+                  : bind_problem(c, node, which, "'%s' of %s is %s, but %s is %s (from %s)", fname,
+                                 op, dtype_str(b1, sizeof b1, dt), tname,
+                                 dtype_str(b2, sizeof b2, bd->dt[t]), by.p);
   free(by.p);
   return rc;
 }
@@ -853,40 +888,33 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
     const osl_op_formal *f = formal_at(fin, sc->n_in, k);
     int32_t dt = in && in[0] && f ? dtype_of(s, in) : 0;
     if (!dt) continue;
-    size_t mark = push(c, " input[%zu] '%s'", k, in);
     rc = bind_type(c, node, sc, op, opset, f, dt, (int)k, &bd);
-    str_cut(&c->path, mark);
   }
   const char *what = NULL;
   int32_t adt = nout > 0 ? node_out_dtype(node, &what) : 0;
   if (adt && !rc && sc->n_out > 0) {
-    const char *an = strcmp(op, "Cast") == 0 ? "to" : "value";
-    size_t mark = push(c, " attribute '%s'", an);
     rc = bind_type(c, node, sc, op, opset, &fout[0], adt, BY_ATTR, &bd);
-    str_cut(&c->path, mark);
   }
   for (size_t k = 0; k < nout && !rc; k++) {
     const char *out = onnxslim_node_output(node, k);
     const osl_op_formal *f = formal_at(fout, sc->n_out, k);
     if (!out || !out[0] || !f) continue;
     /* Cast's and Constant's recorded output type: the "type" check */
+    osl_map_entry *ve = map_find(&s->values, out);
     if (k == 0 && adt) {
-      if (!map_find(&s->dtypes, out) && map_put(&s->dtypes, out, NULL, adt, NULL) < 0)
-        rc = nomem(c);
+      set_dtype(ve, adt);
       continue;
     }
-    int32_t dt = map_find(&s->dtypes, out) ? map_find(&s->dtypes, out)->num : 0;
+    int32_t dt = ve ? (int32_t)(intptr_t)ve->value : 0;
     if (dt) {
-      size_t mark = push(c, " output[%zu] '%s'", k, out);
       rc = bind_type(c, node, sc, op, opset, f, dt, -1 - (int)k, &bd);
-      str_cut(&c->path, mark);
       continue;
     }
     /* the output's type follows from the schema */
     if (f->constraint == OSL_OP_NONE) dt = onnxslim__ops_type_dtype[f->type];
     else if (f->constraint < sc->n_tc && !(f->option == OSL_OP_VARIADIC && !f->homogeneous))
       dt = bd.dt[f->constraint];
-    if (dt && map_put(&s->dtypes, out, NULL, dt, NULL) < 0) rc = nomem(c);
+    set_dtype(ve, dt);
   }
   return rc;
 }
@@ -1044,7 +1072,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   if (!gname) return failed(c);
   /* the main graph starts the path; subgraphs are named by their attribute */
   size_t gmark = outer ? c->path.len : push(c, "graph '%s'", gname);
-  scope s = {outer, {0}, {0}, 0};
+  scope s = {outer, {0}, 0};
   osl_map inits = {0}, types = {0};
   body b = {g, NULL};
   int rc = 0;
@@ -1055,7 +1083,6 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   size_t ntypes = onnxslim_graph_input_count(g) + onnxslim_graph_output_count(g) +
                   onnxslim_graph_value_info_count(g);
   if (onnxslim__map_reserve(NULL, &s.values, nvals) ||
-      onnxslim__map_reserve(NULL, &s.dtypes, nvals) ||
       onnxslim__map_reserve(NULL, &types, ntypes) ||
       onnxslim__map_reserve(NULL, &inits, onnxslim_graph_initializer_count(g)))
     rc = nomem(c);
@@ -1070,7 +1097,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       break;
     }
     if (!name[0]) continue; /* reported by check_value_info */
-    int put = map_put(&s.values, name, vi, DEF_INPUT, NULL);
+    int put = map_put(&s.values, name, NULL, DEF_INPUT, NULL);
     if (put < 0) rc = nomem(c);
     if (put == 0) {
       size_t mark = push(c, " input '%s'", name);
@@ -1093,15 +1120,13 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "initializer without a name");
     } else {
       osl_map_entry *e = NULL;
-      int put = map_put(&s.values, name, t, DEF_INIT, &e);
+      int put = map_put(&s.values, name, NULL, DEF_INIT, &e);
+      if (put >= 0) set_dtype(e, onnxslim_tensor_dtype(t));
       if (put < 0) rc = nomem(c);
       /* a graph input that is also an initializer is a default value */
       if (put == 0 && e->num != DEF_INPUT)
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice", name);
       if (!rc && map_put(&inits, name, "initializer", onnxslim_tensor_dtype(t), NULL) < 0)
-        rc = nomem(c);
-      if (!rc && onnxslim_tensor_dtype(t) > 0 &&
-          map_put(&s.dtypes, name, NULL, onnxslim_tensor_dtype(t), NULL) < 0)
         rc = nomem(c);
     }
     if (!rc) rc = check_tensor(c, t);
@@ -1126,7 +1151,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "sparse initializer without a name");
     } else {
       osl_map_entry *e = NULL;
-      int put = map_put(&s.values, name, sp, DEF_SPARSE, &e);
+      int put = map_put(&s.values, name, NULL, DEF_SPARSE, &e);
       if (put < 0) rc = nomem(c);
       if (put == 0 && e->num != DEF_INPUT)
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "sparse initializer '%s' is defined twice",
@@ -1159,9 +1184,8 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       /* the element types known before the nodes are followed */
       const char *vn = rc ? NULL : onnxslim_value_info_name(vi);
       const onnxslim_type *ty = vn && vn[0] ? onnxslim_value_info_type(vi) : NULL;
-      if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR && onnxslim_type_elem_type(ty) > 0 &&
-          map_put(&s.dtypes, vn, NULL, onnxslim_type_elem_type(ty), NULL) < 0)
-        rc = nomem(c);
+      if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR)
+        set_dtype(map_find(&s.values, vn), onnxslim_type_elem_type(ty));
     }
   }
 
@@ -1186,7 +1210,6 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   }
 
   onnxslim__map_free(&s.values);
-  onnxslim__map_free(&s.dtypes);
   onnxslim__map_free(&inits);
   onnxslim__map_free(&types);
   str_cut(&c->path, gmark);
@@ -1200,7 +1223,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
   size_t gmark = !name[0] ? push(c, "function[%zu]", index)
                  : dom[0] ? push(c, "function '%s' (domain '%s')", name, dom)
                           : push(c, "function '%s'", name);
-  scope s = {NULL, {0}, {0}, 0};
+  scope s = {NULL, {0}, 0};
   osl_map own = {0};
   const osl_map *opsets = model_opsets;
   body b = {NULL, fn};
@@ -1250,7 +1273,6 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     str_cut(&c->path, mark);
   }
   onnxslim__map_free(&s.values);
-  onnxslim__map_free(&s.dtypes);
   onnxslim__map_free(&own);
   str_cut(&c->path, gmark);
   return rc;

@@ -46,11 +46,13 @@ typedef int32_t i32x8 __attribute__((vector_size(32)));
 typedef uint64_t u64x4 __attribute__((vector_size(32)));
 typedef int64_t i64x4 __attribute__((vector_size(32)));
 typedef double f64x4 __attribute__((vector_size(32)));
+typedef float f32x8 __attribute__((vector_size(32)));
 #  define VU32 u32x8
 #  define VI32 i32x8
 #  define VU64 u64x4
 #  define VI64 i64x4
 #  define VF64 f64x4
+#  define VF32 f32x8
 #  define VH __m128i
 
 IA u32x8 ld32_avx2(const unsigned char *p) { return (u32x8)_mm256_loadu_si256((const void *)p); }
@@ -77,6 +79,11 @@ IA __m128i cvtph_avx2(u32x8 bits) {
   return _mm256_cvtps_ph((__m256)bits, _MM_FROUND_TO_NEAREST_INT);
 }
 IA u32x8 h2f_avx2(__m128i h) { return (u32x8)_mm256_cvtph_ps(h); }
+IA int any32_avx2(i32x8 m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
+IA f32x8 maxps_avx2(f32x8 a, f32x8 b) { return (f32x8)_mm256_max_ps((__m256)a, (__m256)b); }
+IA int gt_any_ps_avx2(f32x8 a, f32x8 b) {
+  return _mm256_movemask_ps(_mm256_cmp_ps((__m256)a, (__m256)b, _CMP_GT_OQ)) != 0;
+}
 IA f64x4 maxpd_avx2(f64x4 a, f64x4 b) { return (f64x4)_mm256_max_pd((__m256d)a, (__m256d)b); }
 /* a > b in some lane of either pair */
 IA int gt_any_avx2(f64x4 a, f64x4 b, f64x4 c, f64x4 d) {
@@ -104,6 +111,7 @@ IA void ps2pd_avx2(u32x8 bits, f64x4 *lo, f64x4 *hi) {
 #  undef VU64
 #  undef VI64
 #  undef VF64
+#  undef VF32
 #  undef VH
 
 /* ---- AVX-512 F/BW/VL/BF16: 16 lanes ------------------------------------------ */
@@ -119,11 +127,13 @@ typedef int32_t i32x16 __attribute__((vector_size(64)));
 typedef uint64_t u64x8 __attribute__((vector_size(64)));
 typedef int64_t i64x8 __attribute__((vector_size(64)));
 typedef double f64x8 __attribute__((vector_size(64)));
+typedef float f32x16 __attribute__((vector_size(64)));
 #  define VU32 u32x16
 #  define VI32 i32x16
 #  define VU64 u64x8
 #  define VI64 i64x8
 #  define VF64 f64x8
+#  define VF32 f32x16
 #  define VH __m256i
 
 IA u32x16 ld32_avx512(const unsigned char *p) { return (u32x16)_mm512_loadu_si512(p); }
@@ -148,6 +158,11 @@ IA __m256i cvtph_avx512(u32x16 bits) {
   return _mm512_cvtps_ph((__m512)bits, _MM_FROUND_TO_NEAREST_INT);
 }
 IA u32x16 h2f_avx512(__m256i h) { return (u32x16)_mm512_cvtph_ps(h); }
+IA int any32_avx512(i32x16 m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0; }
+IA f32x16 maxps_avx512(f32x16 a, f32x16 b) { return (f32x16)_mm512_max_ps((__m512)a, (__m512)b); }
+IA int gt_any_ps_avx512(f32x16 a, f32x16 b) {
+  return _mm512_cmp_ps_mask((__m512)a, (__m512)b, _CMP_GT_OQ) != 0;
+}
 IA f64x8 maxpd_avx512(f64x8 a, f64x8 b) { return (f64x8)_mm512_max_pd((__m512d)a, (__m512d)b); }
 IA int gt_any_avx512(f64x8 a, f64x8 b, f64x8 c, f64x8 d) {
   return (_mm512_cmp_pd_mask((__m512d)a, (__m512d)b, _CMP_GT_OQ) |
@@ -273,8 +288,11 @@ int onnxslim__convert_set_path(int p) {
   return 0;
 }
 
-osl_convert_fn onnxslim__convert_simd(int kind) {
-  int p = onnxslim__convert_path();
-  if (p == OSL_PATH_SCALAR || !env_default()) return NULL;
+osl_convert_fn onnxslim__convert_simd_of(int p, int kind) {
+  if (p <= OSL_PATH_SCALAR || p >= OSL_PATH_COUNT || !env_default()) return NULL;
   return tables[p][kind];
+}
+
+osl_convert_fn onnxslim__convert_simd(int kind) {
+  return onnxslim__convert_simd_of(onnxslim__convert_path(), kind);
 }

@@ -31,6 +31,10 @@ enum { OSL_PATH_SCALAR, OSL_PATH_AVX2, OSL_PATH_AVX512, OSL_PATH_COUNT };
  * environment). Same signature and contract as the kernels. */
 osl_convert_fn onnxslim__convert_simd(int kind);
 
+/* The same for path p instead of the path in use (p must be available; for
+ * the exhaustive checks, which run every path side by side). */
+osl_convert_fn onnxslim__convert_simd_of(int p, int kind);
+
 /* The path in use (chosen on first use if not yet). */
 int onnxslim__convert_path(void);
 

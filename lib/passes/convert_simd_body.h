@@ -8,10 +8,12 @@
  *   IA        static always-inline function with the path's target attribute
  *   TA        the target attribute alone (for the kernels)
  *   VU32 VI32 W lanes of uint32_t / int32_t
+ *   VF32      W lanes of float
  *   VU64 VI64 VF64  W/2 lanes of uint64_t / int64_t / double
  *   VH        W FP16 values (an __m128i / __m256i)
  *   X(ld32) X(st32) X(ld16) X(st16) X(cvtph) X(h2f) X(ldh) X(sth)
- *   X(maxpd) X(gt_any) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads, stores, conversions
+ *   X(any32) X(maxps) X(gt_any_ps)
+ *             X(maxpd) X(gt_any) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads, stores, conversions
  *   HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
  *
  * Every function computes, lane by lane, exactly what the scalar reference
@@ -89,51 +91,100 @@ IA VU32 X(f64_f32)(VU64 lo, VU64 hi, unsigned int fl) {
   return r;
 }
 
-/* ---- fused stats ----------------------------------------------------------- */
+/* ---- fused stats ----------------------------------------------------------- *
+ * Maximum relative error: only the maximum over all elements matters, so one
+ * running maximum `rmax` (a double) serves every lane, and a lane is divided
+ * only when its error may exceed it: e > thr * x, with thr = rmax times a
+ * factor slightly below 1 that makes up for the rounding of the product (the
+ * reference's rel_may_exceed does the same per lane). Lanes with x = 0 have
+ * e = 0 and never pass. */
 
 typedef struct {
   VU32 nan, inf, sat, flush; /* per-lane counts since the last fold */
-  VF64 abs, rel, thr;        /* per-lane maxima (both halves share them) */
+  VF32 fabs, thr;            /* per-lane maximum error (exact, in float); threshold */
+  VF64 dabs, dthr;           /* the same in double (vectors with saturated lanes) */
+  double rmax;               /* maximum relative error */
   uint64_t t_nan, t_inf, t_sat, t_flush;
 } X(acc);
 
 typedef struct {
   VU64 nan, inf, sat, flush;
-  VF64 abs, rel, thr;
+  VF32 fabs, thr; /* unused */
+  VF64 dabs, dthr;
+  double rmax;
   uint64_t t_nan, t_inf, t_sat, t_flush;
 } X(acc64);
 
-/* Errors of 2 x W/2 lanes: x, y are the input and result magnitudes (0 in
- * lanes that do not count, where the error is then 0). A lane's relative
- * error may exceed its maximum only if e > thr * x, thr = max * (1 - 2^-51)
- * (rel_may_exceed of the reference; x = 0 gives e = 0, never more), so the
- * divisions run only for vectors with such a lane. */
-IA void X(err)(VF64 *mabs, VF64 *mrel, VF64 *thr, VF64 xl, VF64 yl, VF64 xh, VF64 yh) {
+/* The thresholds for rmax: in double, rmax (1 - 2^-51) (as the reference);
+ * in float, rmax (1 - 2^-20) rounded, which stays below rmax (1 - 2^-21)
+ * after the float product's rounding, so it still never misses a maximum. */
+IA VF64 X(dthr_of)(double rmax) {
+  VF64 z = {0};
+  return z + rmax * 0x1.ffffffffffffcp-1;
+}
+IA VF32 X(thr_of)(double rmax) {
+  VF32 z = {0};
+  return z + (float)(rmax * 0x1.ffffep-1);
+}
+
+/* Relative errors e / x of 2 x W/2 lanes (x > 0 where e > 0) into *rmax. */
+IA void X(rel)(double *rmax, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
+  VF64 one = (VF64)((VU64)xl ^ (VU64)xl) + 1.0;
+  VF64 ql = el / (VF64)X(sel64)(xl > 0.0, (VU64)xl, (VU64)one);
+  VF64 qh = eh / (VF64)X(sel64)(xh > 0.0, (VU64)xh, (VU64)one);
+  VF64 q = X(maxpd)(ql, qh);
+  for (int i = 0; i < W / 2; i++)
+    if (q[i] > *rmax) *rmax = q[i];
+}
+
+/* Errors in double of 2 x W/2 lanes: x, y are the input and result
+ * magnitudes (0 in lanes that do not count, where the error is then 0). */
+IA void X(err)(VF64 *mabs, VF64 *dthr, double *rmax, VF64 xl, VF64 yl, VF64 xh, VF64 yh) {
   VF64 el = (VF64)((VU64)(yl - xl) & 0x7FFFFFFFFFFFFFFFu);
   VF64 eh = (VF64)((VU64)(yh - xh) & 0x7FFFFFFFFFFFFFFFu);
   *mabs = X(maxpd)(*mabs, X(maxpd)(el, eh));
-  if (X(gt_any)(el, *thr * xl, eh, *thr * xh)) {
-    VF64 one = (VF64)((VU64)xl ^ (VU64)xl) + 1.0;
-    VF64 ql = el / (VF64)X(sel64)(xl > 0.0, (VU64)xl, (VU64)one);
-    VF64 qh = eh / (VF64)X(sel64)(xh > 0.0, (VU64)xh, (VU64)one);
-    *mrel = X(maxpd)(*mrel, X(maxpd)(ql, qh));
-    *thr = *mrel * 0x1.ffffffffffffcp-1;
+  if (X(gt_any)(el, *dthr * xl, eh, *dthr * xh)) {
+    X(rel)(rmax, xl, el, xh, eh);
+    *dthr = X(dthr_of)(*rmax);
   }
 }
 
 /* Stats of W values, given as FP32 bits: input `in`, result `out` (acc_f32).
- * sat_min: the smallest |input| that overflows (0x7FFFFFFF: none). */
+ * sat_min: the smallest |input| that overflows (0x7FFFFFFF: none).
+ * Errors: x and the result y are FP32 values, and unless the result was
+ * saturated, y - x is exact in float (y is x rounded to fewer bits, or 0 or
+ * the smallest normal for tiny x: the difference is a multiple of x's ulp no
+ * larger than x), so |y - x| in float equals the reference's double. A
+ * vector with a saturated lane (y = 65504 for a huge x) takes the double
+ * path. Divisions, in double, only for candidate maxima. */
 IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min) {
   VI32 a = (VI32)(in & 0x7FFFFFFFu), oa = (VI32)(out & 0x7FFFFFFFu);
   VI32 fin = a < 0x7F800000, inf = oa == 0x7F800000, ok = fin & ~inf;
+  VI32 sat = ok & (a >= sat_min);
   A->nan -= (VU32)(a > 0x7F800000);
   A->inf -= (VU32)(fin & inf);
-  A->sat -= (VU32)(ok & (a >= sat_min));
+  A->sat -= (VU32)sat;
   A->flush -= (VU32)(ok & (oa == 0) & (a != 0));
-  VF64 xl, xh, yl, yh;
-  X(ps2pd)((VU32)(a & ok), &xl, &xh);
-  X(ps2pd)((VU32)(oa & ok), &yl, &yh);
-  X(err)(&A->abs, &A->rel, &A->thr, xl, yl, xh, yh);
+  VU32 xa = (VU32)(a & ok), ya = (VU32)(oa & ok);
+  if (sat_min != 0x7FFFFFFF && X(any32)(sat)) {
+    VF64 xl, xh, yl, yh;
+    X(ps2pd)(xa, &xl, &xh);
+    X(ps2pd)(ya, &yl, &yh);
+    X(err)(&A->dabs, &A->dthr, &A->rmax, xl, yl, xh, yh);
+    A->thr = X(thr_of)(A->rmax);
+    return;
+  }
+  VF32 x = (VF32)xa;
+  VF32 e = (VF32)((VU32)((VF32)ya - x) & 0x7FFFFFFFu);
+  A->fabs = X(maxps)(A->fabs, e);
+  if (X(gt_any_ps)(e, A->thr * x)) {
+    VF64 xl, xh, el, eh;
+    X(ps2pd)(xa, &xl, &xh);
+    X(ps2pd)((VU32)e, &el, &eh);
+    X(rel)(&A->rmax, xl, el, xh, eh);
+    A->thr = X(thr_of)(A->rmax);
+    A->dthr = X(dthr_of)(A->rmax);
+  }
 }
 
 /* Stats of W/2 FP64 inputs b and their results as doubles y (acc_f64);
@@ -161,12 +212,13 @@ IA void X(fold64)(X(acc64) * A) {
 }
 
 IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t inf, uint64_t sat,
-                 uint64_t flush, VF64 abs, VF64 rel) {
+                 uint64_t flush, VF32 fabs, VF64 dabs, double rmax) {
   st->count += n, st->nan += nan, st->to_inf += inf, st->saturated += sat, st->flushed += flush;
-  for (int i = 0; i < W / 2; i++) {
-    if (abs[i] > st->max_abs_error) st->max_abs_error = abs[i];
-    if (rel[i] > st->max_rel_error) st->max_rel_error = rel[i];
-  }
+  for (int i = 0; i < W / 2; i++)
+    if (dabs[i] > st->max_abs_error) st->max_abs_error = dabs[i];
+  for (int i = 0; i < W; i++)
+    if ((double)fabs[i] > st->max_abs_error) st->max_abs_error = fabs[i];
+  if (rmax > st->max_rel_error) st->max_rel_error = rmax;
 }
 
 /* ---- loops ------------------------------------------------------------------ *
@@ -179,12 +231,14 @@ IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t in
   if ((nv - k) * (IN) > PREFETCH) __builtin_prefetch(s + (IN)*k + PREFETCH)
 
 IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
-                         unsigned int fl, X(acc) * A, int32_t sat_min) {
+                         unsigned int fl, X(acc) * Ap, int32_t sat_min) {
+  X(acc) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(4);
     VU32 u = X(ld32)(s + 4 * k);
 #if HAS_BF16
-    if (fl == 0 && !A) {
+    if (fl == 0 && !Ap) {
       X(st_bf16_rne)(d + 2 * k, u, nt);
       continue;
     }
@@ -193,12 +247,15 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
     VU32 r = X(f32_bf16)(u, fl);
 #endif
     X(st16)(d + 2 * k, r, nt);
-    if (A) X(stats32)(A, u, r << 16, sat_min);
+    if (Ap) X(stats32)(&L, u, r << 16, sat_min);
   }
+  if (Ap) *Ap = L;
 }
 
 IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
-                         unsigned int fl, X(acc) * A) {
+                         unsigned int fl, X(acc) * Ap) {
+  X(acc) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(2);
     VU32 u = X(h2f)(X(ldh)(s + 2 * k)); /* exact; NaN already quiet */
@@ -206,7 +263,7 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
     if (fl & F_TRUNC) r = u >> 16;
     else {
 #if HAS_BF16
-      if (!A) {
+      if (!Ap) {
         X(st_bf16_rne)(d + 2 * k, u, nt);
         continue;
       }
@@ -216,68 +273,86 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
 #endif
     }
     X(st16)(d + 2 * k, r, nt);
-    if (A) X(stats32)(A, u, r << 16, 0x7FFFFFFF);
+    if (Ap) X(stats32)(&L, u, r << 16, 0x7FFFFFFF);
   }
+  if (Ap) *Ap = L;
 }
 
 IA void X(loop_f32_f16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
-                        unsigned int fl, X(acc) * A) {
+                        unsigned int fl, X(acc) * Ap) {
+  X(acc) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(4);
     VU32 u = X(ld32)(s + 4 * k);
     VH h = X(f32_f16)(u, fl);
     X(sth)(d + 2 * k, h, nt);
-    if (A) X(stats32)(A, u, X(h2f)(h), 0x477FF000);
+    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000);
   }
+  if (Ap) *Ap = L;
 }
 
 IA void X(loop_bf16_f16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
-                         unsigned int fl, X(acc) * A) {
+                         unsigned int fl, X(acc) * Ap) {
+  X(acc) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(2);
     VU32 u = X(ld16)(s + 2 * k) << 16; /* a signaling NaN is made quiet by the conversion */
     VH h = X(f32_f16)(u, fl);
     X(sth)(d + 2 * k, h, nt);
-    if (A) X(stats32)(A, u, X(h2f)(h), 0x477FF000);
+    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000);
   }
+  if (Ap) *Ap = L;
 }
 
 IA void X(loop_f64_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
-                        unsigned int fl, X(acc64) * A) {
+                        unsigned int fl, X(acc64) * Ap) {
+  X(acc64) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(8);
     VU64 lo = X(ldpd)(s + 8 * k), hi = X(ldpd)(s + 8 * k + 4 * W);
     VU32 r = X(f64_f32)(lo, hi, fl);
     X(st32)(d + 4 * k, r, nt);
-    if (A) {
+    if (Ap) {
       VF64 yl, yh, xl, xh;
       X(ps2pd)(r, &yl, &yh);
-      X(stats64)(A, lo, yl, &xl, &yl);
-      X(stats64)(A, hi, yh, &xh, &yh);
-      X(err)(&A->abs, &A->rel, &A->thr, xl, yl, xh, yh);
+      X(stats64)(&L, lo, yl, &xl, &yl);
+      X(stats64)(&L, hi, yh, &xh, &yh);
+      X(err)(&L.dabs, &L.dthr, &L.rmax, xl, yl, xh, yh);
     }
   }
+  if (Ap) *Ap = L;
 }
 
-IA void X(loop_bf16_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * A) {
+IA void X(loop_bf16_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * Ap) {
+  X(acc) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(2);
     VU32 r = X(bf16_f32)(X(ld16)(s + 2 * k));
     X(st32)(d + 4 * k, r, nt);
-    if (A) A->nan -= (VU32)((VI32)(r & 0x7FFFFFFFu) > 0x7F800000);
+    if (Ap) L.nan -= (VU32)((VI32)(r & 0x7FFFFFFFu) > 0x7F800000);
   }
+  if (Ap) *Ap = L;
 }
 
-IA void X(loop_f16_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * A) {
+IA void X(loop_f16_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * Ap) {
+  X(acc) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(2);
     VU32 r = X(h2f)(X(ldh)(s + 2 * k)); /* exact; NaN quiet, payload kept */
     X(st32)(d + 4 * k, r, nt);
-    if (A) A->nan -= (VU32)((VI32)(r & 0x7FFFFFFFu) > 0x7F800000);
+    if (Ap) L.nan -= (VU32)((VI32)(r & 0x7FFFFFFFu) > 0x7F800000);
   }
+  if (Ap) *Ap = L;
 }
 
-IA void X(loop_f32_f64)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * A) {
+IA void X(loop_f32_f64)(unsigned char *d, const unsigned char *s, size_t nv, int nt, X(acc) * Ap) {
+  X(acc) L; /* a local copy, which the compiler keeps in registers */
+  if (Ap) L = *Ap;
   for (size_t k = 0; k < nv; k += W) {
     PF(4);
     VU32 u = X(ld32)(s + 4 * k);
@@ -285,8 +360,9 @@ IA void X(loop_f32_f64)(unsigned char *d, const unsigned char *s, size_t nv, int
     X(ps2pd)(u, &lo, &hi); /* exact; NaN quiet, payload kept */
     X(stpd)(d + 8 * k, (VU64)lo, nt);
     X(stpd)(d + 8 * k + 4 * W, (VU64)hi, nt);
-    if (A) A->nan -= (VU32)((VI32)(u & 0x7FFFFFFFu) > 0x7F800000);
+    if (Ap) L.nan -= (VU32)((VI32)(u & 0x7FFFFFFFu) > 0x7F800000);
   }
+  if (Ap) *Ap = L;
 }
 
 /* ---- kernels -------------------------------------------------------------------- *
@@ -300,30 +376,30 @@ IA void X(loop_f32_f64)(unsigned char *d, const unsigned char *s, size_t nv, int
  * the elements before the first aligned output vector; when the output is not
  * even aligned to its element size, ordinary stores are used. */
 #define CHUNK ((size_t)1 << 16)
-#define KERNEL_BODY(IN, OUT, ACC, FOLD, SCALAR)                              \
-  unsigned char *d = dst;                                                    \
-  const unsigned char *s = src;                                              \
-  int nt = n * (OUT) >= NT_MIN && (uintptr_t)d % (OUT) == 0;                 \
-  if (nt) { /* the scalar code up to the first aligned output vector */      \
-    size_t head = (4 * W - (uintptr_t)d % (4 * W)) % (4 * W) / (OUT);        \
-    SCALAR(d, s, head, flags, stats);                                        \
-    d += (OUT)*head, s += (IN)*head, n -= head;                              \
-  }                                                                          \
-  size_t nv = n - n % W;                                                     \
-  if (!stats) {                                                              \
-    CALL(d, s, nv, (ACC *)NULL);                                             \
-  } else if (nv) {                                                           \
-    ACC A;                                                                   \
-    memset(&A, 0, sizeof A);                                                 \
-    for (size_t done = 0; done < nv;) {                                      \
-      size_t c = nv - done < CHUNK ? nv - done : CHUNK;                      \
-      CALL(d + (OUT)*done, s + (IN)*done, c, &A);                            \
-      FOLD(&A);                                                              \
-      done += c;                                                             \
-    }                                                                        \
-    X(merge)(stats, nv, A.t_nan, A.t_inf, A.t_sat, A.t_flush, A.abs, A.rel); \
-  }                                                                          \
-  if (nt) _mm_sfence();                                                      \
+#define KERNEL_BODY(IN, OUT, ACC, FOLD, SCALAR)                                        \
+  unsigned char *d = dst;                                                              \
+  const unsigned char *s = src;                                                        \
+  int nt = n * (OUT) >= NT_MIN && (uintptr_t)d % (OUT) == 0;                           \
+  if (nt) { /* the scalar code up to the first aligned output vector */                \
+    size_t head = (4 * W - (uintptr_t)d % (4 * W)) % (4 * W) / (OUT);                  \
+    SCALAR(d, s, head, flags, stats);                                                  \
+    d += (OUT)*head, s += (IN)*head, n -= head;                                        \
+  }                                                                                    \
+  size_t nv = n - n % W;                                                               \
+  if (!stats) {                                                                        \
+    CALL(d, s, nv, (ACC *)NULL);                                                       \
+  } else if (nv) {                                                                     \
+    ACC A;                                                                             \
+    memset(&A, 0, sizeof A);                                                           \
+    for (size_t done = 0; done < nv;) {                                                \
+      size_t c = nv - done < CHUNK ? nv - done : CHUNK;                                \
+      CALL(d + (OUT)*done, s + (IN)*done, c, &A);                                      \
+      FOLD(&A);                                                                        \
+      done += c;                                                                       \
+    }                                                                                  \
+    X(merge)(stats, nv, A.t_nan, A.t_inf, A.t_sat, A.t_flush, A.fabs, A.dabs, A.rmax); \
+  }                                                                                    \
+  if (nt) _mm_sfence();                                                                \
   SCALAR(d + (OUT)*nv, s + (IN)*nv, n - nv, flags, stats)
 
 TA static void X(f32_to_bf16)(void *dst, const void *src, size_t n, unsigned int flags,

@@ -94,6 +94,15 @@ CONSTANTS = {
     "CHECK_OUTPUT_NOT_PRODUCED": 6,
     "CHECK_TYPE": 7,
     "CHECK_EMPTY_NAME": 8,
+    "CHECK_UNKNOWN_OP": 9,
+    "CHECK_ARITY": 10,
+    "CHECK_ATTR_MISSING": 11,
+    "CHECK_ATTR_UNKNOWN": 12,
+    "CHECK_ATTR_TYPE": 13,
+    "CHECK_TYPE_CONSTRAINT": 14,
+    "CHECK_UNTYPED_IO": 15,
+    "CHECK_CODE_MAX": 15,
+    "CHECK_OPTIONS_VERSION": 1,
     # fingerprint.h
     "FINGERPRINT_SIZE": 33,
     # save.h: layouts, flags, defaults, placements

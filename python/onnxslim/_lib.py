@@ -25,8 +25,8 @@ would cut 64-bit handles).
 import ctypes
 import os
 
-from ._capi import (FUNCTIONS, ConvertOptions, ConvertStats, LoadOptions, ProgressFn,  # noqa: F401
-                    SaveOptions)
+from ._capi import (FUNCTIONS, CheckOptions, ConvertOptions, ConvertStats, LoadOptions,  # noqa: F401
+                    ProgressFn, SaveOptions)
 
 _SONAME = "libonnxslim.so.0"
 

@@ -7,7 +7,7 @@ import weakref
 from . import _args, _function, _graph, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
-from ._lib import LoadOptions, lib
+from ._lib import CheckOptions, LoadOptions, lib
 
 
 def load(path_or_bytes, base_dir=None, progress=None):
@@ -67,6 +67,8 @@ class Model:
         self._handle = handle
         self._finalizer = weakref.finalize(self, lib.onnxslim_model_free, handle)
         self._views = weakref.WeakValueDictionary()  # id -> buffer behind Tensor.numpy()
+        #: The note of the last check() (str, "" when none, see check()).
+        self.check_note = ""
 
     def _ptr(self):
         if not self._finalizer.alive:
@@ -174,20 +176,31 @@ class Model:
         """The main :class:`Graph`."""
         return _graph.Graph(self, _need(lib.onnxslim_model_graph(self._ptr())))
 
-    def check(self):
-        """Problems the library finds (onnxslim_check()).
+    def check(self, skip=()):
+        """Problems the library finds (onnxslim_check_with()).
 
         Returns a list of ``(code, location, message)`` tuples, ``code`` a
-        ``CHECK_*`` constant; empty when the model has none.
+        ``CHECK_*`` constant; empty when the model has none. ``skip``: kinds
+        not to look for, as ``CHECK_*`` codes or names (``"type_constraint"``,
+        see :func:`check_code_name`); an unknown name raises NotFound. What
+        the check could not do (e.g. schemas of an opset newer than the
+        library's tables) is in :attr:`check_note` afterwards.
         """
+        codes = [c if isinstance(c, int) else check_code_from_name(c) for c in skip]
+        opts = CheckOptions()
+        _check(lib.onnxslim_check_options_init(ctypes.byref(opts), _C["CHECK_OPTIONS_VERSION"]))
+        arr = (ctypes.c_int * max(1, len(codes)))(*codes)
+        opts.skip = ctypes.cast(arr, ctypes.POINTER(ctypes.c_int))
+        opts.n_skip = len(codes)
         report = ctypes.c_void_p()
-        _check(lib.onnxslim_check(ctypes.byref(report), self._ptr(), 0))
+        _check(lib.onnxslim_check_with(ctypes.byref(report), self._ptr(), ctypes.byref(opts)))
         try:
             out = []
             for i in range(lib.onnxslim_check_report_count(report)):
                 out.append((lib.onnxslim_check_report_code(report, i),
                             _str(_need(lib.onnxslim_check_report_location(report, i))),
                             _str(_need(lib.onnxslim_check_report_message(report, i)))))
+            self.check_note = _str(_need(lib.onnxslim_check_report_note(report)))
             return out
         finally:
             lib.onnxslim_check_report_free(report)
@@ -376,3 +389,16 @@ class Model:
     producer_version = property(producer_version.fget,
                                 lambda self, v: self.set_producer(version=v),
                                 doc=producer_version.__doc__)
+
+
+def check_code_name(code):
+    """The name of a ``CHECK_*`` code, e.g. ``"type_constraint"``
+    (onnxslim_check_code_name()); InvalidArgument for a value that is no
+    code."""
+    return _str(_need(lib.onnxslim_check_code_name(code)))
+
+
+def check_code_from_name(name):
+    """The ``CHECK_*`` code of a name (onnxslim_check_code_from_name());
+    NotFound for an unknown name."""
+    return _check(lib.onnxslim_check_code_from_name(name.encode() if isinstance(name, str) else name))

@@ -100,6 +100,37 @@ class TestOutputs(unittest.TestCase):
         self.assertEqual([p[0] for p in problems], [onnxslim.CHECK_UNDEFINED_INPUT])
         self.assertIn("ghost", problems[0][1] + problems[0][2])
 
+    def test_check_schemas_and_skip(self):
+        try:
+            from onnx import helper, TensorProto
+        except ImportError:
+            self.skipTest("python3-onnx is not installed")
+        # BFLOAT16 into Cast at opset 11, and an output without a type
+        x = helper.make_tensor_value_info("x", TensorProto.BFLOAT16, [1])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+        z = helper.make_value_info("z", helper.TypeProto())
+        g = helper.make_graph([helper.make_node("Cast", ["x"], ["y"], name="c", to=1),
+                               helper.make_node("Relu", ["y"], ["z"], name="r")], "g", [x], [y, z])
+        proto = helper.make_model(g, opset_imports=[helper.make_opsetid("", 11)])
+        with onnxslim.load(proto.SerializeToString()) as m:
+            codes = [p[0] for p in m.check()]
+            self.assertEqual(sorted(codes), [onnxslim.CHECK_TYPE_CONSTRAINT, onnxslim.CHECK_UNTYPED_IO])
+            self.assertEqual([p[0] for p in m.check(skip=["untyped_io"])],
+                             [onnxslim.CHECK_TYPE_CONSTRAINT])
+            self.assertEqual(m.check(skip=[onnxslim.CHECK_UNTYPED_IO, "type_constraint"]), [])
+            self.assertEqual(m.check_note, "")
+            with self.assertRaises(onnxslim.NotFound):
+                m.check(skip=["nonesuch"])
+            with self.assertRaises(onnxslim.InvalidArgument):
+                m.check(skip=[99])
+        self.assertEqual(onnxslim.check_code_name(onnxslim.CHECK_ARITY), "arity")
+        self.assertEqual(onnxslim.check_code_from_name("unknown_op"), onnxslim.CHECK_UNKNOWN_OP)
+        # an opset newer than the tables: the note says the schemas were not checked
+        proto = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+        with onnxslim.load(proto.SerializeToString()) as m:
+            m.check()
+            self.assertIn("opset 21", m.check_note)
+
     def test_fingerprint_equals_cli(self):
         cli = os.environ.get("ONNXSLIM_CLI")
         if not cli or not os.access(cli, os.X_OK):

@@ -33,6 +33,13 @@
  * that runs the library's integer fallback path, which the FP status flags
  * show (the cast raises overflow for 1e300, integers do not).
  *
+ * Paths: the kernels have a scalar reference and SIMD paths chosen at run
+ * time (lib/passes/convert_simd.h). Every check above runs for every path
+ * this CPU has, on the same references (computed once per block): this
+ * program calls each path's kernels directly, with the same rule as the
+ * dispatcher (the scalar code in a non-default environment), so it is
+ * linked with the library's objects. Stats are printed per path.
+ *
  * Usage: convert_exhaustive [threads [stride]]: threads default to the online
  * CPUs; a stride k > 1 checks only every k-th block of 2^16 inputs (a quick
  * partial run). Prints one line per check and "N passed, N failed". */
@@ -48,6 +55,50 @@
 #include <unistd.h>
 
 #include <onnxslim.h>
+
+#include "passes/convert_simd.h"
+
+/* ---- the kernels of one dispatch path ------------------------------------------ */
+
+static int paths[OSL_PATH_COUNT], npaths; /* the paths this CPU has */
+static __thread int cur_path;             /* the path the k_* functions run */
+
+static const osl_convert_fn scalar_fn[K_COUNT] = {
+    [K_F32_BF16] = onnxslim__convert_scalar_f32_to_bf16,
+    [K_F32_F16] = onnxslim__convert_scalar_f32_to_f16,
+    [K_BF16_F32] = onnxslim__convert_scalar_bf16_to_f32,
+    [K_F16_F32] = onnxslim__convert_scalar_f16_to_f32,
+    [K_F64_F32] = onnxslim__convert_scalar_f64_to_f32,
+    [K_F32_F64] = onnxslim__convert_scalar_f32_to_f64,
+    [K_F16_BF16] = onnxslim__convert_scalar_f16_to_bf16,
+    [K_BF16_F16] = onnxslim__convert_scalar_bf16_to_f16,
+};
+
+/* Kernel `kind` of path cur_path, as the dispatcher would run it. */
+static void kcall(int kind, void *dst, const void *src, size_t n, unsigned int fl,
+                  onnxslim_convert_stats *st) {
+  osl_convert_fn f = onnxslim__convert_simd_of(cur_path, kind);
+  (f ? f : scalar_fn[kind])(dst, src, n, fl, st);
+}
+static int k_f32_to_bf16(uint16_t *d, const float *s, size_t n, unsigned int fl,
+                         onnxslim_convert_stats *st) {
+  kcall(K_F32_BF16, d, s, n, fl, st);
+  return 0;
+}
+static int k_f32_to_f16(uint16_t *d, const float *s, size_t n, unsigned int fl,
+                        onnxslim_convert_stats *st) {
+  kcall(K_F32_F16, d, s, n, fl, st);
+  return 0;
+}
+static int k_f64_to_f32(float *d, const double *s, size_t n, unsigned int fl,
+                        onnxslim_convert_stats *st) {
+  kcall(K_F64_F32, d, s, n, fl, st);
+  return 0;
+}
+static int k_f32_to_f64(double *d, const float *s, size_t n) {
+  kcall(K_F32_F64, d, s, n, 0, NULL);
+  return 0;
+}
 
 #if defined(__SSE__) || defined(__x86_64__)
 #  include <xmmintrin.h>
@@ -92,8 +143,8 @@ typedef struct {
   unsigned first, last; /* block range [first, last) */
   uint64_t bad[NCHECK], tried[NCHECK];
   char first_bad[NCHECK][160];
-  onnxslim_convert_stats got[NSTATS];
-  expect want[NSTATS];
+  onnxslim_convert_stats got[OSL_PATH_COUNT][NSTATS]; /* per path */
+  expect want[OSL_PATH_COUNT][NSTATS];
   uint64_t ref_nan_differs; /* GCC's FP16 NaN != ours (information only) */
 } work;
 
@@ -103,7 +154,9 @@ static void fail(work *w, int c, const char *fmt, ...) {
   if (w->bad[c]++ == 0) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->first_bad[c], sizeof w->first_bad[c], fmt, ap);
+    int k = snprintf(w->first_bad[c], sizeof w->first_bad[c], "[%s] ",
+                     onnxslim__convert_path_name(cur_path));
+    vsnprintf(w->first_bad[c] + k, sizeof w->first_bad[c] - (size_t)k, fmt, ap);
     va_end(ap);
   }
 }
@@ -273,9 +326,11 @@ static void run16(work *w, bufs *b, k16 fn, unsigned int fl, int stats_kind, int
     w->tried[C_STATS_SAME]++;
     if (memcmp(b->o16, b->s16, sizeof b->o16) != 0)
       fail(w, C_STATS_SAME, "16-bit kernel flags %u, block at %08x", fl, b->in[0]);
-    if (sampled) merge_stats(&w->got[stats_kind], &st);
+    if (sampled) merge_stats(&w->got[cur_path][stats_kind], &st);
   }
 }
+
+static void check_kernels(work *w, bufs *b, unsigned blk, uint32_t base, int sampled);
 
 static void check_block(work *w, bufs *b, unsigned blk) {
   uint32_t base = blk << BLOCK_BITS;
@@ -294,13 +349,21 @@ static void check_block(work *w, bufs *b, unsigned blk) {
     ref_bf16(f32_of(u), &b->rb[i], &b->rbt[i]);
   }
   ref_f16_block(b->rh, b->in, BLOCK);
+  for (int p = 0; p < npaths; p++) {
+    cur_path = paths[p];
+    check_kernels(w, b, blk, base, sampled);
+  }
+}
+
+/* The kernels of path cur_path on block blk, against the references in b. */
+static void check_kernels(work *w, bufs *b, unsigned blk, uint32_t base, int sampled) {
 
   /* FP32 -> BF16 */
   static const unsigned int bf_flags[6] = {0, TRUNC, SAT, FLUSH, SAT | FLUSH, TRUNC | FLUSH};
   static const int bf_stats[6] = {S_BF16, -1, S_BF16_S, -1, -1, S_BF16_TF};
   for (int v = 0; v < 6; v++) {
     unsigned int fl = bf_flags[v];
-    run16(w, b, onnxslim_convert_f32_to_bf16, fl, bf_stats[v], sampled);
+    run16(w, b, k_f32_to_bf16, fl, bf_stats[v], sampled);
     w->tried[C_BF16 + v] += BLOCK;
     for (uint32_t i = 0; i < BLOCK; i++) {
       uint32_t u = b->in[i], a = u & 0x7FFFFFFFu, want;
@@ -315,7 +378,7 @@ static void check_block(work *w, bufs *b, unsigned blk) {
         fail(w, C_BF16 + v, "%08x -> %04x, want %04x", u, b->o16[i], want);
       if (sampled && bf_stats[v] >= 0) {
         double x = f32_of(u), y = bf16_value((uint16_t)want);
-        expect_add(&w->want[bf_stats[v]], x, y, a > 0x7F800000u, a == 0x7F800000u,
+        expect_add(&w->want[cur_path][bf_stats[v]], x, y, a > 0x7F800000u, a == 0x7F800000u,
                    (want & 0x7FFF) == 0x7F80 && a != 0x7F800000u,
                    (fl & SAT) && !(fl & TRUNC) && a >= 0x7F7F8000u && a < 0x7F800000u);
       }
@@ -327,7 +390,7 @@ static void check_block(work *w, bufs *b, unsigned blk) {
   static const int h_stats[4] = {S_F16, -1, -1, S_F16_SF};
   for (int v = 0; v < 4; v++) {
     unsigned int fl = h_flags[v];
-    run16(w, b, onnxslim_convert_f32_to_f16, fl, h_stats[v], sampled);
+    run16(w, b, k_f32_to_f16, fl, h_stats[v], sampled);
     w->tried[C_F16 + v] += BLOCK;
     for (uint32_t i = 0; i < BLOCK; i++) {
       uint32_t u = b->in[i], a = u & 0x7FFFFFFFu, want;
@@ -343,7 +406,7 @@ static void check_block(work *w, bufs *b, unsigned blk) {
         fail(w, C_F16 + v, "%08x -> %04x, want %04x", u, b->o16[i], want);
       if (sampled && h_stats[v] >= 0) {
         double x = f32_of(u), y = a > 0x7F800000u ? 0 : f16_value((uint16_t)want);
-        expect_add(&w->want[h_stats[v]], x, y, a > 0x7F800000u, a == 0x7F800000u,
+        expect_add(&w->want[cur_path][h_stats[v]], x, y, a > 0x7F800000u, a == 0x7F800000u,
                    (want & 0x7FFF) == 0x7C00 && a != 0x7F800000u,
                    (fl & SAT) && a >= 0x477FF000u && a < 0x7F800000u);
       }
@@ -351,7 +414,7 @@ static void check_block(work *w, bufs *b, unsigned blk) {
   }
 
   /* FP32 -> FP64 */
-  if (onnxslim_convert_f32_to_f64(b->o64, (const float *)b->in, BLOCK) != 0) abort();
+  if (k_f32_to_f64(b->o64, (const float *)b->in, BLOCK) != 0) abort();
   w->tried[C_F64] += BLOCK;
   for (uint32_t i = 0; i < BLOCK; i++) {
     double want = (double)f32_of(b->in[i]);
@@ -385,15 +448,15 @@ static void check_block(work *w, bufs *b, unsigned blk) {
   static const int d_stats[3] = {-1, S_D2F_S, -1}; /* stats path on sampled blocks only */
   for (int v = 0; v < 3; v++) {
     unsigned int fl = d_flags[v];
-    if (onnxslim_convert_f64_to_f32(b->o32, b->d, 4 * BLOCK, fl, NULL) != 0) abort();
+    if (k_f64_to_f32(b->o32, b->d, 4 * BLOCK, fl, NULL) != 0) abort();
     w->tried[v == 0 ? C_D2F : v == 1 ? C_D2F_S : C_D2F_F] += 4 * BLOCK;
     if (sampled && d_stats[v] >= 0) {
       onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-      if (onnxslim_convert_f64_to_f32(b->s32, b->d, 4 * BLOCK, fl, &st) != 0) abort();
+      if (k_f64_to_f32(b->s32, b->d, 4 * BLOCK, fl, &st) != 0) abort();
       w->tried[C_STATS_SAME]++;
       if (memcmp(b->o32, b->s32, sizeof b->o32) != 0)
         fail(w, C_STATS_SAME, "f64->f32 flags %u, block at %08x", fl, base);
-      merge_stats(&w->got[d_stats[v]], &st);
+      merge_stats(&w->got[cur_path][d_stats[v]], &st);
     }
     for (uint32_t i = 0; i < 4 * BLOCK; i++) {
       uint64_t db = bits64(b->d[i]), da = db & 0x7FFFFFFFFFFFFFFFu;
@@ -412,7 +475,7 @@ static void check_block(work *w, bufs *b, unsigned blk) {
              want);
       if (sampled && d_stats[v] >= 0) {
         double y = f32_of(want);
-        expect_add(&w->want[d_stats[v]], b->d[i], da > 0x7FF0000000000000u ? 0 : y,
+        expect_add(&w->want[cur_path][d_stats[v]], b->d[i], da > 0x7FF0000000000000u ? 0 : y,
                    da > 0x7FF0000000000000u, da == 0x7FF0000000000000u,
                    (want & 0x7FFFFFFFu) == 0x7F800000u && da != 0x7FF0000000000000u,
                    (fl & SAT) && da >= 0x47EFFFFFF0000000u && da < 0x7FF0000000000000u);
@@ -429,31 +492,31 @@ static void check_block(work *w, bufs *b, unsigned blk) {
     for (int v = 0; v < 3; v++) {
       unsigned int fl = all[v];
       /* default environment results */
-      if (onnxslim_convert_f32_to_bf16(b->o16, (const float *)b->in, BLOCK, fl, NULL)) abort();
+      if (k_f32_to_bf16(b->o16, (const float *)b->in, BLOCK, fl, NULL)) abort();
       set_env(env);
-      int r = onnxslim_convert_f32_to_bf16(x16, (const float *)b->in, BLOCK, fl, NULL);
+      int r = k_f32_to_bf16(x16, (const float *)b->in, BLOCK, fl, NULL);
       reset_env();
       w->tried[C_ENV]++;
       if (r || memcmp(b->o16, x16, sizeof b->o16))
         fail(w, C_ENV, "f32->bf16 flags %u env %d block %08x", fl, env, base);
       if (fl & TRUNC) continue;
-      if (onnxslim_convert_f32_to_f16(b->o16, (const float *)b->in, BLOCK, fl, NULL)) abort();
+      if (k_f32_to_f16(b->o16, (const float *)b->in, BLOCK, fl, NULL)) abort();
       set_env(env);
-      r = onnxslim_convert_f32_to_f16(x16, (const float *)b->in, BLOCK, fl, NULL);
+      r = k_f32_to_f16(x16, (const float *)b->in, BLOCK, fl, NULL);
       reset_env();
       w->tried[C_ENV]++;
       if (r || memcmp(b->o16, x16, sizeof b->o16))
         fail(w, C_ENV, "f32->f16 flags %u env %d block %08x", fl, env, base);
-      if (onnxslim_convert_f64_to_f32(b->o32, b->d, 4 * BLOCK, fl, NULL)) abort();
+      if (k_f64_to_f32(b->o32, b->d, 4 * BLOCK, fl, NULL)) abort();
       set_env(env);
-      r = onnxslim_convert_f64_to_f32(x32, b->d, 4 * BLOCK, fl, NULL);
+      r = k_f64_to_f32(x32, b->d, 4 * BLOCK, fl, NULL);
       reset_env();
       w->tried[C_ENV]++;
       if (r || memcmp(b->o32, x32, sizeof b->o32))
         fail(w, C_ENV, "f64->f32 flags %u env %d block %08x", fl, env, base);
     }
     set_env(env);
-    int r = onnxslim_convert_f32_to_f64(b->o64, (const float *)b->in, BLOCK);
+    int r = k_f32_to_f64(b->o64, (const float *)b->in, BLOCK);
     reset_env();
     w->tried[C_ENV]++;
     for (uint32_t i = 0; i < BLOCK && !r; i++)
@@ -472,12 +535,12 @@ static void check_paths(work *w) {
   double big = 1e300;
   float f;
   feclearexcept(FE_ALL_EXCEPT);
-  onnxslim_convert_f64_to_f32(&f, &big, 1, 0, NULL);
+  k_f64_to_f32(&f, &big, 1, 0, NULL);
   int cast_default = fetestexcept(FE_OVERFLOW) != 0;
   for (int env = 0; env < n_env(); env++) {
     set_env(env);
     feclearexcept(FE_ALL_EXCEPT);
-    onnxslim_convert_f64_to_f32(&f, &big, 1, 0, NULL);
+    k_f64_to_f32(&f, &big, 1, 0, NULL);
     int cast_other = fetestexcept(FE_OVERFLOW) != 0;
     reset_env();
     w->tried[C_PATH]++;
@@ -491,7 +554,10 @@ static void *thread_main(void *arg) {
   work *w = arg;
   bufs *b = malloc(sizeof *b);
   if (!b) abort();
-  check_paths(w);
+  for (int p = 0; p < npaths; p++) {
+    cur_path = paths[p];
+    check_paths(w);
+  }
   for (unsigned blk = w->first; blk < w->last; blk += stride) check_block(w, b, blk);
   free(b);
   return NULL;
@@ -504,6 +570,12 @@ int main(int argc, char **argv) {
   if (argc > 2 && atoi(argv[2]) > 1) stride = (unsigned)atoi(argv[2]);
   struct timespec t0, t1;
   use_f16c = have_f16c();
+  for (int p = 0; p < OSL_PATH_COUNT; p++) {
+    if (onnxslim__convert_path_available(p)) paths[npaths++] = p;
+    printf("   path %-6s %s\n", onnxslim__convert_path_name(p),
+           onnxslim__convert_path_available(p) ? "checked" : "not on this CPU, not checked");
+  }
+  fflush(stdout);
   for (uint32_t h = 0; h < 65536; h++) {
     _Float16 v;
     uint16_t hb = (uint16_t)h;
@@ -519,7 +591,8 @@ int main(int argc, char **argv) {
      * half, which take the same time */
     w[t].first = (unsigned)(NBLOCKS * (uint64_t)t / (uint64_t)nt);
     w[t].last = (unsigned)(NBLOCKS * (uint64_t)(t + 1) / (uint64_t)nt);
-    for (int s = 0; s < NSTATS; s++) w[t].got[s].version = ONNXSLIM_CONVERT_STATS_VERSION;
+    for (int p = 0; p < OSL_PATH_COUNT; p++)
+      for (int s = 0; s < NSTATS; s++) w[t].got[p][s].version = ONNXSLIM_CONVERT_STATS_VERSION;
     if (pthread_create(&th[t], NULL, thread_main, &w[t]) != 0) return 1;
   }
   for (long t = 0; t < nt; t++) pthread_join(th[t], NULL);
@@ -532,26 +605,29 @@ int main(int argc, char **argv) {
       if (w[t].bad[c] && !all.bad[c]) memcpy(all.first_bad[c], w[t].first_bad[c], 160);
       all.bad[c] += w[t].bad[c], all.tried[c] += w[t].tried[c];
     }
-    for (int s = 0; s < NSTATS; s++) {
-      merge_stats(&all.got[s], &w[t].got[s]);
-      expect *e = &all.want[s], *f = &w[t].want[s];
-      e->count += f->count, e->to_inf += f->to_inf, e->saturated += f->saturated;
-      e->flushed += f->flushed, e->nan += f->nan;
-      if (f->max_abs > e->max_abs) e->max_abs = f->max_abs;
-      if (f->max_rel > e->max_rel) e->max_rel = f->max_rel;
-    }
+    for (int p = 0; p < OSL_PATH_COUNT; p++)
+      for (int s = 0; s < NSTATS; s++) {
+        merge_stats(&all.got[p][s], &w[t].got[p][s]);
+        expect *e = &all.want[p][s], *f = &w[t].want[p][s];
+        e->count += f->count, e->to_inf += f->to_inf, e->saturated += f->saturated;
+        e->flushed += f->flushed, e->nan += f->nan;
+        if (f->max_abs > e->max_abs) e->max_abs = f->max_abs;
+        if (f->max_rel > e->max_rel) e->max_rel = f->max_rel;
+      }
     all.ref_nan_differs += w[t].ref_nan_differs;
   }
   static const char *sname[NSTATS] = {"f32->bf16", "f32->bf16 truncate|flush",
                                       "f32->bf16 saturate", "f32->f16",
                                       "f32->f16 saturate|flush", "f64->f32 saturate"};
+  for (int i = 0; i < npaths; i++)
   for (int s = 0; s < NSTATS; s++) {
-    onnxslim_convert_stats *g = &all.got[s];
-    expect *e = &all.want[s];
+    int p = paths[i];
+    onnxslim_convert_stats *g = &all.got[p][s];
+    expect *e = &all.want[p][s];
     all.tried[C_STATS_COUNTS]++;
-    printf("   stats %-26s count %llu nan %llu to_inf %llu saturated %llu flushed %llu "
+    printf("   stats %-6s %-26s count %llu nan %llu to_inf %llu saturated %llu flushed %llu "
            "max_abs %.6g max_rel %.6g\n",
-           sname[s], (unsigned long long)g->count, (unsigned long long)g->nan,
+           onnxslim__convert_path_name(p), sname[s], (unsigned long long)g->count, (unsigned long long)g->nan,
            (unsigned long long)g->to_inf, (unsigned long long)g->saturated,
            (unsigned long long)g->flushed, g->max_abs_error, g->max_rel_error);
     if (g->count != e->count || g->nan != e->nan || g->to_inf != e->to_inf ||
@@ -559,9 +635,9 @@ int main(int argc, char **argv) {
         g->max_abs_error != e->max_abs || g->max_rel_error != e->max_rel) {
       char msg[160];
       snprintf(msg, sizeof msg,
-               "%s: want count %llu nan %llu to_inf %llu sat %llu flushed %llu abs %.17g "
+               "[%s] %s: want count %llu nan %llu to_inf %llu sat %llu flushed %llu abs %.17g "
                "rel %.17g",
-               sname[s], (unsigned long long)e->count, (unsigned long long)e->nan,
+               onnxslim__convert_path_name(p), sname[s], (unsigned long long)e->count, (unsigned long long)e->nan,
                (unsigned long long)e->to_inf, (unsigned long long)e->saturated,
                (unsigned long long)e->flushed, e->max_abs, e->max_rel);
       if (!all.bad[C_STATS_COUNTS]) memcpy(all.first_bad[C_STATS_COUNTS], msg, sizeof msg);

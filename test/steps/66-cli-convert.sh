@@ -256,7 +256,7 @@ fold='warning: [0-9]* 16-bit initializers* (.*) [a-z]* read only by a Cast to FL
 [ $r -eq 0 ] && [ ! -s "$tmp/o" ] &&
   grep -q "^onnxslim: warning: 2 16-bit initializers (.*) are read only by a Cast to FLOAT: onnxruntime's graph optimizations turn them back into FLOAT initializers" "$tmp/e" &&
   grep -q "^  e.g. '$WE'$" "$tmp/e" &&
-  grep -q 'optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer keeps the saving' "$tmp/e" &&
+  grep -q 'keeps the saving with the session config entry optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer and the CPU memory arena off' "$tmp/e" &&
   grep -q 'docs/recipe.md' "$tmp/e" &&
   ok "--policy cast-before: warns that onnxruntime folds the Casts back, names the largest tensor and the session setting" ||
   bad "cast-before fold-back warning (exit $r): $(cat "$tmp/e")"

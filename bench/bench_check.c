@@ -1,0 +1,75 @@
+/* Times onnxslim_check() on a model already opened, and how much resident
+ * memory it adds (file pages the check maps in, heap it keeps):
+ *
+ *   bench_check MODEL [REPEAT]
+ *
+ * Prints: open_ms=<open> check_ms=<fastest of REPEAT checks>
+ * rss_growth_kb=<VmRSS after the first check - before it>
+ * file_growth_kb=<RssFile growth, the mapped file pages> problems=<count>
+ * nodes=<main graph nodes> */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <onnxslim.h>
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A "Key:   N kB" line of /proc/self/status, in KiB. */
+static long status_kb(const char *key) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long v = -1;
+  size_t n = strlen(key);
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, key, n) == 0 && line[n] == ':') v = atol(line + n + 1);
+  if (f) fclose(f);
+  return v;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench_check MODEL [REPEAT]\n");
+    return 2;
+  }
+  int repeat = argc > 2 ? atoi(argv[2]) : 5;
+  if (repeat < 1) repeat = 1;
+  onnxslim_model *m = NULL;
+  double t0 = now_ms();
+  if (onnxslim_model_open(&m, argv[1], NULL) != 0) {
+    fprintf(stderr, "bench_check: %s\n", onnxslim_error_last());
+    return 1;
+  }
+  double t1 = now_ms();
+  size_t nodes = onnxslim_graph_node_count(onnxslim_model_graph(m));
+  long rss0 = status_kb("VmRSS"), file0 = status_kb("RssFile");
+  double best = 1e300;
+  size_t problems = 0;
+  long rss1 = 0, file1 = 0;
+  for (int i = 0; i < repeat; i++) {
+    onnxslim_check_report *r = NULL;
+    double a = now_ms();
+    if (onnxslim_check(&r, m, 0) != 0) {
+      fprintf(stderr, "bench_check: %s\n", onnxslim_error_last());
+      return 1;
+    }
+    double b = now_ms();
+    if (b - a < best) best = b - a;
+    problems = onnxslim_check_report_count(r);
+    onnxslim_check_report_free(r);
+    if (i == 0) {
+      rss1 = status_kb("VmRSS");
+      file1 = status_kb("RssFile");
+    }
+  }
+  printf("open_ms=%.2f check_ms=%.3f rss_growth_kb=%ld file_growth_kb=%ld problems=%zu nodes=%zu\n",
+         t1 - t0, best, rss1 - rss0, file1 - file0, problems, nodes);
+  onnxslim_model_free(m);
+  return 0;
+}
