@@ -357,6 +357,42 @@ TEST(fingerprint_keeps_weights_unmapped) {
   unlink(path);
 }
 
+/* In a child: the model at path opened, then its file cut to half its
+ * size (another program rewriting it): reading, converting and saving the
+ * lost tensors fail with ONNXSLIM_EIO and a message, where reading them
+ * through the mapping killed the process (SIGBUS). 0 or 1. */
+static int file_gets_shorter(const char *path) {
+  onnxslim_model *m = NULL;
+  struct stat st;
+  if (onnxslim_model_open(&m, path, NULL) || stat(path, &st) != 0 ||
+      truncate(path, st.st_size / 2) != 0)
+    return 1;
+  const onnxslim_graph *g = onnxslim_model_graph(m);
+  uint8_t b[16];
+  int ok = onnxslim_tensor_read(onnxslim_graph_initializer(g, N_TENSORS - 1), 0, b, 16) ==
+               ONNXSLIM_EIO &&
+           strstr(onnxslim_error_last(), "shorter") != NULL;
+  char out[300];
+  snprintf(out, sizeof out, "%s.out.onnx", path);
+  onnxslim_save_options xo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  xo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  xo.size_threshold = 0;
+  ok = ok && onnxslim_save(NULL, m, out, &xo) == ONNXSLIM_EIO && access(out, F_OK) != 0;
+  onnxslim_convert_report *rep = NULL;
+  ok = ok && onnxslim_convert_model(&rep, m, NULL) == ONNXSLIM_EIO && rep == NULL;
+  if (!ok) fprintf(stderr, "file_gets_shorter: %s\n", onnxslim_error_last());
+  onnxslim_model_free(m);
+  return ok ? 0 : 1;
+}
+
+TEST(file_gets_shorter_is_an_error_not_a_crash) {
+  char path[300];
+  PATH(path, "%s/shorter.onnx", dir);
+  REQUIRE(write_model(path) == 0);
+  in_child(file_gets_shorter, path);
+  unlink(path);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-memory-XXXXXX");
@@ -368,6 +404,7 @@ int main(int argc, char **argv) {
   RUN(scattered_tensor_reads_keep_weights_unmapped);
   RUN(convert_and_save_keep_weights_unmapped);
   RUN(fingerprint_keeps_weights_unmapped);
+  RUN(file_gets_shorter_is_an_error_not_a_crash);
   rmdir(dir);
   return t_done();
 }
