@@ -18,7 +18,7 @@
  * stores, conversions HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
  *
  * Every function computes, lane by lane, exactly what the scalar reference
- * (convert_kernels.c) computes; comments say where the hardware's own
+ * (convert_scalar.c) computes; comments say where the hardware's own
  * conversion is used and why it agrees. Callers have checked that the SSE
  * environment is the default one (round to nearest, no FTZ/DAZ), so the
  * hardware conversions round to nearest even and see subnormals as they are.
@@ -261,7 +261,7 @@ IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t in
  * Each loop converts nv elements (a multiple of W), with stats into A when A
  * is not NULL; fl and A's presence are constants after inlining. The input
  * PREFETCH bytes ahead is requested while it is inside the input (see
- * convert_kernels.c: the hardware prefetcher alone did not keep up). */
+ * convert_scalar.c: the hardware prefetcher alone did not keep up). */
 #define PREFETCH 4096
 #define PF(IN) \
   if ((nv - k) * (IN) > PREFETCH) __builtin_prefetch(s + (IN)*k + PREFETCH)
