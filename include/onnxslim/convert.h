@@ -4,13 +4,21 @@
  * bits of a binary32) and DOUBLE (IEEE binary64, "FP64").
  *
  * These functions convert arrays of values in memory. They never allocate,
- * never keep a pointer, touch no global state and may be called from any
- * number of threads at once (a stats object must not be shared by threads
- * running at the same time). Values are in host byte order (ONNX raw_data is
- * little-endian, as are the hosts this library is built for). dst and src must
- * not overlap. The library does not rely on dst or src being aligned, so
- * they may point into a mapped file at any offset. FP16 and BF16 values are
- * passed as their 16-bit patterns in uint16_t.
+ * never keep a pointer, touch no global state (but the choice of SIMD code
+ * below, made once) and may be called from any number of threads at once (a
+ * stats object must not be shared by threads running at the same time). Values are in host byte
+ * order (ONNX raw_data is little-endian, as are the hosts this library is built for). dst and src
+ * must not overlap. The library does not rely on dst or src being aligned, so they may point into a
+ * mapped file at any offset. FP16 and BF16 values are passed as their 16-bit patterns in uint16_t.
+ *
+ * Speed: on x86-64 the functions run SIMD code for the widest instruction
+ * set the CPU has (AVX-512 with AVX-512 BF16, or AVX2 with F16C), chosen
+ * once, at the first conversion; elsewhere portable C. Every choice gives
+ * the same bytes and the same stats. The environment variable
+ * ONNXSLIM_KERNELS=scalar|avx2|avx512, read at that first conversion,
+ * forces a choice (one the CPU lacks falls back to the widest it has below
+ * it); it is meant for comparing them. Large outputs are written with
+ * non-temporal stores (they bypass the caches).
  *
  * Numeric policy (the same for every function):
  *   - Rounding: round to nearest, ties to even (IEEE 754 roundTiesToEven),

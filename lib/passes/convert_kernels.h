@@ -1,7 +1,7 @@
 /*
  * libonnxslim - internal entry points of the numeric conversion kernels
- * (convert_kernels.c), for the initializer-level conversion (convert.c).
- * Never installed.
+ * (convert_kernels.c, convert_scalar.c, convert_simd.c), for the initializer-level conversion
+ * (convert.c). Never installed.
  *
  * Every kernel has the same signature and the numeric policy documented in
  * include/onnxslim/convert.h. Unlike the public functions, kernels do not

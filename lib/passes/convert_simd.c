@@ -55,6 +55,8 @@ typedef float f32x8 __attribute__((vector_size(32)));
 #  define VF32 f32x8
 #  define VH __m128i
 
+IA u32x8 sel_avx2(i32x8 m, u32x8 a, u32x8 b) { return (a & (u32x8)m) | (b & ~(u32x8)m); }
+IA u64x4 sel64_avx2(i64x4 m, u64x4 a, u64x4 b) { return (a & (u64x4)m) | (b & ~(u64x4)m); }
 IA u32x8 ld32_avx2(const unsigned char *p) { return (u32x8)_mm256_loadu_si256((const void *)p); }
 IA void st32_avx2(unsigned char *p, u32x8 v, int nt) {
   if (nt) _mm256_stream_si256((void *)p, (__m256i)v);
@@ -81,15 +83,30 @@ IA __m128i cvtph_avx2(u32x8 bits) {
 IA u32x8 h2f_avx2(__m128i h) { return (u32x8)_mm256_cvtph_ps(h); }
 IA int any32_avx2(i32x8 m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
 IA f32x8 maxps_avx2(f32x8 a, f32x8 b) { return (f32x8)_mm256_max_ps((__m256)a, (__m256)b); }
-IA int gt_any_ps_avx2(f32x8 a, f32x8 b) {
-  return _mm256_movemask_ps(_mm256_cmp_ps((__m256)a, (__m256)b, _CMP_GT_OQ)) != 0;
+/* some lane with a > b (signed), a > b unsigned, two pairs of 64-bit lanes */
+IA int gti_any_avx2(i32x8 a, int32_t b) {
+  return !_mm256_testz_si256(_mm256_cmpgt_epi32((__m256i)a, _mm256_set1_epi32(b)),
+                             _mm256_set1_epi32(-1));
+}
+IA int gti64_any_avx2(i64x4 a, i64x4 c, int64_t b) {
+  __m256i x = _mm256_set1_epi64x(b);
+  return !_mm256_testz_si256(
+      _mm256_or_si256(_mm256_cmpgt_epi64((__m256i)a, x), _mm256_cmpgt_epi64((__m256i)c, x)),
+      _mm256_set1_epi32(-1));
+}
+IA int gtu_any_avx2(u32x8 a, u32x8 b) {
+  __m256i m = _mm256_set1_epi32((int)0x80000000u);
+  return !_mm256_testz_si256(
+      _mm256_cmpgt_epi32(_mm256_xor_si256((__m256i)a, m), _mm256_xor_si256((__m256i)b, m)),
+      _mm256_set1_epi32(-1));
+}
+IA int gtu64_any_avx2(u64x4 a, u64x4 b, u64x4 c, u64x4 d) {
+  __m256i m = _mm256_set1_epi64x((long long)0x8000000000000000u);
+  __m256i x = _mm256_cmpgt_epi64(_mm256_xor_si256((__m256i)a, m), _mm256_xor_si256((__m256i)b, m));
+  __m256i y = _mm256_cmpgt_epi64(_mm256_xor_si256((__m256i)c, m), _mm256_xor_si256((__m256i)d, m));
+  return !_mm256_testz_si256(_mm256_or_si256(x, y), _mm256_set1_epi32(-1));
 }
 IA f64x4 maxpd_avx2(f64x4 a, f64x4 b) { return (f64x4)_mm256_max_pd((__m256d)a, (__m256d)b); }
-/* a > b in some lane of either pair */
-IA int gt_any_avx2(f64x4 a, f64x4 b, f64x4 c, f64x4 d) {
-  return _mm256_movemask_pd(_mm256_or_pd(_mm256_cmp_pd((__m256d)a, (__m256d)b, _CMP_GT_OQ),
-                                         _mm256_cmp_pd((__m256d)c, (__m256d)d, _CMP_GT_OQ))) != 0;
-}
 IA u32x8 pd2ps_avx2(f64x4 lo, f64x4 hi) {
   return (u32x8)_mm256_set_m128(_mm256_cvtpd_ps((__m256d)hi), _mm256_cvtpd_ps((__m256d)lo));
 }
@@ -116,7 +133,7 @@ IA void ps2pd_avx2(u32x8 bits, f64x4 *lo, f64x4 *hi) {
 
 /* ---- AVX-512 F/BW/VL/BF16: 16 lanes ------------------------------------------ */
 
-#  define AVX512_TARGET "avx512f,avx512bw,avx512vl,avx512bf16,avx2,f16c"
+#  define AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,avx2,f16c"
 #  define TA __attribute__((target(AVX512_TARGET)))
 #  define IA static inline __attribute__((always_inline, target(AVX512_TARGET)))
 #  define W 16
@@ -136,6 +153,17 @@ typedef float f32x16 __attribute__((vector_size(64)));
 #  define VF32 f32x16
 #  define VH __m256i
 
+/* Selects with a mask register: written with bit operations, GCC makes the
+ * compare's mask a vector with vpternlogd, whose inputs are whatever register
+ * it picks, a false dependency that chained the iterations of a loop. */
+IA u32x16 sel_avx512(i32x16 m, u32x16 a, u32x16 b) {
+  return (u32x16)_mm512_mask_blend_epi32(_mm512_test_epi32_mask((__m512i)m, (__m512i)m), (__m512i)b,
+                                         (__m512i)a);
+}
+IA u64x8 sel64_avx512(i64x8 m, u64x8 a, u64x8 b) {
+  return (u64x8)_mm512_mask_blend_epi64(_mm512_test_epi64_mask((__m512i)m, (__m512i)m), (__m512i)b,
+                                        (__m512i)a);
+}
 IA u32x16 ld32_avx512(const unsigned char *p) { return (u32x16)_mm512_loadu_si512(p); }
 IA void st32_avx512(unsigned char *p, u32x16 v, int nt) {
   if (nt) _mm512_stream_si512((void *)p, (__m512i)v);
@@ -160,14 +188,21 @@ IA __m256i cvtph_avx512(u32x16 bits) {
 IA u32x16 h2f_avx512(__m256i h) { return (u32x16)_mm512_cvtph_ps(h); }
 IA int any32_avx512(i32x16 m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0; }
 IA f32x16 maxps_avx512(f32x16 a, f32x16 b) { return (f32x16)_mm512_max_ps((__m512)a, (__m512)b); }
-IA int gt_any_ps_avx512(f32x16 a, f32x16 b) {
-  return _mm512_cmp_ps_mask((__m512)a, (__m512)b, _CMP_GT_OQ) != 0;
+IA int gti_any_avx512(i32x16 a, int32_t b) {
+  return _mm512_cmpgt_epi32_mask((__m512i)a, _mm512_set1_epi32(b)) != 0;
+}
+IA int gti64_any_avx512(i64x8 a, i64x8 c, int64_t b) {
+  __m512i x = _mm512_set1_epi64(b);
+  return (_mm512_cmpgt_epi64_mask((__m512i)a, x) | _mm512_cmpgt_epi64_mask((__m512i)c, x)) != 0;
+}
+IA int gtu_any_avx512(u32x16 a, u32x16 b) {
+  return _mm512_cmpgt_epu32_mask((__m512i)a, (__m512i)b) != 0;
+}
+IA int gtu64_any_avx512(u64x8 a, u64x8 b, u64x8 c, u64x8 d) {
+  return (_mm512_cmpgt_epu64_mask((__m512i)a, (__m512i)b) |
+          _mm512_cmpgt_epu64_mask((__m512i)c, (__m512i)d)) != 0;
 }
 IA f64x8 maxpd_avx512(f64x8 a, f64x8 b) { return (f64x8)_mm512_max_pd((__m512d)a, (__m512d)b); }
-IA int gt_any_avx512(f64x8 a, f64x8 b, f64x8 c, f64x8 d) {
-  return (_mm512_cmp_pd_mask((__m512d)a, (__m512d)b, _CMP_GT_OQ) |
-          _mm512_cmp_pd_mask((__m512d)c, (__m512d)d, _CMP_GT_OQ)) != 0;
-}
 IA u32x16 pd2ps_avx512(f64x8 lo, f64x8 hi) {
   __m512d l = _mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps((__m512d)lo)));
   return (u32x16)_mm512_insertf64x4(l, _mm256_castps_pd(_mm512_cvtpd_ps((__m512d)hi)), 1);
@@ -183,23 +218,26 @@ IA void ps2pd_avx512(u32x16 bits, f64x8 *lo, f64x8 *hi) {
  * (and flushes subnormal results). The lanes whose input is subnormal (or a
  * NaN, so the result never depends on the CPU's NaN handling) take the
  * integer rounding instead; such lanes are rare, so it is computed only for
- * vectors that have one. */
-IA __mmask16 bf16_fixup_avx512(u32x16 u) {
+ * vectors that have one. sub = 0: the input has no subnormal value (it was
+ * converted from FP16), only NaN lanes are fixed up. */
+IA __mmask16 bf16_fixup_avx512(u32x16 u, int sub) {
   __m512i a = _mm512_and_si512((__m512i)u, _mm512_set1_epi32(0x7FFFFFFF));
+  __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7F800000));
+  if (!sub) return nan;
   return _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
                                  _mm512_set1_epi32(0x007FFFFF)) |
-         _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7F800000));
+         nan;
 }
 IA u32x16 f32_bf16_avx512(u32x16 u, unsigned int fl);
-IA u32x16 bf16_rne_avx512(u32x16 u) {
+IA u32x16 bf16_rne_avx512(u32x16 u, int sub) {
   __m512i r = _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh((__m512)u));
-  __mmask16 fix = bf16_fixup_avx512(u);
+  __mmask16 fix = bf16_fixup_avx512(u, sub);
   if (fix) r = _mm512_mask_mov_epi32(r, fix, (__m512i)f32_bf16_avx512(u, 0));
   return (u32x16)r;
 }
-IA void st_bf16_rne_avx512(unsigned char *p, u32x16 u, int nt) {
+IA void st_bf16_rne_avx512(unsigned char *p, u32x16 u, int nt, int sub) {
   __m256i r = (__m256i)_mm512_cvtneps_pbh((__m512)u);
-  __mmask16 fix = bf16_fixup_avx512(u);
+  __mmask16 fix = bf16_fixup_avx512(u, sub);
   if (fix) r = _mm256_mask_mov_epi16(r, fix, _mm512_cvtepi32_epi16((__m512i)f32_bf16_avx512(u, 0)));
   sth_avx512(p, r, nt);
 }
@@ -223,7 +261,8 @@ static int cpu_has(int p) {
   }
   if (!avx || !f16c || (xcr0 & 0x6) != 0x6) return 0;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
-  int avx2 = b >> 5 & 1, avx512 = (b >> 16 & 1) && (b >> 30 & 1) && (b >> 31 & 1);
+  int avx2 = b >> 5 & 1;
+  int avx512 = (b >> 16 & 1) && (b >> 17 & 1) && (b >> 30 & 1) && (b >> 31 & 1); /* F DQ BW VL */
   if (p == OSL_PATH_AVX2) return avx2;
   if (p != OSL_PATH_AVX512 || !avx2 || !avx512 || (xcr0 & 0xE0) != 0xE0) return 0;
   if (a < 1 || !__get_cpuid_count(7, 1, &a, &b, &c, &d)) return 0;

@@ -3,7 +3,7 @@
  * (convert_simd.c). Internal, never installed.
  *
  * A "path" is one instruction set the kernels are written for:
- *   OSL_PATH_SCALAR  portable C (convert_kernels.c): the reference
+ *   OSL_PATH_SCALAR  portable C (convert_scalar.c): the reference
  *   OSL_PATH_AVX2    x86-64 AVX2 + F16C, 256-bit vectors
  *   OSL_PATH_AVX512  x86-64 AVX-512 F/BW/VL + AVX-512 BF16 (and F16C),
  *                    512-bit vectors; vcvtneps2bf16 for FP32 -> BF16

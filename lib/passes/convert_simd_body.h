@@ -11,13 +11,14 @@
  *   VF32      W lanes of float
  *   VU64 VI64 VF64  W/2 lanes of uint64_t / int64_t / double
  *   VH        W FP16 values (an __m128i / __m256i)
+ *   X(sel) X(sel64) m ? a : b lane by lane (m: a compare's result)
  *   X(ld32) X(st32) X(ld16) X(st16) X(cvtph) X(h2f) X(ldh) X(sth)
- *   X(any32) X(maxps) X(gt_any_ps)
- *             X(maxpd) X(gt_any) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads, stores, conversions
- *   HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
+ *   X(any32) X(gti_any) X(gti64_any)
+ *             X(gtu_any) X(gtu64_any) X(maxps) X(maxpd) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads,
+ * stores, conversions HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
  *
  * Every function computes, lane by lane, exactly what the scalar reference
- * (convert_kernels.c) computes; comments say where the hardware's own
+ * (convert_scalar.c) computes; comments say where the hardware's own
  * conversion is used and why it agrees. Callers have checked that the SSE
  * environment is the default one (round to nearest, no FTZ/DAZ), so the
  * hardware conversions round to nearest even and see subnormals as they are.
@@ -32,9 +33,6 @@
  */
 
 /* ---- element-wise helpers ------------------------------------------------ */
-
-IA VU32 X(sel)(VI32 m, VU32 a, VU32 b) { return (a & (VU32)m) | (b & ~(VU32)m); }
-IA VU64 X(sel64)(VI64 m, VU64 a, VU64 b) { return (a & (VU64)m) | (b & ~(VU64)m); }
 
 /* FP32 bits -> BF16 bits in the low half of each lane (f32_to_bf16_1). All
  * compares are on values below 2^31, as signed lanes (AVX2 has no unsigned
@@ -92,39 +90,55 @@ IA VU32 X(f64_f32)(VU64 lo, VU64 hi, unsigned int fl) {
 }
 
 /* ---- fused stats ----------------------------------------------------------- *
+ * Counters: NaN, Inf, overflow and saturation all have |x| at or above the
+ * overflow threshold (or Inf): one compare per vector finds them, and only
+ * vectors with such a lane (rare in weights) count them, with vectors of
+ * per-lane counts, folded into 64-bit totals once per chunk.
+ *
+ * Maximum absolute error: per-lane maxima. For FP32, FP16 and BF16 inputs x
+ * and the result y are FP32 values, and unless the result was saturated,
+ * y - x is exact in float (y is x rounded to fewer bits, or 0, or the
+ * smallest normal for tiny x: the difference is a multiple of x's ulp no
+ * larger than x), so |y - x| in float equals the reference's double. A
+ * vector with a saturated lane (y = 65504 for a huge x) is done in double.
+ *
  * Maximum relative error: only the maximum over all elements matters, so one
- * running maximum `rmax` (a double) serves every lane, and a lane is divided
- * only when its error may exceed it: e > thr * x, with thr = rmax times a
- * factor slightly below 1 that makes up for the rounding of the product (the
- * reference's rel_may_exceed does the same per lane). Lanes with x = 0 have
- * e = 0 and never pass. */
+ * running maximum `rmax` serves every lane, and a vector is divided (in
+ * double, as the reference) only when some lane may exceed it. The test is
+ * e * inv >= x, inv = (1 / rmax) (1 + margin) (while rmax = 0: e > 0), compared
+ * as the bit patterns of non-negative values (integer order is float order;
+ * x - 1 makes it strict for x = 0, whose error is 0 and never counts). It
+ * never misses a maximum: if e / x > rmax, e * inv exceeds x by more than the
+ * product's rounding, and a subnormal product rounds to a multiple of the
+ * smallest subnormal, of which x is one, so it cannot fall below x. Flushed
+ * lanes (y = 0, relative error 1 >= rmax) always pass the test, so they are
+ * counted there. */
 
 typedef struct {
   VU32 nan, inf, sat, flush; /* per-lane counts since the last fold */
-  VF32 fabs, thr;            /* per-lane maximum error (exact, in float); threshold */
-  VF64 dabs, dthr;           /* the same in double (vectors with saturated lanes) */
+  VF32 fabs, finv;           /* per-lane maximum error (float); e * finv >= x test */
+  VF64 dabs, dinv;           /* the same in double */
   double rmax;               /* maximum relative error */
   uint64_t t_nan, t_inf, t_sat, t_flush;
 } X(acc);
 
 typedef struct {
   VU64 nan, inf, sat, flush;
-  VF32 fabs, thr; /* unused */
-  VF64 dabs, dthr;
+  VF32 fabs, finv; /* unused */
+  VF64 dabs, dinv;
   double rmax;
   uint64_t t_nan, t_inf, t_sat, t_flush;
 } X(acc64);
 
-/* The thresholds for rmax: in double, rmax (1 - 2^-51) (as the reference);
- * in float, rmax (1 - 2^-20) rounded, which stays below rmax (1 - 2^-21)
- * after the float product's rounding, so it still never misses a maximum. */
-IA VF64 X(dthr_of)(double rmax) {
-  VF64 z = {0};
-  return z + rmax * 0x1.ffffffffffffcp-1;
-}
-IA VF32 X(thr_of)(double rmax) {
-  VF32 z = {0};
-  return z + (float)(rmax * 0x1.ffffep-1);
+/* The inverse thresholds for rmax, with margins that cover the roundings of
+ * 1 / rmax, its conversion to float and the product e * inv. */
+IA void X(inv_of)(VF32 *finv, VF64 *dinv, double rmax) {
+  VF32 zf = {0};
+  VF64 zd = {0};
+  double i = 1.0 / rmax; /* rmax > 0 */
+  double f = i * (1 + 0x1p-19);
+  *finv = zf + (f < 0x1p127 ? (float)f : __builtin_inff());
+  *dinv = zd + i * (1 + 0x1p-40);
 }
 
 /* Relative errors e / x of 2 x W/2 lanes (x > 0 where e > 0) into *rmax. */
@@ -138,27 +152,44 @@ IA void X(rel)(double *rmax, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
 }
 
 /* Errors in double of 2 x W/2 lanes: x, y are the input and result
- * magnitudes (0 in lanes that do not count, where the error is then 0). */
-IA void X(err)(VF64 *mabs, VF64 *dthr, double *rmax, VF64 xl, VF64 yl, VF64 xh, VF64 yh) {
+ * magnitudes (0 in lanes that do not count, where the error is then 0).
+ * Returns the mask of the lanes that passed the relative-error test (so the
+ * caller can count flushed lanes among them), or 0. */
+IA int X(err)(VF64 *mabs, VF64 *dinv, VF32 *finv, double *rmax, VF64 xl, VF64 yl, VF64 xh,
+              VF64 yh) {
   VF64 el = (VF64)((VU64)(yl - xl) & 0x7FFFFFFFFFFFFFFFu);
   VF64 eh = (VF64)((VU64)(yh - xh) & 0x7FFFFFFFFFFFFFFFu);
   *mabs = X(maxpd)(*mabs, X(maxpd)(el, eh));
-  if (X(gt_any)(el, *dthr * xl, eh, *dthr * xh)) {
-    X(rel)(rmax, xl, el, xh, eh);
-    *dthr = X(dthr_of)(*rmax);
+  VU64 z = (VU64)xl ^ (VU64)xl;
+  if (*rmax > 0
+          ? !X(gtu64_any)((VU64)(el * *dinv), (VU64)xl - 1u, (VU64)(eh * *dinv), (VU64)xh - 1u)
+          : !X(gtu64_any)((VU64)el, z, (VU64)eh, z))
+    return 0;
+  X(rel)(rmax, xl, el, xh, eh);
+  X(inv_of)(finv, dinv, *rmax);
+  return 1;
+}
+
+/* Errors of W lanes in float: xa, ya are the input and result magnitudes as
+ * FP32 bits (0 in lanes that do not count); the result not saturated.
+ * count_flush: count the flushed lanes (see above). */
+IA void X(err32)(X(acc) * A, VU32 xa, VU32 ya, int count_flush) {
+  VF32 e = (VF32)((VU32)((VF32)ya - (VF32)xa) & 0x7FFFFFFFu);
+  A->fabs = X(maxps)(A->fabs, e);
+  if (A->rmax > 0 ? X(gtu_any)((VU32)(e * A->finv), xa - 1u) : X(gtu_any)((VU32)e, xa ^ xa)) {
+    if (count_flush) A->flush -= (VU32)((ya == 0) & (xa != 0));
+    VF64 xl, xh, el, eh;
+    X(ps2pd)(xa, &xl, &xh);
+    X(ps2pd)((VU32)e, &el, &eh);
+    X(rel)(&A->rmax, xl, el, xh, eh);
+    X(inv_of)(&A->finv, &A->dinv, A->rmax);
   }
 }
 
-/* Stats of W values, given as FP32 bits: input `in`, result `out` (acc_f32).
- * sat_min: the smallest |input| that overflows (0x7FFFFFFF: none).
- * Errors: x and the result y are FP32 values, and unless the result was
- * saturated, y - x is exact in float (y is x rounded to fewer bits, or 0 or
- * the smallest normal for tiny x: the difference is a multiple of x's ulp no
- * larger than x), so |y - x| in float equals the reference's double. A
- * vector with a saturated lane (y = 65504 for a huge x) takes the double
- * path. Divisions, in double, only for candidate maxima. */
-IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min) {
-  VI32 a = (VI32)(in & 0x7FFFFFFFu), oa = (VI32)(out & 0x7FFFFFFFu);
+/* Stats of W values with a special lane (NaN, Inf, overflow): every counter,
+ * and the errors of the lanes that count; in double when a lane was
+ * saturated. */
+IA void X(stats32_special)(X(acc) * A, VI32 a, VI32 oa, int32_t sat_min) {
   VI32 fin = a < 0x7F800000, inf = oa == 0x7F800000, ok = fin & ~inf;
   VI32 sat = ok & (a >= sat_min);
   A->nan -= (VU32)(a > 0x7F800000);
@@ -170,33 +201,38 @@ IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min) {
     VF64 xl, xh, yl, yh;
     X(ps2pd)(xa, &xl, &xh);
     X(ps2pd)(ya, &yl, &yh);
-    X(err)(&A->dabs, &A->dthr, &A->rmax, xl, yl, xh, yh);
-    A->thr = X(thr_of)(A->rmax);
+    X(err)(&A->dabs, &A->dinv, &A->finv, &A->rmax, xl, yl, xh, yh);
     return;
   }
-  VF32 x = (VF32)xa;
-  VF32 e = (VF32)((VU32)((VF32)ya - x) & 0x7FFFFFFFu);
-  A->fabs = X(maxps)(A->fabs, e);
-  if (X(gt_any_ps)(e, A->thr * x)) {
-    VF64 xl, xh, el, eh;
-    X(ps2pd)(xa, &xl, &xh);
-    X(ps2pd)((VU32)e, &el, &eh);
-    X(rel)(&A->rmax, xl, el, xh, eh);
-    A->thr = X(thr_of)(A->rmax);
-    A->dthr = X(dthr_of)(A->rmax);
-  }
+  X(err32)(A, xa, ya, 0);
 }
 
-/* Stats of W/2 FP64 inputs b and their results as doubles y (acc_f64);
- * returns the magnitudes (0 in lanes that do not count) in *x, *y. */
-IA void X(stats64)(X(acc64) * A, VU64 b, VF64 yd, VF64 *x, VF64 *y) {
-  VI64 a = (VI64)(b & 0x7FFFFFFFFFFFFFFFu), ya = (VI64)((VU64)yd & 0x7FFFFFFFFFFFFFFFu);
-  VI64 fin = a < 0x7FF0000000000000, inf = ya == 0x7FF0000000000000, ok = fin & ~inf;
-  A->nan -= (VU64)(a > 0x7FF0000000000000);
-  A->inf -= (VU64)(fin & inf);
-  A->sat -= (VU64)(ok & (a >= 0x47EFFFFFF0000000));
-  A->flush -= (VU64)(ok & (ya == 0) & (a != 0));
-  *x = (VF64)(a & ok), *y = (VF64)(ya & ok);
+/* Stats of W values, given as FP32 bits: input `in`, result `out` (acc_f32).
+ * sat_min: the smallest |input| that overflows (0x7FFFFFFF: none). */
+IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min) {
+  VI32 a = (VI32)(in & 0x7FFFFFFFu), oa = (VI32)(out & 0x7FFFFFFFu);
+  int32_t lim = sat_min < 0x7F800000 ? sat_min : 0x7F800000;
+  if (X(gti_any)(a, lim - 1)) X(stats32_special)(A, a, oa, sat_min);
+  else X(err32)(A, (VU32)a, (VU32)oa, 1);
+}
+
+/* Stats of 2 x W/2 FP64 inputs b and their results as doubles y (acc_f64). */
+IA void X(stats64)(X(acc64) * A, VU64 bl, VF64 yl, VU64 bh, VF64 yh) {
+  VI64 al = (VI64)(bl & 0x7FFFFFFFFFFFFFFFu), ah = (VI64)(bh & 0x7FFFFFFFFFFFFFFFu);
+  VI64 ol = (VI64)((VU64)yl & 0x7FFFFFFFFFFFFFFFu), oh = (VI64)((VU64)yh & 0x7FFFFFFFFFFFFFFFu);
+  int special = X(gti64_any)(al, ah, 0x47EFFFFFF0000000 - 1);
+  if (special) {
+    VI64 finl = al < 0x7FF0000000000000, infl = ol == 0x7FF0000000000000, okl = finl & ~infl;
+    VI64 finh = ah < 0x7FF0000000000000, infh = oh == 0x7FF0000000000000, okh = finh & ~infh;
+    A->nan -= (VU64)(al > 0x7FF0000000000000) + (VU64)(ah > 0x7FF0000000000000);
+    A->inf -= (VU64)(finl & infl) + (VU64)(finh & infh);
+    A->sat -= (VU64)(okl & (al >= 0x47EFFFFFF0000000)) + (VU64)(okh & (ah >= 0x47EFFFFFF0000000));
+    A->flush -= (VU64)(okl & (ol == 0) & (al != 0)) + (VU64)(okh & (oh == 0) & (ah != 0));
+    al &= okl, ol &= okl, ah &= okh, oh &= okh;
+  }
+  if (X(err)(&A->dabs, &A->dinv, &A->finv, &A->rmax, (VF64)al, (VF64)ol, (VF64)ah, (VF64)oh) &&
+      !special)
+    A->flush -= (VU64)((ol == 0) & (al != 0)) + (VU64)((oh == 0) & (ah != 0));
 }
 
 IA void X(fold)(X(acc) * A) {
@@ -225,7 +261,7 @@ IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t in
  * Each loop converts nv elements (a multiple of W), with stats into A when A
  * is not NULL; fl and A's presence are constants after inlining. The input
  * PREFETCH bytes ahead is requested while it is inside the input (see
- * convert_kernels.c: the hardware prefetcher alone did not keep up). */
+ * convert_scalar.c: the hardware prefetcher alone did not keep up). */
 #define PREFETCH 4096
 #define PF(IN) \
   if ((nv - k) * (IN) > PREFETCH) __builtin_prefetch(s + (IN)*k + PREFETCH)
@@ -239,10 +275,10 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
     VU32 u = X(ld32)(s + 4 * k);
 #if HAS_BF16
     if (fl == 0 && !Ap) {
-      X(st_bf16_rne)(d + 2 * k, u, nt);
+      X(st_bf16_rne)(d + 2 * k, u, nt, 1);
       continue;
     }
-    VU32 r = fl == 0 ? X(bf16_rne)(u) : X(f32_bf16)(u, fl);
+    VU32 r = fl == 0 ? X(bf16_rne)(u, 1) : X(f32_bf16)(u, fl);
 #else
     VU32 r = X(f32_bf16)(u, fl);
 #endif
@@ -264,10 +300,10 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
     else {
 #if HAS_BF16
       if (!Ap) {
-        X(st_bf16_rne)(d + 2 * k, u, nt);
+        X(st_bf16_rne)(d + 2 * k, u, nt, 0);
         continue;
       }
-      r = X(bf16_rne)(u);
+      r = X(bf16_rne)(u, 0);
 #else
       r = X(f32_bf16)(u, 0);
 #endif
@@ -316,11 +352,9 @@ IA void X(loop_f64_f32)(unsigned char *d, const unsigned char *s, size_t nv, int
     VU32 r = X(f64_f32)(lo, hi, fl);
     X(st32)(d + 4 * k, r, nt);
     if (Ap) {
-      VF64 yl, yh, xl, xh;
+      VF64 yl, yh;
       X(ps2pd)(r, &yl, &yh);
-      X(stats64)(&L, lo, yl, &xl, &yl);
-      X(stats64)(&L, hi, yh, &xh, &yh);
-      X(err)(&L.dabs, &L.dthr, &L.rmax, xl, yl, xh, yh);
+      X(stats64)(&L, lo, yl, hi, yh);
     }
   }
   if (Ap) *Ap = L;
