@@ -77,6 +77,15 @@ static float next_up(float v) {
   return v;
 }
 
+/* The next float below v > 0. */
+static float next_down(float v) {
+  uint32_t b;
+  memcpy(&b, &v, sizeof b);
+  b--;
+  memcpy(&v, &b, sizeof v);
+  return v;
+}
+
 /* sqrt of v >= 0 (Newton's iteration; for the report only). */
 static double dsqrt(double v) {
   if (!(v > 0)) return 0;
@@ -124,6 +133,8 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
     v = amax / (float)qmax;
     if (v == 0) v = FLT_TRUE_MIN;
     while ((double)amax / v > qmax) v = next_up(v);
+    /* the smallest such value, whatever the rounding of the division was */
+    while (v > FLT_TRUE_MIN && (double)amax / next_down(v) <= qmax) v = next_down(v);
   }
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
     uint16_t b;
