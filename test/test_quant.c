@@ -6,6 +6,7 @@
  * every byte position of a block, in all three 4-bit layouts), the report's
  * quantization statistics, and refusals that leave the model unchanged.
  * test/steps/59-quant.sh checks the same against numpy and onnxruntime. */
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -332,6 +333,34 @@ TEST(report_getter_errors) {
   onnxslim_model_free(m);
 }
 
+/* The quantized bytes do not depend on the caller's rounding mode. */
+TEST(rounding_mode_independent) {
+  const void *d;
+  size_t n;
+  uint8_t *want = NULL;
+  size_t nwant = 0;
+  int modes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+  for (int i = 0; i < 4; i++) {
+    onnxslim_model *m = open_bert();
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK(fesetround(modes[i]) == 0);
+    CHECK_OK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 0, 0));
+    int ok = onnxslim_tensor_data(find(m, WORD), &d, &n) == 0;
+    fesetround(FE_TONEAREST);
+    CHECK(ok);
+    if (i == 0) {
+      want = malloc(n);
+      memcpy(want, d, n);
+      nwant = n;
+    } else {
+      CHECK(ok && n == nwant && memcmp(d, want, n) == 0);
+    }
+    onnxslim_model_free(m);
+  }
+  free(want);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(options_versions);
@@ -340,5 +369,6 @@ int main(int argc, char **argv) {
   RUN(ort_int8_offset);
   RUN(refusals_change_nothing);
   RUN(report_getter_errors);
+  RUN(rounding_mode_independent);
   return t_done();
 }

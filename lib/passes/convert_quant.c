@@ -55,14 +55,15 @@ enum {
 
 typedef struct {
   osl_xform x;
-  int geom;              /* OSL_QG_* */
-  size_t ncols, kblocks; /* OSL_QG_COLS and _STRIDED */
-  int32_t src;           /* FLOAT or FLOAT16 */
-  int32_t scale_type;    /* FLOAT or FLOAT16 */
-  int qmax;              /* 127 or 7 */
-  int layout;            /* OSL_QL_* */
-  size_t bs;             /* values per block */
-  osl_qacc *acc;         /* the validation pass adds to it (else NULL) */
+  int geom;                    /* OSL_QG_* */
+  size_t ncols, kblocks;       /* OSL_QG_COLS and _STRIDED */
+  const onnxslim_model *model; /* _STRIDED: releases the source's pages at its end */
+  int32_t src;                 /* FLOAT or FLOAT16 */
+  int32_t scale_type;          /* FLOAT or FLOAT16 */
+  int qmax;                    /* 127 or 7 */
+  int layout;                  /* OSL_QL_* */
+  size_t bs;                   /* values per block */
+  osl_qacc *acc;               /* the validation pass adds to it (else NULL) */
 } osl_qx;
 
 /* (The library does not link libm: these few helpers are its own.) */
@@ -73,6 +74,15 @@ static float next_up(float v) {
   uint32_t b;
   memcpy(&b, &v, sizeof b);
   b++;
+  memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+/* The next float below v > 0. */
+static float next_down(float v) {
+  uint32_t b;
+  memcpy(&b, &v, sizeof b);
+  b--;
   memcpy(&v, &b, sizeof v);
   return v;
 }
@@ -124,6 +134,8 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
     v = amax / (float)qmax;
     if (v == 0) v = FLT_TRUE_MIN;
     while ((double)amax / v > qmax) v = next_up(v);
+    /* the smallest such value, whatever the rounding of the division was */
+    while (v > FLT_TRUE_MIN && (double)amax / next_down(v) <= qmax) v = next_down(v);
   }
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
     uint16_t b;
@@ -285,6 +297,10 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
   free(v);
   free(qv);
   free(kq);
+  /* a strided pass touches the whole matrix in each chunk, so the chunks'
+   * own releases cannot keep its pages out: they go once it is done */
+  if (!rc && q->geom == OSL_QG_STRIDED && q->model && first + n == x->count)
+    onnxslim__release(q->model, x->src, x->count * x->in_size);
   return rc;
 }
 
@@ -636,6 +652,7 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
 static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_progress *prog) {
   osl_qx q;
   qx_init(&q, c, p, p->layout);
+  q.model = m;
   memset(&c->acc, 0, sizeof c->acc);
   c->acc.blocks_per_row = c->mm ? 1 : (uint64_t)c->cols / c->bs;
   onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
@@ -659,6 +676,7 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   if (!data || !sc) return onnxslim__err_nomem(NULL);
   qx_init(data, c, p, p->layout);
   qx_init(sc, c, p, OSL_QL_SCALES);
+  data->model = sc->model = m;
   /* consumers first: the handles stay valid as the tensor changes */
   size_t nc = onnxslim_graph_consumer_count(g, c->name);
   onnxslim_node **readers = malloc(nc * sizeof *readers);
