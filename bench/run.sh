@@ -7,7 +7,8 @@
 # shell with bench/lib.sh's helpers. BENCH_ONLY="NAME ..." runs only those
 # (e.g. BENCH_ONLY="recipe memory"). The output is also kept in
 # $B/bench/bench.log; a run of every section (no BENCH_ONLY) writes it, with
-# the machine described, to docs/benchmarks.md (bench/write_doc.py).
+# the machine described, to docs/benchmarks.md (bench/write_doc.py), and
+# copies its headline lines into README.md's "Measured" list.
 set -eu
 B=${B:-build}
 mkdir -p "$B/bench"
@@ -18,8 +19,8 @@ if [ -z "${BENCH_INNER:-}" ]; then
   { rc=0; BENCH_INNER=1 sh "$0" "$@" 2>&1 || rc=$?; echo "$rc" > "$B/bench/rc"; } | tee "$B/bench/bench.log"
   rc=$(cat "$B/bench/rc" 2>/dev/null || echo 1)
   if [ "$rc" = 0 ] && [ -z "${BENCH_ONLY:-}" ]; then
-    /usr/bin/python3 bench/write_doc.py "$B/bench/bench.log" docs/benchmarks.md
-    echo "wrote docs/benchmarks.md"
+    /usr/bin/python3 bench/write_doc.py "$B/bench/bench.log" docs/benchmarks.md README.md
+    echo "wrote docs/benchmarks.md and README.md's headline"
   fi
   exit "$rc"
 fi

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Writes docs/benchmarks.md from the log of a full `make bench` run.
 
-Usage: write_doc.py BENCH_LOG OUT_MD
+Usage: write_doc.py BENCH_LOG OUT_MD [README]
 
 The document holds the machine the figures were measured on, the headline
 lines the sections print ("headline: ..."), every verdict line
 ("target: ..."), and each section's output verbatim. It is generated: edit
-the sections (bench/sections/*.sh), not the document.
+the sections (bench/sections/*.sh), not the document. With README, the
+headline lines also replace the list between README's markers
+"<!-- bench-headline" and "<!-- /bench-headline -->", so the README quotes
+the document it links to.
 """
 import datetime
 import os
@@ -69,8 +72,8 @@ def sections(log):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: write_doc.py BENCH_LOG OUT_MD")
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: write_doc.py BENCH_LOG OUT_MD [README]")
     log = read(sys.argv[1])
     secs = sections(log)
     if not secs:
@@ -103,6 +106,21 @@ def main():
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(md) + "\n")
     os.replace(tmp, sys.argv[2])
+    if len(sys.argv) == 4 and heads:
+        quote_headline(sys.argv[3], ["- %s" % h for _, h in heads])
+
+
+def quote_headline(readme, bullets):
+    """Replaces the list between README's bench-headline markers."""
+    text = read(readme)
+    m = re.search(r"(<!-- bench-headline[^\n]*-->\n)(.*?)(<!-- /bench-headline -->)", text, re.S)
+    if not m:
+        sys.exit("write_doc.py: no bench-headline markers in " + readme)
+    text = text[:m.start(2)] + "\n".join(bullets) + "\n" + text[m.end(2):]
+    tmp = readme + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, readme)
 
 
 main()

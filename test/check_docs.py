@@ -8,7 +8,9 @@
   (readelf -d: NEEDED, libc and the dynamic loader aside);
 - docs/design.md names every public struct (one with its fields in a public
   header) and gives their number right;
-- docs/handles.md's "What you own" lists every *_free function of the API.
+- docs/handles.md's "What you own" lists every *_free function of the API;
+- README.md's "Measured" list quotes the headline of docs/benchmarks.md
+  (both written by `make bench`).
 Prints one line per check and "N passed, N failed"."""
 import os
 import re
@@ -139,5 +141,18 @@ own = section(handles, "What you own")
 report(bool(frees) and all(f in own for f in frees),
        "docs/handles.md \"What you own\" lists every *_free function (%d)" % len(frees),
        "missing: %s" % sorted(f for f in frees if f not in own))
+
+# ---- the README quotes the benchmarks' headline ------------------------------------
+readme = (root / "README.md").read_text()
+quoted = re.search(r"<!-- bench-headline[^\n]*-->\n(.*?)<!-- /bench-headline -->", readme, re.S)
+bench_md = root / "docs/benchmarks.md"
+if bench_md.exists():
+    head = section(bench_md.read_text(), "Headline").strip()
+    report(quoted is not None and head != "" and quoted.group(1).strip() == head,
+           "README.md's \"Measured\" list is the headline of docs/benchmarks.md",
+           "README: %r; docs/benchmarks.md: %r" % (quoted.group(1).strip() if quoted else None, head))
+else:
+    report(quoted is not None and "make bench" in quoted.group(1),
+           "README.md's \"Measured\" list says to run make bench (no docs/benchmarks.md yet)")
 
 finish()
