@@ -124,7 +124,7 @@ static int paths_tried;
 
 TEST(every_path_same_results) {
   enum { N = 200000 };
-  unsigned char *in = malloc((size_t)N * 8 + 64), *want = malloc((size_t)N * 8 + 64),
+  unsigned char *in = calloc(1, (size_t)N * 8 + 64), *want = malloc((size_t)N * 8 + 64),
                 *got = malloc((size_t)N * 8 + 64);
   CHECK(in && want && got);
   if (!in || !want || !got) return;

@@ -34,6 +34,10 @@ vg "bad-input corpus" "$B/bad_inputs" test/fuzz/corpus/*.onnx
 vg "onnxslim info" "$B/onnxslim" info test/data/bert-tiny.onnx
 vg "onnxslim convert" "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/out.onnx"
 vg "unit tests (test_check)" "$B/test/test_check"
+# valgrind emulates no AVX-512 (and says so through CPUID): the kernels'
+# dispatch must pick a path it runs, and every path it has must still give
+# the scalar reference's bytes
+vg "unit tests (test_convert_paths: the SIMD kernel paths valgrind runs)" "$B/test/test_convert_paths"
 for t in graph node model insert cleanup; do
   vg "unit tests (test_$t)" "$B/test/test_$t"
 done
