@@ -129,13 +129,17 @@ static void load_block(float *dst, const uint8_t *src, size_t n, int32_t type) {
  * so no value saturates (1 for a block of zeros). *s the scale's value,
  * *h its FLOAT16 pattern. -1: no FLOAT16 scale is large enough. */
 static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) {
+  /* amax / v <= qmax is tested as amax <= qmax * v: exact in double (a
+   * float times an integer below 2^8 fits in 53 bits), so the result does
+   * not depend on how a division would round */
+  double a = amax, qm = qmax;
   float v = 1.0f;
   if (amax > 0) {
     v = amax / (float)qmax;
     if (v == 0) v = FLT_TRUE_MIN;
-    while ((double)amax / v > qmax) v = next_up(v);
+    while (a > qm * v) v = next_up(v);
     /* the smallest such value, whatever the rounding of the division was */
-    while (v > FLT_TRUE_MIN && (double)amax / next_down(v) <= qmax) v = next_down(v);
+    while (v > FLT_TRUE_MIN && a <= qm * next_down(v)) v = next_down(v);
   }
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
     uint16_t b;
@@ -144,7 +148,7 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
     for (;;) {
       if ((b & 0x7c00) == 0x7c00) return -1;
       onnxslim_convert_f16_to_f32(&v, &b, 1);
-      if (!(amax > 0) || (double)amax / v <= qmax) break;
+      if (!(amax > 0) || a <= qm * v) break;
       b++;
     }
     *h = b;
