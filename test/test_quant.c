@@ -50,9 +50,10 @@ static int quantize(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to
  * midpoints (ties to the even neighbour). */
 static float ref_scale(float amax, int qmax) {
   if (amax == 0) return 1.0f;
+  /* amax / s <= qmax in exact arithmetic, i.e. amax <= qmax * s in double */
   float s = (float)((double)amax / qmax);
-  while (s > 0 && (double)amax / (double)nextafterf(s, 0) <= qmax) s = nextafterf(s, 0);
-  while ((double)amax / s > qmax) s = nextafterf(s, INFINITY);
+  while (s > 0 && (double)amax <= (double)qmax * nextafterf(s, 0)) s = nextafterf(s, 0);
+  while ((double)amax > (double)qmax * s) s = nextafterf(s, INFINITY);
   return s;
 }
 

@@ -319,7 +319,11 @@ typedef struct onnxslim_convert_options {
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
   unsigned int quant_flags; /**< version 5: 0 or ONNXSLIM_QUANT_ALLOW_UNPACKED */
   /** Version 5: the type of the scales, ONNXSLIM_DTYPE_FLOAT or _FLOAT16;
-   * 0 (the default): the tensor's own type. */
+   * 0 (the default): the tensor's own type. A quantization reads the
+   * selected tensors once before changing anything: with a report with
+   * statistics (out not NULL, no ONNXSLIM_CONVERT_REPORT_NO_STATS) that
+   * pass computes onnxslim_quant_stats, else it only checks that every value
+   * is finite (the report's errors are then 0). */
   int32_t scale_type;
 } onnxslim_convert_options;
 

@@ -129,13 +129,17 @@ static void load_block(float *dst, const uint8_t *src, size_t n, int32_t type) {
  * so no value saturates (1 for a block of zeros). *s the scale's value,
  * *h its FLOAT16 pattern. -1: no FLOAT16 scale is large enough. */
 static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) {
+  /* amax / v <= qmax is tested as amax <= qmax * v: exact in double (a
+   * float times an integer below 2^8 fits in 53 bits), so the result does
+   * not depend on how a division would round */
+  double a = amax, qm = qmax;
   float v = 1.0f;
   if (amax > 0) {
     v = amax / (float)qmax;
     if (v == 0) v = FLT_TRUE_MIN;
-    while ((double)amax / v > qmax) v = next_up(v);
+    while (a > qm * v) v = next_up(v);
     /* the smallest such value, whatever the rounding of the division was */
-    while (v > FLT_TRUE_MIN && (double)amax / next_down(v) <= qmax) v = next_down(v);
+    while (v > FLT_TRUE_MIN && a <= qm * next_down(v)) v = next_down(v);
   }
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
     uint16_t b;
@@ -144,7 +148,7 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
     for (;;) {
       if ((b & 0x7c00) == 0x7c00) return -1;
       onnxslim_convert_f16_to_f32(&v, &b, 1);
-      if (!(amax > 0) || (double)amax / v <= qmax) break;
+      if (!(amax > 0) || a <= qm * v) break;
       b++;
     }
     *h = b;
@@ -669,6 +673,39 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
   return rc;
 }
 
+/* Without the statistics pass: refuses NaN and infinities (all exponent
+ * bits set) in candidate c, reading it in chunks and releasing its pages. */
+static int check_finite(onnxslim_model *m, osl_qcand *c, osl_progress *prog) {
+  size_t chunk = (size_t)1 << 22, esz = c->from == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  memset(&c->acc, 0, sizeof c->acc);
+  onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
+  c->acc.s = init;
+  for (size_t off = 0; off < c->size; off += chunk) {
+    size_t n = c->size - off < chunk ? c->size - off : chunk, bad = 0;
+    const uint8_t *p = c->data + off;
+    if (esz == 4) {
+      for (size_t i = 0; i + 4 <= n; i += 4) {
+        uint32_t b;
+        memcpy(&b, p + i, 4);
+        bad |= (b & 0x7f800000u) == 0x7f800000u;
+      }
+    } else {
+      for (size_t i = 0; i + 2 <= n; i += 2) {
+        uint16_t b;
+        memcpy(&b, p + i, 2);
+        bad |= (b & 0x7c00u) == 0x7c00u;
+      }
+    }
+    onnxslim__release(m, p, n);
+    if (bad)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "quantizing '%s': a NaN or infinite value cannot be quantized", c->name);
+    int rc = onnxslim__progress_add(prog, n);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 /* Quantizes validated candidate c and fixes its readers up. */
 static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_qplan *p) {
   osl_qx *data = onnxslim__arena_alloc(&m->arena, sizeof *data);
@@ -865,11 +902,21 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   osl_progress prog;
   rc = onnxslim__progress_start(&prog, o->progress, o->progress_payload, total);
   int any_ort = 0;
+  /* the statistics pass only for a report that wants it; else a check that
+   * every value is finite, which costs little more than reading them */
+  int stats = r && !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS);
   for (size_t i = 0; i < nc && !rc; i++) {
     osl_qplan pi = plans[cands[i].mm];
     if (!o->scale_type) pi.scale_type = cands[i].from;
     any_ort |= pi.ort;
-    rc = validate(model, &cands[i], &pi, &prog);
+    if (stats) rc = validate(model, &cands[i], &pi, &prog);
+    else rc = check_finite(model, &cands[i], &prog);
+    if (!stats) { /* the counts the report has without the statistics pass */
+      uint64_t per = cands[i].mm ? 1 : (uint64_t)cands[i].cols / cands[i].bs;
+      cands[i].acc.q.blocks = (uint64_t)cands[i].rows * (uint64_t)cands[i].cols / cands[i].bs;
+      cands[i].acc.q.rows = cands[i].acc.q.blocks / per;
+      cands[i].acc.s.count = (uint64_t)cands[i].rows * (uint64_t)cands[i].cols;
+    }
     cands[i].acc.q.version = ONNXSLIM_QUANT_STATS_VERSION;
     cands[i].acc.q.bits = pi.bits;
     cands[i].acc.q.block_size = cands[i].bs;

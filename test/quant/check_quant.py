@@ -78,14 +78,15 @@ def ref_quant(x, bits, bs, scale_type=np.float32):
     amax = np.abs(xb).max(axis=2)
     s = np.where(amax > 0, (amax / np.float32(qmax)).astype(np.float32), np.float32(1))
     s = np.where(s == 0, np.float32(np.finfo(np.float32).smallest_subnormal), s).astype(np.float32)
-    for idx in zip(*np.nonzero(amax.astype(np.float64) / s.astype(np.float64) > qmax)):
-        while float(amax[idx]) / float(s[idx]) > qmax:
+    # amax / s <= qmax, tested exactly as amax <= qmax * s (exact in float64)
+    for idx in zip(*np.nonzero(amax.astype(np.float64) > qmax * s.astype(np.float64))):
+        while float(amax[idx]) > qmax * float(s[idx]):
             s[idx] = np.nextafter(s[idx], np.float32(np.inf))
     if scale_type == np.float16:
         h = s.astype(np.float16)
         h = np.where(h == 0, np.float16(np.finfo(np.float16).smallest_subnormal), h)
-        for idx in zip(*np.nonzero(amax.astype(np.float64) / h.astype(np.float64) > qmax)):
-            while float(amax[idx]) / float(h[idx]) > qmax:
+        for idx in zip(*np.nonzero(amax.astype(np.float64) > qmax * h.astype(np.float64))):
+            while float(amax[idx]) > qmax * float(h[idx]):
                 h[idx] = np.nextafter(h[idx], np.float16(np.inf))
         s = h
     q = np.rint(xb.astype(np.float64) / s.astype(np.float64)[:, :, None])
