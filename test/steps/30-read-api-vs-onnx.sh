@@ -19,8 +19,7 @@ fi
 
 rm -rf "$work"
 mkdir -p "$work/c" "$work/py"
-cc -std=c11 -O2 -Wall -Wextra -Iinclude test/dump_model.c -L"$B" -lonnxslim \
-  -Wl,-rpath,"$PWD/$B" -o "$B/dump_model" || {
+sh test/build-prog.sh dump_model || {
   echo "cannot build $B/dump_model"
   echo "0 passed, 1 failed"
   exit 1

@@ -13,8 +13,7 @@ passed=0 failed=0 skipped=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 
-cc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude test/check_corpus.c -L"$B" -lonnxslim \
-  -Wl,-rpath,"$PWD/$B" -o "$B/check_corpus" || { echo "0 passed, 1 failed"; exit 1; }
+sh test/build-prog.sh check_corpus || { echo "0 passed, 1 failed"; exit 1; }
 tmp=$(mktemp -d)
 
 # (a) the whole corpus is valid

@@ -43,8 +43,7 @@ fi
 
 [ -f "$B/libonnxslim.so" ] || make -s all >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 mkdir -p "$B"
-cc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude test/edit_interop.c -L"$B" -lonnxslim \
-  -Wl,-rpath,"$PWD/$B" -o "$B/edit_interop" || {
+sh test/build-prog.sh edit_interop || {
   echo "cannot build $B/edit_interop"
   echo "0 passed, 1 failed"
   exit 1

@@ -22,6 +22,7 @@ vg_exit() {
     failed=$((failed + 1)); echo "FAIL $name (exit $rc)"; tail -n 40 "$B/vg.log"
   fi
 }
+sh test/build-prog.sh roundtrip_corpus && sh test/build-prog.sh bad_inputs || exit 1
 tmp=$(mktemp -d)
 mkdir -p "$tmp/corpus"
 # a slice of the corpus: every 10th model plus the fixtures
