@@ -203,6 +203,8 @@ runs = [
                         "--external-data", "--threshold", "0", "--location", "r.bin",
                         "--also-single-file", out + "/rs.onnx", "--json"]),
     ("convert --to fp16", ["convert", bert, out + "/h.onnx", "--to", "fp16", "--json"]),
+    ("convert --gather-to int4", ["convert", bert, out + "/q.onnx", "--gather-to", "int4",
+                                  "--format", "ort", "--block-size", "16", "--json"]),
     ("convert (copy)", ["convert", bert, out + "/c.onnx", "--json", "--report"]),
     ("split --per-tensor", ["split", bert, out + "/s.onnx", "--per-tensor", "--json"]),
     ("merge", ["merge", out + "/r.onnx", out + "/m.onnx", "--json"]),
@@ -225,6 +227,13 @@ report(bool(mm) and int(mm.group(1)) == d["conversion"]["total"]["tensors"] == l
        d["single_file"] == out + "/rs.onnx" and len(d["external_data"]["shape_inputs_kept"]) ==
        d["external_data"]["shape_inputs"],
        "convert --json: the conversion and external data of the text report", t[:600])
+d = docs["convert --gather-to int4"]
+qs = [e["quantization"] for e in d["conversion"]["tensors"]] if d else []
+report(bool(qs) and all(q and q["bits"] == 4 and q["block_size"] == 16 and q["saturated"] == 0 and
+                        0 < q["scale_min"] <= q["scale_max"] and q["max_row_rel_error"] > 0
+                        for q in qs) and
+       all(e["quantization"] is None for e in docs["convert --to fp16"]["conversion"]["tensors"]),
+       "convert --json: quantization statistics for INT4 tables, null for FP16", qs)
 d = docs["split --per-tensor"]
 report(d["layout"] == "per_tensor" and d["external_data"]["location"] is None and
        d["external_data"]["files"] > 1 and d["conversion"] is None,

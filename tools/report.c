@@ -344,6 +344,24 @@ static int json_conversion(json *j, const onnxslim_convert_report *rep) {
     json_kuint(j, "bytes_before", before);
     json_kuint(j, "bytes_after", after);
     json_stats(j, &st);
+    onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
+    if (onnxslim_convert_report_quant_stats(rep, i, &q) == ONNXSLIM_OK) {
+      json_kobject(j, "quantization");
+      json_kint(j, "bits", q.bits);
+      json_kuint(j, "block_size", q.block_size);
+      json_kuint(j, "rows", q.rows);
+      json_kuint(j, "blocks", q.blocks);
+      json_kuint(j, "saturated", q.saturated);
+      json_kdouble(j, "scale_min", q.scale_min);
+      json_kdouble(j, "scale_max", q.scale_max);
+      json_kdouble(j, "max_abs_error", q.max_abs_error);
+      json_kdouble(j, "max_row_rel_error", q.max_row_rel_error);
+      json_kuint(j, "rows_over_1pct", q.rows_over_1pct);
+      json_end(j);
+    } else {
+      onnxslim_error_clear();
+      json_knull(j, "quantization");
+    }
     json_end(j);
     total.count = add_sat(total.count, st.count);
     total.to_inf = add_sat(total.to_inf, st.to_inf);

@@ -321,6 +321,7 @@ typedef struct {
   size_t size;
   osl_report_entry *e;
   osl_qacc acc;
+  const uint8_t *scales; /* computed by the first pass (small scales), else NULL */
 } osl_qcand;
 
 static int is_onnx(const onnxslim_node *n, const char *op) {
@@ -706,6 +707,32 @@ static int check_finite(onnxslim_model *m, osl_qcand *c, osl_progress *prog) {
   return 0;
 }
 
+/* Scales of at most this many bytes are computed by the first pass (which
+ * then also checks the values) and kept, instead of being a second pending
+ * transform that reads the whole tensor again while saving. */
+#define OSL_SCALES_KEPT ((size_t)16 << 20)
+
+static int keep_scales(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_progress *prog) {
+  osl_qx q;
+  qx_init(&q, c, p, OSL_QL_SCALES);
+  q.model = m;
+  size_t n = q.x.count * q.x.out_size;
+  uint8_t *buf = onnxslim__arena_alloc(&m->arena, n ? n : 1);
+  if (!buf) return onnxslim__err_nomem(NULL);
+  memset(&c->acc, 0, sizeof c->acc);
+  onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
+  c->acc.s = init;
+  osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
+  int rc = onnxslim__xform_chunks(m, &q.x, buf, prog_chunk, &qp);
+  if (rc == ONNXSLIM_EMODEL) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", onnxslim_error_last());
+    return onnxslim__err(ONNXSLIM_EMODEL, "quantizing '%s': %s", c->name, msg);
+  }
+  if (!rc) c->scales = buf;
+  return rc;
+}
+
 /* Quantizes validated candidate c and fixes its readers up. */
 static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_qplan *p) {
   osl_qx *data = onnxslim__arena_alloc(&m->arena, sizeof *data);
@@ -734,9 +761,10 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
    * (created over the source's own bytes, which are larger, then replaced) */
   onnxslim_tensor *st = NULL;
   if (!rc)
-    rc = onnxslim_graph_add_initializer(g, sname, p->scale_type, sdims, srank, c->data, ssize,
-                                        ONNXSLIM_BORROW, &st);
-  if (!rc) rc = onnxslim__tensor_set_xform((osl_msg *)st, p->scale_type, &sc->x);
+    rc = onnxslim_graph_add_initializer(g, sname, p->scale_type, sdims, srank,
+                                        c->scales ? c->scales : c->data, ssize, ONNXSLIM_BORROW,
+                                        &st);
+  if (!rc && !c->scales) rc = onnxslim__tensor_set_xform((osl_msg *)st, p->scale_type, &sc->x);
   /* a new shape for the quantized tensor where the layout has one */
   size_t dsize = (size_t)data->x.count * data->x.out_size;
   if (!rc && c->mm && p->ort) {
@@ -909,7 +937,11 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     osl_qplan pi = plans[cands[i].mm];
     if (!o->scale_type) pi.scale_type = cands[i].from;
     any_ort |= pi.ort;
+    osl_qx sq;
+    qx_init(&sq, &cands[i], &pi, OSL_QL_SCALES);
     if (stats) rc = validate(model, &cands[i], &pi, &prog);
+    else if (sq.x.count * sq.x.out_size <= OSL_SCALES_KEPT)
+      rc = keep_scales(model, &cands[i], &pi, &prog);
     else rc = check_finite(model, &cands[i], &prog);
     if (!stats) { /* the counts the report has without the statistics pass */
       uint64_t per = cands[i].mm ? 1 : (uint64_t)cands[i].cols / cands[i].bs;
