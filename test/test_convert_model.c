@@ -92,25 +92,6 @@ static long problems(const onnxslim_model *m) {
   return (long)n;
 }
 
-/* Number of problems of another kind than type_constraint (storage-only
- * conversions leave consumers of the old type behind: the check must find
- * exactly those); -1 if the check could not run, -2 if it found none. */
-static long problems_but_type_constraint(const onnxslim_model *m) {
-  onnxslim_check_report *r = NULL;
-  if (onnxslim_check(&r, m, 0) != 0) return -1;
-  size_t n = onnxslim_check_report_count(r);
-  long other = 0, tc = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (onnxslim_check_report_code(r, i) == ONNXSLIM_CHECK_TYPE_CONSTRAINT) tc++;
-    else other++;
-    if (onnxslim_check_report_code(r, i) != ONNXSLIM_CHECK_TYPE_CONSTRAINT)
-      fprintf(stderr, "  check: %s: %s\n", onnxslim_check_report_location(r, i),
-              onnxslim_check_report_message(r, i));
-  }
-  onnxslim_check_report_free(r);
-  return tc ? other : -2;
-}
-
 static size_t count_op(const onnxslim_graph *g, const char *op) {
   size_t k = 0;
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++)
@@ -801,35 +782,101 @@ TEST(cast_before_fp16_matmul_weight) {
 
 /* ---- storage only ------------------------------------------------------ */
 
-TEST(storage_only) {
+/* "sum": initializers a and b, both FLOAT, read together by an Add (one
+ * constraint T), its sum cast to FLOAT; a graph output y (FLOAT). */
+static onnxslim_model *sum_model(void) {
+  static const float av[3] = {1.0f, 0.5f, -2.0f}, bv[3] = {0.25f, 3.0f, 1e-3f};
+  static const int64_t d3[] = {3};
+  pbuf g = {0}, n, t;
+  n = node("Add", "add", "a", "b", "s");
+  add_node(&g, &n);
+  n = node("Cast", "cast", "s", NULL, "y");
+  attr_int(&n, "to", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, &n);
+  pb_str(&g, 2, "sum");
+  t = tensor_raw("a", F32, d3, 1, av, sizeof av);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("b", F32, d3, 1, bv, sizeof bv);
+  pb_msg(&g, 5, &t);
+  add_vi(&g, 12, "y", F32, d3, 1);
+  pbuf m = model_of(&g);
+  return from_pbuf(&m);
+}
+
+/* A storage-only conversion whose readers would not take the new type is
+ * refused with the check's message, the model unchanged (to the byte). */
+TEST(storage_only_refused) {
   init_values();
   onnxslim_model *m = mixed_model();
   CHECK(m != NULL);
   if (!m) return;
-  size_t nodes = onnxslim_graph_node_count(onnxslim_model_graph(m));
+  size_t n0 = 0, n1 = 0;
+  uint8_t *b0 = save_bytes(m, &n0);
   const char *sel[] = {"emb.weight", "fc.weight"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, BF16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 2, 0, &rep));
-  CHECK_STR(report_names(rep), "emb.weight,fc.weight");
+  onnxslim_error_clear();
+  CHECK(convert(m, BF16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 2, 0, &rep) == ONNXSLIM_EMODEL);
+  CHECK(rep == NULL);
+  const char *msg = onnxslim_error_last();
+  /* the check's location and message, and its name */
+  CHECK(strstr(msg, "storage-only conversion to BFLOAT16 refused") != NULL);
+  CHECK(strstr(msg,
+               "graph 'mixed' node[0] 'n_gather' output[0] 'e': 'output' of Gather is FLOAT, "
+               "but T is BFLOAT16 (from input 0 'emb.weight') [type_constraint]") != NULL);
+  CHECK(strstr(msg, "more problem") != NULL && strstr(msg, "cast-before") != NULL);
+  uint8_t *b1 = save_bytes(m, &n1);
+  CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
+  free(b1);
+  /* one input of a MatMul whose other input stays FLOAT */
+  const char *fc[] = {"fc.weight"};
+  CHECK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, fc, 1, 0, NULL) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(),
+               "node[1] 'n_mm1' input[1] 'fc.weight': 'B' of MatMul is "
+               "FLOAT16, but T is FLOAT (from input 0 'x')") != NULL);
+  b1 = save_bytes(m, &n1);
+  CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0);
+  free(b1);
+  free(b0);
+  onnxslim_model_free(m);
+
+  /* of two inputs tied by one constraint, one alone is refused */
+  m = sum_model();
+  CHECK(m != NULL);
+  if (!m) return;
+  const char *a[] = {"a"};
+  CHECK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, a, 1, 0, NULL) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "node[0] 'add'") != NULL);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "a")) ==
+        F32);
+  onnxslim_model_free(m);
+}
+
+/* A storage-only conversion whose result passes the check still converts:
+ * both inputs of the Add at once, the sum read by a Cast. */
+TEST(storage_only_valid) {
+  onnxslim_model *m = sum_model();
+  CHECK(m != NULL);
+  if (!m) return;
+  onnxslim_graph *g0 = onnxslim_model_graph(m);
+  size_t nodes = onnxslim_graph_node_count(g0);
+  const char *sel[] = {"a", "b"};
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 2, 0, &rep));
+  CHECK_STR(report_names(rep), "a,b");
   onnxslim_convert_report_free(rep);
   onnxslim_model *r = reload(m);
   CHECK(r != NULL);
   if (r) {
     onnxslim_graph *g = onnxslim_model_graph(r);
     CHECK(onnxslim_graph_node_count(g) == nodes);
-    CHECK(count_op(g, "Cast") == 0);
-    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "emb.weight")) == BF16);
-    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "fc.weight")) == BF16);
-    /* consumers still read the tensors directly */
-    onnxslim_node *ga = onnxslim_graph_find_node(g, "n_gather");
-    CHECK(ga && streq(onnxslim_node_input(ga, 0), "emb.weight") &&
-          streq(onnxslim_node_output(ga, 0), "e"));
-    CHECK(readers(g, "fc.weight") == 2);
-    /* the tensor's own value_info follows it */
-    CHECK(vi_elem(g, "fc.weight") == BF16);
-    uint16_t want[40];
-    CHECK_OK(onnxslim_convert_f32_to_bf16(want, emb_v, 40, 0, NULL));
-    CHECK(data_is(onnxslim_graph_find_initializer(g, "emb.weight"), want, 80));
+    CHECK(count_op(g, "Cast") == 1);
+    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "a")) == F16);
+    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "b")) == F16);
+    static const float av[3] = {1.0f, 0.5f, -2.0f};
+    uint16_t want[3];
+    CHECK_OK(onnxslim_convert_f32_to_f16(want, av, 3, 0, NULL));
+    CHECK(data_is(onnxslim_graph_find_initializer(g, "a"), want, sizeof want));
+    CHECK(problems(r) == 0);
   }
   onnxslim_model_free(r);
   onnxslim_model_free(m);
@@ -837,7 +884,7 @@ TEST(storage_only) {
 
 /* ---- selection ------------------------------------------------------------ */
 
-/* Converts a fresh "mixed" model with STORAGE_ONLY to `to` and returns the
+/* Converts a fresh "mixed" model with CAST_BEFORE to `to` and returns the
  * sorted names converted ("" for none, "ERR<code>" on failure). */
 static const char *excl_names(int32_t to, const char *const *sel, size_t n_sel,
                               const char *const *excl, size_t n_excl, uint64_t min_size) {
@@ -846,7 +893,7 @@ static const char *excl_names(int32_t to, const char *const *sel, size_t n_sel,
   if (!m) return "(no model)";
   onnxslim_convert_report *rep = NULL;
   int rc =
-      convert_ex(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, n_sel, excl, n_excl, min_size, &rep);
+      convert_ex(m, to, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, n_sel, excl, n_excl, min_size, &rep);
   if (rc) snprintf(buf, sizeof buf, "ERR%d", rc);
   else snprintf(buf, sizeof buf, "%s", report_names(rep));
   onnxslim_convert_report_free(rep);
@@ -1080,7 +1127,7 @@ TEST(options_version_1_callers) {
   CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v1, 1));
   static const char *const sel[] = {"fc.*"};
   v1->to = F16;
-  v1->policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  v1->policy = ONNXSLIM_POLICY_CAST_BEFORE;
   v1->select = sel;
   v1->n_select = 1;
   onnxslim_model *m = mixed_model();
@@ -1139,7 +1186,7 @@ TEST(options_version_2_callers) {
   CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v2, 2));
   static const char *const sel[] = {"craft"};
   v2->to = F16;
-  v2->policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  v2->policy = ONNXSLIM_POLICY_CAST_BEFORE;
   v2->select = sel;
   v2->n_select = 1;
   onnxslim_model *m = crafted_model();
@@ -1211,6 +1258,14 @@ static void opset_case(const char *domain, int64_t opset, int32_t to, int policy
   onnxslim_error_clear();
   int rc = gather ? onnxslim_convert_gather_tables(&rep, m, to, 0, 0)
                   : convert(m, to, policy, 0, NULL, 0, 0, &rep);
+  /* storage only of every tensor of "mixed": the readers would not take
+   * the new type, which the schema check refuses (the model unchanged) */
+  int refused = 0;
+  if (policy == ONNXSLIM_POLICY_STORAGE_ONLY && !gather && !want_rc && rc == ONNXSLIM_EMODEL) {
+    refused = 1;
+    want_rc = rc;
+    need = "[type_constraint]";
+  }
   if (rc != want_rc)
     fprintf(stderr, "  line %d: opset %lld, to %d, policy %d: rc %d (%s), want %d\n", line,
             (long long)opset, (int)to, policy, rc, onnxslim_error_last(), want_rc);
@@ -1221,8 +1276,10 @@ static void opset_case(const char *domain, int64_t opset, int32_t to, int policy
       snprintf(imports, sizeof imports, "imports ai.onnx opset %lld", (long long)opset);
     else snprintf(imports, sizeof imports, "imports no ai.onnx opset");
     const char *msg = onnxslim_error_last();
+    if (refused) imports[0] = '\0';
     if (!strstr(msg, need) || !strstr(msg, imports))
       fprintf(stderr, "  line %d: message '%s' lacks '%s' or '%s'\n", line, msg, need, imports);
+    if (refused) imports[0] = '\0';
     CHECK(strstr(msg, need) && strstr(msg, imports));
     CHECK(rep == NULL);
     uint8_t *b1 = save_bytes(m, &n1);
@@ -1231,11 +1288,7 @@ static void opset_case(const char *domain, int64_t opset, int32_t to, int policy
   } else {
     CHECK(onnxslim_convert_report_count(rep) > 0);
     onnxslim_model *r = reload(m);
-    /* storage only: the consumers still expect the old type, which the
-     * schema check reports (type_constraint) and nothing else */
-    if (policy == ONNXSLIM_POLICY_STORAGE_ONLY && !gather)
-      CHECK(r && problems_but_type_constraint(r) == 0);
-    else CHECK(r && problems(r) == 0);
+    CHECK(r && problems(r) == 0);
     onnxslim_model_free(r);
   }
   free(b0);
@@ -1431,9 +1484,16 @@ TEST(storage_subgraph_and_capture) {
   m = branchy_model();
   if (!m) return;
   const char *sel[] = {"sub_w"};
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   CHECK_STR(report_names(rep), "sub_w");
   onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+  /* storage only: the subgraph's Add would read FLOAT16 and FLOAT, and the
+   * check follows types into subgraphs */
+  m = branchy_model();
+  if (!m) return;
+  CHECK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "attribute 'then_branch' node[0] 'then_add'") != NULL);
   onnxslim_model_free(m);
 }
 
@@ -1566,7 +1626,7 @@ static void report_case(int32_t to, unsigned flags, uint64_t nan, uint64_t inf, 
   if (!m) return;
   const char *sel[] = {"craft"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, to, ONNXSLIM_POLICY_STORAGE_ONLY, flags, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, to, ONNXSLIM_POLICY_CAST_BEFORE, flags, sel, 1, 0, &rep));
   CHECK(onnxslim_convert_report_count(rep) == 1);
   const char *name = NULL;
   int32_t from = 0, got_to = 0;
@@ -1627,7 +1687,7 @@ TEST(report_counts_crafted_tensor) {
   if (!m) return;
   const char *sel[] = {"craft"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
   CHECK_OK(entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
   CHECK(st.max_abs_error == 15.0); /* 65519 -> 65504 */
@@ -1637,7 +1697,7 @@ TEST(report_counts_crafted_tensor) {
   /* with SATURATE the saturated 1e30 dominates the absolute error */
   m = crafted_model();
   if (!m) return;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, SAT, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, SAT, sel, 1, 0, &rep));
   CHECK_OK(onnxslim_convert_stats_init(&st, ONNXSLIM_CONVERT_STATS_VERSION));
   CHECK_OK(entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
   CHECK(st.max_abs_error == (double)1e30f - 65504.0);
@@ -1669,8 +1729,8 @@ TEST(storage_int32_data_half_types) {
   CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(gr, "h")) ==
         ONNXSLIM_STORAGE_TYPED);
   const char *sh[] = {"h"}, *sb[] = {"b"};
-  CHECK_OK(convert(m, F32, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sh, 1, 0, NULL));
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sb, 1, 0, NULL));
+  CHECK_OK(convert(m, F32, ONNXSLIM_POLICY_CAST_BEFORE, 0, sh, 1, 0, NULL));
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sb, 1, 0, NULL));
   /* after a save and reload: FP16 -> FP32 exact; BF16 -> FP16 rounded */
   size_t need = 0;
   onnxslim_save_buffer(m, NULL, 0, &need);
@@ -1707,7 +1767,7 @@ TEST(report_without_statistics) {
   const char *sel[] = {"craft"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = F16;
-  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
   o.select = sel;
   o.n_select = 1;
   o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
@@ -1753,7 +1813,7 @@ TEST(truncate_needs_bf16_target) {
   const char *sel[] = {"craft"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = F16;
-  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
   o.select = sel;
   o.n_select = 1;
   o.flags = ONNXSLIM_CONVERT_TRUNCATE;
@@ -1780,7 +1840,7 @@ TEST(reserved_flag_0x100_refused) {
   const char *sel[] = {"craft"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = F16;
-  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
   o.select = sel;
   o.n_select = 1;
   o.flags = 0x100u;
@@ -1971,7 +2031,7 @@ TEST(streaming_save_twice_and_read_back) {
   CHECK(s1 && s3 && a == c && memcmp(s1, s3, a) == 0);
   /* converting again (BF16 -> FP16) chains from the converted bytes */
   const char *sel[] = {WORD_EMB};
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, NULL));
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, NULL));
   uint16_t want16[1600];
   CHECK_OK(onnxslim_convert_bf16_to_f16(want16, want, 1600, 0, NULL));
   onnxslim_model *r = reload(m);
@@ -2032,7 +2092,7 @@ TEST(large_tensor_from_file_split_statistics_and_save) {
   onnxslim_model *m = open_model(path);
   REQUIRE(m != NULL);
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
   onnxslim_convert_report *r = NULL;
   CHECK_OK(onnxslim_convert_model(&r, m, &o));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
@@ -2084,7 +2144,8 @@ int main(int argc, char **argv) {
   RUN(gather_recipe_fp16_and_min_size);
   RUN(gather_tied_table);
   RUN(cast_before_fp16_matmul_weight);
-  RUN(storage_only);
+  RUN(storage_only_refused);
+  RUN(storage_only_valid);
   RUN(selection_specs);
   RUN(selection_exact_name_with_glob_characters);
   RUN(selection_and_options_refused);

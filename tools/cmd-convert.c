@@ -245,7 +245,9 @@ static const option_spec convert_options[] = {
     {"--verify", NULL, opt_verify,
      "check the converted model before writing it, and\n"
      "write nothing if it fails a check IN passed\n(the default)"},
-    {"--no-verify", NULL, opt_no_verify, "write the converted model unchecked"},
+    {"--no-verify", NULL, opt_no_verify,
+     "write the converted model unchecked (a storage-only\n"
+     "conversion the schemas refuse is still refused)"},
     OPT_JSON_REPORT,
     {NULL, NULL, NULL, NULL},
 };

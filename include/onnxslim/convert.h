@@ -234,7 +234,10 @@ typedef enum onnxslim_convert_policy {
   ONNXSLIM_POLICY_CAST_AFTER_GATHER = 1,
   /** One Cast from the new type back to the original feeds all consumers. */
   ONNXSLIM_POLICY_CAST_BEFORE = 2,
-  /** Only the stored type and bytes change; the graph is not fixed up. */
+  /** Only the stored type and bytes change; the graph is not fixed up. The
+   * nodes that read a converted tensor see the new type: a conversion after
+   * which one of them (or a node its type reaches) would violate its schema
+   * is refused (see onnxslim_convert_model()). */
   ONNXSLIM_POLICY_STORAGE_ONLY = 3
 } onnxslim_convert_policy;
 
@@ -377,18 +380,30 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * opset 13 (Cast, Gather, Constant and most other ops accept bfloat16 from
  * opset 13), and the policies that insert Casts need opset 6 (the integer
  * `to` attribute of Cast). FLOAT16, FLOAT and DOUBLE are accepted by Cast,
- * Gather and Constant at every opset. With ONNXSLIM_POLICY_STORAGE_ONLY
- * the other consumers see the new type; their schemas are not checked here:
- * onnxslim_check() then reports ONNXSLIM_CHECK_TYPE_CONSTRAINT where a
- * consumer does not take it (`onnxslim convert --verify`, the command's
- * default, refuses to write such a model). The Casts the other policies
- * insert are checked against the schemas (onnxslim_insert_cast_after()).
+ * Gather and Constant at every opset.
+ * Schemas: with ONNXSLIM_POLICY_STORAGE_ONLY the readers of a converted
+ * tensor see the new type. Before anything changes, the schema check of
+ * onnxslim_check() runs as if the selected tensors (and the value infos
+ * naming them) had type `to`, following types through the nodes; a
+ * type_constraint problem the model does not have as it is (e.g. a MatMul
+ * reading FLOAT16 and FLOAT, a Gather whose output is recorded as FLOAT)
+ * refuses the conversion with ONNXSLIM_EMODEL, the model unchanged, and the
+ * message "storage-only conversion to T refused: ...: LOCATION: MESSAGE
+ * [type_constraint]" of the first new problem (with the number of the
+ * others). A storage-only conversion whose result passes that check (the
+ * tensors read only by ops whose constraint takes `to`, or every input tied
+ * to one constraint converted together) is done. A domain imported at an
+ * opset newer than the schema tables is not checked (as onnxslim_check()).
+ * The Casts the other policies insert are checked against the schemas
+ * (onnxslim_insert_cast_after()), so no policy makes a model fail a
+ * type_constraint check it passed.
  * Errors: ONNXSLIM_EINVAL (NULL model; unknown options version, policy,
  * reserved bits in flags or report_flags; ONNXSLIM_CONVERT_TRUNCATE with a
  * `to` other than BFLOAT16; bad selection or exclusion spec),
  * ONNXSLIM_EUNSUPPORTED (no kernel to `to`), ONNXSLIM_ENOTFOUND (a select
  * entry matches no convertible tensor; the model is unchanged),
- * ONNXSLIM_EMODEL (the opsets above; a tensor whose bytes cannot be read),
+ * ONNXSLIM_EMODEL (the opsets above; a storage-only conversion the schemas
+ * refuse; a tensor whose bytes cannot be read),
  * ONNXSLIM_ECANCELED (opts->progress asked to stop; the model is unchanged),
  * ONNXSLIM_ENOMEM (the model may then be partly converted).
  * @since 0.1.0

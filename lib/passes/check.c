@@ -247,8 +247,21 @@ typedef struct ck {
   int in_subgraph; /* > 0 while a subgraph is checked (untyped inputs/outputs are fine there) */
   ck_str path;     /* location of what is being checked */
   ck_str msg;
-  int rc; /* first hard failure (ENOMEM, ...) */
+  int rc;                   /* first hard failure (ENOMEM, ...) */
+  const osl_retype *retype; /* element types to assume (an edit's check), or NULL */
 } ck;
+
+/* The data type of tensor t, or the one c->retype gives it. */
+static int32_t tensor_dtype(const ck *c, const onnxslim_tensor *t) {
+  const osl_map_entry *e = c->retype ? onnxslim__map_find_ptr(&c->retype->tensors, t) : NULL;
+  return e ? e->num : onnxslim_tensor_dtype(t);
+}
+
+/* The element type of value info vi (of type ty), or the one c->retype gives it. */
+static int32_t info_elem_type(const ck *c, const onnxslim_value_info *vi, const onnxslim_type *ty) {
+  const osl_map_entry *e = c->retype ? onnxslim__map_find_ptr(&c->retype->infos, vi) : NULL;
+  return e ? e->num : onnxslim_type_elem_type(ty);
+}
 
 /* Records the failure of the library call that just failed and returns it. */
 static int failed(ck *c) {
@@ -598,7 +611,7 @@ static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map
 }
 
 /* The element type a Cast or Constant node gives its first output, or 0. */
-static int32_t node_out_dtype(const onnxslim_node *node, const char **what) {
+static int32_t node_out_dtype(const ck *c, const onnxslim_node *node, const char **what) {
   const char *op = onnxslim_node_op_type(node), *dom = onnxslim_node_domain(node);
   if (!op || !dom || !is_onnx_domain(dom)) return 0;
   if (strcmp(op, "Cast") == 0) {
@@ -619,7 +632,7 @@ static int32_t node_out_dtype(const onnxslim_node *node, const char **what) {
     const onnxslim_attr *a = onnxslim_node_find_attr(node, "value");
     if (a) {
       const onnxslim_tensor *t = onnxslim_attr_tensor(a);
-      return t ? onnxslim_tensor_dtype(t) : 0;
+      return t ? tensor_dtype(c, t) : 0;
     }
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
       if (onnxslim_node_find_attr(node, vals[i].attr)) return vals[i].dtype;
@@ -891,7 +904,7 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
     rc = bind_type(c, node, sc, op, opset, f, dt, (int)k, &bd);
   }
   const char *what = NULL;
-  int32_t adt = nout > 0 ? node_out_dtype(node, &what) : 0;
+  int32_t adt = nout > 0 ? node_out_dtype(c, node, &what) : 0;
   if (adt && !rc && sc->n_out > 0) {
     rc = bind_type(c, node, sc, op, opset, &fout[0], adt, BY_ATTR, &bd);
   }
@@ -975,14 +988,14 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
 
     if (!rc && types) {
       const char *what = NULL;
-      int32_t dt = node_out_dtype(node, &what);
+      int32_t dt = node_out_dtype(c, node, &what);
       const char *out =
           dt && onnxslim_node_output_count(node) > 0 ? onnxslim_node_output(node, 0) : NULL;
       const osl_map_entry *e = out && out[0] ? map_find(types, out) : NULL;
       if (e) {
         const onnxslim_type *ty = e->value;
         int kind = onnxslim_type_kind(ty);
-        int32_t et = onnxslim_type_elem_type(ty);
+        int32_t et = e->num; /* the element type recorded (or assumed) */
         char b1[32], b2[32];
         if (kind == ONNXSLIM_TYPE_TENSOR && et && et != dt)
           rc = problem(c, ONNXSLIM_CHECK_TYPE, "%s %s, but its output '%s' is recorded as %s", what,
@@ -1018,7 +1031,7 @@ static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *wh
   }
   const onnxslim_type *ty = onnxslim_value_info_type(vi);
   int kind = ty ? onnxslim_type_kind(ty) : ONNXSLIM_TYPE_UNKNOWN;
-  int32_t et = ty ? onnxslim_type_elem_type(ty) : 0;
+  int32_t et = ty ? info_elem_type(c, vi, ty) : 0;
   if (!c->in_subgraph && strcmp(what, "value_info") != 0 &&
       (kind == ONNXSLIM_TYPE_UNKNOWN || (kind == ONNXSLIM_TYPE_TENSOR && et <= 0))) {
     size_t mark = push(c, " %s '%s'", what, name);
@@ -1048,12 +1061,12 @@ static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *wh
                    dtype_str(b1, sizeof b1, et), noun, name, dtype_str(b2, sizeof b2, idt));
   }
   osl_map_entry *e = NULL;
-  int put = rc ? 1 : map_put(types, name, ty, 0, &e);
+  int put = rc ? 1 : map_put(types, name, ty, et, &e);
   if (put < 0) rc = nomem(c);
   if (put == 0) {
     const onnxslim_type *prev = e->value;
     int pkind = onnxslim_type_kind(prev);
-    int32_t pet = onnxslim_type_elem_type(prev);
+    int32_t pet = e->num;
     int ptensorish = pkind == ONNXSLIM_TYPE_TENSOR || pkind == ONNXSLIM_TYPE_SPARSE_TENSOR;
     if (kind != ONNXSLIM_TYPE_UNKNOWN && pkind != ONNXSLIM_TYPE_UNKNOWN && kind != pkind)
       rc = problem(c, ONNXSLIM_CHECK_TYPE, "'%s' is %s here but %s in an earlier entry", name,
@@ -1121,13 +1134,12 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     } else {
       osl_map_entry *e = NULL;
       int put = map_put(&s.values, name, NULL, DEF_INIT, &e);
-      if (put >= 0) set_dtype(e, onnxslim_tensor_dtype(t));
+      if (put >= 0) set_dtype(e, tensor_dtype(c, t));
       if (put < 0) rc = nomem(c);
       /* a graph input that is also an initializer is a default value */
       if (put == 0 && e->num != DEF_INPUT)
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice", name);
-      if (!rc && map_put(&inits, name, "initializer", onnxslim_tensor_dtype(t), NULL) < 0)
-        rc = nomem(c);
+      if (!rc && map_put(&inits, name, "initializer", tensor_dtype(c, t), NULL) < 0) rc = nomem(c);
     }
     if (!rc) rc = check_tensor(c, t);
     str_cut(&c->path, mark);
@@ -1185,7 +1197,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       const char *vn = rc ? NULL : onnxslim_value_info_name(vi);
       const onnxslim_type *ty = vn && vn[0] ? onnxslim_value_info_type(vi) : NULL;
       if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR)
-        set_dtype(map_find(&s.values, vn), onnxslim_type_elem_type(ty));
+        set_dtype(map_find(&s.values, vn), info_elem_type(c, vi, ty));
     }
   }
 
@@ -1278,7 +1290,8 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
   return rc;
 }
 
-static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip);
+static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
+                     const osl_retype *retype);
 
 int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned int flags) {
   if (out) *out = NULL;
@@ -1286,7 +1299,7 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: NULL %s", model ? "out" : "model");
   if (flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: reserved flags 0x%x set", flags);
-  return run_check(out, model, 0);
+  return run_check(out, model, 0, NULL);
 }
 
 int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model,
@@ -1313,13 +1326,15 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
       skip |= 1u << code;
     }
   }
-  return run_check(out, model, skip);
+  return run_check(out, model, skip, NULL);
 }
 
-static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip) {
+static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
+                     const osl_retype *retype) {
   ck c = {0};
   c.skip = skip;
   c.model = model;
+  c.retype = retype;
   c.rep = calloc(1, sizeof *c.rep);
   if (!c.rep) return onnxslim__err_nomem("checking the model");
   osl_map opsets = {0};
@@ -1467,4 +1482,40 @@ int onnxslim__check_reader_edit(const onnxslim_graph *g, const onnxslim_node *no
 
 int32_t onnxslim__known_dtype(const onnxslim_graph *g, const char *name) {
   return known_dtype(g, name);
+}
+
+/* 1 if problem i of r is in before (same code, location and message). */
+static int had_problem(const onnxslim_check_report *before, const onnxslim_check_report *r,
+                       size_t i) {
+  const ck_item *it = &r->items[i];
+  for (size_t k = 0; k < before->count; k++) {
+    const ck_item *b = &before->items[k];
+    if (b->code == it->code && strcmp(b->loc, it->loc) == 0 && strcmp(b->msg, it->msg) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+int onnxslim__check_retype_edit(const onnxslim_model *m, const osl_retype *retype, const char *what,
+                                const char *hint) {
+  /* only the type constraints are reported (the other kinds are not this
+   * edit's doing); every type is still followed through the nodes */
+  unsigned skip = ~(1u << ONNXSLIM_CHECK_TYPE_CONSTRAINT);
+  onnxslim_check_report *before = NULL, *after = NULL;
+  int rc = run_check(&before, m, skip, NULL);
+  if (!rc) rc = run_check(&after, m, skip, retype);
+  size_t fresh = 0, first = 0;
+  for (size_t i = 0; !rc && i < after->count; i++)
+    if (!had_problem(before, after, i) && fresh++ == 0) first = i;
+  if (fresh) {
+    const ck_item *it = &after->items[first];
+    char more[64] = "";
+    if (fresh > 1)
+      snprintf(more, sizeof more, " (and %zu more problem%s)", fresh - 1, fresh > 2 ? "s" : "");
+    rc = onnxslim__err(ONNXSLIM_EMODEL, "%s: %s: %s [%s]%s%s%s", what, it->loc, it->msg,
+                       codes[it->code].name, more, hint && hint[0] ? "; " : "", hint ? hint : "");
+  }
+  onnxslim_check_report_free(before);
+  onnxslim_check_report_free(after);
+  return rc;
 }

@@ -525,6 +525,43 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   }
 }
 
+/* ONNXSLIM_POLICY_STORAGE_ONLY changes the types the readers of the tensors
+ * see: the schema check, run as if the candidates (and the value infos
+ * naming them, as set_elem() updates them) had type `to` already, must find
+ * no type_constraint problem the model does not have as it is. */
+static int check_storage_only(const onnxslim_model *m, const osl_cands *cands, int32_t to) {
+  osl_retype rt;
+  memset(&rt, 0, sizeof rt);
+  int rc = onnxslim__map_reserve(NULL, &rt.tensors, cands->count) ? onnxslim__err_nomem(NULL) : 0;
+  for (size_t i = 0; i < cands->count && !rc; i++) {
+    const osl_cand *c = &cands->c[i];
+    osl_map_entry *e;
+    if (onnxslim__map_add_ptr(NULL, &rt.tensors, c->t, &e) < 0) {
+      rc = onnxslim__err_nomem(NULL);
+      break;
+    }
+    e->num = to;
+    osl_msg *const *vi;
+    size_t n = onnxslim__graph_value_infos((osl_msg *)c->g, c->value, &vi);
+    for (size_t k = 0; k < n && !rc; k++) {
+      if (onnxslim__map_add_ptr(NULL, &rt.infos, vi[k], &e) < 0) rc = onnxslim__err_nomem(NULL);
+      else e->num = to;
+    }
+  }
+  if (!rc) {
+    char what[128];
+    snprintf(what, sizeof what,
+             "storage-only conversion to %s refused: a node would read a type its schema does "
+             "not allow",
+             onnxslim_dtype_name(to));
+    rc = onnxslim__check_retype_edit(
+        m, &rt, what, "the policies cast-before and cast-after-gather insert Casts instead");
+  }
+  onnxslim__map_free(&rt.tensors);
+  onnxslim__map_free(&rt.infos);
+  return rc;
+}
+
 static int collect(osl_conv *cv, onnxslim_graph *g, osl_cands *out) {
   int rc = 0;
   for (size_t i = 0; i < onnxslim_graph_initializer_count(g) && !rc; i++) {
@@ -622,6 +659,8 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
                          "selection '%s' matches no tensor that can be converted to %s (a "
                          "floating-point initializer or Constant value of another type)",
                          opts->select[i], onnxslim_dtype_name(opts->to));
+  if (!rc && opts->policy == ONNXSLIM_POLICY_STORAGE_ONLY && cands.count)
+    rc = check_storage_only(model, &cands, opts->to);
   /* then the statistics pass over every tensor (a cancel there changes
    * nothing either), and only then the model */
   uint64_t total = 0;

@@ -23,6 +23,21 @@ int onnxslim__check_reader_edit(const onnxslim_graph *g, const onnxslim_node *no
                                 int32_t dt);
 /* The element type of a value of g from its initializer or value info; 0. */
 int32_t onnxslim__known_dtype(const onnxslim_graph *g, const char *name);
+/* Element types an edit's check assumes instead of the recorded ones:
+ * pointer-keyed maps (onnxslim__map_add_ptr) from an onnxslim_tensor (an
+ * initializer or a Constant's value) or an onnxslim_value_info (graph
+ * input, output, value_info) to the element type (the entry's num). */
+typedef struct osl_retype {
+  osl_map tensors, infos;
+} osl_retype;
+/* 0 when the model, with the types of `retype`, has no type_constraint
+ * problem that onnxslim_check() does not report for it as it is; else
+ * ONNXSLIM_EMODEL with the message "WHAT: LOCATION: MESSAGE
+ * [type_constraint]" of the first new problem (the number of the others,
+ * then "; HINT" when hint is not NULL or ""). ENOMEM and the like as
+ * onnxslim_check(). The model is not changed. */
+int onnxslim__check_retype_edit(const onnxslim_model *m, const osl_retype *retype, const char *what,
+                                const char *hint);
 
 /* ---- saves (passes/save.c, passes/save_external.c) ----------------------- */
 

@@ -173,15 +173,36 @@ class TestConvert(unittest.TestCase):
             casts = [n for n in p.graph.node if n.op_type == "Cast" and n.input == [name]]
             self.assertEqual(len(casts), 1, name)
 
+    def test_storage_only_refused_where_readers_expect_the_old_type(self):
+        before = proto(self.m).SerializeToString()
+        for policy in ("storage-only", onnxslim.POLICY_STORAGE_ONLY):
+            with self.assertRaises(onnxslim.ModelError) as cm:
+                self.m.convert(to="fp16", select=TABLES[1:], policy=policy)
+            msg = str(cm.exception)
+            self.assertIn("storage-only conversion to FLOAT16 refused", msg)
+            self.assertIn("'output' of Gather is FLOAT, but T is FLOAT16", msg)
+            self.assertIn("[type_constraint]", msg)
+            self.assertEqual(proto(self.m).SerializeToString(), before)
+
     def test_storage_only_inserts_no_cast(self):
-        rep = self.m.convert(to="fp16", select=TABLES[1:], policy="storage-only")
-        self.assertEqual(rep.names(), TABLES[1:])
-        p = proto(self.m)
-        self.assertFalse([n for n in p.graph.node if n.op_type == "Cast" and TABLES[1] in n.input])
-        self.assertEqual(len(p.graph.node), len(self.ref.graph.node))
-        policy_int = self.m.convert(to="fp16", select=TABLES[:1],
-                                    policy=onnxslim.POLICY_STORAGE_ONLY)
-        self.assertEqual(len(policy_int), 1)
+        # a tensor only a Cast reads: valid with the new type
+        w = np.array([0.5, -1.25, 3.0], np.float32)
+        g = helper.make_graph(
+            [helper.make_node("Cast", ["w"], ["y"], name="c", to=TensorProto.FLOAT)], "g", [],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+            initializer=[numpy_helper.from_array(w, "w")])
+        pm = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+        pm.ir_version = 8
+        with onnxslim.load(pm.SerializeToString()) as m:
+            rep = m.convert(to="fp16", select=["w"], policy="storage-only")
+            self.assertEqual(rep.names(), ["w"])
+            p = proto(m)
+            self.assertEqual([n.op_type for n in p.graph.node], ["Cast"])
+            self.assertEqual(p.graph.initializer[0].data_type, TensorProto.FLOAT16)
+            np.testing.assert_array_equal(numpy_helper.to_array(p.graph.initializer[0]),
+                                          w.astype(np.float16))
+            onnx.checker.check_model(p, full_check=True)
+            self.assertEqual(m.check(), [])
 
     def test_saturate_flush_nan_counts(self):
         big = np.array([1e5, -1e5, 1.0, np.inf], np.float32)
