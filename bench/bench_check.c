@@ -3,7 +3,10 @@
  *
  *   bench_check MODEL [REPEAT]
  *
- * Prints: open_ms=<open> check_ms=<fastest of REPEAT checks>
+ * Prints: open_ms=<open> check_ms=<fastest of REPEAT checks, in CPU time
+ * of the process (CLOCK_PROCESS_CPUTIME_ID: the machine may be shared, and
+ * time the process waits for a core is not the check's)>
+ * wall_ms=<fastest of REPEAT checks in wall time>
  * rss_growth_kb=<VmRSS after the first check - before it>
  * file_growth_kb=<RssFile growth, the mapped file pages> problems=<count>
  * nodes=<main graph nodes> */
@@ -15,11 +18,14 @@
 
 #include <onnxslim.h>
 
-static double now_ms(void) {
+static double clock_ms(clockid_t id) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(id, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+
+static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
+static double cpu_ms(void) { return clock_ms(CLOCK_PROCESS_CPUTIME_ID); }
 
 /* A "Key:   N kB" line of /proc/self/status, in KiB. */
 static long status_kb(const char *key) {
@@ -49,18 +55,19 @@ int main(int argc, char **argv) {
   double t1 = now_ms();
   size_t nodes = onnxslim_graph_node_count(onnxslim_model_graph(m));
   long rss0 = status_kb("VmRSS"), file0 = status_kb("RssFile");
-  double best = 1e300;
+  double best = 1e300, best_wall = 1e300;
   size_t problems = 0;
   long rss1 = 0, file1 = 0;
   for (int i = 0; i < repeat; i++) {
     onnxslim_check_report *r = NULL;
-    double a = now_ms();
+    double wa = now_ms(), a = cpu_ms();
     if (onnxslim_check(&r, m, 0) != 0) {
       fprintf(stderr, "bench_check: %s\n", onnxslim_error_last());
       return 1;
     }
-    double b = now_ms();
+    double b = cpu_ms(), wb = now_ms();
     if (b - a < best) best = b - a;
+    if (wb - wa < best_wall) best_wall = wb - wa;
     problems = onnxslim_check_report_count(r);
     onnxslim_check_report_free(r);
     if (i == 0) {
@@ -68,8 +75,10 @@ int main(int argc, char **argv) {
       file1 = status_kb("RssFile");
     }
   }
-  printf("open_ms=%.2f check_ms=%.3f rss_growth_kb=%ld file_growth_kb=%ld problems=%zu nodes=%zu\n",
-         t1 - t0, best, rss1 - rss0, file1 - file0, problems, nodes);
+  printf(
+      "open_ms=%.2f check_ms=%.3f wall_ms=%.3f rss_growth_kb=%ld file_growth_kb=%ld "
+      "problems=%zu nodes=%zu\n",
+      t1 - t0, best, best_wall, rss1 - rss0, file1 - file0, problems, nodes);
   onnxslim_model_free(m);
   return 0;
 }
