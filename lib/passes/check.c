@@ -260,10 +260,12 @@ typedef struct ck {
   unsigned noted;  /* bit d: the note on domain d was written */
   int in_subgraph; /* > 0 while a subgraph is checked (untyped inputs/outputs are fine there) */
   ck_str path;     /* location of what is being checked */
-  /* the node check_nodes is at, not yet appended to path: its location is
-   * formatted only when something is reported there (formatting it for
-   * every node costs about as much as a tenth of checking it) */
+  /* the node check_nodes is at (pend), or the initializer a graph's loop is
+   * at (pend_what "initializer" or "sparse_initializer"), not yet appended
+   * to path: its location is formatted only when something is reported
+   * there (formatting it for every node costs about a tenth of checking it) */
   const onnxslim_node *pend;
+  const char *pend_what;
   size_t pend_index;
   const char *pend_name;
   ck_str msg;
@@ -295,10 +297,27 @@ static void push_node(ck *c, const onnxslim_node *node, size_t index, const char
 /* Appends the pending node (ck.pend) to the path: before the path is read
  * or extended. */
 static void flush_path(ck *c) {
-  if (!c->pend) return;
-  const onnxslim_node *node = c->pend;
-  c->pend = NULL;
-  push_node(c, node, c->pend_index, c->pend_name);
+  if (c->pend) {
+    const onnxslim_node *node = c->pend;
+    c->pend = NULL;
+    push_node(c, node, c->pend_index, c->pend_name);
+  } else if (c->pend_what) {
+    const char *what = c->pend_what;
+    c->pend_what = NULL;
+    if (c->pend_name[0]) str_add(&c->path, " %s '%s'", what, c->pend_name);
+    else str_add(&c->path, " %s[%zu]", what, c->pend_index);
+  }
+}
+
+/* Makes " what 'name'" (" what[index]" when the name is empty) the pending
+ * location: appended to the path if something is reported there. Returns
+ * the length to cut the path back to. */
+static size_t pend_item(ck *c, const char *what, const char *name, size_t index) {
+  flush_path(c);
+  c->pend_what = what;
+  c->pend_name = name;
+  c->pend_index = index;
+  return c->path.len;
 }
 
 /* Adds a problem at the current path. */
@@ -1164,7 +1183,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       rc = failed(c);
       break;
     }
-    size_t mark = name[0] ? push(c, " initializer '%s'", name) : push(c, " initializer[%zu]", i);
+    size_t mark = pend_item(c, "initializer", name, i);
     if (!name[0]) {
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "initializer without a name");
     } else {
@@ -1179,6 +1198,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice", name);
     }
     if (!rc) rc = check_tensor(c, t);
+    c->pend_what = NULL;
     str_cut(&c->path, mark);
   }
   n = onnxslim_graph_sparse_initializer_count(g);
@@ -1194,8 +1214,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       rc = failed(c);
       break;
     }
-    size_t mark = name[0] ? push(c, " sparse_initializer '%s'", name)
-                          : push(c, " sparse_initializer[%zu]", i);
+    size_t mark = pend_item(c, "sparse_initializer", name, i);
     if (!name[0]) {
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "sparse initializer without a name");
     } else {
@@ -1208,6 +1227,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
                      name);
     }
     if (!rc) rc = check_sparse(c, sp);
+    c->pend_what = NULL;
     str_cut(&c->path, mark);
   }
 
