@@ -13,7 +13,7 @@
 # checks back to back, printed for information: a 10k chain (about 5 MB of
 # model structures and maps) stays in the caches from one check to the
 # next, a 100k one (about 50 MB) does not, so warm 10k -> 100k measures the
-# caches' size as much as the check (x16 warm where cold is x13). The 1k row
+# caches' size as much as the check (x16-x17 warm where cold is x13). The 1k row
 # is printed but not judged. The number of map operations per node is the
 # same at every size; the maps are sized once from the node and value
 # counts, never rehashed. The 1M row needs about 2 GB while make_chain
