@@ -331,6 +331,13 @@ TEST(duplicate_output) {
   add_node(&g, G_NODE, "over", "Relu", L("y"), L("W"), NULL, NULL);
   expect(&g, NULL, 1, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph 'main' node[2] 'over'",
          "'W' is already defined as an initializer");
+  /* an initializer that is also a graph input (a default value) is named as the input */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_vi(&g, G_INPUT, "W", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, G_NODE, "over", "Relu", L("y"), L("W"), NULL, NULL);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph 'main' node[2] 'over'",
+         "'W' is already defined as a graph input");
 
   /* two initializers of one name */
   g = (pbuf){0};
@@ -513,6 +520,14 @@ TEST(type_conflicts) {
   add_vi(&g, G_INPUT, "W", ONNXSLIM_DTYPE_FLOAT16);
   expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE, "graph 'main' input 'W'",
          "'W' has element type FLOAT16 here but initializer 'W' has data type FLOAT");
+
+  /* two initializers W (FLOAT, then INT64): the first one is W's */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_init(&g, "W", ONNXSLIM_DTYPE_INT64, 2, 16);
+  add_vi(&g, G_VINFO, "W", ONNXSLIM_DTYPE_INT64);
+  expect(&g, NULL, 2, ONNXSLIM_CHECK_TYPE, "graph 'main' value_info 'W'",
+         "'W' has element type INT64 here but initializer 'W' has data type FLOAT");
 
   /* a value_info disagreeing with the graph output of the same value */
   g = (pbuf){0};

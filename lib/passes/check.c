@@ -221,10 +221,24 @@ static int map_put(osl_map *m, const char *key, const void *ptr, int32_t num,
   return rc;
 }
 
-/* Where a value of a scope comes from (the entry's num); >= 0 is a node index. */
+/* Where a value of a scope comes from (the entry's num): >= 0 is a node
+ * index, DEF_INPUT a graph (or function) input, <= -2 an initializer,
+ * coded by def_init() with its index, so that one map answers for both. */
 #define DEF_INPUT (-1)
-#define DEF_INIT (-2)
-#define DEF_SPARSE (-3)
+#define DEF_INIT_MAX ((size_t)1 << 28) /* initializers of a graph, dense or sparse */
+
+/* The num of initializer `index` (dense or sparse); `input`: it is also a
+ * graph input (a default value). */
+static int32_t def_init(size_t index, int sparse, int input) {
+  return -2 - (int32_t)((index << 2) | (size_t)(sparse ? 2 : 0) | (size_t)(input ? 1 : 0));
+}
+static int def_is_init(int32_t num) { return num <= -2; }
+static size_t def_init_index(int32_t num) { return (size_t)(-2 - (int64_t)num) >> 2; }
+static int def_init_sparse(int32_t num) { return ((-2 - (int64_t)num) & 2) != 0; }
+/* a graph input, with an initializer or not */
+static int def_is_input(int32_t num) {
+  return num == DEF_INPUT || (num <= -2 && ((-2 - (int64_t)num) & 1));
+}
 
 /* The values of one graph or function body. */
 typedef struct scope {
@@ -246,6 +260,14 @@ typedef struct ck {
   unsigned noted;  /* bit d: the note on domain d was written */
   int in_subgraph; /* > 0 while a subgraph is checked (untyped inputs/outputs are fine there) */
   ck_str path;     /* location of what is being checked */
+  /* the node check_nodes is at (pend), or the initializer a graph's loop is
+   * at (pend_what "initializer" or "sparse_initializer"), not yet appended
+   * to path: its location is formatted only when something is reported
+   * there (formatting it for every node costs about a tenth of checking it) */
+  const onnxslim_node *pend;
+  const char *pend_what;
+  size_t pend_index;
+  const char *pend_name;
   ck_str msg;
   int rc;                   /* first hard failure (ENOMEM, ...) */
   const osl_retype *retype; /* element types to assume (an edit's check), or NULL */
@@ -276,6 +298,41 @@ static int nomem(ck *c) {
   return c->rc;
 }
 
+static void push_node(ck *c, const onnxslim_node *node, size_t index, const char *name) {
+  if (name[0]) {
+    str_add(&c->path, " node[%zu] '%s'", index, name);
+  } else {
+    const char *op = onnxslim_node_op_type(node);
+    str_add(&c->path, " node[%zu] (%s)", index, op ? op : "?");
+  }
+}
+
+/* Appends the pending node (ck.pend) to the path: before the path is read
+ * or extended. */
+static void flush_path(ck *c) {
+  if (c->pend) {
+    const onnxslim_node *node = c->pend;
+    c->pend = NULL;
+    push_node(c, node, c->pend_index, c->pend_name);
+  } else if (c->pend_what) {
+    const char *what = c->pend_what;
+    c->pend_what = NULL;
+    if (c->pend_name[0]) str_add(&c->path, " %s '%s'", what, c->pend_name);
+    else str_add(&c->path, " %s[%zu]", what, c->pend_index);
+  }
+}
+
+/* Makes " what 'name'" (" what[index]" when the name is empty) the pending
+ * location: appended to the path if something is reported there. Returns
+ * the length to cut the path back to. */
+static size_t pend_item(ck *c, const char *what, const char *name, size_t index) {
+  flush_path(c);
+  c->pend_what = what;
+  c->pend_name = name;
+  c->pend_index = index;
+  return c->path.len;
+}
+
 /* Adds a problem at the current path. */
 static int problem(ck *c, int code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -284,6 +341,7 @@ static int problem(ck *c, int code, const char *fmt, ...)
     ;
 static int problem(ck *c, int code, const char *fmt, ...) {
   if (c->skip & (1u << code)) return 0;
+  flush_path(c);
   if (c->path.oom) return nomem(c);
   onnxslim_check_report *r = c->rep;
   str_cut(&c->msg, 0);
@@ -319,21 +377,13 @@ static size_t push(ck *c, const char *fmt, ...)
 #endif
     ;
 static size_t push(ck *c, const char *fmt, ...) {
+  flush_path(c);
   size_t mark = c->path.len;
   va_list ap;
   va_start(ap, fmt);
   str_vadd(&c->path, fmt, ap);
   va_end(ap);
   return mark;
-}
-
-static void push_node(ck *c, const onnxslim_node *node, size_t index, const char *name) {
-  if (name[0]) {
-    str_add(&c->path, " node[%zu] '%s'", index, name);
-  } else {
-    const char *op = onnxslim_node_op_type(node);
-    str_add(&c->path, " node[%zu] (%s)", index, op ? op : "?");
-  }
 }
 
 /* Appends "node[3] 'name'" (or "node[3] (Op)" for an unnamed node) to out,
@@ -474,11 +524,11 @@ static const osl_map_entry *outer_find(const scope *s, const char *name, const s
 
 /* Describes where an existing definition comes from, for messages. */
 static void describe_def(ck_str *out, const body *b, const osl_map_entry *e) {
-  switch (e->num) {
-  case DEF_INPUT: str_add(out, "%s", b->g ? "a graph input" : "a function input"); break;
-  case DEF_INIT: str_add(out, "an initializer"); break;
-  case DEF_SPARSE: str_add(out, "a sparse initializer"); break;
-  default:
+  if (def_is_input(e->num)) {
+    str_add(out, "%s", b->g ? "a graph input" : "a function input");
+  } else if (def_is_init(e->num)) {
+    str_add(out, "%s", def_init_sparse(e->num) ? "a sparse initializer" : "an initializer");
+  } else {
     str_add(out, "an output of ");
     describe_node(out, body_node(b, (size_t)e->num), (size_t)e->num);
   }
@@ -712,6 +762,7 @@ static int bind_problem(ck *c, const onnxslim_node *node, int which, const char 
 /* A type_constraint problem located at value `which` of node (input k,
  * output -1-k, BY_ATTR: the attribute of Cast or Constant). */
 static int bind_problem(ck *c, const onnxslim_node *node, int which, const char *fmt, ...) {
+  flush_path(c);
   size_t mark = c->path.len;
   if (which == BY_ATTR) {
     const char *op = onnxslim_node_op_type(node);
@@ -947,7 +998,9 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
       break;
     }
     size_t mark = c->path.len;
-    push_node(c, node, i, name);
+    c->pend = node;
+    c->pend_index = i;
+    c->pend_name = name;
 
     if (opsets && !map_find(opsets, dom)) {
       const char *op = onnxslim_node_op_type(node);
@@ -1009,6 +1062,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
       s->holder = i;
       rc = check_attrs(c, node, s, opsets);
     }
+    c->pend = NULL;
     str_cut(&c->path, mark);
   }
   s->holder = n;
@@ -1017,10 +1071,10 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
 }
 
 /* Records the type of graph input/output/value_info entry `index` in
- * `types` and reports conflicts with earlier entries and with initializers
- * (`inits`: name -> data type, ptr = "initializer" or "sparse initializer"). */
-static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *what, size_t index,
-                            osl_map *types, const osl_map *inits) {
+ * `types` and reports conflicts with earlier entries and with the
+ * initializers of g (found in `values`, coded by def_init()). */
+static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value_info *vi,
+                            const char *what, size_t index, osl_map *types, const osl_map *values) {
   const char *name = onnxslim_value_info_name(vi);
   if (!name) return failed(c);
   if (!name[0]) {
@@ -1048,10 +1102,19 @@ static int check_value_info(ck *c, const onnxslim_value_info *vi, const char *wh
   char b1[32], b2[32];
   size_t mark = push(c, " %s '%s'", what, name);
   int rc = 0;
-  const osl_map_entry *ini = map_find(inits, name);
-  if (ini && kind != ONNXSLIM_TYPE_UNKNOWN) {
-    int32_t idt = (int32_t)ini->num;
-    const char *noun = ini->value;
+  const osl_map_entry *ini = map_find(values, name);
+  if (ini && def_is_init(ini->num) && kind != ONNXSLIM_TYPE_UNKNOWN) {
+    size_t ix = def_init_index(ini->num);
+    int sparse = def_init_sparse(ini->num);
+    const onnxslim_sparse_tensor *sp = sparse ? onnxslim_graph_sparse_initializer(g, ix) : NULL;
+    const onnxslim_tensor *it = sparse ? (sp ? onnxslim_sparse_tensor_values(sp) : NULL)
+                                       : onnxslim_graph_initializer(g, ix);
+    if (!it) {
+      str_cut(&c->path, mark);
+      return failed(c);
+    }
+    int32_t idt = tensor_dtype(c, it);
+    const char *noun = sparse ? "sparse initializer" : "initializer";
     if (!tensorish)
       rc = problem(c, ONNXSLIM_CHECK_TYPE, "'%s' is %s here but %s '%s' is a tensor", name,
                    kind_str(kind), noun, name);
@@ -1086,7 +1149,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   /* the main graph starts the path; subgraphs are named by their attribute */
   size_t gmark = outer ? c->path.len : push(c, "graph '%s'", gname);
   scope s = {outer, {0}, 0};
-  osl_map inits = {0}, types = {0};
+  osl_map types = {0};
   body b = {g, NULL};
   int rc = 0;
 
@@ -1095,10 +1158,15 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
                  onnxslim_graph_sparse_initializer_count(g) + 2 * onnxslim_graph_node_count(g);
   size_t ntypes = onnxslim_graph_input_count(g) + onnxslim_graph_output_count(g) +
                   onnxslim_graph_value_info_count(g);
-  if (onnxslim__map_reserve(NULL, &s.values, nvals) ||
-      onnxslim__map_reserve(NULL, &types, ntypes) ||
-      onnxslim__map_reserve(NULL, &inits, onnxslim_graph_initializer_count(g)))
+  if (onnxslim_graph_initializer_count(g) > DEF_INIT_MAX ||
+      onnxslim_graph_sparse_initializer_count(g) > DEF_INIT_MAX) {
+    rc = onnxslim__err(ONNXSLIM_ELIMIT, "onnxslim_check: a graph of more than %zu initializers",
+                       DEF_INIT_MAX);
+    if (!c->rc) c->rc = rc;
+  } else if (onnxslim__map_reserve(NULL, &s.values, nvals) ||
+             onnxslim__map_reserve(NULL, &types, ntypes)) {
     rc = nomem(c);
+  }
 
   /* graph inputs */
   size_t n = onnxslim_graph_input_count(g);
@@ -1128,20 +1196,22 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       rc = failed(c);
       break;
     }
-    size_t mark = name[0] ? push(c, " initializer '%s'", name) : push(c, " initializer[%zu]", i);
+    size_t mark = pend_item(c, "initializer", name, i);
     if (!name[0]) {
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "initializer without a name");
     } else {
       osl_map_entry *e = NULL;
-      int put = map_put(&s.values, name, NULL, DEF_INIT, &e);
+      int put = map_put(&s.values, name, NULL, def_init(i, 0, 0), &e);
       if (put >= 0) set_dtype(e, tensor_dtype(c, t));
       if (put < 0) rc = nomem(c);
-      /* a graph input that is also an initializer is a default value */
-      if (put == 0 && e->num != DEF_INPUT)
+      /* a graph input that is also an initializer is a default value (the
+       * first initializer of a name is the one its entry names) */
+      if (put == 0 && e->num == DEF_INPUT) e->num = def_init(i, 0, 1);
+      else if (put == 0 && !def_is_input(e->num))
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice", name);
-      if (!rc && map_put(&inits, name, "initializer", tensor_dtype(c, t), NULL) < 0) rc = nomem(c);
     }
     if (!rc) rc = check_tensor(c, t);
+    c->pend_what = NULL;
     str_cut(&c->path, mark);
   }
   n = onnxslim_graph_sparse_initializer_count(g);
@@ -1157,21 +1227,20 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
       rc = failed(c);
       break;
     }
-    size_t mark = name[0] ? push(c, " sparse_initializer '%s'", name)
-                          : push(c, " sparse_initializer[%zu]", i);
+    size_t mark = pend_item(c, "sparse_initializer", name, i);
     if (!name[0]) {
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "sparse initializer without a name");
     } else {
       osl_map_entry *e = NULL;
-      int put = map_put(&s.values, name, NULL, DEF_SPARSE, &e);
+      int put = map_put(&s.values, name, NULL, def_init(i, 1, 0), &e);
       if (put < 0) rc = nomem(c);
-      if (put == 0 && e->num != DEF_INPUT)
+      if (put == 0 && e->num == DEF_INPUT) e->num = def_init(i, 1, 1);
+      else if (put == 0 && !def_is_input(e->num))
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "sparse initializer '%s' is defined twice",
                      name);
-      if (!rc && map_put(&inits, name, "sparse initializer", onnxslim_tensor_dtype(vals), NULL) < 0)
-        rc = nomem(c);
     }
     if (!rc) rc = check_sparse(c, sp);
+    c->pend_what = NULL;
     str_cut(&c->path, mark);
   }
 
@@ -1192,7 +1261,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
         rc = failed(c);
         break;
       }
-      rc = check_value_info(c, vi, kinds[k], i, &types, &inits);
+      rc = check_value_info(c, g, vi, kinds[k], i, &types, &s.values);
       /* the element types known before the nodes are followed */
       const char *vn = rc ? NULL : onnxslim_value_info_name(vi);
       const onnxslim_type *ty = vn && vn[0] ? onnxslim_value_info_type(vi) : NULL;
@@ -1222,7 +1291,6 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
   }
 
   onnxslim__map_free(&s.values);
-  onnxslim__map_free(&inits);
   onnxslim__map_free(&types);
   str_cut(&c->path, gmark);
   return rc;
