@@ -1298,7 +1298,7 @@ static int entry_cmp(const void *pa, const void *pb) {
 
 void onnxslim__saveplan_seal(osl_saveplan *sp) {
   if (sp->sealed) return;
-  qsort(sp->e, sp->count, sizeof *sp->e, entry_cmp);
+  if (sp->count > 1) qsort(sp->e, sp->count, sizeof *sp->e, entry_cmp); /* e may be NULL */
   size_t k = 0;
   for (size_t i = 0; i < sp->count; i++)
     if (k == 0 || sp->e[k - 1].msg != sp->e[i].msg) sp->e[k++] = sp->e[i];
