@@ -545,7 +545,10 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
                          INT32_MAX);
   for (size_t i = 0; i < n && !rc; i++) {
     const onnxslim_node *node = body_node(b, i);
-    if (!node) return failed(c);
+    if (!node) {
+      rc = failed(c);
+      break;
+    }
     size_t nout = onnxslim_node_output_count(node);
     for (size_t k = 0; k < nout && !rc; k++) {
       const char *out = onnxslim_node_output(node, k);
