@@ -81,6 +81,14 @@ IA __m128i cvtph_avx2(u32x8 bits) {
   return _mm256_cvtps_ph((__m256)bits, _MM_FROUND_TO_NEAREST_INT);
 }
 IA u32x8 h2f_avx2(__m128i h) { return (u32x8)_mm256_cvtph_ps(h); }
+/* f32_f16's flags on the input (see there). */
+IA u32x8 f16_flags_avx2(u32x8 u, unsigned int fl) {
+  i32x8 a = (i32x8)(u & 0x7FFFFFFFu);
+  u32x8 s = u & 0x80000000u;
+  if (fl & F_SAT) u = sel_avx2((a >= 0x477FF000) & (a < 0x7F800000), s | 0x477FE000u, u);
+  if (fl & F_FLUSH) u = sel_avx2(a < 0x387FE000, s, u);
+  return u;
+}
 IA int any32_avx2(i32x8 m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
 IA f32x8 maxps_avx2(f32x8 a, f32x8 b) { return (f32x8)_mm256_max_ps((__m256)a, (__m256)b); }
 /* some lane with a > b (signed), a > b unsigned, two pairs of 64-bit lanes */
@@ -186,6 +194,21 @@ IA __m256i cvtph_avx512(u32x16 bits) {
   return _mm512_cvtps_ph((__m512)bits, _MM_FROUND_TO_NEAREST_INT);
 }
 IA u32x16 h2f_avx512(__m256i h) { return (u32x16)_mm512_cvtph_ps(h); }
+/* f32_f16's flags on the input (see there), with mask registers. */
+IA u32x16 f16_flags_avx512(u32x16 u, unsigned int fl) {
+  __m512i x = (__m512i)u;
+  __m512i a = _mm512_and_si512(x, _mm512_set1_epi32(0x7FFFFFFF));
+  __m512i s = _mm512_and_si512(x, _mm512_set1_epi32((int)0x80000000u));
+  if (fl & F_SAT) {
+    __mmask16 m =
+        _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(a, _mm512_set1_epi32(0x477FF000)), a,
+                                     _mm512_set1_epi32(0x7F800000));
+    x = _mm512_mask_or_epi32(x, m, s, _mm512_set1_epi32(0x477FE000));
+  }
+  if (fl & F_FLUSH)
+    x = _mm512_mask_mov_epi32(x, _mm512_cmplt_epi32_mask(a, _mm512_set1_epi32(0x387FE000)), s);
+  return (u32x16)x;
+}
 IA int any32_avx512(i32x16 m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0; }
 IA f32x16 maxps_avx512(f32x16 a, f32x16 b) { return (f32x16)_mm512_max_ps((__m512)a, (__m512)b); }
 IA int gti_any_avx512(i32x16 a, int32_t b) {

@@ -55,12 +55,7 @@ IA VU32 X(f32_bf16)(VU32 u, unsigned int fl) {
  * replaces values below the midpoint of the largest subnormal and the
  * smallest normal (2^-14 - 2^-25, which rounds to even: up) by signed zero. */
 IA VH X(f32_f16)(VU32 u, unsigned int fl) {
-  if (fl & (F_SAT | F_FLUSH)) {
-    VI32 a = (VI32)(u & 0x7FFFFFFFu);
-    VU32 s = u & 0x80000000u;
-    if (fl & F_SAT) u = X(sel)((a >= 0x477FF000) & (a < 0x7F800000), s | 0x477FE000u, u);
-    if (fl & F_FLUSH) u = X(sel)(a < 0x387FE000, s, u);
-  }
+  if (fl & (F_SAT | F_FLUSH)) u = X(f16_flags)(u, fl);
   return X(cvtph)(u);
 }
 
@@ -177,7 +172,18 @@ IA void X(err32)(X(acc) * A, VU32 xa, VU32 ya, int count_flush) {
   VF32 e = (VF32)((VU32)((VF32)ya - (VF32)xa) & 0x7FFFFFFFu);
   A->fabs = X(maxps)(A->fabs, e);
   if (A->rmax > 0 ? X(gtu_any)((VU32)(e * A->finv), xa - 1u) : X(gtu_any)((VU32)e, xa ^ xa)) {
-    if (count_flush) A->flush -= (VU32)((ya == 0) & (xa != 0));
+    /* Lanes with y = 0 < x: e = x, relative error exactly 1, no division. */
+    VI32 fz = (VI32)(ya == 0) & (VI32)(xa != 0);
+    if (count_flush) A->flush -= (VU32)fz;
+    if (X(any32)(fz)) {
+      xa &= ~(VU32)fz;
+      e = (VF32)((VU32)e & ~(VU32)fz);
+      if (A->rmax < 1) {
+        A->rmax = 1;
+        X(inv_of)(&A->finv, &A->dinv, 1);
+      }
+      if (!X(gtu_any)((VU32)(e * A->finv), xa - 1u)) return;
+    }
     VF64 xl, xh, el, eh;
     X(ps2pd)(xa, &xl, &xh);
     X(ps2pd)((VU32)e, &el, &eh);
