@@ -136,14 +136,35 @@ IA void X(inv_of)(VF32 *finv, VF64 *dinv, double rmax) {
   *dinv = zd + i * (1 + 0x1p-40);
 }
 
-/* Relative errors e / x of 2 x W/2 lanes (x > 0 where e > 0) into *rmax. */
-IA void X(rel)(double *rmax, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
+/* Relative errors e / x of 2 x W/2 lanes (x > 0 where e > 0) into *rmax.
+ * Returns 1 when *rmax changed. */
+IA int X(rel)(double *rmax, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
   VF64 one = (VF64)((VU64)xl ^ (VU64)xl) + 1.0;
   VF64 ql = el / (VF64)X(sel64)(xl > 0.0, (VU64)xl, (VU64)one);
   VF64 qh = eh / (VF64)X(sel64)(xh > 0.0, (VU64)xh, (VU64)one);
   VF64 q = X(maxpd)(ql, qh);
+  int changed = 0;
   for (int i = 0; i < W / 2; i++)
-    if (q[i] > *rmax) *rmax = q[i];
+    if (q[i] > *rmax) *rmax = q[i], changed = 1;
+  return changed;
+}
+
+/* 1 when some lane has e > r * x exactly (e, x: FP32 values as doubles,
+ * x >= 0, r >= 0). Only such a lane can have a rounded quotient e / x above
+ * r (rounding is monotonic and r is a double), so lanes with e / x = r
+ * exactly, frequent where inputs are few distinct values, are not divided.
+ * r = rh + rl with rh of 26 significant bits (Veltkamp's split), so x * rh
+ * and x * rl are exact (x has at most 24 bits; no underflow for FP32 x and
+ * the r that occur). With a = x * rh, b = x * rl (|b| <= 2^-26 a):
+ * if a / 2 <= e <= 2a, e - a is exact (Sterbenz) and e > a + b is e - a > b;
+ * if e > 2a, e - a rounds to at least a > b; if e < a / 2, e - a rounds to at
+ * most -a / 2 < -|b|: the rounded e - a > b is the exact answer in all
+ * cases. */
+IA int X(rel_may_exceed)(double r, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
+  double c = r * 134217729.0; /* 2^27 + 1 */
+  double rh = c - (c - r), rl = r - rh;
+  VI64 ml = (el - xl * rh) > xl * rl, mh = (eh - xh * rh) > xh * rl;
+  return X(any32)((VI32)(ml | mh));
 }
 
 /* Errors in double of 2 x W/2 lanes: x, y are the input and result
@@ -160,8 +181,7 @@ IA int X(err)(VF64 *mabs, VF64 *dinv, VF32 *finv, double *rmax, VF64 xl, VF64 yl
           ? !X(gtu64_any)((VU64)(el * *dinv), (VU64)xl - 1u, (VU64)(eh * *dinv), (VU64)xh - 1u)
           : !X(gtu64_any)((VU64)el, z, (VU64)eh, z))
     return 0;
-  X(rel)(rmax, xl, el, xh, eh);
-  X(inv_of)(finv, dinv, *rmax);
+  if (X(rel)(rmax, xl, el, xh, eh)) X(inv_of)(finv, dinv, *rmax);
   return 1;
 }
 
@@ -187,8 +207,8 @@ IA void X(err32)(X(acc) * A, VU32 xa, VU32 ya, int count_flush) {
     VF64 xl, xh, el, eh;
     X(ps2pd)(xa, &xl, &xh);
     X(ps2pd)((VU32)e, &el, &eh);
-    X(rel)(&A->rmax, xl, el, xh, eh);
-    X(inv_of)(&A->finv, &A->dinv, A->rmax);
+    if (X(rel_may_exceed)(A->rmax, xl, el, xh, eh) && X(rel)(&A->rmax, xl, el, xh, eh))
+      X(inv_of)(&A->finv, &A->dinv, A->rmax);
   }
 }
 
