@@ -56,6 +56,7 @@ typedef float f32x8 __attribute__((vector_size(32)));
 #  define VH __m128i
 
 IA u32x8 sel_avx2(i32x8 m, u32x8 a, u32x8 b) { return (a & (u32x8)m) | (b & ~(u32x8)m); }
+IA u32x8 sel_gt_avx2(i32x8 a, int32_t b, u32x8 x, u32x8 y) { return sel_avx2(a > b, x, y); }
 IA u64x4 sel64_avx2(i64x4 m, u64x4 a, u64x4 b) { return (a & (u64x4)m) | (b & ~(u64x4)m); }
 IA u32x8 ld32_avx2(const unsigned char *p) { return (u32x8)_mm256_loadu_si256((const void *)p); }
 IA void st32_avx2(unsigned char *p, u32x8 v, int nt) {
@@ -114,6 +115,9 @@ IA int gtu64_any_avx2(u64x4 a, u64x4 b, u64x4 c, u64x4 d) {
   __m256i y = _mm256_cmpgt_epi64(_mm256_xor_si256((__m256i)c, m), _mm256_xor_si256((__m256i)d, m));
   return !_mm256_testz_si256(_mm256_or_si256(x, y), _mm256_set1_epi32(-1));
 }
+/* The stats' relative-error test (convert_simd_body.h): some lane with
+ * p >= x > 0 (unsigned), or p > x when sub = 0. */
+IA int rel_test_avx2(u32x8 p, u32x8 x, int sub) { return gtu_any_avx2(p, sub ? x - 1u : x); }
 IA f64x4 maxpd_avx2(f64x4 a, f64x4 b) { return (f64x4)_mm256_max_pd((__m256d)a, (__m256d)b); }
 IA u32x8 pd2ps_avx2(f64x4 lo, f64x4 hi) {
   return (u32x8)_mm256_set_m128(_mm256_cvtpd_ps((__m256d)hi), _mm256_cvtpd_ps((__m256d)lo));
@@ -167,6 +171,11 @@ typedef float f32x16 __attribute__((vector_size(64)));
 IA u32x16 sel_avx512(i32x16 m, u32x16 a, u32x16 b) {
   return (u32x16)_mm512_mask_blend_epi32(_mm512_test_epi32_mask((__m512i)m, (__m512i)m), (__m512i)b,
                                          (__m512i)a);
+}
+/* a > b ? x : y lane by lane, the compare's mask register used as it is. */
+IA u32x16 sel_gt_avx512(i32x16 a, int32_t b, u32x16 x, u32x16 y) {
+  return (u32x16)_mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask((__m512i)a, _mm512_set1_epi32(b)),
+                                         (__m512i)y, (__m512i)x);
 }
 IA u64x8 sel64_avx512(i64x8 m, u64x8 a, u64x8 b) {
   return (u64x8)_mm512_mask_blend_epi64(_mm512_test_epi64_mask((__m512i)m, (__m512i)m), (__m512i)b,
@@ -225,6 +234,11 @@ IA int gtu64_any_avx512(u64x8 a, u64x8 b, u64x8 c, u64x8 d) {
   return (_mm512_cmpgt_epu64_mask((__m512i)a, (__m512i)b) |
           _mm512_cmpgt_epu64_mask((__m512i)c, (__m512i)d)) != 0;
 }
+IA int rel_test_avx512(u32x16 p, u32x16 x, int sub) {
+  if (!sub) return _mm512_cmpgt_epu32_mask((__m512i)p, (__m512i)x) != 0;
+  return _mm512_mask_cmpge_epu32_mask(_mm512_test_epi32_mask((__m512i)x, (__m512i)x), (__m512i)p,
+                                      (__m512i)x) != 0;
+}
 IA f64x8 maxpd_avx512(f64x8 a, f64x8 b) { return (f64x8)_mm512_max_pd((__m512d)a, (__m512d)b); }
 IA u32x16 pd2ps_avx512(f64x8 lo, f64x8 hi) {
   __m512d l = _mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps((__m512d)lo)));
@@ -250,6 +264,12 @@ IA __mmask16 bf16_fixup_avx512(u32x16 u, int sub) {
   return _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
                                  _mm512_set1_epi32(0x007FFFFF)) |
          nan;
+}
+/* vcvtneps2bf16 alone, packed (for lanes known to need no fixup), and the
+ * packed BF16 values back to FP32 bits. */
+IA __m256i bf16_pack_avx512(u32x16 u) { return (__m256i)_mm512_cvtneps_pbh((__m512)u); }
+IA u32x16 bf16_wide_avx512(__m256i h) {
+  return (u32x16)_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
 }
 IA u32x16 f32_bf16_avx512(u32x16 u, unsigned int fl);
 IA u32x16 bf16_rne_avx512(u32x16 u, int sub) {
