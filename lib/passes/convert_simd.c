@@ -56,6 +56,7 @@ typedef float f32x8 __attribute__((vector_size(32)));
 #  define VH __m128i
 
 IA u32x8 sel_avx2(i32x8 m, u32x8 a, u32x8 b) { return (a & (u32x8)m) | (b & ~(u32x8)m); }
+IA u32x8 sel_gt_avx2(i32x8 a, int32_t b, u32x8 x, u32x8 y) { return sel_avx2(a > b, x, y); }
 IA u64x4 sel64_avx2(i64x4 m, u64x4 a, u64x4 b) { return (a & (u64x4)m) | (b & ~(u64x4)m); }
 IA u32x8 ld32_avx2(const unsigned char *p) { return (u32x8)_mm256_loadu_si256((const void *)p); }
 IA void st32_avx2(unsigned char *p, u32x8 v, int nt) {
@@ -81,6 +82,14 @@ IA __m128i cvtph_avx2(u32x8 bits) {
   return _mm256_cvtps_ph((__m256)bits, _MM_FROUND_TO_NEAREST_INT);
 }
 IA u32x8 h2f_avx2(__m128i h) { return (u32x8)_mm256_cvtph_ps(h); }
+/* f32_f16's flags on the input (see there). */
+IA u32x8 f16_flags_avx2(u32x8 u, unsigned int fl) {
+  i32x8 a = (i32x8)(u & 0x7FFFFFFFu);
+  u32x8 s = u & 0x80000000u;
+  if (fl & F_SAT) u = sel_avx2((a >= 0x477FF000) & (a < 0x7F800000), s | 0x477FE000u, u);
+  if (fl & F_FLUSH) u = sel_avx2(a < 0x387FE000, s, u);
+  return u;
+}
 IA int any32_avx2(i32x8 m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
 IA f32x8 maxps_avx2(f32x8 a, f32x8 b) { return (f32x8)_mm256_max_ps((__m256)a, (__m256)b); }
 /* some lane with a > b (signed), a > b unsigned, two pairs of 64-bit lanes */
@@ -106,6 +115,9 @@ IA int gtu64_any_avx2(u64x4 a, u64x4 b, u64x4 c, u64x4 d) {
   __m256i y = _mm256_cmpgt_epi64(_mm256_xor_si256((__m256i)c, m), _mm256_xor_si256((__m256i)d, m));
   return !_mm256_testz_si256(_mm256_or_si256(x, y), _mm256_set1_epi32(-1));
 }
+/* The stats' relative-error test (convert_simd_body.h): some lane with
+ * p >= x > 0 (unsigned), or p > x when sub = 0. */
+IA int rel_test_avx2(u32x8 p, u32x8 x, int sub) { return gtu_any_avx2(p, sub ? x - 1u : x); }
 IA f64x4 maxpd_avx2(f64x4 a, f64x4 b) { return (f64x4)_mm256_max_pd((__m256d)a, (__m256d)b); }
 IA u32x8 pd2ps_avx2(f64x4 lo, f64x4 hi) {
   return (u32x8)_mm256_set_m128(_mm256_cvtpd_ps((__m256d)hi), _mm256_cvtpd_ps((__m256d)lo));
@@ -160,6 +172,11 @@ IA u32x16 sel_avx512(i32x16 m, u32x16 a, u32x16 b) {
   return (u32x16)_mm512_mask_blend_epi32(_mm512_test_epi32_mask((__m512i)m, (__m512i)m), (__m512i)b,
                                          (__m512i)a);
 }
+/* a > b ? x : y lane by lane, the compare's mask register used as it is. */
+IA u32x16 sel_gt_avx512(i32x16 a, int32_t b, u32x16 x, u32x16 y) {
+  return (u32x16)_mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask((__m512i)a, _mm512_set1_epi32(b)),
+                                         (__m512i)y, (__m512i)x);
+}
 IA u64x8 sel64_avx512(i64x8 m, u64x8 a, u64x8 b) {
   return (u64x8)_mm512_mask_blend_epi64(_mm512_test_epi64_mask((__m512i)m, (__m512i)m), (__m512i)b,
                                         (__m512i)a);
@@ -186,6 +203,21 @@ IA __m256i cvtph_avx512(u32x16 bits) {
   return _mm512_cvtps_ph((__m512)bits, _MM_FROUND_TO_NEAREST_INT);
 }
 IA u32x16 h2f_avx512(__m256i h) { return (u32x16)_mm512_cvtph_ps(h); }
+/* f32_f16's flags on the input (see there), with mask registers. */
+IA u32x16 f16_flags_avx512(u32x16 u, unsigned int fl) {
+  __m512i x = (__m512i)u;
+  __m512i a = _mm512_and_si512(x, _mm512_set1_epi32(0x7FFFFFFF));
+  __m512i s = _mm512_and_si512(x, _mm512_set1_epi32((int)0x80000000u));
+  if (fl & F_SAT) {
+    __mmask16 m =
+        _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(a, _mm512_set1_epi32(0x477FF000)), a,
+                                     _mm512_set1_epi32(0x7F800000));
+    x = _mm512_mask_or_epi32(x, m, s, _mm512_set1_epi32(0x477FE000));
+  }
+  if (fl & F_FLUSH)
+    x = _mm512_mask_mov_epi32(x, _mm512_cmplt_epi32_mask(a, _mm512_set1_epi32(0x387FE000)), s);
+  return (u32x16)x;
+}
 IA int any32_avx512(i32x16 m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0; }
 IA f32x16 maxps_avx512(f32x16 a, f32x16 b) { return (f32x16)_mm512_max_ps((__m512)a, (__m512)b); }
 IA int gti_any_avx512(i32x16 a, int32_t b) {
@@ -201,6 +233,11 @@ IA int gtu_any_avx512(u32x16 a, u32x16 b) {
 IA int gtu64_any_avx512(u64x8 a, u64x8 b, u64x8 c, u64x8 d) {
   return (_mm512_cmpgt_epu64_mask((__m512i)a, (__m512i)b) |
           _mm512_cmpgt_epu64_mask((__m512i)c, (__m512i)d)) != 0;
+}
+IA int rel_test_avx512(u32x16 p, u32x16 x, int sub) {
+  if (!sub) return _mm512_cmpgt_epu32_mask((__m512i)p, (__m512i)x) != 0;
+  return _mm512_mask_cmpge_epu32_mask(_mm512_test_epi32_mask((__m512i)x, (__m512i)x), (__m512i)p,
+                                      (__m512i)x) != 0;
 }
 IA f64x8 maxpd_avx512(f64x8 a, f64x8 b) { return (f64x8)_mm512_max_pd((__m512d)a, (__m512d)b); }
 IA u32x16 pd2ps_avx512(f64x8 lo, f64x8 hi) {
@@ -227,6 +264,12 @@ IA __mmask16 bf16_fixup_avx512(u32x16 u, int sub) {
   return _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
                                  _mm512_set1_epi32(0x007FFFFF)) |
          nan;
+}
+/* vcvtneps2bf16 alone, packed (for lanes known to need no fixup), and the
+ * packed BF16 values back to FP32 bits. */
+IA __m256i bf16_pack_avx512(u32x16 u) { return (__m256i)_mm512_cvtneps_pbh((__m512)u); }
+IA u32x16 bf16_wide_avx512(__m256i h) {
+  return (u32x16)_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
 }
 IA u32x16 f32_bf16_avx512(u32x16 u, unsigned int fl);
 IA u32x16 bf16_rne_avx512(u32x16 u, int sub) {

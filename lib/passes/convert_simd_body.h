@@ -12,6 +12,7 @@
  *   VU64 VI64 VF64  W/2 lanes of uint64_t / int64_t / double
  *   VH        W FP16 values (an __m128i / __m256i)
  *   X(sel) X(sel64) m ? a : b lane by lane (m: a compare's result)
+ *   X(sel_gt)  a > b ? x : y lane by lane
  *   X(ld32) X(st32) X(ld16) X(st16) X(cvtph) X(h2f) X(ldh) X(sth)
  *   X(any32) X(gti_any) X(gti64_any)
  *             X(gtu_any) X(gtu64_any) X(maxps) X(maxpd) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads,
@@ -43,7 +44,7 @@ IA VU32 X(f32_bf16)(VU32 u, unsigned int fl) {
   if ((fl & F_SAT) && !(fl & F_TRUNC))
     r = X(sel)((a >= 0x7F7F8000) & (a < 0x7F800000), (u & 0x80000000u) | 0x7F7F0000u, r);
   if (fl & F_FLUSH) r = X(sel)((VI32)((r & 0x7F800000u) == 0), r & 0x80000000u, r);
-  r = X(sel)(a > 0x7F800000, u | 0x00400000u, r);
+  r = X(sel_gt)(a, 0x7F800000, u | 0x00400000u, r);
   return r >> 16;
 }
 
@@ -55,12 +56,7 @@ IA VU32 X(f32_bf16)(VU32 u, unsigned int fl) {
  * replaces values below the midpoint of the largest subnormal and the
  * smallest normal (2^-14 - 2^-25, which rounds to even: up) by signed zero. */
 IA VH X(f32_f16)(VU32 u, unsigned int fl) {
-  if (fl & (F_SAT | F_FLUSH)) {
-    VI32 a = (VI32)(u & 0x7FFFFFFFu);
-    VU32 s = u & 0x80000000u;
-    if (fl & F_SAT) u = X(sel)((a >= 0x477FF000) & (a < 0x7F800000), s | 0x477FE000u, u);
-    if (fl & F_FLUSH) u = X(sel)(a < 0x387FE000, s, u);
-  }
+  if (fl & (F_SAT | F_FLUSH)) u = X(f16_flags)(u, fl);
   return X(cvtph)(u);
 }
 
@@ -141,14 +137,35 @@ IA void X(inv_of)(VF32 *finv, VF64 *dinv, double rmax) {
   *dinv = zd + i * (1 + 0x1p-40);
 }
 
-/* Relative errors e / x of 2 x W/2 lanes (x > 0 where e > 0) into *rmax. */
-IA void X(rel)(double *rmax, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
+/* Relative errors e / x of 2 x W/2 lanes (x > 0 where e > 0) into *rmax.
+ * Returns 1 when *rmax changed. */
+IA int X(rel)(double *rmax, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
   VF64 one = (VF64)((VU64)xl ^ (VU64)xl) + 1.0;
   VF64 ql = el / (VF64)X(sel64)(xl > 0.0, (VU64)xl, (VU64)one);
   VF64 qh = eh / (VF64)X(sel64)(xh > 0.0, (VU64)xh, (VU64)one);
   VF64 q = X(maxpd)(ql, qh);
+  int changed = 0;
   for (int i = 0; i < W / 2; i++)
-    if (q[i] > *rmax) *rmax = q[i];
+    if (q[i] > *rmax) *rmax = q[i], changed = 1;
+  return changed;
+}
+
+/* 1 when some lane has e > r * x exactly (e, x: FP32 values as doubles,
+ * x >= 0, r >= 0). Only such a lane can have a rounded quotient e / x above
+ * r (rounding is monotonic and r is a double), so lanes with e / x = r
+ * exactly, frequent where inputs are few distinct values, are not divided.
+ * r = rh + rl with rh of 26 significant bits (Veltkamp's split), so x * rh
+ * and x * rl are exact (x has at most 24 bits; no underflow for FP32 x and
+ * the r that occur). With a = x * rh, b = x * rl (|b| <= 2^-26 a):
+ * if a / 2 <= e <= 2a, e - a is exact (Sterbenz) and e > a + b is e - a > b;
+ * if e > 2a, e - a rounds to at least a > b; if e < a / 2, e - a rounds to at
+ * most -a / 2 < -|b|: the rounded e - a > b is the exact answer in all
+ * cases. */
+IA int X(rel_may_exceed)(double r, VF64 xl, VF64 el, VF64 xh, VF64 eh) {
+  double c = r * 134217729.0; /* 2^27 + 1 */
+  double rh = c - (c - r), rl = r - rh;
+  VI64 ml = (el - xl * rh) > xl * rl, mh = (eh - xh * rh) > xh * rl;
+  return X(any32)((VI32)(ml | mh));
 }
 
 /* Errors in double of 2 x W/2 lanes: x, y are the input and result
@@ -165,31 +182,44 @@ IA int X(err)(VF64 *mabs, VF64 *dinv, VF32 *finv, double *rmax, VF64 xl, VF64 yl
           ? !X(gtu64_any)((VU64)(el * *dinv), (VU64)xl - 1u, (VU64)(eh * *dinv), (VU64)xh - 1u)
           : !X(gtu64_any)((VU64)el, z, (VU64)eh, z))
     return 0;
-  X(rel)(rmax, xl, el, xh, eh);
-  X(inv_of)(finv, dinv, *rmax);
+  if (X(rel)(rmax, xl, el, xh, eh)) X(inv_of)(finv, dinv, *rmax);
   return 1;
 }
 
-/* Errors of W lanes in float: xa, ya are the input and result magnitudes as
- * FP32 bits (0 in lanes that do not count); the result not saturated.
- * count_flush: count the flushed lanes (see above). */
-IA void X(err32)(X(acc) * A, VU32 xa, VU32 ya, int count_flush) {
-  VF32 e = (VF32)((VU32)((VF32)ya - (VF32)xa) & 0x7FFFFFFFu);
+/* Errors of W lanes in float: x, y are the input and result as FP32 bits,
+ * of the same sign (or both magnitudes), xa = |x| (0 in lanes that do not
+ * count, where x = y = 0 too); the result not saturated. count_flush: count
+ * the flushed lanes (see above). sub: x may be an FP32 subnormal; if not, the
+ * test e * inv >= x is e * inv > x: a product that stays normal exceeds x by
+ * more than its rounding when e / x > rmax, and one from a normal x does. */
+IA void X(err32)(X(acc) * A, VU32 xa, VU32 x, VU32 y, int count_flush, int sub) {
+  VF32 e = (VF32)((VU32)((VF32)y - (VF32)x) & 0x7FFFFFFFu);
   A->fabs = X(maxps)(A->fabs, e);
-  if (A->rmax > 0 ? X(gtu_any)((VU32)(e * A->finv), xa - 1u) : X(gtu_any)((VU32)e, xa ^ xa)) {
-    if (count_flush) A->flush -= (VU32)((ya == 0) & (xa != 0));
+  if (A->rmax > 0 ? X(rel_test)((VU32)(e * A->finv), xa, sub) : X(gtu_any)((VU32)e, xa ^ xa)) {
+    /* Lanes with y = 0 < x: e = x, relative error exactly 1, no division. */
+    VI32 fz = (VI32)((y & 0x7FFFFFFFu) == 0) & (VI32)(xa != 0);
+    if (count_flush) A->flush -= (VU32)fz;
+    if (X(any32)(fz)) {
+      xa &= ~(VU32)fz;
+      e = (VF32)((VU32)e & ~(VU32)fz);
+      if (A->rmax < 1) {
+        A->rmax = 1;
+        X(inv_of)(&A->finv, &A->dinv, 1);
+      }
+      if (!X(rel_test)((VU32)(e * A->finv), xa, sub)) return;
+    }
     VF64 xl, xh, el, eh;
     X(ps2pd)(xa, &xl, &xh);
     X(ps2pd)((VU32)e, &el, &eh);
-    X(rel)(&A->rmax, xl, el, xh, eh);
-    X(inv_of)(&A->finv, &A->dinv, A->rmax);
+    if (X(rel_may_exceed)(A->rmax, xl, el, xh, eh) && X(rel)(&A->rmax, xl, el, xh, eh))
+      X(inv_of)(&A->finv, &A->dinv, A->rmax);
   }
 }
 
 /* Stats of W values with a special lane (NaN, Inf, overflow): every counter,
  * and the errors of the lanes that count; in double when a lane was
  * saturated. */
-IA void X(stats32_special)(X(acc) * A, VI32 a, VI32 oa, int32_t sat_min) {
+IA void X(stats32_special)(X(acc) * A, VI32 a, VI32 oa, int32_t sat_min, int sub) {
   VI32 fin = a < 0x7F800000, inf = oa == 0x7F800000, ok = fin & ~inf;
   VI32 sat = ok & (a >= sat_min);
   A->nan -= (VU32)(a > 0x7F800000);
@@ -204,16 +234,17 @@ IA void X(stats32_special)(X(acc) * A, VI32 a, VI32 oa, int32_t sat_min) {
     X(err)(&A->dabs, &A->dinv, &A->finv, &A->rmax, xl, yl, xh, yh);
     return;
   }
-  X(err32)(A, xa, ya, 0);
+  X(err32)(A, xa, xa, ya, 0, sub);
 }
 
 /* Stats of W values, given as FP32 bits: input `in`, result `out` (acc_f32).
- * sat_min: the smallest |input| that overflows (0x7FFFFFFF: none). */
-IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min) {
-  VI32 a = (VI32)(in & 0x7FFFFFFFu), oa = (VI32)(out & 0x7FFFFFFFu);
+ * sat_min: the smallest |input| that overflows (0x7FFFFFFF: none). sub: an
+ * input may be an FP32 subnormal. */
+IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min, int sub) {
+  VI32 a = (VI32)(in & 0x7FFFFFFFu);
   int32_t lim = sat_min < 0x7F800000 ? sat_min : 0x7F800000;
-  if (X(gti_any)(a, lim - 1)) X(stats32_special)(A, a, oa, sat_min);
-  else X(err32)(A, (VU32)a, (VU32)oa, 1);
+  if (X(gti_any)(a, lim - 1)) X(stats32_special)(A, a, (VI32)(out & 0x7FFFFFFFu), sat_min, sub);
+  else X(err32)(A, (VU32)a, in, out, 1, sub);
 }
 
 /* Stats of 2 x W/2 FP64 inputs b and their results as doubles y (acc_f64). */
@@ -283,7 +314,7 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
     VU32 r = X(f32_bf16)(u, fl);
 #endif
     X(st16)(d + 2 * k, r, nt);
-    if (Ap) X(stats32)(&L, u, r << 16, sat_min);
+    if (Ap) X(stats32)(&L, u, r << 16, sat_min, 1);
   }
   if (Ap) *Ap = L;
 }
@@ -303,13 +334,22 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
         X(st_bf16_rne)(d + 2 * k, u, nt, 0);
         continue;
       }
+      /* Without NaN or Inf lanes, neither the conversion's fixup nor the
+       * stats' special lanes apply: the packed result is stored as it is. */
+      VI32 a = (VI32)(u & 0x7FFFFFFFu);
+      if (!X(gti_any)(a, 0x7F7FFFFF)) {
+        VH b = X(bf16_pack)(u);
+        X(sth)(d + 2 * k, b, nt);
+        X(err32)(&L, (VU32)a, u, X(bf16_wide)(b), 1, 0);
+        continue;
+      }
       r = X(bf16_rne)(u, 0);
 #else
       r = X(f32_bf16)(u, 0);
 #endif
     }
     X(st16)(d + 2 * k, r, nt);
-    if (Ap) X(stats32)(&L, u, r << 16, 0x7FFFFFFF);
+    if (Ap) X(stats32)(&L, u, r << 16, 0x7FFFFFFF, 0);
   }
   if (Ap) *Ap = L;
 }
@@ -323,7 +363,7 @@ IA void X(loop_f32_f16)(unsigned char *d, const unsigned char *s, size_t nv, int
     VU32 u = X(ld32)(s + 4 * k);
     VH h = X(f32_f16)(u, fl);
     X(sth)(d + 2 * k, h, nt);
-    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000);
+    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000, 1);
   }
   if (Ap) *Ap = L;
 }
@@ -337,7 +377,7 @@ IA void X(loop_bf16_f16)(unsigned char *d, const unsigned char *s, size_t nv, in
     VU32 u = X(ld16)(s + 2 * k) << 16; /* a signaling NaN is made quiet by the conversion */
     VH h = X(f32_f16)(u, fl);
     X(sth)(d + 2 * k, h, nt);
-    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000);
+    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000, 1);
   }
   if (Ap) *Ap = L;
 }
