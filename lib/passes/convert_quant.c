@@ -329,10 +329,12 @@ static int is_onnx(const onnxslim_node *n, const char *op) {
   return strcmp(onnxslim_node_op_type(n), op) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0);
 }
 
-/* Is initializer t of graph g an embedding table: rank 2, FLOAT or FLOAT16,
- * read only as input 0 (the data) of Gathers along axis 0, no graph input
- * or output? */
-static int is_table(const onnxslim_graph *g, const onnxslim_tensor *t) {
+/* Is initializer t of graph g read only as input `pos` (of two) of nodes of
+ * op_type `op` (Gathers: along axis 0), rank 2, FLOAT or FLOAT16, and no
+ * graph input or output? pos 0 of Gather: an embedding table; pos 1 of
+ * MatMul: a weight. */
+static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const char *op,
+                        size_t pos) {
   const char *name = onnxslim_tensor_name(t);
   int32_t dt = onnxslim_tensor_dtype(t);
   if (onnxslim_tensor_rank(t) != 2 || (dt != ONNXSLIM_DTYPE_FLOAT && dt != ONNXSLIM_DTYPE_FLOAT16))
@@ -341,37 +343,16 @@ static int is_table(const onnxslim_graph *g, const onnxslim_tensor *t) {
   if (!nc) return 0;
   for (size_t i = 0; i < nc; i++) {
     onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
-    if (!is_onnx(c, "Gather") || onnxslim_node_input_count(c) != 2 ||
-        strcmp(onnxslim_node_input(c, 0), name) != 0 ||
-        strcmp(onnxslim_node_input(c, 1), name) == 0 || onnxslim_node_output_count(c) != 1)
+    if (!is_onnx(c, op) || onnxslim_node_input_count(c) != 2 ||
+        strcmp(onnxslim_node_input(c, pos), name) != 0 ||
+        strcmp(onnxslim_node_input(c, 1 - pos), name) == 0 || onnxslim_node_output_count(c) != 1)
       return 0;
-    onnxslim_attr *a = onnxslim_node_find_attr(c, "axis");
-    int64_t axis = 0;
-    if (a && onnxslim_attr_int(a, &axis)) return 0;
-    if (axis != 0 && axis != -2) return 0;
-  }
-  for (size_t i = 0; i < onnxslim_graph_input_count(g); i++)
-    if (strcmp(onnxslim_value_info_name(onnxslim_graph_input(g, i)), name) == 0) return 0;
-  for (size_t i = 0; i < onnxslim_graph_output_count(g); i++)
-    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), name) == 0) return 0;
-  return 1;
-}
-
-/* Is initializer t of graph g a MatMul weight: rank 2, FLOAT or FLOAT16,
- * read only as input 1 (B) of MatMuls, no graph input or output? */
-static int is_weight(const onnxslim_graph *g, const onnxslim_tensor *t) {
-  const char *name = onnxslim_tensor_name(t);
-  int32_t dt = onnxslim_tensor_dtype(t);
-  if (onnxslim_tensor_rank(t) != 2 || (dt != ONNXSLIM_DTYPE_FLOAT && dt != ONNXSLIM_DTYPE_FLOAT16))
-    return 0;
-  size_t nc = onnxslim_graph_consumer_count(g, name);
-  if (!nc) return 0;
-  for (size_t i = 0; i < nc; i++) {
-    onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
-    if (!is_onnx(c, "MatMul") || onnxslim_node_input_count(c) != 2 ||
-        strcmp(onnxslim_node_input(c, 1), name) != 0 ||
-        strcmp(onnxslim_node_input(c, 0), name) == 0 || onnxslim_node_output_count(c) != 1)
-      return 0;
+    if (strcmp(op, "Gather") == 0) {
+      onnxslim_attr *a = onnxslim_node_find_attr(c, "axis");
+      int64_t axis = 0;
+      if (a && onnxslim_attr_int(a, &axis)) return 0;
+      if (axis != 0 && axis != -2) return 0;
+    }
   }
   for (size_t i = 0; i < onnxslim_graph_input_count(g); i++)
     if (strcmp(onnxslim_value_info_name(onnxslim_graph_input(g, i)), name) == 0) return 0;
@@ -877,8 +858,8 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     const char *name = onnxslim_tensor_name(t);
     int mm;
-    if (is_table(g, t)) mm = 0;
-    else if (is_weight(g, t)) mm = 1;
+    if (sole_operand(g, t, "Gather", 0)) mm = 0;
+    else if (sole_operand(g, t, "MatMul", 1)) mm = 1;
     else continue;
     if (o->n_select && !matches_any(g, o->select, o->n_select, name, hit)) continue;
     uint64_t before = 0;
