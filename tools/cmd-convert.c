@@ -100,6 +100,14 @@ static int opt_allow_unpacked(void *ctx, const char *value) {
   return 0;
 }
 
+static int opt_asymmetric(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->quant_flags |= ONNXSLIM_QUANT_ASYMMETRIC;
+  if (!cs->needs_quant) cs->needs_quant = "--asymmetric";
+  return 0;
+}
+
 static int opt_select(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   if (!value[0]) return bad_value("--select", "empty selection");
@@ -199,6 +207,10 @@ static const option_spec convert_options[] = {
     {"--allow-unpacked", NULL, opt_allow_unpacked,
      "with int4 below opset 21: store the 4-bit\n"
      "values one per byte as INT8 (else refused)"},
+    {"--asymmetric", NULL, opt_asymmetric,
+     "with int8/int4, tables only: unsigned values\n"
+     "and a zero point per block (min..max with 0\n"
+     "included) instead of symmetric -max..max"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"

@@ -265,9 +265,19 @@ typedef enum onnxslim_quant_format {
 } onnxslim_quant_format;
 
 /** onnxslim_convert_options.quant_flags (version 5): below opset 21 (no
- * INT4 type), store INT4-quantized values one per byte as INT8 instead of
- * refusing. @since 0.2.0 */
+ * INT4 type), store INT4-quantized values one per byte as INT8 (UINT8 with
+ * ONNXSLIM_QUANT_ASYMMETRIC) instead of refusing. @since 0.2.0 */
 #define ONNXSLIM_QUANT_ALLOW_UNPACKED 1u
+
+/** onnxslim_convert_options.quant_flags (version 5): asymmetric
+ * quantization of embedding tables: per block an unsigned value q (0..255
+ * for INT8, 0..15 for INT4) and a zero point zp, the value read back being
+ * (q - zp) * scale; the range of a block always includes 0 (so 0 is exact).
+ * The zero points are an initializer of the stored data's type (UINT8, or
+ * UINT4 at opset 21) with the scales' shape, named after the table with
+ * "_zero_point" (GatherBlockQuantized: its packed UINT8 layout).
+ * MatMul weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+#define ONNXSLIM_QUANT_ASYMMETRIC 2u
 
 /**
  * What onnxslim_convert_model() converts and how. Fields are only appended;
@@ -320,7 +330,8 @@ typedef struct onnxslim_convert_options {
    * column), 0: one block per row or column (the default). */
   uint64_t block_size;
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
-  unsigned int quant_flags; /**< version 5: 0 or ONNXSLIM_QUANT_ALLOW_UNPACKED */
+  unsigned int quant_flags; /**< version 5: 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or
+                                 ONNXSLIM_QUANT_ASYMMETRIC */
   /** Version 5: the type of the scales, ONNXSLIM_DTYPE_FLOAT or _FLOAT16;
    * 0 (the default): the tensor's own type. A quantization reads the
    * selected tensors once before changing anything: with a report with
