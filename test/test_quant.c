@@ -401,6 +401,63 @@ TEST(asymmetric_bytes_match_reference) {
   onnxslim_model_free(m);
 }
 
+/* The nibbles form stores the bytes of GatherBlockQuantized's 4 bits
+ * (UINT8 [rows, cols / 2]) and reads them with standard operators only;
+ * INT8 and MatMul weights are refused with it, the model unchanged. */
+TEST(nibbles_form) {
+  const void *d;
+  size_t n;
+  uint8_t *ort = NULL;
+  for (int form = 0; form < 2; form++) {
+    onnxslim_model *m = open_bert();
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK_OK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 16,
+                      form ? ONNXSLIM_QUANT_FORMAT_NIBBLES : ONNXSLIM_QUANT_FORMAT_ORT, 0));
+    onnxslim_tensor *t = find(m, WORD);
+    CHECK(onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_UINT8 && onnxslim_tensor_dim(t, 0) == 100 &&
+          onnxslim_tensor_dim(t, 1) == 8);
+    CHECK_OK(onnxslim_tensor_data(t, &d, &n));
+    CHECK(n == 800);
+    if (!form) {
+      ort = malloc(n);
+      memcpy(ort, d, n);
+    } else {
+      CHECK(ort && n == 800 && memcmp(d, ort, n) == 0);
+      onnxslim_graph *g = onnxslim_model_graph(m);
+      size_t custom = 0, gathers = 0;
+      for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+        onnxslim_node *nd = onnxslim_graph_node(g, i);
+        custom += onnxslim_node_domain(nd)[0] != 0;
+        gathers += strcmp(onnxslim_node_op_type(nd), "Gather") == 0;
+      }
+      CHECK(custom == 0 && gathers >= 2);
+    }
+    onnxslim_model_free(m);
+  }
+  free(ort);
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char before[128], after[128];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, ONNXSLIM_QUANT_FORMAT_NIBBLES, 0) ==
+        ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "INT4") != NULL);
+  static const char *const mm[] = {"op:MatMul:1"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT4;
+  o.select = mm;
+  o.n_select = 1;
+  o.format = ONNXSLIM_QUANT_FORMAT_NIBBLES;
+  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "MatMul") != NULL);
+  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 0, 3, 0) == ONNXSLIM_EINVAL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  onnxslim_model_free(m);
+}
+
 TEST(report_getter_errors) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
@@ -459,6 +516,7 @@ int main(int argc, char **argv) {
   RUN(ort_int8_offset);
   RUN(refusals_change_nothing);
   RUN(asymmetric_bytes_match_reference);
+  RUN(nibbles_form);
   RUN(report_getter_errors);
   RUN(rounding_mode_independent);
   return t_done();

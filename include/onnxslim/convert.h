@@ -261,7 +261,15 @@ typedef enum onnxslim_quant_format {
   /** onnxruntime's contrib operators (domain com.microsoft):
    * GatherBlockQuantized for tables, MatMulNBits (native layout) for MatMul
    * weights. */
-  ONNXSLIM_QUANT_FORMAT_ORT = 1
+  ONNXSLIM_QUANT_FORMAT_ORT = 1,
+  /** INT4 embedding tables in standard operators that keep 4 bits in
+   * memory: the table stored as UINT8 [rows, cols / 2], two values a byte
+   * (ONNX's nibble order: element 2i in the low nibble; q + 8, or q with
+   * ONNXSLIM_QUANT_ASYMMETRIC), only the rows read gathered (with their
+   * scales and zero points), then unpacked with Cast, Div, Floor, Mul, Sub,
+   * Concat and Reshape (opset 7 or later) and scaled per block. INT8 and
+   * MatMul weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+  ONNXSLIM_QUANT_FORMAT_NIBBLES = 2
 } onnxslim_quant_format;
 
 /** onnxslim_convert_options.quant_flags (version 5): below opset 21 (no

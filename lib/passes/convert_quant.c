@@ -1,11 +1,11 @@
 /*
  * libonnxslim - quantizing embedding tables (the tensors read as input 0 of
  * Gathers) to INT8 or INT4, symmetric or (ONNXSLIM_QUANT_ASYMMETRIC) with a
- * zero point, one scale per block of a row, and
- * fixing the graph up so that only the rows read are dequantized: standard
- * ops (Gather + Gather of the scales + DequantizeLinear, or Cast and Mul)
- * or onnxruntime's com.microsoft.GatherBlockQuantized. docs/quantization.md
- * gives the method.
+ * zero point, one scale per block of a row, and fixing the graph up so that
+ * only the rows read are dequantized: standard ops (Gather + Gather of the
+ * scales + DequantizeLinear, or Cast and Mul; for INT4, a Gather of UINT8
+ * pairs unpacked with standard ops: the nibbles form) or onnxruntime's
+ * com.microsoft.GatherBlockQuantized. docs/quantization.md gives the method.
  *
  * As for the floating-point conversions (convert.c), the quantized table
  * and its scales are pending transforms (osl_xform) of the source bytes,
@@ -525,6 +525,8 @@ typedef struct {
   int32_t to;     /* the report's: INT8 or INT4 */
   int32_t scale_type;
   int asym;        /* ONNXSLIM_QUANT_ASYMMETRIC: unsigned values and zero points */
+  int nibbles;     /* ONNXSLIM_QUANT_FORMAT_NIBBLES (tables): UINT8 pairs unpacked after the
+                      Gather */
   int32_t zp_type; /* asymmetric: the zero points' type (UINT8 or UINT4) */
 } osl_qplan;
 
@@ -535,6 +537,7 @@ static int plan_common(const onnxslim_convert_options *o, osl_qplan *p) {
   p->ort = o->format == ONNXSLIM_QUANT_FORMAT_ORT;
   p->scale_type = o->scale_type;
   p->asym = !!(o->quant_flags & ONNXSLIM_QUANT_ASYMMETRIC);
+  p->nibbles = o->format == ONNXSLIM_QUANT_FORMAT_NIBBLES;
   p->zp_type = ONNXSLIM_DTYPE_UINT8;
   if (p->ort) {
     p->layout = p->bits == 8 ? OSL_QL_U8 : OSL_QL_U4;
@@ -556,6 +559,22 @@ static int plan_tables(const onnxslim_model *m, const onnxslim_convert_options *
   plan_common(o, p);
   int64_t opset = default_opset(m);
   if (p->ort) return 0;
+  if (p->nibbles) {
+    if (p->bits != 4)
+      return onnxslim__err(ONNXSLIM_EINVAL,
+                           "the nibbles format stores 4-bit values: it takes INT4, not INT8");
+    if (opset < 7)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "the nibbles format unpacks with Div, Floor and broadcasting Mul and "
+                           "Sub, which need opset 7 or later; the model imports ai.onnx opset "
+                           "%lld",
+                           (long long)opset);
+    /* the bytes of GatherBlockQuantized's 4 bits: q + 8 (or q), low nibble
+     * first */
+    p->layout = OSL_QL_U4;
+    p->stored = ONNXSLIM_DTYPE_UINT8;
+    return 0;
+  }
   if (p->bits == 8 || opset < 21) {
     if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED))
       return int4_refused(opset);
@@ -590,6 +609,10 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
   plan_common(o, p);
   int64_t opset = default_opset(m);
   if (p->ort) return 0;
+  if (p->nibbles)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "the nibbles format is for embedding tables (read by Gathers), not "
+                         "MatMul weights: use the standard or ort format");
   p->dq_table = 1;
   if (opset >= 21) {
     p->layout = p->bits == 8 ? OSL_QL_I8 : OSL_QL_I4;
@@ -656,6 +679,114 @@ static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
   return rc;
 }
 
+/* A new initializer `base``suffix` of graph g (its name in *name), a copy
+ * of n values of dtype at v with dims (rank 0 when dims is NULL). */
+static int add_const(onnxslim_model *m, onnxslim_graph *g, const char *base, const char *suffix,
+                     int32_t dtype, const int64_t *dims, size_t rank, const void *v, size_t size,
+                     const char **name) {
+  int rc = fresh(m, base, suffix, name);
+  if (!rc)
+    rc = onnxslim_graph_add_initializer(g, *name, dtype, dims, rank, v, size, ONNXSLIM_COPY, NULL);
+  return rc;
+}
+
+/* The nibbles form: Gather gn now gathers the packed rows (UINT8 [..., K/2])
+ * of table c; after it (from *at on), the pairs are unpacked in FLOAT
+ * (hi = Floor(b / 16), lo = b - 16 hi, interleaved by a Concat of the two
+ * as columns of [-1, 2]), centred (- 8, or - the gathered zero point),
+ * scaled per block ([-1, blocks, block] * [-1, blocks, 1]) and reshaped
+ * to Shape(indices) + [K], which `deq` receives in the scales' type. The
+ * arithmetic is exact up to the one product, rounded once to FLOAT and, for
+ * FLOAT16 scales, once more to FLOAT16, as GatherBlockQuantized does. */
+static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn,
+                              const osl_qcand *c, const osl_qplan *p, const char *scales,
+                              const char *zps, const char *iname, const char *yname,
+                              const char *deq, onnxslim_node **at) {
+  const char *yp, *pf, *pr, *hd, *hi, *h16, *lo, *pv, *vb, *vc, *ys, *sr, *yd, *ish, *osh, *yo;
+  const char *k16, *k8 = NULL, *shp_pairs, *shp_blocks, *shp_sc, *kdim;
+  int64_t nb = c->cols / (int64_t)c->bs, bs = (int64_t)c->bs;
+  int64_t pairs[2] = {-1, 1}, blocks[3] = {-1, nb, bs}, sc[3] = {-1, nb, 1}, kd[1] = {c->cols};
+  int64_t d1 = 2, d3 = 3, d1k = 1;
+  float f16 = 16.0f, f8 = 8.0f;
+  int rc = fresh(m, yname, "_packed", &yp);
+  if (!rc) rc = onnxslim_node_set_output(gn, 0, yp);
+  if (!rc) rc = add_const(m, g, yname, "_sixteen", ONNXSLIM_DTYPE_FLOAT, NULL, 0, &f16, 4, &k16);
+  if (!rc && !zps)
+    rc = add_const(m, g, yname, "_eight", ONNXSLIM_DTYPE_FLOAT, NULL, 0, &f8, 4, &k8);
+  if (!rc)
+    rc =
+        add_const(m, g, yname, "_pairs_shape", ONNXSLIM_DTYPE_INT64, &d1, 1, pairs, 16, &shp_pairs);
+  if (!rc)
+    rc = add_const(m, g, yname, "_blocks_shape", ONNXSLIM_DTYPE_INT64, &d3, 1, blocks, 24,
+                   &shp_blocks);
+  if (!rc)
+    rc = add_const(m, g, yname, "_scales_shape", ONNXSLIM_DTYPE_INT64, &d3, 1, sc, 24, &shp_sc);
+  if (!rc) rc = add_const(m, g, yname, "_row_dim", ONNXSLIM_DTYPE_INT64, &d1k, 1, kd, 8, &kdim);
+  const char *names[] = {"_packed_float", "_packed_pairs", "_high_div",      "_high",    "_high16",
+                         "_low",          "_values",       "_blocks",        "_centred", "_scale",
+                         "_scale_blocks", "_scaled",       "_indices_shape", "_shape",   "_float"};
+  const char **outs[] = {&pf, &pr, &hd, &hi, &h16, &lo,  &pv, &vb,
+                         &vc, &ys, &sr, &yd, &ish, &osh, &yo};
+  for (size_t i = 0; i < sizeof names / sizeof *names && !rc; i++)
+    rc = fresh(m, yname, names[i], outs[i]);
+  /* unpack */
+  if (!rc) rc = add_after(g, at, "Cast", NULL, &yp, 1, pf);
+  if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
+  const char *in_pr[2] = {pf, shp_pairs}, *in_hd[2] = {pr, k16}, *in_h16[2] = {hi, k16};
+  const char *in_lo[2] = {pr, h16}, *in_pv[2] = {lo, hi}, *in_vb[2] = {pv, shp_blocks};
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_pr, 2, pr);
+  if (!rc) rc = add_after(g, at, "Div", NULL, in_hd, 2, hd);
+  if (!rc) rc = add_after(g, at, "Floor", NULL, &hd, 1, hi);
+  if (!rc) rc = add_after(g, at, "Mul", NULL, in_h16, 2, h16);
+  if (!rc) rc = add_after(g, at, "Sub", NULL, in_lo, 2, lo);
+  if (!rc) rc = add_after(g, at, "Concat", NULL, in_pv, 2, pv);
+  if (!rc) rc = onnxslim_node_set_attr_int(*at, "axis", 1);
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_vb, 2, vb);
+  /* centre */
+  if (!rc && zps) {
+    const char *yz, *zf, *zr;
+    const char *in_gz[2] = {zps, iname};
+    rc = fresh(m, yname, "_zero_point", &yz);
+    if (!rc) rc = fresh(m, yname, "_zero_point_float", &zf);
+    if (!rc) rc = fresh(m, yname, "_zero_point_blocks", &zr);
+    if (!rc) rc = add_after(g, at, "Gather", NULL, in_gz, 2, yz);
+    if (!rc) rc = add_after(g, at, "Cast", NULL, &yz, 1, zf);
+    if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
+    const char *in_zr[2] = {zf, shp_sc}, *in_vc[2] = {vb, zr};
+    if (!rc) rc = add_after(g, at, "Reshape", NULL, in_zr, 2, zr);
+    if (!rc) rc = add_after(g, at, "Sub", NULL, in_vc, 2, vc);
+  } else if (!rc) {
+    const char *in_vc[2] = {vb, k8};
+    rc = add_after(g, at, "Sub", NULL, in_vc, 2, vc);
+  }
+  /* scale */
+  const char *in_gs[2] = {scales, iname};
+  if (!rc) rc = add_after(g, at, "Gather", NULL, in_gs, 2, ys);
+  if (!rc && p->scale_type != ONNXSLIM_DTYPE_FLOAT) {
+    const char *ysf;
+    rc = fresh(m, yname, "_scale_float", &ysf);
+    if (!rc) rc = add_after(g, at, "Cast", NULL, &ys, 1, ysf);
+    if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
+    ys = ysf;
+  }
+  const char *in_sr[2] = {ys, shp_sc}, *in_yd[2] = {vc, sr};
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_sr, 2, sr);
+  if (!rc) rc = add_after(g, at, "Mul", NULL, in_yd, 2, yd);
+  /* the rows' shape: the indices' shape and K */
+  const char *in_osh[2] = {ish, kdim};
+  if (!rc) rc = add_after(g, at, "Shape", NULL, &iname, 1, ish);
+  if (!rc) rc = add_after(g, at, "Concat", NULL, in_osh, 2, osh);
+  if (!rc) rc = onnxslim_node_set_attr_int(*at, "axis", 0);
+  int f32 = p->scale_type == ONNXSLIM_DTYPE_FLOAT;
+  const char *in_yo[2] = {yd, osh};
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_yo, 2, f32 ? deq : yo);
+  if (!rc && !f32) { /* FLOAT16 scales: the product rounded to them */
+    rc = add_after(g, at, "Cast", NULL, &yo, 1, deq);
+    if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", p->scale_type);
+  }
+  return rc;
+}
+
 /* Rewrites Gather node gn, which reads table c (now quantized, scales in
  * `scales`): see the file's head. */
 static int fix_gather(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn, const osl_qcand *c,
@@ -683,6 +814,8 @@ static int fix_gather(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn, c
     if (!rc) rc = onnxslim_node_set_attr_int(gn, "gather_axis", 0);
     if (!rc) rc = onnxslim_node_set_attr_int(gn, "quantize_axis", 1);
     if (!rc) rc = onnxslim_node_set_output(gn, 0, deq);
+  } else if (p->nibbles) {
+    rc = fix_gather_nibbles(m, g, gn, c, p, scales, zps, iname, yname, deq, &at);
   } else if (p->dq_table) {
     rc = onnxslim_node_set_input(gn, 0, table_dq);
     if (!rc) rc = onnxslim_node_set_output(gn, 0, deq);
@@ -888,7 +1021,7 @@ static int zero_points(onnxslim_model *m, const osl_qcand *c, const osl_qplan *p
   size_t rows = (size_t)c->rows, nb = (size_t)c->cols / c->bs, n = rows * nb;
   dims[0] = c->rows;
   dims[1] = (int64_t)nb;
-  if (p->layout == OSL_QL_I8 || p->layout == OSL_QL_U8) {
+  if (p->layout == OSL_QL_I8 || p->layout == OSL_QL_U8 || p->nibbles) {
     *out = c->zps;
     *size = n;
     return 0;
@@ -1018,7 +1151,8 @@ static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_conve
 
 int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
                              const onnxslim_convert_options *o) {
-  if (o->format != ONNXSLIM_QUANT_FORMAT_STANDARD && o->format != ONNXSLIM_QUANT_FORMAT_ORT)
+  if (o->format != ONNXSLIM_QUANT_FORMAT_STANDARD && o->format != ONNXSLIM_QUANT_FORMAT_ORT &&
+      o->format != ONNXSLIM_QUANT_FORMAT_NIBBLES)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown quantization format %d", o->format);
   if (o->quant_flags & ~(ONNXSLIM_QUANT_ALLOW_UNPACKED | ONNXSLIM_QUANT_ASYMMETRIC))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved quantization flags 0x%x set", o->quant_flags);

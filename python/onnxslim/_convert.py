@@ -172,7 +172,8 @@ def _report(rep, has_stats):
     return ConvertReport(entries, ConvertStats._from_c(total), has_stats)
 
 
-_FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT"}
+_FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
+            "nibbles": "QUANT_FORMAT_NIBBLES"}
 
 
 def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
@@ -187,7 +188,7 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
                          "gather_to")
     quant = target in (_C["DTYPE_INT8"], _C["DTYPE_INT4"])
     if format not in _FORMATS:
-        raise ValueError("format must be 'standard' or 'ort', not %r" % (format,))
+        raise ValueError("format must be 'standard', 'ort' or 'nibbles', not %r" % (format,))
     scale_type = 0 if scales is None else _args.dtype(scales, "scales")
     if not quant and (block_size or format != "standard" or scales is not None or
                       allow_unpacked or asymmetric):

@@ -55,14 +55,14 @@ def table(v=V, k=K, dtype=np.float32):
     return t.astype(dtype)
 
 
-def make_model(path, tab, opset, name="emb.weight"):
-    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, ["b"])
+def make_model(path, tab, opset, name="emb.weight", ids_shape=("b",)):
+    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, list(ids_shape))
     elem = TensorProto.FLOAT if tab.dtype == np.float32 else TensorProto.FLOAT16
-    y = helper.make_tensor_value_info("rows", elem, ["b", tab.shape[1]])
+    y = helper.make_tensor_value_info("rows", elem, list(ids_shape) + [tab.shape[1]])
     g = helper.make_graph([helper.make_node("Gather", [name, "ids"], ["rows"], name="emb")],
                           "g", [ids], [y], [numpy_helper.from_array(tab, name)])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 10 if opset >= 21 else 8
+    m.ir_version = 10 if opset >= 21 else 8 if opset >= 13 else 4
     onnx.save(m, path)
 
 
@@ -109,13 +109,14 @@ def inits(m):
     return {t.name: t for t in m.graph.initializer}
 
 
-def ort_rows(model, ids):
+def ort_rows(model, ids, dims=None, dtype=np.float32):
     out = os.path.join(work, "rows.bin")
-    p = subprocess.run(["node", ort_runner, model, "ids", str(len(ids)),
+    dims = str(len(ids)) if dims is None else ",".join(map(str, dims)) or "-"
+    p = subprocess.run(["node", ort_runner, model, "ids", dims,
                         ",".join(map(str, ids)), out], capture_output=True, text=True)
     if p.returncode:
         return None, p.stderr.strip()
-    return np.fromfile(out, dtype=np.float32), ""
+    return np.fromfile(out, dtype=dtype), ""
 
 
 ids = list(range(V)) + [7, 7, 299, 0]
@@ -502,6 +503,138 @@ if os.path.exists(out):
 rc, err = run_cli(src[21], out, "--to", "int8",
                   "--select", "op:Gather:0", "--asymmetric", "--block-size", "16")
 report(rc == 0, "asymmetric with --to and a Gather selection", err.strip())
+
+# ---- INT4 tables in the nibbles form (--format nibbles) ------------------------
+# UINT8 [V, K/2] pairs gathered, unpacked with standard ops; rows equal the
+# reference's (q - zp) * scale and GatherBlockQuantized's bit for bit, for
+# indices of rank 0 to 3, FP32 and FP16 tables, with and without --asymmetric.
+rank_ids = {
+    0: ([], [42]),
+    1: ([len(ids)], ids),
+    2: ([4, 3], [0, 1, 2, 3, 4, 5, 299, 7, 7, 298, 0, 150]),
+    3: ([2, 2, 3], [5, 4, 3, 2, 1, 0, 299, 100, 200, 7, 7, 1]),
+}
+nsrc = {}
+for dt in (np.float32, np.float16):
+    for opset in (7, 17, 21):
+        for rank in (0, 1, 2, 3):
+            shape = [("d%d" % i) for i in range(rank)]
+            path = os.path.join(work, "nemb-%s-%d-r%d.onnx" % (np.dtype(dt).name, opset, rank))
+            make_model(path, atab.astype(dt), opset, ids_shape=shape)
+            nsrc[(dt, opset, rank)] = path
+ncases = [
+    # name, table type, opset, block, asymmetric, extra, index ranks
+    ("n-b16-17", np.float32, 17, 16, False, [], (0, 1, 2, 3)),
+    ("n-row-7", np.float32, 7, 0, False, [], (1, 3)),
+    ("n-b16-21", np.float32, 21, 16, False, [], (1,)),
+    ("n-a-b16-17", np.float32, 17, 16, True, [], (0, 1, 2, 3)),
+    ("n-a-row-7", np.float32, 7, 0, True, [], (2,)),
+    ("n-b32-17-fp16", np.float16, 17, 32, False, [], (1, 3)),
+    ("n-a-b16-17-fp16", np.float16, 17, 16, True, [], (1, 2)),
+    ("n-b16-17-fp16scales", np.float32, 17, 16, False, ["--scales", "fp16"], (1,)),
+    ("n-a-b16-17-fp16scales", np.float32, 17, 16, True, ["--scales", "fp16"], (2,)),
+]
+for name, dt, opset, bs, asym, extra, ranks in ncases:
+    bsz = bs or K
+    nb = K // bsz
+    st = np.float16 if ("--scales" in extra or dt == np.float16) else np.float32
+    x32 = atab.astype(dt).astype(np.float32)
+    if asym:
+        q_ref, zp_ref, s_ref = ref_quant_asym(x32, 4, bsz, st)
+        want_bytes = pack_flat(q_ref)
+        cen = q_ref - np.repeat(zp_ref, bsz, axis=1)
+    else:
+        q_ref, s_ref = ref_quant(x32, 4, bsz, st)
+        want_bytes = pack_flat(q_ref + 8)
+        cen = q_ref
+    deq = (cen.astype(np.float32).reshape(V, nb, bsz) *
+           s_ref.astype(np.float32)[:, :, None]).reshape(V, K)
+    if st == np.float16:
+        deq = deq.astype(np.float16)
+    if dt == np.float32:
+        deq = deq.astype(np.float32)
+    odt = np.float32 if dt == np.float32 else np.float16
+    ut = np.uint32 if odt == np.float32 else np.uint16
+    for rank in ranks:
+        tag = "%s r%d" % (name, rank)
+        src_path = nsrc[(dt, opset, rank)]
+        out = os.path.join(work, "%s-r%d.onnx" % (name, rank))
+        args = [src_path, out, "--gather-to", "int4", "--format", "nibbles"] + extra
+        args += (["--asymmetric"] if asym else []) + (["--block-size", str(bs)] if bs else [])
+        rc, err = run_cli(*args)
+        if not report(rc == 0, tag + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        if opset <= CHECKER_OPSET:
+            try:
+                onnx.checker.check_model(m, full_check=True)
+                ok, why = True, ""
+            except Exception as e:  # noqa: BLE001
+                ok, why = False, str(e).split("\n")[0]
+            report(ok, tag + ": onnx checker (full)", why)
+        report([o.name for o in m.graph.output] == ["rows"], tag + ": output name unchanged")
+        it = inits(m)
+        t = it["emb.weight"]
+        report(t.data_type == TensorProto.UINT8 and list(t.dims) == [V, K // 2] and
+               t.raw_data == want_bytes,
+               tag + ": table UINT8 [V, K/2], pairs low nibble first, equal to the reference")
+        if asym:
+            z = it.get("emb.weight_zero_point")
+            report(z is not None and z.data_type == TensorProto.UINT8 and
+                   list(z.dims) == [V, nb] and np.array_equal(
+                       np.frombuffer(z.raw_data, np.uint8).reshape(V, nb), zp_ref),
+                   tag + ": zero points UINT8 [V, blocks] equal the reference")
+        sc = it["emb.weight_scale"]
+        sut = np.uint32 if st == np.float32 else np.uint16
+        report(np.array_equal(numpy_helper.to_array(sc).reshape(V, nb).view(sut),
+                              s_ref.view(sut)), tag + ": scales equal the reference bit for bit")
+        ops = [n.op_type for n in m.graph.node]
+        report(ops.count("Gather") == (3 if asym else 2) and "DequantizeLinear" not in ops and
+               all(n.domain in ("", "ai.onnx") for n in m.graph.node),
+               tag + ": standard ops, the table gathered, not dequantized whole", ops)
+        if not ort_runner:
+            continue
+        dims, ix = rank_ids[rank]
+        y, err = ort_rows(out, ix, dims, odt)
+        if not report(y is not None, tag + ": onnxruntime runs it", err):
+            continue
+        y = y.reshape(len(ix), K)
+        report(np.array_equal(y.view(ut), deq[ix].view(ut)),
+               tag + ": onnxruntime rows equal the reference's dequantized rows bit for bit",
+               np.abs(y.astype(np.float64) - deq[ix].astype(np.float64)).max())
+        # the same table in GatherBlockQuantized (blocks of a power of two)
+        gout = os.path.join(work, "%s-r%d-ort.onnx" % (name, rank))
+        gargs = [src_path, gout, "--gather-to", "int4", "--format", "ort", "--block-size",
+                 str(bsz)] + extra + (["--asymmetric"] if asym else [])
+        rc, err = run_cli(*gargs)
+        yg, err = ort_rows(gout, ix, dims, odt) if rc == 0 else (None, err)
+        report(yg is not None and np.array_equal(y.view(ut), yg.reshape(len(ix), K).view(ut)),
+               tag + ": bit-identical to GatherBlockQuantized's rows", err)
+# refusals of the nibbles form: exit 1, a message, nothing written
+for name, path, args, words in [
+    ("nibbles with int8", src[17], ["--gather-to", "int8", "--format", "nibbles"], "INT4"),
+    ("nibbles below opset 7", None, ["--gather-to", "int4", "--format", "nibbles"], "opset 7"),
+    ("nibbles of MatMul weights", None, ["--to", "int4", "--select", "op:MatMul:1", "--format",
+                                         "nibbles"], "MatMul"),
+]:
+    if path is None and "opset 7" in words:
+        path = os.path.join(work, "nemb-6.onnx")
+        make_model(path, atab, 6)
+    elif path is None:
+        path = os.path.join(work, "mm-nibbles.onnx")
+        xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 64])
+        yo = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", 8])
+        gm = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "mm", [xi], [yo],
+                               [numpy_helper.from_array(atab[:64, :8].copy(), "w")])
+        mm = helper.make_model(gm, opset_imports=[helper.make_opsetid("", 17)])
+        mm.ir_version = 8
+        onnx.save(mm, path)
+    out = os.path.join(work, "refused.onnx")
+    if os.path.exists(out):
+        os.unlink(out)
+    rc, err = run_cli(path, out, *args)
+    report(rc in (1, 2) and words in err and not os.path.exists(out),
+           "refused: " + name, "rc %d: %s" % (rc, err.strip()))
 
 # ---- MatMul weights ------------------------------------------------------------
 KM, NM, BATCH = 64, 48, 5
