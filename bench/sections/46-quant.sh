@@ -7,6 +7,8 @@
 #                  --block-size 32 (MatMulNBits, 8 bits)
 #   int4-table     --gather-to int4 --format ort --block-size 32 --scales fp16
 #                  (GatherBlockQuantized; opset 17 has no INT4 type)
+#   int4-table-nibbles  the same table with --format nibbles (UINT8 pairs
+#                  gathered and unpacked with standard ops)
 #   int4-table-mm-ext  the same, then the MatMul weights as above but in
 #                  blocks of 128, saved with external data (the smallest)
 #   bf16           the published recipe (--gather-to bf16), for comparison
@@ -40,6 +42,8 @@ qtimed bf16 "$qb/bf16.onnx" "" -- "$cli" convert "$rr" "$qb/bf16.onnx" --gather-
 qtimed t8 "$qb/int8-table.onnx" "" -- "$cli" convert "$rr" "$qb/int8-table.onnx" --gather-to int8 -q
 qtimed t4 "$qb/int4-table.onnx" "" -- "$cli" convert "$rr" "$qb/int4-table.onnx" --gather-to int4 \
   --format ort --block-size 32 --scales fp16 -q
+qtimed t4n "$qb/int4-table-nibbles.onnx" "" -- "$cli" convert "$rr" "$qb/int4-table-nibbles.onnx" \
+  --gather-to int4 --format nibbles --block-size 32 --scales fp16 -q
 # the MatMul weights of the table variants, in a second conversion
 qtimed t8mm "$qb/int8-table-mm.onnx" "" -- "$cli" convert "$qb/int8-table.onnx" \
   "$qb/int8-table-mm.onnx" --to int8 --select op:MatMul:1 --format ort --block-size 32 -q
@@ -58,19 +62,21 @@ qrow cp "cp + sync" "$(sz "$rr")"
 qrow bf16 "--gather-to bf16 (the published recipe)" "$(sz "$qb/bf16.onnx")"
 qrow t8 "--gather-to int8 (per row; Cast and Mul)" "$(sz "$qb/int8-table.onnx")"
 qrow t4 "--gather-to int4 --format ort --block-size 32 (fp16 scales)" "$(sz "$qb/int4-table.onnx")"
+qrow t4n "--gather-to int4 --format nibbles --block-size 32 (fp16)" \
+  "$(sz "$qb/int4-table-nibbles.onnx")"
 qrow t8mm "int8 table, then --to int8 MatMul weights (MatMulNBits, 32)" "$(sz "$qb/int8-table-mm.onnx")"
 qrow t4mmx "int4 table, then int8 MatMul weights (128), external data" \
   "$(($(sz "$qb/int4-table-mm-ext.onnx") + $(sz "$qb/int4-table-mm-ext.onnx.data")))"
-for k in t8 t4; do
+for k in t8 t4 t4n; do
   eval "ok=\${ok_$k:-0}"
   [ "$ok" = 1 ] || { echo "FAILED: $k:"; sed 's/^/  /' "$qb/$k.log"; }
 done
 # the conversions of the whole model (the table ones) against cp
 worst_t=0 worst_m=0
-for k in t8 t4 t8mm t4mmx; do
+for k in t8 t4 t4n t8mm t4mmx; do
   eval "ok=\${ok_$k:-0} t=\${t_$k:-0} m=\${m_$k:-0}"
   [ "$ok" = 1 ] || continue
-  case $k in t8 | t4) r=$(ratio "$t" "$t_cp")
+  case $k in t8 | t4 | t4n) r=$(ratio "$t" "$t_cp")
     worst_t=$(awk -v a="$worst_t" -v b="$r" 'BEGIN { print (b > a) ? b : a }') ;;
   esac
   [ "$m" -gt "$worst_m" ] && worst_m=$m
@@ -100,7 +106,7 @@ if [ "$ort_ok" = 1 ]; then
   }
   if [ -n "$(field "$r" hwm_kb)" ]; then oline "FP32 original" "$r" "-"; fi
   for v in bf16:bf16.onnx t8:int8-table.onnx t8mm:int8-table-mm.onnx t4:int4-table.onnx \
-    t4mmx:int4-table-mm-ext.onnx; do
+    t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx; do
     k=${v%%:*} f=${v#*:}
     eval "ok=\${ok_$k:-0}"
     if [ "$ok" != 1 ]; then printf '  %-26s FAILED (conversion)\n' "$f"; continue; fi

@@ -261,13 +261,31 @@ typedef enum onnxslim_quant_format {
   /** onnxruntime's contrib operators (domain com.microsoft):
    * GatherBlockQuantized for tables, MatMulNBits (native layout) for MatMul
    * weights. */
-  ONNXSLIM_QUANT_FORMAT_ORT = 1
+  ONNXSLIM_QUANT_FORMAT_ORT = 1,
+  /** INT4 embedding tables in standard operators that keep 4 bits in
+   * memory: the table stored as UINT8 [rows, cols / 2], two values a byte
+   * (ONNX's nibble order: element 2i in the low nibble; q + 8, or q with
+   * ONNXSLIM_QUANT_ASYMMETRIC), only the rows read gathered (with their
+   * scales and zero points), then unpacked with Cast, Div, Floor, Mul, Sub,
+   * Concat and Reshape (opset 7 or later) and scaled per block. INT8 and
+   * MatMul weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+  ONNXSLIM_QUANT_FORMAT_NIBBLES = 2
 } onnxslim_quant_format;
 
 /** onnxslim_convert_options.quant_flags (version 5): below opset 21 (no
- * INT4 type), store INT4-quantized values one per byte as INT8 instead of
- * refusing. @since 0.2.0 */
+ * INT4 type), store INT4-quantized values one per byte as INT8 (UINT8 with
+ * ONNXSLIM_QUANT_ASYMMETRIC) instead of refusing. @since 0.2.0 */
 #define ONNXSLIM_QUANT_ALLOW_UNPACKED 1u
+
+/** onnxslim_convert_options.quant_flags (version 5): asymmetric
+ * quantization of embedding tables: per block an unsigned value q (0..255
+ * for INT8, 0..15 for INT4) and a zero point zp, the value read back being
+ * (q - zp) * scale; the range of a block always includes 0 (so 0 is exact).
+ * The zero points are an initializer of the stored data's type (UINT8, or
+ * UINT4 at opset 21) with the scales' shape, named after the table with
+ * "_zero_point" (GatherBlockQuantized: its packed UINT8 layout).
+ * MatMul weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+#define ONNXSLIM_QUANT_ASYMMETRIC 2u
 
 /**
  * What onnxslim_convert_model() converts and how. Fields are only appended;
@@ -320,7 +338,8 @@ typedef struct onnxslim_convert_options {
    * column), 0: one block per row or column (the default). */
   uint64_t block_size;
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
-  unsigned int quant_flags; /**< version 5: 0 or ONNXSLIM_QUANT_ALLOW_UNPACKED */
+  unsigned int quant_flags; /**< version 5: 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or
+                                 ONNXSLIM_QUANT_ASYMMETRIC */
   /** Version 5: the type of the scales, ONNXSLIM_DTYPE_FLOAT or _FLOAT16;
    * 0 (the default): the tensor's own type. A quantization reads the
    * selected tensors once before changing anything: with a report with

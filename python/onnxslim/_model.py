@@ -355,7 +355,7 @@ class Model:
     def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
                 rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
                 progress=None, block_size=0, format="standard", scales=None,
-                allow_unpacked=False):
+                allow_unpacked=False, asymmetric=False):
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -384,16 +384,19 @@ class Model:
         Quantization (docs/quantization.md): ``gather_to`` or ``to`` "int8" or
         "int4" stores the embedding tables (and with ``to``, the selected
         MatMul weights) quantized, one scale per row (column) or per
-        ``block_size`` values; ``format`` "standard" (ONNX ops) or "ort"
+        ``block_size`` values; ``format`` "standard" (ONNX ops), "nibbles"
+        (INT4 tables only: packed pairs gathered, unpacked with ONNX ops) or "ort"
         (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
-        stored one value per byte as INT8. Each entry's ``quant`` then holds
+        stored one value per byte as INT8; ``asymmetric``: the tables'
+        values unsigned with a zero point per block (MatMul weights: refused
+        with :class:`InvalidArgument`). Each entry's ``quant`` then holds
         a :class:`QuantStats`.
         """
         from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
-                                scales, allow_unpacked)
+                                scales, allow_unpacked, asymmetric)
 
     # Assignable fields: reads as above, writes through the set_* methods.
     ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)

@@ -38,6 +38,7 @@ ort_runner = sys.argv[3] if len(sys.argv) > 3 else None
 os.makedirs(work, exist_ok=True)
 rng = np.random.default_rng(12)
 INT4 = 22  # TensorProto.INT4 (onnx 1.12, Debian's, predates it)
+UINT4 = 21
 # onnx's checker (1.12: opsets up to 17, IR up to 8) checks the models at
 # opset 17; those at opset 21 (IR 10, INT4) are checked by onnxruntime
 CHECKER_OPSET = onnx.defs.onnx_opset_version()
@@ -54,14 +55,14 @@ def table(v=V, k=K, dtype=np.float32):
     return t.astype(dtype)
 
 
-def make_model(path, tab, opset, name="emb.weight"):
-    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, ["b"])
+def make_model(path, tab, opset, name="emb.weight", ids_shape=("b",)):
+    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, list(ids_shape))
     elem = TensorProto.FLOAT if tab.dtype == np.float32 else TensorProto.FLOAT16
-    y = helper.make_tensor_value_info("rows", elem, ["b", tab.shape[1]])
+    y = helper.make_tensor_value_info("rows", elem, list(ids_shape) + [tab.shape[1]])
     g = helper.make_graph([helper.make_node("Gather", [name, "ids"], ["rows"], name="emb")],
                           "g", [ids], [y], [numpy_helper.from_array(tab, name)])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 10 if opset >= 21 else 8
+    m.ir_version = 10 if opset >= 21 else 8 if opset >= 13 else 4
     onnx.save(m, path)
 
 
@@ -108,13 +109,14 @@ def inits(m):
     return {t.name: t for t in m.graph.initializer}
 
 
-def ort_rows(model, ids):
+def ort_rows(model, ids, dims=None, dtype=np.float32):
     out = os.path.join(work, "rows.bin")
-    p = subprocess.run(["node", ort_runner, model, "ids", str(len(ids)),
+    dims = str(len(ids)) if dims is None else ",".join(map(str, dims)) or "-"
+    p = subprocess.run(["node", ort_runner, model, "ids", dims,
                         ",".join(map(str, ids)), out], capture_output=True, text=True)
     if p.returncode:
         return None, p.stderr.strip()
-    return np.fromfile(out, dtype=np.float32), ""
+    return np.fromfile(out, dtype=dtype), ""
 
 
 ids = list(range(V)) + [7, 7, 299, 0]
@@ -297,6 +299,343 @@ if report(rc == 0, "fp16 table: converted", err):
     report(np.array_equal(numpy_helper.to_array(inits(m)["emb.weight"]).astype(np.int64), q_ref),
            "fp16 table: INT8 values equal the reference")
 
+# ---- asymmetric (--asymmetric): unsigned values and a zero point per block ----
+
+
+def span(mx, nmn, s):
+    """rne(mx / s) + rne(-mn / s) in float64, elementwise (the largest value stored)."""
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        a = mx / s
+        b = nmn / s
+    return np.where((a < 1e9) & (b < 1e9), np.rint(a) + np.rint(b), np.inf)
+
+
+def ref_quant_asym(x, bits, bs, scale_type=np.float32):
+    """Independent reference: q (0..Q), zero points and scales per block. The
+    range of a block includes 0; its scale is the smallest value of
+    scale_type with rint(max / s) + rint(-min / s) <= Q (found by a binary
+    search over all the type's positive bit patterns), the zero point
+    rint(-min / s) and q = rint(x / s) + zp (ties to even, in float64)."""
+    Q = 255 if bits == 8 else 15
+    rows, k = x.shape
+    xb = x.astype(np.float32).reshape(rows, k // bs, bs).astype(np.float64)
+    mx = np.maximum(xb.max(axis=2), 0)
+    nmn = -np.minimum(xb.min(axis=2), 0)
+    ut, top = (np.uint32, 0x7f800000) if scale_type == np.float32 else (np.uint16, 0x7c00)
+    lo = np.zeros(mx.shape, dtype=np.int64)  # pattern 0 (zero): never valid
+    hi = np.full(mx.shape, top - 1, dtype=np.int64)  # the largest finite value
+    while np.any(hi - lo > 1):
+        mid = lo + (hi - lo) // 2
+        sv = mid.astype(ut).view(scale_type).astype(np.float64)
+        ok = span(mx, nmn, sv) <= Q
+        hi = np.where(ok, mid, hi)
+        lo = np.where(ok, lo, mid)
+    s = hi.astype(ut).view(scale_type)
+    zero = (mx == 0) & (nmn == 0)
+    s = np.where(zero, scale_type(1), s).astype(scale_type)
+    s64 = s.astype(np.float64)
+    zp = np.where(zero, 0, np.rint(nmn / s64)).astype(np.int64)
+    q = np.rint(xb / s64[:, :, None]).astype(np.int64) + zp[:, :, None]
+    return q.reshape(rows, k), zp, s
+
+
+def pack_flat(v):
+    v = np.asarray(v, dtype=np.int64).ravel()
+    if v.size % 2:
+        v = np.append(v, 0)
+    return (v[0::2] | (v[1::2] << 4)).astype(np.uint8).tobytes()
+
+
+atab = table()
+atab[3] = np.abs(atab[3]) + 0.25  # all positive: zero point 0
+atab[4] = -np.abs(atab[4]) - 0.25  # all negative: zero point Q
+atab[5] += 3.0  # off-centre
+asrc = {}
+for opset in (17, 21):
+    asrc[opset] = os.path.join(work, "aemb-%d.onnx" % opset)
+    make_model(asrc[opset], atab, opset)
+acases = [
+    # name, opset, bits, block, format, extra, stored type, zero points' type
+    ("a-int8-row-17", 17, 8, 0, "standard", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-row-21", 21, 8, 0, "standard", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-b16-21", 21, 8, 16, "standard", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int4-b16-21", 21, 4, 16, "standard", [], UINT4, UINT4),
+    ("a-int4-row-21", 21, 4, 0, "standard", [], UINT4, UINT4),
+    ("a-int4-row-17-unpacked", 17, 4, 0, "standard", ["--allow-unpacked"], TensorProto.UINT8,
+     TensorProto.UINT8),
+    ("a-int8-b16-ort", 17, 8, 16, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-row-ort", 21, 8, 64, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int4-b16-ort", 21, 4, 16, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int4-row-ort", 17, 4, 64, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-b16-21-fp16scales", 21, 8, 16, "standard", ["--scales", "fp16"], TensorProto.UINT8,
+     TensorProto.UINT8),
+    ("a-int8-b16-ort-fp16scales", 21, 8, 16, "ort", ["--scales", "fp16"], TensorProto.UINT8,
+     TensorProto.UINT8),
+]
+for name, opset, bits, bs, fmt, extra, stored, zt in acases:
+    out = os.path.join(work, name + ".onnx")
+    args = [asrc[opset], out, "--gather-to", "int%d" % bits, "--format", fmt, "--asymmetric"]
+    args += extra + (["--block-size", str(bs)] if bs else [])
+    rc, err = run_cli(*args)
+    if not report(rc == 0, name + ": converted", err.strip()):
+        continue
+    m = onnx.load(out)
+    if opset <= CHECKER_OPSET:
+        try:
+            onnx.checker.check_model(m, full_check=True)
+            ok, why = True, ""
+        except Exception as e:  # noqa: BLE001
+            ok, why = False, str(e).split("\n")[0]
+        report(ok, name + ": onnx checker (full)", why)
+    report([o.name for o in m.graph.output] == ["rows"], name + ": output name unchanged")
+    Q = 255 if bits == 8 else 15
+    bsz = bs or K
+    nb = K // bsz
+    st = np.float16 if "--scales" in extra else np.float32
+    q_ref, zp_ref, s_ref = ref_quant_asym(atab, bits, bsz, st)
+    it = inits(m)
+    t, sc, zpt = it.get("emb.weight"), it.get("emb.weight_scale"), it.get("emb.weight_zero_point")
+    if not report(t is not None and sc is not None and zpt is not None,
+                  name + ": table, scales and zero points", list(it)):
+        continue
+    report(t.data_type == stored and zpt.data_type == zt,
+           name + ": table and zero points stored as %d, %d" % (stored, zt),
+           (t.data_type, zpt.data_type))
+    s_got = numpy_helper.to_array(sc)
+    ut = np.uint32 if st == np.float32 else np.uint16
+    report(s_got.dtype == st and np.array_equal(s_got.reshape(s_ref.shape).view(ut),
+                                                s_ref.view(ut)),
+           name + ": scales equal the reference bit for bit")
+    # the proof that nothing saturates and the scale is the smallest: q in
+    # 0..Q, q(min) = 0, and the next smaller scale would need more than Q
+    xb = atab.astype(np.float64).reshape(V, nb, bsz)
+    mx, nmn = np.maximum(xb.max(axis=2), 0), -np.minimum(xb.min(axis=2), 0)
+    nz = (mx > 0) | (nmn > 0)
+    below = np.nextafter(s_ref, st(0)).astype(np.float64)
+    report(q_ref.min() >= 0 and q_ref.max() <= Q and np.all(zp_ref <= Q) and
+           np.all(span(mx, nmn, s_ref.astype(np.float64))[nz] <= Q) and
+           np.all(span(mx, nmn, below)[nz] > Q),
+           name + ": nothing saturates (0 <= q <= %d) and no smaller scale would do" % Q)
+    report(np.all(q_ref.reshape(V, nb, bsz).min(axis=2)[nmn > 0] == 0) and
+           np.all(zp_ref[nmn == 0] == 0), name + ": the block minimum maps to 0, zero to zp")
+    raw = t.raw_data
+    if stored == UINT4:
+        got = unpack_nibbles(raw, False)[:V * K]
+        zgot = unpack_nibbles(zpt.raw_data, False)[:V * nb]
+        report(raw == pack_flat(q_ref) and list(zpt.dims) == [V, nb] and
+               zpt.raw_data == pack_flat(zp_ref),
+               name + ": UINT4 values and zero points (packed over the tensor) equal the reference")
+    elif fmt == "ort" and bits == 4:
+        got = unpack_nibbles(raw, False)
+        zb = np.frombuffer(zpt.raw_data, np.uint8).reshape(V, -1)
+        zpad = np.concatenate([zp_ref, np.zeros((V, nb % 2), np.int64)], axis=1)
+        report(list(zpt.dims) == [V, (nb + 1) // 2] and
+               np.array_equal(zb, (zpad[:, 0::2] | (zpad[:, 1::2] << 4)).astype(np.uint8)),
+               name + ": zero points UINT8 [V, ceil(blocks / 2)], low nibble first per row",
+               list(zpt.dims))
+    else:
+        got = np.frombuffer(raw, np.uint8).astype(np.int64)
+        report(list(zpt.dims) == [V, nb] and np.array_equal(
+            np.frombuffer(zpt.raw_data, np.uint8).reshape(V, nb), zp_ref),
+            name + ": zero points UINT8 [V, blocks] equal the reference")
+    report(np.array_equal(np.asarray(got).reshape(V, K), q_ref),
+           name + ": stored values equal the reference")
+    ops = [n.op_type for n in m.graph.node]
+    if fmt == "ort":
+        gbq = [n for n in m.graph.node if n.op_type == "GatherBlockQuantized"]
+        report(len(gbq) == 1 and list(gbq[0].input)[3:] == ["emb.weight_zero_point"],
+               name + ": GatherBlockQuantized with zero_points", ops)
+    elif opset >= 21:
+        dq = [n for n in m.graph.node if n.op_type == "DequantizeLinear"]
+        report(len(dq) == 1 and len(dq[0].input) == 3, name + ": DequantizeLinear with zero point",
+               ops)
+    else:
+        report(ops.count("Cast") == 2 and "Sub" in ops and "Mul" in ops and
+               ops.count("Gather") == 3, name + ": Gathers, Casts, Sub and Mul", ops)
+    deq = ((q_ref - np.repeat(zp_ref, bsz, axis=1)).astype(np.float32).reshape(V, nb, bsz) *
+           s_ref.astype(np.float32)[:, :, None]).reshape(V, K)
+    if ort_runner:
+        y, err = ort_rows(out, ids)
+        if report(y is not None, name + ": onnxruntime runs it", err):
+            y = y.reshape(len(ids), K)
+            if st == np.float32:
+                report(np.array_equal(y.view(np.uint32), deq[ids].view(np.uint32)),
+                       name + ": onnxruntime rows equal (q - zp) * scale (FP32) bit for bit",
+                       np.abs(y - deq[ids]).max())
+            else:
+                report(np.array_equal(y.view(np.uint32), deq.astype(np.float16).astype(
+                    np.float32)[ids].view(np.uint32)),
+                       name + ": onnxruntime rows equal (q - zp) * scale rounded to FP16")
+            results[name] = y
+for a, b in [("a-int8-b16-21", "a-int8-b16-ort"), ("a-int4-b16-21", "a-int4-b16-ort"),
+             ("a-int8-row-21", "a-int8-row-ort"), ("a-int4-row-21", "a-int4-row-ort"),
+             ("a-int8-row-17", "a-int8-row-ort"), ("a-int4-row-17-unpacked", "a-int4-row-ort"),
+             ("a-int8-b16-21-fp16scales", "a-int8-b16-ort-fp16scales")]:
+    if ort_runner:
+        report(a in results and b in results and
+               np.array_equal(results[a].view(np.uint32), results[b].view(np.uint32)),
+               "onnxruntime: %s and %s give bit-identical rows" % (a, b))
+# the report of an asymmetric conversion: its errors are those of (q - zp) * scale
+out = os.path.join(work, "a-report.onnx")
+p = subprocess.run([cli, "convert", asrc[21], out, "--gather-to", "int8", "--asymmetric",
+                    "--block-size", "16", "--json"], capture_output=True, text=True)
+if report(p.returncode == 0, "asymmetric --json: converted", p.stderr.strip()):
+    import json
+    tq = json.loads(p.stdout)["conversion"]["tensors"][0]
+    qs = tq["quantization"]
+    q_ref, zp_ref, s_ref = ref_quant_asym(atab, 8, 16)
+    deq = ((q_ref - np.repeat(zp_ref, 16, axis=1)).astype(np.float32).reshape(V, 4, 16) *
+           s_ref[:, :, None]).reshape(V, K)
+    err = np.abs(deq.astype(np.float64) - atab.astype(np.float64))
+    row = np.sqrt((err ** 2).sum(axis=1)) / np.maximum(
+        np.sqrt((atab.astype(np.float64) ** 2).sum(axis=1)), 1e-300)
+    nzs = s_ref[(np.abs(atab).reshape(V, 4, 16).max(axis=2) > 0)]
+    report(qs["saturated"] == 0 and abs(qs["max_abs_error"] - err.max()) <= 1e-12 * err.max() and
+           abs(qs["max_row_rel_error"] - row.max()) <= 1e-9 * row.max() and
+           abs(qs["scale_min"] / float(nzs.min()) - 1) < 1e-6 and
+           abs(qs["scale_max"] / float(nzs.max()) - 1) < 1e-6 and
+           tq["bytes_after"] == V * K + V * 4 * 4 + V * 4,
+           "asymmetric report: errors, scale range and bytes (table + scales + zero points)",
+           (qs, tq["bytes_after"], err.max(), row.max()))
+out = os.path.join(work, "refused.onnx")
+if os.path.exists(out):
+    os.unlink(out)
+rc, err = run_cli(src[21], out, "--to", "int8",
+                  "--select", "op:Gather:0", "--asymmetric", "--block-size", "16")
+report(rc == 0, "asymmetric with --to and a Gather selection", err.strip())
+
+# ---- INT4 tables in the nibbles form (--format nibbles) ------------------------
+# UINT8 [V, K/2] pairs gathered, unpacked with standard ops; rows equal the
+# reference's (q - zp) * scale and GatherBlockQuantized's bit for bit, for
+# indices of rank 0 to 3, FP32 and FP16 tables, with and without --asymmetric.
+rank_ids = {
+    0: ([], [42]),
+    1: ([len(ids)], ids),
+    2: ([4, 3], [0, 1, 2, 3, 4, 5, 299, 7, 7, 298, 0, 150]),
+    3: ([2, 2, 3], [5, 4, 3, 2, 1, 0, 299, 100, 200, 7, 7, 1]),
+}
+nsrc = {}
+for dt in (np.float32, np.float16):
+    for opset in (7, 17, 21):
+        for rank in (0, 1, 2, 3):
+            shape = [("d%d" % i) for i in range(rank)]
+            path = os.path.join(work, "nemb-%s-%d-r%d.onnx" % (np.dtype(dt).name, opset, rank))
+            make_model(path, atab.astype(dt), opset, ids_shape=shape)
+            nsrc[(dt, opset, rank)] = path
+ncases = [
+    # name, table type, opset, block, asymmetric, extra, index ranks
+    ("n-b16-17", np.float32, 17, 16, False, [], (0, 1, 2, 3)),
+    ("n-row-7", np.float32, 7, 0, False, [], (1, 3)),
+    ("n-b16-21", np.float32, 21, 16, False, [], (1,)),
+    ("n-a-b16-17", np.float32, 17, 16, True, [], (0, 1, 2, 3)),
+    ("n-a-row-7", np.float32, 7, 0, True, [], (2,)),
+    ("n-b32-17-fp16", np.float16, 17, 32, False, [], (1, 3)),
+    ("n-a-b16-17-fp16", np.float16, 17, 16, True, [], (1, 2)),
+    ("n-b16-17-fp16scales", np.float32, 17, 16, False, ["--scales", "fp16"], (1,)),
+    ("n-a-b16-17-fp16scales", np.float32, 17, 16, True, ["--scales", "fp16"], (2,)),
+]
+for name, dt, opset, bs, asym, extra, ranks in ncases:
+    bsz = bs or K
+    nb = K // bsz
+    st = np.float16 if ("--scales" in extra or dt == np.float16) else np.float32
+    x32 = atab.astype(dt).astype(np.float32)
+    if asym:
+        q_ref, zp_ref, s_ref = ref_quant_asym(x32, 4, bsz, st)
+        want_bytes = pack_flat(q_ref)
+        cen = q_ref - np.repeat(zp_ref, bsz, axis=1)
+    else:
+        q_ref, s_ref = ref_quant(x32, 4, bsz, st)
+        want_bytes = pack_flat(q_ref + 8)
+        cen = q_ref
+    deq = (cen.astype(np.float32).reshape(V, nb, bsz) *
+           s_ref.astype(np.float32)[:, :, None]).reshape(V, K)
+    if st == np.float16:
+        deq = deq.astype(np.float16)
+    if dt == np.float32:
+        deq = deq.astype(np.float32)
+    odt = np.float32 if dt == np.float32 else np.float16
+    ut = np.uint32 if odt == np.float32 else np.uint16
+    for rank in ranks:
+        tag = "%s r%d" % (name, rank)
+        src_path = nsrc[(dt, opset, rank)]
+        out = os.path.join(work, "%s-r%d.onnx" % (name, rank))
+        args = [src_path, out, "--gather-to", "int4", "--format", "nibbles"] + extra
+        args += (["--asymmetric"] if asym else []) + (["--block-size", str(bs)] if bs else [])
+        rc, err = run_cli(*args)
+        if not report(rc == 0, tag + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        if opset <= CHECKER_OPSET:
+            try:
+                onnx.checker.check_model(m, full_check=True)
+                ok, why = True, ""
+            except Exception as e:  # noqa: BLE001
+                ok, why = False, str(e).split("\n")[0]
+            report(ok, tag + ": onnx checker (full)", why)
+        report([o.name for o in m.graph.output] == ["rows"], tag + ": output name unchanged")
+        it = inits(m)
+        t = it["emb.weight"]
+        report(t.data_type == TensorProto.UINT8 and list(t.dims) == [V, K // 2] and
+               t.raw_data == want_bytes,
+               tag + ": table UINT8 [V, K/2], pairs low nibble first, equal to the reference")
+        if asym:
+            z = it.get("emb.weight_zero_point")
+            report(z is not None and z.data_type == TensorProto.UINT8 and
+                   list(z.dims) == [V, nb] and np.array_equal(
+                       np.frombuffer(z.raw_data, np.uint8).reshape(V, nb), zp_ref),
+                   tag + ": zero points UINT8 [V, blocks] equal the reference")
+        sc = it["emb.weight_scale"]
+        sut = np.uint32 if st == np.float32 else np.uint16
+        report(np.array_equal(numpy_helper.to_array(sc).reshape(V, nb).view(sut),
+                              s_ref.view(sut)), tag + ": scales equal the reference bit for bit")
+        ops = [n.op_type for n in m.graph.node]
+        report(ops.count("Gather") == (3 if asym else 2) and "DequantizeLinear" not in ops and
+               all(n.domain in ("", "ai.onnx") for n in m.graph.node),
+               tag + ": standard ops, the table gathered, not dequantized whole", ops)
+        if not ort_runner:
+            continue
+        dims, ix = rank_ids[rank]
+        y, err = ort_rows(out, ix, dims, odt)
+        if not report(y is not None, tag + ": onnxruntime runs it", err):
+            continue
+        y = y.reshape(len(ix), K)
+        report(np.array_equal(y.view(ut), deq[ix].view(ut)),
+               tag + ": onnxruntime rows equal the reference's dequantized rows bit for bit",
+               np.abs(y.astype(np.float64) - deq[ix].astype(np.float64)).max())
+        # the same table in GatherBlockQuantized (blocks of a power of two)
+        gout = os.path.join(work, "%s-r%d-ort.onnx" % (name, rank))
+        gargs = [src_path, gout, "--gather-to", "int4", "--format", "ort", "--block-size",
+                 str(bsz)] + extra + (["--asymmetric"] if asym else [])
+        rc, err = run_cli(*gargs)
+        yg, err = ort_rows(gout, ix, dims, odt) if rc == 0 else (None, err)
+        report(yg is not None and np.array_equal(y.view(ut), yg.reshape(len(ix), K).view(ut)),
+               tag + ": bit-identical to GatherBlockQuantized's rows", err)
+# refusals of the nibbles form: exit 1, a message, nothing written
+for name, path, args, words in [
+    ("nibbles with int8", src[17], ["--gather-to", "int8", "--format", "nibbles"], "INT4"),
+    ("nibbles below opset 7", None, ["--gather-to", "int4", "--format", "nibbles"], "opset 7"),
+    ("nibbles of MatMul weights", None, ["--to", "int4", "--select", "op:MatMul:1", "--format",
+                                         "nibbles"], "MatMul"),
+]:
+    if path is None and "opset 7" in words:
+        path = os.path.join(work, "nemb-6.onnx")
+        make_model(path, atab, 6)
+    elif path is None:
+        path = os.path.join(work, "mm-nibbles.onnx")
+        xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 64])
+        yo = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", 8])
+        gm = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "mm", [xi], [yo],
+                               [numpy_helper.from_array(atab[:64, :8].copy(), "w")])
+        mm = helper.make_model(gm, opset_imports=[helper.make_opsetid("", 17)])
+        mm.ir_version = 8
+        onnx.save(mm, path)
+    out = os.path.join(work, "refused.onnx")
+    if os.path.exists(out):
+        os.unlink(out)
+    rc, err = run_cli(path, out, *args)
+    report(rc in (1, 2) and words in err and not os.path.exists(out),
+           "refused: " + name, "rc %d: %s" % (rc, err.strip()))
+
 # ---- MatMul weights ------------------------------------------------------------
 KM, NM, BATCH = 64, 48, 5
 w = (rng.standard_normal((KM, NM)) * 0.05).astype(np.float32)
@@ -414,6 +753,7 @@ for name, opset, args, words in [
     ("MatMul blocks below opset 21", 17, ["--to", "int8", "--block-size", "16"], "opset 21"),
     ("MatMulNBits block of 8", 21, ["--to", "int8", "--format", "ort", "--block-size", "8"],
      "power of two"),
+    ("MatMul weights with --asymmetric", 21, ["--to", "int8", "--asymmetric"], "asymmetric"),
 ]:
     if os.path.exists(out):
         os.unlink(out)
