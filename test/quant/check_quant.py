@@ -585,6 +585,64 @@ for a in ("gemm-t%d-int8-b16-ort", "gemm-t%d-int8-b16-21"):
         report(np.all(np.abs(gemm_out[a % 0][0] - gemm_out[a % 1][0]) <= 2 * gemm_out[a % 0][1]),
                "onnxruntime: %s: transB 0 and 1 give the same outputs within the rounding"
                % a.replace("-t%d", ""))
+# FLOAT16 Gemms: the weight's own type for the scales; the products are
+# FLOAT16 (possibly accumulated in FLOAT16: the bound uses FLOAT16's eps)
+w16 = w.astype(np.float16)
+x16 = xv.astype(np.float16)
+b16 = bias.astype(np.float16)
+for tb in (0, 1):
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT16, ["b", KM])
+    yo = helper.make_tensor_value_info("y", TensorProto.FLOAT16, ["b", NM])
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "fc.weight", "fc.bias"], ["y"], name="fc", transB=tb)],
+        "gemm16", [xi], [yo], [numpy_helper.from_array(w16.T.copy() if tb else w16, "fc.weight"),
+                               numpy_helper.from_array(b16, "fc.bias")])
+    m16 = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+    m16.ir_version = 10
+    src = os.path.join(work, "gemm16-t%d-src.onnx" % tb)
+    onnx.save(m16, src)
+    y16 = {}
+    for fmt in ("standard", "ort"):
+        name = "gemm16-t%d-int8-b16-%s" % (tb, fmt)
+        out = os.path.join(work, name + ".onnx")
+        rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--format", fmt,
+                          "--block-size", "16")
+        if not report(rc == 0, name + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        qT, sT = ref_quant(w16.T.astype(np.float32), 8, 16, np.float16)
+        it = inits(m)
+        t, sc = it["fc.weight"], it["fc.weight_scale"]
+        if fmt == "ort":
+            got = (np.frombuffer(t.raw_data, np.uint8).astype(np.int64) - 128).reshape(NM, KM)
+        else:
+            got = numpy_helper.to_array(t).astype(np.int64)
+            got = got if tb else got.T
+        s_got = numpy_helper.to_array(sc)
+        want_s = sT if (tb or fmt == "ort") else sT.T
+        report(np.array_equal(got, qT) and sc.data_type == TensorProto.FLOAT16 and
+               np.array_equal(s_got.view(np.uint16), np.ascontiguousarray(want_s).view(np.uint16)),
+               name + ": values and FLOAT16 scales equal the reference")
+        if ort_runner:
+            yb = os.path.join(work, "y16.bin")
+            p = subprocess.run(["node", ort_runner, out, "x", "%d,%d" % x16.shape,
+                                ",".join(str(int(v)) for v in x16.view(np.uint16).ravel()), yb,
+                                "float16"], capture_output=True, text=True,
+                               env=dict(os.environ, ORT_QDQ_ACCURACY="0"))
+            if report(p.returncode == 0, name + ": onnxruntime runs it", p.stderr.strip()):
+                y = np.fromfile(yb, dtype=np.float16).astype(np.float64).reshape(BATCH, NM)
+                deqW = (qT.astype(np.float64).reshape(NM, -1, 16) *
+                        sT.astype(np.float64)[:, :, None]).reshape(NM, KM).T
+                ref = x16.astype(np.float64) @ deqW + b16.astype(np.float64)
+                bound = 64 * np.finfo(np.float16).eps * (
+                    np.abs(x16.astype(np.float64)) @ np.abs(deqW) + np.abs(b16)) + 1e-30
+                report(np.all(np.abs(y - ref) <= bound),
+                       name + ": y = x @ dequantized(W) + C within FLOAT16's rounding",
+                       np.max(np.abs(y - ref) / bound))
+                y16[fmt] = (y, bound)
+    if len(y16) == 2:
+        report(np.all(np.abs(y16["standard"][0] - y16["ort"][0]) <= 2 * y16["ort"][1]),
+               "onnxruntime: gemm16-t%d: both forms agree within FLOAT16's rounding" % tb)
 # MatMulNBits refuses what it cannot compute; the model is left unwritten
 out = os.path.join(work, "refused.onnx")
 for name, kw, words in [
