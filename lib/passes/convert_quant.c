@@ -617,6 +617,10 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
   if (opset >= 21) {
     p->layout = p->bits == 8 ? OSL_QL_I8 : OSL_QL_I4;
     p->stored = p->bits == 8 ? ONNXSLIM_DTYPE_INT8 : ONNXSLIM_DTYPE_INT4;
+    if (p->asym) {
+      p->stored = p->bits == 8 ? ONNXSLIM_DTYPE_UINT8 : ONNXSLIM_DTYPE_UINT4;
+      p->zp_type = p->stored;
+    }
     return 0;
   }
   if (opset < 13)
@@ -632,7 +636,7 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
                          "0) or use the onnxruntime format",
                          (unsigned long long)o->block_size, (long long)opset);
   p->layout = OSL_QL_I8;
-  p->stored = ONNXSLIM_DTYPE_INT8;
+  p->stored = p->asym ? ONNXSLIM_DTYPE_UINT8 : ONNXSLIM_DTYPE_INT8;
   p->per_axis = 1;
   return 0;
 }
@@ -663,14 +667,14 @@ static int add_after(onnxslim_graph *g, onnxslim_node **anchor, const char *op, 
 
 /* Rewrites MatMul node mn, which reads weight c (now quantized, scales in
  * `scales`), as a MatMulNBits. */
-static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
-                      const char *scales) {
+static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p, const char *scales,
+                      const char *zps) {
   char *a = strdup(onnxslim_node_input(mn, 0));
   if (!a) return onnxslim__err_nomem(NULL);
-  const char *in[3] = {a, c->name, scales};
+  const char *in[4] = {a, c->name, scales, zps};
   int rc = onnxslim_node_set_op_type(mn, "MatMulNBits");
   if (!rc) rc = onnxslim_node_set_domain(mn, "com.microsoft");
-  if (!rc) rc = onnxslim_node_set_inputs(mn, in, 3);
+  if (!rc) rc = onnxslim_node_set_inputs(mn, in, zps ? 4 : 3);
   if (!rc) rc = onnxslim_node_set_attr_int(mn, "K", c->rows);
   if (!rc) rc = onnxslim_node_set_attr_int(mn, "N", c->cols);
   if (!rc) rc = onnxslim_node_set_attr_int(mn, "bits", p->bits);
@@ -937,7 +941,8 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
     qx_init(&q, c, p, OSL_QL_ZP);
     q.model = m;
     q.acc = stats ? &c->acc : NULL;
-    zps = onnxslim__arena_alloc(&m->arena, q.x.count ? q.x.count : 1);
+    size_t nz = q.x.count * q.x.out_size;
+    zps = onnxslim__arena_alloc(&m->arena, nz ? nz : 1);
     if (!zps) return onnxslim__err_nomem(NULL);
   }
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
@@ -1012,15 +1017,15 @@ static int keep_scales(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_
 }
 
 /* The zero points' bytes of asymmetric candidate c (one per block in
- * c->zps) in the layout of plan p: UINT8 [rows, blocks]; UINT4 (ONNX)
- * [rows, blocks] packed over the whole tensor, element 2i in the low nibble
- * of byte i; GatherBlockQuantized with 4 bits: UINT8 [rows, ceil(blocks /
- * 2)], two a byte along each row, low nibble first. */
+ * c->zps, in the scales' order) in the layout of plan p, dims (rank 1 or
+ * 2) being the scales' shape on entry and the zero points' on return:
+ * UINT8 of that shape; UINT4 (ONNX) of that shape packed over the whole
+ * tensor, element 2i in the low nibble of byte i; GatherBlockQuantized and
+ * MatMulNBits with 4 bits: UINT8 [rows, ceil(last / 2)], two a byte along
+ * each row, low nibble first. */
 static int zero_points(onnxslim_model *m, const osl_qcand *c, const osl_qplan *p,
-                       const uint8_t **out, size_t *size, int64_t dims[2]) {
-  size_t rows = (size_t)c->rows, nb = (size_t)c->cols / c->bs, n = rows * nb;
-  dims[0] = c->rows;
-  dims[1] = (int64_t)nb;
+                       const uint8_t **out, size_t *size, int64_t *dims, size_t rank) {
+  size_t nb = (size_t)dims[rank - 1], rows = rank == 2 ? (size_t)dims[0] : 1, n = rows * nb;
   if (p->layout == OSL_QL_I8 || p->layout == OSL_QL_U8 || p->nibbles) {
     *out = c->zps;
     *size = n;
@@ -1036,7 +1041,7 @@ static int zero_points(onnxslim_model *m, const osl_qcand *c, const osl_qplan *p
     size_t j = per ? r * per * 2 + k : i; /* the nibble's index */
     b[j / 2] |= (uint8_t)((c->zps[i] & 15u) << (j % 2 * 4));
   }
-  if (per) dims[1] = (int64_t)per;
+  if (per) dims[rank - 1] = (int64_t)per;
   *out = b;
   return 0;
 }
@@ -1057,17 +1062,6 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   char *tname = strdup(c->name);
   const char *sname = NULL, *tdq = NULL, *zname = NULL;
   int rc = tname ? fresh(m, tname, "_scale", &sname) : onnxslim__err_nomem(NULL);
-  size_t zsize = 0;
-  if (!rc && p->asym) {
-    /* the zero points: a new initializer of their own bytes */
-    const uint8_t *zb = NULL;
-    int64_t zdims[2];
-    rc = zero_points(m, c, p, &zb, &zsize, zdims);
-    if (!rc) rc = fresh(m, tname, "_zero_point", &zname);
-    if (!rc)
-      rc = onnxslim_graph_add_initializer(g, zname, p->zp_type, zdims, 2, zb, zsize,
-                                          ONNXSLIM_BORROW, NULL);
-  }
   int64_t rows = c->rows, cols = c->cols, bs = (int64_t)c->bs;
   /* the scales' shape */
   int64_t sdims[2] = {rows, cols / bs};
@@ -1075,6 +1069,17 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   if (c->mm && p->ort) sdims[0] = cols, sdims[1] = rows / bs;
   else if (c->mm && p->per_axis) sdims[0] = cols, srank = 1;
   else if (c->mm) sdims[0] = rows / bs, sdims[1] = cols;
+  size_t zsize = 0;
+  if (!rc && p->asym) {
+    /* the zero points: a new initializer of their own bytes */
+    const uint8_t *zb = NULL;
+    int64_t zdims[2] = {sdims[0], sdims[1]};
+    rc = zero_points(m, c, p, &zb, &zsize, zdims, srank);
+    if (!rc) rc = fresh(m, tname, "_zero_point", &zname);
+    if (!rc)
+      rc = onnxslim_graph_add_initializer(g, zname, p->zp_type, zdims, srank, zb, zsize,
+                                          ONNXSLIM_BORROW, NULL);
+  }
   size_t ssize = (size_t)sc->x.count * sc->x.out_size;
   /* the scales: a new initializer whose bytes are the pending transform
    * (created over the source's own bytes, which are larger, then replaced) */
@@ -1106,7 +1111,7 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
     if (!rc && !p->per_axis) rc = onnxslim_node_set_attr_int(at, "block_size", bs);
   }
   for (size_t i = 0; i < nc && !rc; i++) {
-    if (c->mm && p->ort) rc = fix_matmul(readers[i], c, p, sname);
+    if (c->mm && p->ort) rc = fix_matmul(readers[i], c, p, sname, zname);
     else if (c->mm) rc = onnxslim_node_set_input(readers[i], 1, tdq);
     else rc = fix_gather(m, g, readers[i], c, p, sname, zname, tdq);
   }
@@ -1206,14 +1211,6 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
         matches_any(g, o->exclude, o->n_exclude, name, NULL))
       continue;
     const osl_qplan *p = &plans[mm];
-    if (mm && p->asym) {
-      rc = onnxslim__err(ONNXSLIM_EINVAL,
-                         "'%s': asymmetric quantization (ONNXSLIM_QUANT_ASYMMETRIC, "
-                         "--asymmetric) applies to embedding tables only, not to MatMul weights "
-                         "(select the tables, e.g. op:Gather:0)",
-                         name);
-      break;
-    }
     if (p->rc) {
       /* this kind cannot be quantized here: say why (the plan again, for
        * its message) */
