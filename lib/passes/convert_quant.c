@@ -683,8 +683,9 @@ static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
   return rc;
 }
 
-/* A new initializer `base``suffix` of graph g (its name in *name), a copy
- * of n values of dtype at v with dims (rank 0 when dims is NULL). */
+/* A new initializer `base``suffix` of graph g (its name in *name): a copy
+ * of the `size` bytes at v, of type dtype and shape dims (rank 0: a
+ * scalar). */
 static int add_const(onnxslim_model *m, onnxslim_graph *g, const char *base, const char *suffix,
                      int32_t dtype, const int64_t *dims, size_t rank, const void *v, size_t size,
                      const char **name) {
@@ -706,8 +707,10 @@ static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_nod
                               const osl_qcand *c, const osl_qplan *p, const char *scales,
                               const char *zps, const char *iname, const char *yname,
                               const char *deq, onnxslim_node **at) {
-  const char *yp, *pf, *pr, *hd, *hi, *h16, *lo, *pv, *vb, *vc, *ys, *sr, *yd, *ish, *osh, *yo;
-  const char *k16, *k8 = NULL, *shp_pairs, *shp_blocks, *shp_sc, *kdim;
+  const char *yp = NULL, *pf = NULL, *pr = NULL, *hd = NULL, *hi = NULL, *h16 = NULL, *lo = NULL;
+  const char *pv = NULL, *vb = NULL, *vc = NULL, *ys = NULL, *sr = NULL, *yd = NULL, *ish = NULL;
+  const char *osh = NULL, *yo = NULL, *k16 = NULL, *k8 = NULL, *shp_pairs = NULL;
+  const char *shp_blocks = NULL, *shp_sc = NULL, *kdim = NULL;
   int64_t nb = c->cols / (int64_t)c->bs, bs = (int64_t)c->bs;
   int64_t pairs[2] = {-1, 1}, blocks[3] = {-1, nb, bs}, sc[3] = {-1, nb, 1}, kd[1] = {c->cols};
   int64_t d1 = 2, d3 = 3, d1k = 1;
@@ -748,7 +751,7 @@ static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_nod
   if (!rc) rc = add_after(g, at, "Reshape", NULL, in_vb, 2, vb);
   /* centre */
   if (!rc && zps) {
-    const char *yz, *zf, *zr;
+    const char *yz = NULL, *zf = NULL, *zr = NULL;
     const char *in_gz[2] = {zps, iname};
     rc = fresh(m, yname, "_zero_point", &yz);
     if (!rc) rc = fresh(m, yname, "_zero_point_float", &zf);
@@ -767,7 +770,7 @@ static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_nod
   const char *in_gs[2] = {scales, iname};
   if (!rc) rc = add_after(g, at, "Gather", NULL, in_gs, 2, ys);
   if (!rc && p->scale_type != ONNXSLIM_DTYPE_FLOAT) {
-    const char *ysf;
+    const char *ysf = NULL;
     rc = fresh(m, yname, "_scale_float", &ysf);
     if (!rc) rc = add_after(g, at, "Cast", NULL, &ys, 1, ysf);
     if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
@@ -846,7 +849,7 @@ static int fix_gather(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn, c
       if (!rc) rc = add_after(g, &at, "Cast", NULL, &yq, 1, yc);
       if (!rc) rc = onnxslim_node_set_attr_int(at, "to", p->scale_type);
       if (!rc && yz) { /* (Cast(q) - Cast(zp)) * scale: the difference is exact */
-        const char *yzc, *yd;
+        const char *yzc = NULL, *yd = NULL;
         rc = fresh(m, yname, "_zero_point_cast", &yzc);
         if (!rc) rc = fresh(m, yname, "_centered", &yd);
         if (!rc) rc = add_after(g, &at, "Cast", NULL, &yz, 1, yzc);
