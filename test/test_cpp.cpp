@@ -551,7 +551,7 @@ void test_convert() {
   CHECK(r3[0].quant.bits == 4 && r3[0].quant.block_size == 16 && r3[0].quant.saturated == 0);
   CHECK(r3[0].quant.max_abs_error > 0 && r3[0].quant.scale_min <= r3[0].quant.scale_max);
   CHECK(!r2[0].quantized);
-  q.quant_flags = 2;  // reserved
+  q.quant_flags = 4;  // reserved
   onnxslim::Model m4 = onnxslim::Model::open(bert);
   CHECK(code_of([&] { m4.convert(q); }) == ONNXSLIM_EINVAL);
 }

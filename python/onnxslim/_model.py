@@ -388,9 +388,9 @@ class Model:
         (INT4 tables only: packed pairs gathered, unpacked with ONNX ops) or "ort"
         (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
-        stored one value per byte as INT8; ``asymmetric``: the tables'
-        values unsigned with a zero point per block (MatMul weights: refused
-        with :class:`InvalidArgument`). Each entry's ``quant`` then holds
+        stored one value per byte as INT8; ``asymmetric``: values unsigned
+        with a zero point per block (tables and MatMul weights). Each entry's
+        ``quant`` then holds
         a :class:`QuantStats`.
         """
         from . import _convert
