@@ -319,6 +319,13 @@ for p in (10.0, 60.0, 90.0, 95.0):
 # a FLOAT16 table (its magnitudes histogrammed as FLOAT16) with FLOAT16 scales
 t16 = tab.astype(np.float16)
 res = check_table("fp16-table", t16, 17, 8, 0, 99.0)
+check_table("fp16-table-fp32scales", t16, 21, 4, 16, 99.0, scales="fp32")
+# a cap of 0 with FLOAT16 scales: the smallest FLOAT16 subnormal
+res = check_table("fp16-tiny-with-zero", t16, 17, 8, 0, 1e-6)
+if res:
+    nonzero = np.abs(t16.astype(np.float32)).max(axis=1) > 0
+    report(np.all(res[1][nonzero].view(np.uint16) == 1),
+           "fp16-tiny-with-zero: blocks not all zeros get the smallest FLOAT16 scale")
 
 # ---- MatMul weights ----------------------------------------------------------------
 KM, NM = 64, 48
