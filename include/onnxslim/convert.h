@@ -347,7 +347,8 @@ typedef struct onnxslim_convert_options {
    * onnxslim_convert_stats.saturated), and its errors include theirs.
    * The cap costs one more read of each FLOAT16 tensor and two of each
    * FLOAT one (histograms of the bits of |x|, in flat memory), done only
-   * when clip_percentile is not 0. Errors: ONNXSLIM_EINVAL for a value
+   * when clip_percentile is not 0, before the statistics pass; the
+   * progress callback's total counts these reads too. Errors: ONNXSLIM_EINVAL for a value
    * outside (0, 100) (NaN included) or a `to` that does not quantize. */
   double clip_percentile;
 } onnxslim_convert_options;
