@@ -1012,8 +1012,8 @@ struct ConvertOptions {
   unsigned int report_flags = 0; /**< ONNXSLIM_CONVERT_REPORT_NO_STATS */
   /* quantization, `to` ONNXSLIM_DTYPE_INT8 or _INT4 (@since 0.2.0; docs/quantization.md) */
   std::uint64_t block_size = 0;                /**< values per scale; 0: one per row */
-  int format = ONNXSLIM_QUANT_FORMAT_STANDARD; /**< or ONNXSLIM_QUANT_FORMAT_ORT */
-  unsigned int quant_flags = 0;                /**< ONNXSLIM_QUANT_ALLOW_UNPACKED */
+  int format = ONNXSLIM_QUANT_FORMAT_STANDARD; /**< or ONNXSLIM_QUANT_FORMAT_ORT, _NIBBLES */
+  unsigned int quant_flags = 0;                /**< ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
   std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
   double clip_percentile = 0; /**< 0: no clipping; else 0 < p < 100 (see onnxslim/convert.h) */
 };

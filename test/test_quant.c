@@ -4,7 +4,8 @@
  * written here (scales searched in double precision, rounding half to even
  * by comparison), exhaustive INT4 nibble packing (every pair of values at
  * every byte position of a block, in all three 4-bit layouts), the report's
- * quantization statistics, and refusals that leave the model unchanged.
+ * quantization statistics, a Gemm weight as MatMulNBits (and the Gemm it
+ * cannot compute refused), and refusals that leave the model unchanged.
  * test/steps/59-quant.sh checks the same against numpy and onnxruntime. */
 #include <fenv.h>
 #include <math.h>
@@ -278,6 +279,71 @@ TEST(ort_int8_offset) {
   onnxslim_model_free(m);
 }
 
+/* A Gemm weight B [N, K] (transB 1) as MatMulNBits: the stored blobs are the
+ * rows of B as they are (no transposition), C becomes the bias (input 5);
+ * a Gemm MatMulNBits cannot compute (alpha 2) is refused, model unchanged. */
+TEST(gemm_weight_ort) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  enum { N = 8, K = 32 };
+  float w[N * K], bias[N];
+  for (int i = 0; i < N * K; i++) w[i] = (float)((i * 7919) % 61 - 30) / (float)(1 + i % 5);
+  for (int i = 0; i < N; i++) bias[i] = (float)i;
+  int64_t wd[2] = {N, K}, bd[1] = {N};
+  CHECK_OK(onnxslim_graph_add_initializer(g, "gw", ONNXSLIM_DTYPE_FLOAT, wd, 2, w, sizeof w,
+                                          ONNXSLIM_COPY, NULL));
+  CHECK_OK(onnxslim_graph_add_initializer(g, "gb", ONNXSLIM_DTYPE_FLOAT, bd, 1, bias, sizeof bias,
+                                          ONNXSLIM_COPY, NULL));
+  const char *in[3] = {"ga", "gw", "gb"}, *out[1] = {"gy"};
+  onnxslim_node *gemm = NULL;
+  CHECK_OK(onnxslim_graph_add_node(g, onnxslim_graph_node_count(g), "Gemm", NULL, "fc", in, 3, out,
+                                   1, &gemm));
+  CHECK_OK(onnxslim_node_set_attr_int(gemm, "transB", 1));
+  CHECK_OK(onnxslim_node_set_attr_float(gemm, "alpha", 2.0f));
+  static const char *const sel[] = {"op:Gemm:1"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT4;
+  o.select = sel;
+  o.n_select = 1;
+  o.block_size = 16;
+  o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+  char before[128], after[128];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "Gemm 'fc'") && strstr(onnxslim_error_last(), "alpha"));
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  CHECK_OK(onnxslim_node_set_attr_float(gemm, "alpha", 1.0f));
+  CHECK_OK(onnxslim_convert_model(NULL, m, &o));
+  int q[N * K];
+  float sc[N * K / 16];
+  ref_quant(w, N, K, 16, 7, q, sc);
+  onnxslim_tensor *t = find(m, "gw");
+  const void *d;
+  size_t n;
+  CHECK(onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_UINT8 && onnxslim_tensor_rank(t) == 3 &&
+        onnxslim_tensor_dim(t, 0) == N && onnxslim_tensor_dim(t, 1) == K / 16 &&
+        onnxslim_tensor_dim(t, 2) == 8);
+  CHECK_OK(onnxslim_tensor_data(t, &d, &n));
+  int same = n == N * K / 2;
+  for (size_t i = 0; same && i < n; i++) /* q + 8, element 2i in the low nibble */
+    same = ((const uint8_t *)d)[i] == (uint8_t)((q[2 * i] + 8) | ((q[2 * i + 1] + 8) << 4));
+  CHECK(same);
+  CHECK_OK(onnxslim_tensor_data(find(m, "gw_scale"), &d, &n));
+  CHECK(n == sizeof sc && memcmp(d, sc, n) == 0);
+  CHECK(strcmp(onnxslim_node_op_type(gemm), "MatMulNBits") == 0 &&
+        strcmp(onnxslim_node_domain(gemm), "com.microsoft") == 0 &&
+        onnxslim_node_input_count(gemm) == 6 && strcmp(onnxslim_node_input(gemm, 5), "gb") == 0 &&
+        !onnxslim_node_find_attr(gemm, "transB") && !onnxslim_node_find_attr(gemm, "alpha"));
+  int64_t kk = 0, nn = 0;
+  CHECK_OK(onnxslim_attr_int(onnxslim_node_find_attr(gemm, "K"), &kk));
+  CHECK_OK(onnxslim_attr_int(onnxslim_node_find_attr(gemm, "N"), &nn));
+  CHECK(kk == K && nn == N);
+  onnxslim_model_free(m);
+}
+
 TEST(refusals_change_nothing) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
@@ -295,7 +361,21 @@ TEST(refusals_change_nothing) {
   CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 3, 0, ONNXSLIM_QUANT_ALLOW_UNPACKED) ==
         ONNXSLIM_EINVAL);
   CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 7, 0) == ONNXSLIM_EINVAL);
-  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 0, 2) == ONNXSLIM_EINVAL);
+  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 0, 4) == ONNXSLIM_EINVAL);
+  /* asymmetric MatMul weights */
+  {
+    static const char *const mm[] = {"op:MatMul:1"};
+    onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+    o.to = ONNXSLIM_DTYPE_INT8;
+    o.select = mm;
+    o.n_select = 1;
+    o.quant_flags = ONNXSLIM_QUANT_ASYMMETRIC;
+    CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+    CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
+    CHECK(strstr(onnxslim_error_last(), "asymmetric") != NULL);
+    CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+    CHECK(strcmp(before, after) == 0);
+  }
   /* a NaN in the table */
   const void *d;
   size_t n;
@@ -312,6 +392,138 @@ TEST(refusals_change_nothing) {
   CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
   CHECK(strcmp(before, after) == 0);
   free(v);
+  onnxslim_model_free(m);
+}
+
+/* rne(mx / s) + rne(-mn / s): the largest value an asymmetric block stores */
+static int ref_span(double mx, double nmn, float s) {
+  return ref_q((float)mx, s) + ref_q((float)nmn, s);
+}
+
+/* Asymmetric per row at opset 17 (UINT8 values and zero points): the
+ * smallest float scale whose span fits 0..255, found by stepping (the span
+ * does not grow with the scale), and q = rne(x / s) + rne(-min / s). */
+TEST(asymmetric_bytes_match_reference) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  const void *d;
+  size_t n;
+  CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+  size_t rows = 100, k = 16;
+  float *src = malloc(n);
+  memcpy(src, d, n);
+  for (size_t i = 0; i < k; i++) src[3 * k + i] = fabsf(src[3 * k + i]) + 0.5f; /* all > 0 */
+  for (size_t i = 0; i < k; i++) src[4 * k + i] = 0;                            /* zeros */
+  int64_t dims[2] = {100, 16};
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, src, n,
+                                    ONNXSLIM_COPY));
+  onnxslim_convert_report *r = NULL;
+  CHECK_OK(quantize(m, &r, ONNXSLIM_DTYPE_INT8, 0, 0, ONNXSLIM_QUANT_ASYMMETRIC));
+  onnxslim_tensor *t = find(m, WORD), *st = find(m, WORD "_scale"),
+                  *zt = find(m, WORD "_zero_point");
+  CHECK(t && st && zt);
+  if (!t || !st || !zt) return;
+  CHECK(onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_UINT8 &&
+        onnxslim_tensor_dtype(zt) == ONNXSLIM_DTYPE_UINT8 && onnxslim_tensor_dim(zt, 0) == 100 &&
+        onnxslim_tensor_dim(zt, 1) == 1);
+  const void *qd, *sd, *zd;
+  size_t qn, sn, zn;
+  CHECK_OK(onnxslim_tensor_data(t, &qd, &qn));
+  CHECK_OK(onnxslim_tensor_data(st, &sd, &sn));
+  CHECK_OK(onnxslim_tensor_data(zt, &zd, &zn));
+  CHECK(qn == rows * k && sn == rows * 4 && zn == rows);
+  size_t bad = 0;
+  for (size_t row = 0; row < rows && qn == rows * k && sn == rows * 4 && zn == rows; row++) {
+    const float *v = src + row * k;
+    double mx = 0, nmn = 0;
+    for (size_t i = 0; i < k; i++) {
+      if (v[i] > mx) mx = v[i];
+      if (-v[i] > nmn) nmn = -v[i];
+    }
+    float s = 1.0f;
+    if (mx > 0 || nmn > 0) {
+      s = (float)((mx + nmn) / 255);
+      while (ref_span(mx, nmn, s) > 255) s = nextafterf(s, INFINITY);
+      while (ref_span(mx, nmn, nextafterf(s, 0)) <= 255) s = nextafterf(s, 0);
+    }
+    int zp = mx > 0 || nmn > 0 ? ref_q((float)nmn, s) : 0;
+    float got;
+    memcpy(&got, (const uint8_t *)sd + row * 4, 4);
+    bad += got != s || ((const uint8_t *)zd)[row] != zp;
+    for (size_t i = 0; i < k; i++) {
+      int q = ref_q(v[i], s) + zp;
+      bad += q < 0 || q > 255 || ((const uint8_t *)qd)[row * k + i] != q;
+    }
+    if (row == 3) CHECK(zp == 0);
+    if (row == 4) CHECK(zp == 0 && got == 1.0f);
+  }
+  CHECK(bad == 0);
+  uint64_t after = 0;
+  CHECK_OK(onnxslim_convert_report_bytes_after(r, 0, &after));
+  CHECK(after == rows * k + rows * 4 + rows);
+  onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
+  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK(qs.bits == 8 && qs.saturated == 0 && qs.rows == rows && qs.max_abs_error > 0);
+  onnxslim_convert_report_free(r);
+  free(src);
+  onnxslim_model_free(m);
+}
+
+/* The nibbles form stores the bytes of GatherBlockQuantized's 4 bits
+ * (UINT8 [rows, cols / 2]) and reads them with standard operators only;
+ * INT8 and MatMul weights are refused with it, the model unchanged. */
+TEST(nibbles_form) {
+  const void *d;
+  size_t n;
+  uint8_t *ort = NULL;
+  for (int form = 0; form < 2; form++) {
+    onnxslim_model *m = open_bert();
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK_OK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 16,
+                      form ? ONNXSLIM_QUANT_FORMAT_NIBBLES : ONNXSLIM_QUANT_FORMAT_ORT, 0));
+    onnxslim_tensor *t = find(m, WORD);
+    CHECK(onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_UINT8 && onnxslim_tensor_dim(t, 0) == 100 &&
+          onnxslim_tensor_dim(t, 1) == 8);
+    CHECK_OK(onnxslim_tensor_data(t, &d, &n));
+    CHECK(n == 800);
+    if (!form) {
+      ort = malloc(n);
+      memcpy(ort, d, n);
+    } else {
+      CHECK(ort && n == 800 && memcmp(d, ort, n) == 0);
+      onnxslim_graph *g = onnxslim_model_graph(m);
+      size_t custom = 0, gathers = 0;
+      for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+        onnxslim_node *nd = onnxslim_graph_node(g, i);
+        custom += onnxslim_node_domain(nd)[0] != 0;
+        gathers += strcmp(onnxslim_node_op_type(nd), "Gather") == 0;
+      }
+      CHECK(custom == 0 && gathers >= 2);
+    }
+    onnxslim_model_free(m);
+  }
+  free(ort);
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char before[128], after[128];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, ONNXSLIM_QUANT_FORMAT_NIBBLES, 0) ==
+        ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "INT4") != NULL);
+  static const char *const mm[] = {"op:MatMul:1"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT4;
+  o.select = mm;
+  o.n_select = 1;
+  o.format = ONNXSLIM_QUANT_FORMAT_NIBBLES;
+  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "MatMul") != NULL);
+  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 0, 3, 0) == ONNXSLIM_EINVAL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
   onnxslim_model_free(m);
 }
 
@@ -589,7 +801,10 @@ int main(int argc, char **argv) {
   RUN(int8_bytes_match_reference);
   RUN(int4_packing_exhaustive);
   RUN(ort_int8_offset);
+  RUN(gemm_weight_ort);
   RUN(refusals_change_nothing);
+  RUN(asymmetric_bytes_match_reference);
+  RUN(nibbles_form);
   RUN(report_getter_errors);
   RUN(rounding_mode_independent);
   RUN(clip_matches_reference);

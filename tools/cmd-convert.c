@@ -38,6 +38,7 @@ static const name_value int_types[] = {
 static const name_value formats[] = {
     {"standard", ONNXSLIM_QUANT_FORMAT_STANDARD},
     {"ort", ONNXSLIM_QUANT_FORMAT_ORT},
+    {"nibbles", ONNXSLIM_QUANT_FORMAT_NIBBLES},
     {NULL, 0},
 };
 
@@ -77,7 +78,7 @@ static int opt_block_size(void *ctx, const char *value) {
 static int opt_format(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   if (lookup_name(formats, value, &cs->format) != 0)
-    return bad_value("--format", "unknown format '%s' (expected standard or ort)", value);
+    return bad_value("--format", "unknown format '%s' (expected standard, ort or nibbles)", value);
   if (!cs->needs_quant) cs->needs_quant = "--format";
   return 0;
 }
@@ -108,6 +109,14 @@ static int opt_allow_unpacked(void *ctx, const char *value) {
   (void)value;
   cs->quant_flags |= ONNXSLIM_QUANT_ALLOW_UNPACKED;
   if (!cs->needs_quant) cs->needs_quant = "--allow-unpacked";
+  return 0;
+}
+
+static int opt_asymmetric(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->quant_flags |= ONNXSLIM_QUANT_ASYMMETRIC;
+  if (!cs->needs_quant) cs->needs_quant = "--asymmetric";
   return 0;
 }
 
@@ -194,7 +203,7 @@ static const option_spec convert_options[] = {
      "fp16, fp32, fp64): the --select ones, or all;\n"
      "bf16 needs a model at opset 13 or later; int8,\n"
      "int4: quantize the selected Gather tables and\n"
-     "MatMul weights (docs/quantization.md)"},
+     "MatMul and Gemm weights (docs/quantization.md)"},
     {"--block-size", "N", opt_block_size,
      "with int8/int4: one scale per N values of a row\n"
      "(default: one per row; blocks need opset 21 in\n"
@@ -203,7 +212,8 @@ static const option_spec convert_options[] = {
      "with int8/int4: standard (ONNX ops: Gather then\n"
      "DequantizeLinear, or Cast and Mul; default) or\n"
      "ort (com.microsoft.GatherBlockQuantized and\n"
-     "MatMulNBits)"},
+     "MatMulNBits), or nibbles (int4 tables: UINT8\n"
+     "pairs gathered, then unpacked with ONNX ops)"},
     {"--scales", "TYPE", opt_scales,
      "with int8/int4: the scales' type, fp32 or fp16\n"
      "(default: the table's)"},
@@ -216,6 +226,10 @@ static const option_spec convert_options[] = {
     {"--allow-unpacked", NULL, opt_allow_unpacked,
      "with int4 below opset 21: store the 4-bit\n"
      "values one per byte as INT8 (else refused)"},
+    {"--asymmetric", NULL, opt_asymmetric,
+     "with int8/int4, tables only: unsigned values\n"
+     "and a zero point per block (min..max with 0\n"
+     "included) instead of symmetric -max..max"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"

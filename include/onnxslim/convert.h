@@ -257,18 +257,38 @@ typedef enum onnxslim_convert_policy {
  * tensor is read through; values never change. @since 0.2.0 */
 typedef enum onnxslim_quant_format {
   /** Standard ONNX operators only: Gather, then DequantizeLinear (or Cast
-   * and Mul); DequantizeLinear before a MatMul. */
+   * and Mul); DequantizeLinear before a MatMul or a Gemm. */
   ONNXSLIM_QUANT_FORMAT_STANDARD = 0,
   /** onnxruntime's contrib operators (domain com.microsoft):
    * GatherBlockQuantized for tables, MatMulNBits (native layout) for MatMul
-   * weights. */
-  ONNXSLIM_QUANT_FORMAT_ORT = 1
+   * weights and for Gemm weights whose Gemm it can compute (transA 0, alpha
+   * 1, no C or C [N] with beta 1: C becomes its bias; another Gemm is refused
+   * with ONNXSLIM_EMODEL, the model unchanged). */
+  ONNXSLIM_QUANT_FORMAT_ORT = 1,
+  /** INT4 embedding tables in standard operators that keep 4 bits in
+   * memory: the table stored as UINT8 [rows, cols / 2], two values a byte
+   * (ONNX's nibble order: element 2i in the low nibble; q + 8, or q with
+   * ONNXSLIM_QUANT_ASYMMETRIC), only the rows read gathered (with their
+   * scales and zero points), then unpacked with Cast, Div, Floor, Mul, Sub,
+   * Concat and Reshape (opset 7 or later) and scaled per block. INT8, MatMul
+   * and Gemm weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+  ONNXSLIM_QUANT_FORMAT_NIBBLES = 2
 } onnxslim_quant_format;
 
 /** onnxslim_convert_options.quant_flags (version 5): below opset 21 (no
- * INT4 type), store INT4-quantized values one per byte as INT8 instead of
- * refusing. @since 0.2.0 */
+ * INT4 type), store INT4-quantized values one per byte as INT8 (UINT8 with
+ * ONNXSLIM_QUANT_ASYMMETRIC) instead of refusing. @since 0.2.0 */
 #define ONNXSLIM_QUANT_ALLOW_UNPACKED 1u
+
+/** onnxslim_convert_options.quant_flags (version 5): asymmetric
+ * quantization of embedding tables: per block an unsigned value q (0..255
+ * for INT8, 0..15 for INT4) and a zero point zp, the value read back being
+ * (q - zp) * scale; the range of a block always includes 0 (so 0 is exact).
+ * The zero points are an initializer of the stored data's type (UINT8, or
+ * UINT4 at opset 21) with the scales' shape, named after the table with
+ * "_zero_point" (GatherBlockQuantized: its packed UINT8 layout).
+ * MatMul and Gemm weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+#define ONNXSLIM_QUANT_ASYMMETRIC 2u
 
 /**
  * What onnxslim_convert_model() converts and how. Fields are only appended;
@@ -314,14 +334,15 @@ typedef struct onnxslim_convert_options {
   void *progress_payload; /**< version 4: passed to progress */
   /** Version 5 (0.2.0), quantization only (`to` ONNXSLIM_DTYPE_INT8 or
    * _INT4, which quantizes the selected embedding tables - read only as
-   * input 0 of Gathers - and MatMul weights - read only as input 1 of
-   * MatMuls; docs/quantization.md): elements per block along a table's row
-   * or a weight's column (a power of two, at least 16, for
-   * ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide the row or
-   * column), 0: one block per row or column (the default). */
+   * input 0 of Gathers - and weights - read only as input 1 of MatMuls, or
+   * only as input B of Gemms with one transB; docs/quantization.md): elements
+   * per block along a table's row or along K of a weight (a power of two, at
+   * least 16, for ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide
+   * the row or K), 0: one block per row or output column (the default). */
   uint64_t block_size;
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
-  unsigned int quant_flags; /**< version 5: 0 or ONNXSLIM_QUANT_ALLOW_UNPACKED */
+  unsigned int quant_flags; /**< version 5: 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or
+                                 ONNXSLIM_QUANT_ASYMMETRIC */
   /** Version 5: the type of the scales, ONNXSLIM_DTYPE_FLOAT or _FLOAT16;
    * 0 (the default): the tensor's own type. A quantization reads the
    * selected tensors once before changing anything: with a report with
@@ -332,24 +353,27 @@ typedef struct onnxslim_convert_options {
   /** Version 5: 0 (the default): no clipping, each block's scale is chosen
    * from its largest magnitude so that no value saturates. Otherwise a
    * percentile p, 0 < p < 100, of the magnitudes of each quantized tensor:
-   * cap = the k-th smallest |x| over all of the tensor's n values (+0 and
-   * -0 alike), k = ceil(n * p9 / 100) with p9 = p rounded half to even
-   * to 9 decimal places, computed exactly in integers, at least 1: the
+   * cap = the k-th smallest |x| over all of the tensor's n values (+0 and -0
+   * alike), k = ceil(n * p9 / 100) with p9 = p rounded half to even to 9
+   * decimal places, computed exactly in integers, at least 1: the
    * nearest-rank percentile (numpy's percentile(|x|, p,
    * method="inverted_cdf"), which computes n * (p / 100) in double
-   * precision, gives the same k except where that rounds across an
-   * integer, e.g. 999.0000000000001 for 99.9% of 1000). Each block's scale is
-   * then chosen by the same rule from min(block's largest magnitude, cap)
-   * instead of its largest magnitude (a block not all zeros whose range
-   * is 0, when cap is 0, gets the smallest positive scale), and a value x
-   * with |x / scale| >= qmax + 0.5 saturates to +-qmax (127 or 7): the
+   * precision, gives the same k except where that rounds across an integer,
+   * e.g. 999.0000000000001 for 99.9% of 1000). Each block's scale is then
+   * chosen by the same rule from min(block's largest magnitude, cap) instead
+   * of its largest magnitude (a block not all zeros whose range is 0, when
+   * cap is 0, gets the smallest positive scale), and a value x with |x /
+   * scale| >= qmax + 0.5 saturates to +-qmax (127 or 7). With
+   * ONNXSLIM_QUANT_ASYMMETRIC a block's range is cut to [-cap, cap] before
+   * its scale and zero point are chosen, and a value whose rne(x / scale) +
+   * zero point falls outside 0..Q (255 or 15) saturates to 0 or Q. The
    * statistics pass counts them in onnxslim_quant_stats.saturated (and
-   * onnxslim_convert_stats.saturated), and its errors include theirs.
-   * The cap costs one more read of each FLOAT16 tensor and two of each
-   * FLOAT one (histograms of the bits of |x|, in flat memory), done only
-   * when clip_percentile is not 0, before the statistics pass; the
-   * progress callback's total counts these reads too. Errors: ONNXSLIM_EINVAL for a value
-   * outside (0, 100) (NaN included) or a `to` that does not quantize. */
+   * onnxslim_convert_stats.saturated), and its errors include theirs. The
+   * cap costs one more read of each FLOAT16 tensor and two of each FLOAT one
+   * (histograms of the bits of |x|, in flat memory), done only when
+   * clip_percentile is not 0, before the statistics pass; the progress
+   * callback's total counts these reads too. Errors: ONNXSLIM_EINVAL for a
+   * value outside (0, 100) (NaN included) or a `to` that does not quantize. */
   double clip_percentile;
 } onnxslim_convert_options;
 
@@ -521,8 +545,8 @@ ONNXSLIM_API int onnxslim_convert_report_add_stats(const onnxslim_convert_report
 /**
  * What quantizing one tensor to INT8 or INT4 did (a conversion with `to`
  * ONNXSLIM_DTYPE_INT8 or _INT4), as onnxslim_convert_report_quant_stats()
- * gives it. A "row" is a slice along the last axis (an embedding table's
- * row, a MatMul weight's column as stored); the errors compare the
+ * gives it. A "row" is an embedding table's row, or a block of a MatMul or
+ * Gemm weight (along K, in one output column); the errors compare the
  * dequantized values (q * scale, computed in FP32 as DequantizeLinear does)
  * with the original ones. Fields are only ever appended. @since 0.2.0
  */

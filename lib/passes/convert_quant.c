@@ -1,10 +1,11 @@
 /*
  * libonnxslim - quantizing embedding tables (the tensors read as input 0 of
- * Gathers) to INT8 or INT4, symmetric, one scale per block of a row, and
- * fixing the graph up so that only the rows read are dequantized: standard
- * ops (Gather + Gather of the scales + DequantizeLinear, or Cast and Mul)
- * or onnxruntime's com.microsoft.GatherBlockQuantized. docs/quantization.md
- * gives the method.
+ * Gathers) to INT8 or INT4, symmetric or (ONNXSLIM_QUANT_ASYMMETRIC) with a
+ * zero point, one scale per block of a row, and fixing the graph up so that
+ * only the rows read are dequantized: standard ops (Gather + Gather of the
+ * scales + DequantizeLinear, or Cast and Mul; for INT4, a Gather of UINT8
+ * pairs unpacked with standard ops: the nibbles form) or onnxruntime's
+ * com.microsoft.GatherBlockQuantized. docs/quantization.md gives the method.
  *
  * As for the floating-point conversions (convert.c), the quantized table
  * and its scales are pending transforms (osl_xform) of the source bytes,
@@ -32,11 +33,12 @@
 
 /* Layouts of a quantized block's bytes. */
 enum {
-  OSL_QL_I8,    /* one signed byte per value (INT8; INT4 values unpacked) */
-  OSL_QL_U8,    /* one byte per value, q + 128 (GatherBlockQuantized bits 8) */
-  OSL_QL_I4,    /* two values a byte, q & 15, the first in the low nibble (INT4) */
-  OSL_QL_U4,    /* two values a byte, q + 8, low nibble first (GBQ bits 4) */
-  OSL_QL_SCALES /* the block's scale (FLOAT or FLOAT16) */
+  OSL_QL_I8,     /* one signed byte per value (INT8; INT4 values unpacked) */
+  OSL_QL_U8,     /* one byte per value, q + 128 (GatherBlockQuantized bits 8) */
+  OSL_QL_I4,     /* two values a byte, q & 15, the first in the low nibble (INT4) */
+  OSL_QL_U4,     /* two values a byte, q + 8, low nibble first (GBQ bits 4) */
+  OSL_QL_SCALES, /* the block's scale (FLOAT or FLOAT16) */
+  OSL_QL_ZP      /* the block's zero point, one byte (asymmetric) */
 };
 
 /* Statistics of a validation pass, in block order. */
@@ -63,7 +65,8 @@ typedef struct {
   const onnxslim_model *model; /* _STRIDED: releases the source's pages at its end */
   int32_t src;                 /* FLOAT or FLOAT16 */
   int32_t scale_type;          /* FLOAT or FLOAT16 */
-  int qmax;                    /* 127 or 7 */
+  int qmax;                    /* 127 or 7; asymmetric: 255 or 15 */
+  int asym;                    /* asymmetric: q = rne(x / s) + zp in 0..qmax, stored unsigned */
   int layout;                  /* OSL_QL_* */
   size_t bs;                   /* values per block */
   int clip;                    /* a clip percentile was given: cap applies */
@@ -162,6 +165,146 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
   return 0;
 }
 
+/* The largest value stored for a block of range [mn, mx] (mn <= 0 <= mx,
+ * nmn = -mn) with scale s, its zero point being rne(-mn / s): rne(mx / s) +
+ * rne(-mn / s) (q(mn) is 0, rne being odd). Not increasing in s. */
+static int asym_span(double mx, double nmn, double s) {
+  double a = mx / s, b = nmn / s;
+  if (!(a < 1e9 && b < 1e9)) return 1 << 30;
+  return rne(a) + rne(b);
+}
+
+/* The scale of an asymmetric block whose values span [mn, mx] (mn <= 0 <=
+ * mx: 0 is always in the range): the smallest value of the scale type such
+ * that asym_span() <= qmax, so no value saturates (1 for a block of zeros);
+ * *zp its zero point rne(-mn / scale). *s, *h and -1 as block_scale(). */
+static int asym_scale(float mn, float mx, int qmax, int32_t st, float *s, uint16_t *h, int *zp) {
+  double dmx = mx, nmn = -(double)mn;
+  float v = 1.0f;
+  if (mx > mn) {
+    double range = dmx + nmn;
+    /* a valid scale near range / qmax, then the smallest valid one by a
+     * binary search on the bit patterns (positive floats order as their
+     * bits; the span does not increase with the scale) */
+    float hi = (float)(range / qmax);
+    if (!(hi > 0)) hi = FLT_TRUE_MIN;
+    while (asym_span(dmx, nmn, hi) > qmax) hi = next_up(hi);
+    float lo = (float)(range / (qmax + 1));
+    if (!(lo < hi) || asym_span(dmx, nmn, lo) <= qmax) lo = 0; /* pattern 0: never valid */
+    uint32_t lb, hb;
+    memcpy(&lb, &lo, sizeof lb);
+    memcpy(&hb, &hi, sizeof hb);
+    while (hb - lb > 1) {
+      uint32_t mb = lb + (hb - lb) / 2;
+      float m;
+      memcpy(&m, &mb, sizeof m);
+      if (asym_span(dmx, nmn, m) <= qmax) hb = mb;
+      else lb = mb;
+    }
+    memcpy(&v, &hb, sizeof v);
+  }
+  if (st == ONNXSLIM_DTYPE_FLOAT16) {
+    /* the FLOAT16 nearest v, raised until valid: the smallest valid one, as
+     * v is the smallest valid FLOAT */
+    uint16_t b;
+    onnxslim_convert_f32_to_f16(&b, &v, 1, 0, NULL);
+    if (b == 0) b = 1;
+    for (;;) {
+      if ((b & 0x7c00) == 0x7c00) return -1;
+      onnxslim_convert_f16_to_f32(&v, &b, 1);
+      if (!(mx > mn) || asym_span(dmx, nmn, v) <= qmax) break;
+      b++;
+    }
+    *h = b;
+  }
+  *s = v;
+  *zp = mx > mn ? rne(nmn / v) : 0;
+  return 0;
+}
+
+/* Adds a quantized block's counts (after its errors) to acc; nonzero: the
+ * block is not all zeros (its scale counts in the range). */
+static void acc_block(osl_qacc *acc, size_t bs, float s, int nonzero) {
+  acc->s.count += bs;
+  acc->q.blocks++;
+  if (nonzero) { /* the range of the scales of blocks not all zero */
+    if (acc->q.scale_max == 0 || s < acc->q.scale_min) acc->q.scale_min = s;
+    if (s > acc->q.scale_max) acc->q.scale_max = s;
+  }
+  if (++acc->in_row == acc->blocks_per_row) {
+    /* squared here; validate() takes the root */
+    double rel2 = acc->norm2 > 0 ? acc->err2 / acc->norm2 : 0;
+    if (rel2 > acc->q.max_row_rel_error) acc->q.max_row_rel_error = rel2;
+    if (rel2 > 1e-4) acc->q.rows_over_1pct++;
+    acc->q.rows++;
+    acc->in_row = 0;
+    acc->err2 = acc->norm2 = 0;
+  }
+}
+
+/* Quantizes block v[0..bs) asymmetrically: the stored bytes q (0..qmax) to
+ * qb, the scale to *s and *h, the zero point to *zp; adds to acc. 0, or
+ * ONNXSLIM_EMODEL (the scale overflows FLOAT16). */
+static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uint16_t *h, int *zp,
+                      int rne_default, osl_qacc *acc) {
+  size_t bs = q->bs;
+  float mn = 0, mx = 0;
+  for (size_t i = 0; i < bs; i++) {
+    mn = v[i] < mn ? v[i] : mn;
+    mx = v[i] > mx ? v[i] : mx;
+  }
+  /* clipping: the range within [-cap, cap] (a cap of 0 as the smallest
+   * float); values beyond saturate to 0 or qmax */
+  int clipped = 0;
+  if (q->clip) {
+    float c = q->cap > 0 ? q->cap : FLT_TRUE_MIN;
+    if (mx > c) mx = c, clipped = 1;
+    if (mn < -c) mn = -c, clipped = 1;
+  }
+  if (asym_scale(mn, mx, q->qmax, q->scale_type, s, h, zp))
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "a block's range (%g to %g) needs a scale beyond FLOAT16's range; use "
+                         "FLOAT scales",
+                         (double)mn, (double)mx);
+  if (q->layout == OSL_QL_SCALES || q->layout == OSL_QL_ZP) {
+    if (!acc) return 0;
+  }
+  double err2 = 0, norm2 = 0;
+  uint64_t sat = 0;
+  for (size_t i = 0; i < bs; i++) {
+    double t = (double)v[i] / (double)*s;
+    if (clipped) { /* |t| beyond qmax + 1 saturates whatever zp is */
+      double lim = q->qmax + 1.0;
+      t = t > lim ? lim : t < -lim ? -lim : t;
+    }
+    int r = rne_default ? (int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC) : rne(t);
+    if (clipped && (r + *zp < 0 || r + *zp > q->qmax)) {
+      r = r + *zp < 0 ? -*zp : q->qmax - *zp;
+      sat++;
+    }
+    qb[i] = (int8_t)(uint8_t)(r + *zp);
+    if (acc) {
+      /* what DequantizeLinear reads back: (q - zp) * scale in FLOAT */
+      float d = (float)r * *s, x0 = v[i];
+      double err = dabs((double)d - (double)x0), ax = dabs((double)x0);
+      double rel = ax > 0 ? err / ax : 0;
+      if (err > acc->q.max_abs_error) acc->q.max_abs_error = err;
+      if (rel > acc->s.max_rel_error) acc->s.max_rel_error = rel;
+      acc->s.flushed += (uint64_t)(r == 0) & (uint64_t)(ax > 0);
+      err2 += err * err;
+      norm2 += ax * ax;
+    }
+  }
+  if (acc) {
+    acc->err2 += err2;
+    acc->norm2 += norm2;
+    acc->q.saturated += sat;
+    acc->s.saturated += sat;
+    acc_block(acc, bs, *s, mx > mn);
+  }
+  return 0;
+}
+
 /* One value of type `type` at p. */
 static float load_one(const uint8_t *p, int32_t type) {
   float f;
@@ -228,8 +371,23 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
        * that the scale is the smallest positive one) */
       float range = amax;
       if (q->clip && amax > q->cap) range = q->cap > 0 ? q->cap : FLT_TRUE_MIN;
-      float s;
+      float s = 1.0f;
       uint16_t h = 0;
+      if (q->asym) {
+        int zp = 0;
+        int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
+        rc = asym_block(q, v, qb, &s, &h, &zp, rne_default, acc);
+        if (rc) break;
+        if (q->layout == OSL_QL_SCALES) {
+          if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out + b * 4, &s, sizeof s);
+          else memcpy(out + b * 2, &h, sizeof h);
+        } else if (q->layout == OSL_QL_ZP) {
+          out[b] = (uint8_t)zp;
+        } else if (q->geom == OSL_QG_COLS) {
+          for (size_t i = 0; i < bs; i++) qv[i * q->ncols + b] = kq[i];
+        }
+        continue;
+      }
       if (block_scale(range, q->qmax, q->scale_type, &s, &h)) {
         rc = onnxslim__err(ONNXSLIM_EMODEL,
                            "a block's largest magnitude (%g) needs a scale beyond FLOAT16's "
@@ -294,27 +452,15 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
         acc->err2 += err2;
         acc->norm2 += norm2;
       }
-      if (acc) {
-        acc->s.count += bs;
-        acc->q.blocks++;
-        if (amax > 0) { /* the range of the scales of blocks not all zero */
-          if (acc->q.scale_max == 0 || s < acc->q.scale_min) acc->q.scale_min = s;
-          if (s > acc->q.scale_max) acc->q.scale_max = s;
-        }
-        if (++acc->in_row == acc->blocks_per_row) {
-          /* squared here; validate() takes the root */
-          double rel2 = acc->norm2 > 0 ? acc->err2 / acc->norm2 : 0;
-          if (rel2 > acc->q.max_row_rel_error) acc->q.max_row_rel_error = rel2;
-          if (rel2 > 1e-4) acc->q.rows_over_1pct++;
-          acc->q.rows++;
-          acc->in_row = 0;
-          acc->err2 = acc->norm2 = 0;
-        }
-      }
+      if (acc) acc_block(acc, bs, s, amax > 0);
     }
-    if (rc || q->layout == OSL_QL_SCALES) continue;
+    if (rc || q->layout == OSL_QL_SCALES || q->layout == OSL_QL_ZP) continue;
     size_t nv = nb * bs;
-    switch (q->layout) {
+    int layout = q->layout;
+    /* asymmetric values are stored as they are: bytes, or nibbles low first */
+    if (q->asym)
+      layout = layout == OSL_QL_U8 ? OSL_QL_I8 : layout == OSL_QL_U4 ? OSL_QL_I4 : layout;
+    switch (layout) {
     case OSL_QL_I8: memcpy(out, qv, nv); break;
     case OSL_QL_U8:
       for (size_t i = 0; i < nv; i++) out[i] = (uint8_t)(qv[i] + 128);
@@ -343,7 +489,10 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
 typedef struct {
   onnxslim_tensor *t;
   const char *name;
-  int mm; /* a MatMul weight [K, N] (rows K, cols N), else an embedding table */
+  int mm;   /* a weight (input 1 of MatMuls or Gemms), else an embedding table */
+  int gemm; /* read by Gemms */
+  int kt;   /* a Gemm weight stored [N, K] (transB 1): its blocks are along its
+               rows, as a table's; else a weight is [K, N] (rows K, cols N) */
   int32_t from;
   int64_t rows, cols;
   uint64_t bs;
@@ -352,6 +501,7 @@ typedef struct {
   osl_report_entry *e;
   osl_qacc acc;
   const uint8_t *scales; /* computed by the first pass (small scales), else NULL */
+  const uint8_t *zps;    /* asymmetric: the zero points, a byte per block (first pass) */
   int clip;              /* a clip percentile was given */
   float cap;             /* then: the percentile of |x| over the tensor */
 } osl_qcand;
@@ -361,10 +511,10 @@ static int is_onnx(const onnxslim_node *n, const char *op) {
   return strcmp(onnxslim_node_op_type(n), op) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0);
 }
 
-/* Is initializer t of graph g read only as input `pos` (of two) of nodes of
- * op_type `op` (Gathers: along axis 0), rank 2, FLOAT or FLOAT16, and no
- * graph input or output? pos 0 of Gather: an embedding table; pos 1 of
- * MatMul: a weight. */
+/* Is initializer t of graph g read only as input `pos` (of two; of Gemms,
+ * two or three) of nodes of op_type `op` (Gathers: along axis 0), rank 2,
+ * FLOAT or FLOAT16, and no graph input or output? pos 0 of Gather: an
+ * embedding table; pos 1 of MatMul or Gemm: a weight. */
 static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const char *op,
                         size_t pos) {
   const char *name = onnxslim_tensor_name(t);
@@ -373,11 +523,14 @@ static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const
     return 0;
   size_t nc = onnxslim_graph_consumer_count(g, name);
   if (!nc) return 0;
+  int gemm = strcmp(op, "Gemm") == 0;
   for (size_t i = 0; i < nc; i++) {
     onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
-    if (!is_onnx(c, op) || onnxslim_node_input_count(c) != 2 ||
-        strcmp(onnxslim_node_input(c, pos), name) != 0 ||
-        strcmp(onnxslim_node_input(c, 1 - pos), name) == 0 || onnxslim_node_output_count(c) != 1)
+    size_t nin = is_onnx(c, op) ? onnxslim_node_input_count(c) : 0;
+    if (!(nin == 2 || (gemm && nin == 3)) || strcmp(onnxslim_node_input(c, pos), name) != 0 ||
+        strcmp(onnxslim_node_input(c, 1 - pos), name) == 0 ||
+        (nin == 3 && strcmp(onnxslim_node_input(c, 2), name) == 0) ||
+        onnxslim_node_output_count(c) != 1)
       return 0;
     if (strcmp(op, "Gather") == 0) {
       onnxslim_attr *a = onnxslim_node_find_attr(c, "axis");
@@ -391,6 +544,29 @@ static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const
   for (size_t i = 0; i < onnxslim_graph_output_count(g); i++)
     if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), name) == 0) return 0;
   return 1;
+}
+
+/* Gemm node n's integer attribute `name` (default `def`); -1 when it is
+ * not an integer. */
+static int64_t gemm_int(const onnxslim_node *n, const char *name, int64_t def) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, name);
+  int64_t v = def;
+  if (a && onnxslim_attr_int(a, &v)) return -1;
+  return v;
+}
+
+/* The transB of the Gemms that read `name` (0 or 1), -1 when they differ
+ * (the weight is stored in one orientation) or one is not an integer. */
+static int gemm_trans_b(const onnxslim_graph *g, const char *name) {
+  int t = -1;
+  size_t nc = onnxslim_graph_consumer_count(g, name);
+  for (size_t i = 0; i < nc; i++) {
+    int64_t v = gemm_int(onnxslim_graph_consumer(g, name, i), "transB", 0);
+    v = v < 0 ? -1 : v != 0;
+    if (v < 0 || (i && v != t)) return -1;
+    t = (int)v;
+  }
+  return t;
 }
 
 static int matches_any(const onnxslim_graph *g, const char *const *specs, size_t n,
@@ -428,6 +604,10 @@ typedef struct {
   int32_t stored; /* its new type */
   int32_t to;     /* the report's: INT8 or INT4 */
   int32_t scale_type;
+  int asym;        /* ONNXSLIM_QUANT_ASYMMETRIC: unsigned values and zero points */
+  int nibbles;     /* ONNXSLIM_QUANT_FORMAT_NIBBLES (tables): UINT8 pairs unpacked after the
+                      Gather */
+  int32_t zp_type; /* asymmetric: the zero points' type (UINT8 or UINT4) */
 } osl_qplan;
 
 static int plan_common(const onnxslim_convert_options *o, osl_qplan *p) {
@@ -436,6 +616,9 @@ static int plan_common(const onnxslim_convert_options *o, osl_qplan *p) {
   p->bits = o->to == ONNXSLIM_DTYPE_INT4 ? 4 : 8;
   p->ort = o->format == ONNXSLIM_QUANT_FORMAT_ORT;
   p->scale_type = o->scale_type;
+  p->asym = !!(o->quant_flags & ONNXSLIM_QUANT_ASYMMETRIC);
+  p->nibbles = o->format == ONNXSLIM_QUANT_FORMAT_NIBBLES;
+  p->zp_type = ONNXSLIM_DTYPE_UINT8;
   if (p->ort) {
     p->layout = p->bits == 8 ? OSL_QL_U8 : OSL_QL_U4;
     p->stored = ONNXSLIM_DTYPE_UINT8;
@@ -456,11 +639,27 @@ static int plan_tables(const onnxslim_model *m, const onnxslim_convert_options *
   plan_common(o, p);
   int64_t opset = default_opset(m);
   if (p->ort) return 0;
+  if (p->nibbles) {
+    if (p->bits != 4)
+      return onnxslim__err(ONNXSLIM_EINVAL,
+                           "the nibbles format stores 4-bit values: it takes INT4, not INT8");
+    if (opset < 7)
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "the nibbles format unpacks with Div, Floor and broadcasting Mul and "
+                           "Sub, which need opset 7 or later; the model imports ai.onnx opset "
+                           "%lld",
+                           (long long)opset);
+    /* the bytes of GatherBlockQuantized's 4 bits: q + 8 (or q), low nibble
+     * first */
+    p->layout = OSL_QL_U4;
+    p->stored = ONNXSLIM_DTYPE_UINT8;
+    return 0;
+  }
   if (p->bits == 8 || opset < 21) {
     if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED))
       return int4_refused(opset);
     p->layout = OSL_QL_I8;
-    p->stored = ONNXSLIM_DTYPE_INT8;
+    p->stored = p->asym ? ONNXSLIM_DTYPE_UINT8 : ONNXSLIM_DTYPE_INT8;
     p->dq = opset >= 21;
     if (!p->dq && opset < 7)
       return onnxslim__err(ONNXSLIM_EMODEL,
@@ -478,7 +677,8 @@ static int plan_tables(const onnxslim_model *m, const onnxslim_convert_options *
   /* INT4 at opset >= 21: Gather takes no INT4 (and onnxruntime's Gather
    * neither), so the table is dequantized whole and then gathered */
   p->layout = OSL_QL_I4;
-  p->stored = ONNXSLIM_DTYPE_INT4;
+  p->stored = p->asym ? ONNXSLIM_DTYPE_UINT4 : ONNXSLIM_DTYPE_INT4;
+  p->zp_type = ONNXSLIM_DTYPE_UINT4;
   p->dq_table = 1;
   return 0;
 }
@@ -489,6 +689,10 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
   plan_common(o, p);
   int64_t opset = default_opset(m);
   if (p->ort) return 0;
+  if (p->nibbles)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "the nibbles format is for embedding tables (read by Gathers), not "
+                         "MatMul or Gemm weights: use the standard or ort format");
   p->dq_table = 1;
   if (opset >= 21) {
     p->layout = p->bits == 8 ? OSL_QL_I8 : OSL_QL_I4;
@@ -497,8 +701,8 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
   }
   if (opset < 13)
     return onnxslim__err(ONNXSLIM_EMODEL,
-                         "a MatMul weight is dequantized by DequantizeLinear per column, which "
-                         "needs opset 13 or later; the model imports ai.onnx opset %lld",
+                         "a MatMul or Gemm weight is dequantized by DequantizeLinear per axis, "
+                         "which needs opset 13 or later; the model imports ai.onnx opset %lld",
                          (long long)opset);
   if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED)) return int4_refused(opset);
   if (o->block_size)
@@ -537,28 +741,197 @@ static int add_after(onnxslim_graph *g, onnxslim_node **anchor, const char *op, 
   return rc;
 }
 
+/* K (the reduction axis) and N of weight c. */
+static int64_t weight_k(const osl_qcand *c) { return c->kt ? c->cols : c->rows; }
+static int64_t weight_n(const osl_qcand *c) { return c->kt ? c->rows : c->cols; }
+
+/* Refuses (ONNXSLIM_EMODEL) a Gemm reading weight c that MatMulNBits cannot
+ * compute: it computes A x B (+ a bias [N]), so transA 0, alpha 1, and no
+ * C, or C of shape [N] (known from an initializer or value_info) with beta 1. */
+static int gemm_nbits_fits(const onnxslim_graph *g, const osl_qcand *c) {
+  size_t nc = onnxslim_graph_consumer_count(g, c->name);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *n = onnxslim_graph_consumer(g, c->name, i);
+    const char *why = NULL;
+    float alpha = 1, beta = 1;
+    onnxslim_attr *a = onnxslim_node_find_attr(n, "alpha");
+    onnxslim_attr *b = onnxslim_node_find_attr(n, "beta");
+    const char *cn = onnxslim_node_input_count(n) == 3 ? onnxslim_node_input(n, 2) : "";
+    if (gemm_int(n, "transA", 0) != 0) why = "transA is not 0";
+    else if ((a && onnxslim_attr_float(a, &alpha)) || alpha != 1.0f) why = "alpha is not 1";
+    else if (cn[0] && ((b && onnxslim_attr_float(b, &beta)) || beta != 1.0f))
+      why = "it has C and beta is not 1";
+    else if (cn[0]) {
+      /* C's shape: an initializer's, else a value_info's */
+      int64_t d = -1;
+      size_t rank = 0;
+      onnxslim_tensor *t = onnxslim_graph_find_initializer(g, cn);
+      onnxslim_value_info *vi = t ? NULL : onnxslim_graph_find_value_info(g, cn);
+      onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+      if (t) {
+        rank = onnxslim_tensor_rank(t);
+        if (rank == 1) d = onnxslim_tensor_dim(t, 0);
+      } else if (ty && onnxslim_type_has_shape(ty)) {
+        rank = onnxslim_type_rank(ty);
+        if (rank != 1 || onnxslim_type_dim(ty, 0, &d, NULL) != ONNXSLIM_DIM_VALUE) d = -1;
+      }
+      if (rank != 1 || d != weight_n(c)) why = "its C is not known to be a vector of N values";
+    }
+    if (why) {
+      const char *nm = onnxslim_node_name(n);
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "'%s': Gemm '%s' (output '%s') cannot be rewritten as MatMulNBits: %s "
+                           "(MatMulNBits computes A x B + bias[N]; use the standard format, or "
+                           "exclude the weight)",
+                           c->name, nm ? nm : "", onnxslim_node_output(n, 0), why);
+    }
+  }
+  return 0;
+}
+
 /* Rewrites MatMul node mn, which reads weight c (now quantized, scales in
- * `scales`), as a MatMulNBits. */
+ * `scales`), as a MatMulNBits; a Gemm (gemm_nbits_fits() said it fits)
+ * likewise, its C (if any) becoming MatMulNBits' bias (input 5). */
 static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
                       const char *scales) {
+  size_t nin = onnxslim_node_input_count(mn);
   char *a = strdup(onnxslim_node_input(mn, 0));
-  if (!a) return onnxslim__err_nomem(NULL);
-  const char *in[3] = {a, c->name, scales};
+  char *bias = strdup(c->gemm && nin == 3 ? onnxslim_node_input(mn, 2) : "");
+  if (!a || !bias) {
+    free(a);
+    free(bias);
+    return onnxslim__err_nomem(NULL);
+  }
+  const char *in[6] = {a, c->name, scales, "", "", bias};
+  static const char *const gemm_attrs[4] = {"transA", "transB", "alpha", "beta"};
   int rc = onnxslim_node_set_op_type(mn, "MatMulNBits");
   if (!rc) rc = onnxslim_node_set_domain(mn, "com.microsoft");
-  if (!rc) rc = onnxslim_node_set_inputs(mn, in, 3);
-  if (!rc) rc = onnxslim_node_set_attr_int(mn, "K", c->rows);
-  if (!rc) rc = onnxslim_node_set_attr_int(mn, "N", c->cols);
+  if (!rc) rc = onnxslim_node_set_inputs(mn, in, bias[0] ? 6 : 3);
+  for (size_t i = 0; i < 4 && !rc && c->gemm; i++)
+    if (onnxslim_node_find_attr(mn, gemm_attrs[i]))
+      rc = onnxslim_node_remove_attr(mn, gemm_attrs[i]);
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "K", weight_k(c));
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "N", weight_n(c));
   if (!rc) rc = onnxslim_node_set_attr_int(mn, "bits", p->bits);
   if (!rc) rc = onnxslim_node_set_attr_int(mn, "block_size", (int64_t)c->bs);
   free(a);
+  free(bias);
+  return rc;
+}
+
+/* A new initializer `base``suffix` of graph g (its name in *name), a copy
+ * of n values of dtype at v with dims (rank 0 when dims is NULL). */
+static int add_const(onnxslim_model *m, onnxslim_graph *g, const char *base, const char *suffix,
+                     int32_t dtype, const int64_t *dims, size_t rank, const void *v, size_t size,
+                     const char **name) {
+  int rc = fresh(m, base, suffix, name);
+  if (!rc)
+    rc = onnxslim_graph_add_initializer(g, *name, dtype, dims, rank, v, size, ONNXSLIM_COPY, NULL);
+  return rc;
+}
+
+/* The nibbles form: Gather gn now gathers the packed rows (UINT8 [..., K/2])
+ * of table c; after it (from *at on), the pairs are unpacked in FLOAT
+ * (hi = Floor(b / 16), lo = b - 16 hi, interleaved by a Concat of the two
+ * as columns of [-1, 2]), centred (- 8, or - the gathered zero point),
+ * scaled per block ([-1, blocks, block] * [-1, blocks, 1]) and reshaped
+ * to Shape(indices) + [K], which `deq` receives in the scales' type. The
+ * arithmetic is exact up to the one product, rounded once to FLOAT and, for
+ * FLOAT16 scales, once more to FLOAT16, as GatherBlockQuantized does. */
+static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn,
+                              const osl_qcand *c, const osl_qplan *p, const char *scales,
+                              const char *zps, const char *iname, const char *yname,
+                              const char *deq, onnxslim_node **at) {
+  const char *yp, *pf, *pr, *hd, *hi, *h16, *lo, *pv, *vb, *vc, *ys, *sr, *yd, *ish, *osh, *yo;
+  const char *k16, *k8 = NULL, *shp_pairs, *shp_blocks, *shp_sc, *kdim;
+  int64_t nb = c->cols / (int64_t)c->bs, bs = (int64_t)c->bs;
+  int64_t pairs[2] = {-1, 1}, blocks[3] = {-1, nb, bs}, sc[3] = {-1, nb, 1}, kd[1] = {c->cols};
+  int64_t d1 = 2, d3 = 3, d1k = 1;
+  float f16 = 16.0f, f8 = 8.0f;
+  int rc = fresh(m, yname, "_packed", &yp);
+  if (!rc) rc = onnxslim_node_set_output(gn, 0, yp);
+  if (!rc) rc = add_const(m, g, yname, "_sixteen", ONNXSLIM_DTYPE_FLOAT, NULL, 0, &f16, 4, &k16);
+  if (!rc && !zps)
+    rc = add_const(m, g, yname, "_eight", ONNXSLIM_DTYPE_FLOAT, NULL, 0, &f8, 4, &k8);
+  if (!rc)
+    rc =
+        add_const(m, g, yname, "_pairs_shape", ONNXSLIM_DTYPE_INT64, &d1, 1, pairs, 16, &shp_pairs);
+  if (!rc)
+    rc = add_const(m, g, yname, "_blocks_shape", ONNXSLIM_DTYPE_INT64, &d3, 1, blocks, 24,
+                   &shp_blocks);
+  if (!rc)
+    rc = add_const(m, g, yname, "_scales_shape", ONNXSLIM_DTYPE_INT64, &d3, 1, sc, 24, &shp_sc);
+  if (!rc) rc = add_const(m, g, yname, "_row_dim", ONNXSLIM_DTYPE_INT64, &d1k, 1, kd, 8, &kdim);
+  const char *names[] = {"_packed_float", "_packed_pairs", "_high_div",      "_high",    "_high16",
+                         "_low",          "_values",       "_blocks",        "_centred", "_scale",
+                         "_scale_blocks", "_scaled",       "_indices_shape", "_shape",   "_float"};
+  const char **outs[] = {&pf, &pr, &hd, &hi, &h16, &lo,  &pv, &vb,
+                         &vc, &ys, &sr, &yd, &ish, &osh, &yo};
+  for (size_t i = 0; i < sizeof names / sizeof *names && !rc; i++)
+    rc = fresh(m, yname, names[i], outs[i]);
+  /* unpack */
+  if (!rc) rc = add_after(g, at, "Cast", NULL, &yp, 1, pf);
+  if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
+  const char *in_pr[2] = {pf, shp_pairs}, *in_hd[2] = {pr, k16}, *in_h16[2] = {hi, k16};
+  const char *in_lo[2] = {pr, h16}, *in_pv[2] = {lo, hi}, *in_vb[2] = {pv, shp_blocks};
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_pr, 2, pr);
+  if (!rc) rc = add_after(g, at, "Div", NULL, in_hd, 2, hd);
+  if (!rc) rc = add_after(g, at, "Floor", NULL, &hd, 1, hi);
+  if (!rc) rc = add_after(g, at, "Mul", NULL, in_h16, 2, h16);
+  if (!rc) rc = add_after(g, at, "Sub", NULL, in_lo, 2, lo);
+  if (!rc) rc = add_after(g, at, "Concat", NULL, in_pv, 2, pv);
+  if (!rc) rc = onnxslim_node_set_attr_int(*at, "axis", 1);
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_vb, 2, vb);
+  /* centre */
+  if (!rc && zps) {
+    const char *yz, *zf, *zr;
+    const char *in_gz[2] = {zps, iname};
+    rc = fresh(m, yname, "_zero_point", &yz);
+    if (!rc) rc = fresh(m, yname, "_zero_point_float", &zf);
+    if (!rc) rc = fresh(m, yname, "_zero_point_blocks", &zr);
+    if (!rc) rc = add_after(g, at, "Gather", NULL, in_gz, 2, yz);
+    if (!rc) rc = add_after(g, at, "Cast", NULL, &yz, 1, zf);
+    if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
+    const char *in_zr[2] = {zf, shp_sc}, *in_vc[2] = {vb, zr};
+    if (!rc) rc = add_after(g, at, "Reshape", NULL, in_zr, 2, zr);
+    if (!rc) rc = add_after(g, at, "Sub", NULL, in_vc, 2, vc);
+  } else if (!rc) {
+    const char *in_vc[2] = {vb, k8};
+    rc = add_after(g, at, "Sub", NULL, in_vc, 2, vc);
+  }
+  /* scale */
+  const char *in_gs[2] = {scales, iname};
+  if (!rc) rc = add_after(g, at, "Gather", NULL, in_gs, 2, ys);
+  if (!rc && p->scale_type != ONNXSLIM_DTYPE_FLOAT) {
+    const char *ysf;
+    rc = fresh(m, yname, "_scale_float", &ysf);
+    if (!rc) rc = add_after(g, at, "Cast", NULL, &ys, 1, ysf);
+    if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
+    ys = ysf;
+  }
+  const char *in_sr[2] = {ys, shp_sc}, *in_yd[2] = {vc, sr};
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_sr, 2, sr);
+  if (!rc) rc = add_after(g, at, "Mul", NULL, in_yd, 2, yd);
+  /* the rows' shape: the indices' shape and K */
+  const char *in_osh[2] = {ish, kdim};
+  if (!rc) rc = add_after(g, at, "Shape", NULL, &iname, 1, ish);
+  if (!rc) rc = add_after(g, at, "Concat", NULL, in_osh, 2, osh);
+  if (!rc) rc = onnxslim_node_set_attr_int(*at, "axis", 0);
+  int f32 = p->scale_type == ONNXSLIM_DTYPE_FLOAT;
+  const char *in_yo[2] = {yd, osh};
+  if (!rc) rc = add_after(g, at, "Reshape", NULL, in_yo, 2, f32 ? deq : yo);
+  if (!rc && !f32) { /* FLOAT16 scales: the product rounded to them */
+    rc = add_after(g, at, "Cast", NULL, &yo, 1, deq);
+    if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", p->scale_type);
+  }
   return rc;
 }
 
 /* Rewrites Gather node gn, which reads table c (now quantized, scales in
  * `scales`): see the file's head. */
 static int fix_gather(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn, const osl_qcand *c,
-                      const osl_qplan *p, const char *scales, const char *table_dq) {
+                      const osl_qplan *p, const char *scales, const char *zps,
+                      const char *table_dq) {
   const char *y = onnxslim_node_output(gn, 0), *idx = onnxslim_node_input(gn, 1);
   char *yname = strdup(y), *iname = strdup(idx);
   int rc = 0;
@@ -571,29 +944,36 @@ static int fix_gather(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn, c
   if (recast && (rc = fresh(m, yname, "_deq", &deq))) goto out;
   onnxslim_node *at = gn;
   if (p->ort) {
-    const char *in[3] = {c->name, iname, scales};
+    const char *in[4] = {c->name, iname, scales, zps};
     rc = onnxslim_node_set_op_type(gn, "GatherBlockQuantized");
     if (!rc) rc = onnxslim_node_set_domain(gn, "com.microsoft");
-    if (!rc) rc = onnxslim_node_set_inputs(gn, in, 3);
+    if (!rc) rc = onnxslim_node_set_inputs(gn, in, zps ? 4 : 3);
     if (!rc && onnxslim_node_find_attr(gn, "axis")) rc = onnxslim_node_remove_attr(gn, "axis");
     if (!rc) rc = onnxslim_node_set_attr_int(gn, "bits", p->bits);
     if (!rc) rc = onnxslim_node_set_attr_int(gn, "block_size", (int64_t)c->bs);
     if (!rc) rc = onnxslim_node_set_attr_int(gn, "gather_axis", 0);
     if (!rc) rc = onnxslim_node_set_attr_int(gn, "quantize_axis", 1);
     if (!rc) rc = onnxslim_node_set_output(gn, 0, deq);
+  } else if (p->nibbles) {
+    rc = fix_gather_nibbles(m, g, gn, c, p, scales, zps, iname, yname, deq, &at);
   } else if (p->dq_table) {
     rc = onnxslim_node_set_input(gn, 0, table_dq);
     if (!rc) rc = onnxslim_node_set_output(gn, 0, deq);
   } else {
-    const char *yq, *ys;
+    const char *yq, *ys, *yz = NULL;
     rc = fresh(m, yname, "_q", &yq);
     if (!rc) rc = fresh(m, yname, "_scale", &ys);
     if (!rc) rc = onnxslim_node_set_output(gn, 0, yq);
     const char *gs_in[2] = {scales, iname};
     if (!rc) rc = add_after(g, &at, "Gather", NULL, gs_in, 2, ys);
+    if (!rc && zps) { /* the zero points, gathered with the same indices */
+      const char *gz_in[2] = {zps, iname};
+      rc = fresh(m, yname, "_zero_point", &yz);
+      if (!rc) rc = add_after(g, &at, "Gather", NULL, gz_in, 2, yz);
+    }
     if (!rc && p->dq) {
-      const char *in[2] = {yq, ys};
-      rc = add_after(g, &at, "DequantizeLinear", NULL, in, 2, deq);
+      const char *in[3] = {yq, ys, yz};
+      rc = add_after(g, &at, "DequantizeLinear", NULL, in, yz ? 3 : 2, deq);
       if (!rc) rc = onnxslim_node_set_attr_int(at, "axis", -1);
       if (!rc) rc = onnxslim_node_set_attr_int(at, "block_size", (int64_t)c->bs);
     } else if (!rc) {
@@ -601,6 +981,16 @@ static int fix_gather(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn, c
       rc = fresh(m, yname, "_int", &yc);
       if (!rc) rc = add_after(g, &at, "Cast", NULL, &yq, 1, yc);
       if (!rc) rc = onnxslim_node_set_attr_int(at, "to", p->scale_type);
+      if (!rc && yz) { /* (Cast(q) - Cast(zp)) * scale: the difference is exact */
+        const char *yzc, *yd;
+        rc = fresh(m, yname, "_zero_point_cast", &yzc);
+        if (!rc) rc = fresh(m, yname, "_centered", &yd);
+        if (!rc) rc = add_after(g, &at, "Cast", NULL, &yz, 1, yzc);
+        if (!rc) rc = onnxslim_node_set_attr_int(at, "to", p->scale_type);
+        const char *sub_in[2] = {yc, yzc};
+        if (!rc) rc = add_after(g, &at, "Sub", NULL, sub_in, 2, yd);
+        yc = yd;
+      }
       const char *in[2] = {yc, ys};
       if (!rc) rc = add_after(g, &at, "Mul", NULL, in, 2, deq);
     }
@@ -639,12 +1029,13 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   q->x.run = qx_run;
   q->src = c->from;
   q->scale_type = p->scale_type;
-  q->qmax = p->bits == 8 ? 127 : 7;
+  q->qmax = p->asym ? (p->bits == 8 ? 255 : 15) : (p->bits == 8 ? 127 : 7);
+  q->asym = p->asym;
   q->layout = layout;
   q->bs = bs;
   q->clip = c->clip;
   q->cap = c->cap;
-  if (!c->mm) {
+  if (!c->mm || c->kt) { /* blocks along the stored rows */
     q->geom = OSL_QG_ROW;
     q->x.count = rows * cols / bs;
   } else if (p->ort) {
@@ -664,12 +1055,15 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   case OSL_QL_U8: q->x.out_size = bs * per; break;
   case OSL_QL_I4:
   case OSL_QL_U4: q->x.out_size = bs * per / 2; break;
+  case OSL_QL_ZP: q->x.out_size = per; break;
   default: q->x.out_size = per * ssz;
   }
 }
 
-/* The validation and statistics pass over candidate c's source. */
-static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_progress *prog) {
+/* The validation pass over candidate c's source: with stats, the report's
+ * statistics; asymmetric, also the zero points (c->zps). */
+static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_progress *prog,
+                    int stats) {
   osl_qx q;
   qx_init(&q, c, p, p->layout);
   q.model = m;
@@ -678,8 +1072,19 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
   onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
   c->acc.s = init;
   q.acc = &c->acc;
+  uint8_t *zps = NULL;
+  if (p->asym) {
+    /* the pass also computes the zero points, kept until the save (a byte
+     * per block) */
+    qx_init(&q, c, p, OSL_QL_ZP);
+    q.model = m;
+    q.acc = stats ? &c->acc : NULL;
+    zps = onnxslim__arena_alloc(&m->arena, q.x.count ? q.x.count : 1);
+    if (!zps) return onnxslim__err_nomem(NULL);
+  }
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
-  int rc = onnxslim__xform_chunks(m, &q.x, NULL, prog_chunk, &qp);
+  int rc = onnxslim__xform_chunks(m, &q.x, zps, prog_chunk, &qp);
+  if (!rc) c->zps = zps;
   c->acc.q.max_row_rel_error = dsqrt(c->acc.q.max_row_rel_error);
   if (rc == ONNXSLIM_EMODEL) {
     char msg[256];
@@ -880,6 +1285,36 @@ static int keep_scales(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_
   return rc;
 }
 
+/* The zero points' bytes of asymmetric candidate c (one per block in
+ * c->zps) in the layout of plan p: UINT8 [rows, blocks]; UINT4 (ONNX)
+ * [rows, blocks] packed over the whole tensor, element 2i in the low nibble
+ * of byte i; GatherBlockQuantized with 4 bits: UINT8 [rows, ceil(blocks /
+ * 2)], two a byte along each row, low nibble first. */
+static int zero_points(onnxslim_model *m, const osl_qcand *c, const osl_qplan *p,
+                       const uint8_t **out, size_t *size, int64_t dims[2]) {
+  size_t rows = (size_t)c->rows, nb = (size_t)c->cols / c->bs, n = rows * nb;
+  dims[0] = c->rows;
+  dims[1] = (int64_t)nb;
+  if (p->layout == OSL_QL_I8 || p->layout == OSL_QL_U8 || p->nibbles) {
+    *out = c->zps;
+    *size = n;
+    return 0;
+  }
+  size_t per = p->layout == OSL_QL_U4 ? (nb + 1) / 2 : 0;
+  *size = per ? rows * per : (n + 1) / 2;
+  uint8_t *b = onnxslim__arena_alloc(&m->arena, *size ? *size : 1);
+  if (!b) return onnxslim__err_nomem(NULL);
+  memset(b, 0, *size);
+  for (size_t i = 0; i < n; i++) {
+    size_t r = i / nb, k = i % nb;
+    size_t j = per ? r * per * 2 + k : i; /* the nibble's index */
+    b[j / 2] |= (uint8_t)((c->zps[i] & 15u) << (j % 2 * 4));
+  }
+  if (per) dims[1] = (int64_t)per;
+  *out = b;
+  return 0;
+}
+
 /* Quantizes validated candidate c and fixes its readers up. */
 static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_qplan *p) {
   osl_qx *data = onnxslim__arena_alloc(&m->arena, sizeof *data);
@@ -894,13 +1329,25 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   if (!readers) return onnxslim__err_nomem(NULL);
   for (size_t i = 0; i < nc; i++) readers[i] = onnxslim_graph_consumer(g, c->name, i);
   char *tname = strdup(c->name);
-  const char *sname = NULL, *tdq = NULL;
+  const char *sname = NULL, *tdq = NULL, *zname = NULL;
   int rc = tname ? fresh(m, tname, "_scale", &sname) : onnxslim__err_nomem(NULL);
+  size_t zsize = 0;
+  if (!rc && p->asym) {
+    /* the zero points: a new initializer of their own bytes */
+    const uint8_t *zb = NULL;
+    int64_t zdims[2];
+    rc = zero_points(m, c, p, &zb, &zsize, zdims);
+    if (!rc) rc = fresh(m, tname, "_zero_point", &zname);
+    if (!rc)
+      rc = onnxslim_graph_add_initializer(g, zname, p->zp_type, zdims, 2, zb, zsize,
+                                          ONNXSLIM_BORROW, NULL);
+  }
   int64_t rows = c->rows, cols = c->cols, bs = (int64_t)c->bs;
   /* the scales' shape */
   int64_t sdims[2] = {rows, cols / bs};
   size_t srank = 2;
-  if (c->mm && p->ort) sdims[0] = cols, sdims[1] = rows / bs;
+  if (c->kt) srank = p->per_axis ? 1 : 2; /* [N, K/block] or [N], as tables */
+  else if (c->mm && p->ort) sdims[0] = cols, sdims[1] = rows / bs;
   else if (c->mm && p->per_axis) sdims[0] = cols, srank = 1;
   else if (c->mm) sdims[0] = rows / bs, sdims[1] = cols;
   size_t ssize = (size_t)sc->x.count * sc->x.out_size;
@@ -915,7 +1362,7 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   /* a new shape for the quantized tensor where the layout has one */
   size_t dsize = (size_t)data->x.count * data->x.out_size;
   if (!rc && c->mm && p->ort) {
-    int64_t dims[3] = {cols, rows / bs, bs * p->bits / 8};
+    int64_t dims[3] = {weight_n(c), weight_k(c) / bs, bs * p->bits / 8};
     rc = onnxslim_tensor_set_data(c->t, ONNXSLIM_DTYPE_UINT8, dims, 3, c->data, dsize,
                                   ONNXSLIM_BORROW);
   } else if (!rc && p->layout == OSL_QL_U4) {
@@ -926,20 +1373,23 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   if (!rc) rc = onnxslim__tensor_set_xform((osl_msg *)c->t, p->stored, &data->x);
   if (!rc && p->dq_table) {
     /* one DequantizeLinear of the whole tensor, first in the graph */
-    const char *in[2] = {tname, sname};
+    const char *in[3] = {tname, sname, zname};
     onnxslim_node *at = NULL;
     rc = fresh(m, tname, "_dequantized", &tdq);
-    if (!rc) rc = add_after(g, &at, "DequantizeLinear", NULL, in, 2, tdq);
-    if (!rc) rc = onnxslim_node_set_attr_int(at, "axis", c->mm && !p->per_axis ? 0 : 1);
+    if (!rc) rc = add_after(g, &at, "DequantizeLinear", NULL, in, zname ? 3 : 2, tdq);
+    /* the blocks' axis: 0 along a [K, N] weight's rows, else 1; per axis,
+     * the other one */
+    int64_t axis = c->mm && !c->kt ? 0 : 1;
+    if (!rc) rc = onnxslim_node_set_attr_int(at, "axis", p->per_axis ? 1 - axis : axis);
     if (!rc && !p->per_axis) rc = onnxslim_node_set_attr_int(at, "block_size", bs);
   }
   for (size_t i = 0; i < nc && !rc; i++) {
     if (c->mm && p->ort) rc = fix_matmul(readers[i], c, p, sname);
     else if (c->mm) rc = onnxslim_node_set_input(readers[i], 1, tdq);
-    else rc = fix_gather(m, g, readers[i], c, p, sname, tdq);
+    else rc = fix_gather(m, g, readers[i], c, p, sname, zname, tdq);
   }
   if (!rc && c->e) {
-    c->e->after = dsize + ssize;
+    c->e->after = dsize + ssize + zsize;
     c->e->stats = c->acc.s;
     c->e->stats.max_abs_error = c->acc.q.max_abs_error;
     c->e->quantized = 1;
@@ -954,8 +1404,8 @@ static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 /* Checks candidate c's shape against the block size and the plan. */
 static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_convert_options *o) {
-  const char *what = c->mm ? "columns" : "rows";
-  int64_t len = c->mm ? c->rows : c->cols; /* along the blocks */
+  const char *what = c->mm && !c->kt ? "columns" : "rows";
+  int64_t len = c->mm ? weight_k(c) : c->cols; /* along the blocks */
   if ((uint64_t)len % c->bs)
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "'%s': its %s of %lld values do not split into blocks of %llu", c->name,
@@ -972,16 +1422,17 @@ static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_conve
                          (long long)len);
   if (c->mm && (p->ort || o->scale_type) && p->scale_type != c->from)
     return onnxslim__err(ONNXSLIM_EINVAL,
-                         "'%s': the scales of a MatMul weight have the weight's type (%s)", c->name,
-                         onnxslim_dtype_name(c->from));
+                         "'%s': the scales of a MatMul or Gemm weight have the weight's type (%s)",
+                         c->name, onnxslim_dtype_name(c->from));
   return 0;
 }
 
 int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
                              const onnxslim_convert_options *o) {
-  if (o->format != ONNXSLIM_QUANT_FORMAT_STANDARD && o->format != ONNXSLIM_QUANT_FORMAT_ORT)
+  if (o->format != ONNXSLIM_QUANT_FORMAT_STANDARD && o->format != ONNXSLIM_QUANT_FORMAT_ORT &&
+      o->format != ONNXSLIM_QUANT_FORMAT_NIBBLES)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown quantization format %d", o->format);
-  if (o->quant_flags & ~ONNXSLIM_QUANT_ALLOW_UNPACKED)
+  if (o->quant_flags & ~(ONNXSLIM_QUANT_ALLOW_UNPACKED | ONNXSLIM_QUANT_ASYMMETRIC))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved quantization flags 0x%x set", o->quant_flags);
   if (o->scale_type && o->scale_type != ONNXSLIM_DTYPE_FLOAT &&
       o->scale_type != ONNXSLIM_DTYPE_FLOAT16)
@@ -1023,9 +1474,10 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   for (size_t i = 0; i < ni && !rc; i++) {
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     const char *name = onnxslim_tensor_name(t);
-    int mm;
+    int mm, gemm = 0, kt = 0;
     if (sole_operand(g, t, "Gather", 0)) mm = 0;
     else if (sole_operand(g, t, "MatMul", 1)) mm = 1;
+    else if (sole_operand(g, t, "Gemm", 1) && (kt = gemm_trans_b(g, name)) >= 0) mm = gemm = 1;
     else continue;
     if (o->n_select && !matches_any(g, o->select, o->n_select, name, hit)) continue;
     uint64_t before = 0;
@@ -1033,6 +1485,15 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
         matches_any(g, o->exclude, o->n_exclude, name, NULL))
       continue;
     const osl_qplan *p = &plans[mm];
+    if (mm && p->asym) {
+      rc = onnxslim__err(ONNXSLIM_EINVAL,
+                         "'%s': asymmetric quantization (ONNXSLIM_QUANT_ASYMMETRIC, "
+                         "--asymmetric) applies to embedding tables only, not to MatMul or Gemm "
+                         "weights "
+                         "(select the tables, e.g. op:Gather:0)",
+                         name);
+      break;
+    }
     if (p->rc) {
       /* this kind cannot be quantized here: say why (the plan again, for
        * its message) */
@@ -1044,14 +1505,17 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     c->t = t;
     c->name = name;
     c->mm = mm;
+    c->gemm = gemm;
+    c->kt = kt;
     c->from = onnxslim_tensor_dtype(t);
     c->rows = onnxslim_tensor_dim(t, 0);
     c->cols = onnxslim_tensor_dim(t, 1);
     if (c->rows <= 0 || c->cols <= 0) continue;
-    c->bs = o->block_size ? o->block_size : (uint64_t)(mm ? c->rows : c->cols);
+    c->bs = o->block_size ? o->block_size : (uint64_t)(mm ? weight_k(c) : c->cols);
     osl_qplan pc = *p;
     if (!o->scale_type) pc.scale_type = c->from;
     rc = shape_ok(c, &pc, o);
+    if (!rc && gemm && pc.ort) rc = gemm_nbits_fits(g, c);
     const void *d;
     if (!rc) rc = onnxslim_tensor_data(t, &d, &c->size);
     if (!rc) c->data = d;
@@ -1061,14 +1525,14 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     if (!hit[i])
       rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                          "selection '%s' matches no tensor that can be quantized to %s (an "
-                         "embedding table or MatMul weight: a FLOAT or FLOAT16 initializer of "
-                         "rank 2 read only as the data of Gathers along axis 0, or only as "
-                         "input 1 of MatMuls)",
+                         "embedding table or MatMul or Gemm weight: a FLOAT or FLOAT16 "
+                         "initializer of rank 2 read only as the data of Gathers along axis 0, "
+                         "only as input 1 of MatMuls, or only as input B of Gemms of one transB)",
                          o->select[i], onnxslim_dtype_name(o->to));
   if (!rc && !nc && !o->n_select)
     rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                        "the model has no tensor that can be quantized to %s (an embedding table "
-                       "read by Gathers, or a MatMul weight)",
+                       "read by Gathers, or a MatMul or Gemm weight)",
                        onnxslim_dtype_name(o->to));
   if (rc) goto out;
   /* the validation pass, then the model */
@@ -1093,7 +1557,7 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     if (rc) break;
     osl_qx sq;
     qx_init(&sq, &cands[i], &pi, OSL_QL_SCALES);
-    if (stats) rc = validate(model, &cands[i], &pi, &prog);
+    if (stats || pi.asym) rc = validate(model, &cands[i], &pi, &prog, stats);
     else if (sq.x.count * sq.x.out_size <= OSL_SCALES_KEPT)
       rc = keep_scales(model, &cands[i], &pi, &prog);
     else rc = check_finite(model, &cands[i], &prog);

@@ -172,13 +172,14 @@ def _report(rep, has_stats):
     return ConvertReport(entries, ConvertStats._from_c(total), has_stats)
 
 
-_FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT"}
+_FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
+            "nibbles": "QUANT_FORMAT_NIBBLES"}
 
 
 def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
             rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
             progress=None, block_size=0, format="standard", scales=None, allow_unpacked=False,
-            clip_percentile=0):
+            asymmetric=False, clip_percentile=0):
     """Model.convert(); see there."""
     m = model._ptr()
     if (to is None) == (gather_to is None):
@@ -187,16 +188,16 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
                          "gather_to")
     quant = target in (_C["DTYPE_INT8"], _C["DTYPE_INT4"])
     if format not in _FORMATS:
-        raise ValueError("format must be 'standard' or 'ort', not %r" % (format,))
+        raise ValueError("format must be 'standard', 'ort' or 'nibbles', not %r" % (format,))
     scale_type = 0 if scales is None else _args.dtype(scales, "scales")
     if (isinstance(clip_percentile, bool) or not isinstance(clip_percentile, (int, float)) or
             not (clip_percentile == 0 or 0 < clip_percentile < 100)):
         raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
                          "below 100, not %r" % (clip_percentile,))
     if not quant and (block_size or format != "standard" or scales is not None or
-                      allow_unpacked or clip_percentile):
-        raise ValueError("block_size, format, scales, allow_unpacked and clip_percentile need "
-                         "INT8 or INT4")
+                      allow_unpacked or asymmetric or clip_percentile):
+        raise ValueError("block_size, format, scales, allow_unpacked, asymmetric and "
+                         "clip_percentile need INT8 or INT4")
     if gather_to is not None:
         if target not in (_C["DTYPE_BFLOAT16"], _C["DTYPE_FLOAT16"]) and not quant:
             raise ValueError("gather_to must be BFLOAT16, FLOAT16, INT8 or INT4")
@@ -233,7 +234,10 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         opts.block_size = _args.uint64(block_size, "block_size")
         opts.format = _C[_FORMATS[format]]
         opts.scale_type = scale_type
-        opts.quant_flags = _C["QUANT_ALLOW_UNPACKED"] if allow_unpacked else 0
+        opts.quant_flags = ((_C["QUANT_ALLOW_UNPACKED"] if _args.flag(allow_unpacked,
+                                                                     "allow_unpacked") else 0) |
+                            (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric")
+                             else 0))
         opts.clip_percentile = float(clip_percentile)
         if prog:
             prog.attach(opts)

@@ -355,7 +355,7 @@ class Model:
     def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
                 rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
                 progress=None, block_size=0, format="standard", scales=None,
-                allow_unpacked=False, clip_percentile=0):
+                allow_unpacked=False, asymmetric=False, clip_percentile=0):
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -383,11 +383,14 @@ class Model:
 
         Quantization (docs/quantization.md): ``gather_to`` or ``to`` "int8" or
         "int4" stores the embedding tables (and with ``to``, the selected
-        MatMul weights) quantized, one scale per row (column) or per
-        ``block_size`` values; ``format`` "standard" (ONNX ops) or "ort"
+        MatMul and Gemm weights) quantized, one scale per row (column) or per
+        ``block_size`` values; ``format`` "standard" (ONNX ops), "nibbles"
+        (INT4 tables only: packed pairs gathered, unpacked with ONNX ops) or "ort"
         (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
-        stored one value per byte as INT8; ``clip_percentile`` (0 < p < 100;
+        stored one value per byte as INT8; ``asymmetric``: the tables'
+        values unsigned with a zero point per block (MatMul weights: refused
+        with :class:`InvalidArgument`); ``clip_percentile`` (0 < p < 100;
         default 0, no clipping): each block's range is at most the p-th
         percentile (nearest rank) of the tensor's magnitudes, values beyond
         saturate and are counted in ``QuantStats.saturated``. Each entry's
@@ -396,7 +399,7 @@ class Model:
         from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
-                                scales, allow_unpacked, clip_percentile)
+                                scales, allow_unpacked, asymmetric, clip_percentile)
 
     # Assignable fields: reads as above, writes through the set_* methods.
     ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)

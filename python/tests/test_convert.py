@@ -123,6 +123,42 @@ class TestConvert(unittest.TestCase):
             self.assertEqual(e.quant.bits, 4)
             self.assertGreater(e.quant.max_row_rel_error, 0.01)
         with onnxslim.load(BERT) as m:
+            rep = m.convert(gather_to="int8", asymmetric=True)
+            e = rep[0]
+            # UINT8 values, FLOAT scales and UINT8 zero points, one per row
+            self.assertEqual(e.bytes_after, 1600 + 100 * 4 + 100)
+            self.assertEqual(e.quant.saturated, 0)
+            p = proto(m)
+            onnx.checker.check_model(p, full_check=True)
+            inits = {t.name: t for t in p.graph.initializer}
+            self.assertEqual(inits[TABLES[0]].data_type, TensorProto.UINT8)
+            self.assertEqual(inits[TABLES[0] + "_zero_point"].data_type, TensorProto.UINT8)
+            self.assertIn("Sub", [n.op_type for n in p.graph.node])
+        with onnxslim.load(BERT) as m:
+            rep = m.convert(gather_to="int4", block_size=16, format="nibbles", asymmetric=True)
+            # UINT8 pairs, FLOAT scales and UINT8 zero points per block
+            self.assertEqual(rep[0].bytes_after, 800 + 100 * 4 + 100)
+            p = proto(m)
+            onnx.checker.check_model(p, full_check=True)
+            ops = [n.op_type for n in p.graph.node]
+            gathered = [n.input[0] for n in p.graph.node if n.op_type == "Gather"]
+            for suffix in ("", "_scale", "_zero_point"):
+                self.assertIn(TABLES[0] + suffix, gathered)
+            self.assertNotIn("DequantizeLinear", ops)
+            self.assertIn("Floor", ops)
+        with onnxslim.load(BERT) as m:
+            with self.assertRaises(onnxslim.InvalidArgument):
+                m.convert(gather_to="int8", format="nibbles")
+            with self.assertRaises(ValueError):
+                m.convert(gather_to="int4", format="packed")
+        with onnxslim.load(BERT) as m:
+            with self.assertRaises(onnxslim.InvalidArgument):
+                m.convert(to="int8", select=["op:MatMul:1"], asymmetric=True)
+            with self.assertRaises(ValueError):
+                m.convert(gather_to="bf16", asymmetric=True)
+            with self.assertRaises(TypeError):
+                m.convert(gather_to="int8", asymmetric="yes")
+        with onnxslim.load(BERT) as m:
             rep = m.convert(gather_to="int4", block_size=16, format="ort")
             self.assertEqual(rep[0].bytes_after, 800 + 100 * 4)
             p = proto(m)
@@ -144,6 +180,9 @@ class TestConvert(unittest.TestCase):
         with onnxslim.load(BERT) as m:
             q = m.convert(gather_to="int8", clip_percentile=99.999)[0].quant
             self.assertEqual(q.saturated, 0)  # rank n: the largest magnitude
+        with onnxslim.load(BERT) as m:
+            q = m.convert(gather_to="int8", asymmetric=True, clip_percentile=50)[0].quant
+            self.assertGreater(q.saturated, 0)
         with onnxslim.load(BERT) as m:
             for bad in (-1, 100, 150, float("nan"), "50", True):
                 with self.assertRaises(ValueError):

@@ -361,6 +361,94 @@ for label, opset, bits, bs, fmt, p in [("mm-int8-b16-21", 21, 8, 16, "standard",
     report((e.get("quantization") or {}).get("saturated") == sat and sat > 0,
            label + ": saturated count %d" % sat, e.get("quantization"))
 
+# ---- asymmetric (--asymmetric): the range within [-cap, cap] ---------------------
+
+
+def ref_quant_asym_clip(x, bits, bs, cap):
+    """q (0..Q, clamped), zero points, FP32 scales and the saturated count:
+    a block's range [min(mn, 0), max(mx, 0)] cut to [-c, c] (c = cap, or the
+    smallest float for a cap of 0), the smallest scale s with
+    rint(mx / s) + rint(-mn / s) <= Q (bisection on the bit patterns),
+    zp = rint(-mn / s), q = rint(x / s) + zp clamped to 0..Q."""
+    Q = 255 if bits == 8 else 15
+    rows, k = x.shape
+    xb = x.astype(np.float64).reshape(rows, k // bs, bs)
+    c = float(cap) if cap > 0 else float(F32_MIN)
+    q = np.zeros(xb.shape, dtype=np.int64)
+    zps = np.zeros(xb.shape[:2], dtype=np.int64)
+    s = np.ones(xb.shape[:2], dtype=np.float32)
+    sat = 0
+    for r in range(rows):
+        for b in range(k // bs):
+            mx = min(max(xb[r, b].max(), 0.0), c)
+            nmn = min(-min(xb[r, b].min(), 0.0), c)
+            if mx == 0 and nmn == 0:
+                sv, zp = 1.0, 0
+            else:
+                lo, hi = 0, 0x7f7fffff
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    m = float(np.array(mid, dtype=np.uint32).view(np.float32))
+                    if np.rint(mx / m) + np.rint(nmn / m) <= Q:
+                        hi = mid
+                    else:
+                        lo = mid
+                sv = float(np.array(hi, dtype=np.uint32).view(np.float32))
+                zp = int(np.rint(nmn / sv))
+            s[r, b], zps[r, b] = sv, zp
+            with np.errstate(over="ignore"):
+                v = np.rint(np.clip(xb[r, b] / sv, -Q - 1, Q + 1)).astype(np.int64) + zp
+            sat += int(np.count_nonzero((v < 0) | (v > Q)))
+            q[r, b] = np.clip(v, 0, Q)
+    return q.reshape(rows, k), zps, s, sat
+
+
+atab = tab.copy()
+atab[3] = np.abs(atab[3]) + 0.25  # all positive
+atab[4] = -np.abs(atab[4]) - 0.25  # all negative
+atab[6, 2] = 50.0  # an outlier in an off-centre row
+atab[6] += 0.5
+for label, opset, bits, bs, p, extra in [("asym-int8-b16-21", 21, 8, 16, 99.0, []),
+                                         ("asym-int8-row-17", 17, 8, 0, 98.0, []),
+                                         ("asym-int4-row-17-unpacked", 17, 4, 0, 99.5,
+                                          ["--allow-unpacked"]),
+                                         ("asym-int8-tiny", 17, 8, 0, 1e-6, [])]:
+    src = os.path.join(work, label + "-in.onnx")
+    out = os.path.join(work, label + ".onnx")
+    make_table_model(src, atab, opset)
+    args = [src, out, "--gather-to", "int%d" % bits, "--asymmetric", "--json",
+            "--clip-percentile", repr(p)] + extra + (["--block-size", str(bs)] if bs else [])
+    rc, so, se = run_cli(*args)
+    if not report(rc == 0, label + ": converted", se.strip()):
+        continue
+    bsz = bs or K
+    q_ref, zp_ref, s_ref, sat = ref_quant_asym_clip(atab, bits, bsz, ref_cap(atab, p))
+    it = inits(onnx.load(out))
+    got_q = numpy_helper.to_array(it["emb.weight"]).astype(np.int64)
+    got_zp = numpy_helper.to_array(it["emb.weight_zero_point"]).astype(np.int64)
+    got_s = numpy_helper.to_array(it["emb.weight_scale"])
+    report(np.array_equal(got_s.reshape(s_ref.shape).view(np.uint32), s_ref.view(np.uint32)),
+           label + ": scales equal the reference bit for bit")
+    report(np.array_equal(got_zp.reshape(zp_ref.shape), zp_ref),
+           label + ": zero points equal the reference")
+    report(np.array_equal(got_q, q_ref), label + ": stored values equal the reference",
+           "%d differ" % np.count_nonzero(got_q != q_ref))
+    e = json_entry(so, "emb.weight") or {}
+    report((e.get("quantization") or {}).get("saturated") == sat and sat > 0,
+           label + ": the report's saturated count is the reference's (%d)" % sat,
+           e.get("quantization"))
+    if ort_runner and label == "asym-int8-b16-21":
+        ids = list(range(V))
+        f = os.path.join(work, "rows.bin")
+        pr = subprocess.run(["node", ort_runner, out, "ids", str(len(ids)),
+                             ",".join(map(str, ids)), f], capture_output=True, text=True)
+        if report(pr.returncode == 0, label + ": onnxruntime runs it", pr.stderr.strip()):
+            y = np.fromfile(f, dtype=np.float32).reshape(V, K)
+            deq = ((q_ref - np.repeat(zp_ref, bsz, axis=1)).astype(np.float32) *
+                   np.repeat(s_ref, bsz, axis=1))
+            report(np.array_equal(y.view(np.uint32), deq.view(np.uint32)),
+                   label + ": onnxruntime rows equal (q - zp) * scale bit for bit")
+
 # ---- the text report shows the count ------------------------------------------------
 src = os.path.join(work, "text-in.onnx")
 make_table_model(src, tab, 17)

@@ -17,7 +17,12 @@ them with `onnxslim convert --gather-to int8|int4` in every form, and checks:
   (blocked along K at opset 21, per column at 17) or com.microsoft.MatMulNBits;
   stored bytes (MatMulNBits' transposed blobs included) equal the reference;
   in onnxruntime both forms agree within the accumulation's rounding and
-  match x @ dequantized(W).
+  match x @ dequantized(W);
+- Gemm weights (--select op:Gemm:1), B [K, N] (transB 0) and [N, K]
+  (transB 1): the same checks, the Gemm's attributes and C untouched in the
+  standard form, C as MatMulNBits' bias, outputs against
+  alpha x @ dequantized(W) + beta C; Gemms MatMulNBits cannot compute
+  (transA, alpha, beta, a C not of shape [N]) refused, nothing written.
 
 Usage: check_quant.py ONNXSLIM_CLI WORKDIR [ORT_RUNNER]  (ORT_RUNNER: the
 run_ort.js path; omitted: the onnxruntime checks are skipped)
@@ -38,6 +43,7 @@ ort_runner = sys.argv[3] if len(sys.argv) > 3 else None
 os.makedirs(work, exist_ok=True)
 rng = np.random.default_rng(12)
 INT4 = 22  # TensorProto.INT4 (onnx 1.12, Debian's, predates it)
+UINT4 = 21
 # onnx's checker (1.12: opsets up to 17, IR up to 8) checks the models at
 # opset 17; those at opset 21 (IR 10, INT4) are checked by onnxruntime
 CHECKER_OPSET = onnx.defs.onnx_opset_version()
@@ -54,14 +60,14 @@ def table(v=V, k=K, dtype=np.float32):
     return t.astype(dtype)
 
 
-def make_model(path, tab, opset, name="emb.weight"):
-    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, ["b"])
+def make_model(path, tab, opset, name="emb.weight", ids_shape=("b",)):
+    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, list(ids_shape))
     elem = TensorProto.FLOAT if tab.dtype == np.float32 else TensorProto.FLOAT16
-    y = helper.make_tensor_value_info("rows", elem, ["b", tab.shape[1]])
+    y = helper.make_tensor_value_info("rows", elem, list(ids_shape) + [tab.shape[1]])
     g = helper.make_graph([helper.make_node("Gather", [name, "ids"], ["rows"], name="emb")],
                           "g", [ids], [y], [numpy_helper.from_array(tab, name)])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 10 if opset >= 21 else 8
+    m.ir_version = 10 if opset >= 21 else 8 if opset >= 13 else 4
     onnx.save(m, path)
 
 
@@ -108,13 +114,14 @@ def inits(m):
     return {t.name: t for t in m.graph.initializer}
 
 
-def ort_rows(model, ids):
+def ort_rows(model, ids, dims=None, dtype=np.float32):
     out = os.path.join(work, "rows.bin")
-    p = subprocess.run(["node", ort_runner, model, "ids", str(len(ids)),
+    dims = str(len(ids)) if dims is None else ",".join(map(str, dims)) or "-"
+    p = subprocess.run(["node", ort_runner, model, "ids", dims,
                         ",".join(map(str, ids)), out], capture_output=True, text=True)
     if p.returncode:
         return None, p.stderr.strip()
-    return np.fromfile(out, dtype=np.float32), ""
+    return np.fromfile(out, dtype=dtype), ""
 
 
 ids = list(range(V)) + [7, 7, 299, 0]
@@ -297,6 +304,343 @@ if report(rc == 0, "fp16 table: converted", err):
     report(np.array_equal(numpy_helper.to_array(inits(m)["emb.weight"]).astype(np.int64), q_ref),
            "fp16 table: INT8 values equal the reference")
 
+# ---- asymmetric (--asymmetric): unsigned values and a zero point per block ----
+
+
+def span(mx, nmn, s):
+    """rne(mx / s) + rne(-mn / s) in float64, elementwise (the largest value stored)."""
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        a = mx / s
+        b = nmn / s
+    return np.where((a < 1e9) & (b < 1e9), np.rint(a) + np.rint(b), np.inf)
+
+
+def ref_quant_asym(x, bits, bs, scale_type=np.float32):
+    """Independent reference: q (0..Q), zero points and scales per block. The
+    range of a block includes 0; its scale is the smallest value of
+    scale_type with rint(max / s) + rint(-min / s) <= Q (found by a binary
+    search over all the type's positive bit patterns), the zero point
+    rint(-min / s) and q = rint(x / s) + zp (ties to even, in float64)."""
+    Q = 255 if bits == 8 else 15
+    rows, k = x.shape
+    xb = x.astype(np.float32).reshape(rows, k // bs, bs).astype(np.float64)
+    mx = np.maximum(xb.max(axis=2), 0)
+    nmn = -np.minimum(xb.min(axis=2), 0)
+    ut, top = (np.uint32, 0x7f800000) if scale_type == np.float32 else (np.uint16, 0x7c00)
+    lo = np.zeros(mx.shape, dtype=np.int64)  # pattern 0 (zero): never valid
+    hi = np.full(mx.shape, top - 1, dtype=np.int64)  # the largest finite value
+    while np.any(hi - lo > 1):
+        mid = lo + (hi - lo) // 2
+        sv = mid.astype(ut).view(scale_type).astype(np.float64)
+        ok = span(mx, nmn, sv) <= Q
+        hi = np.where(ok, mid, hi)
+        lo = np.where(ok, lo, mid)
+    s = hi.astype(ut).view(scale_type)
+    zero = (mx == 0) & (nmn == 0)
+    s = np.where(zero, scale_type(1), s).astype(scale_type)
+    s64 = s.astype(np.float64)
+    zp = np.where(zero, 0, np.rint(nmn / s64)).astype(np.int64)
+    q = np.rint(xb / s64[:, :, None]).astype(np.int64) + zp[:, :, None]
+    return q.reshape(rows, k), zp, s
+
+
+def pack_flat(v):
+    v = np.asarray(v, dtype=np.int64).ravel()
+    if v.size % 2:
+        v = np.append(v, 0)
+    return (v[0::2] | (v[1::2] << 4)).astype(np.uint8).tobytes()
+
+
+atab = table()
+atab[3] = np.abs(atab[3]) + 0.25  # all positive: zero point 0
+atab[4] = -np.abs(atab[4]) - 0.25  # all negative: zero point Q
+atab[5] += 3.0  # off-centre
+asrc = {}
+for opset in (17, 21):
+    asrc[opset] = os.path.join(work, "aemb-%d.onnx" % opset)
+    make_model(asrc[opset], atab, opset)
+acases = [
+    # name, opset, bits, block, format, extra, stored type, zero points' type
+    ("a-int8-row-17", 17, 8, 0, "standard", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-row-21", 21, 8, 0, "standard", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-b16-21", 21, 8, 16, "standard", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int4-b16-21", 21, 4, 16, "standard", [], UINT4, UINT4),
+    ("a-int4-row-21", 21, 4, 0, "standard", [], UINT4, UINT4),
+    ("a-int4-row-17-unpacked", 17, 4, 0, "standard", ["--allow-unpacked"], TensorProto.UINT8,
+     TensorProto.UINT8),
+    ("a-int8-b16-ort", 17, 8, 16, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-row-ort", 21, 8, 64, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int4-b16-ort", 21, 4, 16, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int4-row-ort", 17, 4, 64, "ort", [], TensorProto.UINT8, TensorProto.UINT8),
+    ("a-int8-b16-21-fp16scales", 21, 8, 16, "standard", ["--scales", "fp16"], TensorProto.UINT8,
+     TensorProto.UINT8),
+    ("a-int8-b16-ort-fp16scales", 21, 8, 16, "ort", ["--scales", "fp16"], TensorProto.UINT8,
+     TensorProto.UINT8),
+]
+for name, opset, bits, bs, fmt, extra, stored, zt in acases:
+    out = os.path.join(work, name + ".onnx")
+    args = [asrc[opset], out, "--gather-to", "int%d" % bits, "--format", fmt, "--asymmetric"]
+    args += extra + (["--block-size", str(bs)] if bs else [])
+    rc, err = run_cli(*args)
+    if not report(rc == 0, name + ": converted", err.strip()):
+        continue
+    m = onnx.load(out)
+    if opset <= CHECKER_OPSET:
+        try:
+            onnx.checker.check_model(m, full_check=True)
+            ok, why = True, ""
+        except Exception as e:  # noqa: BLE001
+            ok, why = False, str(e).split("\n")[0]
+        report(ok, name + ": onnx checker (full)", why)
+    report([o.name for o in m.graph.output] == ["rows"], name + ": output name unchanged")
+    Q = 255 if bits == 8 else 15
+    bsz = bs or K
+    nb = K // bsz
+    st = np.float16 if "--scales" in extra else np.float32
+    q_ref, zp_ref, s_ref = ref_quant_asym(atab, bits, bsz, st)
+    it = inits(m)
+    t, sc, zpt = it.get("emb.weight"), it.get("emb.weight_scale"), it.get("emb.weight_zero_point")
+    if not report(t is not None and sc is not None and zpt is not None,
+                  name + ": table, scales and zero points", list(it)):
+        continue
+    report(t.data_type == stored and zpt.data_type == zt,
+           name + ": table and zero points stored as %d, %d" % (stored, zt),
+           (t.data_type, zpt.data_type))
+    s_got = numpy_helper.to_array(sc)
+    ut = np.uint32 if st == np.float32 else np.uint16
+    report(s_got.dtype == st and np.array_equal(s_got.reshape(s_ref.shape).view(ut),
+                                                s_ref.view(ut)),
+           name + ": scales equal the reference bit for bit")
+    # the proof that nothing saturates and the scale is the smallest: q in
+    # 0..Q, q(min) = 0, and the next smaller scale would need more than Q
+    xb = atab.astype(np.float64).reshape(V, nb, bsz)
+    mx, nmn = np.maximum(xb.max(axis=2), 0), -np.minimum(xb.min(axis=2), 0)
+    nz = (mx > 0) | (nmn > 0)
+    below = np.nextafter(s_ref, st(0)).astype(np.float64)
+    report(q_ref.min() >= 0 and q_ref.max() <= Q and np.all(zp_ref <= Q) and
+           np.all(span(mx, nmn, s_ref.astype(np.float64))[nz] <= Q) and
+           np.all(span(mx, nmn, below)[nz] > Q),
+           name + ": nothing saturates (0 <= q <= %d) and no smaller scale would do" % Q)
+    report(np.all(q_ref.reshape(V, nb, bsz).min(axis=2)[nmn > 0] == 0) and
+           np.all(zp_ref[nmn == 0] == 0), name + ": the block minimum maps to 0, zero to zp")
+    raw = t.raw_data
+    if stored == UINT4:
+        got = unpack_nibbles(raw, False)[:V * K]
+        zgot = unpack_nibbles(zpt.raw_data, False)[:V * nb]
+        report(raw == pack_flat(q_ref) and list(zpt.dims) == [V, nb] and
+               zpt.raw_data == pack_flat(zp_ref),
+               name + ": UINT4 values and zero points (packed over the tensor) equal the reference")
+    elif fmt == "ort" and bits == 4:
+        got = unpack_nibbles(raw, False)
+        zb = np.frombuffer(zpt.raw_data, np.uint8).reshape(V, -1)
+        zpad = np.concatenate([zp_ref, np.zeros((V, nb % 2), np.int64)], axis=1)
+        report(list(zpt.dims) == [V, (nb + 1) // 2] and
+               np.array_equal(zb, (zpad[:, 0::2] | (zpad[:, 1::2] << 4)).astype(np.uint8)),
+               name + ": zero points UINT8 [V, ceil(blocks / 2)], low nibble first per row",
+               list(zpt.dims))
+    else:
+        got = np.frombuffer(raw, np.uint8).astype(np.int64)
+        report(list(zpt.dims) == [V, nb] and np.array_equal(
+            np.frombuffer(zpt.raw_data, np.uint8).reshape(V, nb), zp_ref),
+            name + ": zero points UINT8 [V, blocks] equal the reference")
+    report(np.array_equal(np.asarray(got).reshape(V, K), q_ref),
+           name + ": stored values equal the reference")
+    ops = [n.op_type for n in m.graph.node]
+    if fmt == "ort":
+        gbq = [n for n in m.graph.node if n.op_type == "GatherBlockQuantized"]
+        report(len(gbq) == 1 and list(gbq[0].input)[3:] == ["emb.weight_zero_point"],
+               name + ": GatherBlockQuantized with zero_points", ops)
+    elif opset >= 21:
+        dq = [n for n in m.graph.node if n.op_type == "DequantizeLinear"]
+        report(len(dq) == 1 and len(dq[0].input) == 3, name + ": DequantizeLinear with zero point",
+               ops)
+    else:
+        report(ops.count("Cast") == 2 and "Sub" in ops and "Mul" in ops and
+               ops.count("Gather") == 3, name + ": Gathers, Casts, Sub and Mul", ops)
+    deq = ((q_ref - np.repeat(zp_ref, bsz, axis=1)).astype(np.float32).reshape(V, nb, bsz) *
+           s_ref.astype(np.float32)[:, :, None]).reshape(V, K)
+    if ort_runner:
+        y, err = ort_rows(out, ids)
+        if report(y is not None, name + ": onnxruntime runs it", err):
+            y = y.reshape(len(ids), K)
+            if st == np.float32:
+                report(np.array_equal(y.view(np.uint32), deq[ids].view(np.uint32)),
+                       name + ": onnxruntime rows equal (q - zp) * scale (FP32) bit for bit",
+                       np.abs(y - deq[ids]).max())
+            else:
+                report(np.array_equal(y.view(np.uint32), deq.astype(np.float16).astype(
+                    np.float32)[ids].view(np.uint32)),
+                       name + ": onnxruntime rows equal (q - zp) * scale rounded to FP16")
+            results[name] = y
+for a, b in [("a-int8-b16-21", "a-int8-b16-ort"), ("a-int4-b16-21", "a-int4-b16-ort"),
+             ("a-int8-row-21", "a-int8-row-ort"), ("a-int4-row-21", "a-int4-row-ort"),
+             ("a-int8-row-17", "a-int8-row-ort"), ("a-int4-row-17-unpacked", "a-int4-row-ort"),
+             ("a-int8-b16-21-fp16scales", "a-int8-b16-ort-fp16scales")]:
+    if ort_runner:
+        report(a in results and b in results and
+               np.array_equal(results[a].view(np.uint32), results[b].view(np.uint32)),
+               "onnxruntime: %s and %s give bit-identical rows" % (a, b))
+# the report of an asymmetric conversion: its errors are those of (q - zp) * scale
+out = os.path.join(work, "a-report.onnx")
+p = subprocess.run([cli, "convert", asrc[21], out, "--gather-to", "int8", "--asymmetric",
+                    "--block-size", "16", "--json"], capture_output=True, text=True)
+if report(p.returncode == 0, "asymmetric --json: converted", p.stderr.strip()):
+    import json
+    tq = json.loads(p.stdout)["conversion"]["tensors"][0]
+    qs = tq["quantization"]
+    q_ref, zp_ref, s_ref = ref_quant_asym(atab, 8, 16)
+    deq = ((q_ref - np.repeat(zp_ref, 16, axis=1)).astype(np.float32).reshape(V, 4, 16) *
+           s_ref[:, :, None]).reshape(V, K)
+    err = np.abs(deq.astype(np.float64) - atab.astype(np.float64))
+    row = np.sqrt((err ** 2).sum(axis=1)) / np.maximum(
+        np.sqrt((atab.astype(np.float64) ** 2).sum(axis=1)), 1e-300)
+    nzs = s_ref[(np.abs(atab).reshape(V, 4, 16).max(axis=2) > 0)]
+    report(qs["saturated"] == 0 and abs(qs["max_abs_error"] - err.max()) <= 1e-12 * err.max() and
+           abs(qs["max_row_rel_error"] - row.max()) <= 1e-9 * row.max() and
+           abs(qs["scale_min"] / float(nzs.min()) - 1) < 1e-6 and
+           abs(qs["scale_max"] / float(nzs.max()) - 1) < 1e-6 and
+           tq["bytes_after"] == V * K + V * 4 * 4 + V * 4,
+           "asymmetric report: errors, scale range and bytes (table + scales + zero points)",
+           (qs, tq["bytes_after"], err.max(), row.max()))
+out = os.path.join(work, "refused.onnx")
+if os.path.exists(out):
+    os.unlink(out)
+rc, err = run_cli(src[21], out, "--to", "int8",
+                  "--select", "op:Gather:0", "--asymmetric", "--block-size", "16")
+report(rc == 0, "asymmetric with --to and a Gather selection", err.strip())
+
+# ---- INT4 tables in the nibbles form (--format nibbles) ------------------------
+# UINT8 [V, K/2] pairs gathered, unpacked with standard ops; rows equal the
+# reference's (q - zp) * scale and GatherBlockQuantized's bit for bit, for
+# indices of rank 0 to 3, FP32 and FP16 tables, with and without --asymmetric.
+rank_ids = {
+    0: ([], [42]),
+    1: ([len(ids)], ids),
+    2: ([4, 3], [0, 1, 2, 3, 4, 5, 299, 7, 7, 298, 0, 150]),
+    3: ([2, 2, 3], [5, 4, 3, 2, 1, 0, 299, 100, 200, 7, 7, 1]),
+}
+nsrc = {}
+for dt in (np.float32, np.float16):
+    for opset in (7, 17, 21):
+        for rank in (0, 1, 2, 3):
+            shape = [("d%d" % i) for i in range(rank)]
+            path = os.path.join(work, "nemb-%s-%d-r%d.onnx" % (np.dtype(dt).name, opset, rank))
+            make_model(path, atab.astype(dt), opset, ids_shape=shape)
+            nsrc[(dt, opset, rank)] = path
+ncases = [
+    # name, table type, opset, block, asymmetric, extra, index ranks
+    ("n-b16-17", np.float32, 17, 16, False, [], (0, 1, 2, 3)),
+    ("n-row-7", np.float32, 7, 0, False, [], (1, 3)),
+    ("n-b16-21", np.float32, 21, 16, False, [], (1,)),
+    ("n-a-b16-17", np.float32, 17, 16, True, [], (0, 1, 2, 3)),
+    ("n-a-row-7", np.float32, 7, 0, True, [], (2,)),
+    ("n-b32-17-fp16", np.float16, 17, 32, False, [], (1, 3)),
+    ("n-a-b16-17-fp16", np.float16, 17, 16, True, [], (1, 2)),
+    ("n-b16-17-fp16scales", np.float32, 17, 16, False, ["--scales", "fp16"], (1,)),
+    ("n-a-b16-17-fp16scales", np.float32, 17, 16, True, ["--scales", "fp16"], (2,)),
+]
+for name, dt, opset, bs, asym, extra, ranks in ncases:
+    bsz = bs or K
+    nb = K // bsz
+    st = np.float16 if ("--scales" in extra or dt == np.float16) else np.float32
+    x32 = atab.astype(dt).astype(np.float32)
+    if asym:
+        q_ref, zp_ref, s_ref = ref_quant_asym(x32, 4, bsz, st)
+        want_bytes = pack_flat(q_ref)
+        cen = q_ref - np.repeat(zp_ref, bsz, axis=1)
+    else:
+        q_ref, s_ref = ref_quant(x32, 4, bsz, st)
+        want_bytes = pack_flat(q_ref + 8)
+        cen = q_ref
+    deq = (cen.astype(np.float32).reshape(V, nb, bsz) *
+           s_ref.astype(np.float32)[:, :, None]).reshape(V, K)
+    if st == np.float16:
+        deq = deq.astype(np.float16)
+    if dt == np.float32:
+        deq = deq.astype(np.float32)
+    odt = np.float32 if dt == np.float32 else np.float16
+    ut = np.uint32 if odt == np.float32 else np.uint16
+    for rank in ranks:
+        tag = "%s r%d" % (name, rank)
+        src_path = nsrc[(dt, opset, rank)]
+        out = os.path.join(work, "%s-r%d.onnx" % (name, rank))
+        args = [src_path, out, "--gather-to", "int4", "--format", "nibbles"] + extra
+        args += (["--asymmetric"] if asym else []) + (["--block-size", str(bs)] if bs else [])
+        rc, err = run_cli(*args)
+        if not report(rc == 0, tag + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        if opset <= CHECKER_OPSET:
+            try:
+                onnx.checker.check_model(m, full_check=True)
+                ok, why = True, ""
+            except Exception as e:  # noqa: BLE001
+                ok, why = False, str(e).split("\n")[0]
+            report(ok, tag + ": onnx checker (full)", why)
+        report([o.name for o in m.graph.output] == ["rows"], tag + ": output name unchanged")
+        it = inits(m)
+        t = it["emb.weight"]
+        report(t.data_type == TensorProto.UINT8 and list(t.dims) == [V, K // 2] and
+               t.raw_data == want_bytes,
+               tag + ": table UINT8 [V, K/2], pairs low nibble first, equal to the reference")
+        if asym:
+            z = it.get("emb.weight_zero_point")
+            report(z is not None and z.data_type == TensorProto.UINT8 and
+                   list(z.dims) == [V, nb] and np.array_equal(
+                       np.frombuffer(z.raw_data, np.uint8).reshape(V, nb), zp_ref),
+                   tag + ": zero points UINT8 [V, blocks] equal the reference")
+        sc = it["emb.weight_scale"]
+        sut = np.uint32 if st == np.float32 else np.uint16
+        report(np.array_equal(numpy_helper.to_array(sc).reshape(V, nb).view(sut),
+                              s_ref.view(sut)), tag + ": scales equal the reference bit for bit")
+        ops = [n.op_type for n in m.graph.node]
+        report(ops.count("Gather") == (3 if asym else 2) and "DequantizeLinear" not in ops and
+               all(n.domain in ("", "ai.onnx") for n in m.graph.node),
+               tag + ": standard ops, the table gathered, not dequantized whole", ops)
+        if not ort_runner:
+            continue
+        dims, ix = rank_ids[rank]
+        y, err = ort_rows(out, ix, dims, odt)
+        if not report(y is not None, tag + ": onnxruntime runs it", err):
+            continue
+        y = y.reshape(len(ix), K)
+        report(np.array_equal(y.view(ut), deq[ix].view(ut)),
+               tag + ": onnxruntime rows equal the reference's dequantized rows bit for bit",
+               np.abs(y.astype(np.float64) - deq[ix].astype(np.float64)).max())
+        # the same table in GatherBlockQuantized (blocks of a power of two)
+        gout = os.path.join(work, "%s-r%d-ort.onnx" % (name, rank))
+        gargs = [src_path, gout, "--gather-to", "int4", "--format", "ort", "--block-size",
+                 str(bsz)] + extra + (["--asymmetric"] if asym else [])
+        rc, err = run_cli(*gargs)
+        yg, err = ort_rows(gout, ix, dims, odt) if rc == 0 else (None, err)
+        report(yg is not None and np.array_equal(y.view(ut), yg.reshape(len(ix), K).view(ut)),
+               tag + ": bit-identical to GatherBlockQuantized's rows", err)
+# refusals of the nibbles form: exit 1, a message, nothing written
+for name, path, args, words in [
+    ("nibbles with int8", src[17], ["--gather-to", "int8", "--format", "nibbles"], "INT4"),
+    ("nibbles below opset 7", None, ["--gather-to", "int4", "--format", "nibbles"], "opset 7"),
+    ("nibbles of MatMul weights", None, ["--to", "int4", "--select", "op:MatMul:1", "--format",
+                                         "nibbles"], "MatMul"),
+]:
+    if path is None and "opset 7" in words:
+        path = os.path.join(work, "nemb-6.onnx")
+        make_model(path, atab, 6)
+    elif path is None:
+        path = os.path.join(work, "mm-nibbles.onnx")
+        xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 64])
+        yo = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", 8])
+        gm = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "mm", [xi], [yo],
+                               [numpy_helper.from_array(atab[:64, :8].copy(), "w")])
+        mm = helper.make_model(gm, opset_imports=[helper.make_opsetid("", 17)])
+        mm.ir_version = 8
+        onnx.save(mm, path)
+    out = os.path.join(work, "refused.onnx")
+    if os.path.exists(out):
+        os.unlink(out)
+    rc, err = run_cli(path, out, *args)
+    report(rc in (1, 2) and words in err and not os.path.exists(out),
+           "refused: " + name, "rc %d: %s" % (rc, err.strip()))
+
 # ---- MatMul weights ------------------------------------------------------------
 KM, NM, BATCH = 64, 48, 5
 w = (rng.standard_normal((KM, NM)) * 0.05).astype(np.float32)
@@ -408,12 +752,281 @@ for a, b in [("mm-int8-b16-21", "mm-int8-b16-ort"), ("mm-int4-b16-21", "mm-int4-
         report(np.all(np.abs(ya - yb) <= 2 * bound),
                "onnxruntime: %s and %s agree within the accumulation's rounding" % (a, b),
                np.max(np.abs(ya - yb)))
+
+# ---- Gemm weights --------------------------------------------------------------
+# The same weight w [K, N] read as Gemm's B: stored [K, N] (transB 0) or
+# [N, K] (transB 1); blocks along K per output column either way. A tolerance
+# for y = alpha * x @ dequantized(W) + beta * C: onnxruntime sums K = 64
+# products in FLOAT in an order of its own, so |error| <= K * u * sum|x w|
+# (u = eps / 2, the classical bound gamma_K) plus the rounding of the bias
+# add; 64 * eps * (|alpha| |x| @ |W| + |beta C|) covers it twice over.
+bias = (rng.standard_normal(NM) * 0.5).astype(np.float32)
+
+
+def make_gemm(path, opset, trans_b, c="vec", trans_a=0, alpha=1.0, beta=1.0):
+    a_shape = [KM, "b"] if trans_a else ["b", KM]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, a_shape)
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", NM])
+    inits_ = [numpy_helper.from_array(w.T.copy() if trans_b else w, "fc.weight")]
+    ins, gin = ["x", "fc.weight"], [x]
+    if c == "vec":
+        inits_.append(numpy_helper.from_array(bias, "fc.bias"))
+        ins.append("fc.bias")
+    elif c == "row":  # [1, N]: broadcast by Gemm, not a MatMulNBits bias
+        inits_.append(numpy_helper.from_array(bias.reshape(1, NM), "fc.bias"))
+        ins.append("fc.bias")
+    elif c == "input":  # a graph input of unknown shape
+        gin.append(helper.make_tensor_value_info("c", TensorProto.FLOAT, None))
+        ins.append("c")
+    attrs = dict(transB=trans_b)
+    if trans_a:
+        attrs["transA"] = 1
+    if alpha != 1.0:
+        attrs["alpha"] = alpha
+    if beta != 1.0:
+        attrs["beta"] = beta
+    g = helper.make_graph([helper.make_node("Gemm", ins, ["y"], name="fc", **attrs)],
+                          "gemm", gin, [y], inits_)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 10 if opset >= 21 else 8
+    onnx.save(m, path)
+
+
+def ort_gemm(model, xin):
+    out = os.path.join(work, "y.bin")
+    env = dict(os.environ, ORT_QDQ_ACCURACY="0")
+    p = subprocess.run(["node", ort_runner, model, "x", "%d,%d" % xin.shape,
+                        ",".join(repr(float(v)) for v in xin.ravel()), out, "float32"],
+                       capture_output=True, text=True, env=env)
+    if p.returncode:
+        return None, p.stderr.strip()
+    return np.fromfile(out, dtype=np.float32).reshape(-1, NM), ""
+
+
+def attr(node, name, default=None):
+    for a in node.attribute:
+        if a.name == name:
+            return helper.get_attribute_value(a)
+    return default
+
+
+gemm_cases = [  # name, opset, transB, bits, block, format, C, transA, alpha, beta, extra
+    ("gemm-t%d-int8-b16-21", 21, 8, 16, "standard", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-b16-21", 21, 4, 16, "standard", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int8-col-17", 17, 8, 0, "standard", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-col-17-unpacked", 17, 4, 0, "standard", None, 0, 1.0, 1.0,
+     ["--allow-unpacked"]),
+    ("gemm-t%d-int8-b16-21-ta-alpha", 21, 8, 16, "standard", "row", 1, 0.5, 2.0, []),
+    ("gemm-t%d-int8-b16-ort", 17, 8, 16, "ort", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-b16-ort", 21, 4, 16, "ort", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-b32-ort-noc", 17, 4, 32, "ort", None, 0, 1.0, 1.0, []),
+]
+gemm_out = {}
+for tb in (0, 1):
+    for name, opset, bits, bs, fmt, c, ta, alpha, beta, extra in gemm_cases:
+        name = name % tb
+        src = os.path.join(work, name + "-src.onnx")
+        make_gemm(src, opset, tb, c, ta, alpha, beta)
+        out = os.path.join(work, name + ".onnx")
+        args = [src, out, "--to", "int%d" % bits, "--select", "op:Gemm:1", "--format", fmt]
+        args += extra + (["--block-size", str(bs)] if bs else [])
+        rc, err = run_cli(*args)
+        if not report(rc == 0, name + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        if opset <= CHECKER_OPSET:
+            try:
+                onnx.checker.check_model(m, full_check=True)
+                ok, why = True, ""
+            except Exception as e:  # noqa: BLE001
+                ok, why = False, str(e).split("\n")[0]
+            report(ok, name + ": onnx checker (full)", why)
+        bsz = bs or KM
+        qT, sT = ref_quant(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs]: independent of transB
+        it = inits(m)
+        t, sc = it["fc.weight"], it["fc.weight_scale"]
+        s_got = numpy_helper.to_array(sc)
+        nodes = list(m.graph.node)
+        if fmt == "ort":
+            report(list(t.dims) == [NM, KM // bsz, bsz * bits // 8] and
+                   t.data_type == TensorProto.UINT8,
+                   name + ": B is UINT8 [N, K/block, blob]", list(t.dims))
+            raw = t.raw_data
+            got = (np.frombuffer(raw, np.uint8).astype(np.int64) - 128 if bits == 8
+                   else unpack_nibbles(raw, False) - 8)
+            report(np.array_equal(got.reshape(NM, KM), qT), name + ": B blobs equal the reference")
+            report(list(sc.dims) == [NM, KM // bsz] and
+                   np.array_equal(s_got.view(np.uint32), sT.view(np.uint32)),
+                   name + ": scales [N, K/block] equal the reference")
+            n0 = nodes[0]
+            want_in = ["x", "fc.weight", "fc.weight_scale"] + (["", "", "fc.bias"] if c else [])
+            report(len(nodes) == 1 and n0.op_type == "MatMulNBits" and
+                   n0.domain == "com.microsoft" and list(n0.input) == want_in and
+                   sorted(a.name for a in n0.attribute) == ["K", "N", "bits", "block_size"] and
+                   (attr(n0, "K"), attr(n0, "N"), attr(n0, "bits"), attr(n0, "block_size")) ==
+                   (KM, NM, bits, bsz),
+                   name + ": one MatMulNBits (K, N, bits, block_size; C as its bias, input 5)",
+                   [(n.op_type, list(n.input)) for n in nodes])
+        else:
+            stored = [NM, KM] if tb else [KM, NM]
+            if t.data_type == INT4:
+                got = unpack_nibbles(t.raw_data, True).reshape(stored)
+            else:
+                got = numpy_helper.to_array(t).astype(np.int64)
+            want_q = qT if tb else qT.T
+            report(list(t.dims) == stored and np.array_equal(got, want_q),
+                   name + ": stored values %s equal the reference" % ("[N, K]" if tb else "[K, N]"))
+            want_s = sT.reshape(NM) if not bs else (sT if tb else sT.T)
+            report(list(sc.dims) == list(want_s.shape) and
+                   np.array_equal(s_got.reshape(want_s.shape).view(np.uint32),
+                                  np.ascontiguousarray(want_s).view(np.uint32)),
+                   name + ": scales equal the reference", list(sc.dims))
+            dq = [n for n in nodes if n.op_type == "DequantizeLinear"]
+            gm = [n for n in nodes if n.op_type == "Gemm"]
+            # the blocks' axis in the stored orientation: K is axis 0 of
+            # [K, N], axis 1 of [N, K]; per axis, the scales follow N
+            want_axis = (1 if tb else 0) if bs else (0 if tb else 1)
+            ok = (len(dq) == 1 and len(gm) == 1 and len(nodes) == 2 and
+                  gm[0].input[1] == dq[0].output[0] and list(dq[0].input[:2]) ==
+                  ["fc.weight", "fc.weight_scale"] and attr(dq[0], "axis") == want_axis and
+                  attr(dq[0], "block_size", 0) == bs)
+            report(ok, name + ": DequantizeLinear (axis %d, block_size %d) feeds Gemm's B" %
+                   (want_axis, bs), [(n.op_type, list(n.input), [(a.name, helper.get_attribute_value(a)) for a in n.attribute]) for n in nodes])
+            report(bool(gm) and attr(gm[0], "transB", 0) == tb and attr(gm[0], "transA", 0) == ta
+                   and attr(gm[0], "alpha", 1.0) == alpha and attr(gm[0], "beta", 1.0) == beta and
+                   list(gm[0].input[0:1]) == ["x"] and list(gm[0].input[2:]) ==
+                   (["fc.bias"] if c else []),
+                   name + ": the Gemm's transA, transB, alpha, beta and C unchanged")
+        deqW = (qT.astype(np.float32).reshape(NM, -1, bsz) * sT[:, :, None]).reshape(NM, KM).T
+        if ort_runner:
+            y, err = ort_gemm(out, xv.T.copy() if ta else xv)
+            if report(y is not None, name + ": onnxruntime runs it", err):
+                cv = np.zeros(NM) if not c else bias.astype(np.float64)
+                ref = alpha * (xv.astype(np.float64) @ deqW.astype(np.float64)) + beta * cv
+                bound = 64 * np.finfo(np.float32).eps * (
+                    abs(alpha) * (np.abs(xv) @ np.abs(deqW)) + abs(beta) * np.abs(cv)) + 1e-30
+                report(np.all(np.abs(y - ref) <= bound),
+                       name + ": y = alpha x @ dequantized(W) + beta C within the rounding",
+                       np.max(np.abs(y - ref) / bound))
+                gemm_out[name] = (y, bound)
+    for a, b in [("gemm-t%d-int8-b16-21", "gemm-t%d-int8-b16-ort"),
+                 ("gemm-t%d-int4-b16-21", "gemm-t%d-int4-b16-ort")]:
+        a, b = a % tb, b % tb
+        if a in gemm_out and b in gemm_out:
+            ya, bound = gemm_out[a]
+            yb, _ = gemm_out[b]
+            report(np.all(np.abs(ya - yb) <= 2 * bound),
+                   "onnxruntime: %s and %s agree within the accumulation's rounding" % (a, b),
+                   np.max(np.abs(ya - yb)))
+# the forms of one weight do not depend on transB: same products
+for a in ("gemm-t%d-int8-b16-ort", "gemm-t%d-int8-b16-21"):
+    if a % 0 in gemm_out and a % 1 in gemm_out:
+        report(np.all(np.abs(gemm_out[a % 0][0] - gemm_out[a % 1][0]) <= 2 * gemm_out[a % 0][1]),
+               "onnxruntime: %s: transB 0 and 1 give the same outputs within the rounding"
+               % a.replace("-t%d", ""))
+# FLOAT16 Gemms: the weight's own type for the scales; the products are
+# FLOAT16 (possibly accumulated in FLOAT16: the bound uses FLOAT16's eps)
+w16 = w.astype(np.float16)
+x16 = xv.astype(np.float16)
+b16 = bias.astype(np.float16)
+for tb in (0, 1):
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT16, ["b", KM])
+    yo = helper.make_tensor_value_info("y", TensorProto.FLOAT16, ["b", NM])
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "fc.weight", "fc.bias"], ["y"], name="fc", transB=tb)],
+        "gemm16", [xi], [yo], [numpy_helper.from_array(w16.T.copy() if tb else w16, "fc.weight"),
+                               numpy_helper.from_array(b16, "fc.bias")])
+    m16 = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+    m16.ir_version = 10
+    src = os.path.join(work, "gemm16-t%d-src.onnx" % tb)
+    onnx.save(m16, src)
+    y16 = {}
+    for fmt in ("standard", "ort"):
+        name = "gemm16-t%d-int8-b16-%s" % (tb, fmt)
+        out = os.path.join(work, name + ".onnx")
+        rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--format", fmt,
+                          "--block-size", "16")
+        if not report(rc == 0, name + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        qT, sT = ref_quant(w16.T.astype(np.float32), 8, 16, np.float16)
+        it = inits(m)
+        t, sc = it["fc.weight"], it["fc.weight_scale"]
+        if fmt == "ort":
+            got = (np.frombuffer(t.raw_data, np.uint8).astype(np.int64) - 128).reshape(NM, KM)
+        else:
+            got = numpy_helper.to_array(t).astype(np.int64)
+            got = got if tb else got.T
+        s_got = numpy_helper.to_array(sc)
+        want_s = sT if (tb or fmt == "ort") else sT.T
+        report(np.array_equal(got, qT) and sc.data_type == TensorProto.FLOAT16 and
+               np.array_equal(s_got.view(np.uint16), np.ascontiguousarray(want_s).view(np.uint16)),
+               name + ": values and FLOAT16 scales equal the reference")
+        if ort_runner:
+            yb = os.path.join(work, "y16.bin")
+            p = subprocess.run(["node", ort_runner, out, "x", "%d,%d" % x16.shape,
+                                ",".join(str(int(v)) for v in x16.view(np.uint16).ravel()), yb,
+                                "float16"], capture_output=True, text=True,
+                               env=dict(os.environ, ORT_QDQ_ACCURACY="0"))
+            if report(p.returncode == 0, name + ": onnxruntime runs it", p.stderr.strip()):
+                y = np.fromfile(yb, dtype=np.float16).astype(np.float64).reshape(BATCH, NM)
+                deqW = (qT.astype(np.float64).reshape(NM, -1, 16) *
+                        sT.astype(np.float64)[:, :, None]).reshape(NM, KM).T
+                ref = x16.astype(np.float64) @ deqW + b16.astype(np.float64)
+                bound = 64 * np.finfo(np.float16).eps * (
+                    np.abs(x16.astype(np.float64)) @ np.abs(deqW) + np.abs(b16)) + 1e-30
+                report(np.all(np.abs(y - ref) <= bound),
+                       name + ": y = x @ dequantized(W) + C within FLOAT16's rounding",
+                       np.max(np.abs(y - ref) / bound))
+                y16[fmt] = (y, bound)
+    if len(y16) == 2:
+        report(np.all(np.abs(y16["standard"][0] - y16["ort"][0]) <= 2 * y16["ort"][1]),
+               "onnxruntime: gemm16-t%d: both forms agree within FLOAT16's rounding" % tb)
+# MatMulNBits refuses what it cannot compute; the model is left unwritten
+out = os.path.join(work, "refused.onnx")
+for name, kw, words in [
+    ("Gemm with transA 1 as MatMulNBits", dict(trans_a=1), "transA"),
+    ("Gemm with alpha 0.5 as MatMulNBits", dict(alpha=0.5), "alpha"),
+    ("Gemm with beta 2 as MatMulNBits", dict(beta=2.0), "beta"),
+    ("Gemm with C [1, N] as MatMulNBits", dict(c="row"), "vector of N"),
+    ("Gemm with C of unknown shape as MatMulNBits", dict(c="input"), "vector of N"),
+]:
+    for tb in (0, 1):
+        src = os.path.join(work, "gemm-refused-src.onnx")
+        make_gemm(src, 17, tb, **kw)
+        if os.path.exists(out):
+            os.unlink(out)
+        rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--format", "ort",
+                          "--block-size", "16")
+        report(rc in (1, 2) and words in err and "Gemm 'fc'" in err and
+               not os.path.exists(out), "refused: %s (transB %d)" % (name, tb),
+               "rc %d: %s" % (rc, err.strip()))
+# a weight read by Gemms of both orientations (K = N) is no candidate
+sq = (rng.standard_normal((KM, KM)) * 0.05).astype(np.float32)
+xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", KM])
+g = helper.make_graph([helper.make_node("Gemm", ["x", "sq"], ["y0"], name="g0"),
+                       helper.make_node("Gemm", ["x", "sq"], ["y1"], name="g1", transB=1)],
+                      "mixed", [xi], [helper.make_tensor_value_info("y0", TensorProto.FLOAT, None),
+                                      helper.make_tensor_value_info("y1", TensorProto.FLOAT, None)],
+                      [numpy_helper.from_array(sq, "sq")])
+mm_ = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+mm_.ir_version = 8
+src = os.path.join(work, "gemm-mixed.onnx")
+onnx.save(mm_, src)
+if os.path.exists(out):
+    os.unlink(out)
+rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1")
+report(rc in (1, 2) and "matches no tensor" in err and not os.path.exists(out),
+       "refused: a weight read by Gemms with transB 0 and 1 is not selected",
+       "rc %d: %s" % (rc, err.strip()))
+
 out = os.path.join(work, "refused.onnx")
 for name, opset, args, words in [
     ("MatMul INT4 below opset 21", 17, ["--to", "int4"], "opset 21"),
     ("MatMul blocks below opset 21", 17, ["--to", "int8", "--block-size", "16"], "opset 21"),
     ("MatMulNBits block of 8", 21, ["--to", "int8", "--format", "ort", "--block-size", "8"],
      "power of two"),
+    ("MatMul weights with --asymmetric", 21, ["--to", "int8", "--asymmetric"], "asymmetric"),
 ]:
     if os.path.exists(out):
         os.unlink(out)
