@@ -18,7 +18,8 @@ checked against an independent numpy reference:
 - edge cases: P tiny (rank 1), P near 100 (rank n: the same bytes as
   without clipping), a table of zeros, ties, a table of the values 1..n
   (every rank visible in the scales), a FLOAT16 table with FLOAT16 scales;
-  MatMul weights, standard and MatMulNBits;
+  MatMul weights, standard and MatMulNBits; asymmetric tables (the range cut
+  to [-cap, cap], values outside 0..Q clamped); the nibbles form;
 - onnxruntime-node: the rows of a clipped table equal q * scale bit for bit;
 - refusals: P of 0, 100, -1, nan, inf or not a number; P with a
   floating-point target; exit 2, nothing written.
@@ -260,12 +261,27 @@ if "int8-b16-21" in results:
     report(np.all(s_clip <= s_plain) and np.any(s_clip < s_plain),
            "int8-b16-21: clipping lowers the scales of the blocks over the cap only")
 
+# the nibbles form (INT4 as UINT8 pairs, unpacked with standard ops): its
+# rows in onnxruntime below
+src = os.path.join(work, "nibbles-in.onnx")
+make_table_model(src, tab, 17)
+out = os.path.join(work, "int4-b32-nibbles.onnx")
+rc, so, se = run_cli(src, out, "--gather-to", "int4", "--format", "nibbles", "--block-size",
+                     "32", "--json", "--clip-percentile", "99.5")
+if report(rc == 0, "int4-b32-nibbles: converted", se.strip()):
+    q_ref, s_ref, sat = ref_quant(tab, 4, 32, ref_cap(tab, 99.5))
+    e = json_entry(so, "emb.weight") or {}
+    report((e.get("quantization") or {}).get("saturated") == sat and sat > 0,
+           "int4-b32-nibbles: the report's saturated count is the reference's (%d)" % sat)
+    deq = (q_ref.astype(np.float32).reshape(V, -1, 32) * s_ref[:, :, None]).reshape(V, K)
+    results["int4-b32-nibbles"] = (q_ref, s_ref, sat, deq, out)
+
 # onnxruntime: the rows of a clipped table are q * scale, bit for bit, and
 # both forms agree
 if ort_runner:
     ids = list(range(V)) + [9, 5, 0]
     rows = {}
-    for label in ("int8-b16-21", "int8-b16-ort", "int8-row-17"):
+    for label in ("int8-b16-21", "int8-b16-ort", "int8-row-17", "int4-b32-nibbles"):
         if label not in results:
             continue
         out = results[label][4]
