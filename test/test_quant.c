@@ -46,6 +46,9 @@ static int quantize(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to
   return onnxslim_convert_model(rep, m, &o);
 }
 
+static int quantize_clip(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
+                         double pct);
+
 /* The reference: the smallest float s with amax / s <= qmax, found by
  * stepping from below in double precision; q by comparing with the
  * midpoints (ties to the even neighbour). */
@@ -87,7 +90,7 @@ TEST(options_versions) {
   memset(&o, 0x5a, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 5));
   CHECK(o.version == 5 && o.block_size == 0 && o.format == ONNXSLIM_QUANT_FORMAT_STANDARD &&
-        o.quant_flags == 0 && o.scale_type == 0);
+        o.quant_flags == 0 && o.scale_type == 0 && o.clip_percentile == 0);
   /* a version-4 caller's struct ends before block_size: untouched */
   memset(&o, 0x5a, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
@@ -566,8 +569,8 @@ TEST(report_getter_errors) {
 TEST(rounding_mode_independent) {
   const void *d;
   size_t n;
-  uint8_t *want = NULL;
-  size_t nwant = 0;
+  uint8_t *want = NULL, *clip_want = NULL;
+  size_t nwant = 0, clip_n = 0;
   int modes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
   for (int i = 0; i < 4; i++) {
     onnxslim_model *m = open_bert();
@@ -576,6 +579,20 @@ TEST(rounding_mode_independent) {
     CHECK(fesetround(modes[i]) == 0);
     CHECK_OK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 0, 0));
     int ok = onnxslim_tensor_data(find(m, WORD), &d, &n) == 0;
+    /* and clipped (the percentile's rank, the clamping) */
+    onnxslim_model *mc = open_bert();
+    const void *dc = NULL;
+    size_t nc = 0;
+    ok &= mc && quantize_clip(mc, NULL, ONNXSLIM_DTYPE_INT8, 0, 93.7) == 0 &&
+          onnxslim_tensor_data(find(mc, WORD), &dc, &nc) == 0;
+    if (ok && i == 0) {
+      clip_want = malloc(nc);
+      memcpy(clip_want, dc, nc);
+      clip_n = nc;
+    } else if (ok) {
+      CHECK(nc == clip_n && memcmp(dc, clip_want, nc) == 0);
+    }
+    onnxslim_model_free(mc);
     fesetround(FE_TONEAREST);
     CHECK(ok);
     if (i == 0) {
@@ -588,6 +605,210 @@ TEST(rounding_mode_independent) {
     onnxslim_model_free(m);
   }
   free(want);
+  free(clip_want);
+}
+
+/* ---- clipping at a percentile (clip_percentile) ---------------------------- */
+
+static int cmp_float(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The reference cap: sort the magnitudes, take rank k (given). */
+static float ref_cap(const float *src, size_t n, size_t k) {
+  float *a = malloc(n * sizeof *a);
+  for (size_t i = 0; i < n; i++) a[i] = fabsf(src[i]);
+  qsort(a, n, sizeof *a, cmp_float);
+  float c = a[k - 1];
+  free(a);
+  return c;
+}
+
+/* ref_quant() with each block's range min(amax, cap) (a range of 0 in a
+ * block not all zeros: the smallest positive scale) and q clamped to
+ * +-qmax; returns how many values were clamped. */
+static unsigned long ref_quant_clip(const float *src, size_t rows, size_t k, size_t bs, int qmax,
+                                    float cap, int *q, float *sc) {
+  unsigned long sat = 0;
+  for (size_t r = 0; r < rows; r++)
+    for (size_t b = 0; b < k / bs; b++) {
+      const float *v = src + r * k + b * bs;
+      float amax = 0;
+      for (size_t i = 0; i < bs; i++)
+        if (fabsf(v[i]) > amax) amax = fabsf(v[i]);
+      float s =
+          amax > cap ? (cap > 0 ? ref_scale(cap, qmax) : nextafterf(0, 1)) : ref_scale(amax, qmax);
+      sc[r * (k / bs) + b] = s;
+      for (size_t i = 0; i < bs; i++) {
+        int x = ref_q(v[i], s);
+        if (x > qmax || x < -qmax) {
+          sat++;
+          x = x > 0 ? qmax : -qmax;
+        }
+        q[r * k + b * bs + i] = x;
+      }
+    }
+  return sat;
+}
+
+static int quantize_clip(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
+                         double pct) {
+  static const char *const sel[] = {WORD};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = to;
+  o.select = sel;
+  o.n_select = 1;
+  o.block_size = bs;
+  o.clip_percentile = pct;
+  return onnxslim_convert_model(rep, m, &o);
+}
+
+/* bert-tiny's table (100 x 16, FP32) clipped at several percentiles, INT8
+ * and INT4, per row and in blocks of 8, with and without the statistics
+ * pass: bytes, scales and the saturated count against the reference. */
+TEST(clip_matches_reference) {
+  static const struct {
+    double pct;
+    size_t k; /* ceil(1600 * pct / 100) */
+  } cases[] = {{90, 1440}, {99.9, 1599}, {50, 800}, {0.01, 1}, {1e-9, 1}, {99.99, 1600}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int v = 0; v < 4; v++) {
+      int bits = v & 1 ? 4 : 8, qmax = bits == 8 ? 127 : 7, blocks = v & 2;
+      size_t rows = 100, k = 16, bs = blocks ? 8 : 16;
+      onnxslim_model *m = open_bert();
+      CHECK(m != NULL);
+      if (!m) return;
+      const void *d;
+      size_t n;
+      CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+      float *src = malloc(n);
+      memcpy(src, d, n);
+      CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+      onnxslim_convert_report *r = NULL;
+      /* with a report for INT8, without (no statistics pass) for INT4 */
+      CHECK_OK(quantize_clip(m, bits == 8 ? &r : NULL,
+                             bits == 8 ? ONNXSLIM_DTYPE_INT8 : ONNXSLIM_DTYPE_INT4, blocks ? bs : 0,
+                             cases[c].pct));
+      float cap = ref_cap(src, rows * k, cases[c].k);
+      int *q = malloc(rows * k * sizeof *q);
+      float *sc = malloc(rows * (k / bs) * sizeof *sc);
+      unsigned long sat = ref_quant_clip(src, rows, k, bs, qmax, cap, q, sc);
+      CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+      int same = 1;
+      if (bits == 8) {
+        same = n == rows * k;
+        for (size_t i = 0; same && i < rows * k; i++) same = ((const int8_t *)d)[i] == q[i];
+      } else {
+        same = n == rows * k / 2;
+        for (size_t i = 0; same && i < rows * k; i++) {
+          unsigned nib =
+              i % 2 ? ((const uint8_t *)d)[i / 2] >> 4 : ((const uint8_t *)d)[i / 2] & 15;
+          same = (nib >= 8 ? (int)nib - 16 : (int)nib) == q[i];
+        }
+      }
+      CHECK(same);
+      CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &d, &n));
+      CHECK(n == rows * (k / bs) * 4 && memcmp(d, sc, n) == 0);
+      if (cases[c].k == rows * k) CHECK(sat == 0); /* the largest: nothing clipped */
+      if (cases[c].pct == 90) CHECK(sat > 0);
+      if (r) {
+        onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
+        CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+        CHECK(qs.saturated == sat);
+        onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+        CHECK_OK(onnxslim_convert_report_add_stats(r, 0, &st));
+        CHECK(st.saturated == sat);
+        double max_abs = 0;
+        for (size_t i = 0; i < rows * k; i++) {
+          double e = fabs((double)((float)q[i] * sc[i / bs]) - src[i]);
+          if (e > max_abs) max_abs = e;
+        }
+        CHECK(qs.max_abs_error == max_abs);
+      }
+      onnxslim_convert_report_free(r);
+      free(src);
+      free(q);
+      free(sc);
+      onnxslim_model_free(m);
+    }
+}
+
+/* A table of zeros (cap 0, scales 1), and a cap of 0 in a table with
+ * nonzero values: their blocks get the smallest positive scale. */
+TEST(clip_zeros) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  float *v = calloc(1600, sizeof *v);
+  int64_t dims[2] = {100, 16};
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v, 6400,
+                                    ONNXSLIM_COPY));
+  onnxslim_convert_report *r = NULL;
+  CHECK_OK(quantize_clip(m, &r, ONNXSLIM_DTYPE_INT8, 0, 50));
+  const void *d;
+  size_t n;
+  CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &d, &n));
+  int ones = n == 400;
+  for (size_t i = 0; ones && i < 100; i++) ones = ((const float *)d)[i] == 1.0f;
+  CHECK(ones);
+  onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
+  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK(qs.saturated == 0 && qs.max_abs_error == 0);
+  onnxslim_convert_report_free(r);
+  onnxslim_model_free(m);
+  /* 60% zeros, the rest 1: the 50th percentile is 0 */
+  m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  for (size_t i = 0; i < 1600; i++) v[i] = i % 5 < 3 ? 0.0f : (i % 2 ? -1.0f : 1.0f);
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v, 6400,
+                                    ONNXSLIM_COPY));
+  CHECK_OK(quantize_clip(m, &r, ONNXSLIM_DTYPE_INT8, 0, 50));
+  CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &d, &n));
+  int tiny = n == 400;
+  for (size_t i = 0; tiny && i < 100; i++) tiny = ((const float *)d)[i] == nextafterf(0, 1);
+  CHECK(tiny);
+  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK(qs.saturated == 640); /* every 1 and -1 (1 / 2^-149 saturates) */
+  onnxslim_convert_report_free(r);
+  free(v);
+  onnxslim_model_free(m);
+}
+
+TEST(clip_refusals) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char before[128], after[128];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  double bad[] = {100, -1, 150, NAN, INFINITY, -0.5};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK(quantize_clip(m, NULL, ONNXSLIM_DTYPE_INT8, 0, bad[i]) == ONNXSLIM_EINVAL);
+    CHECK(strstr(onnxslim_error_last(), "clip percentile") != NULL);
+  }
+  /* a floating-point target */
+  CHECK(quantize_clip(m, NULL, ONNXSLIM_DTYPE_FLOAT16, 0, 99) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "quantization") != NULL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  /* a NaN: refused by the percentile's pass, the model unchanged */
+  const void *d;
+  size_t n;
+  CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+  float *v = malloc(n);
+  memcpy(v, d, n);
+  v[1234] = -INFINITY;
+  int64_t dims[2] = {100, 16};
+  CHECK_OK(
+      onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v, n, ONNXSLIM_COPY));
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  CHECK(quantize_clip(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 99) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "infinite") != NULL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  free(v);
+  onnxslim_model_free(m);
 }
 
 int main(int argc, char **argv) {
@@ -603,5 +824,8 @@ int main(int argc, char **argv) {
   RUN(asymmetric_matmul_per_column);
   RUN(report_getter_errors);
   RUN(rounding_mode_independent);
+  RUN(clip_matches_reference);
+  RUN(clip_zeros);
+  RUN(clip_refusals);
   return t_done();
 }

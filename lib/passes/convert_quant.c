@@ -11,7 +11,10 @@
  * and its scales are pending transforms (osl_xform) of the source bytes,
  * one element per block: they run chunk by chunk while the model is saved,
  * so no quantized copy is ever held. A first pass over the source (chunked
- * too) checks every value is finite and fills the report.
+ * too) checks every value is finite and fills the report. With a clip
+ * percentile, one or two passes before it find the tensor's cap
+ * (clip_cap()); blocks over the cap get their scale from it and their
+ * values beyond saturate.
  */
 #define _GNU_SOURCE
 #if defined(__GNUC__) && !defined(__clang__)
@@ -66,6 +69,8 @@ typedef struct {
   int asym;                    /* asymmetric: q = rne(x / s) + zp in 0..qmax, stored unsigned */
   int layout;                  /* OSL_QL_* */
   size_t bs;                   /* values per block */
+  int clip;                    /* a clip percentile was given: cap applies */
+  float cap;                   /* the tensor's percentile of |x| (clip) */
   osl_qacc *acc;               /* the validation pass adds to it (else NULL) */
 } osl_qx;
 
@@ -248,6 +253,14 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uin
     mn = v[i] < mn ? v[i] : mn;
     mx = v[i] > mx ? v[i] : mx;
   }
+  /* clipping: the range within [-cap, cap] (a cap of 0 as the smallest
+   * float); values beyond saturate to 0 or qmax */
+  int clipped = 0;
+  if (q->clip) {
+    float c = q->cap > 0 ? q->cap : FLT_TRUE_MIN;
+    if (mx > c) mx = c, clipped = 1;
+    if (mn < -c) mn = -c, clipped = 1;
+  }
   if (asym_scale(mn, mx, q->qmax, q->scale_type, s, h, zp))
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "a block's range (%g to %g) needs a scale beyond FLOAT16's range; use "
@@ -257,9 +270,18 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uin
     if (!acc) return 0;
   }
   double err2 = 0, norm2 = 0;
+  uint64_t sat = 0;
   for (size_t i = 0; i < bs; i++) {
     double t = (double)v[i] / (double)*s;
+    if (clipped) { /* |t| beyond qmax + 1 saturates whatever zp is */
+      double lim = q->qmax + 1.0;
+      t = t > lim ? lim : t < -lim ? -lim : t;
+    }
     int r = rne_default ? (int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC) : rne(t);
+    if (clipped && (r + *zp < 0 || r + *zp > q->qmax)) {
+      r = r + *zp < 0 ? -*zp : q->qmax - *zp;
+      sat++;
+    }
     qb[i] = (int8_t)(uint8_t)(r + *zp);
     if (acc) {
       /* what DequantizeLinear reads back: (q - zp) * scale in FLOAT */
@@ -276,6 +298,8 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uin
   if (acc) {
     acc->err2 += err2;
     acc->norm2 += norm2;
+    acc->q.saturated += sat;
+    acc->s.saturated += sat;
     acc_block(acc, bs, *s, mx > mn);
   }
   return 0;
@@ -342,6 +366,11 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
           }
         break;
       }
+      /* the block's range: its largest magnitude, or the tensor's cap when
+       * clipping and that is smaller (a cap of 0 as the smallest float, so
+       * that the scale is the smallest positive one) */
+      float range = amax;
+      if (q->clip && amax > q->cap) range = q->cap > 0 ? q->cap : FLT_TRUE_MIN;
       float s = 1.0f;
       uint16_t h = 0;
       if (q->asym) {
@@ -359,7 +388,7 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
         }
         continue;
       }
-      if (block_scale(amax, q->qmax, q->scale_type, &s, &h)) {
+      if (block_scale(range, q->qmax, q->scale_type, &s, &h)) {
         rc = onnxslim__err(ONNXSLIM_EMODEL,
                            "a block's largest magnitude (%g) needs a scale beyond FLOAT16's "
                            "range; use FLOAT scales",
@@ -373,7 +402,27 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
       }
       /* q = round half to even of x / s, in double precision */
       int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
-      if (rne_default) {
+      if (range < amax) {
+        /* clipped: |x / s| >= qmax + 0.5 would round beyond qmax (qmax is
+         * odd, so qmax + 0.5 rounds up): +-qmax, counted */
+        double lim = q->qmax + 0.5;
+        uint64_t sat = 0;
+        for (size_t i = 0; i < bs; i++) {
+          double t = (double)v[i] / (double)s;
+          if (t >= lim || t <= -lim) {
+            qb[i] = (int8_t)(t > 0 ? q->qmax : -q->qmax);
+            sat++;
+          } else if (rne_default) {
+            qb[i] = (int8_t)(int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC);
+          } else {
+            qb[i] = (int8_t)rne(t);
+          }
+        }
+        if (acc) {
+          acc->q.saturated += sat;
+          acc->s.saturated += sat;
+        }
+      } else if (rne_default) {
         for (size_t i = 0; i < bs; i++) {
           double t = (double)v[i] / (double)s;
           qb[i] = (int8_t)(int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC);
@@ -453,6 +502,8 @@ typedef struct {
   osl_qacc acc;
   const uint8_t *scales; /* computed by the first pass (small scales), else NULL */
   const uint8_t *zps;    /* asymmetric: the zero points, a byte per block (first pass) */
+  int clip;              /* a clip percentile was given */
+  float cap;             /* then: the percentile of |x| over the tensor */
 } osl_qcand;
 
 static int is_onnx(const onnxslim_node *n, const char *op) {
@@ -990,6 +1041,8 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   q->asym = p->asym;
   q->layout = layout;
   q->bs = bs;
+  q->clip = c->clip;
+  q->cap = c->cap;
   if (!c->mm || c->kt) { /* blocks along the stored rows */
     q->geom = OSL_QG_ROW;
     q->x.count = rows * cols / bs;
@@ -1081,6 +1134,138 @@ static int check_finite(onnxslim_model *m, osl_qcand *c, osl_progress *prog) {
     if (rc) return rc;
   }
   return 0;
+}
+
+/* ---- the clip percentile ------------------------------------------------- */
+
+/* hi:lo = a * b. */
+static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+  uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+  *lo = (p00 & 0xffffffffu) | (mid << 32);
+  *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* hi:lo >> r (0 < r < 128), when the result fits in 64 bits. */
+static uint64_t shr128(uint64_t hi, uint64_t lo, unsigned r) {
+  if (r >= 64) return hi >> (r - 64);
+  return (lo >> r) | (hi << (64 - r));
+}
+
+/* The nearest rank of percentile p (0 < p < 100) among n >= 1 values:
+ * k = ceil(n * p9 / 100), p9 being p rounded half to even to 9 decimal
+ * places, within [1, n]. Integer arithmetic only (exact, whatever the
+ * floating-point environment). */
+static uint64_t nearest_rank(double p, uint64_t n) {
+  uint64_t bits;
+  memcpy(&bits, &p, sizeof bits);
+  uint64_t e = (bits >> 52) & 0x7ff, m = bits & ((UINT64_C(1) << 52) - 1);
+  unsigned sh = 1074; /* p = m / 2^sh; p < 128 makes sh >= 46 */
+  if (e) {
+    m |= UINT64_C(1) << 52;
+    sh = (unsigned)(1075 - e);
+  }
+  /* P = p * 10^9 rounded half to even: m 10^9 < 2^83, so P = 0 for sh >= 84 */
+  uint64_t hi, lo, P = 0;
+  mul64(m, 1000000000u, &hi, &lo);
+  if (sh < 84) {
+    uint64_t t = shr128(hi, lo, sh - 1); /* P and the half bit */
+    unsigned r = sh - 1;                 /* the bits below the half bit: sticky */
+    int sticky = r >= 64 ? (lo | (hi & ((UINT64_C(1) << (r - 64)) - 1))) != 0
+                         : (lo & ((UINT64_C(1) << r) - 1)) != 0;
+    P = t >> 1;
+    if ((t & 1) && (sticky || (P & 1))) P++;
+  }
+  /* k = ceil(n P / 10^11): n P < 2^94, divided bit by bit */
+  const uint64_t D = UINT64_C(100000000000);
+  uint64_t q = 0, rem = 0;
+  mul64(n, P, &hi, &lo);
+  for (int b = 127; b >= 0; b--) {
+    rem = rem << 1 | ((b >= 64 ? hi >> (b - 64) : lo >> b) & 1);
+    if (rem >= D) {
+      rem -= D;
+      if (b < 64) q |= UINT64_C(1) << b;
+    }
+  }
+  uint64_t k = q + (rem != 0);
+  if (k < 1) k = 1;
+  if (k > n) k = n;
+  return k;
+}
+
+/* The index of the bin of h[0..nbins) holding the value of rank *k
+ * (1-based, at most the sum of h); *k becomes the rank within that bin. */
+static size_t rank_bin(const uint64_t *h, size_t nbins, uint64_t *k) {
+  size_t i = 0;
+  for (; i + 1 < nbins && h[i] < *k; i++) *k -= h[i];
+  return i;
+}
+
+/* Candidate c's cap: the value of nearest rank nearest_rank(pct, n) among
+ * the magnitudes of its n values, from histograms of their bits (the order of
+ * |x| is that of its bit pattern without the sign): one pass over a
+ * FLOAT16 tensor (32768 bins), two over a FLOAT one (32768 bins on the
+ * high half, then 65536 on the low half of the values in the chosen bin).
+ * Chunked reads, pages released as they go; NaN and infinities refused. */
+static int clip_cap(onnxslim_model *m, osl_qcand *c, double pct, osl_progress *prog) {
+  size_t chunk = (size_t)1 << 22, esz = c->from == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  size_t n = c->size / esz;
+  uint64_t *h = calloc(65536, sizeof *h);
+  if (!h) return onnxslim__err_nomem(NULL);
+  uint64_t k = nearest_rank(pct, n ? n : 1);
+  uint32_t high = 0;
+  int rc = 0;
+  for (int pass = 0; pass < (esz == 4 ? 2 : 1) && !rc; pass++) {
+    if (pass) memset(h, 0, 65536 * sizeof *h);
+    for (size_t off = 0; off < n * esz && !rc; off += chunk) {
+      size_t len = n * esz - off < chunk ? n * esz - off : chunk, cnt = len / esz;
+      const uint8_t *p = c->data + off;
+      if (esz == 2) {
+        for (size_t i = 0; i < cnt; i++) {
+          uint16_t b;
+          memcpy(&b, p + 2 * i, 2);
+          h[b & 0x7fffu]++;
+        }
+      } else if (pass == 0) {
+        for (size_t i = 0; i < cnt; i++) {
+          uint32_t b;
+          memcpy(&b, p + 4 * i, 4);
+          h[(b >> 16) & 0x7fffu]++;
+        }
+      } else {
+        for (size_t i = 0; i < cnt; i++) {
+          uint32_t b;
+          memcpy(&b, p + 4 * i, 4);
+          if (((b >> 16) & 0x7fffu) == high) h[b & 0xffffu]++;
+        }
+      }
+      onnxslim__release(m, p, len);
+      rc = onnxslim__progress_add(prog, len);
+    }
+    if (rc) break;
+    /* NaN and infinities: all exponent bits set */
+    uint64_t bad = 0;
+    for (size_t i = esz == 4 ? 0x7f80u : 0x7c00u; pass == 0 && i < 0x8000u; i++) bad += h[i];
+    if (bad) {
+      rc = onnxslim__err(ONNXSLIM_EMODEL,
+                         "quantizing '%s': a NaN or infinite value cannot be quantized", c->name);
+      break;
+    }
+    if (!n) break;
+    if (esz == 2) {
+      uint16_t b = (uint16_t)rank_bin(h, 0x7c00u, &k);
+      onnxslim_convert_f16_to_f32(&c->cap, &b, 1);
+    } else if (pass == 0) {
+      high = (uint32_t)rank_bin(h, 0x7f80u, &k);
+    } else {
+      uint32_t b = high << 16 | (uint32_t)rank_bin(h, 65536, &k);
+      memcpy(&c->cap, &b, sizeof b);
+    }
+  }
+  free(h);
+  if (!rc) c->clip = 1;
+  return rc;
 }
 
 /* Scales of at most this many bytes are computed by the first pass (which
@@ -1360,7 +1545,12 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   if (rc) goto out;
   /* the validation pass, then the model */
   uint64_t total = 0;
-  for (size_t i = 0; i < nc; i++) total += cands[i].size;
+  for (size_t i = 0; i < nc; i++) {
+    total += cands[i].size;
+    /* the clip percentile's histogram passes */
+    if (o->clip_percentile != 0)
+      total += cands[i].size * (cands[i].from == ONNXSLIM_DTYPE_FLOAT ? 2 : 1);
+  }
   osl_progress prog;
   rc = onnxslim__progress_start(&prog, o->progress, o->progress_payload, total);
   int any_ort = 0;
@@ -1371,6 +1561,8 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     osl_qplan pi = plans[cands[i].mm];
     if (!o->scale_type) pi.scale_type = cands[i].from;
     any_ort |= pi.ort;
+    if (o->clip_percentile != 0) rc = clip_cap(model, &cands[i], o->clip_percentile, &prog);
+    if (rc) break;
     osl_qx sq;
     qx_init(&sq, &cands[i], &pi, OSL_QL_SCALES);
     if (stats || pi.asym) rc = validate(model, &cands[i], &pi, &prog, stats);
