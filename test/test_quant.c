@@ -609,6 +609,64 @@ TEST(fast_path_edge_cases) {
   free(h);
 }
 
+/* The errors of the quantization of a block (a NaN, an infinity, a block
+ * FLOAT16 scales cannot cover) are those of the first such block, wherever
+ * the blocks are (the fast path works on groups of blocks), and leave the
+ * model unchanged. */
+TEST(block_errors_first_wins) {
+  const size_t rows = 4096, k = 16;
+  struct {
+    size_t at1;
+    float v1;
+    size_t at2;
+    float v2;
+    const char *want;
+  } cases[] = {
+      {0, NAN, 0, 0, "NaN"},
+      {5 * 16 + 3, INFINITY, 0, 0, "infinite"},
+      {130 * 16 + 7, 1e6f, 0, 0, "beyond FLOAT16"},
+      {4095 * 16 + 15, -1e6f, 0, 0, "beyond FLOAT16"},
+      {3 * 16, 1e6f, 200 * 16, NAN, "beyond FLOAT16"},
+      {3 * 16, NAN, 200 * 16, 1e6f, "NaN"},
+      {129 * 16 + 1, -INFINITY, 129 * 16 + 2, 1e6f, "infinite"},
+  };
+  int modes[] = {FE_TONEAREST, FE_UPWARD};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int mi = 0; mi < 2; mi++) {
+      onnxslim_model *m = open_bert();
+      CHECK(m != NULL);
+      if (!m) return;
+      float *v = malloc(rows * k * sizeof *v);
+      for (size_t i = 0; i < rows * k; i++) v[i] = (float)((int)(rnd() % 2001) - 1000) / 100.0f;
+      v[cases[c].at1] = cases[c].v1;
+      if (cases[c].at2) v[cases[c].at2] = cases[c].v2;
+      int64_t dims[2] = {(int64_t)rows, (int64_t)k};
+      CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v,
+                                        rows * k * 4, ONNXSLIM_COPY));
+      char before[128], after[128];
+      CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+      static const char *const sel[] = {WORD};
+      onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+      o.to = ONNXSLIM_DTYPE_INT4;
+      o.select = sel;
+      o.n_select = 1;
+      o.block_size = 16;
+      o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+      o.scale_type = ONNXSLIM_DTYPE_FLOAT16;
+      fesetround(modes[mi]);
+      int rc = onnxslim_convert_model(NULL, m, &o);
+      fesetround(FE_TONEAREST);
+      CHECK(rc == ONNXSLIM_EMODEL);
+      if (!strstr(onnxslim_error_last(), cases[c].want))
+        fprintf(stderr, "case %zu: %s\n", c, onnxslim_error_last());
+      CHECK(strstr(onnxslim_error_last(), cases[c].want) != NULL);
+      CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+      CHECK(strcmp(before, after) == 0);
+      free(v);
+      onnxslim_model_free(m);
+    }
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(options_versions);
@@ -619,5 +677,6 @@ int main(int argc, char **argv) {
   RUN(report_getter_errors);
   RUN(rounding_mode_independent);
   RUN(fast_path_edge_cases);
+  RUN(block_errors_first_wins);
   return t_done();
 }

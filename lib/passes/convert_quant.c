@@ -319,6 +319,53 @@ static void prepare(const osl_qx *q, size_t first, const uint8_t *src, size_t nb
       g->bad[j] = 2;
 }
 
+/* q = round half to even of x / s, in double precision, for the bs
+ * values v of a block into qb (fast: the default floating-point
+ * environment; rne_default: rounding to nearest). */
+static void quantize(const float *v, size_t bs, float s, int8_t *qb, int fast, int rne_default) {
+  int half = 1; /* the block is still to do */
+  if (fast) {
+    /* the same in FLOAT, where the division rounds to the nearest float:
+     * t = x / s rounded is on the same side of each half-integer k + 0.5
+     * as x / s (k + 0.5 is a float, rounding is monotonic), so round half
+     * to even of t is that of x / s unless t is a half-integer itself;
+     * such blocks are done again in double (below), whose quotient is a
+     * half-integer only where the float one is, so that x / s rounds the
+     * same as there */
+    half = 0;
+    for (size_t i = 0; i < bs; i++) {
+      float t = v[i] / s, r = (t + OSL_RNE_MAGIC_F) - OSL_RNE_MAGIC_F, d = t - r;
+      half |= (d == 0.5f) | (d == -0.5f); /* t - r is exact */
+      qb[i] = (int8_t)(int)r;
+    }
+  }
+  if (half && rne_default) {
+    for (size_t i = 0; i < bs; i++) {
+      double t = (double)v[i] / (double)s;
+      qb[i] = (int8_t)(int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC);
+    }
+  } else if (half) {
+    for (size_t i = 0; i < bs; i++) qb[i] = (int8_t)rne((double)v[i] / s);
+  }
+}
+
+/* The nv quantized values qv into out in layout `layout` (not SCALES). */
+static void pack(int layout, const int8_t *qv, size_t nv, uint8_t *out) {
+  switch (layout) {
+  case OSL_QL_I8: memcpy(out, qv, nv); break;
+  case OSL_QL_U8:
+    for (size_t i = 0; i < nv; i++) out[i] = (uint8_t)(qv[i] + 128);
+    break;
+  case OSL_QL_I4: /* ONNX's order: element 2j in the low nibble of byte j */
+    for (size_t i = 0; i < nv / 2; i++)
+      out[i] = (uint8_t)(((unsigned)qv[2 * i] & 15u) | (((unsigned)qv[2 * i + 1] & 15u) << 4));
+    break;
+  default: /* OSL_QL_U4: q + 8, low nibble first */
+    for (size_t i = 0; i < nv / 2; i++)
+      out[i] = (uint8_t)((unsigned)(qv[2 * i] + 8) | ((unsigned)(qv[2 * i + 1] + 8) << 4));
+  }
+}
+
 static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n, uint8_t *dst) {
   const osl_qx *q = (const osl_qx *)x;
   size_t bs = q->bs, nb = q->geom == OSL_QG_COLS ? q->ncols : 1, total = n * nb;
@@ -338,7 +385,30 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
   if (!vbuf || !qv || !kq || (fast && (!g.amax || !g.s || !g.h || !g.bad)))
     rc = onnxslim__err_nomem(NULL);
   osl_qacc *acc = q->acc;
-  for (size_t e = 0; e < n && !rc; e++) {
+  size_t e0 = 0; /* the elements before are done */
+  if (fast && !acc && nb == 1) {
+    /* one block an element and no statistics: a group of blocks at a time,
+     * until a group with an error, which the loop below does again and
+     * reports as ever */
+    for (; e0 < n && !rc; e0 += g.cap) {
+      size_t gn = n - e0 < g.cap ? n - e0 : g.cap, j = 0;
+      prepare(q, first, src, 1, e0, gn, &g);
+      while (j < gn && !g.bad[j]) j++;
+      if (j < gn) break;
+      for (j = 0; j < gn; j++) {
+        uint8_t *out = dst + (e0 + j) * x->out_size;
+        if (q->layout != OSL_QL_SCALES) {
+          quantize(g.v + j * bs, bs, g.s[j], qv, 1, rne_default);
+          pack(q->layout, qv, bs, out);
+        } else if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) {
+          memcpy(out, &g.s[j], sizeof g.s[j]);
+        } else {
+          memcpy(out, &g.h[j], sizeof g.h[j]);
+        }
+      }
+    }
+  }
+  for (size_t e = e0; e < n && !rc; e++) {
     uint8_t *out = dst + e * x->out_size;
     for (size_t b = 0; b < nb && !rc; b++) {
       float *v = vbuf, amax, s = 1.0f;
@@ -379,32 +449,8 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
         else memcpy(out + b * 2, &h, sizeof h);
         continue;
       }
-      /* q = round half to even of x / s, in double precision */
       int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
-      int half = 1; /* the block is still to do */
-      if (fast) {
-        /* the same in FLOAT, where the division rounds to the nearest
-         * float: t = x / s rounded is on the same side of each half-integer
-         * k + 0.5 as x / s (k + 0.5 is a float, rounding is monotonic), so
-         * round half to even of t is that of x / s unless t is a
-         * half-integer itself; such blocks are done again in double
-         * (below), whose quotient is a half-integer only where the float
-         * one is, so that x / s rounds the same as there */
-        half = 0;
-        for (size_t i = 0; i < bs; i++) {
-          float t = v[i] / s, r = (t + OSL_RNE_MAGIC_F) - OSL_RNE_MAGIC_F, d = t - r;
-          half |= (d == 0.5f) | (d == -0.5f); /* t - r is exact */
-          qb[i] = (int8_t)(int)r;
-        }
-      }
-      if (half && rne_default) {
-        for (size_t i = 0; i < bs; i++) {
-          double t = (double)v[i] / (double)s;
-          qb[i] = (int8_t)(int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC);
-        }
-      } else if (half) {
-        for (size_t i = 0; i < bs; i++) qb[i] = (int8_t)rne((double)v[i] / s);
-      }
+      quantize(v, bs, s, qb, fast, rne_default);
       if (q->geom == OSL_QG_COLS)
         for (size_t i = 0; i < bs; i++) qv[i * q->ncols + b] = kq[i];
       if (acc) {
@@ -446,20 +492,7 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
       }
     }
     if (rc || q->layout == OSL_QL_SCALES) continue;
-    size_t nv = nb * bs;
-    switch (q->layout) {
-    case OSL_QL_I8: memcpy(out, qv, nv); break;
-    case OSL_QL_U8:
-      for (size_t i = 0; i < nv; i++) out[i] = (uint8_t)(qv[i] + 128);
-      break;
-    case OSL_QL_I4: /* ONNX's order: element 2j in the low nibble of byte j */
-      for (size_t i = 0; i < nv / 2; i++)
-        out[i] = (uint8_t)(((unsigned)qv[2 * i] & 15u) | (((unsigned)qv[2 * i + 1] & 15u) << 4));
-      break;
-    default: /* OSL_QL_U4: q + 8, low nibble first */
-      for (size_t i = 0; i < nv / 2; i++)
-        out[i] = (uint8_t)((unsigned)(qv[2 * i] + 8) | ((unsigned)(qv[2 * i + 1] + 8) << 4));
-    }
+    pack(q->layout, qv, nb * bs, out);
   }
   free(vbuf);
   free(qv);
