@@ -884,7 +884,7 @@ static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_nod
   if (!rc) rc = add_after(g, at, "Reshape", NULL, in_vb, 2, vb);
   /* centre */
   if (!rc && zps) {
-    const char *yz, *zf, *zr;
+    const char *yz = NULL, *zf = NULL, *zr = NULL;
     const char *in_gz[2] = {zps, iname};
     rc = fresh(m, yname, "_zero_point", &yz);
     if (!rc) rc = fresh(m, yname, "_zero_point_float", &zf);
@@ -982,7 +982,7 @@ static int fix_gather(onnxslim_model *m, onnxslim_graph *g, onnxslim_node *gn, c
       if (!rc) rc = add_after(g, &at, "Cast", NULL, &yq, 1, yc);
       if (!rc) rc = onnxslim_node_set_attr_int(at, "to", p->scale_type);
       if (!rc && yz) { /* (Cast(q) - Cast(zp)) * scale: the difference is exact */
-        const char *yzc, *yd;
+        const char *yzc = NULL, *yd = NULL;
         rc = fresh(m, yname, "_zero_point_cast", &yzc);
         if (!rc) rc = fresh(m, yname, "_centered", &yd);
         if (!rc) rc = add_after(g, &at, "Cast", NULL, &yz, 1, yzc);
