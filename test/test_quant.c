@@ -362,20 +362,6 @@ TEST(refusals_change_nothing) {
         ONNXSLIM_EINVAL);
   CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 7, 0) == ONNXSLIM_EINVAL);
   CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 0, 4) == ONNXSLIM_EINVAL);
-  /* asymmetric MatMul weights */
-  {
-    static const char *const mm[] = {"op:MatMul:1"};
-    onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-    o.to = ONNXSLIM_DTYPE_INT8;
-    o.select = mm;
-    o.n_select = 1;
-    o.quant_flags = ONNXSLIM_QUANT_ASYMMETRIC;
-    CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
-    CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
-    CHECK(strstr(onnxslim_error_last(), "asymmetric") != NULL);
-    CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
-    CHECK(strcmp(before, after) == 0);
-  }
   /* a NaN in the table */
   const void *d;
   size_t n;
@@ -524,6 +510,36 @@ TEST(nibbles_form) {
   CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 0, 3, 0) == ONNXSLIM_EINVAL);
   CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
   CHECK(strcmp(before, after) == 0);
+  onnxslim_model_free(m);
+}
+
+/* Asymmetric MatMul weights below opset 21: UINT8 [K, N], per-column
+ * scales and UINT8 zero points [N], a DequantizeLinear with its zero point. */
+TEST(asymmetric_matmul_per_column) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  static const char *const mm[] = {"op:MatMul:1"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT8;
+  o.select = mm;
+  o.n_select = 1;
+  o.quant_flags = ONNXSLIM_QUANT_ASYMMETRIC;
+  onnxslim_convert_report *r = NULL;
+  CHECK_OK(onnxslim_convert_model(&r, m, &o));
+  size_t n = onnxslim_convert_report_count(r), good = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *name = onnxslim_convert_report_name(r, i);
+    onnxslim_tensor *t = find(m, name);
+    char zn[256];
+    snprintf(zn, sizeof zn, "%s_zero_point", name);
+    onnxslim_tensor *z = find(m, zn);
+    good += t && z && onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_UINT8 &&
+            onnxslim_tensor_dtype(z) == ONNXSLIM_DTYPE_UINT8 && onnxslim_tensor_rank(z) == 1 &&
+            onnxslim_tensor_dim(z, 0) == onnxslim_tensor_dim(t, 1);
+  }
+  CHECK(n > 0 && good == n);
+  onnxslim_convert_report_free(r);
   onnxslim_model_free(m);
 }
 
@@ -805,6 +821,7 @@ int main(int argc, char **argv) {
   RUN(refusals_change_nothing);
   RUN(asymmetric_bytes_match_reference);
   RUN(nibbles_form);
+  RUN(asymmetric_matmul_per_column);
   RUN(report_getter_errors);
   RUN(rounding_mode_independent);
   RUN(clip_matches_reference);

@@ -227,9 +227,9 @@ static const option_spec convert_options[] = {
      "with int4 below opset 21: store the 4-bit\n"
      "values one per byte as INT8 (else refused)"},
     {"--asymmetric", NULL, opt_asymmetric,
-     "with int8/int4, tables only: unsigned values\n"
-     "and a zero point per block (min..max with 0\n"
-     "included) instead of symmetric -max..max"},
+     "with int8/int4: unsigned values and a zero\n"
+     "point per block (min..max with 0 included)\n"
+     "instead of symmetric -max..max"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"

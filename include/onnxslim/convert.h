@@ -281,13 +281,15 @@ typedef enum onnxslim_quant_format {
 #define ONNXSLIM_QUANT_ALLOW_UNPACKED 1u
 
 /** onnxslim_convert_options.quant_flags (version 5): asymmetric
- * quantization of embedding tables: per block an unsigned value q (0..255
- * for INT8, 0..15 for INT4) and a zero point zp, the value read back being
- * (q - zp) * scale; the range of a block always includes 0 (so 0 is exact).
- * The zero points are an initializer of the stored data's type (UINT8, or
- * UINT4 at opset 21) with the scales' shape, named after the table with
- * "_zero_point" (GatherBlockQuantized: its packed UINT8 layout).
- * MatMul and Gemm weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+ * quantization: per block an unsigned value q (0..255 for INT8, 0..15 for
+ * INT4) and a zero point zp, the value read back being (q - zp) * scale;
+ * the range of a block always includes 0 (so 0 is exact). The zero points
+ * are an initializer of the stored data's type (UINT8, or UINT4 at opset
+ * 21) with the scales' shape, named after the tensor with "_zero_point"
+ * (GatherBlockQuantized and MatMulNBits: their UINT8 layout, 4-bit zero
+ * points two a byte along each row). Tables and MatMul weights
+ * (Gemm weights are refused with it: ONNXSLIM_EINVAL).
+ * @since 0.2.0 */
 #define ONNXSLIM_QUANT_ASYMMETRIC 2u
 
 /**

@@ -697,6 +697,10 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
   if (opset >= 21) {
     p->layout = p->bits == 8 ? OSL_QL_I8 : OSL_QL_I4;
     p->stored = p->bits == 8 ? ONNXSLIM_DTYPE_INT8 : ONNXSLIM_DTYPE_INT4;
+    if (p->asym) {
+      p->stored = p->bits == 8 ? ONNXSLIM_DTYPE_UINT8 : ONNXSLIM_DTYPE_UINT4;
+      p->zp_type = p->stored;
+    }
     return 0;
   }
   if (opset < 13)
@@ -712,7 +716,7 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
                          "0) or use the onnxruntime format",
                          (unsigned long long)o->block_size, (long long)opset);
   p->layout = OSL_QL_I8;
-  p->stored = ONNXSLIM_DTYPE_INT8;
+  p->stored = p->asym ? ONNXSLIM_DTYPE_UINT8 : ONNXSLIM_DTYPE_INT8;
   p->per_axis = 1;
   return 0;
 }
@@ -790,10 +794,11 @@ static int gemm_nbits_fits(const onnxslim_graph *g, const osl_qcand *c) {
 }
 
 /* Rewrites MatMul node mn, which reads weight c (now quantized, scales in
- * `scales`), as a MatMulNBits; a Gemm (gemm_nbits_fits() said it fits)
- * likewise, its C (if any) becoming MatMulNBits' bias (input 5). */
-static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
-                      const char *scales) {
+ * `scales`, zero points `zps` or NULL), as a MatMulNBits; a Gemm
+ * (gemm_nbits_fits() said it fits) likewise, its C (if any) becoming
+ * MatMulNBits' bias (input 5). */
+static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p, const char *scales,
+                      const char *zps) {
   size_t nin = onnxslim_node_input_count(mn);
   char *a = strdup(onnxslim_node_input(mn, 0));
   char *bias = strdup(c->gemm && nin == 3 ? onnxslim_node_input(mn, 2) : "");
@@ -802,11 +807,11 @@ static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
     free(bias);
     return onnxslim__err_nomem(NULL);
   }
-  const char *in[6] = {a, c->name, scales, "", "", bias};
+  const char *in[6] = {a, c->name, scales, zps ? zps : "", "", bias};
   static const char *const gemm_attrs[4] = {"transA", "transB", "alpha", "beta"};
   int rc = onnxslim_node_set_op_type(mn, "MatMulNBits");
   if (!rc) rc = onnxslim_node_set_domain(mn, "com.microsoft");
-  if (!rc) rc = onnxslim_node_set_inputs(mn, in, bias[0] ? 6 : 3);
+  if (!rc) rc = onnxslim_node_set_inputs(mn, in, bias[0] ? 6 : zps ? 4 : 3);
   for (size_t i = 0; i < 4 && !rc && c->gemm; i++)
     if (onnxslim_node_find_attr(mn, gemm_attrs[i]))
       rc = onnxslim_node_remove_attr(mn, gemm_attrs[i]);
@@ -819,8 +824,9 @@ static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p,
   return rc;
 }
 
-/* A new initializer `base``suffix` of graph g (its name in *name), a copy
- * of n values of dtype at v with dims (rank 0 when dims is NULL). */
+/* A new initializer `base``suffix` of graph g (its name in *name): a copy
+ * of the `size` bytes at v, of type dtype and shape dims (rank 0: a
+ * scalar). */
 static int add_const(onnxslim_model *m, onnxslim_graph *g, const char *base, const char *suffix,
                      int32_t dtype, const int64_t *dims, size_t rank, const void *v, size_t size,
                      const char **name) {
@@ -842,8 +848,10 @@ static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_nod
                               const osl_qcand *c, const osl_qplan *p, const char *scales,
                               const char *zps, const char *iname, const char *yname,
                               const char *deq, onnxslim_node **at) {
-  const char *yp, *pf, *pr, *hd, *hi, *h16, *lo, *pv, *vb, *vc, *ys, *sr, *yd, *ish, *osh, *yo;
-  const char *k16, *k8 = NULL, *shp_pairs, *shp_blocks, *shp_sc, *kdim;
+  const char *yp = NULL, *pf = NULL, *pr = NULL, *hd = NULL, *hi = NULL, *h16 = NULL, *lo = NULL;
+  const char *pv = NULL, *vb = NULL, *vc = NULL, *ys = NULL, *sr = NULL, *yd = NULL, *ish = NULL;
+  const char *osh = NULL, *yo = NULL, *k16 = NULL, *k8 = NULL, *shp_pairs = NULL;
+  const char *shp_blocks = NULL, *shp_sc = NULL, *kdim = NULL;
   int64_t nb = c->cols / (int64_t)c->bs, bs = (int64_t)c->bs;
   int64_t pairs[2] = {-1, 1}, blocks[3] = {-1, nb, bs}, sc[3] = {-1, nb, 1}, kd[1] = {c->cols};
   int64_t d1 = 2, d3 = 3, d1k = 1;
@@ -903,7 +911,7 @@ static int fix_gather_nibbles(onnxslim_model *m, onnxslim_graph *g, onnxslim_nod
   const char *in_gs[2] = {scales, iname};
   if (!rc) rc = add_after(g, at, "Gather", NULL, in_gs, 2, ys);
   if (!rc && p->scale_type != ONNXSLIM_DTYPE_FLOAT) {
-    const char *ysf;
+    const char *ysf = NULL;
     rc = fresh(m, yname, "_scale_float", &ysf);
     if (!rc) rc = add_after(g, at, "Cast", NULL, &ys, 1, ysf);
     if (!rc) rc = onnxslim_node_set_attr_int(*at, "to", ONNXSLIM_DTYPE_FLOAT);
@@ -1079,7 +1087,8 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
     qx_init(&q, c, p, OSL_QL_ZP);
     q.model = m;
     q.acc = stats ? &c->acc : NULL;
-    zps = onnxslim__arena_alloc(&m->arena, q.x.count ? q.x.count : 1);
+    size_t nz = q.x.count * q.x.out_size;
+    zps = onnxslim__arena_alloc(&m->arena, nz ? nz : 1);
     if (!zps) return onnxslim__err_nomem(NULL);
   }
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
@@ -1286,15 +1295,15 @@ static int keep_scales(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_
 }
 
 /* The zero points' bytes of asymmetric candidate c (one per block in
- * c->zps) in the layout of plan p: UINT8 [rows, blocks]; UINT4 (ONNX)
- * [rows, blocks] packed over the whole tensor, element 2i in the low nibble
- * of byte i; GatherBlockQuantized with 4 bits: UINT8 [rows, ceil(blocks /
- * 2)], two a byte along each row, low nibble first. */
+ * c->zps, in the scales' order) in the layout of plan p, dims (rank 1 or
+ * 2) being the scales' shape on entry and the zero points' on return:
+ * UINT8 of that shape; UINT4 (ONNX) of that shape packed over the whole
+ * tensor, element 2i in the low nibble of byte i; GatherBlockQuantized and
+ * MatMulNBits with 4 bits: UINT8 [rows, ceil(last / 2)], two a byte along
+ * each row, low nibble first. */
 static int zero_points(onnxslim_model *m, const osl_qcand *c, const osl_qplan *p,
-                       const uint8_t **out, size_t *size, int64_t dims[2]) {
-  size_t rows = (size_t)c->rows, nb = (size_t)c->cols / c->bs, n = rows * nb;
-  dims[0] = c->rows;
-  dims[1] = (int64_t)nb;
+                       const uint8_t **out, size_t *size, int64_t *dims, size_t rank) {
+  size_t nb = (size_t)dims[rank - 1], rows = rank == 2 ? (size_t)dims[0] : 1, n = rows * nb;
   if (p->layout == OSL_QL_I8 || p->layout == OSL_QL_U8 || p->nibbles) {
     *out = c->zps;
     *size = n;
@@ -1310,7 +1319,7 @@ static int zero_points(onnxslim_model *m, const osl_qcand *c, const osl_qplan *p
     size_t j = per ? r * per * 2 + k : i; /* the nibble's index */
     b[j / 2] |= (uint8_t)((c->zps[i] & 15u) << (j % 2 * 4));
   }
-  if (per) dims[1] = (int64_t)per;
+  if (per) dims[rank - 1] = (int64_t)per;
   *out = b;
   return 0;
 }
@@ -1331,17 +1340,6 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   char *tname = strdup(c->name);
   const char *sname = NULL, *tdq = NULL, *zname = NULL;
   int rc = tname ? fresh(m, tname, "_scale", &sname) : onnxslim__err_nomem(NULL);
-  size_t zsize = 0;
-  if (!rc && p->asym) {
-    /* the zero points: a new initializer of their own bytes */
-    const uint8_t *zb = NULL;
-    int64_t zdims[2];
-    rc = zero_points(m, c, p, &zb, &zsize, zdims);
-    if (!rc) rc = fresh(m, tname, "_zero_point", &zname);
-    if (!rc)
-      rc = onnxslim_graph_add_initializer(g, zname, p->zp_type, zdims, 2, zb, zsize,
-                                          ONNXSLIM_BORROW, NULL);
-  }
   int64_t rows = c->rows, cols = c->cols, bs = (int64_t)c->bs;
   /* the scales' shape */
   int64_t sdims[2] = {rows, cols / bs};
@@ -1350,6 +1348,17 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   else if (c->mm && p->ort) sdims[0] = cols, sdims[1] = rows / bs;
   else if (c->mm && p->per_axis) sdims[0] = cols, srank = 1;
   else if (c->mm) sdims[0] = rows / bs, sdims[1] = cols;
+  size_t zsize = 0;
+  if (!rc && p->asym) {
+    /* the zero points: a new initializer of their own bytes */
+    const uint8_t *zb = NULL;
+    int64_t zdims[2] = {sdims[0], sdims[1]};
+    rc = zero_points(m, c, p, &zb, &zsize, zdims, srank);
+    if (!rc) rc = fresh(m, tname, "_zero_point", &zname);
+    if (!rc)
+      rc = onnxslim_graph_add_initializer(g, zname, p->zp_type, zdims, srank, zb, zsize,
+                                          ONNXSLIM_BORROW, NULL);
+  }
   size_t ssize = (size_t)sc->x.count * sc->x.out_size;
   /* the scales: a new initializer whose bytes are the pending transform
    * (created over the source's own bytes, which are larger, then replaced) */
@@ -1384,7 +1393,7 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
     if (!rc && !p->per_axis) rc = onnxslim_node_set_attr_int(at, "block_size", bs);
   }
   for (size_t i = 0; i < nc && !rc; i++) {
-    if (c->mm && p->ort) rc = fix_matmul(readers[i], c, p, sname);
+    if (c->mm && p->ort) rc = fix_matmul(readers[i], c, p, sname, zname);
     else if (c->mm) rc = onnxslim_node_set_input(readers[i], 1, tdq);
     else rc = fix_gather(m, g, readers[i], c, p, sname, zname, tdq);
   }
@@ -1485,12 +1494,11 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
         matches_any(g, o->exclude, o->n_exclude, name, NULL))
       continue;
     const osl_qplan *p = &plans[mm];
-    if (mm && p->asym) {
+    if (gemm && p->asym) {
       rc = onnxslim__err(ONNXSLIM_EINVAL,
                          "'%s': asymmetric quantization (ONNXSLIM_QUANT_ASYMMETRIC, "
-                         "--asymmetric) applies to embedding tables only, not to MatMul or Gemm "
-                         "weights "
-                         "(select the tables, e.g. op:Gather:0)",
+                         "--asymmetric) applies to embedding tables and MatMul weights, not to "
+                         "Gemm weights (exclude it, e.g. --exclude op:Gemm:1)",
                          name);
       break;
     }

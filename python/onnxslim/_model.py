@@ -388,9 +388,9 @@ class Model:
         (INT4 tables only: packed pairs gathered, unpacked with ONNX ops) or "ort"
         (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
-        stored one value per byte as INT8; ``asymmetric``: the tables'
-        values unsigned with a zero point per block (MatMul weights: refused
-        with :class:`InvalidArgument`); ``clip_percentile`` (0 < p < 100;
+        stored one value per byte as INT8; ``asymmetric``: values unsigned
+        with a zero point per block (tables and MatMul weights; Gemm weights:
+        refused with :class:`InvalidArgument`); ``clip_percentile`` (0 < p < 100;
         default 0, no clipping): each block's range is at most the p-th
         percentile (nearest rank) of the tensor's magnitudes, values beyond
         saturate and are counted in ``QuantStats.saturated``. Each entry's

@@ -745,7 +745,101 @@ for name, opset, bits, bs, fmt, extra in mm_cases:
                    name + ": y = x @ dequantized(W) within the accumulation's rounding",
                    np.max(np.abs(y - ref) / bound))
             mm_out[name] = (y, bound)
-for a, b in [("mm-int8-b16-21", "mm-int8-b16-ort"), ("mm-int4-b16-21", "mm-int4-b16-ort")]:
+# asymmetric MatMul weights: unsigned values, zero points with the scales'
+# shape (MatMulNBits: [N, ceil(blocks * bits / 8)])
+w[:, 5] = np.abs(w[:, 5]) + 0.01  # a column of positive values: zero point 0
+mm_asrc = {}
+for opset in (17, 21):
+    mm_asrc[opset] = os.path.join(work, "mma-%d.onnx" % opset)
+    make_mm(mm_asrc[opset], opset)
+mm_acases = [
+    ("mm-a-int8-b16-21", 21, 8, 16, "standard", []),
+    ("mm-a-int4-b16-21", 21, 4, 16, "standard", []),
+    ("mm-a-int8-col-17", 17, 8, 0, "standard", []),
+    ("mm-a-int4-col-17-unpacked", 17, 4, 0, "standard", ["--allow-unpacked"]),
+    ("mm-a-int8-b16-ort", 17, 8, 16, "ort", []),
+    ("mm-a-int4-b16-ort", 21, 4, 16, "ort", []),
+    ("mm-a-int4-b64-ort", 17, 4, 64, "ort", []),
+]
+for name, opset, bits, bs, fmt, extra in mm_acases:
+    out = os.path.join(work, name + ".onnx")
+    args = [mm_asrc[opset], out, "--to", "int%d" % bits, "--select", "op:MatMul:1",
+            "--format", fmt, "--asymmetric"] + extra + (["--block-size", str(bs)] if bs else [])
+    rc, err = run_cli(*args)
+    if not report(rc == 0, name + ": converted", err.strip()):
+        continue
+    m = onnx.load(out)
+    if opset <= CHECKER_OPSET:
+        try:
+            onnx.checker.check_model(m, full_check=True)
+            ok, why = True, ""
+        except Exception as e:  # noqa: BLE001
+            ok, why = False, str(e).split("\n")[0]
+        report(ok, name + ": onnx checker (full)", why)
+    bsz = bs or KM
+    nb = KM // bsz
+    qT, zT, sT = ref_quant_asym(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs], [N, K/bs]
+    it = inits(m)
+    t, sc, zt = it["fc.weight"], it["fc.weight_scale"], it.get("fc.weight_zero_point")
+    if not report(zt is not None, name + ": zero points", list(it)):
+        continue
+    s_got = numpy_helper.to_array(sc)
+    zraw = zt.raw_data
+    if fmt == "ort":
+        raw = t.raw_data
+        got = (np.frombuffer(raw, np.uint8).astype(np.int64) if bits == 8
+               else unpack_nibbles(raw, False))
+        report(list(t.dims) == [NM, nb, bsz * bits // 8] and
+               np.array_equal(got.reshape(NM, KM), qT), name + ": B blobs equal the reference")
+        if bits == 8:
+            zok = list(zt.dims) == [NM, nb] and np.array_equal(
+                np.frombuffer(zraw, np.uint8).reshape(NM, nb), zT)
+        else:
+            zpad = np.concatenate([zT, np.zeros((NM, nb % 2), np.int64)], axis=1)
+            zok = list(zt.dims) == [NM, (nb + 1) // 2] and np.array_equal(
+                np.frombuffer(zraw, np.uint8).reshape(NM, -1),
+                (zpad[:, 0::2] | (zpad[:, 1::2] << 4)).astype(np.uint8))
+        report(zt.data_type == TensorProto.UINT8 and zok,
+               name + ": zero points UINT8 [N, ceil(blocks * bits / 8)] equal the reference",
+               list(zt.dims))
+        report(np.array_equal(s_got.reshape(NM, nb).view(np.uint32), sT.view(np.uint32)),
+               name + ": scales [N, K/block] equal the reference")
+        mnb = [n for n in m.graph.node if n.op_type == "MatMulNBits"]
+        report(len(mnb) == 1 and list(mnb[0].input)[3:] == ["fc.weight_zero_point"],
+               name + ": MatMulNBits with zero_points")
+    else:
+        packed = t.data_type == UINT4
+        got = (unpack_nibbles(t.raw_data, False)[:KM * NM] if packed
+               else np.frombuffer(t.raw_data, np.uint8).astype(np.int64))
+        report(t.data_type in (TensorProto.UINT8, UINT4) and
+               np.array_equal(got.reshape(KM, NM), qT.T),
+               name + ": stored values [K, N] equal the reference")
+        want_z = zT.T if bs else zT.reshape(NM)
+        zgot = (unpack_nibbles(zraw, False)[:want_z.size] if zt.data_type == UINT4
+                else np.frombuffer(zraw, np.uint8).astype(np.int64))
+        report(zt.data_type == t.data_type and list(zt.dims) == list(want_z.shape) and
+               np.array_equal(zgot.reshape(want_z.shape), want_z),
+               name + ": zero points (the scales' shape, the data's type) equal the reference",
+               list(zt.dims))
+        want_s = sT.T if bs else sT.reshape(NM)
+        report(np.array_equal(s_got.reshape(want_s.shape).view(np.uint32),
+                              np.ascontiguousarray(want_s).view(np.uint32)),
+               name + ": scales equal the reference")
+        dq = [n for n in m.graph.node if n.op_type == "DequantizeLinear"]
+        report(len(dq) == 1 and len(dq[0].input) == 3, name + ": DequantizeLinear with zero point")
+    deqW = ((qT - np.repeat(zT, bsz, axis=1)).astype(np.float32).reshape(NM, nb, bsz) *
+            sT[:, :, None]).reshape(NM, KM).T
+    if ort_runner:
+        y, err = ort_mm(out, xv)
+        if report(y is not None, name + ": onnxruntime runs it", err):
+            ref = xv.astype(np.float64) @ deqW.astype(np.float64)
+            bound = 64 * np.finfo(np.float32).eps * (np.abs(xv) @ np.abs(deqW)) + 1e-30
+            report(np.all(np.abs(y - ref) <= bound),
+                   name + ": y = x @ ((q - zp) * scale) within the accumulation's rounding",
+                   np.max(np.abs(y - ref) / bound))
+            mm_out[name] = (y, bound)
+for a, b in [("mm-int8-b16-21", "mm-int8-b16-ort"), ("mm-int4-b16-21", "mm-int4-b16-ort"),
+             ("mm-a-int4-b16-21", "mm-a-int4-b16-ort")]:
     if a in mm_out and b in mm_out:
         ya, bound = mm_out[a]
         yb, _ = mm_out[b]
@@ -1001,6 +1095,16 @@ for name, kw, words in [
         report(rc in (1, 2) and words in err and "Gemm 'fc'" in err and
                not os.path.exists(out), "refused: %s (transB %d)" % (name, tb),
                "rc %d: %s" % (rc, err.strip()))
+# asymmetric quantization takes tables and MatMul weights, not Gemm weights
+for fmt in ("standard", "ort"):
+    src = os.path.join(work, "gemm-refused-src.onnx")
+    make_gemm(src, 21, 1)
+    if os.path.exists(out):
+        os.unlink(out)
+    rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--format", fmt,
+                      "--block-size", "16", "--asymmetric")
+    report(rc in (1, 2) and "Gemm weights" in err and not os.path.exists(out),
+           "refused: an asymmetric Gemm weight (%s)" % fmt, "rc %d: %s" % (rc, err.strip()))
 # a weight read by Gemms of both orientations (K = N) is no candidate
 sq = (rng.standard_normal((KM, KM)) * 0.05).astype(np.float32)
 xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", KM])
@@ -1026,7 +1130,6 @@ for name, opset, args, words in [
     ("MatMul blocks below opset 21", 17, ["--to", "int8", "--block-size", "16"], "opset 21"),
     ("MatMulNBits block of 8", 21, ["--to", "int8", "--format", "ort", "--block-size", "8"],
      "power of two"),
-    ("MatMul weights with --asymmetric", 21, ["--to", "int8", "--asymmetric"], "asymmetric"),
 ]:
     if os.path.exists(out):
         os.unlink(out)
