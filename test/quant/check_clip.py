@@ -18,8 +18,9 @@ checked against an independent numpy reference:
 - edge cases: P tiny (rank 1), P near 100 (rank n: the same bytes as
   without clipping), a table of zeros, ties, a table of the values 1..n
   (every rank visible in the scales), a FLOAT16 table with FLOAT16 scales;
-  MatMul weights, standard and MatMulNBits; asymmetric tables (the range cut
-  to [-cap, cap], values outside 0..Q clamped); the nibbles form;
+  MatMul weights, standard and MatMulNBits; a Gemm weight (transB 1);
+  asymmetric tables and MatMul weights (the range cut to [-cap, cap],
+  values outside 0..Q clamped); the nibbles form;
 - onnxruntime-node: the rows of a clipped table equal q * scale bit for bit;
 - refusals: P of 0, 100, -1, nan, inf or not a number; P with a
   floating-point target; exit 2, nothing written.
@@ -464,6 +465,60 @@ for label, opset, bits, bs, p, extra in [("asym-int8-b16-21", 21, 8, 16, 99.0, [
                    np.repeat(s_ref, bsz, axis=1))
             report(np.array_equal(y.view(np.uint32), deq.view(np.uint32)),
                    label + ": onnxruntime rows equal (q - zp) * scale bit for bit")
+
+# ---- asymmetric MatMul weights: blocks along K per column -----------------------
+src = os.path.join(work, "mm-a-in.onnx")
+make_mm_model(src, w, 21)
+for label, fmt in [("mm-a-int8-b16-21", "standard"), ("mm-a-int8-b16-ort", "ort")]:
+    out = os.path.join(work, label + ".onnx")
+    rc, so, se = run_cli(src, out, "--to", "int8", "--select", "op:MatMul:1", "--format", fmt,
+                         "--asymmetric", "--block-size", "16", "--json", "--clip-percentile",
+                         "99.0")
+    if not report(rc == 0, label + ": converted", se.strip()):
+        continue
+    qT, zT, sT, sat = ref_quant_asym_clip(w.T.copy(), 8, 16, ref_cap(w, 99.0))
+    it = inits(onnx.load(out))
+    raw = np.frombuffer(it["fc.weight"].raw_data, np.uint8).astype(np.int64)
+    zp = np.frombuffer(it["fc.weight_zero_point"].raw_data, np.uint8).astype(np.int64)
+    sc = numpy_helper.to_array(it["fc.weight_scale"])
+    if fmt == "ort":  # [N, K/bs, bs], zero points and scales [N, K/bs]
+        ok = (np.array_equal(raw.reshape(NM, KM), qT) and np.array_equal(zp.reshape(zT.shape), zT)
+              and np.array_equal(sc.reshape(sT.shape).view(np.uint32), sT.view(np.uint32)))
+    else:  # [K, N], zero points and scales [K/bs, N]
+        ok = (np.array_equal(raw.reshape(KM, NM), qT.T) and
+              np.array_equal(zp.reshape(zT.T.shape), zT.T) and
+              np.array_equal(sc.reshape(sT.T.shape).view(np.uint32),
+                             np.ascontiguousarray(sT.T).view(np.uint32)))
+    report(ok, label + ": values, zero points and scales equal the reference")
+    e = json_entry(so, "fc.weight") or {}
+    report((e.get("quantization") or {}).get("saturated") == sat and sat > 0,
+           label + ": saturated count %d" % sat, e.get("quantization"))
+
+# ---- a Gemm weight stored [N, K] (transB 1): blocks along its rows ----------------
+wg = (rng.standard_normal((NM, KM)) * 0.05).astype(np.float32)
+wg[2, 9] = 3.0
+src = os.path.join(work, "gemm-in.onnx")
+out = os.path.join(work, "gemm-int8-b16-21.onnx")
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", KM])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", NM])
+g = helper.make_graph([helper.make_node("Gemm", ["x", "fc.weight"], ["y"], name="fc", transB=1)],
+                      "gemm", [x], [y], [numpy_helper.from_array(wg, "fc.weight")])
+gm = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+gm.ir_version = 10
+onnx.save(gm, src)
+rc, so, se = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--block-size", "16",
+                     "--json", "--clip-percentile", "99.0")
+if report(rc == 0, "gemm-int8-b16-21: converted", se.strip()):
+    q_ref, s_ref, sat = ref_quant(wg, 8, 16, ref_cap(wg, 99.0))
+    it = inits(onnx.load(out))
+    got = numpy_helper.to_array(it["fc.weight"]).astype(np.int64)
+    s_got = numpy_helper.to_array(it["fc.weight_scale"])
+    report(np.array_equal(got, q_ref), "gemm-int8-b16-21: stored values [N, K] equal the reference")
+    report(np.array_equal(s_got.reshape(s_ref.shape).view(np.uint32), s_ref.view(np.uint32)),
+           "gemm-int8-b16-21: scales equal the reference")
+    e = json_entry(so, "fc.weight") or {}
+    report((e.get("quantization") or {}).get("saturated") == sat and sat > 0,
+           "gemm-int8-b16-21: saturated count %d" % sat, e.get("quantization"))
 
 # ---- the text report shows the count ------------------------------------------------
 src = os.path.join(work, "text-in.onnx")
