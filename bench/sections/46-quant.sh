@@ -11,6 +11,7 @@
 #                  gathered and unpacked with standard ops)
 #   int4-table-mm-ext  the same, then the MatMul weights as above but in
 #                  blocks of 128, saved with external data (the smallest)
+#   int4a-table-mm-ext  the same with --asymmetric on the table
 #   int4-b16       --gather-to int4 --format ort --block-size 16 (FP32
 #                  scales): the slowest table form (the most blocks, and
 #                  scales too large to be kept by the check, so the table is
@@ -67,6 +68,13 @@ qtimed t8mm "$qb/int8-table-mm.onnx" "" -- "$cli" convert "$qb/int8-table.onnx" 
 qtimed t4mmx "$qb/int4-table-mm-ext.onnx" "$qb/int4-table-mm-ext.onnx.data" -- "$cli" convert \
   "$qb/int4-table.onnx" "$qb/int4-table-mm-ext.onnx" --to int8 --select op:MatMul:1 --format ort \
   --block-size 128 --external-data -q
+# the smallest variant with an asymmetric table (16 levels instead of 15)
+qtimed t4a "$qb/int4a-table.onnx" "" -- "$cli" convert "$rr" "$qb/int4a-table.onnx" --gather-to int4 \
+  --format ort --block-size 32 --scales fp16 --asymmetric -q
+qtimed t4amx "$qb/int4a-table-mm-ext.onnx" "$qb/int4a-table-mm-ext.onnx.data" -- "$cli" convert \
+  "$qb/int4a-table.onnx" "$qb/int4a-table-mm-ext.onnx" --to int8 --select op:MatMul:1 --format ort \
+  --block-size 128 --external-data -q
+rm -f "$qb/int4a-table.onnx"
 sz() { if [ -f "$1" ]; then stat -L -c %s "$1"; else echo 0; fi; }
 echo "model: $rr, $(stat -L -c %s "$rr") bytes (opset 17); word embedding 250002 x 768 FP32 (733 MiB)"
 printf '%-58s %9s %15s %14s\n' "conversion (onnxslim convert)" "wall (s)" "peak RSS (MiB)" "output bytes"
@@ -85,16 +93,18 @@ qrow t4b16 "--gather-to int4 --format ort --block-size 16 (fp32 scales)" "$t4b16
 qrow t8mm "int8 table, then --to int8 MatMul weights (MatMulNBits, 32)" "$(sz "$qb/int8-table-mm.onnx")"
 qrow t4mmx "int4 table, then int8 MatMul weights (128), external data" \
   "$(($(sz "$qb/int4-table-mm-ext.onnx") + $(sz "$qb/int4-table-mm-ext.onnx.data")))"
-for k in t8 t4 t4n t4b16; do
+qrow t4amx "the same with --asymmetric on the table" \
+  "$(($(sz "$qb/int4a-table-mm-ext.onnx") + $(sz "$qb/int4a-table-mm-ext.onnx.data")))"
+for k in t8 t4 t4n t4b16 t4a; do
   eval "ok=\${ok_$k:-0}"
   [ "$ok" = 1 ] || { echo "FAILED: $k:"; sed 's/^/  /' "$qb/$k.log"; }
 done
 # the conversions of the whole model (the table ones) against cp
 worst_t=0 worst_m=0
-for k in t8 t4 t4n t4b16 t8mm t4mmx; do
+for k in t8 t4 t4n t4b16 t8mm t4mmx t4a t4amx; do
   eval "ok=\${ok_$k:-0} t=\${t_$k:-0} m=\${m_$k:-0}"
   [ "$ok" = 1 ] || continue
-  case $k in t8 | t4 | t4n) r=$(ratio "$t" "$t_cp")
+  case $k in t8 | t4 | t4n | t4a) r=$(ratio "$t" "$t_cp")
     worst_t=$(awk -v a="$worst_t" -v b="$r" 'BEGIN { print (b > a) ? b : a }') ;;
   t4b16) r_b16=$(ratio "$t" "$t_cp") ;;
   esac
@@ -128,7 +138,7 @@ if [ "$ort_ok" = 1 ]; then
   }
   if [ -n "$(field "$r" hwm_kb)" ]; then oline "FP32 original" "$r" "-"; fi
   for v in bf16:bf16.onnx t8:int8-table.onnx t8mm:int8-table-mm.onnx t4:int4-table.onnx \
-    t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx; do
+    t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx t4amx:int4a-table-mm-ext.onnx; do
     k=${v%%:*} f=${v#*:}
     eval "ok=\${ok_$k:-0}"
     if [ "$ok" != 1 ]; then printf '  %-26s FAILED (conversion)\n' "$f"; continue; fi
