@@ -185,6 +185,46 @@ static int asym_span(double mx, double nmn, double s) {
   return rne(a) + rne(b);
 }
 
+/* The smallest float scale with asym_span() <= qmax, by a binary search on
+ * the bit patterns (positive floats order as their bits) between range /
+ * (qmax + 1) and a valid scale near range / qmax. */
+static float asym_bisect(double dmx, double nmn, double range, int qmax) {
+  float hi = (float)(range / qmax);
+  if (!(hi > 0)) hi = FLT_TRUE_MIN;
+  while (asym_span(dmx, nmn, hi) > qmax) hi = next_up(hi);
+  float lo = (float)(range / (qmax + 1));
+  if (!(lo < hi) || asym_span(dmx, nmn, lo) <= qmax) lo = 0; /* pattern 0: never valid */
+  uint32_t lb, hb;
+  memcpy(&lb, &lo, sizeof lb);
+  memcpy(&hb, &hi, sizeof hb);
+  while (hb - lb > 1) {
+    uint32_t mb = lb + (hb - lb) / 2;
+    float m;
+    memcpy(&m, &mb, sizeof m);
+    if (asym_span(dmx, nmn, m) <= qmax) hb = mb;
+    else lb = mb;
+  }
+  float v;
+  memcpy(&v, &hb, sizeof v);
+  return v;
+}
+
+/* A guess, within a few floats, of that smallest scale: a value of
+ * rne(mx / s) <= k and rne(nmn / s) <= qmax - k needs s >= mx / (k + 0.5)
+ * and s >= nmn / (qmax - k + 0.5); the larger of the two is least for k
+ * near the point where they meet, (qmax + 1) * mx / range - 0.5. */
+static float asym_guess(double dmx, double nmn, int qmax) {
+  double c = (qmax + 1) * dmx / (dmx + nmn) - 0.5, best = -1;
+  long k0 = (long)c;
+  for (long k = k0 - 1; k <= k0 + 2; k++) {
+    if (k < 0 || k > qmax) continue;
+    double s1 = dmx / ((double)k + 0.5), s2 = nmn / ((double)(qmax - k) + 0.5);
+    double m = s1 > s2 ? s1 : s2;
+    if (best < 0 || m < best) best = m;
+  }
+  return (float)best;
+}
+
 /* The scale of an asymmetric block whose values span [mn, mx] (mn <= 0 <=
  * mx: 0 is always in the range): the smallest value of the scale type such
  * that asym_span() <= qmax, so no value saturates (1 for a block of zeros);
@@ -194,25 +234,24 @@ static int asym_scale(float mn, float mx, int qmax, int32_t st, float *s, uint16
   float v = 1.0f;
   if (mx > mn) {
     double range = dmx + nmn;
-    /* a valid scale near range / qmax, then the smallest valid one by a
-     * binary search on the bit patterns (positive floats order as their
-     * bits; the span does not increase with the scale) */
-    float hi = (float)(range / qmax);
-    if (!(hi > 0)) hi = FLT_TRUE_MIN;
-    while (asym_span(dmx, nmn, hi) > qmax) hi = next_up(hi);
-    float lo = (float)(range / (qmax + 1));
-    if (!(lo < hi) || asym_span(dmx, nmn, lo) <= qmax) lo = 0; /* pattern 0: never valid */
-    uint32_t lb, hb;
-    memcpy(&lb, &lo, sizeof lb);
-    memcpy(&hb, &hi, sizeof hb);
-    while (hb - lb > 1) {
-      uint32_t mb = lb + (hb - lb) / 2;
-      float m;
-      memcpy(&m, &mb, sizeof m);
-      if (asym_span(dmx, nmn, m) <= qmax) hb = mb;
-      else lb = mb;
+    /* the span only falls as the scale grows, so the valid scales are the
+     * floats from the smallest valid one up: step from a close guess to it
+     * (a few steps), or, should that take more, bisect */
+    v = asym_guess(dmx, nmn, qmax);
+    int found = 0;
+    if (v > 0 && v <= FLT_MAX) {
+      int steps = 0;
+      if (asym_span(dmx, nmn, v) <= qmax) {
+        for (float d = next_down(v); steps < 8 && d > 0 && asym_span(dmx, nmn, d) <= qmax;
+             d = next_down(v), steps++)
+          v = d;
+        found = steps < 8;
+      } else {
+        while (steps < 8 && asym_span(dmx, nmn, v) > qmax) v = next_up(v), steps++;
+        found = asym_span(dmx, nmn, v) <= qmax;
+      }
     }
-    memcpy(&v, &hb, sizeof v);
+    if (!found) v = asym_bisect(dmx, nmn, range, qmax);
   }
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
     /* the FLOAT16 nearest v, raised until valid: the smallest valid one, as
