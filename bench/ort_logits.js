@@ -3,13 +3,20 @@
 // prints its logits; optionally compares them with logits saved earlier.
 //
 // Usage: node bench/ort_logits.js MODEL.onnx [--vocab N] [--batch B] [--seq S]
-//                                 [--save FILE.json] [--ref FILE.json] [--tol X]
+//                                 [--runs R] [--save FILE.json] [--ref FILE.json]
+//                                 [--tol X]
 //
-// Token ids are spread over the whole vocabulary (so the embedding table is
-// read far apart, like real text); row b has its last b tokens padded.
+// R runs (default 1) of B inputs each (B * R inputs in all, every one
+// different): input n (counted over all runs) has token ids spread over the
+// whole vocabulary (so the embedding table is read far apart, like real text)
+// and its last n % 8 tokens padded.
 // onnxruntime-node is found through $ORT_NODE_MODULES (a node_modules dir),
 // else build/node/node_modules, else normal resolution.
-// Prints: logits=[...] finite=true|false [max_abs_diff=X within=true|false]
+// Prints: logits=[...] finite=true|false hwm_kb=K anon_kb=K file_kb=K
+//         [max_abs_diff=X within=true|false]
+// hwm_kb is the process's peak resident set (VmHWM) after the runs; anon_kb
+// (RssAnon: heap) and file_kb (RssFile: mapped file pages, the binaries and
+// any external data onnxruntime maps) are its parts at that moment.
 // Exit status: 0 ok, 1 non-finite or beyond --tol, 2 usage or load error.
 'use strict';
 const fs = require('fs');
@@ -29,14 +36,14 @@ function loadOrt() {
 
 async function main() {
   const a = process.argv.slice(2);
-  const opt = { vocab: 250002, batch: 2, seq: 16, save: null, ref: null, tol: 1e-2 };
+  const opt = { vocab: 250002, batch: 2, seq: 16, runs: 1, save: null, ref: null, tol: 1e-2 };
   let model = null;
   for (let i = 0; i < a.length; i++) {
     const k = a[i].replace(/^--/, '');
     if (a[i].startsWith('--') && k in opt && i + 1 < a.length) {
       opt[k] = (k === 'save' || k === 'ref') ? a[++i] : Number(a[++i]);
     } else if (!model && !a[i].startsWith('--')) model = a[i];
-    else { console.error('usage: node ort_logits.js MODEL [--vocab N] [--batch B] [--seq S] [--save F] [--ref F] [--tol X]'); process.exit(2); }
+    else { console.error('usage: node ort_logits.js MODEL [--vocab N] [--batch B] [--seq S] [--runs R] [--save F] [--ref F] [--tol X]'); process.exit(2); }
   }
   if (!model) { console.error('ort_logits.js: no model given'); process.exit(2); }
   const ort = loadOrt();
@@ -47,24 +54,31 @@ async function main() {
     console.error('ort_logits.js: cannot load ' + model + ': ' + e.message);
     process.exit(2);
   }
-  const { batch, seq, vocab } = opt;
-  const ids = new BigInt64Array(batch * seq), mask = new BigInt64Array(batch * seq);
-  for (let b = 0; b < batch; b++) {
-    const valid = Math.max(1, seq - b);
-    for (let s = 0; s < seq; s++) {
-      const i = b * seq + s;
-      const id = s === 0 ? 0 : (s * 7919 + b * 104729 + 12345) % (vocab - 3) + 3;
-      ids[i] = BigInt(s < valid ? id : 1);
-      mask[i] = s < valid ? 1n : 0n;
+  const { batch, seq, vocab, runs } = opt;
+  const logits = [];
+  for (let r = 0; r < runs; r++) {
+    const ids = new BigInt64Array(batch * seq), mask = new BigInt64Array(batch * seq);
+    for (let bb = 0; bb < batch; bb++) {
+      const b = r * batch + bb; // the input's number over all runs
+      const valid = Math.max(1, seq - (b % 8));
+      for (let s = 0; s < seq; s++) {
+        const i = bb * seq + s;
+        const id = s === 0 ? 0 : (s * 7919 + b * 104729 + 12345) % (vocab - 3) + 3;
+        ids[i] = BigInt(s < valid ? id : 1);
+        mask[i] = s < valid ? 1n : 0n;
+      }
     }
+    const res = await session.run({
+      input_ids: new ort.Tensor('int64', ids, [batch, seq]),
+      attention_mask: new ort.Tensor('int64', mask, [batch, seq]),
+    });
+    for (const v of res.logits.data) logits.push(v);
   }
-  const res = await session.run({
-    input_ids: new ort.Tensor('int64', ids, [batch, seq]),
-    attention_mask: new ort.Tensor('int64', mask, [batch, seq]),
-  });
-  const logits = Array.from(res.logits.data);
   const finite = logits.every(Number.isFinite);
-  let line = `logits=[${logits.map(v => v.toPrecision(7)).join(',')}] finite=${finite}`;
+  const st = fs.readFileSync('/proc/self/status', 'utf8');
+  const kb = k => { const m = st.match(new RegExp('^' + k + ':\\s+(\\d+)', 'm')); return m ? Number(m[1]) : -1; };
+  let line = `logits=[${logits.map(v => v.toPrecision(7)).join(',')}] finite=${finite}` +
+    ` hwm_kb=${kb('VmHWM')} anon_kb=${kb('RssAnon')} file_kb=${kb('RssFile')}`;
   let ok = finite;
   if (opt.save) fs.writeFileSync(opt.save, JSON.stringify(logits));
   if (opt.ref) {

@@ -4,7 +4,8 @@
  * written here (scales searched in double precision, rounding half to even
  * by comparison), exhaustive INT4 nibble packing (every pair of values at
  * every byte position of a block, in all three 4-bit layouts), the report's
- * quantization statistics, and refusals that leave the model unchanged.
+ * quantization statistics, a Gemm weight as MatMulNBits (and the Gemm it
+ * cannot compute refused), and refusals that leave the model unchanged.
  * test/steps/59-quant.sh checks the same against numpy and onnxruntime. */
 #include <fenv.h>
 #include <math.h>
@@ -275,6 +276,71 @@ TEST(ort_int8_offset) {
   onnxslim_model_free(m);
 }
 
+/* A Gemm weight B [N, K] (transB 1) as MatMulNBits: the stored blobs are the
+ * rows of B as they are (no transposition), C becomes the bias (input 5);
+ * a Gemm MatMulNBits cannot compute (alpha 2) is refused, model unchanged. */
+TEST(gemm_weight_ort) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  enum { N = 8, K = 32 };
+  float w[N * K], bias[N];
+  for (int i = 0; i < N * K; i++) w[i] = (float)((i * 7919) % 61 - 30) / (float)(1 + i % 5);
+  for (int i = 0; i < N; i++) bias[i] = (float)i;
+  int64_t wd[2] = {N, K}, bd[1] = {N};
+  CHECK_OK(onnxslim_graph_add_initializer(g, "gw", ONNXSLIM_DTYPE_FLOAT, wd, 2, w, sizeof w,
+                                          ONNXSLIM_COPY, NULL));
+  CHECK_OK(onnxslim_graph_add_initializer(g, "gb", ONNXSLIM_DTYPE_FLOAT, bd, 1, bias, sizeof bias,
+                                          ONNXSLIM_COPY, NULL));
+  const char *in[3] = {"ga", "gw", "gb"}, *out[1] = {"gy"};
+  onnxslim_node *gemm = NULL;
+  CHECK_OK(onnxslim_graph_add_node(g, onnxslim_graph_node_count(g), "Gemm", NULL, "fc", in, 3, out,
+                                   1, &gemm));
+  CHECK_OK(onnxslim_node_set_attr_int(gemm, "transB", 1));
+  CHECK_OK(onnxslim_node_set_attr_float(gemm, "alpha", 2.0f));
+  static const char *const sel[] = {"op:Gemm:1"};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT4;
+  o.select = sel;
+  o.n_select = 1;
+  o.block_size = 16;
+  o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+  char before[128], after[128];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "Gemm 'fc'") && strstr(onnxslim_error_last(), "alpha"));
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  CHECK_OK(onnxslim_node_set_attr_float(gemm, "alpha", 1.0f));
+  CHECK_OK(onnxslim_convert_model(NULL, m, &o));
+  int q[N * K];
+  float sc[N * K / 16];
+  ref_quant(w, N, K, 16, 7, q, sc);
+  onnxslim_tensor *t = find(m, "gw");
+  const void *d;
+  size_t n;
+  CHECK(onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_UINT8 && onnxslim_tensor_rank(t) == 3 &&
+        onnxslim_tensor_dim(t, 0) == N && onnxslim_tensor_dim(t, 1) == K / 16 &&
+        onnxslim_tensor_dim(t, 2) == 8);
+  CHECK_OK(onnxslim_tensor_data(t, &d, &n));
+  int same = n == N * K / 2;
+  for (size_t i = 0; same && i < n; i++) /* q + 8, element 2i in the low nibble */
+    same = ((const uint8_t *)d)[i] == (uint8_t)((q[2 * i] + 8) | ((q[2 * i + 1] + 8) << 4));
+  CHECK(same);
+  CHECK_OK(onnxslim_tensor_data(find(m, "gw_scale"), &d, &n));
+  CHECK(n == sizeof sc && memcmp(d, sc, n) == 0);
+  CHECK(strcmp(onnxslim_node_op_type(gemm), "MatMulNBits") == 0 &&
+        strcmp(onnxslim_node_domain(gemm), "com.microsoft") == 0 &&
+        onnxslim_node_input_count(gemm) == 6 && strcmp(onnxslim_node_input(gemm, 5), "gb") == 0 &&
+        !onnxslim_node_find_attr(gemm, "transB") && !onnxslim_node_find_attr(gemm, "alpha"));
+  int64_t kk = 0, nn = 0;
+  CHECK_OK(onnxslim_attr_int(onnxslim_node_find_attr(gemm, "K"), &kk));
+  CHECK_OK(onnxslim_attr_int(onnxslim_node_find_attr(gemm, "N"), &nn));
+  CHECK(kk == K && nn == N);
+  onnxslim_model_free(m);
+}
+
 TEST(refusals_change_nothing) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
@@ -530,6 +596,7 @@ int main(int argc, char **argv) {
   RUN(int8_bytes_match_reference);
   RUN(int4_packing_exhaustive);
   RUN(ort_int8_offset);
+  RUN(gemm_weight_ort);
   RUN(refusals_change_nothing);
   RUN(asymmetric_bytes_match_reference);
   RUN(nibbles_form);

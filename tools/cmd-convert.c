@@ -192,7 +192,7 @@ static const option_spec convert_options[] = {
      "fp16, fp32, fp64): the --select ones, or all;\n"
      "bf16 needs a model at opset 13 or later; int8,\n"
      "int4: quantize the selected Gather tables and\n"
-     "MatMul weights (docs/quantization.md)"},
+     "MatMul and Gemm weights (docs/quantization.md)"},
     {"--block-size", "N", opt_block_size,
      "with int8/int4: one scale per N values of a row\n"
      "(default: one per row; blocks need opset 21 in\n"

@@ -256,19 +256,21 @@ typedef enum onnxslim_convert_policy {
  * tensor is read through; values never change. @since 0.2.0 */
 typedef enum onnxslim_quant_format {
   /** Standard ONNX operators only: Gather, then DequantizeLinear (or Cast
-   * and Mul); DequantizeLinear before a MatMul. */
+   * and Mul); DequantizeLinear before a MatMul or a Gemm. */
   ONNXSLIM_QUANT_FORMAT_STANDARD = 0,
   /** onnxruntime's contrib operators (domain com.microsoft):
    * GatherBlockQuantized for tables, MatMulNBits (native layout) for MatMul
-   * weights. */
+   * weights and for Gemm weights whose Gemm it can compute (transA 0, alpha
+   * 1, no C or C [N] with beta 1: C becomes its bias; another Gemm is refused
+   * with ONNXSLIM_EMODEL, the model unchanged). */
   ONNXSLIM_QUANT_FORMAT_ORT = 1,
   /** INT4 embedding tables in standard operators that keep 4 bits in
    * memory: the table stored as UINT8 [rows, cols / 2], two values a byte
    * (ONNX's nibble order: element 2i in the low nibble; q + 8, or q with
    * ONNXSLIM_QUANT_ASYMMETRIC), only the rows read gathered (with their
    * scales and zero points), then unpacked with Cast, Div, Floor, Mul, Sub,
-   * Concat and Reshape (opset 7 or later) and scaled per block. INT8 and
-   * MatMul weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
+   * Concat and Reshape (opset 7 or later) and scaled per block. INT8, MatMul
+   * and Gemm weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
   ONNXSLIM_QUANT_FORMAT_NIBBLES = 2
 } onnxslim_quant_format;
 
@@ -284,8 +286,8 @@ typedef enum onnxslim_quant_format {
  * are an initializer of the stored data's type (UINT8, or UINT4 at opset
  * 21) with the scales' shape, named after the tensor with "_zero_point"
  * (GatherBlockQuantized and MatMulNBits: their UINT8 layout, 4-bit zero
- * points two a byte along each row). Tables and MatMul weights alike.
- * @since 0.2.0 */
+ * points two a byte along each row). Tables, MatMul and Gemm weights
+ * alike. @since 0.2.0 */
 #define ONNXSLIM_QUANT_ASYMMETRIC 2u
 
 /**
@@ -332,11 +334,11 @@ typedef struct onnxslim_convert_options {
   void *progress_payload; /**< version 4: passed to progress */
   /** Version 5 (0.2.0), quantization only (`to` ONNXSLIM_DTYPE_INT8 or
    * _INT4, which quantizes the selected embedding tables - read only as
-   * input 0 of Gathers - and MatMul weights - read only as input 1 of
-   * MatMuls; docs/quantization.md): elements per block along a table's row
-   * or a weight's column (a power of two, at least 16, for
-   * ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide the row or
-   * column), 0: one block per row or column (the default). */
+   * input 0 of Gathers - and weights - read only as input 1 of MatMuls, or
+   * only as input B of Gemms with one transB; docs/quantization.md): elements
+   * per block along a table's row or along K of a weight (a power of two, at
+   * least 16, for ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide
+   * the row or K), 0: one block per row or output column (the default). */
   uint64_t block_size;
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
   unsigned int quant_flags; /**< version 5: 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or
@@ -515,8 +517,8 @@ ONNXSLIM_API int onnxslim_convert_report_add_stats(const onnxslim_convert_report
 /**
  * What quantizing one tensor to INT8 or INT4 did (a conversion with `to`
  * ONNXSLIM_DTYPE_INT8 or _INT4), as onnxslim_convert_report_quant_stats()
- * gives it. A "row" is a slice along the last axis (an embedding table's
- * row, a MatMul weight's column as stored); the errors compare the
+ * gives it. A "row" is an embedding table's row, or a block of a MatMul or
+ * Gemm weight (along K, in one output column); the errors compare the
  * dequantized values (q * scale, computed in FP32 as DequantizeLinear does)
  * with the original ones. Fields are only ever appended. @since 0.2.0
  */

@@ -440,7 +440,10 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
 typedef struct {
   onnxslim_tensor *t;
   const char *name;
-  int mm; /* a MatMul weight [K, N] (rows K, cols N), else an embedding table */
+  int mm;   /* a weight (input 1 of MatMuls or Gemms), else an embedding table */
+  int gemm; /* read by Gemms */
+  int kt;   /* a Gemm weight stored [N, K] (transB 1): its blocks are along its
+               rows, as a table's; else a weight is [K, N] (rows K, cols N) */
   int32_t from;
   int64_t rows, cols;
   uint64_t bs;
@@ -457,10 +460,10 @@ static int is_onnx(const onnxslim_node *n, const char *op) {
   return strcmp(onnxslim_node_op_type(n), op) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0);
 }
 
-/* Is initializer t of graph g read only as input `pos` (of two) of nodes of
- * op_type `op` (Gathers: along axis 0), rank 2, FLOAT or FLOAT16, and no
- * graph input or output? pos 0 of Gather: an embedding table; pos 1 of
- * MatMul: a weight. */
+/* Is initializer t of graph g read only as input `pos` (of two; of Gemms,
+ * two or three) of nodes of op_type `op` (Gathers: along axis 0), rank 2,
+ * FLOAT or FLOAT16, and no graph input or output? pos 0 of Gather: an
+ * embedding table; pos 1 of MatMul or Gemm: a weight. */
 static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const char *op,
                         size_t pos) {
   const char *name = onnxslim_tensor_name(t);
@@ -469,11 +472,14 @@ static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const
     return 0;
   size_t nc = onnxslim_graph_consumer_count(g, name);
   if (!nc) return 0;
+  int gemm = strcmp(op, "Gemm") == 0;
   for (size_t i = 0; i < nc; i++) {
     onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
-    if (!is_onnx(c, op) || onnxslim_node_input_count(c) != 2 ||
-        strcmp(onnxslim_node_input(c, pos), name) != 0 ||
-        strcmp(onnxslim_node_input(c, 1 - pos), name) == 0 || onnxslim_node_output_count(c) != 1)
+    size_t nin = is_onnx(c, op) ? onnxslim_node_input_count(c) : 0;
+    if (!(nin == 2 || (gemm && nin == 3)) || strcmp(onnxslim_node_input(c, pos), name) != 0 ||
+        strcmp(onnxslim_node_input(c, 1 - pos), name) == 0 ||
+        (nin == 3 && strcmp(onnxslim_node_input(c, 2), name) == 0) ||
+        onnxslim_node_output_count(c) != 1)
       return 0;
     if (strcmp(op, "Gather") == 0) {
       onnxslim_attr *a = onnxslim_node_find_attr(c, "axis");
@@ -487,6 +493,29 @@ static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const
   for (size_t i = 0; i < onnxslim_graph_output_count(g); i++)
     if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), name) == 0) return 0;
   return 1;
+}
+
+/* Gemm node n's integer attribute `name` (default `def`); -1 when it is
+ * not an integer. */
+static int64_t gemm_int(const onnxslim_node *n, const char *name, int64_t def) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, name);
+  int64_t v = def;
+  if (a && onnxslim_attr_int(a, &v)) return -1;
+  return v;
+}
+
+/* The transB of the Gemms that read `name` (0 or 1), -1 when they differ
+ * (the weight is stored in one orientation) or one is not an integer. */
+static int gemm_trans_b(const onnxslim_graph *g, const char *name) {
+  int t = -1;
+  size_t nc = onnxslim_graph_consumer_count(g, name);
+  for (size_t i = 0; i < nc; i++) {
+    int64_t v = gemm_int(onnxslim_graph_consumer(g, name, i), "transB", 0);
+    v = v < 0 ? -1 : v != 0;
+    if (v < 0 || (i && v != t)) return -1;
+    t = (int)v;
+  }
+  return t;
 }
 
 static int matches_any(const onnxslim_graph *g, const char *const *specs, size_t n,
@@ -612,7 +641,7 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
   if (p->nibbles)
     return onnxslim__err(ONNXSLIM_EINVAL,
                          "the nibbles format is for embedding tables (read by Gathers), not "
-                         "MatMul weights: use the standard or ort format");
+                         "MatMul or Gemm weights: use the standard or ort format");
   p->dq_table = 1;
   if (opset >= 21) {
     p->layout = p->bits == 8 ? OSL_QL_I8 : OSL_QL_I4;
@@ -625,8 +654,8 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
   }
   if (opset < 13)
     return onnxslim__err(ONNXSLIM_EMODEL,
-                         "a MatMul weight is dequantized by DequantizeLinear per column, which "
-                         "needs opset 13 or later; the model imports ai.onnx opset %lld",
+                         "a MatMul or Gemm weight is dequantized by DequantizeLinear per axis, "
+                         "which needs opset 13 or later; the model imports ai.onnx opset %lld",
                          (long long)opset);
   if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED)) return int4_refused(opset);
   if (o->block_size)
@@ -665,21 +694,82 @@ static int add_after(onnxslim_graph *g, onnxslim_node **anchor, const char *op, 
   return rc;
 }
 
+/* K (the reduction axis) and N of weight c. */
+static int64_t weight_k(const osl_qcand *c) { return c->kt ? c->cols : c->rows; }
+static int64_t weight_n(const osl_qcand *c) { return c->kt ? c->rows : c->cols; }
+
+/* Refuses (ONNXSLIM_EMODEL) a Gemm reading weight c that MatMulNBits cannot
+ * compute: it computes A x B (+ a bias [N]), so transA 0, alpha 1, and no
+ * C, or C of shape [N] (known from an initializer or value_info) with beta 1. */
+static int gemm_nbits_fits(const onnxslim_graph *g, const osl_qcand *c) {
+  size_t nc = onnxslim_graph_consumer_count(g, c->name);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *n = onnxslim_graph_consumer(g, c->name, i);
+    const char *why = NULL;
+    float alpha = 1, beta = 1;
+    onnxslim_attr *a = onnxslim_node_find_attr(n, "alpha");
+    onnxslim_attr *b = onnxslim_node_find_attr(n, "beta");
+    const char *cn = onnxslim_node_input_count(n) == 3 ? onnxslim_node_input(n, 2) : "";
+    if (gemm_int(n, "transA", 0) != 0) why = "transA is not 0";
+    else if ((a && onnxslim_attr_float(a, &alpha)) || alpha != 1.0f) why = "alpha is not 1";
+    else if (cn[0] && ((b && onnxslim_attr_float(b, &beta)) || beta != 1.0f))
+      why = "it has C and beta is not 1";
+    else if (cn[0]) {
+      /* C's shape: an initializer's, else a value_info's */
+      int64_t d = -1;
+      size_t rank = 0;
+      onnxslim_tensor *t = onnxslim_graph_find_initializer(g, cn);
+      onnxslim_value_info *vi = t ? NULL : onnxslim_graph_find_value_info(g, cn);
+      onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+      if (t) {
+        rank = onnxslim_tensor_rank(t);
+        if (rank == 1) d = onnxslim_tensor_dim(t, 0);
+      } else if (ty && onnxslim_type_has_shape(ty)) {
+        rank = onnxslim_type_rank(ty);
+        if (rank != 1 || onnxslim_type_dim(ty, 0, &d, NULL) != ONNXSLIM_DIM_VALUE) d = -1;
+      }
+      if (rank != 1 || d != weight_n(c)) why = "its C is not known to be a vector of N values";
+    }
+    if (why) {
+      const char *nm = onnxslim_node_name(n);
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "'%s': Gemm '%s' (output '%s') cannot be rewritten as MatMulNBits: %s "
+                           "(MatMulNBits computes A x B + bias[N]; use the standard format, or "
+                           "exclude the weight)",
+                           c->name, nm ? nm : "", onnxslim_node_output(n, 0), why);
+    }
+  }
+  return 0;
+}
+
 /* Rewrites MatMul node mn, which reads weight c (now quantized, scales in
- * `scales`), as a MatMulNBits. */
+ * `scales`), as a MatMulNBits; a Gemm (gemm_nbits_fits() said it fits)
+ * likewise, its C (if any) becoming MatMulNBits' bias (input 5); zps: the
+ * zero points (input 3), or NULL. */
 static int fix_matmul(onnxslim_node *mn, const osl_qcand *c, const osl_qplan *p, const char *scales,
                       const char *zps) {
+  size_t nin = onnxslim_node_input_count(mn);
   char *a = strdup(onnxslim_node_input(mn, 0));
-  if (!a) return onnxslim__err_nomem(NULL);
-  const char *in[4] = {a, c->name, scales, zps};
+  char *bias = strdup(c->gemm && nin == 3 ? onnxslim_node_input(mn, 2) : "");
+  if (!a || !bias) {
+    free(a);
+    free(bias);
+    return onnxslim__err_nomem(NULL);
+  }
+  const char *in[6] = {a, c->name, scales, zps ? zps : "", "", bias};
+  static const char *const gemm_attrs[4] = {"transA", "transB", "alpha", "beta"};
   int rc = onnxslim_node_set_op_type(mn, "MatMulNBits");
   if (!rc) rc = onnxslim_node_set_domain(mn, "com.microsoft");
-  if (!rc) rc = onnxslim_node_set_inputs(mn, in, zps ? 4 : 3);
-  if (!rc) rc = onnxslim_node_set_attr_int(mn, "K", c->rows);
-  if (!rc) rc = onnxslim_node_set_attr_int(mn, "N", c->cols);
+  if (!rc) rc = onnxslim_node_set_inputs(mn, in, bias[0] ? 6 : zps ? 4 : 3);
+  for (size_t i = 0; i < 4 && !rc && c->gemm; i++)
+    if (onnxslim_node_find_attr(mn, gemm_attrs[i]))
+      rc = onnxslim_node_remove_attr(mn, gemm_attrs[i]);
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "K", weight_k(c));
+  if (!rc) rc = onnxslim_node_set_attr_int(mn, "N", weight_n(c));
   if (!rc) rc = onnxslim_node_set_attr_int(mn, "bits", p->bits);
   if (!rc) rc = onnxslim_node_set_attr_int(mn, "block_size", (int64_t)c->bs);
   free(a);
+  free(bias);
   return rc;
 }
 
@@ -900,7 +990,7 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   q->asym = p->asym;
   q->layout = layout;
   q->bs = bs;
-  if (!c->mm) {
+  if (!c->mm || c->kt) { /* blocks along the stored rows */
     q->geom = OSL_QG_ROW;
     q->x.count = rows * cols / bs;
   } else if (p->ort) {
@@ -1069,7 +1159,8 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   /* the scales' shape */
   int64_t sdims[2] = {rows, cols / bs};
   size_t srank = 2;
-  if (c->mm && p->ort) sdims[0] = cols, sdims[1] = rows / bs;
+  if (c->kt) srank = p->per_axis ? 1 : 2; /* [N, K/block] or [N], as tables */
+  else if (c->mm && p->ort) sdims[0] = cols, sdims[1] = rows / bs;
   else if (c->mm && p->per_axis) sdims[0] = cols, srank = 1;
   else if (c->mm) sdims[0] = rows / bs, sdims[1] = cols;
   size_t zsize = 0;
@@ -1095,7 +1186,7 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   /* a new shape for the quantized tensor where the layout has one */
   size_t dsize = (size_t)data->x.count * data->x.out_size;
   if (!rc && c->mm && p->ort) {
-    int64_t dims[3] = {cols, rows / bs, bs * p->bits / 8};
+    int64_t dims[3] = {weight_n(c), weight_k(c) / bs, bs * p->bits / 8};
     rc = onnxslim_tensor_set_data(c->t, ONNXSLIM_DTYPE_UINT8, dims, 3, c->data, dsize,
                                   ONNXSLIM_BORROW);
   } else if (!rc && p->layout == OSL_QL_U4) {
@@ -1110,7 +1201,10 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
     onnxslim_node *at = NULL;
     rc = fresh(m, tname, "_dequantized", &tdq);
     if (!rc) rc = add_after(g, &at, "DequantizeLinear", NULL, in, zname ? 3 : 2, tdq);
-    if (!rc) rc = onnxslim_node_set_attr_int(at, "axis", c->mm && !p->per_axis ? 0 : 1);
+    /* the blocks' axis: 0 along a [K, N] weight's rows, else 1; per axis,
+     * the other one */
+    int64_t axis = c->mm && !c->kt ? 0 : 1;
+    if (!rc) rc = onnxslim_node_set_attr_int(at, "axis", p->per_axis ? 1 - axis : axis);
     if (!rc && !p->per_axis) rc = onnxslim_node_set_attr_int(at, "block_size", bs);
   }
   for (size_t i = 0; i < nc && !rc; i++) {
@@ -1134,8 +1228,8 @@ static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 /* Checks candidate c's shape against the block size and the plan. */
 static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_convert_options *o) {
-  const char *what = c->mm ? "columns" : "rows";
-  int64_t len = c->mm ? c->rows : c->cols; /* along the blocks */
+  const char *what = c->mm && !c->kt ? "columns" : "rows";
+  int64_t len = c->mm ? weight_k(c) : c->cols; /* along the blocks */
   if ((uint64_t)len % c->bs)
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "'%s': its %s of %lld values do not split into blocks of %llu", c->name,
@@ -1152,8 +1246,8 @@ static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_conve
                          (long long)len);
   if (c->mm && (p->ort || o->scale_type) && p->scale_type != c->from)
     return onnxslim__err(ONNXSLIM_EINVAL,
-                         "'%s': the scales of a MatMul weight have the weight's type (%s)", c->name,
-                         onnxslim_dtype_name(c->from));
+                         "'%s': the scales of a MatMul or Gemm weight have the weight's type (%s)",
+                         c->name, onnxslim_dtype_name(c->from));
   return 0;
 }
 
@@ -1204,9 +1298,10 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   for (size_t i = 0; i < ni && !rc; i++) {
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     const char *name = onnxslim_tensor_name(t);
-    int mm;
+    int mm, gemm = 0, kt = 0;
     if (sole_operand(g, t, "Gather", 0)) mm = 0;
     else if (sole_operand(g, t, "MatMul", 1)) mm = 1;
+    else if (sole_operand(g, t, "Gemm", 1) && (kt = gemm_trans_b(g, name)) >= 0) mm = gemm = 1;
     else continue;
     if (o->n_select && !matches_any(g, o->select, o->n_select, name, hit)) continue;
     uint64_t before = 0;
@@ -1225,14 +1320,17 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     c->t = t;
     c->name = name;
     c->mm = mm;
+    c->gemm = gemm;
+    c->kt = kt;
     c->from = onnxslim_tensor_dtype(t);
     c->rows = onnxslim_tensor_dim(t, 0);
     c->cols = onnxslim_tensor_dim(t, 1);
     if (c->rows <= 0 || c->cols <= 0) continue;
-    c->bs = o->block_size ? o->block_size : (uint64_t)(mm ? c->rows : c->cols);
+    c->bs = o->block_size ? o->block_size : (uint64_t)(mm ? weight_k(c) : c->cols);
     osl_qplan pc = *p;
     if (!o->scale_type) pc.scale_type = c->from;
     rc = shape_ok(c, &pc, o);
+    if (!rc && gemm && pc.ort) rc = gemm_nbits_fits(g, c);
     const void *d;
     if (!rc) rc = onnxslim_tensor_data(t, &d, &c->size);
     if (!rc) c->data = d;
@@ -1242,14 +1340,14 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     if (!hit[i])
       rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                          "selection '%s' matches no tensor that can be quantized to %s (an "
-                         "embedding table or MatMul weight: a FLOAT or FLOAT16 initializer of "
-                         "rank 2 read only as the data of Gathers along axis 0, or only as "
-                         "input 1 of MatMuls)",
+                         "embedding table or MatMul or Gemm weight: a FLOAT or FLOAT16 "
+                         "initializer of rank 2 read only as the data of Gathers along axis 0, "
+                         "only as input 1 of MatMuls, or only as input B of Gemms of one transB)",
                          o->select[i], onnxslim_dtype_name(o->to));
   if (!rc && !nc && !o->n_select)
     rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                        "the model has no tensor that can be quantized to %s (an embedding table "
-                       "read by Gathers, or a MatMul weight)",
+                       "read by Gathers, or a MatMul or Gemm weight)",
                        onnxslim_dtype_name(o->to));
   if (rc) goto out;
   /* the validation pass, then the model */

@@ -383,13 +383,13 @@ class Model:
 
         Quantization (docs/quantization.md): ``gather_to`` or ``to`` "int8" or
         "int4" stores the embedding tables (and with ``to``, the selected
-        MatMul weights) quantized, one scale per row (column) or per
+        MatMul and Gemm weights) quantized, one scale per row (column) or per
         ``block_size`` values; ``format`` "standard" (ONNX ops), "nibbles"
         (INT4 tables only: packed pairs gathered, unpacked with ONNX ops) or "ort"
         (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
         stored one value per byte as INT8; ``asymmetric``: values unsigned
-        with a zero point per block (tables and MatMul weights). Each entry's
+        with a zero point per block (tables, MatMul and Gemm weights). Each entry's
         ``quant`` then holds
         a :class:`QuantStats`.
         """

@@ -17,7 +17,12 @@ them with `onnxslim convert --gather-to int8|int4` in every form, and checks:
   (blocked along K at opset 21, per column at 17) or com.microsoft.MatMulNBits;
   stored bytes (MatMulNBits' transposed blobs included) equal the reference;
   in onnxruntime both forms agree within the accumulation's rounding and
-  match x @ dequantized(W).
+  match x @ dequantized(W);
+- Gemm weights (--select op:Gemm:1), B [K, N] (transB 0) and [N, K]
+  (transB 1): the same checks, the Gemm's attributes and C untouched in the
+  standard form, C as MatMulNBits' bias, outputs against
+  alpha x @ dequantized(W) + beta C; Gemms MatMulNBits cannot compute
+  (transA, alpha, beta, a C not of shape [N]) refused, nothing written.
 
 Usage: check_quant.py ONNXSLIM_CLI WORKDIR [ORT_RUNNER]  (ORT_RUNNER: the
 run_ort.js path; omitted: the onnxruntime checks are skipped)
@@ -841,6 +846,333 @@ for a, b in [("mm-int8-b16-21", "mm-int8-b16-ort"), ("mm-int4-b16-21", "mm-int4-
         report(np.all(np.abs(ya - yb) <= 2 * bound),
                "onnxruntime: %s and %s agree within the accumulation's rounding" % (a, b),
                np.max(np.abs(ya - yb)))
+
+# ---- Gemm weights --------------------------------------------------------------
+# The same weight w [K, N] read as Gemm's B: stored [K, N] (transB 0) or
+# [N, K] (transB 1); blocks along K per output column either way. A tolerance
+# for y = alpha * x @ dequantized(W) + beta * C: onnxruntime sums K = 64
+# products in FLOAT in an order of its own, so |error| <= K * u * sum|x w|
+# (u = eps / 2, the classical bound gamma_K) plus the rounding of the bias
+# add; 64 * eps * (|alpha| |x| @ |W| + |beta C|) covers it twice over.
+bias = (rng.standard_normal(NM) * 0.5).astype(np.float32)
+
+
+def make_gemm(path, opset, trans_b, c="vec", trans_a=0, alpha=1.0, beta=1.0):
+    a_shape = [KM, "b"] if trans_a else ["b", KM]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, a_shape)
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", NM])
+    inits_ = [numpy_helper.from_array(w.T.copy() if trans_b else w, "fc.weight")]
+    ins, gin = ["x", "fc.weight"], [x]
+    if c == "vec":
+        inits_.append(numpy_helper.from_array(bias, "fc.bias"))
+        ins.append("fc.bias")
+    elif c == "row":  # [1, N]: broadcast by Gemm, not a MatMulNBits bias
+        inits_.append(numpy_helper.from_array(bias.reshape(1, NM), "fc.bias"))
+        ins.append("fc.bias")
+    elif c == "input":  # a graph input of unknown shape
+        gin.append(helper.make_tensor_value_info("c", TensorProto.FLOAT, None))
+        ins.append("c")
+    attrs = dict(transB=trans_b)
+    if trans_a:
+        attrs["transA"] = 1
+    if alpha != 1.0:
+        attrs["alpha"] = alpha
+    if beta != 1.0:
+        attrs["beta"] = beta
+    g = helper.make_graph([helper.make_node("Gemm", ins, ["y"], name="fc", **attrs)],
+                          "gemm", gin, [y], inits_)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 10 if opset >= 21 else 8
+    onnx.save(m, path)
+
+
+def ort_gemm(model, xin):
+    out = os.path.join(work, "y.bin")
+    env = dict(os.environ, ORT_QDQ_ACCURACY="0")
+    p = subprocess.run(["node", ort_runner, model, "x", "%d,%d" % xin.shape,
+                        ",".join(repr(float(v)) for v in xin.ravel()), out, "float32"],
+                       capture_output=True, text=True, env=env)
+    if p.returncode:
+        return None, p.stderr.strip()
+    return np.fromfile(out, dtype=np.float32).reshape(-1, NM), ""
+
+
+def attr(node, name, default=None):
+    for a in node.attribute:
+        if a.name == name:
+            return helper.get_attribute_value(a)
+    return default
+
+
+gemm_cases = [  # name, opset, transB, bits, block, format, C, transA, alpha, beta, extra
+    ("gemm-t%d-int8-b16-21", 21, 8, 16, "standard", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-b16-21", 21, 4, 16, "standard", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int8-col-17", 17, 8, 0, "standard", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-col-17-unpacked", 17, 4, 0, "standard", None, 0, 1.0, 1.0,
+     ["--allow-unpacked"]),
+    ("gemm-t%d-int8-b16-21-ta-alpha", 21, 8, 16, "standard", "row", 1, 0.5, 2.0, []),
+    ("gemm-t%d-int8-b16-ort", 17, 8, 16, "ort", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-b16-ort", 21, 4, 16, "ort", "vec", 0, 1.0, 1.0, []),
+    ("gemm-t%d-int4-b32-ort-noc", 17, 4, 32, "ort", None, 0, 1.0, 1.0, []),
+]
+gemm_out = {}
+for tb in (0, 1):
+    for name, opset, bits, bs, fmt, c, ta, alpha, beta, extra in gemm_cases:
+        name = name % tb
+        src = os.path.join(work, name + "-src.onnx")
+        make_gemm(src, opset, tb, c, ta, alpha, beta)
+        out = os.path.join(work, name + ".onnx")
+        args = [src, out, "--to", "int%d" % bits, "--select", "op:Gemm:1", "--format", fmt]
+        args += extra + (["--block-size", str(bs)] if bs else [])
+        rc, err = run_cli(*args)
+        if not report(rc == 0, name + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        if opset <= CHECKER_OPSET:
+            try:
+                onnx.checker.check_model(m, full_check=True)
+                ok, why = True, ""
+            except Exception as e:  # noqa: BLE001
+                ok, why = False, str(e).split("\n")[0]
+            report(ok, name + ": onnx checker (full)", why)
+        bsz = bs or KM
+        qT, sT = ref_quant(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs]: independent of transB
+        it = inits(m)
+        t, sc = it["fc.weight"], it["fc.weight_scale"]
+        s_got = numpy_helper.to_array(sc)
+        nodes = list(m.graph.node)
+        if fmt == "ort":
+            report(list(t.dims) == [NM, KM // bsz, bsz * bits // 8] and
+                   t.data_type == TensorProto.UINT8,
+                   name + ": B is UINT8 [N, K/block, blob]", list(t.dims))
+            raw = t.raw_data
+            got = (np.frombuffer(raw, np.uint8).astype(np.int64) - 128 if bits == 8
+                   else unpack_nibbles(raw, False) - 8)
+            report(np.array_equal(got.reshape(NM, KM), qT), name + ": B blobs equal the reference")
+            report(list(sc.dims) == [NM, KM // bsz] and
+                   np.array_equal(s_got.view(np.uint32), sT.view(np.uint32)),
+                   name + ": scales [N, K/block] equal the reference")
+            n0 = nodes[0]
+            want_in = ["x", "fc.weight", "fc.weight_scale"] + (["", "", "fc.bias"] if c else [])
+            report(len(nodes) == 1 and n0.op_type == "MatMulNBits" and
+                   n0.domain == "com.microsoft" and list(n0.input) == want_in and
+                   sorted(a.name for a in n0.attribute) == ["K", "N", "bits", "block_size"] and
+                   (attr(n0, "K"), attr(n0, "N"), attr(n0, "bits"), attr(n0, "block_size")) ==
+                   (KM, NM, bits, bsz),
+                   name + ": one MatMulNBits (K, N, bits, block_size; C as its bias, input 5)",
+                   [(n.op_type, list(n.input)) for n in nodes])
+        else:
+            stored = [NM, KM] if tb else [KM, NM]
+            if t.data_type == INT4:
+                got = unpack_nibbles(t.raw_data, True).reshape(stored)
+            else:
+                got = numpy_helper.to_array(t).astype(np.int64)
+            want_q = qT if tb else qT.T
+            report(list(t.dims) == stored and np.array_equal(got, want_q),
+                   name + ": stored values %s equal the reference" % ("[N, K]" if tb else "[K, N]"))
+            want_s = sT.reshape(NM) if not bs else (sT if tb else sT.T)
+            report(list(sc.dims) == list(want_s.shape) and
+                   np.array_equal(s_got.reshape(want_s.shape).view(np.uint32),
+                                  np.ascontiguousarray(want_s).view(np.uint32)),
+                   name + ": scales equal the reference", list(sc.dims))
+            dq = [n for n in nodes if n.op_type == "DequantizeLinear"]
+            gm = [n for n in nodes if n.op_type == "Gemm"]
+            # the blocks' axis in the stored orientation: K is axis 0 of
+            # [K, N], axis 1 of [N, K]; per axis, the scales follow N
+            want_axis = (1 if tb else 0) if bs else (0 if tb else 1)
+            ok = (len(dq) == 1 and len(gm) == 1 and len(nodes) == 2 and
+                  gm[0].input[1] == dq[0].output[0] and list(dq[0].input[:2]) ==
+                  ["fc.weight", "fc.weight_scale"] and attr(dq[0], "axis") == want_axis and
+                  attr(dq[0], "block_size", 0) == bs)
+            report(ok, name + ": DequantizeLinear (axis %d, block_size %d) feeds Gemm's B" %
+                   (want_axis, bs), [(n.op_type, list(n.input), [(a.name, helper.get_attribute_value(a)) for a in n.attribute]) for n in nodes])
+            report(bool(gm) and attr(gm[0], "transB", 0) == tb and attr(gm[0], "transA", 0) == ta
+                   and attr(gm[0], "alpha", 1.0) == alpha and attr(gm[0], "beta", 1.0) == beta and
+                   list(gm[0].input[0:1]) == ["x"] and list(gm[0].input[2:]) ==
+                   (["fc.bias"] if c else []),
+                   name + ": the Gemm's transA, transB, alpha, beta and C unchanged")
+        deqW = (qT.astype(np.float32).reshape(NM, -1, bsz) * sT[:, :, None]).reshape(NM, KM).T
+        if ort_runner:
+            y, err = ort_gemm(out, xv.T.copy() if ta else xv)
+            if report(y is not None, name + ": onnxruntime runs it", err):
+                cv = np.zeros(NM) if not c else bias.astype(np.float64)
+                ref = alpha * (xv.astype(np.float64) @ deqW.astype(np.float64)) + beta * cv
+                bound = 64 * np.finfo(np.float32).eps * (
+                    abs(alpha) * (np.abs(xv) @ np.abs(deqW)) + abs(beta) * np.abs(cv)) + 1e-30
+                report(np.all(np.abs(y - ref) <= bound),
+                       name + ": y = alpha x @ dequantized(W) + beta C within the rounding",
+                       np.max(np.abs(y - ref) / bound))
+                gemm_out[name] = (y, bound)
+    for a, b in [("gemm-t%d-int8-b16-21", "gemm-t%d-int8-b16-ort"),
+                 ("gemm-t%d-int4-b16-21", "gemm-t%d-int4-b16-ort")]:
+        a, b = a % tb, b % tb
+        if a in gemm_out and b in gemm_out:
+            ya, bound = gemm_out[a]
+            yb, _ = gemm_out[b]
+            report(np.all(np.abs(ya - yb) <= 2 * bound),
+                   "onnxruntime: %s and %s agree within the accumulation's rounding" % (a, b),
+                   np.max(np.abs(ya - yb)))
+# the forms of one weight do not depend on transB: same products
+for a in ("gemm-t%d-int8-b16-ort", "gemm-t%d-int8-b16-21"):
+    if a % 0 in gemm_out and a % 1 in gemm_out:
+        report(np.all(np.abs(gemm_out[a % 0][0] - gemm_out[a % 1][0]) <= 2 * gemm_out[a % 0][1]),
+               "onnxruntime: %s: transB 0 and 1 give the same outputs within the rounding"
+               % a.replace("-t%d", ""))
+# asymmetric Gemm weights: zero points of the scales' shape (MatMulNBits'
+# input 3, packed per row for 4 bits), the products as above
+for tb in (0, 1):
+    for name, opset, bits, bs, fmt in [("gemma-t%d-int8-b16-21", 21, 8, 16, "standard"),
+                                       ("gemma-t%d-int4-b16-21", 21, 4, 16, "standard"),
+                                       ("gemma-t%d-int8-col-17", 17, 8, 0, "standard"),
+                                       ("gemma-t%d-int8-b16-ort", 17, 8, 16, "ort"),
+                                       ("gemma-t%d-int4-b64-ort", 21, 4, 64, "ort")]:
+        name = name % tb
+        src = os.path.join(work, name + "-src.onnx")
+        make_gemm(src, opset, tb)
+        out = os.path.join(work, name + ".onnx")
+        args = [src, out, "--to", "int%d" % bits, "--select", "op:Gemm:1", "--format", fmt,
+                "--asymmetric"] + (["--block-size", str(bs)] if bs else [])
+        rc, err = run_cli(*args)
+        if not report(rc == 0, name + ": converted", err.strip()):
+            continue
+        bsz = bs or KM
+        nb = KM // bsz
+        qT, zT, sT = ref_quant_asym(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs], [N, K/bs]
+        it = inits(onnx.load(out))
+        t, zt = it["fc.weight"], it.get("fc.weight_zero_point")
+        if not report(zt is not None, name + ": zero points", list(it)):
+            continue
+        zraw = np.frombuffer(zt.raw_data, np.uint8)
+        if fmt == "ort":
+            got = (np.frombuffer(t.raw_data, np.uint8).astype(np.int64) if bits == 8
+                   else unpack_nibbles(t.raw_data, False))
+            if bits == 8:
+                zwant = zT.astype(np.uint8)
+            else:
+                zpad = np.concatenate([zT, np.zeros((NM, nb % 2), np.int64)], axis=1)
+                zwant = (zpad[:, 0::2] | (zpad[:, 1::2] << 4)).astype(np.uint8)
+            zok = np.array_equal(zraw.reshape(zwant.shape), zwant)
+            qok = np.array_equal(got.reshape(NM, KM), qT)
+        else:
+            stored = [NM, KM] if tb else [KM, NM]
+            got = (unpack_nibbles(t.raw_data, False)[:KM * NM] if t.data_type == UINT4
+                   else np.frombuffer(t.raw_data, np.uint8).astype(np.int64))
+            qok = np.array_equal(got.reshape(stored), qT if tb else qT.T)
+            zwant = zT.reshape(NM) if not bs else (zT if tb else zT.T)
+            zgot = (unpack_nibbles(zt.raw_data, False)[:zwant.size] if zt.data_type == UINT4
+                    else zraw.astype(np.int64))
+            zok = list(zt.dims) == list(zwant.shape) and np.array_equal(
+                zgot.reshape(zwant.shape), zwant)
+        report(qok and zok, name + ": stored values and zero points equal the reference")
+        deqW = ((qT - np.repeat(zT, bsz, axis=1)).astype(np.float32).reshape(NM, nb, bsz) *
+                sT[:, :, None]).reshape(NM, KM).T
+        if ort_runner:
+            y, err = ort_gemm(out, xv)
+            if report(y is not None, name + ": onnxruntime runs it", err):
+                cv = bias.astype(np.float64)
+                ref = xv.astype(np.float64) @ deqW.astype(np.float64) + cv
+                bound = 64 * np.finfo(np.float32).eps * (
+                    np.abs(xv) @ np.abs(deqW) + np.abs(cv)) + 1e-30
+                report(np.all(np.abs(y - ref) <= bound),
+                       name + ": y = x @ ((q - zp) * scale) + C within the rounding",
+                       np.max(np.abs(y - ref) / bound))
+
+# FLOAT16 Gemms: the weight's own type for the scales; the products are
+# FLOAT16 (possibly accumulated in FLOAT16: the bound uses FLOAT16's eps)
+w16 = w.astype(np.float16)
+x16 = xv.astype(np.float16)
+b16 = bias.astype(np.float16)
+for tb in (0, 1):
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT16, ["b", KM])
+    yo = helper.make_tensor_value_info("y", TensorProto.FLOAT16, ["b", NM])
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "fc.weight", "fc.bias"], ["y"], name="fc", transB=tb)],
+        "gemm16", [xi], [yo], [numpy_helper.from_array(w16.T.copy() if tb else w16, "fc.weight"),
+                               numpy_helper.from_array(b16, "fc.bias")])
+    m16 = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+    m16.ir_version = 10
+    src = os.path.join(work, "gemm16-t%d-src.onnx" % tb)
+    onnx.save(m16, src)
+    y16 = {}
+    for fmt in ("standard", "ort"):
+        name = "gemm16-t%d-int8-b16-%s" % (tb, fmt)
+        out = os.path.join(work, name + ".onnx")
+        rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--format", fmt,
+                          "--block-size", "16")
+        if not report(rc == 0, name + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        qT, sT = ref_quant(w16.T.astype(np.float32), 8, 16, np.float16)
+        it = inits(m)
+        t, sc = it["fc.weight"], it["fc.weight_scale"]
+        if fmt == "ort":
+            got = (np.frombuffer(t.raw_data, np.uint8).astype(np.int64) - 128).reshape(NM, KM)
+        else:
+            got = numpy_helper.to_array(t).astype(np.int64)
+            got = got if tb else got.T
+        s_got = numpy_helper.to_array(sc)
+        want_s = sT if (tb or fmt == "ort") else sT.T
+        report(np.array_equal(got, qT) and sc.data_type == TensorProto.FLOAT16 and
+               np.array_equal(s_got.view(np.uint16), np.ascontiguousarray(want_s).view(np.uint16)),
+               name + ": values and FLOAT16 scales equal the reference")
+        if ort_runner:
+            yb = os.path.join(work, "y16.bin")
+            p = subprocess.run(["node", ort_runner, out, "x", "%d,%d" % x16.shape,
+                                ",".join(str(int(v)) for v in x16.view(np.uint16).ravel()), yb,
+                                "float16"], capture_output=True, text=True,
+                               env=dict(os.environ, ORT_QDQ_ACCURACY="0"))
+            if report(p.returncode == 0, name + ": onnxruntime runs it", p.stderr.strip()):
+                y = np.fromfile(yb, dtype=np.float16).astype(np.float64).reshape(BATCH, NM)
+                deqW = (qT.astype(np.float64).reshape(NM, -1, 16) *
+                        sT.astype(np.float64)[:, :, None]).reshape(NM, KM).T
+                ref = x16.astype(np.float64) @ deqW + b16.astype(np.float64)
+                bound = 64 * np.finfo(np.float16).eps * (
+                    np.abs(x16.astype(np.float64)) @ np.abs(deqW) + np.abs(b16)) + 1e-30
+                report(np.all(np.abs(y - ref) <= bound),
+                       name + ": y = x @ dequantized(W) + C within FLOAT16's rounding",
+                       np.max(np.abs(y - ref) / bound))
+                y16[fmt] = (y, bound)
+    if len(y16) == 2:
+        report(np.all(np.abs(y16["standard"][0] - y16["ort"][0]) <= 2 * y16["ort"][1]),
+               "onnxruntime: gemm16-t%d: both forms agree within FLOAT16's rounding" % tb)
+# MatMulNBits refuses what it cannot compute; the model is left unwritten
+out = os.path.join(work, "refused.onnx")
+for name, kw, words in [
+    ("Gemm with transA 1 as MatMulNBits", dict(trans_a=1), "transA"),
+    ("Gemm with alpha 0.5 as MatMulNBits", dict(alpha=0.5), "alpha"),
+    ("Gemm with beta 2 as MatMulNBits", dict(beta=2.0), "beta"),
+    ("Gemm with C [1, N] as MatMulNBits", dict(c="row"), "vector of N"),
+    ("Gemm with C of unknown shape as MatMulNBits", dict(c="input"), "vector of N"),
+]:
+    for tb in (0, 1):
+        src = os.path.join(work, "gemm-refused-src.onnx")
+        make_gemm(src, 17, tb, **kw)
+        if os.path.exists(out):
+            os.unlink(out)
+        rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--format", "ort",
+                          "--block-size", "16")
+        report(rc in (1, 2) and words in err and "Gemm 'fc'" in err and
+               not os.path.exists(out), "refused: %s (transB %d)" % (name, tb),
+               "rc %d: %s" % (rc, err.strip()))
+# a weight read by Gemms of both orientations (K = N) is no candidate
+sq = (rng.standard_normal((KM, KM)) * 0.05).astype(np.float32)
+xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", KM])
+g = helper.make_graph([helper.make_node("Gemm", ["x", "sq"], ["y0"], name="g0"),
+                       helper.make_node("Gemm", ["x", "sq"], ["y1"], name="g1", transB=1)],
+                      "mixed", [xi], [helper.make_tensor_value_info("y0", TensorProto.FLOAT, None),
+                                      helper.make_tensor_value_info("y1", TensorProto.FLOAT, None)],
+                      [numpy_helper.from_array(sq, "sq")])
+mm_ = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+mm_.ir_version = 8
+src = os.path.join(work, "gemm-mixed.onnx")
+onnx.save(mm_, src)
+if os.path.exists(out):
+    os.unlink(out)
+rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1")
+report(rc in (1, 2) and "matches no tensor" in err and not os.path.exists(out),
+       "refused: a weight read by Gemms with transB 0 and 1 is not selected",
+       "rc %d: %s" % (rc, err.strip()))
+
 out = os.path.join(work, "refused.onnx")
 for name, opset, args, words in [
     ("MatMul INT4 below opset 21", 17, ["--to", "int4"], "opset 21"),

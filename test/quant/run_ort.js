@@ -5,7 +5,9 @@
 //
 // Usage: node test/quant/run_ort.js MODEL INPUT DIMS IDS OUT [float32]
 //   DIMS and IDS comma-separated (DIMS "-": a scalar); with float32 the
-//   input is FLOAT (IDS its values); onnxruntime-node from $ORT_NODE_MODULES.
+//   input is FLOAT (IDS its values), with float16 FLOAT16 (IDS the values'
+//   bit patterns); a FLOAT16 output is written as its raw bit patterns;
+//   onnxruntime-node from $ORT_NODE_MODULES.
 // Exit status: 0 ok, 1 the session failed (its message on stderr).
 'use strict';
 const fs = require('fs');
@@ -28,9 +30,14 @@ async function main() {
   }
   const session = await ort.InferenceSession.create(model, opts);
   const shape = dims === '-' ? [] : dims.split(',').map(Number);
-  const tensor = type === 'float32'
-    ? new ort.Tensor('float32', Float32Array.from(ids.split(',').map(Number)), shape)
-    : new ort.Tensor('int64', BigInt64Array.from(ids.split(',').map((v) => BigInt(v))), shape);
+  let tensor;
+  if (type === 'float32') {
+    tensor = new ort.Tensor('float32', Float32Array.from(ids.split(',').map(Number)), shape);
+  } else if (type === 'float16') {
+    tensor = new ort.Tensor('float16', Uint16Array.from(ids.split(',').map(Number)), shape);
+  } else {
+    tensor = new ort.Tensor('int64', BigInt64Array.from(ids.split(',').map((v) => BigInt(v))), shape);
+  }
   const res = await session.run({ [input]: tensor });
   const y = res[session.outputNames[0]];
   if (y.type !== 'float32' && y.type !== 'float16') throw new Error('output type ' + y.type);

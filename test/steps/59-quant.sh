@@ -14,7 +14,9 @@
 # GatherBlockQuantized's. MatMul weights (--to int8|int4
 # --select op:MatMul:1): DequantizeLinear before the MatMul or
 # com.microsoft.MatMulNBits, stored bytes against the reference, and in
-# onnxruntime both forms agree within the accumulation's rounding.
+# onnxruntime both forms agree within the accumulation's rounding. Gemm
+# weights (--select op:Gemm:1, transB 0 and 1): the same, C kept or made
+# MatMulNBits' bias, and the Gemms MatMulNBits cannot compute refused.
 set -u
 B=${B:-build}
 PY=/usr/bin/python3
