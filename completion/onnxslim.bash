@@ -12,7 +12,7 @@ _onnxslim_options() { # COMMAND: its options, one word each
     check) echo "--json --skip --list-checks" ;;
     convert)
       echo "--gather-to --to --select --exclude --min-size --policy --round --saturate" \
-        "--flush-subnormals --block-size --format --scales --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \
+        "--flush-subnormals --block-size --format --scales --clip-percentile --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
         "--allow-large --toposort --verify --no-verify --json"
       ;;
@@ -72,7 +72,7 @@ _onnxslim() {
       COMPREPLY=($(compgen -f -- "$cur"))
       return
       ;;
-    --select | --exclude | --min-size | --threshold | --align | --block-size) return ;; # a free value
+    --select | --exclude | --min-size | --threshold | --align | --block-size | --clip-percentile) return ;; # a free value
   esac
   if [[ $cur == -* && -z $only_args ]]; then
     COMPREPLY=($(compgen -W "$(_onnxslim_options "$cmd")" -- "$cur"))

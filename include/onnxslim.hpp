@@ -1015,6 +1015,7 @@ struct ConvertOptions {
   int format = ONNXSLIM_QUANT_FORMAT_STANDARD; /**< or ONNXSLIM_QUANT_FORMAT_ORT, _NIBBLES */
   unsigned int quant_flags = 0;                /**< ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
   std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
+  double clip_percentile = 0; /**< 0: no clipping; else 0 < p < 100 (see onnxslim/convert.h) */
 };
 
 /** onnxslim_save_options (onnxslim/save.h); the defaults are the library's. */
@@ -1163,6 +1164,7 @@ class Model {
     o.format = opts.format;
     o.quant_flags = opts.quant_flags;
     o.scale_type = opts.scale_type;
+    o.clip_percentile = opts.clip_percentile;
     onnxslim_convert_report *r = nullptr;
     detail::check(onnxslim_convert_model(&r, get(), &o));
     return ConvertReport(r);

@@ -551,7 +551,15 @@ void test_convert() {
   CHECK(r3[0].quant.bits == 4 && r3[0].quant.block_size == 16 && r3[0].quant.saturated == 0);
   CHECK(r3[0].quant.max_abs_error > 0 && r3[0].quant.scale_min <= r3[0].quant.scale_max);
   CHECK(!r2[0].quantized);
-  q.quant_flags = 4;  // reserved
+  // clipped at the 50th percentile: values saturate, counted
+  onnxslim::Model m5 = onnxslim::Model::open(bert);
+  q.clip_percentile = 50;
+  onnxslim::ConvertReport r5 = m5.convert(q);
+  CHECK(!r5.empty() && r5[0].quant.saturated > 0);
+  q.clip_percentile = 100;
+  CHECK(code_of([&] { m5.convert(q); }) == ONNXSLIM_EINVAL);
+  q.clip_percentile = 0;
+  q.quant_flags = 1u << 30;  // reserved (2 is ONNXSLIM_QUANT_ASYMMETRIC since the tables merge)
   onnxslim::Model m4 = onnxslim::Model::open(bert);
   CHECK(code_of([&] { m4.convert(q); }) == ONNXSLIM_EINVAL);
 }

@@ -8,6 +8,7 @@
  * cannot compute refused), and refusals that leave the model unchanged.
  * test/steps/59-quant.sh checks the same against numpy and onnxruntime. */
 #include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +46,9 @@ static int quantize(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to
   o.quant_flags = qflags;
   return onnxslim_convert_model(rep, m, &o);
 }
+
+static int quantize_clip(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
+                         double pct);
 
 /* The reference: the smallest float s with amax / s <= qmax, found by
  * stepping from below in double precision; q by comparing with the
@@ -87,7 +91,7 @@ TEST(options_versions) {
   memset(&o, 0x5a, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 5));
   CHECK(o.version == 5 && o.block_size == 0 && o.format == ONNXSLIM_QUANT_FORMAT_STANDARD &&
-        o.quant_flags == 0 && o.scale_type == 0);
+        o.quant_flags == 0 && o.scale_type == 0 && o.clip_percentile == 0);
   /* a version-4 caller's struct ends before block_size: untouched */
   memset(&o, 0x5a, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
@@ -566,8 +570,8 @@ TEST(report_getter_errors) {
 TEST(rounding_mode_independent) {
   const void *d;
   size_t n;
-  uint8_t *want = NULL;
-  size_t nwant = 0;
+  uint8_t *want = NULL, *clip_want = NULL;
+  size_t nwant = 0, clip_n = 0;
   int modes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
   for (int i = 0; i < 4; i++) {
     onnxslim_model *m = open_bert();
@@ -576,6 +580,20 @@ TEST(rounding_mode_independent) {
     CHECK(fesetround(modes[i]) == 0);
     CHECK_OK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 0, 0));
     int ok = onnxslim_tensor_data(find(m, WORD), &d, &n) == 0;
+    /* and clipped (the percentile's rank, the clamping) */
+    onnxslim_model *mc = open_bert();
+    const void *dc = NULL;
+    size_t nc = 0;
+    ok &= mc && quantize_clip(mc, NULL, ONNXSLIM_DTYPE_INT8, 0, 93.7) == 0 &&
+          onnxslim_tensor_data(find(mc, WORD), &dc, &nc) == 0;
+    if (ok && i == 0) {
+      clip_want = malloc(nc);
+      memcpy(clip_want, dc, nc);
+      clip_n = nc;
+    } else if (ok) {
+      CHECK(nc == clip_n && memcmp(dc, clip_want, nc) == 0);
+    }
+    onnxslim_model_free(mc);
     fesetround(FE_TONEAREST);
     CHECK(ok);
     if (i == 0) {
@@ -588,6 +606,514 @@ TEST(rounding_mode_independent) {
     onnxslim_model_free(m);
   }
   free(want);
+  free(clip_want);
+}
+
+/* ---- clipping at a percentile (clip_percentile) ---------------------------- */
+
+static int cmp_float(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The reference cap: sort the magnitudes, take rank k (given). */
+static float ref_cap(const float *src, size_t n, size_t k) {
+  float *a = malloc(n * sizeof *a);
+  for (size_t i = 0; i < n; i++) a[i] = fabsf(src[i]);
+  qsort(a, n, sizeof *a, cmp_float);
+  float c = a[k - 1];
+  free(a);
+  return c;
+}
+
+/* ref_quant() with each block's range min(amax, cap) (a range of 0 in a
+ * block not all zeros: the smallest positive scale) and q clamped to
+ * +-qmax; returns how many values were clamped. */
+static unsigned long ref_quant_clip(const float *src, size_t rows, size_t k, size_t bs, int qmax,
+                                    float cap, int *q, float *sc) {
+  unsigned long sat = 0;
+  for (size_t r = 0; r < rows; r++)
+    for (size_t b = 0; b < k / bs; b++) {
+      const float *v = src + r * k + b * bs;
+      float amax = 0;
+      for (size_t i = 0; i < bs; i++)
+        if (fabsf(v[i]) > amax) amax = fabsf(v[i]);
+      float s =
+          amax > cap ? (cap > 0 ? ref_scale(cap, qmax) : nextafterf(0, 1)) : ref_scale(amax, qmax);
+      sc[r * (k / bs) + b] = s;
+      for (size_t i = 0; i < bs; i++) {
+        int x = ref_q(v[i], s);
+        if (x > qmax || x < -qmax) {
+          sat++;
+          x = x > 0 ? qmax : -qmax;
+        }
+        q[r * k + b * bs + i] = x;
+      }
+    }
+  return sat;
+}
+
+static int quantize_clip(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
+                         double pct) {
+  static const char *const sel[] = {WORD};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = to;
+  o.select = sel;
+  o.n_select = 1;
+  o.block_size = bs;
+  o.clip_percentile = pct;
+  return onnxslim_convert_model(rep, m, &o);
+}
+
+/* bert-tiny's table (100 x 16, FP32) clipped at several percentiles, INT8
+ * and INT4, per row and in blocks of 8, with and without the statistics
+ * pass: bytes, scales and the saturated count against the reference. */
+TEST(clip_matches_reference) {
+  static const struct {
+    double pct;
+    size_t k; /* ceil(1600 * pct / 100) */
+  } cases[] = {{90, 1440}, {99.9, 1599}, {50, 800}, {0.01, 1}, {1e-9, 1}, {99.99, 1600}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int v = 0; v < 4; v++) {
+      int bits = v & 1 ? 4 : 8, qmax = bits == 8 ? 127 : 7, blocks = v & 2;
+      size_t rows = 100, k = 16, bs = blocks ? 8 : 16;
+      onnxslim_model *m = open_bert();
+      CHECK(m != NULL);
+      if (!m) return;
+      const void *d;
+      size_t n;
+      CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+      float *src = malloc(n);
+      memcpy(src, d, n);
+      CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+      onnxslim_convert_report *r = NULL;
+      /* with a report for INT8, without (no statistics pass) for INT4 */
+      CHECK_OK(quantize_clip(m, bits == 8 ? &r : NULL,
+                             bits == 8 ? ONNXSLIM_DTYPE_INT8 : ONNXSLIM_DTYPE_INT4, blocks ? bs : 0,
+                             cases[c].pct));
+      float cap = ref_cap(src, rows * k, cases[c].k);
+      int *q = malloc(rows * k * sizeof *q);
+      float *sc = malloc(rows * (k / bs) * sizeof *sc);
+      unsigned long sat = ref_quant_clip(src, rows, k, bs, qmax, cap, q, sc);
+      CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+      int same = 1;
+      if (bits == 8) {
+        same = n == rows * k;
+        for (size_t i = 0; same && i < rows * k; i++) same = ((const int8_t *)d)[i] == q[i];
+      } else {
+        same = n == rows * k / 2;
+        for (size_t i = 0; same && i < rows * k; i++) {
+          unsigned nib =
+              i % 2 ? ((const uint8_t *)d)[i / 2] >> 4 : ((const uint8_t *)d)[i / 2] & 15;
+          same = (nib >= 8 ? (int)nib - 16 : (int)nib) == q[i];
+        }
+      }
+      CHECK(same);
+      CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &d, &n));
+      CHECK(n == rows * (k / bs) * 4 && memcmp(d, sc, n) == 0);
+      if (cases[c].k == rows * k) CHECK(sat == 0); /* the largest: nothing clipped */
+      if (cases[c].pct == 90) CHECK(sat > 0);
+      if (r) {
+        onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
+        CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+        CHECK(qs.saturated == sat);
+        onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+        CHECK_OK(onnxslim_convert_report_add_stats(r, 0, &st));
+        CHECK(st.saturated == sat);
+        double max_abs = 0;
+        for (size_t i = 0; i < rows * k; i++) {
+          double e = fabs((double)((float)q[i] * sc[i / bs]) - src[i]);
+          if (e > max_abs) max_abs = e;
+        }
+        CHECK(qs.max_abs_error == max_abs);
+      }
+      onnxslim_convert_report_free(r);
+      free(src);
+      free(q);
+      free(sc);
+      onnxslim_model_free(m);
+    }
+}
+
+/* A table of zeros (cap 0, scales 1), and a cap of 0 in a table with
+ * nonzero values: their blocks get the smallest positive scale. */
+TEST(clip_zeros) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  float *v = calloc(1600, sizeof *v);
+  int64_t dims[2] = {100, 16};
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v, 6400,
+                                    ONNXSLIM_COPY));
+  onnxslim_convert_report *r = NULL;
+  CHECK_OK(quantize_clip(m, &r, ONNXSLIM_DTYPE_INT8, 0, 50));
+  const void *d;
+  size_t n;
+  CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &d, &n));
+  int ones = n == 400;
+  for (size_t i = 0; ones && i < 100; i++) ones = ((const float *)d)[i] == 1.0f;
+  CHECK(ones);
+  onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
+  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK(qs.saturated == 0 && qs.max_abs_error == 0);
+  onnxslim_convert_report_free(r);
+  onnxslim_model_free(m);
+  /* 60% zeros, the rest 1: the 50th percentile is 0 */
+  m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  for (size_t i = 0; i < 1600; i++) v[i] = i % 5 < 3 ? 0.0f : (i % 2 ? -1.0f : 1.0f);
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v, 6400,
+                                    ONNXSLIM_COPY));
+  CHECK_OK(quantize_clip(m, &r, ONNXSLIM_DTYPE_INT8, 0, 50));
+  CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &d, &n));
+  int tiny = n == 400;
+  for (size_t i = 0; tiny && i < 100; i++) tiny = ((const float *)d)[i] == nextafterf(0, 1);
+  CHECK(tiny);
+  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK(qs.saturated == 640); /* every 1 and -1 (1 / 2^-149 saturates) */
+  onnxslim_convert_report_free(r);
+  free(v);
+  onnxslim_model_free(m);
+}
+
+TEST(clip_refusals) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char before[128], after[128];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  double bad[] = {100, -1, 150, NAN, INFINITY, -0.5};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK(quantize_clip(m, NULL, ONNXSLIM_DTYPE_INT8, 0, bad[i]) == ONNXSLIM_EINVAL);
+    CHECK(strstr(onnxslim_error_last(), "clip percentile") != NULL);
+  }
+  /* a floating-point target */
+  CHECK(quantize_clip(m, NULL, ONNXSLIM_DTYPE_FLOAT16, 0, 99) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "quantization") != NULL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  /* a NaN: refused by the percentile's pass, the model unchanged */
+  const void *d;
+  size_t n;
+  CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+  float *v = malloc(n);
+  memcpy(v, d, n);
+  v[1234] = -INFINITY;
+  int64_t dims[2] = {100, 16};
+  CHECK_OK(
+      onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v, n, ONNXSLIM_COPY));
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  CHECK(quantize_clip(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 99) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "infinite") != NULL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  free(v);
+  onnxslim_model_free(m);
+}
+
+/* ---- the fast path against the reference, on edge cases ------------------
+ * The library quantizes in FLOAT with a fallback to double where the float
+ * quotient is a half-integer, and finds the scales without stepping through
+ * them; in another rounding mode it runs its reference code. Both must give
+ * exactly what the definition gives (the reference below: scales by
+ * bisection over the FLOAT16 values or by stepping over the floats, q by
+ * comparing with the midpoints), on tables full of ties, quotients a float
+ * ulp or two from a half-integer, the largest magnitude at either sign and
+ * every position, subnormal and huge magnitudes, blocks of zeros, and a
+ * largest magnitude at and next to qmax times each sampled FLOAT16 scale. */
+
+static uint64_t xs = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void) {
+  xs ^= xs << 13;
+  xs ^= xs >> 7;
+  xs ^= xs << 17;
+  return (uint32_t)(xs >> 32);
+}
+
+/* The value of FLOAT16 pattern h (positive). */
+static double f16_value(unsigned h) {
+  unsigned e = h >> 10 & 31, m = h & 1023;
+  return e ? ldexp(1024 + m, (int)e - 25) : ldexp(m, -24);
+}
+
+/* The smallest FLOAT16 scale (its pattern) with amax <= qmax * scale, by
+ * bisection; -1 when FLOAT16 has none. */
+static int ref_scale16(float amax, int qmax) {
+  if (amax == 0) return 0x3c00;
+  int lo = 1, hi = 0x7bff;
+  if ((double)amax > qmax * f16_value((unsigned)hi)) return -1;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if ((double)amax <= qmax * f16_value((unsigned)mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+static float steps(float x, int k) {
+  for (; k > 0; k--) x = nextafterf(x, INFINITY);
+  for (; k < 0; k++) x = nextafterf(x, -INFINITY);
+  return x;
+}
+
+/* The largest magnitudes to try: n of them into a (at most cap). */
+static size_t edge_amaxes(float *a, size_t cap, int qmax, int f16) {
+  size_t n = 0;
+#define ADD(v)                                                                                    \
+  do {                                                                                            \
+    float v_ = (v);                                                                               \
+    if (n < cap && v_ >= 0 && v_ <= FLT_MAX && (!f16 || ref_scale16(v_, qmax) >= 0)) a[n++] = v_; \
+  } while (0)
+  ADD(0.0f);
+  for (unsigned h = 1; h < 0x7c00; h += h < 64 ? 1 : h < 0x7b00 ? 97 : 13)
+    for (int k = -2; k <= 2; k++) {
+      ADD(steps((float)(qmax * f16_value(h)), k));
+      /* qmax times the midpoint to the next FLOAT16 (exact) */
+      ADD(steps((float)(qmax * (f16_value(h) + f16_value(h + 1)) / 2), k));
+    }
+  for (int e = -149; e <= 127; e += 3) {
+    ADD(ldexpf(1.0f, e));
+    ADD(ldexpf((float)qmax, e));
+    ADD(steps(ldexpf((float)qmax, e), 1));
+  }
+  ADD(FLT_TRUE_MIN);
+  ADD(3 * FLT_TRUE_MIN);
+  ADD(FLT_MIN);
+  ADD(steps(FLT_MIN, -1));
+  ADD(FLT_MAX);
+  for (int i = 0; i < 3000; i++)
+    ADD(ldexpf(1.0f + (float)(rnd() % (1u << 23)) * 0x1p-23f, (int)(rnd() % 60) - 40));
+#undef ADD
+  return n;
+}
+
+/* Fills block v[0..bs) (index blk) whose largest magnitude is amax and
+ * whose scale will be s. */
+static void edge_block(float *v, size_t bs, size_t blk, float amax, float s, int qmax) {
+  for (size_t i = 0; i < bs; i++) {
+    float x = 0;
+    double k = (double)(rnd() % (unsigned)qmax) + 0.5;
+    switch ((i + blk) % 7) {
+    case 0: x = (float)(k * s); break; /* a tie where it is exact */
+    case 1: x = steps((float)(k * s), (int)(rnd() % 5) - 2); break;
+    case 2: x = steps((float)((k - 0.5) * s), (int)(rnd() % 3) - 1); break;
+    case 3: x = amax * ((float)(rnd() % 2001) / 1000.0f - 1.0f); break;
+    case 4: x = (float)(rnd() % 8) * FLT_TRUE_MIN; break;
+    case 5: x = steps(amax, -(int)(rnd() % 3)); break;
+    default: x = rnd() % 2 ? -0.0f : 0.0f;
+    }
+    if (!(fabsf(x) <= amax)) x = 0;
+    v[i] = rnd() % 2 ? -x : x;
+  }
+  v[blk % bs] = blk % 3 ? amax : -amax;
+}
+
+/* Quantizes table src (rows x k, FLOAT or FLOAT16) of bert-tiny in the
+ * layout asked, in rounding mode `mode`, and compares stored values and
+ * scales with the reference. Returns the number of differences (-1: the
+ * conversion failed). */
+static long edge_run(const void *src, int32_t from, size_t rows, size_t k, int32_t to, size_t bs,
+                     int ort, int32_t scale_type, int mode) {
+  onnxslim_model *m = open_bert();
+  if (!m) return -1;
+  size_t esz = from == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  int64_t dims[2] = {(int64_t)rows, (int64_t)k};
+  long bad = -1;
+  if (onnxslim_tensor_set_data(find(m, WORD), from, dims, 2, src, rows * k * esz, ONNXSLIM_COPY) ||
+      (!ort && onnxslim_model_set_opset(m, "", 21)))
+    goto out;
+  static const char *const sel[] = {WORD};
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = to;
+  o.select = sel;
+  o.n_select = 1;
+  o.block_size = bs;
+  o.format = ort ? ONNXSLIM_QUANT_FORMAT_ORT : ONNXSLIM_QUANT_FORMAT_STANDARD;
+  o.scale_type = scale_type;
+  /* the mode holds until the pending transforms ran (tensor_data) */
+  fesetround(mode);
+  int rc = onnxslim_convert_model(NULL, m, &o);
+  const void *d, *sd;
+  size_t n, sn;
+  onnxslim_tensor *st = find(m, WORD "_scale");
+  if (!rc && st)
+    rc = onnxslim_tensor_data(find(m, WORD), &d, &n) || onnxslim_tensor_data(st, &sd, &sn);
+  fesetround(FE_TONEAREST);
+  if (rc || !st) {
+    fprintf(stderr, "edge_run: %s\n", onnxslim_error_last());
+    goto out;
+  }
+  int qmax = to == ONNXSLIM_DTYPE_INT8 ? 127 : 7, f16 = scale_type == ONNXSLIM_DTYPE_FLOAT16;
+  size_t b = bs ? bs : k, nb = rows * k / b;
+  if (n != (to == ONNXSLIM_DTYPE_INT8 ? rows * k : rows * k / 2) || sn != nb * (f16 ? 2 : 4))
+    goto out;
+  bad = 0;
+  float *v = malloc(b * sizeof *v);
+  for (size_t j = 0; j < nb; j++) {
+    float amax = 0, s;
+    for (size_t i = 0; i < b; i++) {
+      size_t at = j * b + i;
+      if (from == ONNXSLIM_DTYPE_FLOAT) v[i] = ((const float *)src)[at];
+      else {
+        uint16_t h = ((const uint16_t *)src)[at];
+        v[i] = (float)((h & 0x8000 ? -1 : 1) * f16_value(h & 0x7fff));
+      }
+      if (fabsf(v[i]) > amax) amax = fabsf(v[i]);
+    }
+    if (f16) {
+      int h = ref_scale16(amax, qmax);
+      s = (float)f16_value((unsigned)h);
+      bad += ((const uint16_t *)sd)[j] != h;
+    } else {
+      s = ref_scale(amax, qmax);
+      bad += memcmp((const float *)sd + j, &s, 4) != 0;
+    }
+    for (size_t i = 0; i < b; i++) {
+      size_t at = j * b + i;
+      int want = ref_q(v[i], s), got;
+      const uint8_t *p = d;
+      if (to == ONNXSLIM_DTYPE_INT8) got = ort ? (int)p[at] - 128 : (int8_t)p[at];
+      else {
+        unsigned nib = at % 2 ? p[at / 2] >> 4 : p[at / 2] & 15u;
+        got = ort ? (int)nib - 8 : nib >= 8 ? (int)nib - 16 : (int)nib;
+      }
+      if (got != want && bad < 5)
+        fprintf(stderr, "edge_run: block %zu value %a scale %a: q %d, want %d\n", j, (double)v[i],
+                (double)s, got, want);
+      bad += got != want;
+    }
+  }
+  free(v);
+out:
+  onnxslim_model_free(m);
+  return bad;
+}
+
+TEST(fast_path_edge_cases) {
+  const size_t k = 64;
+  int modes[] = {FE_TONEAREST, FE_UPWARD, FE_TOWARDZERO};
+  static const size_t std_bs[] = {2, 16, 0}, ort_bs[] = {16, 32, 0};
+  float *a = malloc(12000 * sizeof *a);
+  for (int to4 = 0; to4 < 2; to4++)
+    for (int f16 = 0; f16 < 2; f16++) {
+      int32_t to = to4 ? ONNXSLIM_DTYPE_INT4 : ONNXSLIM_DTYPE_INT8;
+      int qmax = to4 ? 7 : 127;
+      size_t na = edge_amaxes(a, 12000, qmax, f16);
+      for (int ort = 0; ort < 2; ort++)
+        for (int bi = 0; bi < 3; bi++) {
+          size_t bs = ort ? ort_bs[bi] : std_bs[bi], b = bs ? bs : k;
+          size_t rows = (na * b + k - 1) / k, nb = rows * k / b;
+          float *t = malloc(rows * k * sizeof *t);
+          for (size_t j = 0; j < nb; j++) {
+            float amax = a[j % na];
+            float s =
+                f16 ? (float)f16_value((unsigned)ref_scale16(amax, qmax)) : ref_scale(amax, qmax);
+            edge_block(t + j * b, b, j, amax, s, qmax);
+          }
+          for (int mi = 0; mi < 3; mi++) {
+            long bad = edge_run(t, ONNXSLIM_DTYPE_FLOAT, rows, k, to, bs, ort,
+                                f16 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_FLOAT, modes[mi]);
+            if (bad)
+              fprintf(stderr, "INT%d %s bs %zu %s scales, mode %d: %ld differences\n", to4 ? 4 : 8,
+                      ort ? "ort" : "standard", bs, f16 ? "FP16" : "FP32", mi, bad);
+            CHECK(bad == 0);
+          }
+          free(t);
+        }
+    }
+  free(a);
+  /* FLOAT16 tables (FLOAT16 scales by default): every finite pattern, and
+   * blocks of ties at power-of-two scales */
+  size_t rows = 2048;
+  uint16_t *h = malloc(rows * k * 2);
+  for (size_t i = 0; i < rows * k; i++) {
+    uint16_t p = (uint16_t)(i < 0xf800 ? (i < 0x7c00 ? i : i - 0x7c00 + 0x8000) : rnd());
+    if ((p & 0x7c00) == 0x7c00) p = 0;
+    h[i] = p;
+  }
+  for (size_t i = 0; i < 200 * 16; i += 16) { /* qmax * 2^e, odd multiples of 2^(e-1) */
+    int e = (int)(i / 16 % 20) - 10, qmax = i / 16 % 2 ? 127 : 7;
+    for (int j = 0; j < 16; j++) {
+      float x = ldexpf((float)(2 * (int)(rnd() % (unsigned)qmax) + 1), e - 1);
+      /* as FLOAT16: exact for these magnitudes */
+      int ex = 0;
+      double fr = frexp(x, &ex); /* x = fr * 2^ex, fr in [0.5, 1) */
+      unsigned mant = (unsigned)ldexp(fr, 11) - 1024, bexp = (unsigned)(ex - 1 + 15);
+      h[(size_t)0xf800 + i + (size_t)j] = (uint16_t)(bexp << 10 | mant | (rnd() % 2 ? 0x8000u : 0));
+    }
+    float amax = ldexpf((float)qmax, e);
+    int ex = 0;
+    double fr = frexp(amax, &ex);
+    h[(size_t)0xf800 + i + i / 16 % 16] =
+        (uint16_t)(((unsigned)(ex - 1 + 15) << 10) | ((unsigned)ldexp(fr, 11) - 1024));
+  }
+  for (int to4 = 0; to4 < 2; to4++)
+    for (int mi = 0; mi < 3; mi++) {
+      long bad = edge_run(h, ONNXSLIM_DTYPE_FLOAT16, rows, k,
+                          to4 ? ONNXSLIM_DTYPE_INT4 : ONNXSLIM_DTYPE_INT8, 16, 1,
+                          ONNXSLIM_DTYPE_FLOAT16, modes[mi]);
+      CHECK(bad == 0);
+    }
+  free(h);
+}
+
+/* The errors of the quantization of a block (a NaN, an infinity, a block
+ * FLOAT16 scales cannot cover) are those of the first such block, wherever
+ * the blocks are (the fast path works on groups of blocks), and leave the
+ * model unchanged. */
+TEST(block_errors_first_wins) {
+  const size_t rows = 4096, k = 16;
+  struct {
+    size_t at1;
+    float v1;
+    size_t at2;
+    float v2;
+    const char *want;
+  } cases[] = {
+      {0, NAN, 0, 0, "NaN"},
+      {5 * 16 + 3, INFINITY, 0, 0, "infinite"},
+      {130 * 16 + 7, 1e6f, 0, 0, "beyond FLOAT16"},
+      {4095 * 16 + 15, -1e6f, 0, 0, "beyond FLOAT16"},
+      {3 * 16, 1e6f, 200 * 16, NAN, "beyond FLOAT16"},
+      {3 * 16, NAN, 200 * 16, 1e6f, "NaN"},
+      {129 * 16 + 1, -INFINITY, 129 * 16 + 2, 1e6f, "infinite"},
+  };
+  int modes[] = {FE_TONEAREST, FE_UPWARD};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int mi = 0; mi < 2; mi++) {
+      onnxslim_model *m = open_bert();
+      CHECK(m != NULL);
+      if (!m) return;
+      float *v = malloc(rows * k * sizeof *v);
+      for (size_t i = 0; i < rows * k; i++) v[i] = (float)((int)(rnd() % 2001) - 1000) / 100.0f;
+      v[cases[c].at1] = cases[c].v1;
+      if (cases[c].at2) v[cases[c].at2] = cases[c].v2;
+      int64_t dims[2] = {(int64_t)rows, (int64_t)k};
+      CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v,
+                                        rows * k * 4, ONNXSLIM_COPY));
+      char before[128], after[128];
+      CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+      static const char *const sel[] = {WORD};
+      onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+      o.to = ONNXSLIM_DTYPE_INT4;
+      o.select = sel;
+      o.n_select = 1;
+      o.block_size = 16;
+      o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+      o.scale_type = ONNXSLIM_DTYPE_FLOAT16;
+      fesetround(modes[mi]);
+      int rc = onnxslim_convert_model(NULL, m, &o);
+      fesetround(FE_TONEAREST);
+      CHECK(rc == ONNXSLIM_EMODEL);
+      if (!strstr(onnxslim_error_last(), cases[c].want))
+        fprintf(stderr, "case %zu: %s\n", c, onnxslim_error_last());
+      CHECK(strstr(onnxslim_error_last(), cases[c].want) != NULL);
+      CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+      CHECK(strcmp(before, after) == 0);
+      free(v);
+      onnxslim_model_free(m);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -603,5 +1129,10 @@ int main(int argc, char **argv) {
   RUN(asymmetric_matmul_per_column);
   RUN(report_getter_errors);
   RUN(rounding_mode_independent);
+  RUN(clip_matches_reference);
+  RUN(clip_zeros);
+  RUN(clip_refusals);
+  RUN(fast_path_edge_cases);
+  RUN(block_errors_first_wins);
   return t_done();
 }

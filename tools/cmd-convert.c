@@ -93,6 +93,17 @@ static int opt_scales(void *ctx, const char *value) {
   return 0;
 }
 
+static int opt_clip_percentile(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  char *end = NULL;
+  double p = strtod(value, &end);
+  if (end == value || *end || !(p > 0 && p < 100))
+    return bad_value("--clip-percentile", "'%s' is not a percentile above 0 and below 100", value);
+  cs->clip_percentile = p;
+  if (!cs->needs_quant) cs->needs_quant = "--clip-percentile";
+  return 0;
+}
+
 static int opt_allow_unpacked(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   (void)value;
@@ -206,6 +217,12 @@ static const option_spec convert_options[] = {
     {"--scales", "TYPE", opt_scales,
      "with int8/int4: the scales' type, fp32 or fp16\n"
      "(default: the table's)"},
+    {"--clip-percentile", "P", opt_clip_percentile,
+     "with int8/int4: each block's range is at most\n"
+     "the P-th percentile (0 < P < 100, nearest\n"
+     "rank) of the tensor's |x|; values beyond\n"
+     "saturate, counted by --report (default: no\n"
+     "clipping, nothing saturates)"},
     {"--allow-unpacked", NULL, opt_allow_unpacked,
      "with int4 below opset 21: store the 4-bit\n"
      "values one per byte as INT8 (else refused)"},

@@ -492,6 +492,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     o.format = cs->format;
     o.scale_type = cs->scale_type;
     o.quant_flags = cs->quant_flags;
+    o.clip_percentile = cs->clip_percentile;
     /* quantization: the statistics pass (one more read of the tensors) only
      * for the report */
     if (quant && !cs->report && !cs->json) o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;

@@ -248,8 +248,9 @@ typedef enum onnxslim_convert_policy {
 
 /** Current version of onnxslim_convert_options: 2 added exclude/n_exclude,
  * 3 added report_flags, 4 (0.2.0) added progress/progress_payload, 5
- * (0.2.0) added block_size, format, quant_flags and scale_type (the
- * quantization to INT8 and INT4, see docs/quantization.md). */
+ * (0.2.0) added block_size, format, quant_flags, scale_type and
+ * clip_percentile (the quantization to INT8 and INT4, see
+ * docs/quantization.md). */
 #define ONNXSLIM_CONVERT_OPTIONS_VERSION 5
 
 /** onnxslim_convert_options.format (version 5): the operators a quantized
@@ -350,19 +351,46 @@ typedef struct onnxslim_convert_options {
    * pass computes onnxslim_quant_stats, else it only checks that every value
    * is finite (the report's errors are then 0). */
   int32_t scale_type;
+  /** Version 5: 0 (the default): no clipping, each block's scale is chosen
+   * from its largest magnitude so that no value saturates. Otherwise a
+   * percentile p, 0 < p < 100, of the magnitudes of each quantized tensor:
+   * cap = the k-th smallest |x| over all of the tensor's n values (+0 and -0
+   * alike), k = ceil(n * p9 / 100) with p9 = p rounded half to even to 9
+   * decimal places, computed exactly in integers, at least 1: the
+   * nearest-rank percentile (numpy's percentile(|x|, p,
+   * method="inverted_cdf"), which computes n * (p / 100) in double
+   * precision, gives the same k except where that rounds across an integer,
+   * e.g. 999.0000000000001 for 99.9% of 1000). Each block's scale is then
+   * chosen by the same rule from min(block's largest magnitude, cap) instead
+   * of its largest magnitude (a block not all zeros whose range is 0, when
+   * cap is 0, gets the smallest positive scale), and a value x with |x /
+   * scale| >= qmax + 0.5 saturates to +-qmax (127 or 7). With
+   * ONNXSLIM_QUANT_ASYMMETRIC a block's range is cut to [-cap, cap] before
+   * its scale and zero point are chosen, and a value whose rne(x / scale) +
+   * zero point falls outside 0..Q (255 or 15) saturates to 0 or Q. The
+   * statistics pass counts them in onnxslim_quant_stats.saturated (and
+   * onnxslim_convert_stats.saturated), and its errors include theirs. The
+   * cap costs one more read of each FLOAT16 tensor and two of each FLOAT one
+   * (histograms of the bits of |x|, in flat memory), done only when
+   * clip_percentile is not 0, before the statistics pass; the progress
+   * callback's total counts these reads too. Errors: ONNXSLIM_EINVAL for a
+   * value outside (0, 100) (NaN included) or a `to` that does not quantize. */
+  double clip_percentile;
 } onnxslim_convert_options;
 
 #define ONNXSLIM_CONVERT_OPTIONS_INIT                                                             \
   {                                                                                               \
     ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0            \
+        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0, 0.0       \
   }
 
 /**
- * Sets *opts to the defaults of the given version, 1 to 4 (BF16,
+ * Sets *opts to the defaults of the given version, 1 to 5 (BF16,
  * cast-after-gather, round to nearest even, everything selected, nothing
- * excluded, a report with statistics); only the fields of that version are
- * written.
+ * excluded, a report with statistics, no progress callback; for
+ * quantization one block per row or column, the standard format, no
+ * flags, the tensor's own scale type, no clipping); only the fields of
+ * that version are written.
  * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
  * @since 0.1.0
  */
@@ -421,7 +449,8 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * type_constraint check it passed.
  * Errors: ONNXSLIM_EINVAL (NULL model; unknown options version, policy,
  * reserved bits in flags or report_flags; ONNXSLIM_CONVERT_TRUNCATE with a
- * `to` other than BFLOAT16; bad selection or exclusion spec),
+ * `to` other than BFLOAT16; a clip_percentile outside (0, 100), or not 0
+ * with a `to` other than INT8 or INT4; bad selection or exclusion spec),
  * ONNXSLIM_EUNSUPPORTED (no kernel to `to`), ONNXSLIM_ENOTFOUND (a select
  * entry matches no convertible tensor; the model is unchanged),
  * ONNXSLIM_EMODEL (the opsets above; a storage-only conversion the schemas
@@ -528,8 +557,9 @@ typedef struct onnxslim_quant_stats {
   uint64_t block_size;      /**< elements per block (one scale each) */
   uint64_t rows;            /**< rows of the tensor */
   uint64_t blocks;          /**< blocks, i.e. scales */
-  uint64_t saturated;       /**< values clipped to the integer range (0: the scales are chosen
-                                 so that nothing saturates) */
+  uint64_t saturated;       /**< values clamped to +-qmax, i.e. |x / scale| >= qmax + 0.5:
+                                 0 unless onnxslim_convert_options.clip_percentile is set
+                                 (else the scales are chosen so that nothing saturates) */
   double scale_min;         /**< smallest scale stored */
   double scale_max;         /**< largest scale stored */
   double max_abs_error;     /**< max |dequantized - original| over all values */

@@ -620,10 +620,20 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   if (opts->report_flags & ~ONNXSLIM_CONVERT_REPORT_NO_STATS)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion report flags 0x%x set",
                          opts->report_flags);
+  int quant = opts->to == ONNXSLIM_DTYPE_INT8 || opts->to == ONNXSLIM_DTYPE_INT4;
+  if (opts->clip_percentile != 0 && !(opts->clip_percentile > 0 && opts->clip_percentile < 100))
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "clip percentile %g: it must be above 0 and below 100 (0: no clipping)",
+                         opts->clip_percentile);
+  if (opts->clip_percentile != 0 && !quant)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "a clip percentile applies only to quantization (to INT8 or INT4), not to "
+                         "a conversion to %s",
+                         onnxslim_dtype_name(opts->to));
   int rc = specs_valid("selection", opts->select, opts->n_select);
   if (!rc) rc = specs_valid("exclusion", opts->exclude, opts->n_exclude);
   if (rc) return rc;
-  if (opts->to == ONNXSLIM_DTYPE_INT8 || opts->to == ONNXSLIM_DTYPE_INT4) {
+  if (quant) {
     onnxslim_convert_report *qr = out ? calloc(1, sizeof *qr) : NULL;
     if (out && !qr) return onnxslim__err_nomem(NULL);
     rc = onnxslim__quantize_model(qr, model, opts);

@@ -64,6 +64,7 @@ class ConvertOptions(Structure):
         ("format", c_int),
         ("quant_flags", c_uint),
         ("scale_type", c_int32),
+        ("clip_percentile", c_double),
     ]
 
 

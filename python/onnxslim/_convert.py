@@ -179,7 +179,7 @@ _FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
 def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
             rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
             progress=None, block_size=0, format="standard", scales=None, allow_unpacked=False,
-            asymmetric=False):
+            asymmetric=False, clip_percentile=0):
     """Model.convert(); see there."""
     m = model._ptr()
     if (to is None) == (gather_to is None):
@@ -190,10 +190,14 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     if format not in _FORMATS:
         raise ValueError("format must be 'standard', 'ort' or 'nibbles', not %r" % (format,))
     scale_type = 0 if scales is None else _args.dtype(scales, "scales")
+    if (isinstance(clip_percentile, bool) or not isinstance(clip_percentile, (int, float)) or
+            not (clip_percentile == 0 or 0 < clip_percentile < 100)):
+        raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
+                         "below 100, not %r" % (clip_percentile,))
     if not quant and (block_size or format != "standard" or scales is not None or
-                      allow_unpacked or asymmetric):
-        raise ValueError("block_size, format, scales, allow_unpacked and asymmetric need INT8 "
-                         "or INT4")
+                      allow_unpacked or asymmetric or clip_percentile):
+        raise ValueError("block_size, format, scales, allow_unpacked, asymmetric and "
+                         "clip_percentile need INT8 or INT4")
     if gather_to is not None:
         if target not in (_C["DTYPE_BFLOAT16"], _C["DTYPE_FLOAT16"]) and not quant:
             raise ValueError("gather_to must be BFLOAT16, FLOAT16, INT8 or INT4")
@@ -234,6 +238,7 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
                                                                      "allow_unpacked") else 0) |
                             (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric")
                              else 0))
+        opts.clip_percentile = float(clip_percentile)
         if prog:
             prog.attach(opts)
         rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))

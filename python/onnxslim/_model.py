@@ -355,7 +355,7 @@ class Model:
     def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
                 rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
                 progress=None, block_size=0, format="standard", scales=None,
-                allow_unpacked=False, asymmetric=False):
+                allow_unpacked=False, asymmetric=False, clip_percentile=0):
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -389,14 +389,17 @@ class Model:
         (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
         stored one value per byte as INT8; ``asymmetric``: values unsigned
-        with a zero point per block (tables, MatMul and Gemm weights). Each entry's
-        ``quant`` then holds
-        a :class:`QuantStats`.
+        with a zero point per block (tables, MatMul and Gemm weights);
+        ``clip_percentile`` (0 < p < 100; default 0, no clipping): each block's
+        range is at most the p-th percentile (nearest rank) of the tensor's
+        magnitudes, values beyond saturate and are counted in
+        ``QuantStats.saturated``. Each entry's ``quant`` then holds a
+        :class:`QuantStats`.
         """
         from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
-                                scales, allow_unpacked, asymmetric)
+                                scales, allow_unpacked, asymmetric, clip_percentile)
 
     # Assignable fields: reads as above, writes through the set_* methods.
     ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)

@@ -175,6 +175,25 @@ class TestConvert(unittest.TestCase):
             with self.assertRaises(ValueError):
                 m.convert(gather_to="int8", format="tflite")
 
+    def test_clip_percentile(self):
+        # the bytes and counts are checked against numpy by test step 59-quant-clip
+        with onnxslim.load(BERT) as m:
+            q = m.convert(gather_to="int8", clip_percentile=50)[0].quant
+            self.assertGreater(q.saturated, 0)
+            self.assertGreater(q.max_abs_error, 0)
+        with onnxslim.load(BERT) as m:
+            q = m.convert(gather_to="int8", clip_percentile=99.999)[0].quant
+            self.assertEqual(q.saturated, 0)  # rank n: the largest magnitude
+        with onnxslim.load(BERT) as m:
+            q = m.convert(gather_to="int8", asymmetric=True, clip_percentile=50)[0].quant
+            self.assertGreater(q.saturated, 0)
+        with onnxslim.load(BERT) as m:
+            for bad in (-1, 100, 150, float("nan"), "50", True):
+                with self.assertRaises(ValueError):
+                    m.convert(gather_to="int8", clip_percentile=bad)
+            with self.assertRaises(ValueError):
+                m.convert(gather_to="bf16", clip_percentile=99)
+
     def test_gather_routes_agree(self):
         # gather_tables() (stats) and convert_model(select op:Gather:0) (no stats, or exclude)
         fps = []
