@@ -287,9 +287,8 @@ typedef enum onnxslim_quant_format {
  * are an initializer of the stored data's type (UINT8, or UINT4 at opset
  * 21) with the scales' shape, named after the tensor with "_zero_point"
  * (GatherBlockQuantized and MatMulNBits: their UINT8 layout, 4-bit zero
- * points two a byte along each row). Tables and MatMul weights
- * (Gemm weights are refused with it: ONNXSLIM_EINVAL).
- * @since 0.2.0 */
+ * points two a byte along each row). Tables, MatMul and Gemm weights
+ * alike. @since 0.2.0 */
 #define ONNXSLIM_QUANT_ASYMMETRIC 2u
 
 /**

@@ -1738,14 +1738,6 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
         matches_any(g, o->exclude, o->n_exclude, name, NULL))
       continue;
     const osl_qplan *p = &plans[mm];
-    if (gemm && p->asym) {
-      rc = onnxslim__err(ONNXSLIM_EINVAL,
-                         "'%s': asymmetric quantization (ONNXSLIM_QUANT_ASYMMETRIC, "
-                         "--asymmetric) applies to embedding tables and MatMul weights, not to "
-                         "Gemm weights (exclude it, e.g. --exclude op:Gemm:1)",
-                         name);
-      break;
-    }
     if (p->rc) {
       /* this kind cannot be quantized here: say why (the plan again, for
        * its message) */

@@ -389,12 +389,12 @@ class Model:
         (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
         (default: the table's type); ``allow_unpacked``: INT4 below opset 21
         stored one value per byte as INT8; ``asymmetric``: values unsigned
-        with a zero point per block (tables and MatMul weights; Gemm weights:
-        refused with :class:`InvalidArgument`); ``clip_percentile`` (0 < p < 100;
-        default 0, no clipping): each block's range is at most the p-th
-        percentile (nearest rank) of the tensor's magnitudes, values beyond
-        saturate and are counted in ``QuantStats.saturated``. Each entry's
-        ``quant`` then holds a :class:`QuantStats`.
+        with a zero point per block (tables, MatMul and Gemm weights);
+        ``clip_percentile`` (0 < p < 100; default 0, no clipping): each block's
+        range is at most the p-th percentile (nearest rank) of the tensor's
+        magnitudes, values beyond saturate and are counted in
+        ``QuantStats.saturated``. Each entry's ``quant`` then holds a
+        :class:`QuantStats`.
         """
         from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,

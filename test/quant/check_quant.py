@@ -1018,6 +1018,65 @@ for a in ("gemm-t%d-int8-b16-ort", "gemm-t%d-int8-b16-21"):
         report(np.all(np.abs(gemm_out[a % 0][0] - gemm_out[a % 1][0]) <= 2 * gemm_out[a % 0][1]),
                "onnxruntime: %s: transB 0 and 1 give the same outputs within the rounding"
                % a.replace("-t%d", ""))
+# asymmetric Gemm weights: zero points of the scales' shape (MatMulNBits'
+# input 3, packed per row for 4 bits), the products as above
+for tb in (0, 1):
+    for name, opset, bits, bs, fmt in [("gemma-t%d-int8-b16-21", 21, 8, 16, "standard"),
+                                       ("gemma-t%d-int4-b16-21", 21, 4, 16, "standard"),
+                                       ("gemma-t%d-int8-col-17", 17, 8, 0, "standard"),
+                                       ("gemma-t%d-int8-b16-ort", 17, 8, 16, "ort"),
+                                       ("gemma-t%d-int4-b64-ort", 21, 4, 64, "ort")]:
+        name = name % tb
+        src = os.path.join(work, name + "-src.onnx")
+        make_gemm(src, opset, tb)
+        out = os.path.join(work, name + ".onnx")
+        args = [src, out, "--to", "int%d" % bits, "--select", "op:Gemm:1", "--format", fmt,
+                "--asymmetric"] + (["--block-size", str(bs)] if bs else [])
+        rc, err = run_cli(*args)
+        if not report(rc == 0, name + ": converted", err.strip()):
+            continue
+        bsz = bs or KM
+        nb = KM // bsz
+        qT, zT, sT = ref_quant_asym(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs], [N, K/bs]
+        it = inits(onnx.load(out))
+        t, zt = it["fc.weight"], it.get("fc.weight_zero_point")
+        if not report(zt is not None, name + ": zero points", list(it)):
+            continue
+        zraw = np.frombuffer(zt.raw_data, np.uint8)
+        if fmt == "ort":
+            got = (np.frombuffer(t.raw_data, np.uint8).astype(np.int64) if bits == 8
+                   else unpack_nibbles(t.raw_data, False))
+            if bits == 8:
+                zwant = zT.astype(np.uint8)
+            else:
+                zpad = np.concatenate([zT, np.zeros((NM, nb % 2), np.int64)], axis=1)
+                zwant = (zpad[:, 0::2] | (zpad[:, 1::2] << 4)).astype(np.uint8)
+            zok = np.array_equal(zraw.reshape(zwant.shape), zwant)
+            qok = np.array_equal(got.reshape(NM, KM), qT)
+        else:
+            stored = [NM, KM] if tb else [KM, NM]
+            got = (unpack_nibbles(t.raw_data, False)[:KM * NM] if t.data_type == UINT4
+                   else np.frombuffer(t.raw_data, np.uint8).astype(np.int64))
+            qok = np.array_equal(got.reshape(stored), qT if tb else qT.T)
+            zwant = zT.reshape(NM) if not bs else (zT if tb else zT.T)
+            zgot = (unpack_nibbles(zt.raw_data, False)[:zwant.size] if zt.data_type == UINT4
+                    else zraw.astype(np.int64))
+            zok = list(zt.dims) == list(zwant.shape) and np.array_equal(
+                zgot.reshape(zwant.shape), zwant)
+        report(qok and zok, name + ": stored values and zero points equal the reference")
+        deqW = ((qT - np.repeat(zT, bsz, axis=1)).astype(np.float32).reshape(NM, nb, bsz) *
+                sT[:, :, None]).reshape(NM, KM).T
+        if ort_runner:
+            y, err = ort_gemm(out, xv)
+            if report(y is not None, name + ": onnxruntime runs it", err):
+                cv = bias.astype(np.float64)
+                ref = xv.astype(np.float64) @ deqW.astype(np.float64) + cv
+                bound = 64 * np.finfo(np.float32).eps * (
+                    np.abs(xv) @ np.abs(deqW) + np.abs(cv)) + 1e-30
+                report(np.all(np.abs(y - ref) <= bound),
+                       name + ": y = x @ ((q - zp) * scale) + C within the rounding",
+                       np.max(np.abs(y - ref) / bound))
+
 # FLOAT16 Gemms: the weight's own type for the scales; the products are
 # FLOAT16 (possibly accumulated in FLOAT16: the bound uses FLOAT16's eps)
 w16 = w.astype(np.float16)
@@ -1095,16 +1154,6 @@ for name, kw, words in [
         report(rc in (1, 2) and words in err and "Gemm 'fc'" in err and
                not os.path.exists(out), "refused: %s (transB %d)" % (name, tb),
                "rc %d: %s" % (rc, err.strip()))
-# asymmetric quantization takes tables and MatMul weights, not Gemm weights
-for fmt in ("standard", "ort"):
-    src = os.path.join(work, "gemm-refused-src.onnx")
-    make_gemm(src, 21, 1)
-    if os.path.exists(out):
-        os.unlink(out)
-    rc, err = run_cli(src, out, "--to", "int8", "--select", "op:Gemm:1", "--format", fmt,
-                      "--block-size", "16", "--asymmetric")
-    report(rc in (1, 2) and "Gemm weights" in err and not os.path.exists(out),
-           "refused: an asymmetric Gemm weight (%s)" % fmt, "rc %d: %s" % (rc, err.strip()))
 # a weight read by Gemms of both orientations (K = N) is no candidate
 sq = (rng.standard_normal((KM, KM)) * 0.05).astype(np.float32)
 xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", KM])
