@@ -455,6 +455,19 @@ typedef struct {
   uint8_t *bad; /* 1: a NaN or an infinity among the values, 2: no FLOAT16 scale */
 } osl_qgroup;
 
+/* The bits of block_scale_fast()'s FLOAT scale for largest magnitude a
+ * (not NaN, not infinite; qf = qd = qmax), without branches: a / qmax in
+ * FLOAT, stepped up a float where it is below the exact quotient (a
+ * quotient of 0 becomes the smallest float that way, as a > 0 * qmax); 1
+ * for a block of zeros. */
+static inline uint32_t f32_scale_bits(float a, float qf, double qd) {
+  float v = a / qf;
+  uint32_t u;
+  memcpy(&u, &v, sizeof u);
+  u += (double)a > qd * (double)v;
+  return a > 0 ? u : 0x3f800000u;
+}
+
 /* Blocks k0 .. k0 + gn - 1 of this run (block k: block k % nb of element
  * k / nb) into g: block_scale_fast() of each. */
 static void prepare(const osl_qx *q, size_t first, const uint8_t *src, size_t nb, size_t k0,
@@ -468,29 +481,20 @@ static void prepare(const osl_qx *q, size_t first, const uint8_t *src, size_t nb
     memcpy(&g->amax[j], &m, sizeof m);
     g->bad[j] = m >= 0x7f800000u;
   }
-  /* block_scale_fast() without branches (a quotient of 0 becomes the
-   * smallest float through the step up, as amax > 0 * qmax) */
+  /* block_scale_fast() without branches */
   float qf = (float)q->qmax;
   double qd = q->qmax;
   uint8_t *odd = g->bad + g->cap; /* blocks left to block_scale_fast() */
   if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) {
     for (size_t j = 0; j < gn; j++) {
-      float a = g->amax[j], v = a / qf;
-      uint32_t u;
-      memcpy(&u, &v, sizeof u);
-      u += (double)a > qd * (double)v;
-      u = a > 0 ? u : 0x3f800000u;
+      uint32_t u = f32_scale_bits(g->amax[j], qf, qd);
       memcpy(&g->s[j], &u, sizeof u);
     }
     return;
   }
   unsigned any = 0;
   for (size_t j = 0; j < gn; j++) {
-    float a = g->amax[j], v = a / qf;
-    uint32_t u;
-    memcpy(&u, &v, sizeof u);
-    u += (double)a > qd * (double)v;
-    u = a > 0 ? u : 0x3f800000u;
+    uint32_t u = f32_scale_bits(g->amax[j], qf, qd);
     /* ceil_f16() where the result is a normal FLOAT16 */
     uint32_t b = ((u - 0x38000000u) >> 13) + ((u & 0x1fffu) != 0);
     uint32_t fb = (b << 13) + 0x38000000u;
