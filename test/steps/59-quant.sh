@@ -17,21 +17,5 @@
 # onnxruntime both forms agree within the accumulation's rounding. Gemm
 # weights (--select op:Gemm:1, transB 0 and 1): the same, C kept or made
 # MatMulNBits' bias, and the Gemms MatMulNBits cannot compute refused.
-set -u
-B=${B:-build}
-PY=/usr/bin/python3
-. test/ort-setup.sh
-if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
-  echo "FAIL setup: python3-onnx and python3-numpy are needed at $PY"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-[ -x "$B/onnxslim" ] || make -s B="$B" all >/dev/null || { echo "FAIL setup: make all"; echo "0 passed, 1 failed"; exit 1; }
-runner=test/quant/run_ort.js
-if ! command -v node >/dev/null 2>&1 || ! ort_setup; then
-  echo "FAIL setup: node and onnxruntime-node are needed (test/ort-setup.sh)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-rm -rf "$B/quant"
-exec "$PY" test/quant/check_quant.py "$B/onnxslim" "$B/quant" "$runner"
+quant_check=check_quant.py quant_dir=quant
+. test/quant/step.sh
