@@ -110,6 +110,18 @@ def unpack_nibbles(raw, signed):
     return out
 
 
+def check_onnx(m, opset, tag):
+    """onnx's full checker on model m, for opsets it knows (<= CHECKER_OPSET)."""
+    if opset > CHECKER_OPSET:
+        return
+    try:
+        onnx.checker.check_model(m, full_check=True)
+        ok, why = True, ""
+    except Exception as e:  # noqa: BLE001
+        ok, why = False, str(e).split("\n")[0]
+    report(ok, tag + ": onnx checker (full)", why)
+
+
 def inits(m):
     return {t.name: t for t in m.graph.initializer}
 
@@ -157,13 +169,7 @@ for name, opset, bits, bs, fmt, extra, stored in cases:
     if not report(rc == 0, name + ": converted", err.strip()):
         continue
     m = onnx.load(out)
-    if opset <= CHECKER_OPSET:
-        try:
-            onnx.checker.check_model(m, full_check=True)
-            ok, why = True, ""
-        except Exception as e:  # noqa: BLE001
-            ok, why = False, str(e).split("\n")[0]
-        report(ok, name + ": onnx checker (full)", why)
+    check_onnx(m, opset, name)
     report([o.name for o in m.graph.output] == ["rows"], name + ": output name unchanged")
     it = inits(m)
     t = it.get("emb.weight")
@@ -385,13 +391,7 @@ for name, opset, bits, bs, fmt, extra, stored, zt in acases:
     if not report(rc == 0, name + ": converted", err.strip()):
         continue
     m = onnx.load(out)
-    if opset <= CHECKER_OPSET:
-        try:
-            onnx.checker.check_model(m, full_check=True)
-            ok, why = True, ""
-        except Exception as e:  # noqa: BLE001
-            ok, why = False, str(e).split("\n")[0]
-        report(ok, name + ": onnx checker (full)", why)
+    check_onnx(m, opset, name)
     report([o.name for o in m.graph.output] == ["rows"], name + ": output name unchanged")
     Q = 255 if bits == 8 else 15
     bsz = bs or K
@@ -570,13 +570,7 @@ for name, dt, opset, bs, asym, extra, ranks in ncases:
         if not report(rc == 0, tag + ": converted", err.strip()):
             continue
         m = onnx.load(out)
-        if opset <= CHECKER_OPSET:
-            try:
-                onnx.checker.check_model(m, full_check=True)
-                ok, why = True, ""
-            except Exception as e:  # noqa: BLE001
-                ok, why = False, str(e).split("\n")[0]
-            report(ok, tag + ": onnx checker (full)", why)
+        check_onnx(m, opset, tag)
         report([o.name for o in m.graph.output] == ["rows"], tag + ": output name unchanged")
         it = inits(m)
         t = it["emb.weight"]
@@ -697,13 +691,7 @@ for name, opset, bits, bs, fmt, extra in mm_cases:
     if not report(rc == 0, name + ": converted", err.strip()):
         continue
     m = onnx.load(out)
-    if opset <= CHECKER_OPSET:
-        try:
-            onnx.checker.check_model(m, full_check=True)
-            ok, why = True, ""
-        except Exception as e:  # noqa: BLE001
-            ok, why = False, str(e).split("\n")[0]
-        report(ok, name + ": onnx checker (full)", why)
+    check_onnx(m, opset, name)
     bsz = bs or KM
     # reference: blocks along K, per column
     qT, sT = ref_quant(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs]
@@ -769,13 +757,7 @@ for name, opset, bits, bs, fmt, extra in mm_acases:
     if not report(rc == 0, name + ": converted", err.strip()):
         continue
     m = onnx.load(out)
-    if opset <= CHECKER_OPSET:
-        try:
-            onnx.checker.check_model(m, full_check=True)
-            ok, why = True, ""
-        except Exception as e:  # noqa: BLE001
-            ok, why = False, str(e).split("\n")[0]
-        report(ok, name + ": onnx checker (full)", why)
+    check_onnx(m, opset, name)
     bsz = bs or KM
     nb = KM // bsz
     qT, zT, sT = ref_quant_asym(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs], [N, K/bs]
@@ -928,13 +910,7 @@ for tb in (0, 1):
         if not report(rc == 0, name + ": converted", err.strip()):
             continue
         m = onnx.load(out)
-        if opset <= CHECKER_OPSET:
-            try:
-                onnx.checker.check_model(m, full_check=True)
-                ok, why = True, ""
-            except Exception as e:  # noqa: BLE001
-                ok, why = False, str(e).split("\n")[0]
-            report(ok, name + ": onnx checker (full)", why)
+        check_onnx(m, opset, name)
         bsz = bs or KM
         qT, sT = ref_quant(w.T.copy(), bits, bsz)  # [N, K], [N, K/bs]: independent of transB
         it = inits(m)
