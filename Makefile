@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # libonnxslim - build, test, install.
 #
-#   make            library (shared + static), the onnxslim command, examples
+#   make            library (shared + static), the libonnxslim command, examples
 #   make deps       install the Debian packages the build and tests need
 #   make demo       run the main job on the bundled default model
 #   make examples   every example (examples/README.md) into build/examples
@@ -13,6 +15,9 @@
 #   make abi-check  abidiff of the built library against abi/libonnxslim.abi
 #   make abi-dump   regenerate abi/libonnxslim.abi from the built library
 #   make install    PREFIX=/usr/local DESTDIR= (and PYTHONDIR, see below)
+#   make install-strip  the same, binaries stripped
+#   make uninstall  remove what make install put there (same variables)
+#   make dist       libonnxslim-VERSION.tar.gz, reproducible
 
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
@@ -22,13 +27,14 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
 # where bash-completion (2.x) looks for the completion of a command
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-# The Python package goes where Debian's python3 looks: /usr/lib/python3/
-# dist-packages for PREFIX=/usr, else PREFIX/lib/python3.X/dist-packages (X of
-# $(PYTHON); /usr/local/lib/python3.11/dist-packages on Debian 12). Recursive
-# (=): python3 is asked only when install runs.
-PYTHON ?= python3
-PYVER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)
-PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
+# The Python package goes where the interpreter PYTHON imports from for
+# PREFIX (scripts/python-dir.py): with Debian's python3, the default,
+# /usr/lib/python3/dist-packages for PREFIX=/usr and
+# /usr/local/lib/python3.X/dist-packages for /usr/local; else
+# PREFIX/lib/python3.X/site-packages. Recursive (=): PYTHON is asked only
+# when install runs.
+PYTHON ?= /usr/bin/python3
+PYTHONDIR ?= $(shell $(PYTHON) scripts/python-dir.py '$(PREFIX)' | sed -n 1p)
 DESTDIR ?=
 
 CC ?= cc
@@ -62,7 +68,7 @@ LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
 LIB_H := $(sort $(shell find lib -name '*.h'))
 HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
 
-all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/onnxslim $(B)/examples/summary
+all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/libonnxslim $(B)/examples/summary
 
 # One clear line when a build dependency is missing, instead of a compiler or
 # linker error later (order-only: it never makes anything rebuild).
@@ -70,10 +76,17 @@ need-deps:
 	@ONNX_PROTO=$(ONNX_PROTO) sh scripts/install-deps.sh --check
 
 # ---- generated nanopb code ------------------------------------------------
+# REUSE-IgnoreStart (the licence lines below are written into generated files)
 $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-deps
 	@mkdir -p $(B)/proto
 	cp $(ONNX_PROTO) $(B)/proto/onnx.proto
 	cd $(B)/proto && nanopb_generator.py -q -f $(CURDIR)/lib/proto/onnx.options onnx.proto
+	@# generated from onnx.proto: Apache-2.0, as its source (NOTICE)
+	for f in onnx.pb.c onnx.pb.h; do \
+	  { printf '/* SPDX-FileCopyrightText: Copyright (c) ONNX Project Contributors */\n/* SPDX-License-Identifier: Apache-2.0 */\n'; \
+	    cat $(B)/proto/$$f; } > $(B)/proto/$$f.tmp && mv $(B)/proto/$$f.tmp $(B)/proto/$$f || exit 1; \
+	done
+# REUSE-IgnoreEnd
 
 $(B)/obj/%.o: lib/%.c $(LIB_H) $(HEADERS) $(B)/proto/onnx.pb.h
 	@mkdir -p $(dir $@)
@@ -103,7 +116,7 @@ $(B)/libonnxslim.a: $(LIB_OBJ) | need-deps
 	rm -f $@ && ar rcs $@ $(B)/onnxslim-all.o
 
 # ---- programs --------------------------------------------------------------
-# The onnxslim command: every tools/*.c (main.c, one cmd-NAME.c per command,
+# The libonnxslim command: every tools/*.c (main.c, one cmd-NAME.c per command,
 # the helpers they share), over the public headers only.
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TOOL_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(TOOL_SRC))
@@ -113,7 +126,7 @@ $(B)/tools/%.o: tools/%.c $(TOOL_H) $(HEADERS)
 	@mkdir -p $(B)/tools
 	$(CC) $(APP_CFLAGS) -c $< -o $@
 
-$(B)/onnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
+$(B)/libonnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
 	$(CC) $(APP_CFLAGS) -o $@ $(TOOL_OBJ) -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN'
 
 $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
@@ -134,23 +147,6 @@ $(B)/examples/recipe-cpp: examples/recipe.cpp include/onnxslim.hpp $(HEADERS) $(
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
 tests: examples
 .PHONY: examples
-
-# ---- C++ wrapper and CMake package ---------------------------------------------
-# `make install` also installs include/onnxslim.hpp (the C++17 wrapper, header
-# only) and the CMake package (find_package(onnxslim), target
-# onnxslim::onnxslim) into CMAKEDIR, its files generated for the paths of
-# that install, like onnxslim.pc.
-CMAKEDIR ?= $(LIBDIR)/cmake/onnxslim
-install: install-cxx
-install-cxx:
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(CMAKEDIR)
-	install -m 644 include/onnxslim.hpp $(DESTDIR)$(INCLUDEDIR)/
-	for f in onnxslimConfig onnxslimConfigVersion; do \
-	  sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
-	      -e 's|@VERSION@|$(VERSION)|g' -e 's|@VMAJOR@|$(VMAJOR)|g' \
-	      cmake/$$f.cmake.in > $(DESTDIR)$(CMAKEDIR)/$$f.cmake || exit 1; \
-	done
-.PHONY: install-cxx
 
 # ---- setup, demo ------------------------------------------------------------
 # Silent and cheap (one dpkg-query) when everything is installed: then
@@ -226,7 +222,9 @@ abi-check: $(B)/$(SOREAL)
 abi-dump: $(B)/$(SOREAL)
 	abidw $(ABIDW_FLAGS) --out-file $(ABI_BASELINE) $(B)/$(SOREAL)
 
-# Exhaustive checks that take minutes: every one of the 2^32 FP32 inputs of
+# Checks that take minutes (CI runs them): the release tarball's whole make
+# check where it is unpacked (test/check_long/dist-check.sh), and
+# exhaustive checks: every one of the 2^32 FP32 inputs of
 # each FP32 conversion kernel against independent references (CI runs it).
 # It runs every check once per dispatch path of the kernels the CPU has
 # (scalar, AVX2, AVX-512), which it selects with an internal function: it is
@@ -239,6 +237,7 @@ $(B)/check_long/convert_exhaustive: test/check_long/convert_exhaustive.c $(HEADE
 check-long: deps
 	$(MAKE) all $(B)/check_long/convert_exhaustive
 	$(B)/check_long/convert_exhaustive
+	sh test/check_long/dist-check.sh
 
 bench: deps
 	$(MAKE) all
@@ -254,35 +253,92 @@ fuzz: all
 	$(B)/fuzz/fuzz_external -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/fuzz_external- \
 	  $(B)/fuzz/corpus-external-work test/fuzz/corpus-external
 
-# ---- install ------------------------------------------------------------------
-# onnxslim.pc is generated at install time, so it always names this PREFIX.
+# ---- install, uninstall ---------------------------------------------------------
+# make install         PREFIX=/usr/local DESTDIR= (LIBDIR, INCLUDEDIR, BINDIR,
+#                      PKGCONFIGDIR, CMAKEDIR, MANDIR, BASHCOMPDIR, PYTHON,
+#                      PYTHONDIR), then prints where each part went and, for a
+#                      prefix outside the system's search paths, the line to add
+# make install-strip   the same with stripped binaries (or STRIP=1)
+# make uninstall       removes exactly what make install put there (same
+#                      variables)
+#
+# Relocatable: the command finds the library through $ORIGIN, the pkg-config
+# file its prefix through ${pcfiledir} (not for PREFIX=/usr, where pkg-config
+# must see /usr/include literally to leave it out), the CMake package through its own
+# location, the Python package through _installed.py (LIBDIR relative to
+# the package): a copied or moved prefix keeps working (test step 51).
+CMAKEDIR ?= $(LIBDIR)/cmake/libonnxslim
+STRIP ?=
+# $(call relpath,FROM_DIR,TO): TO relative to FROM_DIR
+relpath = $(shell realpath -m -s --relative-to='$(1)' '$(2)')
+# $(call from_prefix,DIR,VAR): DIR as $${VAR}/REST when under PREFIX, else DIR
+from_prefix = $(if $(filter $(PREFIX)/%,$(1)),$${$(2)}/$(patsubst $(PREFIX)/%,%,$(1)),$(1))
+# no rpath into the system's own library directories (Debian policy)
+SYSTEM_LIBDIRS := /usr/lib /lib /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null) /lib/$(shell $(CC) -print-multiarch 2>/dev/null)
+CLI_RPATH = $(if $(filter $(LIBDIR),$(SYSTEM_LIBDIRS)),,-Wl,-rpath,'$$ORIGIN/$(call relpath,$(BINDIR),$(LIBDIR))')
+PUBLIC_H := $(notdir $(wildcard include/onnxslim/*.h))
+PY_SRC := $(notdir $(wildcard python/libonnxslim/*.py))
+
 install: all
-	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 644 include/onnxslim.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 include/onnxslim/*.h $(DESTDIR)$(INCLUDEDIR)/onnxslim/
+	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+	  $(DESTDIR)$(PYTHONDIR)/libonnxslim
+	install -m 644 include/onnxslim.h include/onnxslim.hpp $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(addprefix include/onnxslim/,$(PUBLIC_H)) $(DESTDIR)$(INCLUDEDIR)/onnxslim/
 	install -m 755 $(B)/$(SOREAL) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(SOREAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libonnxslim.so
 	install -m 644 $(B)/libonnxslim.a $(DESTDIR)$(LIBDIR)/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	sed -e 's|@PREFIX@|$(if $(and $(filter-out /usr,$(PREFIX)),$(filter $(PREFIX)/%,$(PKGCONFIGDIR))),$${pcfiledir}/$(call relpath,$(PKGCONFIGDIR),$(PREFIX)),$(PREFIX))|g' \
+	    -e 's|@LIBDIR@|$(call from_prefix,$(LIBDIR),prefix)|g' \
+	    -e 's|@INCLUDEDIR@|$(call from_prefix,$(INCLUDEDIR),prefix)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@LIBS_PRIVATE@|$(LIB_LIBS)|g' \
-	    pkgconfig/onnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/onnxslim.pc
-	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim $(TOOL_OBJ) -L$(B) -lonnxslim \
-	  -Wl,-rpath,$(LIBDIR)
-	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
-	install -m 644 man/onnxslim.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 644 completion/onnxslim.bash $(DESTDIR)$(BASHCOMPDIR)/onnxslim
-	install -d $(DESTDIR)$(PYTHONDIR)/onnxslim
-	install -m 644 python/onnxslim/*.py $(DESTDIR)$(PYTHONDIR)/onnxslim/
+	    pkgconfig/libonnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libonnxslim.pc
+	for f in libonnxslimConfig libonnxslimConfigVersion; do \
+	  sed -e 's|@PREFIX_FROM_HERE@|$(call relpath,$(CMAKEDIR),$(PREFIX))|g' \
+	      -e 's|@LIBDIR@|$(call from_prefix,$(LIBDIR),_onnxslim_prefix)|g' \
+	      -e 's|@INCLUDEDIR@|$(call from_prefix,$(INCLUDEDIR),_onnxslim_prefix)|g' \
+	      -e 's|@VERSION@|$(VERSION)|g' -e 's|@VMAJOR@|$(VMAJOR)|g' \
+	      cmake/$$f.cmake.in > $(DESTDIR)$(CMAKEDIR)/$$f.cmake || exit 1; \
+	done
+	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/libonnxslim $(TOOL_OBJ) -L$(B) -lonnxslim $(CLI_RPATH)
+	install -m 644 man/libonnxslim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completion/libonnxslim.bash $(DESTDIR)$(BASHCOMPDIR)/libonnxslim
+	install -m 644 $(addprefix python/libonnxslim/,$(PY_SRC)) $(DESTDIR)$(PYTHONDIR)/libonnxslim/
 	@# _installed.py: where the library is, for a LIBDIR that is not on
 	@# ldconfig's path; relative to the package (so a DESTDIR stage or a moved
 	@# prefix works too) and absolute
 	printf '"""Written by make install: the LIBDIR of libonnxslim (see _lib.py)."""\nLIBDIR = "%s"\nLIBDIR_FROM_PACKAGE = "%s"\n' \
-	  '$(LIBDIR)' "$$(realpath -m -s --relative-to='$(PYTHONDIR)/onnxslim' '$(LIBDIR)')" \
-	  > $(DESTDIR)$(PYTHONDIR)/onnxslim/_installed.py
+	  '$(LIBDIR)' "$(call relpath,$(PYTHONDIR)/libonnxslim,$(LIBDIR))" \
+	  > $(DESTDIR)$(PYTHONDIR)/libonnxslim/_installed.py
+	$(if $(STRIP),strip --strip-unneeded $(DESTDIR)$(LIBDIR)/$(SOREAL) $(DESTDIR)$(BINDIR)/libonnxslim)
+	$(if $(STRIP),strip --strip-debug $(DESTDIR)$(LIBDIR)/libonnxslim.a)
+	@sh scripts/install-report.sh '$(DESTDIR)' '$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(BINDIR)' \
+	  '$(PKGCONFIGDIR)' '$(CMAKEDIR)' '$(MANDIR)' '$(BASHCOMPDIR)' '$(PYTHONDIR)' '$(PYTHON)' '$(SOREAL)'
+
+install-strip:
+	$(MAKE) install STRIP=1
+
+# Every file install writes, by the same variables; then the directories that
+# are the install's own (include/onnxslim, the CMake and Python package
+# directories) when empty. Shared directories (bin, lib, share/man/man1, ...)
+# are left, as automake does.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,onnxslim.h onnxslim.hpp $(addprefix onnxslim/,$(PUBLIC_H)))
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(SOREAL) $(SONAME) libonnxslim.so libonnxslim.a)
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libonnxslim.pc
+	rm -f $(DESTDIR)$(CMAKEDIR)/libonnxslimConfig.cmake $(DESTDIR)$(CMAKEDIR)/libonnxslimConfigVersion.cmake
+	rm -f $(DESTDIR)$(BINDIR)/libonnxslim $(DESTDIR)$(MANDIR)/man1/libonnxslim.1 $(DESTDIR)$(BASHCOMPDIR)/libonnxslim
+	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/libonnxslim/,$(PY_SRC) _installed.py)
+	rm -rf $(DESTDIR)$(PYTHONDIR)/libonnxslim/__pycache__
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(PYTHONDIR)/libonnxslim 2>/dev/null
+
+# libonnxslim-VERSION.tar.gz: every tracked file, reproducible (scripts/dist.sh;
+# SOURCE_DATE_EPOCH defaults to the last commit's time)
+dist:
+	sh scripts/dist.sh $(VERSION)
 
 clean:
 	rm -rf $(B)
 
-.PHONY: all need-deps tests deps demo check check-long bench fuzz install clean abi-check abi-dump format-check format
+.PHONY: all need-deps tests deps demo check check-long bench fuzz install install-strip uninstall dist clean abi-check abi-dump format-check format

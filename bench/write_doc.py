@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Writes docs/benchmarks.md from the log of a full `make bench` run.
 
 Usage: write_doc.py BENCH_LOG OUT_MD [README]
@@ -82,7 +84,10 @@ def main():
     if run(["git", "status", "--porcelain", "--untracked-files=no"]):
         commit += " (with uncommitted changes)"
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    md = ["# Benchmarks", "",
+    # REUSE-IgnoreStart
+    md = ["<!-- SPDX-FileCopyrightText: 2026 The libonnxslim authors -->",
+          "<!-- SPDX-License-Identifier: MIT -->", "# Benchmarks", "",
+    # REUSE-IgnoreEnd
           "Written by `make bench` (bench/run.sh, bench/sections/, bench/write_doc.py) on %s at commit %s. "
           "Do not edit: run `make bench` again. Every figure is measured side by side in that one run; "
           "the machine is shared, so single timings vary from run to run, and memory figures are peak "

@@ -1,15 +1,17 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # `make demo`: the main job on the bundled default model.
 # Builds the default BERT-shaped model (an embedding table read by a Gather,
 # two encoder layers, a classifier head) with test/gen/make_bert.py, prints a
 # short summary, verifies an unedited round trip, then runs the published
-# recipe with the onnxslim command: the Gather's table stored as BF16 with a
+# recipe with the libonnxslim command: the Gather's table stored as BF16 with a
 # Cast after the Gather, saved once with every tensor in one external data
 # file and once as a single file. Both outputs are checked and must have the
 # same fingerprint; the sizes before and after are printed.
 set -eu
 B=${B:-build}
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 dir="$B/demo"
 mkdir -p "$dir"
 model="$dir/bert-default.onnx"
@@ -25,13 +27,13 @@ fi
 
 size() { stat -c %s "$1"; }
 
-echo "== 1. the input model (onnxslim info $model, shortened)"
+echo "== 1. the input model (libonnxslim info $model, shortened)"
 "$cli" info "$model" | awk '
   /^[a-z_ ]+:/ { show = ($0 ~ /^(file|size|producer|graph|inputs|outputs|nodes|initializers|initializer_bytes|largest initializers):/) }
   show'
 echo
 
-echo "== 2. unedited round trip: onnxslim convert $model $saved"
+echo "== 2. unedited round trip: libonnxslim convert $model $saved"
 "$cli" convert "$model" "$saved"
 if cmp -s "$model" "$saved"; then
   echo "round trip: byte-identical ($(size "$saved") bytes)"
@@ -43,7 +45,7 @@ fi
 echo
 
 echo "== 3. the published recipe, one command:"
-echo "   onnxslim convert $model $ext \\"
+echo "   libonnxslim convert $model $ext \\"
 echo "     --gather-to bf16 --report --external-data --threshold 0 \\"
 echo "     --location $data_name --also-single-file $single"
 rm -f "$ext" "$dir/$data_name" "$single"
@@ -65,11 +67,18 @@ if [ "$fp_ext" != "$fp_single" ]; then
   exit 1
 fi
 echo "external-data and single-file models: same fingerprint"
-ort_modules="$B/node/node_modules" # set up by `make check` (test step 45)
-if [ -d "$ort_modules/onnxruntime-node" ] && command -v node > /dev/null; then
+# onnxruntime-node from the npm registry, as `make check` sets it up
+# (test/ort-setup.sh, kept in $B/node); without node, npm or the registry the
+# demo says in one line that it skipped the run and how to get it
+. test/ort-setup.sh
+if ! command -v node > /dev/null 2>&1 || ! command -v npm > /dev/null 2>&1; then
+  echo "onnxruntime run skipped: node and npm are missing (make deps installs Debian's nodejs and npm)"
+elif ! ort_setup > "$dir/ort-setup.log" 2>&1; then
+  echo "onnxruntime run skipped: npm could not install onnxruntime-node@$ORT_VERSION ($(grep -m 1 -i 'error' "$dir/ort-setup.log" || tail -n 1 "$dir/ort-setup.log")); run 'make demo' again where the npm registry is reachable"
+else
   for f in "$model" "$ext" "$single"; do
     printf 'onnxruntime, %-34s ' "$(basename "$f"):"
-    ORT_NODE_MODULES="$ort_modules" node test/gen/run_ort.js "$f" | sed 's/ finite=true//'
+    node test/gen/run_ort.js "$f" | sed 's/ finite=true//'
   done
 fi
 echo

@@ -1,0 +1,365 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""ctypes declarations of the public C API (generated; do not edit).
+
+Written by scripts/gen-python-capi.py from include/onnxslim/*.h:
+one CFUNCTYPE per function pointer type, one Structure per options or
+statistics structure and FUNCTIONS, name -> (restype, argtypes) for every
+public function. python/tests/test_capi.py regenerates it and fails on any
+difference.
+"""
+
+from ctypes import (CFUNCTYPE, POINTER as P, Structure, c_char_p, c_double, c_float,
+                    c_int, c_int32, c_int64, c_size_t, c_uint, c_uint16, c_uint32,
+                    c_uint64, c_void_p)
+
+#: An opaque handle (onnxslim_model *, onnxslim_node *, ...).
+H = c_void_p
+
+#: onnxslim_progress_fn (common.h).
+ProgressFn = CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p)
+
+
+class CheckOptions(Structure):
+    """onnxslim_check_options (check.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("skip", P(c_int)),
+        ("n_skip", c_size_t),
+        ("flags", c_uint),
+    ]
+
+
+class ConvertStats(Structure):
+    """onnxslim_convert_stats (convert.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("count", c_uint64),
+        ("to_inf", c_uint64),
+        ("saturated", c_uint64),
+        ("flushed", c_uint64),
+        ("nan", c_uint64),
+        ("max_abs_error", c_double),
+        ("max_rel_error", c_double),
+    ]
+
+
+class ConvertOptions(Structure):
+    """onnxslim_convert_options (convert.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("to", c_int32),
+        ("policy", c_int),
+        ("flags", c_uint),
+        ("select", P(c_char_p)),
+        ("n_select", c_size_t),
+        ("min_size", c_uint64),
+        ("exclude", P(c_char_p)),
+        ("n_exclude", c_size_t),
+        ("report_flags", c_uint),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
+        ("block_size", c_uint64),
+        ("format", c_int),
+        ("quant_flags", c_uint),
+        ("scale_type", c_int32),
+        ("clip_percentile", c_double),
+    ]
+
+
+class QuantStats(Structure):
+    """onnxslim_quant_stats (convert.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("bits", c_int),
+        ("block_size", c_uint64),
+        ("rows", c_uint64),
+        ("blocks", c_uint64),
+        ("saturated", c_uint64),
+        ("scale_min", c_double),
+        ("scale_max", c_double),
+        ("max_abs_error", c_double),
+        ("max_row_rel_error", c_double),
+        ("rows_over_1pct", c_uint64),
+    ]
+
+
+class LoadOptions(Structure):
+    """onnxslim_load_options (model.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("flags", c_uint),
+        ("max_depth", c_uint),
+        ("base_dir", c_char_p),
+        ("max_memory", c_uint64),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+class SaveOptions(Structure):
+    """onnxslim_save_options (save.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("flags", c_uint),
+        ("layout", c_int),
+        ("size_threshold", c_uint64),
+        ("align", c_uint64),
+        ("location", c_char_p),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+#: name -> (restype, [argtypes]) for every public function.
+FUNCTIONS = {
+    # check.h
+    "onnxslim_check": (c_int, [P(H), H, c_uint]),
+    "onnxslim_check_report_count": (c_size_t, [H]),
+    "onnxslim_check_report_location": (c_char_p, [H, c_size_t]),
+    "onnxslim_check_report_message": (c_char_p, [H, c_size_t]),
+    "onnxslim_check_report_code": (c_int, [H, c_size_t]),
+    "onnxslim_check_report_note": (c_char_p, [H]),
+    "onnxslim_check_options_init": (c_int, [P(CheckOptions), c_uint]),
+    "onnxslim_check_with": (c_int, [P(H), H, P(CheckOptions)]),
+    "onnxslim_check_code_name": (c_char_p, [c_int]),
+    "onnxslim_check_code_description": (c_char_p, [c_int]),
+    "onnxslim_check_code_from_name": (c_int, [c_char_p]),
+    "onnxslim_check_report_free": (None, [H]),
+    # cleanup.h
+    "onnxslim_cleanup_toposort": (c_int, [H, c_uint]),
+    "onnxslim_cleanup_remove_unused": (c_int, [H, c_uint, P(c_size_t)]),
+    # convert.h
+    "onnxslim_convert_stats_init": (c_int, [P(ConvertStats), c_uint]),
+    "onnxslim_convert_f32_to_bf16": (c_int, [
+        P(c_uint16), P(c_float), c_size_t, c_uint, P(ConvertStats)]),
+    "onnxslim_convert_f32_to_f16": (c_int, [
+        P(c_uint16), P(c_float), c_size_t, c_uint, P(ConvertStats)]),
+    "onnxslim_convert_bf16_to_f32": (c_int, [P(c_float), P(c_uint16), c_size_t]),
+    "onnxslim_convert_f16_to_f32": (c_int, [P(c_float), P(c_uint16), c_size_t]),
+    "onnxslim_convert_f64_to_f32": (c_int, [
+        P(c_float), P(c_double), c_size_t, c_uint, P(ConvertStats)]),
+    "onnxslim_convert_f32_to_f64": (c_int, [P(c_double), P(c_float), c_size_t]),
+    "onnxslim_convert_f16_to_bf16": (c_int, [
+        P(c_uint16), P(c_uint16), c_size_t, c_uint, P(ConvertStats)]),
+    "onnxslim_convert_bf16_to_f16": (c_int, [
+        P(c_uint16), P(c_uint16), c_size_t, c_uint, P(ConvertStats)]),
+    "onnxslim_convert_options_init": (c_int, [P(ConvertOptions), c_uint]),
+    "onnxslim_convert_model": (c_int, [P(H), H, P(ConvertOptions)]),
+    "onnxslim_convert_gather_tables": (c_int, [P(H), H, c_int32, c_uint64, c_uint]),
+    "onnxslim_convert_report_count": (c_size_t, [H]),
+    "onnxslim_convert_report_name": (c_char_p, [H, c_size_t]),
+    "onnxslim_convert_report_from": (c_int32, [H, c_size_t]),
+    "onnxslim_convert_report_to": (c_int32, [H, c_size_t]),
+    "onnxslim_convert_report_bytes_before": (c_int, [H, c_size_t, P(c_uint64)]),
+    "onnxslim_convert_report_bytes_after": (c_int, [H, c_size_t, P(c_uint64)]),
+    "onnxslim_convert_report_add_stats": (c_int, [H, c_size_t, P(ConvertStats)]),
+    "onnxslim_convert_report_quant_stats": (c_int, [H, c_size_t, P(QuantStats)]),
+    "onnxslim_convert_report_free": (None, [H]),
+    # error.h
+    "onnxslim_strerror": (c_char_p, [c_int]),
+    "onnxslim_error_last": (c_char_p, []),
+    "onnxslim_error_last_code": (c_int, []),
+    "onnxslim_error_clear": (None, []),
+    # fingerprint.h
+    "onnxslim_fingerprint": (c_int, [c_char_p, c_size_t, H]),
+    # graph.h
+    "onnxslim_graph_name": (c_char_p, [H]),
+    "onnxslim_graph_doc_string": (c_char_p, [H]),
+    "onnxslim_graph_model": (H, [H]),
+    "onnxslim_graph_parent_node": (H, [H]),
+    "onnxslim_graph_node_count": (c_size_t, [H]),
+    "onnxslim_graph_node": (H, [H, c_size_t]),
+    "onnxslim_graph_input_count": (c_size_t, [H]),
+    "onnxslim_graph_input": (H, [H, c_size_t]),
+    "onnxslim_graph_output_count": (c_size_t, [H]),
+    "onnxslim_graph_output": (H, [H, c_size_t]),
+    "onnxslim_graph_value_info_count": (c_size_t, [H]),
+    "onnxslim_graph_value_info": (H, [H, c_size_t]),
+    "onnxslim_graph_initializer_count": (c_size_t, [H]),
+    "onnxslim_graph_initializer": (H, [H, c_size_t]),
+    "onnxslim_graph_sparse_initializer_count": (c_size_t, [H]),
+    "onnxslim_graph_sparse_initializer": (H, [H, c_size_t]),
+    "onnxslim_graph_find_node": (H, [H, c_char_p]),
+    "onnxslim_graph_find_initializer": (H, [H, c_char_p]),
+    "onnxslim_graph_find_value_info": (H, [H, c_char_p]),
+    "onnxslim_graph_producer": (H, [H, c_char_p]),
+    "onnxslim_graph_consumer_count": (c_size_t, [H, c_char_p]),
+    "onnxslim_graph_consumer": (H, [H, c_char_p, c_size_t]),
+    "onnxslim_graph_set_name": (c_int, [H, c_char_p]),
+    "onnxslim_graph_add_node": (c_int, [
+        H, c_size_t, c_char_p, c_char_p, c_char_p, P(c_char_p), c_size_t, P(c_char_p), c_size_t,
+        P(H)]),
+    "onnxslim_graph_remove_node": (c_int, [H, H]),
+    "onnxslim_graph_move_node": (c_int, [H, H, c_size_t]),
+    "onnxslim_graph_add_initializer": (c_int, [
+        H, c_char_p, c_int32, P(c_int64), c_size_t, c_void_p, c_size_t, c_uint, P(H)]),
+    "onnxslim_graph_add_initializer_copy": (c_int, [H, H, c_char_p, P(H)]),
+    "onnxslim_graph_remove_initializer": (c_int, [H, H]),
+    "onnxslim_graph_add_input": (c_int, [H, c_char_p, P(H)]),
+    "onnxslim_graph_add_output": (c_int, [H, c_char_p, P(H)]),
+    "onnxslim_graph_add_value_info": (c_int, [H, c_char_p, P(H)]),
+    "onnxslim_graph_remove_value_info": (c_int, [H, H]),
+    "onnxslim_graph_reorder_nodes": (c_int, [H, P(H), c_size_t]),
+    "onnxslim_graph_rename_value": (c_int, [H, c_char_p, c_char_p]),
+    # insert.h
+    "onnxslim_insert_after": (c_int, [
+        H, c_char_p, c_char_p, c_char_p, P(H), c_size_t, c_char_p, P(H)]),
+    "onnxslim_insert_before": (c_int, [H, H, c_size_t, c_char_p, c_char_p, c_char_p, P(H)]),
+    "onnxslim_insert_cast_after": (c_int, [H, c_char_p, c_int32, P(H), c_size_t, c_char_p, P(H)]),
+    "onnxslim_insert_cast_before": (c_int, [H, H, c_size_t, c_int32, c_char_p, P(H)]),
+    # model.h
+    "onnxslim_load_options_init": (c_int, [P(LoadOptions), c_uint]),
+    "onnxslim_model_open": (c_int, [P(H), c_char_p, P(LoadOptions)]),
+    "onnxslim_model_from_buffer": (c_int, [P(H), c_void_p, c_size_t, c_uint, P(LoadOptions)]),
+    "onnxslim_model_free": (None, [H]),
+    "onnxslim_model_ir_version": (c_int64, [H]),
+    "onnxslim_model_producer_name": (c_char_p, [H]),
+    "onnxslim_model_producer_version": (c_char_p, [H]),
+    "onnxslim_model_domain": (c_char_p, [H]),
+    "onnxslim_model_version": (c_int64, [H]),
+    "onnxslim_model_doc_string": (c_char_p, [H]),
+    "onnxslim_model_opset_count": (c_size_t, [H]),
+    "onnxslim_model_opset": (c_int, [H, c_size_t, P(c_char_p), P(c_int64)]),
+    "onnxslim_model_metadata_count": (c_size_t, [H]),
+    "onnxslim_model_metadata": (c_int, [H, c_size_t, P(c_char_p), P(c_char_p)]),
+    "onnxslim_model_graph": (H, [H]),
+    "onnxslim_model_function_count": (c_size_t, [H]),
+    "onnxslim_model_function": (H, [H, c_size_t]),
+    "onnxslim_function_name": (c_char_p, [H]),
+    "onnxslim_function_domain": (c_char_p, [H]),
+    "onnxslim_function_doc_string": (c_char_p, [H]),
+    "onnxslim_function_input_count": (c_size_t, [H]),
+    "onnxslim_function_input": (c_char_p, [H, c_size_t]),
+    "onnxslim_function_output_count": (c_size_t, [H]),
+    "onnxslim_function_output": (c_char_p, [H, c_size_t]),
+    "onnxslim_function_attribute_count": (c_size_t, [H]),
+    "onnxslim_function_attribute": (c_char_p, [H, c_size_t]),
+    "onnxslim_function_node_count": (c_size_t, [H]),
+    "onnxslim_function_node": (H, [H, c_size_t]),
+    "onnxslim_function_opset_count": (c_size_t, [H]),
+    "onnxslim_function_opset": (c_int, [H, c_size_t, P(c_char_p), P(c_int64)]),
+    "onnxslim_model_file_count": (c_size_t, [H]),
+    "onnxslim_model_file": (c_char_p, [H, c_size_t]),
+    "onnxslim_model_file_find": (c_int, [H, c_char_p, P(c_size_t)]),
+    "onnxslim_model_set_producer": (c_int, [H, c_char_p, c_char_p]),
+    "onnxslim_model_set_doc_string": (c_int, [H, c_char_p]),
+    "onnxslim_model_set_ir_version": (c_int, [H, c_int64]),
+    "onnxslim_model_set_opset": (c_int, [H, c_char_p, c_int64]),
+    "onnxslim_model_remove_opset": (c_int, [H, c_char_p]),
+    "onnxslim_model_set_metadata": (c_int, [H, c_char_p, c_char_p]),
+    "onnxslim_model_remove_metadata": (c_int, [H, c_char_p]),
+    "onnxslim_model_unique_name": (c_int, [H, c_char_p, P(c_char_p)]),
+    # node.h
+    "onnxslim_node_name": (c_char_p, [H]),
+    "onnxslim_node_op_type": (c_char_p, [H]),
+    "onnxslim_node_domain": (c_char_p, [H]),
+    "onnxslim_node_doc_string": (c_char_p, [H]),
+    "onnxslim_node_graph": (H, [H]),
+    "onnxslim_node_input_count": (c_size_t, [H]),
+    "onnxslim_node_input": (c_char_p, [H, c_size_t]),
+    "onnxslim_node_output_count": (c_size_t, [H]),
+    "onnxslim_node_output": (c_char_p, [H, c_size_t]),
+    "onnxslim_node_attr_count": (c_size_t, [H]),
+    "onnxslim_node_attr": (H, [H, c_size_t]),
+    "onnxslim_node_find_attr": (H, [H, c_char_p]),
+    "onnxslim_node_subgraph_count": (c_size_t, [H]),
+    "onnxslim_node_subgraph": (H, [H, c_size_t]),
+    "onnxslim_node_set_name": (c_int, [H, c_char_p]),
+    "onnxslim_attr_name": (c_char_p, [H]),
+    "onnxslim_attr_doc_string": (c_char_p, [H]),
+    "onnxslim_attr_ref_attr_name": (c_char_p, [H]),
+    "onnxslim_attr_type": (c_int, [H]),
+    "onnxslim_attr_float": (c_int, [H, P(c_float)]),
+    "onnxslim_attr_int": (c_int, [H, P(c_int64)]),
+    "onnxslim_attr_string": (c_int, [H, P(c_char_p), P(c_size_t)]),
+    "onnxslim_attr_tensor": (H, [H]),
+    "onnxslim_attr_graph": (H, [H]),
+    "onnxslim_attr_sparse_tensor": (H, [H]),
+    "onnxslim_attr_type_proto": (H, [H]),
+    "onnxslim_attr_list_count": (c_size_t, [H]),
+    "onnxslim_attr_floats": (c_int, [H, P(P(c_float)), P(c_size_t)]),
+    "onnxslim_attr_ints": (c_int, [H, P(P(c_int64)), P(c_size_t)]),
+    "onnxslim_attr_list_string": (c_int, [H, c_size_t, P(c_char_p), P(c_size_t)]),
+    "onnxslim_attr_list_tensor": (H, [H, c_size_t]),
+    "onnxslim_attr_list_graph": (H, [H, c_size_t]),
+    "onnxslim_attr_list_sparse_tensor": (H, [H, c_size_t]),
+    "onnxslim_attr_list_type_proto": (H, [H, c_size_t]),
+    "onnxslim_node_set_op_type": (c_int, [H, c_char_p]),
+    "onnxslim_node_set_domain": (c_int, [H, c_char_p]),
+    "onnxslim_node_set_input": (c_int, [H, c_size_t, c_char_p]),
+    "onnxslim_node_set_output": (c_int, [H, c_size_t, c_char_p]),
+    "onnxslim_node_set_inputs": (c_int, [H, P(c_char_p), c_size_t]),
+    "onnxslim_node_set_outputs": (c_int, [H, P(c_char_p), c_size_t]),
+    "onnxslim_node_set_attr_float": (c_int, [H, c_char_p, c_float]),
+    "onnxslim_node_set_attr_int": (c_int, [H, c_char_p, c_int64]),
+    "onnxslim_node_set_attr_string": (c_int, [H, c_char_p, c_void_p, c_size_t]),
+    "onnxslim_node_set_attr_floats": (c_int, [H, c_char_p, P(c_float), c_size_t]),
+    "onnxslim_node_set_attr_ints": (c_int, [H, c_char_p, P(c_int64), c_size_t]),
+    "onnxslim_node_set_attr_strings": (c_int, [H, c_char_p, P(c_char_p), P(c_size_t), c_size_t]),
+    "onnxslim_node_set_attr_tensor": (c_int, [H, c_char_p, H]),
+    "onnxslim_node_set_attr_tensors": (c_int, [H, c_char_p, P(H), c_size_t]),
+    "onnxslim_node_set_attr_graph": (c_int, [H, c_char_p, H, P(H)]),
+    "onnxslim_node_set_attr_graphs": (c_int, [H, c_char_p, P(H), c_size_t]),
+    "onnxslim_node_remove_attr": (c_int, [H, c_char_p]),
+    # save.h
+    "onnxslim_save_options_init": (c_int, [P(SaveOptions), c_uint]),
+    "onnxslim_save": (c_int, [P(H), H, c_char_p, P(SaveOptions)]),
+    "onnxslim_save_size": (c_int, [H, P(c_uint64)]),
+    "onnxslim_save_buffer": (c_int, [H, c_void_p, c_size_t, P(c_size_t)]),
+    "onnxslim_save_report_count": (c_size_t, [H]),
+    "onnxslim_save_report_name": (c_char_p, [H, c_size_t]),
+    "onnxslim_save_report_placement": (c_int, [H, c_size_t]),
+    "onnxslim_save_report_location": (c_char_p, [H, c_size_t]),
+    "onnxslim_save_report_offset": (c_int, [H, c_size_t, P(c_uint64)]),
+    "onnxslim_save_report_length": (c_int, [H, c_size_t, P(c_uint64)]),
+    "onnxslim_save_report_kernel_copied": (c_uint64, [H]),
+    "onnxslim_save_report_free": (None, [H]),
+    # tensor.h
+    "onnxslim_dtype_name": (c_char_p, [c_int32]),
+    "onnxslim_dtype_bits": (c_uint, [c_int32]),
+    "onnxslim_tensor_name": (c_char_p, [H]),
+    "onnxslim_tensor_doc_string": (c_char_p, [H]),
+    "onnxslim_tensor_dtype": (c_int32, [H]),
+    "onnxslim_tensor_rank": (c_size_t, [H]),
+    "onnxslim_tensor_dim": (c_int64, [H, c_size_t]),
+    "onnxslim_tensor_element_count": (c_int64, [H]),
+    "onnxslim_tensor_byte_size": (c_int, [H, P(c_uint64)]),
+    "onnxslim_tensor_storage": (c_int, [H]),
+    "onnxslim_tensor_data": (c_int, [H, P(c_void_p), P(c_size_t)]),
+    "onnxslim_tensor_read": (c_int, [H, c_uint64, c_void_p, c_size_t]),
+    "onnxslim_tensor_string_count": (c_size_t, [H]),
+    "onnxslim_tensor_string": (c_int, [H, c_size_t, P(c_char_p), P(c_size_t)]),
+    "onnxslim_sparse_tensor_values": (H, [H]),
+    "onnxslim_sparse_tensor_indices": (H, [H]),
+    "onnxslim_sparse_tensor_rank": (c_size_t, [H]),
+    "onnxslim_sparse_tensor_dim": (c_int64, [H, c_size_t]),
+    "onnxslim_tensor_set_name": (c_int, [H, c_char_p]),
+    "onnxslim_tensor_set_data": (c_int, [
+        H, c_int32, P(c_int64), c_size_t, c_void_p, c_size_t, c_uint]),
+    # type.h
+    "onnxslim_value_info_name": (c_char_p, [H]),
+    "onnxslim_value_info_doc_string": (c_char_p, [H]),
+    "onnxslim_value_info_type": (H, [H]),
+    "onnxslim_type_kind": (c_int, [H]),
+    "onnxslim_type_denotation": (c_char_p, [H]),
+    "onnxslim_type_elem_type": (c_int32, [H]),
+    "onnxslim_type_inner": (H, [H]),
+    "onnxslim_type_has_shape": (c_int, [H]),
+    "onnxslim_type_rank": (c_size_t, [H]),
+    "onnxslim_type_dim": (c_int, [H, c_size_t, P(c_int64), P(c_char_p)]),
+    "onnxslim_value_info_set_name": (c_int, [H, c_char_p]),
+    "onnxslim_value_info_set_type": (c_int, [H, H]),
+    "onnxslim_value_info_set_tensor_type": (c_int, [
+        H, c_int32, P(c_int64), P(c_char_p), c_size_t]),
+    "onnxslim_value_info_set_elem_type": (c_int, [H, c_int32]),
+    # version.h
+    "onnxslim_version_string": (c_char_p, []),
+    "onnxslim_version_number": (c_uint, []),
+}

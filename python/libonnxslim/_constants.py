@@ -1,0 +1,153 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""The ONNXSLIM_* constants of the C headers, in one table.
+
+``CONSTANTS`` maps each name (without the ``ONNXSLIM_`` prefix) to its value
+in include/onnxslim/*.h. python/tests/test_constants.py parses the headers and
+compares every entry, so the table cannot drift from the C library.
+"""
+
+#: Name (without ``ONNXSLIM_``) -> value, as in include/onnxslim/*.h.
+CONSTANTS = {
+    # common.h: copy or borrow caller bytes
+    "COPY": 0,
+    "BORROW": 1,
+    # error.h: result codes
+    "OK": 0,
+    "EINVAL": -1,
+    "ENOMEM": -2,
+    "EIO": -3,
+    "EPARSE": -4,
+    "ELIMIT": -5,
+    "ENOTFOUND": -6,
+    "ERANGE": -7,
+    "EUNSUPPORTED": -8,
+    "EBUFSIZE": -9,
+    "EMODEL": -10,
+    "ETYPE": -11,
+    "ENOSPC": -12,
+    "ECANCELED": -13,
+    # model.h: load options
+    "LOAD_OPTIONS_VERSION": 4,
+    "DEFAULT_MAX_DEPTH": 100,
+    "MAX_DEPTH_LIMIT": 500,
+    # tensor.h: data types
+    "DTYPE_UNDEFINED": 0,
+    "DTYPE_FLOAT": 1,
+    "DTYPE_UINT8": 2,
+    "DTYPE_INT8": 3,
+    "DTYPE_UINT16": 4,
+    "DTYPE_INT16": 5,
+    "DTYPE_INT32": 6,
+    "DTYPE_INT64": 7,
+    "DTYPE_STRING": 8,
+    "DTYPE_BOOL": 9,
+    "DTYPE_FLOAT16": 10,
+    "DTYPE_DOUBLE": 11,
+    "DTYPE_UINT32": 12,
+    "DTYPE_UINT64": 13,
+    "DTYPE_COMPLEX64": 14,
+    "DTYPE_COMPLEX128": 15,
+    "DTYPE_BFLOAT16": 16,
+    "DTYPE_FLOAT8E4M3FN": 17,
+    "DTYPE_FLOAT8E4M3FNUZ": 18,
+    "DTYPE_FLOAT8E5M2": 19,
+    "DTYPE_FLOAT8E5M2FNUZ": 20,
+    "DTYPE_UINT4": 21,
+    "DTYPE_INT4": 22,
+    "DTYPE_FLOAT4E2M1": 23,
+    # tensor.h: where a tensor's data is stored
+    "STORAGE_NONE": 0,
+    "STORAGE_RAW": 1,
+    "STORAGE_TYPED": 2,
+    "STORAGE_EXTERNAL": 3,
+    # node.h: attribute types
+    "ATTR_UNDEFINED": 0,
+    "ATTR_FLOAT": 1,
+    "ATTR_INT": 2,
+    "ATTR_STRING": 3,
+    "ATTR_TENSOR": 4,
+    "ATTR_GRAPH": 5,
+    "ATTR_FLOATS": 6,
+    "ATTR_INTS": 7,
+    "ATTR_STRINGS": 8,
+    "ATTR_TENSORS": 9,
+    "ATTR_GRAPHS": 10,
+    "ATTR_SPARSE_TENSOR": 11,
+    "ATTR_SPARSE_TENSORS": 12,
+    "ATTR_TYPE_PROTO": 13,
+    "ATTR_TYPE_PROTOS": 14,
+    # type.h: kinds of type and of dimension
+    "TYPE_UNKNOWN": 0,
+    "TYPE_TENSOR": 1,
+    "TYPE_SEQUENCE": 2,
+    "TYPE_MAP": 3,
+    "TYPE_OPTIONAL": 4,
+    "TYPE_SPARSE_TENSOR": 5,
+    "DIM_UNKNOWN": 0,
+    "DIM_VALUE": 1,
+    "DIM_PARAM": 2,
+    # check.h: problem kinds
+    "CHECK_UNDEFINED_INPUT": 1,
+    "CHECK_DUPLICATE_OUTPUT": 2,
+    "CHECK_ORDER": 3,
+    "CHECK_TENSOR_SIZE": 4,
+    "CHECK_OPSET": 5,
+    "CHECK_OUTPUT_NOT_PRODUCED": 6,
+    "CHECK_TYPE": 7,
+    "CHECK_EMPTY_NAME": 8,
+    "CHECK_UNKNOWN_OP": 9,
+    "CHECK_ARITY": 10,
+    "CHECK_ATTR_MISSING": 11,
+    "CHECK_ATTR_UNKNOWN": 12,
+    "CHECK_ATTR_TYPE": 13,
+    "CHECK_TYPE_CONSTRAINT": 14,
+    "CHECK_UNTYPED_IO": 15,
+    "CHECK_CODE_MAX": 15,
+    "CHECK_OPTIONS_VERSION": 1,
+    # fingerprint.h
+    "FINGERPRINT_SIZE": 33,
+    # save.h: layouts, flags, defaults, placements
+    "LAYOUT_AS_LOADED": 0,
+    "LAYOUT_ONE_FILE": 1,
+    "LAYOUT_PER_TENSOR": 2,
+    "LAYOUT_INLINE": 3,
+    "SAVE_NO_FSYNC": 1,
+    "SAVE_ALLOW_LARGE": 2,
+    "SAVE_CONSTANTS": 4,
+    "SAVE_CHECKSUM": 8,
+    "SAVE_FORCE_SHAPE_INPUTS": 16,
+    "SAVE_KEEP_STORAGE": 32,
+    "SAVE_OPTIONS_VERSION": 2,
+    "SAVE_DEFAULT_THRESHOLD": 1024,
+    "SAVE_DEFAULT_ALIGN": 4096,
+    "PLACEMENT_EXTERNAL": 0,
+    "PLACEMENT_BELOW_THRESHOLD": 1,
+    "PLACEMENT_SHAPE_INPUT": 2,
+    "PLACEMENT_NO_LAYOUT": 3,
+    # convert.h: kernel flags, statistics, options, policies
+    "CONVERT_TRUNCATE": 1,
+    "CONVERT_SATURATE": 2,
+    "CONVERT_FLUSH_SUBNORMALS": 4,
+    "CONVERT_STATS_VERSION": 1,
+    "CONVERT_REPORT_NO_STATS": 1,
+    "CONVERT_OPTIONS_VERSION": 5,
+    "QUANT_FORMAT_STANDARD": 0,
+    "QUANT_FORMAT_ORT": 1,
+    "QUANT_FORMAT_NIBBLES": 2,
+    "QUANT_ALLOW_UNPACKED": 1,
+    "QUANT_ASYMMETRIC": 2,
+    "QUANT_STATS_VERSION": 1,
+    "POLICY_CAST_AFTER_GATHER": 1,
+    "POLICY_CAST_BEFORE": 2,
+    "POLICY_STORAGE_ONLY": 3,
+    # cleanup.h
+    "CLEANUP_RECURSIVE": 1,
+}
+
+#: Name prefixes whose every header constant must be in CONSTANTS (the test
+#: checks completeness for these families, not only the values).
+FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DIM_",
+            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_")
+
+globals().update(CONSTANTS)

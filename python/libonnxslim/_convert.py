@@ -1,0 +1,339 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""Type conversion (onnxslim/convert.h): Model.convert(), its report, and convert_values()."""
+
+import collections
+import ctypes
+
+from . import _args, _base, _progress
+from ._constants import CONSTANTS as _C
+from ._errors import _check, _need, _str
+from ._lib import ConvertOptions, ConvertStats as _CStats, QuantStats as _QStats, lib
+
+
+class ConvertStats(collections.namedtuple(
+        "ConvertStats",
+        "count to_inf saturated flushed nan max_abs_error max_rel_error")):
+    """What a conversion did to the values (onnxslim_convert_stats).
+
+    ``count`` elements converted; ``to_inf`` finite inputs that became
+    +-Inf; ``saturated`` inputs that became the largest finite value
+    (``saturate=True``); ``flushed`` nonzero inputs that became +-0; ``nan``
+    NaN inputs; ``max_abs_error`` and ``max_rel_error`` over the finite
+    inputs with finite results.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def _from_c(cls, st):
+        return cls(st.count, st.to_inf, st.saturated, st.flushed, st.nan, st.max_abs_error,
+                   st.max_rel_error)
+
+
+class QuantStats(collections.namedtuple(
+        "QuantStats", "bits block_size rows blocks saturated scale_min scale_max max_abs_error "
+        "max_row_rel_error rows_over_1pct")):
+    """What quantizing one tensor to INT8 or INT4 did (onnxslim_quant_stats):
+    ``bits``, ``block_size`` (values per scale), ``rows``, ``blocks``,
+    ``saturated`` (always 0: the scales prevent it), the range of the scales
+    of blocks not all zero, the largest absolute error of a dequantized
+    value, the largest relative error of a row (||error|| / ||row||) and the
+    number of rows whose relative error exceeds 1%."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _from_c(cls, q):
+        return cls(q.bits, q.block_size, q.rows, q.blocks, q.saturated, q.scale_min, q.scale_max,
+                   q.max_abs_error, q.max_row_rel_error, q.rows_over_1pct)
+
+
+class ConvertEntry(collections.namedtuple(
+        "ConvertEntry", "name from_dtype to_dtype bytes_before bytes_after stats quant",
+        defaults=(None,))):
+    """One converted tensor: its value name, the data type names before and
+    after (e.g. "FLOAT", "BFLOAT16"), its byte sizes before and after, and its
+    :class:`ConvertStats` (only ``count`` is set when the conversion ran with
+    ``stats=False``); ``quant``, a :class:`QuantStats` for a tensor quantized
+    to INT8 or INT4 (else None)."""
+
+    __slots__ = ()
+
+
+class ConvertReport(_base._Entries):
+    """The report of :meth:`Model.convert`: a sequence of :class:`ConvertEntry`,
+    one per converted tensor, plus totals."""
+
+    def __init__(self, entries, stats, has_stats):
+        self._entries = list(entries)
+        self._stats = stats
+        self._has_stats = has_stats
+
+    @property
+    def entries(self):
+        """The entries, a list of :class:`ConvertEntry`."""
+        return list(self._entries)
+
+    @property
+    def stats(self):
+        """The totals over all entries, a :class:`ConvertStats` (counts added, maxima of the
+        errors); only ``count`` is set with ``stats=False``."""
+        return self._stats
+
+    @property
+    def has_stats(self):
+        """False when the conversion ran with ``stats=False`` (no statistics pass)."""
+        return self._has_stats
+
+    @property
+    def bytes_before(self):
+        """Total bytes of the converted tensors before the conversion."""
+        return sum(e.bytes_before for e in self._entries)
+
+    @property
+    def bytes_after(self):
+        """Total bytes of the converted tensors after the conversion."""
+        return sum(e.bytes_after for e in self._entries)
+
+    def names(self):
+        """The names of the converted tensors (list of str)."""
+        return [e.name for e in self._entries]
+
+    def __repr__(self):
+        return "<libonnxslim.ConvertReport %d tensors, %d -> %d bytes>" % (
+            len(self), self.bytes_before, self.bytes_after)
+
+
+_POLICIES = {
+    "cast-after-gather": "POLICY_CAST_AFTER_GATHER",
+    "cast-before": "POLICY_CAST_BEFORE",
+    "storage-only": "POLICY_STORAGE_ONLY",
+}
+
+
+def _policy(value):
+    if value is None:
+        return _C["POLICY_CAST_AFTER_GATHER"]
+    if isinstance(value, str):
+        key = _POLICIES.get(value.lower().replace("_", "-"))
+        if key is None:
+            raise ValueError("unknown policy %r (expected cast-after-gather, cast-before or "
+                             "storage-only)" % value)
+        return _C[key]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # a POLICY_* constant; the library checks it
+    raise TypeError("policy must be a name or POLICY_* value, not %r" % (value,))
+
+
+def kernel_flags(rounding, saturate, flush_subnormals):
+    """ONNXSLIM_CONVERT_* flags from the keyword arguments."""
+    if rounding not in ("nearest", "truncate"):
+        raise ValueError("rounding must be 'nearest' or 'truncate', not %r" % (rounding,))
+    flags = _C["CONVERT_TRUNCATE"] if rounding == "truncate" else 0
+    if _args.flag(saturate, "saturate"):
+        flags |= _C["CONVERT_SATURATE"]
+    if _args.flag(flush_subnormals, "flush_subnormals"):
+        flags |= _C["CONVERT_FLUSH_SUBNORMALS"]
+    return flags
+
+
+def _specs(values, what):
+    if isinstance(values, str):
+        values = [values]
+    arr, n = _args.names(values, what)
+    for i in range(n):
+        if not arr[i]:
+            raise ValueError("%s entries must not be empty" % what)
+    return arr, n
+
+
+def _report(rep, has_stats):
+    entries = []
+    total = _CStats()
+    _check(lib.onnxslim_convert_stats_init(ctypes.byref(total), _C["CONVERT_STATS_VERSION"]))
+    for i in range(lib.onnxslim_convert_report_count(rep)):
+        name = _str(_need(lib.onnxslim_convert_report_name(rep, i)))
+        before, after = ctypes.c_uint64(), ctypes.c_uint64()
+        _check(lib.onnxslim_convert_report_bytes_before(rep, i, ctypes.byref(before)))
+        _check(lib.onnxslim_convert_report_bytes_after(rep, i, ctypes.byref(after)))
+        st = _CStats()
+        _check(lib.onnxslim_convert_stats_init(ctypes.byref(st), _C["CONVERT_STATS_VERSION"]))
+        _check(lib.onnxslim_convert_report_add_stats(rep, i, ctypes.byref(st)))
+        _check(lib.onnxslim_convert_report_add_stats(rep, i, ctypes.byref(total)))
+        q = _QStats()
+        q.version = _C["QUANT_STATS_VERSION"]
+        quant = None
+        if lib.onnxslim_convert_report_quant_stats(rep, i, ctypes.byref(q)) == 0:
+            quant = QuantStats._from_c(q)
+        lib.onnxslim_error_clear()
+        entries.append(ConvertEntry(
+            name, _args.dtype_name(lib.onnxslim_convert_report_from(rep, i)),
+            _args.dtype_name(lib.onnxslim_convert_report_to(rep, i)), before.value, after.value,
+            ConvertStats._from_c(st), quant))
+    return ConvertReport(entries, ConvertStats._from_c(total), has_stats)
+
+
+_FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
+            "nibbles": "QUANT_FORMAT_NIBBLES"}
+
+
+def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
+            rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
+            progress=None, block_size=0, format="standard", scales=None, allow_unpacked=False,
+            asymmetric=False, clip_percentile=0):
+    """Model.convert(); see there."""
+    m = model._ptr()
+    if (to is None) == (gather_to is None):
+        raise ValueError("give exactly one of to= and gather_to=")
+    target = _args.dtype(to if to is not None else gather_to, "to" if to is not None else
+                         "gather_to")
+    quant = target in (_C["DTYPE_INT8"], _C["DTYPE_INT4"])
+    if format not in _FORMATS:
+        raise ValueError("format must be 'standard', 'ort' or 'nibbles', not %r" % (format,))
+    scale_type = 0 if scales is None else _args.dtype(scales, "scales")
+    if (isinstance(clip_percentile, bool) or not isinstance(clip_percentile, (int, float)) or
+            not (clip_percentile == 0 or 0 < clip_percentile < 100)):
+        raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
+                         "below 100, not %r" % (clip_percentile,))
+    if not quant and (block_size or format != "standard" or scales is not None or
+                      allow_unpacked or asymmetric or clip_percentile):
+        raise ValueError("block_size, format, scales, allow_unpacked, asymmetric and "
+                         "clip_percentile need INT8 or INT4")
+    if gather_to is not None:
+        if target not in (_C["DTYPE_BFLOAT16"], _C["DTYPE_FLOAT16"]) and not quant:
+            raise ValueError("gather_to must be BFLOAT16, FLOAT16, INT8 or INT4")
+        if select:
+            raise ValueError("select needs to= (gather_to selects the Gather tables itself)")
+    flags = kernel_flags(rounding, saturate, flush_subnormals)
+    if flags & _C["CONVERT_TRUNCATE"] and target != _C["DTYPE_BFLOAT16"]:
+        # the library would round the other conversions to nearest: refuse, as the CLI does
+        raise ValueError("rounding='truncate' applies to conversions to BFLOAT16 only")
+    pol = _policy(policy)
+    size = _args.uint64(min_size, "min_size")
+    want_stats = _args.flag(stats, "stats")
+    sel, n_sel = _specs(["op:Gather:0"] if gather_to is not None else select, "select")
+    exc, n_exc = _specs(exclude, "exclude")
+    rep = ctypes.c_void_p()
+    prog = _progress.make(progress)
+    if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
+            not n_exc and want_stats and prog is None):
+        # the published recipe's own entry point, as `libonnxslim convert --gather-to`
+        _check(lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags))
+    else:
+        opts = ConvertOptions()
+        _check(lib.onnxslim_convert_options_init(ctypes.byref(opts),
+                                                 _C["CONVERT_OPTIONS_VERSION"]))
+        opts.to = target
+        opts.policy = pol
+        opts.flags = flags
+        opts.select = sel if n_sel else None
+        opts.n_select = n_sel
+        opts.min_size = size
+        opts.exclude = exc if n_exc else None
+        opts.n_exclude = n_exc
+        opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
+        opts.block_size = _args.uint64(block_size, "block_size")
+        opts.format = _C[_FORMATS[format]]
+        opts.scale_type = scale_type
+        opts.quant_flags = ((_C["QUANT_ALLOW_UNPACKED"] if _args.flag(allow_unpacked,
+                                                                     "allow_unpacked") else 0) |
+                            (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric")
+                             else 0))
+        opts.clip_percentile = float(clip_percentile)
+        if prog:
+            prog.attach(opts)
+        rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))
+        if prog:
+            try:
+                prog.check()
+            except BaseException:
+                lib.onnxslim_convert_report_free(rep)  # NULL unless the last call raised
+                raise
+        _check(rc)
+    try:
+        return _report(rep, want_stats)
+    finally:
+        lib.onnxslim_convert_report_free(rep)
+
+
+# ---- the kernels -----------------------------------------------------------------
+
+# (from, to) -> (C function, source element type, destination element type, narrowing)
+_KERNELS = {
+    ("FLOAT", "BFLOAT16"): ("onnxslim_convert_f32_to_bf16", ctypes.c_float, ctypes.c_uint16, True),
+    ("FLOAT", "FLOAT16"): ("onnxslim_convert_f32_to_f16", ctypes.c_float, ctypes.c_uint16, True),
+    ("BFLOAT16", "FLOAT"): ("onnxslim_convert_bf16_to_f32", ctypes.c_uint16, ctypes.c_float, False),
+    ("FLOAT16", "FLOAT"): ("onnxslim_convert_f16_to_f32", ctypes.c_uint16, ctypes.c_float, False),
+    ("DOUBLE", "FLOAT"): ("onnxslim_convert_f64_to_f32", ctypes.c_double, ctypes.c_float, True),
+    ("FLOAT", "DOUBLE"): ("onnxslim_convert_f32_to_f64", ctypes.c_float, ctypes.c_double, False),
+    ("FLOAT16", "BFLOAT16"): ("onnxslim_convert_f16_to_bf16", ctypes.c_uint16, ctypes.c_uint16,
+                              True),
+    ("BFLOAT16", "FLOAT16"): ("onnxslim_convert_bf16_to_f16", ctypes.c_uint16, ctypes.c_uint16,
+                              True),
+}
+
+_NUMPY_OUT = {"FLOAT": "float32", "DOUBLE": "float64", "FLOAT16": "float16", "BFLOAT16": "uint16"}
+
+
+def convert_values(data, from_dtype, to_dtype, rounding="nearest", saturate=False,
+                   flush_subnormals=False, stats=False):
+    """Convert an array of floating-point values with the library's kernels.
+
+    ``data``: a numpy array (``from_dtype`` may then be None: float32 is
+    FLOAT, float16 FLOAT16, float64 DOUBLE; BFLOAT16 values are uint16 bit
+    patterns and need ``from_dtype="BFLOAT16"``) or bytes (little-endian
+    values of ``from_dtype``). Kernels: FLOAT -> BFLOAT16, FLOAT16, DOUBLE;
+    BFLOAT16 -> FLOAT, FLOAT16; FLOAT16 -> FLOAT, BFLOAT16; DOUBLE -> FLOAT.
+    ``rounding`` ("nearest" ties to even, or "truncate": to BFLOAT16 only),
+    ``saturate`` (overflow gives the largest finite value) and
+    ``flush_subnormals`` apply to the narrowing kernels; the widening ones
+    are exact and take none. Returns a numpy array (float32, float64,
+    float16, or uint16 for BFLOAT16) for an array, bytes for bytes; with
+    ``stats=True`` a pair (result, :class:`ConvertStats`) (narrowing only).
+    """
+    np = _args.numpy()
+    is_array = _args.is_ndarray(data)
+    if from_dtype is None:
+        if not is_array:
+            raise TypeError("from_dtype is needed for bytes")
+        from_dtype = data.dtype
+    src_name = _args.dtype_name(_args.dtype(from_dtype, "from_dtype"))
+    dst_name = _args.dtype_name(_args.dtype(to_dtype, "to_dtype"))
+    kernel = _KERNELS.get((src_name, dst_name))
+    if kernel is None:
+        raise ValueError("no kernel converts %s to %s" % (src_name, dst_name))
+    fname, src_t, dst_t, narrowing = kernel
+    flags = kernel_flags(rounding, saturate, flush_subnormals)
+    want_stats = _args.flag(stats, "stats")
+    if not narrowing and (flags or want_stats):
+        raise ValueError("%s -> %s is exact: rounding, saturate, flush_subnormals and stats do "
+                         "not apply" % (src_name, dst_name))
+    if is_array and data.dtype.newbyteorder("=") != np.dtype(_NUMPY_OUT[src_name]):
+        raise TypeError("a %s array does not hold %s values (expected %s)"
+                        % (data.dtype, src_name, _NUMPY_OUT[src_name]))
+    buf = _args.buffer(data)
+    size = ctypes.sizeof(src_t)
+    if buf.size % size:
+        raise ValueError("%d bytes are not a whole number of %s values" % (buf.size, src_name))
+    n = buf.size // size
+    if is_array:
+        result = np.empty(data.shape, dtype=_NUMPY_OUT[dst_name])
+        dst = result.ctypes.data_as(ctypes.POINTER(dst_t))
+    else:
+        out = ctypes.create_string_buffer(max(n * ctypes.sizeof(dst_t), 1))
+        dst = ctypes.cast(out, ctypes.POINTER(dst_t))
+    fn = getattr(lib, fname)
+    src = ctypes.cast(buf.ptr, ctypes.POINTER(src_t))
+    st = None
+    if narrowing:
+        if want_stats:
+            st = _CStats()
+            _check(lib.onnxslim_convert_stats_init(ctypes.byref(st),
+                                                   _C["CONVERT_STATS_VERSION"]))
+        _check(fn(dst, src, n, flags, ctypes.byref(st) if st is not None else None))
+    else:
+        _check(fn(dst, src, n))
+    if not is_array:
+        result = out.raw[:n * ctypes.sizeof(dst_t)]
+    return (result, ConvertStats._from_c(st)) if want_stats else result

@@ -1,0 +1,426 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""Loading models and the :class:`Model` handle."""
+
+import ctypes
+import os
+import weakref
+
+from . import _args, _function, _graph, _progress
+from ._constants import CONSTANTS as _C
+from ._errors import InvalidArgument, _check, _need, _path, _str
+from ._lib import CheckOptions, LoadOptions, lib
+
+
+def load(path_or_bytes, base_dir=None, progress=None):
+    """Load a model from a file path or from bytes; returns a :class:`Model`.
+
+    A path (str or os.PathLike) is opened with onnxslim_model_open() (the file
+    is mapped, tensors are not copied). Bytes (bytes, bytearray, memoryview)
+    are copied by the library, so the caller may drop them afterwards.
+    ``base_dir`` is the directory external-data locations are relative to
+    (default: the model file's directory; required for bytes whose model has
+    external data). Raises :class:`Error` (e.g. :class:`ParseError`,
+    :class:`IoError`) on failure.
+    ``progress``: a callable ``progress(done, total)``, called as the model
+    file (total bytes) is parsed, at most once per MiB; raising in it stops
+    the load and the exception propagates (docs/python.md, "Progress").
+    """
+    opts = LoadOptions()
+    _check(lib.onnxslim_load_options_init(ctypes.byref(opts), _C["LOAD_OPTIONS_VERSION"]))
+    if base_dir is not None:
+        opts.base_dir = _path(base_dir)
+    prog = _progress.make(progress)
+    if prog:
+        prog.attach(opts)
+    handle = ctypes.c_void_p()
+    if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+        data = bytes(path_or_bytes)
+        rc = lib.onnxslim_model_from_buffer(ctypes.byref(handle), data, len(data), _C["COPY"],
+                                            ctypes.byref(opts))
+    elif isinstance(path_or_bytes, (str, os.PathLike)):
+        rc = lib.onnxslim_model_open(ctypes.byref(handle), _path(path_or_bytes),
+                                     ctypes.byref(opts))
+    else:
+        raise TypeError("load() takes a path or bytes, not %s" % type(path_or_bytes).__name__)
+    if prog:
+        try:
+            prog.check()
+        except BaseException:
+            if rc == 0:  # raised in the last call: the load had completed
+                lib.onnxslim_model_free(handle.value)
+            raise
+    _check(rc)
+    return Model(handle.value)
+
+
+class Model:
+    """A loaded model; owns its C handle.
+
+    Use it as a context manager (``with libonnxslim.load(p) as m:``) or call
+    :meth:`close`; an unreachable model is freed by the garbage collector.
+    After close every use of the model and of the objects read from it raises
+    :class:`InvalidArgument`. While a numpy view of its data
+    (:meth:`Tensor.numpy`) is alive the model stays open: close raises
+    BufferError.
+    """
+
+    def __init__(self, handle):
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, lib.onnxslim_model_free, handle)
+        self._views = weakref.WeakValueDictionary()  # id -> buffer behind Tensor.numpy()
+        #: The note of the last check() (str, "" when none, see check()).
+        self.check_note = ""
+
+    def _ptr(self):
+        if not self._finalizer.alive:
+            raise InvalidArgument(_C["EINVAL"], "the model is closed")
+        return self._handle
+
+    @property
+    def closed(self):
+        """True once :meth:`close` ran."""
+        return not self._finalizer.alive
+
+    def close(self):
+        """Free the model now (idempotent). Borrowed objects become unusable.
+
+        Raises BufferError, leaving the model open, while numpy arrays that
+        view its memory (from :meth:`Tensor.numpy`) are alive; drop them first.
+        """
+        if self._finalizer.alive and len(self._views):
+            raise BufferError("cannot close the model: %d numpy view(s) of its tensor data "
+                              "are alive" % len(self._views))
+        self._finalizer()
+
+    def __enter__(self):
+        self._ptr()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            self.close()
+        except BufferError:
+            # numpy views outlive the block; while another exception is on its
+            # way out, report that one (the model is freed with the last view)
+            if exc_type is None:
+                raise
+        return False
+
+    @property
+    def ir_version(self):
+        """The model's ir_version (0 when absent)."""
+        return lib.onnxslim_model_ir_version(self._ptr())
+
+    @property
+    def opsets(self):
+        """The opset_import entries, a dict domain -> version ("" = the ONNX domain)."""
+        return _function._opsets(self._ptr(), lib.onnxslim_model_opset_count,
+                                 lib.onnxslim_model_opset)
+
+    @property
+    def producer_name(self):
+        """producer_name ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_producer_name(self._ptr())))
+
+    @property
+    def producer_version(self):
+        """producer_version ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_producer_version(self._ptr())))
+
+    @property
+    def domain(self):
+        """The model's domain ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_domain(self._ptr())))
+
+    @property
+    def model_version(self):
+        """model_version (0 when absent)."""
+        return lib.onnxslim_model_version(self._ptr())
+
+    @property
+    def doc_string(self):
+        """The model's doc string ("" when absent)."""
+        return _str(_need(lib.onnxslim_model_doc_string(self._ptr())))
+
+    @property
+    def metadata(self):
+        """metadata_props, a dict key -> value (str), in stored order."""
+        m = self._ptr()
+        key = ctypes.c_char_p()
+        value = ctypes.c_char_p()
+        out = {}
+        for i in range(lib.onnxslim_model_metadata_count(m)):
+            _check(lib.onnxslim_model_metadata(m, i, ctypes.byref(key), ctypes.byref(value)))
+            out[_str(key.value or b"")] = _str(value.value or b"")
+        return out
+
+    @property
+    def functions(self):
+        """The model-local functions, a list of :class:`Function`."""
+        m = self._ptr()
+        return [_function.Function(self, _need(lib.onnxslim_model_function(m, i)))
+                for i in range(lib.onnxslim_model_function_count(m))]
+
+    @property
+    def files(self):
+        """The files the model reads (list of str): the model file first when it
+        was loaded from a path (as given), then each external-data file (absolute)."""
+        m = self._ptr()
+        return [os.fsdecode(_need(lib.onnxslim_model_file(m, i)))
+                for i in range(lib.onnxslim_model_file_count(m))]
+
+    def __repr__(self):
+        return "<libonnxslim.Model %s>" % ("closed" if self.closed else "open")
+
+    @property
+    def graph(self):
+        """The main :class:`Graph`."""
+        return _graph.Graph(self, _need(lib.onnxslim_model_graph(self._ptr())))
+
+    def check(self, skip=()):
+        """Problems the library finds (onnxslim_check_with()).
+
+        Returns a list of ``(code, location, message)`` tuples, ``code`` a
+        ``CHECK_*`` constant; empty when the model has none. ``skip``: kinds
+        not to look for, as ``CHECK_*`` codes or names (``"type_constraint"``,
+        see :func:`check_code_name`); an unknown name raises NotFound. What
+        the check could not do (e.g. schemas of an opset newer than the
+        library's tables) is in :attr:`check_note` afterwards.
+        """
+        codes = [c if isinstance(c, int) else check_code_from_name(c) for c in skip]
+        opts = CheckOptions()
+        _check(lib.onnxslim_check_options_init(ctypes.byref(opts), _C["CHECK_OPTIONS_VERSION"]))
+        arr = (ctypes.c_int * max(1, len(codes)))(*codes)
+        opts.skip = ctypes.cast(arr, ctypes.POINTER(ctypes.c_int))
+        opts.n_skip = len(codes)
+        report = ctypes.c_void_p()
+        _check(lib.onnxslim_check_with(ctypes.byref(report), self._ptr(), ctypes.byref(opts)))
+        try:
+            out = []
+            for i in range(lib.onnxslim_check_report_count(report)):
+                out.append((lib.onnxslim_check_report_code(report, i),
+                            _str(_need(lib.onnxslim_check_report_location(report, i))),
+                            _str(_need(lib.onnxslim_check_report_message(report, i)))))
+            self.check_note = _str(_need(lib.onnxslim_check_report_note(report)))
+            return out
+        finally:
+            lib.onnxslim_check_report_free(report)
+
+    def fingerprint(self):
+        """The model's content fingerprint: 32 lowercase hex digits (str)."""
+        buf = ctypes.create_string_buffer(_C["FINGERPRINT_SIZE"])
+        _check(lib.onnxslim_fingerprint(buf, len(buf), self._ptr()))
+        return buf.value.decode()
+
+    def save(self, path, external_data=None, threshold=None, align=None, location=None,
+             no_fsync=False, allow_large=False, constants=False, checksum=False,
+             force_shape_inputs=False, keep_storage=False, layout=None, flags=0, progress=None):
+        """Save the model to `path`, atomically (onnxslim_save()); returns a :class:`SaveReport`.
+
+        ``external_data`` says where tensor bytes go: None (default) where
+        they are (tensors in external data keep their references, the others
+        stay inline); "one_file" (or True): tensors of at least ``threshold``
+        bytes (default ``SAVE_DEFAULT_THRESHOLD``, 0: all) in one data file,
+        ``location`` (relative to the model's directory; default: the file
+        name + ".data"), offsets aligned to ``align`` (a power of two, default
+        ``SAVE_DEFAULT_ALIGN``); "per_tensor": one data file per tensor;
+        False: every tensor inline, external data included (a merge, as
+        :meth:`merge`). The keyword flags are the ``SAVE_*`` flags: no_fsync,
+        allow_large (a file over 2 GiB), constants (move Constant values out
+        too), checksum (write SHA-1 keys), force_shape_inputs (move small
+        shape-input tensors out too; onnxruntime refuses them),
+        keep_storage (a tensor goes out exactly when it is external now).
+        ``layout`` (a ``LAYOUT_*`` value) and ``flags`` (an OR of ``SAVE_*``)
+        are the C options for callers that have them. The in-memory model is
+        never changed: save it several ways. ``progress``: a callable
+        ``progress(done, total)``, called as the bytes are written (total:
+        every byte of the model and data files); raising in it stops the
+        save, every file as it was, and the exception propagates.
+        """
+        from . import _save
+        return _save.save(self, path, external_data, threshold, align, location, layout, flags,
+                          progress=progress, no_fsync=no_fsync, allow_large=allow_large,
+                          constants=constants, checksum=checksum,
+                          force_shape_inputs=force_shape_inputs, keep_storage=keep_storage)
+
+    def save_bytes(self):
+        """The model serialized as bytes, tensors as loaded (onnxslim_save_buffer())."""
+        ptr = self._ptr()
+        size = ctypes.c_size_t()
+        rc = lib.onnxslim_save_buffer(ptr, None, 0, ctypes.byref(size))
+        if rc != _C["EBUFSIZE"]:
+            _check(rc)
+        buf = ctypes.create_string_buffer(max(size.value, 1))
+        _check(lib.onnxslim_save_buffer(ptr, buf, len(buf), ctypes.byref(size)))
+        return buf.raw[:size.value]
+
+    # ---- edits ------------------------------------------------------------------
+
+    def merge(self, path, allow_large=False, no_fsync=False, progress=None):
+        """Save with every tensor inline, external data included (``libonnxslim merge``);
+        the same as ``save(path, external_data=False)``. Returns a :class:`SaveReport`."""
+        return self.save(path, external_data=False, allow_large=allow_large, no_fsync=no_fsync,
+                         progress=progress)
+
+    def save_size(self):
+        """The size in bytes of :meth:`save_bytes`' result, computed without serializing."""
+        from . import _save
+        return _save.save_size(self)
+
+    def set_producer(self, name=None, version=None):
+        """Set producer_name and/or producer_version (None leaves one unchanged)."""
+        _check(lib.onnxslim_model_set_producer(self._ptr(), _args.cstr_or_none(name),
+                                               _args.cstr_or_none(version, "version")))
+
+    def set_doc_string(self, doc):
+        """Set the model's doc_string."""
+        _check(lib.onnxslim_model_set_doc_string(self._ptr(), _args.cstr(doc, "doc")))
+
+    def set_ir_version(self, version):
+        """Set ir_version (an int)."""
+        _check(lib.onnxslim_model_set_ir_version(self._ptr(), _args.int64(version, "version")))
+
+    def set_opset(self, domain, version):
+        """Set the opset version imported for `domain` ("" or "ai.onnx": the default
+        ONNX domain), adding the import if there is none."""
+        _check(lib.onnxslim_model_set_opset(self._ptr(), _args.cstr(domain, "domain"),
+                                            _args.int64(version, "version")))
+
+    def remove_opset(self, domain):
+        """Remove the opset import of `domain` (:class:`NotFound` if there is none)."""
+        _check(lib.onnxslim_model_remove_opset(self._ptr(), _args.cstr(domain, "domain")))
+
+    def set_metadata(self, key, value):
+        """Set metadata_props[key] = value (both str), adding the key if needed."""
+        _check(lib.onnxslim_model_set_metadata(self._ptr(), _args.cstr(key, "key"),
+                                               _args.cstr(value, "value")))
+
+    def remove_metadata(self, key):
+        """Remove metadata key `key` (:class:`NotFound` if there is none)."""
+        _check(lib.onnxslim_model_remove_metadata(self._ptr(), _args.cstr(key, "key")))
+
+    def unique_name(self, base):
+        """A name used nowhere in the model (nodes, values, tensors, graphs, functions,
+        subgraphs included) and not returned before: `base` if free, else base_N."""
+        out = ctypes.c_char_p()
+        _check(lib.onnxslim_model_unique_name(self._ptr(), _args.cstr(base, "base"),
+                                              ctypes.byref(out)))
+        return _str(out.value)
+
+    def insert_after(self, value, op_type, domain="", consumers=None, fresh_name=None,
+                     graph=None):
+        """Insert a node `op_type` with one input and one output on value `value`; returns it.
+
+        The node reads `value` and its consumers (all of them, or the
+        :class:`Node` list ``consumers``) read the node's output. When `value`
+        has a producer and all consumers are rewired, the new node takes over
+        the name `value` (the producer's output is renamed), so graph outputs
+        and captures keep reading it. ``fresh_name`` names the new edge (made
+        unique; default: generated). ``graph``: a subgraph (default: the main
+        graph). Add attributes with :meth:`Node.set_attribute`.
+        """
+        from . import _insert
+        return _insert.insert_after(self, value, op_type, domain, consumers, fresh_name, graph)
+
+    def insert_before(self, consumer, input_index, op_type, domain="", fresh_name=None):
+        """Insert a node `op_type` before input `input_index` of the :class:`Node` `consumer`:
+        the node reads that value and the consumer reads the node's output. Returns the node."""
+        from . import _insert
+        return _insert.insert_before(self, consumer, input_index, op_type, domain, fresh_name)
+
+    def insert_cast_after(self, value, to, consumers=None, fresh_name=None, graph=None):
+        """:meth:`insert_after` of a Cast to data type `to` (a name such as "FLOAT", or a
+        ``DTYPE_*`` value); the value info of the new edge, if any, gets type `to`."""
+        from . import _insert
+        return _insert.insert_cast_after(self, value, to, consumers, fresh_name, graph)
+
+    def insert_cast_before(self, consumer, input_index, to, fresh_name=None):
+        """:meth:`insert_before` of a Cast to data type `to`."""
+        from . import _insert
+        return _insert.insert_cast_before(self, consumer, input_index, to, fresh_name)
+
+    def toposort(self, graph=None, recursive=True):
+        """Sort the nodes topologically (stable: a sorted graph is unchanged); subgraphs too
+        unless ``recursive=False``. ``graph``: a subgraph (default: the main graph). A cycle
+        raises :class:`ModelError` naming a node on it, leaving the graph unchanged."""
+        from . import _cleanup
+        _cleanup.toposort(self, graph, recursive)
+
+    def remove_unused(self, graph=None, recursive=True):
+        """Remove nodes whose outputs reach no graph output, then unread initializers, then
+        value_info entries of values that are gone; returns how many items were removed.
+        Graph inputs and outputs stay."""
+        from . import _cleanup
+        return _cleanup.remove_unused(self, graph, recursive)
+
+    def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
+                rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
+                progress=None, block_size=0, format="standard", scales=None,
+                allow_unpacked=False, asymmetric=False, clip_percentile=0):
+        """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
+
+        ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
+        recipe, every table read as input 0 of a Gather is converted and a
+        Cast back follows each Gather (``libonnxslim convert --gather-to``).
+        ``to`` ("bf16", "fp16", "fp32", "fp64" or the DTYPE_* names/values):
+        the tensors ``select`` matches (a list of names, globs, or
+        "op:TYPE[:INDEX]" consumer specs; empty: every floating tensor; a spec
+        matching nothing raises :class:`NotFound`). Exactly one of the two.
+        ``exclude``: specs never converted; ``min_size``: only tensors of at
+        least that many bytes. ``policy``: "cast-after-gather" (default),
+        "cast-before" or "storage-only" (or a ``POLICY_*`` value); a
+        storage-only conversion after which a node would read a type its
+        schema does not allow raises :class:`ModelError` (the check's
+        location and message), the model unchanged.
+        ``rounding``: "nearest" (ties to even) or "truncate" (to BFLOAT16
+        only); ``saturate``: overflow gives the largest finite value;
+        ``flush_subnormals``: subnormal results become zero. ``stats=False``
+        skips the statistics pass of the report. Tensors are converted as
+        the model is saved (no second copy of the weights is held).
+        ``progress``: a callable ``progress(done, total)``, called as the
+        statistics pass reads the tensors (total bytes; only the last call,
+        (0, 0), with ``stats=False``); raising in it stops the conversion,
+        the model unchanged, and the exception propagates.
+
+        Quantization (docs/quantization.md): ``gather_to`` or ``to`` "int8" or
+        "int4" stores the embedding tables (and with ``to``, the selected
+        MatMul and Gemm weights) quantized, one scale per row (column) or per
+        ``block_size`` values; ``format`` "standard" (ONNX ops), "nibbles"
+        (INT4 tables only: packed pairs gathered, unpacked with ONNX ops) or "ort"
+        (com.microsoft.GatherBlockQuantized, MatMulNBits); ``scales`` "fp32" or "fp16"
+        (default: the table's type); ``allow_unpacked``: INT4 below opset 21
+        stored one value per byte as INT8; ``asymmetric``: values unsigned
+        with a zero point per block (tables, MatMul and Gemm weights);
+        ``clip_percentile`` (0 < p < 100; default 0, no clipping): each block's
+        range is at most the p-th percentile (nearest rank) of the tensor's
+        magnitudes, values beyond saturate and are counted in
+        ``QuantStats.saturated``. Each entry's ``quant`` then holds a
+        :class:`QuantStats`.
+        """
+        from . import _convert
+        return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
+                                saturate, flush_subnormals, stats, progress, block_size, format,
+                                scales, allow_unpacked, asymmetric, clip_percentile)
+
+    # Assignable fields: reads as above, writes through the set_* methods.
+    ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)
+    doc_string = property(doc_string.fget, set_doc_string, doc=doc_string.__doc__)
+    producer_name = property(producer_name.fget, lambda self, v: self.set_producer(name=v),
+                             doc=producer_name.__doc__)
+    producer_version = property(producer_version.fget,
+                                lambda self, v: self.set_producer(version=v),
+                                doc=producer_version.__doc__)
+
+
+def check_code_name(code):
+    """The name of a ``CHECK_*`` code, e.g. ``"type_constraint"``
+    (onnxslim_check_code_name()); InvalidArgument for a value that is no
+    code."""
+    return _str(_need(lib.onnxslim_check_code_name(code)))
+
+
+def check_code_from_name(name):
+    """The ``CHECK_*`` code of a name (onnxslim_check_code_from_name());
+    NotFound for an unknown name."""
+    return _check(lib.onnxslim_check_code_from_name(name.encode() if isinstance(name, str) else name))

@@ -1,0 +1,140 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""Saving (onnxslim/save.h): Model.save(), Model.merge(), Model.save_size() and the SaveReport."""
+
+import collections
+import ctypes
+import os
+
+from . import _args, _base, _progress
+from ._constants import CONSTANTS as _C
+from ._errors import _check, _need, _path, _str
+from ._lib import SaveOptions, lib
+
+_PLACEMENTS = {_C["PLACEMENT_EXTERNAL"]: "external",
+               _C["PLACEMENT_BELOW_THRESHOLD"]: "below_threshold",
+               _C["PLACEMENT_SHAPE_INPUT"]: "shape_input",
+               _C["PLACEMENT_NO_LAYOUT"]: "no_layout"}
+
+_LAYOUTS = {None: "LAYOUT_AS_LOADED", "one_file": "LAYOUT_ONE_FILE",
+            "per_tensor": "LAYOUT_PER_TENSOR", False: "LAYOUT_INLINE", True: "LAYOUT_ONE_FILE"}
+
+# keyword -> SAVE_* flag
+_FLAGS = (("no_fsync", "SAVE_NO_FSYNC"), ("allow_large", "SAVE_ALLOW_LARGE"),
+          ("constants", "SAVE_CONSTANTS"), ("checksum", "SAVE_CHECKSUM"),
+          ("force_shape_inputs", "SAVE_FORCE_SHAPE_INPUTS"), ("keep_storage", "SAVE_KEEP_STORAGE"))
+
+
+class SaveEntry(collections.namedtuple("SaveEntry", "name placement location offset length")):
+    """Where a save put one tensor: its value ``name``; ``placement``, one of
+    "external" (written to a data file), "below_threshold" (inline: smaller
+    than the threshold, or an inline save), "shape_input" (inline: a small
+    integer tensor feeding a shape input) and "no_layout" (inline: STRING or
+    unknown type); the data file ``location`` relative to the model's
+    directory (None when inline), ``offset`` and ``length`` in it."""
+
+    __slots__ = ()
+
+
+class SaveReport(_base._Entries):
+    """The report of :meth:`Model.save`: a sequence of :class:`SaveEntry` (none
+    for a save with ``external_data=None``) and ``kernel_copied``."""
+
+    def __init__(self, entries, kernel_copied):
+        self._entries = list(entries)
+        self._kernel_copied = kernel_copied
+
+    @property
+    def entries(self):
+        """The entries, a list of :class:`SaveEntry`."""
+        return list(self._entries)
+
+    @property
+    def kernel_copied(self):
+        """Bytes the kernel copied (copy_file_range) during the save."""
+        return self._kernel_copied
+
+    @property
+    def locations(self):
+        """The data files written, relative to the model's directory, in first-use order."""
+        seen = []
+        for e in self._entries:
+            if e.location is not None and e.location not in seen:
+                seen.append(e.location)
+        return seen
+
+    def __repr__(self):
+        moved = sum(1 for e in self._entries if e.placement == "external")
+        return "<libonnxslim.SaveReport %d tensors, %d external>" % (len(self), moved)
+
+
+def _report(rep):
+    entries = []
+    for i in range(lib.onnxslim_save_report_count(rep)):
+        name = _str(_need(lib.onnxslim_save_report_name(rep, i)))
+        placement = _check(lib.onnxslim_save_report_placement(rep, i))
+        loc = lib.onnxslim_save_report_location(rep, i)
+        offset, length = ctypes.c_uint64(), ctypes.c_uint64()
+        _check(lib.onnxslim_save_report_offset(rep, i, ctypes.byref(offset)))
+        _check(lib.onnxslim_save_report_length(rep, i, ctypes.byref(length)))
+        entries.append(SaveEntry(name, _PLACEMENTS.get(placement, placement),
+                                 None if loc is None else _str(loc), offset.value, length.value))
+    return SaveReport(entries, lib.onnxslim_save_report_kernel_copied(rep))
+
+
+def save(model, path, external_data=None, threshold=None, align=None, location=None,
+         layout=None, flags=0, progress=None, **flag_kwargs):
+    """Model.save(); see there."""
+    m = model._ptr()
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError("path must be str or os.PathLike, not %s" % type(path).__name__)
+    opts = SaveOptions()
+    _check(lib.onnxslim_save_options_init(ctypes.byref(opts), _C["SAVE_OPTIONS_VERSION"]))
+    if layout is not None:
+        if external_data is not None:
+            raise ValueError("give external_data= or layout=, not both")
+        opts.layout = _args.int64(layout, "layout")
+    else:
+        try:
+            key = _LAYOUTS[external_data]
+        except (KeyError, TypeError):
+            raise ValueError("external_data must be None, 'one_file', 'per_tensor' or False, "
+                             "not %r" % (external_data,))
+        opts.layout = _C[key]
+    opts.flags = _args.uint64(flags, "flags") if flags else 0
+    for kw, const in _FLAGS:
+        if _args.flag(flag_kwargs.pop(kw, False), kw):
+            opts.flags |= _C[const]
+    if flag_kwargs:
+        raise TypeError("save() got an unexpected keyword argument %r" % sorted(flag_kwargs)[0])
+    if threshold is not None:
+        opts.size_threshold = _args.uint64(threshold, "threshold")
+    if align is not None:
+        opts.align = _args.uint64(align, "align")
+    keep = None
+    if location is not None:
+        keep = _args.cstr(location, "location")
+        opts.location = keep
+    prog = _progress.make(progress)
+    if prog:
+        prog.attach(opts)
+    rep = ctypes.c_void_p()
+    rc = lib.onnxslim_save(ctypes.byref(rep), m, _path(path), ctypes.byref(opts))
+    if prog:
+        try:
+            prog.check()
+        except BaseException:
+            lib.onnxslim_save_report_free(rep)  # NULL unless the last call raised
+            raise
+    _check(rc)
+    try:
+        return _report(rep)
+    finally:
+        lib.onnxslim_save_report_free(rep)
+
+
+def save_size(model):
+    """Model.save_size(); see there."""
+    size = ctypes.c_uint64()
+    _check(lib.onnxslim_save_size(model._ptr(), ctypes.byref(size)))
+    return size.value

@@ -1,0 +1,109 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# An install that can be moved, stripped and removed:
+# - make install into a prefix, move the prefix, hide the original: a
+#   program builds and runs with pkg-config and with CMake from the moved
+#   prefix, the command runs, the Python package imports and loads the moved
+#   library;
+# - make install-strip installs binaries without debug sections;
+# - make uninstall removes exactly what make install put there (a staged
+#   install, uninstalled, leaves no file and no link behind).
+set -u
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+PY=/usr/bin/python3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+root=$PWD
+m=test/data/bert-tiny.onnx
+old="$tmp/first" new="$tmp/moved/here"
+if make -s install PREFIX="$old" > "$tmp/install.log" 2>&1; then
+  ok "make install PREFIX=$old"
+  grep -q "^libonnxslim installed:" "$tmp/install.log" && grep -q "^  command *$old/bin/libonnxslim$" "$tmp/install.log" &&
+    grep -q "^  Python .*export PYTHONPATH=" "$tmp/install.log" &&
+    ok "make install says where each part went and the lines to add for this prefix" ||
+    { cat "$tmp/install.log"; bad "make install's report"; }
+else
+  cat "$tmp/install.log"; bad "make install PREFIX=$old"
+fi
+site_old=$($PY scripts/python-dir.py "$old" | sed -n 1p)
+mkdir -p "$(dirname "$new")" && mv "$old" "$new"
+site=$new${site_old#"$old"}
+[ ! -e "$old" ] && ok "prefix moved to $new, the original gone" || bad "move the prefix"
+
+# pkg-config, from the moved prefix's .pc file (${pcfiledir})
+export PKG_CONFIG_PATH="$new/lib/pkgconfig"
+unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
+if cc -std=c11 examples/summary.c $(pkg-config --cflags --libs libonnxslim) -o "$tmp/summary" > "$tmp/cc.log" 2>&1 &&
+   LD_LIBRARY_PATH="$new/lib" "$tmp/summary" "$m" > /dev/null &&
+   LD_LIBRARY_PATH="$new/lib" ldd "$tmp/summary" | grep -q "$new/lib/libonnxslim.so.0"; then
+  ok "pkg-config: a program builds and runs against the moved prefix"
+else
+  cat "$tmp/cc.log"; pkg-config --cflags --libs libonnxslim; bad "pkg-config from the moved prefix"
+fi
+# CMake, from the moved prefix's package (its own location)
+if command -v cmake > /dev/null 2>&1; then
+  if env -u CMAKE_PREFIX_PATH cmake -S test/cmake-consumer -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$new" \
+       -DLIBONNXSLIM_SOURCE_DIR="$root" > "$tmp/cm.log" 2>&1 && cmake --build "$tmp/cm" >> "$tmp/cm.log" 2>&1 &&
+     "$tmp/cm/consumer_cpp" "$m" > "$tmp/cm.out" 2>&1 && ldd "$tmp/cm/consumer_cpp" | grep -q "$new/lib/libonnxslim.so.0" &&
+     "$tmp/cm/consumer_c_static" "$m" > /dev/null; then
+    ok "CMake: find_package(libonnxslim) from the moved prefix; both targets build and run ($(cat "$tmp/cm.out"))"
+  else
+    tail -n 20 "$tmp/cm.log"; bad "CMake from the moved prefix"
+  fi
+else
+  bad "cmake not found (make deps installs it)"
+fi
+# the command: its library through $ORIGIN
+resolved=$(env -u LD_LIBRARY_PATH ldd "$new/bin/libonnxslim" | awk '$1 == "libonnxslim.so.0" {print $3}')
+if out=$(env -u LD_LIBRARY_PATH "$new/bin/libonnxslim" info "$m" 2>&1) &&
+   [ "$(realpath "$resolved")" = "$(realpath "$new/lib/libonnxslim.so.0")" ]; then
+  ok "the moved command runs with its moved library (\$ORIGIN)"
+else
+  echo "$out" | tail -n 5; echo "resolved: $resolved"; bad "the moved command"
+fi
+# the Python package: its library relative to itself
+out=$(cd / && env -u LIBONNXSLIM_LIBRARY -u LD_LIBRARY_PATH PYTHONPATH="$site" $PY -c \
+  'import libonnxslim; print(libonnxslim.library_path); print(libonnxslim.load(__import__("sys").argv[1]).fingerprint())' \
+  "$root/$m" 2>&1)
+if [ "$(printf '%s\n' "$out" | sed -n 1p)" = "$new/lib/libonnxslim.so.0" ] &&
+   [ "$(printf '%s\n' "$out" | sed -n 2p)" = "$("$new/bin/libonnxslim" fingerprint "$m" | awk '{print $1}')" ]; then
+  ok "the moved Python package imports and loads the moved library"
+else
+  echo "$out"; bad "the moved Python package"
+fi
+
+# install-strip: no debug sections in the installed binaries
+if make -s install-strip PREFIX=/opt/libonnxslim DESTDIR="$tmp/strip" > "$tmp/strip.log" 2>&1; then
+  lib=$(ls "$tmp/strip/opt/libonnxslim/lib/"libonnxslim.so.*.*.*)
+  if ! readelf -S "$lib" "$tmp/strip/opt/libonnxslim/bin/libonnxslim" | grep -q '\.debug_' &&
+     readelf -S "$root/${B:-build}/libonnxslim" | grep -q '\.debug_' &&
+     ! readelf -s "$lib" | grep -q '\.symtab'; then
+    ok "make install-strip: library and command without debug sections (the build's have them)"
+  else
+    bad "make install-strip left debug sections"
+  fi
+else
+  cat "$tmp/strip.log"; bad "make install-strip"
+fi
+
+# uninstall removes what install put there, nothing more, nothing less
+for p in /usr/local /opt/libonnxslim; do
+  st="$tmp/un-$(basename $p)"
+  mkdir -p "$st$p/bin" && echo keep > "$st$p/bin/other-tool"
+  if make -s install PREFIX=$p DESTDIR="$st" > /dev/null 2>&1 &&
+     n=$(find "$st" -type f -o -type l | wc -l) &&
+     (cd / && PYTHONPATH="$st$($PY scripts/python-dir.py $p | sed -n 1p)" $PY -c 'import libonnxslim' 2>/dev/null; true) &&
+     make -s uninstall PREFIX=$p DESTDIR="$st" > "$tmp/un.log" 2>&1; then
+    left=$(find "$st" \( -type f -o -type l \) ! -path "$st$p/bin/other-tool")
+    if [ -z "$left" ] && [ -f "$st$p/bin/other-tool" ] && [ ! -e "$st$p/include/onnxslim" ]; then
+      ok "make uninstall PREFIX=$p DESTDIR=...: the $((n - 1)) installed files removed, another file kept"
+    else
+      printf '%s\n' "$left"; bad "make uninstall PREFIX=$p left files behind"
+    fi
+  else
+    cat "$tmp/un.log" 2>/dev/null; bad "make install/uninstall PREFIX=$p"
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
