@@ -188,6 +188,13 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
 int onnxslim__open_beneath(int dirfd, const char *rel, int flags);
 /* "a directory", "a FIFO", ... for messages. */
 const char *onnxslim__file_kind(mode_t mode);
+/* 0 when a save may put a file at `name` in dfd (spelled `path` in
+ * messages): nothing is there, a regular file, or a symlink to a regular
+ * file (the link is replaced, never written through). Anything else - a
+ * FIFO, a device, a directory, a socket, a dangling symlink, a symlink to
+ * anything but a regular file - is ONNXSLIM_EIO with a message that says
+ * what is there. */
+int onnxslim__dest_ok(int dfd, const char *name, const char *path);
 void onnxslim__unmap(void *map, size_t len);
 /* The directory of `path` opened (O_RDONLY | O_DIRECTORY), *name pointing
  * at path's last segment; -1 with errno. */

@@ -729,14 +729,43 @@ int onnxslim__open_dir_of(const char *path, const char **name) {
   return dfd;
 }
 
+int onnxslim__dest_ok(int dfd, const char *name, const char *path) {
+  struct stat st, t;
+  if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return 0;
+    return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': cannot stat it: %s", path,
+                         strerror(errno));
+  }
+  if (S_ISREG(st.st_mode)) return 0;
+  if (!S_ISLNK(st.st_mode))
+    return onnxslim__err(ONNXSLIM_EIO,
+                         "cannot save to '%s': it is %s, not a regular file (nothing written)",
+                         path, onnxslim__file_kind(st.st_mode));
+  /* a symlink: replaced by the new file when it names a regular file */
+  if (fstatat(dfd, name, &t, 0) != 0) {
+    if (errno == ENOENT)
+      return onnxslim__err(ONNXSLIM_EIO,
+                           "cannot save to '%s': it is a dangling symlink (its target does not "
+                           "exist; nothing written: remove the link or save elsewhere)",
+                           path);
+    return onnxslim__err(ONNXSLIM_EIO,
+                         "cannot save to '%s': it is a symlink that cannot be "
+                         "followed: %s (nothing written)",
+                         path, strerror(errno));
+  }
+  if (S_ISREG(t.st_mode)) return 0;
+  return onnxslim__err(ONNXSLIM_EIO,
+                       "cannot save to '%s': it is a symlink to %s, not to a regular file "
+                       "(nothing written)",
+                       path, onnxslim__file_kind(t.st_mode));
+}
+
 /* The output `name` in the directory dfd (taken over), `path` its spelling
  * for messages (ending with name), `dir` the directory's. */
 static osl_out *out_open_in(int dfd, const char *dir, const char *name, const char *path,
                             uint64_t size, osl_source src) {
-  struct stat dst;
-  if (fstatat(dfd, name, &dst, 0) == 0 && S_ISDIR(dst.st_mode)) {
-    /* before any byte is written, not at the final rename */
-    onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
+  /* before any byte is written, not at the final rename */
+  if (onnxslim__dest_ok(dfd, name, path)) {
     close(dfd);
     return NULL;
   }
@@ -953,6 +982,7 @@ static void committed(osl_out *o) {
 
 int onnxslim__out_commit_to(osl_out *o, const char *name, int fsync_dir) {
   int rc = set_name(o, name);
+  if (!rc) rc = onnxslim__dest_ok(o->dfd, o->name, o->path); /* it may have changed meanwhile */
   if (rc) return rc;
   if (renameat(o->dfd, o->tmpname, o->dfd, o->name) != 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
@@ -1014,6 +1044,8 @@ int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
   osl_out *o = NULL;
   if (dfd < 0) {
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
+  } else if (onnxslim__dest_ok(dfd, name, path)) {
+    close(dfd);
   } else {
     /* temporaries of earlier saves to path whose owner is gone: before
      * this one, so their space is free again */

@@ -944,11 +944,36 @@ static int start_progress(osl_xsave *x) {
                                   data + x->model_est);
 }
 
+/* What is at the model's path and at each data file's name now may be
+ * replaced (onnxslim__dest_ok): checked before anything is written, and
+ * again where each file is opened and at the commit. */
+static int dests_ok(osl_xsave *x) {
+  int rc = onnxslim__dest_ok(x->outdir, x->base, x->path);
+  size_t dlen = (size_t)(x->base - x->path);
+  for (size_t i = 0; i < x->nfiles && !rc; i++) {
+    const char *leaf;
+    int pfd = onnxslim__open_parent_beneath(x->outdir, x->wants[i], &leaf);
+    if (pfd < 0) continue; /* the save fails, or not, where it writes */
+    char *p = malloc(dlen + strlen(x->wants[i]) + 1);
+    if (p) {
+      sprintf(p, "%.*s%s", (int)dlen, x->path, x->wants[i]);
+      rc = onnxslim__dest_ok(pfd, leaf, p);
+    } else {
+      rc = onnxslim__err_nomem(NULL);
+    }
+    free(p);
+    close(pfd);
+  }
+  return rc;
+}
+
 /* The data files, each written to a temporary file (aligned offsets in one
  * file, checksums when asked) and synced; temporaries of killed saves to
  * the same names are removed first, so their space is free again. */
+static int dests_ok(osl_xsave *x);
 static int write_data(osl_xsave *x) {
-  int rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "tmp");
+  int rc = dests_ok(x);
+  if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "tmp");
   if (rc || !x->nwritten) return rc;
   int one_file = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
   uint64_t total = 0;
