@@ -33,6 +33,7 @@ typedef struct {
   uint64_t done[MAX_CALLS], total[MAX_CALLS];
   size_t cancel_at;      /* return nonzero at this call (1-based; 0: never) */
   uint64_t cancel_after; /* or at the first call with done above it (0: never) */
+  int cancel_commit;     /* or at a save's call before its commit (done == total - 1) */
   int canceled;
 } calls;
 
@@ -44,7 +45,8 @@ static int record(uint64_t done, uint64_t total, void *payload) {
   }
   c->n++;
   if ((c->cancel_at && c->n == c->cancel_at) ||
-      (c->cancel_after && done > c->cancel_after && done < total)) {
+      (c->cancel_after && done > c->cancel_after && done < total) ||
+      (c->cancel_commit && total > 1 && done == total - 1)) {
     c->canceled = 1;
     return 1;
   }
@@ -53,7 +55,8 @@ static int record(uint64_t done, uint64_t total, void *payload) {
 
 /* The contract of a successful operation's calls: first (0, total), then
  * increasing 0 < done < total, last (total, total), the same total in
- * every call, at most one call per MiB (plus the first and the last). */
+ * every call, at most one call per MiB (plus the first, the last and a
+ * save's call before its commit). */
 static int calls_ok(const calls *c, uint64_t total) {
   if (c->n < 2 || c->n > MAX_CALLS) return 0;
   if (c->done[0] != 0 || c->done[c->n - 1] != total) return 0;
@@ -61,7 +64,13 @@ static int calls_ok(const calls *c, uint64_t total) {
     if (c->total[i] != total) return 0;
   for (size_t i = 1; i + 1 < c->n; i++)
     if (c->done[i] <= c->done[i - 1] || c->done[i] >= total) return 0;
-  return c->n <= 2 + total / MIB;
+  return c->n <= 3 + total / MIB;
+}
+
+/* A save's calls: calls_ok, and the one before the last is (total - 1,
+ * total), made once the files are written and synced, before the commit. */
+static int save_calls_ok(const calls *c, uint64_t total) {
+  return calls_ok(c, total) && c->n >= 3 && c->done[c->n - 2] == total - 1;
 }
 
 static uint64_t file_size(const char *path) {
@@ -314,7 +323,7 @@ TEST(save_progress_as_loaded) {
   so.progress = record;
   so.progress_payload = &c;
   CHECK_OK(onnxslim_save(NULL, m, path, &so));
-  CHECK(calls_ok(&c, file_size(path)));
+  CHECK(save_calls_ok(&c, file_size(path)));
   CHECK(c.n >= 6);
   onnxslim_model_free(m);
   /* unconverted bytes copied by the kernel count too */
@@ -323,7 +332,7 @@ TEST(save_progress_as_loaded) {
   memset(&c, 0, sizeof c);
   CHECK_OK(onnxslim_save(NULL, m, path, &so));
   CHECK(same_file(path, model_path));
-  CHECK(calls_ok(&c, file_size(path)));
+  CHECK(save_calls_ok(&c, file_size(path)));
   CHECK(c.n >= 4);
   onnxslim_model_free(m);
 }
@@ -345,7 +354,7 @@ TEST(save_progress_external) {
   so.progress_payload = &c;
   CHECK_OK(onnxslim_save(NULL, m, path, &so));
   /* a first save: the names are the ones wanted, the total is exact */
-  CHECK(calls_ok(&c, file_size(path) + file_size(data)));
+  CHECK(save_calls_ok(&c, file_size(path) + file_size(data)));
   CHECK(c.n >= 6);
   /* again: the data file is m_1.bin, so each external tensor's location is
    * two bytes longer than planned for the total; done still ends at total */
@@ -373,7 +382,7 @@ TEST(save_progress_external) {
     if (loc) sum += file_size(PATH(f, "%s/%s", sub, loc));
   }
   onnxslim_save_report_free(rep);
-  CHECK(calls_ok(&c, sum));
+  CHECK(save_calls_ok(&c, sum));
   onnxslim_model_free(m);
 }
 
@@ -406,19 +415,25 @@ TEST(save_cancel_leaves_files) {
   int entries = count_entries(sub);
   CHECK(entries == 2);
   /* the data file of this save: 4 x 4 MiB (aligned); the model file about 8 MiB */
+  /* commit: at the call made once every file is written and synced, just
+   * before the commit (a cancel asked for while the data was synced) */
   static const struct {
     int layout;
     size_t at;
     uint64_t after;
+    int commit;
   } cases[] = {
-      {ONNXSLIM_LAYOUT_ONE_FILE, 1, 0},        {ONNXSLIM_LAYOUT_ONE_FILE, 0, 5 * MIB},
-      {ONNXSLIM_LAYOUT_ONE_FILE, 0, 20 * MIB}, {ONNXSLIM_LAYOUT_PER_TENSOR, 0, 20 * MIB},
-      {ONNXSLIM_LAYOUT_AS_LOADED, 0, 5 * MIB}, {ONNXSLIM_LAYOUT_INLINE, 0, 5 * MIB},
+      {ONNXSLIM_LAYOUT_ONE_FILE, 1, 0, 0},        {ONNXSLIM_LAYOUT_ONE_FILE, 0, 5 * MIB, 0},
+      {ONNXSLIM_LAYOUT_ONE_FILE, 0, 20 * MIB, 0}, {ONNXSLIM_LAYOUT_PER_TENSOR, 0, 20 * MIB, 0},
+      {ONNXSLIM_LAYOUT_AS_LOADED, 0, 5 * MIB, 0}, {ONNXSLIM_LAYOUT_INLINE, 0, 5 * MIB, 0},
+      {ONNXSLIM_LAYOUT_ONE_FILE, 0, 0, 1},        {ONNXSLIM_LAYOUT_PER_TENSOR, 0, 0, 1},
+      {ONNXSLIM_LAYOUT_AS_LOADED, 0, 0, 1},       {ONNXSLIM_LAYOUT_INLINE, 0, 0, 1},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     calls c = {0};
     c.cancel_at = cases[k].at;
     c.cancel_after = cases[k].after;
+    c.cancel_commit = cases[k].commit;
     so.layout = cases[k].layout;
     so.size_threshold = cases[k].layout == ONNXSLIM_LAYOUT_INLINE ? 0 : 3 * MIB;
     so.progress = record;

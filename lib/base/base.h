@@ -76,6 +76,12 @@ static inline int onnxslim__progress_at(osl_progress *p, uint64_t done) {
   if (!p || !p->fn || done <= p->done) return 0;
   return onnxslim__progress_add(p, done - p->done);
 }
+/* A save's files are written and synced, the commit is next: one more
+ * call, done == total - 1 (reports before it stop at total - 2), whose
+ * cancel still leaves every file as it was - the last chance for a caller
+ * asked to stop while the data was being synced (p may be NULL; no call
+ * when total < 2). 0 or ONNXSLIM_ECANCELED. */
+int onnxslim__progress_commit(osl_progress *p);
 /* The operation succeeded: the last call, done == total (p may be NULL). */
 void onnxslim__progress_end(osl_progress *p);
 

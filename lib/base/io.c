@@ -1057,6 +1057,7 @@ int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
   o->progress = progress;
   int rc = write_fn(&o->base, payload);
   if (!rc) rc = onnxslim__out_finish(o, fsync_data);
+  if (!rc) rc = onnxslim__progress_commit(progress);
   if (!rc) rc = onnxslim__out_commit(o, fsync_data);
   if (copied) *copied = o->copied;
   onnxslim__out_abort(o);

@@ -1112,6 +1112,7 @@ static int write_model(osl_xsave *x) {
   onnxslim__out_set_progress(x->mout, &x->progress);
   rc = onnxslim__msg_write_planned(x->model->root, &x->sp, onnxslim__out_sink(x->mout));
   if (!rc) rc = onnxslim__out_finish(x->mout, x->fsync_data);
+  if (!rc) rc = onnxslim__progress_commit(&x->progress);
   if (!rc) rc = onnxslim__out_commit(x->mout, x->fsync_data);
   return rc;
 }
