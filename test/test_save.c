@@ -314,6 +314,46 @@ TEST(save_removes_stale_temporaries) {
   onnxslim_model_free(m);
 }
 
+/* Temporaries in the format before the owner's ids (".D.tmp-XXXXXX", six
+ * letters or digits, as mkostemp made them) that nobody has locked are
+ * removed by the next save to D, the model's and the data files' alike;
+ * other lengths, other characters, locked ones and other destinations'
+ * stay. */
+TEST(save_removes_old_format_temporaries) {
+  char sub[300], path[400], p[600];
+  snprintf(sub, sizeof sub, "%s/oldtmp", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  static const char *const gone[] = {".out.onnx.tmp-Ab3xYz", ".out.onnx.tmp-000000",
+                                     ".out.onnx.data.tmp-QwErTy"};
+  static const char *const kept[] = {".out.onnx.tmp-Ab3xY",    ".out.onnx.tmp-Ab3xYz1",
+                                     ".out.onnx.tmp-Ab_xYz",   ".out.onnx.tmp-LockdD",
+                                     ".other.onnx.tmp-Ab3xYz", ".out.onnx.bak-Ab3xYz"};
+  for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
+    write_file(PATH(p, "%s/%s", sub, gone[i]), "partial");
+  for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+    write_file(PATH(p, "%s/%s", sub, kept[i]), "partial");
+  int lk = open(PATH(p, "%s/.out.onnx.tmp-LockdD", sub), O_RDONLY);
+  CHECK(lk >= 0 && flock(lk, LOCK_EX) == 0);
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  /* a single file: the model's; then with a data file: the data file's */
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
+  CHECK(!exists_in(sub, gone[0]) && !exists_in(sub, gone[1]));
+  CHECK(exists_in(sub, gone[2]));
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  so.size_threshold = 0;
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
+  CHECK(!exists_in(sub, gone[2]));
+  for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+    CHECK(exists_in(sub, kept[i]));
+    if (!exists_in(sub, kept[i])) fprintf(stderr, "  removed: %s\n", kept[i]);
+  }
+  close(lk);
+  onnxslim_model_free(m);
+}
+
 /* ---- what is at the destination ------------------------------------------- */
 
 /* "kind" of path (lstat): 'f' regular, 'p' FIFO, 'c' character device,
@@ -642,6 +682,7 @@ int main(int argc, char **argv) {
   RUN(save_on_full_disk);
   RUN(save_over_source);
   RUN(save_removes_stale_temporaries);
+  RUN(save_removes_old_format_temporaries);
   RUN(save_refuses_special_destinations);
   RUN(save_options_refused);
   RUN(save_default_as_loaded);

@@ -470,7 +470,9 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
  * linkat, renameat, unlinkat). A .tmp and a .journal are flock'ed by their
  * owner while it lives. A side file is stale when its owner thread is gone
  * (or, same thread, not locked) and no one holds a lock on it: a later save
- * to D removes it. */
+ * to D removes it. So is a temporary in the format of builds before 0.1.0,
+ * ".D.tmp-XXXXXX" (no owner's ids; its writers took no lock), that no one
+ * holds a lock on. */
 
 #define OSL_SIDE_BASE_MAX 200
 
@@ -552,6 +554,16 @@ static const char *parse_owner(const char *s, long *pid, long *tid) {
   return *e == '-' ? e + 1 : NULL;
 }
 
+/* 1 if s is six ASCII letters or digits and nothing more. */
+static int old_tmp_suffix(const char *s) {
+  size_t n = 0;
+  for (; s[n]; n++)
+    if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+          (s[n] >= '0' && s[n] <= '9')))
+      return 0;
+  return n == 6;
+}
+
 int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const char *kind,
                          int (*fn)(void *ctx, int dfd, const char *name), void *ctx) {
   /* a descriptor of its own: readdir moves its offset */
@@ -577,8 +589,15 @@ int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const
         hit = n + 3 + blen + klen;
     }
     long pid, tid;
-    if (!hit || !parse_owner(hit, &pid, &tid)) continue;
-    if (!(pid == getpid() && tid == my_tid()) && thread_alive(pid, tid)) continue;
+    if (!hit) continue;
+    if (!parse_owner(hit, &pid, &tid)) {
+      /* ".D.tmp-XXXXXX" (six letters or digits, mkostemp's): the format
+       * before the owner's ids (builds before 0.1.0); no owner to ask, and
+       * those owners took no lock: unlocked, it is stale */
+      if (strcmp(kind, "tmp") != 0 || !old_tmp_suffix(hit)) continue;
+    } else if (!(pid == getpid() && tid == my_tid()) && thread_alive(pid, tid)) {
+      continue;
+    }
     /* the owner's lock: a live owner this process cannot see (another pid
      * namespace), or a live output of this very thread */
     int fd = openat(dfd, n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
