@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <onnxslim.h>
 
@@ -459,6 +461,103 @@ TEST(save_cancel_leaves_files) {
   onnxslim_model_free(m);
 }
 
+/* ---- killed saves --------------------------------------------------------- */
+
+/* Hidden entries (".x") of directory d, "." and ".." aside. */
+static int count_hidden(const char *d) {
+  DIR *dd = opendir(d);
+  if (!dd) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dd)))
+    if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(dd);
+  return n;
+}
+
+static int die_midway(uint64_t done, uint64_t total, void *payload) {
+  (void)total;
+  (void)payload;
+  if (done > 5 * MIB) _exit(0); /* killed: nothing of the save's own cleanup runs */
+  return 0;
+}
+
+/* A child process saves the model to path with layout (and location) and
+ * dies once 5 MiB are written; returns the number of hidden files it left
+ * in d. */
+static int killed_save(const char *path, int layout, const char *location, const char *d) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    onnxslim_model *m = open_model();
+    if (!m) _exit(3);
+    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+    so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+    so.layout = layout;
+    so.location = location;
+    so.size_threshold = 0;
+    so.progress = die_midway;
+    onnxslim_save(NULL, m, path, &so);
+    _exit(4); /* not killed */
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return -1;
+  return count_hidden(d);
+}
+
+/* Temporary files a killed save left - of the model and of its data files -
+ * are removed by the next save to the same model, whatever layout and data
+ * file names each of them uses: in the model's directory (the temporaries
+ * are named after the model), and in the directories of the data files the
+ * model in place reads. */
+TEST(killed_save_temporaries_removed_by_later_saves) {
+  onnxslim_model *m = open_model();
+  REQUIRE(m);
+  char sub[300], path[400], sd[400];
+  PATH(sub, "%s/killed", dir);
+  mkdir(sub, 0755);
+  PATH(path, "%s/m.onnx", sub);
+  static const struct {
+    int killed;
+    const char *location;
+    int later;
+  } cases[] = {
+      {ONNXSLIM_LAYOUT_PER_TENSOR, NULL, ONNXSLIM_LAYOUT_AS_LOADED},
+      {ONNXSLIM_LAYOUT_ONE_FILE, "x.bin", ONNXSLIM_LAYOUT_INLINE},
+      {ONNXSLIM_LAYOUT_PER_TENSOR, NULL, ONNXSLIM_LAYOUT_ONE_FILE},
+      {ONNXSLIM_LAYOUT_INLINE, NULL, ONNXSLIM_LAYOUT_PER_TENSOR},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    int left = killed_save(path, cases[k].killed, cases[k].location, sub);
+    CHECK(left > 0); /* the save was killed with temporaries in place */
+    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+    so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+    so.layout = cases[k].later;
+    so.size_threshold = 1 * MIB;
+    CHECK_OK(onnxslim_save(NULL, m, path, &so));
+    CHECK(count_hidden(sub) == 0);
+    if (count_hidden(sub) != 0)
+      fprintf(stderr, "  case %zu: %d hidden files left before, %d after\n", k, left,
+              count_hidden(sub));
+  }
+  /* data in a subdirectory: the model in place reads sub/y.bin */
+  PATH(sd, "%s/sub", sub);
+  mkdir(sd, 0755);
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  so.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  so.location = "sub/y.bin";
+  so.size_threshold = 1 * MIB;
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
+  CHECK(killed_save(path, ONNXSLIM_LAYOUT_ONE_FILE, "sub/y.bin", sub) >= 0 && count_hidden(sd) > 0);
+  so.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  so.location = NULL;
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
+  CHECK(count_hidden(sd) == 0 && count_hidden(sub) == 0);
+  if (count_hidden(sd) != 0) fprintf(stderr, "  sub/: %d hidden files left\n", count_hidden(sd));
+  onnxslim_model_free(m);
+}
+
 /* onnxslim_save_options as a caller built against version 1 saw it */
 typedef struct {
   unsigned int version, flags;
@@ -517,6 +616,7 @@ int main(int argc, char **argv) {
   RUN(save_progress_as_loaded);
   RUN(save_progress_external);
   RUN(save_cancel_leaves_files);
+  RUN(killed_save_temporaries_removed_by_later_saves);
   RUN(save_old_options_version);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -223,9 +223,11 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
  * directory basefd (spelled `base` in messages): its directory is opened
  * beneath basefd (onnxslim__open_beneath), so nothing is written outside,
  * whatever is renamed meanwhile; a location leading out through a symlink
- * is refused with ONNXSLIM_EINVAL. */
+ * is refused with ONNXSLIM_EINVAL. Its temporary is named after `owner`
+ * (the model file's name, so that any later save to the model finds it:
+ * ".MODEL.tmp-..." in the data file's directory; NULL: after rel's leaf). */
 osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const char *rel,
-                                         uint64_t size, osl_source src);
+                                         const char *owner, uint64_t size, osl_source src);
 osl_sink *onnxslim__out_sink(osl_out *out);
 /* Bytes written to the output from now on are added to `progress` (NULL:
  * none), and its cancel fails the write. */

@@ -780,9 +780,10 @@ int onnxslim__dest_ok(int dfd, const char *name, const char *path) {
 }
 
 /* The output `name` in the directory dfd (taken over), `path` its spelling
- * for messages (ending with name), `dir` the directory's. */
+ * for messages (ending with name), `dir` the directory's; its temporary is
+ * named after `owner` (NULL: name). */
 static osl_out *out_open_in(int dfd, const char *dir, const char *name, const char *path,
-                            uint64_t size, osl_source src) {
+                            uint64_t size, osl_source src, const char *owner) {
   /* before any byte is written, not at the final rename */
   if (onnxslim__dest_ok(dfd, name, path)) {
     close(dfd);
@@ -809,7 +810,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
     goto fail;
   }
   if (check_space(path, dfd, size)) goto fail;
-  o->fd = onnxslim__side_create(dfd, dir, name, "tmp", &o->tmpname);
+  o->fd = onnxslim__side_create(dfd, dir, owner ? owner : name, "tmp", &o->tmpname);
   if (o->fd < 0) goto fail;
   size_t head = strlen(path) - strlen(name);
   o->tmp = malloc(head + strlen(o->tmpname) + 1);
@@ -854,7 +855,7 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
   int dfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
   if (dfd < 0)
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
-  else o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src);
+  else o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src, NULL);
   free(dir);
   return o;
 }
@@ -876,7 +877,7 @@ int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf
 }
 
 osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const char *rel,
-                                         uint64_t size, osl_source src) {
+                                         const char *owner, uint64_t size, osl_source src) {
   size_t blen = strlen(base), rlen = strlen(rel);
   const char *slash = strrchr(rel, '/');
   char *path = malloc(blen + rlen + 2), *dir = malloc(blen + rlen + 2);
@@ -904,7 +905,7 @@ osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const cha
       onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir,
                     strerror(errno));
   } else {
-    o = out_open_in(dfd, dir, leaf, path, size, src);
+    o = out_open_in(dfd, dir, leaf, path, size, src, owner);
   }
   free(path);
   free(dir);
@@ -1069,7 +1070,7 @@ int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
     /* temporaries of earlier saves to path whose owner is gone: before
      * this one, so their space is free again */
     onnxslim__side_clean(dfd, &name, 1, "tmp");
-    o = out_open_in(dfd, dir, name, path, size, src);
+    o = out_open_in(dfd, dir, name, path, size, src, NULL);
   }
   free(dir);
   if (!o) return onnxslim_error_last_code();

@@ -14,6 +14,8 @@
 # then exits 0 and OUT is the new model with nothing else left - the only
 # other outcome accepted. The `tmp`, `tmp+96M` and `fsync` points must end
 # canceled (the signal is sent before the rename that commits).
+# Then SIGKILL, which no program can catch: the temporaries a killed save
+# left are removed by the next save to OUT, whatever its layout.
 set -u
 . test/step-lib.sh
 if ! env --default-signal=INT true 2> /dev/null; then
@@ -40,7 +42,7 @@ state() { (cd "$o" && find . -printf '%p %y\n' | sort && find . -type f -exec sh
 wait_tmp() {
   i=0
   while [ $i -lt 1200 ]; do
-    f=$(find "$o" -maxdepth 1 -name '.*.tmp-*' -size +"$1"M 2> /dev/null | head -n 1)
+    f=$(find "$o" -maxdepth 2 -name '.*.tmp-*' -size +"$1"M 2> /dev/null | head -n 1)
     [ -n "$f" ] && return 0
     kill -0 "$pid" 2> /dev/null || return 1
     sleep 0.05
@@ -123,6 +125,41 @@ r=$?
 [ $r -eq 0 ] && [ "$("$cli" fingerprint "$o/out.onnx")" = "$fp_in" ] && ! ls -A "$o" | grep -q '^\.' &&
   ok "SIGINT ignored at start (a background job of a script) stays ignored: the save completes" ||
   bad "SIGINT ignored at start: exit $r, files: $(ls -A "$o" | tr '\n' ' ')"
+
+# SIGKILL cannot be caught: the killed save's temporaries stay, and the next
+# save to OUT removes them whatever its layout or data file names (they are
+# named after OUT, in its directory and in its data files' directories)
+# killed_then LABEL KILLED_ARGS -- LATER_ARGS: KILLED_ARGS ... OUT killed
+# once its temporary holds 32 MiB, then LATER_ARGS ... OUT completes
+killed_then() {
+  label=$1
+  shift
+  k=""
+  while [ "$1" != -- ]; do k="$k $1"; shift; done
+  shift
+  # shellcheck disable=SC2086
+  "$cli" $k "$o/out.onnx" > /dev/null 2>&1 &
+  pid=$!
+  wait_tmp 32
+  kill -KILL "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  left=$(find "$o" -name '.*' | wc -l)
+  "$cli" "$@" "$o/out.onnx" > /dev/null 2> "$tmp/e"
+  r=$?
+  hidden=$(find "$o" -name '.*' | sed "s|$o/||" | tr '\n' ' ')
+  if [ "$left" -gt 0 ] && [ $r -eq 0 ] && [ -z "$hidden" ]; then
+    ok "$label: $left hidden files left by SIGKILL, none after the next save"
+  else
+    bad "$label: $left hidden files after SIGKILL; next save exit $r, left: $hidden $(cat "$tmp/e")"
+  fi
+}
+rm -rf "$o" && mkdir -p "$o/sub"
+killed_then "split --per-tensor killed, then convert (one file)" split "$in" --per-tensor --threshold 0 -- convert "$big"
+killed_then "split --location x.bin killed, then merge" split "$in" --threshold 0 --location x.bin -- merge "$in"
+killed_then "merge killed, then split" merge "$in" -- split "$in" --threshold 0
+"$cli" split "$in" "$o/out.onnx" --threshold 0 --location sub/y.bin > /dev/null 2>&1
+killed_then "split --location sub/y.bin killed (OUT reads sub/y.bin), then split --per-tensor" \
+  split "$in" --threshold 0 --location sub/y.bin -- split "$in" --per-tensor --threshold 0
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
