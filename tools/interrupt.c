@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - SIGINT and SIGTERM while a command writes
+ * libonnxslim (the command) - SIGINT and SIGTERM while a command writes
  * (interrupt.h).
  */
 #define _POSIX_C_SOURCE 200809L

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - SIGINT and SIGTERM while a command writes.
+ * libonnxslim (the command) - SIGINT and SIGTERM while a command writes.
  *
  * A command that saves (convert, split, merge) installs handlers that only
  * remember the signal (a sig_atomic_t). Every progress function then

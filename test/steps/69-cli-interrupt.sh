@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Ctrl-C leaves nothing behind: `onnxslim convert|split|merge` getting
+# Ctrl-C leaves nothing behind: `libonnxslim convert|split|merge` getting
 # SIGINT or SIGTERM during a large save (a 192 MiB table, bench/make_huge.c)
 # cancels it through the progress function: it exits 130 (SIGINT) or 143
 # (SIGTERM), OUT and its data files are what they were (sha256 of every
