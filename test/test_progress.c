@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <onnxslim.h>
 
@@ -35,6 +37,7 @@ typedef struct {
   uint64_t done[MAX_CALLS], total[MAX_CALLS];
   size_t cancel_at;      /* return nonzero at this call (1-based; 0: never) */
   uint64_t cancel_after; /* or at the first call with done above it (0: never) */
+  int cancel_commit;     /* or at a save's call before its commit (done == total - 1) */
   int canceled;
 } calls;
 
@@ -46,7 +49,8 @@ static int record(uint64_t done, uint64_t total, void *payload) {
   }
   c->n++;
   if ((c->cancel_at && c->n == c->cancel_at) ||
-      (c->cancel_after && done > c->cancel_after && done < total)) {
+      (c->cancel_after && done > c->cancel_after && done < total) ||
+      (c->cancel_commit && total > 1 && done == total - 1)) {
     c->canceled = 1;
     return 1;
   }
@@ -55,7 +59,8 @@ static int record(uint64_t done, uint64_t total, void *payload) {
 
 /* The contract of a successful operation's calls: first (0, total), then
  * increasing 0 < done < total, last (total, total), the same total in
- * every call, at most one call per MiB (plus the first and the last). */
+ * every call, at most one call per MiB (plus the first, the last and a
+ * save's call before its commit). */
 static int calls_ok(const calls *c, uint64_t total) {
   if (c->n < 2 || c->n > MAX_CALLS) return 0;
   if (c->done[0] != 0 || c->done[c->n - 1] != total) return 0;
@@ -63,7 +68,13 @@ static int calls_ok(const calls *c, uint64_t total) {
     if (c->total[i] != total) return 0;
   for (size_t i = 1; i + 1 < c->n; i++)
     if (c->done[i] <= c->done[i - 1] || c->done[i] >= total) return 0;
-  return c->n <= 2 + total / MIB;
+  return c->n <= 3 + total / MIB;
+}
+
+/* A save's calls: calls_ok, and the one before the last is (total - 1,
+ * total), made once the files are written and synced, before the commit. */
+static int save_calls_ok(const calls *c, uint64_t total) {
+  return calls_ok(c, total) && c->n >= 3 && c->done[c->n - 2] == total - 1;
 }
 
 static uint64_t file_size(const char *path) {
@@ -316,7 +327,7 @@ TEST(save_progress_as_loaded) {
   so.progress = record;
   so.progress_payload = &c;
   CHECK_OK(onnxslim_save(NULL, m, path, &so));
-  CHECK(calls_ok(&c, file_size(path)));
+  CHECK(save_calls_ok(&c, file_size(path)));
   CHECK(c.n >= 6);
   onnxslim_model_free(m);
   /* unconverted bytes copied by the kernel count too */
@@ -325,7 +336,7 @@ TEST(save_progress_as_loaded) {
   memset(&c, 0, sizeof c);
   CHECK_OK(onnxslim_save(NULL, m, path, &so));
   CHECK(same_file(path, model_path));
-  CHECK(calls_ok(&c, file_size(path)));
+  CHECK(save_calls_ok(&c, file_size(path)));
   CHECK(c.n >= 4);
   onnxslim_model_free(m);
 }
@@ -347,7 +358,7 @@ TEST(save_progress_external) {
   so.progress_payload = &c;
   CHECK_OK(onnxslim_save(NULL, m, path, &so));
   /* a first save: the names are the ones wanted, the total is exact */
-  CHECK(calls_ok(&c, file_size(path) + file_size(data)));
+  CHECK(save_calls_ok(&c, file_size(path) + file_size(data)));
   CHECK(c.n >= 6);
   /* again: the data file is m_1.bin, so each external tensor's location is
    * two bytes longer than planned for the total; done still ends at total */
@@ -375,7 +386,7 @@ TEST(save_progress_external) {
     if (loc) sum += file_size(PATH(f, "%s/%s", sub, loc));
   }
   onnxslim_save_report_free(rep);
-  CHECK(calls_ok(&c, sum));
+  CHECK(save_calls_ok(&c, sum));
   onnxslim_model_free(m);
 }
 
@@ -408,19 +419,25 @@ TEST(save_cancel_leaves_files) {
   int entries = count_entries(sub);
   CHECK(entries == 2);
   /* the data file of this save: 4 x 4 MiB (aligned); the model file about 8 MiB */
+  /* commit: at the call made once every file is written and synced, just
+   * before the commit (a cancel asked for while the data was synced) */
   static const struct {
     int layout;
     size_t at;
     uint64_t after;
+    int commit;
   } cases[] = {
-      {ONNXSLIM_LAYOUT_ONE_FILE, 1, 0},        {ONNXSLIM_LAYOUT_ONE_FILE, 0, 5 * MIB},
-      {ONNXSLIM_LAYOUT_ONE_FILE, 0, 20 * MIB}, {ONNXSLIM_LAYOUT_PER_TENSOR, 0, 20 * MIB},
-      {ONNXSLIM_LAYOUT_AS_LOADED, 0, 5 * MIB}, {ONNXSLIM_LAYOUT_INLINE, 0, 5 * MIB},
+      {ONNXSLIM_LAYOUT_ONE_FILE, 1, 0, 0},        {ONNXSLIM_LAYOUT_ONE_FILE, 0, 5 * MIB, 0},
+      {ONNXSLIM_LAYOUT_ONE_FILE, 0, 20 * MIB, 0}, {ONNXSLIM_LAYOUT_PER_TENSOR, 0, 20 * MIB, 0},
+      {ONNXSLIM_LAYOUT_AS_LOADED, 0, 5 * MIB, 0}, {ONNXSLIM_LAYOUT_INLINE, 0, 5 * MIB, 0},
+      {ONNXSLIM_LAYOUT_ONE_FILE, 0, 0, 1},        {ONNXSLIM_LAYOUT_PER_TENSOR, 0, 0, 1},
+      {ONNXSLIM_LAYOUT_AS_LOADED, 0, 0, 1},       {ONNXSLIM_LAYOUT_INLINE, 0, 0, 1},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     calls c = {0};
     c.cancel_at = cases[k].at;
     c.cancel_after = cases[k].after;
+    c.cancel_commit = cases[k].commit;
     so.layout = cases[k].layout;
     so.size_threshold = cases[k].layout == ONNXSLIM_LAYOUT_INLINE ? 0 : 3 * MIB;
     so.progress = record;
@@ -443,6 +460,103 @@ TEST(save_cancel_leaves_files) {
   char data1[400];
   uint64_t data_bytes = file_size(PATH(data1, "%s/m.onnx_1.data", sub));
   CHECK(data_bytes >= 16 * MIB && data_bytes < 20 * MIB && c.total[0] > 24 * MIB);
+  onnxslim_model_free(m);
+}
+
+/* ---- killed saves --------------------------------------------------------- */
+
+/* Hidden entries (".x") of directory d, "." and ".." aside. */
+static int count_hidden(const char *d) {
+  DIR *dd = opendir(d);
+  if (!dd) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dd)))
+    if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(dd);
+  return n;
+}
+
+static int die_midway(uint64_t done, uint64_t total, void *payload) {
+  (void)total;
+  (void)payload;
+  if (done > 5 * MIB) _exit(0); /* killed: nothing of the save's own cleanup runs */
+  return 0;
+}
+
+/* A child process saves the model to path with layout (and location) and
+ * dies once 5 MiB are written; returns the number of hidden files it left
+ * in d. */
+static int killed_save(const char *path, int layout, const char *location, const char *d) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    onnxslim_model *m = open_model();
+    if (!m) _exit(3);
+    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+    so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+    so.layout = layout;
+    so.location = location;
+    so.size_threshold = 0;
+    so.progress = die_midway;
+    onnxslim_save(NULL, m, path, &so);
+    _exit(4); /* not killed */
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return -1;
+  return count_hidden(d);
+}
+
+/* Temporary files a killed save left - of the model and of its data files -
+ * are removed by the next save to the same model, whatever layout and data
+ * file names each of them uses: in the model's directory (the temporaries
+ * are named after the model), and in the directories of the data files the
+ * model in place reads. */
+TEST(killed_save_temporaries_removed_by_later_saves) {
+  onnxslim_model *m = open_model();
+  REQUIRE(m);
+  char sub[300], path[400], sd[400];
+  PATH(sub, "%s/killed", dir);
+  mkdir(sub, 0755);
+  PATH(path, "%s/m.onnx", sub);
+  static const struct {
+    int killed;
+    const char *location;
+    int later;
+  } cases[] = {
+      {ONNXSLIM_LAYOUT_PER_TENSOR, NULL, ONNXSLIM_LAYOUT_AS_LOADED},
+      {ONNXSLIM_LAYOUT_ONE_FILE, "x.bin", ONNXSLIM_LAYOUT_INLINE},
+      {ONNXSLIM_LAYOUT_PER_TENSOR, NULL, ONNXSLIM_LAYOUT_ONE_FILE},
+      {ONNXSLIM_LAYOUT_INLINE, NULL, ONNXSLIM_LAYOUT_PER_TENSOR},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    int left = killed_save(path, cases[k].killed, cases[k].location, sub);
+    CHECK(left > 0); /* the save was killed with temporaries in place */
+    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+    so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+    so.layout = cases[k].later;
+    so.size_threshold = 1 * MIB;
+    CHECK_OK(onnxslim_save(NULL, m, path, &so));
+    CHECK(count_hidden(sub) == 0);
+    if (count_hidden(sub) != 0)
+      fprintf(stderr, "  case %zu: %d hidden files left before, %d after\n", k, left,
+              count_hidden(sub));
+  }
+  /* data in a subdirectory: the model in place reads sub/y.bin */
+  PATH(sd, "%s/sub", sub);
+  mkdir(sd, 0755);
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  so.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  so.location = "sub/y.bin";
+  so.size_threshold = 1 * MIB;
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
+  CHECK(killed_save(path, ONNXSLIM_LAYOUT_ONE_FILE, "sub/y.bin", sub) >= 0 && count_hidden(sd) > 0);
+  so.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  so.location = NULL;
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
+  CHECK(count_hidden(sd) == 0 && count_hidden(sub) == 0);
+  if (count_hidden(sd) != 0) fprintf(stderr, "  sub/: %d hidden files left\n", count_hidden(sd));
   onnxslim_model_free(m);
 }
 
@@ -504,6 +618,7 @@ int main(int argc, char **argv) {
   RUN(save_progress_as_loaded);
   RUN(save_progress_external);
   RUN(save_cancel_leaves_files);
+  RUN(killed_save_temporaries_removed_by_later_saves);
   RUN(save_old_options_version);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

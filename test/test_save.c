@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -315,6 +316,143 @@ TEST(save_removes_stale_temporaries) {
   onnxslim_model_free(m);
 }
 
+/* Temporaries in the format before the owner's ids (".D.tmp-XXXXXX", six
+ * letters or digits, as mkostemp made them) that nobody has locked are
+ * removed by the next save to D, the model's and the data files' alike;
+ * other lengths, other characters, locked ones and other destinations'
+ * stay. */
+TEST(save_removes_old_format_temporaries) {
+  char sub[300], path[400], p[600];
+  snprintf(sub, sizeof sub, "%s/oldtmp", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  static const char *const gone[] = {".out.onnx.tmp-Ab3xYz", ".out.onnx.tmp-000000",
+                                     ".out.onnx.data.tmp-QwErTy"};
+  static const char *const kept[] = {".out.onnx.tmp-Ab3xY",    ".out.onnx.tmp-Ab3xYz1",
+                                     ".out.onnx.tmp-Ab_xYz",   ".out.onnx.tmp-LockdD",
+                                     ".other.onnx.tmp-Ab3xYz", ".out.onnx.bak-Ab3xYz"};
+  for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
+    write_file(PATH(p, "%s/%s", sub, gone[i]), "partial");
+  for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+    write_file(PATH(p, "%s/%s", sub, kept[i]), "partial");
+  int lk = open(PATH(p, "%s/.out.onnx.tmp-LockdD", sub), O_RDONLY);
+  CHECK(lk >= 0 && flock(lk, LOCK_EX) == 0);
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  /* a single file: the model's; then with a data file: the data file's */
+  CHECK_OK(onnxslim_save(NULL, m, path, NULL));
+  CHECK(!exists_in(sub, gone[0]) && !exists_in(sub, gone[1]));
+  CHECK(exists_in(sub, gone[2]));
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  so.size_threshold = 0;
+  CHECK_OK(onnxslim_save(NULL, m, path, &so));
+  CHECK(!exists_in(sub, gone[2]));
+  for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+    CHECK(exists_in(sub, kept[i]));
+    if (!exists_in(sub, kept[i])) fprintf(stderr, "  removed: %s\n", kept[i]);
+  }
+  close(lk);
+  onnxslim_model_free(m);
+}
+
+/* ---- what is at the destination ------------------------------------------- */
+
+/* "kind" of path (lstat): 'f' regular, 'p' FIFO, 'c' character device,
+ * 'l' symlink, 'd' directory, '-' absent, '?' other */
+static char kind_of(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return '-';
+  if (S_ISREG(st.st_mode)) return 'f';
+  if (S_ISFIFO(st.st_mode)) return 'p';
+  if (S_ISCHR(st.st_mode)) return 'c';
+  if (S_ISLNK(st.st_mode)) return 'l';
+  if (S_ISDIR(st.st_mode)) return 'd';
+  return '?';
+}
+
+/* Saves m to `name` in sub with layout (and location) and expects a refusal:
+ * ONNXSLIM_EIO naming `what` (the refused path's name) and `kind`, and the
+ * directory as it was (same entries, the special file still what it was). */
+static void refused_at(onnxslim_model *m, const char *sub, const char *name, int layout,
+                       const char *location, const char *what, const char *kind,
+                       const char *special, char special_kind) {
+  char path[600], sp[600];
+  snprintf(path, sizeof path, "%s/%s", sub, name);
+  snprintf(sp, sizeof sp, "%s/%s", sub, special);
+  int before = count_entries(sub);
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.layout = layout;
+  so.location = location;
+  so.size_threshold = 0;
+  onnxslim_error_clear();
+  int rc = onnxslim_save(NULL, m, path, &so);
+  CHECK(rc == ONNXSLIM_EIO);
+  CHECK(strstr(onnxslim_error_last(), what) != NULL);
+  CHECK(strstr(onnxslim_error_last(), kind) != NULL);
+  CHECK(kind_of(sp) == special_kind);
+  CHECK(count_entries(sub) == before);
+  if (rc != ONNXSLIM_EIO || count_entries(sub) != before || kind_of(sp) != special_kind)
+    fprintf(stderr, "  save to %s (layout %d, location %s): rc %d, %s\n", name, layout,
+            location ? location : "-", rc, onnxslim_error_last());
+}
+
+/* A FIFO, a character device (as root), a dangling symlink or a symlink to
+ * a FIFO at the destination - the model file or a data file - is refused
+ * before anything is written, and stays what it was; a symlink to a
+ * regular file is replaced by the new file (not written through). */
+TEST(save_refuses_special_destinations) {
+  char sub[300], p[600], q[600];
+  snprintf(sub, sizeof sub, "%s/special", dir);
+  mkdir(sub, 0755);
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  CHECK(mkfifo(PATH(p, "%s/fifo.onnx", sub), 0644) == 0);
+  CHECK(symlink("nowhere.onnx", PATH(p, "%s/dangling.onnx", sub)) == 0);
+  CHECK(symlink("fifo.onnx", PATH(p, "%s/tofifo.onnx", sub)) == 0);
+  int dev =
+      geteuid() == 0 && mknod(PATH(p, "%s/null.onnx", sub), S_IFCHR | 0666, makedev(1, 3)) == 0;
+  static const int layouts[] = {ONNXSLIM_LAYOUT_AS_LOADED, ONNXSLIM_LAYOUT_ONE_FILE,
+                                ONNXSLIM_LAYOUT_PER_TENSOR, ONNXSLIM_LAYOUT_INLINE};
+  for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+    int l = layouts[i];
+    refused_at(m, sub, "fifo.onnx", l, NULL, "fifo.onnx", "a FIFO", "fifo.onnx", 'p');
+    refused_at(m, sub, "dangling.onnx", l, NULL, "dangling.onnx", "dangling symlink",
+               "dangling.onnx", 'l');
+    refused_at(m, sub, "tofifo.onnx", l, NULL, "tofifo.onnx", "symlink to a FIFO", "fifo.onnx",
+               'p');
+    CHECK(kind_of(PATH(p, "%s/tofifo.onnx", sub)) == 'l');
+    if (dev)
+      refused_at(m, sub, "null.onnx", l, NULL, "null.onnx", "a character device", "null.onnx", 'c');
+  }
+  /* data files: the location asked for, a per-tensor file */
+  refused_at(m, sub, "out.onnx", ONNXSLIM_LAYOUT_ONE_FILE, "fifo.onnx", "fifo.onnx", "a FIFO",
+             "fifo.onnx", 'p');
+  refused_at(m, sub, "out.onnx", ONNXSLIM_LAYOUT_ONE_FILE, "dangling.onnx", "dangling.onnx",
+             "dangling symlink", "dangling.onnx", 'l');
+  if (dev)
+    refused_at(m, sub, "out.onnx", ONNXSLIM_LAYOUT_ONE_FILE, "null.onnx", "null.onnx",
+               "a character device", "null.onnx", 'c');
+  CHECK(mkfifo(PATH(p, "%s/roberta.embeddings.word_embeddings.weight.bin", sub), 0644) == 0);
+  refused_at(m, sub, "out.onnx", ONNXSLIM_LAYOUT_PER_TENSOR, NULL,
+             "roberta.embeddings.word_embeddings.weight.bin", "a FIFO",
+             "roberta.embeddings.word_embeddings.weight.bin", 'p');
+  CHECK(kind_of(PATH(p, "%s/out.onnx", sub)) == '-');
+  if (dev) {
+    /* /dev/null still works as one */
+    int fd = open(PATH(p, "%s/null.onnx", sub), O_WRONLY);
+    CHECK(fd >= 0 && write(fd, "x", 1) == 1);
+    if (fd >= 0) close(fd);
+  }
+  /* a symlink to a regular file: the link is replaced, its target kept */
+  write_file(PATH(p, "%s/target.onnx", sub), "target");
+  CHECK(symlink("target.onnx", PATH(q, "%s/link.onnx", sub)) == 0);
+  CHECK_OK(onnxslim_save(NULL, m, q, NULL));
+  CHECK(kind_of(q) == 'f' && same_file(q, BERT) && file_is(p, "target"));
+  onnxslim_model_free(m);
+  if (!dev) SKIP("not root: no character device made (mknod), FIFOs and symlinks tested");
+}
+
 /* ---- the options, the report, the fingerprint buffer --------------------- */
 
 static const unsigned int placing_flags[] = {ONNXSLIM_SAVE_CONSTANTS, ONNXSLIM_SAVE_CHECKSUM,
@@ -546,6 +684,8 @@ int main(int argc, char **argv) {
   RUN(save_on_full_disk);
   RUN(save_over_source);
   RUN(save_removes_stale_temporaries);
+  RUN(save_removes_old_format_temporaries);
+  RUN(save_refuses_special_destinations);
   RUN(save_options_refused);
   RUN(save_default_as_loaded);
   RUN(save_report_getters);

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "convert.h"
+#include "interrupt.h"
 
 void convert_settings_init(convert_settings *cs) {
   memset(cs, 0, sizeof *cs);
@@ -762,14 +763,16 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   onnxslim_save_report *erep = NULL;
   save_plan sp = {0, 0, NULL, 0};
   onnxslim_check_report *before = NULL;
-  int status, rc;
+  int status, rc, saved = 0;
 
   status = check_output_name(out, "OUT");
   if (status == PARSE_CONTINUE && cs->also_single)
     status = check_output_name(cs->also_single, "--also-single-file");
   if (status != PARSE_CONTINUE) return status;
+  /* from here on SIGINT and SIGTERM cancel the work (interrupt.h) */
+  interrupt_install();
   status = open_model(&model, in);
-  if (status != EXIT_SUCCESS) return status;
+  if (status != EXIT_SUCCESS) goto done;
   status = plan_save(model, in, out, cs, &sp);
   if (status != PARSE_CONTINUE) goto done;
   status = EXIT_FAILURE;
@@ -787,6 +790,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
     status = rc;
     goto done;
   }
+  if (interrupted()) goto done; /* caught where nothing polls it (the checks) */
   if (sp.mode) {
     convert_settings eff = *cs;
     eff.ext_flags |= sp.flags;
@@ -814,9 +818,11 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
       goto done;
     }
   }
-  if (cs->also_single && (rc = save_external(model, cs->also_single, ONNXSLIM_LAYOUT_INLINE, cs,
-                                             NULL)) != EXIT_SUCCESS) {
-    status = rc;
+  saved = 1;
+  if (cs->also_single &&
+      (interrupted() || (rc = save_external(model, cs->also_single, ONNXSLIM_LAYOUT_INLINE, cs,
+                                            NULL)) != EXIT_SUCCESS)) {
+    status = interrupted() ? EXIT_FAILURE : rc;
     goto done;
   }
   if (sp.relocated && erep) {
@@ -861,5 +867,17 @@ done:
   onnxslim_convert_report_free(crep);
   onnxslim_save_report_free(erep);
   onnxslim_model_free(model);
+  /* a signal that stopped the work (one caught once every file was in
+   * place changes nothing: the work is done) */
+  if (status != EXIT_SUCCESS && interrupted()) {
+    strbuf a = {0}, b = {0};
+    strbuf what = {0};
+    if (!saved) sb_printf(&what, "nothing written, '%s' left as it was", esc(&a, out));
+    else sb_printf(&what, "'%s' written, '%s' not written", esc(&a, out), esc(&b, cs->also_single));
+    status = interrupt_exit(sb_str(&what));
+    sb_free(&what);
+    sb_free(&a);
+    sb_free(&b);
+  }
   return status;
 }

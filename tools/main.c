@@ -92,10 +92,11 @@ static const char files_note[] =
     "replaces a file the old OUT reads: saving to OUT again writes NAME_1.EXT\n"
     "(out_1.bin, out.onnx_1.data), then NAME.EXT again; the old data files are\n"
     "removed once the new OUT is in place. --report lists the files written.\n"
-    "While saving, hidden temporary files .NAME.tmp-PID-TID-*, .NAME.bak-PID-TID-*\n"
+    "While saving, hidden temporary files .OUT.tmp-PID-TID-*, .NAME.bak-PID-TID-*\n"
     "and .OUT.journal-PID-TID-* sit next to OUT and its data files, and .OUT.lock\n"
     "(saves to one OUT take turns); the next save to OUT removes those a killed\n"
-    "save left behind.\n";
+    "save left behind. SIGINT (Ctrl-C) or SIGTERM cancels: what the save wrote is\n"
+    "removed, OUT stays as it was, and the command dies of the signal (130, 143).\n";
 
 static const char quiet_note[] =
     "Progress: loading, converting and saving draw one updating line on stderr\n"

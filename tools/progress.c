@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "interrupt.h"
 #include "progress.h"
 
 int quiet;
@@ -56,7 +57,8 @@ onnxslim_progress_fn progress_begin(progress_line *p, const char *what, const ch
   p->start = 0;
   p->pct = -1;
   p->drawn = 0;
-  return progress_shown() ? progress_update : NULL;
+  /* also unseen while SIGINT and SIGTERM are caught: it cancels the work */
+  return progress_shown() || interrupt_armed() ? progress_update : NULL;
 }
 
 /* Cuts sb to at most n bytes, not inside a UTF-8 sequence. */
@@ -75,6 +77,8 @@ int progress_update(uint64_t done, uint64_t total, void *payload) {
   strbuf stats = {0}, line = {0}, name = {0};
   size_t cols, len;
 
+  if (interrupted()) return 1; /* cancel: the library removes what it wrote */
+  if (!progress_shown()) return 0;
   if (p->pct < 0 && done == 0) p->start = t;
   if (done >= total) return 0; /* the end: progress_end erases the line */
   pct = (int)(done * 100 / total);

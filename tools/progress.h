@@ -34,11 +34,12 @@ typedef struct progress_line {
 } progress_line;
 
 /* Sets p up; returns the function for the options' `progress` field
- * (progress_update), or NULL when progress is not shown. Pass p as the
- * options' progress_payload. */
+ * (progress_update), or NULL when progress is not shown and no signal is
+ * caught (interrupt.h). Pass p as the options' progress_payload. */
 onnxslim_progress_fn progress_begin(progress_line *p, const char *what, const char *name);
 /* The library's progress function: redraws the line when the percent
- * changes. Never cancels (returns 0). */
+ * changes (if shown). Cancels (returns 1) once SIGINT or SIGTERM was
+ * caught (interrupt.h), else returns 0. */
 int progress_update(uint64_t done, uint64_t total, void *payload);
 /* The work ended (done or failed): erases the line, if one was drawn. Call
  * it before printing anything else on stderr. */

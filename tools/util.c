@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interrupt.h"
 
 void *xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
@@ -72,6 +73,11 @@ int fail_lib(const char *fmt, ...) {
   char *msg = xstrdup(onnxslim_error_last());
   int code = onnxslim_error_last_code();
   va_list ap;
+
+  if (code == ONNXSLIM_ECANCELED && interrupted()) {
+    free(msg); /* canceled by a signal: interrupt_exit() says so */
+    return EXIT_FAILURE;
+  }
 
   if (!msg[0]) {
     free(msg);

@@ -73,9 +73,12 @@ extern "C" {
  * The calls: first done = 0 (before the work starts; not made when total is
  * 0); then, as the work goes on, calls with 0 < done < total, at most one
  * per MiB of progress and about a thousand per operation (so the function
- * may be slow-ish, e.g. Python, without slowing the work); last, done ==
- * total once the work has succeeded, and only then (an operation that fails
- * or is canceled makes no last call).
+ * may be slow-ish, e.g. Python, without slowing the work); a save makes one
+ * more with done == total - 1 once its files are written and synced, just
+ * before it puts them in place (the other calls stay below total - 1), so
+ * a cancel asked for while the data was being synced still leaves every
+ * file as it was; last, done == total once the work has succeeded, and only
+ * then (an operation that fails or is canceled makes no last call).
  *
  * Return 0 to go on. Any other value cancels the work: the operation stops
  * at once and fails with ONNXSLIM_ECANCELED, leaving things as a failure

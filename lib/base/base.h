@@ -78,6 +78,12 @@ static inline int onnxslim__progress_at(osl_progress *p, uint64_t done) {
   if (!p || !p->fn || done <= p->done) return 0;
   return onnxslim__progress_add(p, done - p->done);
 }
+/* A save's files are written and synced, the commit is next: one more
+ * call, done == total - 1 (reports before it stop at total - 2), whose
+ * cancel still leaves every file as it was - the last chance for a caller
+ * asked to stop while the data was being synced (p may be NULL; no call
+ * when total < 2). 0 or ONNXSLIM_ECANCELED. */
+int onnxslim__progress_commit(osl_progress *p);
 /* The operation succeeded: the last call, done == total (p may be NULL). */
 void onnxslim__progress_end(osl_progress *p);
 
@@ -190,6 +196,13 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
 int onnxslim__open_beneath(int dirfd, const char *rel, int flags);
 /* "a directory", "a FIFO", ... for messages. */
 const char *onnxslim__file_kind(mode_t mode);
+/* 0 when a save may put a file at `name` in dfd (spelled `path` in
+ * messages): nothing is there, a regular file, or a symlink to a regular
+ * file (the link is replaced, never written through). Anything else - a
+ * FIFO, a device, a directory, a socket, a dangling symlink, a symlink to
+ * anything but a regular file - is ONNXSLIM_EIO with a message that says
+ * what is there. */
+int onnxslim__dest_ok(int dfd, const char *name, const char *path);
 void onnxslim__unmap(void *map, size_t len);
 /* The directory of `path` opened (O_RDONLY | O_DIRECTORY), *name pointing
  * at path's last segment; -1 with errno. */
@@ -212,9 +225,11 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
  * directory basefd (spelled `base` in messages): its directory is opened
  * beneath basefd (onnxslim__open_beneath), so nothing is written outside,
  * whatever is renamed meanwhile; a location leading out through a symlink
- * is refused with ONNXSLIM_EINVAL. */
+ * is refused with ONNXSLIM_EINVAL. Its temporary is named after `owner`
+ * (the model file's name, so that any later save to the model finds it:
+ * ".MODEL.tmp-..." in the data file's directory; NULL: after rel's leaf). */
 osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const char *rel,
-                                         uint64_t size, osl_source src);
+                                         const char *owner, uint64_t size, osl_source src);
 osl_sink *onnxslim__out_sink(osl_out *out);
 /* Bytes written to the output from now on are added to `progress` (NULL:
  * none), and its cancel fails the write. */

@@ -472,7 +472,9 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
  * linkat, renameat, unlinkat). A .tmp and a .journal are flock'ed by their
  * owner while it lives. A side file is stale when its owner thread is gone
  * (or, same thread, not locked) and no one holds a lock on it: a later save
- * to D removes it. */
+ * to D removes it. So is a temporary in the format of builds before 0.1.0,
+ * ".D.tmp-XXXXXX" (no owner's ids; its writers took no lock), that no one
+ * holds a lock on. */
 
 #define OSL_SIDE_BASE_MAX 200
 
@@ -554,6 +556,16 @@ static const char *parse_owner(const char *s, long *pid, long *tid) {
   return *e == '-' ? e + 1 : NULL;
 }
 
+/* 1 if s is six ASCII letters or digits and nothing more. */
+static int old_tmp_suffix(const char *s) {
+  size_t n = 0;
+  for (; s[n]; n++)
+    if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+          (s[n] >= '0' && s[n] <= '9')))
+      return 0;
+  return n == 6;
+}
+
 int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const char *kind,
                          int (*fn)(void *ctx, int dfd, const char *name), void *ctx) {
   /* a descriptor of its own: readdir moves its offset */
@@ -579,8 +591,15 @@ int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const
         hit = n + 3 + blen + klen;
     }
     long pid, tid;
-    if (!hit || !parse_owner(hit, &pid, &tid)) continue;
-    if (!(pid == getpid() && tid == my_tid()) && thread_alive(pid, tid)) continue;
+    if (!hit) continue;
+    if (!parse_owner(hit, &pid, &tid)) {
+      /* ".D.tmp-XXXXXX" (six letters or digits, mkostemp's): the format
+       * before the owner's ids (builds before 0.1.0); no owner to ask, and
+       * those owners took no lock: unlocked, it is stale */
+      if (strcmp(kind, "tmp") != 0 || !old_tmp_suffix(hit)) continue;
+    } else if (!(pid == getpid() && tid == my_tid()) && thread_alive(pid, tid)) {
+      continue;
+    }
     /* the owner's lock: a live owner this process cannot see (another pid
      * namespace), or a live output of this very thread */
     int fd = openat(dfd, n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -731,14 +750,44 @@ int onnxslim__open_dir_of(const char *path, const char **name) {
   return dfd;
 }
 
+int onnxslim__dest_ok(int dfd, const char *name, const char *path) {
+  struct stat st, t;
+  if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return 0;
+    return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': cannot stat it: %s", path,
+                         strerror(errno));
+  }
+  if (S_ISREG(st.st_mode)) return 0;
+  if (!S_ISLNK(st.st_mode))
+    return onnxslim__err(ONNXSLIM_EIO,
+                         "cannot save to '%s': it is %s, not a regular file (nothing written)",
+                         path, onnxslim__file_kind(st.st_mode));
+  /* a symlink: replaced by the new file when it names a regular file */
+  if (fstatat(dfd, name, &t, 0) != 0) {
+    if (errno == ENOENT)
+      return onnxslim__err(ONNXSLIM_EIO,
+                           "cannot save to '%s': it is a dangling symlink (its target does not "
+                           "exist; nothing written: remove the link or save elsewhere)",
+                           path);
+    return onnxslim__err(ONNXSLIM_EIO,
+                         "cannot save to '%s': it is a symlink that cannot be "
+                         "followed: %s (nothing written)",
+                         path, strerror(errno));
+  }
+  if (S_ISREG(t.st_mode)) return 0;
+  return onnxslim__err(ONNXSLIM_EIO,
+                       "cannot save to '%s': it is a symlink to %s, not to a regular file "
+                       "(nothing written)",
+                       path, onnxslim__file_kind(t.st_mode));
+}
+
 /* The output `name` in the directory dfd (taken over), `path` its spelling
- * for messages (ending with name), `dir` the directory's. */
+ * for messages (ending with name), `dir` the directory's; its temporary is
+ * named after `owner` (NULL: name). */
 static osl_out *out_open_in(int dfd, const char *dir, const char *name, const char *path,
-                            uint64_t size, osl_source src) {
-  struct stat dst;
-  if (fstatat(dfd, name, &dst, 0) == 0 && S_ISDIR(dst.st_mode)) {
-    /* before any byte is written, not at the final rename */
-    onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
+                            uint64_t size, osl_source src, const char *owner) {
+  /* before any byte is written, not at the final rename */
+  if (onnxslim__dest_ok(dfd, name, path)) {
     close(dfd);
     return NULL;
   }
@@ -763,7 +812,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
     goto fail;
   }
   if (check_space(path, dfd, size)) goto fail;
-  o->fd = onnxslim__side_create(dfd, dir, name, "tmp", &o->tmpname);
+  o->fd = onnxslim__side_create(dfd, dir, owner ? owner : name, "tmp", &o->tmpname);
   if (o->fd < 0) goto fail;
   size_t head = strlen(path) - strlen(name);
   o->tmp = malloc(head + strlen(o->tmpname) + 1);
@@ -808,7 +857,7 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
   int dfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
   if (dfd < 0)
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
-  else o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src);
+  else o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src, NULL);
   free(dir);
   return o;
 }
@@ -830,7 +879,7 @@ int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf
 }
 
 osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const char *rel,
-                                         uint64_t size, osl_source src) {
+                                         const char *owner, uint64_t size, osl_source src) {
   size_t blen = strlen(base), rlen = strlen(rel);
   const char *slash = strrchr(rel, '/');
   char *path = malloc(blen + rlen + 2), *dir = malloc(blen + rlen + 2);
@@ -858,7 +907,7 @@ osl_out *onnxslim__out_open_beneath_from(int basefd, const char *base, const cha
       onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir,
                     strerror(errno));
   } else {
-    o = out_open_in(dfd, dir, leaf, path, size, src);
+    o = out_open_in(dfd, dir, leaf, path, size, src, owner);
   }
   free(path);
   free(dir);
@@ -955,6 +1004,7 @@ static void committed(osl_out *o) {
 
 int onnxslim__out_commit_to(osl_out *o, const char *name, int fsync_dir) {
   int rc = set_name(o, name);
+  if (!rc) rc = onnxslim__dest_ok(o->dfd, o->name, o->path); /* it may have changed meanwhile */
   if (rc) return rc;
   if (renameat(o->dfd, o->tmpname, o->dfd, o->name) != 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
@@ -1016,17 +1066,20 @@ int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
   osl_out *o = NULL;
   if (dfd < 0) {
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
+  } else if (onnxslim__dest_ok(dfd, name, path)) {
+    close(dfd);
   } else {
     /* temporaries of earlier saves to path whose owner is gone: before
      * this one, so their space is free again */
     onnxslim__side_clean(dfd, &name, 1, "tmp");
-    o = out_open_in(dfd, dir, name, path, size, src);
+    o = out_open_in(dfd, dir, name, path, size, src, NULL);
   }
   free(dir);
   if (!o) return onnxslim_error_last_code();
   o->progress = progress;
   int rc = write_fn(&o->base, payload);
   if (!rc) rc = onnxslim__out_finish(o, fsync_data);
+  if (!rc) rc = onnxslim__progress_commit(progress);
   if (!rc) rc = onnxslim__out_commit(o, fsync_data);
   if (copied) *copied = o->copied;
   onnxslim__out_abort(o);

@@ -33,12 +33,21 @@ int onnxslim__progress_canceled(void) {
 
 int onnxslim__progress_report(osl_progress *p) {
   if (!p->total) return 0;
-  /* only 0 < done < total between the first and the last call */
-  uint64_t d = p->done < p->total ? p->done : p->total - 1;
+  /* only 0 < done < total - 1 between the first and the last call: total - 1
+   * is left for a save's call before its commit (progress_commit) */
+  uint64_t top = p->total > 1 ? p->total - 2 : 0;
+  uint64_t d = p->done < top ? p->done : top;
   while (p->next <= p->done) p->next += p->step;
   if (d <= p->shown) return 0;
   p->shown = d;
   if (p->fn(d, p->total, p->payload) != 0) return onnxslim__progress_canceled();
+  return 0;
+}
+
+int onnxslim__progress_commit(osl_progress *p) {
+  if (!p || !p->fn || p->total < 2) return 0;
+  p->shown = p->total - 1;
+  if (p->fn(p->shown, p->total, p->payload) != 0) return onnxslim__progress_canceled();
   return 0;
 }
 

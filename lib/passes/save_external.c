@@ -568,24 +568,44 @@ static void remove_old(const osl_xsave *x) {
  * the model's directory; every file is reached beneath its descriptor. */
 
 /* Removes (side_clean) the stale side files of KIND of the model (`base`
- * in outdir) and of the data files wanted (locations beneath outdir). */
-static int clean_sides(int outdir, const char *base, char **wants, size_t n, const char *kind) {
+ * in outdir) and of the data files at `locs` (locations beneath outdir).
+ * Temporaries ("tmp") of data files are named after the model, in the data
+ * file's directory: in the directory of each location, those named after
+ * the model go too (those named after the data file: older builds'). */
+static int clean_sides(int outdir, const char *base, char *const *locs, size_t n,
+                       const char *kind) {
   const char **bases = malloc((n + 1) * sizeof *bases);
   if (!bases) return onnxslim__err_nomem(NULL);
   size_t k = 0;
   bases[k++] = base;
   for (size_t i = 0; i < n; i++)
-    if (!strchr(wants[i], '/')) bases[k++] = wants[i];
+    if (!strchr(locs[i], '/')) bases[k++] = locs[i];
   onnxslim__side_clean(outdir, bases, k, kind);
-  free(bases);
+  /* each other directory once, with the names of the data files in it */
   for (size_t i = 0; i < n; i++) {
-    if (!strchr(wants[i], '/')) continue;
+    const char *slash = strrchr(locs[i], '/');
+    if (!slash) continue;
+    size_t dlen = (size_t)(slash - locs[i]);
+    int seen = 0;
+    for (size_t j = 0; j < i && !seen; j++) {
+      const char *sj = strrchr(locs[j], '/');
+      seen = sj && (size_t)(sj - locs[j]) == dlen && strncmp(locs[i], locs[j], dlen) == 0;
+    }
+    if (seen) continue;
     const char *leaf;
-    int pfd = onnxslim__open_parent_beneath(outdir, wants[i], &leaf);
+    int pfd = onnxslim__open_parent_beneath(outdir, locs[i], &leaf);
     if (pfd < 0) continue; /* the save fails, or not, where it writes */
-    onnxslim__side_clean(pfd, &leaf, 1, kind);
+    k = 0;
+    if (strcmp(kind, "tmp") == 0) bases[k++] = base;
+    for (size_t j = i; j < n; j++) {
+      const char *sj = strrchr(locs[j], '/');
+      if (sj && (size_t)(sj - locs[j]) == dlen && strncmp(locs[i], locs[j], dlen) == 0)
+        bases[k++] = sj + 1;
+    }
+    onnxslim__side_clean(pfd, bases, k, kind);
     close(pfd);
   }
+  free(bases);
   return 0;
 }
 
@@ -946,11 +966,36 @@ static int start_progress(osl_xsave *x) {
                                   data + x->model_est);
 }
 
+/* What is at the model's path and at each data file's name now may be
+ * replaced (onnxslim__dest_ok): checked before anything is written, and
+ * again where each file is opened and at the commit. */
+static int dests_ok(osl_xsave *x) {
+  int rc = onnxslim__dest_ok(x->outdir, x->base, x->path);
+  size_t dlen = (size_t)(x->base - x->path);
+  for (size_t i = 0; i < x->nfiles && !rc; i++) {
+    const char *leaf;
+    int pfd = onnxslim__open_parent_beneath(x->outdir, x->wants[i], &leaf);
+    if (pfd < 0) continue; /* the save fails, or not, where it writes */
+    char *p = malloc(dlen + strlen(x->wants[i]) + 1);
+    if (p) {
+      sprintf(p, "%.*s%s", (int)dlen, x->path, x->wants[i]);
+      rc = onnxslim__dest_ok(pfd, leaf, p);
+    } else {
+      rc = onnxslim__err_nomem(NULL);
+    }
+    free(p);
+    close(pfd);
+  }
+  return rc;
+}
+
 /* The data files, each written to a temporary file (aligned offsets in one
  * file, checksums when asked) and synced; temporaries of killed saves to
  * the same names are removed first, so their space is free again. */
+static int dests_ok(osl_xsave *x);
 static int write_data(osl_xsave *x) {
-  int rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "tmp");
+  int rc = dests_ok(x);
+  if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "tmp");
   if (rc || !x->nwritten) return rc;
   int one_file = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
   uint64_t total = 0;
@@ -960,8 +1005,9 @@ static int write_data(osl_xsave *x) {
     osl_item *it = &x->items[i];
     if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
     if (!one_file || x->nouts == 0) {
-      x->outs[x->nouts] = onnxslim__out_open_beneath(x->outdir, x->outdir_name, x->wants[x->nouts],
-                                                     one_file ? total : it->length, x->model);
+      x->outs[x->nouts] =
+          onnxslim__out_open_beneath(x->outdir, x->outdir_name, x->wants[x->nouts], x->base,
+                                     one_file ? total : it->length, x->model);
       if (!x->outs[x->nouts]) return onnxslim_error_last_code();
       onnxslim__out_set_progress(x->outs[x->nouts], &x->progress);
       x->nouts++;
@@ -982,6 +1028,16 @@ static int take_turn(osl_xsave *x) {
   int rc = read_old(x->outdir, x->path, x->base, &x->old);
   if (!rc) rc = recover_journals(x->outdir, x->base, &x->old);
   if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "bak");
+  /* temporaries of killed saves next to the data files the model in place
+   * reads (another layout or location than this save's) */
+  char **locs = !rc && x->old.n ? malloc(x->old.n * sizeof *locs) : NULL;
+  if (locs) {
+    for (size_t i = 0; i < x->old.n; i++) locs[i] = x->old.refs[i].loc;
+    rc = clean_sides(x->outdir, x->base, locs, x->old.n, "tmp");
+    free(locs);
+  } else if (!rc && x->old.n) {
+    rc = onnxslim__err_nomem(NULL);
+  }
   return rc;
 }
 
@@ -1089,6 +1145,7 @@ static int write_model(osl_xsave *x) {
   onnxslim__out_set_progress(x->mout, &x->progress);
   rc = onnxslim__msg_write_planned(x->model->root, &x->sp, onnxslim__out_sink(x->mout));
   if (!rc) rc = onnxslim__out_finish(x->mout, x->fsync_data);
+  if (!rc) rc = onnxslim__progress_commit(&x->progress);
   if (!rc) rc = onnxslim__out_commit(x->mout, x->fsync_data);
   return rc;
 }

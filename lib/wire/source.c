@@ -87,9 +87,10 @@ osl_out *onnxslim__out_open_at(int dirfd, const char *path, uint64_t size,
   return onnxslim__out_open_at_from(dirfd, path, size, onnxslim__model_source(model));
 }
 
-osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel, uint64_t size,
-                                    const onnxslim_model *model) {
-  return onnxslim__out_open_beneath_from(basefd, base, rel, size, onnxslim__model_source(model));
+osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel,
+                                    const char *owner, uint64_t size, const onnxslim_model *model) {
+  return onnxslim__out_open_beneath_from(basefd, base, rel, owner, size,
+                                         onnxslim__model_source(model));
 }
 
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,

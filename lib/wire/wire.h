@@ -423,8 +423,8 @@ osl_source onnxslim__model_source(const onnxslim_model *model);
  * (base.h) with the model's source. */
 osl_out *onnxslim__out_open_at(int dirfd, const char *path, uint64_t size,
                                const onnxslim_model *model);
-osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel, uint64_t size,
-                                    const onnxslim_model *model);
+osl_out *onnxslim__out_open_beneath(int basefd, const char *base, const char *rel,
+                                    const char *owner, uint64_t size, const onnxslim_model *model);
 int onnxslim__atomic_write(const char *path, uint64_t size, int fsync_data,
                            int (*write_fn)(osl_sink *sink, void *payload), void *payload,
                            const onnxslim_model *model, osl_progress *progress, uint64_t *copied);

@@ -8,7 +8,11 @@
 #     directory is refused (exit 2, nothing written anywhere); one that
 #     stays inside is followed and the result loads;
 #  C. --location naming a directory ('.', 'sub/.') is refused with a message
-#     that says so (exit 2), nothing written.
+#     that says so (exit 2), nothing written;
+#  D. an output - OUT or a data file - that is a FIFO, a character device
+#     (mknod, as root), a dangling symlink or a symlink to a FIFO is refused
+#     (exit 1, the path and what it is named), never replaced or written
+#     through: the special file is still there and nothing else is written.
 set -u
 . test/step-lib.sh
 
@@ -70,6 +74,52 @@ for loc in . ./ sub/. sub/; do
     bad "split --location '$loc': exit $r, files: $(ls -A "$c"): $(cat "$tmp/e")"
   fi
 done
+
+# ---- D. special files as the output ----------------------------------------------------
+d="$tmp/d"
+mkdir -p "$d"
+mkfifo "$d/fifo.onnx"
+ln -s nowhere.onnx "$d/dangling.onnx"
+ln -s fifo.onnx "$d/tofifo.onnx"
+kinds="fifo.onnx:a_FIFO dangling.onnx:dangling_symlink tofifo.onnx:symlink_to_a_FIFO"
+if [ "$(id -u)" = 0 ] && mknod "$d/null.onnx" c 1 3 2> /dev/null; then
+  kinds="$kinds null.onnx:a_character_device"
+else
+  skip "output a character device: not root (mknod), FIFOs and symlinks tested"
+fi
+# state: every entry of $d with its kind and link target, and the bytes of regular files
+dstate() { (cd "$d" && find . -printf '%p %y %l\n' | sort && find . -type f -exec sha256sum {} + | sort); }
+for k in $kinds; do
+  name=${k%%:*} kind=$(echo "${k#*:}" | tr _ ' ')
+  for cmd in convert "convert --external-data" split "split --per-tensor" merge "OUT_DATA"; do
+    before=$(dstate)
+    if [ "$cmd" = OUT_DATA ]; then
+      # the data file named by --location is the special file
+      label="split --location $name"
+      "$cli" split "$m" "$d/out.onnx" --threshold 0 --location "$name" > "$tmp/o" 2> "$tmp/e"; r=$?
+    else
+      label="$cmd to $name"
+      # shellcheck disable=SC2086
+      timeout 60 "$cli" $cmd "$m" "$d/$name" > "$tmp/o" 2> "$tmp/e"; r=$?
+    fi
+    after=$(dstate)
+    if [ $r -eq 1 ] && grep -qF -- "$name" "$tmp/e" && grep -qF -- "$kind" "$tmp/e" && [ "$before" = "$after" ]; then
+      ok "$label ($kind): exit 1, refused, the directory unchanged"
+    else
+      bad "$label ($kind): exit $r, directory $([ "$before" = "$after" ] && echo unchanged || echo CHANGED): $(cat "$tmp/e")"
+    fi
+  done
+done
+[ -p "$d/fifo.onnx" ] && [ -L "$d/dangling.onnx" ] && [ ! -e "$d/nowhere.onnx" ] && [ -L "$d/tofifo.onnx" ] &&
+  ok "the FIFO and the symlinks are still there" || bad "special files changed: $(ls -la "$d")"
+[ ! -e "$d/null.onnx" ] || [ -c "$d/null.onnx" ] && ok "the device node is still a character device" ||
+  bad "null.onnx is no longer a device: $(ls -la "$d/null.onnx")"
+# a symlink to a regular file is replaced by the new file, its target kept
+echo target > "$d/target.onnx" && ln -s target.onnx "$d/link.onnx"
+"$cli" convert "$m" "$d/link.onnx" > "$tmp/o" 2> "$tmp/e" && [ -f "$d/link.onnx" ] && [ ! -L "$d/link.onnx" ] &&
+  [ "$(cat "$d/target.onnx")" = target ] &&
+  ok "convert to a symlink to a regular file: the link replaced, its target kept" ||
+  bad "convert to a symlink to a regular file: $(cat "$tmp/e")"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
