@@ -328,7 +328,8 @@ class ValueInfo {
     std::vector<const char *> p;
     if (!params.empty()) {
       if (params.size() != dims.size())
-        detail::raise(ONNXSLIM_EINVAL, "libonnxslim: set_tensor_type: params and dims differ in size");
+        detail::raise(ONNXSLIM_EINVAL,
+                      "libonnxslim: set_tensor_type: params and dims differ in size");
       for (const std::string &s : params) p.push_back(s.empty() ? nullptr : s.c_str());
     }
     detail::check(onnxslim_value_info_set_tensor_type(v_, elem_type, dims.data(),
