@@ -2593,6 +2593,148 @@ TEST(save_processes_side_by_side) {
   check_side_by_side(d, fps, 4);
 }
 
+/* ---- loads during saves -------------------------------------------------------- */
+
+#define LOAD_VERSIONS 3
+#define LOAD_READERS 2
+#define LOAD_SAVES 1500 /* the writer stops after this many saves ... */
+#define LOAD_SECONDS 4  /* ... or this many seconds (a bound, not a check) */
+
+/* Version v of bert: doc_string "version v", every tensor of 1 KiB or more
+ * filled with the byte v + 1 (same types and dims in every version). */
+static onnxslim_model *load_version(int v) {
+  onnxslim_model *m = bert();
+  if (!m) return NULL;
+  char doc[32];
+  snprintf(doc, sizeof doc, "version %d", v);
+  int rc = onnxslim_model_set_doc_string(m, doc);
+  const onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; !rc && i < onnxslim_graph_initializer_count(g); i++) {
+    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    uint64_t size = 0;
+    if (onnxslim_tensor_byte_size(t, &size) || size < 1024) continue;
+    int64_t dims[8];
+    size_t rank = onnxslim_tensor_rank(t);
+    for (size_t k = 0; k < rank && k < 8; k++) dims[k] = onnxslim_tensor_dim(t, k);
+    uint8_t *b = malloc((size_t)size);
+    if (!b) rc = -1;
+    if (b) memset(b, v + 1, (size_t)size);
+    if (b)
+      rc = onnxslim_tensor_set_data(t, onnxslim_tensor_dtype(t), dims, rank, b, (size_t)size,
+                                    ONNXSLIM_COPY);
+    free(b);
+  }
+  if (rc) {
+    onnxslim_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+typedef struct {
+  const char *path;
+  volatile int *done;
+  int loads, mixed, clear_fails, other_fails;
+  char first[600];
+} load_reader;
+
+/* Loads path until the writer is done: each load is one whole version (its
+ * doc_string says which, every external tensor holds that version's bytes),
+ * or fails with the error saying the model was replaced while loading. */
+static void *read_loop(void *arg) {
+  load_reader *r = arg;
+  while (!*r->done) {
+    onnxslim_model *m = NULL;
+    int rc = onnxslim_model_open(&m, r->path, NULL);
+    if (rc) {
+      if (has(onnxslim_error_last(), "was replaced while")) {
+        r->clear_fails++;
+      } else {
+        if (!r->other_fails++)
+          snprintf(r->first, sizeof r->first, "load failed: %s", onnxslim_error_last());
+      }
+      continue;
+    }
+    r->loads++;
+    int v = -1, bad = 0;
+    sscanf(onnxslim_model_doc_string(m), "version %d", &v);
+    const onnxslim_graph *g = onnxslim_model_graph(m);
+    for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++) {
+      onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+      if (onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL) continue;
+      const void *d = NULL;
+      size_t n = 0;
+      if (onnxslim_tensor_data(t, &d, &n)) {
+        bad = 1;
+        continue;
+      }
+      for (size_t k = 0; k < n; k++)
+        if (((const uint8_t *)d)[k] != (uint8_t)(v + 1)) {
+          bad = 1;
+          break;
+        }
+    }
+    if (v < 0 || bad) r->mixed++;
+    onnxslim_model_free(m);
+  }
+  return NULL;
+}
+
+/* A writer saves LOAD_VERSIONS versions in turn to one path, with one data
+ * file or one per tensor, while readers load it: no load mixes the model
+ * of one save with the data of another, and a load that fails says why. */
+TEST(load_during_saves) {
+  char d[300], p[400];
+  SUBDIR(d, "load-during-saves");
+  onnxslim_model *v[LOAD_VERSIONS];
+  for (int i = 0; i < LOAD_VERSIONS; i++) {
+    v[i] = load_version(i);
+    REQUIRE(v[i] != NULL);
+  }
+  PATH(p, "%s/m.onnx", d);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  CHECK_OK(onnxslim_save(NULL, v[0], p, &eo));
+  volatile int done = 0;
+  load_reader r[LOAD_READERS];
+  pthread_t th[LOAD_READERS];
+  memset(r, 0, sizeof r);
+  int started = 0;
+  for (int t = 0; t < LOAD_READERS; t++) {
+    r[t].path = p;
+    r[t].done = &done;
+    started += pthread_create(&th[t], NULL, read_loop, &r[t]) == 0;
+  }
+  CHECK(started == LOAD_READERS);
+  int saves = 0, fails = 0;
+  time_t end = time(NULL) + LOAD_SECONDS;
+  for (int i = 1; i <= LOAD_SAVES && time(NULL) < end; i++) {
+    eo.layout = (i / LOAD_VERSIONS) % 2 ? ONNXSLIM_LAYOUT_PER_TENSOR : ONNXSLIM_LAYOUT_ONE_FILE;
+    if (onnxslim_save(NULL, v[i % LOAD_VERSIONS], p, &eo)) fails++;
+    saves++;
+  }
+  done = 1;
+  for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+  int loads = 0, mixed = 0, clear = 0, other = 0;
+  for (int t = 0; t < LOAD_READERS; t++) {
+    loads += r[t].loads;
+    mixed += r[t].mixed;
+    clear += r[t].clear_fails;
+    other += r[t].other_fails;
+    if (r[t].other_fails) fprintf(stderr, "reader %d: %s\n", t, r[t].first);
+  }
+  fprintf(stderr,
+          "%d saves (%d failed), %d loads: %d mixed, %d refused as replaced, %d other "
+          "failures\n",
+          saves, fails, loads, mixed, clear, other);
+  CHECK(fails == 0 && saves > 0);
+  CHECK(loads > 0);
+  CHECK(mixed == 0);
+  CHECK(other == 0);
+  for (int i = 0; i < LOAD_VERSIONS; i++) onnxslim_model_free(v[i]);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
@@ -2633,6 +2775,7 @@ int main(int argc, char **argv) {
   RUN(save_pair_generations);
   RUN(save_threads_side_by_side);
   RUN(save_processes_side_by_side);
+  RUN(load_during_saves);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);
   RUN(save_failure_file_size_limit);
