@@ -52,6 +52,7 @@ typedef struct {
   uint64_t max_memory;
   onnxslim_progress_fn progress;
   void *progress_payload;
+  int unresolved; /* external data not resolved (onnxslim__model_open_unresolved) */
 } osl_load_opts;
 
 static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o) {
@@ -60,6 +61,7 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
   o->max_memory = ONNXSLIM_DEFAULT_MAX_MEMORY;
   o->progress = NULL;
   o->progress_payload = NULL;
+  o->unresolved = 0;
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_LOAD_OPTIONS_VERSION)
     return onnxslim__err_options_version(NULL, "load options", opts->version,
@@ -104,7 +106,7 @@ static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base
   int rc = onnxslim__progress_start(&progress, o->progress, o->progress_payload, m->size);
   if (!rc && base_dir && !(m->base_dir = strdup(base_dir))) rc = onnxslim__err_nomem(NULL);
   if (!rc) rc = onnxslim__parse_model(m, &progress);
-  if (!rc) {
+  if (!rc && !o->unresolved) {
     rc = onnxslim__external_load(m);
     /* A save replaces the model file last, then removes the data files the
      * old model read, and a later save may write new data under those
@@ -192,6 +194,15 @@ int onnxslim_model_open(onnxslim_model **out, const char *path, const onnxslim_l
                            "of one save is never read with the data of another; try again",
                            path, attempt);
   }
+}
+
+int onnxslim__model_open_unresolved(onnxslim_model **out, const char *path) {
+  osl_load_opts o;
+  *out = NULL;
+  read_load_options(NULL, &o);
+  o.unresolved = 1;
+  osl_load_check c = {NULL, 0, 0, 0};
+  return open_once(out, path, &o, &c);
 }
 
 int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t size,

@@ -1533,13 +1533,15 @@ TEST(save_twice_identical_no_append) {
   PATH(p2, "%s/m.onnx.data", d);
   PATH(p3, "%s/m.onnx_1.data", d);
   CHECK_OK(onnxslim_save(NULL, m, p, &eo));
-  copy_file(p, PATH(cp, "%s/first.onnx", d));
-  copy_file(p2, PATH(cp, "%s/first.onnx.data", d));
+  /* copies to compare with, not named *.onnx: a model file next to m.onnx
+   * reading m.onnx.data would keep it from being replaced or removed */
+  copy_file(p, PATH(cp, "%s/first.copy", d));
+  copy_file(p2, PATH(cp, "%s/first.copy.data", d));
   /* saved again: the data file m.onnx reads is not replaced; the same bytes
    * go to m.onnx_1.data, and m.onnx.data is removed once m.onnx reads it no
    * more */
   CHECK_OK(onnxslim_save(&r, m, p, &eo));
-  CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(same_file(p3, PATH(cp, "%s/first.copy.data", d)));
   CHECK(access(p2, F_OK) != 0);
   const char *loc = NULL;
   CHECK(save_report_entry(r, 0, NULL, NULL, &loc, NULL, NULL) == 0 && loc &&
@@ -1555,8 +1557,8 @@ TEST(save_twice_identical_no_append) {
   onnxslim_save_report_free(r);
   /* a third save is the first again, byte for byte */
   CHECK_OK(onnxslim_save(NULL, m, p, &eo));
-  CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
-  CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(same_file(p, PATH(cp, "%s/first.copy", d)));
+  CHECK(same_file(p2, PATH(cp, "%s/first.copy.data", d)));
   CHECK(access(p3, F_OK) != 0);
   /* a smaller save over it: the data file has its own last byte */
   eo.size_threshold = 2048;
@@ -1578,16 +1580,16 @@ TEST(save_twice_identical_no_append) {
   eo.size_threshold = 0;
   if (s) {
     CHECK_OK(onnxslim_save(NULL, s, p, &eo));
-    CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(same_file(p2, PATH(cp, "%s/first.copy.data", d)));
     CHECK(access(p3, F_OK) != 0);
     CHECK(same_structure(m, s)); /* still readable */
     CHECK_OK(onnxslim_save(NULL, s, p, &eo));
-    CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(same_file(p3, PATH(cp, "%s/first.copy.data", d)));
     CHECK(access(p2, F_OK) != 0);
     CHECK(same_structure(m, s));
     CHECK_OK(onnxslim_save(NULL, s, p, &eo));
-    CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
-    CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(same_file(p, PATH(cp, "%s/first.copy", d)));
+    CHECK(same_file(p2, PATH(cp, "%s/first.copy.data", d)));
     CHECK(count_entries(d) == 4);
   }
   onnxslim_model_free(s);
@@ -2631,6 +2633,32 @@ static onnxslim_model *load_version(int v) {
   return m;
 }
 
+/* The version of m (load_version): its doc_string's, when every tensor in
+ * external data holds that version's bytes; else -1. */
+static int version_in(const onnxslim_model *m) {
+  int v = -1;
+  sscanf(onnxslim_model_doc_string(m), "version %d", &v);
+  const onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; v >= 0 && i < onnxslim_graph_initializer_count(g); i++) {
+    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    if (onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL) continue;
+    const void *d = NULL;
+    size_t n = 0;
+    if (onnxslim_tensor_data(t, &d, &n)) return -1;
+    for (size_t k = 0; k < n; k++)
+      if (((const uint8_t *)d)[k] != (uint8_t)(v + 1)) return -1;
+  }
+  return v;
+}
+
+/* The version of the model file at path; -1 when it does not load or is mixed. */
+static int version_of(const char *path) {
+  onnxslim_model *m = load(path);
+  int v = m ? version_in(m) : -1;
+  onnxslim_model_free(m);
+  return v;
+}
+
 typedef struct {
   const char *path;
   volatile int *done;
@@ -2656,25 +2684,7 @@ static void *read_loop(void *arg) {
       continue;
     }
     r->loads++;
-    int v = -1, bad = 0;
-    sscanf(onnxslim_model_doc_string(m), "version %d", &v);
-    const onnxslim_graph *g = onnxslim_model_graph(m);
-    for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++) {
-      onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
-      if (onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL) continue;
-      const void *d = NULL;
-      size_t n = 0;
-      if (onnxslim_tensor_data(t, &d, &n)) {
-        bad = 1;
-        continue;
-      }
-      for (size_t k = 0; k < n; k++)
-        if (((const uint8_t *)d)[k] != (uint8_t)(v + 1)) {
-          bad = 1;
-          break;
-        }
-    }
-    if (v < 0 || bad) r->mixed++;
+    if (version_in(m) < 0) r->mixed++;
     onnxslim_model_free(m);
   }
   return NULL;
@@ -2735,6 +2745,74 @@ TEST(load_during_saves) {
   for (int i = 0; i < LOAD_VERSIONS; i++) onnxslim_model_free(v[i]);
 }
 
+/* A data file another model of the directory reads is never replaced or
+ * removed: two saves asking for one location, and a plain save next to
+ * the original tying two models to one data file ([attack] point 4). */
+TEST(save_spares_other_models_data) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "other-models");
+  onnxslim_model *v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = load_version(i);
+    REQUIRE(v[i] != NULL);
+  }
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.flags = ONNXSLIM_SAVE_CHECKSUM;
+  eo.location = "shared.bin";
+  /* two models asking for one data file: the second gets a free name */
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/a.onnx", d), &eo));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, v[1], PATH(q, "%s/b.onnx", d), &eo));
+  const char *loc = NULL;
+  for (size_t i = 0; i < onnxslim_save_report_count(r) && !loc; i++)
+    loc = onnxslim_save_report_location(r, i);
+  CHECK(loc && strcmp(loc, "shared_1.bin") == 0);
+  onnxslim_save_report_free(r);
+  CHECK(version_of(p) == 0);
+  CHECK(version_of(q) == 1);
+  /* saved again, each alternates without touching the other's file */
+  CHECK_OK(onnxslim_save(NULL, v[2], q, &eo));
+  CHECK(version_of(p) == 0);
+  CHECK(version_of(q) == 2);
+  CHECK_OK(onnxslim_save(NULL, v[1], q, &eo));
+  CHECK(version_of(p) == 0);
+  CHECK(version_of(q) == 1);
+  CHECK(count_entries(d) == 4); /* a.onnx, shared.bin, b.onnx and one of its */
+  /* a plain save next to the original reads the original's data file */
+  eo.location = NULL;
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/in.onnx", d), &eo));
+  onnxslim_model *in = load(p);
+  REQUIRE(in != NULL);
+  CHECK_OK(onnxslim_save(NULL, in, PATH(q, "%s/out.onnx", d), NULL));
+  onnxslim_model_free(in);
+  CHECK(version_of(q) == 0);
+  /* the original saved again: out.onnx's data stays ... */
+  CHECK_OK(onnxslim_save(NULL, v[1], p, &eo));
+  CHECK(version_of(p) == 1);
+  CHECK(version_of(q) == 0);
+  /* ... and a third save does not write under its name */
+  CHECK_OK(onnxslim_save(NULL, v[2], p, &eo));
+  CHECK(version_of(p) == 2);
+  CHECK(version_of(q) == 0);
+  CHECK(exists(PATH(q, "%s/in.onnx_2.data", d)) && !exists(PATH(q, "%s/in.onnx_1.data", d)));
+  /* per-tensor files of another model are never taken either (as before) */
+  eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/pa.onnx", d), &eo));
+  CHECK_OK(onnxslim_save(NULL, v[1], PATH(q, "%s/pb.onnx", d), &eo));
+  CHECK(version_of(p) == 0 && version_of(q) == 1);
+  /* a file named *.onnx that is no model does not keep old data */
+  CHECK(write_bytes(PATH(q, "%s/junk.onnx", d), "\xff\xff\xff", 3) == 0);
+  int before = count_entries(d);
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/in.onnx", d), &eo));
+  CHECK(count_entries(d) == before); /* in.onnx_2.data went, in.onnx_1.data came */
+  CHECK(version_of(p) == 0);
+  PATH(q, "%s/out.onnx", d);
+  CHECK(version_of(q) == 0);
+  for (int i = 0; i < 3; i++) onnxslim_model_free(v[i]);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
@@ -2776,6 +2854,7 @@ int main(int argc, char **argv) {
   RUN(save_threads_side_by_side);
   RUN(save_processes_side_by_side);
   RUN(load_during_saves);
+  RUN(save_spares_other_models_data);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);
   RUN(save_failure_file_size_limit);
