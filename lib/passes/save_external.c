@@ -527,9 +527,11 @@ static int old_reads(const osl_old *old, const struct stat *st) {
  * is not one; one that cannot be read otherwise (I/O error, too large a
  * structure, out of memory), or
  * more than OSL_OTHERS_MAX of them, make every existing file count as read
- * (nothing is replaced or removed). The scan is done once per save, when
- * first needed, while the save holds its destination's lock: a save to
- * another path at the same moment is not seen. */
+ * (nothing is replaced or removed). The scan is done once per save that
+ * writes data files or replaces a model that read some, while the save
+ * holds its destination's lock and before it replaces or removes anything
+ * (so that running out of memory fails the save); a save to another path
+ * at the same moment is not seen. */
 
 #define OSL_OTHERS_MAX 1000
 
@@ -568,20 +570,23 @@ static int model_name(const char *name) {
   return name[0] != '.' && n > 5 && strcasecmp(name + n - 5, ".onnx") == 0;
 }
 
-/* Fills x->others with the files the other models of the directory read. */
-static void scan_others(osl_xsave *x) {
+/* Fills x->others with the files the other models of the directory read.
+ * Fails only for lack of memory. */
+static int scan_others(osl_xsave *x) {
   x->others_read = 1;
   int dfd = openat(x->outdir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
   if (!d) {
+    int e = errno;
     if (dfd >= 0) close(dfd);
     x->others.unknown = 1;
-    return;
+    return e == ENOMEM ? onnxslim__err_nomem("reading the other models of the directory") : 0;
   }
+  int nomem = 0;
   size_t seen = 0;
   struct dirent *e;
   char *path = NULL;
-  while (!x->others.unknown && (e = readdir(d))) {
+  while (!x->others.unknown && (errno = 0, e = readdir(d))) {
     if (!model_name(e->d_name) || strcmp(e->d_name, x->base) == 0) continue;
     struct stat st;
     if (fstatat(x->outdir, e->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode)) continue;
@@ -592,7 +597,7 @@ static void scan_others(osl_xsave *x) {
     free(path);
     path = malloc(strlen(x->outdir_name) + strlen(e->d_name) + 2);
     if (!path) {
-      x->others.unknown = 1;
+      x->others.unknown = nomem = 1;
       break;
     }
     sprintf(path, "%s/%s", x->outdir_name, e->d_name);
@@ -603,14 +608,20 @@ static void scan_others(osl_xsave *x) {
     /* not an ONNX model that loads (no protobuf, no graph, bad dims): no
      * one reads through it; otherwise what it reads is unknown */
     if (rc && rc != ONNXSLIM_EPARSE && rc != ONNXSLIM_EMODEL) x->others.unknown = 1;
+    nomem = rc == ONNXSLIM_ENOMEM;
+  }
+  if (!x->others.unknown && errno) { /* readdir failed */
+    x->others.unknown = 1;
+    nomem = errno == ENOMEM;
   }
   free(path);
   closedir(d);
   onnxslim_error_clear();
+  return nomem ? onnxslim__err_nomem("reading the other models of the directory") : 0;
 }
 
 /* 1 when another model of x's directory reads the file dev/ino, or what
- * they read is not known. */
+ * they read is not known (a scan that failed counts every file as read). */
 static int others_read(osl_xsave *x, dev_t dev, ino_t ino) {
   if (!x) return 0;
   if (!x->others_read) scan_others(x);
@@ -1093,6 +1104,12 @@ static int write_data(osl_xsave *x) {
 static int take_turn(osl_xsave *x) {
   if (!(x->lock = onnxslim__dest_lock(x->outdir, x->base))) return onnxslim_error_last_code();
   int rc = read_old(x->outdir, x->path, x->base, &x->old);
+  /* what the other models of the directory read, before anything is
+   * replaced or removed (after the commit a failure could only keep files)
+   * - not for a save that replaces and removes nothing */
+  int removes = 0;
+  for (size_t i = 0; i < x->old.n; i++) removes |= x->old.refs[i].found;
+  if (!rc && (x->nouts || removes)) rc = scan_others(x);
   if (!rc) rc = recover_journals(x->outdir, x->base, &x->old, x);
   if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "bak");
   return rc;
