@@ -2813,6 +2813,120 @@ TEST(save_spares_other_models_data) {
   for (int i = 0; i < 3; i++) onnxslim_model_free(v[i]);
 }
 
+/* A model whose FLOAT[2] initializer 'w' is the 8 bytes of x.bin, with
+ * checksum key `sum`. */
+static int write_sum_model(const char *path, const char *sum) {
+  pbuf g = {0}, t = {0};
+  pb_int(&t, 1, 2);
+  pb_int(&t, 2, ONNXSLIM_DTYPE_FLOAT);
+  pb_str(&t, 8, "w");
+  pb_entry(&t, "location", "x.bin");
+  pb_entry(&t, "offset", "0");
+  pb_entry(&t, "length", "8");
+  pb_entry(&t, "checksum", sum);
+  pb_int(&t, 14, 1);
+  const char *in[1] = {"w"};
+  pb_node(&g, "Identity", "w_out", in, 1, "w_out");
+  pb_msg(&g, 5, &t);
+  pbuf m = pb_model(&g);
+  int rc = write_bytes(path, m.p, m.n);
+  free(m.p);
+  return rc;
+}
+
+/* Problems of kind code in a check of m with opts flags; -1 when the check fails. */
+static int count_code(const onnxslim_model *m, unsigned flags, int code, const char *part) {
+  onnxslim_check_options co = ONNXSLIM_CHECK_OPTIONS_INIT;
+  co.flags = flags;
+  onnxslim_check_report *r = NULL;
+  if (onnxslim_check_with(&r, m, &co)) return -1;
+  int n = 0;
+  for (size_t i = 0; i < onnxslim_check_report_count(r); i++)
+    if (onnxslim_check_report_code(r, i) == code &&
+        (!part || has(onnxslim_check_report_message(r, i), part)))
+      n++;
+  onnxslim_check_report_free(r);
+  return n;
+}
+
+/* ONNXSLIM_CHECK_VERIFY_CHECKSUMS reads external data and compares it with
+ * the checksum keys: a data file rewritten since the save is reported. */
+TEST(check_verify_checksums) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "checksums");
+  onnxslim_model *v = load_version(0);
+  REQUIRE(v != NULL);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.flags = ONNXSLIM_SAVE_CHECKSUM;
+  eo.location = "w.bin";
+  CHECK_OK(onnxslim_save(NULL, v, PATH(p, "%s/m.onnx", d), &eo));
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  onnxslim_model_free(m);
+  /* one byte of the data file changed in place: the check without the
+   * flag does not see it, with it the tensor holding that byte is named */
+  int fd = open(PATH(q, "%s/w.bin", d), O_WRONLY);
+  CHECK(fd >= 0 && pwrite(fd, "\x7f", 1, 0) == 1);
+  if (fd >= 0) close(fd);
+  m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, 0, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM,
+                   "its checksum key says") == 1);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, "'w.bin'") == 1);
+  /* skipped like any other kind */
+  int skip = ONNXSLIM_CHECK_CHECKSUM;
+  onnxslim_check_options co = ONNXSLIM_CHECK_OPTIONS_INIT;
+  co.flags = ONNXSLIM_CHECK_VERIFY_CHECKSUMS;
+  co.skip = &skip;
+  co.n_skip = 1;
+  onnxslim_check_report *r = NULL;
+  CHECK_OK(onnxslim_check_with(&r, m, &co));
+  CHECK(onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
+  /* other bits stay reserved */
+  co.flags = 2;
+  CHECK(onnxslim_check_with(&r, m, &co) == ONNXSLIM_EINVAL && r == NULL);
+  CHECK(strcmp(onnxslim_check_code_name(ONNXSLIM_CHECK_CHECKSUM), "checksum") == 0);
+  CHECK(onnxslim_check_code_from_name("checksum") == ONNXSLIM_CHECK_CHECKSUM);
+  onnxslim_model_free(m);
+  /* the data file of another save in its place (what [attack] point 4
+   * did): every tensor is reported */
+  onnxslim_model *v1 = load_version(1);
+  REQUIRE(v1 != NULL);
+  eo.location = "other.bin";
+  CHECK_OK(onnxslim_save(NULL, v1, PATH(q, "%s/other.onnx", d), &eo));
+  CHECK(rename(PATH(q, "%s/other.bin", d), PATH(p, "%s/w.bin", d)) == 0);
+  m = load(PATH(p, "%s/m.onnx", d));
+  REQUIRE(m != NULL);
+  size_t ext = 0;
+  const onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++)
+    ext += onnxslim_tensor_storage(onnxslim_graph_initializer(g, i)) == ONNXSLIM_STORAGE_EXTERNAL;
+  CHECK(ext > 1);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, NULL) == (int)ext);
+  onnxslim_model_free(m);
+  /* a key that is no SHA-1 */
+  CHECK(write_bytes(PATH(q, "%s/x.bin", d), "12345678", 8) == 0);
+  CHECK(write_sum_model(PATH(p, "%s/x.onnx", d), "xyz") == 0);
+  m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, 0, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, "is not a SHA-1") ==
+        1);
+  onnxslim_model_free(m);
+  /* the right SHA-1 of "12345678", in capitals, passes */
+  CHECK(write_sum_model(p, "7C222FB2927D828AF22F592134E8932480637C0D") == 0);
+  m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  onnxslim_model_free(m);
+  onnxslim_model_free(v);
+  onnxslim_model_free(v1);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
@@ -2855,6 +2969,7 @@ int main(int argc, char **argv) {
   RUN(save_processes_side_by_side);
   RUN(load_during_saves);
   RUN(save_spares_other_models_data);
+  RUN(check_verify_checksums);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);
   RUN(save_failure_file_size_limit);

@@ -204,6 +204,20 @@ mkdir "$tmp/sh"
   ok "a convert next to its input: three re-saves of the input leave the copy's data alone" ||
   bad "tied models exit $r: out $(fp "$tmp/sh/out.onnx") in $(fp "$tmp/sh/in.onnx"); $(ls "$tmp/sh" | tr '\n' ' ')"
 
+"$cli" check --verify-checksums "$tmp/sh/a.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && grep -q ': ok$' "$tmp/o" && ok "check --verify-checksums: the split model's data matches its checksums" ||
+  bad "check --verify-checksums exit $r: $(cat "$tmp/o" "$tmp/e")"
+# one byte of the data file rewritten in place: plain check cannot see it
+printf '\177' | dd of="$tmp/sh/shared.bin" bs=1 seek=0 conv=notrunc 2> /dev/null
+"$cli" check "$tmp/sh/a.onnx" > "$tmp/o" 2> "$tmp/e"; r1=$?
+"$cli" check --verify-checksums "$tmp/sh/a.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r1 -eq 0 ] && [ $r -eq 1 ] && [ "$(grep -c 'its checksum key says' "$tmp/o")" -eq 1 ] && grep -q "'shared.bin'" "$tmp/o" &&
+  ok "a data file changed after the save: check exit 0, check --verify-checksums exit 1 naming the tensor" ||
+  bad "tampered data: check exit $r1, --verify-checksums exit $r: $(cat "$tmp/o" "$tmp/e")"
+"$cli" check --json --verify-checksums "$tmp/sh/a.onnx" > "$tmp/o" 2> /dev/null
+grep -q '"code_name": *"checksum"' "$tmp/o" && ok "check --json --verify-checksums: code_name checksum" || bad "json checksum: $(cat "$tmp/o")"
+"$cli" check --list-checks | grep -q '^checksum ' && ok "--list-checks lists checksum" || bad "--list-checks checksum"
+
 # ---- locations --------------------------------------------------------------------------
 "$cli" split "$m" "$tmp/l.onnx" --location ../escape.bin > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 2 ] && grep -q 'refused' "$tmp/e" && [ ! -e "$tmp/l.onnx" ] && [ ! -e "$(dirname "$tmp")/escape.bin" ] &&
