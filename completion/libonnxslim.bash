@@ -11,7 +11,7 @@
 _onnxslim_options() { # COMMAND: its options, one word each
   case $1 in
     info | fingerprint) echo "--json" ;;
-    check) echo "--json --skip --list-checks" ;;
+    check) echo "--json --skip --list-checks --verify-checksums" ;;
     convert)
       echo "--gather-to --to --select --exclude --min-size --policy --round --saturate" \
         "--flush-subnormals --block-size --format --scales --clip-percentile --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \

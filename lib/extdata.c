@@ -79,6 +79,24 @@ static int keys_ok(osl_msg *t, const char *tname) {
   return 0;
 }
 
+int onnxslim__external_locations(osl_msg *msg, int (*fn)(void *ctx, const char *loc), void *ctx) {
+  int rc = 0;
+  OSL_FLUSH(msg);
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim__msg_int(msg, onnx_TensorProto_data_location_tag, 0) ==
+          onnx_TensorProto_DataLocation_EXTERNAL)
+    for (size_t i = 0; i < msg->nf && !rc; i++) {
+      osl_field *f = &msg->f[i];
+      if (f->number != onnx_TensorProto_external_data_tag || !f->sub || !key_is(f->sub, "location"))
+        continue;
+      const char *loc = onnxslim__msg_str(f->sub, onnx_StringStringEntryProto_value_tag);
+      rc = loc ? fn(ctx, loc) : onnxslim__err_nomem(NULL);
+    }
+  for (size_t i = 0; i < msg->nf && !rc; i++)
+    if (msg->f[i].sub) rc = onnxslim__external_locations(msg->f[i].sub, fn, ctx);
+  return rc;
+}
+
 /* Strict decimal: digits only, no sign, no overflow. */
 static int parse_u64(const char *s, uint64_t *out) {
   if (!s || !*s) return -1;

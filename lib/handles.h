@@ -47,6 +47,12 @@ void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *
 struct stat;
 int onnxslim__model_reads(const onnxslim_model *model, const struct stat *st);
 
+/* Loads the model file at `path` without resolving its external data (no
+ * data file is opened): for reading which files a model names (a save
+ * looking at the other models of its directory). Errors as
+ * onnxslim_model_open(). */
+int onnxslim__model_open_unresolved(onnxslim_model **out, const char *path);
+
 /* The model's root message, or NULL with ONNXSLIM_EINVAL naming fn when
  * model is NULL or not a model handle (model.c). */
 osl_msg *onnxslim__model_root(const onnxslim_model *model, const char *fn);
@@ -63,6 +69,12 @@ const char *onnxslim__external_entry(osl_msg *tensor, const char *key);
 /* 1 if loc is an acceptable external data location (relative, "/"
  * separated, no "..", naming a file), else 0 with *why saying why not. */
 int onnxslim__location_ok(const char *loc, const char **why);
+
+/* Calls fn(ctx, location) for every value of a "location" key of every
+ * tensor under msg stored in external data (all of them, also when a key is
+ * given twice, which a load refuses); stops at fn's first nonzero return,
+ * which it returns. The locations are not checked. */
+int onnxslim__external_locations(osl_msg *msg, int (*fn)(void *ctx, const char *loc), void *ctx);
 
 /* Resolves and maps every external tensor of a freshly parsed model. */
 int onnxslim__external_load(onnxslim_model *model);

@@ -54,6 +54,7 @@ typedef struct {
   uint64_t max_memory;
   onnxslim_progress_fn progress;
   void *progress_payload;
+  int unresolved; /* external data not resolved (onnxslim__model_open_unresolved) */
 } osl_load_opts;
 
 static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o) {
@@ -62,6 +63,7 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
   o->max_memory = ONNXSLIM_DEFAULT_MAX_MEMORY;
   o->progress = NULL;
   o->progress_payload = NULL;
+  o->unresolved = 0;
   if (!opts) return 0;
   if (opts->version < 1 || opts->version > ONNXSLIM_LOAD_OPTIONS_VERSION)
     return onnxslim__err_options_version(NULL, "load options", opts->version,
@@ -83,13 +85,43 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
 
 /* ---- load / free ------------------------------------------------------- */
 
+/* What finish_load does when the model was read from a file: after the
+ * external data files were opened (or failed to open), whether the path
+ * still names the file that was parsed. */
+typedef struct {
+  const char *path; /* NULL: a buffer, nothing to check */
+  dev_t dev;
+  ino_t ino;
+  int replaced; /* out: the path names another file now */
+} osl_load_check;
+
+/* 1 when `path` no longer names the file dev/ino (replaced or removed). The
+ * model keeps that file open, so its inode cannot be reused meanwhile. */
+static int path_replaced(const osl_load_check *c) {
+  struct stat st;
+  return stat(c->path, &st) != 0 || st.st_dev != c->dev || st.st_ino != c->ino;
+}
+
 static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base_dir,
-                       const osl_load_opts *o) {
+                       const osl_load_opts *o, osl_load_check *c) {
   osl_progress progress;
   int rc = onnxslim__progress_start(&progress, o->progress, o->progress_payload, m->size);
   if (!rc && base_dir && !(m->base_dir = strdup(base_dir))) rc = onnxslim__err_nomem(NULL);
   if (!rc) rc = onnxslim__parse_model(m, &progress);
-  if (!rc) rc = onnxslim__external_load(m);
+  if (!rc && !o->unresolved) {
+    rc = onnxslim__external_load(m);
+    /* A save replaces the model file last, then removes the data files the
+     * old model read, and a later save may write new data under those
+     * names: a load that opened them after the model file was replaced may
+     * have the model of one save and the data of another. */
+    if (c && c->path && (rc || m->next) && rc != ONNXSLIM_ENOMEM && path_replaced(c)) {
+      c->replaced = 1;
+      rc = onnxslim__err(ONNXSLIM_EIO,
+                         "'%s' was replaced while its external data was being opened (a save to "
+                         "it committed meanwhile)",
+                         c->path);
+    }
+  }
   if (rc) {
     onnxslim_model_free(m);
     return rc;
@@ -99,24 +131,29 @@ static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base
   return 0;
 }
 
-int onnxslim_model_open(onnxslim_model **out, const char *path, const onnxslim_load_options *opts) {
-  if (out) *out = NULL;
-  if (!out || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_open: NULL argument");
-  osl_load_opts o;
-  int rc = read_load_options(opts, &o);
-  if (rc) return rc;
-  const char *base_dir = o.base_dir;
+/* Attempts at loading a model file that saves keep replacing. */
+#define OSL_LOAD_ATTEMPTS 10
+
+static int open_once(onnxslim_model **out, const char *path, const osl_load_opts *o,
+                     osl_load_check *c) {
+  const char *base_dir = o->base_dir;
   onnxslim_model *m = calloc(1, sizeof *m);
   if (!m) return onnxslim__err_nomem(NULL);
   m->def = &osl_def_model_handle;
   m->hooks = &handle_hooks;
   m->fd = -1;
-  m->max_depth = o.max_depth;
-  m->max_memory = o.max_memory;
-  rc = onnxslim__map_file(path, &m->map, &m->maplen, &m->fd);
+  m->max_depth = o->max_depth;
+  m->max_memory = o->max_memory;
+  int rc = onnxslim__map_file(path, &m->map, &m->maplen, &m->fd);
   if (rc) {
     free(m);
     return rc;
+  }
+  struct stat st;
+  if (m->fd >= 0 && fstat(m->fd, &st) == 0) {
+    c->path = path;
+    c->dev = st.st_dev;
+    c->ino = st.st_ino;
   }
   m->data = m->map;
   m->size = m->maplen;
@@ -135,9 +172,39 @@ int onnxslim_model_open(onnxslim_model **out, const char *path, const onnxslim_l
     }
     base_dir = dir;
   }
-  rc = finish_load(out, m, base_dir, &o);
+  rc = finish_load(out, m, base_dir, o, c);
   free(dir);
   return rc;
+}
+
+int onnxslim_model_open(onnxslim_model **out, const char *path, const onnxslim_load_options *opts) {
+  if (out) *out = NULL;
+  if (!out || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_open: NULL argument");
+  osl_load_opts o;
+  int rc = read_load_options(opts, &o);
+  if (rc) return rc;
+  /* replaced while loading: load the new file (its data files are in place
+   * before it is) */
+  for (unsigned attempt = 1;; attempt++) {
+    osl_load_check c = {NULL, 0, 0, 0};
+    rc = open_once(out, path, &o, &c);
+    if (!c.replaced) return rc;
+    if (attempt == OSL_LOAD_ATTEMPTS)
+      return onnxslim__err(ONNXSLIM_EIO,
+                           "'%s' was replaced while its external data was being opened, %u times "
+                           "in a row (saves to it keep committing): not loaded, so that the model "
+                           "of one save is never read with the data of another; try again",
+                           path, attempt);
+  }
+}
+
+int onnxslim__model_open_unresolved(onnxslim_model **out, const char *path) {
+  osl_load_opts o;
+  *out = NULL;
+  read_load_options(NULL, &o);
+  o.unresolved = 1;
+  osl_load_check c = {NULL, 0, 0, 0};
+  return open_once(out, path, &o, &c);
 }
 
 int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t size,
@@ -171,7 +238,7 @@ int onnxslim_model_from_buffer(onnxslim_model **out, const void *data, size_t si
     m->data = m->owned;
   }
   m->size = size;
-  return finish_load(out, m, base_dir, &o);
+  return finish_load(out, m, base_dir, &o, NULL);
 }
 
 void onnxslim_model_free(onnxslim_model *m) {

@@ -1535,13 +1535,15 @@ TEST(save_twice_identical_no_append) {
   PATH(p2, "%s/m.onnx.data", d);
   PATH(p3, "%s/m.onnx_1.data", d);
   CHECK_OK(onnxslim_save(NULL, m, p, &eo));
-  copy_file(p, PATH(cp, "%s/first.onnx", d));
-  copy_file(p2, PATH(cp, "%s/first.onnx.data", d));
+  /* copies to compare with, not named *.onnx: a model file next to m.onnx
+   * reading m.onnx.data would keep it from being replaced or removed */
+  copy_file(p, PATH(cp, "%s/first.copy", d));
+  copy_file(p2, PATH(cp, "%s/first.copy.data", d));
   /* saved again: the data file m.onnx reads is not replaced; the same bytes
    * go to m.onnx_1.data, and m.onnx.data is removed once m.onnx reads it no
    * more */
   CHECK_OK(onnxslim_save(&r, m, p, &eo));
-  CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(same_file(p3, PATH(cp, "%s/first.copy.data", d)));
   CHECK(access(p2, F_OK) != 0);
   const char *loc = NULL;
   CHECK(save_report_entry(r, 0, NULL, NULL, &loc, NULL, NULL) == 0 && loc &&
@@ -1557,8 +1559,8 @@ TEST(save_twice_identical_no_append) {
   onnxslim_save_report_free(r);
   /* a third save is the first again, byte for byte */
   CHECK_OK(onnxslim_save(NULL, m, p, &eo));
-  CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
-  CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+  CHECK(same_file(p, PATH(cp, "%s/first.copy", d)));
+  CHECK(same_file(p2, PATH(cp, "%s/first.copy.data", d)));
   CHECK(access(p3, F_OK) != 0);
   /* a smaller save over it: the data file has its own last byte */
   eo.size_threshold = 2048;
@@ -1580,16 +1582,16 @@ TEST(save_twice_identical_no_append) {
   eo.size_threshold = 0;
   if (s) {
     CHECK_OK(onnxslim_save(NULL, s, p, &eo));
-    CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(same_file(p2, PATH(cp, "%s/first.copy.data", d)));
     CHECK(access(p3, F_OK) != 0);
     CHECK(same_structure(m, s)); /* still readable */
     CHECK_OK(onnxslim_save(NULL, s, p, &eo));
-    CHECK(same_file(p3, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(same_file(p3, PATH(cp, "%s/first.copy.data", d)));
     CHECK(access(p2, F_OK) != 0);
     CHECK(same_structure(m, s));
     CHECK_OK(onnxslim_save(NULL, s, p, &eo));
-    CHECK(same_file(p, PATH(cp, "%s/first.onnx", d)));
-    CHECK(same_file(p2, PATH(cp, "%s/first.onnx.data", d)));
+    CHECK(same_file(p, PATH(cp, "%s/first.copy", d)));
+    CHECK(same_file(p2, PATH(cp, "%s/first.copy.data", d)));
     CHECK(count_entries(d) == 4);
   }
   onnxslim_model_free(s);
@@ -2595,6 +2597,338 @@ TEST(save_processes_side_by_side) {
   check_side_by_side(d, fps, 4);
 }
 
+/* ---- loads during saves -------------------------------------------------------- */
+
+#define LOAD_VERSIONS 3
+#define LOAD_READERS 2
+#define LOAD_SAVES 1500 /* the writer stops after this many saves ... */
+#define LOAD_SECONDS 4  /* ... or this many seconds (a bound, not a check) */
+
+/* Version v of bert: doc_string "version v", every tensor of 1 KiB or more
+ * filled with the byte v + 1 (same types and dims in every version). */
+static onnxslim_model *load_version(int v) {
+  onnxslim_model *m = bert();
+  if (!m) return NULL;
+  char doc[32];
+  snprintf(doc, sizeof doc, "version %d", v);
+  int rc = onnxslim_model_set_doc_string(m, doc);
+  const onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; !rc && i < onnxslim_graph_initializer_count(g); i++) {
+    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    uint64_t size = 0;
+    if (onnxslim_tensor_byte_size(t, &size) || size < 1024) continue;
+    int64_t dims[8];
+    size_t rank = onnxslim_tensor_rank(t);
+    for (size_t k = 0; k < rank && k < 8; k++) dims[k] = onnxslim_tensor_dim(t, k);
+    uint8_t *b = malloc((size_t)size);
+    if (!b) rc = -1;
+    if (b) memset(b, v + 1, (size_t)size);
+    if (b)
+      rc = onnxslim_tensor_set_data(t, onnxslim_tensor_dtype(t), dims, rank, b, (size_t)size,
+                                    ONNXSLIM_COPY);
+    free(b);
+  }
+  if (rc) {
+    onnxslim_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+/* The version of m (load_version): its doc_string's, when every tensor in
+ * external data holds that version's bytes; else -1. */
+static int version_in(const onnxslim_model *m) {
+  int v = -1;
+  sscanf(onnxslim_model_doc_string(m), "version %d", &v);
+  const onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; v >= 0 && i < onnxslim_graph_initializer_count(g); i++) {
+    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    if (onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL) continue;
+    const void *d = NULL;
+    size_t n = 0;
+    if (onnxslim_tensor_data(t, &d, &n)) return -1;
+    for (size_t k = 0; k < n; k++)
+      if (((const uint8_t *)d)[k] != (uint8_t)(v + 1)) return -1;
+  }
+  return v;
+}
+
+/* The version of the model file at path; -1 when it does not load or is mixed. */
+static int version_of(const char *path) {
+  onnxslim_model *m = load(path);
+  int v = m ? version_in(m) : -1;
+  onnxslim_model_free(m);
+  return v;
+}
+
+typedef struct {
+  const char *path;
+  volatile int *done;
+  int loads, mixed, clear_fails, other_fails;
+  char first[600];
+} load_reader;
+
+/* Loads path until the writer is done: each load is one whole version (its
+ * doc_string says which, every external tensor holds that version's bytes),
+ * or fails with the error saying the model was replaced while loading. */
+static void *read_loop(void *arg) {
+  load_reader *r = arg;
+  while (!*r->done) {
+    onnxslim_model *m = NULL;
+    int rc = onnxslim_model_open(&m, r->path, NULL);
+    if (rc) {
+      if (has(onnxslim_error_last(), "was replaced while")) {
+        r->clear_fails++;
+      } else {
+        if (!r->other_fails++)
+          snprintf(r->first, sizeof r->first, "load failed: %s", onnxslim_error_last());
+      }
+      continue;
+    }
+    r->loads++;
+    if (version_in(m) < 0) r->mixed++;
+    onnxslim_model_free(m);
+  }
+  return NULL;
+}
+
+/* A writer saves LOAD_VERSIONS versions in turn to one path, with one data
+ * file or one per tensor, while readers load it: no load mixes the model
+ * of one save with the data of another, and a load that fails says why. */
+TEST(load_during_saves) {
+  char d[300], p[400];
+  SUBDIR(d, "load-during-saves");
+  onnxslim_model *v[LOAD_VERSIONS];
+  for (int i = 0; i < LOAD_VERSIONS; i++) {
+    v[i] = load_version(i);
+    REQUIRE(v[i] != NULL);
+  }
+  PATH(p, "%s/m.onnx", d);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  CHECK_OK(onnxslim_save(NULL, v[0], p, &eo));
+  volatile int done = 0;
+  load_reader r[LOAD_READERS];
+  pthread_t th[LOAD_READERS];
+  memset(r, 0, sizeof r);
+  int started = 0;
+  for (int t = 0; t < LOAD_READERS; t++) {
+    r[t].path = p;
+    r[t].done = &done;
+    started += pthread_create(&th[t], NULL, read_loop, &r[t]) == 0;
+  }
+  CHECK(started == LOAD_READERS);
+  int saves = 0, fails = 0;
+  time_t end = time(NULL) + LOAD_SECONDS;
+  for (int i = 1; i <= LOAD_SAVES && time(NULL) < end; i++) {
+    eo.layout = (i / LOAD_VERSIONS) % 2 ? ONNXSLIM_LAYOUT_PER_TENSOR : ONNXSLIM_LAYOUT_ONE_FILE;
+    if (onnxslim_save(NULL, v[i % LOAD_VERSIONS], p, &eo)) fails++;
+    saves++;
+  }
+  done = 1;
+  for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+  int loads = 0, mixed = 0, clear = 0, other = 0;
+  for (int t = 0; t < LOAD_READERS; t++) {
+    loads += r[t].loads;
+    mixed += r[t].mixed;
+    clear += r[t].clear_fails;
+    other += r[t].other_fails;
+    if (r[t].other_fails) fprintf(stderr, "reader %d: %s\n", t, r[t].first);
+  }
+  fprintf(stderr,
+          "%d saves (%d failed), %d loads: %d mixed, %d refused as replaced, %d other "
+          "failures\n",
+          saves, fails, loads, mixed, clear, other);
+  CHECK(fails == 0 && saves > 0);
+  CHECK(loads > 0);
+  CHECK(mixed == 0);
+  CHECK(other == 0);
+  for (int i = 0; i < LOAD_VERSIONS; i++) onnxslim_model_free(v[i]);
+}
+
+/* A data file another model of the directory reads is never replaced or
+ * removed: two saves asking for one location, and a plain save next to
+ * the original tying two models to one data file ([attack] point 4). */
+TEST(save_spares_other_models_data) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "other-models");
+  onnxslim_model *v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = load_version(i);
+    REQUIRE(v[i] != NULL);
+  }
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.flags = ONNXSLIM_SAVE_CHECKSUM;
+  eo.location = "shared.bin";
+  /* two models asking for one data file: the second gets a free name */
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/a.onnx", d), &eo));
+  onnxslim_save_report *r = NULL;
+  CHECK_OK(onnxslim_save(&r, v[1], PATH(q, "%s/b.onnx", d), &eo));
+  const char *loc = NULL;
+  for (size_t i = 0; i < onnxslim_save_report_count(r) && !loc; i++)
+    loc = onnxslim_save_report_location(r, i);
+  CHECK(loc && strcmp(loc, "shared_1.bin") == 0);
+  onnxslim_save_report_free(r);
+  CHECK(version_of(p) == 0);
+  CHECK(version_of(q) == 1);
+  /* saved again, each alternates without touching the other's file */
+  CHECK_OK(onnxslim_save(NULL, v[2], q, &eo));
+  CHECK(version_of(p) == 0);
+  CHECK(version_of(q) == 2);
+  CHECK_OK(onnxslim_save(NULL, v[1], q, &eo));
+  CHECK(version_of(p) == 0);
+  CHECK(version_of(q) == 1);
+  CHECK(count_entries(d) == 4); /* a.onnx, shared.bin, b.onnx and one of its */
+  /* a plain save next to the original reads the original's data file */
+  eo.location = NULL;
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/in.onnx", d), &eo));
+  onnxslim_model *in = load(p);
+  REQUIRE(in != NULL);
+  CHECK_OK(onnxslim_save(NULL, in, PATH(q, "%s/out.onnx", d), NULL));
+  onnxslim_model_free(in);
+  CHECK(version_of(q) == 0);
+  /* the original saved again: out.onnx's data stays ... */
+  CHECK_OK(onnxslim_save(NULL, v[1], p, &eo));
+  CHECK(version_of(p) == 1);
+  CHECK(version_of(q) == 0);
+  /* ... and a third save does not write under its name */
+  CHECK_OK(onnxslim_save(NULL, v[2], p, &eo));
+  CHECK(version_of(p) == 2);
+  CHECK(version_of(q) == 0);
+  CHECK(exists(PATH(q, "%s/in.onnx_2.data", d)) && !exists(PATH(q, "%s/in.onnx_1.data", d)));
+  /* per-tensor files of another model are never taken either (as before) */
+  eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/pa.onnx", d), &eo));
+  CHECK_OK(onnxslim_save(NULL, v[1], PATH(q, "%s/pb.onnx", d), &eo));
+  CHECK(version_of(p) == 0 && version_of(q) == 1);
+  /* a file named *.onnx that is no model does not keep old data */
+  CHECK(write_bytes(PATH(q, "%s/junk.onnx", d), "\xff\xff\xff", 3) == 0);
+  int before = count_entries(d);
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  CHECK_OK(onnxslim_save(NULL, v[0], PATH(p, "%s/in.onnx", d), &eo));
+  CHECK(count_entries(d) == before); /* in.onnx_2.data went, in.onnx_1.data came */
+  CHECK(version_of(p) == 0);
+  PATH(q, "%s/out.onnx", d);
+  CHECK(version_of(q) == 0);
+  for (int i = 0; i < 3; i++) onnxslim_model_free(v[i]);
+}
+
+/* A model whose FLOAT[2] initializer 'w' is the 8 bytes of x.bin, with
+ * checksum key `sum`. */
+static int write_sum_model(const char *path, const char *sum) {
+  pbuf g = {0}, t = {0};
+  pb_int(&t, 1, 2);
+  pb_int(&t, 2, ONNXSLIM_DTYPE_FLOAT);
+  pb_str(&t, 8, "w");
+  pb_entry(&t, "location", "x.bin");
+  pb_entry(&t, "offset", "0");
+  pb_entry(&t, "length", "8");
+  pb_entry(&t, "checksum", sum);
+  pb_int(&t, 14, 1);
+  const char *in[1] = {"w"};
+  pb_node(&g, "Identity", "w_out", in, 1, "w_out");
+  pb_msg(&g, 5, &t);
+  pbuf m = pb_model(&g);
+  int rc = write_bytes(path, m.p, m.n);
+  free(m.p);
+  return rc;
+}
+
+/* Problems of kind code in a check of m with opts flags; -1 when the check fails. */
+static int count_code(const onnxslim_model *m, unsigned flags, int code, const char *part) {
+  onnxslim_check_options co = ONNXSLIM_CHECK_OPTIONS_INIT;
+  co.flags = flags;
+  onnxslim_check_report *r = NULL;
+  if (onnxslim_check_with(&r, m, &co)) return -1;
+  int n = 0;
+  for (size_t i = 0; i < onnxslim_check_report_count(r); i++)
+    if (onnxslim_check_report_code(r, i) == code &&
+        (!part || has(onnxslim_check_report_message(r, i), part)))
+      n++;
+  onnxslim_check_report_free(r);
+  return n;
+}
+
+/* ONNXSLIM_CHECK_VERIFY_CHECKSUMS reads external data and compares it with
+ * the checksum keys: a data file rewritten since the save is reported. */
+TEST(check_verify_checksums) {
+  char d[300], p[400], q[400];
+  SUBDIR(d, "checksums");
+  onnxslim_model *v = load_version(0);
+  REQUIRE(v != NULL);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.flags = ONNXSLIM_SAVE_CHECKSUM;
+  eo.location = "w.bin";
+  CHECK_OK(onnxslim_save(NULL, v, PATH(p, "%s/m.onnx", d), &eo));
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  onnxslim_model_free(m);
+  /* one byte of the data file changed in place: the check without the
+   * flag does not see it, with it the tensor holding that byte is named */
+  int fd = open(PATH(q, "%s/w.bin", d), O_WRONLY);
+  CHECK(fd >= 0 && pwrite(fd, "\x7f", 1, 0) == 1);
+  if (fd >= 0) close(fd);
+  m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, 0, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM,
+                   "its checksum key says") == 1);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, "'w.bin'") == 1);
+  /* skipped like any other kind */
+  int skip = ONNXSLIM_CHECK_CHECKSUM;
+  onnxslim_check_options co = ONNXSLIM_CHECK_OPTIONS_INIT;
+  co.flags = ONNXSLIM_CHECK_VERIFY_CHECKSUMS;
+  co.skip = &skip;
+  co.n_skip = 1;
+  onnxslim_check_report *r = NULL;
+  CHECK_OK(onnxslim_check_with(&r, m, &co));
+  CHECK(onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
+  /* other bits stay reserved */
+  co.flags = 2;
+  CHECK(onnxslim_check_with(&r, m, &co) == ONNXSLIM_EINVAL && r == NULL);
+  CHECK(strcmp(onnxslim_check_code_name(ONNXSLIM_CHECK_CHECKSUM), "checksum") == 0);
+  CHECK(onnxslim_check_code_from_name("checksum") == ONNXSLIM_CHECK_CHECKSUM);
+  onnxslim_model_free(m);
+  /* the data file of another save in its place (what [attack] point 4
+   * did): every tensor is reported */
+  onnxslim_model *v1 = load_version(1);
+  REQUIRE(v1 != NULL);
+  eo.location = "other.bin";
+  CHECK_OK(onnxslim_save(NULL, v1, PATH(q, "%s/other.onnx", d), &eo));
+  CHECK(rename(PATH(q, "%s/other.bin", d), PATH(p, "%s/w.bin", d)) == 0);
+  m = load(PATH(p, "%s/m.onnx", d));
+  REQUIRE(m != NULL);
+  size_t ext = 0;
+  const onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; i < onnxslim_graph_initializer_count(g); i++)
+    ext += onnxslim_tensor_storage(onnxslim_graph_initializer(g, i)) == ONNXSLIM_STORAGE_EXTERNAL;
+  CHECK(ext > 1);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, NULL) == (int)ext);
+  onnxslim_model_free(m);
+  /* a key that is no SHA-1 */
+  CHECK(write_bytes(PATH(q, "%s/x.bin", d), "12345678", 8) == 0);
+  CHECK(write_sum_model(PATH(p, "%s/x.onnx", d), "xyz") == 0);
+  m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, 0, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, "is not a SHA-1") ==
+        1);
+  onnxslim_model_free(m);
+  /* the right SHA-1 of "12345678", in capitals, passes */
+  CHECK(write_sum_model(p, "7C222FB2927D828AF22F592134E8932480637C0D") == 0);
+  m = load(p);
+  REQUIRE(m != NULL);
+  CHECK(count_code(m, ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_CHECK_CHECKSUM, NULL) == 0);
+  onnxslim_model_free(m);
+  onnxslim_model_free(v);
+  onnxslim_model_free(v1);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/libonnxslim-external-XXXXXX");
@@ -2635,6 +2969,9 @@ int main(int argc, char **argv) {
   RUN(save_pair_generations);
   RUN(save_threads_side_by_side);
   RUN(save_processes_side_by_side);
+  RUN(load_during_saves);
+  RUN(save_spares_other_models_data);
+  RUN(check_verify_checksums);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);
   RUN(save_failure_file_size_limit);

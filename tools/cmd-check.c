@@ -16,6 +16,7 @@
 typedef struct check_ctx {
   int as_json;
   int list;
+  int verify_checksums;
   int skip[64];
   size_t n_skip;
 } check_ctx;
@@ -32,6 +33,12 @@ static int opt_list_checks(void *ctx, const char *value) {
   return 0;
 }
 
+static int opt_verify_checksums(void *ctx, const char *value) {
+  (void)value;
+  ((check_ctx *)ctx)->verify_checksums = 1;
+  return 0;
+}
+
 static int opt_skip(void *ctx, const char *value) {
   check_ctx *c = ctx;
   int code = onnxslim_check_code_from_name(value);
@@ -44,6 +51,8 @@ static const option_spec check_options[] = {
     {"--json", NULL, opt_check_json, "print the problems as JSON (docs/json.md)"},
     {"--skip", "NAME", opt_skip, "do not look for problems of this kind (repeatable)"},
     {"--list-checks", NULL, opt_list_checks, "list the kinds of problems, by name, and exit"},
+    {"--verify-checksums", NULL, opt_verify_checksums,
+     "read external data and compare it with its checksum keys (SHA-1)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -80,6 +89,7 @@ static int check_model(const char *path, const check_ctx *ctx) {
   onnxslim_check_options opts = ONNXSLIM_CHECK_OPTIONS_INIT;
   opts.skip = ctx->skip;
   opts.n_skip = ctx->n_skip;
+  if (ctx->verify_checksums) opts.flags |= ONNXSLIM_CHECK_VERIFY_CHECKSUMS;
   if (onnxslim_check_with(&report, model, &opts) != ONNXSLIM_OK) {
     fail_lib("cannot check '%s'", path);
     onnxslim_model_free(model);

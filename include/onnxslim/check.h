@@ -107,12 +107,16 @@ typedef enum onnxslim_check_code {
   /** (0.2.0) An input or output of the main graph without a type, or with
    * a tensor type without an element type (subgraph inputs and outputs may
    * leave their types to inference). */
-  ONNXSLIM_CHECK_UNTYPED_IO = 15
+  ONNXSLIM_CHECK_UNTYPED_IO = 15,
+  /** (0.2.0) Only with ONNXSLIM_CHECK_VERIFY_CHECKSUMS: a tensor in
+   * external data whose bytes' SHA-1 is not its `checksum` key, or whose
+   * key is not 40 hex digits. */
+  ONNXSLIM_CHECK_CHECKSUM = 16
 } onnxslim_check_code;
 
 /** The largest onnxslim_check_code value of this version of the header.
  * @since 0.2.0 */
-#define ONNXSLIM_CHECK_CODE_MAX 15
+#define ONNXSLIM_CHECK_CODE_MAX 16
 
 /**
  * Checks the model and returns what it found in a new report.
@@ -182,6 +186,18 @@ ONNXSLIM_API const char *onnxslim_check_report_note(const onnxslim_check_report 
 #define ONNXSLIM_CHECK_OPTIONS_VERSION 1
 
 /**
+ * onnxslim_check_options.flags: read the bytes of every tensor in external
+ * data that has a `checksum` key (ONNX: SHA-1 of the tensor's bytes, in
+ * hex, as ONNXSLIM_SAVE_CHECKSUM writes it) and report a mismatch
+ * (ONNXSLIM_CHECK_CHECKSUM). The bytes are read from the files a chunk at
+ * a time (1 MiB): memory does not grow with the model, time grows with the
+ * external data's size. Tensors without the key are not read. A library
+ * older than this flag refuses it (ONNXSLIM_EINVAL: reserved flag).
+ * @since 0.2.0
+ */
+#define ONNXSLIM_CHECK_VERIFY_CHECKSUMS 1u
+
+/**
  * How onnxslim_check_with() checks. Fields are only appended; the library
  * reads only the fields of the caller's `version`.
  * @since 0.2.0
@@ -191,8 +207,10 @@ typedef struct onnxslim_check_options {
   /** Problem kinds (onnxslim_check_code values) not to look for; borrowed
    * for the call. A value that is no code is an error (ONNXSLIM_EINVAL). */
   const int *skip;
-  size_t n_skip;      /**< number of entries of skip */
-  unsigned int flags; /**< reserved, must be 0 */
+  size_t n_skip; /**< number of entries of skip */
+  /** ONNXSLIM_CHECK_VERIFY_CHECKSUMS or 0; other bits are reserved and
+   * must be 0. */
+  unsigned int flags;
 } onnxslim_check_options;
 
 #define ONNXSLIM_CHECK_OPTIONS_INIT \
@@ -210,7 +228,9 @@ ONNXSLIM_API int onnxslim_check_options_init(onnxslim_check_options *opts, unsig
  * as onnxslim_check(out, model, 0)). Problems of a skipped kind are not
  * looked for and never appear in the report.
  * Ownership and errors as onnxslim_check(); also ONNXSLIM_EINVAL for an
- * unknown opts->version, reserved flags set or a skip entry that is no code.
+ * unknown opts->version, reserved flags set or a skip entry that is no code;
+ * with ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_EIO when external data
+ * cannot be read.
  * @since 0.2.0
  */
 ONNXSLIM_API int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model,
@@ -221,7 +241,7 @@ ONNXSLIM_API int onnxslim_check_with(onnxslim_check_report **out, const onnxslim
  * "undefined_input", "duplicate_output", "order", "tensor_size", "opset",
  * "output_not_produced", "type", "empty_name", "unknown_op", "arity",
  * "attr_missing", "attr_unknown", "attr_type", "type_constraint",
- * "untyped_io". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
+ * "untyped_io", "checksum". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
  * no code. Codes run from 1 to ONNXSLIM_CHECK_CODE_MAX (of the library
  * version running: ask until NULL).
  * @since 0.2.0

@@ -115,12 +115,20 @@ ONNXSLIM_API int onnxslim_load_options_init(onnxslim_load_options *opts, unsigne
  * overflows or lies beyond the end of the file, a key (location, offset,
  * length, checksum) given twice or a value with a NUL byte. A model
  * loaded from a buffer that has external data but no base_dir: ONNXSLIM_EINVAL.
+ * Since 0.2.0, a load that opens external data checks afterwards that
+ * `path` still names the file it parsed: when a save (onnxslim_save())
+ * replaced it meanwhile, the data files opened may belong to another save,
+ * so the load starts again with the new file; after 10 replacements in a
+ * row it fails with ONNXSLIM_EIO ("... was replaced while its external data
+ * was being opened ..."). A load never returns the model of one save with
+ * the data of another save by this library to the same path.
  * On success *out is a new model owned by the caller (onnxslim_model_free()).
  * On failure *out is set to NULL.
  * opts may be NULL for defaults.
  * Errors: ONNXSLIM_EINVAL (NULL out/path, bad options), ONNXSLIM_EIO (cannot
  * open/map, or `path` is not a regular file: a FIFO, device or directory is
- * refused at once, never waited on), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting
+ * refused at once, never waited on; replaced by saves 10 times while
+ * loading), ONNXSLIM_EPARSE (malformed bytes), ONNXSLIM_ELIMIT (nesting
  * too deep, structure over max_memory), ONNXSLIM_EMODEL (no graph, negative or overflowing tensor
  * dims), ONNXSLIM_ENOMEM, ONNXSLIM_ECANCELED (opts->progress asked to stop).
  * @since 0.1.0

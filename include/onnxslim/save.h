@@ -169,7 +169,11 @@ typedef struct onnxslim_save_report onnxslim_save_report;
  * default <model>.data, per-tensor names, with or without "_N"). A process
  * killed at any point leaves the complete old or the complete new pair.
  * Generated names never replace an existing file; the location asked for
- * replaces one that no model there reads. Bytes that pass through unchanged
+ * replaces one that no model there reads. Since 0.2.0 a data file that
+ * another model file of the directory (a file named *.onnx) reads is never
+ * replaced or removed either: the new data takes a free generation of the
+ * name, and the other model keeps its data (see docs/external-data.md,
+ * "Shared data files", for how it is found and its limits). Bytes that pass through unchanged
  * are copied by the kernel (copy_file_range) where the file systems allow it.
  *
  * Saves to one path from several threads or processes take turns at the

@@ -5,13 +5,16 @@
  *
  * Built on the public read API only: this file walks graphs, nodes,
  * attributes and tensors through the same handles an application uses.
- * passes.h is included for onnxslim__err() alone.
+ * passes.h is included for onnxslim__err() and, to verify checksums,
+ * onnxslim__external_entry() (the checksum key).
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <nettle/sha1.h>
 
 #include "opschema/opschema.h"
 #include "passes/passes.h"
@@ -70,6 +73,7 @@ static const struct {
     {"attr_type", "a node attribute of another type than its schema says"},
     {"type_constraint", "an element type a schema's type constraint does not allow"},
     {"untyped_io", "a graph input or output without an element type"},
+    {"checksum", "external data whose bytes do not match its checksum key (when verified)"},
 };
 
 const char *onnxslim_check_code_name(int code) {
@@ -273,6 +277,8 @@ typedef struct ck {
   ck_str msg;
   int rc;                   /* first hard failure (ENOMEM, ...) */
   const osl_retype *retype; /* element types to assume (an edit's check), or NULL */
+  unsigned flags;           /* ONNXSLIM_CHECK_VERIFY_CHECKSUMS */
+  uint8_t *chunk;           /* the buffer checksums are computed through */
 } ck;
 
 /* The data type of tensor t, or the one c->retype gives it. */
@@ -447,11 +453,69 @@ static int load_opsets(ck *c, const onnxslim_model *model, const onnxslim_functi
 
 /* ---- tensors -------------------------------------------------------------- */
 
-/* Checks that the tensor's stored data has the size its dims and type need.
- * The location of the tensor is the current path. */
+/* Bytes hashed per read when a checksum is verified. */
+#define CK_CHUNK (1u << 20)
+
+/* With ONNXSLIM_CHECK_VERIFY_CHECKSUMS: a tensor in external data that
+ * has a checksum key is read (from the file, CK_CHUNK bytes at a time:
+ * nothing is mapped or held) and its SHA-1 compared with the key. */
+static int check_checksum(ck *c, const onnxslim_tensor *t) {
+  if (!(c->flags & ONNXSLIM_CHECK_VERIFY_CHECKSUMS) ||
+      (c->skip & (1u << ONNXSLIM_CHECK_CHECKSUM)) ||
+      onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL)
+    return 0;
+  const char *want = onnxslim__external_entry((osl_msg *)t, "checksum");
+  if (!want) return 0;
+  const char *name = onnxslim_tensor_name(t);
+  const char *loc = onnxslim__external_entry((osl_msg *)t, "location");
+  if (!name) return failed(c);
+  size_t n = strlen(want);
+  int hex = n == 2 * SHA1_DIGEST_SIZE;
+  for (size_t i = 0; i < n && hex; i++)
+    hex = (want[i] >= '0' && want[i] <= '9') || (want[i] >= 'a' && want[i] <= 'f') ||
+          (want[i] >= 'A' && want[i] <= 'F');
+  if (!hex)
+    return problem(c, ONNXSLIM_CHECK_CHECKSUM,
+                   "tensor '%s': checksum '%.80s' is not a SHA-1 (40 hex digits)", name, want);
+  const void *data;
+  size_t size;
+  int rc = onnxslim_tensor_data(t, &data, &size);
+  if (rc == ONNXSLIM_ENOMEM) return failed(c);
+  if (rc) return 0; /* no bytes to hash (tensor_size says why) */
+  if (!c->chunk && !(c->chunk = malloc(CK_CHUNK))) return nomem(c);
+  struct sha1_ctx sha;
+  sha1_init(&sha);
+  for (size_t off = 0; off < size;) {
+    size_t k = size - off < CK_CHUNK ? size - off : CK_CHUNK;
+    if (onnxslim_tensor_read(t, off, c->chunk, k)) return failed(c);
+    sha1_update(&sha, k, c->chunk);
+    off += k;
+  }
+  uint8_t d[SHA1_DIGEST_SIZE];
+  char got[2 * SHA1_DIGEST_SIZE + 1];
+  sha1_digest(&sha, sizeof d, d);
+  for (size_t i = 0; i < sizeof d; i++) snprintf(got + 2 * i, 3, "%02x", d[i]);
+  int same = 1;
+  for (size_t i = 0; i < n && same; i++) {
+    char w = want[i] >= 'A' && want[i] <= 'F' ? (char)(want[i] - 'A' + 'a') : want[i];
+    same = w == got[i];
+  }
+  if (same) return 0;
+  return problem(c, ONNXSLIM_CHECK_CHECKSUM,
+                 "tensor '%s': the %zu bytes of external data '%s' have SHA-1 %s, its checksum "
+                 "key says %s (the data file holds other bytes than were saved)",
+                 name, size, loc ? loc : "?", got, want);
+}
+
+/* Checks that the tensor's stored data has the size its dims and type need
+ * (and its checksum, when asked). The location of the tensor is the
+ * current path. */
 static int check_tensor(ck *c, const onnxslim_tensor *t) {
+  if (!t) return 0;
+  int crc = check_checksum(c, t);
+  if (crc) return crc;
   /* skipped: the data is not looked at (a pending conversion is not run) */
-  if (!t || (c->skip & (1u << ONNXSLIM_CHECK_TENSOR_SIZE))) return 0;
+  if (c->skip & (1u << ONNXSLIM_CHECK_TENSOR_SIZE)) return 0;
   int st = onnxslim_tensor_storage(t);
   if (st < 0) return failed(c);
   const char *name = onnxslim_tensor_name(t);
@@ -1364,7 +1428,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
 }
 
 static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
-                     const osl_retype *retype);
+                     unsigned flags, const osl_retype *retype);
 
 int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned int flags) {
   if (out) *out = NULL;
@@ -1372,7 +1436,7 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: NULL %s", model ? "out" : "model");
   if (flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: reserved flags 0x%x set", flags);
-  return run_check(out, model, 0, NULL);
+  return run_check(out, model, 0, 0, NULL);
 }
 
 int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model,
@@ -1380,14 +1444,15 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
   if (out) *out = NULL;
   if (!model || !out)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: NULL %s", model ? "out" : "model");
-  unsigned skip = 0;
+  unsigned skip = 0, flags = 0;
   if (opts) {
     if (opts->version != 1)
       return onnxslim__err_options_version("onnxslim_check_with", "check options", opts->version,
                                            ONNXSLIM_CHECK_OPTIONS_VERSION);
-    if (opts->flags)
+    if (opts->flags & ~ONNXSLIM_CHECK_VERIFY_CHECKSUMS)
       return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: reserved flags 0x%x set",
-                           opts->flags);
+                           opts->flags & ~ONNXSLIM_CHECK_VERIFY_CHECKSUMS);
+    flags = opts->flags;
     if (opts->n_skip && !opts->skip)
       return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: skip is NULL, n_skip %zu",
                            opts->n_skip);
@@ -1399,13 +1464,14 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
       skip |= 1u << code;
     }
   }
-  return run_check(out, model, skip, NULL);
+  return run_check(out, model, skip, flags, NULL);
 }
 
 static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
-                     const osl_retype *retype) {
+                     unsigned flags, const osl_retype *retype) {
   ck c = {0};
   c.skip = skip;
+  c.flags = flags;
   c.model = model;
   c.retype = retype;
   c.rep = calloc(1, sizeof *c.rep);
@@ -1429,6 +1495,7 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   onnxslim__map_free(&opsets);
   free(c.path.p);
   free(c.msg.p);
+  free(c.chunk);
   if (!rc && c.note.oom) rc = nomem(&c);
   c.rep->note = c.note.p;
   if (rc) {
@@ -1575,8 +1642,8 @@ int onnxslim__check_retype_edit(const onnxslim_model *m, const osl_retype *retyp
    * edit's doing); every type is still followed through the nodes */
   unsigned skip = ~(1u << ONNXSLIM_CHECK_TYPE_CONSTRAINT);
   onnxslim_check_report *before = NULL, *after = NULL;
-  int rc = run_check(&before, m, skip, NULL);
-  if (!rc) rc = run_check(&after, m, skip, retype);
+  int rc = run_check(&before, m, skip, 0, NULL);
+  if (!rc) rc = run_check(&after, m, skip, 0, retype);
   size_t fresh = 0, first = 0;
   for (size_t i = 0; !rc && i < after->count; i++)
     if (!had_problem(before, after, i) && fresh++ == 0) first = i;

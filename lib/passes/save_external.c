@@ -11,7 +11,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,8 +159,10 @@ typedef struct {
   osl_out **outs;
   /* the commit */
   osl_lock *lock;
-  osl_old old; /* the model in place */
-  int jfd;     /* the journal */
+  osl_old old;     /* the model in place */
+  osl_old others;  /* the files the other models of the directory read */
+  int others_read; /* others was filled (scan_others) */
+  int jfd;         /* the journal */
   char *jname;
   /* the model file: the tensors' plans and their encoded fields */
   osl_plan *plans;
@@ -513,6 +517,122 @@ static int old_reads(const osl_old *old, const struct stat *st) {
   return 0;
 }
 
+/* ---- the other models of the directory ------------------------------------
+ * A data file that another model file next to the destination reads is
+ * never replaced or removed by a save: the save writes its data under a
+ * free generation of the name instead, and leaves the other model's files
+ * where they are. "Other models" are the files named *.onnx in the model's
+ * directory (not the destination, not hidden files), each parsed without
+ * opening its data; what they read is known by identity (device and
+ * inode) of the files their locations name beneath the directory. A file
+ * named *.onnx that does not parse as a model (ONNXSLIM_EPARSE, _EMODEL)
+ * is not one; one that cannot be read otherwise (I/O error, too large a
+ * structure, out of memory), or
+ * more than OSL_OTHERS_MAX of them, make every existing file count as read
+ * (nothing is replaced or removed). The scan is done once per save that
+ * writes data files or replaces a model that read some, while the save
+ * holds its destination's lock and before it replaces or removes anything
+ * (so that running out of memory fails the save); a save to another path
+ * at the same moment is not seen. */
+
+#define OSL_OTHERS_MAX 1000
+
+/* Adds the identity of the file `loc` names beneath x's directory to
+ * x->others (a callback of onnxslim__external_locations). */
+static int other_ref(void *ctx, const char *loc) {
+  osl_xsave *x = ctx;
+  const char *why;
+  if (!onnxslim__location_ok(loc, &why)) return 0; /* such a model does not load */
+  int fd = onnxslim__open_beneath(x->outdir, loc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return 0; /* nothing there to keep */
+  struct stat st;
+  int ok = fstat(fd, &st) == 0;
+  close(fd);
+  if (!ok || old_reads(&x->others, &st)) return 0;
+  osl_old *o = &x->others;
+  if (o->n == o->cap) {
+    size_t cap = o->cap ? o->cap * 2 : 16;
+    osl_oldref *v = realloc(o->refs, cap * sizeof *v);
+    if (!v) return onnxslim__err_nomem(NULL);
+    o->refs = v;
+    o->cap = cap;
+  }
+  osl_oldref *r = &o->refs[o->n];
+  if (!(r->loc = strdup(loc))) return onnxslim__err_nomem(NULL);
+  r->found = 1;
+  r->dev = st.st_dev;
+  r->ino = st.st_ino;
+  o->n++;
+  return 0;
+}
+
+/* 1 if name is a model file name: "*.onnx", not hidden. */
+static int model_name(const char *name) {
+  size_t n = strlen(name);
+  return name[0] != '.' && n > 5 && strcasecmp(name + n - 5, ".onnx") == 0;
+}
+
+/* Fills x->others with the files the other models of the directory read.
+ * Fails only for lack of memory. */
+static int scan_others(osl_xsave *x) {
+  x->others_read = 1;
+  int dfd = openat(x->outdir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+  if (!d) {
+    int e = errno;
+    if (dfd >= 0) close(dfd);
+    x->others.unknown = 1;
+    return e == ENOMEM ? onnxslim__err_nomem("reading the other models of the directory") : 0;
+  }
+  int nomem = 0;
+  size_t seen = 0;
+  struct dirent *e;
+  char *path = NULL;
+  while (!x->others.unknown && (errno = 0, e = readdir(d))) {
+    if (!model_name(e->d_name) || strcmp(e->d_name, x->base) == 0) continue;
+    struct stat st;
+    if (fstatat(x->outdir, e->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (++seen > OSL_OTHERS_MAX) {
+      x->others.unknown = 1;
+      break;
+    }
+    free(path);
+    path = malloc(strlen(x->outdir_name) + strlen(e->d_name) + 2);
+    if (!path) {
+      x->others.unknown = nomem = 1;
+      break;
+    }
+    sprintf(path, "%s/%s", x->outdir_name, e->d_name);
+    onnxslim_model *m = NULL;
+    int rc = onnxslim__model_open_unresolved(&m, path);
+    if (rc == 0) rc = onnxslim__external_locations(m->root, other_ref, x);
+    onnxslim_model_free(m);
+    /* not an ONNX model that loads (no protobuf, no graph, bad dims): no
+     * one reads through it; otherwise what it reads is unknown */
+    if (rc && rc != ONNXSLIM_EPARSE && rc != ONNXSLIM_EMODEL) x->others.unknown = 1;
+    nomem = rc == ONNXSLIM_ENOMEM;
+  }
+  if (!x->others.unknown && errno) { /* readdir failed */
+    x->others.unknown = 1;
+    nomem = errno == ENOMEM;
+  }
+  free(path);
+  closedir(d);
+  onnxslim_error_clear();
+  return nomem ? onnxslim__err_nomem("reading the other models of the directory") : 0;
+}
+
+/* 1 when another model of x's directory reads the file dev/ino, or what
+ * they read is not known (a scan that failed counts every file as read). */
+static int others_read(osl_xsave *x, dev_t dev, ino_t ino) {
+  if (!x) return 0;
+  if (!x->others_read) scan_others(x);
+  if (x->others.unknown) return 1;
+  for (size_t i = 0; i < x->others.n; i++)
+    if (x->others.refs[i].dev == dev && x->others.refs[i].ino == ino) return 1;
+  return 0;
+}
+
 /* 1 if loc is a name this save could have written: a generation of the
  * default data file (<model>.data), of the location asked for, or of a
  * per-tensor file of one of the tensors saved. */
@@ -523,16 +643,20 @@ static int ours(const osl_xsave *x, const char *loc) {
   return 0;
 }
 
+static int others_read(osl_xsave *x, dev_t dev, ino_t ino);
+
 /* Removes file `loc` beneath outdir if it still is a regular file with
- * identity dev/ino and `spare` (when given) does not hold that identity. */
-static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino,
-                           const osl_old *spare) {
+ * identity dev/ino, `spare` (when given) does not hold that identity and
+ * no other model of x's directory reads it. */
+static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino, const osl_old *spare,
+                           osl_xsave *x) {
   const char *leaf;
   int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
   if (pfd < 0) return;
   struct stat st;
   if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-      st.st_dev == dev && st.st_ino == ino && !(spare && old_reads(spare, &st)))
+      st.st_dev == dev && st.st_ino == ino && !(spare && old_reads(spare, &st)) &&
+      !others_read(x, dev, ino))
     unlinkat(pfd, leaf, 0);
   close(pfd);
 }
@@ -540,7 +664,7 @@ static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino,
 /* After the commit: removes the files the replaced model read that the new
  * model does not, among those this save could have written. Only regular
  * files still the same as when the old model was read are removed. */
-static void remove_old(const osl_xsave *x) {
+static void remove_old(osl_xsave *x) {
   for (size_t i = 0; i < x->old.n; i++) {
     const osl_oldref *r = &x->old.refs[i];
     if (!r->found || !ours(x, r->loc)) continue;
@@ -551,7 +675,7 @@ static void remove_old(const osl_xsave *x) {
       keep =
           fstatat(onnxslim__out_dirfd(x->outs[j]), onnxslim__out_name(x->outs[j]), &st, 0) == 0 &&
           st.st_dev == r->dev && st.st_ino == r->ino;
-    if (!keep) remove_beneath(x->outdir, r->loc, r->dev, r->ino, NULL);
+    if (!keep) remove_beneath(x->outdir, r->loc, r->dev, r->ino, NULL, x);
   }
 }
 
@@ -656,6 +780,7 @@ static int get_u64(const char **p, const char *e, unsigned long long *v) {
 
 typedef struct {
   const osl_old *cur; /* the model at the destination now */
+  osl_xsave *x;       /* the save: the other models of the directory */
 } osl_recover;
 
 /* Puts file `bak` (kept aside) back as `loc` if that name is free; both are
@@ -708,7 +833,7 @@ static int recover_journal(void *ctx, int outdir, const char *jname) {
              !get_u64(&p, e, &ino) && (loc = get_loc(&p, e));
       }
       ok = ok && p < e && *p++ == '\n';
-      if (ok && !bak) remove_beneath(outdir, loc, (dev_t)dev, (ino_t)ino, r->cur);
+      if (ok && !bak) remove_beneath(outdir, loc, (dev_t)dev, (ino_t)ino, r->cur, r->x);
       if (ok && bak) put_back(outdir, bak, loc);
       free(loc);
       free(bak);
@@ -721,8 +846,8 @@ static int recover_journal(void *ctx, int outdir, const char *jname) {
 }
 
 /* Recovers the journals of killed saves to `base` in outdir (see above). */
-static int recover_journals(int outdir, const char *base, const osl_old *cur) {
-  osl_recover r = {cur};
+static int recover_journals(int outdir, const char *base, const osl_old *cur, osl_xsave *x) {
+  osl_recover r = {cur, x};
   return onnxslim__side_stale(outdir, &base, 1, "journal", recover_journal, &r);
 }
 
@@ -776,7 +901,8 @@ static int claim_name(osl_xsave *x, size_t i) {
     int exists = !taken && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
     if (exists)
       taken = !(replace && k == 0) || x->old.unknown || !S_ISREG(st.st_mode) ||
-              old_reads(&x->old, &st) || onnxslim__model_reads(x->model, &st);
+              old_reads(&x->old, &st) || onnxslim__model_reads(x->model, &st) ||
+              others_read(x, st.st_dev, st.st_ino);
     if (!taken) {
       put_id(&j, "new", dev, ino, loc);
       if (exists &&
@@ -1026,7 +1152,13 @@ static int write_data(osl_xsave *x) {
 static int take_turn(osl_xsave *x) {
   if (!(x->lock = onnxslim__dest_lock(x->outdir, x->base))) return onnxslim_error_last_code();
   int rc = read_old(x->outdir, x->path, x->base, &x->old);
-  if (!rc) rc = recover_journals(x->outdir, x->base, &x->old);
+  /* what the other models of the directory read, before anything is
+   * replaced or removed (after the commit a failure could only keep files)
+   * - not for a save that replaces and removes nothing */
+  int removes = 0;
+  for (size_t i = 0; i < x->old.n; i++) removes |= x->old.refs[i].found;
+  if (!rc && (x->nouts || removes)) rc = scan_others(x);
+  if (!rc) rc = recover_journals(x->outdir, x->base, &x->old, x);
   if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "bak");
   /* temporaries of killed saves next to the data files the model in place
    * reads (another layout or location than this save's) */
@@ -1192,6 +1324,7 @@ static void xsave_free(osl_xsave *x) {
   if (x->jfd >= 0) close(x->jfd);
   free(x->jname);
   old_free(&x->old);
+  old_free(&x->others);
   onnxslim__saveplan_free(&x->sp);
   free(x->plans);
   free(x->enc.p);

@@ -103,8 +103,10 @@ CONSTANTS = {
     "CHECK_ATTR_TYPE": 13,
     "CHECK_TYPE_CONSTRAINT": 14,
     "CHECK_UNTYPED_IO": 15,
-    "CHECK_CODE_MAX": 15,
+    "CHECK_CHECKSUM": 16,
+    "CHECK_CODE_MAX": 16,
     "CHECK_OPTIONS_VERSION": 1,
+    "CHECK_VERIFY_CHECKSUMS": 1,
     # fingerprint.h
     "FINGERPRINT_SIZE": 33,
     # save.h: layouts, flags, defaults, placements

@@ -178,13 +178,16 @@ class Model:
         """The main :class:`Graph`."""
         return _graph.Graph(self, _need(lib.onnxslim_model_graph(self._ptr())))
 
-    def check(self, skip=()):
+    def check(self, skip=(), verify_checksums=False):
         """Problems the library finds (onnxslim_check_with()).
 
         Returns a list of ``(code, location, message)`` tuples, ``code`` a
         ``CHECK_*`` constant; empty when the model has none. ``skip``: kinds
         not to look for, as ``CHECK_*`` codes or names (``"type_constraint"``,
-        see :func:`check_code_name`); an unknown name raises NotFound. What
+        see :func:`check_code_name`); an unknown name raises NotFound.
+        ``verify_checksums``: also read external data that has a
+        ``checksum`` key and report bytes that do not match it
+        (``CHECK_CHECKSUM``; ONNXSLIM_CHECK_VERIFY_CHECKSUMS). What
         the check could not do (e.g. schemas of an opset newer than the
         library's tables) is in :attr:`check_note` afterwards.
         """
@@ -194,6 +197,8 @@ class Model:
         arr = (ctypes.c_int * max(1, len(codes)))(*codes)
         opts.skip = ctypes.cast(arr, ctypes.POINTER(ctypes.c_int))
         opts.n_skip = len(codes)
+        if verify_checksums:
+            opts.flags |= _C["CHECK_VERIFY_CHECKSUMS"]
         report = ctypes.c_void_p()
         _check(lib.onnxslim_check_with(ctypes.byref(report), self._ptr(), ctypes.byref(opts)))
         try:

@@ -97,6 +97,20 @@ class TestSave(unittest.TestCase):
         self.assertTrue(all("checksum" in external_keys(t) for t in p.graph.initializer))
         self.check_loads(self.path("t.onnx"))
 
+    def test_check_verify_checksums(self):
+        self.m.save(self.path("v.onnx"), external_data="one_file", location="v.bin",
+                    checksum=True, no_fsync=True)
+        with libonnxslim.load(self.path("v.onnx")) as m:
+            self.assertEqual(m.check(verify_checksums=True), [])
+        with open(self.path("v.bin"), "r+b") as f:  # one byte changed after the save
+            f.write(b"\x7f")
+        with libonnxslim.load(self.path("v.onnx")) as m:
+            self.assertEqual(m.check(), [])
+            got = m.check(verify_checksums=True)
+            self.assertEqual([p[0] for p in got], [libonnxslim.CHECK_CHECKSUM])
+            self.assertIn("checksum key says", got[0][2])
+            self.assertEqual(m.check(skip=["checksum"], verify_checksums=True), [])
+
     def test_constants_flag_moves_constant_values(self):
         plain = self.m.save(self.path("c0.onnx"), external_data="one_file", threshold=0)
         with_c = self.m.save(self.path("c1.onnx"), external_data="one_file", threshold=0,

@@ -92,8 +92,8 @@ for args in "check" "check a b" "check --bogus test/data/bert-tiny.onnx"; do
   [ $r -eq 2 ] && [ -s "$tmp/e" ] && ok "usage error '$args' exits 2" || bad "usage error '$args' exit $r"
 done
 "$cli" check --list-checks > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 0 ] && [ "$(wc -l < "$tmp/o")" -eq 15 ] && grep -q '^type_constraint ' "$tmp/o" && grep -q '^undefined_input ' "$tmp/o" &&
-  ok "--list-checks: 15 kinds, by name" || bad "--list-checks exit $r: $(cat "$tmp/o" "$tmp/e")"
+[ $r -eq 0 ] && [ "$(wc -l < "$tmp/o")" -eq 16 ] && grep -q '^type_constraint ' "$tmp/o" && grep -q '^undefined_input ' "$tmp/o" &&
+  ok "--list-checks: 16 kinds, by name" || bad "--list-checks exit $r: $(cat "$tmp/o" "$tmp/e")"
 "$cli" check --skip nonesuch test/data/bert-tiny.onnx > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 2 ] && grep -q "no check named 'nonesuch'" "$tmp/e" && ok "--skip with an unknown name: usage error" || bad "--skip unknown exit $r"
 "$cli" check --help > "$tmp/o" 2>&1 && grep -q 'check MODEL' "$tmp/o" && ok "check --help exits 0" || bad "check --help"

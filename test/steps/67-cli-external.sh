@@ -187,6 +187,39 @@ sz1=$(stat -c %s "$tmp/r/out_1.bin")
 [ "$(stat -c %s "$tmp/r/out.bin")" = "$sz1" ] && [ ! -e "$tmp/r/out_1.bin" ] &&
   ok "saving a third time: out.bin again, rewritten (no append), out_1.bin removed" || bad "data file grew"
 
+# ---- shared data files ([attack] point 4) -------------------------------------------------
+# A data file another model of the directory reads is never replaced or
+# removed: a second split asking for the same location gets a free name,
+# and a plain convert next to the original keeps its data through re-saves.
+mkdir "$tmp/sh"
+"$cli" split "$m" "$tmp/sh/a.onnx" --location shared.bin --checksum &&
+  "$cli" split "$tmp/g.onnx" "$tmp/sh/b.onnx" --location shared.bin --checksum --report > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && [ "$(fp "$tmp/sh/a.onnx")" = "$fp_m" ] && [ "$(fp "$tmp/sh/b.onnx")" = "$(fp "$tmp/g.onnx")" ] &&
+  grep -q "in 'shared_1.bin'" "$tmp/o" &&
+  ok "two splits asking for one --location: the second writes shared_1.bin, each model keeps its weights" ||
+  bad "shared --location exit $r: $(fp "$tmp/sh/a.onnx") $(cat "$tmp/o" "$tmp/e")"
+"$cli" split "$m" "$tmp/sh/in.onnx" && "$cli" convert "$tmp/sh/in.onnx" "$tmp/sh/out.onnx" &&
+  "$cli" split "$tmp/g.onnx" "$tmp/sh/in.onnx" && "$cli" split "$m" "$tmp/sh/in.onnx" &&
+  "$cli" split "$tmp/g.onnx" "$tmp/sh/in.onnx"; r=$?
+[ $r -eq 0 ] && [ "$(fp "$tmp/sh/out.onnx")" = "$fp_m" ] && [ "$(fp "$tmp/sh/in.onnx")" = "$(fp "$tmp/g.onnx")" ] &&
+  "$cli" check "$tmp/sh/out.onnx" > /dev/null &&
+  ok "a convert next to its input: three re-saves of the input leave the copy's data alone" ||
+  bad "tied models exit $r: out $(fp "$tmp/sh/out.onnx") in $(fp "$tmp/sh/in.onnx"); $(ls "$tmp/sh" | tr '\n' ' ')"
+
+"$cli" check --verify-checksums "$tmp/sh/a.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && grep -q ': ok$' "$tmp/o" && ok "check --verify-checksums: the split model's data matches its checksums" ||
+  bad "check --verify-checksums exit $r: $(cat "$tmp/o" "$tmp/e")"
+# one byte of the data file rewritten in place: plain check cannot see it
+printf '\177' | dd of="$tmp/sh/shared.bin" bs=1 seek=0 conv=notrunc 2> /dev/null
+"$cli" check "$tmp/sh/a.onnx" > "$tmp/o" 2> "$tmp/e"; r1=$?
+"$cli" check --verify-checksums "$tmp/sh/a.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r1 -eq 0 ] && [ $r -eq 1 ] && [ "$(grep -c 'its checksum key says' "$tmp/o")" -eq 1 ] && grep -q "'shared.bin'" "$tmp/o" &&
+  ok "a data file changed after the save: check exit 0, check --verify-checksums exit 1 naming the tensor" ||
+  bad "tampered data: check exit $r1, --verify-checksums exit $r: $(cat "$tmp/o" "$tmp/e")"
+"$cli" check --json --verify-checksums "$tmp/sh/a.onnx" > "$tmp/o" 2> /dev/null
+grep -q '"code_name": *"checksum"' "$tmp/o" && ok "check --json --verify-checksums: code_name checksum" || bad "json checksum: $(cat "$tmp/o")"
+"$cli" check --list-checks | grep -q '^checksum ' && ok "--list-checks lists checksum" || bad "--list-checks checksum"
+
 # ---- locations --------------------------------------------------------------------------
 "$cli" split "$m" "$tmp/l.onnx" --location ../escape.bin > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 2 ] && grep -q 'refused' "$tmp/e" && [ ! -e "$tmp/l.onnx" ] && [ ! -e "$(dirname "$tmp")/escape.bin" ] &&
