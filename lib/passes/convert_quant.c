@@ -760,7 +760,8 @@ static int is_onnx(const onnxslim_node *n, const char *op) {
 }
 
 /* Is initializer t of graph g read only as input `pos` (of two; of Gemms,
- * two or three) of nodes of op_type `op` (Gathers: along axis 0), rank 2,
+ * two or three) of nodes of op_type `op` (Gathers: along axis 0) that
+ * have one output, named (the rewrite reads and renames it), rank 2,
  * FLOAT or FLOAT16, and no graph input or output? pos 0 of Gather: an
  * embedding table; pos 1 of MatMul or Gemm: a weight. */
 static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const char *op,
@@ -778,7 +779,7 @@ static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const
     if (!(nin == 2 || (gemm && nin == 3)) || strcmp(onnxslim_node_input(c, pos), name) != 0 ||
         strcmp(onnxslim_node_input(c, 1 - pos), name) == 0 ||
         (nin == 3 && strcmp(onnxslim_node_input(c, 2), name) == 0) ||
-        onnxslim_node_output_count(c) != 1)
+        onnxslim_node_output_count(c) != 1 || !onnxslim_node_output(c, 0)[0])
       return 0;
     if (strcmp(op, "Gather") == 0) {
       onnxslim_attr *a = onnxslim_node_find_attr(c, "axis");
