@@ -105,12 +105,16 @@ typedef enum onnxslim_check_code {
   /** (0.2.0) An input or output of the main graph without a type, or with
    * a tensor type without an element type (subgraph inputs and outputs may
    * leave their types to inference). */
-  ONNXSLIM_CHECK_UNTYPED_IO = 15
+  ONNXSLIM_CHECK_UNTYPED_IO = 15,
+  /** (0.2.0) Model-local functions: two with the same (domain, name,
+   * overload) key, or one whose body calls itself, directly or through
+   * other functions (nodes of subgraphs inside the body included). */
+  ONNXSLIM_CHECK_FUNCTION = 16
 } onnxslim_check_code;
 
 /** The largest onnxslim_check_code value of this version of the header.
  * @since 0.2.0 */
-#define ONNXSLIM_CHECK_CODE_MAX 15
+#define ONNXSLIM_CHECK_CODE_MAX 16
 
 /**
  * Checks the model and returns what it found in a new report.
@@ -219,7 +223,7 @@ ONNXSLIM_API int onnxslim_check_with(onnxslim_check_report **out, const onnxslim
  * "undefined_input", "duplicate_output", "order", "tensor_size", "opset",
  * "output_not_produced", "type", "empty_name", "unknown_op", "arity",
  * "attr_missing", "attr_unknown", "attr_type", "type_constraint",
- * "untyped_io". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
+ * "untyped_io", "function". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
  * no code. Codes run from 1 to ONNXSLIM_CHECK_CODE_MAX (of the library
  * version running: ask until NULL).
  * @since 0.2.0
