@@ -198,7 +198,7 @@ static int rm_all(const char *path, const struct stat *st, int flag, struct FTW 
 int main(int argc, char **argv) {
   t_args(argc, argv);
   const char *t = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/onnxslim-nameless-XXXXXX", t && t[0] ? t : "/tmp");
+  snprintf(dir, sizeof dir, "%s/libonnxslim-nameless-XXXXXX", t && t[0] ? t : "/tmp");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
     return 1;

@@ -42,7 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   const char *t = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/onnxslim-fuzz-passes-XXXXXX", t && t[0] ? t : "/tmp");
+  snprintf(dir, sizeof dir, "%s/libonnxslim-fuzz-passes-XXXXXX", t && t[0] ? t : "/tmp");
   if (!mkdtemp(dir)) abort();
   atexit(remove_dir);
   return 0;
