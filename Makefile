@@ -9,7 +9,7 @@
 #   make check      all tests (unit, corpus round trip, ABI, sanitizers, ...)
 #   make check-long exhaustive numeric checks (minutes; CI runs them too)
 #   make bench      benchmarks (ratios measured side by side in one run)
-#   make fuzz       both libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make fuzz       the libFuzzer harnesses, FUZZ_SECONDS each (default 60)
 #   make format-check  clang-format-14 --dry-run -Werror over the C sources
 #   make format     reformat them in place (.clang-format)
 #   make abi-check  abidiff of the built library against abi/libonnxslim.abi
@@ -167,11 +167,11 @@ TEST_BIN := $(patsubst test/%.c,$(B)/test/%,$(TEST_SRC)) \
             $(patsubst test/%.c,$(B)/test-static/%,$(TEST_SRC))
 TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest $(CFLAGS)
 
-$(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h $(HEADERS) $(B)/$(SOREAL)
+$(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/test
 	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' -lm
 
-$(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h $(HEADERS) $(B)/libonnxslim.a
+$(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(B)/libonnxslim.a
 	@mkdir -p $(B)/test-static
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm
 
@@ -194,7 +194,7 @@ check: deps
 # make check) and applied by format. clang-format-14 comes with Debian's
 # clang-format package (make deps).
 CLANG_FORMAT ?= clang-format-14
-FORMAT_SRC = $(sort $(shell find lib include tools examples -name '*.[ch]' -o -name '*.[ch]pp') $(wildcard test/*.c test/*.h test/*.cpp test/cmake-consumer/*.cpp test/fuzz/*.c bench/*.c))
+FORMAT_SRC = $(sort $(shell find lib include tools examples -name '*.[ch]' -o -name '*.[ch]pp') $(wildcard test/*.c test/*.h test/*.cpp test/cmake-consumer/*.cpp test/fuzz/*.c test/fuzz/*.h bench/*.c))
 
 format-check:
 	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { echo "$(CLANG_FORMAT) not found (Debian package clang-format): run 'make deps' first" >&2; exit 1; }
@@ -252,6 +252,8 @@ fuzz: all
 	  $(B)/fuzz/corpus-work test/fuzz/corpus test/fuzz/regressions test/data
 	$(B)/fuzz/fuzz_external -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/fuzz_external- \
 	  $(B)/fuzz/corpus-external-work test/fuzz/corpus-external
+	$(B)/fuzz/fuzz_passes -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/fuzz_passes- \
+	  $(B)/fuzz/corpus-passes-work test/fuzz/corpus-passes
 
 # ---- install, uninstall ---------------------------------------------------------
 # make install         PREFIX=/usr/local DESTDIR= (LIBDIR, INCLUDEDIR, BINDIR,

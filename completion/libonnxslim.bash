@@ -64,7 +64,7 @@ _onnxslim() {
     --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
     --skip)
-      COMPREPLY=($(compgen -W "undefined_input duplicate_output order tensor_size opset output_not_produced type empty_name unknown_op arity attr_missing attr_unknown attr_type type_constraint untyped_io" -- "$cur"))
+      COMPREPLY=($(compgen -W "undefined_input duplicate_output order tensor_size opset output_not_produced type empty_name unknown_op arity attr_missing attr_unknown attr_type type_constraint untyped_io checksum function" -- "$cur"))
       return
       ;;
     --also-single-file) _onnxslim_files "$cur"; return ;;

@@ -493,6 +493,149 @@ TEST(function_scope) {
   onnxslim_model_free(m);
 }
 
+/* A model-local function F_<name> in domain "local": input i, output o,
+ * body nodes calling `calls` (NULL-terminated, each an op of domain
+ * "local"; none: a Relu), overload `ov` (NULL: none; FunctionProto field
+ * 13, IR 10). Appended to extra. */
+static void add_function(pbuf *extra, const char *name, const char *ov, const char *const *calls,
+                         const char *call_ov) {
+  pbuf fn = {0};
+  pb_str(&fn, F_NAME, name);
+  pb_str(&fn, F_INPUT, "i");
+  pb_str(&fn, F_OUTPUT, "o");
+  if (!calls || !*calls) {
+    add_node(&fn, F_NODE, "r", "Relu", L("i"), L("o"), NULL, NULL);
+  } else {
+    const char *prev = "i";
+    char outs[8][8];
+    int k = 0;
+    for (; *calls; calls++, k++) {
+      snprintf(outs[k], sizeof outs[k], calls[1] ? "t%d" : "o", k);
+      pbuf n = {0};
+      pb_str(&n, N_IN, prev);
+      pb_str(&n, N_OUT, outs[k]);
+      pb_str(&n, N_OP, *calls);
+      pb_str(&n, N_DOMAIN, "local");
+      if (call_ov) pb_str(&n, 8, call_ov); /* NodeProto.overload */
+      pb_msg(&fn, F_NODE, &n);
+      prev = outs[k];
+    }
+  }
+  add_opset(&fn, F_OPSET, "", 17);
+  add_opset(&fn, F_OPSET, "local", 1);
+  pb_str(&fn, F_DOMAIN, "local");
+  if (ov) pb_str(&fn, 13, ov);
+  pb_msg(extra, M_FUNCTIONS, &fn);
+}
+
+/* ONNXSLIM_CHECK_FUNCTION (issue [attack] 2, point 7): a function defined
+ * twice (same domain, name and overload), one calling itself directly, or
+ * through others (a call inside a subgraph of the body included). */
+TEST(function_definitions) {
+  CHECK_STR(onnxslim_check_code_name(ONNXSLIM_CHECK_FUNCTION), "function");
+  CHECK(onnxslim_check_code_from_name("function") == ONNXSLIM_CHECK_FUNCTION);
+  /* valid: F calls G, G is a leaf */
+  pbuf g = {0}, extra = {0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "call", "F", L("y"), L("z"), "local", NULL);
+  add_opset(&extra, M_OPSET, "local", 1);
+  add_function(&extra, "F", NULL, L("G"), NULL);
+  add_function(&extra, "G", NULL, NULL, NULL);
+  expect(&g, &extra, 0, 0, NULL, NULL);
+
+  /* defined twice */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "call", "F", L("y"), L("z"), "local", NULL);
+  add_opset(&extra, M_OPSET, "local", 1);
+  add_function(&extra, "F", NULL, NULL, NULL);
+  add_function(&extra, "F", NULL, NULL, NULL);
+  expect(&g, &extra, 1, ONNXSLIM_CHECK_FUNCTION, "function 'F' (domain 'local')",
+         "is defined twice (also function[0])");
+
+  /* two overloads of one name are two functions */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "call", "F", L("y"), L("z"), "local", NULL);
+  add_opset(&extra, M_OPSET, "local", 1);
+  add_function(&extra, "F", "a", NULL, NULL);
+  add_function(&extra, "F", "b", NULL, NULL);
+  expect(&g, &extra, 0, 0, NULL, NULL);
+  g = (pbuf){0};
+  base_graph(&g);
+  add_opset(&extra, M_OPSET, "local", 1);
+  add_function(&extra, "F", "a", NULL, NULL);
+  add_function(&extra, "F", "a", NULL, NULL);
+  expect(&g, &extra, 1, ONNXSLIM_CHECK_FUNCTION, "function 'F' (domain 'local')",
+         "'F' (overload 'a') is defined twice");
+
+  /* F calls itself */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_opset(&extra, M_OPSET, "local", 1);
+  add_function(&extra, "F", NULL, L("F"), NULL);
+  expect(&g, &extra, 1, ONNXSLIM_CHECK_FUNCTION, "function 'F' (domain 'local')",
+         "function 'F' calls itself");
+
+  /* F -> G -> H -> F: each of the three is reported */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_opset(&extra, M_OPSET, "local", 1);
+  add_function(&extra, "F", NULL, L("G"), NULL);
+  add_function(&extra, "G", NULL, L("H"), NULL);
+  add_function(&extra, "H", NULL, L("Relu2", "F"), NULL);
+  add_function(&extra, "Relu2", NULL, NULL, NULL);
+  onnxslim_model *m = load(&g, &extra);
+  onnxslim_check_report *r = run_check(m);
+  CHECK(r && onnxslim_check_report_count(r) == 3);
+  CHECK(has(r, ONNXSLIM_CHECK_FUNCTION, "function 'F' (domain 'local')",
+            "calls itself through function 'G'"));
+  CHECK(has(r, ONNXSLIM_CHECK_FUNCTION, "function 'H' (domain 'local')",
+            "calls itself through function 'F'"));
+  onnxslim_check_report_free(r);
+  /* skipped on request */
+  const int skip[] = {ONNXSLIM_CHECK_FUNCTION};
+  onnxslim_check_options o = ONNXSLIM_CHECK_OPTIONS_INIT;
+  o.skip = skip;
+  o.n_skip = 1;
+  r = NULL;
+  CHECK_OK(onnxslim_check_with(&r, m, &o));
+  CHECK(r && onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
+  onnxslim_model_free(m);
+
+  /* a call inside an If of the body: F -> (If then: F) */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_opset(&extra, M_OPSET, "local", 1);
+  {
+    pbuf fn = {0}, then = {0}, els = {0}, attrs = {0};
+    pb_str(&then, G_NAME, "then");
+    add_node(&then, G_NODE, "rec", "F", L("i"), L("t"), "local", NULL);
+    add_vi(&then, G_OUTPUT, "t", 0);
+    pb_str(&els, G_NAME, "else");
+    add_node(&els, G_NODE, "id", "Identity", L("i"), L("e"), NULL, NULL);
+    add_vi(&els, G_OUTPUT, "e", 0);
+    attr_graph(&attrs, "then_branch", &then);
+    attr_graph(&attrs, "else_branch", &els);
+    pb_str(&fn, F_NAME, "F");
+    pb_str(&fn, F_INPUT, "i");
+    pb_str(&fn, F_INPUT, "c");
+    pb_str(&fn, F_OUTPUT, "o");
+    add_node(&fn, F_NODE, "if", "If", L("c"), L("o"), NULL, &attrs);
+    add_opset(&fn, F_OPSET, "", 17);
+    add_opset(&fn, F_OPSET, "local", 1);
+    pb_str(&fn, F_DOMAIN, "local");
+    pb_msg(&extra, M_FUNCTIONS, &fn);
+  }
+  m = load(&g, &extra);
+  r = run_check(m);
+  CHECK(r && has(r, ONNXSLIM_CHECK_FUNCTION, "function 'F' (domain 'local')",
+                 "function 'F' calls itself"));
+  onnxslim_check_report_free(r);
+  onnxslim_model_free(m);
+}
+
 TEST(output_not_produced) {
   pbuf g = {0};
   base_graph(&g);
@@ -597,7 +740,8 @@ _Static_assert(ONNXSLIM_CHECK_UNKNOWN_OP == 9 && ONNXSLIM_CHECK_ARITY == 10 &&
                    ONNXSLIM_CHECK_ATTR_MISSING == 11 && ONNXSLIM_CHECK_ATTR_UNKNOWN == 12 &&
                    ONNXSLIM_CHECK_ATTR_TYPE == 13 && ONNXSLIM_CHECK_TYPE_CONSTRAINT == 14 &&
                    ONNXSLIM_CHECK_UNTYPED_IO == 15 && ONNXSLIM_CHECK_CHECKSUM == 16 &&
-                   ONNXSLIM_CHECK_CODE_MAX == 16,
+                   ONNXSLIM_CHECK_FUNCTION == 17 &&
+                   ONNXSLIM_CHECK_CODE_MAX == 17,
                "schema check code values");
 
 static void attr_float(pbuf *attrs, const char *name, float v) {
@@ -961,6 +1105,7 @@ int main(int argc, char **argv) {
   RUN(external_tensor_size);
   RUN(opset);
   RUN(function_scope);
+  RUN(function_definitions);
   RUN(output_not_produced);
   RUN(type_conflicts);
   RUN(empty_names);

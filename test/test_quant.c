@@ -61,6 +61,10 @@ static float ref_scale(float amax, int qmax) {
   float s = (float)((double)amax / qmax);
   while (s > 0 && (double)amax <= (double)qmax * nextafterf(s, 0)) s = nextafterf(s, 0);
   while ((double)amax > (double)qmax * s) s = nextafterf(s, INFINITY);
+  /* lowered while qmax * s rounds to Inf in FLOAT (at or above FLT_MAX
+   * plus half its step) and amax still rounds to qmax */
+  while ((float)((double)qmax * s) > FLT_MAX && (double)amax < (qmax + 0.5) * nextafterf(s, 0))
+    s = nextafterf(s, 0);
   return s;
 }
 
@@ -850,6 +854,11 @@ static int ref_scale16(float amax, int qmax) {
     if ((double)amax <= qmax * f16_value((unsigned)mid)) hi = mid;
     else lo = mid + 1;
   }
+  /* lowered while qmax * scale rounds to Inf in FLOAT16 (at or above
+   * 65520) and amax still rounds to qmax */
+  while (qmax * f16_value((unsigned)lo) >= 65520 && lo > 1 &&
+         (double)amax < (qmax + 0.5) * f16_value((unsigned)lo - 1))
+    lo--;
   return lo;
 }
 
@@ -1118,6 +1127,116 @@ TEST(block_errors_first_wins) {
     }
 }
 
+/* The FLOAT16 value nearest x (a product DequantizeLinear rounds to its
+ * FLOAT16 output): +-Inf at or beyond 65520. */
+static double round_f16(double x) {
+  double a = fabs(x);
+  if (a >= 65520) return x > 0 ? INFINITY : -INFINITY;
+  int e = 0;
+  frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+  double step = ldexp(1, (e - 11 < -24 ? -24 : e - 11));
+  double q = nearbyint(a / step) * step;
+  return x < 0 ? -q : q;
+}
+
+/* Rows at the type's largest value (+-FLT_MAX, +-65504 for FLOAT16 tables
+ * with FLOAT16 scales) read back finite: q * scale (asymmetric: (q - zp) *
+ * scale) in the scales' type is never +-Inf, and within a step of the
+ * value (issue [attack] 2, point 7: a +-FLT_MAX row read back +-Inf in
+ * onnxruntime, the report saying to_inf 0). Symmetric and asymmetric,
+ * INT8 and INT4, per row and in blocks. */
+TEST(extreme_rows_read_back_finite) {
+  const size_t rows = 6, k = 16;
+  for (int f16 = 0; f16 < 2; f16++) {
+    float big = f16 ? 65504.0f : FLT_MAX;
+    float t[6 * 16];
+    for (size_t r = 0; r < rows; r++)
+      for (size_t i = 0; i < k; i++) {
+        float x = (float)((int)i - 7) * (big / 8.0f);
+        switch (r) {
+        case 0: x = big; break;                              /* all +max */
+        case 1: x = -big; break;                             /* all -max */
+        case 2: x = i % 2 ? big : -big; break;               /* both */
+        case 3: x = i == 5 ? big : (float)i; break;          /* one +max */
+        case 4: x = i == 9 ? -big : (float)i * 0.25f; break; /* one -max */
+        default: break;                                      /* a spread */
+        }
+        t[r * k + i] = x;
+      }
+    uint16_t th[6 * 16];
+    if (f16) { /* the table's values: t rounded to FLOAT16 */
+      CHECK_OK(onnxslim_convert_f32_to_f16(th, t, rows * k, 0, NULL));
+      CHECK_OK(onnxslim_convert_f16_to_f32(t, th, rows * k));
+    }
+    for (int to4 = 0; to4 < 2; to4++)
+      for (int asym = 0; asym < 2; asym++)
+        for (int blocks = 0; blocks < 2; blocks++) {
+          onnxslim_model *m = open_bert();
+          CHECK(m != NULL);
+          if (!m) return;
+          int64_t dims[2] = {(int64_t)rows, (int64_t)k};
+          int32_t from = f16 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_FLOAT;
+          CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), from, dims, 2, f16 ? (void *)th : t,
+                                            rows * k * (f16 ? 2 : 4), ONNXSLIM_COPY));
+          CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+          onnxslim_convert_report *rep = NULL;
+          int32_t to = to4 ? ONNXSLIM_DTYPE_INT4 : ONNXSLIM_DTYPE_INT8;
+          CHECK_OK(quantize(m, &rep, to, blocks ? 8 : 0, 0, asym ? ONNXSLIM_QUANT_ASYMMETRIC : 0));
+          onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+          CHECK_OK(onnxslim_convert_report_add_stats(rep, 0, &st));
+          CHECK(st.to_inf == 0);
+          onnxslim_convert_report_free(rep);
+          const void *d = NULL, *sd = NULL, *zd = NULL;
+          size_t n = 0, sn = 0, zn = 0;
+          onnxslim_tensor *zt = find(m, WORD "_zero_point");
+          CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+          CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &sd, &sn));
+          CHECK(!asym || (zt && onnxslim_tensor_data(zt, &zd, &zn) == 0));
+          size_t bs = blocks ? 8 : k, nb = k / bs;
+          long inf = 0, far = 0;
+          for (size_t r = 0; d && sd && r < rows; r++)
+            for (size_t i = 0; i < k; i++) {
+              size_t at = r * k + i, b = r * nb + i / bs;
+              const uint8_t *p = d;
+              int q = to4 ? (at % 2 ? p[at / 2] >> 4 : p[at / 2] & 15) : p[at];
+              int zp = 0;
+              if (asym) {
+                const uint8_t *z = zd;
+                zp = to4 ? (b % 2 ? z[b / 2] >> 4 : z[b / 2] & 15) : z[b];
+              } else if (to4) {
+                q = q >= 8 ? q - 16 : q;
+              } else {
+                q = (int8_t)q;
+              }
+              double scale, y;
+              if (f16) {
+                scale = f16_value(((const uint16_t *)sd)[b]);
+                y = round_f16((double)(q - zp) * scale);
+              } else {
+                float s32;
+                memcpy(&s32, (const float *)sd + b, 4);
+                scale = s32;
+                y = (float)((double)(q - zp) * scale);
+              }
+              double x = t[at];
+              if (!isfinite(y)) {
+                if (inf++ < 3)
+                  fprintf(stderr, "INT%d %s%s FP%d: row %zu value %g reads back %g\n", to4 ? 4 : 8,
+                          asym ? "asymmetric" : "symmetric", blocks ? " blocks" : "", f16 ? 16 : 32,
+                          r, x, y);
+              } else if (fabs(y - x) > scale * (asym ? 1.5 : 0.5) + fabs(x) * (f16 ? 1e-3 : 1e-6)) {
+                if (far++ < 3)
+                  fprintf(stderr, "INT%d: row %zu value %g reads back %g (scale %g)\n", to4 ? 4 : 8,
+                          r, x, y, scale);
+              }
+            }
+          CHECK(inf == 0);
+          CHECK(far == 0);
+          onnxslim_model_free(m);
+        }
+  }
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(options_versions);
@@ -1136,5 +1255,6 @@ int main(int argc, char **argv) {
   RUN(clip_refusals);
   RUN(fast_path_edge_cases);
   RUN(block_errors_first_wins);
+  RUN(extreme_rows_read_back_finite);
   return t_done();
 }

@@ -3,6 +3,8 @@
 /*
  * libonnxslim (the command) - `libonnxslim convert IN OUT`: convert tensor types, save.
  */
+#include <errno.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -95,12 +97,30 @@ static int opt_scales(void *ctx, const char *value) {
   return 0;
 }
 
+/* A percentile in decimal form only: digits with at most one '.', at least
+ * one digit (strtod would also take a sign, spaces, hex, exponents, inf
+ * and nan); its value a normal double above 0 and below 100. */
 static int opt_clip_percentile(void *ctx, const char *value) {
   convert_settings *cs = ctx;
+  size_t digits = 0, dots = 0, others = 0;
+  for (const char *c = value; *c; c++) {
+    if (*c >= '0' && *c <= '9') digits++;
+    else if (*c == '.') dots++;
+    else others++;
+  }
+  if (digits == 0 || dots > 1 || others)
+    return bad_value("--clip-percentile",
+                     "'%s' is not a decimal number (digits and at most one '.', e.g. 99.9)", value);
+  errno = 0;
   char *end = NULL;
   double p = strtod(value, &end);
   if (end == value || *end || !(p > 0 && p < 100))
     return bad_value("--clip-percentile", "'%s' is not a percentile above 0 and below 100", value);
+  if (errno == ERANGE || p < DBL_MIN)
+    return bad_value("--clip-percentile",
+                     "'%s' is too small: below the smallest normal double (%g), it would be "
+                     "rounded",
+                     value, DBL_MIN);
   cs->clip_percentile = p;
   if (!cs->needs_quant) cs->needs_quant = "--clip-percentile";
   return 0;

@@ -609,7 +609,9 @@ static int sb_list_elem(strbuf *sb, const onnxslim_attr *at, int type, size_t i)
     const char *s;
     size_t n;
     if (onnxslim_attr_list_string(at, i, &s, &n) != ONNXSLIM_OK) return -1;
-    sb_printf(sb, "'%s'", s);
+    sb_puts(sb, "'");
+    sb_put_nul_escaped(sb, s, n);
+    sb_puts(sb, "'");
   }
   return 0;
 }
@@ -660,7 +662,9 @@ static int sb_attr(strbuf *sb, const onnxslim_attr *at, int with_type) {
     const char *s;
     size_t n;
     if (onnxslim_attr_string(at, &s, &n) != ONNXSLIM_OK) return -1;
-    sb_printf(sb, "'%s'", s);
+    sb_puts(sb, "'");
+    sb_put_nul_escaped(sb, s, n);
+    sb_puts(sb, "'");
     break;
   }
   case ONNXSLIM_ATTR_FLOATS:

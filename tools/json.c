@@ -68,30 +68,6 @@ void json_key(json *j, const char *key) {
   j->after_key = 1;
 }
 
-/* Length of the well-formed UTF-8 sequence at s[0..n), 0 if there is none
- * (the bounds of Unicode's table of well-formed byte sequences: no overlong
- * forms, no surrogates, nothing above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t n) {
-  unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-  size_t len, i;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) len = 2;
-  else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else return 0;
-  if (n < len) return 0;
-  if (s[1] < lo || s[1] > hi) return 0;
-  for (i = 2; i < len; i++)
-    if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-  return len;
-}
-
 void json_escape(strbuf *sb, const char *str, size_t n) {
   const unsigned char *s = (const unsigned char *)str;
   size_t i = 0;
@@ -112,7 +88,7 @@ void json_escape(strbuf *sb, const char *str, size_t n) {
         sb_printf(sb, "\\u%04x", c);
         break;
       }
-      len = utf8_len(s + i, n - i);
+      len = utf8_seq_len(s + i, n - i);
       if (len == 0) {
         sb_puts(sb, "\\ufffd"); /* not UTF-8: the replacement character */
         break;

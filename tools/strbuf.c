@@ -61,14 +61,48 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
   va_end(ap);
 }
 
+size_t utf8_seq_len(const unsigned char *s, size_t n) {
+  unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+  size_t len, i;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) len = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else return 0;
+  if (n < len) return 0;
+  if (s[1] < lo || s[1] > hi) return 0;
+  for (i = 2; i < len; i++)
+    if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+  return len;
+}
+
 void sb_escaped(strbuf *sb, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
+  size_t n = strlen(s), i = 0;
+  while (i < n) {
+    unsigned char c = (unsigned char)s[i];
+    size_t len = 1;
     if (c == '\n') sb_puts(sb, "\\n");
     else if (c == '\t') sb_puts(sb, "\\t");
     else if (c == '\r') sb_puts(sb, "\\r");
     else if (c < 0x20 || c == 0x7f) sb_printf(sb, "\\x%02x", c);
-    else sb_putn(sb, s, 1);
+    else if (c < 0x80) sb_putn(sb, s + i, 1);
+    else if ((len = utf8_seq_len((const unsigned char *)s + i, n - i)) != 0)
+      sb_putn(sb, s + i, len);
+    else /* not UTF-8: the byte, escaped */ sb_printf(sb, "\\x%02x", c), len = 1;
+    i += len;
+  }
+}
+
+void sb_put_nul_escaped(strbuf *sb, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (s[i]) sb_putn(sb, s + i, 1);
+    else sb_puts(sb, "\\x00");
   }
 }
 

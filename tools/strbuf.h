@@ -29,9 +29,19 @@ void sb_putn(strbuf *sb, const char *s, size_t n);
 void sb_puts(strbuf *sb, const char *s);
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 void sb_printf(strbuf *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
-/* Appends s with control characters escaped, so that names from a model
- * cannot break the layout of the output. UTF-8 passes through. */
+/* Length of the well-formed UTF-8 sequence at s[0..n), 0 if there is none
+ * (Unicode's table of well-formed byte sequences: no overlong forms, no
+ * surrogates, nothing above U+10FFFF). */
+size_t utf8_seq_len(const unsigned char *s, size_t n);
+/* Appends s with control characters and the bytes of ill-formed UTF-8
+ * escaped (\n, \t, \r, \xNN), so that names from a model cannot break
+ * the layout of the output or the terminal. Well-formed UTF-8 passes
+ * through. */
 void sb_escaped(strbuf *sb, const char *s);
+/* Appends the n bytes at s, a NUL byte as the four characters \x00 (a
+ * string of a model that may hold NUL, e.g. a STRING attribute, kept
+ * whole in a NUL-terminated text). */
+void sb_put_nul_escaped(strbuf *sb, const char *s, size_t n);
 /* Escaped copy of s in *sb (reset first); returns the text. */
 const char *esc(strbuf *sb, const char *s);
 

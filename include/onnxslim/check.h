@@ -111,12 +111,16 @@ typedef enum onnxslim_check_code {
   /** (0.2.0) Only with ONNXSLIM_CHECK_VERIFY_CHECKSUMS: a tensor in
    * external data whose bytes' SHA-1 is not its `checksum` key, or whose
    * key is not 40 hex digits. */
-  ONNXSLIM_CHECK_CHECKSUM = 16
+  ONNXSLIM_CHECK_CHECKSUM = 16,
+  /** (0.2.0) Model-local functions: two with the same (domain, name,
+   * overload) key, or one whose body calls itself, directly or through
+   * other functions (nodes of subgraphs inside the body included). */
+  ONNXSLIM_CHECK_FUNCTION = 17
 } onnxslim_check_code;
 
 /** The largest onnxslim_check_code value of this version of the header.
  * @since 0.2.0 */
-#define ONNXSLIM_CHECK_CODE_MAX 16
+#define ONNXSLIM_CHECK_CODE_MAX 17
 
 /**
  * Checks the model and returns what it found in a new report.
@@ -241,7 +245,7 @@ ONNXSLIM_API int onnxslim_check_with(onnxslim_check_report **out, const onnxslim
  * "undefined_input", "duplicate_output", "order", "tensor_size", "opset",
  * "output_not_produced", "type", "empty_name", "unknown_op", "arity",
  * "attr_missing", "attr_unknown", "attr_type", "type_constraint",
- * "untyped_io", "checksum". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
+ * "untyped_io", "checksum", "function". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
  * no code. Codes run from 1 to ONNXSLIM_CHECK_CODE_MAX (of the library
  * version running: ask until NULL).
  * @since 0.2.0

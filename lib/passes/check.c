@@ -74,6 +74,7 @@ static const struct {
     {"type_constraint", "an element type a schema's type constraint does not allow"},
     {"untyped_io", "a graph input or output without an element type"},
     {"checksum", "external data whose bytes do not match its checksum key (when verified)"},
+    {"function", "a model-local function defined twice, or calling itself"},
 };
 
 const char *onnxslim_check_code_name(int code) {
@@ -1467,6 +1468,136 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
   return run_check(out, model, skip, flags, NULL);
 }
 
+/* ---- model-local functions: duplicates and recursion -------------------------- */
+
+/* The overload of a FunctionProto (field 13) or NodeProto (field 8), IR
+ * version 10: unknown to the bundled onnx.proto, read from the kept field;
+ * "" when absent. */
+static const char *overload_of(const void *handle, uint32_t number) {
+  osl_field *f = onnxslim__msg_last((const osl_msg *)handle, number);
+  if (!f || f->wt != OSL_WT_LEN) return "";
+  return onnxslim__field_cstr(((const osl_msg *)handle)->model, f);
+}
+#define OSL_FUNCTION_OVERLOAD 13
+#define OSL_NODE_OVERLOAD 8
+
+/* The domains "" and "ai.onnx" are one. */
+static int same_domain(const char *a, const char *b) {
+  return strcmp(a, b) == 0 || (is_onnx_domain(a) && is_onnx_domain(b));
+}
+
+/* The model function node n calls: its index, or -1. */
+static long callee(const onnxslim_model *model, const onnxslim_node *n) {
+  const char *op = onnxslim_node_op_type(n), *dom = onnxslim_node_domain(n);
+  const char *ov = overload_of(n, OSL_NODE_OVERLOAD);
+  if (!op || !dom || !ov) return -1;
+  size_t nf = onnxslim_model_function_count(model);
+  for (size_t i = 0; i < nf; i++) {
+    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    const char *fo = fn ? overload_of(fn, OSL_FUNCTION_OVERLOAD) : NULL;
+    if (fn && fo && strcmp(onnxslim_function_name(fn), op) == 0 &&
+        same_domain(onnxslim_function_domain(fn), dom) && strcmp(fo, ov) == 0)
+      return (long)i;
+  }
+  return -1;
+}
+
+/* Adds to calls[] (a bitmap of nf functions) every function the nodes of
+ * a list (a function's body, or a graph attribute inside it) call. */
+static void calls_of_graph(const onnxslim_model *model, const onnxslim_graph *g,
+                           unsigned char *calls, int depth);
+static void calls_of_node(const onnxslim_model *model, const onnxslim_node *n, unsigned char *calls,
+                          int depth) {
+  long k = callee(model, n);
+  if (k >= 0) calls[k] = 1;
+  if (depth > 64) return; /* the loader bounds nesting too */
+  for (size_t j = 0; j < onnxslim_node_subgraph_count(n); j++)
+    calls_of_graph(model, onnxslim_node_subgraph(n, j), calls, depth + 1);
+}
+static void calls_of_graph(const onnxslim_model *model, const onnxslim_graph *g,
+                           unsigned char *calls, int depth) {
+  for (size_t i = 0; g && i < onnxslim_graph_node_count(g); i++)
+    calls_of_node(model, onnxslim_graph_node(g, i), calls, depth);
+}
+
+static size_t push_function(ck *c, const onnxslim_function *fn, size_t index) {
+  const char *name = onnxslim_function_name(fn), *dom = onnxslim_function_domain(fn);
+  return !name[0] ? push(c, "function[%zu]", index)
+         : dom[0] ? push(c, "function '%s' (domain '%s')", name, dom)
+                  : push(c, "function '%s'", name);
+}
+
+/* ONNXSLIM_CHECK_FUNCTION: two functions with one (domain, name, overload)
+ * key; a function whose body calls itself, directly or through other
+ * functions (onnx's checker refuses both; a runtime that inlines functions
+ * would never end). */
+static int check_function_defs(ck *c, const onnxslim_model *model) {
+  size_t nf = onnxslim_model_function_count(model);
+  if (nf == 0 || (c->skip & (1u << ONNXSLIM_CHECK_FUNCTION))) return 0;
+  int rc = 0;
+  for (size_t j = 1; j < nf && !rc; j++) {
+    const onnxslim_function *fj = onnxslim_model_function(model, j);
+    if (!fj) return failed(c);
+    for (size_t i = 0; i < j && !rc; i++) {
+      const onnxslim_function *fi = onnxslim_model_function(model, i);
+      if (!fi) return failed(c);
+      if (strcmp(onnxslim_function_name(fi), onnxslim_function_name(fj)) != 0 ||
+          !same_domain(onnxslim_function_domain(fi), onnxslim_function_domain(fj)) ||
+          strcmp(overload_of(fi, OSL_FUNCTION_OVERLOAD), overload_of(fj, OSL_FUNCTION_OVERLOAD)))
+        continue;
+      size_t mark = push_function(c, fj, j);
+      const char *ov = overload_of(fj, OSL_FUNCTION_OVERLOAD);
+      rc = problem(
+          c, ONNXSLIM_CHECK_FUNCTION, "function '%s'%s%s%s is defined twice (also function[%zu])",
+          onnxslim_function_name(fj), ov[0] ? " (overload '" : "", ov, ov[0] ? "')" : "", i);
+      str_cut(&c->path, mark);
+      break;
+    }
+  }
+  if (rc) return rc;
+  /* calls[i * nf + k]: function i calls function k; then the transitive
+   * closure (Warshall: nf is small), and every function that reaches
+   * itself is on a cycle */
+  if (nf > 4096) return 0; /* not checked: the matrix would be too large */
+  unsigned char *calls = calloc(nf * nf, 1);
+  if (!calls) return nomem(c);
+  for (size_t i = 0; i < nf; i++) {
+    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    for (size_t k = 0; fn && k < onnxslim_function_node_count(fn); k++)
+      calls_of_node(model, onnxslim_function_node(fn, k), calls + i * nf, 0);
+  }
+  unsigned char *direct = malloc(nf * nf);
+  if (!direct) {
+    free(calls);
+    return nomem(c);
+  }
+  memcpy(direct, calls, nf * nf);
+  for (size_t k = 0; k < nf; k++)
+    for (size_t i = 0; i < nf; i++)
+      if (calls[i * nf + k])
+        for (size_t j = 0; j < nf; j++) calls[i * nf + j] |= calls[k * nf + j];
+  for (size_t i = 0; i < nf && !rc; i++) {
+    if (!calls[i * nf + i]) continue;
+    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    size_t mark = push_function(c, fn, i);
+    if (direct[i * nf + i]) {
+      rc = problem(c, ONNXSLIM_CHECK_FUNCTION, "function '%s' calls itself",
+                   onnxslim_function_name(fn));
+    } else {
+      /* a function it calls that calls it back */
+      size_t via = 0;
+      while (via < nf && !(direct[i * nf + via] && calls[via * nf + i])) via++;
+      rc = problem(c, ONNXSLIM_CHECK_FUNCTION, "function '%s' calls itself through function '%s'",
+                   onnxslim_function_name(fn),
+                   via < nf ? onnxslim_function_name(onnxslim_model_function(model, via)) : "?");
+    }
+    str_cut(&c->path, mark);
+  }
+  free(direct);
+  free(calls);
+  return rc;
+}
+
 static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
                      unsigned flags, const osl_retype *retype) {
   ck c = {0};
@@ -1492,6 +1623,7 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
     const onnxslim_function *fn = onnxslim_model_function(model, i);
     rc = fn ? check_function(&c, model, fn, i, use_opsets) : failed(&c);
   }
+  if (!rc) rc = check_function_defs(&c, model);
   onnxslim__map_free(&opsets);
   free(c.path.p);
   free(c.msg.p);

@@ -226,6 +226,75 @@ static int cast_before(onnxslim_graph *g, const char *value, int has_producer, i
   return rc;
 }
 
+/* Does node c read `value` as a table (input 0 of a Gather of the default
+ * domain, and nowhere else: a Gather that also reads the table elsewhere,
+ * e.g. as indices, keeps the original type through a Cast before it)? */
+static int reads_table(const onnxslim_node *c, const char *value) {
+  if (strcmp(onnxslim_node_op_type(c), "Gather") != 0 || onnxslim_node_domain(c)[0] != '\0' ||
+      onnxslim_node_input_count(c) < 2 || strcmp(onnxslim_node_input(c, 0), value) != 0)
+    return 0;
+  for (size_t k = 1; k < onnxslim_node_input_count(c); k++)
+    if (strcmp(onnxslim_node_input(c, k), value) == 0) return 0;
+  return 1;
+}
+
+/* The policy cast-after-gather casts each Gather's output back: refuses,
+ * before anything changes, a table read by a Gather without an output
+ * (none, or an empty name), as the check reports it. */
+static int gather_outputs_ok(const onnxslim_graph *g, const char *value, int32_t from) {
+  size_t nc = onnxslim_graph_consumer_count(g, value);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
+    if (!reads_table(c, value)) continue;
+    if (onnxslim_node_output_count(c) == 0 || !onnxslim_node_output(c, 0)[0]) {
+      const char *name = onnxslim_node_name(c);
+      return onnxslim__err(ONNXSLIM_EMODEL,
+                           "graph '%s': the Gather node%s%s%s reading table '%s' has %s: there "
+                           "is nothing to cast back to %s (the check reports it); nothing "
+                           "was converted",
+                           onnxslim_graph_name(g), name[0] ? " '" : "", name, name[0] ? "'" : "",
+                           value,
+                           onnxslim_node_output_count(c) ? "an empty output name" : "no output",
+                           onnxslim_dtype_name(from));
+    }
+  }
+  return 0;
+}
+
+/* The schema checks of the Casts that convert_tensor() inserts for `value`
+ * (a tensor of type `from` becoming `to`), run before anything changes, on
+ * the model as it is: the Cast after each table Gather (from its output's
+ * recorded type back to `from`, read by that output's consumers) and the
+ * Cast before the other readers (from `to` back to `from`). A refusal then
+ * leaves the model as it was, instead of after the conversions of the
+ * tensors before this one. */
+static int casts_ok(const onnxslim_model *m, const onnxslim_graph *g, const char *value,
+                    int32_t from, int32_t to, int policy) {
+  size_t nc = onnxslim_graph_consumer_count(g, value);
+  int others = 0, rc = 0;
+  for (size_t i = 0; i < nc && !rc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
+    if (policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && reads_table(c, value)) {
+      const char *out = onnxslim_node_output(c, 0);
+      rc = onnxslim__check_cast_edit(m, onnxslim__known_dtype(g, out), from);
+      size_t nr = onnxslim_graph_consumer_count(g, out);
+      for (size_t j = 0; j < nr && !rc; j++) {
+        onnxslim_node *r = onnxslim_graph_consumer(g, out, j);
+        for (size_t k = 0; k < onnxslim_node_input_count(r) && !rc; k++)
+          if (strcmp(onnxslim_node_input(r, k), out) == 0)
+            rc = onnxslim__check_reader_edit(g, r, k, from);
+      }
+    } else {
+      others = 1;
+      for (size_t k = 0; k < onnxslim_node_input_count(c) && !rc; k++)
+        if (strcmp(onnxslim_node_input(c, k), value) == 0)
+          rc = onnxslim__check_reader_edit(g, c, k, from);
+    }
+  }
+  if (!rc && others) rc = onnxslim__check_cast_edit(m, to, from);
+  return rc;
+}
+
 static int cast_after_gather(onnxslim_graph *g, const char *value, int has_producer, int32_t orig,
                              int32_t to) {
   size_t nc = onnxslim_graph_consumer_count(g, value);
@@ -239,18 +308,17 @@ static int cast_after_gather(onnxslim_graph *g, const char *value, int has_produ
   }
   for (size_t i = 0; i < nc; i++) {
     onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
-    int is_table = strcmp(onnxslim_node_op_type(c), "Gather") == 0 &&
-                   onnxslim_node_domain(c)[0] == '\0' && onnxslim_node_input_count(c) >= 2 &&
-                   strcmp(onnxslim_node_input(c, 0), value) == 0;
-    /* a Gather that also reads the table elsewhere (e.g. as indices) keeps
-     * the original type through a Cast before it */
-    for (size_t k = 1; is_table && k < onnxslim_node_input_count(c); k++)
-      if (strcmp(onnxslim_node_input(c, k), value) == 0) is_table = 0;
-    if (is_table) gathers[ng++] = c;
+    if (reads_table(c, value)) gathers[ng++] = c;
     else others[no++] = c;
   }
+  /* gather_outputs_ok() refused the conversion before anything changed
+   * when a Gather had no output to cast back */
   for (size_t i = 0; i < ng && !rc; i++) {
     const char *out = onnxslim_node_output(gathers[i], 0);
+    if (!out || !out[0]) {
+      rc = onnxslim__err(ONNXSLIM_EMODEL, "Gather without an output");
+      break;
+    }
     char *want = fresh_for(out, to);
     onnxslim_node *cast = NULL;
     if (!want) rc = ONNXSLIM_ENOMEM;
@@ -370,6 +438,10 @@ static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char 
   const void *data;
   size_t size;
   int rc = onnxslim_tensor_data(t, &data, &size);
+  if (!rc && o->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER)
+    rc = gather_outputs_ok(g, value, onnxslim_tensor_dtype(t));
+  if (!rc && o->policy != ONNXSLIM_POLICY_STORAGE_ONLY)
+    rc = casts_ok(cv->model, g, value, onnxslim_tensor_dtype(t), o->to, o->policy);
   if (rc) return rc;
   if (out->count == out->cap) {
     size_t cap = out->cap ? out->cap * 2 : 16;

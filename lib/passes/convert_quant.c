@@ -97,6 +97,41 @@ static float next_down(float v) {
   return v;
 }
 
+/* Products at or above these magnitudes round to infinity: in FLOAT
+ * (FLT_MAX plus half its last step; exact in double) and in FLOAT16 (65504
+ * plus half of 32). Dequantization computes q * scale in the scales' type. */
+#define OSL_F32_INF_EDGE ((double)FLT_MAX + 0x1p103)
+#define OSL_F16_INF_EDGE 65520.0
+
+/* The product q * s rounds to infinity in the scales' type st. */
+static int product_overflows(double q, float s, int32_t st) {
+  double p = dabs(q * (double)s); /* exact: q has at most 9 bits */
+  return p >= (st == ONNXSLIM_DTYPE_FLOAT16 ? OSL_F16_INF_EDGE : OSL_F32_INF_EDGE);
+}
+
+/* Lowers a symmetric block's scale (*s; FLOAT16: its pattern *h too) until
+ * qmax * scale reads back finite in the scales' type: a block whose
+ * largest magnitude amax is within a rounding step of the type's largest
+ * value (+-FLT_MAX with FLOAT scales, +-65504 with FLOAT16 ones) would
+ * otherwise dequantize to +-Inf. amax / scale then exceeds qmax by less
+ * than a few steps of the scale (below qmax + 0.5: amax still rounds to
+ * qmax, nothing saturates). */
+static void finite_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) {
+  if (st == ONNXSLIM_DTYPE_FLOAT16) {
+    while (product_overflows(qmax, *s, st) && *h > 1) {
+      uint16_t b = (uint16_t)(*h - 1);
+      float v;
+      onnxslim_convert_f16_to_f32(&v, &b, 1);
+      if ((double)amax >= (qmax + 0.5) * (double)v) break;
+      *h = b;
+      *s = v;
+    }
+    return;
+  }
+  while (product_overflows(qmax, *s, st) && (double)amax < (qmax + 0.5) * (double)next_down(*s))
+    *s = next_down(*s);
+}
+
 /* sqrt of v >= 0 (Newton's iteration; for the report only). */
 static double dsqrt(double v) {
   if (!(v > 0)) return 0;
@@ -175,6 +210,7 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
     *h = b;
   }
   *s = v;
+  finite_scale(amax, qmax, st, s, h);
   return 0;
 }
 
@@ -334,6 +370,13 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uin
       r = r + *zp < 0 ? -*zp : q->qmax - *zp;
       sat++;
     }
+    /* a range near the type's largest value (+-FLT_MAX, +-65504 with
+     * FLOAT16 scales): (q - zp) * scale may round to +-Inf; the code one
+     * step nearer the zero point reads back finite (counted as saturated) */
+    if (product_overflows(r, *s, q->scale_type)) {
+      r += r > 0 ? -1 : 1;
+      sat++;
+    }
     qb[i] = (int8_t)(uint8_t)(r + *zp);
     if (acc) {
       /* what DequantizeLinear reads back: (q - zp) * scale in FLOAT */
@@ -405,6 +448,7 @@ static int block_scale_fast(float amax, int qmax, int32_t st, float *s, uint16_t
     *h = (uint16_t)b;
   }
   *s = v;
+  finite_scale(amax, qmax, st, s, h);
   return 0;
 }
 
@@ -491,6 +535,8 @@ static void prepare(const osl_qx *q, size_t first, const uint8_t *src, size_t nb
     for (size_t j = 0; j < gn; j++) {
       uint32_t u = f32_scale_bits(g->amax[j], qf, qd);
       memcpy(&g->s[j], &u, sizeof u);
+      if (product_overflows(qd, g->s[j], ONNXSLIM_DTYPE_FLOAT)) /* near FLT_MAX: rare */
+        finite_scale(g->amax[j], q->qmax, ONNXSLIM_DTYPE_FLOAT, &g->s[j], &g->h[j]);
     }
     return;
   }
@@ -500,7 +546,10 @@ static void prepare(const osl_qx *q, size_t first, const uint8_t *src, size_t nb
     /* ceil_f16() where the result is a normal FLOAT16 */
     uint32_t b = ((u - 0x38000000u) >> 13) + ((u & 0x1fffu) != 0);
     uint32_t fb = (b << 13) + 0x38000000u;
-    odd[j] = (uint8_t)((u < 0x38800000u) | (b >= 0x7c00u));
+    /* near 65504, qmax * scale may round to Inf: finite_scale() (rare) */
+    float fv;
+    memcpy(&fv, &fb, sizeof fv);
+    odd[j] = (uint8_t)((u < 0x38800000u) | (b >= 0x7c00u) | (qd * (double)fv >= OSL_F16_INF_EDGE));
     any |= odd[j];
     g->h[j] = (uint16_t)b;
     memcpy(&g->s[j], &fb, sizeof fb);
@@ -762,7 +811,8 @@ static int is_onnx(const onnxslim_node *n, const char *op) {
 }
 
 /* Is initializer t of graph g read only as input `pos` (of two; of Gemms,
- * two or three) of nodes of op_type `op` (Gathers: along axis 0), rank 2,
+ * two or three) of nodes of op_type `op` (Gathers: along axis 0) that
+ * have one output, named (the rewrite reads and renames it), rank 2,
  * FLOAT or FLOAT16, and no graph input or output? pos 0 of Gather: an
  * embedding table; pos 1 of MatMul or Gemm: a weight. */
 static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const char *op,
@@ -780,7 +830,7 @@ static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const
     if (!(nin == 2 || (gemm && nin == 3)) || strcmp(onnxslim_node_input(c, pos), name) != 0 ||
         strcmp(onnxslim_node_input(c, 1 - pos), name) == 0 ||
         (nin == 3 && strcmp(onnxslim_node_input(c, 2), name) == 0) ||
-        onnxslim_node_output_count(c) != 1)
+        onnxslim_node_output_count(c) != 1 || !onnxslim_node_output(c, 0)[0])
       return 0;
     if (strcmp(op, "Gather") == 0) {
       onnxslim_attr *a = onnxslim_node_find_attr(c, "axis");

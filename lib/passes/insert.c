@@ -88,6 +88,10 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
   if (out) *out = NULL;
   if (!g || !value || !op_type || (!consumers && n_consumers))
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_after: NULL argument");
+  if (!value[0])
+    return onnxslim__err(ONNXSLIM_ENOTFOUND,
+                         "onnxslim_insert_after: the empty name is no value (it marks an omitted "
+                         "input or output)");
   onnxslim_model *m = onnxslim_graph_model(g);
   if (!m) return ONNXSLIM_EINVAL;
   /* gather what the edit will need before changing anything */

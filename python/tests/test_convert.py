@@ -95,6 +95,21 @@ class TestConvert(unittest.TestCase):
                 for gnode in gathers:
                     self.assertEqual(casts[gnode.output[0]].attribute[0].i, TensorProto.FLOAT)
 
+    def test_gather_without_outputs_refused(self):
+        # issue [attack] 2, point 1: a Gather with no outputs crashed the
+        # conversions that cast its rows back (SIGSEGV); now refused,
+        # ModelError, the model unchanged
+        path = os.path.join(os.path.dirname(BERT), "..", "fuzz", "regressions",
+                            "gather_no_outputs.onnx")
+        with libonnxslim.load(path) as m:
+            before = m.save_bytes()
+            for kw in ({"gather_to": "bf16"}, {"gather_to": "fp16"}, {"to": "fp16"}):
+                with self.subTest(**kw):
+                    with self.assertRaisesRegex(libonnxslim.ModelError,
+                                                "reading table 'T' has no output"):
+                        m.convert(**kw)
+                    self.assertEqual(m.save_bytes(), before)
+
     def test_gather_to_int8_int4(self):
         # the bytes themselves are checked against numpy by test step 59-quant
         with libonnxslim.load(BERT) as m:

@@ -4,12 +4,14 @@
 # Builds the libFuzzer harnesses with the library's sources under ASan+UBSan:
 #   build/fuzz/fuzz_load      arbitrary bytes as a model
 #   build/fuzz/fuzz_external  a fixed model, its external data file fuzzed
+#   build/fuzz/fuzz_passes    every pass on a model as loaded, options from
+#                             the first bytes (test/fuzz/passes_core.h)
 # The library is compiled once (objects in build/fuzz/obj, rebuilt when a
 # source or header is newer) and linked into each. Needs clang and the
 # generated build/proto/onnx.pb.h (run `make` first).
 set -eu
 B=${B:-build}
-mkdir -p "$B/fuzz/obj" "$B/fuzz/corpus-work" "$B/fuzz/corpus-external-work"
+mkdir -p "$B/fuzz/obj" "$B/fuzz/corpus-work" "$B/fuzz/corpus-external-work" "$B/fuzz/corpus-passes-work"
 NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 [ -n "$NANOPB_A" ] || { sh scripts/install-deps.sh --check; exit 1; }
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -25,6 +27,6 @@ for src in $srcs; do
     echo "$src $o"
   fi
 done | xargs -r -n 2 -P 2 sh -c "clang $FLAGS -fsanitize=fuzzer-no-link $INC -c \"\$0\" -o \"\$1\""
-for h in fuzz_load fuzz_external; do
+for h in fuzz_load fuzz_external fuzz_passes; do
   clang $FLAGS -fsanitize=fuzzer $INC "test/fuzz/$h.c" $objs "$NANOPB_A" -lnettle -o "$B/fuzz/$h"
 done

@@ -165,6 +165,15 @@ def json_entry(stdout, name):
     return None
 
 
+DBL_MIN = float(np.finfo(np.float64).tiny)  # the smallest normal double
+
+
+def dec(p):
+    """p in decimal form, as --clip-percentile takes it (no exponent): the
+    shortest digits that read back as p."""
+    return np.format_float_positional(p, unique=True, trim="-")
+
+
 def check_table(label, tab, opset, bits, bs, p, fmt="standard", scales=None, extra=()):
     """Converts a table with --clip-percentile p and checks it against the
     reference; returns (q, s, sat) of the reference, or None."""
@@ -172,7 +181,7 @@ def check_table(label, tab, opset, bits, bs, p, fmt="standard", scales=None, ext
     out = os.path.join(work, label + ".onnx")
     make_table_model(src, tab, opset)
     args = [src, out, "--gather-to", "int%d" % bits, "--format", fmt, "--json",
-            "--clip-percentile", repr(p)] + list(extra)
+            "--clip-percentile", dec(p)] + list(extra)
     if bs:
         args += ["--block-size", str(bs)]
     if scales:
@@ -214,7 +223,7 @@ def check_table(label, tab, opset, bits, bs, p, fmt="standard", scales=None, ext
 N1 = 1000
 vals = np.arange(1, N1 + 1, dtype=np.float32) * np.where(rng.random(N1) < 0.5, -1, 1)
 ranks = rng.permutation(vals).astype(np.float32).reshape(10, 100)
-for p in [0.1, 12.5, 33.3, 50.0, 66.7, 99.9, 99.95, 99.99999999999999, 1e-300, 5e-324,
+for p in [0.1, 12.5, 33.3, 50.0, 66.7, 99.9, 99.95, 99.99999999999999, 1e-300, DBL_MIN,
           np.nextafter(0.1, 1.0), np.nextafter(50.0, 0.0)]:
     cap = ref_cap(ranks, p)
     k = int(cap)
@@ -358,7 +367,7 @@ for label, opset, bits, bs, fmt, p in [("mm-int8-b16-21", 21, 8, 16, "standard",
     out = os.path.join(work, label + ".onnx")
     make_mm_model(src, w, opset)
     args = [src, out, "--to", "int%d" % bits, "--select", "op:MatMul:1", "--format", fmt,
-            "--json", "--clip-percentile", repr(p)] + (["--block-size", str(bs)] if bs else [])
+            "--json", "--clip-percentile", dec(p)] + (["--block-size", str(bs)] if bs else [])
     rc, so, se = run_cli(*args)
     if not report(rc == 0, label + ": converted", se.strip()):
         continue
@@ -436,7 +445,7 @@ for label, opset, bits, bs, p, extra in [("asym-int8-b16-21", 21, 8, 16, 99.0, [
     out = os.path.join(work, label + ".onnx")
     make_table_model(src, atab, opset)
     args = [src, out, "--gather-to", "int%d" % bits, "--asymmetric", "--json",
-            "--clip-percentile", repr(p)] + extra + (["--block-size", str(bs)] if bs else [])
+            "--clip-percentile", dec(p)] + extra + (["--block-size", str(bs)] if bs else [])
     rc, so, se = run_cli(*args)
     if not report(rc == 0, label + ": converted", se.strip()):
         continue
@@ -540,6 +549,17 @@ for label, args in [("0", ["--gather-to", "int8", "--clip-percentile", "0"]),
                     ("nan", ["--gather-to", "int8", "--clip-percentile", "nan"]),
                     ("inf", ["--gather-to", "int8", "--clip-percentile", "inf"]),
                     ("text", ["--gather-to", "int8", "--clip-percentile", "9x"]),
+                    # decimal form only (strtod took these), no subnormal
+                    ("hex", ["--gather-to", "int8", "--clip-percentile", "0x10"]),
+                    ("exponent", ["--gather-to", "int8", "--clip-percentile", "5e-324"]),
+                    ("exponent 1e1", ["--gather-to", "int8", "--clip-percentile", "1e1"]),
+                    ("sign", ["--gather-to", "int8", "--clip-percentile", "+50"]),
+                    ("space", ["--gather-to", "int8", "--clip-percentile", " 50"]),
+                    ("two dots", ["--gather-to", "int8", "--clip-percentile", "5.0.1"]),
+                    ("dot", ["--gather-to", "int8", "--clip-percentile", "."]),
+                    ("subnormal", ["--gather-to", "int8", "--clip-percentile", dec(5e-324)]),
+                    ("subnormal 1e-310", ["--gather-to", "int8", "--clip-percentile",
+                                          dec(1e-310)]),
                     ("bf16", ["--gather-to", "bf16", "--clip-percentile", "99"]),
                     ("fp16 --to", ["--to", "fp16", "--clip-percentile", "99"])]:
     out = os.path.join(work, "refused.onnx")

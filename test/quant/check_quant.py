@@ -1151,6 +1151,45 @@ report(rc in (1, 2) and "matches no tensor" in err and not os.path.exists(out),
        "refused: a weight read by Gemms with transB 0 and 1 is not selected",
        "rc %d: %s" % (rc, err.strip()))
 
+# ---- rows at the type's largest value read back finite in onnxruntime
+# (issue [attack] 2, point 7: a +-FLT_MAX row dequantized to +-Inf there,
+# the report saying to_inf 0): FP32 tables (FP32 scales) at +-FLT_MAX,
+# FP16 tables (FP16 scales) at +-65504, both forms, INT8 and INT4,
+# symmetric and asymmetric
+if ort_runner:
+    for dt, big in ((np.float32, float(np.finfo(np.float32).max)), (np.float16, 65504.0)):
+        ext = np.zeros((4, 32), np.float64)
+        ext[0], ext[1] = big, -big
+        ext[2, ::2], ext[2, 1::2] = big, -big
+        ext[3] = np.arange(32) * (big / 64)
+        ext[3, 7] = big
+        ext = ext.astype(dt)
+        src = os.path.join(work, "extreme-%s.onnx" % np.dtype(dt).name)
+        make_model(src, ext, 21)
+        for bits in (8, 4):
+            for fmt in ("standard", "ort"):
+                for asym in (False, True):
+                    tag = "extreme %s INT%d %s%s" % (np.dtype(dt).name, bits, fmt,
+                                                     " asymmetric" if asym else "")
+                    out = os.path.join(work, "extreme.onnx")
+                    rc, err = run_cli(src, out, "--gather-to", "int%d" % bits, "--format", fmt,
+                                      *(["--asymmetric"] if asym else []))
+                    if not report(rc == 0, tag + ": converted", err.strip()):
+                        continue
+                    rows, why = ort_rows(out, [0, 1, 2, 3], dtype=dt)
+                    if not report(rows is not None, tag + ": onnxruntime ran", why):
+                        continue
+                    got = rows.astype(np.float64).reshape(ext.shape)
+                    want = ext.astype(np.float64)
+                    # a scale is about a row's range / qmax: the error of a
+                    # value at most a scale and a half (asymmetric, the code
+                    # one step nearer the zero point)
+                    tol = 1.5 * 2 * big / (127 if bits == 8 else 7)
+                    bad = int(np.sum(~np.isfinite(got)))
+                    report(bad == 0 and np.all(np.abs(got - want) <= tol),
+                           tag + ": every value reads back finite, within a scale and a half",
+                           "%d not finite; max error %g" % (bad, np.nanmax(np.abs(got - want))))
+
 out = os.path.join(work, "refused.onnx")
 for name, opset, args, words in [
     ("MatMul INT4 below opset 21", 17, ["--to", "int4"], "opset 21"),

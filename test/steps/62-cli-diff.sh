@@ -21,6 +21,46 @@ p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 if [ -n "$p" ]; then passed=$((passed + p)) failed=$((failed + f)); else bad "check_cli_diff.py did not finish"; fi
 
+# ---- names and strings that are not UTF-8 or hold NUL (issue [attack] 2,
+# point 7): the text escapes them (\xNN) as --json does (\ufffd, \u00NN);
+# a STRING attribute is compared and shown whole, NUL included -----------
+"$PY" - "$tmp/u" <<'PYEOF'
+import os, sys
+from onnx import TensorProto as T, helper as h
+d = sys.argv[1]
+os.makedirs(d)
+def mk(nm, tname, sval):
+    g = h.make_graph([h.make_node("Relu", ["x"], ["y"], name="nnnnn"),
+                      h.make_node("Custom", ["y"], ["z"], name="cust", domain="d", mode="SSSSS")],
+                     "main", [h.make_tensor_value_info("x", T.FLOAT, [2])],
+                     [h.make_tensor_value_info("z", T.FLOAT, [2])],
+                     [h.make_tensor("WWWWW", T.FLOAT, [1], [1.0])])
+    b = h.make_model(g, opset_imports=[h.make_opsetid("", 17), h.make_opsetid("d", 1)]).SerializeToString()
+    # same lengths: the raw bytes replace the placeholders
+    return b.replace(b"nnnnn", nm).replace(b"WWWWW", tname).replace(b"SSSSS", sval)
+open(d + "/a.onnx", "wb").write(mk(b"a\xffb\x00c", b"t\xfe\x01u1", b"s\x00\xffAA"))
+open(d + "/b.onnx", "wb").write(mk(b"a\xffX\x00d", b"t\xfe\x01u2", b"s\x00\xffBB"))
+PYEOF
+"$cli" diff "$tmp/u/a.onnx" "$tmp/u/b.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+if [ $r -eq 1 ] && "$PY" -c 'import sys; open(sys.argv[1], "rb").read().decode("ascii")' "$tmp/o" &&
+   grep -qxF "node 'a\xffb': only in A (Relu)" "$tmp/o" &&
+   grep -qxF "initializer 't\xfe\x01u2': only in B (FLOAT[1])" "$tmp/o" &&
+   grep -qxF "node 'cust' attribute 'mode': 's\x00\xffAA' -> 's\x00\xffBB'" "$tmp/o" &&
+   grep -qxF "5 differences" "$tmp/o"; then
+  ok "text diff: invalid UTF-8 and control bytes escaped (\\xNN), a NUL inside a string attribute kept"
+else
+  bad "text diff of non-UTF-8 names: exit $r: $(cat -v "$tmp/o" "$tmp/e")"
+fi
+"$cli" diff --json "$tmp/u/a.onnx" "$tmp/u/b.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 1 ] && "$PY" - "$tmp/o" <<'PYEOF' && ok "--json: the same differences, \\ufffd for the bytes that are not UTF-8" || bad "--json of non-UTF-8 names: exit $r: $(cat "$tmp/o" "$tmp/e")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [x["text"] for x in d["differences"]]
+assert "node 'a\ufffdb': only in A (Relu)" in t, t
+assert "node 'cust' attribute 'mode': 's\\x00\ufffdAA' -> 's\\x00\ufffdBB'" in t, t
+assert len(t) == 5, t
+PYEOF
+
 # ---- flat memory ---------------------------------------------------------------
 MAX_KB=$((64 * 1024))
 "$PY" - "$tmp/big" <<'PYEOF'

@@ -76,6 +76,29 @@ EOF
   "$cli" check --json --skip untyped_io "$tmp/bf16.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 1 ] && "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [p["code_name"] for p in d["problems"]] == ["type_constraint"], d' "$tmp/o" &&
     ok "--json: code_name type_constraint" || bad "--json with --skip exit $r: $(cat "$tmp/o")"
+  # model-local functions: F calls itself through G, H is defined twice
+  # (issue [attack] 2, point 7): both refused, located at the function
+  "$PY" - "$tmp/fn.onnx" <<'EOF'
+import sys
+from onnx import helper as h, TensorProto as T
+ops = [h.make_opsetid("", 17), h.make_opsetid("local", 1)]
+fns = [h.make_function("local", "F", ["i"], ["o"], [h.make_node("G", ["i"], ["o"], domain="local")], ops),
+       h.make_function("local", "G", ["i"], ["o"], [h.make_node("F", ["i"], ["o"], domain="local")], ops),
+       h.make_function("local", "H", ["i"], ["o"], [h.make_node("Relu", ["i"], ["o"])], ops),
+       h.make_function("local", "H", ["i"], ["o"], [h.make_node("Neg", ["i"], ["o"])], ops)]
+g = h.make_graph([h.make_node("H", ["x"], ["y"], domain="local")], "main",
+                 [h.make_tensor_value_info("x", T.FLOAT, [2])], [h.make_tensor_value_info("y", T.FLOAT, [2])])
+m = h.make_model(g, opset_imports=ops, functions=fns)
+open(sys.argv[1], "wb").write(m.SerializeToString())
+EOF
+  "$cli" check "$tmp/fn.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && grep -qF "function 'F' (domain 'local'): function 'F' calls itself through function 'G'" "$tmp/o" &&
+    grep -qF "function 'G' (domain 'local'): function 'G' calls itself through function 'F'" "$tmp/o" &&
+    grep -qF "function 'H' (domain 'local'): function 'H' is defined twice (also function[2])" "$tmp/o" &&
+    grep -q '3 problems' "$tmp/e" &&
+    ok "recursive and duplicate functions refused, located" || bad "functions exit $r: $(cat "$tmp/o" "$tmp/e")"
+  "$cli" check --skip function "$tmp/fn.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && ok "--skip function" || bad "--skip function exit $r: $(cat "$tmp/o" "$tmp/e")"
 else
   echo "python3-onnx not available at $PY: skipping the hand-built broken model"
   skipped=$((skipped + 1))
@@ -92,7 +115,7 @@ for args in "check" "check a b" "check --bogus test/data/bert-tiny.onnx"; do
   [ $r -eq 2 ] && [ -s "$tmp/e" ] && ok "usage error '$args' exits 2" || bad "usage error '$args' exit $r"
 done
 "$cli" check --list-checks > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 0 ] && [ "$(wc -l < "$tmp/o")" -eq 16 ] && grep -q '^type_constraint ' "$tmp/o" && grep -q '^undefined_input ' "$tmp/o" &&
+[ $r -eq 0 ] && [ "$(wc -l < "$tmp/o")" -eq 17 ] && grep -q '^checksum ' "$tmp/o" && grep -q '^type_constraint ' "$tmp/o" && grep -q '^undefined_input ' "$tmp/o" && grep -q '^function ' "$tmp/o" &&
   ok "--list-checks: 16 kinds, by name" || bad "--list-checks exit $r: $(cat "$tmp/o" "$tmp/e")"
 "$cli" check --skip nonesuch test/data/bert-tiny.onnx > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 2 ] && grep -q "no check named 'nonesuch'" "$tmp/e" && ok "--skip with an unknown name: usage error" || bad "--skip unknown exit $r"

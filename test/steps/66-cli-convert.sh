@@ -380,6 +380,23 @@ EOF
 "$cli" convert "$m" "$tmp/nodir/f.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 1 ] && grep -q "cannot save" "$tmp/e" && ok "unwritable output: exit 1" || bad "unwritable output exit $r"
 
+# a Gather without outputs (issue [attack] 2, point 1: strlen(NULL) while
+# naming the Cast, SIGSEGV): every conversion that casts the rows back is
+# refused (exit 1, the table and the missing output named), nothing
+# written; `check` reports the node
+g0=test/fuzz/regressions/gather_no_outputs.onnx
+for opts in "--gather-to bf16" "--gather-to fp16" "--to fp16" "--to bf16" "--gather-to bf16 --round truncate"; do
+  rm -f "$tmp/g0.onnx"
+  # shellcheck disable=SC2086
+  "$cli" convert "$g0" "$tmp/g0.onnx" $opts > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && grep -q "Gather node reading table 'T' has no output" "$tmp/e" && [ ! -e "$tmp/g0.onnx" ] &&
+    ok "convert $opts, a Gather without outputs: exit 1, refused, nothing written" ||
+    bad "convert $opts, a Gather without outputs: exit $r: $(cat "$tmp/e")"
+done
+"$cli" check "$g0" > "$tmp/o" 2>&1; r=$?
+[ $r -eq 1 ] && grep -q "Gather-13 has 1 to 1 outputs, the node has 0" "$tmp/o" &&
+  ok "check reports the Gather without outputs" || bad "check on a Gather without outputs: exit $r: $(cat "$tmp/o")"
+
 rm -rf "$tmp"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

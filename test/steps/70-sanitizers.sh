@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The fuzz harness (load, walk, save, edit, reload) replays the committed
 # bad-input corpus and the valid fixtures under ASan+UBSan: no crash, no
-# leak, no undefined behaviour; valid models must round-trip exactly.
+# leak, no undefined behaviour; valid models must round-trip exactly. The
+# passes harness (fuzz_passes) replays its seeds likewise.
 set -u
 sh test/fuzz/build.sh || exit 1
 files=$(ls test/fuzz/corpus/*.onnx test/fuzz/regressions/*.onnx test/data/*.onnx test/data/odd/*.onnx)
@@ -17,5 +18,15 @@ else
   tail -n 40 "$B/fuzz/replay.log"
 fi
 grep -c "Running:" "$B/fuzz/replay.log"
+# every pass on the models of fuzz_passes' seed corpus (odd nodes included)
+pfiles=$(ls test/fuzz/corpus-passes/*.bin)
+pdir=$(mktemp -d)
+if TMPDIR=$pdir ASAN_OPTIONS=detect_leaks=1 "$B/fuzz/fuzz_passes" -runs=1 $pfiles > "$B/fuzz/replay-passes.log" 2>&1; then
+  n=$((n + $(echo $pfiles | wc -w)))
+else
+  failed=$((failed + 1))
+  tail -n 40 "$B/fuzz/replay-passes.log"
+fi
+rm -rf "$pdir"
 echo "$n passed, $failed failed"
 [ $failed -eq 0 ]

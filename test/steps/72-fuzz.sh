@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Keep attacking: each libFuzzer harness (test/fuzz/fuzz_load.c: any bytes
 # as a model; test/fuzz/fuzz_external.c: a fixed model with its external
-# data file fuzzed, saved three ways and reloaded) runs for
+# data file fuzzed, saved three ways and reloaded; test/fuzz/fuzz_passes.c:
+# every pass on a model as loaded, options from the input's first bytes) runs for
 # FUZZ_CHECK_SECONDS (default 20) from its committed seed corpus, under
 # ASan+UBSan. A crash, leak, sanitizer report or timeout fails the step; the
 # input that caused it is kept as build/fuzz/<harness>-crash-* (add it to
@@ -30,6 +31,7 @@ run() {
 }
 run fuzz_load test/fuzz/corpus test/fuzz/regressions test/data
 run fuzz_external test/fuzz/corpus-external
+run fuzz_passes test/fuzz/corpus-passes
 rm -rf "$work"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
