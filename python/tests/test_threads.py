@@ -1,8 +1,9 @@
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 """Threads and the model's lock (docs/python.md, "Threads"): close() inside a
-progress callback raises, close() from another thread while a reader runs,
-threads sharing one model (the cases of threads_child.py, each in a child
+progress callback raises, close() from another thread while a reader runs
+or while a copier copies from the model, copies between two models both
+ways, threads sharing one model (the cases of threads_child.py, each in a child
 interpreter, so a crash fails the case); and every public use of every kind
 of object makes its C calls holding its model's lock."""
 
@@ -37,6 +38,12 @@ class TestThreads(unittest.TestCase):
 
     def test_close_while_another_thread_reads(self):
         self.run_case("close_while_reading", 200)
+
+    def test_close_the_source_of_a_copy(self):
+        self.run_case("close_source_of_copy", 200)
+
+    def test_copies_between_two_models_both_ways(self):
+        self.run_case("copy_both_ways", 300)
 
     def test_threads_sharing_one_model(self):
         self.run_case("shared_readers", 200)

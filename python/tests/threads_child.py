@@ -9,9 +9,9 @@ runner.
     python3 -X faulthandler threads_child.py CASE [ITERATIONS]
 
 CASE: close_in_save_progress, close_in_convert_progress, close_while_reading,
-shared_readers, or all. Prints "ok CASE: ..." or "WRONG CASE: ..." per case;
-exits 0 when every case was ok, 1 otherwise (and dies with the signal on a
-crash).
+close_source_of_copy, copy_both_ways, shared_readers, or all. Prints
+"ok CASE: ..." or "WRONG CASE: ..." per case; exits 0 when every case was
+ok, 1 otherwise (and dies with the signal on a crash).
 """
 
 import os
@@ -155,6 +155,86 @@ def close_while_reading(iterations):
         iterations, outcomes["closed"], outcomes["completed"])
 
 
+def close_source_of_copy(iterations):
+    """Thread A copies tensors, attributes and types of model S into model D
+    (add_initializer(Tensor), set_attribute(Tensor), set_value_type(Type)) in
+    a loop; thread B closes S once A has started: A gets "the model is
+    closed" or completes, never a crash."""
+    outcomes = {"closed": 0, "completed": 0}
+    dest = libonnxslim.load(BERT)
+    name = dest.graph.inputs[0].name
+    for it in range(iterations):
+        src = libonnxslim.load(BERT)
+        tensors = src.graph.initializers
+        vtype = src.graph.inputs[0].type
+        started = threading.Event()
+        result = []
+
+        def copier():
+            try:
+                for i in range(5):
+                    for k, t in enumerate(tensors):
+                        dest.graph.add_initializer(dest.unique_name("copy"), t)
+                        dest.graph.nodes[0].set_attribute("t", t)
+                        dest.graph.set_value_type(name, vtype)
+                        started.set()
+                result.append("completed")
+            except Exception as e:  # noqa: B902 - classified below
+                result.append(e)
+            finally:
+                started.set()
+
+        a = threading.Thread(target=copier)
+        a.start()
+        started.wait()
+        src.close()
+        a.join()
+        r = result[0]
+        if r == "completed":
+            outcomes["completed"] += 1
+        elif closed_error(r):
+            outcomes["closed"] += 1
+        else:
+            raise Wrong("the copier got %r, not 'the model is closed'" % r)
+        if it % 20 == 19:  # keep the destination small
+            dest.close()
+            dest = libonnxslim.load(BERT)
+    dest.close()
+    expect(outcomes["closed"] > 0, "no copier saw the source closed: %s" % outcomes)
+    return "%d runs: %d copiers saw 'the model is closed', %d completed" % (
+        iterations, outcomes["closed"], outcomes["completed"])
+
+
+def copy_both_ways(iterations):
+    """Two threads copy tensors between two models in opposite directions
+    (each call holds both models' locks): no deadlock, no error."""
+    a, b = libonnxslim.load(BERT), libonnxslim.load(BERT)
+    errors = []
+    sys.setswitchinterval(1e-6)  # switch threads often: between two lock acquires too
+
+    def copy(src, dst):
+        try:
+            tensors = src.graph.initializers
+            for i in range(iterations):
+                dst.graph.add_initializer(dst.unique_name("copy"), tensors[i % len(tensors)])
+        except Exception as e:  # noqa: B902 - reported
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=copy, args=(a, b)),
+               threading.Thread(target=copy, args=(b, a))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    sys.setswitchinterval(0.005)
+    n = (len(a.graph.initializers), len(b.graph.initializers))
+    a.close()
+    b.close()
+    expect(not errors, "%d errors, first: %s" % (len(errors), errors[:1]))
+    return "2 threads x %d copies between two models, both ways: %s initializers" % (
+        iterations, n)
+
+
 def shared_readers(iterations):
     """Four threads use one model at the same time (a model with external
     data and converted tensors): reads, save_bytes(), fingerprint() and saves
@@ -203,7 +283,8 @@ def shared_readers(iterations):
 
 
 CASES = {f.__name__: f for f in (close_in_save_progress, close_in_convert_progress,
-                                 close_while_reading, shared_readers)}
+                                 close_while_reading, close_source_of_copy,
+                                 copy_both_ways, shared_readers)}
 
 
 def main(argv):

@@ -6,8 +6,9 @@
 # allocations are not ours), LIBONNXSLIM_LIBRARY pointing at that build.
 # The cases of python/tests/threads_child.py: close() inside a progress
 # callback of save and convert, close() from a thread while another reads
-# (200 runs), four threads sharing one model. Any ASan report, crash or
-# wrong case fails the step.
+# (200 runs) or copies tensors from the model into another (200 runs),
+# copies between two models both ways, four threads sharing one model.
+# Any ASan report, crash or wrong case fails the step.
 set -u
 B=${B:-build}
 T="$B/asan"
@@ -33,7 +34,8 @@ else
   exit 1
 fi
 lib="$(cd "$T" && pwd)/libonnxslim.so.0"
-for case in close_in_save_progress close_in_convert_progress close_while_reading shared_readers; do
+for case in close_in_save_progress close_in_convert_progress close_while_reading \
+            close_source_of_copy copy_both_ways shared_readers; do
   log="$B/python-asan-$case.log"
   if LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=66 \
      PYTHONPATH=python LIBONNXSLIM_LIBRARY="$lib" \
