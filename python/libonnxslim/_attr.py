@@ -5,7 +5,7 @@
 import ctypes
 
 from . import _graph, _sparse, _tensor, _types
-from ._base import _Borrowed
+from ._base import _Borrowed, locked
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _str
 from ._lib import lib
@@ -83,6 +83,7 @@ def _value(model, a):
     return None  # UNDEFINED, or a type newer than the library
 
 
+@locked
 class Attribute(_Borrowed):
     """An attribute of a node (AttributeProto), borrowed from its model."""
 

@@ -215,7 +215,7 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     sel, n_sel = _specs(["op:Gather:0"] if gather_to is not None else select, "select")
     exc, n_exc = _specs(exclude, "exclude")
     rep = ctypes.c_void_p()
-    prog = _progress.make(progress)
+    prog = _progress.make(progress, model)
     if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
             not n_exc and want_stats and prog is None):
         # the published recipe's own entry point, as `libonnxslim convert --gather-to`

@@ -5,7 +5,7 @@
 import ctypes
 
 from . import _node
-from ._base import _Borrowed
+from ._base import _Borrowed, locked
 from ._errors import _check, _need, _str
 from ._lib import lib
 
@@ -21,6 +21,7 @@ def _opsets(handle, count, get):
     return out
 
 
+@locked
 class Function(_Borrowed):
     """A function defined in the model (FunctionProto), borrowed from it: nodes
     whose (domain, op_type) equals the function's (domain, name) call it."""

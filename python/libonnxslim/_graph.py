@@ -5,7 +5,7 @@
 import ctypes
 
 from . import _args, _node, _sparse, _tensor, _types
-from ._base import _Borrowed
+from ._base import _Borrowed, locked
 from ._constants import CONSTANTS as _C
 from ._errors import NotFound, _check, _enc, _need, _opt, _str
 from ._lib import lib
@@ -14,6 +14,7 @@ from ._lib import lib
 _KEEP = object()
 
 
+@locked
 class Graph(_Borrowed):
     """A graph of a model (borrowed from it)."""
 

@@ -4,9 +4,11 @@
 
 import ctypes
 import os
+import threading
 import weakref
 
 from . import _args, _function, _graph, _progress
+from ._base import _busy_error, locked
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
 from ._lib import CheckOptions, LoadOptions, lib
@@ -54,6 +56,13 @@ def load(path_or_bytes, base_dir=None, progress=None):
     return Model(handle.value)
 
 
+def _free(handle, lock):
+    """The model's finalizer: frees the handle once no call on it is in flight."""
+    with lock:
+        lib.onnxslim_model_free(handle)
+
+
+@locked
 class Model:
     """A loaded model; owns its C handle.
 
@@ -63,16 +72,30 @@ class Model:
     :class:`InvalidArgument`. While a numpy view of its data
     (:meth:`Tensor.numpy`) is alive the model stays open: close raises
     BufferError.
+
+    A model and the objects read from it can be used from several threads:
+    calls on one model take turns (a lock per model), and close() waits for
+    the call in flight. Inside a ``progress`` callback of a call on the model,
+    using or closing the model raises RuntimeError (docs/python.md, "Threads").
     """
 
     def __init__(self, handle):
         self._handle = handle
-        self._finalizer = weakref.finalize(self, lib.onnxslim_model_free, handle)
+        #: held around every C call on the model or on a handle borrowed from it
+        self._lock = threading.RLock()
+        #: > 0 while a progress callback of a call on this model runs
+        self._in_callback = 0
+        self._finalizer = weakref.finalize(self, _free, handle, self._lock)
         self._views = weakref.WeakValueDictionary()  # id -> buffer behind Tensor.numpy()
         #: The note of the last check() (str, "" when none, see check()).
         self.check_note = ""
 
+    def _check_open(self):
+        if not self._finalizer.alive:
+            raise InvalidArgument(_C["EINVAL"], "the model is closed")
+
     def _ptr(self):
+        """The C handle, for a call made holding self._lock (raises once closed)."""
         if not self._finalizer.alive:
             raise InvalidArgument(_C["EINVAL"], "the model is closed")
         return self._handle
@@ -87,14 +110,20 @@ class Model:
 
         Raises BufferError, leaving the model open, while numpy arrays that
         view its memory (from :meth:`Tensor.numpy`) are alive; drop them first.
+        Called from another thread while a call on the model runs, it waits
+        for that call to return; called inside a progress callback of a call
+        on the model, it raises RuntimeError, leaving the model open.
         """
-        if self._finalizer.alive and len(self._views):
-            raise BufferError("cannot close the model: %d numpy view(s) of its tensor data "
-                              "are alive" % len(self._views))
-        self._finalizer()
+        with self._lock:
+            if self._in_callback:
+                raise _busy_error("close")
+            if self._finalizer.alive and len(self._views):
+                raise BufferError("cannot close the model: %d numpy view(s) of its tensor data "
+                                  "are alive" % len(self._views))
+            self._finalizer()
 
     def __enter__(self):
-        self._ptr()
+        self._check_open()
         return self
 
     def __exit__(self, exc_type, exc, tb):

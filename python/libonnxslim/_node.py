@@ -3,11 +3,12 @@
 """Nodes of a graph."""
 
 from . import _args, _attr, _graph
-from ._base import _Borrowed
+from ._base import _Borrowed, locked
 from ._errors import _check, _enc, _need, _opt, _str
 from ._lib import lib
 
 
+@locked
 class Node(_Borrowed):
     """A node of a graph (borrowed from its model)."""
 

@@ -10,6 +10,11 @@ included, so Ctrl-C while the callable runs) is caught in the C call,
 which stops with ONNXSLIM_ECANCELED and changes nothing, and is re-raised
 once the call has returned. An exception in the last call (done == total)
 comes after the work has completed; it is re-raised all the same.
+
+The callable runs inside the C call, which holds the model's lock: there
+the model the call works on is marked busy, and using or closing it raises
+RuntimeError (the C rule: the function must not use the model the
+operation works on).
 """
 
 from ._lib import ProgressFn
@@ -20,22 +25,29 @@ class Progress:
     (the ctypes callback lives as long as this object), make the C call, then
     :meth:`check` re-raises what the callable raised."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, model=None):
         if not callable(fn):
             raise TypeError("progress must be callable(done, total), not %s" %
                             type(fn).__name__)
         self.fn = fn
+        self.model = model
         self.error = None
         self.c = ProgressFn(self._call)
 
     def _call(self, done, total, payload):
         if self.error is not None:
             return 1
+        model = self.model
+        if model is not None:
+            model._in_callback += 1
         try:
             self.fn(done, total)
         except BaseException as e:  # noqa: B902 - re-raised by check()
             self.error = e
             return 1
+        finally:
+            if model is not None:
+                model._in_callback -= 1
         return 0
 
     def attach(self, opts):
@@ -49,6 +61,7 @@ class Progress:
             raise e
 
 
-def make(fn):
-    """A Progress for fn, or None for None."""
-    return None if fn is None else Progress(fn)
+def make(fn, model=None):
+    """A Progress for fn, or None for None; `model`: the model the call works
+    on (busy while fn runs)."""
+    return None if fn is None else Progress(fn, model)

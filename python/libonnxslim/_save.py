@@ -115,7 +115,7 @@ def save(model, path, external_data=None, threshold=None, align=None, location=N
     if location is not None:
         keep = _args.cstr(location, "location")
         opts.location = keep
-    prog = _progress.make(progress)
+    prog = _progress.make(progress, model)
     if prog:
         prog.attach(opts)
     rep = ctypes.c_void_p()

@@ -3,11 +3,12 @@
 """Sparse tensors (sparse initializers and SPARSE_TENSOR attribute values)."""
 
 from . import _tensor
-from ._base import _Borrowed
+from ._base import _Borrowed, locked
 from ._errors import _opt
 from ._lib import lib
 
 
+@locked
 class SparseTensor(_Borrowed):
     """A sparse tensor (SparseTensorProto), borrowed from its model: the
     non-zero :attr:`values`, their :attr:`indices` and the dense :attr:`shape`."""

@@ -5,7 +5,7 @@
 import ctypes
 
 from . import _args
-from ._base import _Borrowed
+from ._base import _Borrowed, locked
 from ._constants import CONSTANTS as _C
 from ._errors import TypeMismatch, Unsupported, _check, _need, _str
 from ._lib import lib
@@ -42,6 +42,7 @@ def _numpy():
     return numpy
 
 
+@locked
 class Tensor(_Borrowed):
     """A dense tensor (an initializer, a TENSOR attribute's value, a sparse
     tensor's values or indices), borrowed from its model."""

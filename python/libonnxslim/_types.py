@@ -4,7 +4,7 @@
 
 import ctypes
 
-from ._base import _Borrowed
+from ._base import _Borrowed, locked
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _opt, _str
 from ._lib import lib
@@ -20,6 +20,7 @@ KINDS = {
 }
 
 
+@locked
 class Type(_Borrowed):
     """A value's type (TypeProto), borrowed from its model.
 
@@ -90,6 +91,7 @@ class Type(_Borrowed):
         return "<libonnxslim.Type %s %r>" % (kind, self.inner)
 
 
+@locked
 class ValueInfo(_Borrowed):
     """A graph input, output or value_info entry (ValueInfoProto): a value's
     name, :class:`Type` and doc string."""
