@@ -14,12 +14,18 @@
 #include "opschema/opschema.h"
 #include "passes/passes.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 /* ---- report ---------------------------------------------------------------- */
 
 typedef struct ck_item {
   int code;
   char *loc;
   char *msg;
+  /* what the problem is, independent of node indexes (ck_key()): a
+   * baseline's problems are found by it */
+  uint64_t key[2];
 } ck_item;
 
 struct onnxslim_check_report {
@@ -94,13 +100,24 @@ int onnxslim_check_code_from_name(const char *name) {
                        name);
 }
 
+/* Size of each version of onnxslim_check_options: fields are only appended. */
+static size_t check_options_size(unsigned int version) {
+  switch (version) {
+  case 1: return offsetof(onnxslim_check_options, baseline);
+  case 2: return sizeof(onnxslim_check_options);
+  default: return 0;
+  }
+}
+
 int onnxslim_check_options_init(onnxslim_check_options *opts, unsigned int version) {
   if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_options_init: opts is NULL");
-  if (version != 1)
+  size_t size = check_options_size(version);
+  if (!size)
     return onnxslim__err_options_version("onnxslim_check_options_init", "check options", version,
                                          ONNXSLIM_CHECK_OPTIONS_VERSION);
   onnxslim_check_options d = ONNXSLIM_CHECK_OPTIONS_INIT;
-  *opts = d;
+  d.version = version;
+  memcpy(opts, &d, size);
   return 0;
 }
 
@@ -271,7 +288,33 @@ typedef struct ck {
   ck_str msg;
   int rc;                   /* first hard failure (ENOMEM, ...) */
   const osl_retype *retype; /* element types to assume (an edit's check), or NULL */
+  /* the node segments of path (" node[3] 'name'", from at to end), in
+   * order: a problem's key names these nodes by identity, not by index */
+  struct ck_seg *segs;
+  size_t nsegs, capsegs;
+  /* what an order or duplicate_output problem is about ("input", name),
+   * keyed instead of its message (which names another node by index) */
+  const char *subj_what, *subj_name;
+  ck_str key;
+  struct ck_base *base; /* the baseline's problems not yet matched, or NULL */
 } ck;
+
+typedef struct ck_seg {
+  size_t at, end;
+  const onnxslim_node *node;
+} ck_seg;
+
+/* The problems of a baseline report, by key, each with how many of it are
+ * left to cancel: open addressing, linear probing. */
+typedef struct ck_slot {
+  uint64_t key[2];
+  size_t left;
+  int used;
+} ck_slot;
+typedef struct ck_base {
+  ck_slot *slots;
+  size_t mask;
+} ck_base;
 
 /* The data type of tensor t, or the one c->retype gives it. */
 static int32_t tensor_dtype(const ck *c, const onnxslim_tensor *t) {
@@ -299,12 +342,34 @@ static int nomem(ck *c) {
 }
 
 static void push_node(ck *c, const onnxslim_node *node, size_t index, const char *name) {
+  size_t at = c->path.len;
   if (name[0]) {
     str_add(&c->path, " node[%zu] '%s'", index, name);
   } else {
     const char *op = onnxslim_node_op_type(node);
     str_add(&c->path, " node[%zu] (%s)", index, op ? op : "?");
   }
+  if (c->path.oom) return;
+  if (c->nsegs == c->capsegs) {
+    size_t cap = c->capsegs ? c->capsegs * 2 : 16;
+    ck_seg *segs = realloc(c->segs, cap * sizeof *segs);
+    if (!segs) {
+      c->path.oom = 1; /* reported by the next problem() */
+      return;
+    }
+    c->segs = segs;
+    c->capsegs = cap;
+  }
+  ck_seg *sg = &c->segs[c->nsegs++];
+  sg->at = at;
+  sg->end = c->path.len;
+  sg->node = node;
+}
+
+/* Cuts the path back to len (a mark), with its node segments. */
+static void path_cut(ck *c, size_t len) {
+  while (c->nsegs && c->segs[c->nsegs - 1].at >= len) c->nsegs--;
+  str_cut(&c->path, len);
 }
 
 /* Appends the pending node (ck.pend) to the path: before the path is read
@@ -333,6 +398,86 @@ static size_t pend_item(ck *c, const char *what, const char *name, size_t index)
   return c->path.len;
 }
 
+/* ---- problem keys and the baseline ----------------------------------------- */
+
+static void str_putn(ck_str *s, const char *p, size_t n) { str_add(s, "%.*s", (int)n, p); }
+
+/* The key of a problem of kind `code` at the current path with message
+ * c->msg (or about c->subj_what / c->subj_name): a 128-bit hash of the
+ * code, the path with each node named by identity (its name; an unnamed
+ * node by op_type and output names) instead of its index, and the message
+ * or subject. 0, or -1 when out of memory. */
+static int ck_key(ck *c, int code, uint64_t key[2]) {
+  ck_str *k = &c->key;
+  str_cut(k, 0);
+  str_add(k, "%d\x1f", code);
+  const char *p = c->path.p ? c->path.p : "";
+  size_t at = 0;
+  for (size_t i = 0; i < c->nsegs; i++) {
+    const ck_seg *sg = &c->segs[i];
+    if (sg->at < at || sg->end > c->path.len) continue; /* cannot happen: cut with path_cut */
+    str_putn(k, p + at, sg->at - at);
+    const char *name = onnxslim_node_name(sg->node);
+    if (name && name[0]) {
+      str_add(k, " node\x1e%s\x1e", name);
+    } else {
+      const char *op = onnxslim_node_op_type(sg->node);
+      str_add(k, " node\x1d%s", op ? op : "");
+      size_t nout = onnxslim_node_output_count(sg->node);
+      for (size_t j = 0; j < nout; j++) {
+        const char *o = onnxslim_node_output(sg->node, j);
+        str_add(k, "\x1d%s", o ? o : "");
+      }
+      str_add(k, "\x1e");
+    }
+    at = sg->end;
+  }
+  str_putn(k, p + at, c->path.len - at);
+  if (c->subj_what) str_add(k, "\x1f%s\x1f%s", c->subj_what, c->subj_name);
+  else str_add(k, "\x1f%s", c->msg.p ? c->msg.p : "");
+  if (k->oom) return -1;
+  XXH128_hash_t h = XXH3_128bits(k->p, k->len);
+  key[0] = h.low64;
+  key[1] = h.high64;
+  return 0;
+}
+
+static size_t base_slot(const ck_base *b, const uint64_t key[2]) {
+  size_t i = (size_t)(key[0] ^ (key[1] >> 7)) & b->mask;
+  while (b->slots[i].used && (b->slots[i].key[0] != key[0] || b->slots[i].key[1] != key[1]))
+    i = (i + 1) & b->mask;
+  return i;
+}
+
+/* Enters the problems of report r (of kinds not in skip). 0 or ENOMEM. */
+static int base_build(ck_base *b, const onnxslim_check_report *r, unsigned skip) {
+  size_t cap = 16;
+  while (cap < 2 * r->count) {
+    if (cap > SIZE_MAX / 2 / sizeof *b->slots) return onnxslim__err_nomem("checking the model");
+    cap *= 2;
+  }
+  b->slots = calloc(cap, sizeof *b->slots);
+  if (!b->slots) return onnxslim__err_nomem("checking the model");
+  b->mask = cap - 1;
+  for (size_t i = 0; i < r->count; i++) {
+    if (skip & (1u << r->items[i].code)) continue;
+    ck_slot *sl = &b->slots[base_slot(b, r->items[i].key)];
+    sl->used = 1;
+    sl->key[0] = r->items[i].key[0];
+    sl->key[1] = r->items[i].key[1];
+    sl->left++;
+  }
+  return 0;
+}
+
+/* 1 (and one fewer left) when the baseline has a problem of this key left. */
+static int base_take(ck_base *b, const uint64_t key[2]) {
+  ck_slot *sl = &b->slots[base_slot(b, key)];
+  if (!sl->used || !sl->left) return 0;
+  sl->left--;
+  return 1;
+}
+
 /* Adds a problem at the current path. */
 static int problem(ck *c, int code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -350,6 +495,9 @@ static int problem(ck *c, int code, const char *fmt, ...) {
   str_vadd(&c->msg, fmt, ap);
   va_end(ap);
   if (c->msg.oom) return nomem(c);
+  uint64_t key[2];
+  if (ck_key(c, code, key)) return nomem(c);
+  if (c->base && base_take(c->base, key)) return 0; /* the baseline has it */
   if (r->count == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 8;
     ck_item *items = realloc(r->items, cap * sizeof *items);
@@ -359,6 +507,8 @@ static int problem(ck *c, int code, const char *fmt, ...) {
   }
   ck_item *it = &r->items[r->count];
   it->code = code;
+  it->key[0] = key[0];
+  it->key[1] = key[1];
   it->loc = str_dup(c->path.p ? c->path.p : "", c->path.len);
   it->msg = str_dup(c->msg.p ? c->msg.p : "", c->msg.len);
   if (!it->loc || !it->msg) {
@@ -487,7 +637,7 @@ static int check_sparse(ck *c, const onnxslim_sparse_tensor *s) {
   if (ix) {
     size_t mark = push(c, " indices");
     int rc = check_tensor(c, ix);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   return 0;
@@ -587,10 +737,13 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
       if (why.oom) {
         rc = nomem(c);
       } else {
+        c->subj_what = "output";
+        c->subj_name = out;
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "output '%s' is already defined as %s",
                      out, why.p);
+        c->subj_what = NULL;
       }
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
   free(why.p);
@@ -617,7 +770,7 @@ static int check_attr_tensors(ck *c, const onnxslim_attr *a, int type) {
       const onnxslim_sparse_tensor *s = onnxslim_attr_list_sparse_tensor(a, k);
       rc = s ? check_sparse(c, s) : failed(c);
     }
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   return 0;
@@ -652,12 +805,12 @@ static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map
         c->in_subgraph++;
         rc = sg ? check_graph(c, sg, s, opsets) : failed(c);
         c->in_subgraph--;
-        str_cut(&c->path, mk);
+        path_cut(c, mk);
       }
     } else {
       rc = check_attr_tensors(c, a, type);
     }
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   return 0;
@@ -783,7 +936,7 @@ static int bind_problem(ck *c, const onnxslim_node *node, int which, const char 
   va_end(ap);
   int rc = m.oom ? nomem(c) : problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "%s", m.p);
   free(m.p);
-  str_cut(&c->path, mark);
+  path_cut(c, mark);
   return rc;
 }
 
@@ -916,7 +1069,7 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
       size_t mark = push(c, " input[%zu]", k);
       rc = problem(c, ONNXSLIM_CHECK_ARITY, "input %zu ('%s' of %s) is required but empty", k,
                    OSL_OPS_STR(fin[k].name), op);
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
   /* attributes */
@@ -934,7 +1087,7 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
     else if (at != sa->type)
       rc = problem(c, ONNXSLIM_CHECK_ATTR_TYPE, "attribute '%s' of %s is %s, the schema says %s",
                    an, op, attr_type_name(at), attr_type_name(sa->type));
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   const osl_op_attr *sat = osl_op_attrs(sc);
   for (unsigned j = 0; j < sc->n_attr && !rc; j++) {
@@ -1022,8 +1175,12 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
       const osl_map_entry *e = map_find(&s->values, in);
       if (e && e->num < (int64_t)i) continue;
       if (e) {
+        /* keyed by the input, not by the producer's index or name */
+        c->subj_what = "input";
+        c->subj_name = in;
         if (e->num == (int64_t)i) {
           rc = problem(c, ONNXSLIM_CHECK_ORDER, "input '%s' is an output of this same node", in);
+          c->subj_what = NULL;
           continue;
         }
         str_cut(&why, 0);
@@ -1033,6 +1190,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
           break;
         }
         rc = problem(c, ONNXSLIM_CHECK_ORDER, "input '%s' is produced later, by %s", in, why.p);
+        c->subj_what = NULL;
         continue;
       }
       if (outer_find(s, in, NULL)) continue;
@@ -1066,7 +1224,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
       rc = check_attrs(c, node, s, opsets);
     }
     c->pend = NULL;
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   s->holder = n;
   free(why.p);
@@ -1083,7 +1241,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
   if (!name[0]) {
     size_t mark = push(c, " %s[%zu]", what, index);
     int rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "graph %s without a name", what);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     return rc;
   }
   const onnxslim_type *ty = onnxslim_value_info_type(vi);
@@ -1097,7 +1255,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
                 kind == ONNXSLIM_TYPE_UNKNOWN ? "graph %s '%s' has no type"
                                               : "graph %s '%s' is a tensor without element type",
                 what, name);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   if (!ty) return 0; /* no type recorded */
@@ -1113,7 +1271,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
     const onnxslim_tensor *it = sparse ? (sp ? onnxslim_sparse_tensor_values(sp) : NULL)
                                        : onnxslim_graph_initializer(g, ix);
     if (!it) {
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
       return failed(c);
     }
     int32_t idt = tensor_dtype(c, it);
@@ -1142,7 +1300,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
                    "'%s' has element type %s here but %s in an earlier entry", name,
                    dtype_str(b1, sizeof b1, et), dtype_str(b2, sizeof b2, pet));
   }
-  str_cut(&c->path, mark);
+  path_cut(c, mark);
   return rc;
 }
 
@@ -1186,7 +1344,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     if (put == 0) {
       size_t mark = push(c, " input '%s'", name);
       rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph input '%s' is listed twice", name);
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
 
@@ -1215,7 +1373,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     }
     if (!rc) rc = check_tensor(c, t);
     c->pend_what = NULL;
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   n = onnxslim_graph_sparse_initializer_count(g);
   for (size_t i = 0; i < n && !rc; i++) {
@@ -1244,7 +1402,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     }
     if (!rc) rc = check_sparse(c, sp);
     c->pend_what = NULL;
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
 
   /* node outputs */
@@ -1290,12 +1448,12 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     rc = problem(c, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
                  "graph output '%s' is produced by no node and is not an input or initializer%s",
                  name, outer ? " here or in an enclosing graph" : "");
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
 
   onnxslim__map_free(&s.values);
   onnxslim__map_free(&types);
-  str_cut(&c->path, gmark);
+  path_cut(c, gmark);
   return rc;
 }
 
@@ -1328,7 +1486,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     if (!in[0]) {
       size_t mark = push(c, " input[%zu]", i);
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "function input without a name");
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
       continue;
     }
     int put = map_put(&s.values, in, NULL, DEF_INPUT, NULL);
@@ -1336,7 +1494,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     if (put == 0) {
       size_t mark = push(c, " input '%s'", in);
       rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "function input '%s' is listed twice", in);
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
   if (!rc) rc = enter_outputs(c, &b, &s);
@@ -1353,16 +1511,16 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     else if (!map_find(&s.values, out))
       rc = problem(c, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
                    "function output '%s' is produced by no node and is not an input", out);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   onnxslim__map_free(&s.values);
   onnxslim__map_free(&own);
-  str_cut(&c->path, gmark);
+  path_cut(c, gmark);
   return rc;
 }
 
 static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
-                     const osl_retype *retype);
+                     const osl_retype *retype, const onnxslim_check_report *baseline);
 
 int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned int flags) {
   if (out) *out = NULL;
@@ -1370,7 +1528,7 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: NULL %s", model ? "out" : "model");
   if (flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: reserved flags 0x%x set", flags);
-  return run_check(out, model, 0, NULL);
+  return run_check(out, model, 0, NULL, NULL);
 }
 
 int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model,
@@ -1379,8 +1537,9 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
   if (!model || !out)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: NULL %s", model ? "out" : "model");
   unsigned skip = 0;
+  const onnxslim_check_report *baseline = NULL;
   if (opts) {
-    if (opts->version != 1)
+    if (!check_options_size(opts->version))
       return onnxslim__err_options_version("onnxslim_check_with", "check options", opts->version,
                                            ONNXSLIM_CHECK_OPTIONS_VERSION);
     if (opts->flags)
@@ -1396,18 +1555,28 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
                              "onnxslim_check_with: skip[%zu] = %d is no check code", i, code);
       skip |= 1u << code;
     }
+    if (opts->version >= 2) baseline = opts->baseline;
   }
-  return run_check(out, model, skip, NULL);
+  return run_check(out, model, skip, NULL, baseline);
 }
 
 static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
-                     const osl_retype *retype) {
+                     const osl_retype *retype, const onnxslim_check_report *baseline) {
   ck c = {0};
+  ck_base base = {0};
   c.skip = skip;
   c.model = model;
   c.retype = retype;
+  if (baseline) {
+    int brc = base_build(&base, baseline, skip);
+    if (brc) return brc;
+    c.base = &base;
+  }
   c.rep = calloc(1, sizeof *c.rep);
-  if (!c.rep) return onnxslim__err_nomem("checking the model");
+  if (!c.rep) {
+    free(base.slots);
+    return onnxslim__err_nomem("checking the model");
+  }
   osl_map opsets = {0};
   int rc = load_opsets(&c, model, NULL, &opsets);
   /* IR versions before 3 had no opset_import: the default domain is implied */
@@ -1427,6 +1596,9 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   onnxslim__map_free(&opsets);
   free(c.path.p);
   free(c.msg.p);
+  free(c.key.p);
+  free(c.segs);
+  free(base.slots);
   if (!rc && c.note.oom) rc = nomem(&c);
   c.rep->note = c.note.p;
   if (rc) {
@@ -1555,31 +1727,18 @@ int32_t onnxslim__known_dtype(const onnxslim_graph *g, const char *name) {
   return known_dtype(g, name);
 }
 
-/* 1 if problem i of r is in before (same code, location and message). */
-static int had_problem(const onnxslim_check_report *before, const onnxslim_check_report *r,
-                       size_t i) {
-  const ck_item *it = &r->items[i];
-  for (size_t k = 0; k < before->count; k++) {
-    const ck_item *b = &before->items[k];
-    if (b->code == it->code && strcmp(b->loc, it->loc) == 0 && strcmp(b->msg, it->msg) == 0)
-      return 1;
-  }
-  return 0;
-}
-
 int onnxslim__check_retype_edit(const onnxslim_model *m, const osl_retype *retype, const char *what,
                                 const char *hint) {
   /* only the type constraints are reported (the other kinds are not this
    * edit's doing); every type is still followed through the nodes */
   unsigned skip = ~(1u << ONNXSLIM_CHECK_TYPE_CONSTRAINT);
   onnxslim_check_report *before = NULL, *after = NULL;
-  int rc = run_check(&before, m, skip, NULL);
-  if (!rc) rc = run_check(&after, m, skip, retype);
-  size_t fresh = 0, first = 0;
-  for (size_t i = 0; !rc && i < after->count; i++)
-    if (!had_problem(before, after, i) && fresh++ == 0) first = i;
+  int rc = run_check(&before, m, skip, NULL, NULL);
+  /* only the problems the retyping adds (linear in the number of problems) */
+  if (!rc) rc = run_check(&after, m, skip, retype, before);
+  size_t fresh = rc ? 0 : after->count;
   if (fresh) {
-    const ck_item *it = &after->items[first];
+    const ck_item *it = &after->items[0];
     char more[64] = "";
     if (fresh > 1)
       snprintf(more, sizeof more, " (and %zu more problem%s)", fresh - 1, fresh > 2 ? "s" : "");

@@ -102,7 +102,7 @@ CONSTANTS = {
     "CHECK_TYPE_CONSTRAINT": 14,
     "CHECK_UNTYPED_IO": 15,
     "CHECK_CODE_MAX": 15,
-    "CHECK_OPTIONS_VERSION": 1,
+    "CHECK_OPTIONS_VERSION": 2,
     # fingerprint.h
     "FINGERPRINT_SIZE": 33,
     # save.h: layouts, flags, defaults, placements
