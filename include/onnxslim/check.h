@@ -125,7 +125,12 @@ typedef enum onnxslim_check_code {
  * fields (float_data, ...) are decoded once and cached in the model, as
  * onnxslim_tensor_data() does. The model is not modified otherwise; handles
  * and strings borrowed from it stay valid.
- * Errors: ONNXSLIM_EINVAL (NULL out or model, flags not 0), ONNXSLIM_ENOMEM.
+ * Memory: the model's structure (which the lookups of the check grow) and
+ * what the check holds (its report, about 100 bytes a problem, and its maps)
+ * count together against the model's max_memory (onnxslim_load_options):
+ * over it the check stops with ONNXSLIM_ELIMIT (since 0.2.0).
+ * Errors: ONNXSLIM_EINVAL (NULL out or model, flags not 0), ONNXSLIM_ENOMEM,
+ * ONNXSLIM_ELIMIT (over max_memory).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model,

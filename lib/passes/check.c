@@ -36,10 +36,7 @@ struct onnxslim_check_report {
 
 void onnxslim_check_report_free(onnxslim_check_report *report) {
   if (!report) return;
-  for (size_t i = 0; i < report->count; i++) {
-    free(report->items[i].loc);
-    free(report->items[i].msg);
-  }
+  for (size_t i = 0; i < report->count; i++) free(report->items[i].loc); /* and msg */
   free(report->items);
   free(report->note);
   free(report);
@@ -205,15 +202,6 @@ static void str_cut(ck_str *s, size_t len) {
   }
 }
 
-static char *str_dup(const char *s, size_t n) {
-  char *p = malloc(n + 1);
-  if (p) {
-    memcpy(p, s, n);
-    p[n] = '\0';
-  }
-  return p;
-}
-
 /* ---- name map ------------------------------------------------------------- *
  * The library's map (map.c), slots from malloc; keys are borrowed from the
  * model. An entry's value is the item defining the name, its num a DEF_* or
@@ -297,6 +285,9 @@ typedef struct ck {
   const char *subj_what, *subj_name;
   ck_str key;
   struct ck_base *base; /* the baseline's problems not yet matched, or NULL */
+  /* bytes the check holds now (the report, its maps and tables), counted
+   * with the model's structure against the model's max_memory */
+  uint64_t used;
 } ck;
 
 typedef struct ck_seg {
@@ -396,6 +387,31 @@ static size_t pend_item(ck *c, const char *what, const char *name, size_t index)
   c->pend_name = name;
   c->pend_index = index;
   return c->path.len;
+}
+
+/* ---- memory ------------------------------------------------------------------ */
+
+/* Rough malloc cost of a block of n bytes (its header and rounding). */
+static uint64_t block_cost(size_t n) { return ((uint64_t)n + 16 + 15) & ~(uint64_t)15; }
+
+/* Adds n bytes to what the check holds (negative: released) and fails with
+ * ONNXSLIM_ELIMIT when the model's structure (its arena, which the handles
+ * the check asks for also grow) and the check's own bytes together exceed
+ * the model's max_memory (onnxslim_load_options). */
+static int charge(ck *c, int64_t n) {
+  c->used = n < 0 && (uint64_t)-n > c->used ? 0 : c->used + (uint64_t)n;
+  const onnxslim_model *m = c->model;
+  if (n < 0 || m->max_memory == ONNXSLIM_MAX_MEMORY_UNLIMITED) return 0;
+  uint64_t model = m->arena.total;
+  if (model + c->used <= m->max_memory) return 0;
+  if (!c->rc)
+    c->rc = onnxslim__err(ONNXSLIM_ELIMIT,
+                          "checking the model needs more memory than its max_memory allows "
+                          "(%llu bytes): the model's structure takes %llu, the check %llu so far "
+                          "(%zu problems in its report)",
+                          (unsigned long long)m->max_memory, (unsigned long long)model,
+                          (unsigned long long)c->used, c->rep ? c->rep->count : (size_t)0);
+  return c->rc;
 }
 
 /* ---- problem keys and the baseline ----------------------------------------- */
@@ -500,22 +516,29 @@ static int problem(ck *c, int code, const char *fmt, ...) {
   if (c->base && base_take(c->base, key)) return 0; /* the baseline has it */
   if (r->count == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 8;
+    if (charge(c, (int64_t)(block_cost(cap * sizeof(ck_item)) -
+                            (r->cap ? block_cost(r->cap * sizeof(ck_item)) : 0))))
+      return c->rc;
     ck_item *items = realloc(r->items, cap * sizeof *items);
     if (!items) return nomem(c);
     r->items = items;
     r->cap = cap;
   }
+  /* location and message in one block: "loc\0msg\0" */
+  size_t nl = c->path.len, nm = c->msg.len;
+  if (charge(c, (int64_t)block_cost(nl + nm + 2))) return c->rc;
+  char *both = malloc(nl + nm + 2);
+  if (!both) return nomem(c);
+  if (nl) memcpy(both, c->path.p, nl);
+  both[nl] = '\0';
+  if (nm) memcpy(both + nl + 1, c->msg.p, nm);
+  both[nl + 1 + nm] = '\0';
   ck_item *it = &r->items[r->count];
   it->code = code;
   it->key[0] = key[0];
   it->key[1] = key[1];
-  it->loc = str_dup(c->path.p ? c->path.p : "", c->path.len);
-  it->msg = str_dup(c->msg.p ? c->msg.p : "", c->msg.len);
-  if (!it->loc || !it->msg) {
-    free(it->loc);
-    free(it->msg);
-    return nomem(c);
-  }
+  it->loc = both;
+  it->msg = both + nl + 1;
   r->count++;
   return 0;
 }
@@ -1146,6 +1169,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
   ck_str why = {0};
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
+    if ((i & 4095) == 4095 && (rc = charge(c, 0)) != 0) break;
     const onnxslim_node *node = body_node(b, i);
     const char *name = node ? onnxslim_node_name(node) : NULL;
     const char *dom = node ? onnxslim_node_domain(node) : NULL;
@@ -1316,7 +1340,13 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
 
   /* maps sized once from the counts: no rehash however large the graph */
   size_t nvals = onnxslim_graph_input_count(g) + onnxslim_graph_initializer_count(g) +
-                 onnxslim_graph_sparse_initializer_count(g) + 2 * onnxslim_graph_node_count(g);
+                 onnxslim_graph_sparse_initializer_count(g);
+  for (size_t i = 0, nn = onnxslim_graph_node_count(g); i < nn && !rc; i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    nvals += node ? onnxslim_node_output_count(node) : 0;
+    /* the handles grow the model's arena as they are asked for */
+    if ((i & 4095) == 4095) rc = charge(c, 0);
+  }
   size_t ntypes = onnxslim_graph_input_count(g) + onnxslim_graph_output_count(g) +
                   onnxslim_graph_value_info_count(g);
   if (onnxslim_graph_initializer_count(g) > DEF_INIT_MAX ||
@@ -1328,6 +1358,8 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
              onnxslim__map_reserve(NULL, &types, ntypes)) {
     rc = nomem(c);
   }
+  int64_t maps = (int64_t)((s.values.cap + types.cap) * sizeof(osl_map_entry));
+  if (!rc) rc = charge(c, maps);
 
   /* graph inputs */
   size_t n = onnxslim_graph_input_count(g);
@@ -1453,6 +1485,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
 
   onnxslim__map_free(&s.values);
   onnxslim__map_free(&types);
+  charge(c, -maps);
   path_cut(c, gmark);
   return rc;
 }
@@ -1569,7 +1602,11 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   c.retype = retype;
   if (baseline) {
     int brc = base_build(&base, baseline, skip);
-    if (brc) return brc;
+    if (!brc) brc = charge(&c, (int64_t)block_cost((base.mask + 1) * sizeof(ck_slot)));
+    if (brc) {
+      free(base.slots);
+      return brc;
+    }
     c.base = &base;
   }
   c.rep = calloc(1, sizeof *c.rep);
