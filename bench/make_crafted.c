@@ -15,6 +15,8 @@
  *   chain N OUT   a sorted chain of N Add nodes, each reading its own FP32
  *                 initializer of 16 values (bench/make_chain.c's model,
  *                 written without the library: about 120 bytes a node).
+ *   relus N OUT   a sorted chain of N named Relu nodes, no initializer
+ *                 (about 36 bytes a node): a valid model.
  *
  * Usage: make_crafted KIND N OUT.onnx */
 #include <stdio.h>
@@ -88,7 +90,7 @@ static void fp32_init(pbuf *g, const char *name, long d0, long d1) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: make_crafted order|attrs|empty|chain N OUT.onnx\n");
+    fprintf(stderr, "usage: make_crafted order|attrs|empty|chain|relus N OUT.onnx\n");
     return 2;
   }
   const char *kind = argv[1];
@@ -144,6 +146,16 @@ int main(int argc, char **argv) {
       char out[32];
       snprintf(out, sizeof out, i == n - 1 ? "y" : "a%ld", i);
       node(&g, "Add", nm, in, 2, out, NULL);
+    }
+    vinfo(&g, G_OUTPUT, "y", 1, 16);
+  } else if (strcmp(kind, "relus") == 0) {
+    vinfo(&g, G_INPUT, "x", 1, 16);
+    for (long i = 0; i < n; i++) {
+      const char *in[1] = {a};
+      snprintf(a, sizeof a, i ? "v%ld" : "x", i - 1);
+      snprintf(b, sizeof b, i == n - 1 ? "y" : "v%ld", i);
+      snprintf(nm, sizeof nm, "r%ld", i);
+      node(&g, "Relu", nm, in, 1, b, NULL);
     }
     vinfo(&g, G_OUTPUT, "y", 1, 16);
   } else {
