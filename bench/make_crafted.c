@@ -17,6 +17,9 @@
  *                 written without the library: about 120 bytes a node).
  *   relus N OUT   a sorted chain of N named Relu nodes, no initializer
  *                 (about 36 bytes a node): a valid model.
+ *   funcs N OUT   N model-local functions (domain "x", named f0...) and
+ *                 N nodes of ops the default domain lacks (z0...): N
+ *                 `unknown_op` problems, each looked up among N functions.
  *
  * Usage: make_crafted KIND N OUT.onnx */
 #include <stdio.h>
@@ -90,7 +93,7 @@ static void fp32_init(pbuf *g, const char *name, long d0, long d1) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: make_crafted order|attrs|empty|chain|relus N OUT.onnx\n");
+    fprintf(stderr, "usage: make_crafted order|attrs|empty|chain|relus|funcs N OUT.onnx\n");
     return 2;
   }
   const char *kind = argv[1];
@@ -158,11 +161,31 @@ int main(int argc, char **argv) {
       node(&g, "Relu", nm, in, 1, b, NULL);
     }
     vinfo(&g, G_OUTPUT, "y", 1, 16);
+  } else if (strcmp(kind, "funcs") == 0) {
+    for (long i = 0; i < n; i++) {
+      const char *in[1] = {a};
+      snprintf(a, sizeof a, "v%ld", i);
+      snprintf(b, sizeof b, "u%ld", i);
+      snprintf(nm, sizeof nm, "z%ld", i);
+      node(&g, nm, NULL, in, 1, b, NULL);
+      vinfo(&g, G_INPUT, a, 1, 1);
+    }
+    pb_msg(&m, M_GRAPH, &g);
+    for (long i = 0; i < n; i++) {
+      pbuf fn = {0}, fo = {0};
+      snprintf(nm, sizeof nm, "f%ld", i);
+      pb_str(&fn, 1, nm);   /* FunctionProto.name */
+      pb_str(&fn, 10, "x"); /* domain */
+      pb_str(&fo, 1, "");
+      pb_int(&fo, 2, 17);
+      pb_msg(&fn, 9, &fo); /* opset_import */
+      pb_msg(&m, 25, &fn); /* ModelProto.functions */
+    }
   } else {
     fprintf(stderr, "make_crafted: unknown kind '%s'\n", kind);
     return 2;
   }
-  pb_msg(&m, M_GRAPH, &g);
+  if (g.n) pb_msg(&m, M_GRAPH, &g);
   pb_str(&op, 1, "");
   pb_int(&op, 2, 17);
   pb_msg(&m, M_OPSET, &op);

@@ -633,6 +633,29 @@ TEST(schema_unknown_op) {
   add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
   add_opset(&extra, M_OPSET, "com.example", 1);
   expect(&g, &extra, 0, 0, NULL, NULL);
+  /* ops of the default domain that model-local functions define (domain
+   * "" or "ai.onnx": the same) are not unknown; others still are */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "m1", "MyFn", L("y"), L("z1"), NULL, NULL);
+  add_node(&g, G_NODE, "m2", "MyFn", L("y"), L("z2"), "ai.onnx", NULL);
+  add_node(&g, G_NODE, "m3", "OtherFn", L("y"), L("z3"), "ai.onnx", NULL);
+  add_node(&g, G_NODE, "m4", "LocalFn", L("y"), L("z4"), NULL, NULL);
+  static const char *const outs[] = {"z1", "z2", "z3", "z4"};
+  for (int i = 0; i < 4; i++) add_vi(&g, G_OUTPUT, outs[i], ONNXSLIM_DTYPE_FLOAT);
+  static const char *const fns[][2] = {{"MyFn", "ai.onnx"}, {"OtherFn", "local"}, {"LocalFn", ""}};
+  for (int i = 0; i < 3; i++) {
+    pbuf fn = {0};
+    pb_str(&fn, F_NAME, fns[i][0]);
+    pb_str(&fn, F_INPUT, "a");
+    pb_str(&fn, F_OUTPUT, "b");
+    add_node(&fn, F_NODE, "id", "Identity", L("a"), L("b"), NULL, NULL);
+    add_opset(&fn, F_OPSET, "", 17);
+    if (fns[i][1][0]) pb_str(&fn, F_DOMAIN, fns[i][1]);
+    pb_msg(&extra, M_FUNCTIONS, &fn);
+  }
+  expect(&g, &extra, 1, ONNXSLIM_CHECK_UNKNOWN_OP, "graph 'main' node[4] 'm3'",
+         "domain 'ai.onnx' has no op 'OtherFn'");
 }
 
 TEST(schema_arity_and_attributes) {

@@ -288,6 +288,11 @@ typedef struct ck {
   /* bytes the check holds now (the report, its maps and tables), counted
    * with the model's structure against the model's max_memory */
   uint64_t used;
+  /* the model's functions by "domain\x1fname" (the default domain as ""),
+   * built on first use: keys in fnkeys */
+  osl_map fns;
+  char *fnkeys;
+  int fns_built;
 } ck;
 
 typedef struct ck_seg {
@@ -1021,18 +1026,48 @@ static void note_newer(ck *c, int d, const char *dom, int64_t opset, unsigned *n
           onnxslim__opschema_domain_max(d));
 }
 
-/* Is op_type a function of the model in domain dom? */
-static int is_model_function(const onnxslim_model *model, const char *dom, const char *op) {
-  size_t nf = model ? onnxslim_model_function_count(model) : 0;
+/* Appends the key of function (dom, name) to s: "domain\x1fname". */
+static void fn_key(ck_str *s, const char *dom, const char *name) {
+  str_add(s, "%s\x1f%s", is_onnx_domain(dom) ? "" : dom, name);
+}
+
+/* Enters the model's functions into c->fns (once): a lookup per node, not
+ * a scan of every function (50k nodes and functions took 583 s). */
+static int build_fns(ck *c) {
+  c->fns_built = 1;
+  size_t nf = onnxslim_model_function_count(c->model);
+  if (!nf) return 0;
+  ck_str keys = {0};
+  size_t *at = malloc(nf * sizeof *at);
+  if (!at) return nomem(c);
   for (size_t i = 0; i < nf; i++) {
-    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    const onnxslim_function *fn = onnxslim_model_function(c->model, i);
     const char *n = fn ? onnxslim_function_name(fn) : NULL;
     const char *d = fn ? onnxslim_function_domain(fn) : NULL;
-    if (n && d && strcmp(n, op) == 0 &&
-        (strcmp(d, dom) == 0 || (is_onnx_domain(d) && is_onnx_domain(dom))))
-      return 1;
+    at[i] = SIZE_MAX;
+    if (!n || !d) continue;
+    at[i] = keys.len;
+    fn_key(&keys, d, n);
+    str_add(&keys, "%c", 0); /* keys are NUL-separated in one block */
   }
-  return 0;
+  int rc = keys.oom ? nomem(c) : 0;
+  if (!rc) rc = charge(c, (int64_t)(block_cost(keys.cap) + 2 * nf * sizeof(osl_map_entry)));
+  if (!rc && onnxslim__map_reserve(NULL, &c->fns, nf)) rc = nomem(c);
+  for (size_t i = 0; i < nf && !rc; i++)
+    if (at[i] != SIZE_MAX && map_put(&c->fns, keys.p + at[i], NULL, 0, NULL) < 0) rc = nomem(c);
+  free(at);
+  c->fnkeys = keys.p;
+  return rc;
+}
+
+/* Is op_type a function of the model in domain dom? (-1: out of memory) */
+static int is_model_function(ck *c, const char *dom, const char *op) {
+  if (!c->fns_built && build_fns(c)) return -1;
+  if (!c->fns.len) return 0;
+  str_cut(&c->key, 0);
+  fn_key(&c->key, dom, op);
+  if (c->key.oom) return -1;
+  return map_find(&c->fns, c->key.p) != NULL;
 }
 
 /* Checks node i against its schema (location: the node). typed: follow
@@ -1054,7 +1089,8 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
   const osl_op_schema *sc = onnxslim__opschema_find(d, op, opset, &exists, &first);
   const char *dname = dom[0] ? dom : "ai.onnx";
   if (!sc || sc->deprecated) {
-    if (is_model_function(c->model, dom, op)) return 0;
+    int isfn = is_model_function(c, dom, op);
+    if (isfn) return isfn < 0 ? (c->rc ? c->rc : nomem(c)) : 0;
     if (sc)
       return problem(c, ONNXSLIM_CHECK_UNKNOWN_OP,
                      "op '%s' is deprecated at opset %" PRId64 " of domain '%s' (since %d)", op,
@@ -1636,6 +1672,8 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   free(c.key.p);
   free(c.segs);
   free(base.slots);
+  onnxslim__map_free(&c.fns);
+  free(c.fnkeys);
   if (!rc && c.note.oom) rc = nomem(&c);
   c.rep->note = c.note.p;
   if (rc) {

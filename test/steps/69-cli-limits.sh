@@ -32,6 +32,13 @@ mk attrs 1000000
 [ $r -eq 0 ] && [ -s "$tmp/a.onnx" ] &&
   ok "convert --to bf16 --verify of 1M attr_unknown problems (17 MB) under ulimit -v 2 GB: written" || bad "convert attrs 1M (exit $r): $(head -c 400 "$tmp/e")"
 
+# 50k nodes of unknown ops and 50k model-local functions (3.3 MB): each op
+# is looked up among the functions once, not by a scan of them (583 s before)
+mk funcs 50000
+(ulimit -v 1000000; timeout 60 "$cli" check "$tmp/funcs-50000.onnx" > "$tmp/o" 2> "$tmp/e"); r=$?
+[ $r -eq 1 ] && [ "$(wc -l < "$tmp/o")" -eq 50000 ] &&
+  ok "check of 50k unknown ops beside 50k model functions: 50000 problems within the timeout" || bad "check funcs (exit $r): $(head -c 400 "$tmp/e")"
+
 # diff of two chains of 500k Relu (18 MB each)
 mk relus 500000
 cp "$tmp/relus-500000.onnx" "$tmp/relus-b.onnx"
