@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# onnxslim convert --verify compares the converted model's problems with the
+# libonnxslim convert --verify compares the converted model's problems with the
 # input's by what they are, not by node index (onnxslim_check_options.baseline):
 # a model that is not topologically sorted converts (the inserted Casts shift
 # the indexes of its existing problems), a problem the conversion really adds
@@ -44,7 +44,7 @@ open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 
 EOF
   "$cli" convert "$tmp/dup.onnx" "$tmp/dupb.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 1 ] && [ ! -e "$tmp/dupb.onnx" ] &&
-    grep -q "^onnxslim: --verify: graph 'g' node\[1\] 'e_Cast': output 'e' is already defined as a graph input \[duplicate_output\]$" "$tmp/e" &&
+    grep -q "^libonnxslim: --verify: graph 'g' node\[1\] 'e_Cast': output 'e' is already defined as a graph input \[duplicate_output\]$" "$tmp/e" &&
     grep -q "fails 1 check that" "$tmp/e" &&
     ok "a problem the conversion adds (a Cast redefining a graph input): refused, nothing written" || bad "new problem (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dup.onnx" "$tmp/dupb.onnx" --gather-to bf16 --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
