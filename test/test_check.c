@@ -779,6 +779,29 @@ TEST(schema_unknown_op) {
   add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
   add_opset(&extra, M_OPSET, "com.example", 1);
   expect(&g, &extra, 0, 0, NULL, NULL);
+  /* ops of the default domain that model-local functions define (domain
+   * "" or "ai.onnx": the same) are not unknown; others still are */
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "m1", "MyFn", L("y"), L("z1"), NULL, NULL);
+  add_node(&g, G_NODE, "m2", "MyFn", L("y"), L("z2"), "ai.onnx", NULL);
+  add_node(&g, G_NODE, "m3", "OtherFn", L("y"), L("z3"), "ai.onnx", NULL);
+  add_node(&g, G_NODE, "m4", "LocalFn", L("y"), L("z4"), NULL, NULL);
+  static const char *const outs[] = {"z1", "z2", "z3", "z4"};
+  for (int i = 0; i < 4; i++) add_vi(&g, G_OUTPUT, outs[i], ONNXSLIM_DTYPE_FLOAT);
+  static const char *const fns[][2] = {{"MyFn", "ai.onnx"}, {"OtherFn", "local"}, {"LocalFn", ""}};
+  for (int i = 0; i < 3; i++) {
+    pbuf fn = {0};
+    pb_str(&fn, F_NAME, fns[i][0]);
+    pb_str(&fn, F_INPUT, "a");
+    pb_str(&fn, F_OUTPUT, "b");
+    add_node(&fn, F_NODE, "id", "Identity", L("a"), L("b"), NULL, NULL);
+    add_opset(&fn, F_OPSET, "", 17);
+    if (fns[i][1][0]) pb_str(&fn, F_DOMAIN, fns[i][1]);
+    pb_msg(&extra, M_FUNCTIONS, &fn);
+  }
+  expect(&g, &extra, 1, ONNXSLIM_CHECK_UNKNOWN_OP, "graph 'main' node[4] 'm3'",
+         "domain 'ai.onnx' has no op 'OtherFn'");
 }
 
 TEST(schema_arity_and_attributes) {
@@ -928,7 +951,7 @@ TEST(schema_untyped_io_and_skip) {
   o.flags = 4;
   CHECK(onnxslim_check_with(&r, m, &o) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_check_options_init(NULL, 1) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_check_options_init(&o, 2) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check_options_init(&o, ONNXSLIM_CHECK_OPTIONS_VERSION + 1) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_check_report_note(NULL) == NULL);
   onnxslim_model_free(m);
 
@@ -944,6 +967,134 @@ TEST(schema_untyped_io_and_skip) {
   CHECK(onnxslim_check_code_from_name("nope") == ONNXSLIM_ENOTFOUND);
   CHECK(strstr(onnxslim_error_last(), "'nope'") != NULL);
   CHECK(onnxslim_check_code_from_name(NULL) == ONNXSLIM_EINVAL);
+}
+
+/* The order problems of g: node[0] 'first' reads 'b' of node[1]
+ * 'second', node[2] (unnamed Neg) reads 'c' of node[3] 'third'. */
+static void unsorted_graph(pbuf *g) {
+  pb_str(g, G_NAME, "main");
+  add_node(g, G_NODE, "first", "Neg", L("b"), L("y"), NULL, NULL);
+  add_node(g, G_NODE, "second", "Relu", L("x"), L("b"), NULL, NULL);
+  add_node(g, G_NODE, NULL, "Neg", L("c"), L("z"), NULL, NULL);
+  add_node(g, G_NODE, "third", "Relu", L("x"), L("c"), NULL, NULL);
+  add_vi(g, G_INPUT, "x", ONNXSLIM_DTYPE_FLOAT);
+  add_vi(g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+  add_vi(g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+}
+
+/* A report of m against baseline (NULL: none), every kind checked. */
+static onnxslim_check_report *check_against(const onnxslim_model *m,
+                                            const onnxslim_check_report *baseline) {
+  onnxslim_check_options o;
+  onnxslim_check_report *r = NULL;
+  if (onnxslim_check_options_init(&o, 2) != 0) return NULL;
+  o.baseline = baseline;
+  if (onnxslim_check_with(&r, m, &o) != 0) return NULL;
+  return r;
+}
+
+TEST(baseline) {
+  n_skip = 0;
+  pbuf g = {0};
+  unsorted_graph(&g);
+  onnxslim_model *m = load(&g, NULL);
+  CHECK(m != NULL);
+  onnxslim_check_report *before = check_against(m, NULL), *r = NULL;
+  CHECK(before != NULL && onnxslim_check_report_count(before) == 2);
+  CHECK(has(before, ONNXSLIM_CHECK_ORDER, "graph 'main' node[0] 'first'", "by node[1] 'second'"));
+  CHECK(has(before, ONNXSLIM_CHECK_ORDER, "graph 'main' node[2] (Neg)", "by node[3] 'third'"));
+  /* the same model against its own report: nothing new */
+  r = check_against(m, before);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
+
+  /* a valid node inserted first shifts every index: the same problems,
+   * other locations and messages, none new */
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  const char *ins[1] = {"x"}, *outs[1] = {"x2"};
+  CHECK_OK(onnxslim_graph_add_node(gr, 0, "Relu", NULL, "front", ins, 1, outs, 1, NULL));
+  r = check_against(m, NULL);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 2);
+  CHECK(has(r, ONNXSLIM_CHECK_ORDER, "graph 'main' node[1] 'first'", "by node[2] 'second'"));
+  CHECK(has(r, ONNXSLIM_CHECK_ORDER, "graph 'main' node[3] (Neg)", "by node[4] 'third'"));
+  onnxslim_check_report_free(r);
+  r = check_against(m, before);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
+
+  /* a Cast inserted between 'second' and its reader: 'first' now reads a
+   * value the Cast produces later; still the same problem (its input) */
+  onnxslim_node *cast = NULL;
+  CHECK_OK(onnxslim_insert_cast_after(gr, "b", ONNXSLIM_DTYPE_FLOAT, NULL, 0, NULL, &cast));
+  r = check_against(m, NULL);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 2);
+  onnxslim_check_report_free(r);
+  r = check_against(m, before);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
+
+  /* problems the baseline does not have are reported: an undefined input,
+   * and a second node named 'first' reading 'b' early (the baseline's one
+   * 'first'/'b' problem cancels one of the two) */
+  const char *ins2[1] = {"nope"}, *outs2[1] = {"q"};
+  CHECK_OK(onnxslim_graph_add_node(gr, 0, "Relu", NULL, "stray", ins2, 1, outs2, 1, NULL));
+  const char *ins3[1] = {"b"}, *outs3[1] = {"q2"};
+  CHECK_OK(onnxslim_graph_add_node(gr, 0, "Neg", NULL, "first", ins3, 1, outs3, 1, NULL));
+  r = check_against(m, before);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 2);
+  CHECK(has(r, ONNXSLIM_CHECK_UNDEFINED_INPUT, "graph 'main' node[1] 'stray'", "'nope'"));
+  CHECK(onnxslim_check_report_code(r, 0) == ONNXSLIM_CHECK_ORDER ||
+        onnxslim_check_report_code(r, 1) == ONNXSLIM_CHECK_ORDER);
+  onnxslim_check_report_free(r);
+  /* a skipped kind is neither looked for nor matched */
+  onnxslim_check_options o;
+  const int skip[] = {ONNXSLIM_CHECK_UNDEFINED_INPUT};
+  CHECK_OK(onnxslim_check_options_init(&o, ONNXSLIM_CHECK_OPTIONS_VERSION));
+  CHECK(o.version == 2 && o.baseline == NULL);
+  o.baseline = before;
+  o.skip = skip;
+  o.n_skip = 1;
+  CHECK_OK(onnxslim_check_with(&r, m, &o));
+  CHECK(onnxslim_check_report_count(r) == 1 &&
+        onnxslim_check_report_code(r, 0) == ONNXSLIM_CHECK_ORDER);
+  onnxslim_check_report_free(r);
+  /* version 1 has no baseline: init writes only its fields, check_with
+   * reads only them */
+  o.baseline = before;
+  CHECK_OK(onnxslim_check_options_init(&o, 1));
+  CHECK(o.version == 1 && o.baseline == before);
+  CHECK_OK(onnxslim_check_with(&r, m, &o));
+  CHECK(onnxslim_check_report_count(r) == 4);
+  onnxslim_check_report_free(r);
+  onnxslim_check_report_free(before);
+  onnxslim_model_free(m);
+
+  /* many problems: 100k unnamed nodes out of order, compared in linear
+   * time (the test harness bounds the run; quadratic took minutes) */
+  enum { MANY = 100000 };
+  g = (pbuf){0};
+  pb_str(&g, G_NAME, "main");
+  char a[32], b[32];
+  for (int i = MANY; i >= 1; i--) {
+    snprintf(a, sizeof a, "v%d", i - 1);
+    snprintf(b, sizeof b, "v%d", i);
+    add_node(&g, G_NODE, NULL, "Relu", L(a), L(b), NULL, NULL);
+  }
+  add_node(&g, G_NODE, NULL, "Relu", L("x"), L("v0"), NULL, NULL);
+  add_vi(&g, G_INPUT, "x", ONNXSLIM_DTYPE_FLOAT);
+  snprintf(b, sizeof b, "v%d", (int)MANY);
+  add_vi(&g, G_OUTPUT, b, ONNXSLIM_DTYPE_FLOAT);
+  m = load(&g, NULL);
+  CHECK(m != NULL);
+  before = check_against(m, NULL);
+  CHECK(before != NULL && onnxslim_check_report_count(before) == MANY);
+  CHECK_OK(onnxslim_graph_add_node(onnxslim_model_graph(m), 0, "Relu", NULL, "front", ins, 1, outs,
+                                   1, NULL));
+  r = check_against(m, before);
+  CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
+  onnxslim_check_report_free(r);
+  onnxslim_check_report_free(before);
+  onnxslim_model_free(m);
 }
 
 TEST(schema_newer_opset_note) {
@@ -1115,6 +1266,7 @@ int main(int argc, char **argv) {
   RUN(schema_type_constraints);
   RUN(schema_untyped_io_and_skip);
   RUN(schema_newer_opset_note);
+  RUN(baseline);
   RUN(bert_tiny_is_valid);
   return t_done();
 }

@@ -616,6 +616,42 @@ static void expect_limit(const char *what, const pbuf *b, const onnxslim_load_op
   CHECK((double)rss * 1024 < (double)b->n + (96 << 20));
 }
 
+/* A check counts what it holds (its report, its maps) and what the handles
+ * it asks for add to the model's arena against the model's max_memory:
+ * 200000 empty nodes (400 KB; 200000 unknown_op problems) load within 48
+ * MB (about 35), and checking them needs more (about 25 MB for the report
+ * and the handles): ONNXSLIM_ELIMIT, no report; with room
+ * the same check succeeds. (Before, a check of 6M empty nodes, 12 MB,
+ * peaked at 3.6 GB.) */
+TEST(memory_check_counts) {
+  static const uint8_t node[] = {0x0a, 0x00}; /* GraphProto.node {} */
+  pbuf b = repeated(node, sizeof node, 200000, 1, 0);
+  onnxslim_load_options o = ONNXSLIM_LOAD_OPTIONS_INIT;
+  o.max_memory = 48 << 20;
+  onnxslim_model *m = NULL;
+  onnxslim_check_report *r = NULL;
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BORROW, &o));
+  CHECK(onnxslim_check(&r, m, 0) == ONNXSLIM_ELIMIT && r == NULL);
+  CHECK(strstr(onnxslim_error_last(), "max_memory") != NULL);
+  onnxslim_model_free(m);
+  o.max_memory = 512 << 20;
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BORROW, &o));
+  CHECK_OK(onnxslim_check(&r, m, 0));
+  CHECK(onnxslim_check_report_count(r) == 200000);
+  onnxslim_check_report_free(r);
+  onnxslim_model_free(m);
+  /* reading a node's inputs, outputs and attributes builds no list in the
+   * model's arena (80 bytes per field number and node: 48 MB here), so
+   * the check fits in 80 MB */
+  o.max_memory = 80 << 20;
+  CHECK_OK(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BORROW, &o));
+  CHECK_OK(onnxslim_check(&r, m, 0));
+  CHECK(onnxslim_check_report_count(r) == 200000);
+  onnxslim_check_report_free(r);
+  onnxslim_model_free(m);
+  free(b.p);
+}
+
 /* The attacks of the report, under the default limit: refused with
  * ONNXSLIM_ELIMIT after one pass over the offending message, allocating
  * (almost) nothing. Without a limit they took 80x their size. */
@@ -735,6 +771,7 @@ int main(int argc, char **argv) {
   RUN(memory_options_versions);
   RUN(memory_small_limits);
   RUN(memory_crafted_default_limit);
+  RUN(memory_check_counts);
   cleanup_tmp();
   return t_done();
 }

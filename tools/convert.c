@@ -694,13 +694,18 @@ static int plan_save(const onnxslim_model *model, const char *in, const char *ou
  */
 /* The check --verify runs: every kind but tensor_size (the converted
  * tensors are pending transforms; reading them would convert them in memory,
- * and their sizes are right by construction). NULL on failure (reported). */
-static onnxslim_check_report *verify_check(const onnxslim_model *model, const char *what) {
+ * and their sizes are right by construction). With a baseline (the input's
+ * report) only the problems the baseline does not have are reported,
+ * compared by what they are, not by node index (onnxslim_check_options).
+ * NULL on failure (reported). */
+static onnxslim_check_report *verify_check(const onnxslim_model *model, const char *what,
+                                           const onnxslim_check_report *baseline) {
   static const int skip[] = {ONNXSLIM_CHECK_TENSOR_SIZE};
   onnxslim_check_options o = ONNXSLIM_CHECK_OPTIONS_INIT;
   onnxslim_check_report *r = NULL;
   o.skip = skip;
   o.n_skip = 1;
+  o.baseline = baseline;
   if (onnxslim_check_with(&r, model, &o) != ONNXSLIM_OK) {
     fail_lib("--verify: cannot check %s", what);
     return NULL;
@@ -708,34 +713,18 @@ static onnxslim_check_report *verify_check(const onnxslim_model *model, const ch
   return r;
 }
 
-/* 1 if problem i of r is in before (same code, location and message). */
-static int had_problem(const onnxslim_check_report *before, const onnxslim_check_report *r,
-                       size_t i) {
-  size_t k, n = onnxslim_check_report_count(before);
-  int code = onnxslim_check_report_code(r, i);
-  const char *loc = onnxslim_check_report_location(r, i);
-  const char *msg = onnxslim_check_report_message(r, i);
-  for (k = 0; k < n; k++)
-    if (onnxslim_check_report_code(before, k) == code &&
-        strcmp(onnxslim_check_report_location(before, k), loc) == 0 &&
-        strcmp(onnxslim_check_report_message(before, k), msg) == 0)
-      return 1;
-  return 0;
-}
-
 /* --verify: the model about to be written must not fail a check that IN
  * passed. Prints the new problems and returns EXIT_FAILURE (nothing is
  * written then), or EXIT_SUCCESS. */
 static int verify_model(const onnxslim_model *model, const onnxslim_check_report *before,
                         const char *in, const char *out, const convert_settings *cs) {
-  onnxslim_check_report *r = verify_check(model, "the converted model");
-  size_t i, n, fresh = 0;
+  onnxslim_check_report *r = verify_check(model, "the converted model", before);
+  size_t i, fresh;
   strbuf a = {0}, b = {0};
   if (!r) return EXIT_FAILURE;
-  n = onnxslim_check_report_count(r);
-  for (i = 0; i < n; i++) {
-    if (had_problem(before, r, i)) continue;
-    if (!fresh++) fflush(stdout);
+  fresh = onnxslim_check_report_count(r);
+  if (fresh) fflush(stdout);
+  for (i = 0; i < fresh; i++) {
     fprintf(stderr, "%s: --verify: %s: %s [%s]\n", progname,
             esc(&a, onnxslim_check_report_location(r, i)),
             esc(&b, onnxslim_check_report_message(r, i)),
@@ -776,7 +765,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   status = plan_save(model, in, out, cs, &sp);
   if (status != PARSE_CONTINUE) goto done;
   status = EXIT_FAILURE;
-  if (!cs->no_verify && !(before = verify_check(model, in))) goto done;
+  if (!cs->no_verify && !(before = verify_check(model, in, NULL))) goto done;
   if (cs->toposort && onnxslim_cleanup_toposort(onnxslim_model_graph(model),
                                                 ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
     fail_lib("cannot sort '%s'", in);

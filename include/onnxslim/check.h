@@ -135,7 +135,12 @@ typedef enum onnxslim_check_code {
  * fields (float_data, ...) are decoded once and cached in the model, as
  * onnxslim_tensor_data() does. The model is not modified otherwise; handles
  * and strings borrowed from it stay valid.
- * Errors: ONNXSLIM_EINVAL (NULL out or model, flags not 0), ONNXSLIM_ENOMEM.
+ * Memory: the model's structure (which the lookups of the check grow) and
+ * what the check holds (its report, about 100 bytes a problem, and its maps)
+ * count together against the model's max_memory (onnxslim_load_options):
+ * over it the check stops with ONNXSLIM_ELIMIT (since 0.2.0).
+ * Errors: ONNXSLIM_EINVAL (NULL out or model, flags not 0), ONNXSLIM_ENOMEM,
+ * ONNXSLIM_ELIMIT (over max_memory).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model,
@@ -186,8 +191,9 @@ ONNXSLIM_API int onnxslim_check_report_code(const onnxslim_check_report *report,
  */
 ONNXSLIM_API const char *onnxslim_check_report_note(const onnxslim_check_report *report);
 
-/** Current version of onnxslim_check_options. @since 0.2.0 */
-#define ONNXSLIM_CHECK_OPTIONS_VERSION 1
+/** Current version of onnxslim_check_options: 2 added baseline.
+ * @since 0.2.0 */
+#define ONNXSLIM_CHECK_OPTIONS_VERSION 2
 
 /**
  * onnxslim_check_options.flags: read the bytes of every tensor in external
@@ -215,13 +221,33 @@ typedef struct onnxslim_check_options {
   /** ONNXSLIM_CHECK_VERIFY_CHECKSUMS or 0; other bits are reserved and
    * must be 0. */
   unsigned int flags;
+  /** Since version 2 (0.2.0). A report of an earlier check (typically of
+   * the model before an edit or a conversion, or of the model it was made
+   * from), borrowed for the call: the new report then holds only the
+   * problems `baseline` does not have, so that a pass can tell the
+   * problems it introduced from the ones its input already had. Problems
+   * are compared by what they are, not by where in the node lists they are:
+   * their kind, the nodes on their location named by node name (an
+   * unnamed node by its op_type and output names) instead of by index, the
+   * rest of the location, and the message, except that an `order` problem
+   * is compared by the input it is about and a `duplicate_output` problem
+   * by the output it is about (their messages name another node by its
+   * index). Inserting or removing nodes thus shifts no problem out of the
+   * baseline. Each baseline problem cancels one equal problem: a problem
+   * found twice where the baseline has it once is reported once. The cost
+   * is linear in the number of problems of both reports. NULL: every
+   * problem is reported. */
+  const onnxslim_check_report *baseline;
 } onnxslim_check_options;
 
 #define ONNXSLIM_CHECK_OPTIONS_INIT \
-  { ONNXSLIM_CHECK_OPTIONS_VERSION, NULL, 0, 0 }
+  { ONNXSLIM_CHECK_OPTIONS_VERSION, NULL, 0, 0, NULL }
 
 /**
- * Sets *opts to the defaults of the given version (1): every check on.
+ * Sets *opts to the defaults of the given version (1 to
+ * ONNXSLIM_CHECK_OPTIONS_VERSION): every check on, no baseline. Only the
+ * fields of that version are written, so a caller built against an older
+ * header passes its own version.
  * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
  * @since 0.2.0
  */
@@ -230,7 +256,9 @@ ONNXSLIM_API int onnxslim_check_options_init(onnxslim_check_options *opts, unsig
 /**
  * onnxslim_check() with options: `opts` NULL checks everything (the same
  * as onnxslim_check(out, model, 0)). Problems of a skipped kind are not
- * looked for and never appear in the report.
+ * looked for and never appear in the report. With opts->baseline (version
+ * 2) the report holds only the problems the baseline report does not
+ * have (see onnxslim_check_options.baseline); its note is the model's.
  * Ownership and errors as onnxslim_check(); also ONNXSLIM_EINVAL for an
  * unknown opts->version, reserved flags set or a skip entry that is no code;
  * with ONNXSLIM_CHECK_VERIFY_CHECKSUMS, ONNXSLIM_EIO when external data

@@ -74,7 +74,10 @@ typedef struct onnxslim_load_options {
    * pass over the offending message and before allocating for it. 0 =
    * ONNXSLIM_DEFAULT_MAX_MEMORY (also for versions 1 and 2);
    * ONNXSLIM_MAX_MEMORY_UNLIMITED for no limit. Later calls (lookups,
-   * edits, saves) may allocate more. */
+   * edits, saves) may allocate more; onnxslim_check() counts what it
+   * holds (its report and maps) and what its lookups add to the model's
+   * structure against this limit (ONNXSLIM_ELIMIT when over, since
+   * 0.2.0). */
   uint64_t max_memory;
   /** Since version 4 (0.2.0). Called as the load goes on (see
    * onnxslim_progress_fn in onnxslim/common.h): total is the size of the

@@ -19,12 +19,18 @@
 #include "opschema/opschema.h"
 #include "passes/passes.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 /* ---- report ---------------------------------------------------------------- */
 
 typedef struct ck_item {
   int code;
   char *loc;
   char *msg;
+  /* what the problem is, independent of node indexes (ck_key()): a
+   * baseline's problems are found by it */
+  uint64_t key[2];
 } ck_item;
 
 struct onnxslim_check_report {
@@ -35,10 +41,7 @@ struct onnxslim_check_report {
 
 void onnxslim_check_report_free(onnxslim_check_report *report) {
   if (!report) return;
-  for (size_t i = 0; i < report->count; i++) {
-    free(report->items[i].loc);
-    free(report->items[i].msg);
-  }
+  for (size_t i = 0; i < report->count; i++) free(report->items[i].loc); /* and msg */
   free(report->items);
   free(report->note);
   free(report);
@@ -101,13 +104,24 @@ int onnxslim_check_code_from_name(const char *name) {
                        name);
 }
 
+/* Size of each version of onnxslim_check_options: fields are only appended. */
+static size_t check_options_size(unsigned int version) {
+  switch (version) {
+  case 1: return offsetof(onnxslim_check_options, baseline);
+  case 2: return sizeof(onnxslim_check_options);
+  default: return 0;
+  }
+}
+
 int onnxslim_check_options_init(onnxslim_check_options *opts, unsigned int version) {
   if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_options_init: opts is NULL");
-  if (version != 1)
+  size_t size = check_options_size(version);
+  if (!size)
     return onnxslim__err_options_version("onnxslim_check_options_init", "check options", version,
                                          ONNXSLIM_CHECK_OPTIONS_VERSION);
   onnxslim_check_options d = ONNXSLIM_CHECK_OPTIONS_INIT;
-  *opts = d;
+  d.version = version;
+  memcpy(opts, &d, size);
   return 0;
 }
 
@@ -195,15 +209,6 @@ static void str_cut(ck_str *s, size_t len) {
   }
 }
 
-static char *str_dup(const char *s, size_t n) {
-  char *p = malloc(n + 1);
-  if (p) {
-    memcpy(p, s, n);
-    p[n] = '\0';
-  }
-  return p;
-}
-
 /* ---- name map ------------------------------------------------------------- *
  * The library's map (map.c), slots from malloc; keys are borrowed from the
  * model. An entry's value is the item defining the name, its num a DEF_* or
@@ -280,7 +285,41 @@ typedef struct ck {
   const osl_retype *retype; /* element types to assume (an edit's check), or NULL */
   unsigned flags;           /* ONNXSLIM_CHECK_VERIFY_CHECKSUMS */
   uint8_t *chunk;           /* the buffer checksums are computed through */
+  /* the node segments of path (" node[3] 'name'", from at to end), in
+   * order: a problem's key names these nodes by identity, not by index */
+  struct ck_seg *segs;
+  size_t nsegs, capsegs;
+  /* what an order or duplicate_output problem is about ("input", name),
+   * keyed instead of its message (which names another node by index) */
+  const char *subj_what, *subj_name;
+  ck_str key;
+  struct ck_base *base; /* the baseline's problems not yet matched, or NULL */
+  /* bytes the check holds now (the report, its maps and tables), counted
+   * with the model's structure against the model's max_memory */
+  uint64_t used;
+  /* the model's functions by "domain\x1fname" (the default domain as ""),
+   * built on first use: keys in fnkeys */
+  osl_map fns;
+  char *fnkeys;
+  int fns_built;
 } ck;
+
+typedef struct ck_seg {
+  size_t at, end;
+  const onnxslim_node *node;
+} ck_seg;
+
+/* The problems of a baseline report, by key, each with how many of it are
+ * left to cancel: open addressing, linear probing. */
+typedef struct ck_slot {
+  uint64_t key[2];
+  size_t left;
+  int used;
+} ck_slot;
+typedef struct ck_base {
+  ck_slot *slots;
+  size_t mask;
+} ck_base;
 
 /* The data type of tensor t, or the one c->retype gives it. */
 static int32_t tensor_dtype(const ck *c, const onnxslim_tensor *t) {
@@ -308,12 +347,34 @@ static int nomem(ck *c) {
 }
 
 static void push_node(ck *c, const onnxslim_node *node, size_t index, const char *name) {
+  size_t at = c->path.len;
   if (name[0]) {
     str_add(&c->path, " node[%zu] '%s'", index, name);
   } else {
     const char *op = onnxslim_node_op_type(node);
     str_add(&c->path, " node[%zu] (%s)", index, op ? op : "?");
   }
+  if (c->path.oom) return;
+  if (c->nsegs == c->capsegs) {
+    size_t cap = c->capsegs ? c->capsegs * 2 : 16;
+    ck_seg *segs = realloc(c->segs, cap * sizeof *segs);
+    if (!segs) {
+      c->path.oom = 1; /* reported by the next problem() */
+      return;
+    }
+    c->segs = segs;
+    c->capsegs = cap;
+  }
+  ck_seg *sg = &c->segs[c->nsegs++];
+  sg->at = at;
+  sg->end = c->path.len;
+  sg->node = node;
+}
+
+/* Cuts the path back to len (a mark), with its node segments. */
+static void path_cut(ck *c, size_t len) {
+  while (c->nsegs && c->segs[c->nsegs - 1].at >= len) c->nsegs--;
+  str_cut(&c->path, len);
 }
 
 /* Appends the pending node (ck.pend) to the path: before the path is read
@@ -342,6 +403,111 @@ static size_t pend_item(ck *c, const char *what, const char *name, size_t index)
   return c->path.len;
 }
 
+/* ---- memory ------------------------------------------------------------------ */
+
+/* Rough malloc cost of a block of n bytes (its header and rounding). */
+static uint64_t block_cost(size_t n) { return ((uint64_t)n + 16 + 15) & ~(uint64_t)15; }
+
+/* Adds n bytes to what the check holds (negative: released) and fails with
+ * ONNXSLIM_ELIMIT when the model's structure (its arena, which the handles
+ * the check asks for also grow) and the check's own bytes together exceed
+ * the model's max_memory (onnxslim_load_options). */
+static int charge(ck *c, int64_t n) {
+  c->used = n < 0 && (uint64_t)-n > c->used ? 0 : c->used + (uint64_t)n;
+  const onnxslim_model *m = c->model;
+  if (n < 0 || m->max_memory == ONNXSLIM_MAX_MEMORY_UNLIMITED) return 0;
+  uint64_t model = m->arena.total;
+  if (model + c->used <= m->max_memory) return 0;
+  if (!c->rc)
+    c->rc = onnxslim__err(ONNXSLIM_ELIMIT,
+                          "checking the model needs more memory than its max_memory allows "
+                          "(%llu bytes): the model's structure takes %llu, the check %llu so far "
+                          "(%zu problems in its report)",
+                          (unsigned long long)m->max_memory, (unsigned long long)model,
+                          (unsigned long long)c->used, c->rep ? c->rep->count : (size_t)0);
+  return c->rc;
+}
+
+/* ---- problem keys and the baseline ----------------------------------------- */
+
+static void str_putn(ck_str *s, const char *p, size_t n) { str_add(s, "%.*s", (int)n, p); }
+
+/* The key of a problem of kind `code` at the current path with message
+ * c->msg (or about c->subj_what / c->subj_name): a 128-bit hash of the
+ * code, the path with each node named by identity (its name; an unnamed
+ * node by op_type and output names) instead of its index, and the message
+ * or subject. 0, or -1 when out of memory. */
+static int ck_key(ck *c, int code, uint64_t key[2]) {
+  ck_str *k = &c->key;
+  str_cut(k, 0);
+  str_add(k, "%d\x1f", code);
+  const char *p = c->path.p ? c->path.p : "";
+  size_t at = 0;
+  for (size_t i = 0; i < c->nsegs; i++) {
+    const ck_seg *sg = &c->segs[i];
+    if (sg->at < at || sg->end > c->path.len) continue; /* cannot happen: cut with path_cut */
+    str_putn(k, p + at, sg->at - at);
+    const char *name = onnxslim_node_name(sg->node);
+    if (name && name[0]) {
+      str_add(k, " node\x1e%s\x1e", name);
+    } else {
+      const char *op = onnxslim_node_op_type(sg->node);
+      str_add(k, " node\x1d%s", op ? op : "");
+      size_t nout = onnxslim_node_output_count(sg->node);
+      for (size_t j = 0; j < nout; j++) {
+        const char *o = onnxslim_node_output(sg->node, j);
+        str_add(k, "\x1d%s", o ? o : "");
+      }
+      str_add(k, "\x1e");
+    }
+    at = sg->end;
+  }
+  str_putn(k, p + at, c->path.len - at);
+  if (c->subj_what) str_add(k, "\x1f%s\x1f%s", c->subj_what, c->subj_name);
+  else str_add(k, "\x1f%s", c->msg.p ? c->msg.p : "");
+  if (k->oom) return -1;
+  XXH128_hash_t h = XXH3_128bits(k->p, k->len);
+  key[0] = h.low64;
+  key[1] = h.high64;
+  return 0;
+}
+
+static size_t base_slot(const ck_base *b, const uint64_t key[2]) {
+  size_t i = (size_t)(key[0] ^ (key[1] >> 7)) & b->mask;
+  while (b->slots[i].used && (b->slots[i].key[0] != key[0] || b->slots[i].key[1] != key[1]))
+    i = (i + 1) & b->mask;
+  return i;
+}
+
+/* Enters the problems of report r (of kinds not in skip). 0 or ENOMEM. */
+static int base_build(ck_base *b, const onnxslim_check_report *r, unsigned skip) {
+  size_t cap = 16;
+  while (cap < 2 * r->count) {
+    if (cap > SIZE_MAX / 2 / sizeof *b->slots) return onnxslim__err_nomem("checking the model");
+    cap *= 2;
+  }
+  b->slots = calloc(cap, sizeof *b->slots);
+  if (!b->slots) return onnxslim__err_nomem("checking the model");
+  b->mask = cap - 1;
+  for (size_t i = 0; i < r->count; i++) {
+    if (skip & (1u << r->items[i].code)) continue;
+    ck_slot *sl = &b->slots[base_slot(b, r->items[i].key)];
+    sl->used = 1;
+    sl->key[0] = r->items[i].key[0];
+    sl->key[1] = r->items[i].key[1];
+    sl->left++;
+  }
+  return 0;
+}
+
+/* 1 (and one fewer left) when the baseline has a problem of this key left. */
+static int base_take(ck_base *b, const uint64_t key[2]) {
+  ck_slot *sl = &b->slots[base_slot(b, key)];
+  if (!sl->used || !sl->left) return 0;
+  sl->left--;
+  return 1;
+}
+
 /* Adds a problem at the current path. */
 static int problem(ck *c, int code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -359,22 +525,34 @@ static int problem(ck *c, int code, const char *fmt, ...) {
   str_vadd(&c->msg, fmt, ap);
   va_end(ap);
   if (c->msg.oom) return nomem(c);
+  uint64_t key[2];
+  if (ck_key(c, code, key)) return nomem(c);
+  if (c->base && base_take(c->base, key)) return 0; /* the baseline has it */
   if (r->count == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 8;
+    if (charge(c, (int64_t)(block_cost(cap * sizeof(ck_item)) -
+                            (r->cap ? block_cost(r->cap * sizeof(ck_item)) : 0))))
+      return c->rc;
     ck_item *items = realloc(r->items, cap * sizeof *items);
     if (!items) return nomem(c);
     r->items = items;
     r->cap = cap;
   }
+  /* location and message in one block: "loc\0msg\0" */
+  size_t nl = c->path.len, nm = c->msg.len;
+  if (charge(c, (int64_t)block_cost(nl + nm + 2))) return c->rc;
+  char *both = malloc(nl + nm + 2);
+  if (!both) return nomem(c);
+  if (nl) memcpy(both, c->path.p, nl);
+  both[nl] = '\0';
+  if (nm) memcpy(both + nl + 1, c->msg.p, nm);
+  both[nl + 1 + nm] = '\0';
   ck_item *it = &r->items[r->count];
   it->code = code;
-  it->loc = str_dup(c->path.p ? c->path.p : "", c->path.len);
-  it->msg = str_dup(c->msg.p ? c->msg.p : "", c->msg.len);
-  if (!it->loc || !it->msg) {
-    free(it->loc);
-    free(it->msg);
-    return nomem(c);
-  }
+  it->key[0] = key[0];
+  it->key[1] = key[1];
+  it->loc = both;
+  it->msg = both + nl + 1;
   r->count++;
   return 0;
 }
@@ -554,7 +732,7 @@ static int check_sparse(ck *c, const onnxslim_sparse_tensor *s) {
   if (ix) {
     size_t mark = push(c, " indices");
     int rc = check_tensor(c, ix);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   return 0;
@@ -654,10 +832,13 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
       if (why.oom) {
         rc = nomem(c);
       } else {
+        c->subj_what = "output";
+        c->subj_name = out;
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "output '%s' is already defined as %s",
                      out, why.p);
+        c->subj_what = NULL;
       }
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
   free(why.p);
@@ -684,7 +865,7 @@ static int check_attr_tensors(ck *c, const onnxslim_attr *a, int type) {
       const onnxslim_sparse_tensor *s = onnxslim_attr_list_sparse_tensor(a, k);
       rc = s ? check_sparse(c, s) : failed(c);
     }
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   return 0;
@@ -719,12 +900,12 @@ static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map
         c->in_subgraph++;
         rc = sg ? check_graph(c, sg, s, opsets) : failed(c);
         c->in_subgraph--;
-        str_cut(&c->path, mk);
+        path_cut(c, mk);
       }
     } else {
       rc = check_attr_tensors(c, a, type);
     }
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   return 0;
@@ -850,7 +1031,7 @@ static int bind_problem(ck *c, const onnxslim_node *node, int which, const char 
   va_end(ap);
   int rc = m.oom ? nomem(c) : problem(c, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "%s", m.p);
   free(m.p);
-  str_cut(&c->path, mark);
+  path_cut(c, mark);
   return rc;
 }
 
@@ -912,18 +1093,48 @@ static void note_newer(ck *c, int d, const char *dom, int64_t opset, unsigned *n
           onnxslim__opschema_domain_max(d));
 }
 
-/* Is op_type a function of the model in domain dom? */
-static int is_model_function(const onnxslim_model *model, const char *dom, const char *op) {
-  size_t nf = model ? onnxslim_model_function_count(model) : 0;
+/* Appends the key of function (dom, name) to s: "domain\x1fname". */
+static void fn_key(ck_str *s, const char *dom, const char *name) {
+  str_add(s, "%s\x1f%s", is_onnx_domain(dom) ? "" : dom, name);
+}
+
+/* Enters the model's functions into c->fns (once): a lookup per node, not
+ * a scan of every function (50k nodes and functions took 583 s). */
+static int build_fns(ck *c) {
+  c->fns_built = 1;
+  size_t nf = onnxslim_model_function_count(c->model);
+  if (!nf) return 0;
+  ck_str keys = {0};
+  size_t *at = malloc(nf * sizeof *at);
+  if (!at) return nomem(c);
   for (size_t i = 0; i < nf; i++) {
-    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    const onnxslim_function *fn = onnxslim_model_function(c->model, i);
     const char *n = fn ? onnxslim_function_name(fn) : NULL;
     const char *d = fn ? onnxslim_function_domain(fn) : NULL;
-    if (n && d && strcmp(n, op) == 0 &&
-        (strcmp(d, dom) == 0 || (is_onnx_domain(d) && is_onnx_domain(dom))))
-      return 1;
+    at[i] = SIZE_MAX;
+    if (!n || !d) continue;
+    at[i] = keys.len;
+    fn_key(&keys, d, n);
+    str_add(&keys, "%c", 0); /* keys are NUL-separated in one block */
   }
-  return 0;
+  int rc = keys.oom ? nomem(c) : 0;
+  if (!rc) rc = charge(c, (int64_t)(block_cost(keys.cap) + 2 * nf * sizeof(osl_map_entry)));
+  if (!rc && onnxslim__map_reserve(NULL, &c->fns, nf)) rc = nomem(c);
+  for (size_t i = 0; i < nf && !rc; i++)
+    if (at[i] != SIZE_MAX && map_put(&c->fns, keys.p + at[i], NULL, 0, NULL) < 0) rc = nomem(c);
+  free(at);
+  c->fnkeys = keys.p;
+  return rc;
+}
+
+/* Is op_type a function of the model in domain dom? (-1: out of memory) */
+static int is_model_function(ck *c, const char *dom, const char *op) {
+  if (!c->fns_built && build_fns(c)) return -1;
+  if (!c->fns.len) return 0;
+  str_cut(&c->key, 0);
+  fn_key(&c->key, dom, op);
+  if (c->key.oom) return -1;
+  return map_find(&c->fns, c->key.p) != NULL;
 }
 
 /* Checks node i against its schema (location: the node). typed: follow
@@ -945,7 +1156,8 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
   const osl_op_schema *sc = onnxslim__opschema_find(d, op, opset, &exists, &first);
   const char *dname = dom[0] ? dom : "ai.onnx";
   if (!sc || sc->deprecated) {
-    if (is_model_function(c->model, dom, op)) return 0;
+    int isfn = is_model_function(c, dom, op);
+    if (isfn) return isfn < 0 ? (c->rc ? c->rc : nomem(c)) : 0;
     if (sc)
       return problem(c, ONNXSLIM_CHECK_UNKNOWN_OP,
                      "op '%s' is deprecated at opset %" PRId64 " of domain '%s' (since %d)", op,
@@ -983,7 +1195,7 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
       size_t mark = push(c, " input[%zu]", k);
       rc = problem(c, ONNXSLIM_CHECK_ARITY, "input %zu ('%s' of %s) is required but empty", k,
                    OSL_OPS_STR(fin[k].name), op);
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
   /* attributes */
@@ -1001,7 +1213,7 @@ static int check_schema(ck *c, const onnxslim_node *node, scope *s, const osl_ma
     else if (at != sa->type)
       rc = problem(c, ONNXSLIM_CHECK_ATTR_TYPE, "attribute '%s' of %s is %s, the schema says %s",
                    an, op, attr_type_name(at), attr_type_name(sa->type));
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   const osl_op_attr *sat = osl_op_attrs(sc);
   for (unsigned j = 0; j < sc->n_attr && !rc; j++) {
@@ -1060,6 +1272,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
   ck_str why = {0};
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
+    if ((i & 4095) == 4095 && (rc = charge(c, 0)) != 0) break;
     const onnxslim_node *node = body_node(b, i);
     const char *name = node ? onnxslim_node_name(node) : NULL;
     const char *dom = node ? onnxslim_node_domain(node) : NULL;
@@ -1089,8 +1302,12 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
       const osl_map_entry *e = map_find(&s->values, in);
       if (e && e->num < (int64_t)i) continue;
       if (e) {
+        /* keyed by the input, not by the producer's index or name */
+        c->subj_what = "input";
+        c->subj_name = in;
         if (e->num == (int64_t)i) {
           rc = problem(c, ONNXSLIM_CHECK_ORDER, "input '%s' is an output of this same node", in);
+          c->subj_what = NULL;
           continue;
         }
         str_cut(&why, 0);
@@ -1100,6 +1317,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
           break;
         }
         rc = problem(c, ONNXSLIM_CHECK_ORDER, "input '%s' is produced later, by %s", in, why.p);
+        c->subj_what = NULL;
         continue;
       }
       if (outer_find(s, in, NULL)) continue;
@@ -1133,7 +1351,7 @@ static int check_nodes(ck *c, const body *b, scope *s, const osl_map *opsets,
       rc = check_attrs(c, node, s, opsets);
     }
     c->pend = NULL;
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   s->holder = n;
   free(why.p);
@@ -1150,7 +1368,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
   if (!name[0]) {
     size_t mark = push(c, " %s[%zu]", what, index);
     int rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "graph %s without a name", what);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     return rc;
   }
   const onnxslim_type *ty = onnxslim_value_info_type(vi);
@@ -1164,7 +1382,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
                 kind == ONNXSLIM_TYPE_UNKNOWN ? "graph %s '%s' has no type"
                                               : "graph %s '%s' is a tensor without element type",
                 what, name);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
     if (rc) return rc;
   }
   if (!ty) return 0; /* no type recorded */
@@ -1180,7 +1398,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
     const onnxslim_tensor *it = sparse ? (sp ? onnxslim_sparse_tensor_values(sp) : NULL)
                                        : onnxslim_graph_initializer(g, ix);
     if (!it) {
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
       return failed(c);
     }
     int32_t idt = tensor_dtype(c, it);
@@ -1209,7 +1427,7 @@ static int check_value_info(ck *c, const onnxslim_graph *g, const onnxslim_value
                    "'%s' has element type %s here but %s in an earlier entry", name,
                    dtype_str(b1, sizeof b1, et), dtype_str(b2, sizeof b2, pet));
   }
-  str_cut(&c->path, mark);
+  path_cut(c, mark);
   return rc;
 }
 
@@ -1225,7 +1443,13 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
 
   /* maps sized once from the counts: no rehash however large the graph */
   size_t nvals = onnxslim_graph_input_count(g) + onnxslim_graph_initializer_count(g) +
-                 onnxslim_graph_sparse_initializer_count(g) + 2 * onnxslim_graph_node_count(g);
+                 onnxslim_graph_sparse_initializer_count(g);
+  for (size_t i = 0, nn = onnxslim_graph_node_count(g); i < nn && !rc; i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    nvals += node ? onnxslim_node_output_count(node) : 0;
+    /* the handles grow the model's arena as they are asked for */
+    if ((i & 4095) == 4095) rc = charge(c, 0);
+  }
   size_t ntypes = onnxslim_graph_input_count(g) + onnxslim_graph_output_count(g) +
                   onnxslim_graph_value_info_count(g);
   if (onnxslim_graph_initializer_count(g) > DEF_INIT_MAX ||
@@ -1237,6 +1461,8 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
              onnxslim__map_reserve(NULL, &types, ntypes)) {
     rc = nomem(c);
   }
+  int64_t maps = (int64_t)((s.values.cap + types.cap) * sizeof(osl_map_entry));
+  if (!rc) rc = charge(c, maps);
 
   /* graph inputs */
   size_t n = onnxslim_graph_input_count(g);
@@ -1253,7 +1479,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     if (put == 0) {
       size_t mark = push(c, " input '%s'", name);
       rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "graph input '%s' is listed twice", name);
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
 
@@ -1282,7 +1508,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     }
     if (!rc) rc = check_tensor(c, t);
     c->pend_what = NULL;
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   n = onnxslim_graph_sparse_initializer_count(g);
   for (size_t i = 0; i < n && !rc; i++) {
@@ -1311,7 +1537,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     }
     if (!rc) rc = check_sparse(c, sp);
     c->pend_what = NULL;
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
 
   /* node outputs */
@@ -1357,12 +1583,13 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
     rc = problem(c, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
                  "graph output '%s' is produced by no node and is not an input or initializer%s",
                  name, outer ? " here or in an enclosing graph" : "");
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
 
   onnxslim__map_free(&s.values);
   onnxslim__map_free(&types);
-  str_cut(&c->path, gmark);
+  charge(c, -maps);
+  path_cut(c, gmark);
   return rc;
 }
 
@@ -1395,7 +1622,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     if (!in[0]) {
       size_t mark = push(c, " input[%zu]", i);
       rc = problem(c, ONNXSLIM_CHECK_EMPTY_NAME, "function input without a name");
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
       continue;
     }
     int put = map_put(&s.values, in, NULL, DEF_INPUT, NULL);
@@ -1403,7 +1630,7 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     if (put == 0) {
       size_t mark = push(c, " input '%s'", in);
       rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "function input '%s' is listed twice", in);
-      str_cut(&c->path, mark);
+      path_cut(c, mark);
     }
   }
   if (!rc) rc = enter_outputs(c, &b, &s);
@@ -1420,16 +1647,17 @@ static int check_function(ck *c, const onnxslim_model *model, const onnxslim_fun
     else if (!map_find(&s.values, out))
       rc = problem(c, ONNXSLIM_CHECK_OUTPUT_NOT_PRODUCED,
                    "function output '%s' is produced by no node and is not an input", out);
-    str_cut(&c->path, mark);
+    path_cut(c, mark);
   }
   onnxslim__map_free(&s.values);
   onnxslim__map_free(&own);
-  str_cut(&c->path, gmark);
+  path_cut(c, gmark);
   return rc;
 }
 
 static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
-                     unsigned flags, const osl_retype *retype);
+                     unsigned flags, const osl_retype *retype,
+                     const onnxslim_check_report *baseline);
 
 int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned int flags) {
   if (out) *out = NULL;
@@ -1437,7 +1665,7 @@ int onnxslim_check(onnxslim_check_report **out, const onnxslim_model *model, uns
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: NULL %s", model ? "out" : "model");
   if (flags)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check: reserved flags 0x%x set", flags);
-  return run_check(out, model, 0, 0, NULL);
+  return run_check(out, model, 0, 0, NULL, NULL);
 }
 
 int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model,
@@ -1446,8 +1674,9 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
   if (!model || !out)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_with: NULL %s", model ? "out" : "model");
   unsigned skip = 0, flags = 0;
+  const onnxslim_check_report *baseline = NULL;
   if (opts) {
-    if (opts->version != 1)
+    if (!check_options_size(opts->version))
       return onnxslim__err_options_version("onnxslim_check_with", "check options", opts->version,
                                            ONNXSLIM_CHECK_OPTIONS_VERSION);
     if (opts->flags & ~ONNXSLIM_CHECK_VERIFY_CHECKSUMS)
@@ -1464,8 +1693,9 @@ int onnxslim_check_with(onnxslim_check_report **out, const onnxslim_model *model
                              "onnxslim_check_with: skip[%zu] = %d is no check code", i, code);
       skip |= 1u << code;
     }
+    if (opts->version >= 2) baseline = opts->baseline;
   }
-  return run_check(out, model, skip, flags, NULL);
+  return run_check(out, model, skip, flags, NULL, baseline);
 }
 
 /* ---- model-local functions: duplicates and recursion -------------------------- */
@@ -1599,14 +1829,28 @@ static int check_function_defs(ck *c, const onnxslim_model *model) {
 }
 
 static int run_check(onnxslim_check_report **out, const onnxslim_model *model, unsigned skip,
-                     unsigned flags, const osl_retype *retype) {
+                     unsigned flags, const osl_retype *retype,
+                     const onnxslim_check_report *baseline) {
   ck c = {0};
+  ck_base base = {0};
   c.skip = skip;
   c.flags = flags;
   c.model = model;
   c.retype = retype;
+  if (baseline) {
+    int brc = base_build(&base, baseline, skip);
+    if (!brc) brc = charge(&c, (int64_t)block_cost((base.mask + 1) * sizeof(ck_slot)));
+    if (brc) {
+      free(base.slots);
+      return brc;
+    }
+    c.base = &base;
+  }
   c.rep = calloc(1, sizeof *c.rep);
-  if (!c.rep) return onnxslim__err_nomem("checking the model");
+  if (!c.rep) {
+    free(base.slots);
+    return onnxslim__err_nomem("checking the model");
+  }
   osl_map opsets = {0};
   int rc = load_opsets(&c, model, NULL, &opsets);
   /* IR versions before 3 had no opset_import: the default domain is implied */
@@ -1628,6 +1872,11 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   free(c.path.p);
   free(c.msg.p);
   free(c.chunk);
+  free(c.key.p);
+  free(c.segs);
+  free(base.slots);
+  onnxslim__map_free(&c.fns);
+  free(c.fnkeys);
   if (!rc && c.note.oom) rc = nomem(&c);
   c.rep->note = c.note.p;
   if (rc) {
@@ -1756,31 +2005,18 @@ int32_t onnxslim__known_dtype(const onnxslim_graph *g, const char *name) {
   return known_dtype(g, name);
 }
 
-/* 1 if problem i of r is in before (same code, location and message). */
-static int had_problem(const onnxslim_check_report *before, const onnxslim_check_report *r,
-                       size_t i) {
-  const ck_item *it = &r->items[i];
-  for (size_t k = 0; k < before->count; k++) {
-    const ck_item *b = &before->items[k];
-    if (b->code == it->code && strcmp(b->loc, it->loc) == 0 && strcmp(b->msg, it->msg) == 0)
-      return 1;
-  }
-  return 0;
-}
-
 int onnxslim__check_retype_edit(const onnxslim_model *m, const osl_retype *retype, const char *what,
                                 const char *hint) {
   /* only the type constraints are reported (the other kinds are not this
    * edit's doing); every type is still followed through the nodes */
   unsigned skip = ~(1u << ONNXSLIM_CHECK_TYPE_CONSTRAINT);
   onnxslim_check_report *before = NULL, *after = NULL;
-  int rc = run_check(&before, m, skip, 0, NULL);
-  if (!rc) rc = run_check(&after, m, skip, 0, retype);
-  size_t fresh = 0, first = 0;
-  for (size_t i = 0; !rc && i < after->count; i++)
-    if (!had_problem(before, after, i) && fresh++ == 0) first = i;
+  int rc = run_check(&before, m, skip, 0, NULL, NULL);
+  /* only the problems the retyping adds (linear in the number of problems) */
+  if (!rc) rc = run_check(&after, m, skip, 0, retype, before);
+  size_t fresh = rc ? 0 : after->count;
   if (fresh) {
-    const ck_item *it = &after->items[first];
+    const ck_item *it = &after->items[0];
     char more[64] = "";
     if (fresh > 1)
       snprintf(more, sizeof more, " (and %zu more problem%s)", fresh - 1, fresh > 2 ? "s" : "");

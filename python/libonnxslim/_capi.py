@@ -28,6 +28,7 @@ class CheckOptions(Structure):
         ("skip", P(c_int)),
         ("n_skip", c_size_t),
         ("flags", c_uint),
+        ("baseline", H),
     ]
 
 

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: MIT
+# What one small crafted file can cost the commands after the load, bounded:
+# check, diff and convert --verify on bench/make_crafted inputs, under
+# `ulimit -v` (so that a pass growing past what it should gets a plain
+# out-of-memory failure, not a pass), each ending in success or in the
+# library's clear limit error (max_memory), and within a `timeout` (the
+# passes are linear; quadratic ones took minutes). Figures: docs/check.md,
+# "Memory and time limits".
+set -u
+. test/step-lib.sh
+
+cc -std=c11 -O2 bench/make_crafted.c -o "$tmp/make_crafted" || { bad "build bench/make_crafted.c"; echo "$passed passed, $failed failed, $skipped skipped"; exit 1; }
+mk() { "$tmp/make_crafted" "$1" "$2" "$tmp/$1-$2.onnx" || bad "make_crafted $1 $2"; }
+
+# 6M empty nodes (12 MB): 6M unknown_op problems; the model's structure
+# alone fills the default max_memory (1 GiB): the check stops with the
+# limit error (it peaked at 3.6 GB before)
+mk empty 6000000
+(ulimit -v 2500000; timeout 120 "$cli" check "$tmp/empty-6000000.onnx" > /dev/null 2> "$tmp/e"); r=$?
+[ $r -eq 3 ] && grep -q "cannot check .*: checking the model needs more memory than its max_memory allows (1073741824 bytes)" "$tmp/e" &&
+  ok "check of 6M empty nodes (12 MB) under ulimit -v 2.5 GB: the max_memory error, exit 3" || bad "check 6M empty nodes (exit $r): $(head -c 400 "$tmp/e")"
+
+# 600k empty nodes (1.2 MB): checked, 600k problems listed
+mk empty 600000
+(ulimit -v 1000000; timeout 120 "$cli" check "$tmp/empty-600000.onnx" > "$tmp/o" 2> "$tmp/e"); r=$?
+[ $r -eq 1 ] && [ "$(wc -l < "$tmp/o")" -eq 600000 ] &&
+  ok "check of 600k empty nodes under ulimit -v 1 GB: 600000 problems, exit 1" || bad "check 600k empty nodes (exit $r): $(head -c 400 "$tmp/e")"
+
+# one node with 1M attributes (17 MB): convert --verify compares 1M problems
+mk attrs 1000000
+(ulimit -v 2000000; timeout 120 "$cli" convert "$tmp/attrs-1000000.onnx" "$tmp/a.onnx" --to bf16 > /dev/null 2> "$tmp/e"); r=$?
+[ $r -eq 0 ] && [ -s "$tmp/a.onnx" ] &&
+  ok "convert --to bf16 --verify of 1M attr_unknown problems (17 MB) under ulimit -v 2 GB: written" || bad "convert attrs 1M (exit $r): $(head -c 400 "$tmp/e")"
+
+# 50k nodes of unknown ops and 50k model-local functions (3.3 MB): each op
+# is looked up among the functions once, not by a scan of them (583 s before)
+mk funcs 50000
+(ulimit -v 1000000; timeout 60 "$cli" check "$tmp/funcs-50000.onnx" > "$tmp/o" 2> "$tmp/e"); r=$?
+[ $r -eq 1 ] && [ "$(wc -l < "$tmp/o")" -eq 50000 ] &&
+  ok "check of 50k unknown ops beside 50k model functions: 50000 problems within the timeout" || bad "check funcs (exit $r): $(head -c 400 "$tmp/e")"
+
+# diff of two chains of 500k Relu (18 MB each)
+mk relus 500000
+cp "$tmp/relus-500000.onnx" "$tmp/relus-b.onnx"
+(ulimit -v 2000000; timeout 120 "$cli" diff "$tmp/relus-500000.onnx" "$tmp/relus-b.onnx" > "$tmp/o" 2> "$tmp/e"); r=$?
+[ $r -eq 0 ] && ok "diff of two 500k-node chains (18 MB each) under ulimit -v 2 GB: no difference" || bad "diff relus (exit $r): $(head -c 400 "$tmp/e")"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
