@@ -41,6 +41,12 @@ int onnxslim__check_retype_edit(const onnxslim_model *m, const osl_retype *retyp
 
 /* ---- saves (passes/save.c, passes/save_external.c) ----------------------- */
 
+/* 1 when onnxruntime reads input `index` of a node (domain "" or "ai.onnx"
+ * for the default domain, op) when it loads a model of that domain's
+ * `opset`, so that the input must not be in external data; else 0. The
+ * table is in passes/load_inputs.c. */
+int onnxslim__read_at_load(const char *domain, const char *op, int64_t opset, size_t index);
+
 /* The report of onnxslim_save(): one entry per tensor a save placed. */
 struct osl_save_entry {
   char *name, *location; /* malloc'ed; location NULL for a tensor kept inline */

@@ -226,8 +226,8 @@ class Model:
         False: every tensor inline, external data included (a merge, as
         :meth:`merge`). The keyword flags are the ``SAVE_*`` flags: no_fsync,
         allow_large (a file over 2 GiB), constants (move Constant values out
-        too), checksum (write SHA-1 keys), force_shape_inputs (move small
-        shape-input tensors out too; onnxruntime refuses them),
+        too), checksum (write SHA-1 keys), force_shape_inputs (move the
+        inputs onnxruntime reads at load out too; it refuses them),
         keep_storage (a tensor goes out exactly when it is external now).
         ``layout`` (a ``LAYOUT_*`` value) and ``flags`` (an OR of ``SAVE_*``)
         are the C options for callers that have them. The in-memory model is
