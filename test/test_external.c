@@ -1541,6 +1541,82 @@ TEST(save_load_inputs) {
   onnxslim_model_free(m);
 }
 
+/* onnxslim_check() warns (ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT, a warning
+ * kind) about a tensor in external data that onnxruntime reads at load:
+ * here Resize's FLOAT scales, moved out by FORCE_SHAPE_INPUTS; not about
+ * one it does not (roi, an Identity's input), nor after a plain save. */
+static size_t count_code(const onnxslim_check_report *r, int code, const char **msg) {
+  size_t n = 0;
+  for (size_t i = 0; i < onnxslim_check_report_count(r); i++)
+    if (onnxslim_check_report_code(r, i) == code) {
+      n++;
+      if (msg) *msg = onnxslim_check_report_message(r, i);
+    }
+  return n;
+}
+
+TEST(check_external_load_input) {
+  char d[300], p[400];
+  SUBDIR(d, "check-load-inputs");
+  float x[4] = {1, 2, 3, 4}, roi[8] = {0, 0, 0, 0, 1, 1, 1, 1}, scales[4] = {1, 1, 2, 2};
+  pbuf g = {0};
+  const char *rin[3] = {"x", "roi", "scales"};
+  pb_node(&g, "Resize", "resize", rin, 3, "y");
+  tspec ts[] = {
+      {"x", ONNXSLIM_DTYPE_FLOAT, 4, {1, 1, 2, 2}, NULL, NULL, NULL, x, sizeof x},
+      {"roi", ONNXSLIM_DTYPE_FLOAT, 1, {8}, NULL, NULL, NULL, roi, sizeof roi},
+      {"scales", ONNXSLIM_DTYPE_FLOAT, 1, {4}, NULL, NULL, NULL, scales, sizeof scales},
+  };
+  for (size_t i = 0; i < 3; i++) pb_tensor(&g, 5, &ts[i]);
+  pbuf mm = pb_model(&g);
+  write_bytes(PATH(p, "%s/in.onnx", d), mm.p, mm.n);
+  free(mm.p);
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.size_threshold = 0;
+  for (int force = 0; force < 2; force++) {
+    eo.flags = force ? ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS : 0;
+    CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/out%d.onnx", d, force), &eo));
+    onnxslim_model *s = load(p);
+    REQUIRE(s != NULL);
+    CHECK(onnxslim_tensor_storage(init(s, "roi")) == ONNXSLIM_STORAGE_EXTERNAL);
+    onnxslim_check_report *r = NULL;
+    CHECK_OK(onnxslim_check(&r, s, 0));
+    const char *msg = NULL;
+    size_t n = count_code(r, ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT, &msg);
+    if (n != (size_t)force) {
+      fprintf(stderr, "%s: %zu external_load_input warnings, want %d\n",
+              force ? "FORCE_SHAPE_INPUTS" : "plain save", n, force);
+      t_cur_failed++;
+    }
+    /* the warning is the only problem; it names the tensor and the op */
+    CHECK(onnxslim_check_report_count(r) == n);
+    if (force)
+      CHECK(msg && strstr(msg, "'scales'") && strstr(msg, "Resize") && strstr(msg, "input 2"));
+    onnxslim_check_report_free(r);
+    /* skipped when asked */
+    int skip = ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT;
+    onnxslim_check_options co = ONNXSLIM_CHECK_OPTIONS_INIT;
+    co.skip = &skip;
+    co.n_skip = 1;
+    CHECK_OK(onnxslim_check_with(&r, s, &co));
+    CHECK(onnxslim_check_report_count(r) == 0);
+    onnxslim_check_report_free(r);
+    onnxslim_model_free(s);
+  }
+  onnxslim_model_free(m);
+  CHECK(onnxslim_check_code_is_warning(ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT) == 1);
+  for (int c = 1; c < ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT; c++)
+    CHECK(onnxslim_check_code_is_warning(c) == 0);
+  CHECK(onnxslim_check_code_is_warning(0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check_code_is_warning(ONNXSLIM_CHECK_CODE_MAX + 1) == ONNXSLIM_EINVAL);
+  CHECK(strcmp(onnxslim_check_code_name(ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT),
+               "external_load_input") == 0);
+  CHECK(onnxslim_check_code_from_name("external_load_input") == ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT);
+}
+
 /* An initializer read as Reshape's shape inside an If branch (captured from
  * the outer scope) feeds a shape input as well. */
 TEST(save_shape_input_in_subgraph) {
@@ -2709,6 +2785,7 @@ int main(int argc, char **argv) {
   RUN(save_shape_input_from_constant);
   RUN(save_shape_input_in_subgraph);
   RUN(save_load_inputs);
+  RUN(check_external_load_input);
   RUN(save_twice_identical_no_append);
   RUN(save_pair_generations);
   RUN(save_threads_side_by_side);

@@ -79,6 +79,41 @@ static const osl_load_input osl_load_inputs[] = {
 };
 /* clang-format on */
 
+/* The opset the model imports for domain ("" or "ai.onnx": the default
+ * one), 0 when none. */
+static int64_t model_opset(const onnxslim_model *m, const char *domain) {
+  int ai = !domain[0] || strcmp(domain, "ai.onnx") == 0;
+  for (size_t i = 0; i < onnxslim_model_opset_count(m); i++) {
+    const char *d = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(m, i, &d, &v) != 0 || !d) continue;
+    if (ai ? !d[0] || strcmp(d, "ai.onnx") == 0 : strcmp(d, domain) == 0) return v;
+  }
+  return 0;
+}
+
+onnxslim_node *onnxslim__load_reader(const onnxslim_model *m, const onnxslim_graph *g,
+                                     const char *name, size_t *index) {
+  size_t nc = onnxslim_graph_consumer_count(g, name);
+  for (size_t i = 0; i < nc; i++) {
+    onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
+    const char *domain = onnxslim_node_domain(c);
+    const char *op = onnxslim_node_op_type(c);
+    for (size_t k = 0; k < onnxslim_node_input_count(c); k++)
+      if (strcmp(onnxslim_node_input(c, k), name) == 0 &&
+          onnxslim__read_at_load(domain, op, model_opset(m, domain), k)) {
+        if (index) *index = k;
+        return c;
+      }
+    /* a capture: look into the node's subgraphs */
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(c); k++) {
+      onnxslim_node *r = onnxslim__load_reader(m, onnxslim_node_subgraph(c, k), name, index);
+      if (r) return r;
+    }
+  }
+  return NULL;
+}
+
 int onnxslim__read_at_load(const char *domain, const char *op, int64_t opset, size_t index) {
   if (!domain || strcmp(domain, "ai.onnx") == 0) domain = "";
   for (size_t i = 0; i < sizeof osl_load_inputs / sizeof osl_load_inputs[0]; i++) {

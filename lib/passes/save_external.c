@@ -21,38 +21,6 @@
 
 /* ---- which tensors go out ------------------------------------------------------ */
 
-/* The opset the model imports for domain ("" or "ai.onnx": the default
- * one), 0 when none. */
-static int64_t model_opset(const onnxslim_model *m, const char *domain) {
-  int ai = !domain[0] || strcmp(domain, "ai.onnx") == 0;
-  for (size_t i = 0; i < onnxslim_model_opset_count(m); i++) {
-    const char *d = NULL;
-    int64_t v = 0;
-    if (onnxslim_model_opset(m, i, &d, &v) != 0 || !d) continue;
-    if (ai ? !d[0] || strcmp(d, "ai.onnx") == 0 : strcmp(d, domain) == 0) return v;
-  }
-  return 0;
-}
-
-/* 1 when a node of g (or of a subgraph, which captures it) reads `name` at
- * an input onnxruntime reads when it loads the model (passes/load_inputs.c). */
-static int read_at_load(const onnxslim_model *m, const onnxslim_graph *g, const char *name) {
-  size_t nc = onnxslim_graph_consumer_count(g, name);
-  for (size_t i = 0; i < nc; i++) {
-    onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
-    const char *domain = onnxslim_node_domain(c);
-    const char *op = onnxslim_node_op_type(c);
-    for (size_t k = 0; k < onnxslim_node_input_count(c); k++)
-      if (strcmp(onnxslim_node_input(c, k), name) == 0 &&
-          onnxslim__read_at_load(domain, op, model_opset(m, domain), k))
-        return 1;
-    /* a capture: look into the node's subgraphs */
-    for (size_t k = 0; k < onnxslim_node_subgraph_count(c); k++)
-      if (read_at_load(m, onnxslim_node_subgraph(c, k), name)) return 1;
-  }
-  return 0;
-}
-
 typedef struct {
   osl_msg *t;
   const char *name;
@@ -167,7 +135,7 @@ static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *
      * tensor in external data) */
     it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
   } else if (g && !(s->o.flags & ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS) &&
-             read_at_load(s->model, g, name)) {
+             onnxslim__load_reader(s->model, g, name, NULL)) {
     it->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
   } else {
     it->status = ONNXSLIM_PLACEMENT_EXTERNAL;

@@ -418,6 +418,14 @@ def check_code_name(code):
     return _str(_need(lib.onnxslim_check_code_name(code)))
 
 
+def check_code_is_warning(code):
+    """True when problems of ``CHECK_*`` kind ``code`` are warnings (the
+    model is valid ONNX, but onnxruntime refuses it: CHECK_EXTERNAL_LOAD_INPUT),
+    False for errors (onnxslim_check_code_is_warning()); InvalidArgument
+    for a value that is no code."""
+    return _check(lib.onnxslim_check_code_is_warning(code)) == 1
+
+
 def check_code_from_name(name):
     """The ``CHECK_*`` code of a name (onnxslim_check_code_from_name());
     NotFound for an unknown name."""

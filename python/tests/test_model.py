@@ -125,6 +125,10 @@ class TestOutputs(unittest.TestCase):
                 m.check(skip=[99])
         self.assertEqual(onnxslim.check_code_name(onnxslim.CHECK_ARITY), "arity")
         self.assertEqual(onnxslim.check_code_from_name("unknown_op"), onnxslim.CHECK_UNKNOWN_OP)
+        self.assertIs(onnxslim.check_code_is_warning(onnxslim.CHECK_EXTERNAL_LOAD_INPUT), True)
+        self.assertIs(onnxslim.check_code_is_warning(onnxslim.CHECK_ARITY), False)
+        with self.assertRaises(onnxslim.InvalidArgument):
+            onnxslim.check_code_is_warning(99)
         # an opset newer than the tables: the note says the schemas were not checked
         proto = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
         with onnxslim.load(proto.SerializeToString()) as m:

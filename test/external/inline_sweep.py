@@ -31,6 +31,11 @@ sweep behind lib/passes/load_inputs.c, for test/steps/56-inline-table.sh.
           must be in the table
       Other load errors of a variant whose base loads: FAIL.
       Prints one line per finding and "N passed, N failed".
+
+  inline_sweep.py checkwarn OUTDIR RESULTS CLI
+      `CLI check --json` of every variant: the external_load_input warning
+      (severity "warning", naming the tensor) exactly when onnxruntime
+      refused the variant for its external tensor.
 """
 import glob
 import json
@@ -317,12 +322,64 @@ def compare(out, results_path, table_path):
     return 0 if failed == 0 else 1
 
 
+def checkwarn(out, results_path, cli):
+    """`CLI check --json` of every variant whose model loads all inline: it
+    warns external_load_input exactly when onnxruntime refused the variant
+    for its external tensor (empty tensors aside)."""
+    import subprocess
+    with open(os.path.join(out, "manifest.json")) as f:
+        manifest = json.load(f)
+    res = {}
+    with open(results_path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("ok "):
+                res[os.path.normpath(line[3:])] = None
+            elif line.startswith("error "):
+                p, _, msg = line[6:].partition(": ")
+                res[os.path.normpath(p)] = msg
+    passed = failed = 0
+    nwarn = 0
+    for e in manifest:
+        d = os.path.normpath(os.path.join(out, e["test"]))
+        if res.get(os.path.join(d, "base.onnx"), "not run") is not None:
+            continue
+        for v in e["variants"]:
+            if v["length"] == 0:
+                continue
+            path = os.path.join(d, v["file"])
+            r = res.get(path, "not run")
+            refused = r is not None and ((EXT_ERR in r and r.rstrip().endswith(v["tensor"])) or EXT_DIR_ERR in r)
+            p = subprocess.run([cli, "check", "--json", path], capture_output=True, text=True)
+            try:
+                doc = json.loads(p.stdout)
+            except ValueError:
+                print("FAIL %s: check --json exit %d: %s" % (path, p.returncode, p.stderr.strip()[:200]))
+                failed += 1
+                continue
+            warned = [q for q in doc["problems"] if q["code_name"] == "external_load_input"]
+            ok = (bool(warned) == refused and all(q["severity"] == "warning" for q in warned)
+                  and (not warned or v["tensor"] in warned[0]["message"]))
+            nwarn += bool(warned)
+            if ok:
+                passed += 1
+            else:
+                print("FAIL %s: onnxruntime %s, check %s" % (path, "refused it" if refused else "loads it",
+                                                           "warns" if warned else "does not warn"))
+                failed += 1
+    print("check warns on %d variants, as onnxruntime refuses them" % nwarn)
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "prepare":
         prepare(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else NODE_DIR)
         return 0
     if len(sys.argv) == 5 and sys.argv[1] == "compare":
         return compare(sys.argv[2], sys.argv[3], sys.argv[4])
+    if len(sys.argv) == 5 and sys.argv[1] == "checkwarn":
+        return checkwarn(sys.argv[2], sys.argv[3], sys.argv[4])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -14,6 +14,8 @@
 #    inline that the table lacks, a row covering an input onnxruntime
 #    loads from external data, a row neither observed nor explained: FAIL.
 #    And docs/external-data.md names every op of the table.
+#    `onnxslim check` of each variant warns external_load_input exactly
+#    when onnxruntime refused it for its external tensor (about 15 s).
 # 3. The rule: `onnxslim split --threshold 0 --constants` of every model
 #    that loads all inline must load in onnxruntime (about 30 s).
 set -u
@@ -87,6 +89,23 @@ if [ -f "$work/stamp" ]; then
     [ $rc -eq 0 ] || [ "$f" -gt 0 ] || bad "compare exit $rc"
     ;;
   *) bad "inline_sweep.py compare: $line" ;;
+  esac
+fi
+
+# ---- 2a. onnxslim check warns exactly where onnxruntime refuses -----------------------
+if [ -f "$work/stamp" ]; then
+  "$PY" "$sweep" checkwarn "$work" "$work/results.txt" "$cli" >"$work/checkwarn.txt" 2>&1
+  rc=$?
+  grep -E '^(FAIL|check warns)' "$work/checkwarn.txt" | head -n 30
+  line=$(tail -n 1 "$work/checkwarn.txt")
+  case $line in
+  *" passed, "*" failed")
+    p=${line%% passed*} f=${line#*passed, }
+    f=${f%% failed*}
+    passed=$((passed + p)) failed=$((failed + f))
+    [ $rc -eq 0 ] || [ "$f" -gt 0 ] || bad "checkwarn exit $rc"
+    ;;
+  *) bad "inline_sweep.py checkwarn: $line" ;;
   esac
 fi
 
