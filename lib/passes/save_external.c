@@ -217,17 +217,27 @@ static int same_value(onnxslim_tensor *a, onnxslim_tensor *b) {
   return na == nb && memcmp(pa, pb, na) == 0;
 }
 
-static void keep_shared(osl_xsave *s) {
-  for (size_t i = 0; i < s->count; i++) {
+static int keep_shared(osl_xsave *s) {
+  /* the one-element tensors kept inline for being read at load */
+  size_t nk = 0, *keep = NULL;
+  for (size_t j = 0; j < s->count; j++)
+    if (s->items[j].status == ONNXSLIM_PLACEMENT_SHAPE_INPUT &&
+        shareable((onnxslim_tensor *)s->items[j].t)) {
+      size_t *k = realloc(keep, (nk + 1) * sizeof *keep);
+      if (!k) {
+        free(keep);
+        return onnxslim__err_nomem(NULL);
+      }
+      keep = k;
+      keep[nk++] = j;
+    }
+  for (size_t i = 0; i < s->count && nk; i++) {
     osl_item *a = &s->items[i];
-    if (a->status != ONNXSLIM_PLACEMENT_EXTERNAL || s->o.flags & ONNXSLIM_SAVE_KEEP_STORAGE ||
-        !shareable((onnxslim_tensor *)a->t))
-      continue;
-    for (size_t j = 0; j < s->count; j++) {
-      osl_item *b = &s->items[j];
-      onnxslim_tensor *ta = (onnxslim_tensor *)a->t, *tb = (onnxslim_tensor *)b->t;
-      if (b->status == ONNXSLIM_PLACEMENT_SHAPE_INPUT && shareable(tb) &&
-          onnxslim_tensor_dtype(ta) == onnxslim_tensor_dtype(tb) &&
+    onnxslim_tensor *ta = (onnxslim_tensor *)a->t;
+    if (a->status != ONNXSLIM_PLACEMENT_EXTERNAL || !shareable(ta)) continue;
+    for (size_t j = 0; j < nk; j++) {
+      onnxslim_tensor *tb = (onnxslim_tensor *)s->items[keep[j]].t;
+      if (onnxslim_tensor_dtype(ta) == onnxslim_tensor_dtype(tb) &&
           onnxslim_tensor_rank(ta) == onnxslim_tensor_rank(tb) && same_value(ta, tb)) {
         a->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
         a->length = 0;
@@ -235,6 +245,8 @@ static void keep_shared(osl_xsave *s) {
       }
     }
   }
+  free(keep);
+  return 0;
 }
 
 /* A sink that hashes what passes through (for the checksum key). */
@@ -1146,7 +1158,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   x.fsync_data = !(opts->flags & ONNXSLIM_SAVE_NO_FSYNC);
   int rc = save_names(&x);
   if (!rc) rc = collect_items(&x, model->root);
-  if (!rc) keep_shared(&x);
+  if (!rc) rc = keep_shared(&x);
   if (!rc) rc = open_outdir(&x);
   if (!rc) rc = want_names(&x);
   if (!rc) rc = start_progress(&x);
