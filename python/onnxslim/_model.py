@@ -180,7 +180,9 @@ class Model:
         """Problems the library finds (onnxslim_check_with()).
 
         Returns a list of ``(code, location, message)`` tuples, ``code`` a
-        ``CHECK_*`` constant; empty when the model has none. ``skip``: kinds
+        ``CHECK_*`` constant; empty when the model has none. Warnings
+        (:func:`check_code_is_warning`, e.g. CHECK_EXTERNAL_LOAD_INPUT) are
+        listed too: they leave the model valid. ``skip``: kinds
         not to look for, as ``CHECK_*`` codes or names (``"type_constraint"``,
         see :func:`check_code_name`); an unknown name raises NotFound. What
         the check could not do (e.g. schemas of an opset newer than the
