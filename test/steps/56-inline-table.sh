@@ -14,9 +14,9 @@
 #    inline that the table lacks, a row covering an input onnxruntime
 #    loads from external data, a row neither observed nor explained: FAIL.
 #    And docs/external-data.md names every op of the table.
-#    `onnxslim check` of each variant warns external_load_input exactly
+#    `libonnxslim check` of each variant warns external_load_input exactly
 #    when onnxruntime refused it for its external tensor (about 15 s).
-# 3. The rule: `onnxslim split --threshold 0 --constants` of every model
+# 3. The rule: `libonnxslim split --threshold 0 --constants` of every model
 #    that loads all inline must load in onnxruntime (about 30 s).
 set -u
 . test/step-lib.sh
@@ -35,7 +35,7 @@ if ! ort_setup; then
   echo "$passed passed, $failed failed, $skipped skipped"
   exit 1
 fi
-[ -x "$B/onnxslim" ] || make -s all >/dev/null || { bad "make all"; echo "$passed passed, $failed failed, $skipped skipped"; exit 1; }
+[ -x "$B/libonnxslim" ] || make -s all >/dev/null || { bad "make all"; echo "$passed passed, $failed failed, $skipped skipped"; exit 1; }
 
 # ort_load_all LIST RESULTS: ort_load.js over LIST; after a crash of
 # onnxruntime, the model it died on is recorded and the rest goes on.
@@ -92,7 +92,7 @@ if [ -f "$work/stamp" ]; then
   esac
 fi
 
-# ---- 2a. onnxslim check warns exactly where onnxruntime refuses -----------------------
+# ---- 2a. libonnxslim check warns exactly where onnxruntime refuses -----------------------
 if [ -f "$work/stamp" ]; then
   "$PY" "$sweep" checkwarn "$work" "$work/results.txt" "$cli" >"$work/checkwarn.txt" 2>&1
   rc=$?

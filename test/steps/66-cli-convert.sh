@@ -1,8 +1,10 @@
-# onnxslim convert with dtype conversion: --gather-to (the published recipe),
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# libonnxslim convert with dtype conversion: --gather-to (the published recipe),
 # --to with --select, --min-size, --policy, --round, --saturate,
 # --flush-subnormals, --report; each result is inspected with python onnx
 # (dtypes of initializers, Casts after Gathers, onnx.checker) and with
-# `onnxslim check`. Usage errors exit 2; a failure exits 1 with the library's
+# `libonnxslim check`. Usage errors exit 2; a failure exits 1 with the library's
 # message on stderr.
 set -u
 B=${B:-build}
@@ -11,7 +13,7 @@ passed=0 failed=0 skipped=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "skip $1"; }
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 tmp=$(mktemp -d)
 m=test/data/bert-tiny.onnx
 WE=roberta.embeddings.word_embeddings.weight
@@ -61,7 +63,7 @@ done
 # ---- --gather-to (the recipe) ------------------------------------------------------
 "$cli" convert "$m" "$tmp/g.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && [ ! -s "$tmp/e" ] && ok "--gather-to bf16: exit 0, quiet" || bad "--gather-to bf16 exit $r: $(cat "$tmp/o" "$tmp/e")"
-"$cli" check "$tmp/g.onnx" > /dev/null 2>&1 && ok "--gather-to bf16: onnxslim check passes" || bad "--gather-to bf16: check"
+"$cli" check "$tmp/g.onnx" > /dev/null 2>&1 && ok "--gather-to bf16: libonnxslim check passes" || bad "--gather-to bf16: check"
 if [ $have_py -eq 1 ]; then
   py '
 m = load(sys.argv[1]); d = dtypes(m)
@@ -144,7 +146,7 @@ check(sys.argv[1])' "$tmp/cb.onnx" "$WE" && ok "--policy cast-before: Cast(FLOAT
   # refuses it (schema check), also with --no-verify; nothing written
   "$cli" convert "$m" "$tmp/so.onnx" --gather-to bf16 --policy storage-only --no-verify 2> "$tmp/e"; r=$?
   [ $r -eq 1 ] && [ ! -e "$tmp/so.onnx" ] &&
-    grep -q "^onnxslim: cannot convert '$m': storage-only conversion to BFLOAT16 refused: .*node\[0\] '/embeddings/word_embeddings/Gather' output\[0\] .*'output' of Gather is FLOAT, but T is BFLOAT16 .*\[type_constraint\] (and 1 more problem); the policies cast-before and cast-after-gather insert Casts instead$" "$tmp/e" &&
+    grep -q "^libonnxslim: cannot convert '$m': storage-only conversion to BFLOAT16 refused: .*node\[0\] '/embeddings/word_embeddings/Gather' output\[0\] .*'output' of Gather is FLOAT, but T is BFLOAT16 .*\[type_constraint\] (and 1 more problem); the policies cast-before and cast-after-gather insert Casts instead$" "$tmp/e" &&
     ok "--policy storage-only --no-verify: refused by the conversion (the check's message), nothing written" || bad "--policy storage-only --no-verify (exit $r): $(cat "$tmp/e")"
 
   "$cli" convert "$m" "$tmp/cag.onnx" --gather-to bf16 --policy cast-after-gather && cmp -s "$tmp/cag.onnx" "$tmp/g.onnx" &&
@@ -199,7 +201,7 @@ open(sys.argv[2], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 
 EOF
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d0.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
   cat "$tmp/e"
-  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && grep -q '^onnxslim: warning: converting to FLOAT16 changed values beyond rounding in 3 tensors: 3 became +-Inf, 1 flushed to 0$' "$tmp/e" &&
+  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && grep -q '^libonnxslim: warning: converting to FLOAT16 changed values beyond rounding in 3 tensors: 3 became +-Inf, 1 flushed to 0$' "$tmp/e" &&
     grep -q '^  bn.var (4 values): 2 became +-Inf$' "$tmp/e" && grep -q '^  big (1 value): 1 became +-Inf$' "$tmp/e" &&
     grep -q '^  bn.mean (4 values): 1 flushed to 0$' "$tmp/e" && grep -q -- '--saturate' "$tmp/e" && grep -q -- '--exclude' "$tmp/e" &&
     ok "--to fp16 without --report: warning names the Inf/flushed tensors and counts, suggests --saturate and --exclude" ||
@@ -222,13 +224,13 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   # storage-only at an opset the schema tables do not know (nothing refuses
   # it): the command warns when a converted tensor is read where FLOAT is expected
   "$cli" convert "$tmp/dmg18.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q '^onnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
+  [ $r -eq 0 ] && grep -q '^libonnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
     grep -q "^  e.g. 'bn.scale' at input 1 of BatchNormalization" "$tmp/e" &&
     ok "--policy storage-only at opset 18 (schemas unchecked): warns, naming a node that reads the tensor" || bad "storage-only warning (exit $r): $(cat "$tmp/e")"
   # a storage-only conversion whose readers expect FLOAT at a checked opset:
   # the conversion refuses it with the check's message, exit 1, nothing written
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 1 ] && [ ! -e "$tmp/d6.onnx" ] && grep -q "^onnxslim: cannot convert '.*dmg.onnx': storage-only conversion to BFLOAT16 refused: .*graph 'g' node\[0\] (BatchNormalization) input\[[0-9]\] .*\[type_constraint\]" "$tmp/e" &&
+  [ $r -eq 1 ] && [ ! -e "$tmp/d6.onnx" ] && grep -q "^libonnxslim: cannot convert '.*dmg.onnx': storage-only conversion to BFLOAT16 refused: .*graph 'g' node\[0\] (BatchNormalization) input\[[0-9]\] .*\[type_constraint\]" "$tmp/e" &&
     ! grep -q -- '--verify:' "$tmp/e" &&
     ok "storage-only conversion a schema forbids: refused by the conversion with the check's message, nothing written" || bad "storage-only refused (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d7.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
@@ -242,7 +244,7 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d5.onnx" --to bf16 --policy storage-only --select cast > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && ! grep -q 'storage-only' "$tmp/e" && py 'check(sys.argv[1])' "$tmp/d5.onnx" &&
     ok "--policy storage-only of a tensor only a Cast reads: no storage-only warning, checker ok" || bad "storage-only Cast (exit $r): $(cat "$tmp/e")"
-  grep -q "^onnxslim: warning: 1 16-bit initializer (16 B) is read only by a Cast to FLOAT" "$tmp/e" && grep -q "^  e.g. 'cast'$" "$tmp/e" &&
+  grep -q "^libonnxslim: warning: 1 16-bit initializer (16 B) is read only by a Cast to FLOAT" "$tmp/e" && grep -q "^  e.g. 'cast'$" "$tmp/e" &&
     ok "--policy storage-only of a tensor only a Cast to FLOAT reads: the fold-back warning names it" || bad "storage-only fold-back: $(cat "$tmp/e")"
   rm -f "$tmp/d4.onnx"
   "$cli" convert "$tmp/dmg18.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"
@@ -259,7 +261,7 @@ fi
 fold='warning: [0-9]* 16-bit initializers* (.*) [a-z]* read only by a Cast to FLOAT'
 "$cli" convert "$m" "$tmp/fb.onnx" --gather-to bf16 --policy cast-before > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 0 ] && [ ! -s "$tmp/o" ] &&
-  grep -q "^onnxslim: warning: 2 16-bit initializers (.*) are read only by a Cast to FLOAT: onnxruntime's graph optimizations turn them back into FLOAT initializers" "$tmp/e" &&
+  grep -q "^libonnxslim: warning: 2 16-bit initializers (.*) are read only by a Cast to FLOAT: onnxruntime's graph optimizations turn them back into FLOAT initializers" "$tmp/e" &&
   grep -q "^  e.g. '$WE'$" "$tmp/e" &&
   grep -q 'keeps the saving with the session config entry optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer and the CPU memory arena off' "$tmp/e" &&
   grep -q 'docs/recipe.md' "$tmp/e" &&
