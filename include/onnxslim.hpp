@@ -876,7 +876,7 @@ class CheckReport {
  public:
   explicit CheckReport(onnxslim_check_report *owned) noexcept : r_(owned) {}
   onnxslim_check_report *get() const noexcept { return r_.get(); }
-  /** No problem found. */
+  /** No problem found, warnings included (see Model::check_code_is_warning()). */
   bool ok() const noexcept { return size() == 0; }
   std::size_t size() const noexcept { return onnxslim_check_report_count(r_.get()); }
   bool empty() const noexcept { return size() == 0; }
@@ -1146,6 +1146,12 @@ class Model {
    * (ONNXSLIM_ENOTFOUND) for an unknown name. */
   static int check_code(cstr name) {
     return detail::check(onnxslim_check_code_from_name(name.c_str()));
+  }
+  /** onnxslim_check_code_is_warning(): whether problems of that kind leave
+   * the model valid (ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT); throws
+   * (ONNXSLIM_EINVAL) for a value that is no code. */
+  static bool check_code_is_warning(int code) {
+    return detail::check(onnxslim_check_code_is_warning(code)) == 1;
   }
   /** onnxslim_convert_model(). */
   ConvertReport convert(const ConvertOptions &opts = {}) {

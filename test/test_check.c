@@ -740,7 +740,8 @@ _Static_assert(ONNXSLIM_CHECK_UNKNOWN_OP == 9 && ONNXSLIM_CHECK_ARITY == 10 &&
                    ONNXSLIM_CHECK_ATTR_MISSING == 11 && ONNXSLIM_CHECK_ATTR_UNKNOWN == 12 &&
                    ONNXSLIM_CHECK_ATTR_TYPE == 13 && ONNXSLIM_CHECK_TYPE_CONSTRAINT == 14 &&
                    ONNXSLIM_CHECK_UNTYPED_IO == 15 && ONNXSLIM_CHECK_CHECKSUM == 16 &&
-                   ONNXSLIM_CHECK_FUNCTION == 17 && ONNXSLIM_CHECK_CODE_MAX == 17,
+                   ONNXSLIM_CHECK_FUNCTION == 17 && ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT == 18 &&
+                   ONNXSLIM_CHECK_CODE_MAX == 18,
                "schema check code values");
 
 static void attr_float(pbuf *attrs, const char *name, float v) {

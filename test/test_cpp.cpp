@@ -476,6 +476,8 @@ void test_check() {
     CHECK(unknown);
     int code = onnxslim::Model::check_code("unknown_op");
     CHECK(code == ONNXSLIM_CHECK_UNKNOWN_OP);
+    CHECK(!onnxslim::Model::check_code_is_warning(code));
+    CHECK(onnxslim::Model::check_code_is_warning(ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT));
     onnxslim::CheckReport some = u.check(std::vector<int>{code});
     CHECK(some.size() + 1 == all.size());
     bool threw = false;

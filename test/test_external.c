@@ -929,8 +929,9 @@ TEST(sec_location_is_directory) {
 static onnxslim_model *bert(void) { return load(BERT); }
 
 static int is_shape_input(const char *name) {
+  /* token0_index: an int64 scalar 0 like range_start (ConstantSharing) */
   return strstr(name, "heads_shape") || strstr(name, "merge_shape") ||
-         strstr(name, "unsqueeze_axes") || strstr(name, "range_");
+         strstr(name, "unsqueeze_axes") || strstr(name, "range_") || strstr(name, "token0_index");
 }
 
 TEST(save_threshold) {
@@ -1401,8 +1402,10 @@ TEST(save_shape_inputs) {
   CHECK(e.found == 1 && e.status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
   CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
   CHECK(rep_get(r, "/embeddings/range_start").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
-  /* an int64 Gather index is not a shape input */
-  CHECK(rep_get(r, "/classifier/token0_index").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  /* an int64 Gather index is not read at load, but it stays inline too: it
+   * holds range_start's value (0), and onnxruntime's ConstantSharing may
+   * put either in the other's place */
+  CHECK(rep_get(r, "/classifier/token0_index").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
   onnxslim_save_report_free(r);
   onnxslim_model *s = load(p);
   CHECK(s && onnxslim_tensor_storage(init(s, HEADS_SHAPE)) == ONNXSLIM_STORAGE_RAW);
@@ -1462,6 +1465,158 @@ TEST(save_shape_input_from_constant) {
   CHECK(rep_get(r, "w").status == ONNXSLIM_PLACEMENT_EXTERNAL);
   onnxslim_save_report_free(r);
   onnxslim_model_free(m);
+}
+
+/* The inputs onnxruntime reads at load (lib/passes/load_inputs.c) stay
+ * inline whatever their type: Resize's FLOAT scales (not its roi), Range's
+ * FLOAT start/limit/delta; a one-element tensor equal to one of them in
+ * type, dims and value too (onnxruntime's ConstantSharing may swap them);
+ * an empty tensor never goes out (onnxruntime aborts on one). */
+TEST(save_load_inputs) {
+  char d[300], p[400];
+  SUBDIR(d, "load-inputs");
+  float x[4] = {1, 2, 3, 4}, roi[8] = {0, 0, 0, 0, 1, 1, 1, 1}, scales[4] = {1, 1, 2, 2};
+  float start = 0, limit = 4, delta = 1;
+  int64_t k2 = 2, same2 = 2, other3 = 3;
+  pbuf g = {0};
+  const char *rin[3] = {"x", "roi", "scales"};
+  pb_node(&g, "Resize", "resize", rin, 3, "y");
+  const char *gin[3] = {"start", "limit", "delta"};
+  pb_node(&g, "Range", "range", gin, 3, "r");
+  const char *tin[2] = {"r", "k"};
+  pb_node(&g, "TopK", "topk", tin, 2, "t");
+  const char *i1[1] = {"same2"}, *i2[1] = {"other3"}, *i3[1] = {"empty"};
+  pb_node(&g, "Identity", "id1", i1, 1, "o1");
+  pb_node(&g, "Identity", "id2", i2, 1, "o2");
+  pb_node(&g, "Identity", "id3", i3, 1, "o3");
+  tspec ts[] = {
+      {"x", ONNXSLIM_DTYPE_FLOAT, 4, {1, 1, 2, 2}, NULL, NULL, NULL, x, sizeof x},
+      {"roi", ONNXSLIM_DTYPE_FLOAT, 1, {8}, NULL, NULL, NULL, roi, sizeof roi},
+      {"scales", ONNXSLIM_DTYPE_FLOAT, 1, {4}, NULL, NULL, NULL, scales, sizeof scales},
+      {"start", ONNXSLIM_DTYPE_FLOAT, 0, {0}, NULL, NULL, NULL, &start, sizeof start},
+      {"limit", ONNXSLIM_DTYPE_FLOAT, 0, {0}, NULL, NULL, NULL, &limit, sizeof limit},
+      {"delta", ONNXSLIM_DTYPE_FLOAT, 0, {0}, NULL, NULL, NULL, &delta, sizeof delta},
+      {"k", ONNXSLIM_DTYPE_INT64, 1, {1}, NULL, NULL, NULL, &k2, sizeof k2},
+      {"same2", ONNXSLIM_DTYPE_INT64, 1, {1}, NULL, NULL, NULL, &same2, sizeof same2},
+      {"other3", ONNXSLIM_DTYPE_INT64, 1, {1}, NULL, NULL, NULL, &other3, sizeof other3},
+      {"empty", ONNXSLIM_DTYPE_FLOAT, 1, {0}, NULL, NULL, NULL, "", 0},
+  };
+  for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) pb_tensor(&g, 5, &ts[i]);
+  pbuf mm = pb_model(&g);
+  write_bytes(PATH(p, "%s/in.onnx", d), mm.p, mm.n);
+  free(mm.p);
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.size_threshold = 0;
+  static const struct {
+    const char *name;
+    int want, forced;
+  } cases[] = {
+      {"x", ONNXSLIM_PLACEMENT_EXTERNAL, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"roi", ONNXSLIM_PLACEMENT_EXTERNAL, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"scales", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"start", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"limit", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"delta", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"k", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"same2", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"other3", ONNXSLIM_PLACEMENT_EXTERNAL, ONNXSLIM_PLACEMENT_EXTERNAL},
+      {"empty", ONNXSLIM_PLACEMENT_BELOW_THRESHOLD, ONNXSLIM_PLACEMENT_BELOW_THRESHOLD},
+  };
+  for (int force = 0; force < 2; force++) {
+    eo.flags = force ? ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS : 0;
+    onnxslim_save_report *r = NULL;
+    CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/out%d.onnx", d, force), &eo));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      int want = force ? cases[i].forced : cases[i].want;
+      rent e = rep_get(r, cases[i].name);
+      if (e.found != 1 || e.status != want) {
+        fprintf(stderr, "%s%s: placement %d, want %d\n", force ? "FORCE_SHAPE_INPUTS: " : "",
+                cases[i].name, e.status, want);
+        t_cur_failed++;
+      }
+    }
+    onnxslim_save_report_free(r);
+  }
+  onnxslim_model_free(m);
+}
+
+/* onnxslim_check() warns (ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT, a warning
+ * kind) about a tensor in external data that onnxruntime reads at load:
+ * here Resize's FLOAT scales, moved out by FORCE_SHAPE_INPUTS; not about
+ * one it does not (roi, an Identity's input), nor after a plain save. */
+static size_t count_code(const onnxslim_check_report *r, int code, const char **msg) {
+  size_t n = 0;
+  for (size_t i = 0; i < onnxslim_check_report_count(r); i++)
+    if (onnxslim_check_report_code(r, i) == code) {
+      n++;
+      if (msg) *msg = onnxslim_check_report_message(r, i);
+    }
+  return n;
+}
+
+TEST(check_external_load_input) {
+  char d[300], p[400];
+  SUBDIR(d, "check-load-inputs");
+  float x[4] = {1, 2, 3, 4}, roi[8] = {0, 0, 0, 0, 1, 1, 1, 1}, scales[4] = {1, 1, 2, 2};
+  pbuf g = {0};
+  const char *rin[3] = {"x", "roi", "scales"};
+  pb_node(&g, "Resize", "resize", rin, 3, "y");
+  tspec ts[] = {
+      {"x", ONNXSLIM_DTYPE_FLOAT, 4, {1, 1, 2, 2}, NULL, NULL, NULL, x, sizeof x},
+      {"roi", ONNXSLIM_DTYPE_FLOAT, 1, {8}, NULL, NULL, NULL, roi, sizeof roi},
+      {"scales", ONNXSLIM_DTYPE_FLOAT, 1, {4}, NULL, NULL, NULL, scales, sizeof scales},
+  };
+  for (size_t i = 0; i < 3; i++) pb_tensor(&g, 5, &ts[i]);
+  pbuf mm = pb_model(&g);
+  write_bytes(PATH(p, "%s/in.onnx", d), mm.p, mm.n);
+  free(mm.p);
+  onnxslim_model *m = load(p);
+  REQUIRE(m != NULL);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.size_threshold = 0;
+  for (int force = 0; force < 2; force++) {
+    eo.flags = force ? ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS : 0;
+    CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/out%d.onnx", d, force), &eo));
+    onnxslim_model *s = load(p);
+    REQUIRE(s != NULL);
+    CHECK(onnxslim_tensor_storage(init(s, "roi")) == ONNXSLIM_STORAGE_EXTERNAL);
+    onnxslim_check_report *r = NULL;
+    CHECK_OK(onnxslim_check(&r, s, 0));
+    const char *msg = NULL;
+    size_t n = count_code(r, ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT, &msg);
+    if (n != (size_t)force) {
+      fprintf(stderr, "%s: %zu external_load_input warnings, want %d\n",
+              force ? "FORCE_SHAPE_INPUTS" : "plain save", n, force);
+      t_cur_failed++;
+    }
+    /* the warning is the only problem; it names the tensor and the op */
+    CHECK(onnxslim_check_report_count(r) == n);
+    if (force)
+      CHECK(msg && strstr(msg, "'scales'") && strstr(msg, "Resize") && strstr(msg, "input 2"));
+    onnxslim_check_report_free(r);
+    /* skipped when asked */
+    int skip = ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT;
+    onnxslim_check_options co = ONNXSLIM_CHECK_OPTIONS_INIT;
+    co.skip = &skip;
+    co.n_skip = 1;
+    CHECK_OK(onnxslim_check_with(&r, s, &co));
+    CHECK(onnxslim_check_report_count(r) == 0);
+    onnxslim_check_report_free(r);
+    onnxslim_model_free(s);
+  }
+  onnxslim_model_free(m);
+  CHECK(onnxslim_check_code_is_warning(ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT) == 1);
+  for (int c = 1; c < ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT; c++)
+    CHECK(onnxslim_check_code_is_warning(c) == 0);
+  CHECK(onnxslim_check_code_is_warning(0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_check_code_is_warning(ONNXSLIM_CHECK_CODE_MAX + 1) == ONNXSLIM_EINVAL);
+  CHECK(strcmp(onnxslim_check_code_name(ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT),
+               "external_load_input") == 0);
+  CHECK(onnxslim_check_code_from_name("external_load_input") == ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT);
 }
 
 /* An initializer read as Reshape's shape inside an If branch (captured from
@@ -2965,6 +3120,8 @@ int main(int argc, char **argv) {
   RUN(save_shape_inputs);
   RUN(save_shape_input_from_constant);
   RUN(save_shape_input_in_subgraph);
+  RUN(save_load_inputs);
+  RUN(check_external_load_input);
   RUN(save_twice_identical_no_append);
   RUN(save_pair_generations);
   RUN(save_threads_side_by_side);

@@ -74,7 +74,12 @@ static int list_checks(void) {
   return finish_stdout(EXIT_SUCCESS);
 }
 
-/* Prints "LOCATION: MESSAGE" per problem on stdout, or "MODEL: ok"; with
+/* 1 when problems of kind code are warnings (a code newer than this
+ * command: asked of the library). */
+static int is_warning(int code) { return onnxslim_check_code_is_warning(code) == 1; }
+
+/* Prints "LOCATION: MESSAGE" per problem on stdout ("LOCATION: warning:
+ * MESSAGE" for a warning), and "MODEL: ok" when there is no error; with
  * as_json the same as one JSON document (libonnxslim.check/1). */
 static int check_model(const char *path, const check_ctx *ctx) {
   int as_json = ctx->as_json;
@@ -96,6 +101,9 @@ static int check_model(const char *path, const check_ctx *ctx) {
     return EXIT_CHECK_UNREADABLE;
   }
   n = onnxslim_check_report_count(report);
+  size_t nwarn = 0;
+  for (i = 0; i < n; i++) nwarn += is_warning(onnxslim_check_report_code(report, i));
+  size_t nerr = n - nwarn;
   if (as_json) {
     json j;
     size_t order = 0;
@@ -103,7 +111,7 @@ static int check_model(const char *path, const check_ctx *ctx) {
     json_object(&j);
     json_kstr(&j, "schema", "libonnxslim.check/1");
     json_kstr(&j, "file", path);
-    json_kbool(&j, "ok", n == 0);
+    json_kbool(&j, "ok", nerr == 0);
     json_karray(&j, "problems");
     for (i = 0; i < n; i++) {
       const char *l = onnxslim_check_report_location(report, i);
@@ -113,11 +121,13 @@ static int check_model(const char *path, const check_ctx *ctx) {
       json_object(&j);
       json_kint(&j, "code", code);
       json_kstr(&j, "code_name", code_name(code));
+      json_kstr(&j, "severity", is_warning(code) ? "warning" : "error");
       json_kstr(&j, "location", l ? l : "?");
       json_kstr(&j, "message", m ? m : "?");
       json_end(&j);
     }
     json_end(&j);
+    json_kuint(&j, "warnings", nwarn);
     json_kuint(&j, "unsorted_uses", order);
     json_kstr(&j, "note", onnxslim_check_report_note(report));
     json_end(&j);
@@ -133,17 +143,21 @@ static int check_model(const char *path, const check_ctx *ctx) {
     for (i = 0; i < n; i++) {
       const char *l = onnxslim_check_report_location(report, i);
       const char *m = onnxslim_check_report_message(report, i);
-      printf("%s: ", esc(&loc, l ? l : "?"));
+      printf("%s: %s", esc(&loc, l ? l : "?"),
+             is_warning(onnxslim_check_report_code(report, i)) ? "warning: " : "");
       printf("%s\n", esc(&msg, m ? m : "?"));
     }
-    if (n == 0) printf("%s: ok\n", esc(&loc, path));
+    if (nerr == 0 && nwarn == 0) printf("%s: ok\n", esc(&loc, path));
+    if (nerr == 0 && nwarn > 0)
+      printf("%s: ok (%zu warning%s)\n", esc(&loc, path), nwarn, nwarn == 1 ? "" : "s");
     const char *note = onnxslim_check_report_note(report);
     if (note && note[0]) fprintf(stderr, "%s: %s: note: %s\n", progname, esc(&loc, path), note);
   }
-  status = n ? EXIT_CHECK_PROBLEMS : EXIT_SUCCESS;
+  status = nerr ? EXIT_CHECK_PROBLEMS : EXIT_SUCCESS;
   if (finish_stdout(EXIT_SUCCESS) != EXIT_SUCCESS) status = EXIT_CHECK_UNREADABLE;
-  else if (n)
-    fprintf(stderr, "%s: %s: %zu problem%s\n", progname, esc(&loc, path), n, n == 1 ? "" : "s");
+  else if (nerr)
+    fprintf(stderr, "%s: %s: %zu problem%s%s\n", progname, esc(&loc, path), nerr,
+            nerr == 1 ? "" : "s", nwarn ? " (and warnings)" : "");
   sb_free(&loc);
   sb_free(&msg);
   onnxslim_check_report_free(report);
@@ -166,6 +180,7 @@ static int run_check(const command *cmd, int argc, char **argv) {
 const command cmd_check = {"check", "MODEL",
                            "check MODEL (structure and operator schemas at\n"
                            "its opset): print each problem as\n"
-                           "LOCATION: MESSAGE; exit 1 if there are any,\n"
-                           "3 if MODEL cannot be read",
+                           "LOCATION: MESSAGE (LOCATION: warning: MESSAGE\n"
+                           "for one that leaves MODEL valid); exit 1 if\n"
+                           "there are errors, 3 if MODEL cannot be read",
                            check_options, run_check};

@@ -694,17 +694,19 @@ static int plan_save(const onnxslim_model *model, const char *in, const char *ou
  */
 /* The check --verify runs: every kind but tensor_size (the converted
  * tensors are pending transforms; reading them would convert them in memory,
- * and their sizes are right by construction). With a baseline (the input's
+ * and their sizes are right by construction) and external_load_input (where
+ * tensors are stored is the save's decision, not the model's in memory).
+ * With a baseline (the input's
  * report) only the problems the baseline does not have are reported,
  * compared by what they are, not by node index (onnxslim_check_options).
  * NULL on failure (reported). */
 static onnxslim_check_report *verify_check(const onnxslim_model *model, const char *what,
                                            const onnxslim_check_report *baseline) {
-  static const int skip[] = {ONNXSLIM_CHECK_TENSOR_SIZE};
+  static const int skip[] = {ONNXSLIM_CHECK_TENSOR_SIZE, ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT};
   onnxslim_check_options o = ONNXSLIM_CHECK_OPTIONS_INIT;
   onnxslim_check_report *r = NULL;
   o.skip = skip;
-  o.n_skip = 1;
+  o.n_skip = sizeof skip / sizeof skip[0];
   o.baseline = baseline;
   if (onnxslim_check_with(&r, model, &o) != ONNXSLIM_OK) {
     fail_lib("--verify: cannot check %s", what);

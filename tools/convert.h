@@ -88,12 +88,13 @@ int opt_no_verify(void *ctx, const char *value);
   { "--per-tensor", NULL, opt_per_tensor, "one data file per tensor instead of one file" }
 #define OPT_CHECKSUM \
   { "--checksum", NULL, opt_checksum, "write each tensor's SHA-1 checksum key" }
-#define OPT_FORCE_SHAPE_INPUTS                              \
-  {                                                         \
-    "--force-shape-inputs", NULL, opt_force_shape_inputs,   \
-        "move small integer shape inputs (Reshape shape,\n" \
-        "Unsqueeze axes, ...) out too; they stay inline\n"  \
-        "by default: onnxruntime cannot load them"          \
+#define OPT_FORCE_SHAPE_INPUTS                            \
+  {                                                       \
+    "--force-shape-inputs", NULL, opt_force_shape_inputs, \
+        "move the inputs onnxruntime reads at load\n"     \
+        "(Reshape shape, Resize scales, ...) out\n"       \
+        "too; they stay inline by default:\n"             \
+        "onnxruntime cannot load them from there"         \
   }
 #define OPT_CONSTANTS                                                         \
   {                                                                           \

@@ -115,18 +115,27 @@ typedef enum onnxslim_check_code {
   /** (0.2.0) Model-local functions: two with the same (domain, name,
    * overload) key, or one whose body calls itself, directly or through
    * other functions (nodes of subgraphs inside the body included). */
-  ONNXSLIM_CHECK_FUNCTION = 17
+  ONNXSLIM_CHECK_FUNCTION = 17,
+  /** (0.2.0) A warning (onnxslim_check_code_is_warning()): a tensor stored
+   * in external data (an initializer, or a Constant's value) that a node
+   * reads at an input onnxruntime reads when it loads the model (Reshape's
+   * shape, Resize's scales, ...: the table of docs/external-data.md, per
+   * op and opset). The model is valid ONNX, but onnxruntime 1.30 refuses
+   * it ("Cannot parse data from external tensors"); onnxslim_save() keeps
+   * such tensors inline unless ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS. */
+  ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT = 18
 } onnxslim_check_code;
 
 /** The largest onnxslim_check_code value of this version of the header.
  * @since 0.2.0 */
-#define ONNXSLIM_CHECK_CODE_MAX 17
+#define ONNXSLIM_CHECK_CODE_MAX 18
 
 /**
  * Checks the model and returns what it found in a new report.
  * `flags` is reserved and must be 0.
  * Returns 0 when the check ran, whatever it found: a valid model gives a
- * report with onnxslim_check_report_count() == 0.
+ * report with onnxslim_check_report_count() == 0, or with warnings only
+ * (onnxslim_check_code_is_warning()).
  * Ownership: on success *out is a new report OWNED by the caller (free it
  * with onnxslim_check_report_free()); on failure *out is set to NULL (when
  * out is not NULL). The model is borrowed for the call.
@@ -273,7 +282,7 @@ ONNXSLIM_API int onnxslim_check_with(onnxslim_check_report **out, const onnxslim
  * "undefined_input", "duplicate_output", "order", "tensor_size", "opset",
  * "output_not_produced", "type", "empty_name", "unknown_op", "arity",
  * "attr_missing", "attr_unknown", "attr_type", "type_constraint",
- * "untyped_io", "checksum", "function". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
+ * "untyped_io", "checksum", "function", "external_load_input". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
  * no code. Codes run from 1 to ONNXSLIM_CHECK_CODE_MAX (of the library
  * version running: ask until NULL).
  * @since 0.2.0
@@ -295,6 +304,17 @@ ONNXSLIM_API const char *onnxslim_check_code_description(int code);
  * @since 0.2.0
  */
 ONNXSLIM_API int onnxslim_check_code_from_name(const char *name);
+
+/**
+ * Whether problems of kind `code` are warnings: 1 for a warning (the model
+ * is valid ONNX, but a known runtime refuses or mishandles it:
+ * ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT), 0 for an error (the other kinds).
+ * A report whose problems are all warnings is that of a valid model;
+ * onnxslim_check_report_count() counts warnings too.
+ * Errors (negative): ONNXSLIM_EINVAL for a value that is no code.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_check_code_is_warning(int code);
 
 /**
  * Frees the report and its strings. NULL is a no-op.

@@ -45,10 +45,13 @@ typedef enum onnxslim_layout {
 /** Write the ONNX "checksum" key: SHA-1 of the tensor's bytes, in hex
  * (ONE_FILE, PER_TENSOR). */
 #define ONNXSLIM_SAVE_CHECKSUM 8u
-/** Move out also small integer tensors that feed shape inputs (Reshape's
- * shape, Unsqueeze axes, Slice starts, ...), which stay inline by default
+/** Move out also the tensors onnxruntime reads when it loads the model
+ * (Reshape's shape, Unsqueeze axes, Slice starts, Resize scales and sizes,
+ * Range's start/limit/delta, If's condition, ...: the table of
+ * docs/external-data.md, per op and opset), which stay inline by default
  * because onnxruntime 1.30 refuses such models ("Cannot parse data from
- * external tensors") (ONE_FILE, PER_TENSOR). */
+ * external tensors"), and the one-element tensors kept inline with them
+ * (ONE_FILE, PER_TENSOR). */
 #define ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS 16u
 /** Keep each tensor's storage form: a tensor goes to a data file exactly
  * when it is stored in external data now, whatever its size (size_threshold
@@ -118,9 +121,11 @@ ONNXSLIM_API int onnxslim_save_options_init(onnxslim_save_options *opts, unsigne
 /** What a save did with a tensor (onnxslim_save_report_placement()). @since 0.1.0 */
 typedef enum onnxslim_placement {
   ONNXSLIM_PLACEMENT_EXTERNAL = 0,        /**< written to a data file */
-  ONNXSLIM_PLACEMENT_BELOW_THRESHOLD = 1, /**< inline: smaller than size_threshold (or
-                                           * INLINE layout, or KEEP_STORAGE and inline now) */
-  ONNXSLIM_PLACEMENT_SHAPE_INPUT = 2,     /**< inline: integer tensor feeding a shape input */
+  ONNXSLIM_PLACEMENT_BELOW_THRESHOLD = 1, /**< inline: smaller than size_threshold, or empty
+                                           * (or INLINE layout, or KEEP_STORAGE and inline now) */
+  ONNXSLIM_PLACEMENT_SHAPE_INPUT = 2,     /**< inline: read by onnxruntime at load (a shape
+                                           * input, Resize scales, ...), or one element equal to
+                                           * such a tensor */
   ONNXSLIM_PLACEMENT_NO_LAYOUT = 3        /**< inline: STRING or unknown type */
 } onnxslim_placement;
 

@@ -78,7 +78,16 @@ static const struct {
     {"untyped_io", "a graph input or output without an element type"},
     {"checksum", "external data whose bytes do not match its checksum key (when verified)"},
     {"function", "a model-local function defined twice, or calling itself"},
+    {"external_load_input",
+     "(warning) a tensor in external data that onnxruntime reads at load: it refuses the model"},
 };
+
+int onnxslim_check_code_is_warning(int code) {
+  if (code < 1 || code > ONNXSLIM_CHECK_CODE_MAX)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_code_is_warning: %d is no check code",
+                         code);
+  return code == ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT;
+}
 
 const char *onnxslim_check_code_name(int code) {
   if (code < 1 || code > ONNXSLIM_CHECK_CODE_MAX) {
@@ -872,6 +881,31 @@ static int check_attr_tensors(ck *c, const onnxslim_attr *a, int type) {
 }
 
 /* Tensor attributes and subgraphs of a node (location: the node). */
+/* ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT: tensor t, value `name` of g, stored
+ * in external data and read by a node at an input onnxruntime reads at
+ * load (passes/load_inputs.c). */
+static int check_load_input(ck *c, const onnxslim_graph *g, const onnxslim_tensor *t,
+                            const char *name) {
+  if ((c->skip & (1u << ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT)) || !g ||
+      onnxslim_tensor_storage(t) != ONNXSLIM_STORAGE_EXTERNAL)
+    return 0;
+  size_t k = 0;
+  const onnxslim_node *r = onnxslim__load_reader(c->model, g, name, &k);
+  if (!r) return 0;
+  const char *rn = onnxslim_node_name(r), *op = onnxslim_node_op_type(r);
+  if (rn && rn[0])
+    return problem(c, ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT,
+                   "'%s' is in external data but node '%s' (%s) reads it as input %zu when "
+                   "onnxruntime loads the model: onnxruntime refuses the model (\"Cannot parse "
+                   "data from external tensors\"); a save with external data keeps it inline",
+                   name, rn, op, k);
+  return problem(c, ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT,
+                 "'%s' is in external data but a %s node reads it as input %zu when onnxruntime "
+                 "loads the model: onnxruntime refuses the model (\"Cannot parse data from "
+                 "external tensors\"); a save with external data keeps it inline",
+                 name, op, k);
+}
+
 static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map *opsets) {
   size_t n = onnxslim_node_attr_count(node);
   for (size_t j = 0; j < n; j++) {
@@ -904,6 +938,13 @@ static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map
       }
     } else {
       rc = check_attr_tensors(c, a, type);
+      /* a Constant's value is the tensor of its output */
+      if (!rc && type == ONNXSLIM_ATTR_TENSOR && strcmp(aname, "value") == 0 &&
+          strcmp(onnxslim_node_op_type(node), "Constant") == 0 && !onnxslim_node_domain(node)[0] &&
+          onnxslim_node_output_count(node) > 0 && onnxslim_node_output(node, 0)[0] &&
+          onnxslim_attr_tensor(a))
+        rc = check_load_input(c, onnxslim_node_graph(node), onnxslim_attr_tensor(a),
+                              onnxslim_node_output(node, 0));
     }
     path_cut(c, mark);
     if (rc) return rc;
@@ -1507,6 +1548,7 @@ static int check_graph(ck *c, const onnxslim_graph *g, const scope *outer, const
         rc = problem(c, ONNXSLIM_CHECK_DUPLICATE_OUTPUT, "initializer '%s' is defined twice", name);
     }
     if (!rc) rc = check_tensor(c, t);
+    if (!rc && name[0]) rc = check_load_input(c, g, t, name);
     c->pend_what = NULL;
     path_cut(c, mark);
   }

@@ -43,6 +43,18 @@ int onnxslim__check_retype_edit(const onnxslim_model *m, const osl_retype *retyp
 
 /* ---- saves (passes/save.c, passes/save_external.c) ----------------------- */
 
+/* 1 when onnxruntime reads input `index` of a node (domain "" or "ai.onnx"
+ * for the default domain, op) when it loads a model of that domain's
+ * `opset`, so that the input must not be in external data; else 0. The
+ * table is in passes/load_inputs.c. */
+int onnxslim__read_at_load(const char *domain, const char *op, int64_t opset, size_t index);
+/* The first node of g, or of a subgraph of g (which captures the value),
+ * that reads value `name` of g at an input onnxruntime reads at load (by
+ * onnxslim__read_at_load() at the model's opset of the node's domain), and
+ * in *index (may be NULL) that input; NULL when there is none. */
+onnxslim_node *onnxslim__load_reader(const onnxslim_model *m, const onnxslim_graph *g,
+                                     const char *name, size_t *index);
+
 /* The report of onnxslim_save(): one entry per tensor a save placed. */
 struct osl_save_entry {
   char *name, *location; /* malloc'ed; location NULL for a tensor kept inline */

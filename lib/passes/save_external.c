@@ -25,67 +25,6 @@
 
 /* ---- which tensors go out ------------------------------------------------------ */
 
-/* Inputs that carry shapes, axes or sizes, by op type (bit i = input i). */
-static const struct {
-  const char *op;
-  unsigned int inputs;
-} shape_inputs[] = {
-    {"Reshape", 1u << 1},
-    {"Expand", 1u << 1},
-    {"Unsqueeze", 1u << 1},
-    {"Squeeze", 1u << 1},
-    {"Slice", 0x1eu},
-    {"Tile", 1u << 1},
-    {"ConstantOfShape", 1u << 0},
-    {"Range", 0x7u},
-    {"Pad", (1u << 1) | (1u << 3)},
-    {"Resize", 1u << 3},
-    {"TopK", 1u << 1},
-    {"OneHot", 1u << 1},
-    {"Split", 1u << 1},
-    {"ReduceSum", 1u << 1},
-    {"ReduceMean", 1u << 1},
-    {"ReduceMax", 1u << 1},
-    {"ReduceMin", 1u << 1},
-    {"ReduceProd", 1u << 1},
-    {"ReduceL1", 1u << 1},
-    {"ReduceL2", 1u << 1},
-    {"ReduceLogSum", 1u << 1},
-    {"ReduceLogSumExp", 1u << 1},
-    {"ReduceSumSquare", 1u << 1},
-    {"CumSum", 1u << 1},
-    {"Trilu", 1u << 1},
-    {"CenterCropPad", 1u << 1},
-    {"Col2Im", 0x6u},
-    {"DFT", 0x6u},
-    {"STFT", 0xau},
-    {"NonMaxSuppression", 0x1cu},
-};
-
-static int node_reads_shape(onnxslim_node *c, const char *name) {
-  if (onnxslim_node_domain(c)[0]) return 0;
-  const char *op = onnxslim_node_op_type(c);
-  for (size_t s = 0; s < sizeof shape_inputs / sizeof shape_inputs[0]; s++) {
-    if (strcmp(op, shape_inputs[s].op) != 0) continue;
-    for (size_t k = 0; k < onnxslim_node_input_count(c) && k < 32; k++)
-      if ((shape_inputs[s].inputs >> k & 1u) && strcmp(onnxslim_node_input(c, k), name) == 0)
-        return 1;
-  }
-  return 0;
-}
-
-static int feeds_shape_input(const onnxslim_graph *g, const char *name) {
-  size_t nc = onnxslim_graph_consumer_count(g, name);
-  for (size_t i = 0; i < nc; i++) {
-    onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
-    if (node_reads_shape(c, name)) return 1;
-    /* a capture: look into the node's subgraphs */
-    for (size_t k = 0; k < onnxslim_node_subgraph_count(c); k++)
-      if (feeds_shape_input(onnxslim_node_subgraph(c, k), name)) return 1;
-  }
-  return 0;
-}
-
 typedef struct {
   osl_msg *t;
   const char *name;
@@ -189,7 +128,6 @@ static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *
   it->name = name;
   it->ext_now = onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_EXTERNAL;
   uint64_t size = 0;
-  int32_t dt = onnxslim_tensor_dtype((onnxslim_tensor *)t);
   if (s->o.layout == ONNXSLIM_LAYOUT_INLINE) {
     it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
   } else if (onnxslim_tensor_byte_size((onnxslim_tensor *)t, &size) != 0) {
@@ -198,11 +136,12 @@ static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *
     /* out exactly when it is out now */
     it->status = it->ext_now ? ONNXSLIM_PLACEMENT_EXTERNAL : ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
     if (it->ext_now) it->length = size;
-  } else if (size < s->o.size_threshold) {
+  } else if (size < s->o.size_threshold || size == 0) {
+    /* empty: nothing to move out (and onnxruntime 1.30 aborts on an empty
+     * tensor in external data) */
     it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
   } else if (g && !(s->o.flags & ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS) &&
-             (dt == ONNXSLIM_DTYPE_INT64 || dt == ONNXSLIM_DTYPE_INT32) &&
-             feeds_shape_input(g, name)) {
+             onnxslim__load_reader(s->model, g, name, NULL)) {
     it->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
   } else {
     it->status = ONNXSLIM_PLACEMENT_EXTERNAL;
@@ -250,6 +189,70 @@ static int collect_items(osl_xsave *s, osl_msg *msg) {
   for (size_t i = 0; i < msg->nf && !rc; i++)
     if (msg->f[i].sub) rc = collect_items(s, msg->f[i].sub);
   return rc;
+}
+
+/* onnxruntime's ConstantSharing (at session creation, from the basic
+ * optimization level) replaces one-element initializers of the same data
+ * type, shape and value by one of them: a tensor in external data can so
+ * take the place of one read at load (passes/load_inputs.c) and make the
+ * model fail. A one-element tensor of a type it shares stays inline when a
+ * tensor of the same data type, dims and value does for being read at
+ * load. */
+static int shareable(onnxslim_tensor *t) {
+  switch (onnxslim_tensor_dtype(t)) {
+  case ONNXSLIM_DTYPE_FLOAT:
+  case ONNXSLIM_DTYPE_FLOAT16:
+  case ONNXSLIM_DTYPE_DOUBLE:
+  case ONNXSLIM_DTYPE_INT32:
+  case ONNXSLIM_DTYPE_INT64: break;
+  default: return 0;
+  }
+  size_t r = onnxslim_tensor_rank(t);
+  return r == 0 || (r == 1 && onnxslim_tensor_dim(t, 0) == 1);
+}
+
+/* 1 when the two one-element tensors hold the same bytes, or when either
+ * cannot be read (then it stays inline: a few bytes at worst). */
+static int same_value(onnxslim_tensor *a, onnxslim_tensor *b) {
+  const void *pa, *pb;
+  size_t na, nb;
+  if (onnxslim_tensor_data(a, &pa, &na) != 0 || onnxslim_tensor_data(b, &pb, &nb) != 0) {
+    onnxslim_error_clear();
+    return 1;
+  }
+  return na == nb && memcmp(pa, pb, na) == 0;
+}
+
+static int keep_shared(osl_xsave *s) {
+  /* the one-element tensors kept inline for being read at load */
+  size_t nk = 0, *keep = NULL;
+  for (size_t j = 0; j < s->count; j++)
+    if (s->items[j].status == ONNXSLIM_PLACEMENT_SHAPE_INPUT &&
+        shareable((onnxslim_tensor *)s->items[j].t)) {
+      size_t *k = realloc(keep, (nk + 1) * sizeof *keep);
+      if (!k) {
+        free(keep);
+        return onnxslim__err_nomem(NULL);
+      }
+      keep = k;
+      keep[nk++] = j;
+    }
+  for (size_t i = 0; i < s->count && nk; i++) {
+    osl_item *a = &s->items[i];
+    onnxslim_tensor *ta = (onnxslim_tensor *)a->t;
+    if (a->status != ONNXSLIM_PLACEMENT_EXTERNAL || !shareable(ta)) continue;
+    for (size_t j = 0; j < nk; j++) {
+      onnxslim_tensor *tb = (onnxslim_tensor *)s->items[keep[j]].t;
+      if (onnxslim_tensor_dtype(ta) == onnxslim_tensor_dtype(tb) &&
+          onnxslim_tensor_rank(ta) == onnxslim_tensor_rank(tb) && same_value(ta, tb)) {
+        a->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
+        a->length = 0;
+        break;
+      }
+    }
+  }
+  free(keep);
+  return 0;
 }
 
 /* A sink that hashes what passes through (for the checksum key). */
@@ -1347,6 +1350,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   x.fsync_data = !(opts->flags & ONNXSLIM_SAVE_NO_FSYNC);
   int rc = save_names(&x);
   if (!rc) rc = collect_items(&x, model->root);
+  if (!rc) rc = keep_shared(&x);
   if (!rc) rc = open_outdir(&x);
   if (!rc) rc = want_names(&x);
   if (!rc) rc = start_progress(&x);

@@ -34,7 +34,7 @@ from ._convert import ConvertEntry, ConvertReport, ConvertStats, QuantStats, con
 from ._function import Function
 from ._graph import Graph
 from ._lib import lib, library_path
-from ._model import Model, check_code_from_name, check_code_name, load
+from ._model import Model, check_code_from_name, check_code_is_warning, check_code_name, load
 from ._node import Node
 from ._save import SaveEntry, SaveReport
 from ._sparse import SparseTensor
@@ -46,7 +46,8 @@ __all__ = ["load", "Model", "Graph", "Node", "Attribute", "Tensor", "SparseTenso
            "__version__"] + sorted(_constants.CONSTANTS)
 __all__ += [cls.__name__ for cls in _ERRORS.values()]
 __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "QuantStats",
-            "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name"]
+            "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name",
+           "check_code_is_warning"]
 
 #: The version string of the loaded C library, e.g. "0.1.0".
 __version__ = lib.onnxslim_version_string().decode()

@@ -132,6 +132,7 @@ FUNCTIONS = {
     "onnxslim_check_code_name": (c_char_p, [c_int]),
     "onnxslim_check_code_description": (c_char_p, [c_int]),
     "onnxslim_check_code_from_name": (c_int, [c_char_p]),
+    "onnxslim_check_code_is_warning": (c_int, [c_int]),
     "onnxslim_check_report_free": (None, [H]),
     # cleanup.h
     "onnxslim_cleanup_toposort": (c_int, [H, c_uint]),

@@ -211,7 +211,9 @@ class Model:
         """Problems the library finds (onnxslim_check_with()).
 
         Returns a list of ``(code, location, message)`` tuples, ``code`` a
-        ``CHECK_*`` constant; empty when the model has none. ``skip``: kinds
+        ``CHECK_*`` constant; empty when the model has none. Warnings
+        (:func:`check_code_is_warning`, e.g. CHECK_EXTERNAL_LOAD_INPUT) are
+        listed too: they leave the model valid. ``skip``: kinds
         not to look for, as ``CHECK_*`` codes or names (``"type_constraint"``,
         see :func:`check_code_name`); an unknown name raises NotFound.
         ``verify_checksums``: also read external data that has a
@@ -262,8 +264,8 @@ class Model:
         False: every tensor inline, external data included (a merge, as
         :meth:`merge`). The keyword flags are the ``SAVE_*`` flags: no_fsync,
         allow_large (a file over 2 GiB), constants (move Constant values out
-        too), checksum (write SHA-1 keys), force_shape_inputs (move small
-        shape-input tensors out too; onnxruntime refuses them),
+        too), checksum (write SHA-1 keys), force_shape_inputs (move the
+        inputs onnxruntime reads at load out too; it refuses them),
         keep_storage (a tensor goes out exactly when it is external now).
         ``layout`` (a ``LAYOUT_*`` value) and ``flags`` (an OR of ``SAVE_*``)
         are the C options for callers that have them. The in-memory model is
@@ -452,6 +454,14 @@ def check_code_name(code):
     (onnxslim_check_code_name()); InvalidArgument for a value that is no
     code."""
     return _str(_need(lib.onnxslim_check_code_name(code)))
+
+
+def check_code_is_warning(code):
+    """True when problems of ``CHECK_*`` kind ``code`` are warnings (the
+    model is valid ONNX, but onnxruntime refuses it: CHECK_EXTERNAL_LOAD_INPUT),
+    False for errors (onnxslim_check_code_is_warning()); InvalidArgument
+    for a value that is no code."""
+    return _check(lib.onnxslim_check_code_is_warning(code)) == 1
 
 
 def check_code_from_name(name):

@@ -28,8 +28,8 @@ _FLAGS = (("no_fsync", "SAVE_NO_FSYNC"), ("allow_large", "SAVE_ALLOW_LARGE"),
 class SaveEntry(collections.namedtuple("SaveEntry", "name placement location offset length")):
     """Where a save put one tensor: its value ``name``; ``placement``, one of
     "external" (written to a data file), "below_threshold" (inline: smaller
-    than the threshold, or an inline save), "shape_input" (inline: a small
-    integer tensor feeding a shape input) and "no_layout" (inline: STRING or
+    than the threshold, or an inline save), "shape_input" (inline: an input
+    onnxruntime reads at load, such as a shape or Resize's scales) and "no_layout" (inline: STRING or
     unknown type); the data file ``location`` relative to the model's
     directory (None when inline), ``offset`` and ``length`` in it."""
 

@@ -127,6 +127,10 @@ class TestOutputs(unittest.TestCase):
                 m.check(skip=[99])
         self.assertEqual(libonnxslim.check_code_name(libonnxslim.CHECK_ARITY), "arity")
         self.assertEqual(libonnxslim.check_code_from_name("unknown_op"), libonnxslim.CHECK_UNKNOWN_OP)
+        self.assertIs(libonnxslim.check_code_is_warning(libonnxslim.CHECK_EXTERNAL_LOAD_INPUT), True)
+        self.assertIs(libonnxslim.check_code_is_warning(libonnxslim.CHECK_ARITY), False)
+        with self.assertRaises(libonnxslim.InvalidArgument):
+            libonnxslim.check_code_is_warning(99)
         # an opset newer than the tables: the note says the schemas were not checked
         proto = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
         with libonnxslim.load(proto.SerializeToString()) as m:

@@ -63,7 +63,7 @@ echo "$pcts" | awk '{for (i = 2; i <= NF; i++) if ($i + 0 <= $(i - 1) + 0) exit 
   ok "converting percent increases" || bad "converting percent not increasing: $pcts"
 erased=$(segments tty.txt | grep -Ec '^ {20,}$')
 [ "$erased" -ge 3 ] && ok "each progress line erased ($erased)" || bad "progress lines erased: $erased"
-segments tty.txt | grep -q "kept 7 shape-input tensors inline" && ok "notes still printed without --quiet" ||
+segments tty.txt | grep -q "kept 8 shape-input tensors inline" && ok "notes still printed without --quiet" ||
   bad "note missing on the pty"
 segments tty.txt | grep -q "warning: converting to FLOAT16 changed values" &&
   ok "warnings still printed without --quiet" || bad "warning missing on the pty"
@@ -75,7 +75,7 @@ on_tty "'$cli' info big.onnx" info.txt; r=$?
 eval "'$cli' convert big.onnx b/out.onnx $conv" > out.txt 2> err.txt; r=$?
 [ $r -eq 0 ] && ! grep -q "$(printf '\r')" err.txt && ! grep -Eq 'loading|converting:|saving|%' err.txt &&
   ok "stderr to a file: no progress" || bad "stderr to a file (exit $r): $(head -c 200 err.txt)"
-grep -q "kept 7 shape-input" err.txt && grep -q "warning: converting" err.txt &&
+grep -q "kept 8 shape-input" err.txt && grep -q "warning: converting" err.txt &&
   ok "stderr to a file: the notes and warnings" || bad "stderr to a file: notes/warnings missing"
 cmp -s a/out.onnx b/out.onnx && cmp -s a/data.bin b/data.bin && ok "the same files with and without progress" ||
   bad "files differ with progress"

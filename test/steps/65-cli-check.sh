@@ -115,8 +115,32 @@ for args in "check" "check a b" "check --bogus test/data/bert-tiny.onnx"; do
   [ $r -eq 2 ] && [ -s "$tmp/e" ] && ok "usage error '$args' exits 2" || bad "usage error '$args' exit $r"
 done
 "$cli" check --list-checks > "$tmp/o" 2> "$tmp/e"; r=$?
-[ $r -eq 0 ] && [ "$(wc -l < "$tmp/o")" -eq 17 ] && grep -q '^checksum ' "$tmp/o" && grep -q '^type_constraint ' "$tmp/o" && grep -q '^undefined_input ' "$tmp/o" && grep -q '^function ' "$tmp/o" &&
-  ok "--list-checks: 16 kinds, by name" || bad "--list-checks exit $r: $(cat "$tmp/o" "$tmp/e")"
+[ $r -eq 0 ] && [ "$(wc -l < "$tmp/o")" -eq 18 ] && grep -q '^checksum ' "$tmp/o" && grep -q '^type_constraint ' "$tmp/o" && grep -q '^undefined_input ' "$tmp/o" && grep -q '^function ' "$tmp/o" &&
+  grep -q '^external_load_input .*(warning)' "$tmp/o" &&
+  ok "--list-checks: 18 kinds, by name" || bad "--list-checks exit $r: $(cat "$tmp/o" "$tmp/e")"
+
+# ---- warnings: tensors in external data that onnxruntime reads at load ---------------
+# bert-tiny split with --force-shape-inputs: its 7 Reshape shapes, Unsqueeze
+# axes and Range bounds go out; a model onnxruntime refuses, valid ONNX
+mkdir -p "$tmp/ext"
+"$cli" split test/data/bert-tiny.onnx "$tmp/ext/forced.onnx" --threshold 0 --force-shape-inputs -q &&
+  "$cli" split test/data/bert-tiny.onnx "$tmp/ext/plain.onnx" --threshold 0 -q || bad "split bert-tiny"
+"$cli" check "$tmp/ext/forced.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && [ "$(grep -c ": warning: '.*' is in external data but node '.*' (Reshape) reads it as input 1 when onnxruntime loads the model" "$tmp/o")" -eq 4 ] &&
+  [ "$(grep -c ': warning: ' "$tmp/o")" -eq 7 ] && grep -q "forced.onnx: ok (7 warnings)$" "$tmp/o" && [ ! -s "$tmp/e" ] &&
+  ok "external shape inputs: 7 warning lines, 'ok (7 warnings)', exit 0" || bad "warnings exit $r: $(head -c 600 "$tmp/o") $(cat "$tmp/e")"
+"$cli" check --json "$tmp/ext/forced.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is True and d["warnings"] == 7, d
+assert {(p["code"], p["code_name"], p["severity"]) for p in d["problems"]} == {(18, "external_load_input", "warning")}, d
+' "$tmp/o" && ok "--json: 7 problems of severity warning, ok true, warnings 7" || bad "--json warnings exit $r: $(head -c 600 "$tmp/o")"
+"$cli" check "$tmp/ext/plain.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && grep -q 'plain.onnx: ok$' "$tmp/o" && [ "$(wc -l < "$tmp/o")" -eq 1 ] &&
+  ok "the same split without --force-shape-inputs: ok, no warning" || bad "plain split check exit $r: $(cat "$tmp/o")"
+"$cli" check --skip external_load_input "$tmp/ext/forced.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && grep -q 'forced.onnx: ok$' "$tmp/o" && ok "--skip external_load_input" || bad "--skip external_load_input exit $r"
 "$cli" check --skip nonesuch test/data/bert-tiny.onnx > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 2 ] && grep -q "no check named 'nonesuch'" "$tmp/e" && ok "--skip with an unknown name: usage error" || bad "--skip unknown exit $r"
 "$cli" check --help > "$tmp/o" 2>&1 && grep -q 'check MODEL' "$tmp/o" && ok "check --help exits 0" || bad "check --help"
