@@ -282,9 +282,9 @@ ONNXSLIM_API int onnxslim_check_with(onnxslim_check_report **out, const onnxslim
  * "undefined_input", "duplicate_output", "order", "tensor_size", "opset",
  * "output_not_produced", "type", "empty_name", "unknown_op", "arity",
  * "attr_missing", "attr_unknown", "attr_type", "type_constraint",
- * "untyped_io", "checksum", "function", "external_load_input". A static string; NULL (ONNXSLIM_EINVAL) for a value that is
- * no code. Codes run from 1 to ONNXSLIM_CHECK_CODE_MAX (of the library
- * version running: ask until NULL).
+ * "untyped_io", "checksum", "function", "external_load_input". A static string; NULL
+ * (ONNXSLIM_EINVAL) for a value that is no code. Codes run from 1 to ONNXSLIM_CHECK_CODE_MAX (of
+ * the library version running: ask until NULL).
  * @since 0.2.0
  */
 ONNXSLIM_API const char *onnxslim_check_code_name(int code);
