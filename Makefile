@@ -238,6 +238,7 @@ check-long: deps
 	$(MAKE) all $(B)/check_long/convert_exhaustive
 	$(B)/check_long/convert_exhaustive
 	sh test/check_long/dist-check.sh
+	sh test/check_long/debian-check.sh
 
 bench: deps
 	$(MAKE) all
