@@ -96,7 +96,7 @@ TEST(options_versions) {
   memset(&o, 0x5a, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
   CHECK(o.version == 4 && o.block_size == 0x5a5a5a5a5a5a5a5aull);
-  CHECK(onnxslim_convert_options_init(&o, 6) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_options_init(&o, 7) == ONNXSLIM_EINVAL);
   /* a version-4 caller converting to INT8 gets the defaults of the rest */
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);

@@ -178,6 +178,14 @@ static int opt_flush_subnormals(void *ctx, const char *value) {
   return 0;
 }
 
+static int opt_force(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->force = 1;
+  if (!cs->needs_conversion) cs->needs_conversion = "--force";
+  return 0;
+}
+
 static int opt_external_data(void *ctx, const char *value) {
   (void)value;
   ((convert_settings *)ctx)->external = 1;
@@ -249,10 +257,16 @@ static const option_spec convert_options[] = {
     {"--round", "MODE", opt_round,
      "nearest (default, ties to even) or truncate\n"
      "(to bf16 only; the published recipe truncates)"},
+    {"--force", NULL, opt_force,
+     "also convert tensors with values out of TYPE's\n"
+     "range (e.g. a variance of 9.8e7 in fp16): they\n"
+     "become Inf (or saturate); by default such a\n"
+     "tensor keeps its type and a note names it"},
     {"--saturate", NULL, opt_saturate,
-     "overflow gives the largest finite value, not Inf\n"
-     "(values that become Inf, saturate or flush to 0\n"
-     "are always reported on stderr)"},
+     "with --force: overflow gives the largest finite\n"
+     "value, not Inf (values that become Inf or\n"
+     "saturate are reported on stderr; values flushed\n"
+     "to 0 are counted by --report)"},
     {"--flush-subnormals", NULL, opt_flush_subnormals, "subnormal results become zero"},
     OPT_REPORT("print what was converted (per tensor: types,\n"
                "elements, bytes, Inf/saturated/flushed/NaN\n"

@@ -132,6 +132,11 @@ int convert_settings_check(const command *cmd, convert_settings *cs, const char 
   if (quant && (cs->conv_flags & (ONNXSLIM_CONVERT_SATURATE | ONNXSLIM_CONVERT_FLUSH_SUBNORMALS)))
     return usage_error("%s: --saturate and --flush-subnormals do not apply to int8 and int4",
                        cmd->name);
+  if (quant && cs->force)
+    return usage_error(
+        "%s: --force does not apply to int8 and int4 (quantization keeps every "
+        "value finite)",
+        cmd->name);
   if ((cs->conv_flags & ONNXSLIM_CONVERT_TRUNCATE) &&
       (cs->gather_to ? cs->gather_to : cs->to) != ONNXSLIM_DTYPE_BFLOAT16)
     return usage_error("%s: --round truncate applies to conversions to bf16 only", cmd->name);
@@ -184,12 +189,14 @@ static void sb_damage(strbuf *sb, const onnxslim_convert_stats *st, const char *
 
 /*
  * On stderr, whether or not --report was given: the tensors in which the
- * conversion did more than round - finite values that became Inf, were
- * saturated or were flushed to zero - the worst first, and what to do
- * about it. Nothing when every value was only rounded.
+ * conversion turned finite values into Inf or saturated them (only with
+ * --force: else such tensors are kept in their type), the worst first, and
+ * what to do about it. Values flushed to zero (subnormal results, or below
+ * the target's subnormal range: an absolute error under the smallest
+ * normal value) are counted by --report only: they do not change outputs
+ * much, and a warning for them teaches users to ignore warnings.
  */
-static void warn_damage(const onnxslim_convert_report *rep, const convert_settings *cs,
-                        int32_t to) {
+static void warn_damage(const onnxslim_convert_report *rep, int32_t to) {
   size_t i, n = onnxslim_convert_report_count(rep), nd = 0;
   damaged *d = xmalloc_array(n ? n : 1, sizeof *d);
   onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
@@ -202,7 +209,7 @@ static void warn_damage(const onnxslim_convert_report *rep, const convert_settin
     const char *nm = onnxslim_convert_report_name(rep, i);
     onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
     if (!nm || onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK ||
-        !(st.to_inf || st.saturated || st.flushed))
+        !(st.to_inf || st.saturated))
       continue;
     d[nd].name = nm ? nm : "?";
     d[nd++].st = st;
@@ -226,17 +233,38 @@ static void warn_damage(const onnxslim_convert_report *rep, const convert_settin
     if (nd > WARN_WORST)
       fprintf(stderr, "  and %zu more tensor%s (--report lists every tensor)\n", nd - WARN_WORST,
               nd - WARN_WORST == 1 ? "" : "s");
-    fprintf(
-        stderr,
-        "%s: the model's outputs may change a lot: %s--exclude SPEC keeps tensors as they are%s\n",
-        progname,
-        total.to_inf && !(cs->conv_flags & ONNXSLIM_CONVERT_SATURATE)
-            ? "--saturate keeps overflowing values finite, "
-            : "",
-        to == ONNXSLIM_DTYPE_FLOAT16 ? " (bf16 has FP32's range)" : "");
+    fprintf(stderr,
+            "%s: the model's outputs may change a lot: without --force such tensors keep their "
+            "type%s\n",
+            progname, to == ONNXSLIM_DTYPE_FLOAT16 ? " (bf16 has FP32's range)" : "");
   }
   free(d);
   sb_free(&sb);
+  sb_free(&name);
+}
+
+/* A note on stderr for each tensor kept in its type (the default without
+ * --force): its name and why. */
+static void note_kept(const onnxslim_convert_report *rep, int32_t to) {
+  size_t i, n = onnxslim_convert_report_kept_count(rep);
+  const char *max = to == ONNXSLIM_DTYPE_FLOAT16    ? "65504"
+                    : to == ONNXSLIM_DTYPE_BFLOAT16 ? "3.39e38"
+                                                    : "3.40e38";
+  strbuf name = {0};
+  if (n) fflush(stdout);
+  for (i = 0; i < n; i++) {
+    const char *nm = onnxslim_convert_report_kept_name(rep, i);
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!nm || onnxslim_convert_report_kept_add_stats(rep, i, &st) != ONNXSLIM_OK) continue;
+    uint64_t out = add_sat(st.to_inf, st.saturated);
+    fprintf(stderr,
+            "%s: note: kept '%s' as %s: %" PRIu64 " of its %" PRIu64
+            " value%s %s beyond %s's range (+-%s) and would %s; --force converts it anyway\n",
+            progname, esc(&name, nm),
+            onnxslim_dtype_name(onnxslim_convert_report_kept_from(rep, i)), out, st.count,
+            st.count == 1 ? "" : "s", out == 1 ? "is" : "are", onnxslim_dtype_name(to), max,
+            st.to_inf ? "become +-Inf" : "saturate");
+  }
   sb_free(&name);
 }
 
@@ -461,8 +489,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   int32_t to = cs->gather_to ? cs->gather_to : cs->to;
   int quant = to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4;
-  int recipe =
-      cs->gather_to && !quant && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude;
+  int recipe = cs->gather_to && !quant && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER &&
+               !cs->n_exclude && !cs->force;
   progress_line line;
   onnxslim_progress_fn progress = progress_begin(&line, "converting", NULL);
   int rc;
@@ -493,6 +521,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     o.scale_type = cs->scale_type;
     o.quant_flags = cs->quant_flags;
     o.clip_percentile = cs->clip_percentile;
+    o.overflow = cs->force ? ONNXSLIM_OVERFLOW_CONVERT : ONNXSLIM_OVERFLOW_KEEP;
     /* quantization: the statistics pass (one more read of the tensors) only
      * for the report */
     if (quant && !cs->report && !cs->json) o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
@@ -508,12 +537,15 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     return lib_status(rc);
   }
   if (quiet) return EXIT_SUCCESS; /* the notes and warnings below */
-  if (onnxslim_convert_report_count(*rep) == 0) {
+  if (onnxslim_convert_report_count(*rep) == 0 && onnxslim_convert_report_kept_count(*rep) == 0) {
     fflush(stdout);
     fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
             in);
   }
-  if (!quant) warn_damage(*rep, cs, to);
+  if (!quant) {
+    note_kept(*rep, to);
+    warn_damage(*rep, to);
+  }
   if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(model, *rep);
   warn_foldback(model);
   return EXIT_SUCCESS;

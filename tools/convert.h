@@ -23,6 +23,7 @@ typedef struct convert_settings {
   uint64_t min_size;       /* --min-size */
   int policy;              /* ONNXSLIM_POLICY_*, 0: not given */
   unsigned int conv_flags; /* ONNXSLIM_CONVERT_* */
+  int force;               /* --force: convert tensors whose values overflow the type too */
   /* quantization (--gather-to/--to int8|int4) */
   uint64_t block_size;      /* --block-size, 0: per row */
   int format;               /* --format: ONNXSLIM_QUANT_FORMAT_* */

@@ -52,6 +52,45 @@ static int print_quant_report(const onnxslim_convert_report *rep) {
   return EXIT_SUCCESS;
 }
 
+/* The tensors the conversion kept in their type (none: nothing printed). */
+static int print_kept(const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_kept_count(rep);
+  strbuf s = {0};
+  table t;
+  if (n == 0) return EXIT_SUCCESS;
+  table_init(&t, "llrrr");
+  t.max_width = NAME_MAX_WIDTH;
+  printf(
+      "kept %zu tensor%s in %s type (values out of the target type's range; --force converts "
+      "%s):\n",
+      n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "it" : "them");
+  table_add(&t, "tensor");
+  table_add(&t, "type");
+  table_add(&t, "elements");
+  table_add(&t, "would be Inf");
+  table_add(&t, "would saturate");
+  for (i = 0; i < n; i++) {
+    const char *name = onnxslim_convert_report_kept_name(rep, i);
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!name || onnxslim_convert_report_kept_add_stats(rep, i, &st) != ONNXSLIM_OK) {
+      table_free(&t);
+      sb_free(&s);
+      return fail_lib("conversion report kept tensor %zu", i);
+    }
+    table_add_esc(&t, name);
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_kept_from(rep, i));
+    table_add(&t, sb_str(&s));
+    table_addf(&t, "%" PRIu64, st.count);
+    table_addf(&t, "%" PRIu64, st.to_inf);
+    table_addf(&t, "%" PRIu64, st.saturated);
+  }
+  table_print(&t, INDENT, NULL);
+  table_free(&t);
+  sb_free(&s);
+  return EXIT_SUCCESS;
+}
+
 int print_convert_report(const onnxslim_convert_report *rep) {
   size_t i, n = onnxslim_convert_report_count(rep);
   onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
@@ -65,7 +104,7 @@ int print_convert_report(const onnxslim_convert_report *rep) {
   t.max_width = NAME_MAX_WIDTH;
   printf("converted %zu tensor%s:\n", n, n == 1 ? "" : "s");
   if (n == 0) {
-    status = EXIT_SUCCESS;
+    status = print_kept(rep);
     goto out;
   }
   table_add(&t, "tensor");
@@ -132,6 +171,7 @@ int print_convert_report(const onnxslim_convert_report *rep) {
   if (total_after < total_before) printf(", %" PRIu64 " saved", total_before - total_after);
   putchar('\n');
   status = print_quant_report(rep);
+  if (status == EXIT_SUCCESS) status = print_kept(rep);
 out:
   table_free(&t);
   sb_free(&s);
@@ -379,6 +419,25 @@ static int json_conversion(json *j, const onnxslim_convert_report *rep) {
   json_kuint(j, "bytes_before", total_before);
   json_kuint(j, "bytes_after", total_after);
   json_stats(j, &total);
+  json_end(j);
+  json_karray(j, "kept");
+  for (i = 0; i < onnxslim_convert_report_kept_count(rep); i++) {
+    const char *name = onnxslim_convert_report_kept_name(rep, i);
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!name || onnxslim_convert_report_kept_add_stats(rep, i, &st) != ONNXSLIM_OK) {
+      sb_free(&s);
+      return fail_lib("conversion report kept tensor %zu", i);
+    }
+    json_object(j);
+    json_kstr(j, "name", name);
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_kept_from(rep, i));
+    json_kstr(j, "type", sb_str(&s));
+    json_kuint(j, "elements", st.count);
+    json_kuint(j, "to_inf", st.to_inf);
+    json_kuint(j, "saturated", st.saturated);
+    json_end(j);
+  }
   json_end(j);
   json_end(j);
   sb_free(&s);
