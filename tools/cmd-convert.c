@@ -214,8 +214,9 @@ static const option_spec convert_options[] = {
      "MatMul and Gemm weights (docs/quantization.md)"},
     {"--block-size", "N", opt_block_size,
      "with int8/int4: one scale per N values of a row\n"
-     "(default: one per row; blocks need opset 21 in\n"
-     "the standard format)"},
+     "(default: one per row, 128 with --format ort as\n"
+     "onnxruntime's own default; blocks need opset 21\n"
+     "in the standard format)"},
     {"--format", "FORMAT", opt_format,
      "with int8/int4: standard (ONNX ops: Gather then\n"
      "DequantizeLinear, or Cast and Mul; default) or\n"

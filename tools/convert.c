@@ -882,6 +882,12 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
     goto done;
   }
   if (cs->report && crep && print_convert_report(crep) != EXIT_SUCCESS) goto done;
+  if (cs->report && crep && cs->format == ONNXSLIM_QUANT_FORMAT_ORT && !cs->block_size &&
+      onnxslim_convert_report_count(crep))
+    printf(
+        "block size: --format ort without --block-size quantizes in blocks of 128 values, "
+        "onnxruntime's default for GatherBlockQuantized and MatMulNBits (64, 32 or 16 where "
+        "128 does not divide a row; the block column above says which)\n");
   if (erep && print_external_report(erep, sp.mode, cs->report) != EXIT_SUCCESS) goto done;
   if (cs->report) print_files(out, erep, cs->also_single);
   status = finish_stdout(EXIT_SUCCESS);

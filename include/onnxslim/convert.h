@@ -364,7 +364,10 @@ typedef struct onnxslim_convert_options {
    * only as input B of Gemms with one transB; docs/quantization.md): elements
    * per block along a table's row or along K of a weight (a power of two, at
    * least 16, for ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide
-   * the row or K), 0: one block per row or output column (the default). */
+   * the row or K), 0 (the default): one block per row or output column,
+   * but for ONNXSLIM_QUANT_FORMAT_ORT onnxruntime's own default, 128 (or,
+   * for a row or K that 128 does not divide, the largest of 64, 32, 16 that
+   * does; the report's onnxslim_quant_stats.block_size says which). */
   uint64_t block_size;
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
   unsigned int quant_flags; /**< version 5: 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or

@@ -1657,7 +1657,20 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   return rc;
 }
 
+#define OSL_ORT_DEFAULT_BLOCK 128u
+
 static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* The block size of the onnxruntime format when none is given:
+ * onnxruntime's own default, 128 (GatherBlockQuantized's block_size, its
+ * MatMulNBits quantizers'), or the largest power of two from 64 down to 16
+ * that divides len when 128 does not; len itself when none does (refused
+ * by shape_ok()). */
+static uint64_t ort_default_block(uint64_t len) {
+  for (uint64_t b = OSL_ORT_DEFAULT_BLOCK; b >= 16; b /= 2)
+    if (len % b == 0) return b;
+  return len;
+}
 
 /* Checks candidate c's shape against the block size and the plan. */
 static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_convert_options *o) {
@@ -1674,7 +1687,7 @@ static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_conve
   if (p->ort && (!is_pow2(c->bs) || c->bs < 16))
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "'%s': %s needs a block size that is a power of two of at least 16 (%s "
-                         "of %lld values: give a block size)",
+                         "of %lld values, which no power of two from 16 to 128 divides)",
                          c->name, c->mm ? "MatMulNBits" : "GatherBlockQuantized", what,
                          (long long)len);
   if (c->mm && (p->ort || o->scale_type) && p->scale_type != c->from)
@@ -1759,7 +1772,10 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     c->rows = onnxslim_tensor_dim(t, 0);
     c->cols = onnxslim_tensor_dim(t, 1);
     if (c->rows <= 0 || c->cols <= 0) continue;
-    c->bs = o->block_size ? o->block_size : (uint64_t)(mm ? weight_k(c) : c->cols);
+    uint64_t len = (uint64_t)(mm ? weight_k(c) : c->cols);
+    c->bs = o->block_size                            ? o->block_size
+            : o->format == ONNXSLIM_QUANT_FORMAT_ORT ? ort_default_block(len)
+                                                     : len;
     osl_qplan pc = *p;
     if (!o->scale_type) pc.scale_type = c->from;
     rc = shape_ok(c, &pc, o);

@@ -355,6 +355,26 @@ else
   skip "onnxruntime checks of values beyond FP16's range (needs python3-onnx, node, onnxruntime-node)"
 fi
 
+# ---- --format ort without --block-size: onnxruntime's default, 128 ---------------------
+if [ $have_py -eq 1 ]; then
+  "$PY" - "$tmp/wide.onnx" <<'EOF'
+import sys, numpy as np
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+w = nh.from_array(np.sin(np.arange(8 * 768, dtype=np.float32)).reshape(8, 768), "E")
+g = h.make_graph([h.make_node("Gather", ["E", "ids"], ["Y"])], "g",
+                 [h.make_tensor_value_info("ids", T.INT64, [3])],
+                 [h.make_tensor_value_info("Y", T.FLOAT, [3, 768])], [w])
+open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]).SerializeToString())
+EOF
+  "$cli" convert "$tmp/wide.onnx" "$tmp/wide8.onnx" --gather-to int8 --format ort --report > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -Eq '^ +E +8 +128 ' "$tmp/o" && grep -q "^block size: --format ort without --block-size quantizes in blocks of 128 values, onnxruntime's default" "$tmp/o" &&
+    py '
+m = load(sys.argv[1])
+n = [n for n in m.graph.node if n.op_type == "GatherBlockQuantized"]
+assert len(n) == 1 and [a.i for a in n[0].attribute if a.name == "block_size"] == [128], n' "$tmp/wide8.onnx" &&
+    ok "--format ort without --block-size on a 768-wide table: blocks of 128, --report says so" || bad "ort default block (exit $r): $(cat "$tmp/o" "$tmp/e")"
+fi
+
 # ---- the fold-back warning: a 16-bit initializer only a Cast to FLOAT reads ------------
 fold='warning: [0-9]* 16-bit initializers* (.*) [a-z]* read only by a Cast to FLOAT'
 "$cli" convert "$m" "$tmp/fb.onnx" --gather-to bf16 --policy cast-before > "$tmp/o" 2> "$tmp/e"; r=$?
