@@ -326,6 +326,32 @@ TEST(ort_default_block_size) {
   }
 }
 
+/* Without a selection, finding nothing to quantize is not an error (as for
+ * the floating-point conversions): an empty report, the model unchanged. A
+ * selection matching nothing still is (ONNXSLIM_ENOTFOUND). */
+TEST(nothing_to_quantize) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char before[ONNXSLIM_FINGERPRINT_SIZE], after[ONNXSLIM_FINGERPRINT_SIZE];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT8;
+  o.min_size = UINT64_MAX;
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  CHECK(rep != NULL && onnxslim_convert_report_count(rep) == 0);
+  onnxslim_convert_report_free(rep);
+  static const char *const sel[] = {"no.such.tensor"};
+  o.select = sel;
+  o.n_select = 1;
+  rep = NULL;
+  CHECK(onnxslim_convert_model(&rep, m, &o) == ONNXSLIM_ENOTFOUND && rep == NULL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK_STR(after, before);
+  onnxslim_model_free(m);
+}
+
 TEST(gemm_weight_ort) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
@@ -1166,6 +1192,7 @@ int main(int argc, char **argv) {
   RUN(int4_packing_exhaustive);
   RUN(ort_int8_offset);
   RUN(ort_default_block_size);
+  RUN(nothing_to_quantize);
   RUN(gemm_weight_ort);
   RUN(refusals_change_nothing);
   RUN(asymmetric_bytes_match_reference);

@@ -321,5 +321,9 @@ const command cmd_convert = {"convert", "IN OUT",
                              "tensors in OUT.bin, plus a single-file copy):\n"
                              "  convert IN OUT --gather-to bf16 --round truncate\n"
                              "    --external-data --threshold 0 --location OUT.bin\n"
-                             "    --also-single-file OUT_single.onnx",
+                             "    --also-single-file OUT_single.onnx\n"
+                             "A --select SPEC matching nothing is an error (exit 1,\n"
+                             "nothing written); --gather-to, or --to without\n"
+                             "--select, finding nothing to convert is not (exit 0,\n"
+                             "OUT a copy, a note on stderr, --report says 0).",
                              convert_options, run_convert};

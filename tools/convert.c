@@ -532,6 +532,23 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     if (recipe && rc == ONNXSLIM_ENOTFOUND)
       rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
   }
+  /* --gather-to asks for all the Gather tables there are, as --to without
+   * --select asks for all the tensors of its kind: finding none is not an
+   * error (exit 0, OUT a copy, a note says why); a --select entry that
+   * matches nothing is (exit 1, nothing written). The library refuses an
+   * unmatched selection before it changes anything. */
+  if (rc == ONNXSLIM_ENOTFOUND && cs->gather_to) {
+    if (!quiet) {
+      strbuf e = {0};
+      fflush(stdout);
+      fprintf(stderr, "%s: note: nothing converted: %s\n", progname,
+              esc(&e, onnxslim_error_last()));
+      sb_free(&e);
+    }
+    onnxslim_error_clear();
+    *rep = NULL;
+    return EXIT_SUCCESS;
+  }
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot convert '%s'", in);
     return lib_status(rc);
@@ -539,8 +556,14 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   if (quiet) return EXIT_SUCCESS; /* the notes and warnings below */
   if (onnxslim_convert_report_count(*rep) == 0 && onnxslim_convert_report_kept_count(*rep) == 0) {
     fflush(stdout);
-    fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
-            in);
+    fprintf(stderr, "%s: note: nothing converted: '%s' has no %s%s%s%s\n", progname, in,
+            cs->n_select ? "tensor the selection matched"
+            : quant      ? "tensor that can be quantized (an embedding table read by Gathers, or "
+                           "a MatMul or Gemm weight)"
+                         : "floating-point tensor that converts to ",
+            cs->n_select || quant ? "" : onnxslim_dtype_name(to),
+            cs->min_size ? " of at least the --min-size" : "",
+            cs->n_exclude ? " that --exclude leaves" : "");
   }
   if (!quant) {
     note_kept(*rep, to);
@@ -875,13 +898,14 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
 
   if (cs->json) {
     if (erep && print_external_report(erep, sp.mode, 0) != EXIT_SUCCESS) goto done;
-    if (print_json_report(current_command ? current_command->name : "convert", in, out, crep, erep,
-                          sp.mode, cs->also_single) != EXIT_SUCCESS)
+    if (print_json_report(current_command ? current_command->name : "convert", in, out, crep,
+                          cs->gather_to || cs->to, erep, sp.mode, cs->also_single) != EXIT_SUCCESS)
       goto done;
     status = finish_stdout(EXIT_SUCCESS);
     goto done;
   }
-  if (cs->report && crep && print_convert_report(crep) != EXIT_SUCCESS) goto done;
+  if (cs->report && (cs->gather_to || cs->to) && print_convert_report(crep) != EXIT_SUCCESS)
+    goto done;
   if (cs->report && crep && cs->format == ONNXSLIM_QUANT_FORMAT_ORT && !cs->block_size &&
       onnxslim_convert_report_count(crep))
     printf(

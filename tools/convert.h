@@ -148,10 +148,10 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
 /* Lists the files just written: OUT, its data files, the single file. */
 void print_files(const char *out, const onnxslim_save_report *rep, const char *also_single);
 /* --json: everything --report prints, as one JSON document on stdout
- * (onnxslim.convert/1). crep NULL: no conversion asked for; erep NULL: a
- * plain save. */
+ * (onnxslim.convert/1). converted 0: no conversion asked for; crep NULL
+ * then or when it found nothing to convert; erep NULL: a plain save. */
 int print_json_report(const char *command, const char *in, const char *out,
-                      const onnxslim_convert_report *crep, const onnxslim_save_report *erep,
-                      int mode, const char *also_single);
+                      const onnxslim_convert_report *crep, int converted,
+                      const onnxslim_save_report *erep, int mode, const char *also_single);
 
 #endif

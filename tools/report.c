@@ -480,8 +480,8 @@ static void json_file(json *j, const char *path) {
 }
 
 int print_json_report(const char *command, const char *in, const char *out,
-                      const onnxslim_convert_report *crep, const onnxslim_save_report *erep,
-                      int mode, const char *also_single) {
+                      const onnxslim_convert_report *crep, int converted,
+                      const onnxslim_save_report *erep, int mode, const char *also_single) {
   json j;
   strbuf dir = {0}, path = {0};
   const char *prev = NULL, *slash = strrchr(out, '/');
@@ -496,7 +496,7 @@ int print_json_report(const char *command, const char *in, const char *out,
   json_kstr(&j, "single_file", also_single);
   json_kstr(&j, "layout", layout_name(mode));
   json_key(&j, "conversion");
-  if (!crep) json_null(&j);
+  if (!converted) json_null(&j);
   else if (json_conversion(&j, crep) != EXIT_SUCCESS) return EXIT_FAILURE;
   json_key(&j, "external_data");
   if (!erep || mode == ONNXSLIM_LAYOUT_INLINE || mode == ONNXSLIM_LAYOUT_AS_LOADED) json_null(&j);

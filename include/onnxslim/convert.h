@@ -333,7 +333,10 @@ typedef enum onnxslim_quant_format {
  * a kernel to `to` (before min_size and exclude are applied), else the call
  * fails with ONNXSLIM_ENOTFOUND naming the entry: a misspelt name or an
  * op type the model lacks is an error, not a silent no-op. An exclude entry
- * that matches nothing is not an error.
+ * that matches nothing is not an error, nor is finding nothing to convert
+ * without a selection (n_select 0: all of a kind), for quantization too
+ * (before 0.2.0's release a quantization that found nothing failed with
+ * ONNXSLIM_ENOTFOUND): the call succeeds with an empty report.
  */
 typedef struct onnxslim_convert_options {
   unsigned int version; /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */

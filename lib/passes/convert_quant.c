@@ -1793,11 +1793,8 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
                          "initializer of rank 2 read only as the data of Gathers along axis 0, "
                          "only as input 1 of MatMuls, or only as input B of Gemms of one transB)",
                          o->select[i], onnxslim_dtype_name(o->to));
-  if (!rc && !nc && !o->n_select)
-    rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
-                       "the model has no tensor that can be quantized to %s (an embedding table "
-                       "read by Gathers, or a MatMul or Gemm weight)",
-                       onnxslim_dtype_name(o->to));
+  /* no selection and nothing of the kinds quantized: not an error (as for
+   * the floating-point conversions), an empty report */
   if (rc) goto out;
   /* the validation pass, then the model */
   uint64_t total = 0;

@@ -246,7 +246,13 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
             not n_exc and want_stats and prog is None and not forced):
         # the published recipe's own entry point, as `onnxslim convert --gather-to`
-        _check(lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags))
+        rc = lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags)
+        if rc == _C["ENOTFOUND"]:
+            # all the tables there are, and there are none: not an error (as
+            # the CLI), an empty report; the model is unchanged
+            lib.onnxslim_error_clear()
+            return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
+        _check(rc)
     else:
         opts = ConvertOptions()
         _check(lib.onnxslim_convert_options_init(ctypes.byref(opts),
@@ -272,6 +278,9 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         if prog:
             prog.attach(opts)
         rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))
+        if rc == _C["ENOTFOUND"] and gather_to is not None:
+            lib.onnxslim_error_clear()  # no Gather table: an empty report, as above
+            return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
         if prog:
             try:
                 prog.check()

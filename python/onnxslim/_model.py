@@ -360,7 +360,9 @@ class Model:
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
         recipe, every table read as input 0 of a Gather is converted and a
-        Cast back follows each Gather (``onnxslim convert --gather-to``).
+        Cast back follows each Gather (``onnxslim convert --gather-to``); a
+        model without one gives an empty report, as ``to`` without
+        ``select`` finding nothing does.
         ``to`` ("bf16", "fp16", "fp32", "fp64" or the DTYPE_* names/values):
         the tensors ``select`` matches (a list of names, globs, or
         "op:TYPE[:INDEX]" consumer specs; empty: every floating tensor; a spec

@@ -312,6 +312,22 @@ class TestConvert(unittest.TestCase):
         self.assertTrue(np.isinf(v[0]))
         self.assertRaises(ValueError, m.convert, to="int8", force=True)
 
+    def test_nothing_to_convert_is_not_an_error(self):
+        # all of a kind, none found: an empty report, the model unchanged; a
+        # select entry matching nothing raises NotFound
+        for kw in ({"gather_to": "bf16"}, {"gather_to": "int8"}, {"to": "int8"},
+                   {"gather_to": "fp16", "force": True}):
+            with self.subTest(**kw):
+                m = model_with({"w": np.array([1.0, 2.0], np.float32)})
+                self.addCleanup(m.close)
+                before = m.save_bytes()
+                rep = m.convert(**kw)
+                self.assertEqual((len(rep), rep.kept), (0, []))
+                self.assertEqual(m.save_bytes(), before)
+        m = model_with({"w": np.array([1.0, 2.0], np.float32)})
+        self.addCleanup(m.close)
+        self.assertRaises(onnxslim.NotFound, m.convert, to="int8", select=["w"])
+
     def test_errors_leave_the_model_unchanged(self):
         before = self.m.save_bytes()
         with self.assertRaises(onnxslim.NotFound) as cm:

@@ -278,10 +278,30 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   rm -f "$tmp/d4.onnx"
   "$cli" convert "$tmp/dmg18.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"
   [ -e "$tmp/d4.onnx" ] && ! grep -q 'read only by a Cast' "$tmp/e" && ok "a 16-bit tensor a BatchNormalization reads: no fold-back warning" || bad "fold-back on BatchNormalization: $(cat "$tmp/e")"
-  # --gather-to on a model without a Gather table
-  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 1 ] && grep -q 'no Gather table' "$tmp/e" && [ ! -e "$tmp/d6.onnx" ] &&
-    ok "--gather-to on a model without a Gather table: exit 1, nothing written" || bad "--gather-to no table (exit $r)"
+  # --gather-to on a model without a Gather table: "all the tables" found
+  # none, which is not an error (batch scripts over many models): exit 0, OUT
+  # a copy, a note on stderr, --report and --json say 0
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to bf16 --report > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q '^onnxslim: note: nothing converted: .*no Gather table' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+    grep -q '^converted 0 tensors:$' "$tmp/o" &&
+    ok "--gather-to on a model without a Gather table: exit 0, a note, OUT a copy, --report says 0" || bad "--gather-to no table (exit $r): $(cat "$tmp/o" "$tmp/e")"
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to int8 --json > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q '^onnxslim: note: nothing converted: ' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+    py '
+import json
+c = json.load(open(sys.argv[1]))["conversion"]
+assert c["tensors"] == [] and c["total"]["tensors"] == 0 and c["kept"] == [], c' "$tmp/o" &&
+    ok "--gather-to int8 without a Gather table: exit 0, OUT a copy, --json conversion with 0 tensors" || bad "--gather-to int8 no table (exit $r): $(cat "$tmp/o" "$tmp/e")"
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to int4 --allow-unpacked > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q "^onnxslim: note: nothing converted: '.*dmg.onnx' has no tensor that can be quantized" "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+    ok "--to int4 on a model with nothing to quantize: exit 0, a note, OUT a copy" || bad "--to int4 nothing (exit $r): $(cat "$tmp/e")"
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to int8 --select bn.var > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && grep -q "selection 'bn.var' matches no tensor that can be quantized" "$tmp/e" && [ ! -e "$tmp/d6.onnx" ] &&
+    ok "--to int8 --select NAME that cannot be quantized: exit 1, nothing written" || bad "--to int8 --select (exit $r): $(cat "$tmp/e")"
 else
   skip "python checks of conversion warnings and --exclude"
 fi
@@ -428,8 +448,9 @@ cmp -s "$tmp/rep.onnx" "$tmp/g.onnx" && ok "--report does not change the output"
 # ---- sizes ---------------------------------------------------------------------------
 "$cli" convert "$m" "$tmp/k.onnx" --to fp16 --min-size 1k && "$cli" convert "$m" "$tmp/b.onnx" --to fp16 --min-size 1024 &&
   cmp -s "$tmp/k.onnx" "$tmp/b.onnx" && ok "--min-size 1k = 1024" || bad "--min-size 1k"
-"$cli" convert "$m" "$tmp/g1.onnx" --to fp16 --min-size 1G 2> /dev/null && cmp -s "$m" "$tmp/g1.onnx" &&
-  ok "--min-size 1G: nothing that large" || bad "--min-size 1G"
+"$cli" convert "$m" "$tmp/g1.onnx" --to fp16 --min-size 1G 2> "$tmp/e" && cmp -s "$m" "$tmp/g1.onnx" &&
+  grep -q "^onnxslim: note: nothing converted: '.*' has no floating-point tensor that converts to FLOAT16 of at least the --min-size$" "$tmp/e" &&
+  ok "--min-size 1G: nothing that large, exit 0, a note" || bad "--min-size 1G: $(cat "$tmp/e")"
 
 # ---- usage errors: exit 2, message on stderr, OUT not written --------------------------------
 while IFS= read -r args; do
