@@ -574,6 +574,56 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   return EXIT_SUCCESS;
 }
 
+/* The floating-point tensors of more than one value (weights; not scalars,
+ * nor the small integer shape inputs a save keeps inline anyway) of
+ * Constant nodes in g and its subgraphs of at least `threshold` bytes: what
+ * --constants would move to external data. */
+static void count_constants(const onnxslim_graph *g, uint64_t threshold, size_t *n,
+                            uint64_t *bytes) {
+  size_t i, k;
+  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    if (is_onnx_op(node, "Constant")) {
+      const onnxslim_attr *a = onnxslim_node_find_attr(node, "value");
+      const onnxslim_tensor *t =
+          a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
+      int32_t dt = t ? onnxslim_tensor_dtype(t) : 0;
+      uint64_t one = dt == ONNXSLIM_DTYPE_FLOAT                                      ? 4
+                     : dt == ONNXSLIM_DTYPE_DOUBLE                                   ? 8
+                     : dt == ONNXSLIM_DTYPE_FLOAT16 || dt == ONNXSLIM_DTYPE_BFLOAT16 ? 2
+                                                                                     : 0;
+      uint64_t size = 0;
+      if (one && onnxslim_tensor_byte_size(t, &size) == ONNXSLIM_OK && size > one &&
+          size >= threshold) {
+        (*n)++;
+        *bytes = add_sat(*bytes, size);
+      }
+    }
+    for (k = 0; k < onnxslim_node_subgraph_count(node); k++)
+      count_constants(onnxslim_node_subgraph(node, k), threshold, n, bytes);
+  }
+}
+
+/* An external-data save without --constants leaves the tensors of Constant
+ * nodes in OUT: a note says how many, and that --constants moves them (a
+ * model whose weights are all Constants would otherwise be copied whole,
+ * without a word). */
+static void note_constants(const onnxslim_model *model, const convert_settings *cs) {
+  size_t n = 0;
+  uint64_t bytes = 0;
+  char h[32];
+  if (quiet || !cs->external || (cs->ext_flags & ONNXSLIM_SAVE_CONSTANTS)) return;
+  count_constants(onnxslim_model_graph(model), cs->threshold, &n, &bytes);
+  if (!n) return;
+  human_size(h, sizeof h, bytes);
+  fflush(stdout);
+  fprintf(stderr,
+          "%s: note: %zu floating-point tensor%s of at least --threshold bytes (%" PRIu64
+          " bytes%s%s%s) %s in Constant nodes and stayed in the model file; --constants moves "
+          "them to external data too\n",
+          progname, n, n == 1 ? "" : "s", bytes, h[0] ? ", " : "", h, "", n == 1 ? "is" : "are");
+}
+
 /* After a save refused for its size (over 2 GiB): how to write it anyway. */
 static void hint_allow_large(int rc) {
   if (rc == ONNXSLIM_ELIMIT) fprintf(stderr, "%s: --allow-large writes it anyway\n", progname);
@@ -872,6 +922,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
     status = rc;
     goto done;
   }
+  note_constants(model, cs);
   if (sp.relocated && erep) {
     size_t i, moved = 0;
     const char *where = NULL;

@@ -221,6 +221,14 @@ EOF
   [ "$(const_ext "$c/k0.onnx")" = 0 ] && [ "$(const_ext "$c/k1.onnx")" = 1 ] &&
     [ "$("$cli" fingerprint "$c/k1.onnx")" = "$("$cli" fingerprint "$c/const.onnx")" ] &&
     ok "split --constants moves Constant tensors out (inline without it), same fingerprint" || bad "split --constants"
+  # a model whose weights are all in Constant nodes: split says so instead of
+  # writing a copy without a word
+  "$cli" split "$c/const.onnx" "$c/k3.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q "^onnxslim: note: 1 floating-point tensor of at least --threshold bytes (4096 bytes, 4.0 KiB) is in Constant nodes and stayed in the model file; --constants moves them to external data too$" "$tmp/e" &&
+    ok "split of a model whose weights are Constants: a note counts them and names --constants" || bad "split Constants note (exit $r): $(cat "$tmp/e")"
+  "$cli" split "$c/const.onnx" "$c/k4.onnx" --constants > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && ! grep -q 'Constant nodes' "$tmp/e" && "$cli" split "$c/const.onnx" "$c/k5.onnx" --threshold 8K > "$tmp/o" 2> "$tmp/e" &&
+    ! grep -q 'Constant nodes' "$tmp/e" && ok "split --constants, or a threshold above them: no note" || bad "split Constants no note: $(cat "$tmp/e")"
   "$cli" convert "$c/const.onnx" "$c/k2.onnx" --constants > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 2 ] && ok "convert --constants without --external-data: exit 2" || bad "convert --constants alone: exit $r"
 else
