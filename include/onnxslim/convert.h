@@ -364,7 +364,9 @@ typedef struct onnxslim_convert_options {
   /** Version 5 (0.2.0), quantization only (`to` ONNXSLIM_DTYPE_INT8 or
    * _INT4, which quantizes the selected embedding tables - read only as
    * input 0 of Gathers - and weights - read only as input 1 of MatMuls, or
-   * only as input B of Gemms with one transB; docs/quantization.md): elements
+   * only as input B of Gemms with one transB - initializers or values of
+   * Constant nodes of the main graph, such a Constant becoming an
+   * initializer of its output's name; docs/quantization.md): elements
    * per block along a table's row or along K of a weight (a power of two, at
    * least 16, for ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide
    * the row or K), 0 (the default): one block per row or output column,
