@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # libonnxslim - build, test, install.
 #
-#   make            library (shared + static), the onnxslim command, examples
+#   make            library (shared + static), the libonnxslim command, examples
 #   make deps       install the Debian packages the build and tests need
 #   make demo       run the main job on the bundled default model
 #   make examples   every example (examples/README.md) into build/examples
@@ -62,7 +64,7 @@ LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
 LIB_H := $(sort $(shell find lib -name '*.h'))
 HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
 
-all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/onnxslim $(B)/examples/summary
+all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/libonnxslim $(B)/examples/summary
 
 # One clear line when a build dependency is missing, instead of a compiler or
 # linker error later (order-only: it never makes anything rebuild).
@@ -103,7 +105,7 @@ $(B)/libonnxslim.a: $(LIB_OBJ) | need-deps
 	rm -f $@ && ar rcs $@ $(B)/onnxslim-all.o
 
 # ---- programs --------------------------------------------------------------
-# The onnxslim command: every tools/*.c (main.c, one cmd-NAME.c per command,
+# The libonnxslim command: every tools/*.c (main.c, one cmd-NAME.c per command,
 # the helpers they share), over the public headers only.
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TOOL_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(TOOL_SRC))
@@ -113,7 +115,7 @@ $(B)/tools/%.o: tools/%.c $(TOOL_H) $(HEADERS)
 	@mkdir -p $(B)/tools
 	$(CC) $(APP_CFLAGS) -c $< -o $@
 
-$(B)/onnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
+$(B)/libonnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
 	$(CC) $(APP_CFLAGS) -o $@ $(TOOL_OBJ) -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN'
 
 $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
@@ -137,15 +139,15 @@ tests: examples
 
 # ---- C++ wrapper and CMake package ---------------------------------------------
 # `make install` also installs include/onnxslim.hpp (the C++17 wrapper, header
-# only) and the CMake package (find_package(onnxslim), target
-# onnxslim::onnxslim) into CMAKEDIR, its files generated for the paths of
-# that install, like onnxslim.pc.
-CMAKEDIR ?= $(LIBDIR)/cmake/onnxslim
+# only) and the CMake package (find_package(libonnxslim), target
+# libonnxslim::libonnxslim) into CMAKEDIR, its files generated for the paths of
+# that install, like libonnxslim.pc.
+CMAKEDIR ?= $(LIBDIR)/cmake/libonnxslim
 install: install-cxx
 install-cxx:
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(CMAKEDIR)
 	install -m 644 include/onnxslim.hpp $(DESTDIR)$(INCLUDEDIR)/
-	for f in onnxslimConfig onnxslimConfigVersion; do \
+	for f in libonnxslimConfig libonnxslimConfigVersion; do \
 	  sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	      -e 's|@VERSION@|$(VERSION)|g' -e 's|@VMAJOR@|$(VMAJOR)|g' \
 	      cmake/$$f.cmake.in > $(DESTDIR)$(CMAKEDIR)/$$f.cmake || exit 1; \
@@ -255,7 +257,7 @@ fuzz: all
 	  $(B)/fuzz/corpus-external-work test/fuzz/corpus-external
 
 # ---- install ------------------------------------------------------------------
-# onnxslim.pc is generated at install time, so it always names this PREFIX.
+# libonnxslim.pc is generated at install time, so it always names this PREFIX.
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 include/onnxslim.h $(DESTDIR)$(INCLUDEDIR)/
@@ -267,20 +269,20 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@LIBS_PRIVATE@|$(LIB_LIBS)|g' \
-	    pkgconfig/onnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/onnxslim.pc
-	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/onnxslim $(TOOL_OBJ) -L$(B) -lonnxslim \
+	    pkgconfig/libonnxslim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libonnxslim.pc
+	$(CC) $(APP_CFLAGS) -o $(DESTDIR)$(BINDIR)/libonnxslim $(TOOL_OBJ) -L$(B) -lonnxslim \
 	  -Wl,-rpath,$(LIBDIR)
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
-	install -m 644 man/onnxslim.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 644 completion/onnxslim.bash $(DESTDIR)$(BASHCOMPDIR)/onnxslim
-	install -d $(DESTDIR)$(PYTHONDIR)/onnxslim
-	install -m 644 python/onnxslim/*.py $(DESTDIR)$(PYTHONDIR)/onnxslim/
+	install -m 644 man/libonnxslim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completion/libonnxslim.bash $(DESTDIR)$(BASHCOMPDIR)/libonnxslim
+	install -d $(DESTDIR)$(PYTHONDIR)/libonnxslim
+	install -m 644 python/libonnxslim/*.py $(DESTDIR)$(PYTHONDIR)/libonnxslim/
 	@# _installed.py: where the library is, for a LIBDIR that is not on
 	@# ldconfig's path; relative to the package (so a DESTDIR stage or a moved
 	@# prefix works too) and absolute
 	printf '"""Written by make install: the LIBDIR of libonnxslim (see _lib.py)."""\nLIBDIR = "%s"\nLIBDIR_FROM_PACKAGE = "%s"\n' \
-	  '$(LIBDIR)' "$$(realpath -m -s --relative-to='$(PYTHONDIR)/onnxslim' '$(LIBDIR)')" \
-	  > $(DESTDIR)$(PYTHONDIR)/onnxslim/_installed.py
+	  '$(LIBDIR)' "$$(realpath -m -s --relative-to='$(PYTHONDIR)/libonnxslim' '$(LIBDIR)')" \
+	  > $(DESTDIR)$(PYTHONDIR)/libonnxslim/_installed.py
 
 clean:
 	rm -rf $(B)

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Times onnxslim_check() on a model already opened, and how much resident
  * memory it adds (file pages the check maps in, heap it keeps):
  *

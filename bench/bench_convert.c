@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Throughput of the dtype-conversion kernels beside memcpy of the same
  * number of bytes, for every kernel path this CPU has (scalar reference,
  * AVX2, AVX-512; lib/passes/convert_simd.h), measured in one run (best of
@@ -104,7 +106,7 @@ int main(int argc, char **argv) {
   for (int p = 0; p < OSL_PATH_COUNT; p++)
     if (onnxslim__convert_path_available(p)) printf(" %s", onnxslim__convert_path_name(p));
   printf("; the dispatcher picks %s%s\n", onnxslim__convert_path_name(picked),
-         onnxslim__convert_path_requested() >= 0 ? " (ONNXSLIM_KERNELS)" : "");
+         onnxslim__convert_path_requested() >= 0 ? " (LIBONNXSLIM_KERNELS)" : "");
   printf("%-20s %-7s %8s %8s %6s %9s %6s %11s\n", "kernel", "path", "GB/s in", "memcpy", "ratio",
          "+stats", "ratio", "stats/conv");
   double worst_conv = 1e30, worst_stats = 1e30, worst_cost = 0;

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Measures what opening a model costs: wall time of onnxslim_model_open()
  * plus a walk over every node (names, op types, inputs, outputs) and the
  * resident memory it adds. Usage: bench_load MODEL [REPEATS]

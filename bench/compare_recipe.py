@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Checks that recipe outputs are equivalent, for bench/run.sh.
 
     compare_recipe.py ORIG.onnx REF.onnx OTHER.onnx...

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Shared by bench/run.sh and every bench/sections/*.sh (sourced, POSIX sh).
 # Sections run in one shell, in the order of their numbers; a section relies
 # only on what this file defines, never on another section's variables.

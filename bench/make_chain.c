@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Builds a chain of N Add nodes, each reading its own FP32 initializer,
  * with the libonnxslim edit API only, and saves it:
  *
@@ -5,7 +7,7 @@
  *
  * (w_i: 16 FP32 values.) The graph is built by appending: one add_input,
  * N add_initializer, N add_node, one add_output. `make bench` times it, then
- * `onnxslim convert --to fp16` on the result, for N = 1k, 10k and 100k.
+ * `libonnxslim convert --to fp16` on the result, for N = 1k, 10k and 100k.
  *
  * Usage: make_chain N OUT.onnx
  * Prints: build_s=<seconds of the edits> save_s=<seconds> hwm_kb=<VmHWM> */

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Makes a model whose weights are larger than RAM without using the disk
  * space: the tensors are external data in a SPARSE file (ftruncate), so
  * every weight reads as 0.0 and the file takes no blocks.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Builds a reranker-shaped ONNX model of about 1.1 GB (XLM-RoBERTa base plus
  * a sequence-classification head, the shape of the BCE reranker in the
  * published recipe) entirely with the libonnxslim edit API:

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Reference point for bench/run.sh: onnx.load (python3-onnx) of MODEL.
 Prints load_ms=<best of REPEATS> rss_kb=<resident growth of one load>."""
 import sys

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // The runtime footprint of a reranker-shaped model (bench/make_reranker.c) in
 // onnxruntime-node (CPU): memory after the session is created and after runs
 // whose token ids are spread over the whole vocabulary, run time, and the

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs a reranker-shaped model (bench/make_reranker.c) in onnxruntime-node and
 // prints its logits; optionally compares them with logits saved earlier.
 //

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Runs a command and reports its memory: the peak resident set (the
  * kernel's ru_maxrss, i.e. VmHWM at exit) and, sampled from
  * /proc/PID/status every millisecond, the highest heap (RssAnon) and

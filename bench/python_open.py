@@ -1,11 +1,13 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Reference point for bench/run.sh: open MODEL from Python and count its nodes.
 
-    python_open.py onnxslim|onnx MODEL
+    python_open.py libonnxslim|onnx MODEL
 
 In one fresh interpreter: the /proc/self/status figures before any import
 (the bare interpreter), then import the package, open the model
-(onnxslim.load / onnx.load) and count the graph's nodes, then the figures
+(libonnxslim.load / onnx.load) and count the graph's nodes, then the figures
 again. Prints one line of key=value: nodes, import_ms, open_ms (open + count),
 total_ms (import + open + count), hwm_kb (VmHWM minus the interpreter's VmRSS:
 the peak above the bare interpreter), anon_kb and file_kb (growth of RssAnon,
@@ -30,10 +32,10 @@ def main():
     which, path = sys.argv[1], sys.argv[2]
     s0 = status()
     t0 = time.monotonic()
-    if which == "onnxslim":
-        import onnxslim
+    if which == "libonnxslim":
+        import libonnxslim
         t1 = time.monotonic()
-        model = onnxslim.load(path)
+        model = libonnxslim.load(path)
         nodes = len(model.graph.nodes)
     else:
         import onnx

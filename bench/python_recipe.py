@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The "Python way" of the published recipe, with onnx + numpy, as a
 reference point for bench/run.sh.
 

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* The published recipe through the library API, phase by phase, for
  * bench/run.sh: open, convert every Gather table (input 0 of a Gather) to
  * BF16 by truncation with onnxslim_convert_gather_tables(), save as a

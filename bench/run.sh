@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # libonnxslim benchmarks (`make bench`). Each section prints figures measured
 # side by side in this run, and their ratios. Nothing here is a pass/fail
 # test: a line "target: ... met|MISSED" is a benchmark's verdict, not a test.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Writes docs/benchmarks.md from the log of a full `make bench` run.
 
 Usage: write_doc.py BENCH_LOG OUT_MD [README]

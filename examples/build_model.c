@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * build_model.c - a model built from nothing with the edit API:
  *
@@ -8,7 +10,7 @@
  * result with onnxslim_check() and saves it. Any ONNX runtime runs it; for
  * x = [[1, -2, 3], [-1, 0.5, -2]] it gives y = [[0, 1.75], [3.5, 0]].
  *
- *   cc build_model.c $(pkg-config --cflags --libs onnxslim) -o build_model
+ *   cc build_model.c $(pkg-config --cflags --libs libonnxslim) -o build_model
  *   ./build_model tiny.onnx
  */
 #include <stdio.h>

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * inspect.c - walks a model's graph and every subgraph in it (If branches,
  * Loop and Scan bodies, at any depth: a subgraph is a graph like the main
@@ -11,7 +13,7 @@
  *       ...
  *   3 nodes in 3 graphs, max depth 1
  *
- *   cc inspect.c $(pkg-config --cflags --libs onnxslim) -o inspect
+ *   cc inspect.c $(pkg-config --cflags --libs libonnxslim) -o inspect
  *   ./inspect model.onnx
  */
 #include <stdio.h>

@@ -1,12 +1,14 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * recipe.c - the published recipe with the C API: every embedding table
  * (input 0 of a Gather) stored as BFLOAT16, truncated, with a Cast back to
  * FLOAT after each Gather; saved with all tensors in one external data file,
  * plus a single-file copy. Writes the same files as
- *   onnxslim convert IN OUT --gather-to bf16 --round truncate --external-data \
+ *   libonnxslim convert IN OUT --gather-to bf16 --round truncate --external-data \
  *       --threshold 0 --location STEM.bin --also-single-file DIR/STEM_single.onnx
  *
- *   cc recipe.c $(pkg-config --cflags --libs onnxslim) -o recipe
+ *   cc recipe.c $(pkg-config --cflags --libs libonnxslim) -o recipe
  *   ./recipe model.onnx out.onnx      (out.onnx, out.bin, out_single.onnx)
  */
 #include <inttypes.h>

@@ -1,11 +1,13 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 // recipe.cpp - the published recipe (as recipe.c) with the C++ wrapper
 // include/onnxslim.hpp: the Gather tables to BFLOAT16, truncated, a Cast back
 // to FLOAT after each Gather, every tensor in one external data file, plus a
 // single-file copy. Writes the same files as recipe.c and
-//   onnxslim convert IN OUT --gather-to bf16 --round truncate --external-data
+//   libonnxslim convert IN OUT --gather-to bf16 --round truncate --external-data
 //       --threshold 0 --location STEM.bin --also-single-file DIR/STEM_single.onnx
 //
-//   c++ -std=c++17 recipe.cpp $(pkg-config --cflags --libs onnxslim) -o recipe-cpp
+//   c++ -std=c++17 recipe.cpp $(pkg-config --cflags --libs libonnxslim) -o recipe-cpp
 //   ./recipe-cpp model.onnx out.onnx      (out.onnx, out.bin, out_single.onnx)
 #include <cstdio>
 #include <string>

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The published recipe with libonnxslim's Python module.
 
 Stores every embedding table (a tensor read as input 0 of a Gather) as
@@ -6,7 +8,7 @@ BFLOAT16, truncated, with a Cast back to FLOAT after each Gather, then saves
 the model with all its tensors in one external data file, plus a single-file
 copy. The same as:
 
-  onnxslim convert IN OUT --gather-to bf16 --round truncate --external-data \\
+  libonnxslim convert IN OUT --gather-to bf16 --round truncate --external-data \\
       --threshold 0 --location OUT_STEM.bin --also-single-file OUT_STEM_single.onnx
 
 Usage: python3 examples/recipe.py [IN [OUT]]
@@ -18,16 +20,16 @@ import sys
 
 tree = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 try:
-    import onnxslim
+    import libonnxslim
 except ImportError:  # run from the source tree without installing
     sys.path.insert(0, os.path.join(tree, "python"))
-    import onnxslim
+    import libonnxslim
 
 src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(tree, "test", "data", "bert-tiny.onnx")
 dst = sys.argv[2] if len(sys.argv) > 2 else "bert-tiny-bf16.onnx"
 stem = os.path.splitext(os.path.basename(dst))[0]
 
-with onnxslim.load(src) as model:
+with libonnxslim.load(src) as model:
     report = model.convert(gather_to="bf16", rounding="truncate")
     for e in report:
         print("%s: %s -> %s, %d -> %d bytes, max error %.3g"

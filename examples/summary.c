@@ -1,10 +1,12 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * summary.c - minimal libonnxslim example.
  *
  * Opens an ONNX model, prints a few facts about it and, if a second path is
  * given, saves the model there (unedited, so the copy is byte-identical).
  *
- *   cc summary.c $(pkg-config --cflags --libs onnxslim) -o summary
+ *   cc summary.c $(pkg-config --cflags --libs libonnxslim) -o summary
  *   ./summary model.onnx [copy.onnx]
  */
 #include <inttypes.h>

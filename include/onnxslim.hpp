@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - C++17 wrapper over the C API, header only.
  *
@@ -101,7 +103,7 @@ inline std::string_view str(const char *s) {
 }
 template <class T>
 T *handle(T *p) {
-  if (!p) raise(ONNXSLIM_EINVAL, "onnxslim: null handle");
+  if (!p) raise(ONNXSLIM_EINVAL, "libonnxslim: null handle");
   return p;
 }
 /** A lookup's result: nullopt when the library said ONNXSLIM_ENOTFOUND. */
@@ -242,7 +244,7 @@ class range {
   bool empty() const noexcept { return n_ == 0; }
   /** Item i; throws onnxslim::error (ONNXSLIM_ERANGE) when i >= size(). */
   Value operator[](std::size_t i) const {
-    if (i >= n_) detail::raise(ONNXSLIM_ERANGE, "onnxslim: range index out of range");
+    if (i >= n_) detail::raise(ONNXSLIM_ERANGE, "libonnxslim: range index out of range");
     return g_(p_, i);
   }
   std::vector<Value> to_vector() const {
@@ -326,7 +328,7 @@ class ValueInfo {
     std::vector<const char *> p;
     if (!params.empty()) {
       if (params.size() != dims.size())
-        detail::raise(ONNXSLIM_EINVAL, "onnxslim: set_tensor_type: params and dims differ in size");
+        detail::raise(ONNXSLIM_EINVAL, "libonnxslim: set_tensor_type: params and dims differ in size");
       for (const std::string &s : params) p.push_back(s.empty() ? nullptr : s.c_str());
     }
     detail::check(onnxslim_value_info_set_tensor_type(v_, elem_type, dims.data(),
@@ -357,7 +359,7 @@ class Tensor {
   std::int32_t dtype() const { return onnxslim_tensor_dtype(t_); }
   std::size_t rank() const { return onnxslim_tensor_rank(t_); }
   std::int64_t dim(std::size_t i) const {
-    if (i >= rank()) detail::raise(ONNXSLIM_ERANGE, "onnxslim: tensor dim index out of range");
+    if (i >= rank()) detail::raise(ONNXSLIM_ERANGE, "libonnxslim: tensor dim index out of range");
     return onnxslim_tensor_dim(t_, i);
   }
   std::vector<std::int64_t> dims() const {
@@ -393,7 +395,7 @@ class Tensor {
     static_assert(std::is_trivially_copyable_v<T>, "values<T>: T must be trivially copyable");
     if (onnxslim_dtype_bits(dtype()) != sizeof(T) * 8)
       detail::raise(ONNXSLIM_ETYPE,
-                    "onnxslim: values<T>: sizeof(T) is not the tensor's element size");
+                    "libonnxslim: values<T>: sizeof(T) is not the tensor's element size");
     bytes_view d = data();
     std::vector<T> v(d.size() / sizeof(T));
     if (!v.empty()) std::memcpy(v.data(), d.data(), v.size() * sizeof(T));
@@ -1213,7 +1215,7 @@ class Model {
   std::vector<std::byte> save_buffer() const {
     std::uint64_t size = 0;
     detail::check(onnxslim_save_size(get(), &size));
-    if (size > SIZE_MAX) detail::raise(ONNXSLIM_ELIMIT, "onnxslim: model too large for memory");
+    if (size > SIZE_MAX) detail::raise(ONNXSLIM_ELIMIT, "libonnxslim: model too large for memory");
     std::vector<std::byte> buf(static_cast<std::size_t>(size));
     std::size_t written = 0;
     detail::check(onnxslim_save_buffer(get(), buf.data(), buf.size(), &written));

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - external data: tensors whose bytes live in other files
  * (ONNX external_data keys location, offset, length, checksum).

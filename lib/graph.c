@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - graphs: element access and name indexes (node by name,
  * initializer, value info, producer and consumers of a value).

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - handles tier: models, graphs, nodes, tensors, types and
  * the external data a model reads, i.e. the public handle API and what its

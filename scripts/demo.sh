@@ -1,15 +1,17 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # `make demo`: the main job on the bundled default model.
 # Builds the default BERT-shaped model (an embedding table read by a Gather,
 # two encoder layers, a classifier head) with test/gen/make_bert.py, prints a
 # short summary, verifies an unedited round trip, then runs the published
-# recipe with the onnxslim command: the Gather's table stored as BF16 with a
+# recipe with the libonnxslim command: the Gather's table stored as BF16 with a
 # Cast after the Gather, saved once with every tensor in one external data
 # file and once as a single file. Both outputs are checked and must have the
 # same fingerprint; the sizes before and after are printed.
 set -eu
 B=${B:-build}
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 dir="$B/demo"
 mkdir -p "$dir"
 model="$dir/bert-default.onnx"
@@ -25,13 +27,13 @@ fi
 
 size() { stat -c %s "$1"; }
 
-echo "== 1. the input model (onnxslim info $model, shortened)"
+echo "== 1. the input model (libonnxslim info $model, shortened)"
 "$cli" info "$model" | awk '
   /^[a-z_ ]+:/ { show = ($0 ~ /^(file|size|producer|graph|inputs|outputs|nodes|initializers|initializer_bytes|largest initializers):/) }
   show'
 echo
 
-echo "== 2. unedited round trip: onnxslim convert $model $saved"
+echo "== 2. unedited round trip: libonnxslim convert $model $saved"
 "$cli" convert "$model" "$saved"
 if cmp -s "$model" "$saved"; then
   echo "round trip: byte-identical ($(size "$saved") bytes)"
@@ -43,7 +45,7 @@ fi
 echo
 
 echo "== 3. the published recipe, one command:"
-echo "   onnxslim convert $model $ext \\"
+echo "   libonnxslim convert $model $ext \\"
 echo "     --gather-to bf16 --report --external-data --threshold 0 \\"
 echo "     --location $data_name --also-single-file $single"
 rm -f "$ext" "$dir/$data_name" "$single"

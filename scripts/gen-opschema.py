@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Generates lib/opschema/opschema_data.c: the standard operator schemas
 (every domain onnx.defs knows: "", ai.onnx.ml, ai.onnx.preview.training)
 for every opset version, from onnx's own definitions

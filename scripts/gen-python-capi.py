@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Writes python/onnxslim/_capi.py: the ctypes declarations of the public C API.
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""Writes python/libonnxslim/_capi.py: the ctypes declarations of the public C API.
 
 Reads every prototype (``ONNXSLIM_API ret name(args);``) and every options or
 statistics structure (``typedef struct onnxslim_x { fields } onnxslim_x;``) of
@@ -26,7 +28,7 @@ import sys
 import textwrap
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-OUT = os.path.join(ROOT, "python", "onnxslim", "_capi.py")
+OUT = os.path.join(ROOT, "python", "libonnxslim", "_capi.py")
 
 _SCALARS = {
     "void": "None",

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Writes docs/reference/: the API reference, generated from the headers.
 
 One page per public header (include/onnxslim/NAME.h -> docs/reference/NAME.md)
@@ -490,11 +492,11 @@ def errors_text(item, w, page):
 
 def render_page(header, intro, items, w):
     page = header.stem + ".md"
-    out = [GENERATED % header.name, "", "# `onnxslim/%s`" % header.name, ""]
+    out = [GENERATED % header.name, "", "# `libonnxslim/%s`" % header.name, ""]
     if intro:
         out += ["```text"] + intro + ["```", ""]
     nfunc = sum(1 for i in items if i.kind == "func")
-    out += ["%sInclude `<onnxslim.h>` (or `<onnxslim/%s>`). The rules every function follows "
+    out += ["%sInclude `<onnxslim.h>` (or `<libonnxslim/%s>`). The rules every function follows "
             "(ownership, errors, threads) are in [common.md](common.md), [../handles.md](../handles.md) and "
             "[../errors.md](../errors.md)." % ("Functions: %d. " % nfunc if nfunc else "", header.name), ""]
     for it in items:
@@ -559,7 +561,7 @@ def render_index(headers, w):
         first = re.split(r"(?<=\.)\s", first)[0] if first else ""
         first = first.rstrip(".")
         n = sum(1 for i in items if i.kind == "func")
-        out.append("| [`onnxslim/%s`](%s.md) | %d | %s |" % (h.name, h.stem, n, w.inline(first, "README.md")))
+        out.append("| [`libonnxslim/%s`](%s.md) | %d | %s |" % (h.name, h.stem, n, w.inline(first, "README.md")))
     out += ["", "## Every function", "", "| Function | Header | Summary |", "|---|---|---|"]
     for name in sorted(w.funcs):
         f = w.funcs[name]
@@ -579,7 +581,7 @@ def generate(root):
         headers.append((h, intro, items))
         for it in items:
             if it.kind == "func":
-                it.header = "onnxslim/" + h.name
+                it.header = "libonnxslim/" + h.name
                 it.page = h.stem + ".md"
                 funcs[it.name] = it
     w = Writer(funcs)
@@ -612,7 +614,7 @@ def main():
         for h, intro, items in headers:
             names = [i.name for i in items if i.kind == "func"]
             if names and not any(n in bad_funcs for n in names):
-                print("ok   onnxslim/%s: the doc comments of its %d functions follow the rule" % (h.name, len(names)))
+                print("ok   libonnxslim/%s: the doc comments of its %d functions follow the rule" % (h.name, len(names)))
         for fname, text in sorted(pages.items()):
             p = outdir / fname
             if not p.exists():

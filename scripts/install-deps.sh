@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages libonnxslim's build, tests and demo need,
 # only those missing. Nothing else is downloaded. Runs apt-get as root, or
 # through sudo when available.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Every file given must be refused at load, from a file and from a buffer,
  * with a parse/limit/model error and a message that says where.
  * Usage: bad_inputs FILE... */

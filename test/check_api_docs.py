@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Every public function is documented, versioned and exported.
 
 For each ONNXSLIM_API declaration in include/: the comment right before it

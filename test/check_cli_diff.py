@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""`onnxslim diff A B`: pairs of models that differ in one aspect each, and
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""`libonnxslim diff A B`: pairs of models that differ in one aspect each, and
 equal pairs in different storage forms.
 
 Builds a base model (python onnx) with named and unnamed nodes, attributes,
@@ -214,15 +216,15 @@ base_path = save(base(), "base")
 copy_path = save(base(), "copy")
 
 
-def onnxslim(*args):
+def libonnxslim(*args):
     return subprocess.run([cli] + list(args), capture_output=True)
 
 
-r = onnxslim("split", base_path, work + "/ext.onnx", "--threshold", "0", "--force-shape-inputs",
+r = libonnxslim("split", base_path, work + "/ext.onnx", "--threshold", "0", "--force-shape-inputs",
              "--constants")
 report(r.returncode == 0, "split base into external data", r.stderr.decode())
 ext_path = work + "/ext.onnx"
-r = onnxslim("merge", ext_path, work + "/merged.onnx")
+r = libonnxslim("merge", ext_path, work + "/merged.onnx")
 merged_path = work + "/merged.onnx"
 typed_path = save(variant(v_typed_storage), "typed")
 
@@ -292,7 +294,7 @@ cases = [
 ]
 
 for name, a, b, extra, want_rc, want in cases:
-    r = onnxslim("diff", *extra, a, b)
+    r = libonnxslim("diff", *extra, a, b)
     lines = r.stdout.decode("utf-8").splitlines()
     ok = r.returncode == want_rc and len(lines) == len(want) and all(
         re.fullmatch(p, l) for p, l in zip(want, lines)) and not r.stderr
@@ -303,7 +305,7 @@ for name, a, b, extra, want_rc, want in cases:
     for l in digests:
         m = re.search(r"digest ([0-9a-f]{32}) -> ([0-9a-f]{32})", l)
         report(bool(m) and m.group(1) != m.group(2), "diff %s: the two digests differ" % name, l)
-    rj = onnxslim("diff", "--json", *extra, a, b)
+    rj = libonnxslim("diff", "--json", *extra, a, b)
     doc, problems = spec.check_text(rj.stdout)
     ok = rj.returncode == want_rc and not problems and doc is not None
     if ok:
@@ -315,17 +317,17 @@ for name, a, b, extra, want_rc, want in cases:
                                                     rj.stdout.decode()[:2000]))
 
 # structured members of a few differences
-rj = onnxslim("diff", "--json", base_path, work + "/contents.onnx")
+rj = libonnxslim("diff", "--json", base_path, work + "/contents.onnx")
 d = json.loads(rj.stdout)["differences"][0]
 report(d["kind"] == "initializer" and d["name"] == "E" and d["what"] == "contents" and
        d["max_abs_diff"] == 0.5 and len(d["digest_a"]) == 32 and d["a"] is None,
        "diff --json: a contents difference names kind, name, what, max_abs_diff, digests", str(d))
-rj = onnxslim("diff", "--json", base_path, work + "/unnamed_attr.onnx")
+rj = libonnxslim("diff", "--json", base_path, work + "/unnamed_attr.onnx")
 d = json.loads(rj.stdout)["differences"][0]
 report(d["kind"] == "node" and d["name"] == "" and d["index_a"] == 3 and d["index_b"] == 3 and
        d["attribute"] == "alpha" and d["what"] == "value",
        "diff --json: an unnamed node's attribute: index_a, index_b, attribute", str(d))
-rj = onnxslim("diff", "--json", base_path, work + "/subgraph.onnx")
+rj = libonnxslim("diff", "--json", base_path, work + "/subgraph.onnx")
 d = json.loads(rj.stdout)["differences"][0]
 report(d["graph"] == "node 'if0' attribute 'then_branch'" and d["name"] == "c0",
        "diff --json: a difference in a subgraph names the graph", str(d))
@@ -339,13 +341,13 @@ for args, what in [([base_path], "one model"), ([base_path, base_path, base_path
                    ([base_path, work + "/missing.onnx"], "missing file"),
                    ([garbage, base_path], "not a model"), (["-", base_path], "'-'")]:
     for j in ([], ["--json"]):
-        r = onnxslim("diff", *(j + args))
+        r = libonnxslim("diff", *(j + args))
         report(r.returncode == 2 and not r.stdout and r.stderr,
                "diff %s%s: exit 2, a message on stderr, nothing on stdout" % (" ".join(j) + " " if j else "", what),
                "exit %d, stdout %r, stderr %r" % (r.returncode, r.stdout[:200], r.stderr[:200]))
 
 for name in spec.schemas:
-    if name == "onnxslim.diff/1":
+    if name == "libonnxslim.diff/1":
         unseen = spec.unseen(name)
         report(not unseen, "every member of %s in docs/json.md was printed by a case" % name,
                ", ".join(unseen))

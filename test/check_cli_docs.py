@@ -1,25 +1,27 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The manual page and the bash completion know every command and option.
 
 The commands and options are read from the command itself, whose help is
 printed from its option tables (tools/main.c, tools/cmd-*.c):
-`onnxslim --help` (the commands; "Options:", the global options) and
-`onnxslim COMMAND --help` (the options of COMMAND, with their values). Then:
+`libonnxslim --help` (the commands; "Options:", the global options) and
+`libonnxslim COMMAND --help` (the options of COMMAND, with their values). Then:
 
-- man/onnxslim.1 has a subsection (.SS) per command listing each of its
+- man/libonnxslim.1 has a subsection (.SS) per command listing each of its
   options (with its value name) as a .TP tag, and the global options under
   OPTIONS; it documents no option the command lacks; its .TH names the
   version of include/onnxslim/version.h; groff renders it without a warning
   (groff -man -ww -z); the commands of its EXAMPLES run (bert-tiny as
   model.onnx; each must succeed, diff may exit 1);
-- completion/onnxslim.bash, sourced by bash and called the way bash calls
-  it (`complete -p onnxslim`, COMP_WORDS/COMP_CWORD), offers exactly the
-  commands and global options after `onnxslim`, exactly each command's
-  options (and --help) after `onnxslim COMMAND -`, .onnx files and
+- completion/libonnxslim.bash, sourced by bash and called the way bash calls
+  it (`complete -p libonnxslim`, COMP_WORDS/COMP_CWORD), offers exactly the
+  commands and global options after `libonnxslim`, exactly each command's
+  options (and --help) after `libonnxslim COMMAND -`, .onnx files and
   directories for the models, and values the command accepts for the
   options that take a word from a list.
 
-  check_cli_docs.py [--onnxslim BIN] [--man FILE] [--completion FILE]
+  check_cli_docs.py [--libonnxslim BIN] [--man FILE] [--completion FILE]
 
 Prints one line per check and "N passed, N failed"; exit 1 on a failure."""
 import argparse
@@ -34,11 +36,11 @@ from checks import finish, report
 
 root = Path(__file__).resolve().parent.parent
 ap = argparse.ArgumentParser()
-ap.add_argument("--onnxslim", default=str(root / os.environ.get("B", "build") / "onnxslim"))
-ap.add_argument("--man", default=str(root / "man/onnxslim.1"))
-ap.add_argument("--completion", default=str(root / "completion/onnxslim.bash"))
+ap.add_argument("--libonnxslim", default=str(root / os.environ.get("B", "build") / "libonnxslim"))
+ap.add_argument("--man", default=str(root / "man/libonnxslim.1"))
+ap.add_argument("--completion", default=str(root / "completion/libonnxslim.bash"))
 args = ap.parse_args()
-cli = str(Path(args.onnxslim).resolve())
+cli = str(Path(args.libonnxslim).resolve())
 
 
 
@@ -129,7 +131,7 @@ report(all(opt_re(o).search(syn) for o in global_opts if o.startswith("--")),
        "man page: the SYNOPSIS shows the global options")
 version = re.search(r'#define ONNXSLIM_VERSION_STRING "([^"]*)"',
                     (root / "include/onnxslim/version.h").read_text()).group(1)
-th = re.search(r'^\.TH .*"onnxslim ([^"]*)"', src, re.M)
+th = re.search(r'^\.TH .*"libonnxslim ([^"]*)"', src, re.M)
 report(th is not None and th.group(1) == version, "man page: .TH names version %s" % version,
        th.group(1) if th else "no .TH")
 for name in ("EXIT STATUS", "EXAMPLES"):
@@ -167,7 +169,7 @@ with tempfile.TemporaryDirectory() as d:
     shutil.copy(root / "test/data/bert-tiny.onnx", Path(d) / "model.onnx")
     env = dict(os.environ, PATH=os.path.dirname(cli) + os.pathsep + os.environ["PATH"])
     # every command must succeed; diff may also exit 1 (the models differ)
-    prelude = ('onnxslim() { command onnxslim "$@"; r=$?; '
+    prelude = ('libonnxslim() { command libonnxslim "$@"; r=$?; '
                '[ "$1" = diff ] && [ $r -eq 1 ] && return 0; return $r; }\nset -e\n')
     for b in blocks:
         r = run(["bash", "-c", prelude + b], cwd=d, env=env)
@@ -182,17 +184,17 @@ comp = str(Path(args.completion).resolve())
 
 def complete(words, cwd=None):
     """COMPREPLY for the command line `words` (the last one being completed),
-    computed by the function `complete -p onnxslim` names."""
+    computed by the function `complete -p libonnxslim` names."""
     script = r'''
 source "$1" || exit 3
-spec=$(complete -p onnxslim) || exit 4
+spec=$(complete -p libonnxslim) || exit 4
 fn=$(printf '%s\n' "$spec" | sed -n 's/.* -F \([^ ]*\) .*/\1/p')
 [ -n "$fn" ] || exit 5
 shift
 COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
 prev=; [ $COMP_CWORD -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
-"$fn" onnxslim "${COMP_WORDS[COMP_CWORD]}" "$prev"
+"$fn" libonnxslim "${COMP_WORDS[COMP_CWORD]}" "$prev"
 printf '%s\n' "${COMPREPLY[@]}"
 '''
     r = run([bash, "--norc", "--noprofile", "-c", script, "comp", comp] + words, cwd=cwd)
@@ -201,18 +203,18 @@ printf '%s\n' "${COMPREPLY[@]}"
     return sorted(w for w in r.stdout.splitlines() if w)
 
 
-r = run([bash, "--norc", "--noprofile", "-c", 'source "$1" && complete -p onnxslim', "x", comp])
-report(r.returncode == 0 and re.match(r"complete -F \S+ onnxslim$", r.stdout.strip()),
+r = run([bash, "--norc", "--noprofile", "-c", 'source "$1" && complete -p libonnxslim', "x", comp])
+report(r.returncode == 0 and re.match(r"complete -F \S+ libonnxslim$", r.stdout.strip()),
        "completion: sourced by bash, registers a function: %s" % r.stdout.strip(), r.stderr.strip())
-got = complete(["onnxslim", ""])
-report(got == sorted(commands + global_opts), "completion: `onnxslim <TAB>` gives the commands and global options",
+got = complete(["libonnxslim", ""])
+report(got == sorted(commands + global_opts), "completion: `libonnxslim <TAB>` gives the commands and global options",
        "got %s, want %s" % (got, sorted(commands + global_opts)))
-report(complete(["onnxslim", "co"]) == sorted(c for c in commands if c.startswith("co")),
-       "completion: `onnxslim co<TAB>` gives %s" % " ".join(c for c in commands if c.startswith("co")))
+report(complete(["libonnxslim", "co"]) == sorted(c for c in commands if c.startswith("co")),
+       "completion: `libonnxslim co<TAB>` gives %s" % " ".join(c for c in commands if c.startswith("co")))
 for c in commands:
     want = sorted(set(options[c]) | {"--help"})
-    got = complete(["onnxslim", c, "-"])
-    report(got == want, "completion: `onnxslim %s -<TAB>` gives its %d options and --help" % (c, len(options[c])),
+    got = complete(["libonnxslim", c, "-"])
+    report(got == want, "completion: `libonnxslim %s -<TAB>` gives its %d options and --help" % (c, len(options[c])),
            "only in the completion: %s; missing: %s" % (sorted(set(got or []) - set(want)),
                                                         sorted(set(want) - set(got or []))))
 
@@ -221,15 +223,15 @@ with tempfile.TemporaryDirectory() as d:
         (Path(d) / f).parent.mkdir(exist_ok=True)
         (Path(d) / f).write_bytes(b"")
     models = ["a.onnx", "b.onnx", "sub"]
-    for words in (["onnxslim", "info", ""], ["onnxslim", "convert", "--to", "fp16", "a.onnx", ""],
-                  ["onnxslim", "diff", "--json", ""], ["onnxslim", "convert", "--also-single-file", ""],
-                  ["onnxslim", "check", "--", ""]):
+    for words in (["libonnxslim", "info", ""], ["libonnxslim", "convert", "--to", "fp16", "a.onnx", ""],
+                  ["libonnxslim", "diff", "--json", ""], ["libonnxslim", "convert", "--also-single-file", ""],
+                  ["libonnxslim", "check", "--", ""]):
         got = complete(words, cwd=d)
         report(got == models, "completion: `%s<TAB>` gives .onnx files and directories" % " ".join(words),
                "got %s" % got)
-    got = complete(["onnxslim", "info", "sub/"], cwd=d)
-    report(got == ["sub/c.onnx"], "completion: `onnxslim info sub/<TAB>` gives sub/c.onnx", "got %s" % got)
-    got = complete(["onnxslim", "check", "--", "-"], cwd=d)
+    got = complete(["libonnxslim", "info", "sub/"], cwd=d)
+    report(got == ["sub/c.onnx"], "completion: `libonnxslim info sub/<TAB>` gives sub/c.onnx", "got %s" % got)
+    got = complete(["libonnxslim", "check", "--", "-"], cwd=d)
     report(got == [], "completion: no options after --", "got %s" % got)
 
 # values: every word offered for an option is accepted by the command
@@ -237,10 +239,10 @@ for c in commands:
     for o, metavar in options[c].items():
         if not metavar:
             continue
-        got = complete(["onnxslim", c, o, ""])
-        got_eq = complete(["onnxslim", c, o, "=", ""])
+        got = complete(["libonnxslim", c, o, ""])
+        got_eq = complete(["libonnxslim", c, o, "=", ""])
         if got is None or got_eq != got:
-            report(False, "completion: `onnxslim %s %s=<TAB>` as `%s <TAB>`" % (c, o, o), "%s / %s" % (got, got_eq))
+            report(False, "completion: `libonnxslim %s %s=<TAB>` as `%s <TAB>`" % (c, o, o), "%s / %s" % (got, got_eq))
             continue
         words = [w for w in got if not os.path.exists(w)]
         if not words:

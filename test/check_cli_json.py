@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """--json of info, check, fingerprint, diff, convert, split and merge.
 
 Every document printed is parsed with python's json module (NaN and
@@ -290,7 +292,7 @@ doc_of("diff --json contents", ["diff", "--json", work + "/ext.onnx", work + "/e
 for name in spec.schemas:
     unseen = spec.unseen(name)
     report(not unseen, "every member of %s in docs/json.md was printed here" % name, ", ".join(unseen))
-report(set(spec.schemas) == {"onnxslim.info/1", "onnxslim.check/1", "onnxslim.fingerprint/1",
-                             "onnxslim.diff/1", "onnxslim.convert/1"},
+report(set(spec.schemas) == {"libonnxslim.info/1", "libonnxslim.check/1", "libonnxslim.fingerprint/1",
+                             "libonnxslim.diff/1", "libonnxslim.convert/1"},
        "docs/json.md documents the five schemas", sorted(spec.schemas))
 finish()

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Runs onnxslim_check() over every .onnx file under the given
  * directories. By default every model must have zero problems; each problem
  * found is printed as "FAIL path: [code] location: message". With

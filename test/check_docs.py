@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The guides say what the code does, where that can be checked mechanically.
 
 - docs/building.md lists exactly the packages scripts/install-deps.sh
@@ -93,7 +95,7 @@ report(bool(said) and all(c == len(structs) for c in said),
        "docs/design.md gives the number of public structs (%d)" % len(structs), "it says %s" % counts)
 
 # ---- the cycle between the library's files -------------------------------------------
-# Who calls whom, from the objects: an undefined onnxslim* symbol of one
+# Who calls whom, from the objects: an undefined libonnxslim* symbol of one
 # object defined by another is an edge.
 # (the objects of the sources there are now: lib/x.c -> obj/x.o, lib/passes/y.c -> obj/passes/y.o)
 objs = sorted(build / "obj" / src.relative_to(root / "lib").with_suffix(".o")

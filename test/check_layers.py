@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The layers of lib/ call (and include) one way only.
 
     base (lib/base/, lib/opschema/)  <-  wire (lib/wire/)  <-  handles (lib/*.c)  <-  passes (lib/passes/)

@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""onnxslim check against onnx.checker.check_model(full_check=True).
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""libonnxslim check against onnx.checker.check_model(full_check=True).
 
 Every libonnx-testdata model, and mutated copies of each (a generator in
 this file: a graph input given another type, a required attribute
@@ -8,7 +10,7 @@ default opset lowered below an op's first version), is checked by both;
 the verdicts (valid / invalid) must agree, except for the differences
 listed with a reason in test/check_vs_onnx_known.txt (lines
 "MUTATION VERDICT PATH-GLOB  # reason"; VERDICT is onnx-only when only onnx
-rejects, slim-only when only onnxslim does). Prints the agreement table
+rejects, slim-only when only libonnxslim does). Prints the agreement table
 and "N passed, N failed".
 
 usage: check_vs_onnx.py ONNXSLIM DATA_DIR KNOWN_FILE TMP_DIR
@@ -207,7 +209,7 @@ for mut, rel, (ov, omsg), (sv, smsg) in results:
     row = table.setdefault(mut, [0, 0, 0, 0])
     row[0] += 1
     if sv == "error":
-        unexplained.append("%s %s: onnxslim check failed: %s" % (mut, rel, smsg))
+        unexplained.append("%s %s: libonnxslim check failed: %s" % (mut, rel, smsg))
         continue
     if ov == sv:
         row[1] += 1
@@ -217,7 +219,7 @@ for mut, rel, (ov, omsg), (sv, smsg) in results:
         row[2] += 1
     else:
         row[3] += 1
-        unexplained.append("%s %s %s: onnx: %s | onnxslim: %s" % (mut, verdict, rel, omsg or "valid", smsg or "valid"))
+        unexplained.append("%s %s %s: onnx: %s | libonnxslim: %s" % (mut, verdict, rel, omsg or "valid", smsg or "valid"))
 
 print("%-12s %7s %7s %11s %11s" % ("cases", "total", "agree", "documented", "unexplained"))
 tot = [0, 0, 0, 0]

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The ok/FAIL lines and the summary line of the test/check_*.py scripts.
 
     from checks import report, finish

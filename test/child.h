@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Running a test function in a child process, for tests that may hang or
  * crash. Needs POSIX (fork, waitpid, kill, usleep): include it after the
  * system headers of a test built with _GNU_SOURCE. */

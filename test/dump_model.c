@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_model - canonical text dump of an ONNX model through the public
  * libonnxslim read API. test/dump_model.py prints the same text with the

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Canonical text dump of an ONNX model with the python onnx package.
 
 Prints exactly what test/dump_model.c prints through the libonnxslim read API

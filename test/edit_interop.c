@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Applies numerics-preserving edits to models with the public API and saves
  * the results, for test/steps/45-edit-interop.sh (which checks them with
  * python onnx's checker and compares them with the originals in

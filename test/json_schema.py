@@ -1,6 +1,8 @@
-"""The JSON documents of `onnxslim ... --json`, checked against docs/json.md.
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""The JSON documents of `libonnxslim ... --json`, checked against docs/json.md.
 
-docs/json.md has one section per schema, headed "## `onnxslim.NAME/N`",
+docs/json.md has one section per schema, headed "## `libonnxslim.NAME/N`",
 with a table | Member | Type | Meaning |. A member is a path (`a.b`: member
 b of object a, `a[]`: an element of array a) and its types, joined by
 "or". This module reads those tables (the page is the only description of
@@ -28,7 +30,7 @@ class Spec:
         self.seen = {}     # name -> set(paths)
         current = None
         for line in pathlib.Path(md).read_text().splitlines():
-            m = re.match(r"^## `(onnxslim\.[a-z]+/\d+)`\s*$", line)
+            m = re.match(r"^## `(libonnxslim\.[a-z]+/\d+)`\s*$", line)
             if m:
                 current = m.group(1)
                 self.schemas[current] = {}

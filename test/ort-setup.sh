@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Sourced by the test steps that run models in onnxruntime.
 # ort_setup: makes sure onnxruntime-node $ORT_VERSION (default 1.30.0) is
 # installed from the npm registry into $ORT_DIR (default $B/node, kept

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs original and edited ONNX models in onnxruntime-node on the inputs of
 // a libonnx-testdata test (test_data_set_0/input_*.pb) and requires the
 // outputs of every edited model to be bitwise identical to the original's.

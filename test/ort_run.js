@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs an ONNX model in onnxruntime-node on one FLOAT input and prints each
 // output as one line "NAME DIMS VALUES" (dims and values comma-separated).
 // Used by test/steps/53-examples.sh for examples/build_model.c.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Hand-written protobuf encoding for tests: builds messages byte by byte so
  * tests can make models the bundled onnx.proto cannot express (unknown
  * fields, newer data types) and precisely broken inputs. */

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Walks directories of .onnx files: each model is loaded from its file and
  * from a buffer, saved to a buffer and to a file, and every output must be
  * byte-identical to the input. Usage: roundtrip_corpus OUTDIR DIR... */

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # libonnxslim test runner (called by `make check`).
 #
 #   test/run.sh                 every step

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Sourced by test steps (test/steps/*.sh, run from the repository root):
 # the counters and ok/bad/skip that end in the "N passed, N failed, N skipped"
 # line, the command under test ($cli), the bundled model ($m) and a
@@ -9,7 +11,7 @@ ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "skip $1"; }
 root=$PWD
-cli="$root/$B/onnxslim"
+cli="$root/$B/libonnxslim"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 m="$root/test/data/bert-tiny.onnx"

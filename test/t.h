@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Tiny test harness for libonnxslim's C tests.
  *   TEST(name) { CHECK(cond); ... }
  *   int main(int argc, char **argv) { t_args(argc, argv); RUN(name); ... return t_done(); }

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the validation module (onnxslim_check): valid models
  * give an empty report; hand-built broken models, one per problem kind, give
  * the expected code, a location naming the node/initializer/output and a
@@ -880,7 +882,7 @@ static void add_ext_init(pbuf *g, const char *name, int dtype, int64_t dim, cons
  * type need. Such a model loads (the range lies inside the file) but every
  * read of the tensor fails, so check reports it, without reading it. */
 TEST(external_tensor_size) {
-  char dir[] = "/tmp/onnxslim-check-ext-XXXXXX", path[256];
+  char dir[] = "/tmp/libonnxslim-check-ext-XXXXXX", path[256];
   if (!mkdtemp(dir)) SKIP("no temporary directory");
   snprintf(path, sizeof path, "%s/w.bin", dir);
   FILE *f = fopen(path, "wb");

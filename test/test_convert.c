@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the numeric conversion kernels (include/onnxslim/convert.h):
  * specific values (NaN payloads, signed zeros, infinities, largest finite,
  * smallest subnormal, ties, the FP16 overflow threshold), flags, stats,

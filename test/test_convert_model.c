@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the model-level dtype conversion (include/onnxslim/convert.h:
  * onnxslim_convert_model(), onnxslim_convert_gather_tables() and the
  * report API): the consumer policies (cast after Gather, cast before,
@@ -1518,7 +1520,7 @@ static const char *tmpfile_in(const char *name) {
 }
 
 TEST(storage_external_data) {
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/onnxslim-cvt-XXXXXX");
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/libonnxslim-cvt-XXXXXX");
   if (!mkdtemp(tmpdir)) SKIP("mkdtemp failed");
   onnxslim_model *src = open_model(BERT);
   CHECK(src != NULL);
@@ -2279,7 +2281,7 @@ static float big_value(size_t i) {
  * kernel over the whole tensor, and saving the conversion streamed from
  * the file (one file and external data) writes the kernel's bytes. */
 TEST(large_tensor_from_file_split_statistics_and_save) {
-  char dir[] = "/tmp/onnxslim-bigconv-XXXXXX", path[300], x[300], one[300], data[300];
+  char dir[] = "/tmp/libonnxslim-bigconv-XXXXXX", path[300], x[300], one[300], data[300];
   REQUIRE(mkdtemp(dir) != NULL);
   PATH(path, "%s/big.onnx", dir);
   PATH(x, "%s/x.onnx", dir);

@@ -1,10 +1,12 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* The SIMD paths of the conversion kernels (lib/passes/convert_simd.c)
  * against the scalar reference: for every path this CPU can run, every
  * kernel and every flag combination, with and without stats, the same bytes
  * and the same stats as the scalar reference, on every 16-bit input, random
  * bit patterns, and the values at each boundary of the numeric policy, at
  * lengths and offsets that exercise the vector loops, their tails and
- * unaligned buffers. Also the dispatch itself: ONNXSLIM_KERNELS, fallback to
+ * unaligned buffers. Also the dispatch itself: LIBONNXSLIM_KERNELS, fallback to
  * an available path, the scalar code in a non-default floating-point
  * environment.
  *
@@ -212,23 +214,23 @@ TEST(dispatch_env_and_fallback) {
   CHECK(onnxslim__convert_set_path(OSL_PATH_COUNT) == -1);
   int best = OSL_PATH_COUNT - 1;
   while (!onnxslim__convert_path_available(best)) best--;
-  setenv("ONNXSLIM_KERNELS", "scalar", 1);
+  setenv("LIBONNXSLIM_KERNELS", "scalar", 1);
   CHECK(onnxslim__convert_path_requested() == OSL_PATH_SCALAR);
   CHECK_OK(onnxslim__convert_set_path(-1));
   CHECK(onnxslim__convert_path() == OSL_PATH_SCALAR);
   CHECK(onnxslim__convert_simd(K_F32_F16) == NULL);
-  setenv("ONNXSLIM_KERNELS", "avx512", 1); /* the best available at most */
+  setenv("LIBONNXSLIM_KERNELS", "avx512", 1); /* the best available at most */
   CHECK_OK(onnxslim__convert_set_path(-1));
   CHECK(onnxslim__convert_path() ==
         (onnxslim__convert_path_available(OSL_PATH_AVX512) ? OSL_PATH_AVX512 : best));
-  setenv("ONNXSLIM_KERNELS", "avx2", 1);
+  setenv("LIBONNXSLIM_KERNELS", "avx2", 1);
   CHECK_OK(onnxslim__convert_set_path(-1));
   CHECK(onnxslim__convert_path() == (best >= OSL_PATH_AVX2 ? OSL_PATH_AVX2 : OSL_PATH_SCALAR));
-  setenv("ONNXSLIM_KERNELS", "fastest-please", 1); /* unknown: ignored */
+  setenv("LIBONNXSLIM_KERNELS", "fastest-please", 1); /* unknown: ignored */
   CHECK(onnxslim__convert_path_requested() == -1);
   CHECK_OK(onnxslim__convert_set_path(-1));
   CHECK(onnxslim__convert_path() == best);
-  unsetenv("ONNXSLIM_KERNELS");
+  unsetenv("LIBONNXSLIM_KERNELS");
   CHECK_OK(onnxslim__convert_set_path(-1));
   CHECK(onnxslim__convert_path() == best);
   CHECK_STR(onnxslim__convert_path_name(OSL_PATH_AVX2), "avx2");

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the core: versions, errors, loading from file and buffer,
  * zero-copy, read API, unknown fields surviving load/edit/save, save to
  * buffer, error locations. Run from the repository root. */

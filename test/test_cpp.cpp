@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 // Tests of include/onnxslim.hpp, the C++17 wrapper: every class it defines,
 // against what the C API says about the same model.
 //

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Tests of external data: loading (one file, several files, base_dir for
  * buffers, zero-copy), the load-time security rules (absolute paths, "..",
  * symlinks, ranges, malformed numbers, missing files, directories), saving
@@ -2595,7 +2597,7 @@ TEST(save_processes_side_by_side) {
 
 int main(int argc, char **argv) {
   t_args(argc, argv);
-  snprintf(dir, sizeof dir, "/tmp/onnxslim-external-XXXXXX");
+  snprintf(dir, sizeof dir, "/tmp/libonnxslim-external-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
     return 1;

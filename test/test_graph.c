@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of graph edits (nodes added, removed and moved; initializers, value
  * infos, value renames), and how edits are saved and indexed.
  * Every edit is proven by saving to a buffer, loading the bytes again and

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Hostile inputs on the file system (issue 14): model paths that are not
  * regular files (a FIFO must not block), the external-data path race
  * (a directory swapped for a symlink leading out while loading), data files
@@ -660,7 +662,7 @@ TEST(location_names_a_directory) {
 
 int main(int argc, char **argv) {
   t_args(argc, argv);
-  snprintf(dir, sizeof dir, "/tmp/onnxslim-hostile-XXXXXX");
+  snprintf(dir, sizeof dir, "/tmp/libonnxslim-hostile-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
     return 1;

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of insertion on edges (insert.h).
  * Every edit is proven by saving to a buffer, loading the bytes again and
  * looking for the edit in the reloaded model. Run from the repository root. */

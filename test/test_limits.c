@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Limits under attack: nesting depth (no stack overflow for any accepted
  * max_depth, also in threads with small stacks) and memory per input byte
  * (max_memory).
@@ -719,7 +721,7 @@ static void cleanup_tmp(void) {
 int main(int argc, char **argv) {
   t_args(argc, argv);
   const char *base = getenv("TMPDIR");
-  snprintf(tmpdir, sizeof tmpdir, "%s/onnxslim-limits-XXXXXX", base && base[0] ? base : "/tmp");
+  snprintf(tmpdir, sizeof tmpdir, "%s/libonnxslim-limits-XXXXXX", base && base[0] ? base : "/tmp");
   if (!mkdtemp(tmpdir)) {
     perror("mkdtemp");
     return 1;

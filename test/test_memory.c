@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Memory of the process, counting mapped file pages: what opening and
  * inspecting a model adds to the resident set (VmHWM, RssFile of
  * /proc/self/status): opening and inspecting a model, reading tensors
@@ -102,7 +104,7 @@ static int write_model(const char *path) {
   return ok ? 0 : -1;
 }
 
-/* In a child process (a fresh peak): opens path and reads what `onnxslim
+/* In a child process (a fresh peak): opens path and reads what `libonnxslim
  * info` reads - every initializer's name, type and dims, every node, the
  * graph's name index - then the first and last bytes of some tensors.
  * Exit status: 0 when every value was right, 1 otherwise, 2 when the peak
@@ -395,7 +397,7 @@ TEST(file_gets_shorter_is_an_error_not_a_crash) {
 
 int main(int argc, char **argv) {
   t_args(argc, argv);
-  snprintf(dir, sizeof dir, "/tmp/onnxslim-memory-XXXXXX");
+  snprintf(dir, sizeof dir, "/tmp/libonnxslim-memory-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
     return 1;

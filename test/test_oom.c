@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Out of memory in a save: a counting allocator (malloc, calloc, realloc,
  * free... replaced by this program, on top of glibc's) fails the Nth
  * allocation of one onnxslim_save() or onnxslim_fingerprint() call, for N =
@@ -320,7 +322,7 @@ TEST(oom_fingerprint) {
 
 int main(int argc, char **argv) {
   t_args(argc, argv);
-  snprintf(dir, sizeof dir, "/tmp/onnxslim-oom-XXXXXX");
+  snprintf(dir, sizeof dir, "/tmp/libonnxslim-oom-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
     return 1;

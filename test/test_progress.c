@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Tests of the progress function (onnxslim_progress_fn) of loads,
  * conversions and saves: when it is called (first done 0, then 0 < done <
  * total increasing at a bounded rate, last done == total), what total is,
@@ -495,7 +497,7 @@ TEST(save_old_options_version) {
 
 int main(int argc, char **argv) {
   t_args(argc, argv);
-  snprintf(dir, sizeof dir, "/tmp/onnxslim-progress-XXXXXX");
+  snprintf(dir, sizeof dir, "/tmp/libonnxslim-progress-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
     return 1;

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Quantization of embedding tables to INT8 and INT4 through the public API
  * (onnxslim_convert_model() with `to` INT8/INT4, options version 5): the
  * options' versions, the stored bytes against an independent reference

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Tests of atomic saving: temporary file + fsync + rename, nothing partial
  * left behind on failure, old file intact, saving over the source file;
  * onnxslim_save()'s options (refused combinations, NULL = as loaded), its
@@ -531,7 +533,7 @@ TEST(fingerprint_buffer_size) {
 
 int main(int argc, char **argv) {
   t_args(argc, argv);
-  snprintf(dir, sizeof dir, "/tmp/onnxslim-save-XXXXXX");
+  snprintf(dir, sizeof dir, "/tmp/libonnxslim-save-XXXXXX");
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
     return 1;

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Edits at scale: a batch of edits must cost time and memory linear in the
  * graph's size. Each test runs its batch under an address-space limit
  * (RLIMIT_AS) that a linear implementation fits many times over and a

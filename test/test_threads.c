@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Threads using the library at once, each with its own models and paths
  * (docs/threading.md, rule 1): load (from the same file, from a copy, from
  * a borrowed buffer), check, convert, save four ways, reload and compare
@@ -174,7 +176,7 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 int main(int argc, char **argv) {
   t_args(argc, argv);
   const char *tmp = getenv("TMPDIR");
-  snprintf(root, sizeof root, "%s/onnxslim-threads-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+  snprintf(root, sizeof root, "%s/libonnxslim-threads-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
   if (!mkdtemp(root)) {
     perror("mkdtemp");
     return 1;

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Small helpers shared by the C tests (inline: a program that does not use
  * one gets no unused-function warning). */
 #ifndef ONNXSLIM_TEST_UTIL_H

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - what the files of tools/ share: the command and
+ * libonnxslim (the command) - what the files of tools/ share: the command and
  * option tables, option parsing, errors and output, allocation, and the
  * text forms of ONNX things. Internal to the command; the library is used
  * through its public API (<onnxslim.h>) only.
@@ -45,7 +47,7 @@ void sb_byte_count(strbuf *sb, uint64_t n);
 
 /* ---- errors and output ------------------------------------------------- */
 
-/* Reports a failed library call: "onnxslim: <what>: <last error>".
+/* Reports a failed library call: "libonnxslim: <what>: <last error>".
  * Returns EXIT_FAILURE. Call it right after the failing call. */
 int fail_lib(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Loads the model at `path` for a command, with progress on a terminal.
@@ -109,10 +111,10 @@ typedef struct command {
 /* The command being run (for usage errors), NULL before one is chosen. */
 extern const command *current_command;
 
-/* `onnxslim COMMAND --help` (main.c) */
+/* `libonnxslim COMMAND --help` (main.c) */
 void print_command_usage(FILE *f, const command *cmd);
 
-/* Prints "onnxslim: MESSAGE", the usage line of the current command (or of
+/* Prints "libonnxslim: MESSAGE", the usage line of the current command (or of
  * the program) and where to find more; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
@@ -129,7 +131,7 @@ int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 int parse_args(const command *cmd, void *ctx, int argc, char **argv, const char **pos,
                size_t max_pos, size_t *npos);
 
-/* Prints "onnxslim: OPTION: MESSAGE" for a bad option value; returns -1. */
+/* Prints "libonnxslim: OPTION: MESSAGE" for a bad option value; returns -1. */
 int bad_value(const char *option, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Parses a byte count: decimal digits with an optional suffix K, M or G
  * (upper or lower case; powers of 1024). Returns 0, or -1 after printing

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - `onnxslim check MODEL`: validate, print each problem.
+ * libonnxslim (the command) - `libonnxslim check MODEL`: validate, print each problem.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +66,7 @@ static int list_checks(void) {
 }
 
 /* Prints "LOCATION: MESSAGE" per problem on stdout, or "MODEL: ok"; with
- * as_json the same as one JSON document (onnxslim.check/1). */
+ * as_json the same as one JSON document (libonnxslim.check/1). */
 static int check_model(const char *path, const check_ctx *ctx) {
   int as_json = ctx->as_json;
   onnxslim_model *model = NULL;
@@ -89,7 +91,7 @@ static int check_model(const char *path, const check_ctx *ctx) {
     size_t order = 0;
     json_init(&j, stdout);
     json_object(&j);
-    json_kstr(&j, "schema", "onnxslim.check/1");
+    json_kstr(&j, "schema", "libonnxslim.check/1");
     json_kstr(&j, "file", path);
     json_kbool(&j, "ok", n == 0);
     json_karray(&j, "problems");

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - `onnxslim convert IN OUT`: convert tensor types, save.
+ * libonnxslim (the command) - `libonnxslim convert IN OUT`: convert tensor types, save.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - `onnxslim diff A B`: what differs between two
+ * libonnxslim (the command) - `libonnxslim diff A B`: what differs between two
  * models. Exit 0 when they are equal, 1 with the differences listed, 2 on
  * a usage error or when a model cannot be read.
  *
@@ -1446,7 +1448,7 @@ static int diff_files(const char *pa, const char *pb, const diff_settings *ds) {
     c.j = &j;
     json_init(&j, stdout);
     json_object(&j);
-    json_kstr(&j, "schema", "onnxslim.diff/1");
+    json_kstr(&j, "schema", "libonnxslim.diff/1");
     json_kstr(&j, "a", pa);
     json_kstr(&j, "b", pb);
     json_kbool(&j, "storage", ds->storage);

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - `onnxslim fingerprint MODEL`: the storage-independent digest.
+ * libonnxslim (the command) - `libonnxslim fingerprint MODEL`: the storage-independent digest.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,7 @@ static int run_fingerprint(const command *cmd, int argc, char **argv) {
     json j;
     json_init(&j, stdout);
     json_object(&j);
-    json_kstr(&j, "schema", "onnxslim.fingerprint/1");
+    json_kstr(&j, "schema", "libonnxslim.fingerprint/1");
     json_kstr(&j, "file", pos[0]);
     json_kstr(&j, "fingerprint", digest);
     json_end(&j);

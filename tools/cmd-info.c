@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - `onnxslim info MODEL`: a summary of the model.
+ * libonnxslim (the command) - `libonnxslim info MODEL`: a summary of the model.
  */
 #define _XOPEN_SOURCE 700    /* stat(), realpath() */
 #define _FILE_OFFSET_BITS 64 /* st_size of files over 2 GiB on 32-bit hosts */
@@ -414,7 +416,7 @@ out:
   return status;
 }
 
-/* `info --json`: the same facts as JSON (docs/json.md, onnxslim.info/1). */
+/* `info --json`: the same facts as JSON (docs/json.md, libonnxslim.info/1). */
 static int info_json(const char *path) {
   onnxslim_model *model = NULL;
   const onnxslim_graph *g;
@@ -446,7 +448,7 @@ static int info_json(const char *path) {
 
   json_init(&j, stdout);
   json_object(&j);
-  json_kstr(&j, "schema", "onnxslim.info/1");
+  json_kstr(&j, "schema", "libonnxslim.info/1");
   json_kstr(&j, "file", path);
   json_key(&j, "size");
   if (stat(path, &st) == 0) json_uint(&j, (uint64_t)st.st_size);

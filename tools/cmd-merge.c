@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - `onnxslim merge IN OUT`: every tensor inline.
+ * libonnxslim (the command) - `libonnxslim merge IN OUT`: every tensor inline.
  */
 #include <stdlib.h>
 

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - `onnxslim split IN OUT`: tensors to external data.
+ * libonnxslim (the command) - `libonnxslim split IN OUT`: tensors to external data.
  */
 #include <stdlib.h>
 

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - the work of `convert`, `split` and `merge`:
+ * libonnxslim (the command) - the work of `convert`, `split` and `merge`:
  * load, convert, plan the outputs, save, warn.
  */
 #define _XOPEN_SOURCE 700    /* stat(), realpath() */

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - what `convert`, `split` and `merge` share: their
+ * libonnxslim (the command) - what `convert`, `split` and `merge` share: their
  * settings, the options they have in common, the work (convert.c) and the
  * reports (report.c).
  */
@@ -148,7 +150,7 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
 /* Lists the files just written: OUT, its data files, the single file. */
 void print_files(const char *out, const onnxslim_save_report *rep, const char *also_single);
 /* --json: everything --report prints, as one JSON document on stdout
- * (onnxslim.convert/1). converted 0: no conversion asked for; crep NULL
+ * (libonnxslim.convert/1). converted 0: no conversion asked for; crep NULL
  * then or when it found nothing to convert; erep NULL: a plain save. */
 int print_json_report(const char *command, const char *in, const char *out,
                       const onnxslim_convert_report *crep, int converted,

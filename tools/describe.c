@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - the text and JSON forms of data types, value
+ * libonnxslim (the command) - the text and JSON forms of data types, value
  * types, dims and storage.
  */
 #include <inttypes.h>

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - the JSON writer (json.h).
+ * libonnxslim (the command) - the JSON writer (json.h).
  */
 #include <math.h>
 #include <stdio.h>

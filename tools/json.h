@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - a JSON writer for --json (docs/json.md).
+ * libonnxslim (the command) - a JSON writer for --json (docs/json.md).
  *
  * Writes one document to a FILE, indented by two spaces per level, keys in
  * the order written. Strings are written as valid UTF-8 whatever their
@@ -11,7 +13,7 @@
  *   json j;
  *   json_init(&j, stdout);
  *   json_object(&j);                 // {
- *   json_kstr(&j, "schema", "onnxslim.info/1");
+ *   json_kstr(&j, "schema", "libonnxslim.info/1");
  *   json_karray(&j, "inputs");       //   "inputs": [
  *   json_str(&j, "x");               //     "x"
  *   json_end(&j);                    //   ]

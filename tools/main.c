@@ -1,11 +1,13 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim - command-line front end of libonnxslim.
+ * libonnxslim - command-line front end of libonnxslim.
  *
- *   onnxslim [-q] COMMAND [OPTION...] ARG...
- *   onnxslim --version | --help | COMMAND --help
+ *   libonnxslim [-q] COMMAND [OPTION...] ARG...
+ *   libonnxslim --version | --help | COMMAND --help
  *
  * The commands are in the COMMANDS list below, one file tools/cmd-NAME.c
- * each; `onnxslim --help` lists them.
+ * each; `libonnxslim --help` lists them.
  *
  * Uses the public API (<onnxslim.h>) only.
  *
@@ -14,7 +16,7 @@
  * error and 3 when MODEL cannot be read (or checked). `diff` exits 0 when
  * the models are equal, 1 when they differ, 2 on a usage error or when a
  * model cannot be read. --json: docs/json.md.
- * Library error messages go to stderr as "onnxslim: <what>: <message>".
+ * Library error messages go to stderr as "libonnxslim: <what>: <message>".
  * Long work draws progress on stderr when it is a terminal; -q, --quiet
  * (before or after the command) leaves only errors on stderr.
  *
@@ -27,7 +29,7 @@
 
 #include "cli.h"
 
-const char *progname = "onnxslim";
+const char *progname = "libonnxslim";
 
 /* The commands, in the order --help lists them. A new command: its file
  * tools/cmd-NAME.c defining `const command cmd_NAME`, and a row here. */
@@ -106,7 +108,7 @@ static const char exit_note[] =
     "check: 0 valid, 1 problems found, 2 usage error, 3 MODEL unreadable;\n"
     "diff: 0 equal, 1 different, 2 usage error or a model unreadable.\n";
 
-/* `onnxslim COMMAND --help` */
+/* `libonnxslim COMMAND --help` */
 void print_command_usage(FILE *f, const command *cmd) {
   const option_spec *opt;
   int takes_bytes = 0;

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - command-line parsing: options, usage errors, option values.
+ * libonnxslim (the command) - command-line parsing: options, usage errors, option values.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - progress on stderr and --quiet (progress.h).
+ * libonnxslim (the command) - progress on stderr and --quiet (progress.h).
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>

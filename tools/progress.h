@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - progress on stderr and --quiet.
+ * libonnxslim (the command) - progress on stderr and --quiet.
  *
  * Long work (loading, converting, saving) draws one line on stderr that
  * updates in place ("\r"): what, the file, percent, bytes done of total,

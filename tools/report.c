@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - what `convert`, `split` and `merge` did (--report).
+ * libonnxslim (the command) - what `convert`, `split` and `merge` did (--report).
  */
 #define _XOPEN_SOURCE 700    /* stat() */
 #define _FILE_OFFSET_BITS 64 /* st_size of files over 2 GiB on 32-bit hosts */
@@ -334,7 +336,7 @@ void print_files(const char *out, const onnxslim_save_report *rep, const char *a
 
 /* ---- the work ------------------------------------------------------------- */
 
-/* ---- --json (onnxslim.convert/1, docs/json.md) ---------------------------------- */
+/* ---- --json (libonnxslim.convert/1, docs/json.md) ---------------------------------- */
 
 static const char *layout_name(int mode) {
   switch (mode) {
@@ -489,7 +491,7 @@ int print_json_report(const char *command, const char *in, const char *out,
 
   json_init(&j, stdout);
   json_object(&j);
-  json_kstr(&j, "schema", "onnxslim.convert/1");
+  json_kstr(&j, "schema", "libonnxslim.convert/1");
   json_kstr(&j, "command", command);
   json_kstr(&j, "input", in);
   json_kstr(&j, "output", out);

@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - a growable NUL-terminated string.
+ * libonnxslim (the command) - a growable NUL-terminated string.
  */
 #ifndef ONNXSLIM_TOOLS_STRBUF_H
 #define ONNXSLIM_TOOLS_STRBUF_H

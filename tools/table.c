@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - aligned tables of text cells.
+ * libonnxslim (the command) - aligned tables of text cells.
  */
 #include <stdarg.h>
 #include <stdio.h>

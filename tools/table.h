@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - aligned tables of text cells on stdout.
+ * libonnxslim (the command) - aligned tables of text cells on stdout.
  */
 #ifndef ONNXSLIM_TOOLS_TABLE_H
 #define ONNXSLIM_TOOLS_TABLE_H

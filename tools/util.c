@@ -1,5 +1,7 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
- * onnxslim (the command) - allocation, sizes, errors and output.
+ * libonnxslim (the command) - allocation, sizes, errors and output.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 echo "== load cost: two models that differ only in the size of the embedding table (10x)"
 need_bert
 cc -std=c11 -O2 -Iinclude bench/bench_load.c -L"$B" -lonnxslim -Wl,-rpath,"$Babs" -o "$B/bench_load"

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 echo "== dtype conversion kernels: GB/s of input beside memcpy of the same bytes, per kernel path, in one run"
 # bench_convert selects the kernel paths with the library's internal
 # functions: it is linked with the library's objects (those of today's

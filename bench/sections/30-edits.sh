@@ -1,8 +1,10 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ---- edits at scale: a chain of N Add nodes, each reading its own FP32
 # initializer (bench/make_chain.c builds it with the edit API, appends only),
-# converted by `onnxslim convert --to fp16` with the default policy, which
+# converted by `libonnxslim convert --to fp16` with the default policy, which
 # inserts one Cast per initializer. Time and peak RSS must grow like N. ------
-echo "== edits at scale: build a chain of N Add nodes (edit API), then onnxslim convert --to fp16 (one Cast inserted per node)"
+echo "== edits at scale: build a chain of N Add nodes (edit API), then libonnxslim convert --to fp16 (one Cast inserted per node)"
 need_peak_rss
 cc -std=c11 -O2 -Iinclude bench/make_chain.c -L"$B" -lonnxslim -Wl,-rpath,"$Babs" -o "$B/bench/make_chain"
 # best3 FILE: of three peak_rss lines, the lowest wall time, the lowest
@@ -32,13 +34,13 @@ for n in 1000 10000 100000; do
   for run in 1 2 3; do
     "$B/bench/peak_rss" "$B/bench/make_chain" "$n" "$c" 2>> "$B/bench/chain.build" > /dev/null
     cat "$c" > /dev/null
-    "$B/bench/peak_rss" "$B/onnxslim" -q convert "$c" "$co" --to fp16 2>> "$B/bench/chain.convert" > /dev/null
+    "$B/bench/peak_rss" "$B/libonnxslim" -q convert "$c" "$co" --to fp16 2>> "$B/bench/chain.convert" > /dev/null
   done
   set -- $(best3 "$B/bench/chain.build")
   bw=$1 bs=$2 bm=$3
   set -- $(best3 "$B/bench/chain.convert")
   cw=$1 cs=$2 cm=$3
-  casts=$("$B/onnxslim" info "$co" 2>/dev/null | awk '$2 == "Cast" { print $1; exit }')
+  casts=$("$B/libonnxslim" info "$co" 2>/dev/null | awk '$2 == "Cast" { print $1; exit }')
   printf '%-8s %10s %10s %10s KiB %12s %12s %10s KiB %12s KiB %8s\n' "$n" "$bs" "$bw" "$bm" "$cs" "$cw" "$cm" \
     "$(awk -v m="$cm" -v n="$n" 'BEGIN { printf "%.2f", m / n }')" "${casts:-?}"
   if [ -n "$ch_prev" ]; then

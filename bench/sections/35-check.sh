@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ---- onnxslim_check (structure and operator schemas): on the 1.1 GB reranker
 # it must read no weight bytes (time in milliseconds, resident growth a few
 # hundred KiB at most, no file pages), and on chains of N Add nodes

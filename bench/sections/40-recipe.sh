@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ---- the published recipe on a reranker-shaped model (bench/make_reranker.c,
 # bench/recipe_lib.c, bench/python_recipe.py, bench/compare_recipe.py,
 # bench/ort_logits.js) ---------------------------------------------------------
@@ -30,19 +32,19 @@ reps=${BENCH_REPS:-3} py_reps=${BENCH_PY_REPS:-1}
 cat "$rr" > /dev/null
 timed cp "$reps" "$rb/cp.onnx" "" -- cp "$rr" "$rb/cp.onnx"
 cli_ok=0 clix_ok=0
-help=$("$B/onnxslim" convert --help 2>&1 || true)
+help=$("$B/libonnxslim" convert --help 2>&1 || true)
 case $help in *--gather-to*) case $help in *--round*) cli_ok=1 ;; esac ;; esac
 case $help in *--external-data*) case $help in *--threshold*) clix_ok=$cli_ok ;; esac ;; esac
 if [ "$cli_ok" = 1 ]; then
-  timed cli "$reps" "$rb/cli.onnx" "" -- "$B/onnxslim" convert "$rr" "$rb/cli.onnx" --gather-to bf16 --round truncate
+  timed cli "$reps" "$rb/cli.onnx" "" -- "$B/libonnxslim" convert "$rr" "$rb/cli.onnx" --gather-to bf16 --round truncate
 else
-  echo "(onnxslim convert has no --gather-to/--round: CLI rows skipped; the library API rows stand in)"
+  echo "(libonnxslim convert has no --gather-to/--round: CLI rows skipped; the library API rows stand in)"
 fi
 if [ "$clix_ok" = 1 ]; then
-  timed clix "$reps" "$rb/clix.onnx" "$rb/clix.onnx.data" -- "$B/onnxslim" convert "$rr" "$rb/clix.onnx" \
+  timed clix "$reps" "$rb/clix.onnx" "$rb/clix.onnx.data" -- "$B/libonnxslim" convert "$rr" "$rb/clix.onnx" \
     --gather-to bf16 --round truncate --external-data --threshold 0
 elif [ "$cli_ok" = 1 ]; then
-  echo "(onnxslim convert has no --external-data/--threshold: external-data CLI row skipped)"
+  echo "(libonnxslim convert has no --external-data/--threshold: external-data CLI row skipped)"
 fi
 timed lib "$reps" "$rb/lib.onnx" "" -- "$B/bench/recipe_lib" "$rr" "$rb/lib.onnx"
 timed libx "$reps" "$rb/libx.onnx" "$rb/libx.onnx.data" -- "$B/bench/recipe_lib" "$rr" "$rb/libx.onnx" --external
@@ -57,13 +59,13 @@ echo "model: $rr, $(stat -L -c %s "$rr") bytes; word embedding 250002 x 768 FP32
 echo "wall time: best of $reps runs (python: $py_reps; BENCH_REPS / BENCH_PY_REPS), each including sync of its output"
 printf '%-46s %9s %15s %14s\n' "" "wall (s)" "peak RSS (MiB)" "output bytes"
 row cp "cp + sync" "$(sz "$rb/cp.onnx")"
-[ "$cli_ok" = 1 ] && row cli "onnxslim convert --gather-to bf16 (1 file)" "$(sz "$rb/cli.onnx")"
+[ "$cli_ok" = 1 ] && row cli "libonnxslim convert --gather-to bf16 (1 file)" "$(sz "$rb/cli.onnx")"
 [ "$clix_ok" = 1 ] && row clix "  ... --external-data --threshold 0" "$(( $(sz "$rb/clix.onnx") + $(sz "$rb/clix.onnx.data") ))"
 row lib "library API, 1 file (bench/recipe_lib)" "$(sz "$rb/lib.onnx")"
 row libx "library API, external data, threshold 0" "$(( $(sz "$rb/libx.onnx") + $(sz "$rb/libx.onnx.data") ))"
 row py "python onnx + numpy (bench/python_recipe.py)" "$(sz "$rb/py.onnx")"
-# the onnxslim figures quoted: the CLI's when it supports the recipe, else the library API's
-if [ "$cli_ok" = 1 ]; then o=cli; on="onnxslim convert"; else o=lib; on="library API"; fi
+# the libonnxslim figures quoted: the CLI's when it supports the recipe, else the library API's
+if [ "$cli_ok" = 1 ]; then o=cli; on="libonnxslim convert"; else o=lib; on="library API"; fi
 eval "o_ok=\${ok_$o:-0} ot=\${t_$o:-0} om=\${m_$o:-0}"
 if [ "$o_ok" = 1 ] && [ "$ok_cp" = 1 ] && [ "$ok_py" = 1 ]; then
   echo "ratios: $on time / cp time = $(ratio "$ot" "$t_cp"); python time / $on time = $(ratio "$t_py" "$ot"); python peak RSS / $on peak RSS = $(ratio "$m_py" "$om")"
@@ -77,10 +79,10 @@ for k in cli clix lib libx; do
   eval "ok=\${ok_$k:-0} m=\${m_$k:-0}"
   if [ "$ok" = 1 ]; then n_ok=$((n_ok + 1)); [ "$m" -gt "$worst" ] && worst=$m; fi
 done
-if [ "$n_ok" = 0 ]; then verdict="not measured (every onnxslim run failed)"
+if [ "$n_ok" = 0 ]; then verdict="not measured (every libonnxslim run failed)"
 elif [ "$worst" -le 65536 ]; then verdict="met (highest $(mib "$worst") MiB)"
 else verdict="MISSED (highest $(mib "$worst") MiB)"; fi
-echo "target: onnxslim peak RSS <= 64 MiB (every onnxslim row that ran): $verdict"
+echo "target: libonnxslim peak RSS <= 64 MiB (every libonnxslim row that ran): $verdict"
 echo "published figures for comparison: python 7.8 s and 2.9 GB peak RSS, cp 2.2 s (1.06 GiB model, another machine)"
 if [ "${ok_lib:-0}" = 1 ]; then
   ph=$(cat "$rb/lib.log")
@@ -97,7 +99,7 @@ for k in cli clix lib libx; do
   if [ "$ok" = 1 ]; then set -- "$@" "$rb/$k.onnx"; fi
 done
 if [ "$ok_py" != 1 ] || [ $# -lt 2 ]; then
-  echo "outputs: not compared (the python run or every onnxslim run failed)"
+  echo "outputs: not compared (the python run or every libonnxslim run failed)"
 elif /usr/bin/python3 bench/compare_recipe.py "$rr" "$@" > "$rb/compare.log" 2>&1; then
   echo "outputs: EQUIVALENT (python onnx loads all; initializers bit for bit, same nodes):"
 else
@@ -108,8 +110,8 @@ if [ "$ort_ok" = 1 ]; then
   echo "onnxruntime 1.30 (batch 2, seq 16, token ids spread over the vocabulary), logits vs the FP32 model:"
   set --
   [ "$ok_py" = 1 ] && set -- "$@" py "python output"
-  [ "${ok_cli:-0}" = 1 ] && set -- "$@" cli "onnxslim 1 file"
-  [ "${ok_clix:-0}" = 1 ] && set -- "$@" clix "onnxslim external data"
+  [ "${ok_cli:-0}" = 1 ] && set -- "$@" cli "libonnxslim 1 file"
+  [ "${ok_clix:-0}" = 1 ] && set -- "$@" clix "libonnxslim external data"
   if [ "$cli_ok" != 1 ]; then
     [ "${ok_lib:-0}" = 1 ] && set -- "$@" lib "library API 1 file"
     [ "${ok_libx:-0}" = 1 ] && set -- "$@" libx "library API external data"

@@ -1,5 +1,7 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ---- the recipe with every mapped page counted, and its time next to cp:
-# `onnxslim convert --gather-to bf16 --external-data --threshold 0
+# `libonnxslim convert --gather-to bf16 --external-data --threshold 0
 # --also-single-file` (both outputs), peak RSS split into heap (RssAnon) and
 # mapped file pages (RssFile), in the two page-cache states a model is found
 # in (written with large writes: the page cache holds it in large folios, up
@@ -23,15 +25,15 @@ printf '%-22s %-13s %-32s %9s %9s %9s\n' "model" "page cache" "" "peak MiB" "hea
 # bench/peak_rss, then the library API's phases
 qrow() {
   rm -f "$qb/out/"*
-  "$B/bench/peak_rss" "$B/onnxslim" convert "$3" "$qb/out/x.onnx" --gather-to bf16 --external-data \
+  "$B/bench/peak_rss" "$B/libonnxslim" convert "$3" "$qb/out/x.onnx" --gather-to bf16 --external-data \
     --threshold 0 --also-single-file "$qb/out/s.onnx" $4 > /dev/null 2> "$qb/err" || true
   r=$(tail -n 1 "$qb/err")
   if [ "$(field "$r" exit)" = 0 ]; then
-    printf '%-22s %-13s %-32s %9s %9s %9s\n' "$1" "$2" "onnxslim convert (recipe)" "$(mib "$(field "$r" hwm_kb)")" \
+    printf '%-22s %-13s %-32s %9s %9s %9s\n' "$1" "$2" "libonnxslim convert (recipe)" "$(mib "$(field "$r" hwm_kb)")" \
       "$(mib "$(field "$r" anon_peak_kb)")" "$(mib "$(field "$r" file_peak_kb)")"
     k=$(field "$r" hwm_kb); [ "$k" -gt "$q_worst" ] && q_worst=$k; q_rows=$((q_rows + 1))
   else
-    printf '%-22s %-13s %-32s FAILED: %s\n' "$1" "$2" "onnxslim convert (recipe)" "$(head -n 1 "$qb/err")"
+    printf '%-22s %-13s %-32s FAILED: %s\n' "$1" "$2" "libonnxslim convert (recipe)" "$(head -n 1 "$qb/err")"
   fi
   rm -f "$qb/out/"*
   if ph=$("$B/bench/recipe_lib" "$3" "$qb/out/x.onnx" --external --also-single-file "$qb/out/s.onnx" $4 2> "$qb/err"); then
@@ -80,7 +82,7 @@ echo "target: recipe peak RSS <= 64 MiB, file pages included, both page-cache st
 if [ -f "$qb/rr-cp.onnx" ]; then
   cat "$qb/rr-cp.onnx" > /dev/null
   rm -f "$qb/out/"*
-  "$B/onnxslim" convert "$qb/rr-cp.onnx" "$qb/x.onnx" --gather-to bf16 --external-data --threshold 0 \
+  "$B/libonnxslim" convert "$qb/rr-cp.onnx" "$qb/x.onnx" --gather-to bf16 --external-data --threshold 0 \
     --also-single-file "$qb/s.onnx" > /dev/null 2>&1 || true
   nbytes=$(( $(stat -c %s "$qb/x.onnx") + $(stat -c %s "$qb/x.onnx.data") + $(stat -c %s "$qb/s.onnx") ))
   q_reps=${BENCH_REPS:-5} best_cp="" best_rc="" r=0 q_ok=1
@@ -93,7 +95,7 @@ if [ -f "$qb/rr-cp.onnx" ]; then
     s1=$(date +%s%N)
     rm -f "$qb/out/"*; sync
     t0=$(date +%s%N)
-    "$B/bench/peak_rss" "$B/onnxslim" convert "$qb/rr-cp.onnx" "$qb/out/x.onnx" --gather-to bf16 --external-data \
+    "$B/bench/peak_rss" "$B/libonnxslim" convert "$qb/rr-cp.onnx" "$qb/out/x.onnx" --gather-to bf16 --external-data \
       --threshold 0 --also-single-file "$qb/out/s.onnx" > /dev/null 2> "$qb/err" || q_ok=0
     for f in "$qb/out/x.onnx" "$qb/out/x.onnx.data" "$qb/out/s.onnx"; do [ -f "$f" ] && sync "$f"; done
     t1=$(date +%s%N)

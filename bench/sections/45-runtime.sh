@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ---- the runtime footprint of each conversion in onnxruntime-node (CPU)
 # (bench/ort_footprint.js) ---------------------------------------------------------
 echo "== runtime: onnxruntime-node (CPU) memory and speed of the reranker after each conversion"
@@ -54,7 +56,7 @@ echo "settings: default = onnxruntime's defaults (all graph optimizations, CPU m
 echo "  no-fold = optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer"
 echo "  (the two optimizers that turn Cast(initializer) back into an FP32 initializer); no-fold,-arena = also enableCpuMemArena=false;"
 echo "  no-prepack = session.disable_prepacking=1 (MatMul weights used in place, not copied to the heap in a packed layout)"
-echo "every converted model is measured right after onnxslim convert wrote it (its pages in the page cache as written);"
+echo "every converted model is measured right after libonnxslim convert wrote it (its pages in the page cache as written);"
 echo "  onnxruntime maps external data, so its file pages depend on that state: one row has the data file rewritten by cp"
 echo "MiB: VmHWM (peak RSS) after session creation and after the runs; heap (RssAnon) and file pages (RssFile) after the runs;"
 echo "create s = session creation time; run ms = the fastest run but the first; diff = max |logit - FP32 logit| over all runs"
@@ -63,30 +65,30 @@ cat "$rr" > /dev/null
 measure fp32 "FP32 original" "$rr" --save "$ob/ref.json"
 foot fp32-p "$rr" 0 1 --prepack 0 --ref "$ob/ref.json"
 line fp32-p "" no-prepack "$(disk "$rr")"
-cv() { # NAME OUT ARGS...: onnxslim convert of the reranker; its stderr kept
+cv() { # NAME OUT ARGS...: libonnxslim convert of the reranker; its stderr kept
   n=$1 o=$2; shift 2
-  "$B/onnxslim" convert "$rr" "$o" "$@" > "$ob/$n.cv" 2>&1 || { echo "convert $n FAILED:"; sed 's/^/  /' "$ob/$n.cv"; return 1; }
+  "$B/libonnxslim" convert "$rr" "$o" "$@" > "$ob/$n.cv" 2>&1 || { echo "convert $n FAILED:"; sed 's/^/  /' "$ob/$n.cv"; return 1; }
 }
 x="--external-data --threshold 0"
 no_verify=0 so_note=""
-case $("$B/onnxslim" convert --help 2>&1) in *--no-verify*) no_verify=1 ;; esac
+case $("$B/libonnxslim" convert --help 2>&1) in *--no-verify*) no_verify=1 ;; esac
 if [ "$no_verify" = 1 ]; then
-  if "$B/onnxslim" convert "$rr" "$ob/so.onnx" --to fp16 --policy storage-only -q > "$ob/so.log" 2>&1; then
-    so_note="onnxslim convert wrote it (its --verify passed)"
+  if "$B/libonnxslim" convert "$rr" "$ob/so.onnx" --to fp16 --policy storage-only -q > "$ob/so.log" 2>&1; then
+    so_note="libonnxslim convert wrote it (its --verify passed)"
   elif grep -q 'storage-only conversion to .* refused' "$ob/so.log"; then
-    so_note="refused by onnxslim (the conversion's schema check, also with --no-verify): $(sed -n 's/.*does not allow: //p' "$ob/so.log" | head -n 1)"
+    so_note="refused by libonnxslim (the conversion's schema check, also with --no-verify): $(sed -n 's/.*does not allow: //p' "$ob/so.log" | head -n 1)"
   else
-    so_note="onnxslim convert refuses to write it ($(grep -c -- '--verify:' "$ob/so.log") --verify findings, exit 1); written here with --no-verify to run it"
+    so_note="libonnxslim convert refuses to write it ($(grep -c -- '--verify:' "$ob/so.log") --verify findings, exit 1); written here with --no-verify to run it"
   fi
   rm -f "$ob/so.onnx"*
 fi
-# a storage-only conversion the library refuses prints "refused by onnxslim"
+# a storage-only conversion the library refuses prints "refused by libonnxslim"
 # (not a failure of the section); any other failure is shown
 cvso() { # NAME OUT LABEL ARGS...
   n=$1 o=$2 l=$3; shift 3
-  if "$B/onnxslim" convert "$rr" "$o" "$@" > "$ob/$n.cv" 2>&1; then return 0; fi
+  if "$B/libonnxslim" convert "$rr" "$o" "$@" > "$ob/$n.cv" 2>&1; then return 0; fi
   if grep -q 'storage-only conversion to .* refused' "$ob/$n.cv"; then
-    printf '%-36s %s\n' "$l" "refused by onnxslim (type_constraint: nothing written)"
+    printf '%-36s %s\n' "$l" "refused by libonnxslim (type_constraint: nothing written)"
   else
     echo "convert $n FAILED:"
     sed 's/^/  /' "$ob/$n.cv"
@@ -111,10 +113,10 @@ fi
 rm -f "$ob/m.onnx"*
 for t in fp16 bf16; do
   for p in cast-before cast-after-gather storage-only; do
-    # storage-only: onnxslim's own check refuses to write it (--verify);
+    # storage-only: libonnxslim's own check refuses to write it (--verify);
     # --no-verify writes it, to show what onnxruntime does with it
     # (the conversion itself refuses it when its readers' schemas do not
-    # take the new type: then "refused by onnxslim")
+    # take the new type: then "refused by libonnxslim")
     nv=""
     [ "$p" = storage-only ] && [ "$no_verify" = 1 ] && nv=--no-verify
     # shellcheck disable=SC2086
@@ -128,7 +130,7 @@ for t in fp16 bf16; do
   done
 done
 [ -n "${so_note:-}" ] && echo "storage-only: $so_note"
-echo "onnxslim convert's fold-back warning (stderr), per conversion:"
+echo "libonnxslim convert's fold-back warning (stderr), per conversion:"
 for f in "$ob"/*.cv; do
   w=$(grep -m 1 'warning: .*Cast' "$f" || true)
   printf '  %-24s %s\n' "$(basename "$f" .cv)" "${w:-(none)}"

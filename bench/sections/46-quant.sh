@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ---- quantized tables and MatMul weights on the reranker-shaped model (issue
 # 12; bench/make_reranker.c, bench/ort_logits.js) ---------------------------------
-# Converts the 1.1 GB reranker (opset 17) with `onnxslim convert`:
+# Converts the 1.1 GB reranker (opset 17) with `libonnxslim convert`:
 #   int8-table     --gather-to int8 (standard form: Gather, Gather of the
 #                  scales, Cast and Mul; one scale per row)
 #   int8-table-mm  the same, then --to int8 --select op:MatMul:1 --format ort
@@ -26,7 +28,7 @@ echo "== quant: INT8 / INT4 tables and INT8 MatMul weights on the 1.1 GB reranke
 need_reranker
 qb="$B/bench/quant" # outputs of this section, removed at its end
 mkdir -p "$qb"
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 # qtimed NAME OUT [OUT2] -- CMD...: wall time of CMD plus the sync of its
 # outputs (after a global sync, warm page cache, the outputs removed
 # first), the best of QUANT_RUNS runs (default 3: the machine may be
@@ -78,7 +80,7 @@ qtimed t4amx "$qb/int4a-table-mm-ext.onnx" "$qb/int4a-table-mm-ext.onnx.data" --
 t4a_size=$(sz "$qb/int4a-table.onnx")
 rm -f "$qb/int4a-table.onnx"
 echo "model: $rr, $(stat -L -c %s "$rr") bytes (opset 17); word embedding 250002 x 768 FP32 (733 MiB)"
-printf '%-58s %9s %15s %14s\n' "conversion (onnxslim convert)" "wall (s)" "peak RSS (MiB)" "output bytes"
+printf '%-58s %9s %15s %14s\n' "conversion (libonnxslim convert)" "wall (s)" "peak RSS (MiB)" "output bytes"
 qrow() { # NAME LABEL BYTES
   eval "ok=\${ok_$1:-0} t=\${t_$1:-} m=\${m_$1:-}"
   if [ "$ok" = 1 ]; then printf '%-58s %9s %15s %14s\n' "$2" "$t" "$(mib "$m")" "$3"

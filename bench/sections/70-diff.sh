@@ -1,11 +1,13 @@
-# ---- onnxslim diff on two 1.1 GB models: memory stays flat (bench/peak_rss.c
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# ---- libonnxslim diff on two 1.1 GB models: memory stays flat (bench/peak_rss.c
 # samples RssAnon / RssFile of /proc/PID/status; hwm is the kernel's peak) ----
 echo "== diff: two 1.1 GB reranker models, compared tensor by tensor"
 need_reranker
 need_peak_rss
 db="$B/bench/diff"
 rm -rf "$db"; mkdir -p "$db/mod"
-"$B/onnxslim" split "$rr" "$db/ext.onnx" --threshold 0 2>/dev/null
+"$B/libonnxslim" split "$rr" "$db/ext.onnx" --threshold 0 2>/dev/null
 cp "$db/ext.onnx" "$db/ext.onnx.data" "$db/mod/"
 # one bit of one weight changed, in the middle of the data file
 /usr/bin/python3 -c "
@@ -18,7 +20,7 @@ two=$(( $(stat -c %s "$rr") + $(stat -c %s "$db/ext.onnx.data") ))
 printf '%-52s %8s %9s %12s %12s %12s %10s\n' "" "exit" "wall (s)" "peak (MiB)" "heap (MiB)" "file (MiB)" "data/peak"
 diffrow() { # LABEL ARGS...
   label=$1; shift
-  "$B/bench/peak_rss" "$B/onnxslim" diff "$@" > "$db/out" 2> "$db/err" || true   # exit 1 = differences: in the table
+  "$B/bench/peak_rss" "$B/libonnxslim" diff "$@" > "$db/out" 2> "$db/err" || true   # exit 1 = differences: in the table
   pr=$(tail -n 1 "$db/err")
   printf '%-52s %8s %9s %12s %12s %12s %10s\n' "$label" "$(field "$pr" exit)" "$(field "$pr" wall_s)" \
     "$(mib "$(field "$pr" hwm_kb)")" "$(mib "$(field "$pr" anon_peak_kb)")" "$(mib "$(field "$pr" file_peak_kb)")" \

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ---- beyond RAM: a model with external weights larger than RAM, in a sparse
 # file (bench/make_huge.c), converted and saved by the library (bench/recipe_lib.c)
 echo "== beyond RAM: convert a model whose external weights are larger than RAM (sparse file)"

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - graph cleanup: topological sort and removal of unused
  * nodes, initializers and value infos. Built on the public handle API.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - common definitions shared by every module header.
  *
@@ -84,7 +86,7 @@ extern "C" {
  *
  * The function must not use the model the operation works on. The library
  * never prints; drawing a progress bar is the caller's business (the
- * onnxslim command draws one on a terminal).
+ * libonnxslim command draws one on a terminal).
  * @since 0.2.0
  */
 typedef int (*onnxslim_progress_fn)(uint64_t done, uint64_t total, void *payload);

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - numeric conversion kernels between FLOAT (IEEE binary32,
  * "FP32"), FLOAT16 (IEEE binary16, "FP16"), BFLOAT16 ("BF16": the top 16
@@ -15,7 +17,7 @@
  * set the CPU has (AVX-512 with AVX-512 BF16, or AVX2 with F16C), chosen
  * once, at the first conversion; elsewhere portable C. Every choice gives
  * the same bytes and the same stats. The environment variable
- * ONNXSLIM_KERNELS=scalar|avx2|avx512, read at that first conversion,
+ * LIBONNXSLIM_KERNELS=scalar|avx2|avx512, read at that first conversion,
  * forces a choice (one the CPU lacks falls back to the widest it has below
  * it); it is meant for comparing them. Large outputs are written with
  * non-temporal stores (they bypass the caches).

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - models: load and inspect (saving: onnxslim/save.h).
  *
@@ -243,7 +245,7 @@ ONNXSLIM_API const char *onnxslim_model_file(const onnxslim_model *model, size_t
  * and inode, so other spellings of a path, symlinks and hard links are
  * recognised. On a match, returns 0 and sets *index (may be NULL) to the
  * file's index for onnxslim_model_file(). Use it to keep a program from
- * writing over its own input (the onnxslim command refuses such outputs).
+ * writing over its own input (the libonnxslim command refuses such outputs).
  * Errors: ONNXSLIM_ENOTFOUND (no such file, or not one the model reads),
  * ONNXSLIM_EINVAL (NULL model or path).
  * @since 0.1.0

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - saving a model: to a file, with its tensors where they are,
  * in external data files next to it, or all inline; or to a buffer.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - base tier: errors, the arena, the hash map, files and
  * outputs. Never installed. Knows nothing of ONNX, of messages or of

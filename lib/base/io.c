@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - file I/O: read-only mappings of model files and atomic
  * replacement of output files (temporary file + fsync + rename).

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* libonnxslim - the one hash map of the library: open addressing, keys
  * borrowed, names (strings) or pointers. Slots come from an arena or, with
  * no arena, from malloc (then onnxslim__map_free releases them). */

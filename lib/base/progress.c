@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - the progress meter: calls the caller's onnxslim_progress_fn
  * at a bounded rate while long work goes on (see onnxslim/common.h for the

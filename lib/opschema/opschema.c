@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* libonnxslim - lookup in the operator schema tables (opschema_data.c). */
 #include <string.h>
 

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - validation (onnxslim_check) and its report.
  *
@@ -90,7 +92,7 @@ int onnxslim_check_code_from_name(const char *name) {
   if (!name) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_check_code_from_name: NULL name");
   for (int i = 1; i <= ONNXSLIM_CHECK_CODE_MAX; i++)
     if (strcmp(codes[i].name, name) == 0) return i;
-  return onnxslim__err(ONNXSLIM_ENOTFOUND, "no check named '%s' (onnxslim check --list-checks)",
+  return onnxslim__err(ONNXSLIM_ENOTFOUND, "no check named '%s' (libonnxslim check --list-checks)",
                        name);
 }
 

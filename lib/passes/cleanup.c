@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - topological sort and removal of unused items, built on the
  * public handle API (passes.h only for errors and the hash map).

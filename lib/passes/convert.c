@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - converting initializers (and Constant tensors) to another
  * floating-point type, with the graph fixed up by a consumer policy.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - what the floating-point conversion (convert.c) and the
  * quantization (convert_quant.c) share: the report's entries and the

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - numeric conversion kernels between FP32, FP16, BF16 and FP64:
  * dispatch, the kernel table, argument checks and the public functions.

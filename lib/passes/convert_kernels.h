@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - internal entry points of the numeric conversion kernels
  * (convert_kernels.c, convert_scalar.c, convert_simd.c), for the initializer-level conversion

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - quantizing embedding tables (the tensors read as input 0 of
  * Gathers) to INT8 or INT4, symmetric or (ONNXSLIM_QUANT_ASYMMETRIC) with a

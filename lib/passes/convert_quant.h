@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - what convert.c and convert_quant.c (the quantization to
  * INT8 and INT4) share: the report's entries and the selection specs

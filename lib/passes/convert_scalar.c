@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - the scalar reference of the numeric conversion kernels
  * between FP32, FP16, BF16 and FP64: portable C, the definition of every

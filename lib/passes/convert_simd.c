@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - SIMD paths of the conversion kernels and their runtime
  * dispatch (convert_simd.h).
@@ -341,7 +343,7 @@ const char *onnxslim__convert_path_name(int p) {
 int onnxslim__convert_path_available(int p) { return p >= 0 && p < OSL_PATH_COUNT && cpu_has(p); }
 
 int onnxslim__convert_path_requested(void) {
-  const char *e = getenv("ONNXSLIM_KERNELS");
+  const char *e = getenv("LIBONNXSLIM_KERNELS");
   for (int p = 0; e && p < OSL_PATH_COUNT; p++)
     if (strcmp(e, path_names[p]) == 0) return p;
   return -1;

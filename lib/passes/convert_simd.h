@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - runtime dispatch of the conversion kernels to SIMD code
  * (convert_simd.c). Internal, never installed.
@@ -12,7 +14,7 @@
  * every path the CPU has).
  *
  * The path is chosen once, at the first conversion (thread-safe): the widest
- * the CPU supports, or the one environment variable ONNXSLIM_KERNELS names
+ * the CPU supports, or the one environment variable LIBONNXSLIM_KERNELS names
  * (scalar, avx2, avx512) when the CPU supports it, else the widest supported
  * one below it. Unknown values are ignored. Whatever the path, a call made
  * while the SSE floating-point environment is not the default one (another
@@ -38,7 +40,7 @@ osl_convert_fn onnxslim__convert_simd_of(int p, int kind);
 /* The path in use (chosen on first use if not yet). */
 int onnxslim__convert_path(void);
 
-/* The path ONNXSLIM_KERNELS asked for, or -1 when unset or unknown. When it
+/* The path LIBONNXSLIM_KERNELS asked for, or -1 when unset or unknown. When it
  * differs from onnxslim__convert_path(), the CPU lacks it. */
 int onnxslim__convert_path_requested(void);
 

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - the SIMD conversion kernels, written once over GCC/Clang
  * vector types and included by convert_simd.c once per path (AVX2, AVX-512),

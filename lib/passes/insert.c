@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - node insertion on edges, built on the public handle API,
  * plus two internal helpers that keep a batch of insertions linear in the

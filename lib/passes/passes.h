@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - passes tier: the jobs built on the handles (check, cleanup,
  * insert, convert, and the saves). Never installed. The files of

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - saving a model: onnxslim_save() and its options; a save
  * with the tensors as loaded (one file, atomically) and to a buffer. Saves

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - saving with external data: tensors written to data files
  * next to the model (ONNX external_data keys location, offset, length,

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* libonnxslim - handle checks. Every handle the API gives out is a message
  * of the tree (its first member points to its osl_msgdef) or a model (its
  * first member points to osl_def_model_handle), so a handle of the wrong

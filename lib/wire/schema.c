@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - the ONNX message schema, taken from the nanopb code that the
  * build generates from onnx.proto (lib/proto/onnx.options configures it).

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* libonnxslim - a model's mapped bytes, as the I/O layer sees them: which
  * mapped file (the model file or an external data file) holds a range, so
  * an output copies it in the kernel and its pages are handed back once

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - the message tree: parse protobuf bytes into fields that keep
  * their original encoding, read them, edit them, and write them back.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - wire tier: the schema, the message tree over a model's
  * bytes, its edits and its encoding, the model's mapped files as sources

@@ -1,8 +1,10 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Misuse of the Python API, run as a child of test_handles.py (a crash kills
 this process only): python3 -X faulthandler handles_misuse.py BERT_MODEL
 
 Each case must either raise an expected exception ("raises") or, for bytes
-that may or may not parse, load and walk cleanly or raise onnxslim.Error
+that may or may not parse, load and walk cleanly or raise libonnxslim.Error
 ("parses or raises"). A case whose method does not exist is skipped, so the
 cases grow with the API. Prints one line per case that went wrong and the
 summary "misuse: N cases, N wrong"; exits 0 unless the process crashed.
@@ -14,11 +16,11 @@ import shutil
 import sys
 import tempfile
 
-import onnxslim
+import libonnxslim
 
 # what misuse may raise: the library's errors and Python's own for bad
 # arguments (TypeError for a wrong type, ValueError, IndexError, OverflowError)
-EXPECTED = (onnxslim.Error, TypeError, ValueError, LookupError, OverflowError, BufferError)
+EXPECTED = (libonnxslim.Error, TypeError, ValueError, LookupError, OverflowError, BufferError)
 
 cases = 0
 wrong = 0
@@ -61,22 +63,22 @@ def walk(m):
             (t.name, t.dtype, t.shape)
             try:
                 t.tobytes()
-            except onnxslim.Error:
+            except libonnxslim.Error:
                 pass
         g.inputs, g.outputs
 
 
 def parses_or_raises(label, data):
-    """Bytes that are not (quite) a model: a clean load and walk, or onnxslim.Error."""
+    """Bytes that are not (quite) a model: a clean load and walk, or libonnxslim.Error."""
     global cases
     cases += 1
     try:
-        with onnxslim.load(data) as m:
+        with libonnxslim.load(data) as m:
             walk(m)
             m.check()
             m.fingerprint()
             m.save_bytes()
-    except onnxslim.Error:
+    except libonnxslim.Error:
         pass
     except Exception as exc:
         fail(label, "raised %s: %s" % (type(exc).__name__, exc))
@@ -94,15 +96,15 @@ def main():
     # ---- load: wrong types, None, paths that are not models
     for label, arg in [("None", None), ("int", 42), ("float", 1.5), ("list", [good]),
                        ("dict", {}), ("object", object())]:
-        raises("load(%s)" % label, onnxslim.load, arg)
-    raises("load(path, base_dir=42)", onnxslim.load, bert, base_dir=42)
-    raises("load(bytes, base_dir=[])", onnxslim.load, good, base_dir=[])
-    raises("load('a\\0b') (embedded NUL)", onnxslim.load, "a\0b")
-    raises("load(b'a\\0b'.decode() as PathLike)", onnxslim.load, PathLikeNul())
+        raises("load(%s)" % label, libonnxslim.load, arg)
+    raises("load(path, base_dir=42)", libonnxslim.load, bert, base_dir=42)
+    raises("load(bytes, base_dir=[])", libonnxslim.load, good, base_dir=[])
+    raises("load('a\\0b') (embedded NUL)", libonnxslim.load, "a\0b")
+    raises("load(b'a\\0b'.decode() as PathLike)", libonnxslim.load, PathLikeNul())
     for label, path in [("''", ""), ("directory", tmp), ("/dev/null", "/dev/null"),
                         ("missing", os.path.join(tmp, "missing.onnx")),
                         ("/proc/self/status", "/proc/self/status")]:
-        raises("load(%s)" % label, onnxslim.load, path)
+        raises("load(%s)" % label, libonnxslim.load, path)
 
     # ---- bytes that are not a model (seeded, so a failure repeats)
     rng = random.Random(9)
@@ -120,7 +122,7 @@ def main():
         parses_or_raises("model with flipped bytes #%d" % i, bytes(data))
 
     # ---- an open model, wrong arguments
-    m = onnxslim.load(bert)
+    m = libonnxslim.load(bert)
     g = m.graph
     node = g.nodes[0]
     for name, bad_args in [
@@ -170,7 +172,7 @@ def main():
         if fn is not None:
             raises("Graph.%s%r" % (name, args), fn, *args)
     # a node of another model
-    other = onnxslim.load(bert)
+    other = libonnxslim.load(bert)
     fn = method(g, "remove_node")
     if fn is not None:
         raises("Graph.remove_node(a node of another model)", fn, other.graph.nodes[0])

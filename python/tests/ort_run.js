@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs one ONNX model in onnxruntime-node and prints its outputs as JSON.
 // Used by python/tests/test_ort.py.
 //

@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Runs python/tests/test_*.py with unittest and prints the step's summary line.
 
-Usage: python3 python/tests/run.py   (PYTHONPATH must reach python/onnxslim)
+Usage: python3 python/tests/run.py   (PYTHONPATH must reach python/libonnxslim)
 The last line is "N passed, N failed, N skipped", counted from unittest's
 result, a test counted once however many of its subtests failed (errors count
 as failures). Exit status 1 when anything failed.

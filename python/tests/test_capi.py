@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The ctypes declarations (_capi.py) equal the headers and the exported symbols."""
 
 import ctypes
@@ -8,7 +10,7 @@ import sys
 import tempfile
 import unittest
 
-from onnxslim import _capi, _lib
+from libonnxslim import _capi, _lib
 from helpers import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -24,7 +26,7 @@ class TestCapi(unittest.TestCase):
     def test_generated_file_is_up_to_date(self):
         with open(_gen.OUT) as f:
             self.assertEqual(f.read(), _gen.render(),
-                             "python/onnxslim/_capi.py differs; run scripts/gen-python-capi.py")
+                             "python/libonnxslim/_capi.py differs; run scripts/gen-python-capi.py")
 
     def test_every_exported_function_is_declared(self):
         self.assertEqual(set(_capi.FUNCTIONS), exported_symbols())

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The constants table equals the values in include/onnxslim/*.h."""
 
 import glob
@@ -5,8 +7,8 @@ import os
 import re
 import unittest
 
-import onnxslim
-from onnxslim import _constants
+import libonnxslim
+from libonnxslim import _constants
 from helpers import ROOT
 
 _DEFINE = re.compile(r"^#define ONNXSLIM_(\w+)\s+\(?(-?(?:0x[0-9a-fA-F]+|\d+))u?\)?\s*(?:/\*.*)?$",
@@ -51,25 +53,25 @@ class TestConstants(unittest.TestCase):
 
     def test_exported_by_the_package(self):
         for name, value in _constants.CONSTANTS.items():
-            self.assertEqual(getattr(onnxslim, name), value)
+            self.assertEqual(getattr(libonnxslim, name), value)
 
     def test_every_error_code_has_a_subclass(self):
         for name, value in _constants.CONSTANTS.items():
             if name.startswith("E"):
-                err = onnxslim._error(value)
-                self.assertIsInstance(err, onnxslim.Error)
-                self.assertIsNot(type(err), onnxslim.Error, name)
+                err = libonnxslim._error(value)
+                self.assertIsInstance(err, libonnxslim.Error)
+                self.assertIsNot(type(err), libonnxslim.Error, name)
                 self.assertEqual(err.code, value)
 
     def test_builtin_bases(self):
         # callers may catch the Python builtin exception these errors mean
         for code, base in (("EINVAL", ValueError), ("ENOTFOUND", LookupError),
                            ("ETYPE", TypeError)):
-            err = onnxslim._error(_constants.CONSTANTS[code])
+            err = libonnxslim._error(_constants.CONSTANTS[code])
             self.assertIsInstance(err, base, code)
-            self.assertIsInstance(err, onnxslim.Error, code)
+            self.assertIsInstance(err, libonnxslim.Error, code)
         with self.assertRaises(LookupError):
-            with onnxslim.load(os.path.join(ROOT, "test", "data", "bert-tiny.onnx")) as m:
+            with libonnxslim.load(os.path.join(ROOT, "test", "data", "bert-tiny.onnx")) as m:
                 m.remove_metadata("no such key")
 
 

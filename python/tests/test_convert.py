@@ -1,8 +1,10 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Model.convert() with every option, its report, the CLI's results, and convert_values().
 
 The converted bytes are checked against numpy's own conversions (and bit
 arithmetic for BF16), the graph edits through python3-onnx, and the files
-against `onnxslim convert` with the same options (ONNXSLIM_CLI).
+against `libonnxslim convert` with the same options (LIBONNXSLIM_CLI).
 """
 
 import os
@@ -11,7 +13,7 @@ import subprocess
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import BERT
 
 try:
@@ -40,7 +42,7 @@ def bf16_truncate(f32):
 
 
 def cli():
-    path = os.environ.get("ONNXSLIM_CLI")
+    path = os.environ.get("LIBONNXSLIM_CLI")
     return path if path and os.access(path, os.X_OK) else None
 
 
@@ -54,22 +56,22 @@ def model_with(arrays, opset=17):
     g = helper.make_graph(nodes, "g", [], outs, initializer=inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 8
-    return onnxslim.load(m.SerializeToString())
+    return libonnxslim.load(m.SerializeToString())
 
 
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestConvert(unittest.TestCase):
     def setUp(self):
         self.ref = onnx.load(BERT)
-        self.m = onnxslim.load(BERT)
+        self.m = libonnxslim.load(BERT)
         self.addCleanup(self.m.close)
         self.orig = {t.name: numpy_helper.to_array(t) for t in self.ref.graph.initializer}
 
     def test_gather_to_bf16_is_the_recipe(self):
         for rounding, want_fn in (("nearest", bf16_nearest), ("truncate", bf16_truncate)):
-            with self.subTest(rounding=rounding), onnxslim.load(BERT) as m:
+            with self.subTest(rounding=rounding), libonnxslim.load(BERT) as m:
                 rep = m.convert(gather_to="bf16", rounding=rounding)
-                self.assertIsInstance(rep, onnxslim.ConvertReport)
+                self.assertIsInstance(rep, libonnxslim.ConvertReport)
                 self.assertEqual(rep.names(), TABLES)
                 e = rep[0]
                 self.assertEqual((e.from_dtype, e.to_dtype, e.bytes_before, e.bytes_after),
@@ -95,14 +97,14 @@ class TestConvert(unittest.TestCase):
 
     def test_gather_to_int8_int4(self):
         # the bytes themselves are checked against numpy by test step 59-quant
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rep = m.convert(gather_to="int8")
             self.assertEqual(rep.names(), TABLES)
             e = rep[0]
             self.assertEqual((e.from_dtype, e.to_dtype, e.bytes_before, e.bytes_after),
                              ("FLOAT", "INT8", 6400, 1600 + 100 * 4))
             q = e.quant
-            self.assertIsInstance(q, onnxslim.QuantStats)
+            self.assertIsInstance(q, libonnxslim.QuantStats)
             self.assertEqual((q.bits, q.block_size, q.rows, q.blocks, q.saturated),
                              (8, 16, 100, 100, 0))
             self.assertTrue(0 < q.scale_min <= q.scale_max)
@@ -116,13 +118,13 @@ class TestConvert(unittest.TestCase):
             self.assertIn(TABLES[0] + "_scale", inits)
             ops = [n.op_type for n in p.graph.node]
             self.assertIn("Mul", ops)  # opset 17: Cast and Mul
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rep = m.convert(gather_to="int4", allow_unpacked=True, scales="fp16")
             e = rep[0]
             self.assertEqual((e.to_dtype, e.bytes_after), ("INT4", 1600 + 100 * 2))
             self.assertEqual(e.quant.bits, 4)
             self.assertGreater(e.quant.max_row_rel_error, 0.01)
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rep = m.convert(gather_to="int8", asymmetric=True)
             e = rep[0]
             # UINT8 values, FLOAT scales and UINT8 zero points, one per row
@@ -134,7 +136,7 @@ class TestConvert(unittest.TestCase):
             self.assertEqual(inits[TABLES[0]].data_type, TensorProto.UINT8)
             self.assertEqual(inits[TABLES[0] + "_zero_point"].data_type, TensorProto.UINT8)
             self.assertIn("Sub", [n.op_type for n in p.graph.node])
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rep = m.convert(gather_to="int4", block_size=16, format="nibbles", asymmetric=True)
             # UINT8 pairs, FLOAT scales and UINT8 zero points per block
             self.assertEqual(rep[0].bytes_after, 800 + 100 * 4 + 100)
@@ -146,12 +148,12 @@ class TestConvert(unittest.TestCase):
                 self.assertIn(TABLES[0] + suffix, gathered)
             self.assertNotIn("DequantizeLinear", ops)
             self.assertIn("Floor", ops)
-        with onnxslim.load(BERT) as m:
-            with self.assertRaises(onnxslim.InvalidArgument):
+        with libonnxslim.load(BERT) as m:
+            with self.assertRaises(libonnxslim.InvalidArgument):
                 m.convert(gather_to="int8", format="nibbles")
             with self.assertRaises(ValueError):
                 m.convert(gather_to="int4", format="packed")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rep = m.convert(to="int8", select=["op:MatMul:1"], asymmetric=True)
             self.assertGreater(len(rep), 0)
             inits = {t.name: t for t in proto(m).graph.initializer}
@@ -162,13 +164,13 @@ class TestConvert(unittest.TestCase):
                 m.convert(gather_to="bf16", asymmetric=True)
             with self.assertRaises(TypeError):
                 m.convert(gather_to="int8", asymmetric="yes")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rep = m.convert(gather_to="int4", block_size=16, format="ort")
             self.assertEqual(rep[0].bytes_after, 800 + 100 * 4)
             p = proto(m)
             self.assertIn("GatherBlockQuantized", [n.op_type for n in p.graph.node])
-        with onnxslim.load(BERT) as m:
-            with self.assertRaises(onnxslim.ModelError):
+        with libonnxslim.load(BERT) as m:
+            with self.assertRaises(libonnxslim.ModelError):
                 m.convert(gather_to="int4")  # opset 17 has no INT4
             with self.assertRaises(ValueError):
                 m.convert(gather_to="bf16", block_size=32)
@@ -177,17 +179,17 @@ class TestConvert(unittest.TestCase):
 
     def test_clip_percentile(self):
         # the bytes and counts are checked against numpy by test step 59-quant-clip
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             q = m.convert(gather_to="int8", clip_percentile=50)[0].quant
             self.assertGreater(q.saturated, 0)
             self.assertGreater(q.max_abs_error, 0)
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             q = m.convert(gather_to="int8", clip_percentile=99.999)[0].quant
             self.assertEqual(q.saturated, 0)  # rank n: the largest magnitude
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             q = m.convert(gather_to="int8", asymmetric=True, clip_percentile=50)[0].quant
             self.assertGreater(q.saturated, 0)
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             for bad in (-1, 100, 150, float("nan"), "50", True):
                 with self.assertRaises(ValueError):
                     m.convert(gather_to="int8", clip_percentile=bad)
@@ -198,7 +200,7 @@ class TestConvert(unittest.TestCase):
         # gather_tables() (stats) and convert_model(select op:Gather:0) (no stats, or exclude)
         fps = []
         for kw in ({}, {"stats": False}, {"exclude": ["no-such-tensor"]}):
-            with onnxslim.load(BERT) as m:
+            with libonnxslim.load(BERT) as m:
                 rep = m.convert(gather_to="bf16", **kw)
                 self.assertEqual(rep.names(), TABLES)
                 self.assertEqual(rep.has_stats, kw.get("stats", True))
@@ -234,8 +236,8 @@ class TestConvert(unittest.TestCase):
 
     def test_storage_only_refused_where_readers_expect_the_old_type(self):
         before = proto(self.m).SerializeToString()
-        for policy in ("storage-only", onnxslim.POLICY_STORAGE_ONLY):
-            with self.assertRaises(onnxslim.ModelError) as cm:
+        for policy in ("storage-only", libonnxslim.POLICY_STORAGE_ONLY):
+            with self.assertRaises(libonnxslim.ModelError) as cm:
                 self.m.convert(to="fp16", select=TABLES[1:], policy=policy)
             msg = str(cm.exception)
             self.assertIn("storage-only conversion to FLOAT16 refused", msg)
@@ -252,7 +254,7 @@ class TestConvert(unittest.TestCase):
             initializer=[numpy_helper.from_array(w, "w")])
         pm = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
         pm.ir_version = 8
-        with onnxslim.load(pm.SerializeToString()) as m:
+        with libonnxslim.load(pm.SerializeToString()) as m:
             rep = m.convert(to="fp16", select=["w"], policy="storage-only")
             self.assertEqual(rep.names(), ["w"])
             p = proto(m)
@@ -326,16 +328,16 @@ class TestConvert(unittest.TestCase):
                 self.assertEqual(m.save_bytes(), before)
         m = model_with({"w": np.array([1.0, 2.0], np.float32)})
         self.addCleanup(m.close)
-        self.assertRaises(onnxslim.NotFound, m.convert, to="int8", select=["w"])
+        self.assertRaises(libonnxslim.NotFound, m.convert, to="int8", select=["w"])
 
     def test_errors_leave_the_model_unchanged(self):
         before = self.m.save_bytes()
-        with self.assertRaises(onnxslim.NotFound) as cm:
+        with self.assertRaises(libonnxslim.NotFound) as cm:
             self.m.convert(to="bf16", select=["no_such_tensor"])
         self.assertIn("no_such_tensor", cm.exception.message)
-        with self.assertRaises(onnxslim.InvalidArgument):
+        with self.assertRaises(libonnxslim.InvalidArgument):
             self.m.convert(to="fp16", policy=99)
-        with self.assertRaises(onnxslim.InvalidArgument):
+        with self.assertRaises(libonnxslim.InvalidArgument):
             self.m.convert(to="fp16", select=["op:"])
         self.assertEqual(self.m.save_bytes(), before)
         bad = [({}, ValueError), ({"to": "fp16", "gather_to": "bf16"}, ValueError),
@@ -356,7 +358,7 @@ class TestConvert(unittest.TestCase):
     def test_bf16_needs_opset_13(self):
         m = model_with({"w": np.ones(4, np.float32)}, opset=12)
         self.addCleanup(m.close)
-        with self.assertRaises(onnxslim.ModelError) as cm:
+        with self.assertRaises(libonnxslim.ModelError) as cm:
             m.convert(to="bf16")
         self.assertIn("13", cm.exception.message)
 
@@ -367,11 +369,11 @@ class TestConvert(unittest.TestCase):
 
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestAgainstCli(unittest.TestCase):
-    """The same options through Python and through `onnxslim convert` give the same files."""
+    """The same options through Python and through `libonnxslim convert` give the same files."""
 
     def setUp(self):
         if not cli():
-            self.skipTest("ONNXSLIM_CLI (build/onnxslim) not given")
+            self.skipTest("LIBONNXSLIM_CLI (build/libonnxslim) not given")
         self.tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.tmp)
 
@@ -395,7 +397,7 @@ class TestAgainstCli(unittest.TestCase):
         os.mkdir(py_dir)
         self.run_cli(os.path.join(cli_dir, "out.onnx"), "--gather-to", "bf16", "--round",
                      "truncate", "--external-data", "--threshold", "0", "--location", "out.bin")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             m.convert(gather_to="bf16", rounding="truncate")
             rep = m.save(os.path.join(py_dir, "out.onnx"), external_data="one_file", threshold=0,
                          location="out.bin")
@@ -415,7 +417,7 @@ class TestAgainstCli(unittest.TestCase):
                      "--exclude", "*query*", "--min-size", "64", "--policy", "cast-before",
                      "--saturate", "--flush-subnormals", "--toposort")
         py_out = os.path.join(self.tmp, "py.onnx")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             m.toposort()
             m.convert(to="fp16", select=["op:MatMul", "*.bias"], exclude=["*query*"],
                       min_size=64, policy="cast-before", saturate=True, flush_subnormals=True)
@@ -437,62 +439,62 @@ class TestConvertValues(unittest.TestCase):
             self.check_against_numpy(self.f32)
 
     def check_against_numpy(self, f32):
-        np.testing.assert_array_equal(onnxslim.convert_values(f32, None, "FLOAT16"),
+        np.testing.assert_array_equal(libonnxslim.convert_values(f32, None, "FLOAT16"),
                                       f32.astype(np.float16))
         f16 = f32.astype(np.float16)
-        np.testing.assert_array_equal(onnxslim.convert_values(f16, None, "FLOAT"),
+        np.testing.assert_array_equal(libonnxslim.convert_values(f16, None, "FLOAT"),
                                       f16.astype(np.float32))
         f64 = f32.astype(np.float64) * 1.000001
-        np.testing.assert_array_equal(onnxslim.convert_values(f64, None, "fp32"),
+        np.testing.assert_array_equal(libonnxslim.convert_values(f64, None, "fp32"),
                                       f64.astype(np.float32))
-        np.testing.assert_array_equal(onnxslim.convert_values(f32, "FLOAT", "DOUBLE"),
+        np.testing.assert_array_equal(libonnxslim.convert_values(f32, "FLOAT", "DOUBLE"),
                                       f32.astype(np.float64))
         finite = f32[np.abs(f32) < 3.38e38]
-        bf = onnxslim.convert_values(finite, None, "bf16")
+        bf = libonnxslim.convert_values(finite, None, "bf16")
         self.assertEqual(bf.dtype, np.uint16)
         np.testing.assert_array_equal(bf, bf16_nearest(finite))
-        np.testing.assert_array_equal(onnxslim.convert_values(finite, None, "bf16",
+        np.testing.assert_array_equal(libonnxslim.convert_values(finite, None, "bf16",
                                                               rounding="truncate"),
                                       bf16_truncate(finite))
-        back = onnxslim.convert_values(bf, "BFLOAT16", "FLOAT")
+        back = libonnxslim.convert_values(bf, "BFLOAT16", "FLOAT")
         np.testing.assert_array_equal(back.view(np.uint32), bf.astype(np.uint32) << 16)
-        np.testing.assert_array_equal(onnxslim.convert_values(f16, None, "BFLOAT16"),
+        np.testing.assert_array_equal(libonnxslim.convert_values(f16, None, "BFLOAT16"),
                                       bf16_nearest(f16.astype(np.float32)))
-        np.testing.assert_array_equal(onnxslim.convert_values(bf, "BFLOAT16", "FLOAT16"),
+        np.testing.assert_array_equal(libonnxslim.convert_values(bf, "BFLOAT16", "FLOAT16"),
                                       back.astype(np.float16))
 
     def test_shape_bytes_stats_and_flags(self):
         a = np.arange(6, dtype=np.float32).reshape(2, 3)
-        self.assertEqual(onnxslim.convert_values(a, None, "fp16").shape, (2, 3))
-        raw = onnxslim.convert_values(a.tobytes(), "FLOAT", "FLOAT16")
+        self.assertEqual(libonnxslim.convert_values(a, None, "fp16").shape, (2, 3))
+        raw = libonnxslim.convert_values(a.tobytes(), "FLOAT", "FLOAT16")
         self.assertIsInstance(raw, bytes)
         self.assertEqual(raw, a.astype(np.float16).tobytes())
-        out, st = onnxslim.convert_values(np.array([1e5, 1.0, np.nan], np.float32), None, "fp16",
+        out, st = libonnxslim.convert_values(np.array([1e5, 1.0, np.nan], np.float32), None, "fp16",
                                           saturate=True, stats=True)
-        self.assertIsInstance(st, onnxslim.ConvertStats)
+        self.assertIsInstance(st, libonnxslim.ConvertStats)
         self.assertEqual((st.count, st.saturated, st.nan, st.to_inf), (3, 1, 1, 0))
         self.assertEqual(out[0], 65504)
-        _, st = onnxslim.convert_values(np.array([1e-6], np.float32), None, "fp16",
+        _, st = libonnxslim.convert_values(np.array([1e-6], np.float32), None, "fp16",
                                         flush_subnormals=True, stats=True)
         self.assertEqual(st.flushed, 1)
-        self.assertEqual(onnxslim.convert_values(b"", "FLOAT", "BFLOAT16"), b"")
+        self.assertEqual(libonnxslim.convert_values(b"", "FLOAT", "BFLOAT16"), b"")
 
     def test_misuse(self):
         f = np.ones(3, np.float32)
-        self.assertRaises(ValueError, onnxslim.convert_values, f, None, "INT8")
-        self.assertRaises(ValueError, onnxslim.convert_values, f, "FLOAT", "FLOAT")
-        self.assertRaises(ValueError, onnxslim.convert_values, f, None, "fp64", saturate=True)
-        self.assertRaises(ValueError, onnxslim.convert_values, f, None, "fp16", rounding="up")
-        self.assertRaises(ValueError, onnxslim.convert_values, b"\0" * 5, "FLOAT", "FLOAT16")
-        self.assertRaises(TypeError, onnxslim.convert_values, b"\0" * 4, None, "FLOAT16")
-        self.assertRaises(TypeError, onnxslim.convert_values, np.ones(3, np.int64), "DOUBLE",
+        self.assertRaises(ValueError, libonnxslim.convert_values, f, None, "INT8")
+        self.assertRaises(ValueError, libonnxslim.convert_values, f, "FLOAT", "FLOAT")
+        self.assertRaises(ValueError, libonnxslim.convert_values, f, None, "fp64", saturate=True)
+        self.assertRaises(ValueError, libonnxslim.convert_values, f, None, "fp16", rounding="up")
+        self.assertRaises(ValueError, libonnxslim.convert_values, b"\0" * 5, "FLOAT", "FLOAT16")
+        self.assertRaises(TypeError, libonnxslim.convert_values, b"\0" * 4, None, "FLOAT16")
+        self.assertRaises(TypeError, libonnxslim.convert_values, np.ones(3, np.int64), "DOUBLE",
                           "FLOAT")
-        self.assertRaises(TypeError, onnxslim.convert_values, np.ones(3, np.float32), "BFLOAT16",
+        self.assertRaises(TypeError, libonnxslim.convert_values, np.ones(3, np.float32), "BFLOAT16",
                           "FLOAT")
-        self.assertRaises(TypeError, onnxslim.convert_values, "text", "FLOAT", "FLOAT16")
-        self.assertRaises(TypeError, onnxslim.convert_values, [1.0], "FLOAT", "FLOAT16")
-        with self.assertRaises(onnxslim.InvalidArgument):  # the kernel refuses truncation
-            onnxslim.convert_values(f, None, "fp16", rounding="truncate")
+        self.assertRaises(TypeError, libonnxslim.convert_values, "text", "FLOAT", "FLOAT16")
+        self.assertRaises(TypeError, libonnxslim.convert_values, [1.0], "FLOAT", "FLOAT16")
+        with self.assertRaises(libonnxslim.InvalidArgument):  # the kernel refuses truncation
+            libonnxslim.convert_values(f, None, "fp16", rounding="truncate")
 
 
 if __name__ == "__main__":

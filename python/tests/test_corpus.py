@@ -1,4 +1,6 @@
-"""For every libonnx-testdata model, what onnxslim reads equals what python3-onnx reads.
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""For every libonnx-testdata model, what libonnxslim reads equals what python3-onnx reads.
 
 Compared (views.py): model fields, opsets, metadata, functions, and every
 graph recursively (subgraphs of If/Loop/Scan through their GRAPH attributes):
@@ -14,7 +16,7 @@ import os
 import sys
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import TESTDATA_ROOT
 
 try:
@@ -33,7 +35,7 @@ def corpus():
 
 
 def check_lookups(tc, graph, ref):
-    """Lookups of `graph` (onnxslim) agree with the onnx GraphProto `ref`, recursively."""
+    """Lookups of `graph` (libonnxslim) agree with the onnx GraphProto `ref`, recursively."""
     nodes = graph.nodes
     for n, rn in zip(nodes, ref.node):
         if rn.name:
@@ -77,7 +79,7 @@ class TestCorpus(unittest.TestCase):
             name = os.path.relpath(os.path.dirname(path), TESTDATA_ROOT)
             with self.subTest(model=name):
                 ref = onnx.load(path)
-                with onnxslim.load(path) as m:
+                with libonnxslim.load(path) as m:
                     self.assertEqual(views.slim_model(m), views.onnx_model(ref))
                     self.assertEqual(m.graph.parent_node, None)
                     check_lookups(self, m.graph, ref.graph)

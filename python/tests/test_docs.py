@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The Python code of the guides runs: every ```python block of
 docs/python.md and of the README, each in a fresh interpreter, in a
 directory holding model.onnx (test/data/bert-tiny.onnx) and nothing else."""

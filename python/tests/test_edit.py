@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The edit API: each edit read back through the module and through python3-onnx.
 
 python3-onnx parses the bytes the library writes (save_bytes(), or the saved
@@ -10,7 +12,7 @@ import shutil
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import BERT
 
 try:
@@ -52,13 +54,13 @@ def small_model():
     g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g", [x], [y])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
-    return onnxslim.load(m.SerializeToString())
+    return libonnxslim.load(m.SerializeToString())
 
 
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestNodeEdits(unittest.TestCase):
     def setUp(self):
-        self.m = onnxslim.load(BERT)
+        self.m = libonnxslim.load(BERT)
         self.addCleanup(self.m.close)
         self.g = self.m.graph
 
@@ -73,7 +75,7 @@ class TestNodeEdits(unittest.TestCase):
 
     def test_add_node_at_index_with_domain_and_empty_input(self):
         n = self.g.add_node("Foo", ["", "logits"], ["o"], domain="com.example", index=0)
-        self.assertIs(type(n), onnxslim.Node)
+        self.assertIs(type(n), libonnxslim.Node)
         p = proto(self.m).graph.node[0]
         self.assertEqual((p.op_type, p.domain, list(p.input)), ("Foo", "com.example",
                                                                   ["", "logits"]))
@@ -90,9 +92,9 @@ class TestNodeEdits(unittest.TestCase):
         name = victim.name
         self.g.remove_node(victim)
         self.assertNotIn(name, [n.name for n in proto(self.m).graph.node])
-        with self.assertRaises(onnxslim.InvalidArgument):
+        with self.assertRaises(libonnxslim.InvalidArgument):
             victim.op_type  # a removed node's handle is refused, not a crash
-        with self.assertRaises(onnxslim.InvalidArgument):
+        with self.assertRaises(libonnxslim.InvalidArgument):
             self.g.remove_node(victim)
 
     def test_move_and_reorder_nodes(self):
@@ -102,7 +104,7 @@ class TestNodeEdits(unittest.TestCase):
                          [n.name for n in nodes[1:] + nodes[:1]])
         self.g.reorder_nodes(nodes)
         self.assertEqual([n.name for n in proto(self.m).graph.node], [n.name for n in nodes])
-        with self.assertRaises(onnxslim.InvalidArgument):
+        with self.assertRaises(libonnxslim.InvalidArgument):
             self.g.reorder_nodes(nodes[1:])  # not every node: refused, graph unchanged
         self.assertEqual(self.m.save_bytes(), read(BERT))
 
@@ -121,7 +123,7 @@ class TestNodeEdits(unittest.TestCase):
         p = proto(self.m).graph.node[5]
         self.assertEqual((p.name, p.op_type, p.domain, list(p.input), list(p.output)),
                          ("renamed", "Sub", "com.example", ["a", "b", "c", "d"], ["o0", "o2"]))
-        with self.assertRaises(onnxslim.RangeError):
+        with self.assertRaises(libonnxslim.RangeError):
             n.set_input(9, "x")
 
     def test_graph_name(self):
@@ -162,7 +164,7 @@ class TestAttributes(unittest.TestCase):
     def test_tensor_attribute_from_numpy_and_from_tensor(self):
         arr = np.arange(6, dtype=np.int32).reshape(2, 3)
         self.n.set_attribute("t", arr)
-        with onnxslim.load(BERT) as other:
+        with libonnxslim.load(BERT) as other:
             src = other.graph.initializers[0]
             self.n.set_attribute("u", src)  # copied from another model
             want_u = src.tobytes()
@@ -178,7 +180,7 @@ class TestAttributes(unittest.TestCase):
 
     def test_graph_attributes(self):
         body = self.n.set_attribute("body", None, type="GRAPH")
-        self.assertIsInstance(body, onnxslim.Graph)
+        self.assertIsInstance(body, libonnxslim.Graph)
         body.name = "body"
         body.add_input("bx", "FLOAT", [1])
         body.add_node("Neg", ["bx"], ["by"])
@@ -194,7 +196,7 @@ class TestAttributes(unittest.TestCase):
 
     def test_explicit_type(self):
         self.n.set_attribute("e", [], type="INTS")
-        self.n.set_attribute("ef", [], type=onnxslim.ATTR_FLOATS)
+        self.n.set_attribute("ef", [], type=libonnxslim.ATTR_FLOATS)
         self.n.set_attribute("f1", 1, type="FLOAT")
         self.n.set_attribute("ia", np.array([3, 4]), type="INTS")
         self.assertEqual(self.read("e").type, onnx.AttributeProto.INTS)
@@ -212,7 +214,7 @@ class TestAttributes(unittest.TestCase):
         self.assertEqual(attr(p, "a").s, b"now a string")
         self.n.remove_attribute("a")
         self.assertEqual([a.name for a in proto(self.m).graph.node[0].attribute], ["b"])
-        with self.assertRaises(onnxslim.NotFound):
+        with self.assertRaises(libonnxslim.NotFound):
             self.n.remove_attribute("a")
 
     def test_misuse_raises(self):
@@ -246,7 +248,7 @@ class TestAttributes(unittest.TestCase):
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestInitializers(unittest.TestCase):
     def setUp(self):
-        self.m = onnxslim.load(BERT)
+        self.m = libonnxslim.load(BERT)
         self.addCleanup(self.m.close)
         self.g = self.m.graph
 
@@ -283,9 +285,9 @@ class TestInitializers(unittest.TestCase):
                                       numpy_helper.to_array(got[src.name]))
 
     def test_add_errors(self):
-        with self.assertRaises(onnxslim.InvalidArgument):
+        with self.assertRaises(libonnxslim.InvalidArgument):
             self.g.add_initializer("x", b"\0" * 5, dtype="FLOAT", shape=[2])  # size mismatch
-        with self.assertRaises(onnxslim.Unsupported):
+        with self.assertRaises(libonnxslim.Unsupported):
             self.g.add_initializer("x", b"", dtype="STRING", shape=[0])
         with self.assertRaises(TypeError):
             self.g.add_initializer("x", b"\0" * 4)  # bytes need dtype and shape
@@ -304,7 +306,7 @@ class TestInitializers(unittest.TestCase):
         second_name = second.name
         self.g.remove_initializer(first)
         self.g.remove_initializer(second_name)
-        with self.assertRaises(onnxslim.NotFound):
+        with self.assertRaises(libonnxslim.NotFound):
             self.g.remove_initializer("no such initializer")
         t = self.g.initializers[0]
         t.set_data(np.full((3,), 2.5, np.float32))
@@ -315,14 +317,14 @@ class TestInitializers(unittest.TestCase):
         self.assertNotIn(second_name, got)
         self.assertEqual(len(got), 31)
         np.testing.assert_array_equal(numpy_helper.to_array(got["new_name"]), [1, 2, 3])
-        with self.assertRaises(onnxslim.InvalidArgument):
+        with self.assertRaises(libonnxslim.InvalidArgument):
             first.name  # removed
 
 
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestValues(unittest.TestCase):
     def setUp(self):
-        self.m = onnxslim.load(BERT)
+        self.m = libonnxslim.load(BERT)
         self.addCleanup(self.m.close)
         self.g = self.m.graph
 
@@ -331,7 +333,7 @@ class TestValues(unittest.TestCase):
         self.assertEqual((extra_vi.name, extra_vi.type.shape), ("extra", ("batch", 4, None)))
         self.assertEqual(self.g.inputs[-1], extra_vi)
         self.g.add_output("/embeddings/Add_output_0", np.float32)
-        self.g.add_value_info("vi", onnxslim.DTYPE_FLOAT16, [])
+        self.g.add_value_info("vi", libonnxslim.DTYPE_FLOAT16, [])
         self.assertIsNone(self.g.add_value_info("untyped").type)
         p = proto(self.m).graph
         extra = p.input[-1]
@@ -369,9 +371,9 @@ class TestValues(unittest.TestCase):
         p = proto(self.m).graph
         self.assertEqual([v.name for v in p.output], [])
         self.assertEqual([v.name for v in p.input], ["input_ids"])
-        with self.assertRaises(onnxslim.NotFound):
+        with self.assertRaises(libonnxslim.NotFound):
             self.g.remove_value_info("input_ids")  # an input, not a value_info entry
-        with self.assertRaises(onnxslim.NotFound):
+        with self.assertRaises(libonnxslim.NotFound):
             self.g.set_value_type("nothing", "FLOAT")
         with self.assertRaises(ValueError):
             self.g.set_value_type("input_ids", "FLOAT", where="inputs")
@@ -397,7 +399,7 @@ class TestValues(unittest.TestCase):
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestModelEdits(unittest.TestCase):
     def setUp(self):
-        self.m = onnxslim.load(BERT)
+        self.m = libonnxslim.load(BERT)
         self.addCleanup(self.m.close)
 
     def test_fields_opsets_metadata(self):
@@ -419,9 +421,9 @@ class TestModelEdits(unittest.TestCase):
         self.assertNotIn("k2", meta)
         self.m.remove_opset("com.example")
         self.assertEqual(len(proto(self.m).opset_import), 1)
-        with self.assertRaises(onnxslim.NotFound):
+        with self.assertRaises(libonnxslim.NotFound):
             self.m.remove_metadata("k2")
-        with self.assertRaises(onnxslim.NotFound):
+        with self.assertRaises(libonnxslim.NotFound):
             self.m.remove_opset("com.example")
         with self.assertRaises(OverflowError):
             self.m.set_ir_version(1 << 64)
@@ -469,9 +471,9 @@ class TestModelEdits(unittest.TestCase):
         cast = self.m.insert_cast_before(mm, 0, "FLOAT")
         self.assertEqual(mm.inputs[0], cast.outputs[0])
         onnx.checker.check_model(proto(self.m))
-        with self.assertRaises(onnxslim.NotFound):
+        with self.assertRaises(libonnxslim.NotFound):
             self.m.insert_after("no such value", "Identity")
-        with self.assertRaises(onnxslim.RangeError):
+        with self.assertRaises(libonnxslim.RangeError):
             self.m.insert_before(mm, 7, "Neg")
         with self.assertRaises(TypeError):
             self.m.insert_before("not a node", 0, "Neg")
@@ -495,7 +497,7 @@ class TestModelEdits(unittest.TestCase):
         a = g.add_node("Neg", ["c2"], ["c1"], name="a")
         g.add_node("Neg", ["c1"], ["c2"], name="b")
         before = self.m.save_bytes()
-        with self.assertRaises(onnxslim.ModelError) as cm:
+        with self.assertRaises(libonnxslim.ModelError) as cm:
             self.m.toposort()
         self.assertIn("cycle", cm.exception.message)
         self.assertEqual(self.m.save_bytes(), before)
@@ -523,7 +525,7 @@ class TestModelEdits(unittest.TestCase):
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestMisuse(unittest.TestCase):
     def test_closed_model_and_wrong_types(self):
-        m = onnxslim.load(BERT)
+        m = libonnxslim.load(BERT)
         g = m.graph
         node = g.nodes[0]
         tensor = g.initializers[0]
@@ -534,10 +536,10 @@ class TestMisuse(unittest.TestCase):
         self.assertRaises(TypeError, g.remove_node, tensor)
         self.assertRaises(TypeError, g.move_node, node, "0")
         self.assertRaises(ValueError, g.move_node, node, -1)
-        self.assertRaises(onnxslim.RangeError, g.move_node, node, 10 ** 6)
+        self.assertRaises(libonnxslim.RangeError, g.move_node, node, 10 ** 6)
         self.assertRaises(TypeError, g.reorder_nodes, [1, 2])
         self.assertRaises(TypeError, g.rename_value, "a", None)
-        self.assertRaises(onnxslim.InvalidArgument, g.rename_value, "a", "")
+        self.assertRaises(libonnxslim.InvalidArgument, g.rename_value, "a", "")
         self.assertRaises(TypeError, setattr, node, "inputs", None)
         self.assertRaises(TypeError, setattr, node, "name", 5)
         self.assertRaises(TypeError, g.add_input, "x", "FLOAT", "batch")
@@ -557,13 +559,13 @@ class TestMisuse(unittest.TestCase):
                  lambda: m.toposort(), lambda: m.convert(to="fp16"), lambda: m.save_size(),
                  lambda: m.save(os.path.join(tempfile.gettempdir(), "never.onnx"))]
         for edit in edits:
-            with self.assertRaises(onnxslim.InvalidArgument) as cm:
+            with self.assertRaises(libonnxslim.InvalidArgument) as cm:
                 edit()
             self.assertIn("closed", cm.exception.message)
 
     def test_object_of_another_model_is_refused(self):
-        with onnxslim.load(BERT) as a, onnxslim.load(BERT) as b:
-            with self.assertRaises(onnxslim.InvalidArgument):
+        with libonnxslim.load(BERT) as a, libonnxslim.load(BERT) as b:
+            with self.assertRaises(libonnxslim.InvalidArgument):
                 a.graph.remove_node(b.graph.nodes[0])
             self.assertEqual(len(b.graph.nodes), 58)
 
@@ -576,7 +578,7 @@ class TestSavedFile(unittest.TestCase):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
         path = os.path.join(tmp, "edited.onnx")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             m.graph.add_initializer("w", np.arange(4, dtype=np.float32))
             m.graph.nodes[0].name = "first"
             m.set_metadata("edited", "yes")
@@ -586,7 +588,7 @@ class TestSavedFile(unittest.TestCase):
         onnx.checker.check_model(p)
         self.assertEqual(p.graph.node[0].name, "first")
         np.testing.assert_array_equal(numpy_helper.to_array(p.graph.initializer[-1]), [0, 1, 2, 3])
-        with onnxslim.load(path) as again:
+        with libonnxslim.load(path) as again:
             self.assertEqual(again.fingerprint(), want)
 
 

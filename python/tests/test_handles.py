@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Handles: use after close raises for every kind of object, load/close
 cycles keep the resident size flat, the garbage collector frees models, and
 misuse (wrong types, None, closed models, bytes that are not a model, bad
@@ -14,14 +16,14 @@ import sys
 import unittest
 import weakref
 
-import onnxslim
+import libonnxslim
 from helpers import BERT, TESTDATA
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 IF_MODEL = os.path.join(TESTDATA, "test_if", "model.onnx")  # a node with subgraphs
 
 # After close, every public property and these methods (when the class has
-# them; called with valid arguments) must raise onnxslim.Error. Properties
+# them; called with valid arguments) must raise libonnxslim.Error. Properties
 # that do not read the model: `model`, `closed`.
 NOT_READING = {"model", "closed"}
 CALLS = {
@@ -102,16 +104,16 @@ def uses(obj):
 
 class TestUseAfterClose(unittest.TestCase):
     def check_model(self, path):
-        m = onnxslim.load(path)
+        m = libonnxslim.load(path)
         objs = objects_of(m)
         m.close()
         checked = {}
         for kind, obj in objs.items():
             for label, use in uses(obj):
                 with self.subTest(kind=kind, use=label):
-                    with self.assertRaises(onnxslim.Error) as cm:
+                    with self.assertRaises(libonnxslim.Error) as cm:
                         use()
-                    self.assertEqual(cm.exception.code, onnxslim.EINVAL)
+                    self.assertEqual(cm.exception.code, libonnxslim.EINVAL)
                     self.assertIn("closed", cm.exception.message)
                 checked[kind] = checked.get(kind, 0) + 1
         return checked
@@ -127,7 +129,7 @@ class TestUseAfterClose(unittest.TestCase):
         self.check_model(IF_MODEL)
 
     def test_close_twice_and_repr_after_close(self):
-        m = onnxslim.load(BERT)
+        m = libonnxslim.load(BERT)
         objs = objects_of(m)
         m.close()
         m.close()
@@ -136,10 +138,10 @@ class TestUseAfterClose(unittest.TestCase):
                 self.assertIn("closed", repr(obj))
 
     def test_with_block_then_use_raises(self):
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             node = m.graph.nodes[0]
-        self.assertRaises(onnxslim.InvalidArgument, lambda: node.op_type)
-        with self.assertRaises(onnxslim.InvalidArgument):
+        self.assertRaises(libonnxslim.InvalidArgument, lambda: node.op_type)
+        with self.assertRaises(libonnxslim.InvalidArgument):
             with m:
                 pass
 
@@ -152,7 +154,7 @@ class TestCycles(unittest.TestCase):
     BOUND_KB = 8 * 1024
 
     def cycle_path(self):
-        m = onnxslim.load(BERT)
+        m = libonnxslim.load(BERT)
         g = m.graph
         nodes = g.nodes
         nodes[0].op_type
@@ -175,7 +177,7 @@ class TestCycles(unittest.TestCase):
             data = f.read()
 
         def cycle():
-            with onnxslim.load(data) as m:  # bytes: a copy owned by the model
+            with libonnxslim.load(data) as m:  # bytes: a copy owned by the model
                 m.check()
                 m.fingerprint()
                 m.save_bytes()
@@ -193,11 +195,11 @@ class TestCycles(unittest.TestCase):
     def test_gc_only_cycles_keep_rss_flat(self):
         # no close(): the garbage collector's finalizer frees each model
         for _ in range(200):
-            onnxslim.load(BERT).graph.nodes
+            libonnxslim.load(BERT).graph.nodes
         gc.collect()
         before = rss_kb()
         for _ in range(3000):
-            onnxslim.load(BERT).graph.nodes
+            libonnxslim.load(BERT).graph.nodes
         gc.collect()
         growth = rss_kb() - before
         self.assertLess(growth, self.BOUND_KB, "RSS grew by %d KiB over 3,000 cycles" % growth)
@@ -208,7 +210,7 @@ class TestCycles(unittest.TestCase):
         gc.collect()
         before = rss_kb()
         for _ in range(300):
-            kept.append(onnxslim.load(BERT))
+            kept.append(libonnxslim.load(BERT))
             kept[-1].graph.nodes
         growth = rss_kb() - before
         for m in kept:
@@ -218,7 +220,7 @@ class TestCycles(unittest.TestCase):
 
 class TestGarbageCollection(unittest.TestCase):
     def test_unreferenced_model_is_freed(self):
-        m = onnxslim.load(BERT)
+        m = libonnxslim.load(BERT)
         fired = []
         weakref.finalize(m, fired.append, True)
         internal = m._finalizer
@@ -228,7 +230,7 @@ class TestGarbageCollection(unittest.TestCase):
         self.assertFalse(internal.alive)
 
     def test_model_in_a_reference_cycle_is_freed(self):
-        m = onnxslim.load(BERT)
+        m = libonnxslim.load(BERT)
         holder = {"model": m}
         holder["self"] = holder
         m.holder = holder if hasattr(m, "__dict__") else None
@@ -238,7 +240,7 @@ class TestGarbageCollection(unittest.TestCase):
         self.assertFalse(internal.alive)
 
     def test_borrowed_objects_keep_the_model_until_dropped(self):
-        m = onnxslim.load(BERT)
+        m = libonnxslim.load(BERT)
         internal = m._finalizer
         node = m.graph.nodes[3]
         tensor = m.graph.initializers[0]
@@ -255,9 +257,9 @@ class TestGarbageCollection(unittest.TestCase):
         self.assertFalse(internal.alive)
 
     def test_models_open_at_exit(self):
-        code = ("import onnxslim, sys\n"
-                "m = onnxslim.load(sys.argv[1]); n = m.graph.nodes[0]\n"
-                "keep = [onnxslim.load(sys.argv[1]) for _ in range(3)]\n"
+        code = ("import libonnxslim, sys\n"
+                "m = libonnxslim.load(sys.argv[1]); n = m.graph.nodes[0]\n"
+                "keep = [libonnxslim.load(sys.argv[1]) for _ in range(3)]\n"
                 "print('ok')\n")
         p = subprocess.run([sys.executable, "-c", code, BERT], capture_output=True, text=True)
         self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "ok\n", ""))

@@ -1,8 +1,10 @@
-"""Finding the shared library: ONNXSLIM_LIBRARY, the build tree, the install's
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""Finding the shared library: LIBONNXSLIM_LIBRARY, the build tree, the install's
 LIBDIR, the system; library_path and __version__; the package's own version.
 
-Each case imports onnxslim in a fresh interpreter (the search runs once, at
-import), with ONNXSLIM_LIBRARY and LD_LIBRARY_PATH taken out of the
+Each case imports libonnxslim in a fresh interpreter (the search runs once, at
+import), with LIBONNXSLIM_LIBRARY and LD_LIBRARY_PATH taken out of the
 environment unless the case sets them.
 """
 
@@ -14,12 +16,12 @@ import sys
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import ROOT
 
 BUILD = os.path.join(ROOT, os.environ.get("B", "build"))
 TREE_LIB = os.path.join(ROOT, "build", "libonnxslim.so.0")
-PRINT = "import onnxslim; print(onnxslim.__version__); print(onnxslim.library_path)"
+PRINT = "import libonnxslim; print(libonnxslim.__version__); print(libonnxslim.library_path)"
 
 
 def header_version():
@@ -30,7 +32,7 @@ def header_version():
 def run_python(code, pythonpath, env=None, cwd="/"):
     """Runs `code` with sys.executable from `cwd`; returns (rc, stdout, stderr)."""
     e = {k: v for k, v in os.environ.items()
-         if k not in ("ONNXSLIM_LIBRARY", "LD_LIBRARY_PATH", "LIBRARY_PATH", "PYTHONPATH")}
+         if k not in ("LIBONNXSLIM_LIBRARY", "LD_LIBRARY_PATH", "LIBRARY_PATH", "PYTHONPATH")}
     e["PYTHONPATH"] = pythonpath
     e.update(env or {})
     p = subprocess.run([sys.executable, "-c", code], env=e, cwd=cwd, capture_output=True, text=True)
@@ -45,12 +47,12 @@ class TestLibrarySearch(unittest.TestCase):
     def copy_package(self):
         """A copy of the package outside the tree (no build tree next to it)."""
         dst = os.path.join(self.tmp, "site")
-        shutil.copytree(os.path.join(ROOT, "python", "onnxslim"), os.path.join(dst, "onnxslim"),
+        shutil.copytree(os.path.join(ROOT, "python", "libonnxslim"), os.path.join(dst, "libonnxslim"),
                         ignore=shutil.ignore_patterns("__pycache__", "_installed.py"))
         return dst
 
     def test_version_is_the_library_s(self):
-        self.assertEqual(onnxslim.__version__, header_version())
+        self.assertEqual(libonnxslim.__version__, header_version())
 
     def test_pyproject_version_is_the_library_s(self):
         with open(os.path.join(ROOT, "python", "pyproject.toml")) as f:
@@ -60,7 +62,7 @@ class TestLibrarySearch(unittest.TestCase):
 
     @unittest.skipUnless(os.path.exists(TREE_LIB), "no build/libonnxslim.so.0")
     def test_build_tree_without_install(self):
-        # the issue's command: python3 -c "import onnxslim; print(onnxslim.__version__)"
+        # the issue's command: python3 -c "import libonnxslim; print(libonnxslim.__version__)"
         rc, out, err = run_python(PRINT, os.path.join(ROOT, "python"))
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.splitlines(), [header_version(), TREE_LIB])
@@ -68,21 +70,21 @@ class TestLibrarySearch(unittest.TestCase):
     def test_environment_variable_first(self):
         lib = os.path.join(self.tmp, "renamed-libonnxslim.so")
         shutil.copy(os.path.join(BUILD, "libonnxslim.so.0"), lib)
-        rc, out, err = run_python(PRINT, os.path.join(ROOT, "python"), {"ONNXSLIM_LIBRARY": lib})
+        rc, out, err = run_python(PRINT, os.path.join(ROOT, "python"), {"LIBONNXSLIM_LIBRARY": lib})
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.splitlines()[1], lib)
 
     def test_environment_variable_that_does_not_load_is_not_skipped(self):
         bad = os.path.join(self.tmp, "nothing.so")
-        rc, out, err = run_python(PRINT, os.path.join(ROOT, "python"), {"ONNXSLIM_LIBRARY": bad})
+        rc, out, err = run_python(PRINT, os.path.join(ROOT, "python"), {"LIBONNXSLIM_LIBRARY": bad})
         self.assertNotEqual(rc, 0)
         self.assertIn("ImportError", err)
         self.assertIn(bad, err)
-        self.assertIn("ONNXSLIM_LIBRARY", err)
+        self.assertIn("LIBONNXSLIM_LIBRARY", err)
 
     def test_a_library_without_the_functions_is_refused(self):
         libc = "libc.so.6"
-        rc, out, err = run_python(PRINT, os.path.join(ROOT, "python"), {"ONNXSLIM_LIBRARY": libc})
+        rc, out, err = run_python(PRINT, os.path.join(ROOT, "python"), {"LIBONNXSLIM_LIBRARY": libc})
         self.assertNotEqual(rc, 0)
         self.assertIn("ImportError", err)
         self.assertIn("older than this package", err)
@@ -103,18 +105,18 @@ class TestLibrarySearch(unittest.TestCase):
         rc, out, err = run_python(PRINT, self.copy_package())
         self.assertNotEqual(rc, 0)
         self.assertIn("ImportError", err)
-        self.assertIn("set ONNXSLIM_LIBRARY", err)
+        self.assertIn("set LIBONNXSLIM_LIBRARY", err)
 
     def write_installed(self, site, libdir, rel):
-        with open(os.path.join(site, "onnxslim", "_installed.py"), "w") as f:
+        with open(os.path.join(site, "libonnxslim", "_installed.py"), "w") as f:
             f.write('LIBDIR = "%s"\nLIBDIR_FROM_PACKAGE = "%s"\n' % (libdir, rel))
 
     def test_installed_libdir_relative_to_the_package(self):
-        # as make install writes it: PREFIX/lib/python3.X/dist-packages/onnxslim -> ../../..
+        # as make install writes it: PREFIX/lib/python3.X/dist-packages/libonnxslim -> ../../..
         prefix = os.path.join(self.tmp, "prefix")
         site = os.path.join(prefix, "lib", "python3", "dist-packages")
         os.makedirs(site)
-        shutil.copytree(os.path.join(self.copy_package(), "onnxslim"), os.path.join(site, "onnxslim"))
+        shutil.copytree(os.path.join(self.copy_package(), "libonnxslim"), os.path.join(site, "libonnxslim"))
         shutil.copy(os.path.join(BUILD, "libonnxslim.so.0"), os.path.join(prefix, "lib"))
         self.write_installed(site, "/nonexistent/lib", "../../..")
         rc, out, err = run_python(PRINT, site)
@@ -133,9 +135,9 @@ class TestLibrarySearch(unittest.TestCase):
 
     def test_import_does_not_run_find_library_when_a_library_is_found_first(self):
         # find_library starts subprocesses (ldconfig, gcc, ld): tens of ms at import
-        rc, out, err = run_python("import onnxslim, sys; print('ctypes.util' in sys.modules)",
+        rc, out, err = run_python("import libonnxslim, sys; print('ctypes.util' in sys.modules)",
                                   os.path.join(ROOT, "python"),
-                                  {"ONNXSLIM_LIBRARY": os.path.join(BUILD, "libonnxslim.so.0")})
+                                  {"LIBONNXSLIM_LIBRARY": os.path.join(BUILD, "libonnxslim.so.0")})
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.strip(), "False")
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Tensor.numpy(): zero-copy read-only views that keep the model open."""
 
 import ctypes
@@ -7,8 +9,8 @@ import subprocess
 import sys
 import unittest
 
-import onnxslim
-from onnxslim import _lib
+import libonnxslim
+from libonnxslim import _lib
 from helpers import BERT
 
 try:
@@ -36,13 +38,13 @@ def raw_tensor(name, dtype, dims, data):
 
 def model_with(tensors):
     graph = helper.make_graph([], "g", [], [], initializer=tensors)
-    return onnxslim.load(helper.make_model(graph).SerializeToString())
+    return libonnxslim.load(helper.make_model(graph).SerializeToString())
 
 
 @unittest.skipIf(onnx is None, "python3-onnx or numpy is not installed")
 class TestViews(unittest.TestCase):
     def setUp(self):
-        self.model = onnxslim.load(BERT)
+        self.model = libonnxslim.load(BERT)
         self.addCleanup(self.model.close)
         self.tensor = max(self.model.graph.initializers, key=lambda t: t.size)
 
@@ -83,7 +85,7 @@ class TestViews(unittest.TestCase):
         self.assertIsInstance(first, float)
 
     def test_view_keeps_model_alive(self):
-        m = onnxslim.load(BERT)
+        m = libonnxslim.load(BERT)
         fin = m._finalizer
         want = m.graph.initializers[0].tobytes()
         view = m.graph.initializers[0].numpy()
@@ -97,14 +99,14 @@ class TestViews(unittest.TestCase):
 
     def test_with_block_and_views(self):
         with self.assertRaises(BufferError):
-            with onnxslim.load(BERT) as m:
+            with libonnxslim.load(BERT) as m:
                 view = m.graph.initializers[0].numpy()
         self.assertFalse(m.closed)
         del view
         m.close()
         # another exception on its way out is not masked by the view
         with self.assertRaises(KeyError):
-            with onnxslim.load(BERT) as m:
+            with libonnxslim.load(BERT) as m:
                 view = m.graph.initializers[0].numpy()
                 raise KeyError("x")
         del view
@@ -164,22 +166,22 @@ class TestDtypes(unittest.TestCase):
             t = m.graph.initializers[0]
             self.assertEqual(t.dtype, "UNKNOWN")
             self.assertEqual(t.elem_type, 99)
-            self.assertRaises(onnxslim.Unsupported, t.numpy)
+            self.assertRaises(libonnxslim.Unsupported, t.numpy)
 
 
 class TestWithoutNumpy(unittest.TestCase):
     def test_import_error_names_numpy(self):
         code = ("import sys\n"
                 "sys.modules['numpy'] = None\n"
-                "import onnxslim\n"
-                "t = onnxslim.load(sys.argv[1]).graph.initializers[0]\n"
+                "import libonnxslim\n"
+                "t = libonnxslim.load(sys.argv[1]).graph.initializers[0]\n"
                 "assert len(t.tobytes()) == t.nbytes > 0\n"
                 "try:\n"
                 "    t.numpy()\n"
                 "except ImportError as e:\n"
                 "    print('ImportError:', e)\n")
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(onnxslim.__file__)))
+        env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(libonnxslim.__file__)))
         out = subprocess.run([sys.executable, "-c", code, BERT], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=True)
         text = out.stdout.decode()

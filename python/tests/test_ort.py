@@ -1,8 +1,10 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Models edited from Python run in onnxruntime-node with the expected outputs.
 
 python/tests/ort_run.js runs a model in onnxruntime-node ($ORT_NODE_MODULES,
 set up by test/steps/47-python.sh through test/ort-setup.sh). Without node or
-onnxruntime-node the tests are skipped, unless ONNXSLIM_REQUIRE_ORT=1 (the
+onnxruntime-node the tests are skipped, unless LIBONNXSLIM_REQUIRE_ORT=1 (the
 step sets it when node is installed): then they fail.
 """
 
@@ -13,7 +15,7 @@ import subprocess
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import BERT
 
 try:
@@ -48,8 +50,8 @@ class OrtCase(unittest.TestCase):
             raise unittest.SkipTest("python3-onnx and numpy are not installed")
         problem = _ort_problem()
         if problem:
-            if os.environ.get("ONNXSLIM_REQUIRE_ORT") == "1":
-                raise AssertionError("ONNXSLIM_REQUIRE_ORT=1 but " + problem)
+            if os.environ.get("LIBONNXSLIM_REQUIRE_ORT") == "1":
+                raise AssertionError("LIBONNXSLIM_REQUIRE_ORT=1 but " + problem)
             raise unittest.SkipTest(problem)
 
     def setUp(self):
@@ -87,7 +89,7 @@ class OrtCase(unittest.TestCase):
 class TestOrt(OrtCase):
     def test_model_built_with_the_edit_api(self):
         # from an empty ModelProto (a graph field only) to a runnable model
-        m = onnxslim.load(b"\x3a\x00")
+        m = libonnxslim.load(b"\x3a\x00")
         self.addCleanup(m.close)
         m.set_ir_version(8)
         m.set_opset("", 17)
@@ -124,7 +126,7 @@ class TestOrt(OrtCase):
 
         # an inserted Mul after the graph output: the outputs double exactly
         doubled = os.path.join(self.tmp, "doubled.onnx")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             m.graph.add_initializer("two", np.array(2.0, np.float32))
             mul = m.insert_after("logits", "Mul")
             mul.set_input(1, "two")
@@ -136,13 +138,13 @@ class TestOrt(OrtCase):
         # data) gives exactly the outputs of the original model with the
         # tables' values truncated to BF16 in FP32
         recipe = os.path.join(self.tmp, "recipe.onnx")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rep = m.convert(gather_to="bf16", rounding="truncate")
             self.assertEqual(rep.names(), TABLES)
             m.save(recipe, external_data="one_file", threshold=0)
         self.assertTrue(os.path.exists(recipe + ".data"))
         reference = os.path.join(self.tmp, "reference.onnx")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             for t in m.graph.initializers:
                 if t.name in TABLES:
                     bits = np.frombuffer(t.tobytes(), np.uint32) & np.uint32(0xFFFF0000)

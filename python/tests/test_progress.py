@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """progress= of load(), Model.convert() and Model.save(): the calls the callable
 gets (first (0, total), increasing, last (total, total)), and an exception raised
 in it: the work stops, nothing changes, and that exception propagates."""
@@ -7,7 +9,7 @@ import shutil
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import BERT
 
 try:
@@ -39,7 +41,7 @@ class TestProgress(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp()
         cls.model = os.path.join(cls.tmp, "model.onnx")
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             for i in range(NBIG):
                 m.graph.add_initializer("big%d" % i, np.linspace(-3, 3, 512 * 1024,
                                                                  dtype=np.float32))
@@ -65,14 +67,14 @@ class TestProgress(unittest.TestCase):
 
     def test_load(self):
         rec = Recorder()
-        with onnxslim.load(self.model, progress=rec) as m:
-            self.assertEqual(len(m.graph.initializers), len(onnxslim.load(BERT).graph.initializers)
+        with libonnxslim.load(self.model, progress=rec) as m:
+            self.assertEqual(len(m.graph.initializers), len(libonnxslim.load(BERT).graph.initializers)
                              + NBIG)
         self.assertCalls(rec.calls, os.path.getsize(self.model), at_least=4)
         with open(self.model, "rb") as f:
             data = f.read()
         rec = Recorder()
-        onnxslim.load(data, progress=rec).close()
+        libonnxslim.load(data, progress=rec).close()
         self.assertCalls(rec.calls, len(data))
 
     def test_load_exception_propagates(self):
@@ -80,7 +82,7 @@ class TestProgress(unittest.TestCase):
             with self.subTest(exc=type(exc).__name__):
                 rec = Recorder(exc, at=2)
                 with self.assertRaises(type(exc)) as cm:
-                    onnxslim.load(self.model, progress=rec)
+                    libonnxslim.load(self.model, progress=rec)
                 self.assertIs(cm.exception, exc)
                 self.assertEqual(len(rec.calls), 2)  # not called again once raised
 
@@ -89,20 +91,20 @@ class TestProgress(unittest.TestCase):
             if done == total:
                 raise RuntimeError("after the work")
         with self.assertRaises(RuntimeError):
-            onnxslim.load(self.model, progress=last)
-        with onnxslim.load(self.model) as m:
+            libonnxslim.load(self.model, progress=last)
+        with libonnxslim.load(self.model) as m:
             out = self.path("last.onnx")
             with self.assertRaises(RuntimeError):
                 m.save(out, no_fsync=True, progress=last)
             self.assertTrue(os.path.exists(out))  # the save had completed
 
     def test_convert(self):
-        with onnxslim.load(self.model) as m:
+        with libonnxslim.load(self.model) as m:
             rec = Recorder()
             rep = m.convert(to="fp16", select=["big*"], policy="storage-only", progress=rec)
             self.assertEqual(len(rep), NBIG)
             self.assertCalls(rec.calls, NBIG * 2 * MIB, at_least=8)
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rec = Recorder()
             m.convert(gather_to="bf16", progress=rec)  # the recipe's path, with progress
             self.assertEqual(rec.calls[-1][0], rec.calls[-1][1])
@@ -112,13 +114,13 @@ class TestProgress(unittest.TestCase):
             m.convert(to="fp16", stats=False, progress=rec)
             self.assertGreater(rec.calls[-1][1], 0)
             self.assertEqual(rec.calls[-1][0], rec.calls[-1][1])
-        with onnxslim.load(BERT) as m:
+        with libonnxslim.load(BERT) as m:
             rec = Recorder()
             m.convert(to="fp16", stats=False, force=True, progress=rec)
             self.assertEqual(rec.calls, [(0, 0)])
 
     def test_convert_exception_leaves_model_unchanged(self):
-        with onnxslim.load(self.model) as m:
+        with libonnxslim.load(self.model) as m:
             before = m.save_bytes()
             rec = Recorder(KeyError("stop"), after=5 * MIB)
             with self.assertRaises(KeyError):
@@ -127,7 +129,7 @@ class TestProgress(unittest.TestCase):
             self.assertEqual(m.graph.find_initializer("big0").dtype, "FLOAT")
 
     def test_save(self):
-        with onnxslim.load(self.model) as m:
+        with libonnxslim.load(self.model) as m:
             out = self.path("s.onnx")
             rec = Recorder()
             rep = m.save(out, external_data="one_file", location="s.bin", no_fsync=True,
@@ -145,7 +147,7 @@ class TestProgress(unittest.TestCase):
         out = os.path.join(d, "m.onnx")
         with open(out, "wb") as f:
             f.write(b"old")
-        with onnxslim.load(self.model) as m:
+        with libonnxslim.load(self.model) as m:
             for layout in (None, "one_file", "per_tensor"):
                 with self.subTest(layout=layout):
                     rec = Recorder(OSError("stop"), after=3 * MIB)
@@ -158,12 +160,12 @@ class TestProgress(unittest.TestCase):
 
     def test_not_callable(self):
         with self.assertRaises(TypeError):
-            onnxslim.load(self.model, progress=42)
+            libonnxslim.load(self.model, progress=42)
 
     def test_canceled_error(self):
-        self.assertTrue(issubclass(onnxslim.Canceled, onnxslim.Error))
-        self.assertEqual(onnxslim.ECANCELED, -13)
-        self.assertIs(onnxslim._ERRORS[onnxslim.ECANCELED], onnxslim.Canceled)
+        self.assertTrue(issubclass(libonnxslim.Canceled, libonnxslim.Error))
+        self.assertEqual(libonnxslim.ECANCELED, -13)
+        self.assertIs(libonnxslim._ERRORS[libonnxslim.ECANCELED], libonnxslim.Canceled)
 
 
 if __name__ == "__main__":

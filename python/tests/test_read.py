@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The read API: bert-tiny and a model holding every kind of item, against python3-onnx."""
 
 import os
@@ -5,7 +7,7 @@ import shutil
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import BERT
 
 try:
@@ -101,7 +103,7 @@ def rich_model():
 class TestBertTiny(unittest.TestCase):
     def setUp(self):
         self.ref = onnx.load(BERT)
-        self.model = onnxslim.load(BERT)
+        self.model = libonnxslim.load(BERT)
         self.addCleanup(self.model.close)
 
     def test_model_equals_onnx(self):
@@ -124,14 +126,14 @@ class TestBertTiny(unittest.TestCase):
         (ids, mask), (logits,) = self.model.graph.inputs, self.model.graph.outputs
         self.assertEqual((ids.name, ids.type.kind, ids.type.dtype, ids.type.shape),
                          ("input_ids", "tensor", "INT64", ("batch", "seq")))
-        self.assertEqual(ids.type.elem_type, onnxslim.DTYPE_INT64)
+        self.assertEqual(ids.type.elem_type, libonnxslim.DTYPE_INT64)
         self.assertEqual(mask.name, "attention_mask")
         self.assertEqual(logits.type.shape, ("batch", 1))
 
     def test_load_from_bytes_reads_the_same(self):
         with open(BERT, "rb") as f:
             data = bytearray(f.read())
-        with onnxslim.load(data) as m:
+        with libonnxslim.load(data) as m:
             data[:] = b"\0" * len(data)  # the library copied the bytes
             self.assertEqual(views.slim_model(m), views.onnx_model(self.ref))
             self.assertEqual(m.files, [])
@@ -142,7 +144,7 @@ class TestBertTiny(unittest.TestCase):
 class TestRichModel(unittest.TestCase):
     def setUp(self):
         self.ref = rich_model()
-        self.model = onnxslim.load(self.ref.SerializeToString())
+        self.model = libonnxslim.load(self.ref.SerializeToString())
         self.addCleanup(self.model.close)
         self.graph = self.model.graph
         self.kitchen = self.graph.find_node("kitchen")
@@ -180,18 +182,18 @@ class TestRichModel(unittest.TestCase):
         self.assertEqual(a["ints"], [3, -4])
         self.assertEqual(a["empty_ints"], [])
         self.assertEqual(a["strings"], [b"u", b"", b"\x00"])
-        self.assertIsInstance(a["t"], onnxslim.Tensor)
+        self.assertIsInstance(a["t"], libonnxslim.Tensor)
         self.assertEqual(a["t"].numpy().tolist(), [[0, 1, 2], [3, 4, 5]])
         self.assertEqual([t.name for t in a["tensors"]], ["ta", "tb"])
         self.assertEqual(a["tensors"][1].strings, [b"p", b"q\x00"])
-        self.assertIsInstance(a["g"], onnxslim.Graph)
+        self.assertIsInstance(a["g"], libonnxslim.Graph)
         self.assertEqual([g.name for g in a["graphs"]], ["then_g", "else_g"])
-        self.assertIsInstance(a["sparse"], onnxslim.SparseTensor)
+        self.assertIsInstance(a["sparse"], libonnxslim.SparseTensor)
         self.assertEqual(a["sparse"].shape, (2, 3))
         self.assertEqual(a["sparse"].name, "sp")
         self.assertEqual(a["sparse"].indices.numpy().tolist(), [1, 4])
         self.assertEqual(len(a["sparses"]), 2)
-        self.assertIsInstance(a["tp"], onnxslim.Type)
+        self.assertIsInstance(a["tp"], libonnxslim.Type)
         self.assertEqual((a["tp"].kind, a["tp"].inner.shape), ("sequence", ("n", None)))
         self.assertEqual([t.kind for t in a["tps"]], ["map", "tensor"])
 
@@ -269,7 +271,7 @@ class TestRichModel(unittest.TestCase):
         g = self.graph
         w = g.find_initializer("w")
         self.assertEqual((w.dtype, w.elem_type, w.shape, w.size, w.nbytes, w.storage),
-                         ("FLOAT", onnxslim.DTYPE_FLOAT, (2, 2), 4, 16, "raw"))
+                         ("FLOAT", libonnxslim.DTYPE_FLOAT, (2, 2), 4, 16, "raw"))
         self.assertEqual(g.find_initializer("i64_typed").storage, "typed")
         scalar = g.find_initializer("scalar")
         self.assertEqual((scalar.shape, scalar.size, scalar.numpy().shape), ((), 1, ()))
@@ -279,8 +281,8 @@ class TestRichModel(unittest.TestCase):
         strs = g.find_initializer("strs")
         self.assertEqual(strs.strings, [b"hello", b"\x00\xff"])
         self.assertEqual(strs.numpy().tolist(), [[b"hello"], [b"\x00\xff"]])
-        self.assertRaises(onnxslim.Unsupported, lambda: strs.nbytes)
-        with self.assertRaises(onnxslim.TypeMismatch):
+        self.assertRaises(libonnxslim.Unsupported, lambda: strs.nbytes)
+        with self.assertRaises(libonnxslim.TypeMismatch):
             w.strings
         (sp,) = g.sparse_initializers
         self.assertEqual((sp.name, sp.shape, sp.values.numpy().tolist()),
@@ -296,7 +298,7 @@ class TestRichModel(unittest.TestCase):
                 lambda: self.model.opsets, lambda: self.model.metadata,
                 lambda: self.graph.find_node("add"), lambda: self.graph.consumers("x")]
         for use in uses:
-            with self.assertRaises(onnxslim.InvalidArgument):
+            with self.assertRaises(libonnxslim.InvalidArgument):
                 use()
         for item in items:
             self.assertIn("closed", repr(item))
@@ -307,9 +309,9 @@ class TestFiles(unittest.TestCase):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
         path = os.path.join(tmp, "m.onnx")
-        with onnxslim.load(BERT) as m:
-            m.save(path, layout=onnxslim.LAYOUT_ONE_FILE, threshold=0)
-        with onnxslim.load(path) as m:
+        with libonnxslim.load(BERT) as m:
+            m.save(path, layout=libonnxslim.LAYOUT_ONE_FILE, threshold=0)
+        with libonnxslim.load(path) as m:
             self.assertEqual(m.files, [path, os.path.realpath(path + ".data")])
             self.assertEqual(m.graph.initializers[0].storage, "external")
 

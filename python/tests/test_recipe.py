@@ -1,5 +1,7 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """examples/recipe.py on test/data/bert-tiny.onnx: its output loads, and it is the
-CLI's recipe (same fingerprint, same bytes as `onnxslim convert` with the same options)."""
+CLI's recipe (same fingerprint, same bytes as `libonnxslim convert` with the same options)."""
 
 import os
 import shutil
@@ -8,7 +10,7 @@ import sys
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import BERT, ROOT
 
 try:
@@ -37,19 +39,19 @@ class TestRecipeExample(unittest.TestCase):
         self.assertIn("roberta.embeddings.word_embeddings.weight: FLOAT -> BFLOAT16", text)
         for name in ("model.onnx", "model.bin", "model_single.onnx"):
             self.assertTrue(os.path.exists(os.path.join(self.tmp, "py", name)), name)
-        with onnxslim.load(out) as m:
+        with libonnxslim.load(out) as m:
             fp = m.fingerprint()
             self.assertEqual(m.check(), [])
             self.assertIn("BFLOAT16", [t.dtype for t in m.graph.initializers])
         self.assertIn(fp, text)
-        with onnxslim.load(os.path.join(self.tmp, "py", "model_single.onnx")) as m:
+        with libonnxslim.load(os.path.join(self.tmp, "py", "model_single.onnx")) as m:
             self.assertEqual(m.fingerprint(), fp)
         if onnx is not None:
             onnx.checker.check_model(onnx.load(out), full_check=True)
 
-        cli = os.environ.get("ONNXSLIM_CLI")
+        cli = os.environ.get("LIBONNXSLIM_CLI")
         if not cli or not os.access(cli, os.X_OK):
-            self.skipTest("ONNXSLIM_CLI (build/onnxslim) not given")
+            self.skipTest("LIBONNXSLIM_CLI (build/libonnxslim) not given")
         os.mkdir(os.path.join(self.tmp, "cli"))
         cli_out = os.path.join(self.tmp, "cli", "model.onnx")
         subprocess.run([cli, "convert", BERT, cli_out, "--gather-to", "bf16", "--round",

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Model.save() with each external_data layout and SAVE_* keyword, the SaveReport,
 merge(), save_size(); files read back by the module and by python3-onnx."""
 
@@ -6,7 +8,7 @@ import shutil
 import tempfile
 import unittest
 
-import onnxslim
+import libonnxslim
 from helpers import BERT
 
 try:
@@ -24,7 +26,7 @@ def external_keys(tensor):
 @unittest.skipIf(onnx is None, "python3-onnx and numpy are not installed")
 class TestSave(unittest.TestCase):
     def setUp(self):
-        self.m = onnxslim.load(BERT)
+        self.m = libonnxslim.load(BERT)
         self.addCleanup(self.m.close)
         self.tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.tmp)
@@ -42,13 +44,13 @@ class TestSave(unittest.TestCase):
         self.assertEqual(set(got), set(self.want))
         for name, arr in self.want.items():
             np.testing.assert_array_equal(got[name], arr)
-        with onnxslim.load(path) as m:
+        with libonnxslim.load(path) as m:
             self.assertEqual(m.fingerprint(), self.fp)
         return p
 
     def test_as_loaded(self):
         rep = self.m.save(self.path("a.onnx"))
-        self.assertIsInstance(rep, onnxslim.SaveReport)
+        self.assertIsInstance(rep, libonnxslim.SaveReport)
         self.assertEqual((len(rep), rep.entries), (0, []))
         with open(self.path("a.onnx"), "rb") as f, open(BERT, "rb") as g:
             self.assertEqual(f.read(), g.read())
@@ -81,7 +83,7 @@ class TestSave(unittest.TestCase):
         self.assertEqual(rep.locations, ["d.onnx.data"])
         below = {e.name for e in rep if e.placement == "below_threshold"}
         self.assertEqual(below, {n for n, a in self.want.items()
-                                 if a.nbytes < onnxslim.SAVE_DEFAULT_THRESHOLD})
+                                 if a.nbytes < libonnxslim.SAVE_DEFAULT_THRESHOLD})
         self.check_loads(self.path("d.onnx"))
 
     def test_per_tensor_and_flags(self):
@@ -104,9 +106,9 @@ class TestSave(unittest.TestCase):
 
     def test_merge_and_keep_storage(self):
         self.m.save(self.path("split.onnx"), external_data="one_file", threshold=0)
-        with onnxslim.load(self.path("split.onnx")) as split:
+        with libonnxslim.load(self.path("split.onnx")) as split:
             os.mkdir(self.path("other"))
-            with self.assertRaises(onnxslim.InvalidArgument):  # references would not resolve
+            with self.assertRaises(libonnxslim.InvalidArgument):  # references would not resolve
                 split.save(self.path("other/as_loaded.onnx"))
             rep = split.save(self.path("other/kept.onnx"), external_data="one_file",
                              keep_storage=True)
@@ -132,7 +134,7 @@ class TestSave(unittest.TestCase):
                ({"external_data": "one_file", "threshold": -1}, ValueError),
                ({"external_data": "one_file", "location": 5}, TypeError),
                ({"checksum": "yes"}, TypeError),
-               ({"external_data": "one_file", "layout": onnxslim.LAYOUT_ONE_FILE}, ValueError)]
+               ({"external_data": "one_file", "layout": libonnxslim.LAYOUT_ONE_FILE}, ValueError)]
         for kw, exc in bad:
             with self.subTest(**{k: repr(v) for k, v in kw.items()}):
                 self.assertRaises(exc, self.m.save, self.path("x.onnx"), **kw)
@@ -141,10 +143,10 @@ class TestSave(unittest.TestCase):
                    {"external_data": "one_file", "location": "../out.bin"}]
         for kw in lib_bad:
             with self.subTest(**{k: repr(v) for k, v in kw.items()}):
-                with self.assertRaises(onnxslim.InvalidArgument) as cm:
+                with self.assertRaises(libonnxslim.InvalidArgument) as cm:
                     self.m.save(self.path("x.onnx"), **kw)
                 self.assertTrue(cm.exception.message)
-        with self.assertRaises(onnxslim.IoError):
+        with self.assertRaises(libonnxslim.IoError):
             self.m.save(self.path("no/such/dir/x.onnx"))
         self.assertFalse(os.path.exists(self.path("x.onnx")))
         self.assertEqual(os.listdir(self.tmp), [])

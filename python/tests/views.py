@@ -1,4 +1,6 @@
-"""A model as plain Python values, read once by python3-onnx and once by onnxslim.
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""A model as plain Python values, read once by python3-onnx and once by libonnxslim.
 
 onnx_model() and slim_model() build the same nested tuples from the two
 readers, so a test compares them with one assertEqual: the model's fields,
@@ -162,7 +164,7 @@ def onnx_model(m):
             onnx_graph(m.graph))
 
 
-# ---- onnxslim --------------------------------------------------------------------
+# ---- libonnxslim --------------------------------------------------------------------
 
 def slim_tensor(t):
     return (t.name, t.elem_type, t.shape, t.doc_string, t.storage, array_view(t.numpy()))

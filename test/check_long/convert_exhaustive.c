@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Exhaustive check of the FP32 -> kernels of include/onnxslim/convert.h over
  * all 2^32 FP32 bit patterns, against references that share no code with the
  * library (run by `make check-long`; about three minutes on two cores):

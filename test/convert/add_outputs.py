@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Copies a model and makes some of its internal values graph outputs too, so
 onnxruntime returns them ("probe" models for test/steps/55-convert-ort.sh).
 Nothing else changes; a value without a value_info gets a shapeless FLOAT

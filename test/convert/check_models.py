@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Checks models converted by test/convert/convert_model.c against the original,
 with python onnx and numpy only (independent of libonnxslim). For
 test/steps/55-convert-ort.sh.

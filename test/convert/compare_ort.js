@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs a make_bert.py model and its libonnxslim conversions in onnxruntime-node
 // on the same inputs and checks the converted outputs against bounds derived
 // from the precision of the stored weights. For test/steps/55-convert-ort.sh.

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Converts a model's float tensors with libonnxslim, for test/steps/55-convert-ort.sh.
  *
  *   convert_model IN.onnx OUT.onnx MODE

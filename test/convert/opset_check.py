@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Checks dtype conversions of models at old opsets (test/steps/58-convert-opset.sh).
 
   opset_check.py make DIR

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs ONNX models in onnxruntime-node on inputs given as JSON and writes
 // their outputs as JSON. Used by test/convert/opset_check.py.
 //

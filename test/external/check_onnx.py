@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Checks a model saved with external data against a single-file reference
 with python onnx (Debian's python3-onnx). Used by test/steps/56-external.sh.
 

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* A small driver over libonnxslim's external-data API for the shell steps
  * test/steps/56-external.sh and 57-external-large.sh.
  *

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* Beyond 2 GiB of external data, for test/steps/57-external-large.sh.
  *
  *   make_large make DIR     writes DIR/model.onnx and DIR/table.bin: a

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Two small models whose int64 shape tensors are easy to move to external
 data by mistake, for test/steps/56-external.sh:
 

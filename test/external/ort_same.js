@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs several make_bert.py-shaped models (inputs input_ids, attention_mask)
 // in onnxruntime-node on the same inputs and requires the outputs of every
 // model to be bitwise identical to those of the first.

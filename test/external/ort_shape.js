@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Loads and runs the models of test/external/make_shape_models.py in
 // onnxruntime-node (x = 0..15, cond = true) and requires every model's
 // output y to be bitwise identical to the first model's.

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer harnesses with the library's sources under ASan+UBSan:
 #   build/fuzz/fuzz_load      arbitrary bytes as a model
 #   build/fuzz/fuzz_external  a fixed model, its external data file fuzzed

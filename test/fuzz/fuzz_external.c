@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: a fixed model whose initializers live in one external
  * data file, and that file fuzzed. Each input is
  *   byte 0: save choices (bits 0-1 conversion target, 2 checksum key,
@@ -125,7 +127,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   const char *t = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/onnxslim-fuzz-ext-XXXXXX", t && t[0] ? t : "/tmp");
+  snprintf(dir, sizeof dir, "%s/libonnxslim-fuzz-ext-XXXXXX", t && t[0] ? t : "/tmp");
   if (!mkdtemp(dir)) abort();
   atexit(remove_dir);
   const char *subs[] = {"one", "per", "merged"};

@@ -1,3 +1,5 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: load arbitrary bytes; when they load, walk the whole
  * model through the public API, run the check, save it and require a byte-identical round
  * trip, then edit a node and require the edited model to reload. */

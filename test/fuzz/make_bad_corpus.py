@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Write a deterministic corpus of malformed ONNX ModelProto files.
 
 Usage:
@@ -763,7 +765,7 @@ def gen_absurd_dims(c, base):
           "dims [2^32,2^32,2^32]: product wraps to 0 mod 2^64")
     # Two more odd but loadable cases (raw_data shorter than dims say, and a
     # negative dim_value in value_info) live in test/data/odd/: a loader keeps
-    # them (onnxslim check reports them) and fails only when the data is read.
+    # them (libonnxslim check reports them) and fails only when the data is read.
 
 
 def gen_deep(c, b):

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Writes the seed corpus of test/fuzz/fuzz_external.c to
 test/fuzz/corpus-external/ (deterministic; rerun to regenerate).
 

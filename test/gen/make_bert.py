@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Build a small BERT / XLM-R shaped ONNX model for libonnxslim tests.
 
 The graph mimics what a PyTorch export of an XLM-RoBERTa sequence classifier

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Breaks every libonnx-testdata model in one known way per problem kind of
 onnxslim_check(), for test/steps/35-check.sh.
 

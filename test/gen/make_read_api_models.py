@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Write small ONNX models that exercise corners of the read API.
 
 Used by test/steps/30-read-api-vs-onnx.sh, which dumps each model with

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Run a make_bert.py model with onnxruntime-node and check the outputs are finite.
 //
 // Usage: node test/gen/run_ort.js MODEL.onnx [BATCH] [SEQ]

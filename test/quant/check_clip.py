@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Percentile clipping of the quantization end to end (test/steps/59-quant-clip.sh).
 
-`onnxslim convert --gather-to int8|int4 --clip-percentile P` (and --to with
+`libonnxslim convert --gather-to int8|int4 --clip-percentile P` (and --to with
 --select op:MatMul:1) on small models built here (python onnx, fixed seed),
 checked against an independent numpy reference:
 - the cap: the nearest-rank percentile of |x| over the whole tensor, rank
@@ -25,7 +27,7 @@ checked against an independent numpy reference:
 - refusals: P of 0, 100, -1, nan, inf or not a number; P with a
   floating-point target; exit 2, nothing written.
 
-Usage: check_clip.py ONNXSLIM_CLI WORKDIR [ORT_RUNNER]
+Usage: check_clip.py LIBONNXSLIM_CLI WORKDIR [ORT_RUNNER]
 """
 import json
 import os

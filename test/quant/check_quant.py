@@ -1,7 +1,9 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Quantized Gather tables and MatMul weights end to end (test/steps/59-quant.sh).
 
 Builds small models with embedding tables (python onnx, fixed seed), converts
-them with `onnxslim convert --gather-to int8|int4` in every form, and checks:
+them with `libonnxslim convert --gather-to int8|int4` in every form, and checks:
 - onnx.checker (full_check) accepts each result; downstream names unchanged;
 - the stored bytes and scales equal an independent numpy reference (scale:
   the smallest FP32/FP16 value >= amax/qmax with amax/scale <= qmax; values
@@ -24,7 +26,7 @@ them with `onnxslim convert --gather-to int8|int4` in every form, and checks:
   alpha x @ dequantized(W) + beta C; Gemms MatMulNBits cannot compute
   (transA, alpha, beta, a C not of shape [N]) refused, nothing written.
 
-Usage: check_quant.py ONNXSLIM_CLI WORKDIR [ORT_RUNNER]  (ORT_RUNNER: the
+Usage: check_quant.py LIBONNXSLIM_CLI WORKDIR [ORT_RUNNER]  (ORT_RUNNER: the
 run_ort.js path; omitted: the onnxruntime checks are skipped)
 """
 import os

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
+// SPDX-License-Identifier: MIT
 // Runs a model with one int64 input in onnxruntime-node and writes its
 // first output's values, raw little-endian FLOAT (or FLOAT16), to OUT (so a
 // caller can compare them bit for bit). Used by test/quant/check_quant.py.

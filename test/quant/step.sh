@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The body of test steps 59-quant and 59-quant-clip, sourced by them after
 # they set quant_check (the checker, a script in test/quant/) and quant_dir
 # (its work directory under $B). It needs python3-onnx and python3-numpy at
@@ -14,11 +16,11 @@ if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
   echo "0 passed, 1 failed"
   exit 1
 fi
-[ -x "$B/onnxslim" ] || make -s B="$B" all >/dev/null || { echo "FAIL setup: make all"; echo "0 passed, 1 failed"; exit 1; }
+[ -x "$B/libonnxslim" ] || make -s B="$B" all >/dev/null || { echo "FAIL setup: make all"; echo "0 passed, 1 failed"; exit 1; }
 if ! command -v node >/dev/null 2>&1 || ! ort_setup; then
   echo "FAIL setup: node and onnxruntime-node are needed (test/ort-setup.sh)"
   echo "0 passed, 1 failed"
   exit 1
 fi
 rm -rf "${B:?}/$quant_dir"
-exec "$PY" "test/quant/$quant_check" "$B/onnxslim" "$B/$quant_dir" test/quant/run_ort.js
+exec "$PY" "test/quant/$quant_check" "$B/libonnxslim" "$B/$quant_dir" test/quant/run_ort.js

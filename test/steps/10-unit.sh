@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # C unit tests, run against the shared and against the static library.
 set -u
 total_p=0 total_f=0 total_s=0 rc=0

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The test harness itself: one unit test by name (test/t.h), --list, an
 # unknown name refused with the list; test/run.sh PATTERN runs only the
 # steps whose file name contains it and still ends with the total line.

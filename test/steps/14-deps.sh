@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # `make deps` once everything is installed: silent, and no apt-get (so
 # make check, demo, check-long and bench never run apt-get by themselves
 # after the first time). An apt-get (and sudo) that record their call and

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Every model in libonnx-testdata (and our fixtures) saves byte for byte
 # identical, from a file and from a buffer.
 set -u

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Bad input gets a clear error: every file of the committed bad-input corpus
 # is refused with a parse/limit/model error that says where.
 set -u

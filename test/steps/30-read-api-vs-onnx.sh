@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Cross-check of the read API against python onnx: test/dump_model.c (public
 # libonnxslim API) and test/dump_model.py (Debian's python3-onnx) must print
 # the same canonical dump for every model of libonnx-testdata, for the

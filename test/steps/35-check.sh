@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Validation (onnxslim_check): every libonnx-testdata model and our
 # valid fixtures have zero problems; the fixture with a raw_data size
 # mismatch reports a tensor size problem; and every testdata model broken in

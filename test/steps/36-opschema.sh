@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The operator schema tables (lib/opschema/opschema_data.c) are what
 # scripts/gen-opschema.py makes from the installed onnx (python3-onnx's
 # onnx.defs): regenerated into a temporary file, any difference fails.

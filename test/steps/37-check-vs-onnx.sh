@@ -1,4 +1,6 @@
-# onnxslim check and onnx.checker.check_model(full_check=True) agree on
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# libonnxslim check and onnx.checker.check_model(full_check=True) agree on
 # every libonnx-testdata model and on mutated copies of each (other input
 # types, untyped outputs, dropped / retyped / unknown attributes, an input
 # too many, renamed ops, lowered opsets), except the differences listed
@@ -13,7 +15,7 @@ if ! "$PY" -c 'import onnx' 2>/dev/null; then
   exit 0
 fi
 tmp=$(mktemp -d)
-"$PY" test/check_vs_onnx.py "$B/onnxslim" /usr/share/libonnx-testdata/data \
+"$PY" test/check_vs_onnx.py "$B/libonnxslim" /usr/share/libonnx-testdata/data \
   test/check_vs_onnx_known.txt "$tmp/models"
 r=$?
 rm -rf "$tmp"

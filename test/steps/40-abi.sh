@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ABI discipline: exported symbols match the committed list (and nothing of
 # nanopb leaks), SONAME and symlinks, the static library exposes only the
 # API, every public header compiles alone as C99 and C++, every public
@@ -15,7 +17,7 @@ nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sed 's/@.*//' | 
 grep -v '^#' abi/onnxslim.symbols | awk 'NF {print $1}' | sort > "$tmp/listed"
 if diff -u "$tmp/listed" "$tmp/exported"; then ok "exports match abi/onnxslim.symbols"; else bad "exports differ from abi/onnxslim.symbols"; fi
 if nm -D --defined-only "$so" | awk '{print $3}' | grep -E '^pb_|^onnx_' >/dev/null; then bad "nanopb symbols exported"; else ok "no pb_* or onnx_* symbol exported"; fi
-if nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | grep -v '^onnxslim_[a-z0-9]' >/dev/null; then bad "non-onnxslim symbol exported"; else ok "only onnxslim_* exported"; fi
+if nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | grep -v '^onnxslim_[a-z0-9]' >/dev/null; then bad "non-libonnxslim symbol exported"; else ok "only onnxslim_* exported"; fi
 
 # 1b. symbol versions: each exported name carries the version node of the
 # minor release that added it (abi/onnxslim.symbols: "name 0.1.0" ->

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The guides say what the code does. test/check_docs.py: packages and
 # run-time dependencies in docs/building.md, public structs and the call
 # cycle in docs/design.md, owned objects in docs/handles.md. Here: the
@@ -71,7 +73,7 @@ ref_control "a page not generated from any header" 'docs/reference/stale.md is n
   "echo stale > docs/reference/stale.md"
 
 # README: "A model whose tensors are in external data needs no merge first"
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 fp() { "$cli" fingerprint "$1" 2>/dev/null; }
 if "$cli" split test/data/bert-tiny.onnx "$tmp/s.onnx" --threshold 0 > /dev/null 2>&1 &&
    "$cli" convert "$tmp/s.onnx" "$tmp/c.onnx" --to fp16 > /dev/null &&

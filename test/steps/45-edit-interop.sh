@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Edits must keep models valid and their numerics unchanged. test/edit_interop.c
 # applies three edits with the public API to libonnx-testdata models:
 #   cast     a same-type Cast after every typed graph input (insert_cast_after)

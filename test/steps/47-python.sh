@@ -1,4 +1,6 @@
-# The Python module python/onnxslim (ctypes over the shared library):
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# The Python module python/libonnxslim (ctypes over the shared library):
 # python/tests/test_*.py with unittest, through python/tests/run.py, which
 # prints the summary line. Constants checked against the headers, the read
 # API against python3-onnx (test/data/bert-tiny.onnx, libonnx-testdata),
@@ -24,5 +26,5 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   # a failed setup leaves ORT_NODE_MODULES unset: test_ort then fails (required)
   ort_setup >/dev/null || echo "ort_setup failed: npm install onnxruntime-node@$ORT_VERSION"
 fi
-PYTHONPATH=python ONNXSLIM_LIBRARY="$lib" ONNXSLIM_CLI="$(cd "$B" && pwd)/onnxslim" \
-  ONNXSLIM_REQUIRE_ORT=$require_ort "$PY" python/tests/run.py
+PYTHONPATH=python LIBONNXSLIM_LIBRARY="$lib" LIBONNXSLIM_CLI="$(cd "$B" && pwd)/libonnxslim" \
+  LIBONNXSLIM_REQUIRE_ORT=$require_ort "$PY" python/tests/run.py

@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # make install into a temporary prefix (and a DESTDIR staging tree), then
 # build and run the example against the installed copy using only
-# pkg-config --cflags --libs onnxslim, with the shared and the static library.
+# pkg-config --cflags --libs libonnxslim, with the shared and the static library.
 set -u
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
@@ -11,19 +13,19 @@ root_dir=$PWD
 B=${B:-build}
 if make -s install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok "make install PREFIX=$prefix"; else cat "$tmp/install.log"; bad "make install"; fi
 for f in include/onnxslim.h include/onnxslim/model.h lib/libonnxslim.so lib/libonnxslim.a \
-         lib/pkgconfig/onnxslim.pc bin/onnxslim; do
+         lib/pkgconfig/libonnxslim.pc bin/libonnxslim; do
   [ -e "$prefix/$f" ] && ok "installed $f" || bad "missing $f"
 done
 real=$(ls "$prefix/lib" | grep -E '^libonnxslim\.so\.[0-9]+\.[0-9]+\.[0-9]+$')
 [ -n "$real" ] && [ -L "$prefix/lib/libonnxslim.so.0" ] && ok "installed $real with symlinks" || bad "installed real file/symlinks"
 # pkg-config must find this install first, whatever the caller's environment
-# says: the caller's search path could hold another onnxslim.pc, a sysroot
+# says: the caller's search path could hold another libonnxslim.pc, a sysroot
 # would be prefixed to every path it prints, and a replaced default search
 # path would hide the system's .pc files.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
-[ "$(pkg-config --modversion onnxslim)" = "$(sed -n 's/^#define ONNXSLIM_VERSION_STRING "\(.*\)"/\1/p' include/onnxslim/version.h)" ] && ok "pkg-config --modversion" || bad "pkg-config version"
-if cc -std=c11 examples/summary.c $(pkg-config --cflags --libs onnxslim) -o "$tmp/summary" &&
+[ "$(pkg-config --modversion libonnxslim)" = "$(sed -n 's/^#define ONNXSLIM_VERSION_STRING "\(.*\)"/\1/p' include/onnxslim/version.h)" ] && ok "pkg-config --modversion" || bad "pkg-config version"
+if cc -std=c11 examples/summary.c $(pkg-config --cflags --libs libonnxslim) -o "$tmp/summary" &&
    LD_LIBRARY_PATH="$prefix/lib" "$tmp/summary" test/data/bert-tiny.onnx "$tmp/copy.onnx" > "$tmp/out.txt" &&
    cmp -s test/data/bert-tiny.onnx "$tmp/copy.onnx" && grep -q 'input_ids' "$tmp/out.txt"; then
   ok "example built with pkg-config against the installed shared library"
@@ -32,28 +34,28 @@ else
 fi
 # the binary must have picked the installed library, not the build tree
 LD_LIBRARY_PATH="$prefix/lib" ldd "$tmp/summary" | grep -q "$prefix/lib/libonnxslim.so.0" && ok "example resolves the installed libonnxslim.so.0" || bad "example library resolution"
-if cc -std=c11 examples/summary.c $(pkg-config --cflags onnxslim) "$prefix/lib/libonnxslim.a" $(pkg-config --libs-only-l --static onnxslim | sed 's/-lonnxslim//') -o "$tmp/summary-static" &&
-   "$tmp/summary-static" test/data/bert-tiny.onnx > /dev/null && ! ldd "$tmp/summary-static" | grep -q onnxslim; then
+if cc -std=c11 examples/summary.c $(pkg-config --cflags libonnxslim) "$prefix/lib/libonnxslim.a" $(pkg-config --libs-only-l --static libonnxslim | sed 's/-lonnxslim//') -o "$tmp/summary-static" &&
+   "$tmp/summary-static" test/data/bert-tiny.onnx > /dev/null && ! ldd "$tmp/summary-static" | grep -q libonnxslim; then
   ok "example linked statically against the installed libonnxslim.a"
 else
   bad "example against installed static library"
 fi
-"$prefix/bin/onnxslim" info test/data/bert-tiny.onnx > /dev/null && ok "installed onnxslim command runs" || bad "installed onnxslim command"
+"$prefix/bin/libonnxslim" info test/data/bert-tiny.onnx > /dev/null && ok "installed libonnxslim command runs" || bad "installed libonnxslim command"
 # the manual page and the bash completion (checked against the command by
 # step 63-cli-docs): installed as they are in the tree, found where man and
 # bash-completion look
-cmp -s man/onnxslim.1 "$prefix/share/man/man1/onnxslim.1" && ok "installed share/man/man1/onnxslim.1" ||
-  bad "missing or different share/man/man1/onnxslim.1"
+cmp -s man/libonnxslim.1 "$prefix/share/man/man1/libonnxslim.1" && ok "installed share/man/man1/libonnxslim.1" ||
+  bad "missing or different share/man/man1/libonnxslim.1"
 if command -v man > /dev/null 2>&1; then
-  [ "$(MANPATH="$prefix/share/man" man -w onnxslim 2>&1)" = "$prefix/share/man/man1/onnxslim.1" ] &&
-    ok "man -w onnxslim finds it with MANPATH=$prefix/share/man" || bad "man -w onnxslim"
+  [ "$(MANPATH="$prefix/share/man" man -w libonnxslim 2>&1)" = "$prefix/share/man/man1/libonnxslim.1" ] &&
+    ok "man -w libonnxslim finds it with MANPATH=$prefix/share/man" || bad "man -w libonnxslim"
 fi
-comp="$prefix/share/bash-completion/completions/onnxslim"
-if cmp -s completion/onnxslim.bash "$comp" &&
-   [ "$(bash --norc --noprofile -c '. "$1" && complete -p onnxslim' x "$comp")" = "complete -F _onnxslim onnxslim" ]; then
-  ok "installed share/bash-completion/completions/onnxslim (registers _onnxslim in bash)"
+comp="$prefix/share/bash-completion/completions/libonnxslim"
+if cmp -s completion/libonnxslim.bash "$comp" &&
+   [ "$(bash --norc --noprofile -c '. "$1" && complete -p libonnxslim' x "$comp")" = "complete -F _onnxslim libonnxslim" ]; then
+  ok "installed share/bash-completion/completions/libonnxslim (registers _onnxslim in bash)"
 else
-  bad "bash completion in share/bash-completion/completions/onnxslim"
+  bad "bash completion in share/bash-completion/completions/libonnxslim"
 fi
 # the Python package: where Debian's python3 looks for PREFIX, imported with
 # /usr/bin/python3 from outside the tree, with nothing in the environment
@@ -64,14 +66,14 @@ pyver=$($PY -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 version=$(sed -n 's/^#define ONNXSLIM_VERSION_STRING "\(.*\)"/\1/p' include/onnxslim/version.h)
 pyimport() { # SITE [ENV...]: version, library_path and the package's file, one a line
   site=$1; shift
-  (cd / && env -u ONNXSLIM_LIBRARY -u LD_LIBRARY_PATH PYTHONPATH="$site" "$@" $PY -c \
-    'import onnxslim; print(onnxslim.__version__); print(onnxslim.library_path); print(onnxslim.__file__)')
+  (cd / && env -u LIBONNXSLIM_LIBRARY -u LD_LIBRARY_PATH PYTHONPATH="$site" "$@" $PY -c \
+    'import libonnxslim; print(libonnxslim.__version__); print(libonnxslim.library_path); print(libonnxslim.__file__)')
 }
 site="$prefix/lib/python$pyver/dist-packages"
 if out=$(pyimport "$site" 2>&1) && printf '%s\n' "$out" | sed 's/^/  /' &&
    [ "$(printf '%s\n' "$out" | sed -n 1p)" = "$version" ] &&
    [ "$(printf '%s\n' "$out" | sed -n 2p)" = "$prefix/lib/libonnxslim.so.0" ] &&
-   [ "$(printf '%s\n' "$out" | sed -n 3p)" = "$site/onnxslim/__init__.py" ]; then
+   [ "$(printf '%s\n' "$out" | sed -n 3p)" = "$site/libonnxslim/__init__.py" ]; then
   ok "installed python package imports from / and loads $prefix/lib/libonnxslim.so.0"
 else
   echo "$out"; bad "installed python package (PYTHONPATH=$site)"
@@ -90,7 +92,7 @@ while IFS= read -r line; do
   case $line in *pkg-config*) libpath="$prefix/lib" ;; esac
   if sh -c "$cmd" > "$tmp/doc-cc.log" 2>&1 &&
      LD_LIBRARY_PATH="$libpath" "$tmp/docapp" test/data/bert-tiny.onnx > /dev/null &&
-     { ! printf '%s' "$line" | grep -q 'libonnxslim\.a' || ! ldd "$tmp/docapp" | grep -q onnxslim; }; then
+     { ! printf '%s' "$line" | grep -q 'libonnxslim\.a' || ! ldd "$tmp/docapp" | grep -q libonnxslim; }; then
     ok "docs/building.md: $line"
   else
     cat "$tmp/doc-cc.log"
@@ -98,13 +100,13 @@ while IFS= read -r line; do
   fi
 done < "$tmp/doc-cc.txt"
 # staged install: files land under DESTDIR, the .pc file names the final prefix
-if make -s install PREFIX=/opt/onnxslim DESTDIR="$tmp/stage" >/dev/null 2>&1 &&
-   [ -f "$tmp/stage/opt/onnxslim/lib/pkgconfig/onnxslim.pc" ] &&
-   [ -f "$tmp/stage/opt/onnxslim/share/man/man1/onnxslim.1" ] &&
-   [ -f "$tmp/stage/opt/onnxslim/share/bash-completion/completions/onnxslim" ] &&
-   grep -q '^prefix=/opt/onnxslim$' "$tmp/stage/opt/onnxslim/lib/pkgconfig/onnxslim.pc" &&
-   [ ! -e /opt/onnxslim ]; then
-  ok "make install DESTDIR= PREFIX=/opt/onnxslim stages correctly"
+if make -s install PREFIX=/opt/libonnxslim DESTDIR="$tmp/stage" >/dev/null 2>&1 &&
+   [ -f "$tmp/stage/opt/libonnxslim/lib/pkgconfig/libonnxslim.pc" ] &&
+   [ -f "$tmp/stage/opt/libonnxslim/share/man/man1/libonnxslim.1" ] &&
+   [ -f "$tmp/stage/opt/libonnxslim/share/bash-completion/completions/libonnxslim" ] &&
+   grep -q '^prefix=/opt/libonnxslim$' "$tmp/stage/opt/libonnxslim/lib/pkgconfig/libonnxslim.pc" &&
+   [ ! -e /opt/libonnxslim ]; then
+  ok "make install DESTDIR= PREFIX=/opt/libonnxslim stages correctly"
 else
   bad "DESTDIR install"
 fi
@@ -117,7 +119,7 @@ for p in /usr/local /usr; do
   st="$tmp/stage-$(basename $p)"
   if make -s install PREFIX=$p DESTDIR="$st" >"$tmp/install.log" 2>&1 &&
      printf '%s\n' "$syspath" | grep -qx "$pydir" &&
-     grep -qx "LIBDIR = \"$p/lib\"" "$st$pydir/onnxslim/_installed.py" &&
+     grep -qx "LIBDIR = \"$p/lib\"" "$st$pydir/libonnxslim/_installed.py" &&
      out=$(pyimport "$st$pydir" 2>&1) &&
      [ "$(printf '%s\n' "$out" | sed -n 2p)" = "$st$p/lib/libonnxslim.so.0" ]; then
     ok "make install PREFIX=$p DESTDIR=...: package in $pydir (on $PY's sys.path), loads the staged library"
@@ -133,20 +135,20 @@ if $PY -m venv --system-site-packages "$tmp/venv" > "$tmp/venv.log" 2>&1 &&
   ok "pip install --no-index --no-build-isolation ./python (venv --system-site-packages)"
   vsite=$("$tmp/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
   lib="$root_dir/$B/libonnxslim.so.0"
-  out=$(cd / && env -u LD_LIBRARY_PATH -u PYTHONPATH ONNXSLIM_LIBRARY="$lib" "$tmp/venv/bin/python" -c \
-    'import onnxslim; print(onnxslim.__version__); print(onnxslim.library_path); print(onnxslim.__file__)' 2>&1)
+  out=$(cd / && env -u LD_LIBRARY_PATH -u PYTHONPATH LIBONNXSLIM_LIBRARY="$lib" "$tmp/venv/bin/python" -c \
+    'import libonnxslim; print(libonnxslim.__version__); print(libonnxslim.library_path); print(libonnxslim.__file__)' 2>&1)
   if [ "$(printf '%s\n' "$out" | sed -n 1p)" = "$version" ] &&
      [ "$(printf '%s\n' "$out" | sed -n 2p)" = "$lib" ] &&
-     [ "$(printf '%s\n' "$out" | sed -n 3p)" = "$vsite/onnxslim/__init__.py" ]; then
-    ok "the venv imports its onnxslim, library from ONNXSLIM_LIBRARY"
+     [ "$(printf '%s\n' "$out" | sed -n 3p)" = "$vsite/libonnxslim/__init__.py" ]; then
+    ok "the venv imports its libonnxslim, library from LIBONNXSLIM_LIBRARY"
   else
-    echo "$out"; bad "venv import with ONNXSLIM_LIBRARY"
+    echo "$out"; bad "venv import with LIBONNXSLIM_LIBRARY"
   fi
   # the system: ctypes.util.find_library, here through LD_LIBRARY_PATH
-  out=$(cd / && env -u ONNXSLIM_LIBRARY -u PYTHONPATH LD_LIBRARY_PATH="$prefix/lib" "$tmp/venv/bin/python" -c \
-    'import onnxslim; print(onnxslim.library_path)' 2>&1)
+  out=$(cd / && env -u LIBONNXSLIM_LIBRARY -u PYTHONPATH LD_LIBRARY_PATH="$prefix/lib" "$tmp/venv/bin/python" -c \
+    'import libonnxslim; print(libonnxslim.library_path)' 2>&1)
   if [ "$out" = "$prefix/lib/libonnxslim.so.0" ]; then
-    ok "the venv's onnxslim finds the system library (find_library): $out"
+    ok "the venv's libonnxslim finds the system library (find_library): $out"
   else
     echo "$out"; bad "venv import through find_library"
   fi

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The C++ wrapper (include/onnxslim.hpp) and the CMake package.
 #  - test/test_cpp.cpp, which exercises every class of the wrapper, compiled
 #    warning-free (-std=c++17 -Wall -Wextra -pedantic -Werror) by g++ and by
@@ -5,10 +7,10 @@
 #    build run, one result per test of the program;
 #  - the header refuses C++14 with a message naming C++17;
 #  - `make install` into a temporary prefix installs onnxslim.hpp and
-#    lib/cmake/onnxslim/onnxslimConfig{,Version}.cmake; a CMake project
+#    lib/cmake/libonnxslim/libonnxslimConfig{,Version}.cmake; a CMake project
 #    (test/cmake-consumer) finds it with CMAKE_PREFIX_PATH, builds a C++
-#    program against onnxslim::onnxslim and a C one against
-#    onnxslim::onnxslim_static, and both run against the installed copy;
+#    program against libonnxslim::libonnxslim and a C one against
+#    libonnxslim::libonnxslim_static, and both run against the installed copy;
 #    version requests: 0.1 and the exact version are met, the next major
 #    and a newer minor are not; examples/CMakeLists.txt builds every example;
 #  - a DESTDIR install writes the CMake files naming the final PREFIX.
@@ -71,8 +73,8 @@ else
   cat "$tmp/install.log"
   bad "make install"
 fi
-for f in include/onnxslim.hpp lib/cmake/onnxslim/onnxslimConfig.cmake \
-         lib/cmake/onnxslim/onnxslimConfigVersion.cmake; do
+for f in include/onnxslim.hpp lib/cmake/libonnxslim/libonnxslimConfig.cmake \
+         lib/cmake/libonnxslim/libonnxslimConfigVersion.cmake; do
   [ -f "$prefix/$f" ] && ok "installed $f" || bad "missing $prefix/$f"
 done
 cmp -s include/onnxslim.hpp "$prefix/include/onnxslim.hpp" || bad "installed onnxslim.hpp differs"
@@ -85,43 +87,43 @@ else
   consumer() { # LABEL REQUEST
     rm -rf "$tmp/cm-$1"
     env -u CMAKE_PREFIX_PATH cmake -S test/cmake-consumer -B "$tmp/cm-$1" -DCMAKE_PREFIX_PATH="$prefix" \
-      -DONNXSLIM_REQUEST="$2" -DONNXSLIM_SOURCE_DIR="$root" > "$tmp/cm-$1.log" 2>&1 &&
+      -DLIBONNXSLIM_REQUEST="$2" -DLIBONNXSLIM_SOURCE_DIR="$root" > "$tmp/cm-$1.log" 2>&1 &&
       cmake --build "$tmp/cm-$1" >> "$tmp/cm-$1.log" 2>&1
   }
   if consumer any ""; then
     ok "CMake project finds the package with CMAKE_PREFIX_PATH and builds"
     out=$("$tmp/cm-any/consumer_cpp" "$m" 2>&1)
-    if [ $? -eq 0 ] && [ "$out" = "onnxslim $version: 58 nodes, fingerprint $("$cli" fingerprint "$m" | awk '{print $1}')" ]; then
-      ok "C++ consumer (onnxslim::onnxslim) runs: $out"
+    if [ $? -eq 0 ] && [ "$out" = "libonnxslim $version: 58 nodes, fingerprint $("$cli" fingerprint "$m" | awk '{print $1}')" ]; then
+      ok "C++ consumer (libonnxslim::libonnxslim) runs: $out"
     else
       echo "$out"
       bad "C++ consumer output"
     fi
     ldd "$tmp/cm-any/consumer_cpp" | grep -q "$prefix/lib/libonnxslim.so.$major " &&
       ok "C++ consumer uses the installed libonnxslim.so.$major" || { ldd "$tmp/cm-any/consumer_cpp"; bad "C++ consumer library resolution"; }
-    if "$tmp/cm-any/consumer_c_static" "$m" > /dev/null && ! ldd "$tmp/cm-any/consumer_c_static" | grep -q onnxslim; then
-      ok "C consumer linked with onnxslim::onnxslim_static runs without libonnxslim.so"
+    if "$tmp/cm-any/consumer_c_static" "$m" > /dev/null && ! ldd "$tmp/cm-any/consumer_c_static" | grep -q libonnxslim; then
+      ok "C consumer linked with libonnxslim::libonnxslim_static runs without libonnxslim.so"
     else
-      bad "C consumer with onnxslim::onnxslim_static"
+      bad "C consumer with libonnxslim::libonnxslim_static"
     fi
-    grep -q "^onnxslim_VERSION=$version\$" "$tmp/cm-any.log" &&
-      ok "onnxslim_VERSION is $version" || bad "onnxslim_VERSION not $version"
+    grep -q "^libonnxslim_VERSION=$version\$" "$tmp/cm-any.log" &&
+      ok "libonnxslim_VERSION is $version" || bad "libonnxslim_VERSION not $version"
   else
     tail -n 30 "$tmp/cm-any.log"
     bad "CMake project against the installed package"
   fi
   for req in "0.1" "$version EXACT" "$major"; do
-    consumer req "$req" && ok "find_package(onnxslim $req) is met by $version" ||
-      { tail -n 20 "$tmp/cm-req.log"; bad "find_package(onnxslim $req)"; }
+    consumer req "$req" && ok "find_package(libonnxslim $req) is met by $version" ||
+      { tail -n 20 "$tmp/cm-req.log"; bad "find_package(libonnxslim $req)"; }
   done
   for req in "$((major + 1)).0" "$major.$(( $(echo "$version" | cut -d. -f2) + 1 ))" "0.0.1 EXACT"; do
     if consumer req "$req"; then
-      bad "find_package(onnxslim $req) is met by $version"
+      bad "find_package(libonnxslim $req) is met by $version"
     elif grep -q 'considered but not accepted' "$tmp/cm-req.log"; then
-      ok "find_package(onnxslim $req) refused: $version is not compatible"
+      ok "find_package(libonnxslim $req) refused: $version is not compatible"
     else
       tail -n 20 "$tmp/cm-req.log"
-      bad "find_package(onnxslim $req) failed for another reason"
+      bad "find_package(libonnxslim $req) failed for another reason"
     fi
   done
   # the examples, as examples/README.md says to build them with CMake
@@ -140,11 +142,11 @@ else
 fi
 # staged install: the CMake files name the final prefix, not DESTDIR
 stage="$tmp/stage"
-if make -s install PREFIX=/opt/onnxslim DESTDIR="$stage" > /dev/null 2>&1 &&
-   cfg="$stage/opt/onnxslim/lib/cmake/onnxslim/onnxslimConfig.cmake" && [ -f "$cfg" ] &&
-   grep -q '"/opt/onnxslim/lib"' "$cfg" && grep -q '"/opt/onnxslim/include"' "$cfg" &&
-   ! grep -q "$stage" "$cfg" && [ -f "$stage/opt/onnxslim/include/onnxslim.hpp" ] && [ ! -e /opt/onnxslim ]; then
-  ok "make install DESTDIR= PREFIX=/opt/onnxslim: CMake files name /opt/onnxslim"
+if make -s install PREFIX=/opt/libonnxslim DESTDIR="$stage" > /dev/null 2>&1 &&
+   cfg="$stage/opt/libonnxslim/lib/cmake/libonnxslim/libonnxslimConfig.cmake" && [ -f "$cfg" ] &&
+   grep -q '"/opt/libonnxslim/lib"' "$cfg" && grep -q '"/opt/libonnxslim/include"' "$cfg" &&
+   ! grep -q "$stage" "$cfg" && [ -f "$stage/opt/libonnxslim/include/onnxslim.hpp" ] && [ ! -e /opt/libonnxslim ]; then
+  ok "make install DESTDIR= PREFIX=/opt/libonnxslim: CMake files name /opt/libonnxslim"
 else
   bad "DESTDIR install of the CMake package"
 fi

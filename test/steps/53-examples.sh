@@ -1,11 +1,13 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Every example of examples/ (examples/README.md), built by `make examples`
 # and run:
 #  - recipe (C) and recipe-cpp (C++ wrapper) write the same three files as
-#    `onnxslim convert ... --gather-to bf16 --round truncate --external-data
+#    `libonnxslim convert ... --gather-to bf16 --round truncate --external-data
 #    --threshold 0 --location STEM.bin --also-single-file STEM_single.onnx`,
-#    byte for byte, with the fingerprint `onnxslim fingerprint` prints, and
+#    byte for byte, with the fingerprint `libonnxslim fingerprint` prints, and
 #    print the same report;
-#  - build_model's model passes `onnxslim check` and python onnx's checker,
+#  - build_model's model passes `libonnxslim check` and python onnx's checker,
 #    and onnxruntime-node computes y = Relu(x W + b) on it: the numbers are
 #    fixed in this file (worked out by hand, exact in binary);
 #  - inspect prints the nodes of If, Loop and Scan bodies indented under
@@ -22,7 +24,7 @@ fp() { "$cli" fingerprint "$1" 2>/dev/null | awk '{print $1}'; }
 mkdir -p "$tmp/cli" "$tmp/c" "$tmp/cpp"
 "$cli" convert "$m" "$tmp/cli/out.onnx" --gather-to bf16 --round truncate --external-data \
   --threshold 0 --location out.bin --also-single-file "$tmp/cli/out_single.onnx" > /dev/null 2>&1 ||
-  bad "onnxslim convert (the recipe)"
+  bad "libonnxslim convert (the recipe)"
 for prog in recipe recipe-cpp; do
   dir=$tmp/c
   [ $prog = recipe-cpp ] && dir=$tmp/cpp
@@ -35,12 +37,12 @@ for prog in recipe recipe-cpp; do
   for f in out.onnx out.bin out_single.onnx; do
     cmp -s "$tmp/cli/$f" "$dir/$f" || { same=0; echo "$prog: $f differs from the command's"; }
   done
-  [ $same -eq 1 ] && ok "$prog writes out.onnx, out.bin and out_single.onnx byte for byte as onnxslim convert" ||
-    bad "$prog output differs from onnxslim convert's"
+  [ $same -eq 1 ] && ok "$prog writes out.onnx, out.bin and out_single.onnx byte for byte as libonnxslim convert" ||
+    bad "$prog output differs from libonnxslim convert's"
   want=$(fp "$tmp/cli/out.onnx")
   if [ -n "$want" ] && [ "$(fp "$dir/out.onnx")" = "$want" ] && [ "$(fp "$dir/out_single.onnx")" = "$want" ] &&
      grep -q "fingerprint $want\$" "$dir/stdout"; then
-    ok "$prog: onnxslim fingerprint of both outputs is the command's, and $prog prints it ($want)"
+    ok "$prog: libonnxslim fingerprint of both outputs is the command's, and $prog prints it ($want)"
   else
     cat "$dir/stdout"
     bad "$prog fingerprints"
@@ -54,7 +56,7 @@ if [ -s "$tmp/c/stdout" ] &&
 else
   bad "recipe and recipe-cpp print different reports"
 fi
-"$cli" check "$tmp/c/out.onnx" > /dev/null 2>&1 && ok "recipe's model passes onnxslim check" || bad "recipe's model check"
+"$cli" check "$tmp/c/out.onnx" > /dev/null 2>&1 && ok "recipe's model passes libonnxslim check" || bad "recipe's model check"
 
 # ---- build_model.c: run in onnxruntime ----------------------------------------------------
 if "$ex/build_model" "$tmp/tiny.onnx" > "$tmp/build.out" 2>&1 && grep -q 'check: no problem' "$tmp/build.out"; then
@@ -63,8 +65,8 @@ else
   cat "$tmp/build.out"
   bad "build_model"
 fi
-"$cli" check "$tmp/tiny.onnx" > /dev/null 2>&1 && ok "build_model's model passes onnxslim check" ||
-  bad "build_model's model: onnxslim check"
+"$cli" check "$tmp/tiny.onnx" > /dev/null 2>&1 && ok "build_model's model passes libonnxslim check" ||
+  bad "build_model's model: libonnxslim check"
 if "$PY" -c 'import onnx, sys; m = onnx.load(sys.argv[1]); onnx.checker.check_model(m, full_check=True)' \
      "$tmp/tiny.onnx" 2> "$tmp/py.err"; then
   ok "build_model's model passes onnx.checker (full_check)"

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # dtype conversion end to end: a BERT / XLM-R shaped model (test/gen/make_bert.py,
 # fixed seed) converted with the library by test/convert/convert_model.c in four
 # ways, each checked three ways:

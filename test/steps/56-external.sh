@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # External data interop. test/external/ext_tool.c (the public API) saves
 # test/data/bert-tiny.onnx and a bigger make_bert.py model with external data
 # (threshold 0, align 4096; also one file per tensor with checksums, Constant

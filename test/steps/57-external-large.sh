@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Beyond 2 GiB of external data. test/external/make_large.c builds a model
 # whose Gather table of 1,000,000 x 600 FP32 (2.4 GB) lives in a sparse file
 # (ftruncate: a few rows hold values, the rest are holes), then, in one
@@ -9,7 +11,7 @@
 # (2.4 GB of unchanged bytes, copied by copy_file_range), reloads it and
 # compares. The peak RSS of each process (/usr/bin/time -f %M) must stay
 # under 512 MiB: tensor bytes are mapped and streamed, never held.
-# Then a single-file model over 2 GiB (sparse) is copied by `onnxslim
+# Then a single-file model over 2 GiB (sparse) is copied by `libonnxslim
 # convert --allow-large` and `merge --allow-large`, and refused without it.
 # The big files are removed at the end. Needs ~4 GB of free disk.
 set -u
@@ -91,7 +93,7 @@ run copy "$work/copy"
 # A single-file model over 2 GiB (one FLOAT tensor of 540,000,000 elements,
 # raw_data last in the file and sparse): the command copies it with
 # --allow-large (convert and merge), and refuses it without, naming the way.
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 big="$work/in/single.onnx"
 /usr/bin/python3 - "$big" <<'EOF'
 import sys

@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # dtype conversion and the model's opset (issue 15, point 4): BFLOAT16 is
 # accepted by Cast, Gather, Constant and most ops only from opset 13, so
-# `onnxslim convert --to bf16` / `--gather-to bf16` on a model importing an
+# `libonnxslim convert --to bf16` / `--gather-to bf16` on a model importing an
 # older ai.onnx opset must exit 1 with a message naming both opsets and write
 # nothing; FP16 works at every opset. Models: gadd-9/11/12/13 (a Gather table,
 # a MatMul weight and a Constant, built by test/convert/opset_check.py) and
@@ -11,7 +13,7 @@
 set -u
 B=${B:-build}
 PY=/usr/bin/python3
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 work="$B/convert-opset"
 D=/usr/share/libonnx-testdata/data
 passed=0 failed=0 skipped=0

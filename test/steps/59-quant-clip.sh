@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Percentile clipping of the quantization (issue 12, --clip-percentile):
 # test/quant/check_clip.py converts small tables and MatMul weights with
-# `onnxslim convert ... --clip-percentile P` and checks the cap (the
+# `libonnxslim convert ... --clip-percentile P` and checks the cap (the
 # nearest-rank percentile of |x|, exact, and numpy's inverted_cdf), the
 # stored bytes, scales and saturated counts against an independent numpy
 # reference, the --json and --report counts, edge cases (P tiny, P near

@@ -1,5 +1,7 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Quantized Gather tables (issue 12): test/quant/check_quant.py builds small
-# embedding models (fixed seed), converts them with `onnxslim convert
+# embedding models (fixed seed), converts them with `libonnxslim convert
 # --gather-to int8|int4` in the standard form (DequantizeLinear at opset 21,
 # Cast and Mul below; INT4 dequantized whole before the Gather, as Gather
 # takes no INT4) and the onnxruntime form (com.microsoft.GatherBlockQuantized),

@@ -1,11 +1,13 @@
-# The onnxslim command: info prints a summary, convert with no options is a
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# The libonnxslim command: info prints a summary, convert with no options is a
 # byte-identical copy, exit status 0 / 2 (usage) / other (failure) with the
 # library's message on stderr.
 set -u
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 tmp=$(mktemp -d)
 m=test/data/bert-tiny.onnx
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # No per-chunk system calls: mapped pages are handed back (madvise) only in
 # runs of several MiB, so commands on a model of many small tensors make
 # (almost) no madvise calls, where they used to make one per string, tensor
@@ -9,7 +11,7 @@ passed=0 failed=0 skipped=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 finish() { echo "$passed passed, $failed failed, $skipped skipped"; [ "$failed" -eq 0 ]; exit $?; }
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 if ! command -v strace > /dev/null 2>&1 || ! strace -qq -e trace=none true > /dev/null 2>&1; then
   echo "strace is missing or cannot trace here (make deps installs it): skipped"
   skipped=1

@@ -1,4 +1,6 @@
-# onnxslim diff A B: model pairs that differ in one aspect each (inputs,
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# libonnxslim diff A B: model pairs that differ in one aspect each (inputs,
 # outputs, nodes named and unnamed, attributes, initializers' type, shape and
 # contents, opsets, metadata, subgraphs) and equal pairs in other storage
 # forms, each with its exit status and the exact lines listed, as text and

@@ -1,6 +1,8 @@
-# The manual page (man/onnxslim.1) and the bash completion
-# (completion/onnxslim.bash) know every command and option of `onnxslim
-# --help` / `onnxslim COMMAND --help`, the page renders without a groff
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# The manual page (man/libonnxslim.1) and the bash completion
+# (completion/libonnxslim.bash) know every command and option of `libonnxslim
+# --help` / `libonnxslim COMMAND --help`, the page renders without a groff
 # warning and its examples run, the completion works in bash:
 # test/check_cli_docs.py. Then the controls: the check fails on a new
 # option that neither documents, on a page or a completion that lacks one
@@ -23,7 +25,7 @@ control() {
   else grep '^FAIL ' "$tmp/control.log"; bad "control: $what (exit $cr) was not caught"; fi
 }
 # a command whose convert --help lists one more option
-cat > "$tmp/onnxslim" <<EOF
+cat > "$tmp/libonnxslim" <<EOF
 #!/bin/sh
 if [ "\$1" = convert ] && [ "\$2" = --help ]; then
   "$cli" "\$@" | sed 's/^      --toposort /      --frobnicate            undocumented\n&/'
@@ -31,21 +33,21 @@ else
   exec "$cli" "\$@"
 fi
 EOF
-chmod +x "$tmp/onnxslim"
-"$tmp/onnxslim" convert --help | grep -q -e '--frobnicate' || bad "the fake onnxslim lists no --frobnicate"
-control "a new convert option --frobnicate" 'frobnicate' --onnxslim "$tmp/onnxslim"
+chmod +x "$tmp/libonnxslim"
+"$tmp/libonnxslim" convert --help | grep -q -e '--frobnicate' || bad "the fake libonnxslim lists no --frobnicate"
+control "a new convert option --frobnicate" 'frobnicate' --libonnxslim "$tmp/libonnxslim"
 # the page without the .TP of split's --checksum
 awk '/^\.SS "split/ {s = 1} /^\.SS "merge/ {s = 0}
      s && /^\.TP$/ {getline t; if (t ~ /checksum/) {getline; next} print; print t; next} {print}' \
-  man/onnxslim.1 > "$tmp/no-checksum.1"
-cmp -s "$tmp/no-checksum.1" man/onnxslim.1 && bad "removing split's --checksum from the page changed nothing"
+  man/libonnxslim.1 > "$tmp/no-checksum.1"
+cmp -s "$tmp/no-checksum.1" man/libonnxslim.1 && bad "removing split's --checksum from the page changed nothing"
 control "a page without split's --checksum" 'split documents' --man "$tmp/no-checksum.1"
 # the completion without diff's --storage
-sed 's/diff) echo "--storage --json"/diff) echo "--json"/' completion/onnxslim.bash > "$tmp/comp.bash"
-cmp -s "$tmp/comp.bash" completion/onnxslim.bash && bad "removing diff's --storage from the completion changed nothing"
-control "a completion without diff's --storage" 'onnxslim diff -<TAB>' --completion "$tmp/comp.bash"
+sed 's/diff) echo "--storage --json"/diff) echo "--json"/' completion/libonnxslim.bash > "$tmp/comp.bash"
+cmp -s "$tmp/comp.bash" completion/libonnxslim.bash && bad "removing diff's --storage from the completion changed nothing"
+control "a completion without diff's --storage" 'libonnxslim diff -<TAB>' --completion "$tmp/comp.bash"
 # a page groff warns about (an unknown request)
-sed 's/^\.SH EXAMPLES$/.XYZZY\n&/' man/onnxslim.1 > "$tmp/warn.1"
+sed 's/^\.SH EXAMPLES$/.XYZZY\n&/' man/libonnxslim.1 > "$tmp/warn.1"
 control "a page with an unknown request" 'groff' --man "$tmp/warn.1"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

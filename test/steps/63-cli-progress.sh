@@ -1,4 +1,6 @@
-# Progress and --quiet of the onnxslim command, on a real terminal: under
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# Progress and --quiet of the libonnxslim command, on a real terminal: under
 # script(1) (a pty) a load, a conversion and a save of a 128 MiB model each
 # draw updating lines on stderr ("\r", percent, bytes done of total, rate,
 # time left) and erase them; with stderr a file nothing of it is printed;
@@ -14,11 +16,11 @@ if ! command -v script >/dev/null 2>&1; then
   exit 0
 fi
 lib="$root/$B/libonnxslim.so.0"
-if ! PYTHONPATH="$root/python" ONNXSLIM_LIBRARY="$lib" "$PY" - "$m" "$tmp/big.onnx" <<'EOF'
+if ! PYTHONPATH="$root/python" LIBONNXSLIM_LIBRARY="$lib" "$PY" - "$m" "$tmp/big.onnx" <<'EOF'
 import sys
 import numpy as np
-import onnxslim
-with onnxslim.load(sys.argv[1]) as m:
+import libonnxslim
+with libonnxslim.load(sys.argv[1]) as m:
     for i in range(32):
         m.graph.add_initializer("big%d" % i,
                                 np.random.default_rng(i).standard_normal(1 << 20, dtype=np.float32))

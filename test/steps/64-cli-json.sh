@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # --json of info, check, fingerprint, diff, convert, split and merge: every
 # document parsed by python's json module and checked against the tables of
 # docs/json.md both ways (no undocumented member, none missing, types and

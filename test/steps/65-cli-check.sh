@@ -1,4 +1,6 @@
-# The onnxslim check command: "MODEL: ok" and exit 0 for a valid model; one
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# The libonnxslim check command: "MODEL: ok" and exit 0 for a valid model; one
 # "LOCATION: MESSAGE" line per problem on stdout and exit 1 for a broken one;
 # exit 2 on a usage error; exit 3 with the library's message on stderr when
 # the model cannot be read.
@@ -8,7 +10,7 @@ PY=/usr/bin/python3
 passed=0 failed=0 skipped=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 tmp=$(mktemp -d)
 
 m=test/data/bert-tiny.onnx

@@ -1,8 +1,10 @@
-# onnxslim convert with dtype conversion: --gather-to (the published recipe),
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# libonnxslim convert with dtype conversion: --gather-to (the published recipe),
 # --to with --select, --min-size, --policy, --round, --saturate,
 # --flush-subnormals, --report; each result is inspected with python onnx
 # (dtypes of initializers, Casts after Gathers, onnx.checker) and with
-# `onnxslim check`. Usage errors exit 2; a failure exits 1 with the library's
+# `libonnxslim check`. Usage errors exit 2; a failure exits 1 with the library's
 # message on stderr.
 set -u
 B=${B:-build}
@@ -11,7 +13,7 @@ passed=0 failed=0 skipped=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "skip $1"; }
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 tmp=$(mktemp -d)
 m=test/data/bert-tiny.onnx
 WE=roberta.embeddings.word_embeddings.weight
@@ -61,7 +63,7 @@ done
 # ---- --gather-to (the recipe) ------------------------------------------------------
 "$cli" convert "$m" "$tmp/g.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && [ ! -s "$tmp/e" ] && ok "--gather-to bf16: exit 0, quiet" || bad "--gather-to bf16 exit $r: $(cat "$tmp/o" "$tmp/e")"
-"$cli" check "$tmp/g.onnx" > /dev/null 2>&1 && ok "--gather-to bf16: onnxslim check passes" || bad "--gather-to bf16: check"
+"$cli" check "$tmp/g.onnx" > /dev/null 2>&1 && ok "--gather-to bf16: libonnxslim check passes" || bad "--gather-to bf16: check"
 if [ $have_py -eq 1 ]; then
   py '
 m = load(sys.argv[1]); d = dtypes(m)
@@ -144,7 +146,7 @@ check(sys.argv[1])' "$tmp/cb.onnx" "$WE" && ok "--policy cast-before: Cast(FLOAT
   # refuses it (schema check), also with --no-verify; nothing written
   "$cli" convert "$m" "$tmp/so.onnx" --gather-to bf16 --policy storage-only --no-verify 2> "$tmp/e"; r=$?
   [ $r -eq 1 ] && [ ! -e "$tmp/so.onnx" ] &&
-    grep -q "^onnxslim: cannot convert '$m': storage-only conversion to BFLOAT16 refused: .*node\[0\] '/embeddings/word_embeddings/Gather' output\[0\] .*'output' of Gather is FLOAT, but T is BFLOAT16 .*\[type_constraint\] (and 1 more problem); the policies cast-before and cast-after-gather insert Casts instead$" "$tmp/e" &&
+    grep -q "^libonnxslim: cannot convert '$m': storage-only conversion to BFLOAT16 refused: .*node\[0\] '/embeddings/word_embeddings/Gather' output\[0\] .*'output' of Gather is FLOAT, but T is BFLOAT16 .*\[type_constraint\] (and 1 more problem); the policies cast-before and cast-after-gather insert Casts instead$" "$tmp/e" &&
     ok "--policy storage-only --no-verify: refused by the conversion (the check's message), nothing written" || bad "--policy storage-only --no-verify (exit $r): $(cat "$tmp/e")"
 
   "$cli" convert "$m" "$tmp/cag.onnx" --gather-to bf16 --policy cast-after-gather && cmp -s "$tmp/cag.onnx" "$tmp/g.onnx" &&
@@ -161,7 +163,7 @@ open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 
 EOF
   wbits() { py 'print(" ".join("%04x" % b for b in bits16(inits(load(sys.argv[1]))["W"])[:4]))' "$1"; }
   "$cli" convert "$tmp/x.onnx" "$tmp/xk.onnx" --to fp16 --report > "$tmp/rk" 2> "$tmp/e" &&
-    py 'assert dtypes(load(sys.argv[1]))["W"] == 1' "$tmp/xk.onnx" && grep -q "^onnxslim: note: kept 'W' as FLOAT: 2 of its 5 values are beyond FLOAT16's range (+-65504) and would become +-Inf; --force converts it anyway$" "$tmp/e" &&
+    py 'assert dtypes(load(sys.argv[1]))["W"] == 1' "$tmp/xk.onnx" && grep -q "^libonnxslim: note: kept 'W' as FLOAT: 2 of its 5 values are beyond FLOAT16's range (+-65504) and would become +-Inf; --force converts it anyway$" "$tmp/e" &&
     ok "fp16 default: a tensor with values beyond FP16's range stays FLOAT, a note names it" || bad "fp16 default keep: $(cat "$tmp/e")"
   "$cli" convert "$tmp/x.onnx" "$tmp/x0.onnx" --to fp16 --force --report > "$tmp/r0" &&
     [ "$(wbits "$tmp/x0.onnx")" = "7c00 fc00 0032 3e00" ] && ok "fp16 --force: overflow is Inf, subnormal kept" || bad "fp16 --force: $(wbits "$tmp/x0.onnx")"
@@ -204,8 +206,8 @@ EOF
   # names each; the flushed mean is counted by --report only
   "$cli" convert "$tmp/dmg.onnx" "$tmp/dk.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && ! grep -q 'warning: converting' "$tmp/e" && ! grep -q 'flushed' "$tmp/e" &&
-    grep -q "^onnxslim: note: kept 'bn.var' as FLOAT: 2 of its 4 values are beyond FLOAT16's range (+-65504) and would become +-Inf; --force converts it anyway$" "$tmp/e" &&
-    grep -q "^onnxslim: note: kept 'big' as FLOAT: 1 of its 1 value is beyond FLOAT16's range" "$tmp/e" &&
+    grep -q "^libonnxslim: note: kept 'bn.var' as FLOAT: 2 of its 4 values are beyond FLOAT16's range (+-65504) and would become +-Inf; --force converts it anyway$" "$tmp/e" &&
+    grep -q "^libonnxslim: note: kept 'big' as FLOAT: 1 of its 1 value is beyond FLOAT16's range" "$tmp/e" &&
     py '
 m = load(sys.argv[1]); d = dtypes(m)
 assert d["bn.var"] == 1 and d["bn.mean"] == 10 and d["bn.scale"] == 10, d
@@ -214,7 +216,7 @@ assert k == [1], k
 check(sys.argv[1])' "$tmp/dk.onnx" &&
     ok "--to fp16: bn.var and the 2^20 Constant keep FLOAT, a note names each, no warning for a flushed value" || bad "keep notes (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/dk2.onnx" --to fp16 --saturate > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q "^onnxslim: note: kept 'bn.var' as FLOAT: 2 of its 4 values are beyond FLOAT16's range (+-65504) and would saturate;" "$tmp/e" &&
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: kept 'bn.var' as FLOAT: 2 of its 4 values are beyond FLOAT16's range (+-65504) and would saturate;" "$tmp/e" &&
     cmp -s "$tmp/dk.onnx" "$tmp/dk2.onnx" && ok "--saturate without --force: the same tensors kept (65504 is no repair)" || bad "--saturate keep (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/dk3.onnx" --to fp16 --report > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && grep -q '^kept 2 tensors in their type (values out of the target type.s range; --force converts them):$' "$tmp/o" &&
@@ -230,7 +232,7 @@ assert "bn.var" not in [t["name"] for t in c["tensors"]]' "$tmp/o" && ok "--json
   # --force: the old behaviour, with the strong warning
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d0.onnx" --to fp16 --force > "$tmp/o" 2> "$tmp/e"; r=$?
   cat "$tmp/e"
-  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && grep -q '^onnxslim: warning: converting to FLOAT16 changed values beyond rounding in 2 tensors: 3 became +-Inf$' "$tmp/e" &&
+  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && grep -q '^libonnxslim: warning: converting to FLOAT16 changed values beyond rounding in 2 tensors: 3 became +-Inf$' "$tmp/e" &&
     grep -q '^  bn.var (4 values): 2 became +-Inf$' "$tmp/e" && grep -q '^  big (1 value): 1 became +-Inf$' "$tmp/e" &&
     ! grep -q 'bn.mean' "$tmp/e" && grep -q -- 'outputs may change a lot: without --force' "$tmp/e" &&
     ok "--to fp16 --force: warning names the Inf tensors and counts, not the flushed one" ||
@@ -253,13 +255,13 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   # storage-only at an opset the schema tables do not know (nothing refuses
   # it): the command warns when a converted tensor is read where FLOAT is expected
   "$cli" convert "$tmp/dmg18.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q '^onnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
+  [ $r -eq 0 ] && grep -q '^libonnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
     grep -q "^  e.g. 'bn.scale' at input 1 of BatchNormalization" "$tmp/e" &&
     ok "--policy storage-only at opset 18 (schemas unchecked): warns, naming a node that reads the tensor" || bad "storage-only warning (exit $r): $(cat "$tmp/e")"
   # a storage-only conversion whose readers expect FLOAT at a checked opset:
   # the conversion refuses it with the check's message, exit 1, nothing written
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 1 ] && [ ! -e "$tmp/d6.onnx" ] && grep -q "^onnxslim: cannot convert '.*dmg.onnx': storage-only conversion to BFLOAT16 refused: .*graph 'g' node\[0\] (BatchNormalization) input\[[0-9]\] .*\[type_constraint\]" "$tmp/e" &&
+  [ $r -eq 1 ] && [ ! -e "$tmp/d6.onnx" ] && grep -q "^libonnxslim: cannot convert '.*dmg.onnx': storage-only conversion to BFLOAT16 refused: .*graph 'g' node\[0\] (BatchNormalization) input\[[0-9]\] .*\[type_constraint\]" "$tmp/e" &&
     ! grep -q -- '--verify:' "$tmp/e" &&
     ok "storage-only conversion a schema forbids: refused by the conversion with the check's message, nothing written" || bad "storage-only refused (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d7.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
@@ -273,7 +275,7 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d5.onnx" --to bf16 --policy storage-only --select cast > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && ! grep -q 'storage-only' "$tmp/e" && py 'check(sys.argv[1])' "$tmp/d5.onnx" &&
     ok "--policy storage-only of a tensor only a Cast reads: no storage-only warning, checker ok" || bad "storage-only Cast (exit $r): $(cat "$tmp/e")"
-  grep -q "^onnxslim: warning: 1 16-bit initializer (16 B) is read only by a Cast to FLOAT" "$tmp/e" && grep -q "^  e.g. 'cast'$" "$tmp/e" &&
+  grep -q "^libonnxslim: warning: 1 16-bit initializer (16 B) is read only by a Cast to FLOAT" "$tmp/e" && grep -q "^  e.g. 'cast'$" "$tmp/e" &&
     ok "--policy storage-only of a tensor only a Cast to FLOAT reads: the fold-back warning names it" || bad "storage-only fold-back: $(cat "$tmp/e")"
   rm -f "$tmp/d4.onnx"
   "$cli" convert "$tmp/dmg18.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"
@@ -283,12 +285,12 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   # a copy, a note on stderr, --report and --json say 0
   rm -f "$tmp/d6.onnx"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to bf16 --report > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q '^onnxslim: note: nothing converted: .*no Gather table' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+  [ $r -eq 0 ] && grep -q '^libonnxslim: note: nothing converted: .*no Gather table' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
     grep -q '^converted 0 tensors:$' "$tmp/o" &&
     ok "--gather-to on a model without a Gather table: exit 0, a note, OUT a copy, --report says 0" || bad "--gather-to no table (exit $r): $(cat "$tmp/o" "$tmp/e")"
   rm -f "$tmp/d6.onnx"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to int8 --json > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q '^onnxslim: note: nothing converted: ' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+  [ $r -eq 0 ] && grep -q '^libonnxslim: note: nothing converted: ' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
     py '
 import json
 c = json.load(open(sys.argv[1]))["conversion"]
@@ -296,7 +298,7 @@ assert c["tensors"] == [] and c["total"]["tensors"] == 0 and c["kept"] == [], c'
     ok "--gather-to int8 without a Gather table: exit 0, OUT a copy, --json conversion with 0 tensors" || bad "--gather-to int8 no table (exit $r): $(cat "$tmp/o" "$tmp/e")"
   rm -f "$tmp/d6.onnx"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to int4 --allow-unpacked > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q "^onnxslim: note: nothing converted: '.*dmg.onnx' has no tensor that can be quantized" "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: nothing converted: '.*dmg.onnx' has no tensor that can be quantized" "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
     ok "--to int4 on a model with nothing to quantize: exit 0, a note, OUT a copy" || bad "--to int4 nothing (exit $r): $(cat "$tmp/e")"
   rm -f "$tmp/d6.onnx"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to int8 --select bn.var > "$tmp/o" 2> "$tmp/e"; r=$?
@@ -334,8 +336,8 @@ g = h.make_graph([h.make_node("Add", ["X", "W"], ["Y"])], "g", [h.make_tensor_va
 open(sys.argv[2], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 15)]).SerializeToString())
 EOF
   "$cli" convert "$tmp/bn.onnx" "$tmp/bn16.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q "^onnxslim: note: kept 'bn.var' as FLOAT: 1 of its 4 values is beyond FLOAT16's range" "$tmp/e" &&
-    grep -q "^onnxslim: note: kept 'k' as FLOAT: 1 of its 1 value is beyond FLOAT16's range (+-65504) and would become +-Inf" "$tmp/e" &&
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: kept 'bn.var' as FLOAT: 1 of its 4 values is beyond FLOAT16's range" "$tmp/e" &&
+    grep -q "^libonnxslim: note: kept 'k' as FLOAT: 1 of its 1 value is beyond FLOAT16's range (+-65504) and would become +-Inf" "$tmp/e" &&
     ! grep -q 'warning: converting' "$tmp/e" && ok "BatchNorm variance 9.8e7 and If-branch 2^20 to fp16: both kept, a note names each" || bad "bn keep (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$tmp/bn.onnx" "$tmp/bn16f.onnx" --to fp16 --force > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && grep -q 'changed values beyond rounding in 2 tensors: 2 became +-Inf' "$tmp/e" && ok "--force: both converted, the warning says Inf" || bad "bn --force (exit $r): $(cat "$tmp/e")"
@@ -399,7 +401,7 @@ fi
 fold='warning: [0-9]* 16-bit initializers* (.*) [a-z]* read only by a Cast to FLOAT'
 "$cli" convert "$m" "$tmp/fb.onnx" --gather-to bf16 --policy cast-before > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 0 ] && [ ! -s "$tmp/o" ] &&
-  grep -q "^onnxslim: warning: 2 16-bit initializers (.*) are read only by a Cast to FLOAT: onnxruntime's graph optimizations turn them back into FLOAT initializers" "$tmp/e" &&
+  grep -q "^libonnxslim: warning: 2 16-bit initializers (.*) are read only by a Cast to FLOAT: onnxruntime's graph optimizations turn them back into FLOAT initializers" "$tmp/e" &&
   grep -q "^  e.g. '$WE'$" "$tmp/e" &&
   grep -q 'keeps the saving with the session config entry optimization.disable_specified_optimizers=ConstantFolding;FuseFp16InitializerToFp32NodeTransformer and the CPU memory arena off' "$tmp/e" &&
   grep -q 'docs/recipe.md' "$tmp/e" &&
@@ -449,7 +451,7 @@ cmp -s "$tmp/rep.onnx" "$tmp/g.onnx" && ok "--report does not change the output"
 "$cli" convert "$m" "$tmp/k.onnx" --to fp16 --min-size 1k && "$cli" convert "$m" "$tmp/b.onnx" --to fp16 --min-size 1024 &&
   cmp -s "$tmp/k.onnx" "$tmp/b.onnx" && ok "--min-size 1k = 1024" || bad "--min-size 1k"
 "$cli" convert "$m" "$tmp/g1.onnx" --to fp16 --min-size 1G 2> "$tmp/e" && cmp -s "$m" "$tmp/g1.onnx" &&
-  grep -q "^onnxslim: note: nothing converted: '.*' has no floating-point tensor that converts to FLOAT16 of at least the --min-size$" "$tmp/e" &&
+  grep -q "^libonnxslim: note: nothing converted: '.*' has no floating-point tensor that converts to FLOAT16 of at least the --min-size$" "$tmp/e" &&
   ok "--min-size 1G: nothing that large, exit 0, a note" || bad "--min-size 1G: $(cat "$tmp/e")"
 
 # ---- usage errors: exit 2, message on stderr, OUT not written --------------------------------

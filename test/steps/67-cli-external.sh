@@ -1,4 +1,6 @@
-# onnxslim split / merge / fingerprint and convert --external-data: the
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# libonnxslim split / merge / fingerprint and convert --external-data: the
 # published recipe in one command (BF16 Gather table, every tensor in one
 # external file, plus a single-file copy), alignment of offsets, one file per
 # tensor, checksums, the size threshold, shape inputs kept inline, merging
@@ -12,7 +14,7 @@ passed=0 failed=0 skipped=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "skip $1"; }
-cli="$B/onnxslim"
+cli="$B/libonnxslim"
 tmp=$(mktemp -d)
 m=test/data/bert-tiny.onnx
 fp() { "$cli" fingerprint "$1"; }
@@ -51,7 +53,7 @@ echo "$fp_m" | grep -Eq '^[0-9a-f]{32}$' && ok "fingerprint prints 32 hex digits
 "$cli" split "$m" "$tmp/s.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 0 ] && [ -f "$tmp/s.onnx.data" ] && ok "split: exit 0, data file OUT.data" || bad "split exit $r: $(cat "$tmp/e")"
 [ "$(fp "$tmp/s.onnx")" = "$fp_m" ] && ok "split: same fingerprint" || bad "split fingerprint"
-"$cli" check "$tmp/s.onnx" > /dev/null && ok "split: onnxslim check passes" || bad "split check"
+"$cli" check "$tmp/s.onnx" > /dev/null && ok "split: libonnxslim check passes" || bad "split check"
 "$cli" merge "$tmp/s.onnx" "$tmp/sm.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 0 ] && [ "$(fp "$tmp/sm.onnx")" = "$fp_m" ] && ok "split then merge: same fingerprint as the original" || bad "merge exit $r / fingerprint"
 cmp -s "$m" "$tmp/sm.onnx" && ok "split then merge: byte-identical to $m" || bad "merge not byte-identical"
@@ -153,7 +155,7 @@ f1=$(fp "$tmp/r/out.onnx"); f2=$(fp "$tmp/r/out_single.onnx")
 [ -n "$f1" ] && [ "$f1" = "$f2" ] && [ "$f1" = "$(fp "$tmp/g.onnx")" ] &&
   ok "recipe: both models have the fingerprint of the converted model" || bad "recipe fingerprints $f1 $f2"
 "$cli" check "$tmp/r/out.onnx" > /dev/null && "$cli" check "$tmp/r/out_single.onnx" > /dev/null &&
-  ok "recipe: onnxslim check passes on both" || bad "recipe check"
+  ok "recipe: libonnxslim check passes on both" || bad "recipe check"
 cmp -s "$tmp/r/out_single.onnx" "$tmp/g.onnx" && ok "recipe: the single file equals a plain --gather-to conversion" || bad "single file differs from plain conversion"
 "$cli" merge "$tmp/r/out.onnx" "$tmp/r2.onnx" && cmp -s "$tmp/r2.onnx" "$tmp/r/out_single.onnx" &&
   ok "recipe: merging the external model gives the single file" || bad "merge of recipe output"

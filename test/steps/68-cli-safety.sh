@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The command line never writes over one of its inputs, and every file it
 # writes loads on its own:
 #  A. every command and every output path (OUT, the data file, the
@@ -6,7 +8,7 @@
 #     refused with exit 2 and a message naming both, and nothing changes on
 #     disk; per-tensor data files never take an input's name;
 #  B. every output of every command, into another directory and into the
-#     same one, loads in onnxslim and in python onnx (with its checker) and
+#     same one, loads in libonnxslim and in python onnx (with its checker) and
 #     runs in onnxruntime (when step 45 set it up);
 #  C. small things: OUT a directory, '-', a file that is not ONNX, a
 #     selection the library refuses, --toposort and check on an unsorted
@@ -40,9 +42,9 @@ refused() {
   r=$?
   after=$(state "$a")
   if [ $r -eq 2 ] && [ "$before" = "$after" ] && grep -qF -- "$want_out" "$tmp/e" && grep -qF -- "$want_in" "$tmp/e"; then
-    ok "refused (exit 2, files unchanged): onnxslim $*"
+    ok "refused (exit 2, files unchanged): libonnxslim $*"
   else
-    bad "onnxslim $*: exit $r, files $([ "$before" = "$after" ] && echo unchanged || echo CHANGED): $(cat "$tmp/e")"
+    bad "libonnxslim $*: exit $r, files $([ "$before" = "$after" ] && echo unchanged || echo CHANGED): $(cat "$tmp/e")"
   fi
 }
 refused m.onnx "'m.onnx'" convert m.onnx m.onnx
@@ -113,7 +115,7 @@ for in in m s p d; do
         outputs="$outputs $out"
         case "$args" in *--also-single-file*) outputs="$outputs $single" ;; esac
       else
-        bad "onnxslim $cmd $in.onnx $where-dir/o$n.onnx $args: $(cat "$tmp/e")"
+        bad "libonnxslim $cmd $in.onnx $where-dir/o$n.onnx $args: $(cat "$tmp/e")"
       fi
     done
   done
@@ -129,7 +131,7 @@ for f in $outputs; do
     echo "does not load: $f: $(cat "$tmp/o")"
   fi
 done
-[ $notload -eq 0 ] && [ $loaded -gt 70 ] && ok "all $loaded outputs of convert/split/merge load and check in onnxslim" || bad "$notload of $((loaded + notload)) outputs do not load"
+[ $notload -eq 0 ] && [ $loaded -gt 70 ] && ok "all $loaded outputs of convert/split/merge load and check in libonnxslim" || bad "$notload of $((loaded + notload)) outputs do not load"
 # outputs in other directories, with the input directory renamed: still load
 mv "$b/in" "$b/in-moved"
 moved_bad=0 moved_n=0
@@ -203,7 +205,7 @@ EOF
     ok "check on an unsorted graph: one line first says so and how to fix it" || bad "check unsorted: exit $r $(head -n 2 "$tmp/o")"
   "$cli" convert "$c/unsorted.onnx" "$c/sorted.onnx" --toposort > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && "$cli" check "$c/sorted.onnx" > /dev/null && "$PY" -c "import onnx,sys; onnx.checker.check_model(sys.argv[1])" "$c/sorted.onnx" &&
-    ok "convert --toposort sorts the graph (onnxslim check and python's checker pass)" || bad "--toposort: exit $r $(cat "$tmp/e")"
+    ok "convert --toposort sorts the graph (libonnxslim check and python's checker pass)" || bad "--toposort: exit $r $(cat "$tmp/e")"
   # Constant nodes with 4 KiB tensors
   "$PY" - "$c/const.onnx" <<'EOF'
 import sys, numpy as np, onnx
@@ -224,7 +226,7 @@ EOF
   # a model whose weights are all in Constant nodes: split says so instead of
   # writing a copy without a word
   "$cli" split "$c/const.onnx" "$c/k3.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q "^onnxslim: note: 1 floating-point tensor of at least --threshold bytes (4096 bytes, 4.0 KiB) is in Constant nodes and stayed in the model file; --constants moves them to external data too$" "$tmp/e" &&
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: 1 floating-point tensor of at least --threshold bytes (4096 bytes, 4.0 KiB) is in Constant nodes and stayed in the model file; --constants moves them to external data too$" "$tmp/e" &&
     ok "split of a model whose weights are Constants: a note counts them and names --constants" || bad "split Constants note (exit $r): $(cat "$tmp/e")"
   "$cli" split "$c/const.onnx" "$c/k4.onnx" --constants > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 0 ] && ! grep -q 'Constant nodes' "$tmp/e" && "$cli" split "$c/const.onnx" "$c/k5.onnx" --threshold 8K > "$tmp/o" 2> "$tmp/e" &&

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The command line on hostile files (issue 14):
 #  A. a model path that is a FIFO, a directory or a character device is
 #     refused at once (exit 1, the path and what it is named), never waited
@@ -23,9 +25,9 @@ special() {
     r=$?
     if [ $r -ne 124 ] && [ $r -ne 0 ] && grep -qF -- "$path" "$tmp/e" && grep -qF -- "$kind" "$tmp/e" &&
        [ ! -e "$tmp/out.onnx" ]; then
-      ok "onnxslim $cmd on $kind: exit $r, refused at once"
+      ok "libonnxslim $cmd on $kind: exit $r, refused at once"
     else
-      bad "onnxslim $cmd $path: exit $r$([ $r -eq 124 ] && echo ' (hung: killed by timeout)'): $(cat "$tmp/e")"
+      bad "libonnxslim $cmd $path: exit $r$([ $r -eq 124 ] && echo ' (hung: killed by timeout)'): $(cat "$tmp/e")"
     fi
   done
 }

@@ -1,4 +1,6 @@
-# A. A save over a model with external data is atomic as a pair: `onnxslim
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# A. A save over a model with external data is atomic as a pair: `libonnxslim
 # convert` saving version 2 over version 1 is killed (strace injects SIGKILL)
 # at the N-th call of each file-changing system call, for every N, and what
 # is on disk afterwards must load and have the fingerprint of version 1 or

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The fuzz harness (load, walk, save, edit, reload) replays the committed
 # bad-input corpus and the valid fixtures under ASan+UBSan: no crash, no
 # leak, no undefined behaviour; valid models must round-trip exactly.

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # Keep attacking: each libFuzzer harness (test/fuzz/fuzz_load.c: any bytes
 # as a model; test/fuzz/fuzz_external.c: a fixed model with its external
 # data file fuzzed, saved three ways and reloaded) runs for

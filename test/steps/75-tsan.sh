@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # ThreadSanitizer on the real library: the shared library built by the
 # Makefile with CFLAGS/LDFLAGS=-fsanitize=thread (clang, so the sanitizer's
 # runtime is linked into the programs only), and tests that run the library

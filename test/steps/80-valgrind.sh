@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The load/save tests under valgrind: no leak, no invalid read or write.
 set -u
 passed=0 failed=0
@@ -32,8 +34,8 @@ done
 vg "unit tests (test_core)" "$B/test/test_core"
 vg "round trip of $(ls "$tmp/corpus" | wc -l) testdata models + fixtures" "$B/roundtrip_corpus" "$tmp" "$tmp/corpus" test/data
 vg "bad-input corpus" "$B/bad_inputs" test/fuzz/corpus/*.onnx
-vg "onnxslim info" "$B/onnxslim" info test/data/bert-tiny.onnx
-vg "onnxslim convert" "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/out.onnx"
+vg "libonnxslim info" "$B/libonnxslim" info test/data/bert-tiny.onnx
+vg "libonnxslim convert" "$B/libonnxslim" convert test/data/bert-tiny.onnx "$tmp/out.onnx"
 vg "unit tests (test_check)" "$B/test/test_check"
 # valgrind emulates no AVX-512 (and says so through CPUID): the kernels'
 # dispatch must pick a path it runs, and every path it has must still give
@@ -42,16 +44,16 @@ vg "unit tests (test_convert_paths: the SIMD kernel paths valgrind runs)" "$B/te
 for t in graph node model insert cleanup; do
   vg "unit tests (test_$t)" "$B/test/test_$t"
 done
-vg "the recipe: onnxslim convert --gather-to bf16 --external-data --also-single-file" \
-  "$B/onnxslim" convert test/data/bert-tiny.onnx "$tmp/r.onnx" --gather-to bf16 --external-data \
+vg "the recipe: libonnxslim convert --gather-to bf16 --external-data --also-single-file" \
+  "$B/libonnxslim" convert test/data/bert-tiny.onnx "$tmp/r.onnx" --gather-to bf16 --external-data \
   --threshold 0 --location r.onnx.bin --also-single-file "$tmp/r_single.onnx"
-vg "onnxslim split" "$B/onnxslim" split test/data/bert-tiny.onnx "$tmp/s.onnx"
-vg "onnxslim merge (loads external data)" "$B/onnxslim" merge "$tmp/s.onnx" "$tmp/m.onnx"
-vg "onnxslim info --json" "$B/onnxslim" info --json test/data/bert-tiny.onnx
-vg "onnxslim diff (equal: single file vs external data)" "$B/onnxslim" diff test/data/bert-tiny.onnx "$tmp/s.onnx"
-vg_exit "onnxslim diff --json (the recipe's output: every tensor compared)" 1 \
-  "$B/onnxslim" diff --json --storage test/data/bert-tiny.onnx "$tmp/r.onnx"
-vg_exit "onnxslim diff (a Loop body changed)" 1 "$B/onnxslim" diff \
+vg "libonnxslim split" "$B/libonnxslim" split test/data/bert-tiny.onnx "$tmp/s.onnx"
+vg "libonnxslim merge (loads external data)" "$B/libonnxslim" merge "$tmp/s.onnx" "$tmp/m.onnx"
+vg "libonnxslim info --json" "$B/libonnxslim" info --json test/data/bert-tiny.onnx
+vg "libonnxslim diff (equal: single file vs external data)" "$B/libonnxslim" diff test/data/bert-tiny.onnx "$tmp/s.onnx"
+vg_exit "libonnxslim diff --json (the recipe's output: every tensor compared)" 1 \
+  "$B/libonnxslim" diff --json --storage test/data/bert-tiny.onnx "$tmp/r.onnx"
+vg_exit "libonnxslim diff (a Loop body changed)" 1 "$B/libonnxslim" diff \
   /usr/share/libonnx-testdata/data/node/test_loop11/model.onnx \
   /usr/share/libonnx-testdata/data/node/test_loop13_seq/model.onnx
 rm -rf "$tmp"

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 # The tests hold wherever the tree is and whatever the caller's environment:
 #  - the unit tests pass when run from a copy of the build under a mode-700
 #    directory that other users cannot enter (test_save runs a child as

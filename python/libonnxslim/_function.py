@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Model-local functions (FunctionProto)."""
 
 import ctypes
@@ -75,5 +77,5 @@ class Function(_Borrowed):
 
     def __repr__(self):
         if self._model.closed:
-            return "<onnxslim.Function (closed)>"
-        return "<onnxslim.Function %r %r>" % (self.domain, self.name)
+            return "<libonnxslim.Function (closed)>"
+        return "<libonnxslim.Function %r %r>" % (self.domain, self.name)

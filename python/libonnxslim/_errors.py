@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Errors: :class:`Error`, one subclass per error code, and the call helpers."""
 
 import os

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Type conversion (onnxslim/convert.h): Model.convert(), its report, and convert_values()."""
 
 import collections
@@ -117,7 +119,7 @@ class ConvertReport(_base._Entries):
         return [e.name for e in self._entries]
 
     def __repr__(self):
-        return "<onnxslim.ConvertReport %d tensors, %d -> %d bytes>" % (
+        return "<libonnxslim.ConvertReport %d tensors, %d -> %d bytes>" % (
             len(self), self.bytes_before, self.bytes_after)
 
 
@@ -245,7 +247,7 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     prog = _progress.make(progress)
     if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
             not n_exc and want_stats and prog is None and not forced):
-        # the published recipe's own entry point, as `onnxslim convert --gather-to`
+        # the published recipe's own entry point, as `libonnxslim convert --gather-to`
         rc = lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags)
         if rc == _C["ENOTFOUND"]:
             # all the tables there are, and there are none: not an error (as

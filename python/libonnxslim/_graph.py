@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Graphs of a model."""
 
 import ctypes
@@ -110,7 +112,7 @@ class Graph(_Borrowed):
                 for i in range(lib.onnxslim_graph_consumer_count(g, name))]
 
     def __repr__(self):
-        return "<onnxslim.Graph %r>" % (self.name if not self._model.closed else "(closed)")
+        return "<libonnxslim.Graph %r>" % (self.name if not self._model.closed else "(closed)")
 
     # ---- edits ------------------------------------------------------------------
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """ctypes declarations of the public C API (generated; do not edit).
 
 Written by scripts/gen-python-capi.py from include/onnxslim/*.h:

@@ -1,8 +1,10 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Loading libonnxslim and declaring the C functions the package uses.
 
 The shared library is looked for, in order; the first that exists is loaded:
 
-1. the path in the environment variable ``ONNXSLIM_LIBRARY`` (when set, only
+1. the path in the environment variable ``LIBONNXSLIM_LIBRARY`` (when set, only
    that: a file that does not load raises ImportError, nothing else is tried);
 2. the build tree this package sits in (``../../build/libonnxslim.so.0``
    relative to the package directory), for ``PYTHONPATH=python``;
@@ -51,9 +53,9 @@ def _candidates():
     """(path, where) pairs to try, in order; lazily, so that find_library (a
     subprocess or two, and the import of ctypes.util: tens of ms) runs only
     when nothing before it exists."""
-    env = os.environ.get("ONNXSLIM_LIBRARY")
+    env = os.environ.get("LIBONNXSLIM_LIBRARY")
     if env:
-        yield env, "ONNXSLIM_LIBRARY"
+        yield env, "LIBONNXSLIM_LIBRARY"
         return
     here = os.path.dirname(os.path.abspath(__file__))
     tree = os.path.normpath(os.path.join(here, "..", "..", "build", _SONAME))
@@ -100,9 +102,9 @@ def _load():
         if where == "system":
             path = _loaded_path(cdll, path)
         return cdll, path
-    raise ImportError("onnxslim: cannot load libonnxslim (looked at ONNXSLIM_LIBRARY, the build "
+    raise ImportError("libonnxslim: cannot load libonnxslim (looked at LIBONNXSLIM_LIBRARY, the build "
                       "tree, the install's LIBDIR and ctypes.util.find_library('onnxslim')); "
-                      "set ONNXSLIM_LIBRARY to the path of libonnxslim.so.0"
+                      "set LIBONNXSLIM_LIBRARY to the path of libonnxslim.so.0"
                       + ("; tried: " + ", ".join(tried) if tried else ""))
 
 
@@ -114,7 +116,7 @@ class _Lib:
             try:
                 fn = getattr(cdll, name)
             except AttributeError:
-                raise ImportError("onnxslim: %s has no %s: the library is older than this package"
+                raise ImportError("libonnxslim: %s has no %s: the library is older than this package"
                                   % (library_path, name)) from None
             fn.restype = restype
             fn.argtypes = argtypes

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Checking and converting Python arguments for the C calls of the edit API.
 
 ctypes converts some wrong arguments silently (an int too large for int64_t

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """libonnxslim from Python, through ctypes (nothing to compile).
 
 Load a model with :func:`load`; read it through :class:`Model`,
@@ -51,7 +53,7 @@ __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "
 #: The version string of the loaded C library, e.g. "0.1.0".
 __version__ = lib.onnxslim_version_string().decode()
 
-# The public names are documented (help(), repr) as onnxslim.X, where users
+# The public names are documented (help(), repr) as libonnxslim.X, where users
 # find them, not under the private module that defines them.
 for _name in __all__:
     _obj = globals().get(_name)

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Loading models and the :class:`Model` handle."""
 
 import ctypes
@@ -55,7 +57,7 @@ def load(path_or_bytes, base_dir=None, progress=None):
 class Model:
     """A loaded model; owns its C handle.
 
-    Use it as a context manager (``with onnxslim.load(p) as m:``) or call
+    Use it as a context manager (``with libonnxslim.load(p) as m:``) or call
     :meth:`close`; an unreachable model is freed by the garbage collector.
     After close every use of the model and of the objects read from it raises
     :class:`InvalidArgument`. While a numpy view of its data
@@ -169,7 +171,7 @@ class Model:
                 for i in range(lib.onnxslim_model_file_count(m))]
 
     def __repr__(self):
-        return "<onnxslim.Model %s>" % ("closed" if self.closed else "open")
+        return "<libonnxslim.Model %s>" % ("closed" if self.closed else "open")
 
     @property
     def graph(self):
@@ -256,7 +258,7 @@ class Model:
     # ---- edits ------------------------------------------------------------------
 
     def merge(self, path, allow_large=False, no_fsync=False, progress=None):
-        """Save with every tensor inline, external data included (``onnxslim merge``);
+        """Save with every tensor inline, external data included (``libonnxslim merge``);
         the same as ``save(path, external_data=False)``. Returns a :class:`SaveReport`."""
         return self.save(path, external_data=False, allow_large=allow_large, no_fsync=no_fsync,
                          progress=progress)
@@ -360,7 +362,7 @@ class Model:
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
         recipe, every table read as input 0 of a Gather is converted and a
-        Cast back follows each Gather (``onnxslim convert --gather-to``); a
+        Cast back follows each Gather (``libonnxslim convert --gather-to``); a
         model without one gives an empty report, as ``to`` without
         ``select`` finding nothing does.
         ``to`` ("bf16", "fp16", "fp32", "fp64" or the DTYPE_* names/values):

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Graph cleanup (onnxslim/cleanup.h): Model.toposort() and Model.remove_unused()."""
 
 import ctypes

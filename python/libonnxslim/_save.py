@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Saving (onnxslim/save.h): Model.save(), Model.merge(), Model.save_size() and the SaveReport."""
 
 import collections
@@ -63,7 +65,7 @@ class SaveReport(_base._Entries):
 
     def __repr__(self):
         moved = sum(1 for e in self._entries if e.placement == "external")
-        return "<onnxslim.SaveReport %d tensors, %d external>" % (len(self), moved)
+        return "<libonnxslim.SaveReport %d tensors, %d external>" % (len(self), moved)
 
 
 def _report(rep):

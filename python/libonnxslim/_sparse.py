@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Sparse tensors (sparse initializers and SPARSE_TENSOR attribute values)."""
 
 from . import _tensor
@@ -39,5 +41,5 @@ class SparseTensor(_Borrowed):
 
     def __repr__(self):
         if self._model.closed:
-            return "<onnxslim.SparseTensor (closed)>"
-        return "<onnxslim.SparseTensor %r %s>" % (self.name, self.shape)
+            return "<libonnxslim.SparseTensor (closed)>"
+        return "<libonnxslim.SparseTensor %r %s>" % (self.name, self.shape)

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The ``progress=`` argument of load(), Model.convert() and Model.save().
 
 A Python callable ``progress(done, total)`` becomes the C progress function

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Value infos (graph inputs, outputs, value_info) and their types."""
 
 import ctypes
@@ -79,13 +81,13 @@ class Type(_Borrowed):
 
     def __repr__(self):
         if self._model.closed:
-            return "<onnxslim.Type (closed)>"
+            return "<libonnxslim.Type (closed)>"
         kind = self.kind
         if kind in ("tensor", "sparse_tensor"):
-            return "<onnxslim.Type %s %s %s>" % (kind, self.dtype, self.shape)
+            return "<libonnxslim.Type %s %s %s>" % (kind, self.dtype, self.shape)
         if kind == "map":
-            return "<onnxslim.Type map %s -> %r>" % (self.dtype, self.inner)
-        return "<onnxslim.Type %s %r>" % (kind, self.inner)
+            return "<libonnxslim.Type map %s -> %r>" % (self.dtype, self.inner)
+        return "<libonnxslim.Type %s %r>" % (kind, self.inner)
 
 
 class ValueInfo(_Borrowed):
@@ -112,5 +114,5 @@ class ValueInfo(_Borrowed):
 
     def __repr__(self):
         if self._model.closed:
-            return "<onnxslim.ValueInfo (closed)>"
-        return "<onnxslim.ValueInfo %r %r>" % (self.name, self.type)
+            return "<libonnxslim.ValueInfo (closed)>"
+        return "<libonnxslim.ValueInfo %r %r>" % (self.name, self.type)

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Node.set_attribute(): the attribute type from the Python value, and the C setter for it."""
 
 import ctypes

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Nodes of a graph."""
 
 from . import _args, _attr, _graph
@@ -78,8 +80,8 @@ class Node(_Borrowed):
 
     def __repr__(self):
         if self._model.closed:
-            return "<onnxslim.Node (closed)>"
-        return "<onnxslim.Node %s %r>" % (self.op_type, self.name)
+            return "<libonnxslim.Node (closed)>"
+        return "<libonnxslim.Node %s %r>" % (self.op_type, self.name)
 
     # ---- edits ------------------------------------------------------------------
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """The ONNXSLIM_* constants of the C headers, in one table.
 
 ``CONSTANTS`` maps each name (without the ``ONNXSLIM_`` prefix) to its value

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Node attributes and their typed values."""
 
 import ctypes
@@ -121,5 +123,5 @@ class Attribute(_Borrowed):
 
     def __repr__(self):
         if self._model.closed:
-            return "<onnxslim.Attribute (closed)>"
-        return "<onnxslim.Attribute %r %s>" % (self.name, self.type)
+            return "<libonnxslim.Attribute (closed)>"
+        return "<libonnxslim.Attribute %r %s>" % (self.name, self.type)

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Tensors (initializers and attribute values) and their numpy views."""
 
 import ctypes
@@ -34,7 +36,7 @@ def _numpy():
     try:
         import numpy
     except ImportError as exc:
-        raise ImportError("onnxslim: Tensor.numpy() needs numpy, which cannot be imported "
+        raise ImportError("libonnxslim: Tensor.numpy() needs numpy, which cannot be imported "
                           "(Debian: apt install python3-numpy); Tensor.tobytes() works "
                           "without it") from exc
     return numpy
@@ -174,8 +176,8 @@ class Tensor(_Borrowed):
 
     def __repr__(self):
         if self._model.closed:
-            return "<onnxslim.Tensor (closed)>"
-        return "<onnxslim.Tensor %r %s %s>" % (self.name, self.dtype, self.shape)
+            return "<libonnxslim.Tensor (closed)>"
+        return "<libonnxslim.Tensor %r %s %s>" % (self.name, self.dtype, self.shape)
 
     # ---- edits ------------------------------------------------------------------
 

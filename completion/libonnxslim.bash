@@ -1,8 +1,10 @@
-# bash completion for onnxslim (completion/onnxslim.bash), installed by
-# `make install` as PREFIX/share/bash-completion/completions/onnxslim.
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+# bash completion for libonnxslim (completion/libonnxslim.bash), installed by
+# `make install` as PREFIX/share/bash-completion/completions/libonnxslim.
 # Completes the commands, each command's options, the values of options
 # that take a word from a list, and .onnx files (and directories) for the
-# models. Every option of `onnxslim COMMAND --help` must be listed here:
+# models. Every option of `libonnxslim COMMAND --help` must be listed here:
 # test step 63-cli-manpage (test/check_cli_docs.py) checks it by calling
 # _onnxslim. Needs nothing from the bash-completion package.
 
@@ -81,4 +83,4 @@ _onnxslim() {
   fi
 }
 
-complete -F _onnxslim onnxslim
+complete -F _onnxslim libonnxslim

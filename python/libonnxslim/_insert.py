@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
 """Insertion of a node on an edge (onnxslim/insert.h): Model.insert_after() and co."""
 
 import ctypes
