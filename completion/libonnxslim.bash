@@ -13,7 +13,7 @@ _onnxslim_options() { # COMMAND: its options, one word each
     info | fingerprint) echo "--json" ;;
     check) echo "--json --skip --list-checks --verify-checksums" ;;
     convert)
-      echo "--gather-to --to --select --exclude --min-size --policy --round --saturate" \
+      echo "--gather-to --to --select --exclude --min-size --policy --round --force --saturate" \
         "--flush-subnormals --block-size --format --scales --clip-percentile --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
         "--allow-large --toposort --verify --no-verify --json"

@@ -912,6 +912,14 @@ struct ConvertEntry {
   onnxslim_quant_stats quant;   /**< scale range, errors (onnxslim_convert_report_quant_stats) */
 };
 
+/** A tensor the conversion kept in its type: its values do not fit the
+ * target type (ONNXSLIM_OVERFLOW_KEEP; @since 0.2.0). */
+struct KeptEntry {
+  std::string_view name;        /**< lives as long as the report */
+  std::int32_t dtype;           /**< ONNXSLIM_DTYPE_*, unchanged */
+  onnxslim_convert_stats stats; /**< what converting it would have done */
+};
+
 /** What a conversion did, one entry per converted tensor; owns the C report. */
 class ConvertReport {
  public:
@@ -925,8 +933,20 @@ class ConvertReport {
   auto begin() const { return entries().begin(); }
   auto end() const { return entries().end(); }
   ConvertEntry operator[](std::size_t i) const { return entries()[i]; }
+  /** The tensors kept in their type (onnxslim_convert_report_kept_count()). */
+  range<const onnxslim_convert_report, KeptEntry> kept() const {
+    return {r_.get(), onnxslim_convert_report_kept_count(r_.get()), &kept_at};
+  }
 
  private:
+  static KeptEntry kept_at(const onnxslim_convert_report *r, std::size_t i) {
+    KeptEntry e{{}, 0, {}};
+    e.name = detail::str(onnxslim_convert_report_kept_name(r, i));
+    e.dtype = onnxslim_convert_report_kept_from(r, i);
+    detail::check(onnxslim_convert_stats_init(&e.stats, ONNXSLIM_CONVERT_STATS_VERSION));
+    detail::check(onnxslim_convert_report_kept_add_stats(r, i, &e.stats));
+    return e;
+  }
   static ConvertEntry entry_at(const onnxslim_convert_report *r, std::size_t i) {
     ConvertEntry e{{}, 0, 0, 0, 0, {}, false, {}};
     e.name = detail::str(onnxslim_convert_report_name(r, i));
@@ -1019,6 +1039,10 @@ struct ConvertOptions {
   unsigned int quant_flags = 0;                /**< ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
   std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
   double clip_percentile = 0; /**< 0: no clipping; else 0 < p < 100 (see onnxslim/convert.h) */
+  /** ONNXSLIM_OVERFLOW_KEEP (a tensor whose values do not fit `to` keeps its
+   * type, listed by ConvertReport::kept()) or ONNXSLIM_OVERFLOW_CONVERT
+   * (@since 0.2.0) */
+  int overflow = ONNXSLIM_OVERFLOW_KEEP;
 };
 
 /** onnxslim_save_options (onnxslim/save.h); the defaults are the library's. */
@@ -1174,6 +1198,7 @@ class Model {
     o.quant_flags = opts.quant_flags;
     o.scale_type = opts.scale_type;
     o.clip_percentile = opts.clip_percentile;
+    o.overflow = opts.overflow;
     onnxslim_convert_report *r = nullptr;
     detail::check(onnxslim_convert_model(&r, get(), &o));
     return ConvertReport(r);

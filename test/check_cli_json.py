@@ -200,7 +200,17 @@ for m in [bert, work + "/ext.onnx"]:
 # ---- convert, split, merge ---------------------------------------------------------------
 out = work + "/out"
 os.makedirs(out, exist_ok=True)
+# a BatchNorm variance FLOAT16 cannot hold: kept FLOAT, listed in conversion.kept
+bn = out + "/bn.onnx"
+_g = h.make_graph([h.make_node("BatchNormalization", ["X", "s", "b", "m", "v"], ["Y"])], "g",
+                  [h.make_tensor_value_info("X", T.FLOAT, [1, 2])],
+                  [h.make_tensor_value_info("Y", T.FLOAT, [1, 2])],
+                  [nh.from_array(np.array(v, np.float32), n) for v, n in
+                   (([1, 1], "s"), ([0, 0], "b"), ([0, 0], "m"), ([9.8e7, 1], "v"))])
+with open(bn, "wb") as f:
+    f.write(h.make_model(_g, opset_imports=[h.make_opsetid("", 15)]).SerializeToString())
 runs = [
+    ("convert --to fp16 (kept)", ["convert", bn, out + "/bn16.onnx", "--to", "fp16", "--json"]),
     ("convert recipe", ["convert", bert, out + "/r.onnx", "--gather-to", "bf16", "--round", "truncate",
                         "--external-data", "--threshold", "0", "--location", "r.bin",
                         "--also-single-file", out + "/rs.onnx", "--json"]),
@@ -219,9 +229,15 @@ for what, args in runs:
     files_ok = all(os.path.getsize(f["path"]) == f["bytes"] for f in d["files"])
     report(d["command"] == args[0] and d["output"] == args[2] and files_ok,
            "%s --json: command, output, the files written with their sizes" % what, d["files"])
+d = docs["convert --to fp16 (kept)"]
+report(bool(d) and d["conversion"]["kept"] == [{"name": "v", "type": "FLOAT", "elements": 2, "to_inf": 1,
+                                                "saturated": 0}] and
+       sorted(e["name"] for e in d["conversion"]["tensors"]) == ["b", "m", "s"],
+       "convert --json: a tensor FLOAT16 cannot hold is in conversion.kept, not in tensors",
+       d and d["conversion"])
 d = docs["convert recipe"]
 os.makedirs(out + "/text", exist_ok=True)
-t = run(*[a.replace(out, out + "/text") if isinstance(a, str) else a for a in runs[0][1] if a != "--json"]
+t = run(*[a.replace(out, out + "/text") if isinstance(a, str) else a for a in runs[1][1] if a != "--json"]
         + ["--report"]).stdout.decode()
 mm = re.search(r"converted (\d+) tensor", t)
 report(bool(mm) and int(mm.group(1)) == d["conversion"]["total"]["tensors"] == len(d["conversion"]["tensors"])

@@ -174,6 +174,9 @@ static int convert_ex(onnxslim_model *m, int32_t to, int policy, unsigned flags,
   o.exclude = excl;
   o.n_exclude = n_excl;
   o.min_size = min_size;
+  /* the tests that use this count what the kernels do, overflow included;
+   * the default (ONNXSLIM_OVERFLOW_KEEP) has tests of its own */
+  o.overflow = ONNXSLIM_OVERFLOW_CONVERT;
   return onnxslim_convert_model(rep, m, &o);
 }
 static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
@@ -1111,7 +1114,7 @@ typedef struct {
 
 TEST(options_version_1_callers) {
   init_values();
-  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 5);
+  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 6);
   /* init of version 1 writes the version-1 fields only */
   unsigned char *mem = malloc(sizeof(options_v1) + 32);
   memset(mem, 0xAB, sizeof(options_v1) + 32);
@@ -1152,7 +1155,15 @@ TEST(options_version_1_callers) {
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
   CHECK(o.version == 4 && o.report_flags == 0 && o.progress == NULL && o.progress_payload == NULL);
-  CHECK(onnxslim_convert_options_init(&o, 6) == ONNXSLIM_EINVAL); /* 5: test_quant.c */
+  /* version 6 defaults: tensors that would overflow are kept; a version-5
+   * caller's struct ends before `overflow` (5 itself: test_quant.c) */
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 6));
+  CHECK(o.version == 6 && o.clip_percentile == 0 && o.overflow == ONNXSLIM_OVERFLOW_KEEP);
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 5));
+  CHECK(o.version == 5 && o.clip_percentile == 0 && o.overflow == (int)0xABABABAB);
+  CHECK(onnxslim_convert_options_init(&o, 7) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_convert_options_init(&o, 0) == ONNXSLIM_EINVAL);
 }
 
@@ -1183,7 +1194,8 @@ TEST(options_version_2_callers) {
   CHECK(canary);
   free(mem);
   /* a version-2 struct in memory of exactly its size converts as before,
-   * with a report that has its statistics (report_flags is not read) */
+   * with a report that has its statistics (report_flags is not read), and
+   * the default of version 6: "craft", whose values overflow FP16, is kept */
   v2 = malloc(sizeof *v2);
   CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v2, 2));
   static const char *const sel[] = {"craft"};
@@ -1195,8 +1207,9 @@ TEST(options_version_2_callers) {
   onnxslim_convert_report *rep = NULL;
   CHECK_OK(onnxslim_convert_model(&rep, m, (const onnxslim_convert_options *)v2));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_add_stats(rep, 0, &st));
-  CHECK(st.count > 0 && st.max_abs_error > 0.0);
+  CHECK(onnxslim_convert_report_count(rep) == 0 && onnxslim_convert_report_kept_count(rep) == 1);
+  CHECK_OK(onnxslim_convert_report_kept_add_stats(rep, 0, &st));
+  CHECK(st.count > 0 && st.to_inf > 0 && st.max_abs_error > 0.0);
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
   free(v2);
@@ -1707,6 +1720,209 @@ TEST(report_counts_crafted_tensor) {
   onnxslim_model_free(m);
 }
 
+/* "overflowing": what --to fp16 used to turn into Inf.
+ *   y = BatchNormalization(x, bn.scale, bn.bias, bn.mean, bn.var), bn.var
+ *   holding 9.8e7 (FP16's largest finite value is 65504);
+ *   z = If(cond) { then: Constant big = 2^20, z_t = x * big } { else:
+ *   Constant half = 0.5, z_e = x * half };
+ *   w = x * tiny, tiny holding 1e-7 (an FP16 subnormal) and 1e-9 (below
+ *   half the smallest FP16 subnormal: it becomes 0). */
+static onnxslim_model *overflowing_model(void) {
+  static const float scale[2] = {1.5f, 0.5f}, bias[2] = {0.1f, -0.2f}, mean[2] = {3.0f, -1.0f},
+                     var[2] = {9.8e7f, 0.25f}, big[1] = {1048576.0f}, half[1] = {0.5f},
+                     tiny[2] = {1e-7f, 1e-9f};
+  static const int64_t d2[] = {2}, d1[] = {1}, d12[] = {1, 2};
+  pbuf g = {0}, tb = {0}, eb = {0}, n, t;
+  n = node("Constant", "c_big", NULL, NULL, "big");
+  t = tensor_raw("big", F32, d1, 1, big, sizeof big);
+  attr_tensor(&n, "value", &t);
+  add_node(&tb, &n);
+  n = node("Mul", "then_mul", "x", "big", "z_t");
+  add_node(&tb, &n);
+  pb_str(&tb, 2, "then_g");
+  add_vi(&tb, 12, "z_t", F32, d12, 2);
+  n = node("Constant", "c_half", NULL, NULL, "half");
+  t = tensor_raw("half", F32, d1, 1, half, sizeof half);
+  attr_tensor(&n, "value", &t);
+  add_node(&eb, &n);
+  n = node("Mul", "else_mul", "x", "half", "z_e");
+  add_node(&eb, &n);
+  pb_str(&eb, 2, "else_g");
+  add_vi(&eb, 12, "z_e", F32, d12, 2);
+  n = node("BatchNormalization", "bn", "x", "bn.scale", "y");
+  /* inputs 3-5 after the two node() takes */
+  {
+    pbuf m = {0};
+    pb_str(&m, 1, "x");
+    pb_str(&m, 1, "bn.scale");
+    pb_str(&m, 1, "bn.bias");
+    pb_str(&m, 1, "bn.mean");
+    pb_str(&m, 1, "bn.var");
+    pb_str(&m, 2, "y");
+    pb_str(&m, 3, "bn");
+    pb_str(&m, 4, "BatchNormalization");
+    free(n.p);
+    n = m;
+  }
+  add_node(&g, &n);
+  n = node("If", "if", "cond", NULL, "z");
+  attr_graph(&n, "then_branch", &tb);
+  attr_graph(&n, "else_branch", &eb);
+  add_node(&g, &n);
+  n = node("Mul", "mul_tiny", "x", "tiny", "w");
+  add_node(&g, &n);
+  pb_str(&g, 2, "overflowing");
+  t = tensor_raw("bn.scale", F32, d2, 1, scale, sizeof scale);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("bn.bias", F32, d2, 1, bias, sizeof bias);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("bn.mean", F32, d2, 1, mean, sizeof mean);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("bn.var", F32, d2, 1, var, sizeof var);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("tiny", F32, d2, 1, tiny, sizeof tiny);
+  pb_msg(&g, 5, &t);
+  add_vi(&g, 11, "x", F32, d12, 2);
+  add_vi(&g, 11, "cond", ONNXSLIM_DTYPE_BOOL, NULL, 0);
+  add_vi(&g, 12, "y", F32, d12, 2);
+  add_vi(&g, 12, "z", F32, d12, 2);
+  add_vi(&g, 12, "w", F32, d12, 2);
+  pbuf m = model_of(&g);
+  return from_pbuf(&m);
+}
+
+/* The names of the kept tensors of r, in order, comma-separated. */
+static const char *kept_names(const onnxslim_convert_report *r) {
+  static char buf[1024];
+  buf[0] = '\0';
+  for (size_t i = 0; i < onnxslim_convert_report_kept_count(r); i++) {
+    const char *nm = onnxslim_convert_report_kept_name(r, i);
+    if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
+    strncat(buf, nm ? nm : "(error)", sizeof buf - strlen(buf) - 1);
+  }
+  return buf;
+}
+
+/* The tensor of the Constant node producing `value` in the If's then branch. */
+static const onnxslim_tensor *then_constant(onnxslim_model *m) {
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    if (strcmp(onnxslim_node_op_type(n), "If") != 0) continue;
+    onnxslim_graph *tb = onnxslim_attr_graph(onnxslim_node_find_attr(n, "then_branch"));
+    for (size_t k = 0; tb && k < onnxslim_graph_node_count(tb); k++) {
+      onnxslim_node *c = onnxslim_graph_node(tb, k);
+      if (strcmp(onnxslim_node_op_type(c), "Constant") == 0)
+        return onnxslim_attr_tensor(onnxslim_node_find_attr(c, "value"));
+    }
+  }
+  return NULL;
+}
+
+TEST(overflow_keeps_tensors_by_default) {
+  /* the default (ONNXSLIM_OVERFLOW_KEEP): bn.var and the If branch's 2^20
+   * stay FLOAT, named among the kept tensors with what converting them would
+   * have done; the rest is converted, the subnormal included */
+  for (int sat = 0; sat < 2; sat++) {
+    onnxslim_model *m = overflowing_model();
+    REQUIRE(m);
+    onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+    o.to = F16;
+    o.flags = sat ? ONNXSLIM_CONVERT_SATURATE : 0;
+    onnxslim_convert_report *rep = NULL;
+    CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+    CHECK_STR(report_names(rep), "bn.bias,bn.mean,bn.scale,half,tiny");
+    CHECK_STR(kept_names(rep), "bn.var,big");
+    for (size_t i = 0; i < onnxslim_convert_report_kept_count(rep); i++) {
+      onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+      CHECK_OK(onnxslim_convert_report_kept_add_stats(rep, i, &st));
+      CHECK(st.count == (i == 0 ? 2u : 1u));
+      CHECK(sat ? st.saturated == 1 && st.to_inf == 0 : st.to_inf == 1 && st.saturated == 0);
+      CHECK(onnxslim_convert_report_kept_from(rep, i) == F32);
+    }
+    /* the subnormal and the underflow are converted, and counted */
+    onnxslim_convert_stats tot = ONNXSLIM_CONVERT_STATS_INIT;
+    for (size_t i = 0; i < onnxslim_convert_report_count(rep); i++)
+      CHECK_OK(onnxslim_convert_report_add_stats(rep, i, &tot));
+    CHECK(tot.flushed == 1 && tot.to_inf == 0 && tot.saturated == 0);
+    onnxslim_graph *g = onnxslim_model_graph(m);
+    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "bn.var")) == F32);
+    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "bn.mean")) == F16);
+    CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, "tiny")) == F16);
+    CHECK(onnxslim_tensor_dtype(then_constant(m)) == F32);
+    /* the kept tensor has no Cast: BatchNormalization still reads it */
+    CHECK(onnxslim_graph_consumer_count(g, "bn.var") == 1);
+    CHECK_STR(onnxslim_node_op_type(onnxslim_graph_consumer(g, "bn.var", 0)), "BatchNormalization");
+    onnxslim_convert_report_free(rep);
+    onnxslim_model_free(m);
+  }
+  /* no report: the same tensors kept */
+  onnxslim_model *m = overflowing_model();
+  REQUIRE(m);
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = F16;
+  CHECK_OK(onnxslim_convert_model(NULL, m, &o));
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "bn.var")) ==
+        F32);
+  CHECK(onnxslim_tensor_dtype(then_constant(m)) == F32);
+  onnxslim_model_free(m);
+  /* BF16 holds 9.8e7 and 2^20: nothing kept */
+  m = overflowing_model();
+  REQUIRE(m);
+  onnxslim_convert_report *rep = NULL;
+  o.to = BF16;
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  CHECK(onnxslim_convert_report_count(rep) == 7 && onnxslim_convert_report_kept_count(rep) == 0);
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+}
+
+TEST(overflow_convert_forces) {
+  /* ONNXSLIM_OVERFLOW_CONVERT: the old behaviour, 9.8e7 and 2^20 become Inf */
+  onnxslim_model *m = overflowing_model();
+  REQUIRE(m);
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = F16;
+  o.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  CHECK(onnxslim_convert_report_count(rep) == 7 && onnxslim_convert_report_kept_count(rep) == 0);
+  onnxslim_convert_stats tot = ONNXSLIM_CONVERT_STATS_INIT;
+  for (size_t i = 0; i < onnxslim_convert_report_count(rep); i++)
+    CHECK_OK(onnxslim_convert_report_add_stats(rep, i, &tot));
+  CHECK(tot.to_inf == 2);
+  onnxslim_model *r = reload(m);
+  REQUIRE(r);
+  uint16_t v[2] = {0, 0};
+  const onnxslim_tensor *var = onnxslim_graph_find_initializer(onnxslim_model_graph(r), "bn.var");
+  CHECK(onnxslim_tensor_dtype(var) == F16);
+  CHECK_OK(onnxslim_tensor_read(var, 0, v, sizeof v));
+  CHECK(v[0] == 0x7C00); /* +Inf */
+  CHECK_OK(onnxslim_tensor_read(then_constant(r), 0, v, 2));
+  CHECK(v[0] == 0x7C00);
+  onnxslim_model_free(r);
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+  /* bad values and getters */
+  m = overflowing_model();
+  REQUIRE(m);
+  o.overflow = 2;
+  CHECK(onnxslim_convert_model(&rep, m, &o) == ONNXSLIM_EINVAL && rep == NULL);
+  CHECK(onnxslim_convert_report_kept_count(NULL) == 0);
+  CHECK(onnxslim_convert_report_kept_name(NULL, 0) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  o.overflow = ONNXSLIM_OVERFLOW_KEEP;
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+  CHECK(onnxslim_convert_report_kept_name(rep, 2) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_convert_report_kept_from(rep, 2) == ONNXSLIM_DTYPE_UNDEFINED);
+  CHECK(onnxslim_convert_report_kept_add_stats(rep, 2, &st) == ONNXSLIM_ERANGE && st.count == 0);
+  CHECK(onnxslim_convert_report_kept_add_stats(rep, 0, NULL) == ONNXSLIM_EINVAL);
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+}
+
 TEST(storage_int32_data_half_types) {
   /* FP16 and BF16 values held in int32_data convert like raw ones */
   static const uint16_t h[] = {0x3C00 /* 1 */, 0xC000 /* -2 */, 0x3555 /* ~0.333 */};
@@ -1773,6 +1989,7 @@ TEST(report_without_statistics) {
   o.select = sel;
   o.n_select = 1;
   o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
+  o.overflow = ONNXSLIM_OVERFLOW_CONVERT; /* "craft" has values beyond FP16's range */
   onnxslim_convert_report *rep = NULL, *rep2 = NULL;
   CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   o.report_flags = 0;
@@ -2095,6 +2312,7 @@ TEST(large_tensor_from_file_split_statistics_and_save) {
   REQUIRE(m != NULL);
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.overflow = ONNXSLIM_OVERFLOW_CONVERT; /* the values include some BF16 cannot hold */
   onnxslim_convert_report *r = NULL;
   CHECK_OK(onnxslim_convert_model(&r, m, &o));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
@@ -2163,6 +2381,8 @@ int main(int argc, char **argv) {
   RUN(storage_subgraph_and_capture);
   RUN(storage_external_data);
   RUN(report_counts_crafted_tensor);
+  RUN(overflow_keeps_tensors_by_default);
+  RUN(overflow_convert_forces);
   RUN(storage_int32_data_half_types);
   RUN(report_without_statistics);
   RUN(truncate_needs_bf16_target);

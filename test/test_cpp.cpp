@@ -538,6 +538,27 @@ void test_convert() {
   onnxslim::ConvertOptions missing;
   missing.select = {"no_such_tensor"};
   CHECK(code_of([&] { m2.convert(missing); }) == ONNXSLIM_ENOTFOUND);
+  // a value FLOAT16 cannot hold: the tensor keeps its type, listed in kept()
+  for (int force = 0; force < 2; force++) {
+    onnxslim::Model m6 = onnxslim::Model::open(bert);
+    onnxslim_tensor *t = onnxslim_graph_initializer(onnxslim_model_graph(m6.get()), 0);
+    const float big[2] = {9.8e7f, 0.5f};
+    const std::int64_t d2[1] = {2};
+    CHECK(onnxslim_tensor_set_data(t, ONNXSLIM_DTYPE_FLOAT, d2, 1, big, sizeof big,
+                                   ONNXSLIM_COPY) == 0);
+    std::string name = onnxslim_tensor_name(t);
+    onnxslim::ConvertOptions f;
+    f.to = ONNXSLIM_DTYPE_FLOAT16;
+    f.select = {name};
+    if (force) f.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+    onnxslim::ConvertReport rk = m6.convert(f);
+    std::size_t nk = 0;
+    for (const onnxslim::KeptEntry &k : rk.kept()) {
+      CHECK(k.name == name && k.dtype == ONNXSLIM_DTYPE_FLOAT && k.stats.to_inf == 1);
+      ++nk;
+    }
+    CHECK(nk == (force ? 0u : 1u) && rk.size() == (force ? 1u : 0u));
+  }
   onnxslim::ConvertOptions bad;
   bad.to = ONNXSLIM_DTYPE_FLOAT16;
   bad.flags = ONNXSLIM_CONVERT_TRUNCATE;

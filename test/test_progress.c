@@ -238,12 +238,23 @@ TEST(convert_progress) {
   CHECK(c.n >= 8);
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
-  /* without the statistics pass there is nothing to measure: the last
-   * call only */
+  /* without the statistics pass for the report, a conversion that can
+   * overflow (FP32 -> FP16) still reads the tensors to decide which to keep
+   * (ONNXSLIM_OVERFLOW_KEEP, the default): the same meter */
   m = open_model();
   REQUIRE(m);
   memset(&c, 0, sizeof c);
   o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  CHECK(calls_ok(&c, total));
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+  /* with neither (ONNXSLIM_OVERFLOW_CONVERT) there is nothing to measure:
+   * the last call only */
+  m = open_model();
+  REQUIRE(m);
+  memset(&c, 0, sizeof c);
+  o.overflow = ONNXSLIM_OVERFLOW_CONVERT;
   CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   CHECK(c.n == 1 && c.done[0] == 0 && c.total[0] == 0);
   onnxslim_convert_report_free(rep);

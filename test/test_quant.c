@@ -102,7 +102,7 @@ TEST(options_versions) {
   memset(&o, 0x5a, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
   CHECK(o.version == 4 && o.block_size == 0x5a5a5a5a5a5a5a5aull);
-  CHECK(onnxslim_convert_options_init(&o, 6) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_options_init(&o, 7) == ONNXSLIM_EINVAL);
   /* a version-4 caller converting to INT8 gets the defaults of the rest */
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
@@ -289,6 +289,75 @@ TEST(ort_int8_offset) {
 /* A Gemm weight B [N, K] (transB 1) as MatMulNBits: the stored blobs are the
  * rows of B as they are (no transposition), C becomes the bias (input 5);
  * a Gemm MatMulNBits cannot compute (alpha 2) is refused, model unchanged. */
+/* --format ort without a block size: onnxruntime's default, 128 (a
+ * 768-wide table was refused, "give a block size"), or the largest power of
+ * two from 64 to 16 dividing a row 128 does not divide; a row none divides
+ * is refused, the model unchanged. */
+TEST(ort_default_block_size) {
+  static const size_t widths[] = {768, 48, 24};
+  static const uint64_t want[] = {128, 16, 0};
+  for (size_t w = 0; w < 3; w++) {
+    onnxslim_model *m = open_bert();
+    size_t k = widths[w], rows = 4;
+    float *v = malloc(rows * k * sizeof *v);
+    CHECK(m != NULL && v != NULL);
+    if (!m || !v) return;
+    for (size_t i = 0; i < rows * k; i++) v[i] = (float)((int)(i * 37 % 101) - 50) / 64.0f;
+    int64_t dims[2] = {(int64_t)rows, (int64_t)k};
+    CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, v,
+                                      rows * k * sizeof *v, ONNXSLIM_COPY));
+    onnxslim_convert_report *rep = NULL;
+    int rc = quantize(m, &rep, ONNXSLIM_DTYPE_INT8, 0, ONNXSLIM_QUANT_FORMAT_ORT, 0);
+    if (want[w]) {
+      CHECK_OK(rc);
+      onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
+      CHECK_OK(onnxslim_convert_report_quant_stats(rep, 0, &q));
+      CHECK(q.block_size == want[w] && q.blocks == rows * k / want[w]);
+      onnxslim_graph *g = onnxslim_model_graph(m);
+      for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+        onnxslim_node *nd = onnxslim_graph_node(g, i);
+        if (strcmp(onnxslim_node_op_type(nd), "GatherBlockQuantized") != 0) continue;
+        int64_t bsz = 0;
+        CHECK_OK(onnxslim_attr_int(onnxslim_node_find_attr(nd, "block_size"), &bsz));
+        CHECK(bsz == (int64_t)want[w]);
+      }
+    } else {
+      CHECK(rc == ONNXSLIM_EMODEL && rep == NULL);
+      CHECK(strstr(onnxslim_error_last(), "no power of two from 16 to 128 divides") != NULL);
+      CHECK(onnxslim_tensor_dtype(find(m, WORD)) == ONNXSLIM_DTYPE_FLOAT);
+    }
+    onnxslim_convert_report_free(rep);
+    free(v);
+    onnxslim_model_free(m);
+  }
+}
+
+/* Without a selection, finding nothing to quantize is not an error (as for
+ * the floating-point conversions): an empty report, the model unchanged. A
+ * selection matching nothing still is (ONNXSLIM_ENOTFOUND). */
+TEST(nothing_to_quantize) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char before[ONNXSLIM_FINGERPRINT_SIZE], after[ONNXSLIM_FINGERPRINT_SIZE];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT8;
+  o.min_size = UINT64_MAX;
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  CHECK(rep != NULL && onnxslim_convert_report_count(rep) == 0);
+  onnxslim_convert_report_free(rep);
+  static const char *const sel[] = {"no.such.tensor"};
+  o.select = sel;
+  o.n_select = 1;
+  rep = NULL;
+  CHECK(onnxslim_convert_model(&rep, m, &o) == ONNXSLIM_ENOTFOUND && rep == NULL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK_STR(after, before);
+  onnxslim_model_free(m);
+}
+
 TEST(gemm_weight_ort) {
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
@@ -1243,6 +1312,8 @@ int main(int argc, char **argv) {
   RUN(int8_bytes_match_reference);
   RUN(int4_packing_exhaustive);
   RUN(ort_int8_offset);
+  RUN(ort_default_block_size);
+  RUN(nothing_to_quantize);
   RUN(gemm_weight_ort);
   RUN(refusals_change_nothing);
   RUN(asymmetric_bytes_match_reference);

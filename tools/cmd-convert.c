@@ -200,6 +200,14 @@ static int opt_flush_subnormals(void *ctx, const char *value) {
   return 0;
 }
 
+static int opt_force(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  (void)value;
+  cs->force = 1;
+  if (!cs->needs_conversion) cs->needs_conversion = "--force";
+  return 0;
+}
+
 static int opt_external_data(void *ctx, const char *value) {
   (void)value;
   ((convert_settings *)ctx)->external = 1;
@@ -228,8 +236,9 @@ static const option_spec convert_options[] = {
      "MatMul and Gemm weights (docs/quantization.md)"},
     {"--block-size", "N", opt_block_size,
      "with int8/int4: one scale per N values of a row\n"
-     "(default: one per row; blocks need opset 21 in\n"
-     "the standard format)"},
+     "(default: one per row, 128 with --format ort as\n"
+     "onnxruntime's own default; blocks need opset 21\n"
+     "in the standard format)"},
     {"--format", "FORMAT", opt_format,
      "with int8/int4: standard (ONNX ops: Gather then\n"
      "DequantizeLinear, or Cast and Mul; default) or\n"
@@ -271,10 +280,16 @@ static const option_spec convert_options[] = {
     {"--round", "MODE", opt_round,
      "nearest (default, ties to even) or truncate\n"
      "(to bf16 only; the published recipe truncates)"},
+    {"--force", NULL, opt_force,
+     "also convert tensors with values out of TYPE's\n"
+     "range (e.g. a variance of 9.8e7 in fp16): they\n"
+     "become Inf (or saturate); by default such a\n"
+     "tensor keeps its type and a note names it"},
     {"--saturate", NULL, opt_saturate,
-     "overflow gives the largest finite value, not Inf\n"
-     "(values that become Inf, saturate or flush to 0\n"
-     "are always reported on stderr)"},
+     "with --force: overflow gives the largest finite\n"
+     "value, not Inf (values that become Inf or\n"
+     "saturate are reported on stderr; values flushed\n"
+     "to 0 are counted by --report)"},
     {"--flush-subnormals", NULL, opt_flush_subnormals, "subnormal results become zero"},
     OPT_REPORT("print what was converted (per tensor: types,\n"
                "elements, bytes, Inf/saturated/flushed/NaN\n"
@@ -328,5 +343,9 @@ const command cmd_convert = {"convert", "IN OUT",
                              "tensors in OUT.bin, plus a single-file copy):\n"
                              "  convert IN OUT --gather-to bf16 --round truncate\n"
                              "    --external-data --threshold 0 --location OUT.bin\n"
-                             "    --also-single-file OUT_single.onnx",
+                             "    --also-single-file OUT_single.onnx\n"
+                             "A --select SPEC matching nothing is an error (exit 1,\n"
+                             "nothing written); --gather-to, or --to without\n"
+                             "--select, finding nothing to convert is not (exit 0,\n"
+                             "OUT a copy, a note on stderr, --report says 0).",
                              convert_options, run_convert};

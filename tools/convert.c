@@ -135,6 +135,11 @@ int convert_settings_check(const command *cmd, convert_settings *cs, const char 
   if (quant && (cs->conv_flags & (ONNXSLIM_CONVERT_SATURATE | ONNXSLIM_CONVERT_FLUSH_SUBNORMALS)))
     return usage_error("%s: --saturate and --flush-subnormals do not apply to int8 and int4",
                        cmd->name);
+  if (quant && cs->force)
+    return usage_error(
+        "%s: --force does not apply to int8 and int4 (quantization keeps every "
+        "value finite)",
+        cmd->name);
   if ((cs->conv_flags & ONNXSLIM_CONVERT_TRUNCATE) &&
       (cs->gather_to ? cs->gather_to : cs->to) != ONNXSLIM_DTYPE_BFLOAT16)
     return usage_error("%s: --round truncate applies to conversions to bf16 only", cmd->name);
@@ -187,12 +192,14 @@ static void sb_damage(strbuf *sb, const onnxslim_convert_stats *st, const char *
 
 /*
  * On stderr, whether or not --report was given: the tensors in which the
- * conversion did more than round - finite values that became Inf, were
- * saturated or were flushed to zero - the worst first, and what to do
- * about it. Nothing when every value was only rounded.
+ * conversion turned finite values into Inf or saturated them (only with
+ * --force: else such tensors are kept in their type), the worst first, and
+ * what to do about it. Values flushed to zero (subnormal results, or below
+ * the target's subnormal range: an absolute error under the smallest
+ * normal value) are counted by --report only: they do not change outputs
+ * much, and a warning for them teaches users to ignore warnings.
  */
-static void warn_damage(const onnxslim_convert_report *rep, const convert_settings *cs,
-                        int32_t to) {
+static void warn_damage(const onnxslim_convert_report *rep, int32_t to) {
   size_t i, n = onnxslim_convert_report_count(rep), nd = 0;
   damaged *d = xmalloc_array(n ? n : 1, sizeof *d);
   onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
@@ -205,7 +212,7 @@ static void warn_damage(const onnxslim_convert_report *rep, const convert_settin
     const char *nm = onnxslim_convert_report_name(rep, i);
     onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
     if (!nm || onnxslim_convert_report_add_stats(rep, i, &st) != ONNXSLIM_OK ||
-        !(st.to_inf || st.saturated || st.flushed))
+        !(st.to_inf || st.saturated))
       continue;
     d[nd].name = nm ? nm : "?";
     d[nd++].st = st;
@@ -229,17 +236,38 @@ static void warn_damage(const onnxslim_convert_report *rep, const convert_settin
     if (nd > WARN_WORST)
       fprintf(stderr, "  and %zu more tensor%s (--report lists every tensor)\n", nd - WARN_WORST,
               nd - WARN_WORST == 1 ? "" : "s");
-    fprintf(
-        stderr,
-        "%s: the model's outputs may change a lot: %s--exclude SPEC keeps tensors as they are%s\n",
-        progname,
-        total.to_inf && !(cs->conv_flags & ONNXSLIM_CONVERT_SATURATE)
-            ? "--saturate keeps overflowing values finite, "
-            : "",
-        to == ONNXSLIM_DTYPE_FLOAT16 ? " (bf16 has FP32's range)" : "");
+    fprintf(stderr,
+            "%s: the model's outputs may change a lot: without --force such tensors keep their "
+            "type%s\n",
+            progname, to == ONNXSLIM_DTYPE_FLOAT16 ? " (bf16 has FP32's range)" : "");
   }
   free(d);
   sb_free(&sb);
+  sb_free(&name);
+}
+
+/* A note on stderr for each tensor kept in its type (the default without
+ * --force): its name and why. */
+static void note_kept(const onnxslim_convert_report *rep, int32_t to) {
+  size_t i, n = onnxslim_convert_report_kept_count(rep);
+  const char *max = to == ONNXSLIM_DTYPE_FLOAT16    ? "65504"
+                    : to == ONNXSLIM_DTYPE_BFLOAT16 ? "3.39e38"
+                                                    : "3.40e38";
+  strbuf name = {0};
+  if (n) fflush(stdout);
+  for (i = 0; i < n; i++) {
+    const char *nm = onnxslim_convert_report_kept_name(rep, i);
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!nm || onnxslim_convert_report_kept_add_stats(rep, i, &st) != ONNXSLIM_OK) continue;
+    uint64_t out = add_sat(st.to_inf, st.saturated);
+    fprintf(stderr,
+            "%s: note: kept '%s' as %s: %" PRIu64 " of its %" PRIu64
+            " value%s %s beyond %s's range (+-%s) and would %s; --force converts it anyway\n",
+            progname, esc(&name, nm),
+            onnxslim_dtype_name(onnxslim_convert_report_kept_from(rep, i)), out, st.count,
+            st.count == 1 ? "" : "s", out == 1 ? "is" : "are", onnxslim_dtype_name(to), max,
+            st.to_inf ? "become +-Inf" : "saturate");
+  }
   sb_free(&name);
 }
 
@@ -464,8 +492,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   int32_t to = cs->gather_to ? cs->gather_to : cs->to;
   int quant = to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4;
-  int recipe =
-      cs->gather_to && !quant && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && !cs->n_exclude;
+  int recipe = cs->gather_to && !quant && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER &&
+               !cs->n_exclude && !cs->force;
   progress_line line;
   onnxslim_progress_fn progress = progress_begin(&line, "converting", NULL);
   int rc;
@@ -496,6 +524,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     o.scale_type = cs->scale_type;
     o.quant_flags = cs->quant_flags;
     o.clip_percentile = cs->clip_percentile;
+    o.overflow = cs->force ? ONNXSLIM_OVERFLOW_CONVERT : ONNXSLIM_OVERFLOW_KEEP;
     /* quantization: the statistics pass (one more read of the tensors) only
      * for the report */
     if (quant && !cs->report && !cs->json) o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
@@ -506,20 +535,96 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     if (recipe && rc == ONNXSLIM_ENOTFOUND)
       rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
   }
+  /* --gather-to asks for all the Gather tables there are, as --to without
+   * --select asks for all the tensors of its kind: finding none is not an
+   * error (exit 0, OUT a copy, a note says why); a --select entry that
+   * matches nothing is (exit 1, nothing written). The library refuses an
+   * unmatched selection before it changes anything. */
+  if (rc == ONNXSLIM_ENOTFOUND && cs->gather_to) {
+    if (!quiet) {
+      strbuf e = {0};
+      fflush(stdout);
+      fprintf(stderr, "%s: note: nothing converted: %s\n", progname,
+              esc(&e, onnxslim_error_last()));
+      sb_free(&e);
+    }
+    onnxslim_error_clear();
+    *rep = NULL;
+    return EXIT_SUCCESS;
+  }
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot convert '%s'", in);
     return lib_status(rc);
   }
   if (quiet) return EXIT_SUCCESS; /* the notes and warnings below */
-  if (onnxslim_convert_report_count(*rep) == 0) {
+  if (onnxslim_convert_report_count(*rep) == 0 && onnxslim_convert_report_kept_count(*rep) == 0) {
     fflush(stdout);
-    fprintf(stderr, "%s: no tensor of '%s' matched the selection; nothing converted\n", progname,
-            in);
+    fprintf(stderr, "%s: note: nothing converted: '%s' has no %s%s%s%s\n", progname, in,
+            cs->n_select ? "tensor the selection matched"
+            : quant      ? "tensor that can be quantized (an embedding table read by Gathers, or "
+                           "a MatMul or Gemm weight)"
+                         : "floating-point tensor that converts to ",
+            cs->n_select || quant ? "" : onnxslim_dtype_name(to),
+            cs->min_size ? " of at least the --min-size" : "",
+            cs->n_exclude ? " that --exclude leaves" : "");
   }
-  if (!quant) warn_damage(*rep, cs, to);
+  if (!quant) {
+    note_kept(*rep, to);
+    warn_damage(*rep, to);
+  }
   if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(model, *rep);
   warn_foldback(model);
   return EXIT_SUCCESS;
+}
+
+/* The floating-point tensors of more than one value (weights; not scalars,
+ * nor the small integer shape inputs a save keeps inline anyway) of
+ * Constant nodes in g and its subgraphs of at least `threshold` bytes: what
+ * --constants would move to external data. */
+static void count_constants(const onnxslim_graph *g, uint64_t threshold, size_t *n,
+                            uint64_t *bytes) {
+  size_t i, k;
+  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    if (is_onnx_op(node, "Constant")) {
+      const onnxslim_attr *a = onnxslim_node_find_attr(node, "value");
+      const onnxslim_tensor *t =
+          a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
+      int32_t dt = t ? onnxslim_tensor_dtype(t) : 0;
+      uint64_t one = dt == ONNXSLIM_DTYPE_FLOAT                                      ? 4
+                     : dt == ONNXSLIM_DTYPE_DOUBLE                                   ? 8
+                     : dt == ONNXSLIM_DTYPE_FLOAT16 || dt == ONNXSLIM_DTYPE_BFLOAT16 ? 2
+                                                                                     : 0;
+      uint64_t size = 0;
+      if (one && onnxslim_tensor_byte_size(t, &size) == ONNXSLIM_OK && size > one &&
+          size >= threshold) {
+        (*n)++;
+        *bytes = add_sat(*bytes, size);
+      }
+    }
+    for (k = 0; k < onnxslim_node_subgraph_count(node); k++)
+      count_constants(onnxslim_node_subgraph(node, k), threshold, n, bytes);
+  }
+}
+
+/* An external-data save without --constants leaves the tensors of Constant
+ * nodes in OUT: a note says how many, and that --constants moves them (a
+ * model whose weights are all Constants would otherwise be copied whole,
+ * without a word). */
+static void note_constants(const onnxslim_model *model, const convert_settings *cs) {
+  size_t n = 0;
+  uint64_t bytes = 0;
+  char h[32];
+  if (quiet || !cs->external || (cs->ext_flags & ONNXSLIM_SAVE_CONSTANTS)) return;
+  count_constants(onnxslim_model_graph(model), cs->threshold, &n, &bytes);
+  if (!n) return;
+  human_size(h, sizeof h, bytes);
+  fflush(stdout);
+  fprintf(stderr,
+          "%s: note: %zu floating-point tensor%s of at least --threshold bytes (%" PRIu64
+          " bytes%s%s%s) %s in Constant nodes and stayed in the model file; --constants moves "
+          "them to external data too\n",
+          progname, n, n == 1 ? "" : "s", bytes, h[0] ? ", " : "", h, "", n == 1 ? "is" : "are");
 }
 
 /* After a save refused for its size (over 2 GiB): how to write it anyway. */
@@ -816,6 +921,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
     status = interrupted() ? EXIT_FAILURE : rc;
     goto done;
   }
+  note_constants(model, cs);
   if (sp.relocated && erep) {
     size_t i, moved = 0;
     const char *where = NULL;
@@ -842,13 +948,20 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
 
   if (cs->json) {
     if (erep && print_external_report(erep, sp.mode, 0) != EXIT_SUCCESS) goto done;
-    if (print_json_report(current_command ? current_command->name : "convert", in, out, crep, erep,
-                          sp.mode, cs->also_single) != EXIT_SUCCESS)
+    if (print_json_report(current_command ? current_command->name : "convert", in, out, crep,
+                          cs->gather_to || cs->to, erep, sp.mode, cs->also_single) != EXIT_SUCCESS)
       goto done;
     status = finish_stdout(EXIT_SUCCESS);
     goto done;
   }
-  if (cs->report && crep && print_convert_report(crep) != EXIT_SUCCESS) goto done;
+  if (cs->report && (cs->gather_to || cs->to) && print_convert_report(crep) != EXIT_SUCCESS)
+    goto done;
+  if (cs->report && crep && cs->format == ONNXSLIM_QUANT_FORMAT_ORT && !cs->block_size &&
+      onnxslim_convert_report_count(crep))
+    printf(
+        "block size: --format ort without --block-size quantizes in blocks of 128 values, "
+        "onnxruntime's default for GatherBlockQuantized and MatMulNBits (64, 32 or 16 where "
+        "128 does not divide a row; the block column above says which)\n");
   if (erep && print_external_report(erep, sp.mode, cs->report) != EXIT_SUCCESS) goto done;
   if (cs->report) print_files(out, erep, cs->also_single);
   status = finish_stdout(EXIT_SUCCESS);

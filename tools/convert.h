@@ -25,6 +25,7 @@ typedef struct convert_settings {
   uint64_t min_size;       /* --min-size */
   int policy;              /* ONNXSLIM_POLICY_*, 0: not given */
   unsigned int conv_flags; /* ONNXSLIM_CONVERT_* */
+  int force;               /* --force: convert tensors whose values overflow the type too */
   /* quantization (--gather-to/--to int8|int4) */
   uint64_t block_size;      /* --block-size, 0: per row */
   int format;               /* --format: ONNXSLIM_QUANT_FORMAT_* */
@@ -150,10 +151,10 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
 /* Lists the files just written: OUT, its data files, the single file. */
 void print_files(const char *out, const onnxslim_save_report *rep, const char *also_single);
 /* --json: everything --report prints, as one JSON document on stdout
- * (libonnxslim.convert/1). crep NULL: no conversion asked for; erep NULL: a
- * plain save. */
+ * (libonnxslim.convert/1). converted 0: no conversion asked for; crep NULL
+ * then or when it found nothing to convert; erep NULL: a plain save. */
 int print_json_report(const char *command, const char *in, const char *out,
-                      const onnxslim_convert_report *crep, const onnxslim_save_report *erep,
-                      int mode, const char *also_single);
+                      const onnxslim_convert_report *crep, int converted,
+                      const onnxslim_save_report *erep, int mode, const char *also_single);
 
 #endif

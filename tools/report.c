@@ -54,6 +54,45 @@ static int print_quant_report(const onnxslim_convert_report *rep) {
   return EXIT_SUCCESS;
 }
 
+/* The tensors the conversion kept in their type (none: nothing printed). */
+static int print_kept(const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_kept_count(rep);
+  strbuf s = {0};
+  table t;
+  if (n == 0) return EXIT_SUCCESS;
+  table_init(&t, "llrrr");
+  t.max_width = NAME_MAX_WIDTH;
+  printf(
+      "kept %zu tensor%s in %s type (values out of the target type's range; --force converts "
+      "%s):\n",
+      n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "it" : "them");
+  table_add(&t, "tensor");
+  table_add(&t, "type");
+  table_add(&t, "elements");
+  table_add(&t, "would be Inf");
+  table_add(&t, "would saturate");
+  for (i = 0; i < n; i++) {
+    const char *name = onnxslim_convert_report_kept_name(rep, i);
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!name || onnxslim_convert_report_kept_add_stats(rep, i, &st) != ONNXSLIM_OK) {
+      table_free(&t);
+      sb_free(&s);
+      return fail_lib("conversion report kept tensor %zu", i);
+    }
+    table_add_esc(&t, name);
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_kept_from(rep, i));
+    table_add(&t, sb_str(&s));
+    table_addf(&t, "%" PRIu64, st.count);
+    table_addf(&t, "%" PRIu64, st.to_inf);
+    table_addf(&t, "%" PRIu64, st.saturated);
+  }
+  table_print(&t, INDENT, NULL);
+  table_free(&t);
+  sb_free(&s);
+  return EXIT_SUCCESS;
+}
+
 int print_convert_report(const onnxslim_convert_report *rep) {
   size_t i, n = onnxslim_convert_report_count(rep);
   onnxslim_convert_stats total = ONNXSLIM_CONVERT_STATS_INIT;
@@ -67,7 +106,7 @@ int print_convert_report(const onnxslim_convert_report *rep) {
   t.max_width = NAME_MAX_WIDTH;
   printf("converted %zu tensor%s:\n", n, n == 1 ? "" : "s");
   if (n == 0) {
-    status = EXIT_SUCCESS;
+    status = print_kept(rep);
     goto out;
   }
   table_add(&t, "tensor");
@@ -134,6 +173,7 @@ int print_convert_report(const onnxslim_convert_report *rep) {
   if (total_after < total_before) printf(", %" PRIu64 " saved", total_before - total_after);
   putchar('\n');
   status = print_quant_report(rep);
+  if (status == EXIT_SUCCESS) status = print_kept(rep);
 out:
   table_free(&t);
   sb_free(&s);
@@ -382,6 +422,25 @@ static int json_conversion(json *j, const onnxslim_convert_report *rep) {
   json_kuint(j, "bytes_after", total_after);
   json_stats(j, &total);
   json_end(j);
+  json_karray(j, "kept");
+  for (i = 0; i < onnxslim_convert_report_kept_count(rep); i++) {
+    const char *name = onnxslim_convert_report_kept_name(rep, i);
+    onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+    if (!name || onnxslim_convert_report_kept_add_stats(rep, i, &st) != ONNXSLIM_OK) {
+      sb_free(&s);
+      return fail_lib("conversion report kept tensor %zu", i);
+    }
+    json_object(j);
+    json_kstr(j, "name", name);
+    sb_reset(&s);
+    sb_dtype(&s, onnxslim_convert_report_kept_from(rep, i));
+    json_kstr(j, "type", sb_str(&s));
+    json_kuint(j, "elements", st.count);
+    json_kuint(j, "to_inf", st.to_inf);
+    json_kuint(j, "saturated", st.saturated);
+    json_end(j);
+  }
+  json_end(j);
   json_end(j);
   sb_free(&s);
   return EXIT_SUCCESS;
@@ -423,8 +482,8 @@ static void json_file(json *j, const char *path) {
 }
 
 int print_json_report(const char *command, const char *in, const char *out,
-                      const onnxslim_convert_report *crep, const onnxslim_save_report *erep,
-                      int mode, const char *also_single) {
+                      const onnxslim_convert_report *crep, int converted,
+                      const onnxslim_save_report *erep, int mode, const char *also_single) {
   json j;
   strbuf dir = {0}, path = {0};
   const char *prev = NULL, *slash = strrchr(out, '/');
@@ -439,7 +498,7 @@ int print_json_report(const char *command, const char *in, const char *out,
   json_kstr(&j, "single_file", also_single);
   json_kstr(&j, "layout", layout_name(mode));
   json_key(&j, "conversion");
-  if (!crep) json_null(&j);
+  if (!converted) json_null(&j);
   else if (json_conversion(&j, crep) != EXIT_SUCCESS) return EXIT_FAILURE;
   json_key(&j, "external_data");
   if (!erep || mode == ONNXSLIM_LAYOUT_INLINE || mode == ONNXSLIM_LAYOUT_AS_LOADED) json_null(&j);

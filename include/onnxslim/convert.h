@@ -252,8 +252,33 @@ typedef enum onnxslim_convert_policy {
  * 3 added report_flags, 4 (0.2.0) added progress/progress_payload, 5
  * (0.2.0) added block_size, format, quant_flags, scale_type and
  * clip_percentile (the quantization to INT8 and INT4, see
- * docs/quantization.md). */
-#define ONNXSLIM_CONVERT_OPTIONS_VERSION 5
+ * docs/quantization.md), 6 (0.2.0) added overflow. */
+#define ONNXSLIM_CONVERT_OPTIONS_VERSION 6
+
+/** onnxslim_convert_options.overflow (version 6): what a floating-point
+ * conversion does with a tensor some finite value of which is out of the
+ * range of `to` (it would become +-Inf, or with ONNXSLIM_CONVERT_SATURATE
+ * the largest finite value of `to`: e.g. a BatchNorm variance of 9.8e7
+ * becomes Inf, or 65504, in FLOAT16). Values never change. @since 0.2.0 */
+typedef enum onnxslim_overflow_policy {
+  /** The default: such a tensor is not converted. It stays in its type,
+   * with its readers, and the report lists it among the kept tensors
+   * (onnxslim_convert_report_kept_count()) with what converting it would
+   * have done. Deciding costs a read of every tensor whose conversion can
+   * overflow (FLOAT, DOUBLE or BFLOAT16 to FLOAT16, DOUBLE to FLOAT, FLOAT
+   * or DOUBLE to BFLOAT16 unless truncating), the statistics pass the
+   * report makes anyway (with ONNXSLIM_CONVERT_REPORT_NO_STATS, or out
+   * NULL, it is made for this alone). Rounding (a relative error of at most
+   * 2^-11 for FLOAT16 normal results, 2^-8 for BFLOAT16, 2^-24 for FLOAT),
+   * and values too small for the normal range that become subnormal or
+   * zero (an absolute error below the smallest normal value of `to`: 6.1e-5
+   * for FLOAT16) do not keep a tensor: they are counted in the report
+   * (onnxslim_convert_stats.flushed). */
+  ONNXSLIM_OVERFLOW_KEEP = 0,
+  /** Convert every selected tensor (the behaviour before 0.2.0): values out
+   * of range become +-Inf, or saturate with ONNXSLIM_CONVERT_SATURATE. */
+  ONNXSLIM_OVERFLOW_CONVERT = 1
+} onnxslim_overflow_policy;
 
 /** onnxslim_convert_options.format (version 5): the operators a quantized
  * tensor is read through; values never change. @since 0.2.0 */
@@ -310,7 +335,10 @@ typedef enum onnxslim_quant_format {
  * a kernel to `to` (before min_size and exclude are applied), else the call
  * fails with ONNXSLIM_ENOTFOUND naming the entry: a misspelt name or an
  * op type the model lacks is an error, not a silent no-op. An exclude entry
- * that matches nothing is not an error.
+ * that matches nothing is not an error, nor is finding nothing to convert
+ * without a selection (n_select 0: all of a kind), for quantization too
+ * (before 0.2.0's release a quantization that found nothing failed with
+ * ONNXSLIM_ENOTFOUND): the call succeeds with an empty report.
  */
 typedef struct onnxslim_convert_options {
   unsigned int version; /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */
@@ -338,10 +366,15 @@ typedef struct onnxslim_convert_options {
   /** Version 5 (0.2.0), quantization only (`to` ONNXSLIM_DTYPE_INT8 or
    * _INT4, which quantizes the selected embedding tables - read only as
    * input 0 of Gathers - and weights - read only as input 1 of MatMuls, or
-   * only as input B of Gemms with one transB; docs/quantization.md): elements
+   * only as input B of Gemms with one transB - initializers or values of
+   * Constant nodes of the main graph, such a Constant becoming an
+   * initializer of its output's name; docs/quantization.md): elements
    * per block along a table's row or along K of a weight (a power of two, at
    * least 16, for ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide
-   * the row or K), 0: one block per row or output column (the default). */
+   * the row or K), 0 (the default): one block per row or output column,
+   * but for ONNXSLIM_QUANT_FORMAT_ORT onnxruntime's own default, 128 (or,
+   * for a row or K that 128 does not divide, the largest of 64, 32, 16 that
+   * does; the report's onnxslim_quant_stats.block_size says which). */
   uint64_t block_size;
   int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
   unsigned int quant_flags; /**< version 5: 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or
@@ -378,21 +411,29 @@ typedef struct onnxslim_convert_options {
    * callback's total counts these reads too. Errors: ONNXSLIM_EINVAL for a
    * value outside (0, 100) (NaN included) or a `to` that does not quantize. */
   double clip_percentile;
+  /** Version 6 (0.2.0), floating-point conversions only (quantization
+   * ignores it): an onnxslim_overflow_policy value, ONNXSLIM_OVERFLOW_KEEP
+   * (0, the default: a tensor whose values do not fit `to` is kept in its
+   * type) or ONNXSLIM_OVERFLOW_CONVERT (convert it anyway). A caller of an
+   * earlier version gets the default. Errors: ONNXSLIM_EINVAL for another
+   * value. */
+  int overflow;
 } onnxslim_convert_options;
 
 #define ONNXSLIM_CONVERT_OPTIONS_INIT                                                             \
   {                                                                                               \
     ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0, 0.0       \
+        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0, 0.0,      \
+        ONNXSLIM_OVERFLOW_KEEP                                                                    \
   }
 
 /**
- * Sets *opts to the defaults of the given version, 1 to 5 (BF16,
+ * Sets *opts to the defaults of the given version, 1 to 6 (BF16,
  * cast-after-gather, round to nearest even, everything selected, nothing
  * excluded, a report with statistics, no progress callback; for
  * quantization one block per row or column, the standard format, no
- * flags, the tensor's own scale type, no clipping); only the fields of
- * that version are written.
+ * flags, the tensor's own scale type, no clipping; tensors that would
+ * overflow kept); only the fields of that version are written.
  * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
  * @since 0.1.0
  */
@@ -421,7 +462,11 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * with external data moves them out again.
  * Ownership: out may be NULL (no report). Otherwise, on success *out is a
  * new report OWNED by the caller, one entry per converted tensor (free it
- * with onnxslim_convert_report_free()); on failure *out is NULL.
+ * with onnxslim_convert_report_free()), and the tensors kept in their type
+ * (onnxslim_convert_report_kept_count()); on failure *out is NULL.
+ * Overflow: by default (opts->overflow ONNXSLIM_OVERFLOW_KEEP) a selected
+ * tensor with a finite value out of the range of `to` is not converted
+ * (see onnxslim_overflow_policy); ONNXSLIM_OVERFLOW_CONVERT converts it.
  * The report's numeric statistics cost one extra read of the selected
  * tensors; with ONNXSLIM_CONVERT_REPORT_NO_STATS in opts->report_flags (or
  * out NULL) that pass is skipped.
@@ -585,6 +630,45 @@ typedef struct onnxslim_quant_stats {
  */
 ONNXSLIM_API int onnxslim_convert_report_quant_stats(const onnxslim_convert_report *report,
                                                      size_t index, onnxslim_quant_stats *stats);
+
+/* ---- the kept tensors: selected tensors a floating-point conversion left in
+ * their type because their values do not fit `to` (ONNXSLIM_OVERFLOW_KEEP).
+ * They are not among the entries above.                                   */
+
+/** Number of tensors the conversion kept in their type (0 for NULL), in the
+ * order they were found. Never fails. @since 0.2.0 */
+ONNXSLIM_API size_t onnxslim_convert_report_kept_count(const onnxslim_convert_report *report);
+
+/**
+ * The value name of kept tensor `index`, borrowed from the report.
+ * Returns NULL (ONNXSLIM_EINVAL for a NULL report, ONNXSLIM_ERANGE for an
+ * index out of range) on error.
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_convert_report_kept_name(const onnxslim_convert_report *report,
+                                                           size_t index);
+
+/**
+ * The data type kept tensor `index` has (and keeps), ONNXSLIM_DTYPE_*.
+ * Returns ONNXSLIM_DTYPE_UNDEFINED and sets the last error
+ * (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE) on bad arguments.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int32_t onnxslim_convert_report_kept_from(const onnxslim_convert_report *report,
+                                                       size_t index);
+
+/**
+ * ADDS to *stats what converting kept tensor `index` would have done (the
+ * reason it was kept: to_inf, or saturated with ONNXSLIM_CONVERT_SATURATE,
+ * is not 0), as onnxslim_convert_report_add_stats() does for a converted
+ * entry. stats is the caller's and is not kept.
+ * Errors: ONNXSLIM_EINVAL (NULL report or stats, unknown stats->version),
+ * ONNXSLIM_ERANGE; *stats is then unchanged.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_kept_add_stats(const onnxslim_convert_report *report,
+                                                        size_t index,
+                                                        onnxslim_convert_stats *stats);
 
 /** Frees a report and its strings. NULL is a no-op. @since 0.1.0 */
 ONNXSLIM_API void onnxslim_convert_report_free(onnxslim_convert_report *report);

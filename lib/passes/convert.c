@@ -46,12 +46,13 @@ static int xform_run(const osl_xform *x, size_t first, const uint8_t *src, size_
 
 /* Bytes of onnxslim_convert_options a caller of `version` has: version 1
  * ends before `exclude`, version 2 before `report_flags`, version 3 before
- * `progress`, version 4 before `block_size`. */
+ * `progress`, version 4 before `block_size`, version 5 before `overflow`. */
 static size_t options_size(unsigned int version) {
   if (version == 1) return offsetof(onnxslim_convert_options, exclude);
   if (version == 2) return offsetof(onnxslim_convert_options, report_flags);
   if (version == 3) return offsetof(onnxslim_convert_options, progress);
   if (version == 4) return offsetof(onnxslim_convert_options, block_size);
+  if (version == 5) return offsetof(onnxslim_convert_options, overflow);
   return sizeof(onnxslim_convert_options);
 }
 
@@ -152,10 +153,56 @@ int onnxslim_convert_report_quant_stats(const onnxslim_convert_report *r, size_t
   return 0;
 }
 
+/* Kept tensor i of r, or NULL with the error set (`who` names the getter). */
+static const osl_report_entry *kept_at(const onnxslim_convert_report *r, size_t i,
+                                       const char *who) {
+  if (!r) {
+    onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL report", who);
+    return NULL;
+  }
+  if (i >= r->kept_count) {
+    onnxslim__err(ONNXSLIM_ERANGE, "%s: kept tensor %zu out of range (%zu kept)", who, i,
+                  r->kept_count);
+    return NULL;
+  }
+  return &r->kept[i];
+}
+
+size_t onnxslim_convert_report_kept_count(const onnxslim_convert_report *r) {
+  return r ? r->kept_count : 0;
+}
+
+const char *onnxslim_convert_report_kept_name(const onnxslim_convert_report *r, size_t i) {
+  const osl_report_entry *e = kept_at(r, i, "onnxslim_convert_report_kept_name");
+  return e ? e->name : NULL;
+}
+
+int32_t onnxslim_convert_report_kept_from(const onnxslim_convert_report *r, size_t i) {
+  const osl_report_entry *e = kept_at(r, i, "onnxslim_convert_report_kept_from");
+  return e ? e->from : ONNXSLIM_DTYPE_UNDEFINED;
+}
+
+static void stats_merge(onnxslim_convert_stats *to, const onnxslim_convert_stats *from);
+
+int onnxslim_convert_report_kept_add_stats(const onnxslim_convert_report *r, size_t i,
+                                           onnxslim_convert_stats *stats) {
+  const char *who = "onnxslim_convert_report_kept_add_stats";
+  if (!stats) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL stats", who);
+  if (stats->version < 1 || stats->version > ONNXSLIM_CONVERT_STATS_VERSION)
+    return onnxslim__err_options_version(who, "stats", stats->version,
+                                         ONNXSLIM_CONVERT_STATS_VERSION);
+  const osl_report_entry *e = kept_at(r, i, who);
+  if (!e) return onnxslim_error_last_code();
+  stats_merge(stats, &e->stats);
+  return 0;
+}
+
 void onnxslim_convert_report_free(onnxslim_convert_report *r) {
   if (!r) return;
   for (size_t i = 0; i < r->count; i++) free(r->e[i].name);
+  for (size_t i = 0; i < r->kept_count; i++) free(r->kept[i].name);
   free(r->e);
+  free(r->kept);
   free(r);
 }
 
@@ -529,9 +576,29 @@ static int stats_split(osl_conv *cv, const osl_cxform *sx) {
   return rc;
 }
 
+/* Can converting from -> to (with these flags) make a finite value
+ * overflow? Widening never does, nor FLOAT16 -> BFLOAT16, nor truncation
+ * to BFLOAT16. */
+static int can_overflow(const osl_convert_kernel *k, int32_t from, int32_t to, unsigned int flags) {
+  if (!(k->flags_allowed & ONNXSLIM_CONVERT_SATURATE)) return 0;
+  if (from == ONNXSLIM_DTYPE_FLOAT16 && to == ONNXSLIM_DTYPE_BFLOAT16) return 0;
+  return !(to == ONNXSLIM_DTYPE_BFLOAT16 && (flags & ONNXSLIM_CONVERT_TRUNCATE));
+}
+
+/* Does candidate c need the statistics pass: for the report, or to decide
+ * whether it overflows (ONNXSLIM_OVERFLOW_KEEP)? */
+static int needs_pass(const osl_conv *cv, const osl_cand *c) {
+  const onnxslim_convert_options *o = cv->o;
+  if (cv->report && !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS)) return 1;
+  const osl_convert_kernel *k = onnxslim__convert_kernel(c->from, o->to);
+  return o->overflow == ONNXSLIM_OVERFLOW_KEEP && can_overflow(k, c->from, o->to, o->flags);
+}
+
 /* Prepares candidate c without changing the model: its pending transform,
  * its report entry and the statistics pass (the long part: the one the
- * progress meter follows, and where a cancel stops). */
+ * progress meter follows, and where a cancel stops). A tensor that would
+ * overflow under ONNXSLIM_OVERFLOW_KEEP is kept: c->cx stays NULL and the
+ * report lists it among the kept tensors. */
 static int prepare_tensor(osl_conv *cv, osl_cand *c) {
   const onnxslim_convert_options *o = cv->o;
   onnxslim_tensor *t = c->t;
@@ -556,22 +623,13 @@ static int prepare_tensor(osl_conv *cv, osl_cand *c) {
   /* flags that do not apply to this kernel (truncation is a BF16 rounding
    * mode, widening has no rounding) are dropped, not refused */
   x->flags = o->flags & k->flags_allowed;
-  if (cv->report) {
-    osl_report_entry *e = onnxslim__convert_report_add(cv->report, c->value);
-    if (!e) return onnxslim__err_nomem(NULL);
-    e->from = from;
-    e->to = o->to;
-    e->before = before;
-    e->after = (uint64_t)x->count * x->out_size;
-    e->stats.count = x->count;
-  }
   /* statistics pass, only when wanted: chunked, nothing kept, the source
    * pages released as we go */
-  if (cv->report && !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS)) {
-    osl_report_entry *e = &cv->report->e[cv->report->count - 1];
-    e->stats.count = 0;
+  onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
+  int counted = needs_pass(cv, c);
+  if (counted) {
     osl_cxform sx = *cx; /* the same transform, counting */
-    sx.stats = &e->stats;
+    sx.stats = &st;
     if ((uint64_t)x->count * x->in_size >= OSL_STATS_SPLIT_MIN) {
       rc = stats_split(cv, &sx);
     } else {
@@ -580,7 +638,19 @@ static int prepare_tensor(osl_conv *cv, osl_cand *c) {
     }
     if (rc) return rc;
   }
-  c->cx = cx;
+  int keep = counted && o->overflow == ONNXSLIM_OVERFLOW_KEEP && (st.to_inf || st.saturated);
+  if (cv->report) {
+    osl_report_entry *e = keep ? onnxslim__convert_report_add_kept(cv->report, c->value)
+                               : onnxslim__convert_report_add(cv->report, c->value);
+    if (!e) return onnxslim__err_nomem(NULL);
+    e->from = from;
+    e->to = keep ? from : o->to;
+    e->before = before;
+    e->after = keep ? before : (uint64_t)x->count * x->out_size;
+    if (counted && (keep || !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS))) e->stats = st;
+    else e->stats.count = x->count;
+  }
+  if (!keep) c->cx = cx;
   return 0;
 }
 
@@ -609,6 +679,7 @@ static int check_storage_only(const onnxslim_model *m, const osl_cands *cands, i
   int rc = onnxslim__map_reserve(NULL, &rt.tensors, cands->count) ? onnxslim__err_nomem(NULL) : 0;
   for (size_t i = 0; i < cands->count && !rc; i++) {
     const osl_cand *c = &cands->c[i];
+    if (!c->cx) continue; /* kept in its type */
     osl_map_entry *e;
     if (onnxslim__map_add_ptr(NULL, &rt.tensors, c->t, &e) < 0) {
       rc = onnxslim__err_nomem(NULL);
@@ -694,6 +765,11 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   if (opts->report_flags & ~ONNXSLIM_CONVERT_REPORT_NO_STATS)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion report flags 0x%x set",
                          opts->report_flags);
+  if (opts->overflow != ONNXSLIM_OVERFLOW_KEEP && opts->overflow != ONNXSLIM_OVERFLOW_CONVERT)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "unknown overflow policy %d (expected ONNXSLIM_OVERFLOW_KEEP or "
+                         "ONNXSLIM_OVERFLOW_CONVERT)",
+                         opts->overflow);
   int quant = opts->to == ONNXSLIM_DTYPE_INT8 || opts->to == ONNXSLIM_DTYPE_INT4;
   if (opts->clip_percentile != 0 && !(opts->clip_percentile > 0 && opts->clip_percentile < 100))
     return onnxslim__err(ONNXSLIM_EINVAL,
@@ -743,19 +819,22 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
                          "selection '%s' matches no tensor that can be converted to %s (a "
                          "floating-point initializer or Constant value of another type)",
                          opts->select[i], onnxslim_dtype_name(opts->to));
-  if (!rc && opts->policy == ONNXSLIM_POLICY_STORAGE_ONLY && cands.count)
-    rc = check_storage_only(model, &cands, opts->to);
-  /* then the statistics pass over every tensor (a cancel there changes
-   * nothing either), and only then the model */
+  /* then the statistics pass over every tensor that needs it (a cancel
+   * there changes nothing either; it decides which tensors are kept), the
+   * schema check of a storage-only conversion of the others, and only then
+   * the model */
   uint64_t total = 0;
-  if (r && !(opts->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS))
-    for (size_t i = 0; i < cands.count; i++) {
-      uint64_t size = 0;
-      if (!onnxslim_tensor_byte_size(cands.c[i].t, &size)) total += size;
-    }
+  for (size_t i = 0; i < cands.count && !rc; i++) {
+    uint64_t size = 0;
+    if (needs_pass(&cv, &cands.c[i]) && !onnxslim_tensor_byte_size(cands.c[i].t, &size))
+      total += size;
+  }
   if (!rc) rc = onnxslim__progress_start(&progress, opts->progress, opts->progress_payload, total);
   for (size_t i = 0; i < cands.count && !rc; i++) rc = prepare_tensor(&cv, &cands.c[i]);
-  for (size_t i = 0; i < cands.count && !rc; i++) rc = convert_tensor(&cv, &cands.c[i]);
+  if (!rc && opts->policy == ONNXSLIM_POLICY_STORAGE_ONLY && cands.count)
+    rc = check_storage_only(model, &cands, opts->to);
+  for (size_t i = 0; i < cands.count && !rc; i++)
+    if (cands.c[i].cx) rc = convert_tensor(&cv, &cands.c[i]);
   free(cands.c);
   free(matched);
   if (rc || !out) onnxslim_convert_report_free(r);

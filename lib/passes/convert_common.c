@@ -12,22 +12,31 @@
 
 #include "convert_quant.h"
 
-osl_report_entry *onnxslim__convert_report_add(onnxslim_convert_report *r, const char *name) {
-  if (r->count == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 8;
-    osl_report_entry *e = realloc(r->e, cap * sizeof *e);
+static osl_report_entry *entry_add(osl_report_entry **list, size_t *count, size_t *cap,
+                                   const char *name) {
+  if (*count == *cap) {
+    size_t n = *cap ? *cap * 2 : 8;
+    osl_report_entry *e = realloc(*list, n * sizeof *e);
     if (!e) return NULL;
-    r->e = e;
-    r->cap = cap;
+    *list = e;
+    *cap = n;
   }
-  osl_report_entry *e = &r->e[r->count];
+  osl_report_entry *e = &(*list)[*count];
   memset(e, 0, sizeof *e);
   e->name = strdup(name);
   if (!e->name) return NULL;
   onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
   e->stats = init;
-  r->count++;
+  (*count)++;
   return e;
+}
+
+osl_report_entry *onnxslim__convert_report_add(onnxslim_convert_report *r, const char *name) {
+  return entry_add(&r->e, &r->count, &r->cap, name);
+}
+
+osl_report_entry *onnxslim__convert_report_add_kept(onnxslim_convert_report *r, const char *name) {
+  return entry_add(&r->kept, &r->kept_count, &r->kept_cap, name);
 }
 
 /* "op:TYPE" or "op:TYPE:INDEX": does a consumer match? */

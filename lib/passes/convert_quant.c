@@ -788,10 +788,11 @@ static int qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n
 typedef struct {
   onnxslim_tensor *t;
   const char *name;
-  int mm;   /* a weight (input 1 of MatMuls or Gemms), else an embedding table */
-  int gemm; /* read by Gemms */
-  int kt;   /* a Gemm weight stored [N, K] (transB 1): its blocks are along its
-               rows, as a table's; else a weight is [K, N] (rows K, cols N) */
+  onnxslim_node *constant; /* the Constant node whose value t is, else NULL */
+  int mm;                  /* a weight (input 1 of MatMuls or Gemms), else an embedding table */
+  int gemm;                /* read by Gemms */
+  int kt;                  /* a Gemm weight stored [N, K] (transB 1): its blocks are along its
+                              rows, as a table's; else a weight is [K, N] (rows K, cols N) */
   int32_t from;
   int64_t rows, cols;
   uint64_t bs;
@@ -810,14 +811,14 @@ static int is_onnx(const onnxslim_node *n, const char *op) {
   return strcmp(onnxslim_node_op_type(n), op) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0);
 }
 
-/* Is initializer t of graph g read only as input `pos` (of two; of Gemms,
- * two or three) of nodes of op_type `op` (Gathers: along axis 0) that
- * have one output, named (the rewrite reads and renames it), rank 2,
+/* Is tensor t, known in graph g as `name` (an initializer or a Constant
+ * node's value), read only as input `pos` (of two; of Gemms, two or three)
+ * of nodes of op_type `op` (Gathers: along axis 0) that have one output,
+ * named (the rewrite reads and renames it), rank 2,
  * FLOAT or FLOAT16, and no graph input or output? pos 0 of Gather: an
  * embedding table; pos 1 of MatMul or Gemm: a weight. */
-static int sole_operand(const onnxslim_graph *g, const onnxslim_tensor *t, const char *op,
-                        size_t pos) {
-  const char *name = onnxslim_tensor_name(t);
+static int sole_operand_named(const onnxslim_graph *g, const onnxslim_tensor *t, const char *name,
+                              const char *op, size_t pos) {
   int32_t dt = onnxslim_tensor_dtype(t);
   if (onnxslim_tensor_rank(t) != 2 || (dt != ONNXSLIM_DTYPE_FLOAT && dt != ONNXSLIM_DTYPE_FLOAT16))
     return 0;
@@ -1709,7 +1710,43 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   return rc;
 }
 
+#define OSL_ORT_DEFAULT_BLOCK 128u
+
 static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* The block size of the onnxruntime format when none is given:
+ * onnxruntime's own default, 128 (GatherBlockQuantized's block_size, its
+ * MatMulNBits quantizers'), or the largest power of two from 64 down to 16
+ * that divides len when 128 does not; len itself when none does (refused
+ * by shape_ok()). */
+static uint64_t ort_default_block(uint64_t len) {
+  for (uint64_t b = OSL_ORT_DEFAULT_BLOCK; b >= 16; b /= 2)
+    if (len % b == 0) return b;
+  return len;
+}
+
+/* A weight or table held in a Constant node becomes an initializer named
+ * after the node's output (its bytes shared, not copied) and the node goes:
+ * the rewrite then treats it as any initializer. Done only once every
+ * candidate was checked and measured, so a refusal leaves the model as it
+ * was. */
+static int lift_constant(onnxslim_graph *g, osl_qcand *c) {
+  onnxslim_tensor *init = NULL;
+  const void *d = NULL;
+  size_t size = 0;
+  char *name = strdup(c->name);
+  int rc =
+      name ? onnxslim_graph_add_initializer_copy(g, c->t, name, &init) : onnxslim__err_nomem(NULL);
+  free(name);
+  if (!rc) rc = onnxslim_graph_remove_node(g, c->constant);
+  if (!rc) rc = onnxslim_tensor_data(init, &d, &size);
+  if (rc) return rc;
+  c->t = init;
+  c->name = onnxslim_tensor_name(init);
+  c->data = d;
+  c->constant = NULL;
+  return 0;
+}
 
 /* Checks candidate c's shape against the block size and the plan. */
 static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_convert_options *o) {
@@ -1726,7 +1763,7 @@ static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_conve
   if (p->ort && (!is_pow2(c->bs) || c->bs < 16))
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "'%s': %s needs a block size that is a power of two of at least 16 (%s "
-                         "of %lld values: give a block size)",
+                         "of %lld values, which no power of two from 16 to 128 divides)",
                          c->name, c->mm ? "MatMulNBits" : "GatherBlockQuantized", what,
                          (long long)len);
   if (c->mm && (p->ort || o->scale_type) && p->scale_type != c->from)
@@ -1772,21 +1809,38 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   onnxslim_error_clear();
   int rc = 0;
   /* select */
-  size_t ni = onnxslim_graph_initializer_count(g);
-  osl_qcand *cands = calloc(ni ? ni : 1, sizeof *cands);
+  /* the initializers, then the values of Constant nodes (weights held in
+   * Constants are quantized too: each becomes an initializer of its output's
+   * name once everything is checked) */
+  size_t ni = onnxslim_graph_initializer_count(g), nn = onnxslim_graph_node_count(g);
+  osl_qcand *cands = calloc(ni + nn ? ni + nn : 1, sizeof *cands);
   unsigned char *hit = calloc(o->n_select ? o->n_select : 1, 1);
   size_t nc = 0;
   if (!cands || !hit) {
     rc = onnxslim__err_nomem(NULL);
     goto out;
   }
-  for (size_t i = 0; i < ni && !rc; i++) {
-    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
-    const char *name = onnxslim_tensor_name(t);
+  for (size_t i = 0; i < ni + nn && !rc; i++) {
+    onnxslim_tensor *t = NULL;
+    onnxslim_node *constant = NULL;
+    const char *name;
+    if (i < ni) {
+      t = onnxslim_graph_initializer(g, i);
+      name = onnxslim_tensor_name(t);
+    } else {
+      constant = onnxslim_graph_node(g, i - ni);
+      onnxslim_attr *a = is_onnx(constant, "Constant") && onnxslim_node_output_count(constant) == 1
+                             ? onnxslim_node_find_attr(constant, "value")
+                             : NULL;
+      t = a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
+      if (!t) continue;
+      name = onnxslim_node_output(constant, 0);
+    }
     int mm, gemm = 0, kt = 0;
-    if (sole_operand(g, t, "Gather", 0)) mm = 0;
-    else if (sole_operand(g, t, "MatMul", 1)) mm = 1;
-    else if (sole_operand(g, t, "Gemm", 1) && (kt = gemm_trans_b(g, name)) >= 0) mm = gemm = 1;
+    if (sole_operand_named(g, t, name, "Gather", 0)) mm = 0;
+    else if (sole_operand_named(g, t, name, "MatMul", 1)) mm = 1;
+    else if (sole_operand_named(g, t, name, "Gemm", 1) && (kt = gemm_trans_b(g, name)) >= 0)
+      mm = gemm = 1;
     else continue;
     if (o->n_select && !matches_any(g, o->select, o->n_select, name, hit)) continue;
     uint64_t before = 0;
@@ -1804,6 +1858,7 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     osl_qcand *c = &cands[nc];
     c->t = t;
     c->name = name;
+    c->constant = constant;
     c->mm = mm;
     c->gemm = gemm;
     c->kt = kt;
@@ -1811,7 +1866,10 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     c->rows = onnxslim_tensor_dim(t, 0);
     c->cols = onnxslim_tensor_dim(t, 1);
     if (c->rows <= 0 || c->cols <= 0) continue;
-    c->bs = o->block_size ? o->block_size : (uint64_t)(mm ? weight_k(c) : c->cols);
+    uint64_t len = (uint64_t)(mm ? weight_k(c) : c->cols);
+    c->bs = o->block_size                            ? o->block_size
+            : o->format == ONNXSLIM_QUANT_FORMAT_ORT ? ort_default_block(len)
+                                                     : len;
     osl_qplan pc = *p;
     if (!o->scale_type) pc.scale_type = c->from;
     rc = shape_ok(c, &pc, o);
@@ -1829,11 +1887,8 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
                          "initializer of rank 2 read only as the data of Gathers along axis 0, "
                          "only as input 1 of MatMuls, or only as input B of Gemms of one transB)",
                          o->select[i], onnxslim_dtype_name(o->to));
-  if (!rc && !nc && !o->n_select)
-    rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
-                       "the model has no tensor that can be quantized to %s (an embedding table "
-                       "read by Gathers, or a MatMul or Gemm weight)",
-                       onnxslim_dtype_name(o->to));
+  /* no selection and nothing of the kinds quantized: not an error (as for
+   * the floating-point conversions), an empty report */
   if (rc) goto out;
   /* the validation pass, then the model */
   uint64_t total = 0;
@@ -1876,6 +1931,8 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     osl_qcand *c = &cands[i];
     osl_qplan pi = plans[c->mm];
     if (!o->scale_type) pi.scale_type = c->from;
+    if (c->constant) rc = lift_constant(g, c);
+    if (rc) break;
     if (r) {
       c->e = onnxslim__convert_report_add(r, c->name);
       if (!c->e) {

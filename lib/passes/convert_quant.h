@@ -26,10 +26,16 @@ typedef struct osl_report_entry {
 struct onnxslim_convert_report {
   size_t count, cap;
   osl_report_entry *e;
+  /* the tensors a conversion kept in their type (ONNXSLIM_OVERFLOW_KEEP):
+   * stats says what converting them would have done */
+  size_t kept_count, kept_cap;
+  osl_report_entry *kept;
 };
 
 /* Appends an entry named `name` (copied) to r; NULL when out of memory. */
 osl_report_entry *onnxslim__convert_report_add(onnxslim_convert_report *r, const char *name);
+/* The same for the list of kept tensors. */
+osl_report_entry *onnxslim__convert_report_add_kept(onnxslim_convert_report *r, const char *name);
 
 /* Does selection spec `spec` (a name, a glob or op:TYPE[:INDEX]) match
  * value `value` of graph g? */

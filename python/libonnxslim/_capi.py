@@ -68,6 +68,7 @@ class ConvertOptions(Structure):
         ("quant_flags", c_uint),
         ("scale_type", c_int32),
         ("clip_percentile", c_double),
+        ("overflow", c_int),
     ]
 
 
@@ -163,6 +164,10 @@ FUNCTIONS = {
     "onnxslim_convert_report_bytes_after": (c_int, [H, c_size_t, P(c_uint64)]),
     "onnxslim_convert_report_add_stats": (c_int, [H, c_size_t, P(ConvertStats)]),
     "onnxslim_convert_report_quant_stats": (c_int, [H, c_size_t, P(QuantStats)]),
+    "onnxslim_convert_report_kept_count": (c_size_t, [H]),
+    "onnxslim_convert_report_kept_name": (c_char_p, [H, c_size_t]),
+    "onnxslim_convert_report_kept_from": (c_int32, [H, c_size_t]),
+    "onnxslim_convert_report_kept_add_stats": (c_int, [H, c_size_t, P(ConvertStats)]),
     "onnxslim_convert_report_free": (None, [H]),
     # error.h
     "onnxslim_strerror": (c_char_p, [c_int]),

@@ -135,7 +135,9 @@ CONSTANTS = {
     "CONVERT_FLUSH_SUBNORMALS": 4,
     "CONVERT_STATS_VERSION": 1,
     "CONVERT_REPORT_NO_STATS": 1,
-    "CONVERT_OPTIONS_VERSION": 5,
+    "CONVERT_OPTIONS_VERSION": 6,
+    "OVERFLOW_KEEP": 0,
+    "OVERFLOW_CONVERT": 1,
     "QUANT_FORMAT_STANDARD": 0,
     "QUANT_FORMAT_ORT": 1,
     "QUANT_FORMAT_NIBBLES": 2,
@@ -152,6 +154,6 @@ CONSTANTS = {
 #: Name prefixes whose every header constant must be in CONSTANTS (the test
 #: checks completeness for these families, not only the values).
 FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DIM_",
-            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_")
+            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_", "OVERFLOW_")
 
 globals().update(CONSTANTS)

@@ -61,14 +61,32 @@ class ConvertEntry(collections.namedtuple(
     __slots__ = ()
 
 
+class KeptEntry(collections.namedtuple("KeptEntry", "name dtype stats")):
+    """A tensor the conversion kept in its type because some of its values
+    are out of the target type's range (``force=False``, the default): its
+    value name, its data type name, and a :class:`ConvertStats` of what
+    converting it would have done (``to_inf``, or ``saturated`` with
+    ``saturate=True``, is not 0)."""
+
+    __slots__ = ()
+
+
 class ConvertReport(_base._Entries):
     """The report of :meth:`Model.convert`: a sequence of :class:`ConvertEntry`,
-    one per converted tensor, plus totals."""
+    one per converted tensor, plus totals; :attr:`kept` lists the tensors
+    kept in their type."""
 
-    def __init__(self, entries, stats, has_stats):
+    def __init__(self, entries, stats, has_stats, kept=()):
         self._entries = list(entries)
         self._stats = stats
         self._has_stats = has_stats
+        self._kept = list(kept)
+
+    @property
+    def kept(self):
+        """The tensors kept in their type (values out of the target type's
+        range), a list of :class:`KeptEntry`; empty with ``force=True``."""
+        return list(self._kept)
 
     @property
     def entries(self):
@@ -171,7 +189,15 @@ def _report(rep, has_stats):
             name, _args.dtype_name(lib.onnxslim_convert_report_from(rep, i)),
             _args.dtype_name(lib.onnxslim_convert_report_to(rep, i)), before.value, after.value,
             ConvertStats._from_c(st), quant))
-    return ConvertReport(entries, ConvertStats._from_c(total), has_stats)
+    kept = []
+    for i in range(lib.onnxslim_convert_report_kept_count(rep)):
+        name = _str(_need(lib.onnxslim_convert_report_kept_name(rep, i)))
+        st = _CStats()
+        _check(lib.onnxslim_convert_stats_init(ctypes.byref(st), _C["CONVERT_STATS_VERSION"]))
+        _check(lib.onnxslim_convert_report_kept_add_stats(rep, i, ctypes.byref(st)))
+        kept.append(KeptEntry(name, _args.dtype_name(lib.onnxslim_convert_report_kept_from(rep, i)),
+                              ConvertStats._from_c(st)))
+    return ConvertReport(entries, ConvertStats._from_c(total), has_stats, kept)
 
 
 _FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
@@ -181,7 +207,7 @@ _FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
 def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
             rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
             progress=None, block_size=0, format="standard", scales=None, allow_unpacked=False,
-            asymmetric=False, clip_percentile=0):
+            asymmetric=False, clip_percentile=0, force=False):
     """Model.convert(); see there."""
     m = model._ptr()
     if (to is None) == (gather_to is None):
@@ -210,6 +236,9 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         # the library would round the other conversions to nearest: refuse, as the CLI does
         raise ValueError("rounding='truncate' applies to conversions to BFLOAT16 only")
     pol = _policy(policy)
+    forced = _args.flag(force, "force")
+    if forced and quant:
+        raise ValueError("force applies to floating-point conversions, not to INT8 or INT4")
     size = _args.uint64(min_size, "min_size")
     want_stats = _args.flag(stats, "stats")
     sel, n_sel = _specs(["op:Gather:0"] if gather_to is not None else select, "select")
@@ -217,9 +246,15 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     rep = ctypes.c_void_p()
     prog = _progress.make(progress, model)
     if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
-            not n_exc and want_stats and prog is None):
+            not n_exc and want_stats and prog is None and not forced):
         # the published recipe's own entry point, as `libonnxslim convert --gather-to`
-        _check(lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags))
+        rc = lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags)
+        if rc == _C["ENOTFOUND"]:
+            # all the tables there are, and there are none: not an error (as
+            # the CLI), an empty report; the model is unchanged
+            lib.onnxslim_error_clear()
+            return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
+        _check(rc)
     else:
         opts = ConvertOptions()
         _check(lib.onnxslim_convert_options_init(ctypes.byref(opts),
@@ -241,9 +276,13 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
                             (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric")
                              else 0))
         opts.clip_percentile = float(clip_percentile)
+        opts.overflow = _C["OVERFLOW_CONVERT"] if forced else _C["OVERFLOW_KEEP"]
         if prog:
             prog.attach(opts)
         rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))
+        if rc == _C["ENOTFOUND"] and gather_to is not None:
+            lib.onnxslim_error_clear()  # no Gather table: an empty report, as above
+            return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
         if prog:
             try:
                 prog.check()

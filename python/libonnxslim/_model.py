@@ -393,12 +393,14 @@ class Model:
     def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
                 rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
                 progress=None, block_size=0, format="standard", scales=None,
-                allow_unpacked=False, asymmetric=False, clip_percentile=0):
+                allow_unpacked=False, asymmetric=False, clip_percentile=0, force=False):
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
         recipe, every table read as input 0 of a Gather is converted and a
-        Cast back follows each Gather (``libonnxslim convert --gather-to``).
+        Cast back follows each Gather (``libonnxslim convert --gather-to``); a
+        model without one gives an empty report, as ``to`` without
+        ``select`` finding nothing does.
         ``to`` ("bf16", "fp16", "fp32", "fp64" or the DTYPE_* names/values):
         the tensors ``select`` matches (a list of names, globs, or
         "op:TYPE[:INDEX]" consumer specs; empty: every floating tensor; a spec
@@ -411,7 +413,10 @@ class Model:
         location and message), the model unchanged.
         ``rounding``: "nearest" (ties to even) or "truncate" (to BFLOAT16
         only); ``saturate``: overflow gives the largest finite value;
-        ``flush_subnormals``: subnormal results become zero. ``stats=False``
+        ``flush_subnormals``: subnormal results become zero. A tensor with
+        values out of the target type's range (e.g. a variance of 9.8e7 in
+        FLOAT16) keeps its type and is listed in ``ConvertReport.kept``;
+        ``force=True`` converts it anyway (Inf, or saturated values). ``stats=False``
         skips the statistics pass of the report. Tensors are converted as
         the model is saved (no second copy of the weights is held).
         ``progress``: a callable ``progress(done, total)``, called as the
@@ -437,7 +442,7 @@ class Model:
         from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
-                                scales, allow_unpacked, asymmetric, clip_percentile)
+                                scales, allow_unpacked, asymmetric, clip_percentile, force)
 
     # Assignable fields: reads as above, writes through the set_* methods.
     ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)

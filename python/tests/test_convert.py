@@ -291,7 +291,8 @@ class TestConvert(unittest.TestCase):
             with self.subTest(**kw):
                 m = model_with({"big": big, "tiny": tiny, "nan": nan})
                 self.addCleanup(m.close)
-                rep = m.convert(to="fp16", **kw)
+                rep = m.convert(to="fp16", force=True, **kw)
+                self.assertEqual(rep.kept, [])
                 self.assertEqual(rep.stats.count, 10)
                 got = {k: getattr(rep.stats, k) for k in want}
                 self.assertEqual(got, want)
@@ -302,6 +303,47 @@ class TestConvert(unittest.TestCase):
                     self.assertTrue(np.isinf(inits["big"][0]))
                 self.assertEqual(inits["tiny"][0] == 0, bool(kw.get("flush_subnormals")))
                 self.assertTrue(np.isnan(inits["nan"][0]))
+
+    def test_overflow_keeps_tensor_unless_forced(self):
+        # a BatchNorm-like variance of 9.8e7 does not fit FLOAT16: kept FLOAT
+        # by default, listed in report.kept; a lone subnormal does not keep
+        var = np.array([9.8e7, 0.5], np.float32)
+        tiny = np.array([1e-7, 0.25], np.float32)
+        for sat in (False, True):
+            with self.subTest(saturate=sat):
+                m = model_with({"var": var, "tiny": tiny})
+                self.addCleanup(m.close)
+                rep = m.convert(to="fp16", saturate=sat)
+                self.assertEqual(rep.names(), ["tiny"])
+                self.assertEqual([(k.name, k.dtype) for k in rep.kept], [("var", "FLOAT")])
+                st = rep.kept[0].stats
+                self.assertEqual((st.count, st.to_inf, st.saturated),
+                                 (2, 0, 1) if sat else (2, 1, 0))
+                inits = {t.name: t.data_type for t in proto(m).graph.initializer}
+                self.assertEqual(inits, {"var": TensorProto.FLOAT, "tiny": TensorProto.FLOAT16})
+        m = model_with({"var": var, "tiny": tiny})
+        self.addCleanup(m.close)
+        rep = m.convert(to="fp16", force=True)
+        self.assertEqual((sorted(rep.names()), rep.kept), (["tiny", "var"], []))
+        v = {t.name: numpy_helper.to_array(t) for t in proto(m).graph.initializer}["var"]
+        self.assertTrue(np.isinf(v[0]))
+        self.assertRaises(ValueError, m.convert, to="int8", force=True)
+
+    def test_nothing_to_convert_is_not_an_error(self):
+        # all of a kind, none found: an empty report, the model unchanged; a
+        # select entry matching nothing raises NotFound
+        for kw in ({"gather_to": "bf16"}, {"gather_to": "int8"}, {"to": "int8"},
+                   {"gather_to": "fp16", "force": True}):
+            with self.subTest(**kw):
+                m = model_with({"w": np.array([1.0, 2.0], np.float32)})
+                self.addCleanup(m.close)
+                before = m.save_bytes()
+                rep = m.convert(**kw)
+                self.assertEqual((len(rep), rep.kept), (0, []))
+                self.assertEqual(m.save_bytes(), before)
+        m = model_with({"w": np.array([1.0, 2.0], np.float32)})
+        self.addCleanup(m.close)
+        self.assertRaises(libonnxslim.NotFound, m.convert, to="int8", select=["w"])
 
     def test_errors_leave_the_model_unchanged(self):
         before = self.m.save_bytes()

@@ -108,8 +108,15 @@ class TestProgress(unittest.TestCase):
             rec = Recorder()
             m.convert(gather_to="bf16", progress=rec)  # the recipe's path, with progress
             self.assertEqual(rec.calls[-1][0], rec.calls[-1][1])
+            # stats=False: the tensors are still read to find those whose values
+            # do not fit FLOAT16 (kept in their type); with force=True nothing is read
             rec = Recorder()
             m.convert(to="fp16", stats=False, progress=rec)
+            self.assertGreater(rec.calls[-1][1], 0)
+            self.assertEqual(rec.calls[-1][0], rec.calls[-1][1])
+        with libonnxslim.load(BERT) as m:
+            rec = Recorder()
+            m.convert(to="fp16", stats=False, force=True, progress=rec)
             self.assertEqual(rec.calls, [(0, 0)])
 
     def test_convert_exception_leaves_model_unchanged(self):

@@ -53,7 +53,7 @@ $s" "$@"; }
 # ---- help ---------------------------------------------------------------------
 "$cli" convert --help > "$tmp/help" 2>&1; r=$?
 miss=""
-for o in --gather-to --to --select --exclude --min-size --policy --round --saturate --flush-subnormals \
+for o in --gather-to --to --select --exclude --min-size --policy --round --force --saturate --flush-subnormals \
          --report --external-data --threshold --align --location --per-tensor --checksum \
          --force-shape-inputs --also-single-file --allow-large; do
   grep -q -- "$o" "$tmp/help" || miss="$miss $o"
@@ -162,11 +162,14 @@ g = h.make_graph([h.make_node("Add", ["X", "W"], ["Y"])], "g",
 open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]).SerializeToString())
 EOF
   wbits() { py 'print(" ".join("%04x" % b for b in bits16(inits(load(sys.argv[1]))["W"])[:4]))' "$1"; }
-  "$cli" convert "$tmp/x.onnx" "$tmp/x0.onnx" --to fp16 --report > "$tmp/r0" &&
-    [ "$(wbits "$tmp/x0.onnx")" = "7c00 fc00 0032 3e00" ] && ok "fp16 default: overflow is Inf, subnormal kept" || bad "fp16 default: $(wbits "$tmp/x0.onnx")"
-  "$cli" convert "$tmp/x.onnx" "$tmp/x1.onnx" --to fp16 --saturate --report > "$tmp/r1" &&
-    [ "$(wbits "$tmp/x1.onnx")" = "7bff fbff 0032 3e00" ] && ok "--saturate: overflow gives +-65504" || bad "--saturate: $(wbits "$tmp/x1.onnx")"
-  "$cli" convert "$tmp/x.onnx" "$tmp/x2.onnx" --to fp16 --flush-subnormals --report > "$tmp/r2" &&
+  "$cli" convert "$tmp/x.onnx" "$tmp/xk.onnx" --to fp16 --report > "$tmp/rk" 2> "$tmp/e" &&
+    py 'assert dtypes(load(sys.argv[1]))["W"] == 1' "$tmp/xk.onnx" && grep -q "^libonnxslim: note: kept 'W' as FLOAT: 2 of its 5 values are beyond FLOAT16's range (+-65504) and would become +-Inf; --force converts it anyway$" "$tmp/e" &&
+    ok "fp16 default: a tensor with values beyond FP16's range stays FLOAT, a note names it" || bad "fp16 default keep: $(cat "$tmp/e")"
+  "$cli" convert "$tmp/x.onnx" "$tmp/x0.onnx" --to fp16 --force --report > "$tmp/r0" &&
+    [ "$(wbits "$tmp/x0.onnx")" = "7c00 fc00 0032 3e00" ] && ok "fp16 --force: overflow is Inf, subnormal kept" || bad "fp16 --force: $(wbits "$tmp/x0.onnx")"
+  "$cli" convert "$tmp/x.onnx" "$tmp/x1.onnx" --to fp16 --force --saturate --report > "$tmp/r1" &&
+    [ "$(wbits "$tmp/x1.onnx")" = "7bff fbff 0032 3e00" ] && ok "--force --saturate: overflow gives +-65504" || bad "--saturate: $(wbits "$tmp/x1.onnx")"
+  "$cli" convert "$tmp/x.onnx" "$tmp/x2.onnx" --to fp16 --force --flush-subnormals --report > "$tmp/r2" &&
     [ "$(wbits "$tmp/x2.onnx")" = "7c00 fc00 0000 3e00" ] && ok "--flush-subnormals: subnormal result becomes 0" || bad "--flush-subnormals: $(wbits "$tmp/x2.onnx")"
   # the report row of W: elements, bytes, to_inf, saturated, flushed, nan
   r0=$(grep -E '^ +W ' "$tmp/r0" | sed 's/  */ /g'); r1=$(grep -E '^ +W ' "$tmp/r1" | sed 's/  */ /g'); r2=$(grep -E '^ +W ' "$tmp/r2" | sed 's/  */ /g')
@@ -199,20 +202,48 @@ open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 
 # the same at opset 18, newer than the schema tables: nothing checks the types
 open(sys.argv[2], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 18)]).SerializeToString())
 EOF
-  "$cli" convert "$tmp/dmg.onnx" "$tmp/d0.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
+  # by default the tensors that would overflow keep their type: a note
+  # names each; the flushed mean is counted by --report only
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/dk.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && ! grep -q 'warning: converting' "$tmp/e" && ! grep -q 'flushed' "$tmp/e" &&
+    grep -q "^libonnxslim: note: kept 'bn.var' as FLOAT: 2 of its 4 values are beyond FLOAT16's range (+-65504) and would become +-Inf; --force converts it anyway$" "$tmp/e" &&
+    grep -q "^libonnxslim: note: kept 'big' as FLOAT: 1 of its 1 value is beyond FLOAT16's range" "$tmp/e" &&
+    py '
+m = load(sys.argv[1]); d = dtypes(m)
+assert d["bn.var"] == 1 and d["bn.mean"] == 10 and d["bn.scale"] == 10, d
+k = [n.attribute[0].t.data_type for n in m.graph.node if n.op_type == "Constant"]
+assert k == [1], k
+check(sys.argv[1])' "$tmp/dk.onnx" &&
+    ok "--to fp16: bn.var and the 2^20 Constant keep FLOAT, a note names each, no warning for a flushed value" || bad "keep notes (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/dk2.onnx" --to fp16 --saturate > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: kept 'bn.var' as FLOAT: 2 of its 4 values are beyond FLOAT16's range (+-65504) and would saturate;" "$tmp/e" &&
+    cmp -s "$tmp/dk.onnx" "$tmp/dk2.onnx" && ok "--saturate without --force: the same tensors kept (65504 is no repair)" || bad "--saturate keep (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/dk3.onnx" --to fp16 --report > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q '^kept 2 tensors in their type (values out of the target type.s range; --force converts them):$' "$tmp/o" &&
+    grep -Eq '^ +bn.var +FLOAT +4 +2 +0$' "$tmp/o" && grep -Eq '^ +big +FLOAT +1 +1 +0$' "$tmp/o" &&
+    grep -Eq '^ +bn.mean +FLOAT -> FLOAT16 +4 +16 -> 8 +0 +0 +1 ' "$tmp/o" &&
+    ok "--report: the kept tensors listed with their would-be Inf counts; the flushed value counted" || bad "--report kept (exit $r): $(cat "$tmp/o")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/dk4.onnx" --to fp16 --json > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && py '
+import json
+c = json.load(open(sys.argv[1]))["conversion"]
+assert [(k["name"], k["type"], k["elements"], k["to_inf"], k["saturated"]) for k in c["kept"]] == [("bn.var", "FLOAT", 4, 2, 0), ("big", "FLOAT", 1, 1, 0)], c["kept"]
+assert "bn.var" not in [t["name"] for t in c["tensors"]]' "$tmp/o" && ok "--json: conversion.kept lists them" || bad "--json kept (exit $r): $(cat "$tmp/o" "$tmp/e")"
+  # --force: the old behaviour, with the strong warning
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d0.onnx" --to fp16 --force > "$tmp/o" 2> "$tmp/e"; r=$?
   cat "$tmp/e"
-  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && grep -q '^libonnxslim: warning: converting to FLOAT16 changed values beyond rounding in 3 tensors: 3 became +-Inf, 1 flushed to 0$' "$tmp/e" &&
+  [ $r -eq 0 ] && [ ! -s "$tmp/o" ] && grep -q '^libonnxslim: warning: converting to FLOAT16 changed values beyond rounding in 2 tensors: 3 became +-Inf$' "$tmp/e" &&
     grep -q '^  bn.var (4 values): 2 became +-Inf$' "$tmp/e" && grep -q '^  big (1 value): 1 became +-Inf$' "$tmp/e" &&
-    grep -q '^  bn.mean (4 values): 1 flushed to 0$' "$tmp/e" && grep -q -- '--saturate' "$tmp/e" && grep -q -- '--exclude' "$tmp/e" &&
-    ok "--to fp16 without --report: warning names the Inf/flushed tensors and counts, suggests --saturate and --exclude" ||
+    ! grep -q 'bn.mean' "$tmp/e" && grep -q -- 'outputs may change a lot: without --force' "$tmp/e" &&
+    ok "--to fp16 --force: warning names the Inf tensors and counts, not the flushed one" ||
     bad "damage warning (exit $r)"
-  [ "$(grep -n '^  [^ ]* ([0-9]* values*):' "$tmp/e" | cut -d' ' -f3 | tr '\n' ' ')" = "bn.var big bn.mean " ] &&
+  [ "$(grep -n '^  [^ ]* ([0-9]* values*):' "$tmp/e" | cut -d' ' -f3 | tr '\n' ' ')" = "bn.var big " ] &&
     ok "damage warning: worst tensors first" || bad "damage warning order: $(grep '^  ' "$tmp/e" | tr '\n' '|')"
-  "$cli" convert "$tmp/dmg.onnx" "$tmp/d1.onnx" --to fp16 --saturate > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && grep -q '3 saturated to +-65504, 1 flushed to 0$' "$tmp/e" && ! grep -q -- '--saturate keeps' "$tmp/e" &&
-    ok "--saturate: the warning counts saturated values" || bad "--saturate warning: $(cat "$tmp/e")"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d1.onnx" --to fp16 --force --saturate > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q 'in 2 tensors: 3 saturated to +-65504$' "$tmp/e" &&
+    ok "--force --saturate: the warning counts saturated values" || bad "--saturate warning: $(cat "$tmp/e")"
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d2.onnx" --to fp16 --exclude bn.var --exclude 'b?g' --exclude 'op:BatchNormalization:3' > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 0 ] && ! grep -q 'changed values' "$tmp/e" && ! grep -q -- '--saturate' "$tmp/e" &&
+  [ $r -eq 0 ] && ! grep -q 'changed values' "$tmp/e" && ! grep -q -- 'kept' "$tmp/e" &&
     py '
 m = load(sys.argv[1]); d = dtypes(m)
 assert d["bn.var"] == 1 and d["bn.mean"] == 1 and d["bn.scale"] == 10 and d["cast"] == 10, d
@@ -249,12 +280,121 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   rm -f "$tmp/d4.onnx"
   "$cli" convert "$tmp/dmg18.onnx" "$tmp/d4.onnx" --to bf16 --policy storage-only --select bn.scale --no-verify > "$tmp/o" 2> "$tmp/e"
   [ -e "$tmp/d4.onnx" ] && ! grep -q 'read only by a Cast' "$tmp/e" && ok "a 16-bit tensor a BatchNormalization reads: no fold-back warning" || bad "fold-back on BatchNormalization: $(cat "$tmp/e")"
-  # --gather-to on a model without a Gather table
-  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
-  [ $r -eq 1 ] && grep -q 'no Gather table' "$tmp/e" && [ ! -e "$tmp/d6.onnx" ] &&
-    ok "--gather-to on a model without a Gather table: exit 1, nothing written" || bad "--gather-to no table (exit $r)"
+  # --gather-to on a model without a Gather table: "all the tables" found
+  # none, which is not an error (batch scripts over many models): exit 0, OUT
+  # a copy, a note on stderr, --report and --json say 0
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to bf16 --report > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q '^libonnxslim: note: nothing converted: .*no Gather table' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+    grep -q '^converted 0 tensors:$' "$tmp/o" &&
+    ok "--gather-to on a model without a Gather table: exit 0, a note, OUT a copy, --report says 0" || bad "--gather-to no table (exit $r): $(cat "$tmp/o" "$tmp/e")"
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --gather-to int8 --json > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q '^libonnxslim: note: nothing converted: ' "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+    py '
+import json
+c = json.load(open(sys.argv[1]))["conversion"]
+assert c["tensors"] == [] and c["total"]["tensors"] == 0 and c["kept"] == [], c' "$tmp/o" &&
+    ok "--gather-to int8 without a Gather table: exit 0, OUT a copy, --json conversion with 0 tensors" || bad "--gather-to int8 no table (exit $r): $(cat "$tmp/o" "$tmp/e")"
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to int4 --allow-unpacked > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: nothing converted: '.*dmg.onnx' has no tensor that can be quantized" "$tmp/e" && cmp -s "$tmp/dmg.onnx" "$tmp/d6.onnx" &&
+    ok "--to int4 on a model with nothing to quantize: exit 0, a note, OUT a copy" || bad "--to int4 nothing (exit $r): $(cat "$tmp/e")"
+  rm -f "$tmp/d6.onnx"
+  "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to int8 --select bn.var > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && grep -q "selection 'bn.var' matches no tensor that can be quantized" "$tmp/e" && [ ! -e "$tmp/d6.onnx" ] &&
+    ok "--to int8 --select NAME that cannot be quantized: exit 1, nothing written" || bad "--to int8 --select (exit $r): $(cat "$tmp/e")"
 else
   skip "python checks of conversion warnings and --exclude"
+fi
+
+# ---- values beyond FP16's range, run in onnxruntime: kept (default) vs --force ---------
+# A BatchNorm variance of 9.8e7 and a 2^20 Constant inside an If branch: by
+# default both stay FLOAT and the outputs match FP32; --force turns them into
+# Inf, as before. A model whose only damage is one subnormal: no warning.
+if [ $have_py -eq 1 ] && command -v node >/dev/null 2>&1 && . test/ort-setup.sh && ort_setup >/dev/null; then
+  "$PY" - "$tmp/bn.onnx" "$tmp/sub.onnx" <<'EOF'
+import sys, numpy as np
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+f = lambda v, n: nh.from_array(np.array(v, dtype=np.float32), n)
+C = 4
+then_g = h.make_graph([h.make_node("Constant", [], ["k"], value=f([2.0 ** 20], "k")),
+                       h.make_node("Mul", ["B", "k"], ["Z1"])], "then_g", [],
+                      [h.make_tensor_value_info("Z1", T.FLOAT, [1, C, 3])])
+else_g = h.make_graph([h.make_node("Identity", ["B"], ["Z2"])], "else_g", [],
+                      [h.make_tensor_value_info("Z2", T.FLOAT, [1, C, 3])])
+nodes = [h.make_node("BatchNormalization", ["X", "bn.scale", "bn.bias", "bn.mean", "bn.var"], ["B"]),
+         h.make_node("If", ["cond"], ["Y"], then_branch=then_g, else_branch=else_g)]
+g = h.make_graph(nodes, "g", [h.make_tensor_value_info("X", T.FLOAT, [1, C, 3]),
+                              h.make_tensor_value_info("cond", T.BOOL, [])],
+                 [h.make_tensor_value_info("Y", T.FLOAT, [1, C, 3])],
+                 [f([1.0, 0.5, 2.0, 1.0], "bn.scale"), f([0.1, 0, -0.2, 0.3], "bn.bias"),
+                  f([2000.0, 0.0, 0.5, 1.0], "bn.mean"), f([9.8e7, 2.0, 0.25, 1.0], "bn.var")])
+open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 15)]).SerializeToString())
+g = h.make_graph([h.make_node("Add", ["X", "W"], ["Y"])], "g", [h.make_tensor_value_info("X", T.FLOAT, [4])],
+                 [h.make_tensor_value_info("Y", T.FLOAT, [4])], [f([1e-7, 0.5, 1.5, -2.0], "W")])
+open(sys.argv[2], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 15)]).SerializeToString())
+EOF
+  "$cli" convert "$tmp/bn.onnx" "$tmp/bn16.onnx" --to fp16 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: kept 'bn.var' as FLOAT: 1 of its 4 values is beyond FLOAT16's range" "$tmp/e" &&
+    grep -q "^libonnxslim: note: kept 'k' as FLOAT: 1 of its 1 value is beyond FLOAT16's range (+-65504) and would become +-Inf" "$tmp/e" &&
+    ! grep -q 'warning: converting' "$tmp/e" && ok "BatchNorm variance 9.8e7 and If-branch 2^20 to fp16: both kept, a note names each" || bad "bn keep (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$tmp/bn.onnx" "$tmp/bn16f.onnx" --to fp16 --force > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q 'changed values beyond rounding in 2 tensors: 2 became +-Inf' "$tmp/e" && ok "--force: both converted, the warning says Inf" || bad "bn --force (exit $r): $(cat "$tmp/e")"
+  jobs=""
+  for c in 1 0; do
+    for v in bn bn16 bn16f; do
+      jobs="$jobs{\"model\": \"$tmp/$v.onnx\", \"out\": \"$tmp/$v.$c.json\", \"feeds\": {\"X\": {\"type\": \"float32\", \"dims\": [1, 4, 3], \"data\": [12000, 2100, -7000, 0.5, 1, -1, 0.25, 0.5, 1, 3, 1, -2]}, \"cond\": {\"type\": \"bool\", \"dims\": [], \"data\": [$c]}}},"
+    done
+  done
+  echo "[${jobs%,}]" > "$tmp/jobs.json"
+  if node test/convert/ort_run.js "$tmp/jobs.json" 2> "$tmp/e"; then
+    "$PY" - "$tmp" <<'EOF' > "$tmp/ortcmp" 2>&1; r=$?
+import sys, json, numpy as np
+d = sys.argv[1]
+def out(v, c):
+    j = json.load(open("%s/%s.%d.json" % (d, v, c)))
+    assert j["ok"], j
+    return np.array([float(x) for x in j["outputs"]["Y"]["data"]])
+for c in (1, 0):
+    ref, keep, force = out("bn", c), out("bn16", c), out("bn16f", c)
+    rel = np.max(np.abs(keep - ref) / np.maximum(np.abs(ref), 1e-3))
+    assert rel < 2e-3, (c, rel, ref, keep)
+    # variance Inf: channel 0 becomes its bias, 0.1 (x 2^20 in the then branch)
+    assert abs(force[0] - ref[0]) > 0.5 * abs(ref[0]) and abs(ref[0]) > 0.5, (c, ref, force)
+    print("cond %d: max rel difference kept %.2e, channel 0: fp32 %g, kept %g, --force %g" % (c, rel, ref[0], keep[0], force[0]))
+EOF
+    cat "$tmp/ortcmp"
+    [ $r -eq 0 ] && ok "onnxruntime: the default fp16 model's outputs match FP32 (both If branches); --force's do not" || bad "onnxruntime outputs: $(cat "$tmp/ortcmp")"
+  else
+    bad "onnxruntime run: $(cat "$tmp/e")"
+  fi
+  "$cli" convert "$tmp/sub.onnx" "$tmp/sub16.onnx" --to fp16 --flush-subnormals > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && ! grep -q 'warning: converting\|may change a lot\|kept\|flushed' "$tmp/e" && ok "one flushed subnormal: no warning on stderr" || bad "subnormal warning (exit $r): $(cat "$tmp/e")"
+  "$cli" convert "$tmp/sub.onnx" "$tmp/sub16r.onnx" --to fp16 --flush-subnormals --report > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -Eq '^ +W +FLOAT -> FLOAT16 +4 +16 -> 8 +0 +0 +1 +0 ' "$tmp/o" && ok "one flushed subnormal: --report counts it" || bad "subnormal report (exit $r): $(cat "$tmp/o")"
+else
+  skip "onnxruntime checks of values beyond FP16's range (needs python3-onnx, node, onnxruntime-node)"
+fi
+
+# ---- --format ort without --block-size: onnxruntime's default, 128 ---------------------
+if [ $have_py -eq 1 ]; then
+  "$PY" - "$tmp/wide.onnx" <<'EOF'
+import sys, numpy as np
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+w = nh.from_array(np.sin(np.arange(8 * 768, dtype=np.float32)).reshape(8, 768), "E")
+g = h.make_graph([h.make_node("Gather", ["E", "ids"], ["Y"])], "g",
+                 [h.make_tensor_value_info("ids", T.INT64, [3])],
+                 [h.make_tensor_value_info("Y", T.FLOAT, [3, 768])], [w])
+open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]).SerializeToString())
+EOF
+  "$cli" convert "$tmp/wide.onnx" "$tmp/wide8.onnx" --gather-to int8 --format ort --report > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -Eq '^ +E +8 +128 ' "$tmp/o" && grep -q "^block size: --format ort without --block-size quantizes in blocks of 128 values, onnxruntime's default" "$tmp/o" &&
+    py '
+m = load(sys.argv[1])
+n = [n for n in m.graph.node if n.op_type == "GatherBlockQuantized"]
+assert len(n) == 1 and [a.i for a in n[0].attribute if a.name == "block_size"] == [128], n' "$tmp/wide8.onnx" &&
+    ok "--format ort without --block-size on a 768-wide table: blocks of 128, --report says so" || bad "ort default block (exit $r): $(cat "$tmp/o" "$tmp/e")"
 fi
 
 # ---- the fold-back warning: a 16-bit initializer only a Cast to FLOAT reads ------------
@@ -310,8 +450,9 @@ cmp -s "$tmp/rep.onnx" "$tmp/g.onnx" && ok "--report does not change the output"
 # ---- sizes ---------------------------------------------------------------------------
 "$cli" convert "$m" "$tmp/k.onnx" --to fp16 --min-size 1k && "$cli" convert "$m" "$tmp/b.onnx" --to fp16 --min-size 1024 &&
   cmp -s "$tmp/k.onnx" "$tmp/b.onnx" && ok "--min-size 1k = 1024" || bad "--min-size 1k"
-"$cli" convert "$m" "$tmp/g1.onnx" --to fp16 --min-size 1G 2> /dev/null && cmp -s "$m" "$tmp/g1.onnx" &&
-  ok "--min-size 1G: nothing that large" || bad "--min-size 1G"
+"$cli" convert "$m" "$tmp/g1.onnx" --to fp16 --min-size 1G 2> "$tmp/e" && cmp -s "$m" "$tmp/g1.onnx" &&
+  grep -q "^libonnxslim: note: nothing converted: '.*' has no floating-point tensor that converts to FLOAT16 of at least the --min-size$" "$tmp/e" &&
+  ok "--min-size 1G: nothing that large, exit 0, a note" || bad "--min-size 1G: $(cat "$tmp/e")"
 
 # ---- usage errors: exit 2, message on stderr, OUT not written --------------------------------
 while IFS= read -r args; do

@@ -223,6 +223,40 @@ EOF
   [ "$(const_ext "$c/k0.onnx")" = 0 ] && [ "$(const_ext "$c/k1.onnx")" = 1 ] &&
     [ "$("$cli" fingerprint "$c/k1.onnx")" = "$("$cli" fingerprint "$c/const.onnx")" ] &&
     ok "split --constants moves Constant tensors out (inline without it), same fingerprint" || bad "split --constants"
+  # a model whose weights are all in Constant nodes: split says so instead of
+  # writing a copy without a word
+  "$cli" split "$c/const.onnx" "$c/k3.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q "^libonnxslim: note: 1 floating-point tensor of at least --threshold bytes (4096 bytes, 4.0 KiB) is in Constant nodes and stayed in the model file; --constants moves them to external data too$" "$tmp/e" &&
+    ok "split of a model whose weights are Constants: a note counts them and names --constants" || bad "split Constants note (exit $r): $(cat "$tmp/e")"
+  "$cli" split "$c/const.onnx" "$c/k4.onnx" --constants > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && ! grep -q 'Constant nodes' "$tmp/e" && "$cli" split "$c/const.onnx" "$c/k5.onnx" --threshold 8K > "$tmp/o" 2> "$tmp/e" &&
+    ! grep -q 'Constant nodes' "$tmp/e" && ok "split --constants, or a threshold above them: no note" || bad "split Constants no note: $(cat "$tmp/e")"
+  # MatMul weights held in Constant nodes are quantized as initializers are:
+  # the same model as quantizing the weight stored as an initializer
+  "$PY" - "$c/const.onnx" "$c/init.onnx" <<'EOF'
+import sys, onnx
+m = onnx.load(sys.argv[1])
+n = m.graph.node[0]
+t = n.attribute[0].t
+t.name = n.output[0]
+m.graph.initializer.append(t)
+del m.graph.node[0]
+onnx.save(m, sys.argv[2])
+EOF
+  qok=""
+  for a in "--to int8" "--to int4 --format ort" "--to int8 --asymmetric"; do
+    # shellcheck disable=SC2086
+    "$cli" convert "$c/const.onnx" "$c/qc.onnx" $a > "$tmp/o" 2> "$tmp/e" || qok="$qok [$a: const exit $?: $(cat "$tmp/e")]"
+    # shellcheck disable=SC2086
+    "$cli" convert "$c/init.onnx" "$c/qi.onnx" $a > "$tmp/o" 2> "$tmp/e" || qok="$qok [$a: init exit $?]"
+    [ "$("$cli" fingerprint "$c/qc.onnx")" = "$("$cli" fingerprint "$c/qi.onnx")" ] || qok="$qok [$a: fingerprints differ]"
+    "$PY" -c "import onnx,sys; m=onnx.load(sys.argv[1]); onnx.checker.check_model(m); assert 'Constant' not in [n.op_type for n in m.graph.node]" "$c/qc.onnx" || qok="$qok [$a: checker]"
+  done
+  [ -z "$qok" ] && ok "--to int8/int4 of a MatMul weight in a Constant node: quantized, the same model as from an initializer" || bad "Constant weight quantization:$qok"
+  rm -f "$c/qc.onnx"
+  "$cli" convert "$c/const.onnx" "$c/qc.onnx" --to int4 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && [ ! -e "$c/qc.onnx" ] && grep -q 'opset 21' "$tmp/e" &&
+    ok "--to int4 of a Constant weight below opset 21: refused, nothing written" || bad "Constant int4 refusal (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$c/const.onnx" "$c/k2.onnx" --constants > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 2 ] && ok "convert --constants without --external-data: exit 2" || bad "convert --constants alone: exit $r"
 else
