@@ -1,3 +1,4 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /* Writes small crafted models that cost the passes much for their size,
  * byte by byte (test/pbuild.h: no library call, so a generator never

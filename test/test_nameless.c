@@ -1,3 +1,4 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /* Nodes without outputs or inputs, or with empty names (issue [attack],
  * second campaign, point 1): a Gather with no outputs crashed every

@@ -1,3 +1,4 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim (the command) - SIGINT and SIGTERM while a command writes

@@ -1,3 +1,4 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - the node inputs onnxruntime reads when it loads a model,

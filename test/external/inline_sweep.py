@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 """Which node inputs must stay inline for onnxruntime to load a model: the
 sweep behind lib/passes/load_inputs.c, for test/steps/56-inline-table.sh.

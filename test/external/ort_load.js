@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-FileCopyrightText: 2026 The libonnxslim authors
 // SPDX-License-Identifier: MIT
 // Creates an onnxruntime-node session (default options) for each model
 // listed in LIST (one path a line) and prints "ok PATH" or

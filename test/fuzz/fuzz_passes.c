@@ -1,3 +1,4 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: every pass of the library on a model as loaded (the
  * check, toposort, remove_unused, every conversion and quantization form,

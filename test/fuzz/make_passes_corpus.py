@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 """Write the seed corpus of fuzz_passes (test/fuzz/fuzz_passes.c).
 

@@ -1,3 +1,4 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /* Every pass of the library on a model as loaded (no cleanup first), each
  * on a fresh copy of the model: the check (every check, then some skipped),

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 # The inputs onnxruntime reads when it loads a model stay inline: the table
 # lib/passes/load_inputs.c against onnxruntime-node 1.30 itself.

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 # libonnxslim convert --verify compares the converted model's problems with the
 # input's by what they are, not by node index (onnxslim_check_options.baseline):

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 # Ctrl-C leaves nothing behind: `libonnxslim convert|split|merge` getting
 # SIGINT or SIGTERM during a large save (a 192 MiB table, bench/make_huge.c)

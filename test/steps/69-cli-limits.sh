@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 # What one small crafted file can cost the commands after the load, bounded:
 # check, diff and convert --verify on bench/make_crafted inputs, under
