@@ -2534,12 +2534,12 @@ TEST(save_pair_generations) {
   CHECK_OK(onnxslim_save(NULL, m, PATH(q, "%s/x.onnx", d), &eo));
   CHECK(file_size(q) > 5 && !exists(PATH(q, "%s/x_1.bin", d)));
   CHECK(unlink(PATH(q, "%s/x.bin", d)) == 0 && unlink(PATH(q, "%s/x.onnx", d)) == 0);
-  /* a file the old model read under a name this save would not write
-   * stays: it may be the user's */
+  /* a file the old model read goes whatever its name (before 0.2.0 w_2.bin,
+   * a name this save would not write, stayed read by no model) */
   eo.location = NULL;
   CHECK_OK(onnxslim_save(NULL, m, p, &eo));
-  CHECK(exists(PATH(q, "%s/out.onnx.data", d)) && exists(PATH(q, "%s/w_2.bin", d)));
-  CHECK(count_entries(d) == 6); /* out.onnx, out.onnx.data, w_1.bin, w_2.bin, a.onnx, a.bin */
+  CHECK(exists(PATH(q, "%s/out.onnx.data", d)) && !exists(PATH(q, "%s/w_2.bin", d)));
+  CHECK(count_entries(d) == 5); /* out.onnx, out.onnx.data, w_1.bin, a.onnx, a.bin */
   CHECK_OK(file_fingerprint(PATH(q, "%s/a.onnx", d), got));
   CHECK(strcmp(got, want) == 0);
   /* per tensor next to another per-tensor model: none of its files is
@@ -2548,7 +2548,7 @@ TEST(save_pair_generations) {
   CHECK_OK(onnxslim_save(NULL, m, PATH(q, "%s/pt.onnx", d), &eo));
   int with = count_entries(d);
   CHECK_OK(onnxslim_save(NULL, m, p, &eo));
-  CHECK(count_entries(d) == with + (with - 7) - 1);
+  CHECK(count_entries(d) == with + (with - 6) - 1);
   eo.layout = ONNXSLIM_LAYOUT_INLINE;
   CHECK_OK(onnxslim_save(NULL, m, p, &eo));
   CHECK_OK(file_fingerprint(p, got));
@@ -2970,6 +2970,211 @@ TEST(save_spares_other_models_data) {
   for (int i = 0; i < 3; i++) onnxslim_model_free(v[i]);
 }
 
+/* Regular files beneath d and d/sub that none of the models at paths[0..n)
+ * reads (by identity), and hidden files left behind; each printed once. */
+static int unread_files(const char *d, const char *const *paths, int n, int *hidden) {
+  struct stat ids[400];
+  int nid = 0;
+  for (int k = 0; k < n; k++) {
+    onnxslim_model *m = load(paths[k]);
+    for (size_t i = 0; m && i < onnxslim_model_file_count(m) && nid < 400; i++)
+      if (stat(onnxslim_model_file(m, i), &ids[nid]) == 0) nid++;
+    onnxslim_model_free(m);
+  }
+  int unread = 0;
+  *hidden = 0;
+  for (int sub = 0; sub < 2; sub++) {
+    char dd[400], f[700];
+    PATH(dd, sub ? "%s/sub" : "%s", d);
+    DIR *dp = opendir(dd);
+    struct dirent *e;
+    while (dp && (e = readdir(dp))) {
+      struct stat st;
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      if (e->d_name[0] == '.') {
+        if (!(*hidden)++) fprintf(stderr, "left behind: %s/%s\n", dd, e->d_name);
+        continue;
+      }
+      if (lstat(PATH(f, "%s/%s", dd, e->d_name), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      int read = 0;
+      for (int i = 0; i < nid && !read; i++)
+        read = ids[i].st_dev == st.st_dev && ids[i].st_ino == st.st_ino;
+      if (!read && !unread++) fprintf(stderr, "read by no model: %s\n", f);
+    }
+    if (dp) closedir(dp);
+  }
+  return unread;
+}
+
+/* A save to OUT, whatever its layout, removes the data files the model it
+ * replaces read - whatever their names - once the new OUT is in place;
+ * not those another model of the directory reads or the new one still
+ * reads, and no other file ([attack] point 7). */
+TEST(save_removes_replaced_models_data) {
+  char d[300], p[400], q[400], r[400];
+  SUBDIR(d, "replaced-data");
+  CHECK(mkdir(PATH(q, "%s/sub", d), 0755) == 0);
+  onnxslim_model *v0 = load_version(0), *v1 = load_version(1);
+  REQUIRE(v0 != NULL && v1 != NULL);
+  PATH(p, "%s/out.onnx", d);
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.location = "w.bin";
+  /* a location, then a plain save of a model without external data */
+  CHECK_OK(onnxslim_save(NULL, v0, p, &eo));
+  CHECK(exists(PATH(q, "%s/w.bin", d)));
+  CHECK_OK(onnxslim_save(NULL, v1, p, NULL));
+  CHECK(!exists(q) && version_of(p) == 1);
+  CHECK(count_entries(d) == 2); /* out.onnx, sub */
+  /* a location in a directory, then merged inline */
+  eo.location = "sub/y.bin";
+  CHECK_OK(onnxslim_save(NULL, v0, p, &eo));
+  CHECK(exists(PATH(q, "%s/sub/y.bin", d)));
+  onnxslim_save_options io = ONNXSLIM_SAVE_OPTIONS_INIT;
+  io.layout = ONNXSLIM_LAYOUT_INLINE;
+  CHECK_OK(onnxslim_save(NULL, v0, p, &io));
+  CHECK(!exists(q) && count_entries(PATH(q, "%s/sub", d)) == 0);
+  CHECK(version_of(p) == 0 && count_entries(d) == 2);
+  /* one file per tensor, then one file under another name (x.bin), then
+   * the default name: the files of each replaced model go */
+  onnxslim_save_options po = ONNXSLIM_SAVE_OPTIONS_INIT;
+  po.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  po.size_threshold = 0;
+  CHECK_OK(onnxslim_save(NULL, v1, p, &po));
+  CHECK(count_entries(d) > 4);
+  eo.location = "x.bin";
+  CHECK_OK(onnxslim_save(NULL, v0, p, &eo));
+  CHECK(count_entries(d) == 3 && exists(PATH(q, "%s/x.bin", d)));
+  eo.location = NULL;
+  CHECK_OK(onnxslim_save(NULL, v1, p, &eo));
+  CHECK(!exists(q) && exists(PATH(q, "%s/out.onnx.data", d)));
+  CHECK(count_entries(d) == 3 && version_of(p) == 1);
+  /* the model loaded from OUT, saved plainly over it: it still reads its
+   * data file, which stays */
+  onnxslim_model *a = load(p);
+  REQUIRE(a != NULL);
+  CHECK_OK(onnxslim_save(NULL, a, p, NULL));
+  onnxslim_model_free(a);
+  CHECK(exists(PATH(q, "%s/out.onnx.data", d)) && version_of(p) == 1);
+  /* ... saved next to it (other.onnx reads out.onnx.data): a plain save to
+   * OUT keeps the file other.onnx reads */
+  a = load(p);
+  REQUIRE(a != NULL);
+  CHECK_OK(onnxslim_save(NULL, a, PATH(r, "%s/other.onnx", d), NULL));
+  onnxslim_model_free(a);
+  CHECK_OK(onnxslim_save(NULL, v0, p, NULL));
+  CHECK(exists(q) && version_of(r) == 1 && version_of(p) == 0);
+  /* other.onnx split in turn: out.onnx.data, which only it read, goes;
+   * then a split of OUT asking for the data file other.onnx now reads */
+  eo.location = "shared.bin";
+  CHECK_OK(onnxslim_save(NULL, v1, r, &eo));
+  CHECK(!exists(q));
+  CHECK_OK(onnxslim_save(NULL, v1, p, &eo));
+  CHECK(exists(PATH(q, "%s/shared.bin", d)) && exists(PATH(q, "%s/shared_1.bin", d)));
+  CHECK_OK(onnxslim_save(NULL, v0, p, &io));
+  CHECK(exists(PATH(q, "%s/shared.bin", d)) && !exists(PATH(q, "%s/shared_1.bin", d)));
+  CHECK(version_of(r) == 1 && version_of(p) == 0);
+  CHECK(unlink(r) == 0 && unlink(PATH(q, "%s/shared.bin", d)) == 0);
+  CHECK(count_entries(d) == 2);
+  /* only data files the old model read go: not a model file (*.onnx) it
+   * reads as data, not a file it does not read */
+  uint8_t eight[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  CHECK(write_bytes(PATH(q, "%s/keep.onnx", d), eight, 8) == 0);
+  CHECK(write_bytes(PATH(q, "%s/data.bin", d), eight, 8) == 0);
+  CHECK(write_bytes(PATH(q, "%s/stray.bin", d), eight, 8) == 0);
+  tspec ts[2] = {{"a", ONNXSLIM_DTYPE_FLOAT, 1, {2}, "keep.onnx", "0", "8", NULL, 0},
+                 {"b", ONNXSLIM_DTYPE_FLOAT, 1, {2}, "data.bin", "0", "8", NULL, 0}};
+  CHECK(write_model(p, ts, 2) == 0);
+  a = load(p);
+  CHECK(a != NULL && onnxslim_model_file_count(a) == 3);
+  onnxslim_model_free(a);
+  CHECK_OK(onnxslim_save(NULL, v0, p, NULL));
+  CHECK(!exists(PATH(q, "%s/data.bin", d)));
+  CHECK(file_size(PATH(q, "%s/keep.onnx", d)) == 8 && file_size(PATH(q, "%s/stray.bin", d)) == 8);
+  CHECK(count_entries(d) == 4); /* out.onnx, keep.onnx, stray.bin, sub */
+  int hidden = 0;
+  const char *models[1] = {p};
+  CHECK(unread_files(d, models, 1, &hidden) == 2 && hidden == 0);
+  onnxslim_model_free(v0);
+  onnxslim_model_free(v1);
+}
+
+/* 4 processes save 30 times each to one OUT with mixed layouts and
+ * locations (the default data file, x.bin, sub/y.bin, one file per tensor,
+ * merged, plainly, plainly a model whose data src.bin another model reads);
+ * then every data file in the directory is read by a model, and after one
+ * more plain save only the models and src.bin are left. */
+TEST(save_mixed_saves_leave_no_orphans) {
+  char d[300], p[400], q[400], src[400];
+  SUBDIR(d, "mixed-orphans");
+  CHECK(mkdir(PATH(q, "%s/sub", d), 0755) == 0);
+  PATH(p, "%s/out.onnx", d);
+  PATH(src, "%s/src.onnx", d);
+  onnxslim_model *v = load_version(3);
+  REQUIRE(v != NULL);
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  so.location = "src.bin";
+  CHECK_OK(onnxslim_save(NULL, v, src, &so));
+  onnxslim_model_free(v);
+  pid_t kids[4];
+  for (int t = 0; t < 4; t++) {
+    kids[t] = fork();
+    if (kids[t] == 0) {
+      onnxslim_model *m = load_version(t % 3), *s = load(src);
+      int fails = 0;
+      for (int i = 0; m && s && i < 30; i++) {
+        onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+        eo.flags = ONNXSLIM_SAVE_NO_FSYNC;
+        eo.size_threshold = 0;
+        const onnxslim_model *which = m;
+        switch ((i + t) % 7) {
+        case 0: eo.layout = ONNXSLIM_LAYOUT_ONE_FILE; break;
+        case 1:
+          eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+          eo.location = "x.bin";
+          break;
+        case 2:
+          eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+          eo.location = "sub/y.bin";
+          break;
+        case 3: eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR; break;
+        case 4: eo.layout = ONNXSLIM_LAYOUT_INLINE; break;
+        case 5: eo.size_threshold = ONNXSLIM_SAVE_DEFAULT_THRESHOLD; break;
+        default:
+          which = s;
+          eo.size_threshold = ONNXSLIM_SAVE_DEFAULT_THRESHOLD;
+          break;
+        }
+        if (onnxslim_save(NULL, which, p, &eo) && !fails++)
+          fprintf(stderr, "process %d, save %d: %s\n", t, i, onnxslim_error_last());
+      }
+      int ok = m && s && !fails;
+      onnxslim_model_free(m);
+      onnxslim_model_free(s);
+      _exit(ok ? 0 : 1);
+    }
+  }
+  int bad = 0;
+  for (int t = 0; t < 4; t++) {
+    int st = -1;
+    if (kids[t] < 0 || waitpid(kids[t], &st, 0) != kids[t] || !WIFEXITED(st) || WEXITSTATUS(st))
+      bad++;
+  }
+  CHECK(bad == 0);
+  int hidden = 0;
+  const char *models[2] = {p, src};
+  CHECK(unread_files(d, models, 2, &hidden) == 0 && hidden == 0);
+  onnxslim_model *m = load_version(0);
+  REQUIRE(m != NULL);
+  CHECK_OK(onnxslim_save(NULL, m, p, NULL));
+  onnxslim_model_free(m);
+  CHECK(unread_files(d, models, 2, &hidden) == 0 && hidden == 0);
+  CHECK(count_entries(d) == 4); /* out.onnx, src.onnx, src.bin, sub */
+  CHECK(count_entries(PATH(q, "%s/sub", d)) == 0);
+  CHECK(version_of(p) == 0 && version_of(src) == 3);
+}
+
 /* A model whose FLOAT[2] initializer 'w' is the 8 bytes of x.bin, with
  * checksum key `sum`. */
 static int write_sum_model(const char *path, const char *sum) {
@@ -3130,6 +3335,8 @@ int main(int argc, char **argv) {
   RUN(save_processes_side_by_side);
   RUN(load_during_saves);
   RUN(save_spares_other_models_data);
+  RUN(save_removes_replaced_models_data);
+  RUN(save_mixed_saves_leave_no_orphans);
   RUN(check_verify_checksums);
   RUN(save_failure_missing_directory);
   RUN(save_failure_model_rename);

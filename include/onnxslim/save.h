@@ -89,9 +89,10 @@ typedef struct onnxslim_save_options {
   /** ONE_FILE: the data file, relative to the model's directory, "/"
    * separated, without ".." (NULL: the model's file name + ".data"); a
    * generation "_N" is inserted before the extension when the model at the
-   * destination reads that name (see onnxslim_save()). INLINE: a name whose
-   * generations, if the replaced model read them, are removed after the
-   * save. Borrowed for the call. Not used by AS_LOADED. */
+   * destination reads that name (see onnxslim_save()). INLINE: not used
+   * (since 0.2.0 every save removes the data files the replaced model
+   * read, whatever their names). Borrowed for the call. Not used by
+   * AS_LOADED. */
   const char *location;
   /** Since version 2 (0.2.0). Called as the save goes on (see
    * onnxslim_progress_fn in onnxslim/common.h): total is the bytes the
@@ -155,6 +156,14 @@ typedef struct onnxslim_save_report onnxslim_save_report;
  * over the model it came from: the references would read another file).
  * The report of an AS_LOADED save has no entries.
  *
+ * Whatever the layout, once the new model file is in place the data files
+ * that the model it replaced read are removed (since 0.2.0; before, only
+ * by saves with external data, and only under names they could have
+ * written), except those the new model reads, those another model file of
+ * the directory (a file named *.onnx) reads, files named *.onnx, and files
+ * that are no longer the very file (device and inode) the replaced model
+ * read. No other file is removed.
+ *
  * ONE_FILE, PER_TENSOR: tensor data in external files next to the model (ONNX
  * keys location, offset, length, and checksum with ONNXSLIM_SAVE_CHECKSUM);
  * INLINE: every tensor inline, external data included. Initializers of the
@@ -169,10 +178,9 @@ typedef struct onnxslim_save_report onnxslim_save_report;
  * generation instead, "_N" before the extension ("out.bin" -> "out_1.bin"),
  * so saving again to one path alternates between two names; the report
  * says which. The model file is renamed last (the commit); then the data
- * files the replaced model read and the new one does not are removed, if
- * their names are ones this save could have written (the location, the
- * default <model>.data, per-tensor names, with or without "_N"). A process
- * killed at any point leaves the complete old or the complete new pair.
+ * files the replaced model read and the new one does not are removed (see
+ * above). A process killed at any point leaves the complete old or the
+ * complete new pair.
  * Generated names never replace an existing file; the location asked for
  * replaces one that no model there reads. Since 0.2.0 a data file that
  * another model file of the directory (a file named *.onnx) reads is never
@@ -182,8 +190,8 @@ typedef struct onnxslim_save_report onnxslim_save_report;
  * are copied by the kernel (copy_file_range) where the file systems allow it.
  *
  * Saves to one path from several threads or processes take turns at the
- * commit (a lock on ".<name>.lock" next to it; an AS_LOADED save takes it
- * when the model reads external data) and never fail because of each
+ * commit (a lock on ".<name>.lock" next to it, whatever the layout) and
+ * never fail because of each
  * other. Temporary files (".<name>.tmp-PID-TID-*", ".bak-", ".journal-")
  * that a killed save left are removed by the next save to the same path.
  * See docs/external-data.md.

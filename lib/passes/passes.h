@@ -72,4 +72,16 @@ struct onnxslim_save_report {
 int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
                             const char *path, const onnxslim_save_options *opts);
 
+/* A save of the model file alone (layout AS_LOADED) replacing the model at
+ * path: replace_begin takes the destination's turn, reads what the model
+ * in place reads and writes the journal; replace_end, after the model file
+ * was written and renamed (rc 0) or not, removes the data files the
+ * replaced model read that `model` does not and no other model of the
+ * directory reads (as a save with external data does), then lets the next
+ * save go. *out is set (to be passed to replace_end) even when
+ * replace_begin fails. */
+typedef struct osl_replace osl_replace;
+int onnxslim__replace_begin(osl_replace **out, const onnxslim_model *model, const char *path);
+void onnxslim__replace_end(osl_replace *rp, int rc);
+
 #endif /* ONNXSLIM_PASSES_H */

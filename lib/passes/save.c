@@ -102,19 +102,18 @@ static int save_as_loaded(osl_msg *r, const onnxslim_model *model, const char *p
   if (rc) return rc;
   rc = onnxslim__model_size_ok(path, size, flags & ONNXSLIM_SAVE_ALLOW_LARGE);
   if (rc) return rc;
-  /* A model that reads external data takes its turn with the saves to path
-   * that may remove such files (saves with external data), so that what
-   * it references still is there when it lands. */
-  osl_lock *lock = NULL;
-  if (onnxslim__external_count(model) && !(lock = onnxslim__dest_lock_path(path)))
-    return onnxslim_error_last_code();
+  /* Saves to path take turns: the model in place is read, replaced, and
+   * the data files it read that this model does not go (save_external.c);
+   * what this model references is still there when it lands. */
   osl_progress progress;
+  osl_replace *rp = NULL;
   rc = onnxslim__external_refs_resolve(model, path);
+  if (!rc) rc = onnxslim__replace_begin(&rp, model, path);
   if (!rc) rc = onnxslim__progress_start(&progress, o->progress, o->progress_payload, size);
   if (!rc)
     rc = onnxslim__atomic_write(path, size, !(flags & ONNXSLIM_SAVE_NO_FSYNC), write_model, r,
                                 model, &progress, copied);
-  onnxslim__dest_unlock(lock);
+  onnxslim__replace_end(rp, rc);
   if (!rc) onnxslim__progress_end(&progress);
   return rc;
 }

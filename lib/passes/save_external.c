@@ -99,6 +99,7 @@ typedef struct {
   /* the commit */
   osl_lock *lock;
   osl_old old;     /* the model in place */
+  osl_old news;    /* AS_LOADED: the files the new model reads (the loaded ones) */
   osl_old others;  /* the files the other models of the directory read */
   int others_read; /* others was filled (scan_others) */
   int jfd;         /* the journal */
@@ -374,9 +375,9 @@ static char *norm_location(const char *loc) {
  * name wanted ("out.bin") is used unless the model being replaced (or the
  * model being saved) reads it; then its first free generation, "_N" before
  * the extension ("out_1.bin"). So successive saves to one path alternate
- * between two names. After the commit the files of the replaced model that
- * the new one does not read are removed, if their names are ones this save
- * could have written (see ours()). */
+ * between two names. After the commit the data files of the replaced model
+ * that the new one does not read are removed, whatever their names (see
+ * goes()), unless another model of the directory reads them. */
 
 /* Where the extension of the last segment of `want` starts (its end if none). */
 static const char *ext_of(const char *want) {
@@ -407,36 +408,6 @@ static char sanitized(char c) {
  * and '-' becomes '_'. */
 static void sanitize(char *s) {
   for (; *s; s++) *s = sanitized(*s);
-}
-
-/* 1 if loc is the per-tensor file name of tensor `name` (its name
- * sanitized + ".bin", "tensor.bin" for "") or one of its generations, as
- * is_variant() of that name would say; allocates nothing, so deciding what
- * to remove after the commit cannot fail. */
-static int is_tensor_file(const char *loc, const char *name) {
-  if (!name[0]) name = "tensor";
-  size_t i = 0;
-  for (; name[i]; i++)
-    if (loc[i] != sanitized(name[i])) return 0;
-  const char *rest = loc + i;
-  if (strcmp(rest, ".bin") == 0) return 1;
-  if (rest[0] != '_' || rest[1] < '1' || rest[1] > '9') return 0;
-  const char *d = rest + 1;
-  while (*d >= '0' && *d <= '9') d++;
-  return strcmp(d, ".bin") == 0;
-}
-
-/* 1 if loc is `want` or one of its generations. */
-static int is_variant(const char *loc, const char *want) {
-  if (strcmp(loc, want) == 0) return 1;
-  const char *dot = ext_of(want);
-  size_t head = (size_t)(dot - want), tail = strlen(dot), n = strlen(loc);
-  if (n < head + tail + 2 || strncmp(loc, want, head) != 0 || strcmp(loc + n - tail, dot) != 0 ||
-      loc[head] != '_' || loc[head + 1] == '0')
-    return 0;
-  for (const char *d = loc + head + 1; d < loc + n - tail; d++)
-    if (*d < '0' || *d > '9') return 0;
-  return 1;
 }
 
 static void old_free(osl_old *old) {
@@ -636,14 +607,31 @@ static int others_read(osl_xsave *x, dev_t dev, ino_t ino) {
   return 0;
 }
 
-/* 1 if loc is a name this save could have written: a generation of the
- * default data file (<model>.data), of the location asked for, or of a
- * per-tensor file of one of the tensors saved. */
-static int ours(const osl_xsave *x, const char *loc) {
-  if (is_variant(loc, x->deflt) || (x->norm && is_variant(loc, x->norm))) return 1;
-  for (size_t i = 0; i < x->count; i++)
-    if (is_tensor_file(loc, x->items[i].name)) return 1;
-  return 0;
+/* 1 if leaf is a file name the library's side files have (".D.lock",
+ * ".D.tmp-...", ".D.journal-...", ".D.bak-...") */
+static int side_file_name(const char *leaf) {
+  if (leaf[0] != '.') return 0;
+  size_t n = strlen(leaf);
+  return strstr(leaf, ".tmp-") || strstr(leaf, ".journal-") || strstr(leaf, ".bak-") ||
+         (n > 5 && strcmp(leaf + n - 5, ".lock") == 0);
+}
+
+/* 1 if the replaced model's file r goes after the commit: a file it read
+ * (opened when it was read, so its identity is known), whatever its name,
+ * but never a model file (*.onnx), a side file of a save or a file the new
+ * model reads (an AS_LOADED save references the files it loaded; the data
+ * files of other layouts are new files). Whether another model of the
+ * directory reads it is asked when it is removed (remove_beneath). */
+static int goes(const osl_xsave *x, const osl_oldref *r) {
+  if (!r->found) return 0;
+  const char *leaf = strrchr(r->loc, '/');
+  leaf = leaf ? leaf + 1 : r->loc;
+  size_t n = strlen(leaf);
+  if ((n >= 5 && strcasecmp(leaf + n - 5, ".onnx") == 0) || side_file_name(leaf)) return 0;
+  for (size_t i = 0; i < x->news.n; i++)
+    if (x->news.refs[i].found && x->news.refs[i].dev == r->dev && x->news.refs[i].ino == r->ino)
+      return 0;
+  return 1;
 }
 
 static int others_read(osl_xsave *x, dev_t dev, ino_t ino);
@@ -664,13 +652,14 @@ static void remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino, co
   close(pfd);
 }
 
-/* After the commit: removes the files the replaced model read that the new
- * model does not, among those this save could have written. Only regular
- * files still the same as when the old model was read are removed. */
+/* After the commit: removes the data files the replaced model read that the
+ * new model does not (goes()) and no other model of the directory reads.
+ * Only regular files still the same as when the old model was read are
+ * removed. */
 static void remove_old(osl_xsave *x) {
   for (size_t i = 0; i < x->old.n; i++) {
     const osl_oldref *r = &x->old.refs[i];
-    if (!r->found || !ours(x, r->loc)) continue;
+    if (!goes(x, r)) continue;
     struct stat st;
     int keep =
         fstatat(x->outdir, x->base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
@@ -1159,7 +1148,7 @@ static int take_turn(osl_xsave *x) {
    * replaced or removed (after the commit a failure could only keep files)
    * - not for a save that replaces and removes nothing */
   int removes = 0;
-  for (size_t i = 0; i < x->old.n; i++) removes |= x->old.refs[i].found;
+  for (size_t i = 0; i < x->old.n; i++) removes |= goes(x, &x->old.refs[i]);
   if (!rc && (x->nouts || removes)) rc = scan_others(x);
   if (!rc) rc = recover_journals(x->outdir, x->base, &x->old, x);
   if (!rc) rc = clean_sides(x->outdir, x->base, x->wants, x->nfiles, "bak");
@@ -1180,12 +1169,12 @@ static int take_turn(osl_xsave *x) {
  * (claim_name) each data file as it is put in place. */
 static int start_journal(osl_xsave *x) {
   size_t ndel = 0;
-  for (size_t i = 0; i < x->old.n; i++) ndel += x->old.refs[i].found && ours(x, x->old.refs[i].loc);
+  for (size_t i = 0; i < x->old.n; i++) ndel += goes(x, &x->old.refs[i]);
   if (!x->nouts && !ndel) return 0;
   osl_buf j = {0};
   put_str(&j, journal_magic);
   for (size_t i = 0; i < x->old.n; i++)
-    if (x->old.refs[i].found && ours(x, x->old.refs[i].loc))
+    if (goes(x, &x->old.refs[i]))
       put_id(&j, "old", x->old.refs[i].dev, x->old.refs[i].ino, x->old.refs[i].loc);
   int rc = 0;
   if ((x->jfd = onnxslim__side_create(x->outdir, x->outdir_name, x->base, "journal", &x->jname)) <
@@ -1327,6 +1316,7 @@ static void xsave_free(osl_xsave *x) {
   if (x->jfd >= 0) close(x->jfd);
   free(x->jname);
   old_free(&x->old);
+  old_free(&x->news);
   old_free(&x->others);
   onnxslim__saveplan_free(&x->sp);
   free(x->plans);
@@ -1369,4 +1359,48 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   xsave_free(&x);
   if (!rc) onnxslim__progress_end(&x.progress);
   return rc;
+}
+
+/* ---- a save of the model file alone (save.c) ------------------------------- */
+
+struct osl_replace {
+  osl_xsave x;
+  int active; /* the directory was opened: finish() has work */
+};
+
+int onnxslim__replace_begin(osl_replace **out, const onnxslim_model *model, const char *path) {
+  *out = NULL;
+  osl_replace *rp = calloc(1, sizeof *rp);
+  if (!rp) return onnxslim__err_nomem(NULL);
+  osl_xsave *x = &rp->x;
+  x->model = model;
+  x->path = path;
+  x->o.layout = ONNXSLIM_LAYOUT_AS_LOADED;
+  x->outdir = x->jfd = -1;
+  const char *slash = strrchr(path, '/');
+  x->base = slash ? slash + 1 : path;
+  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+  x->outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  *out = rp;
+  if (!x->outdir_name) return onnxslim__err_nomem(NULL);
+  struct stat st;
+  /* no directory, a directory at path, no name: nothing to replace (the
+   * write fails and says why) */
+  if (!x->base[0] || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ||
+      (x->outdir = open(x->outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return 0;
+  rp->active = 1;
+  /* the files the new model reads: those it loaded, where its tensors
+   * stay (checked by onnxslim__external_refs_resolve) */
+  int rc = old_walk(&x->news, model, model->root);
+  if (!rc) rc = take_turn(x);
+  if (!rc) rc = start_journal(x);
+  return rc;
+}
+
+void onnxslim__replace_end(osl_replace *rp, int rc) {
+  if (!rp) return;
+  if (rp->active) finish(&rp->x, rc);
+  xsave_free(&rp->x);
+  free(rp);
 }

@@ -220,6 +220,45 @@ printf '\177' | dd of="$tmp/sh/shared.bin" bs=1 seek=0 conv=notrunc 2> /dev/null
 grep -q '"code_name": *"checksum"' "$tmp/o" && ok "check --json --verify-checksums: code_name checksum" || bad "json checksum: $(cat "$tmp/o")"
 "$cli" check --list-checks | grep -q '^checksum ' && ok "--list-checks lists checksum" || bad "--list-checks checksum"
 
+# ---- a save removes the data files of the model it replaces --------------------------------
+rp="$tmp/rp"
+mkdir -p "$rp/sub"
+"$cli" split "$m" "$rp/out.onnx" --location out.bin && [ -f "$rp/out.bin" ] &&
+  "$cli" convert "$m" "$rp/out.onnx"; r=$?
+[ $r -eq 0 ] && [ ! -e "$rp/out.bin" ] && [ "$(ls "$rp")" = "$(printf 'out.onnx\nsub')" ] && [ "$(fp "$rp/out.onnx")" = "$fp_m" ] &&
+  ok "split OUT --location out.bin, then convert to OUT as one file: out.bin is gone" ||
+  bad "single-file save over a split OUT: exit $r, left $(ls "$rp" | tr '\n' ' ')"
+"$cli" split "$m" "$rp/out.onnx" --location w.bin && [ -f "$rp/w.bin" ] && "$cli" merge "$tmp/s.onnx" "$rp/out.onnx"; r=$?
+[ $r -eq 0 ] && [ ! -e "$rp/w.bin" ] && [ "$(ls "$rp")" = "$(printf 'out.onnx\nsub')" ] && cmp -s "$m" "$rp/out.onnx" &&
+  ok "split OUT --location w.bin, then merge a split model to OUT: w.bin is gone" || bad "merge over a split OUT: exit $r, left $(ls "$rp" | tr '\n' ' ')"
+"$cli" split "$m" "$rp/out.onnx" --location out.bin && "$cli" convert "$rp/out.onnx" "$rp/other.onnx" &&
+  "$cli" convert "$m" "$rp/out.onnx"; r=$?
+[ $r -eq 0 ] && [ -f "$rp/out.bin" ] && [ "$(fp "$rp/other.onnx")" = "$fp_m" ] && "$cli" check "$rp/other.onnx" > /dev/null &&
+  ok "the same when another model of the directory reads out.bin: it stays" ||
+  bad "other model's data: exit $r, left $(ls "$rp" | tr '\n' ' ')"
+rm -f "$rp/other.onnx" "$rp/out.bin"
+# 4 processes x 8 saves with mixed options to one OUT, then one plain save:
+# no data file is left
+for t in 1 2 3 4; do
+  (
+    for i in 1 2 3 4 5 6 7 8; do
+      case $(((i + t) % 6)) in
+        0) "$cli" split "$m" "$rp/out.onnx" ;;
+        1) "$cli" split "$m" "$rp/out.onnx" --location x.bin ;;
+        2) "$cli" split "$m" "$rp/out.onnx" --location sub/y.bin ;;
+        3) "$cli" split "$m" "$rp/out.onnx" --per-tensor ;;
+        4) "$cli" merge "$m" "$rp/out.onnx" ;;
+        *) "$cli" convert "$m" "$rp/out.onnx" ;;
+      esac || echo "save $t.$i failed" >> "$tmp/rp.err"
+    done
+  ) &
+done
+wait
+"$cli" convert "$m" "$rp/out.onnx" || echo "final save failed" >> "$tmp/rp.err"
+[ ! -s "$tmp/rp.err" ] && [ "$(ls -A "$rp")" = "$(printf 'out.onnx\nsub')" ] && [ -z "$(ls -A "$rp/sub")" ] && cmp -s "$m" "$rp/out.onnx" &&
+  ok "32 saves by 4 processes with mixed layouts to one OUT, then a plain save: only OUT is left" ||
+  bad "mixed saves: $(cat "$tmp/rp.err" 2> /dev/null) left $(ls -A "$rp" "$rp/sub" | tr '\n' ' ')"
+
 # ---- locations --------------------------------------------------------------------------
 "$cli" split "$m" "$tmp/l.onnx" --location ../escape.bin > "$tmp/o" 2> "$tmp/e"; r=$?
 [ $r -eq 2 ] && grep -q 'refused' "$tmp/e" && [ ! -e "$tmp/l.onnx" ] && [ ! -e "$(dirname "$tmp")/escape.bin" ] &&

@@ -98,6 +98,9 @@ crash "one file per tensor" \
 crash "merge over an external-data model" \
   "\"$cli\" convert \"$tmp/v1.onnx\" out.onnx $ext --location out.bin" \
   "\"$cli\" merge \"$tmp/v2.onnx\" out.onnx"
+crash "one file over an external-data model (it removes out.bin)" \
+  "\"$cli\" convert \"$tmp/v1.onnx\" out.onnx $ext --location out.bin" \
+  "\"$cli\" convert \"$tmp/v2.onnx\" out.onnx"
 crash "external data over a single file" \
   "cp \"$tmp/v1.onnx\" out.onnx" \
   "\"$cli\" convert \"$tmp/v2.onnx\" out.onnx $ext --location out.bin" "keep out.bin x.bin"
@@ -199,9 +202,12 @@ fail_each() {
 fail_each "fail: one data file" \
   "\"$cli\" convert \"$tmp/v1.onnx\" out.onnx $ext --location out.bin" \
   "\"$cli\" convert \"$tmp/v2.onnx\" out.onnx $ext --location out.bin"
+# x.bin, which the replaced OUT read, stays only while OUT reads it: a save
+# that committed removes it (before 0.2.0 it stayed, a name the save would
+# not write).
 fail_each "fail: one data file, over a stale out.bin" \
   "\"$cli\" convert \"$tmp/v1.onnx\" out.onnx $ext --location x.bin && echo stale > out.bin && cp out.bin keep" \
-  "\"$cli\" convert \"$tmp/v2.onnx\" out.onnx $ext --location out.bin" "keep out.bin x.bin"
+  "\"$cli\" convert \"$tmp/v2.onnx\" out.onnx $ext --location out.bin" "keep out.bin"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
