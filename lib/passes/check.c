@@ -1753,43 +1753,53 @@ static const char *overload_of(const void *handle, uint32_t number) {
 #define OSL_FUNCTION_OVERLOAD 13
 #define OSL_NODE_OVERLOAD 8
 
-/* The domains "" and "ai.onnx" are one. */
-static int same_domain(const char *a, const char *b) {
-  return strcmp(a, b) == 0 || (is_onnx_domain(a) && is_onnx_domain(b));
+/* The key of a function or of a call: domain ("" for ai.onnx), name and
+ * overload, \x1f between them. */
+static void def_key(ck_str *s, const char *dom, const char *name, const char *ov) {
+  str_add(s, "%s\x1f%s\x1f%s", is_onnx_domain(dom) ? "" : dom, name, ov);
 }
 
-/* The model function node n calls: its index, or -1. */
-static long callee(const onnxslim_model *model, const onnxslim_node *n) {
+/* The call graph of the model's functions: the callees of function i are
+ * to[from[i]] .. to[from[i + 1] - 1]. */
+typedef struct fn_graph {
+  osl_map idx; /* key -> index of its first definition (num) */
+  ck_str key;  /* scratch */
+  size_t *to;
+  size_t n, cap;
+  int oom;
+} fn_graph;
+
+static void add_calls_of_graph(fn_graph *fg, const onnxslim_graph *g, int depth);
+/* Adds the function node n calls, if any, and those of its subgraphs. */
+static void add_calls_of_node(fn_graph *fg, const onnxslim_node *n, int depth) {
   const char *op = onnxslim_node_op_type(n), *dom = onnxslim_node_domain(n);
   const char *ov = overload_of(n, OSL_NODE_OVERLOAD);
-  if (!op || !dom || !ov) return -1;
-  size_t nf = onnxslim_model_function_count(model);
-  for (size_t i = 0; i < nf; i++) {
-    const onnxslim_function *fn = onnxslim_model_function(model, i);
-    const char *fo = fn ? overload_of(fn, OSL_FUNCTION_OVERLOAD) : NULL;
-    if (fn && fo && strcmp(onnxslim_function_name(fn), op) == 0 &&
-        same_domain(onnxslim_function_domain(fn), dom) && strcmp(fo, ov) == 0)
-      return (long)i;
+  if (op && dom && ov) {
+    str_cut(&fg->key, 0);
+    def_key(&fg->key, dom, op, ov);
+    osl_map_entry *e = fg->key.oom ? NULL : map_find(&fg->idx, fg->key.p);
+    if (fg->key.oom) fg->oom = 1;
+    if (e) {
+      if (fg->n == fg->cap) {
+        size_t cap = fg->cap ? fg->cap * 2 : 64;
+        size_t *to = realloc(fg->to, cap * sizeof *to);
+        if (!to) {
+          fg->oom = 1;
+          return;
+        }
+        fg->to = to;
+        fg->cap = cap;
+      }
+      fg->to[fg->n++] = (size_t)e->num;
+    }
   }
-  return -1;
-}
-
-/* Adds to calls[] (a bitmap of nf functions) every function the nodes of
- * a list (a function's body, or a graph attribute inside it) call. */
-static void calls_of_graph(const onnxslim_model *model, const onnxslim_graph *g,
-                           unsigned char *calls, int depth);
-static void calls_of_node(const onnxslim_model *model, const onnxslim_node *n, unsigned char *calls,
-                          int depth) {
-  long k = callee(model, n);
-  if (k >= 0) calls[k] = 1;
   if (depth > 64) return; /* the loader bounds nesting too */
   for (size_t j = 0; j < onnxslim_node_subgraph_count(n); j++)
-    calls_of_graph(model, onnxslim_node_subgraph(n, j), calls, depth + 1);
+    add_calls_of_graph(fg, onnxslim_node_subgraph(n, j), depth + 1);
 }
-static void calls_of_graph(const onnxslim_model *model, const onnxslim_graph *g,
-                           unsigned char *calls, int depth) {
+static void add_calls_of_graph(fn_graph *fg, const onnxslim_graph *g, int depth) {
   for (size_t i = 0; g && i < onnxslim_graph_node_count(g); i++)
-    calls_of_node(model, onnxslim_graph_node(g, i), calls, depth);
+    add_calls_of_node(fg, onnxslim_graph_node(g, i), depth);
 }
 
 static size_t push_function(ck *c, const onnxslim_function *fn, size_t index) {
@@ -1802,71 +1812,150 @@ static size_t push_function(ck *c, const onnxslim_function *fn, size_t index) {
 /* ONNXSLIM_CHECK_FUNCTION: two functions with one (domain, name, overload)
  * key; a function whose body calls itself, directly or through other
  * functions (onnx's checker refuses both; a runtime that inlines functions
- * would never end). */
+ * would never end). Linear in the number of functions and of the nodes of
+ * their bodies: the keys go into a map, the cycles are the strongly
+ * connected components of the call graph (Tarjan's algorithm, iterative). */
 static int check_function_defs(ck *c, const onnxslim_model *model) {
   size_t nf = onnxslim_model_function_count(model);
   if (nf == 0 || (c->skip & (1u << ONNXSLIM_CHECK_FUNCTION))) return 0;
   int rc = 0;
-  for (size_t j = 1; j < nf && !rc; j++) {
-    const onnxslim_function *fj = onnxslim_model_function(model, j);
-    if (!fj) return failed(c);
-    for (size_t i = 0; i < j && !rc; i++) {
-      const onnxslim_function *fi = onnxslim_model_function(model, i);
-      if (!fi) return failed(c);
-      if (strcmp(onnxslim_function_name(fi), onnxslim_function_name(fj)) != 0 ||
-          !same_domain(onnxslim_function_domain(fi), onnxslim_function_domain(fj)) ||
-          strcmp(overload_of(fi, OSL_FUNCTION_OVERLOAD), overload_of(fj, OSL_FUNCTION_OVERLOAD)))
-        continue;
-      size_t mark = push_function(c, fj, j);
-      const char *ov = overload_of(fj, OSL_FUNCTION_OVERLOAD);
-      rc = problem(
-          c, ONNXSLIM_CHECK_FUNCTION, "function '%s'%s%s%s is defined twice (also function[%zu])",
-          onnxslim_function_name(fj), ov[0] ? " (overload '" : "", ov, ov[0] ? "')" : "", i);
-      str_cut(&c->path, mark);
-      break;
-    }
+  fn_graph fg = {0};
+  ck_str keys = {0};
+  /* one block: from (nf + 1), at (nf), then Tarjan's index, low, stack,
+   * the DFS's frames (function, next edge) and the SCC ids */
+  size_t *mem = malloc((nf + 1 + nf + 4 * nf + 2 * nf + nf) * sizeof *mem);
+  unsigned char *on_stack = calloc(nf, 1);
+  if (!mem || !on_stack) {
+    rc = nomem(c);
+    goto done;
   }
-  if (rc) return rc;
-  /* calls[i * nf + k]: function i calls function k; then the transitive
-   * closure (Warshall: nf is small), and every function that reaches
-   * itself is on a cycle */
-  if (nf > 4096) return 0; /* not checked: the matrix would be too large */
-  unsigned char *calls = calloc(nf * nf, 1);
-  if (!calls) return nomem(c);
+  size_t *from = mem, *at = from + nf + 1, *index = at + nf, *low = index + nf;
+  size_t *stack = low + nf, *frame_fn = stack + nf, *frame_edge = frame_fn + nf;
+  size_t *scc = frame_edge + nf;
   for (size_t i = 0; i < nf; i++) {
     const onnxslim_function *fn = onnxslim_model_function(model, i);
-    for (size_t k = 0; fn && k < onnxslim_function_node_count(fn); k++)
-      calls_of_node(model, onnxslim_function_node(fn, k), calls + i * nf, 0);
-  }
-  unsigned char *direct = malloc(nf * nf);
-  if (!direct) {
-    free(calls);
-    return nomem(c);
-  }
-  memcpy(direct, calls, nf * nf);
-  for (size_t k = 0; k < nf; k++)
-    for (size_t i = 0; i < nf; i++)
-      if (calls[i * nf + k])
-        for (size_t j = 0; j < nf; j++) calls[i * nf + j] |= calls[k * nf + j];
-  for (size_t i = 0; i < nf && !rc; i++) {
-    if (!calls[i * nf + i]) continue;
-    const onnxslim_function *fn = onnxslim_model_function(model, i);
-    size_t mark = push_function(c, fn, i);
-    if (direct[i * nf + i]) {
-      rc = problem(c, ONNXSLIM_CHECK_FUNCTION, "function '%s' calls itself",
-                   onnxslim_function_name(fn));
-    } else {
-      /* a function it calls that calls it back */
-      size_t via = 0;
-      while (via < nf && !(direct[i * nf + via] && calls[via * nf + i])) via++;
-      rc = problem(c, ONNXSLIM_CHECK_FUNCTION, "function '%s' calls itself through function '%s'",
-                   onnxslim_function_name(fn),
-                   via < nf ? onnxslim_function_name(onnxslim_model_function(model, via)) : "?");
+    if (!fn) {
+      rc = failed(c);
+      goto done;
     }
+    at[i] = keys.len;
+    def_key(&keys, onnxslim_function_domain(fn), onnxslim_function_name(fn),
+            overload_of(fn, OSL_FUNCTION_OVERLOAD));
+    str_add(&keys, "%c", 0); /* keys are NUL-separated in one block */
+  }
+  if (keys.oom) {
+    rc = nomem(c);
+    goto done;
+  }
+  rc = charge(c, (int64_t)(block_cost(keys.cap) + 2 * nf * sizeof(osl_map_entry) +
+                           block_cost((10 * nf + 1) * sizeof *mem)));
+  if (!rc && onnxslim__map_reserve(NULL, &fg.idx, nf)) rc = nomem(c);
+  /* duplicates: a key already in the map */
+  for (size_t j = 0; j < nf && !rc; j++) {
+    osl_map_entry *e = NULL;
+    int r = map_put(&fg.idx, keys.p + at[j], NULL, (int32_t)j, &e);
+    if (r < 0) {
+      rc = nomem(c);
+      break;
+    }
+    if (r == 1) continue;
+    const onnxslim_function *fj = onnxslim_model_function(model, j);
+    size_t mark = push_function(c, fj, j);
+    const char *ov = overload_of(fj, OSL_FUNCTION_OVERLOAD);
+    rc = problem(c, ONNXSLIM_CHECK_FUNCTION,
+                 "function '%s'%s%s%s is defined twice (also function[%zu])",
+                 onnxslim_function_name(fj), ov[0] ? " (overload '" : "", ov, ov[0] ? "')" : "",
+                 (size_t)e->num);
     str_cut(&c->path, mark);
   }
-  free(direct);
-  free(calls);
+  if (rc) goto done;
+  /* the call graph */
+  for (size_t i = 0; i < nf && !fg.oom; i++) {
+    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    from[i] = fg.n;
+    for (size_t k = 0; k < onnxslim_function_node_count(fn); k++)
+      add_calls_of_node(&fg, onnxslim_function_node(fn, k), 0);
+  }
+  from[nf] = fg.n;
+  if (fg.oom) {
+    rc = nomem(c);
+    goto done;
+  }
+  rc = charge(c, (int64_t)block_cost(fg.cap * sizeof *fg.to));
+  if (rc) goto done;
+  /* Tarjan: index[v] 0 = not visited yet, else its visit order + 1 */
+  size_t order = 0, sp = 0, nscc = 0;
+  for (size_t i = 0; i < nf; i++) index[i] = 0;
+  for (size_t root = 0; root < nf; root++) {
+    if (index[root]) continue;
+    size_t depth = 0;
+    frame_fn[depth] = root;
+    frame_edge[depth] = from[root];
+    index[root] = low[root] = ++order;
+    stack[sp++] = root;
+    on_stack[root] = 1;
+    while (1) {
+      size_t v = frame_fn[depth];
+      if (frame_edge[depth] < from[v + 1]) {
+        size_t w = fg.to[frame_edge[depth]++];
+        if (!index[w]) {
+          index[w] = low[w] = ++order;
+          stack[sp++] = w;
+          on_stack[w] = 1;
+          depth++;
+          frame_fn[depth] = w;
+          frame_edge[depth] = from[w];
+        } else if (on_stack[w] && index[w] < low[v]) {
+          low[v] = index[w];
+        }
+        continue;
+      }
+      if (low[v] == index[v]) { /* v is the root of a component */
+        size_t w;
+        do {
+          w = stack[--sp];
+          on_stack[w] = 0;
+          scc[w] = nscc;
+        } while (w != v);
+        nscc++;
+      }
+      if (depth == 0) break;
+      depth--;
+      size_t u = frame_fn[depth];
+      if (low[v] < low[u]) low[u] = low[v];
+    }
+  }
+  /* a function is on a cycle when it calls itself, or its component has
+   * another function: then it calls one of them directly */
+  for (size_t i = 0; i < nf && !rc; i++) {
+    size_t self = 0, via = SIZE_MAX, others = 0;
+    for (size_t e = from[i]; e < from[i + 1]; e++) {
+      size_t w = fg.to[e];
+      if (w == i) self = 1;
+      else if (scc[w] == scc[i]) {
+        others = 1;
+        if (via == SIZE_MAX) via = w;
+      }
+    }
+    if (!self && !others) continue;
+    const onnxslim_function *fn = onnxslim_model_function(model, i);
+    size_t mark = push_function(c, fn, i);
+    if (self)
+      rc = problem(c, ONNXSLIM_CHECK_FUNCTION, "function '%s' calls itself",
+                   onnxslim_function_name(fn));
+    else
+      rc = problem(c, ONNXSLIM_CHECK_FUNCTION, "function '%s' calls itself through function '%s'",
+                   onnxslim_function_name(fn),
+                   onnxslim_function_name(onnxslim_model_function(model, via)));
+    str_cut(&c->path, mark);
+  }
+done:
+  free(mem);
+  free(on_stack);
+  free(keys.p);
+  free(fg.key.p);
+  free(fg.to);
+  onnxslim__map_free(&fg.idx);
   return rc;
 }
 
