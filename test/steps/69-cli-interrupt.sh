@@ -7,13 +7,13 @@
 # file, or absent when they were absent) and no hidden temporary is left
 # (ls -A). The signal is sent at several points:
 #   tmp      as soon as the save's temporary file exists (its start);
-#   tmp+96M  once the temporary holds 96 MiB (in the middle);
+#   tmp+32M  once the temporary holds 96 MiB (a sixth of the table: the rest gives a loaded machine time to deliver the signal before the commit; at 96 MiB a run beside two other make checks saw the save commit first);
 #   fsync    by strace at the first fsync (the data synced: the save's
 #            last progress call, just before its commit, cancels it);
 #   sleep    after a fixed delay, wherever the command is then.
 # A signal can always land after the commit (the save is done): the command
 # then exits 0 and OUT is the new model with nothing else left - the only
-# other outcome accepted. The `tmp`, `tmp+96M` and `fsync` points must end
+# other outcome accepted. The `tmp`, `tmp+32M` and `fsync` points must end
 # canceled (the signal is sent before the rename that commits).
 # Then SIGKILL, which no program can catch: the temporaries a killed save
 # left are removed by the next save to OUT, whatever its layout.
@@ -77,7 +77,7 @@ run() {
       pid=$!
       case $point in
         tmp) wait_tmp 0 ;;
-        tmp+96M) wait_tmp 96 ;;
+        tmp+32M) wait_tmp 32 ;;
         sleep*) sleep "${point#sleep}" ;;
       esac
       kill -"$sig" "$pid" 2> /dev/null
@@ -102,7 +102,7 @@ run() {
 }
 
 big="$w/in/big.onnx" in="$w/in/in.onnx"
-for point in tmp tmp+96M fsync sleep0.3; do
+for point in tmp tmp+32M fsync sleep0.3; do
   if [ "$point" = fsync ] && [ $have_strace = 0 ]; then
     skip "signals at fsync: strace cannot inject here"
     continue
