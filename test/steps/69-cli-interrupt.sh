@@ -7,7 +7,7 @@
 # file, or absent when they were absent) and no hidden temporary is left
 # (ls -A). The signal is sent at several points:
 #   tmp      as soon as the save's temporary file exists (its start);
-#   tmp+32M  once the temporary holds 96 MiB (a sixth of the table: the rest gives a loaded machine time to deliver the signal before the commit; at 96 MiB a run beside two other make checks saw the save commit first);
+#   tmp+32M  once the temporary holds 32 MiB (a sixth of the table: the rest gives a loaded machine time to deliver the signal before the commit; at 96 MiB a run beside two other make checks saw the save commit first);
 #   fsync    by strace at the first fsync (the data synced: the save's
 #            last progress call, just before its commit, cancels it);
 #   sleep    after a fixed delay, wherever the command is then.
