@@ -68,7 +68,7 @@ run() {
   case $point in
     fsync)
       # the data file's fsync for split (then the model's fsync), the model's otherwise
-      strace -f -qq -o /dev/null -e trace=fsync -e inject=fsync:signal="$sig":when=1 \
+      env --default-signal=INT,TERM strace -f -qq -o /dev/null -e trace=fsync -e inject=fsync:signal="$sig":when=1 \
         "$cli" "$@" "$o/out.onnx" > /dev/null 2> "$tmp/e"
       r=$?
       ;;
