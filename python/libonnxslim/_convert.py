@@ -204,6 +204,11 @@ _FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
             "nibbles": "QUANT_FORMAT_NIBBLES"}
 
 
+def _empty_report(want_stats):
+    """The report of a conversion that found nothing to convert."""
+    return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
+
+
 def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
             rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
             progress=None, block_size=0, format="standard", scales=None, allow_unpacked=False,
@@ -253,7 +258,7 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
             # all the tables there are, and there are none: not an error (as
             # the CLI), an empty report; the model is unchanged
             lib.onnxslim_error_clear()
-            return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
+            return _empty_report(want_stats)
         _check(rc)
     else:
         opts = ConvertOptions()
@@ -282,7 +287,7 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))
         if rc == _C["ENOTFOUND"] and gather_to is not None:
             lib.onnxslim_error_clear()  # no Gather table: an empty report, as above
-            return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
+            return _empty_report(want_stats)
         if prog:
             try:
                 prog.check()
