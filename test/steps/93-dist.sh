@@ -12,6 +12,14 @@ passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 B=${B:-build}
+# An unpacked release has no git: it cannot make a tarball of its own (dist.sh
+# needs git's file list) and is itself the build-without-git the last checks
+# make. Its 7 checks are skipped there, not passed.
+if ! { command -v git > /dev/null 2>&1 && git rev-parse --is-inside-work-tree > /dev/null 2>&1; }; then
+  echo "skip: not a git checkout (an unpacked release): make dist needs git's file list"
+  echo "0 passed, 0 failed, 7 skipped"
+  exit 0
+fi
 version=$(sed -n 's/^#define ONNXSLIM_VERSION_STRING "\(.*\)"/\1/p' include/onnxslim/version.h)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/a" "$tmp/b"
