@@ -5,7 +5,7 @@
 # Completes the commands, each command's options, the values of options
 # that take a word from a list, and .onnx files (and directories) for the
 # models. Every option of `libonnxslim COMMAND --help` must be listed here:
-# test step 63-cli-manpage (test/check_cli_docs.py) checks it by calling
+# test step 63-cli-docs (test/check_cli_docs.py) checks it by calling
 # _onnxslim. Needs nothing from the bash-completion package.
 
 _onnxslim_options() { # COMMAND: its options, one word each

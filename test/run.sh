@@ -12,9 +12,10 @@
 # with B=build. A step ends with a line "N passed, N failed[, N skipped]"
 # that is added to the totals; a step that prints no such line counts as one
 # test, passed when it exits 0. A step that exits non-zero always counts a
-# failure. The last line printed is the total. A pattern no step matches:
-# exit 2, with the list of steps. TEST_STEPS names another directory of
-# steps (the runner's own test uses it).
+# failure. The last line printed is the total. A pattern no step matches,
+# or two steps with one number: exit 2, with the list of steps or numbers.
+# TEST_STEPS names another directory of steps (the runner's own test uses
+# it).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${B:-build}
@@ -27,6 +28,12 @@ for pat in "$@"; do
     exit 2
   fi
 done
+# every step has a number of its own (a step is named by it: `test/run.sh 56`)
+dup=$(ls "$steps_dir" | grep '\.sh$' | sed 's/-.*//' | sort | uniq -d | tr '\n' ' ')
+if [ -n "$dup" ]; then
+  echo "run.sh: step numbers used by more than one step: $dup(give each step a number of its own)" >&2
+  exit 2
+fi
 log_dir="$B/test-logs"
 mkdir -p "$log_dir"
 passed=0 failed=0 skipped=0 bad_steps=""

@@ -8,7 +8,7 @@
  * data file from the working directory).
  *
  * The table is onnxruntime's behaviour, not the ONNX spec's. It is found
- * and checked by test/steps/56-inline-table.sh (test/external/inline_sweep.py),
+ * and checked by test/steps/48-inline-table.sh (test/external/inline_sweep.py),
  * which loads every model of the node test data (every op at every opset
  * it has) with each input in turn stored externally: the step fails if an
  * input onnxruntime needs inline is missing here, or a row covers an input

@@ -193,7 +193,7 @@ class TestConvert(unittest.TestCase):
                 m.convert(gather_to="int8", format="tflite")
 
     def test_clip_percentile(self):
-        # the bytes and counts are checked against numpy by test step 59-quant-clip
+        # the bytes and counts are checked against numpy by test step 49-quant-clip
         with libonnxslim.load(BERT) as m:
             q = m.convert(gather_to="int8", clip_percentile=50)[0].quant
             self.assertGreater(q.saturated, 0)

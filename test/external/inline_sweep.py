@@ -2,7 +2,7 @@
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 """Which node inputs must stay inline for onnxruntime to load a model: the
-sweep behind lib/passes/load_inputs.c, for test/steps/56-inline-table.sh.
+sweep behind lib/passes/load_inputs.c, for test/steps/48-inline-table.sh.
 
   inline_sweep.py prepare OUTDIR [TESTDATA_NODE_DIR]
       For every model of the node test data (every op, every opset): each

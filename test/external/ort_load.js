@@ -5,7 +5,7 @@
 // listed in LIST (one path a line) and prints "ok PATH" or
 // "error PATH: MESSAGE" (first line of the message), after a first line
 // "# ready" once onnxruntime is loaded (so that a crash on a model can be
-// told from a failure to start). Used by test/steps/56-inline-table.sh.
+// told from a failure to start). Used by test/steps/48-inline-table.sh.
 // Exit status 0 (the results are the output).
 // Usage: node test/external/ort_load.js LIST
 'use strict';

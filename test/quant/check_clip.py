@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
-"""Percentile clipping of the quantization end to end (test/steps/59-quant-clip.sh).
+"""Percentile clipping of the quantization end to end (test/steps/49-quant-clip.sh).
 
 `libonnxslim convert --gather-to int8|int4 --clip-percentile P` (and --to with
 --select op:MatMul:1) on small models built here (python onnx, fixed seed),

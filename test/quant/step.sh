@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
-# The body of test steps 59-quant and 59-quant-clip, sourced by them after
+# The body of test steps 59-quant and 49-quant-clip, sourced by them after
 # they set quant_check (the checker, a script in test/quant/) and quant_dir
 # (its work directory under $B). It needs python3-onnx and python3-numpy at
 # /usr/bin/python3, the CLI built and onnxruntime-node (test/ort-setup.sh);

@@ -48,6 +48,11 @@ out=$(TEST_STEPS="$tmp/steps" B="$tmp/b" sh test/run.sh 2>&1)
 TEST_STEPS="$tmp/steps" B="$tmp/b" sh test/run.sh nomatch > "$tmp/out" 2>&1; r=$?
 [ $r -eq 2 ] && grep -q "no step matches 'nomatch'" "$tmp/out" && grep -q '^  20-beta-cli$' "$tmp/out" &&
   ok "run.sh with a pattern no step matches: exit 2, the steps listed" || { cat "$tmp/out"; bad "run.sh nomatch (exit $r)"; }
+printf 'echo "1 passed, 0 failed"\n' > "$tmp/steps/20-delta.sh"
+TEST_STEPS="$tmp/steps" B="$tmp/b" sh test/run.sh > "$tmp/out" 2>&1; r=$?
+[ $r -eq 2 ] && grep -q "step numbers used by more than one step: 20 " "$tmp/out" && ! grep -q passed "$tmp/out" &&
+  ok "run.sh refuses two steps with one number (exit 2, the number named)" || { cat "$tmp/out"; bad "run.sh with 20 twice (exit $r)"; }
+rm -f "$tmp/steps/20-delta.sh"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
