@@ -235,6 +235,13 @@ report(bool(d) and d["conversion"]["kept"] == [{"name": "v", "type": "FLOAT", "e
        sorted(e["name"] for e in d["conversion"]["tensors"]) == ["b", "m", "s"],
        "convert --json: a tensor FLOAT16 cannot hold is in conversion.kept, not in tensors",
        d and d["conversion"])
+d = docs["convert --to fp16"]
+notes = d["conversion"]["notes"] if d else []
+report(bool(notes) and all(n["code"] == "fold_back" and n["op"] == "Cast" and n["input"] == 0 and
+                           n["bytes"] > 0 and n["name"] in n["message"] for n in notes) and
+       not docs["convert recipe"]["conversion"]["notes"],
+       "convert --json: conversion.notes lists the fold-back tensors of --to fp16 (Cast after the "
+       "Gathers only), none for the recipe", notes)
 d = docs["convert recipe"]
 os.makedirs(out + "/text", exist_ok=True)
 t = run(*[a.replace(out, out + "/text") if isinstance(a, str) else a for a in runs[1][1] if a != "--json"]

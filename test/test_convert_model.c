@@ -2356,6 +2356,195 @@ TEST(large_tensor_from_file_split_statistics_and_save) {
   rmdir(dir);
 }
 
+/* ---- the report's notes --------------------------------------------------- */
+
+/* Note i of r as "CODE NAME OP NODE INPUT BYTES" (INPUT "-" when the node
+ * reads the tensor inside a subgraph), from the getters; "ERR" on an error. */
+static const char *note_str(const onnxslim_convert_report *r, size_t i) {
+  static char buf[256];
+  const char *code = onnxslim_convert_note_code_name(onnxslim_convert_report_note_code(r, i));
+  const char *name = onnxslim_convert_report_note_name(r, i);
+  const char *op = onnxslim_convert_report_note_op(r, i);
+  const char *nn = onnxslim_convert_report_note_node(r, i);
+  const char *msg = onnxslim_convert_report_note_message(r, i);
+  size_t input = 0;
+  uint64_t bytes = 0;
+  if (!code || !name || !op || !nn || !msg || !strstr(msg, name) ||
+      onnxslim_convert_report_note_bytes(r, i, &bytes) != 0)
+    return "ERR";
+  int in = onnxslim_convert_report_note_input(r, i, &input);
+  if (in != 0 && in != ONNXSLIM_ENOTFOUND) return "ERR";
+  if (in == 0)
+    snprintf(buf, sizeof buf, "%s %s %s %s %zu %llu", code, name, op, nn, input,
+             (unsigned long long)bytes);
+  else
+    snprintf(buf, sizeof buf, "%s %s %s %s - %llu", code, name, op, nn, (unsigned long long)bytes);
+  return buf;
+}
+
+/* X @ w -> Y, Gather(emb, I) -> Z; h16 (FLOAT16) -> Cast to FLOAT -> H;
+ * d16 (FLOAT16) -> Cast to DOUBLE -> D; o16 (FLOAT16) read by a Cast to
+ * FLOAT and a graph output itself. */
+static onnxslim_model *fold_model(void) {
+  static const float wv[4] = {1, 2, 3, 4}, ev[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  static const uint16_t hv[2] = {0x3c00, 0x4000};
+  static const int64_t d2[] = {2}, d22[] = {2, 2}, d42[] = {4, 2};
+  pbuf g = {0}, n, t;
+  n = node("MatMul", "mm", "X", "w", "Y");
+  add_node(&g, &n);
+  n = node("Gather", "gather", "emb", "I", "Z");
+  add_node(&g, &n);
+  n = node("Cast", "cast_h", "h16", NULL, "H");
+  attr_int(&n, "to", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, &n);
+  n = node("Cast", "cast_d", "d16", NULL, "D");
+  attr_int(&n, "to", ONNXSLIM_DTYPE_DOUBLE);
+  add_node(&g, &n);
+  n = node("Cast", "cast_o", "o16", NULL, "O");
+  attr_int(&n, "to", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, &n);
+  pb_str(&g, 2, "fold");
+  t = tensor_raw("w", F32, d22, 2, wv, sizeof wv);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("emb", F32, d42, 2, ev, sizeof ev);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("h16", F16, d2, 1, hv, sizeof hv);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("d16", F16, d2, 1, hv, sizeof hv);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("o16", F16, d2, 1, hv, sizeof hv);
+  pb_msg(&g, 5, &t);
+  add_vi(&g, 11, "X", F32, d22, 2);
+  add_vi(&g, 11, "I", I64, d2, 1);
+  add_vi(&g, 12, "Y", F32, d22, 2);
+  add_vi(&g, 12, "Z", F32, d22, 2);
+  add_vi(&g, 12, "H", F32, d2, 1);
+  add_vi(&g, 12, "D", ONNXSLIM_DTYPE_DOUBLE, d2, 1);
+  add_vi(&g, 12, "O", F32, d2, 1);
+  add_vi(&g, 12, "o16", F16, d2, 1);
+  pbuf m = model_of(&g);
+  return from_pbuf(&m);
+}
+
+/* Fold-back notes: a 16-bit initializer only Casts to FLOAT read, the
+ * converted weight (Cast before its MatMul) and one 16-bit already; not the
+ * Gather table (Cast after the Gather), not one a Cast to DOUBLE reads, not
+ * a graph output. Computing them changes no byte of the saved model. */
+TEST(notes_fold_back) {
+  onnxslim_model *m = fold_model(), *m2 = fold_model();
+  CHECK(m != NULL && m2 != NULL);
+  if (!m || !m2) {
+    onnxslim_model_free(m);
+    onnxslim_model_free(m2);
+    return;
+  }
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, &rep));
+  CHECK_STR(report_names(rep), "emb,w");
+  CHECK(onnxslim_convert_report_note_count(rep) == 2);
+  /* the Cast inserted before the MatMul is named by the library: check its op only */
+  CHECK(strncmp(note_str(rep, 0), "fold_back w Cast ", 17) == 0);
+  CHECK(strstr(note_str(rep, 0), " 0 8") != NULL);
+  CHECK_STR(note_str(rep, 1), "fold_back h16 Cast cast_h 0 4");
+  CHECK(onnxslim_convert_report_note_code(rep, 1) == ONNXSLIM_CONVERT_NOTE_FOLD_BACK);
+  CHECK(strstr(onnxslim_convert_report_note_message(rep, 0), "FLOAT16") != NULL);
+  /* errors */
+  uint64_t b = 7;
+  size_t in = 7;
+  CHECK(onnxslim_convert_report_note_code(rep, 2) == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_convert_report_note_name(rep, 2) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_convert_report_note_message(NULL, 0) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_report_note_code(NULL, 0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_report_note_bytes(rep, 5, &b) == ONNXSLIM_ERANGE && b == 7);
+  CHECK(onnxslim_convert_report_note_bytes(rep, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_report_note_input(rep, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_report_note_input(rep, 9, &in) == ONNXSLIM_ERANGE && in == 7);
+  CHECK(onnxslim_convert_report_note_count(NULL) == 0);
+  CHECK(onnxslim_convert_note_code_name(0) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_note_code_name(ONNXSLIM_CONVERT_NOTE_CODE_MAX + 1) == NULL);
+  CHECK_STR(onnxslim_convert_note_code_name(ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_READ),
+            "storage_only_read");
+  CHECK_STR(onnxslim_convert_note_code_name(ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER),
+            "storage_only_gather");
+  onnxslim_convert_report_free(rep);
+  /* the same conversion without a report: the same bytes */
+  CHECK_OK(convert(m2, F16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, NULL));
+  size_t na = 0, nc = 0;
+  uint8_t *a = save_bytes(m, &na), *c = save_bytes(m2, &nc);
+  CHECK(a && c && na == nc && memcmp(a, c, na) == 0);
+  free(a);
+  free(c);
+  onnxslim_model_free(m);
+  onnxslim_model_free(m2);
+  /* only the Gather table: the other 16-bit one stays noted, no other */
+  m = fold_model();
+  const char *sel[] = {"emb"};
+  CHECK_OK(convert(m, BF16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, sel, 1, 0, &rep));
+  CHECK(onnxslim_convert_report_note_count(rep) == 1);
+  CHECK_STR(note_str(rep, 0), "fold_back h16 Cast cast_h 0 4");
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+}
+
+/* Storage-only notes, at opset 18 (not in the schema tables, so nothing
+ * refuses the conversion): s read by an Add, e the table of a Gather whose
+ * rows a Relu reads, c read only by a Cast to FLOAT (no storage-only note,
+ * a fold-back one, after the storage-only ones); q a Gather table whose
+ * output only a Cast reads (no note). */
+TEST(notes_storage_only) {
+  static const float v2[2] = {1, 2}, v4[4] = {1, 2, 3, 4};
+  static const int64_t d2[] = {2}, d22[] = {2, 2};
+  pbuf g = {0}, n, t;
+  n = node("Add", "add", "X", "s", "A");
+  add_node(&g, &n);
+  n = node("Gather", "", "e", "I", "E");
+  add_node(&g, &n);
+  n = node("Relu", "relu", "E", NULL, "R");
+  add_node(&g, &n);
+  n = node("Cast", "cast_c", "c", NULL, "C");
+  attr_int(&n, "to", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, &n);
+  n = node("Gather", "gq", "q", "I", "Q");
+  add_node(&g, &n);
+  n = node("Cast", "cast_q", "Q", NULL, "QF");
+  attr_int(&n, "to", ONNXSLIM_DTYPE_FLOAT);
+  add_node(&g, &n);
+  pb_str(&g, 2, "so");
+  t = tensor_raw("s", F32, d2, 1, v2, sizeof v2);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("e", F32, d22, 2, v4, sizeof v4);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("c", F32, d2, 1, v2, sizeof v2);
+  pb_msg(&g, 5, &t);
+  t = tensor_raw("q", F32, d22, 2, v4, sizeof v4);
+  pb_msg(&g, 5, &t);
+  add_vi(&g, 11, "X", F32, d2, 1);
+  add_vi(&g, 11, "I", I64, d2, 1);
+  add_vi(&g, 12, "A", F32, d2, 1);
+  add_vi(&g, 12, "R", F32, d22, 2);
+  add_vi(&g, 12, "C", F32, d2, 1);
+  add_vi(&g, 12, "QF", F32, d22, 2);
+  pbuf mb = model_at(&g, "", 18);
+  onnxslim_model *m = from_pbuf(&mb);
+  CHECK(m != NULL);
+  if (!m) return;
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, NULL, 0, 0, &rep));
+  CHECK_STR(report_names(rep), "c,e,q,s");
+  CHECK(onnxslim_convert_report_note_count(rep) == 3);
+  CHECK_STR(note_str(rep, 0), "storage_only_read s Add add 1 4");
+  CHECK_STR(note_str(rep, 1), "storage_only_gather e Gather  0 8");
+  CHECK_STR(note_str(rep, 2), "fold_back c Cast cast_c 0 4");
+  CHECK(onnxslim_convert_report_note_code(rep, 1) == ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER);
+  const char *msg = onnxslim_convert_report_note_message(rep, 0);
+  CHECK(msg && strstr(msg, "FLOAT16") && strstr(msg, "FLOAT is expected"));
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(gather_recipe_bf16_nearest);
@@ -2389,6 +2578,8 @@ int main(int argc, char **argv) {
   RUN(reserved_flag_0x100_refused);
   RUN(report_widening_counts_nan);
   RUN(report_api);
+  RUN(notes_fold_back);
+  RUN(notes_storage_only);
   RUN(streaming_save_twice_and_read_back);
   return t_done();
 }

@@ -276,125 +276,57 @@ static int is_onnx_op(const onnxslim_node *n, const char *op) {
   return strcmp(onnxslim_node_op_type(n), op) == 0 && (!dom[0] || strcmp(dom, "ai.onnx") == 0);
 }
 
-/* Is value read in g by Casts only (and not a graph output)? */
-static int only_casts_read(const onnxslim_graph *g, const char *value) {
-  size_t i, nc = onnxslim_graph_consumer_count(g, value);
-  for (i = 0; i < onnxslim_graph_output_count(g); i++)
-    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), value) == 0) return 0;
-  for (i = 0; i < nc; i++)
-    if (!is_onnx_op(onnxslim_graph_consumer(g, value, i), "Cast")) return 0;
-  return nc > 0;
-}
-
-/* A node that reads a storage-only tensor in a way no type check accepts. */
-typedef struct storage_finding {
-  size_t tensors;            /* converted tensors with such a reader */
-  const char *name;          /* the first one, */
-  const onnxslim_node *node; /* its reader */
-  size_t input;              /* at this input */
-  int gather;                /* the reader is a Gather passing the new type on */
-} storage_finding;
-
-/* Whether `node` may read the converted `value`: as a Cast's input, or as
- * the table of a Gather whose output only Casts read. *input receives the
- * input index of the first use. */
-static int reader_accepts(const onnxslim_graph *g, const onnxslim_node *node, const char *value,
-                          size_t *input) {
-  size_t k, uses = 0, first = 0, ni = onnxslim_node_input_count(node);
-  for (k = 0; k < ni; k++)
-    if (strcmp(onnxslim_node_input(node, k), value) == 0 && uses++ == 0) first = k;
-  *input = first;
-  if (uses == 0) /* a capture by a subgraph: the subgraph sees the new type */
-    return 0;
-  if (is_onnx_op(node, "Cast")) return 1;
-  return is_onnx_op(node, "Gather") && uses == 1 && first == 0 &&
-         onnxslim_node_output_count(node) >= 1 && only_casts_read(g, onnxslim_node_output(node, 0));
-}
-
-static int cmp_cstr(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Counts value (defined in g) in f when it is one of the converted tensors
- * (names, sorted) and some node of g reads it without accepting its new type. */
-static void check_storage_only(const onnxslim_graph *g, const char *value, const char **names,
-                               size_t n, storage_finding *f) {
-  size_t j, input;
-  if (!bsearch(&value, names, n, sizeof *names, cmp_cstr)) return;
-  for (j = 0; j < onnxslim_graph_consumer_count(g, value); j++) {
-    const onnxslim_node *c = onnxslim_graph_consumer(g, value, j);
-    if (reader_accepts(g, c, value, &input)) continue;
-    if (f->tensors++ == 0) {
-      f->name = value;
-      f->node = c;
-      f->input = input;
-      f->gather = input == 0 && is_onnx_op(c, "Gather");
-    }
-    return;
-  }
-}
-
-/* Checks the initializers and Constants of g and of its subgraphs. */
-static void scan_storage_only(const onnxslim_graph *g, const char **names, size_t n,
-                              storage_finding *f) {
-  size_t i, k;
-  for (i = 0; i < onnxslim_graph_initializer_count(g); i++)
-    check_storage_only(g, onnxslim_tensor_name(onnxslim_graph_initializer(g, i)), names, n, f);
-  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
-    const onnxslim_node *node = onnxslim_graph_node(g, i);
-    if (is_onnx_op(node, "Constant") && onnxslim_node_output_count(node) == 1)
-      check_storage_only(g, onnxslim_node_output(node, 0), names, n, f);
-    for (k = 0; k < onnxslim_node_subgraph_count(node); k++)
-      scan_storage_only(onnxslim_node_subgraph(node, k), names, n, f);
-  }
-}
-
 /* --policy storage-only: warns on stderr when a converted tensor is read by a
- * node that still expects the original type (any op but a Cast, or a Gather
- * whose output only Casts read): runtimes refuse such a model. */
-static void warn_storage_only(const onnxslim_model *model, const onnxslim_convert_report *rep) {
-  size_t i, n = onnxslim_convert_report_count(rep);
-  const char **names = xmalloc_array(n ? n : 1, sizeof *names);
-  storage_finding f = {0, NULL, NULL, 0, 0};
+ * node that still expects the original type (the report's storage-only
+ * notes): runtimes refuse such a model. */
+static void warn_storage_only(const onnxslim_convert_report *rep) {
+  size_t i, n = onnxslim_convert_report_count(rep), tensors = 0, first = 0;
   int32_t from = 0, to = 0;
   strbuf a = {0}, b = {0}, c = {0};
 
   for (i = 0; i < n; i++) {
-    names[i] = onnxslim_convert_report_name(rep, i);
-    if (!names[i]) {
-      names[i] = "";
-      continue;
-    }
+    if (!onnxslim_convert_report_name(rep, i)) continue;
     from = onnxslim_convert_report_from(rep, i);
     to = onnxslim_convert_report_to(rep, i);
   }
-  qsort(names, n, sizeof *names, cmp_cstr);
-  if (n) scan_storage_only(onnxslim_model_graph(model), names, n, &f);
-  if (f.tensors) {
-    const char *nn = onnxslim_node_name(f.node);
+  for (i = 0; i < onnxslim_convert_report_note_count(rep); i++) {
+    int code = onnxslim_convert_report_note_code(rep, i);
+    if (code != ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_READ &&
+        code != ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER)
+      continue;
+    if (tensors++ == 0) first = i;
+  }
+  if (tensors) {
+    const char *name = onnxslim_convert_report_note_name(rep, first);
+    const char *op = onnxslim_convert_report_note_op(rep, first);
+    const char *nn = onnxslim_convert_report_note_node(rep, first);
     const char *was = onnxslim_dtype_name(from);
     const char *now = onnxslim_dtype_name(to);
-    sb_printf(&c, "%s%s%s", esc(&a, onnxslim_node_op_type(f.node)), nn[0] ? " " : "",
-              nn[0] ? esc(&b, nn) : "");
+    size_t input = 0;
+    int captured = onnxslim_convert_report_note_input(rep, first, &input) != ONNXSLIM_OK;
+    if (captured) onnxslim_error_clear();
+    if (!name) name = "?";
+    if (!op) op = "?";
+    if (!nn) nn = "";
+    sb_printf(&c, "%s%s%s", esc(&a, op), nn[0] ? " " : "", nn[0] ? esc(&b, nn) : "");
     sb_reset(&a);
-    sb_printf(&a, "'%s'", f.name);
+    sb_printf(&a, "'%s'", name);
     fflush(stdout);
     fprintf(stderr,
             "%s: warning: --policy storage-only: %zu converted tensor%s now %s %s read where %s is "
             "expected; runtimes such as onnxruntime refuse such a model\n",
-            progname, f.tensors, f.tensors == 1 ? "" : "s", now, f.tensors == 1 ? "is" : "are",
-            was);
-    if (f.gather)
+            progname, tensors, tensors == 1 ? "" : "s", now, tensors == 1 ? "is" : "are", was);
+    if (onnxslim_convert_report_note_code(rep, first) == ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER)
       fprintf(stderr, "  e.g. %s: %s passes its %s rows on to nodes other than Cast\n",
               esc(&b, sb_str(&a)), sb_str(&c), now);
-    else
-      fprintf(stderr, "  e.g. %s at input %zu of %s\n", esc(&b, sb_str(&a)), f.input, sb_str(&c));
+    else if (captured)
+      fprintf(stderr, "  e.g. %s read inside a subgraph of %s\n", esc(&b, sb_str(&a)), sb_str(&c));
+    else fprintf(stderr, "  e.g. %s at input %zu of %s\n", esc(&b, sb_str(&a)), input, sb_str(&c));
     fprintf(stderr,
             "%s: the default policy (cast-after-gather) or cast-before adds the Casts "
             "that keep the model runnable\n",
             progname);
   }
-  free(names);
   sb_free(&a);
   sb_free(&b);
   sb_free(&c);
@@ -402,77 +334,42 @@ static void warn_storage_only(const onnxslim_model *model, const onnxslim_conver
 
 /* ---- the fold-back shape ------------------------------------------------------------ */
 
-/* Initializers stored as FLOAT16/BFLOAT16 that only Casts to FLOAT read. */
-typedef struct foldback_finding {
-  size_t tensors;    /* how many */
-  uint64_t bytes;    /* their stored bytes */
-  const char *first; /* the largest one */
-  uint64_t first_size;
-} foldback_finding;
-
-/* Is value read by Casts to FLOAT only (at least one), and not an output of g? */
-static int only_float_casts_read(const onnxslim_graph *g, const char *value) {
-  size_t i, nc = onnxslim_graph_consumer_count(g, value);
-  for (i = 0; i < onnxslim_graph_output_count(g); i++)
-    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), value) == 0) return 0;
-  for (i = 0; i < nc; i++) {
-    const onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
-    const onnxslim_attr *to = onnxslim_node_find_attr(c, "to");
-    int64_t t = 0;
-    if (!is_onnx_op(c, "Cast") || !to || onnxslim_attr_int(to, &t) != ONNXSLIM_OK ||
-        t != ONNXSLIM_DTYPE_FLOAT)
-      return 0;
-  }
-  return nc > 0;
-}
-
-/* Scans the initializers of g and of its subgraphs. */
-static void scan_foldback(const onnxslim_graph *g, foldback_finding *f) {
-  size_t i, k;
-  for (i = 0; i < onnxslim_graph_initializer_count(g); i++) {
-    const onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
-    int32_t dt = onnxslim_tensor_dtype(t);
-    uint64_t size = 0;
-    if (dt != ONNXSLIM_DTYPE_FLOAT16 && dt != ONNXSLIM_DTYPE_BFLOAT16) continue;
-    if (!only_float_casts_read(g, onnxslim_tensor_name(t))) continue;
-    if (onnxslim_tensor_byte_size(t, &size) != ONNXSLIM_OK) size = 0;
-    f->tensors++;
-    f->bytes += size;
-    if (!f->first || size > f->first_size) {
-      f->first = onnxslim_tensor_name(t);
-      f->first_size = size;
-    }
-  }
-  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
-    const onnxslim_node *node = onnxslim_graph_node(g, i);
-    for (k = 0; k < onnxslim_node_subgraph_count(node); k++)
-      scan_foldback(onnxslim_node_subgraph(node, k), f);
-  }
-}
-
 /* Warns on stderr when the converted model has 16-bit initializers that only
- * a Cast to FLOAT reads (what --policy cast-before makes, and --to with the
- * default policy for tensors other than Gather tables): onnxruntime's graph
- * optimizations fold each Cast(initializer) into a FLOAT initializer when a
- * session is created, so the model is smaller on disk but not in memory. */
-static void warn_foldback(const onnxslim_model *model) {
-  foldback_finding f = {0, 0, NULL, 0};
+ * a Cast to FLOAT reads (the report's fold-back notes: what --policy
+ * cast-before makes, and --to with the default policy for tensors other
+ * than Gather tables): onnxruntime's graph optimizations fold each
+ * Cast(initializer) into a FLOAT initializer when a session is created, so
+ * the model is smaller on disk but not in memory. */
+static void warn_foldback(const onnxslim_convert_report *rep) {
+  size_t i, tensors = 0;
+  uint64_t bytes = 0, first_size = 0;
+  const char *first = NULL;
   char h[32], h2[32];
   strbuf a = {0};
-  scan_foldback(onnxslim_model_graph(model), &f);
-  if (!f.tensors) return;
-  human_size(h, sizeof h, f.bytes);
-  human_size(h2, sizeof h2, f.bytes * 2);
-  if (!h[0]) snprintf(h, sizeof h, "%" PRIu64 " B", f.bytes);
-  if (!h2[0]) snprintf(h2, sizeof h2, "%" PRIu64 " B", f.bytes * 2);
+  for (i = 0; i < onnxslim_convert_report_note_count(rep); i++) {
+    uint64_t size = 0;
+    if (onnxslim_convert_report_note_code(rep, i) != ONNXSLIM_CONVERT_NOTE_FOLD_BACK) continue;
+    if (onnxslim_convert_report_note_bytes(rep, i, &size) != ONNXSLIM_OK) size = 0;
+    tensors++;
+    bytes += size;
+    if (!first || size > first_size) {
+      first = onnxslim_convert_report_note_name(rep, i);
+      first_size = size;
+    }
+  }
+  if (!tensors) return;
+  human_size(h, sizeof h, bytes);
+  human_size(h2, sizeof h2, bytes * 2);
+  if (!h[0]) snprintf(h, sizeof h, "%" PRIu64 " B", bytes);
+  if (!h2[0]) snprintf(h2, sizeof h2, "%" PRIu64 " B", bytes * 2);
   fflush(stdout);
   fprintf(stderr,
           "%s: warning: %zu 16-bit initializer%s (%s) %s read only by a Cast to FLOAT: "
           "onnxruntime's graph optimizations turn %s back into FLOAT initializers (%s) when "
           "a session is created, so the saving is on disk only\n",
-          progname, f.tensors, f.tensors == 1 ? "" : "s", h, f.tensors == 1 ? "is" : "are",
-          f.tensors == 1 ? "it" : "them", h2);
-  fprintf(stderr, "  e.g. '%s'\n", esc(&a, f.first));
+          progname, tensors, tensors == 1 ? "" : "s", h, tensors == 1 ? "is" : "are",
+          tensors == 1 ? "it" : "them", h2);
+  fprintf(stderr, "  e.g. '%s'\n", esc(&a, first ? first : "?"));
   fprintf(stderr,
           "%s: onnxruntime keeps the saving with the session config entry "
           "optimization.disable_specified_optimizers="
@@ -572,8 +469,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     note_kept(*rep, to);
     warn_damage(*rep, to);
   }
-  if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(model, *rep);
-  warn_foldback(model);
+  if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(*rep);
+  warn_foldback(*rep);
   return EXIT_SUCCESS;
 }
 

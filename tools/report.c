@@ -441,6 +441,36 @@ static int json_conversion(json *j, const onnxslim_convert_report *rep) {
     json_end(j);
   }
   json_end(j);
+  json_karray(j, "notes");
+  for (i = 0; i < onnxslim_convert_report_note_count(rep); i++) {
+    const char *code = onnxslim_convert_note_code_name(onnxslim_convert_report_note_code(rep, i));
+    const char *name = onnxslim_convert_report_note_name(rep, i);
+    const char *op = onnxslim_convert_report_note_op(rep, i);
+    const char *node = onnxslim_convert_report_note_node(rep, i);
+    const char *message = onnxslim_convert_report_note_message(rep, i);
+    uint64_t bytes = 0;
+    size_t input = 0;
+    if (!code || !name || !op || !node || !message ||
+        onnxslim_convert_report_note_bytes(rep, i, &bytes) != ONNXSLIM_OK) {
+      sb_free(&s);
+      return fail_lib("conversion report note %zu", i);
+    }
+    json_object(j);
+    json_kstr(j, "code", code);
+    json_kstr(j, "name", name);
+    json_kstr(j, "op", op);
+    json_kstr(j, "node", node);
+    if (onnxslim_convert_report_note_input(rep, i, &input) == ONNXSLIM_OK) {
+      json_kuint(j, "input", input);
+    } else {
+      onnxslim_error_clear();
+      json_knull(j, "input");
+    }
+    json_kuint(j, "bytes", bytes);
+    json_kstr(j, "message", message);
+    json_end(j);
+  }
+  json_end(j);
   json_end(j);
   sb_free(&s);
   return EXIT_SUCCESS;

@@ -670,6 +670,132 @@ ONNXSLIM_API int onnxslim_convert_report_kept_add_stats(const onnxslim_convert_r
                                                         size_t index,
                                                         onnxslim_convert_stats *stats);
 
+/* ---- the notes: what the converted model will do at run time that a
+ * caller should know. Not errors: the conversion succeeded and the model
+ * is valid; a runtime refuses it or undoes part of the saving.           */
+
+/** Kinds of notes (onnxslim_convert_report_note_code()); values are never
+ * reused. @since 0.2.0 */
+typedef enum onnxslim_convert_note_code {
+  /** An initializer of the converted model (main graph or a subgraph, also
+   * one that was 16-bit before the conversion) stored as FLOAT16 or
+   * BFLOAT16 that only Casts to FLOAT read (at least one) and that is no
+   * output of its graph: what ONNXSLIM_POLICY_CAST_BEFORE makes, and the
+   * default policy for tensors other than Gather tables. onnxruntime's
+   * graph optimizations fold each Cast(initializer) back into a FLOAT
+   * initializer when a session is created, so the model is smaller on disk
+   * but not in memory (docs/recipe.md, "At runtime"). The note's reader is
+   * the first Cast. */
+  ONNXSLIM_CONVERT_NOTE_FOLD_BACK = 1,
+  /** ONNXSLIM_POLICY_STORAGE_ONLY: a converted tensor read by a node that
+   * still expects the old type (any op but Cast, other than the table of a
+   * Gather that only Casts follow), or captured by a subgraph: runtimes
+   * such as onnxruntime refuse such a model. One note per tensor, naming
+   * its first such reader. */
+  ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_READ = 2,
+  /** ONNXSLIM_POLICY_STORAGE_ONLY: a converted tensor read as the table
+   * (input 0) of a Gather that passes the new type on to a node other than
+   * Cast (or to a graph output); runtimes refuse such a model too. */
+  ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER = 3
+} onnxslim_convert_note_code;
+
+/** The largest onnxslim_convert_note_code value of this version of the
+ * header. @since 0.2.0 */
+#define ONNXSLIM_CONVERT_NOTE_CODE_MAX 3
+
+/**
+ * Number of notes in the report (0 for NULL): the storage-only notes
+ * first, in the order the conversion met the tensors, then the fold-back
+ * notes, initializers of the main graph before those of its subgraphs.
+ * The notes are found after a successful conversion (linear in the size
+ * of the graph; they read no tensor data and change nothing in the model
+ * or in what a save writes). onnxslim_convert_gather_tables() and the
+ * quantizations (INT8, INT4) give fold-back notes too. Never fails.
+ * @since 0.2.0
+ */
+ONNXSLIM_API size_t onnxslim_convert_report_note_count(const onnxslim_convert_report *report);
+
+/**
+ * The kind of note `index`: one of the onnxslim_convert_note_code values
+ * (> 0).
+ * Errors (negative): ONNXSLIM_EINVAL (NULL report), ONNXSLIM_ERANGE.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_note_code(const onnxslim_convert_report *report,
+                                                   size_t index);
+
+/**
+ * The value name of the tensor note `index` is about (an initializer, or
+ * the output of a Constant node), borrowed from the report.
+ * Returns NULL (ONNXSLIM_EINVAL for a NULL report, ONNXSLIM_ERANGE for an
+ * index out of range) on error.
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_convert_report_note_name(const onnxslim_convert_report *report,
+                                                           size_t index);
+
+/**
+ * The op_type of the node that reads the tensor of note `index` ("Cast"
+ * for ONNXSLIM_CONVERT_NOTE_FOLD_BACK, "Gather" for
+ * ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER), borrowed from the report.
+ * Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE) on error, as
+ * onnxslim_convert_report_note_name().
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_convert_report_note_op(const onnxslim_convert_report *report,
+                                                         size_t index);
+
+/**
+ * The name of that node ("" when it has none), borrowed from the report.
+ * Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE) on error, as
+ * onnxslim_convert_report_note_name().
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_convert_report_note_node(const onnxslim_convert_report *report,
+                                                           size_t index);
+
+/**
+ * Stores in *out the input of that node at which it reads the tensor (the
+ * first, when it reads it at several).
+ * Errors: ONNXSLIM_EINVAL (NULL report or out), ONNXSLIM_ERANGE,
+ * ONNXSLIM_ENOTFOUND (the node reads the tensor only inside one of its
+ * subgraphs, as a captured value); *out is then unchanged.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_note_input(const onnxslim_convert_report *report,
+                                                    size_t index, size_t *out);
+
+/**
+ * Stores in *out the bytes the tensor of note `index` takes as stored in
+ * the converted model.
+ * Errors: ONNXSLIM_EINVAL (NULL report or out), ONNXSLIM_ERANGE; *out is
+ * then unchanged.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_convert_report_note_bytes(const onnxslim_convert_report *report,
+                                                    size_t index, uint64_t *out);
+
+/**
+ * One sentence saying what note `index` found and what it means, e.g.
+ * "'w' (FLOAT16, 2048 bytes) is read only by a Cast to FLOAT: ...",
+ * borrowed from the report (valid until it is freed). Meant for people:
+ * match notes by their code, not by this text.
+ * Returns NULL (ONNXSLIM_EINVAL, ONNXSLIM_ERANGE) on error, as
+ * onnxslim_convert_report_note_name().
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_convert_report_note_message(const onnxslim_convert_report *report,
+                                                              size_t index);
+
+/**
+ * The stable short name of a note kind: "fold_back", "storage_only_read",
+ * "storage_only_gather". A static string; NULL (ONNXSLIM_EINVAL) for a
+ * value that is no code. Codes run from 1 to ONNXSLIM_CONVERT_NOTE_CODE_MAX
+ * (of the library version running: ask until NULL).
+ * @since 0.2.0
+ */
+ONNXSLIM_API const char *onnxslim_convert_note_code_name(int code);
+
 /** Frees a report and its strings. NULL is a no-op. @since 0.1.0 */
 ONNXSLIM_API void onnxslim_convert_report_free(onnxslim_convert_report *report);
 

@@ -203,6 +203,7 @@ void onnxslim_convert_report_free(onnxslim_convert_report *r) {
   for (size_t i = 0; i < r->kept_count; i++) free(r->kept[i].name);
   free(r->e);
   free(r->kept);
+  onnxslim__convert_notes_free(r);
   free(r);
 }
 
@@ -728,6 +729,25 @@ static int collect(osl_conv *cv, onnxslim_graph *g, osl_cands *out) {
   return rc;
 }
 
+/* The notes of the converted model (convert_notes.c); for a storage-only
+ * conversion, with the converted tensors. */
+static int add_notes(const onnxslim_model *model, const onnxslim_convert_options *o,
+                     const osl_cands *cands, onnxslim_convert_report *r) {
+  osl_map converted = {NULL, 0, 0};
+  osl_map_entry *e;
+  int rc = 0;
+  if (o->policy == ONNXSLIM_POLICY_STORAGE_ONLY)
+    for (size_t i = 0; i < cands->count && !rc; i++) {
+      if (!cands->c[i].cx) continue; /* kept in its type */
+      if (onnxslim__map_add_ptr(NULL, &converted, cands->c[i].t, &e) < 0)
+        rc = onnxslim__err_nomem("conversion report notes");
+      else e->num = cands->c[i].from;
+    }
+  if (!rc) rc = onnxslim__convert_notes(r, model, &converted, o->to);
+  onnxslim__map_free(&converted);
+  return rc;
+}
+
 static int specs_valid(const char *what, const char *const *specs, size_t n) {
   if (!specs && n)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_model: NULL %s list", what);
@@ -787,6 +807,7 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
     onnxslim_convert_report *qr = out ? calloc(1, sizeof *qr) : NULL;
     if (out && !qr) return onnxslim__err_nomem(NULL);
     rc = onnxslim__quantize_model(qr, model, opts);
+    if (!rc && qr) rc = onnxslim__convert_notes(qr, model, NULL, opts->to);
     if (rc || !out) onnxslim_convert_report_free(qr);
     else *out = qr;
     return rc;
@@ -835,6 +856,7 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
     rc = check_storage_only(model, &cands, opts->to);
   for (size_t i = 0; i < cands.count && !rc; i++)
     if (cands.c[i].cx) rc = convert_tensor(&cv, &cands.c[i]);
+  if (!rc && r) rc = add_notes(model, opts, &cands, r);
   free(cands.c);
   free(matched);
   if (rc || !out) onnxslim_convert_report_free(r);

@@ -30,12 +30,37 @@ struct onnxslim_convert_report {
    * stats says what converting them would have done */
   size_t kept_count, kept_cap;
   osl_report_entry *kept;
+  /* what the converted model will do at run time (convert_notes.c) */
+  size_t note_count, note_cap;
+  struct osl_note *notes;
 };
 
 /* Appends an entry named `name` (copied) to r; NULL when out of memory. */
 osl_report_entry *onnxslim__convert_report_add(onnxslim_convert_report *r, const char *name);
 /* The same for the list of kept tensors. */
 osl_report_entry *onnxslim__convert_report_add_kept(onnxslim_convert_report *r, const char *name);
+
+/* ---- the report's notes (convert_notes.c) ---- */
+
+/* One note: a finding about a tensor of the converted model and its reader. */
+typedef struct osl_note {
+  int code;                         /* onnxslim_convert_note_code */
+  char *name, *op, *node, *message; /* malloc'ed */
+  size_t input;                     /* the reader's input */
+  int captured;                     /* the reader reads it inside a subgraph only */
+  uint64_t bytes;                   /* the tensor's stored bytes */
+} osl_note;
+
+/* Finds the notes of a converted model and adds them to r: with
+ * `converted` (not NULL: ONNXSLIM_POLICY_STORAGE_ONLY) a pointer-keyed map
+ * (onnxslim__map_add_ptr) from each converted onnxslim_tensor to its type
+ * before (the entry's num), now of type `to`, the storage-only notes; then
+ * the fold-back notes. Reads no tensor data and changes nothing.
+ * 0 or ONNXSLIM_ENOMEM (recorded). */
+int onnxslim__convert_notes(onnxslim_convert_report *r, const onnxslim_model *model,
+                            const osl_map *converted, int32_t to);
+/* Frees the notes of r. */
+void onnxslim__convert_notes_free(onnxslim_convert_report *r);
 
 /* Does selection spec `spec` (a name, a glob or op:TYPE[:INDEX]) match
  * value `value` of graph g? */
