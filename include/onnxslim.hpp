@@ -920,6 +920,20 @@ struct KeptEntry {
   onnxslim_convert_stats stats; /**< what converting it would have done */
 };
 
+/** What the converted model will do at run time that the caller should
+ * know (onnxslim_convert_report_note_*(); @since 0.2.0). */
+struct ConvertNote {
+  int code;                 /**< onnxslim_convert_note_code */
+  std::string_view kind;    /**< its stable name (onnxslim_convert_note_code_name()) */
+  std::string_view name;    /**< the tensor's value name; lives as long as the report */
+  std::string_view op;      /**< op type of the node that reads it */
+  std::string_view node;    /**< that node's name ("" when unnamed) */
+  bool has_input;           /**< false: the node reads it inside a subgraph only */
+  std::size_t input;        /**< the node's input that reads it (when has_input) */
+  std::uint64_t bytes;      /**< the tensor's stored bytes */
+  std::string_view message; /**< one sentence for people */
+};
+
 /** What a conversion did, one entry per converted tensor; owns the C report. */
 class ConvertReport {
  public:
@@ -937,8 +951,26 @@ class ConvertReport {
   range<const onnxslim_convert_report, KeptEntry> kept() const {
     return {r_.get(), onnxslim_convert_report_kept_count(r_.get()), &kept_at};
   }
+  /** What the converted model will do at run time
+   * (onnxslim_convert_report_note_count(); @since 0.2.0). */
+  range<const onnxslim_convert_report, ConvertNote> notes() const {
+    return {r_.get(), onnxslim_convert_report_note_count(r_.get()), &note_at};
+  }
 
  private:
+  static ConvertNote note_at(const onnxslim_convert_report *r, std::size_t i) {
+    ConvertNote n{0, {}, {}, {}, {}, false, 0, 0, {}};
+    n.code = detail::check(onnxslim_convert_report_note_code(r, i));
+    n.kind = detail::str(onnxslim_convert_note_code_name(n.code));
+    n.name = detail::str(onnxslim_convert_report_note_name(r, i));
+    n.op = detail::str(onnxslim_convert_report_note_op(r, i));
+    n.node = detail::str(onnxslim_convert_report_note_node(r, i));
+    n.has_input = onnxslim_convert_report_note_input(r, i, &n.input) == ONNXSLIM_OK;
+    if (!n.has_input) onnxslim_error_clear();
+    detail::check(onnxslim_convert_report_note_bytes(r, i, &n.bytes));
+    n.message = detail::str(onnxslim_convert_report_note_message(r, i));
+    return n;
+  }
   static KeptEntry kept_at(const onnxslim_convert_report *r, std::size_t i) {
     KeptEntry e{{}, 0, {}};
     e.name = detail::str(onnxslim_convert_report_kept_name(r, i));

@@ -705,6 +705,63 @@ void test_build_from_nothing() {
   CHECK(again.fingerprint() == m.fingerprint() && again.graph().name() == "built");
 }
 
+// A model built here: x + b (b FLOAT [2]) at `opset`, and a Gather of table
+// e (FLOAT [2, 2]) whose rows a Relu reads.
+static onnxslim::Model notes_model(std::int64_t opset) {
+  static const unsigned char empty_model[] = {0x3a, 0x00};  // ModelProto{graph {}}
+  onnxslim::Model m = onnxslim::load(onnxslim::bytes_of(empty_model));
+  m.set_ir_version(8);
+  m.set_opset("", opset);
+  onnxslim::Graph g = m.graph();
+  g.add_input("x").set_tensor_type(ONNXSLIM_DTYPE_FLOAT, {2});
+  g.add_input("i").set_tensor_type(ONNXSLIM_DTYPE_INT64, {2});
+  std::vector<float> b{1.0f, -1.0f}, e{1, 2, 3, 4};
+  g.add_initializer("b", ONNXSLIM_DTYPE_FLOAT, {2}, onnxslim::bytes_of(b));
+  g.add_initializer("e", ONNXSLIM_DTYPE_FLOAT, {2, 2}, onnxslim::bytes_of(e));
+  g.add_node("Add", {"x", "b"}, {"y"}, "add");
+  g.add_node("Gather", {"e", "i"}, {"r"}, "gather");
+  g.add_node("Relu", {"r"}, {"z"}, "relu");
+  g.add_output("y").set_tensor_type(ONNXSLIM_DTYPE_FLOAT, {2});
+  g.add_output("z").set_tensor_type(ONNXSLIM_DTYPE_FLOAT, {2, 2});
+  return m;
+}
+
+void test_convert_notes() {
+  // cast-after-gather: b gets a Cast before the Add (onnxruntime folds it
+  // back: a fold-back note), e a Cast after the Gather (no note)
+  onnxslim::Model m = notes_model(17);
+  onnxslim::ConvertOptions o;
+  o.to = ONNXSLIM_DTYPE_FLOAT16;
+  onnxslim::ConvertReport r = m.convert(o);
+  CHECK(r.size() == 2);
+  std::size_t n = 0;
+  for (const onnxslim::ConvertNote &note : r.notes()) {
+    CHECK(note.code == ONNXSLIM_CONVERT_NOTE_FOLD_BACK && note.kind == "fold_back");
+    CHECK(note.name == "b" && note.op == "Cast" && note.has_input && note.input == 0);
+    CHECK(note.bytes == 4 && note.message.find("'b'") != std::string_view::npos);
+    ++n;
+  }
+  CHECK(n == 1);
+  // the Gather table only: nothing to say
+  onnxslim::Model m2 = notes_model(17);
+  o.select = {"e"};
+  CHECK(m2.convert(o).notes().size() == 0);
+  // storage-only at opset 18 (no schema tables: not refused): the Add reads
+  // b at input 1, the Gather passes e's rows on to the Relu
+  onnxslim::Model m3 = notes_model(18);
+  o.select.clear();
+  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  onnxslim::ConvertReport r3 = m3.convert(o);
+  CHECK(r3.notes().size() == 2);
+  if (r3.notes().size() == 2) {
+    onnxslim::ConvertNote a = r3.notes()[0], g = r3.notes()[1];
+    CHECK(a.kind == "storage_only_read" && a.name == "b" && a.op == "Add" && a.node == "add");
+    CHECK(a.has_input && a.input == 1 && a.bytes == 4);
+    CHECK(g.code == ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER && g.name == "e");
+    CHECK(g.node == "gather" && g.input == 0 && g.bytes == 8);
+  }
+}
+
 void test_span() {
   std::vector<float> v{1, 2, 3, 4};
   onnxslim::span<const float> s = v;
@@ -754,6 +811,7 @@ const test_case tests[] = {
     {"function", test_function},
     {"check", test_check},
     {"convert", test_convert},
+    {"convert_notes", test_convert_notes},
     {"save_fingerprint", test_save_fingerprint},
     {"insert_cleanup", test_insert_cleanup},
     {"build_from_nothing", test_build_from_nothing},

@@ -30,8 +30,8 @@ from ._errors import (  # noqa: F401
     _ERRORS, BufferTooSmall, Canceled, Error, InvalidArgument, IoError, LimitError, ModelError,
     NoSpace, NotFound, OutOfMemory, ParseError, RangeError, TypeMismatch, Unsupported, _error)
 from ._attr import Attribute
-from ._convert import (ConvertEntry, ConvertReport, ConvertStats, KeptEntry, QuantStats,
-                       convert_values)
+from ._convert import (ConvertEntry, ConvertNote, ConvertReport, ConvertStats, KeptEntry,
+                       QuantStats, convert_values)
 from ._function import Function
 from ._graph import Graph
 from ._lib import lib, library_path
@@ -47,7 +47,7 @@ __all__ = ["load", "Model", "Graph", "Node", "Attribute", "Tensor", "SparseTenso
            "__version__"] + sorted(_constants.CONSTANTS)
 __all__ += [cls.__name__ for cls in _ERRORS.values()]
 __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "KeptEntry",
-            "QuantStats", "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name",
+            "ConvertNote", "QuantStats", "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name",
             "check_code_is_warning"]
 
 #: The version string of the loaded C library, e.g. "0.1.0".

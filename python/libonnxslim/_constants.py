@@ -147,6 +147,11 @@ CONSTANTS = {
     "POLICY_CAST_AFTER_GATHER": 1,
     "POLICY_CAST_BEFORE": 2,
     "POLICY_STORAGE_ONLY": 3,
+    # convert.h: the kinds of the report's notes
+    "CONVERT_NOTE_FOLD_BACK": 1,
+    "CONVERT_NOTE_STORAGE_ONLY_READ": 2,
+    "CONVERT_NOTE_STORAGE_ONLY_GATHER": 3,
+    "CONVERT_NOTE_CODE_MAX": 3,
     # cleanup.h
     "CLEANUP_RECURSIVE": 1,
 }

@@ -4,6 +4,7 @@
 
 import collections
 import ctypes
+from typing import List, NamedTuple, Optional
 
 from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
@@ -71,16 +72,52 @@ class KeptEntry(collections.namedtuple("KeptEntry", "name dtype stats")):
     __slots__ = ()
 
 
+class ConvertNote(NamedTuple):
+    """What the converted model will do at run time that the caller should
+    know (onnxslim_convert_report_note_*()): not an error, the conversion
+    succeeded.
+
+    ``code``, a ``CONVERT_NOTE_*`` constant, and ``code_name``, its stable
+    name: ``"fold_back"`` (a FLOAT16/BFLOAT16 initializer that only Casts
+    to FLOAT read: onnxruntime folds it back into a FLOAT initializer when a
+    session is created, so the saving is on disk only),
+    ``"storage_only_read"`` or ``"storage_only_gather"`` (``policy=
+    "storage-only"``: a node reads the converted tensor where its old type
+    is expected; runtimes refuse the model). ``name``, the tensor's value
+    name; ``op`` and ``node``, the op type and name (``""`` when unnamed) of
+    the node that reads it; ``input``, the input at which it does (None
+    when it reads it inside a subgraph); ``bytes``, the tensor's stored
+    size; ``message``, one sentence for people.
+    """
+
+    code: int
+    code_name: str
+    name: str
+    op: str
+    node: str
+    input: Optional[int]
+    bytes: int
+    message: str
+
+
 class ConvertReport(_base._Entries):
     """The report of :meth:`Model.convert`: a sequence of :class:`ConvertEntry`,
     one per converted tensor, plus totals; :attr:`kept` lists the tensors
     kept in their type."""
 
-    def __init__(self, entries, stats, has_stats, kept=()):
+    def __init__(self, entries, stats, has_stats, kept=(), notes=()):
         self._entries = list(entries)
         self._stats = stats
         self._has_stats = has_stats
         self._kept = list(kept)
+        self._notes = list(notes)
+
+    @property
+    def notes(self) -> List[ConvertNote]:
+        """What the converted model will do at run time, a list of
+        :class:`ConvertNote`: the storage-only notes first, then the
+        fold-back notes; empty when there is nothing to say."""
+        return list(self._notes)
 
     @property
     def kept(self):
@@ -197,7 +234,24 @@ def _report(rep, has_stats):
         _check(lib.onnxslim_convert_report_kept_add_stats(rep, i, ctypes.byref(st)))
         kept.append(KeptEntry(name, _args.dtype_name(lib.onnxslim_convert_report_kept_from(rep, i)),
                               ConvertStats._from_c(st)))
-    return ConvertReport(entries, ConvertStats._from_c(total), has_stats, kept)
+    notes = []
+    for i in range(lib.onnxslim_convert_report_note_count(rep)):
+        code = _check(lib.onnxslim_convert_report_note_code(rep, i))
+        nbytes, pos = ctypes.c_uint64(), ctypes.c_size_t()
+        _check(lib.onnxslim_convert_report_note_bytes(rep, i, ctypes.byref(nbytes)))
+        rc = lib.onnxslim_convert_report_note_input(rep, i, ctypes.byref(pos))
+        if rc == _C["ENOTFOUND"]:
+            lib.onnxslim_error_clear()  # read inside a subgraph: no input of its own
+        else:
+            _check(rc)
+        notes.append(ConvertNote(
+            code, _str(_need(lib.onnxslim_convert_note_code_name(code))),
+            _str(_need(lib.onnxslim_convert_report_note_name(rep, i))),
+            _str(_need(lib.onnxslim_convert_report_note_op(rep, i))),
+            _str(_need(lib.onnxslim_convert_report_note_node(rep, i))),
+            None if rc else pos.value, nbytes.value,
+            _str(_need(lib.onnxslim_convert_report_note_message(rep, i)))))
+    return ConvertReport(entries, ConvertStats._from_c(total), has_stats, kept, notes)
 
 
 _FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",

@@ -280,6 +280,50 @@ class TestConvert(unittest.TestCase):
             onnx.checker.check_model(p, full_check=True)
             self.assertEqual(m.check(), [])
 
+    def test_notes(self):
+        # a weight read by a MatMul (a Cast before it: onnxruntime folds it
+        # back) and a Gather table (a Cast after the Gather: no note)
+        T = TensorProto
+        w, e = np.arange(4, dtype=np.float32).reshape(2, 2), np.ones((4, 2), np.float32)
+
+        def build(opset, nodes, outs):
+            g = helper.make_graph(
+                nodes, "g", [helper.make_tensor_value_info("X", T.FLOAT, [2, 2]),
+                             helper.make_tensor_value_info("I", T.INT64, [2])],
+                [helper.make_tensor_value_info(n, T.FLOAT, [2, 2]) for n in outs],
+                initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(e, "e")])
+            pm = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+            pm.ir_version = 8
+            m = libonnxslim.load(pm.SerializeToString())
+            self.addCleanup(m.close)
+            return m
+
+        m = build(17, [helper.make_node("MatMul", ["X", "w"], ["Y"], name="mm"),
+                       helper.make_node("Gather", ["e", "I"], ["Z"], name="ga")], ["Y", "Z"])
+        notes = m.convert(to="fp16").notes
+        self.assertEqual(len(notes), 1)
+        n = notes[0]
+        self.assertIsInstance(n, libonnxslim.ConvertNote)
+        self.assertEqual((n.code, n.code_name, n.name, n.op, n.input, n.bytes),
+                         (libonnxslim.CONVERT_NOTE_FOLD_BACK, "fold_back", "w", "Cast", 0, 8))
+        self.assertIn("'w'", n.message)
+        self.assertIn("FLOAT16", n.message)
+        # only the Gather table: nothing to say
+        m = build(17, [helper.make_node("MatMul", ["X", "w"], ["Y"], name="mm"),
+                       helper.make_node("Gather", ["e", "I"], ["Z"], name="ga")], ["Y", "Z"])
+        self.assertEqual(m.convert(to="fp16", select=["e"]).notes, [])
+        self.assertEqual(self.m.convert(gather_to="bf16").notes, [])  # the recipe
+        # storage-only at opset 18 (no schema tables: nothing refuses it): the
+        # Add reads w at input 1, the Gather passes e's rows on to a Relu
+        m = build(18, [helper.make_node("Add", ["X", "w"], ["Y"], name="add"),
+                       helper.make_node("Gather", ["e", "I"], ["G"]),
+                       helper.make_node("Relu", ["G"], ["Z"], name="relu")], ["Y", "Z"])
+        notes = m.convert(to="fp16", policy="storage-only").notes
+        self.assertEqual([(n.code_name, n.name, n.op, n.node, n.input, n.bytes) for n in notes],
+                         [("storage_only_read", "w", "Add", "add", 1, 8),
+                          ("storage_only_gather", "e", "Gather", "", 0, 16)])
+        self.assertEqual(notes[1].code, libonnxslim.CONVERT_NOTE_STORAGE_ONLY_GATHER)
+
     def test_saturate_flush_nan_counts(self):
         big = np.array([1e5, -1e5, 1.0, np.inf], np.float32)
         tiny = np.array([1e-6, -1e-6, 1e-9, 0.0], np.float32)
