@@ -2545,6 +2545,46 @@ TEST(notes_storage_only) {
   onnxslim_model_free(m);
 }
 
+/* A tensor a subgraph captures: the If that holds the subgraph is its
+ * reader, at no input of its own (ONNXSLIM_ENOTFOUND from _note_input). */
+TEST(notes_storage_only_captured) {
+  static const float v2[2] = {1, 2};
+  static const int64_t d2[] = {2};
+  pbuf g = {0}, then_g = {0}, else_g = {0}, n, t;
+  n = node("Relu", "r_then", "s", NULL, "a");
+  add_node(&then_g, &n);
+  pb_str(&then_g, 2, "then");
+  add_vi(&then_g, 12, "a", F32, d2, 1);
+  n = node("Neg", "r_else", "s", NULL, "b");
+  add_node(&else_g, &n);
+  pb_str(&else_g, 2, "else");
+  add_vi(&else_g, 12, "b", F32, d2, 1);
+  n = node("If", "if", "cond", NULL, "Y");
+  attr_graph(&n, "then_branch", &then_g);
+  attr_graph(&n, "else_branch", &else_g);
+  add_node(&g, &n);
+  pb_str(&g, 2, "cap");
+  t = tensor_raw("s", F32, d2, 1, v2, sizeof v2);
+  pb_msg(&g, 5, &t);
+  add_vi(&g, 11, "cond", ONNXSLIM_DTYPE_BOOL, NULL, 0);
+  add_vi(&g, 12, "Y", F32, d2, 1);
+  pbuf mb = model_at(&g, "", 18);
+  onnxslim_model *m = from_pbuf(&mb);
+  CHECK(m != NULL);
+  if (!m) return;
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, NULL, 0, 0, &rep));
+  CHECK_STR(report_names(rep), "s");
+  CHECK(onnxslim_convert_report_note_count(rep) == 1);
+  CHECK_STR(note_str(rep, 0), "storage_only_read s If if - 4");
+  size_t in = 7;
+  CHECK(onnxslim_convert_report_note_input(rep, 0, &in) == ONNXSLIM_ENOTFOUND && in == 7);
+  const char *msg = onnxslim_convert_report_note_message(rep, 0);
+  CHECK(msg && strstr(msg, "subgraph of If 'if'"));
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(gather_recipe_bf16_nearest);
@@ -2580,6 +2620,7 @@ int main(int argc, char **argv) {
   RUN(report_api);
   RUN(notes_fold_back);
   RUN(notes_storage_only);
+  RUN(notes_storage_only_captured);
   RUN(streaming_save_twice_and_read_back);
   return t_done();
 }

@@ -258,6 +258,19 @@ check(sys.argv[1])' "$tmp/d2.onnx" && ok "--exclude NAME / GLOB / op:TYPE:INDEX:
   [ $r -eq 0 ] && grep -q '^libonnxslim: warning: --policy storage-only: 1 converted tensor now BFLOAT16 is read where FLOAT is expected' "$tmp/e" &&
     grep -q "^  e.g. 'bn.scale' at input 1 of BatchNormalization" "$tmp/e" &&
     ok "--policy storage-only at opset 18 (schemas unchecked): warns, naming a node that reads the tensor" || bad "storage-only warning (exit $r): $(cat "$tmp/e")"
+  # a converted tensor an If's branches capture: the If reads it, inside a subgraph
+  "$PY" - "$tmp/cap18.onnx" <<'EOF'
+import sys, numpy as np
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+br = lambda n: h.make_graph([h.make_node("Relu", ["s"], [n])], n, [], [h.make_tensor_value_info(n, T.FLOAT, [2])])
+g = h.make_graph([h.make_node("If", ["cond"], ["Y"], name="if1", then_branch=br("a"), else_branch=br("b"))], "g",
+                 [h.make_tensor_value_info("cond", T.BOOL, [])], [h.make_tensor_value_info("Y", T.FLOAT, [2])],
+                 [nh.from_array(np.array([1, 2], dtype=np.float32), "s")])
+open(sys.argv[1], "wb").write(h.make_model(g, opset_imports=[h.make_opsetid("", 18)]).SerializeToString())
+EOF
+  "$cli" convert "$tmp/cap18.onnx" "$tmp/cap.onnx" --to bf16 --policy storage-only --no-verify > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && grep -q "^  e.g. 's' read inside a subgraph of If if1$" "$tmp/e" &&
+    ok "--policy storage-only of a tensor a subgraph captures: the warning names the If" || bad "storage-only capture warning (exit $r): $(cat "$tmp/e")"
   # a storage-only conversion whose readers expect FLOAT at a checked opset:
   # the conversion refuses it with the check's message, exit 1, nothing written
   "$cli" convert "$tmp/dmg.onnx" "$tmp/d6.onnx" --to bf16 --policy storage-only --select bn.scale > "$tmp/o" 2> "$tmp/e"; r=$?
