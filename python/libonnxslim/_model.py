@@ -36,11 +36,13 @@ def load(path_or_bytes, base_dir=None, progress=None):
     if prog:
         prog.attach(opts)
     handle = ctypes.c_void_p()
+    filename = None
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         data = bytes(path_or_bytes)
         rc = lib.onnxslim_model_from_buffer(ctypes.byref(handle), data, len(data), _C["COPY"],
                                             ctypes.byref(opts))
     elif isinstance(path_or_bytes, (str, os.PathLike)):
+        filename = os.fsdecode(path_or_bytes)
         rc = lib.onnxslim_model_open(ctypes.byref(handle), _path(path_or_bytes),
                                      ctypes.byref(opts))
     else:
@@ -52,7 +54,7 @@ def load(path_or_bytes, base_dir=None, progress=None):
             if rc == 0:  # raised in the last call: the load had completed
                 lib.onnxslim_model_free(handle.value)
             raise
-    _check(rc)
+    _check(rc, filename)
     return Model(handle.value)
 
 
@@ -119,7 +121,9 @@ class Model:
                 raise _busy_error("close")
             if self._finalizer.alive and len(self._views):
                 raise BufferError("cannot close the model: %d numpy view(s) of its tensor data "
-                                  "are alive" % len(self._views))
+                                  "(from Tensor.numpy() or np.asarray(tensor)) are alive; copy "
+                                  "what you keep with np.array(...) (or .copy()) and `del` the "
+                                  "views first" % len(self._views))
             self._finalizer()
 
     def __enter__(self):

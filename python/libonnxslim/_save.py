@@ -126,7 +126,7 @@ def save(model, path, external_data=None, threshold=None, align=None, location=N
         except BaseException:
             lib.onnxslim_save_report_free(rep)  # NULL unless the last call raised
             raise
-    _check(rc)
+    _check(rc, os.fsdecode(path))
     try:
         return _report(rep)
     finally:

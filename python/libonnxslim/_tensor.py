@@ -175,6 +175,18 @@ class Tensor(_Borrowed):
         arr.flags.writeable = False
         return arr
 
+    def __array__(self, dtype=None, copy=None):
+        """numpy's array protocol: ``np.asarray(tensor)`` is :meth:`numpy` (a
+        read-only view of the library's memory), ``np.array(tensor)`` a
+        writable copy; ``dtype`` converts (a copy)."""
+        arr = self.numpy()
+        if dtype is not None and arr.dtype != _numpy().dtype(dtype):
+            if copy is False:
+                raise ValueError("tensor '%s': a %s array of %s data needs a copy (copy=False)"
+                                 % (self.name, _numpy().dtype(dtype), arr.dtype))
+            return arr.astype(dtype)
+        return arr.copy() if copy else arr
+
     def __repr__(self):
         if self._model.closed:
             return "<libonnxslim.Tensor (closed)>"
