@@ -11,9 +11,10 @@ from ._constants import CONSTANTS as _C
 from ._lib import lib
 
 
-def _str(raw: bytes) -> str:
-    """A borrowed C string as str (bytes that are not UTF-8 are kept, escaped)."""
-    return raw.decode("utf-8", "surrogateescape")
+def _str(raw: Optional[bytes]) -> str:
+    """A borrowed C string as str (bytes that are not UTF-8 are kept, escaped;
+    NULL, for functions that never return it, as "")."""
+    return "" if raw is None else raw.decode("utf-8", "surrogateescape")
 
 
 def _enc(name: str) -> bytes:

@@ -2,14 +2,24 @@
 # SPDX-License-Identifier: MIT
 """Insertion of a node on an edge (onnxslim/insert.h): Model.insert_after() and co."""
 
+from __future__ import annotations
+
 import ctypes
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
 
 from . import _args
-from ._errors import _check
+from ._errors import _check, _need
 from ._lib import lib
 
+if TYPE_CHECKING:
+    from ._graph import Graph
+    from ._model import Model
+    from ._node import Node
 
-def _graph_of(model, graph):
+    Consumers = Union[None, Node, Sequence[Node]]
+
+
+def _graph_of(model: Model, graph: Optional[Graph]) -> Graph:
     from ._graph import Graph
     if graph is None:
         return model.graph
@@ -20,7 +30,7 @@ def _graph_of(model, graph):
     return graph
 
 
-def _consumers(consumers):
+def _consumers(consumers: Consumers) -> Tuple[Any, int]:
     from ._node import Node
     if consumers is None:
         return None, 0
@@ -30,12 +40,14 @@ def _consumers(consumers):
     return (ctypes.c_void_p * max(len(handles), 1))(*handles), len(handles)
 
 
-def _node(model, handle):
+def _node(model: Model, handle: Optional[int]) -> Node:
     from ._node import Node
-    return Node(model, handle)
+    return Node(model, _need(handle))
 
 
-def insert_after(model, value, op_type, domain="", consumers=None, fresh_name=None, graph=None):
+def insert_after(model: Model, value: str, op_type: str, domain: str = "",
+                 consumers: Consumers = None, fresh_name: Optional[str] = None,
+                 graph: Optional[Graph] = None) -> Node:
     """Model.insert_after(); see there."""
     g = _graph_of(model, graph)
     arr, n = _consumers(consumers)
@@ -48,7 +60,8 @@ def insert_after(model, value, op_type, domain="", consumers=None, fresh_name=No
     return _node(model, out.value)
 
 
-def insert_before(model, consumer, input_index, op_type, domain="", fresh_name=None):
+def insert_before(model: Model, consumer: Node, input_index: int, op_type: str,
+                  domain: str = "", fresh_name: Optional[str] = None) -> Node:
     """Model.insert_before(); see there."""
     g, c = _node_graph(model, consumer)
     out = ctypes.c_void_p()
@@ -60,7 +73,8 @@ def insert_before(model, consumer, input_index, op_type, domain="", fresh_name=N
     return _node(model, out.value)
 
 
-def insert_cast_after(model, value, to, consumers=None, fresh_name=None, graph=None):
+def insert_cast_after(model: Model, value: str, to: _args.DType, consumers: Consumers = None,
+                      fresh_name: Optional[str] = None, graph: Optional[Graph] = None) -> Node:
     """Model.insert_cast_after(); see there."""
     g = _graph_of(model, graph)
     arr, n = _consumers(consumers)
@@ -72,7 +86,8 @@ def insert_cast_after(model, value, to, consumers=None, fresh_name=None, graph=N
     return _node(model, out.value)
 
 
-def insert_cast_before(model, consumer, input_index, to, fresh_name=None):
+def insert_cast_before(model: Model, consumer: Node, input_index: int, to: _args.DType,
+                       fresh_name: Optional[str] = None) -> Node:
     """Model.insert_cast_before(); see there."""
     g, c = _node_graph(model, consumer)
     out = ctypes.c_void_p()
@@ -83,7 +98,7 @@ def insert_cast_before(model, consumer, input_index, to, fresh_name=None):
     return _node(model, out.value)
 
 
-def _node_graph(model, consumer):
+def _node_graph(model: Model, consumer: Node) -> Tuple[Graph, int]:
     """The graph holding `consumer` (a Node of `model`), and its handle."""
     from ._graph import Graph
     from ._node import Node
