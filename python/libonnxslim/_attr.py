@@ -7,8 +7,8 @@ from __future__ import annotations
 import ctypes
 from typing import TYPE_CHECKING, Any, Callable, Dict, List
 
-from . import _graph, _sparse, _tensor, _types
-from ._base import _Borrowed, locked
+from . import _sparse, _tensor, _types
+from ._base import _Borrowed, _kind, locked
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _str
 from ._lib import lib
@@ -64,7 +64,7 @@ def _value(model: Model, a: int) -> Any:
     if kind == _C["ATTR_TENSOR"]:
         return _tensor.Tensor(model, _need(lib.onnxslim_attr_tensor(a)))
     if kind == _C["ATTR_GRAPH"]:
-        return _graph.Graph(model, _need(lib.onnxslim_attr_graph(a)))
+        return _kind("Graph")(model, _need(lib.onnxslim_attr_graph(a)))
     if kind == _C["ATTR_SPARSE_TENSOR"]:
         return _sparse.SparseTensor(model, _need(lib.onnxslim_attr_sparse_tensor(a)))
     if kind == _C["ATTR_TYPE_PROTO"]:
@@ -78,7 +78,7 @@ def _value(model: Model, a: int) -> Any:
         return [_list_string(a, i) for i in range(n)]
     lists: Dict[int, Any] = {
         _C["ATTR_TENSORS"]: (lib.onnxslim_attr_list_tensor, _tensor.Tensor),
-        _C["ATTR_GRAPHS"]: (lib.onnxslim_attr_list_graph, _graph.Graph),
+        _C["ATTR_GRAPHS"]: (lib.onnxslim_attr_list_graph, _kind("Graph")),
         _C["ATTR_SPARSE_TENSORS"]: (lib.onnxslim_attr_list_sparse_tensor,
                                     _sparse.SparseTensor),
         _C["ATTR_TYPE_PROTOS"]: (lib.onnxslim_attr_list_type_proto, _types.Type),

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import ctypes
 import numbers
-from typing import TYPE_CHECKING, Any, List, Optional, Union
+from typing import TYPE_CHECKING, Any, List, Optional, Union, cast
 
 from . import _args
+from ._base import _kind
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need
 from ._lib import lib
+from ._tensor import Tensor
 
 if TYPE_CHECKING:
     from ._graph import Graph
-    from ._model import Model
     from ._node import Node
 
 # ModelProto with an empty graph: a scratch model holding tensors made from
@@ -51,13 +52,11 @@ def _is_str(v: object) -> bool:
 
 
 def _is_tensor(v: object) -> bool:
-    from ._tensor import Tensor
     return isinstance(v, Tensor) or _args.is_ndarray(v)
 
 
 def _is_graph(v: object) -> bool:
-    from ._graph import Graph
-    return isinstance(v, Graph)
+    return isinstance(v, _kind("Graph"))
 
 
 def _infer(value: Any) -> str:
@@ -121,27 +120,33 @@ class _Scratch:
     """Tensors made from numpy arrays, in a model freed after the call."""
 
     def __init__(self) -> None:
-        self.model: Optional[Model] = None
+        self.model: Optional[int] = None  # the C handle
 
     def tensor(self, value: Any) -> int:
-        from ._tensor import Tensor
         if isinstance(value, Tensor):
             ptr: int = value._ptr()
             return ptr
         if self.model is None:
-            from ._model import load
-            self.model = load(_EMPTY_MODEL)
-        return self.model.graph.add_initializer("", value)._ptr()
+            handle = ctypes.c_void_p()
+            _check(lib.onnxslim_model_from_buffer(ctypes.byref(handle), _EMPTY_MODEL,
+                                                  len(_EMPTY_MODEL), _C["COPY"], None))
+            self.model = _need(handle.value)
+        dt, (dims, rank), buf = _args.tensor_data(value, None, None)
+        out = ctypes.c_void_p()
+        _check(lib.onnxslim_graph_add_initializer(_need(lib.onnxslim_model_graph(self.model)), b"",
+                                                  dt, dims, rank, buf.ptr, buf.size, _C["COPY"],
+                                                  ctypes.byref(out)))
+        return _need(out.value)
 
     def close(self) -> None:
         if self.model is not None:
-            self.model.close()
+            lib.onnxslim_model_free(self.model)
+            self.model = None
 
 
 def set_attribute(node: Node, name: str, value: Any,
                   type: Union[None, int, str] = None) -> Optional[Graph]:
     """Node.set_attribute(); see there."""
-    from ._graph import Graph
     n = node._ptr()
     cname = _args.cstr(name)
     kind = _infer(value) if type is None else None
@@ -176,7 +181,7 @@ def set_attribute(node: Node, name: str, value: Any,
             _check(lib.onnxslim_node_set_attr_graph(n, cname,
                                                     None if value is None else value._ptr(),
                                                     ctypes.byref(out)))
-            return Graph(node._model, _need(out.value))
+            return cast("Graph", _kind("Graph")(node._model, _need(out.value)))
         elif kind == "FLOATS":
             items = [_float(v) for v in _list(value, kind)]
             floats = (ctypes.c_float * max(len(items), 1))(*items)

@@ -100,9 +100,23 @@ _NOT_LOCKED = frozenset(("__init__", "__eq__", "__ne__", "__hash__", "__enter__"
                          "_ptr", "_check_open", "close", "closed", "model"))
 
 
+#: class name -> class, for every class decorated with @locked (see _kind())
+_KINDS: Dict[str, Any] = {}
+
+
+def _kind(name: str) -> Any:
+    """The class `name` (e.g. "Graph"), registered by @locked when its module
+    was imported (the package imports them all). A module makes objects of a
+    class defined above it (a Node its Graph) through this, so that the
+    modules import one another in one direction only (no import cycle)."""
+    return _KINDS[name]
+
+
 def locked(cls: _C) -> _C:
     """Class decorator: every method and property (getter and setter) defined
-    in `cls`, but those of _NOT_LOCKED, holds the model's lock while it runs."""
+    in `cls`, but those of _NOT_LOCKED, holds the model's lock while it runs;
+    registers `cls` for _kind()."""
+    _KINDS[cls.__name__] = cls
     of_model = cls.__name__ == "Model"
     for name, member in list(vars(cls).items()):
         if name in _NOT_LOCKED:

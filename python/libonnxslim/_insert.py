@@ -9,18 +9,17 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
 
 from . import _args
 from ._errors import _check, _need
+from ._graph import Graph
 from ._lib import lib
+from ._node import Node
 
 if TYPE_CHECKING:
-    from ._graph import Graph
     from ._model import Model
-    from ._node import Node
 
     Consumers = Union[None, Node, Sequence[Node]]
 
 
 def _graph_of(model: Model, graph: Optional[Graph]) -> Graph:
-    from ._graph import Graph
     if graph is None:
         return model.graph
     if not isinstance(graph, Graph):
@@ -31,7 +30,6 @@ def _graph_of(model: Model, graph: Optional[Graph]) -> Graph:
 
 
 def _consumers(consumers: Consumers) -> Tuple[Any, int]:
-    from ._node import Node
     if consumers is None:
         return None, 0
     if isinstance(consumers, Node):
@@ -41,7 +39,6 @@ def _consumers(consumers: Consumers) -> Tuple[Any, int]:
 
 
 def _node(model: Model, handle: Optional[int]) -> Node:
-    from ._node import Node
     return Node(model, _need(handle))
 
 
@@ -100,8 +97,6 @@ def insert_cast_before(model: Model, consumer: Node, input_index: int, to: _args
 
 def _node_graph(model: Model, consumer: Node) -> Tuple[Graph, int]:
     """The graph holding `consumer` (a Node of `model`), and its handle."""
-    from ._graph import Graph
-    from ._node import Node
     handle = _args.handle_of(consumer, Node, "consumer")
     if consumer.model is not model:
         raise ValueError("consumer belongs to another model")

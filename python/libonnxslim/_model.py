@@ -11,7 +11,7 @@ import weakref
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple,
                     Union)
 
-from . import _args, _function, _graph, _progress
+from . import _args, _cleanup, _convert, _function, _graph, _insert, _progress, _save
 from ._base import _busy_error, locked
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
@@ -316,7 +316,6 @@ class Model:
         every byte of the model and data files); raising in it stops the
         save, every file as it was, and the exception propagates.
         """
-        from . import _save
         return _save.save(self, path, external_data, threshold, align, location, layout, flags,
                           progress=progress, no_fsync=no_fsync, allow_large=allow_large,
                           constants=constants, checksum=checksum,
@@ -344,7 +343,6 @@ class Model:
 
     def save_size(self) -> int:
         """The size in bytes of :meth:`save_bytes`' result, computed without serializing."""
-        from . import _save
         return _save.save_size(self)
 
     def set_producer(self, name: Optional[str] = None, version: Optional[str] = None) -> None:
@@ -401,14 +399,12 @@ class Model:
         unique; default: generated). ``graph``: a subgraph (default: the main
         graph). Add attributes with :meth:`Node.set_attribute`.
         """
-        from . import _insert
         return _insert.insert_after(self, value, op_type, domain, consumers, fresh_name, graph)
 
     def insert_before(self, consumer: Node, input_index: int, op_type: str, domain: str = "",
                       fresh_name: Optional[str] = None) -> Node:
         """Insert a node `op_type` before input `input_index` of the :class:`Node` `consumer`:
         the node reads that value and the consumer reads the node's output. Returns the node."""
-        from . import _insert
         return _insert.insert_before(self, consumer, input_index, op_type, domain, fresh_name)
 
     def insert_cast_after(self, value: str, to: _args.DType,
@@ -417,27 +413,23 @@ class Model:
                           graph: Optional[_graph.Graph] = None) -> Node:
         """:meth:`insert_after` of a Cast to data type `to` (a name such as "FLOAT", or a
         ``DTYPE_*`` value); the value info of the new edge, if any, gets type `to`."""
-        from . import _insert
         return _insert.insert_cast_after(self, value, to, consumers, fresh_name, graph)
 
     def insert_cast_before(self, consumer: Node, input_index: int, to: _args.DType,
                            fresh_name: Optional[str] = None) -> Node:
         """:meth:`insert_before` of a Cast to data type `to`."""
-        from . import _insert
         return _insert.insert_cast_before(self, consumer, input_index, to, fresh_name)
 
     def toposort(self, graph: Optional[_graph.Graph] = None, recursive: bool = True) -> None:
         """Sort the nodes topologically (stable: a sorted graph is unchanged); subgraphs too
         unless ``recursive=False``. ``graph``: a subgraph (default: the main graph). A cycle
         raises :class:`ModelError` naming a node on it, leaving the graph unchanged."""
-        from . import _cleanup
         _cleanup.toposort(self, graph, recursive)
 
     def remove_unused(self, graph: Optional[_graph.Graph] = None, recursive: bool = True) -> int:
         """Remove nodes whose outputs reach no graph output, then unread initializers, then
         value_info entries of values that are gone; returns how many items were removed.
         Graph inputs and outputs stay."""
-        from . import _cleanup
         return _cleanup.remove_unused(self, graph, recursive)
 
     def convert(self, to: Optional[_args.DType] = None, gather_to: Optional[_args.DType] = None,
@@ -494,7 +486,6 @@ class Model:
         ``QuantStats.saturated``. Each entry's ``quant`` then holds a
         :class:`QuantStats`.
         """
-        from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
                                 scales, allow_unpacked, asymmetric, clip_percentile, force)

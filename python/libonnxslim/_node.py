@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union, cast
 
-from . import _args, _attr, _graph
-from ._base import _Borrowed, locked
+from . import _args, _attr, _attr_edit
+from ._base import _Borrowed, _kind, locked
 from ._errors import _check, _enc, _need, _opt, _str
 from ._lib import lib
+
+if TYPE_CHECKING:
+    from ._graph import Graph
 
 
 @locked
@@ -76,10 +79,10 @@ class Node(_Borrowed):
         return _str(_need(lib.onnxslim_node_doc_string(self._ptr())))
 
     @property
-    def graph(self) -> Optional[_graph.Graph]:
+    def graph(self) -> Optional[Graph]:
         """The :class:`Graph` holding the node; None for a node of a function body."""
         ptr = _opt(lib.onnxslim_node_graph, self._ptr())
-        return None if ptr is None else _graph.Graph(self._model, ptr)
+        return None if ptr is None else cast("Graph", _kind("Graph")(self._model, ptr))
 
     @property
     def attributes(self) -> Dict[str, Any]:
@@ -99,11 +102,12 @@ class Node(_Borrowed):
         return None if ptr is None else _attr.Attribute(self._model, ptr)
 
     @property
-    def subgraphs(self) -> List[_graph.Graph]:
+    def subgraphs(self) -> List[Graph]:
         """The graphs of the node's GRAPH and GRAPHS attributes (e.g. If's
         then_branch and else_branch), in attribute order: a list of :class:`Graph`."""
         n = self._ptr()
-        return [_graph.Graph(self._model, _need(lib.onnxslim_node_subgraph(n, i)))
+        graph = _kind("Graph")
+        return [graph(self._model, _need(lib.onnxslim_node_subgraph(n, i)))
                 for i in range(lib.onnxslim_node_subgraph_count(n))]
 
     def __repr__(self) -> str:
@@ -124,7 +128,7 @@ class Node(_Borrowed):
                                             _args.cstr(name)))
 
     def set_attribute(self, name: str, value: Any,
-                      type: Union[None, int, str] = None) -> Optional[_graph.Graph]:
+                      type: Union[None, int, str] = None) -> Optional[Graph]:
         """Set attribute `name` (replacing one of that name in place, else appending).
 
         The attribute type is inferred from `value`: int (and bool) -> INT,
@@ -138,7 +142,6 @@ class Node(_Borrowed):
         Returns the attribute's :class:`Graph` for GRAPH attributes (to be
         filled with the graph edits), else None.
         """
-        from . import _attr_edit
         return _attr_edit.set_attribute(self, name, value, type)
 
     def remove_attribute(self, name: str) -> None:
