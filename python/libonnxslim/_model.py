@@ -5,7 +5,9 @@
 from __future__ import annotations
 
 import ctypes
+import importlib
 import os
+import sys
 import threading
 import weakref
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple,
@@ -44,7 +46,12 @@ def load(path_or_bytes: Union[PathType, bytearray, memoryview, Any],
     ``progress``: a callable ``progress(done, total)``, called as the model
     file (total bytes) is parsed, at most once per MiB; raising in it stops
     the load and the exception propagates (docs/python.md, "Progress").
+    An ``onnx.ModelProto`` is loaded from its serialized bytes (a copy; as
+    for bytes, ``base_dir`` says where its external data is).
     """
+    proto = _proto_bytes(path_or_bytes)
+    if proto is not None:
+        path_or_bytes = proto
     opts = LoadOptions()
     _check(lib.onnxslim_load_options_init(ctypes.byref(opts), _C["LOAD_OPTIONS_VERSION"]))
     if base_dir is not None:
@@ -63,7 +70,8 @@ def load(path_or_bytes: Union[PathType, bytearray, memoryview, Any],
         rc = lib.onnxslim_model_open(ctypes.byref(handle), _path(path_or_bytes),
                                      ctypes.byref(opts))
     else:
-        raise TypeError("load() takes a path or bytes, not %s" % type(path_or_bytes).__name__)
+        raise TypeError("load() takes a path, bytes or an onnx.ModelProto, not %s"
+                        % type(path_or_bytes).__name__)
     if prog:
         try:
             prog.check()
@@ -73,6 +81,29 @@ def load(path_or_bytes: Union[PathType, bytearray, memoryview, Any],
             raise
     _check(rc, filename)
     return Model(_need(handle.value))
+
+
+def _proto_bytes(obj: object) -> Optional[bytes]:
+    """The serialized bytes of an onnx.ModelProto, None for anything else (onnx
+    is not imported here: a ModelProto exists only once its user imported it)."""
+    onnx = sys.modules.get("onnx")
+    model_proto = getattr(onnx, "ModelProto", None)
+    if model_proto is None or not isinstance(obj, model_proto):
+        return None
+    data: bytes = obj.SerializeToString()
+    return data
+
+
+def _onnx() -> Any:
+    """The onnx module (ImportError naming the package when it is missing)."""
+    try:
+        # (through importlib: onnx ships no annotations, type checkers would stop at it)
+        onnx = importlib.import_module("onnx")
+    except ImportError as exc:
+        raise ImportError("libonnxslim: Model.to_onnx() needs onnx, which cannot be imported "
+                          "(Debian: apt install python3-onnx); Model.save_bytes() works "
+                          "without it") from exc
+    return onnx
 
 
 def _free(handle: int, lock: threading.RLock) -> None:
@@ -320,6 +351,18 @@ class Model:
                           progress=progress, no_fsync=no_fsync, allow_large=allow_large,
                           constants=constants, checksum=checksum,
                           force_shape_inputs=force_shape_inputs, keep_storage=keep_storage)
+
+    def to_onnx(self) -> Any:
+        """The model as an ``onnx.ModelProto`` (needs onnx): a copy, parsed from
+        :meth:`save_bytes`, so later edits of either do not reach the other.
+        Tensors in external data stay references (``data_location``
+        EXTERNAL, locations relative to the model's directory):
+        ``onnx.load_external_data_for_model(proto, directory)`` reads them,
+        or take the proto of a model saved with ``external_data=False``.
+        Protobuf's Python parser refuses messages over 2 GiB."""
+        proto = _onnx().ModelProto()
+        proto.ParseFromString(self.save_bytes())
+        return proto
 
     def save_bytes(self) -> bytes:
         """The model serialized as bytes, tensors as loaded (onnxslim_save_buffer())."""

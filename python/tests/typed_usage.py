@@ -132,6 +132,10 @@ def edit_and_save(model: lo.Model, tmp: str) -> None:
         stats: Sequence[Optional[lo.QuantStats]] = [e.quant for e in rep]
         assert all(s is not None and s.bits == 8 for s in stats)
 
+    proto: Any = model.to_onnx()  # an onnx.ModelProto (onnx ships no annotations)
+    with lo.load(proto, base_dir=tmp) as again:
+        assert len(again.graph.nodes) == len(model.graph.nodes)
+
     halves: Any = lo.convert_values(np.array([1.0, 2.5], dtype=np.float32), None, "FLOAT16")
     assert list(halves) == [1.0, 2.5]
 
