@@ -280,7 +280,7 @@ from_prefix = $(if $(filter $(PREFIX)/%,$(1)),$${$(2)}/$(patsubst $(PREFIX)/%,%,
 SYSTEM_LIBDIRS := /usr/lib /lib /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null) /lib/$(shell $(CC) -print-multiarch 2>/dev/null)
 CLI_RPATH = $(if $(filter $(LIBDIR),$(SYSTEM_LIBDIRS)),,-Wl,-rpath,'$$ORIGIN/$(call relpath,$(BINDIR),$(LIBDIR))')
 PUBLIC_H := $(notdir $(wildcard include/onnxslim/*.h))
-PY_SRC := $(notdir $(wildcard python/libonnxslim/*.py))
+PY_SRC := $(notdir $(wildcard python/libonnxslim/*.py)) py.typed
 
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) \

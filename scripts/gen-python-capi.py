@@ -8,7 +8,11 @@ statistics structure (``typedef struct onnxslim_x { fields } onnxslim_x;``) of
 include/onnxslim/*.h and writes, for the Python package:
 
 - one ctypes.Structure class per structure, fields in header order;
-- FUNCTIONS: name -> (restype, [argtypes]) for every public function.
+- FUNCTIONS: name -> (restype, [argtypes]) for every public function;
+- for type checkers (under ``if TYPE_CHECKING``), ``Lib``: a Protocol with
+  one method per function, returning the Python type ctypes gives for its
+  restype (int, float, Optional[bytes] for char *, Optional[int] for a
+  handle, None for void), arguments untyped (ctypes takes many forms).
 
 Opaque handles (onnxslim_model *, const onnxslim_tensor *, ...) become
 c_void_p, so a 64-bit handle is never cut to a C int. A function pointer
@@ -92,6 +96,20 @@ def _arg_types(arglist):
     return args
 
 
+# ctypes restype -> the Python type of the value a call returns
+_PY_RESULTS = {"None": "None", "c_char_p": "Optional[bytes]", "H": "Optional[int]",
+               "c_void_p": "Optional[int]", "c_float": "float", "c_double": "float"}
+
+
+def py_result(ctype_expr):
+    """The Python type (as written in an annotation) of a call's result."""
+    if ctype_expr in _PY_RESULTS:
+        return _PY_RESULTS[ctype_expr]
+    if re.match(r"c_u?int(\d+)?$|c_size_t$", ctype_expr):
+        return "int"
+    return "Any"
+
+
 def parse(root=ROOT):
     """(structs, callbacks, struct_fields, functions) of the headers under
     root/include/onnxslim."""
@@ -148,6 +166,7 @@ def render(root=ROOT):
         "from ctypes import (CFUNCTYPE, POINTER as P, Structure, c_char_p, c_double, c_float,",
         "                    c_int, c_int32, c_int64, c_size_t, c_uint, c_uint16, c_uint32,",
         "                    c_uint64, c_void_p)",
+        "from typing import TYPE_CHECKING",
         "",
         "#: An opaque handle (onnxslim_model *, onnxslim_node *, ...).",
         "H = c_void_p",
@@ -176,6 +195,13 @@ def render(root=ROOT):
                                          subsequent_indent=" " * 8, break_on_hyphens=False)
         out.append(line)
     out.append("}")
+    out += ["", "if TYPE_CHECKING:  # pragma: no cover",
+            "    from typing import Any, Optional, Protocol", "",
+            "    class Lib(Protocol):",
+            '        """The functions of FUNCTIONS as the type checker sees them (_lib.lib)."""']
+    for header, name, ret, args in functions:
+        out += ["", "        def %s(self, *args: Any) -> %s:" % (name, py_result(ctype(ret, structs))),
+                "            ..."]
     return "\n".join(out) + "\n"
 
 

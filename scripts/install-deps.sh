@@ -30,7 +30,8 @@ if [ "${1:-}" = "--check" ]; then
 fi
 PKGS="nanopb libnanopb-dev libonnx-dev python3-onnx python3-numpy libonnx-testdata
       pkg-config clang libclang-rt-14-dev valgrind abigail-tools g++ xxd time nettle-dev libxxhash-dev
-      strace clang-format python3-pip python3-setuptools python3-wheel python3-venv cmake groff-base reuse"
+      strace clang-format python3-pip python3-setuptools python3-wheel python3-venv cmake groff-base reuse
+      mypy"
 # one dpkg-query for all of them (make check runs this every time)
 installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null |
   awk '$2 == "install" && $3 == "ok" && $4 == "installed" {printf "%s ", $1}')"

@@ -44,14 +44,18 @@ from ._types import Type, ValueInfo
 
 __all__ = ["load", "Model", "Graph", "Node", "Attribute", "Tensor", "SparseTensor",
            "ValueInfo", "Type", "Function", "Error", "library_path",
-           "__version__"] + sorted(_constants.CONSTANTS)
-__all__ += [cls.__name__ for cls in _ERRORS.values()]
+           "__version__"]
+__all__ += sorted(_constants.CONSTANTS)  # (type checkers see them through the * import)
+# the classes of _ERRORS, written out for type checkers (test_typing checks the list)
+__all__ += ["InvalidArgument", "OutOfMemory", "IoError", "ParseError", "LimitError", "NotFound",
+            "RangeError", "Unsupported", "BufferTooSmall", "ModelError", "TypeMismatch",
+            "NoSpace", "Canceled"]
 __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "KeptEntry",
             "ConvertNote", "QuantStats", "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name",
             "check_code_is_warning"]
 
 #: The version string of the loaded C library, e.g. "0.1.0".
-__version__ = lib.onnxslim_version_string().decode()
+__version__: str = (lib.onnxslim_version_string() or b"").decode()
 
 # The public names are documented (help(), repr) as libonnxslim.X, where users
 # find them, not under the private module that defines them.

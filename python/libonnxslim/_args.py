@@ -9,16 +9,27 @@ TypeError, out-of-range values ValueError or OverflowError, before the
 library is called.
 """
 
+from __future__ import annotations
+
 import ctypes
 import operator
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Tuple, Type, Union
 
 from ._constants import CONSTANTS as _C
+
+if TYPE_CHECKING:
+    from ._base import _Borrowed
+
+#: A data type: a name ("FLOAT", "bf16", "int64"), a DTYPE_* value, or a numpy dtype.
+DType = Union[str, int, Any]
+#: A C array of char * and its length.
+Names = Tuple["ctypes.Array[ctypes.c_char_p]", int]
 
 SIZE_MAX = ctypes.c_size_t(-1).value
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
-def cstr(value, what="name"):
+def cstr(value: Union[str, bytes, bytearray], what: str = "name") -> bytes:
     """A str (or bytes) as the NUL-terminated bytes C takes."""
     if isinstance(value, str):
         data = value.encode("utf-8", "surrogateescape")
@@ -31,12 +42,13 @@ def cstr(value, what="name"):
     return data
 
 
-def cstr_or_none(value, what="name"):
+def cstr_or_none(value: Union[str, bytes, bytearray, None],
+                 what: str = "name") -> Optional[bytes]:
     """As cstr(), None staying None (C NULL)."""
     return None if value is None else cstr(value, what)
 
 
-def names(values, what="names"):
+def names(values: Iterable[Union[str, bytes, None]], what: str = "names") -> Names:
     """A list of value names (None or "" for an omitted one) as a C array of char *."""
     if isinstance(values, (str, bytes)) or values is None:
         raise TypeError("%s must be a list of str, not %s" % (what, type(values).__name__))
@@ -50,7 +62,7 @@ def names(values, what="names"):
     return arr, len(items)
 
 
-def int64(value, what="value"):
+def int64(value: Any, what: str = "value") -> int:
     """An int that fits int64_t (bools and numpy integers accepted)."""
     try:
         v = operator.index(value)
@@ -61,7 +73,7 @@ def int64(value, what="value"):
     return v
 
 
-def uint64(value, what="value"):
+def uint64(value: Any, what: str = "value") -> int:
     """A non-negative int that fits uint64_t."""
     try:
         v = operator.index(value)
@@ -72,7 +84,7 @@ def uint64(value, what="value"):
     return v
 
 
-def index(value, what="index", append=True):
+def index(value: Any, what: str = "index", append: bool = True) -> int:
     """A non-negative position (size_t); None means append (SIZE_MAX) when `append`."""
     if value is None and append:
         return SIZE_MAX
@@ -85,18 +97,19 @@ def index(value, what="index", append=True):
     return v
 
 
-def flag(value, what):
+def flag(value: Any, what: str) -> bool:
     """A keyword that must be a bool (True/False, or 0/1)."""
     if not isinstance(value, (bool, int)) or value not in (0, 1):
         raise TypeError("%s must be True or False, not %r" % (what, value))
     return bool(value)
 
 
-def handle_of(obj, cls, what):
+def handle_of(obj: Any, cls: Type[_Borrowed], what: str) -> int:
     """The C handle of a borrowed object of class `cls` (TypeError for anything else)."""
     if not isinstance(obj, cls):
         raise TypeError("%s must be a %s, not %s" % (what, cls.__name__, type(obj).__name__))
-    return obj._ptr()
+    ptr: int = obj._ptr()
+    return ptr
 
 
 # ---- data types ---------------------------------------------------------------
@@ -118,7 +131,7 @@ _TO_NUMPY = {v: k for k, v in _NUMPY.items()}
 _TO_NUMPY["BFLOAT16"] = "uint16"
 
 
-def dtype(value, what="dtype"):
+def dtype(value: DType, what: str = "dtype") -> int:
     """An ONNX data type (DTYPE_* value) from an int, a name or a numpy dtype.
 
     Names are case-insensitive: the DTYPE_* names ("FLOAT", "BFLOAT16"), the
@@ -150,7 +163,7 @@ def dtype(value, what="dtype"):
                     % (what, value))
 
 
-def dtype_name(value):
+def dtype_name(value: int) -> str:
     """The DTYPE_* name of a data type value ("UNKNOWN" for others)."""
     for key, v in _C.items():
         if key.startswith("DTYPE_") and v == value:
@@ -158,8 +171,8 @@ def dtype_name(value):
     return "UNKNOWN"
 
 
-def numpy():
-    """The numpy module, or None when it is not installed."""
+def numpy() -> Any:
+    """The numpy module, or None when it is not installed (typed Any: numpy is optional)."""
     try:
         import numpy as np
     except ImportError:
@@ -167,17 +180,17 @@ def numpy():
     return np
 
 
-def is_ndarray(value):
+def is_ndarray(value: object) -> bool:
     np = numpy()
     return np is not None and isinstance(value, np.ndarray)
 
 
-def numpy_dtype_of(onnx_dtype):
+def numpy_dtype_of(onnx_dtype: int) -> Optional[str]:
     """numpy's dtype name for an ONNX data type value, or None."""
     return _TO_NUMPY.get(dtype_name(onnx_dtype))
 
 
-def dims(shape, what="shape"):
+def dims(shape: Sequence[int], what: str = "shape") -> Tuple["ctypes.Array[ctypes.c_int64]", int]:
     """A tensor shape (sequence of non-negative ints) as a C int64_t array."""
     if isinstance(shape, (str, bytes)):
         raise TypeError("%s must be a sequence of int, not %s" % (what, type(shape).__name__))
@@ -199,11 +212,11 @@ class Buffer:
 
     __slots__ = ("ptr", "size", "keep")
 
-    def __init__(self, ptr, size, keep):
+    def __init__(self, ptr: ctypes.c_void_p, size: int, keep: object) -> None:
         self.ptr, self.size, self.keep = ptr, size, keep
 
 
-def buffer(data, what="data"):
+def buffer(data: Any, what: str = "data") -> Buffer:
     """A Buffer over bytes, bytearray, memoryview or a numpy array (contiguous, little-endian)."""
     if is_ndarray(data):
         np = numpy()
@@ -221,7 +234,9 @@ def buffer(data, what="data"):
                     % (what, type(data).__name__))
 
 
-def tensor_data(data, dtype_arg, shape_arg, default_dtype=None, default_shape=None):
+def tensor_data(data: Any, dtype_arg: Optional[DType], shape_arg: Optional[Sequence[int]],
+                default_dtype: Optional[int] = None,
+                default_shape: Optional[Sequence[int]] = None) -> Tuple[int, Tuple[Any, int], Buffer]:
     """(dtype value, (dims array, rank), Buffer) for add_initializer() and set_data().
 
     A numpy array gives its own dtype and shape unless they are given;
@@ -251,6 +266,6 @@ def tensor_data(data, dtype_arg, shape_arg, default_dtype=None, default_shape=No
             raise TypeError("data given as bytes needs dtype=")
         if shape_arg is None and default_shape is None:
             raise TypeError("data given as bytes needs shape=")
-        dt = dtype(dtype_arg) if dtype_arg is not None else default_dtype
+        dt = dtype(dtype_arg) if dtype_arg is not None else int(default_dtype or 0)
         shape = shape_arg if shape_arg is not None else default_shape
     return dt, dims(shape), buffer(data)

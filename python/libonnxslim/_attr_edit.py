@@ -2,13 +2,22 @@
 # SPDX-License-Identifier: MIT
 """Node.set_attribute(): the attribute type from the Python value, and the C setter for it."""
 
+from __future__ import annotations
+
 import ctypes
 import numbers
+from typing import TYPE_CHECKING, Any, List, Optional, Union, cast
 
 from . import _args
+from ._base import _kind
 from ._constants import CONSTANTS as _C
-from ._errors import _check
+from ._errors import _check, _need
 from ._lib import lib
+from ._tensor import Tensor
+
+if TYPE_CHECKING:
+    from ._graph import Graph
+    from ._node import Node
 
 # ModelProto with an empty graph: a scratch model holding tensors made from
 # numpy arrays until the setter copies them (the C setters take tensor handles).
@@ -18,7 +27,7 @@ _SETTABLE = ("FLOAT", "INT", "STRING", "TENSOR", "GRAPH", "FLOATS", "INTS", "STR
              "GRAPHS")
 
 
-def _attr_type(value):
+def _attr_type(value: Union[int, str]) -> int:
     """ATTR_* value of an explicit type= (an int or a name such as "INTS")."""
     if isinstance(value, str):
         key = "ATTR_" + value.upper()
@@ -30,29 +39,27 @@ def _attr_type(value):
     raise TypeError("type must be an ATTR_* value or name, not %r" % (value,))
 
 
-def _is_int(v):
+def _is_int(v: object) -> bool:
     return isinstance(v, numbers.Integral)
 
 
-def _is_float(v):
+def _is_float(v: object) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral)
 
 
-def _is_str(v):
+def _is_str(v: object) -> bool:
     return isinstance(v, (str, bytes, bytearray))
 
 
-def _is_tensor(v):
-    from ._tensor import Tensor
+def _is_tensor(v: object) -> bool:
     return isinstance(v, Tensor) or _args.is_ndarray(v)
 
 
-def _is_graph(v):
-    from ._graph import Graph
-    return isinstance(v, Graph)
+def _is_graph(v: object) -> bool:
+    return isinstance(v, _kind("Graph"))
 
 
-def _infer(value):
+def _infer(value: Any) -> str:
     """The ATTR_* name for a value without an explicit type."""
     if _is_int(value):
         return "INT"
@@ -86,13 +93,13 @@ def _infer(value):
     raise TypeError("cannot infer an attribute type for %s" % type(value).__name__)
 
 
-def _float(v):
+def _float(v: object) -> float:
     if not isinstance(v, numbers.Real):
         raise TypeError("FLOAT values must be numbers, not %s" % type(v).__name__)
     return float(v)
 
 
-def _bytes(v):
+def _bytes(v: object) -> bytes:
     if isinstance(v, str):
         return v.encode("utf-8", "surrogateescape")
     if isinstance(v, (bytes, bytearray)):
@@ -100,9 +107,10 @@ def _bytes(v):
     raise TypeError("STRING values must be str or bytes, not %s" % type(v).__name__)
 
 
-def _list(value, kind):
+def _list(value: Any, kind: str) -> List[Any]:
     if _args.is_ndarray(value):
-        return value.reshape(-1).tolist()
+        items: List[Any] = value.reshape(-1).tolist()
+        return items
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, range)):
         raise TypeError("%s needs a list, not %s" % (kind, type(value).__name__))
     return list(value)
@@ -111,30 +119,38 @@ def _list(value, kind):
 class _Scratch:
     """Tensors made from numpy arrays, in a model freed after the call."""
 
-    def __init__(self):
-        self.model = None
+    def __init__(self) -> None:
+        self.model: Optional[int] = None  # the C handle
 
-    def tensor(self, value):
-        from ._tensor import Tensor
+    def tensor(self, value: Any) -> int:
         if isinstance(value, Tensor):
-            return value._ptr()
+            ptr: int = value._ptr()
+            return ptr
         if self.model is None:
-            from ._model import load
-            self.model = load(_EMPTY_MODEL)
-        return self.model.graph.add_initializer("", value)._ptr()
+            handle = ctypes.c_void_p()
+            _check(lib.onnxslim_model_from_buffer(ctypes.byref(handle), _EMPTY_MODEL,
+                                                  len(_EMPTY_MODEL), _C["COPY"], None))
+            self.model = _need(handle.value)
+        dt, (dims, rank), buf = _args.tensor_data(value, None, None)
+        out = ctypes.c_void_p()
+        _check(lib.onnxslim_graph_add_initializer(_need(lib.onnxslim_model_graph(self.model)), b"",
+                                                  dt, dims, rank, buf.ptr, buf.size, _C["COPY"],
+                                                  ctypes.byref(out)))
+        return _need(out.value)
 
-    def close(self):
+    def close(self) -> None:
         if self.model is not None:
-            self.model.close()
+            lib.onnxslim_model_free(self.model)
+            self.model = None
 
 
-def set_attribute(node, name, value, type=None):
+def set_attribute(node: Node, name: str, value: Any,
+                  type: Union[None, int, str] = None) -> Optional[Graph]:
     """Node.set_attribute(); see there."""
-    from ._graph import Graph
     n = node._ptr()
     cname = _args.cstr(name)
     kind = _infer(value) if type is None else None
-    if kind is None:
+    if type is not None:
         t = _attr_type(type)
         kinds = {_C["ATTR_" + k]: k for k in _SETTABLE}
         if t not in kinds:
@@ -143,6 +159,7 @@ def set_attribute(node, name, value, type=None):
                                      if k.startswith("ATTR_") and v == t), t))
         kind = kinds[t]
     scratch = _Scratch()
+    items: List[Any]
     try:
         if kind == "INT":
             _check(lib.onnxslim_node_set_attr_int(n, cname, _args.int64(value, "INT value")))
@@ -164,22 +181,22 @@ def set_attribute(node, name, value, type=None):
             _check(lib.onnxslim_node_set_attr_graph(n, cname,
                                                     None if value is None else value._ptr(),
                                                     ctypes.byref(out)))
-            return Graph(node._model, out.value)
+            return cast("Graph", _kind("Graph")(node._model, _need(out.value)))
         elif kind == "FLOATS":
             items = [_float(v) for v in _list(value, kind)]
-            arr = (ctypes.c_float * max(len(items), 1))(*items)
-            _check(lib.onnxslim_node_set_attr_floats(n, cname, arr, len(items)))
+            floats = (ctypes.c_float * max(len(items), 1))(*items)
+            _check(lib.onnxslim_node_set_attr_floats(n, cname, floats, len(items)))
         elif kind == "INTS":
             items = [_args.int64(v, "INTS value") for v in _list(value, kind)]
-            arr = (ctypes.c_int64 * max(len(items), 1))(*items)
-            _check(lib.onnxslim_node_set_attr_ints(n, cname, arr, len(items)))
+            ints = (ctypes.c_int64 * max(len(items), 1))(*items)
+            _check(lib.onnxslim_node_set_attr_ints(n, cname, ints, len(items)))
         elif kind == "STRINGS":
             items = [_bytes(v) for v in _list(value, kind)]
-            arr = (ctypes.c_char_p * max(len(items), 1))(*items)
+            strs = (ctypes.c_char_p * max(len(items), 1))(*items)
             sizes = (ctypes.c_size_t * max(len(items), 1))(*[len(v) for v in items])
-            _check(lib.onnxslim_node_set_attr_strings(n, cname, arr, sizes, len(items)))
+            _check(lib.onnxslim_node_set_attr_strings(n, cname, strs, sizes, len(items)))
         elif kind == "TENSORS":
-            items = value if isinstance(value, (list, tuple)) else _list(value, kind)
+            items = list(value) if isinstance(value, (list, tuple)) else _list(value, kind)
             for v in items:
                 if not _is_tensor(v):
                     raise TypeError("TENSORS values must be Tensors or numpy arrays, not %s"
@@ -200,5 +217,5 @@ def set_attribute(node, name, value, type=None):
         scratch.close()
 
 
-def _typename(v):
+def _typename(v: object) -> str:
     return v.__class__.__name__

@@ -7,8 +7,10 @@ in include/onnxslim/*.h. python/tests/test_constants.py parses the headers and
 compares every entry, so the table cannot drift from the C library.
 """
 
+import typing as _typing
+
 #: Name (without ``ONNXSLIM_``) -> value, as in include/onnxslim/*.h.
-CONSTANTS = {
+CONSTANTS: _typing.Dict[str, int] = {
     # common.h: copy or borrow caller bytes
     "COPY": 0,
     "BORROW": 1,
@@ -162,3 +164,135 @@ FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DI
             "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_", "OVERFLOW_")
 
 globals().update(CONSTANTS)
+
+if _typing.TYPE_CHECKING:
+    # The names globals().update() defines, for type checkers, in CONSTANTS'
+    # order (python/tests/test_typing.py checks the list against CONSTANTS).
+    COPY: int
+    BORROW: int
+    OK: int
+    EINVAL: int
+    ENOMEM: int
+    EIO: int
+    EPARSE: int
+    ELIMIT: int
+    ENOTFOUND: int
+    ERANGE: int
+    EUNSUPPORTED: int
+    EBUFSIZE: int
+    EMODEL: int
+    ETYPE: int
+    ENOSPC: int
+    ECANCELED: int
+    LOAD_OPTIONS_VERSION: int
+    DEFAULT_MAX_DEPTH: int
+    MAX_DEPTH_LIMIT: int
+    DTYPE_UNDEFINED: int
+    DTYPE_FLOAT: int
+    DTYPE_UINT8: int
+    DTYPE_INT8: int
+    DTYPE_UINT16: int
+    DTYPE_INT16: int
+    DTYPE_INT32: int
+    DTYPE_INT64: int
+    DTYPE_STRING: int
+    DTYPE_BOOL: int
+    DTYPE_FLOAT16: int
+    DTYPE_DOUBLE: int
+    DTYPE_UINT32: int
+    DTYPE_UINT64: int
+    DTYPE_COMPLEX64: int
+    DTYPE_COMPLEX128: int
+    DTYPE_BFLOAT16: int
+    DTYPE_FLOAT8E4M3FN: int
+    DTYPE_FLOAT8E4M3FNUZ: int
+    DTYPE_FLOAT8E5M2: int
+    DTYPE_FLOAT8E5M2FNUZ: int
+    DTYPE_UINT4: int
+    DTYPE_INT4: int
+    DTYPE_FLOAT4E2M1: int
+    STORAGE_NONE: int
+    STORAGE_RAW: int
+    STORAGE_TYPED: int
+    STORAGE_EXTERNAL: int
+    ATTR_UNDEFINED: int
+    ATTR_FLOAT: int
+    ATTR_INT: int
+    ATTR_STRING: int
+    ATTR_TENSOR: int
+    ATTR_GRAPH: int
+    ATTR_FLOATS: int
+    ATTR_INTS: int
+    ATTR_STRINGS: int
+    ATTR_TENSORS: int
+    ATTR_GRAPHS: int
+    ATTR_SPARSE_TENSOR: int
+    ATTR_SPARSE_TENSORS: int
+    ATTR_TYPE_PROTO: int
+    ATTR_TYPE_PROTOS: int
+    TYPE_UNKNOWN: int
+    TYPE_TENSOR: int
+    TYPE_SEQUENCE: int
+    TYPE_MAP: int
+    TYPE_OPTIONAL: int
+    TYPE_SPARSE_TENSOR: int
+    DIM_UNKNOWN: int
+    DIM_VALUE: int
+    DIM_PARAM: int
+    CHECK_UNDEFINED_INPUT: int
+    CHECK_DUPLICATE_OUTPUT: int
+    CHECK_ORDER: int
+    CHECK_TENSOR_SIZE: int
+    CHECK_OPSET: int
+    CHECK_OUTPUT_NOT_PRODUCED: int
+    CHECK_TYPE: int
+    CHECK_EMPTY_NAME: int
+    CHECK_UNKNOWN_OP: int
+    CHECK_ARITY: int
+    CHECK_ATTR_MISSING: int
+    CHECK_ATTR_UNKNOWN: int
+    CHECK_ATTR_TYPE: int
+    CHECK_TYPE_CONSTRAINT: int
+    CHECK_UNTYPED_IO: int
+    CHECK_CHECKSUM: int
+    CHECK_FUNCTION: int
+    CHECK_EXTERNAL_LOAD_INPUT: int
+    CHECK_CODE_MAX: int
+    CHECK_OPTIONS_VERSION: int
+    CHECK_VERIFY_CHECKSUMS: int
+    FINGERPRINT_SIZE: int
+    LAYOUT_AS_LOADED: int
+    LAYOUT_ONE_FILE: int
+    LAYOUT_PER_TENSOR: int
+    LAYOUT_INLINE: int
+    SAVE_NO_FSYNC: int
+    SAVE_ALLOW_LARGE: int
+    SAVE_CONSTANTS: int
+    SAVE_CHECKSUM: int
+    SAVE_FORCE_SHAPE_INPUTS: int
+    SAVE_KEEP_STORAGE: int
+    SAVE_OPTIONS_VERSION: int
+    SAVE_DEFAULT_THRESHOLD: int
+    SAVE_DEFAULT_ALIGN: int
+    PLACEMENT_EXTERNAL: int
+    PLACEMENT_BELOW_THRESHOLD: int
+    PLACEMENT_SHAPE_INPUT: int
+    PLACEMENT_NO_LAYOUT: int
+    CONVERT_TRUNCATE: int
+    CONVERT_SATURATE: int
+    CONVERT_FLUSH_SUBNORMALS: int
+    CONVERT_STATS_VERSION: int
+    CONVERT_REPORT_NO_STATS: int
+    CONVERT_OPTIONS_VERSION: int
+    OVERFLOW_KEEP: int
+    OVERFLOW_CONVERT: int
+    QUANT_FORMAT_STANDARD: int
+    QUANT_FORMAT_ORT: int
+    QUANT_FORMAT_NIBBLES: int
+    QUANT_ALLOW_UNPACKED: int
+    QUANT_ASYMMETRIC: int
+    QUANT_STATS_VERSION: int
+    POLICY_CAST_AFTER_GATHER: int
+    POLICY_CAST_BEFORE: int
+    POLICY_STORAGE_ONLY: int
+    CLEANUP_RECURSIVE: int

@@ -2,19 +2,23 @@
 # SPDX-License-Identifier: MIT
 """Type conversion (onnxslim/convert.h): Model.convert(), its report, and convert_values()."""
 
-import collections
+from __future__ import annotations
+
 import ctypes
-from typing import List, NamedTuple, Optional
+from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Sequence,
+                    Tuple, Union)
 
 from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _str
 from ._lib import ConvertOptions, ConvertStats as _CStats, QuantStats as _QStats, lib
 
+if TYPE_CHECKING:
+    from ._model import Model
+    from ._progress import ProgressCallback
 
-class ConvertStats(collections.namedtuple(
-        "ConvertStats",
-        "count to_inf saturated flushed nan max_abs_error max_rel_error")):
+
+class ConvertStats(NamedTuple):
     """What a conversion did to the values (onnxslim_convert_stats).
 
     ``count`` elements converted; ``to_inf`` finite inputs that became
@@ -24,17 +28,21 @@ class ConvertStats(collections.namedtuple(
     inputs with finite results.
     """
 
-    __slots__ = ()
+    count: int  # type: ignore[assignment]  # a field, as collections.namedtuple allows
+    to_inf: int
+    saturated: int
+    flushed: int
+    nan: int
+    max_abs_error: float
+    max_rel_error: float
 
     @classmethod
-    def _from_c(cls, st):
+    def _from_c(cls, st: Any) -> ConvertStats:
         return cls(st.count, st.to_inf, st.saturated, st.flushed, st.nan, st.max_abs_error,
                    st.max_rel_error)
 
 
-class QuantStats(collections.namedtuple(
-        "QuantStats", "bits block_size rows blocks saturated scale_min scale_max max_abs_error "
-        "max_row_rel_error rows_over_1pct")):
+class QuantStats(NamedTuple):
     """What quantizing one tensor to INT8 or INT4 did (onnxslim_quant_stats):
     ``bits``, ``block_size`` (values per scale), ``rows``, ``blocks``,
     ``saturated`` (always 0: the scales prevent it), the range of the scales
@@ -42,34 +50,49 @@ class QuantStats(collections.namedtuple(
     value, the largest relative error of a row (||error|| / ||row||) and the
     number of rows whose relative error exceeds 1%."""
 
-    __slots__ = ()
+    bits: int
+    block_size: int
+    rows: int
+    blocks: int
+    saturated: int
+    scale_min: float
+    scale_max: float
+    max_abs_error: float
+    max_row_rel_error: float
+    rows_over_1pct: int
 
     @classmethod
-    def _from_c(cls, q):
+    def _from_c(cls, q: Any) -> QuantStats:
         return cls(q.bits, q.block_size, q.rows, q.blocks, q.saturated, q.scale_min, q.scale_max,
                    q.max_abs_error, q.max_row_rel_error, q.rows_over_1pct)
 
 
-class ConvertEntry(collections.namedtuple(
-        "ConvertEntry", "name from_dtype to_dtype bytes_before bytes_after stats quant",
-        defaults=(None,))):
+class ConvertEntry(NamedTuple):
     """One converted tensor: its value name, the data type names before and
     after (e.g. "FLOAT", "BFLOAT16"), its byte sizes before and after, and its
     :class:`ConvertStats` (only ``count`` is set when the conversion ran with
     ``stats=False``); ``quant``, a :class:`QuantStats` for a tensor quantized
     to INT8 or INT4 (else None)."""
 
-    __slots__ = ()
+    name: str
+    from_dtype: str
+    to_dtype: str
+    bytes_before: int
+    bytes_after: int
+    stats: ConvertStats
+    quant: Optional[QuantStats] = None
 
 
-class KeptEntry(collections.namedtuple("KeptEntry", "name dtype stats")):
+class KeptEntry(NamedTuple):
     """A tensor the conversion kept in its type because some of its values
     are out of the target type's range (``force=False``, the default): its
     value name, its data type name, and a :class:`ConvertStats` of what
     converting it would have done (``to_inf``, or ``saturated`` with
     ``saturate=True``, is not 0)."""
 
-    __slots__ = ()
+    name: str
+    dtype: str
+    stats: ConvertStats
 
 
 class ConvertNote(NamedTuple):
@@ -100,12 +123,14 @@ class ConvertNote(NamedTuple):
     message: str
 
 
-class ConvertReport(_base._Entries):
+class ConvertReport(_base._Entries[ConvertEntry]):
     """The report of :meth:`Model.convert`: a sequence of :class:`ConvertEntry`,
     one per converted tensor, plus totals; :attr:`kept` lists the tensors
     kept in their type."""
 
-    def __init__(self, entries, stats, has_stats, kept=(), notes=()):
+    def __init__(self, entries: Iterable[ConvertEntry], stats: ConvertStats, has_stats: bool,
+                 kept: Iterable[KeptEntry] = (),
+                 notes: Iterable[ConvertNote] = ()) -> None:
         self._entries = list(entries)
         self._stats = stats
         self._has_stats = has_stats
@@ -120,42 +145,42 @@ class ConvertReport(_base._Entries):
         return list(self._notes)
 
     @property
-    def kept(self):
+    def kept(self) -> List[KeptEntry]:
         """The tensors kept in their type (values out of the target type's
         range), a list of :class:`KeptEntry`; empty with ``force=True``."""
         return list(self._kept)
 
     @property
-    def entries(self):
+    def entries(self) -> List[ConvertEntry]:
         """The entries, a list of :class:`ConvertEntry`."""
         return list(self._entries)
 
     @property
-    def stats(self):
+    def stats(self) -> ConvertStats:
         """The totals over all entries, a :class:`ConvertStats` (counts added, maxima of the
         errors); only ``count`` is set with ``stats=False``."""
         return self._stats
 
     @property
-    def has_stats(self):
+    def has_stats(self) -> bool:
         """False when the conversion ran with ``stats=False`` (no statistics pass)."""
         return self._has_stats
 
     @property
-    def bytes_before(self):
+    def bytes_before(self) -> int:
         """Total bytes of the converted tensors before the conversion."""
         return sum(e.bytes_before for e in self._entries)
 
     @property
-    def bytes_after(self):
+    def bytes_after(self) -> int:
         """Total bytes of the converted tensors after the conversion."""
         return sum(e.bytes_after for e in self._entries)
 
-    def names(self):
+    def names(self) -> List[str]:
         """The names of the converted tensors (list of str)."""
         return [e.name for e in self._entries]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<libonnxslim.ConvertReport %d tensors, %d -> %d bytes>" % (
             len(self), self.bytes_before, self.bytes_after)
 
@@ -167,7 +192,7 @@ _POLICIES = {
 }
 
 
-def _policy(value):
+def _policy(value: Union[None, str, int]) -> int:
     if value is None:
         return _C["POLICY_CAST_AFTER_GATHER"]
     if isinstance(value, str):
@@ -181,7 +206,7 @@ def _policy(value):
     raise TypeError("policy must be a name or POLICY_* value, not %r" % (value,))
 
 
-def kernel_flags(rounding, saturate, flush_subnormals):
+def kernel_flags(rounding: str, saturate: bool, flush_subnormals: bool) -> int:
     """ONNXSLIM_CONVERT_* flags from the keyword arguments."""
     if rounding not in ("nearest", "truncate"):
         raise ValueError("rounding must be 'nearest' or 'truncate', not %r" % (rounding,))
@@ -193,7 +218,7 @@ def kernel_flags(rounding, saturate, flush_subnormals):
     return flags
 
 
-def _specs(values, what):
+def _specs(values: Union[str, Sequence[str]], what: str) -> Tuple[Any, int]:
     if isinstance(values, str):
         values = [values]
     arr, n = _args.names(values, what)
@@ -203,8 +228,8 @@ def _specs(values, what):
     return arr, n
 
 
-def _report(rep, has_stats):
-    entries = []
+def _report(rep: Any, has_stats: bool) -> ConvertReport:
+    entries: List[ConvertEntry] = []
     total = _CStats()
     _check(lib.onnxslim_convert_stats_init(ctypes.byref(total), _C["CONVERT_STATS_VERSION"]))
     for i in range(lib.onnxslim_convert_report_count(rep)):
@@ -226,7 +251,7 @@ def _report(rep, has_stats):
             name, _args.dtype_name(lib.onnxslim_convert_report_from(rep, i)),
             _args.dtype_name(lib.onnxslim_convert_report_to(rep, i)), before.value, after.value,
             ConvertStats._from_c(st), quant))
-    kept = []
+    kept: List[KeptEntry] = []
     for i in range(lib.onnxslim_convert_report_kept_count(rep)):
         name = _str(_need(lib.onnxslim_convert_report_kept_name(rep, i)))
         st = _CStats()
@@ -258,15 +283,20 @@ _FORMATS = {"standard": "QUANT_FORMAT_STANDARD", "ort": "QUANT_FORMAT_ORT",
             "nibbles": "QUANT_FORMAT_NIBBLES"}
 
 
-def _empty_report(want_stats):
+def _empty_report(want_stats: bool) -> ConvertReport:
     """The report of a conversion that found nothing to convert."""
     return ConvertReport([], ConvertStats(0, 0, 0, 0, 0, 0.0, 0.0), want_stats)
 
 
-def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
-            rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
-            progress=None, block_size=0, format="standard", scales=None, allow_unpacked=False,
-            asymmetric=False, clip_percentile=0, force=False):
+def convert(model: Model, to: Optional[_args.DType] = None,
+            gather_to: Optional[_args.DType] = None, select: Union[str, Sequence[str]] = (),
+            exclude: Union[str, Sequence[str]] = (), min_size: int = 0,
+            policy: Union[None, str, int] = None, rounding: str = "nearest",
+            saturate: bool = False, flush_subnormals: bool = False, stats: bool = True,
+            progress: Optional[ProgressCallback] = None, block_size: int = 0,
+            format: str = "standard", scales: Optional[_args.DType] = None,
+            allow_unpacked: bool = False, asymmetric: bool = False,
+            clip_percentile: float = 0, force: bool = False) -> ConvertReport:
     """Model.convert(); see there."""
     m = model._ptr()
     if (to is None) == (gather_to is None):
@@ -358,7 +388,7 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
 # ---- the kernels -----------------------------------------------------------------
 
 # (from, to) -> (C function, source element type, destination element type, narrowing)
-_KERNELS = {
+_KERNELS: Dict[Tuple[str, str], Tuple[str, Any, Any, bool]] = {
     ("FLOAT", "BFLOAT16"): ("onnxslim_convert_f32_to_bf16", ctypes.c_float, ctypes.c_uint16, True),
     ("FLOAT", "FLOAT16"): ("onnxslim_convert_f32_to_f16", ctypes.c_float, ctypes.c_uint16, True),
     ("BFLOAT16", "FLOAT"): ("onnxslim_convert_bf16_to_f32", ctypes.c_uint16, ctypes.c_float, False),
@@ -374,8 +404,9 @@ _KERNELS = {
 _NUMPY_OUT = {"FLOAT": "float32", "DOUBLE": "float64", "FLOAT16": "float16", "BFLOAT16": "uint16"}
 
 
-def convert_values(data, from_dtype, to_dtype, rounding="nearest", saturate=False,
-                   flush_subnormals=False, stats=False):
+def convert_values(data: Any, from_dtype: Optional[_args.DType], to_dtype: _args.DType,
+                   rounding: str = "nearest", saturate: bool = False,
+                   flush_subnormals: bool = False, stats: bool = False) -> Any:
     """Convert an array of floating-point values with the library's kernels.
 
     ``data``: a numpy array (``from_dtype`` may then be None: float32 is

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Graphs of a model."""
 
+from __future__ import annotations
+
 import ctypes
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from . import _args, _node, _sparse, _tensor, _types
 from ._base import _Borrowed, locked
@@ -11,7 +14,10 @@ from ._errors import NotFound, _check, _enc, _need, _opt, _str
 from ._lib import lib
 
 #: set_value_type(): shape not given, keep it
-_KEEP = object()
+_KEEP: Any = object()
+
+#: A shape for add_input() and co: per dim an int, a symbolic name or None (unknown).
+Shape = Optional[Sequence[Union[int, str, None]]]
 
 
 @locked
@@ -21,64 +27,69 @@ class Graph(_Borrowed):
     __slots__ = ()
 
     @property
-    def name(self):
-        """The graph's name ("" when absent)."""
+    def name(self) -> str:
+        """The graph's name ("" when absent); settable."""
         return _str(_need(lib.onnxslim_graph_name(self._ptr())))
 
+    @name.setter
+    def name(self, value: str) -> None:
+        _check(lib.onnxslim_graph_set_name(self._ptr(), _args.cstr(value)))
+
     @property
-    def nodes(self):
+    def nodes(self) -> List[_node.Node]:
         """The nodes in stored order, a list of :class:`Node`."""
         g = self._ptr()
         return [_node.Node(self._model, _need(lib.onnxslim_graph_node(g, i)))
                 for i in range(lib.onnxslim_graph_node_count(g))]
 
-    def _value_infos(self, count, get):
+    def _value_infos(self, count: Callable[[int], int],
+                     get: Callable[[int, int], Optional[int]]) -> List[_types.ValueInfo]:
         g = self._ptr()
         return [_types.ValueInfo(self._model, _need(get(g, i))) for i in range(count(g))]
 
     @property
-    def inputs(self):
+    def inputs(self) -> List[_types.ValueInfo]:
         """The graph inputs, a list of :class:`ValueInfo`."""
         return self._value_infos(lib.onnxslim_graph_input_count, lib.onnxslim_graph_input)
 
     @property
-    def outputs(self):
+    def outputs(self) -> List[_types.ValueInfo]:
         """The graph outputs, a list of :class:`ValueInfo`."""
         return self._value_infos(lib.onnxslim_graph_output_count, lib.onnxslim_graph_output)
 
     @property
-    def initializers(self):
+    def initializers(self) -> List[_tensor.Tensor]:
         """The (dense) initializers, a list of :class:`Tensor`."""
         g = self._ptr()
         return [_tensor.Tensor(self._model, _need(lib.onnxslim_graph_initializer(g, i)))
                 for i in range(lib.onnxslim_graph_initializer_count(g))]
 
     @property
-    def doc_string(self):
+    def doc_string(self) -> str:
         """The graph's doc string ("" when absent)."""
         return _str(_need(lib.onnxslim_graph_doc_string(self._ptr())))
 
     @property
-    def parent_node(self):
+    def parent_node(self) -> Optional[_node.Node]:
         """The :class:`Node` whose attribute holds this subgraph; None for the main graph."""
         ptr = _opt(lib.onnxslim_graph_parent_node, self._ptr())
         return None if ptr is None else _node.Node(self._model, ptr)
 
     @property
-    def value_info(self):
+    def value_info(self) -> List[_types.ValueInfo]:
         """The value_info entries (types of intermediate values), a list of :class:`ValueInfo`."""
         return self._value_infos(lib.onnxslim_graph_value_info_count,
                                  lib.onnxslim_graph_value_info)
 
     @property
-    def sparse_initializers(self):
+    def sparse_initializers(self) -> List[_sparse.SparseTensor]:
         """The sparse initializers, a list of :class:`SparseTensor`."""
         g = self._ptr()
         get = lib.onnxslim_graph_sparse_initializer
         return [_sparse.SparseTensor(self._model, _need(get(g, i)))
                 for i in range(lib.onnxslim_graph_sparse_initializer_count(g))]
 
-    def find_node(self, name):
+    def find_node(self, name: str) -> Optional[_node.Node]:
         """The first :class:`Node` named `name` (a node name, not a value name), or None.
 
         Lookups search this graph only, not its subgraphs.
@@ -86,24 +97,24 @@ class Graph(_Borrowed):
         ptr = _opt(lib.onnxslim_graph_find_node, self._ptr(), _enc(name))
         return None if ptr is None else _node.Node(self._model, ptr)
 
-    def find_initializer(self, name):
+    def find_initializer(self, name: str) -> Optional[_tensor.Tensor]:
         """The initializer (:class:`Tensor`) named `name`, or None."""
         ptr = _opt(lib.onnxslim_graph_find_initializer, self._ptr(), _enc(name))
         return None if ptr is None else _tensor.Tensor(self._model, ptr)
 
-    def find_value_info(self, name):
+    def find_value_info(self, name: str) -> Optional[_types.ValueInfo]:
         """The :class:`ValueInfo` of value `name`: the graph input, else the
         output, else the value_info entry of that name; None when there is none."""
         ptr = _opt(lib.onnxslim_graph_find_value_info, self._ptr(), _enc(name))
         return None if ptr is None else _types.ValueInfo(self._model, ptr)
 
-    def producer(self, value):
+    def producer(self, value: str) -> Optional[_node.Node]:
         """The :class:`Node` of this graph that outputs value `value`, or None
         (a graph input, an initializer, or an unknown name)."""
         ptr = _opt(lib.onnxslim_graph_producer, self._ptr(), _enc(value))
         return None if ptr is None else _node.Node(self._model, ptr)
 
-    def consumers(self, value):
+    def consumers(self, value: str) -> List[_node.Node]:
         """The nodes of this graph that use value `value`, in node order: nodes
         listing it as an input and nodes whose subgraphs capture it from this
         scope; each node once. A list of :class:`Node` (empty when none)."""
@@ -112,18 +123,15 @@ class Graph(_Borrowed):
         return [_node.Node(self._model, _need(lib.onnxslim_graph_consumer(g, name, i)))
                 for i in range(lib.onnxslim_graph_consumer_count(g, name))]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<libonnxslim.Graph %r>" % (self.name if not self._model.closed else "(closed)")
 
     # ---- edits ------------------------------------------------------------------
 
-    def _set_name(self, value):
-        _check(lib.onnxslim_graph_set_name(self._ptr(), _args.cstr(value)))
-
-    name = property(name.fget, _set_name, doc="The graph's name (\"\" when absent); settable.")
-
-    def add_node(self, op_type, inputs=(), outputs=(), name=None, domain="", attributes=None,
-                 index=None):
+    def add_node(self, op_type: str, inputs: Iterable[Optional[str]] = (),
+                 outputs: Iterable[Optional[str]] = (), name: Optional[str] = None,
+                 domain: str = "", attributes: Optional[Dict[str, Any]] = None,
+                 index: Optional[int] = None) -> _node.Node:
         """Create a node and return it (a :class:`Node`).
 
         ``inputs`` and ``outputs`` are lists of value names ("" or None for an
@@ -143,7 +151,7 @@ class Graph(_Borrowed):
                                            _args.cstr_or_none(domain, "domain"),
                                            _args.cstr_or_none(name), ins, n_in, outs, n_out,
                                            ctypes.byref(out)))
-        node = _node.Node(self._model, out.value)
+        node = _node.Node(self._model, _need(out.value))
         try:
             for key, value in (attributes or {}).items():
                 node.set_attribute(key, value)
@@ -152,17 +160,17 @@ class Graph(_Borrowed):
             raise
         return node
 
-    def remove_node(self, node):
+    def remove_node(self, node: _node.Node) -> None:
         """Remove `node` (a :class:`Node` of this graph); it becomes unusable."""
         _check(lib.onnxslim_graph_remove_node(self._ptr(), _args.handle_of(node, _node.Node,
                                                                              "node")))
 
-    def move_node(self, node, index):
+    def move_node(self, node: _node.Node, index: int) -> None:
         """Move `node` to position `index` (counted after it is taken out)."""
         _check(lib.onnxslim_graph_move_node(self._ptr(), _args.handle_of(node, _node.Node, "node"),
                                             _args.index(index)))
 
-    def reorder_nodes(self, nodes):
+    def reorder_nodes(self, nodes: Iterable[_node.Node]) -> None:
         """Put the nodes in the order of `nodes`, which lists every node of the graph once."""
         if isinstance(nodes, (str, bytes)):
             raise TypeError("nodes must be a list of Node")
@@ -170,7 +178,8 @@ class Graph(_Borrowed):
         arr = (ctypes.c_void_p * max(len(handles), 1))(*handles)
         _check(lib.onnxslim_graph_reorder_nodes(self._ptr(), arr, len(handles)))
 
-    def add_initializer(self, name, data, dtype=None, shape=None):
+    def add_initializer(self, name: str, data: Any, dtype: Optional[_args.DType] = None,
+                        shape: Optional[Sequence[int]] = None) -> _tensor.Tensor:
         """Append an initializer and return it (a :class:`Tensor`); the data is copied.
 
         ``data`` is a numpy array (its dtype and shape are used unless
@@ -192,9 +201,9 @@ class Graph(_Borrowed):
             dt, (dims, rank), buf = _args.tensor_data(data, dtype, shape)
             _check(lib.onnxslim_graph_add_initializer(g, cname, dt, dims, rank, buf.ptr, buf.size,
                                                       _C["COPY"], ctypes.byref(out)))
-        return _tensor.Tensor(self._model, out.value)
+        return _tensor.Tensor(self._model, _need(out.value))
 
-    def remove_initializer(self, tensor):
+    def remove_initializer(self, tensor: Union[_tensor.Tensor, str]) -> None:
         """Remove an initializer, given as a :class:`Tensor` or by name."""
         g = self._ptr()
         if isinstance(tensor, str):
@@ -204,21 +213,22 @@ class Graph(_Borrowed):
             handle = _args.handle_of(tensor, _tensor.Tensor, "tensor")
         _check(lib.onnxslim_graph_remove_initializer(g, handle))
 
-    def rename_value(self, old, new):
+    def rename_value(self, old: str, new: str) -> None:
         """Rename value `old` to `new` everywhere in this graph (nodes, inputs, outputs,
         value_info, initializers, captures in subgraphs). `new` is not checked for use."""
         _check(lib.onnxslim_graph_rename_value(self._ptr(), _args.cstr(old), _args.cstr(new)))
 
     # value infos: graph inputs, outputs and value_info entries, by value name
 
-    _VI_LISTS = {
+    _VI_LISTS: Dict[str, Any] = {
         "input": ("onnxslim_graph_input_count", "onnxslim_graph_input"),
         "output": ("onnxslim_graph_output_count", "onnxslim_graph_output"),
         "value_info": ("onnxslim_graph_value_info_count", "onnxslim_graph_value_info"),
     }
 
-    def _vi_handles(self, name, where):
+    def _vi_handles(self, name: str, where: Optional[str]) -> List[int]:
         """Handles of the entries named `name` in the lists `where` names (None: all three)."""
+        lists: Sequence[str]
         if where is None:
             lists = ("input", "output", "value_info")
         elif where in self._VI_LISTS:
@@ -228,11 +238,11 @@ class Graph(_Borrowed):
                              % (where,))
         want = _args.cstr(name)
         g = self._ptr()
-        found = []
+        found: List[int] = []
         for key in lists:
             count, get = (getattr(lib, f) for f in self._VI_LISTS[key])
             for i in range(count(g)):
-                vi = _need(get(g, i))
+                vi: int = _need(get(g, i))
                 if _need(lib.onnxslim_value_info_name(vi)) == want:
                     found.append(vi)
         if not found:
@@ -242,20 +252,22 @@ class Graph(_Borrowed):
                  "value_info": "value_info entry"}[where], name, self.name))
         return found
 
-    def _add_vi(self, fn, name, dtype, shape):
+    def _add_vi(self, fn: Callable[..., int], name: str, dtype: Optional[_args.DType],
+                shape: Shape) -> _types.ValueInfo:
         if dtype is None and shape is not None:
             raise TypeError("a shape needs a dtype")
         out = ctypes.c_void_p()
         _check(fn(self._ptr(), _args.cstr(name), ctypes.byref(out)))
         if dtype is not None:
             try:
-                _set_tensor_type(out.value, dtype, shape)
+                _set_tensor_type(_need(out.value), dtype, shape)
             except BaseException:
                 lib.onnxslim_graph_remove_value_info(self._ptr(), out.value)
                 raise
-        return _types.ValueInfo(self._model, out.value)
+        return _types.ValueInfo(self._model, _need(out.value))
 
-    def add_input(self, name, dtype=None, shape=None):
+    def add_input(self, name: str, dtype: Optional[_args.DType] = None,
+                  shape: Shape = None) -> _types.ValueInfo:
         """Append a graph input `name` with a tensor type of `dtype` and `shape`.
 
         ``dtype``: a name ("FLOAT", "int64", "bf16"), a ``DTYPE_*`` value or a
@@ -265,30 +277,33 @@ class Graph(_Borrowed):
         """
         return self._add_vi(lib.onnxslim_graph_add_input, name, dtype, shape)
 
-    def add_output(self, name, dtype=None, shape=None):
+    def add_output(self, name: str, dtype: Optional[_args.DType] = None,
+                   shape: Shape = None) -> _types.ValueInfo:
         """Append a graph output; as :meth:`add_input`."""
         return self._add_vi(lib.onnxslim_graph_add_output, name, dtype, shape)
 
-    def add_value_info(self, name, dtype=None, shape=None):
+    def add_value_info(self, name: str, dtype: Optional[_args.DType] = None,
+                       shape: Shape = None) -> _types.ValueInfo:
         """Append a value_info entry; as :meth:`add_input`."""
         return self._add_vi(lib.onnxslim_graph_add_value_info, name, dtype, shape)
 
-    def remove_input(self, name):
+    def remove_input(self, name: str) -> None:
         """Remove the graph input `name` (the value stays; see :meth:`remove_unused`)."""
         g = self._ptr()
         _check(lib.onnxslim_graph_remove_value_info(g, self._vi_handles(name, "input")[0]))
 
-    def remove_output(self, name):
+    def remove_output(self, name: str) -> None:
         """Remove the graph output `name`."""
         g = self._ptr()
         _check(lib.onnxslim_graph_remove_value_info(g, self._vi_handles(name, "output")[0]))
 
-    def remove_value_info(self, name):
+    def remove_value_info(self, name: str) -> None:
         """Remove the value_info entry `name` (not graph inputs or outputs)."""
         g = self._ptr()
         _check(lib.onnxslim_graph_remove_value_info(g, self._vi_handles(name, "value_info")[0]))
 
-    def set_value_type(self, name, type, shape=_KEEP, where=None):
+    def set_value_type(self, name: str, type: Union[_args.DType, _types.Type, None],
+                       shape: Shape = _KEEP, where: Optional[str] = None) -> None:
         """Set the type of value `name` in this graph's inputs, outputs and value_info.
 
         ``type``: a data type (as for :meth:`add_input`) for a tensor type;
@@ -314,14 +329,14 @@ class Graph(_Borrowed):
             for vi in handles:
                 _set_tensor_type(vi, type, shape)
 
-    def rename_value_info(self, name, new_name, where=None):
+    def rename_value_info(self, name: str, new_name: str, where: Optional[str] = None) -> None:
         """Rename only the value-info entries named `name` (see :meth:`rename_value`)."""
         new = _args.cstr(new_name)
         for vi in self._vi_handles(name, where):
             _check(lib.onnxslim_value_info_set_name(vi, new))
 
 
-def _set_tensor_type(vi, dtype, shape):
+def _set_tensor_type(vi: int, dtype: _args.DType, shape: Shape) -> None:
     """onnxslim_value_info_set_tensor_type() from Python values."""
     dt = _args.dtype(dtype)
     if shape is None:

@@ -2,15 +2,24 @@
 # SPDX-License-Identifier: MIT
 """Insertion of a node on an edge (onnxslim/insert.h): Model.insert_after() and co."""
 
+from __future__ import annotations
+
 import ctypes
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
 
 from . import _args
-from ._errors import _check
+from ._errors import _check, _need
+from ._graph import Graph
 from ._lib import lib
+from ._node import Node
+
+if TYPE_CHECKING:
+    from ._model import Model
+
+    Consumers = Union[None, Node, Sequence[Node]]
 
 
-def _graph_of(model, graph):
-    from ._graph import Graph
+def _graph_of(model: Model, graph: Optional[Graph]) -> Graph:
     if graph is None:
         return model.graph
     if not isinstance(graph, Graph):
@@ -20,8 +29,7 @@ def _graph_of(model, graph):
     return graph
 
 
-def _consumers(consumers):
-    from ._node import Node
+def _consumers(consumers: Consumers) -> Tuple[Any, int]:
     if consumers is None:
         return None, 0
     if isinstance(consumers, Node):
@@ -30,12 +38,13 @@ def _consumers(consumers):
     return (ctypes.c_void_p * max(len(handles), 1))(*handles), len(handles)
 
 
-def _node(model, handle):
-    from ._node import Node
-    return Node(model, handle)
+def _node(model: Model, handle: Optional[int]) -> Node:
+    return Node(model, _need(handle))
 
 
-def insert_after(model, value, op_type, domain="", consumers=None, fresh_name=None, graph=None):
+def insert_after(model: Model, value: str, op_type: str, domain: str = "",
+                 consumers: Consumers = None, fresh_name: Optional[str] = None,
+                 graph: Optional[Graph] = None) -> Node:
     """Model.insert_after(); see there."""
     g = _graph_of(model, graph)
     arr, n = _consumers(consumers)
@@ -48,7 +57,8 @@ def insert_after(model, value, op_type, domain="", consumers=None, fresh_name=No
     return _node(model, out.value)
 
 
-def insert_before(model, consumer, input_index, op_type, domain="", fresh_name=None):
+def insert_before(model: Model, consumer: Node, input_index: int, op_type: str,
+                  domain: str = "", fresh_name: Optional[str] = None) -> Node:
     """Model.insert_before(); see there."""
     g, c = _node_graph(model, consumer)
     out = ctypes.c_void_p()
@@ -60,7 +70,8 @@ def insert_before(model, consumer, input_index, op_type, domain="", fresh_name=N
     return _node(model, out.value)
 
 
-def insert_cast_after(model, value, to, consumers=None, fresh_name=None, graph=None):
+def insert_cast_after(model: Model, value: str, to: _args.DType, consumers: Consumers = None,
+                      fresh_name: Optional[str] = None, graph: Optional[Graph] = None) -> Node:
     """Model.insert_cast_after(); see there."""
     g = _graph_of(model, graph)
     arr, n = _consumers(consumers)
@@ -72,7 +83,8 @@ def insert_cast_after(model, value, to, consumers=None, fresh_name=None, graph=N
     return _node(model, out.value)
 
 
-def insert_cast_before(model, consumer, input_index, to, fresh_name=None):
+def insert_cast_before(model: Model, consumer: Node, input_index: int, to: _args.DType,
+                       fresh_name: Optional[str] = None) -> Node:
     """Model.insert_cast_before(); see there."""
     g, c = _node_graph(model, consumer)
     out = ctypes.c_void_p()
@@ -83,10 +95,8 @@ def insert_cast_before(model, consumer, input_index, to, fresh_name=None):
     return _node(model, out.value)
 
 
-def _node_graph(model, consumer):
+def _node_graph(model: Model, consumer: Node) -> Tuple[Graph, int]:
     """The graph holding `consumer` (a Node of `model`), and its handle."""
-    from ._graph import Graph
-    from ._node import Node
     handle = _args.handle_of(consumer, Node, "consumer")
     if consumer.model is not model:
         raise ValueError("consumer belongs to another model")

@@ -26,20 +26,27 @@ would cut 64-bit handles).
 
 import ctypes
 import os
+from typing import TYPE_CHECKING, Iterator, List, Tuple, cast
 
-from ._capi import (FUNCTIONS, CheckOptions, ConvertOptions, ConvertStats, LoadOptions,  # noqa: F401
-                    ProgressFn, QuantStats, SaveOptions)
+from ._capi import FUNCTIONS
+from ._capi import CheckOptions as CheckOptions, ConvertOptions as ConvertOptions  # noqa: F401
+from ._capi import ConvertStats as ConvertStats, LoadOptions as LoadOptions  # noqa: F401
+from ._capi import ProgressFn as ProgressFn, QuantStats as QuantStats  # noqa: F401
+from ._capi import SaveOptions as SaveOptions  # noqa: F401
+
+if TYPE_CHECKING:
+    from ._capi import Lib
 
 _SONAME = "libonnxslim.so.0"
 
 
-def _installed_dirs(here):
+def _installed_dirs(here: str) -> List[str]:
     """The LIBDIRs make install recorded beside the package ([] when not installed so)."""
     try:
-        from . import _installed
+        from . import _installed  # type: ignore[attr-defined]  # written by make install
     except ImportError:
         return []
-    dirs = []
+    dirs: List[str] = []
     rel = getattr(_installed, "LIBDIR_FROM_PACKAGE", None)
     if rel:
         dirs.append(os.path.normpath(os.path.join(here, rel)))
@@ -49,7 +56,7 @@ def _installed_dirs(here):
     return dirs
 
 
-def _candidates():
+def _candidates() -> Iterator[Tuple[str, str]]:
     """(path, where) pairs to try, in order; lazily, so that find_library (a
     subprocess or two, and the import of ctypes.util: tens of ms) runs only
     when nothing before it exists."""
@@ -76,7 +83,7 @@ class _DlInfo(ctypes.Structure):
                 ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
 
 
-def _loaded_path(cdll, fallback):
+def _loaded_path(cdll: ctypes.CDLL, fallback: str) -> str:
     """The file the dynamic loader mapped for `cdll` (dladdr), else `fallback`."""
     try:
         dladdr = ctypes.CDLL(None).dladdr
@@ -91,8 +98,8 @@ def _loaded_path(cdll, fallback):
     return fallback
 
 
-def _load():
-    tried = []
+def _load() -> Tuple[ctypes.CDLL, str]:
+    tried: List[str] = []
     for path, where in _candidates():
         try:
             cdll = ctypes.CDLL(path)
@@ -111,7 +118,7 @@ def _load():
 class _Lib:
     """The declared functions of the loaded library, as attributes."""
 
-    def __init__(self, cdll):
+    def __init__(self, cdll: ctypes.CDLL) -> None:
         for name, (restype, argtypes) in FUNCTIONS.items():
             try:
                 fn = getattr(cdll, name)
@@ -125,4 +132,4 @@ class _Lib:
 
 _cdll, library_path = _load()
 #: The declared C functions (those of ``_capi.FUNCTIONS``).
-lib = _Lib(_cdll)
+lib = cast("Lib", _Lib(_cdll))

@@ -2,19 +2,38 @@
 # SPDX-License-Identifier: MIT
 """Loading models and the :class:`Model` handle."""
 
+from __future__ import annotations
+
 import ctypes
+import importlib
 import os
+import sys
 import threading
 import weakref
+from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple,
+                    Union)
 
-from . import _args, _function, _graph, _progress
+from . import _args, _cleanup, _convert, _function, _graph, _insert, _progress, _save
 from ._base import _busy_error, locked
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
 from ._lib import CheckOptions, LoadOptions, lib
 
+if TYPE_CHECKING:
+    from types import TracebackType
 
-def load(path_or_bytes, base_dir=None, progress=None):
+    from ._convert import ConvertReport
+    from ._node import Node
+    from ._progress import ProgressCallback
+    from ._save import SaveReport
+
+#: A file path: str, bytes or os.PathLike.
+PathType = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+
+def load(path_or_bytes: Union[PathType, bytearray, memoryview, Any],
+         base_dir: Optional[PathType] = None,
+         progress: Optional[ProgressCallback] = None) -> Model:
     """Load a model from a file path or from bytes; returns a :class:`Model`.
 
     A path (str or os.PathLike) is opened with onnxslim_model_open() (the file
@@ -27,7 +46,12 @@ def load(path_or_bytes, base_dir=None, progress=None):
     ``progress``: a callable ``progress(done, total)``, called as the model
     file (total bytes) is parsed, at most once per MiB; raising in it stops
     the load and the exception propagates (docs/python.md, "Progress").
+    An ``onnx.ModelProto`` is loaded from its serialized bytes (a copy; as
+    for bytes, ``base_dir`` says where its external data is).
     """
+    proto = _proto_bytes(path_or_bytes)
+    if proto is not None:
+        path_or_bytes = proto
     opts = LoadOptions()
     _check(lib.onnxslim_load_options_init(ctypes.byref(opts), _C["LOAD_OPTIONS_VERSION"]))
     if base_dir is not None:
@@ -36,15 +60,18 @@ def load(path_or_bytes, base_dir=None, progress=None):
     if prog:
         prog.attach(opts)
     handle = ctypes.c_void_p()
+    filename: Optional[str] = None
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         data = bytes(path_or_bytes)
         rc = lib.onnxslim_model_from_buffer(ctypes.byref(handle), data, len(data), _C["COPY"],
                                             ctypes.byref(opts))
     elif isinstance(path_or_bytes, (str, os.PathLike)):
+        filename = os.fsdecode(path_or_bytes)
         rc = lib.onnxslim_model_open(ctypes.byref(handle), _path(path_or_bytes),
                                      ctypes.byref(opts))
     else:
-        raise TypeError("load() takes a path or bytes, not %s" % type(path_or_bytes).__name__)
+        raise TypeError("load() takes a path, bytes or an onnx.ModelProto, not %s"
+                        % type(path_or_bytes).__name__)
     if prog:
         try:
             prog.check()
@@ -52,11 +79,34 @@ def load(path_or_bytes, base_dir=None, progress=None):
             if rc == 0:  # raised in the last call: the load had completed
                 lib.onnxslim_model_free(handle.value)
             raise
-    _check(rc)
-    return Model(handle.value)
+    _check(rc, filename)
+    return Model(_need(handle.value))
 
 
-def _free(handle, lock):
+def _proto_bytes(obj: object) -> Optional[bytes]:
+    """The serialized bytes of an onnx.ModelProto, None for anything else (onnx
+    is not imported here: a ModelProto exists only once its user imported it)."""
+    onnx = sys.modules.get("onnx")
+    model_proto = getattr(onnx, "ModelProto", None)
+    if model_proto is None or not isinstance(obj, model_proto):
+        return None
+    data: bytes = obj.SerializeToString()
+    return data
+
+
+def _onnx() -> Any:
+    """The onnx module (ImportError naming the package when it is missing)."""
+    try:
+        # (through importlib: onnx ships no annotations, type checkers would stop at it)
+        onnx = importlib.import_module("onnx")
+    except ImportError as exc:
+        raise ImportError("libonnxslim: Model.to_onnx() needs onnx, which cannot be imported "
+                          "(Debian: apt install python3-onnx); Model.save_bytes() works "
+                          "without it") from exc
+    return onnx
+
+
+def _free(handle: int, lock: threading.RLock) -> None:
     """The model's finalizer: frees the handle once no call on it is in flight."""
     with lock:
         lib.onnxslim_model_free(handle)
@@ -79,33 +129,34 @@ class Model:
     using or closing the model raises RuntimeError (docs/python.md, "Threads").
     """
 
-    def __init__(self, handle):
+    def __init__(self, handle: int) -> None:
         self._handle = handle
         #: held around every C call on the model or on a handle borrowed from it
         self._lock = threading.RLock()
         #: > 0 while a progress callback of a call on this model runs
         self._in_callback = 0
         self._finalizer = weakref.finalize(self, _free, handle, self._lock)
-        self._views = weakref.WeakValueDictionary()  # id -> buffer behind Tensor.numpy()
+        # id -> buffer behind Tensor.numpy()
+        self._views: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
         #: The note of the last check() (str, "" when none, see check()).
         self.check_note = ""
 
-    def _check_open(self):
+    def _check_open(self) -> None:
         if not self._finalizer.alive:
             raise InvalidArgument(_C["EINVAL"], "the model is closed")
 
-    def _ptr(self):
+    def _ptr(self) -> int:
         """The C handle, for a call made holding self._lock (raises once closed)."""
         if not self._finalizer.alive:
             raise InvalidArgument(_C["EINVAL"], "the model is closed")
         return self._handle
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """True once :meth:`close` ran."""
         return not self._finalizer.alive
 
-    def close(self):
+    def close(self) -> None:
         """Free the model now (idempotent). Borrowed objects become unusable.
 
         Raises BufferError, leaving the model open, while numpy arrays that
@@ -119,14 +170,17 @@ class Model:
                 raise _busy_error("close")
             if self._finalizer.alive and len(self._views):
                 raise BufferError("cannot close the model: %d numpy view(s) of its tensor data "
-                                  "are alive" % len(self._views))
+                                  "(from Tensor.numpy() or np.asarray(tensor)) are alive; copy "
+                                  "what you keep with np.array(...) (or .copy()) and `del` the "
+                                  "views first" % len(self._views))
             self._finalizer()
 
-    def __enter__(self):
+    def __enter__(self) -> Model:
         self._check_open()
         return self
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException],
+                 tb: Optional[TracebackType]) -> None:
         try:
             self.close()
         except BufferError:
@@ -134,46 +188,61 @@ class Model:
             # way out, report that one (the model is freed with the last view)
             if exc_type is None:
                 raise
-        return False
 
     @property
-    def ir_version(self):
+    def ir_version(self) -> int:
         """The model's ir_version (0 when absent)."""
         return lib.onnxslim_model_ir_version(self._ptr())
 
+    @ir_version.setter
+    def ir_version(self, version: int) -> None:
+        self.set_ir_version(version)
+
     @property
-    def opsets(self):
+    def opsets(self) -> Dict[str, int]:
         """The opset_import entries, a dict domain -> version ("" = the ONNX domain)."""
         return _function._opsets(self._ptr(), lib.onnxslim_model_opset_count,
                                  lib.onnxslim_model_opset)
 
     @property
-    def producer_name(self):
+    def producer_name(self) -> str:
         """producer_name ("" when absent)."""
         return _str(_need(lib.onnxslim_model_producer_name(self._ptr())))
 
+    @producer_name.setter
+    def producer_name(self, name: str) -> None:
+        self.set_producer(name=name)
+
     @property
-    def producer_version(self):
+    def producer_version(self) -> str:
         """producer_version ("" when absent)."""
         return _str(_need(lib.onnxslim_model_producer_version(self._ptr())))
 
+    @producer_version.setter
+    def producer_version(self, version: str) -> None:
+        self.set_producer(version=version)
+
     @property
-    def domain(self):
+    def domain(self) -> str:
         """The model's domain ("" when absent)."""
         return _str(_need(lib.onnxslim_model_domain(self._ptr())))
 
     @property
-    def model_version(self):
+    def model_version(self) -> int:
         """model_version (0 when absent)."""
         return lib.onnxslim_model_version(self._ptr())
 
     @property
-    def doc_string(self):
+    def doc_string(self) -> str:
         """The model's doc string ("" when absent)."""
         return _str(_need(lib.onnxslim_model_doc_string(self._ptr())))
 
+    @doc_string.setter
+    def doc_string(self, doc: str) -> None:
+        self.set_doc_string(doc)
+
     @property
-    def metadata(self):
+    def metadata(self) -> Dict[str, str]:
         """metadata_props, a dict key -> value (str), in stored order."""
         m = self._ptr()
         key = ctypes.c_char_p()
@@ -185,29 +254,30 @@ class Model:
         return out
 
     @property
-    def functions(self):
+    def functions(self) -> List[_function.Function]:
         """The model-local functions, a list of :class:`Function`."""
         m = self._ptr()
         return [_function.Function(self, _need(lib.onnxslim_model_function(m, i)))
                 for i in range(lib.onnxslim_model_function_count(m))]
 
     @property
-    def files(self):
+    def files(self) -> List[str]:
         """The files the model reads (list of str): the model file first when it
         was loaded from a path (as given), then each external-data file (absolute)."""
         m = self._ptr()
         return [os.fsdecode(_need(lib.onnxslim_model_file(m, i)))
                 for i in range(lib.onnxslim_model_file_count(m))]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<libonnxslim.Model %s>" % ("closed" if self.closed else "open")
 
     @property
-    def graph(self):
+    def graph(self) -> _graph.Graph:
         """The main :class:`Graph`."""
         return _graph.Graph(self, _need(lib.onnxslim_model_graph(self._ptr())))
 
-    def check(self, skip=(), verify_checksums=False):
+    def check(self, skip: Iterable[Union[int, str]] = (),
+              verify_checksums: bool = False) -> List[Tuple[int, str, str]]:
         """Problems the library finds (onnxslim_check_with()).
 
         Returns a list of ``(code, location, message)`` tuples, ``code`` a
@@ -233,7 +303,7 @@ class Model:
         report = ctypes.c_void_p()
         _check(lib.onnxslim_check_with(ctypes.byref(report), self._ptr(), ctypes.byref(opts)))
         try:
-            out = []
+            out: List[Tuple[int, str, str]] = []
             for i in range(lib.onnxslim_check_report_count(report)):
                 out.append((lib.onnxslim_check_report_code(report, i),
                             _str(_need(lib.onnxslim_check_report_location(report, i))),
@@ -243,15 +313,18 @@ class Model:
         finally:
             lib.onnxslim_check_report_free(report)
 
-    def fingerprint(self):
+    def fingerprint(self) -> str:
         """The model's content fingerprint: 32 lowercase hex digits (str)."""
         buf = ctypes.create_string_buffer(_C["FINGERPRINT_SIZE"])
         _check(lib.onnxslim_fingerprint(buf, len(buf), self._ptr()))
         return buf.value.decode()
 
-    def save(self, path, external_data=None, threshold=None, align=None, location=None,
-             no_fsync=False, allow_large=False, constants=False, checksum=False,
-             force_shape_inputs=False, keep_storage=False, layout=None, flags=0, progress=None):
+    def save(self, path: PathType, external_data: Union[None, bool, str] = None,
+             threshold: Optional[int] = None, align: Optional[int] = None,
+             location: Optional[str] = None, no_fsync: bool = False, allow_large: bool = False,
+             constants: bool = False, checksum: bool = False, force_shape_inputs: bool = False,
+             keep_storage: bool = False, layout: Optional[int] = None, flags: int = 0,
+             progress: Optional[ProgressCallback] = None) -> SaveReport:
         """Save the model to `path`, atomically (onnxslim_save()); returns a :class:`SaveReport`.
 
         ``external_data`` says where tensor bytes go: None (default) where
@@ -274,13 +347,24 @@ class Model:
         every byte of the model and data files); raising in it stops the
         save, every file as it was, and the exception propagates.
         """
-        from . import _save
         return _save.save(self, path, external_data, threshold, align, location, layout, flags,
                           progress=progress, no_fsync=no_fsync, allow_large=allow_large,
                           constants=constants, checksum=checksum,
                           force_shape_inputs=force_shape_inputs, keep_storage=keep_storage)
 
-    def save_bytes(self):
+    def to_onnx(self) -> Any:
+        """The model as an ``onnx.ModelProto`` (needs onnx): a copy, parsed from
+        :meth:`save_bytes`, so later edits of either do not reach the other.
+        Tensors in external data stay references (``data_location``
+        EXTERNAL, locations relative to the model's directory):
+        ``onnx.load_external_data_for_model(proto, directory)`` reads them,
+        or take the proto of a model saved with ``external_data=False``.
+        Protobuf's Python parser refuses messages over 2 GiB."""
+        proto = _onnx().ModelProto()
+        proto.ParseFromString(self.save_bytes())
+        return proto
+
+    def save_bytes(self) -> bytes:
         """The model serialized as bytes, tensors as loaded (onnxslim_save_buffer())."""
         ptr = self._ptr()
         size = ctypes.c_size_t()
@@ -293,50 +377,50 @@ class Model:
 
     # ---- edits ------------------------------------------------------------------
 
-    def merge(self, path, allow_large=False, no_fsync=False, progress=None):
+    def merge(self, path: PathType, allow_large: bool = False, no_fsync: bool = False,
+              progress: Optional[ProgressCallback] = None) -> SaveReport:
         """Save with every tensor inline, external data included (``libonnxslim merge``);
         the same as ``save(path, external_data=False)``. Returns a :class:`SaveReport`."""
         return self.save(path, external_data=False, allow_large=allow_large, no_fsync=no_fsync,
                          progress=progress)
 
-    def save_size(self):
+    def save_size(self) -> int:
         """The size in bytes of :meth:`save_bytes`' result, computed without serializing."""
-        from . import _save
         return _save.save_size(self)
 
-    def set_producer(self, name=None, version=None):
+    def set_producer(self, name: Optional[str] = None, version: Optional[str] = None) -> None:
         """Set producer_name and/or producer_version (None leaves one unchanged)."""
         _check(lib.onnxslim_model_set_producer(self._ptr(), _args.cstr_or_none(name),
                                                _args.cstr_or_none(version, "version")))
 
-    def set_doc_string(self, doc):
+    def set_doc_string(self, doc: str) -> None:
         """Set the model's doc_string."""
         _check(lib.onnxslim_model_set_doc_string(self._ptr(), _args.cstr(doc, "doc")))
 
-    def set_ir_version(self, version):
+    def set_ir_version(self, version: int) -> None:
         """Set ir_version (an int)."""
         _check(lib.onnxslim_model_set_ir_version(self._ptr(), _args.int64(version, "version")))
 
-    def set_opset(self, domain, version):
+    def set_opset(self, domain: str, version: int) -> None:
         """Set the opset version imported for `domain` ("" or "ai.onnx": the default
         ONNX domain), adding the import if there is none."""
         _check(lib.onnxslim_model_set_opset(self._ptr(), _args.cstr(domain, "domain"),
                                             _args.int64(version, "version")))
 
-    def remove_opset(self, domain):
+    def remove_opset(self, domain: str) -> None:
         """Remove the opset import of `domain` (:class:`NotFound` if there is none)."""
         _check(lib.onnxslim_model_remove_opset(self._ptr(), _args.cstr(domain, "domain")))
 
-    def set_metadata(self, key, value):
+    def set_metadata(self, key: str, value: str) -> None:
         """Set metadata_props[key] = value (both str), adding the key if needed."""
         _check(lib.onnxslim_model_set_metadata(self._ptr(), _args.cstr(key, "key"),
                                                _args.cstr(value, "value")))
 
-    def remove_metadata(self, key):
+    def remove_metadata(self, key: str) -> None:
         """Remove metadata key `key` (:class:`NotFound` if there is none)."""
         _check(lib.onnxslim_model_remove_metadata(self._ptr(), _args.cstr(key, "key")))
 
-    def unique_name(self, base):
+    def unique_name(self, base: str) -> str:
         """A name used nowhere in the model (nodes, values, tensors, graphs, functions,
         subgraphs included) and not returned before: `base` if free, else base_N."""
         out = ctypes.c_char_p()
@@ -344,8 +428,10 @@ class Model:
                                               ctypes.byref(out)))
         return _str(out.value)
 
-    def insert_after(self, value, op_type, domain="", consumers=None, fresh_name=None,
-                     graph=None):
+    def insert_after(self, value: str, op_type: str, domain: str = "",
+                     consumers: Union[None, Node, Sequence[Node]] = None,
+                     fresh_name: Optional[str] = None,
+                     graph: Optional[_graph.Graph] = None) -> Node:
         """Insert a node `op_type` with one input and one output on value `value`; returns it.
 
         The node reads `value` and its consumers (all of them, or the
@@ -356,44 +442,48 @@ class Model:
         unique; default: generated). ``graph``: a subgraph (default: the main
         graph). Add attributes with :meth:`Node.set_attribute`.
         """
-        from . import _insert
         return _insert.insert_after(self, value, op_type, domain, consumers, fresh_name, graph)
 
-    def insert_before(self, consumer, input_index, op_type, domain="", fresh_name=None):
+    def insert_before(self, consumer: Node, input_index: int, op_type: str, domain: str = "",
+                      fresh_name: Optional[str] = None) -> Node:
         """Insert a node `op_type` before input `input_index` of the :class:`Node` `consumer`:
         the node reads that value and the consumer reads the node's output. Returns the node."""
-        from . import _insert
         return _insert.insert_before(self, consumer, input_index, op_type, domain, fresh_name)
 
-    def insert_cast_after(self, value, to, consumers=None, fresh_name=None, graph=None):
+    def insert_cast_after(self, value: str, to: _args.DType,
+                          consumers: Union[None, Node, Sequence[Node]] = None,
+                          fresh_name: Optional[str] = None,
+                          graph: Optional[_graph.Graph] = None) -> Node:
         """:meth:`insert_after` of a Cast to data type `to` (a name such as "FLOAT", or a
         ``DTYPE_*`` value); the value info of the new edge, if any, gets type `to`."""
-        from . import _insert
         return _insert.insert_cast_after(self, value, to, consumers, fresh_name, graph)
 
-    def insert_cast_before(self, consumer, input_index, to, fresh_name=None):
+    def insert_cast_before(self, consumer: Node, input_index: int, to: _args.DType,
+                           fresh_name: Optional[str] = None) -> Node:
         """:meth:`insert_before` of a Cast to data type `to`."""
-        from . import _insert
         return _insert.insert_cast_before(self, consumer, input_index, to, fresh_name)
 
-    def toposort(self, graph=None, recursive=True):
+    def toposort(self, graph: Optional[_graph.Graph] = None, recursive: bool = True) -> None:
         """Sort the nodes topologically (stable: a sorted graph is unchanged); subgraphs too
         unless ``recursive=False``. ``graph``: a subgraph (default: the main graph). A cycle
         raises :class:`ModelError` naming a node on it, leaving the graph unchanged."""
-        from . import _cleanup
         _cleanup.toposort(self, graph, recursive)
 
-    def remove_unused(self, graph=None, recursive=True):
+    def remove_unused(self, graph: Optional[_graph.Graph] = None, recursive: bool = True) -> int:
         """Remove nodes whose outputs reach no graph output, then unread initializers, then
         value_info entries of values that are gone; returns how many items were removed.
         Graph inputs and outputs stay."""
-        from . import _cleanup
         return _cleanup.remove_unused(self, graph, recursive)
 
-    def convert(self, to=None, gather_to=None, select=(), exclude=(), min_size=0, policy=None,
-                rounding="nearest", saturate=False, flush_subnormals=False, stats=True,
-                progress=None, block_size=0, format="standard", scales=None,
-                allow_unpacked=False, asymmetric=False, clip_percentile=0, force=False):
+    def convert(self, to: Optional[_args.DType] = None, gather_to: Optional[_args.DType] = None,
+                select: Union[str, Sequence[str]] = (), exclude: Union[str, Sequence[str]] = (),
+                min_size: int = 0, policy: Union[None, str, int] = None,
+                rounding: str = "nearest", saturate: bool = False,
+                flush_subnormals: bool = False, stats: bool = True,
+                progress: Optional[ProgressCallback] = None, block_size: int = 0,
+                format: str = "standard", scales: Optional[_args.DType] = None,
+                allow_unpacked: bool = False, asymmetric: bool = False,
+                clip_percentile: float = 0, force: bool = False) -> ConvertReport:
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -439,29 +529,19 @@ class Model:
         ``QuantStats.saturated``. Each entry's ``quant`` then holds a
         :class:`QuantStats`.
         """
-        from . import _convert
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
                                 scales, allow_unpacked, asymmetric, clip_percentile, force)
 
-    # Assignable fields: reads as above, writes through the set_* methods.
-    ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)
-    doc_string = property(doc_string.fget, set_doc_string, doc=doc_string.__doc__)
-    producer_name = property(producer_name.fget, lambda self, v: self.set_producer(name=v),
-                             doc=producer_name.__doc__)
-    producer_version = property(producer_version.fget,
-                                lambda self, v: self.set_producer(version=v),
-                                doc=producer_version.__doc__)
 
-
-def check_code_name(code):
+def check_code_name(code: int) -> str:
     """The name of a ``CHECK_*`` code, e.g. ``"type_constraint"``
     (onnxslim_check_code_name()); InvalidArgument for a value that is no
     code."""
     return _str(_need(lib.onnxslim_check_code_name(code)))
 
 
-def check_code_is_warning(code):
+def check_code_is_warning(code: int) -> bool:
     """True when problems of ``CHECK_*`` kind ``code`` are warnings (the
     model is valid ONNX, but onnxruntime refuses it: CHECK_EXTERNAL_LOAD_INPUT),
     False for errors (onnxslim_check_code_is_warning()); InvalidArgument
@@ -469,7 +549,7 @@ def check_code_is_warning(code):
     return _check(lib.onnxslim_check_code_is_warning(code)) == 1
 
 
-def check_code_from_name(name):
+def check_code_from_name(name: Union[str, bytes]) -> int:
     """The ``CHECK_*`` code of a name (onnxslim_check_code_from_name());
     NotFound for an unknown name."""
     return _check(lib.onnxslim_check_code_from_name(name.encode() if isinstance(name, str) else name))

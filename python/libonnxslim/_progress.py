@@ -17,7 +17,17 @@ RuntimeError (the C rule: the function must not use the model the
 operation works on).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
 from ._lib import ProgressFn
+
+if TYPE_CHECKING:
+    from ._model import Model
+
+#: The ``progress=`` argument: called as progress(done, total); the result is ignored.
+ProgressCallback = Callable[[int, int], object]
 
 
 class Progress:
@@ -25,16 +35,16 @@ class Progress:
     (the ctypes callback lives as long as this object), make the C call, then
     :meth:`check` re-raises what the callable raised."""
 
-    def __init__(self, fn, model=None):
+    def __init__(self, fn: ProgressCallback, model: Optional[Model] = None) -> None:
         if not callable(fn):
             raise TypeError("progress must be callable(done, total), not %s" %
                             type(fn).__name__)
         self.fn = fn
         self.model = model
-        self.error = None
+        self.error: Optional[BaseException] = None
         self.c = ProgressFn(self._call)
 
-    def _call(self, done, total, payload):
+    def _call(self, done: int, total: int, payload: Optional[int]) -> int:
         if self.error is not None:
             return 1
         model = self.model
@@ -50,18 +60,18 @@ class Progress:
                 model._in_callback -= 1
         return 0
 
-    def attach(self, opts):
+    def attach(self, opts: Any) -> None:
         opts.progress = self.c
         opts.progress_payload = None
 
-    def check(self):
+    def check(self) -> None:
         """Re-raises the callable's exception, if it raised one."""
         if self.error is not None:
             e, self.error = self.error, None
             raise e
 
 
-def make(fn, model=None):
+def make(fn: Optional[ProgressCallback], model: Optional[Model] = None) -> Optional[Progress]:
     """A Progress for fn, or None for None; `model`: the model the call works
     on (busy while fn runs)."""
     return None if fn is None else Progress(fn, model)

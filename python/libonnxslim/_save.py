@@ -2,21 +2,27 @@
 # SPDX-License-Identifier: MIT
 """Saving (onnxslim/save.h): Model.save(), Model.merge(), Model.save_size() and the SaveReport."""
 
-import collections
+from __future__ import annotations
+
 import ctypes
 import os
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Union
 
 from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
 from ._errors import _check, _need, _path, _str
 from ._lib import SaveOptions, lib
 
-_PLACEMENTS = {_C["PLACEMENT_EXTERNAL"]: "external",
+if TYPE_CHECKING:
+    from ._model import Model, PathType
+    from ._progress import ProgressCallback
+
+_PLACEMENTS: Dict[int, str] = {_C["PLACEMENT_EXTERNAL"]: "external",
                _C["PLACEMENT_BELOW_THRESHOLD"]: "below_threshold",
                _C["PLACEMENT_SHAPE_INPUT"]: "shape_input",
                _C["PLACEMENT_NO_LAYOUT"]: "no_layout"}
 
-_LAYOUTS = {None: "LAYOUT_AS_LOADED", "one_file": "LAYOUT_ONE_FILE",
+_LAYOUTS: Dict[Union[None, bool, str], str] = {None: "LAYOUT_AS_LOADED", "one_file": "LAYOUT_ONE_FILE",
             "per_tensor": "LAYOUT_PER_TENSOR", False: "LAYOUT_INLINE", True: "LAYOUT_ONE_FILE"}
 
 # keyword -> SAVE_* flag
@@ -25,7 +31,7 @@ _FLAGS = (("no_fsync", "SAVE_NO_FSYNC"), ("allow_large", "SAVE_ALLOW_LARGE"),
           ("force_shape_inputs", "SAVE_FORCE_SHAPE_INPUTS"), ("keep_storage", "SAVE_KEEP_STORAGE"))
 
 
-class SaveEntry(collections.namedtuple("SaveEntry", "name placement location offset length")):
+class SaveEntry(NamedTuple):
     """Where a save put one tensor: its value ``name``; ``placement``, one of
     "external" (written to a data file), "below_threshold" (inline: smaller
     than the threshold, or an inline save), "shape_input" (inline: an input
@@ -33,43 +39,47 @@ class SaveEntry(collections.namedtuple("SaveEntry", "name placement location off
     unknown type); the data file ``location`` relative to the model's
     directory (None when inline), ``offset`` and ``length`` in it."""
 
-    __slots__ = ()
+    name: str
+    placement: Union[str, int]  # an int: a PLACEMENT_* value newer than this package
+    location: Optional[str]
+    offset: int
+    length: int
 
 
-class SaveReport(_base._Entries):
+class SaveReport(_base._Entries[SaveEntry]):
     """The report of :meth:`Model.save`: a sequence of :class:`SaveEntry` (none
     for a save with ``external_data=None``) and ``kernel_copied``."""
 
-    def __init__(self, entries, kernel_copied):
+    def __init__(self, entries: Iterable[SaveEntry], kernel_copied: int) -> None:
         self._entries = list(entries)
         self._kernel_copied = kernel_copied
 
     @property
-    def entries(self):
+    def entries(self) -> List[SaveEntry]:
         """The entries, a list of :class:`SaveEntry`."""
         return list(self._entries)
 
     @property
-    def kernel_copied(self):
+    def kernel_copied(self) -> int:
         """Bytes the kernel copied (copy_file_range) during the save."""
         return self._kernel_copied
 
     @property
-    def locations(self):
+    def locations(self) -> List[str]:
         """The data files written, relative to the model's directory, in first-use order."""
-        seen = []
+        seen: List[str] = []
         for e in self._entries:
             if e.location is not None and e.location not in seen:
                 seen.append(e.location)
         return seen
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         moved = sum(1 for e in self._entries if e.placement == "external")
         return "<libonnxslim.SaveReport %d tensors, %d external>" % (len(self), moved)
 
 
-def _report(rep):
-    entries = []
+def _report(rep: Any) -> SaveReport:
+    entries: List[SaveEntry] = []
     for i in range(lib.onnxslim_save_report_count(rep)):
         name = _str(_need(lib.onnxslim_save_report_name(rep, i)))
         placement = _check(lib.onnxslim_save_report_placement(rep, i))
@@ -82,8 +92,10 @@ def _report(rep):
     return SaveReport(entries, lib.onnxslim_save_report_kernel_copied(rep))
 
 
-def save(model, path, external_data=None, threshold=None, align=None, location=None,
-         layout=None, flags=0, progress=None, **flag_kwargs):
+def save(model: Model, path: PathType, external_data: Union[None, bool, str] = None,
+         threshold: Optional[int] = None, align: Optional[int] = None,
+         location: Optional[str] = None, layout: Optional[int] = None, flags: int = 0,
+         progress: Optional[ProgressCallback] = None, **flag_kwargs: Any) -> SaveReport:
     """Model.save(); see there."""
     m = model._ptr()
     if not isinstance(path, (str, bytes, os.PathLike)):
@@ -126,14 +138,14 @@ def save(model, path, external_data=None, threshold=None, align=None, location=N
         except BaseException:
             lib.onnxslim_save_report_free(rep)  # NULL unless the last call raised
             raise
-    _check(rc)
+    _check(rc, os.fsdecode(path))
     try:
         return _report(rep)
     finally:
         lib.onnxslim_save_report_free(rep)
 
 
-def save_size(model):
+def save_size(model: Model) -> int:
     """Model.save_size(); see there."""
     size = ctypes.c_uint64()
     _check(lib.onnxslim_save_size(model._ptr(), ctypes.byref(size)))

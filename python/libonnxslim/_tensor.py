@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Tensors (initializers and attribute values) and their numpy views."""
 
+from __future__ import annotations
+
 import ctypes
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _args
 from ._base import _Borrowed, locked
@@ -10,14 +13,19 @@ from ._constants import CONSTANTS as _C
 from ._errors import TypeMismatch, Unsupported, _check, _need, _str
 from ._lib import lib
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    import numpy.typing as npt
+
 #: STORAGE_* value -> the name :attr:`Tensor.storage` returns.
-STORAGES = {_C["STORAGE_NONE"]: "none", _C["STORAGE_RAW"]: "raw",
+STORAGES: Dict[int, str] = {_C["STORAGE_NONE"]: "none", _C["STORAGE_RAW"]: "raw",
             _C["STORAGE_TYPED"]: "typed", _C["STORAGE_EXTERNAL"]: "external"}
 
 #: DTYPE_* value -> the numpy dtype of :meth:`Tensor.numpy` (little-endian, as
 #: stored). Types numpy lacks give their raw bits: BFLOAT16 as uint16, the
 #: FLOAT8 types as uint8.
-NUMPY_DTYPES = {
+NUMPY_DTYPES: Dict[int, str] = {
     _C["DTYPE_FLOAT"]: "<f4", _C["DTYPE_UINT8"]: "u1", _C["DTYPE_INT8"]: "i1",
     _C["DTYPE_UINT16"]: "<u2", _C["DTYPE_INT16"]: "<i2", _C["DTYPE_INT32"]: "<i4",
     _C["DTYPE_INT64"]: "<i8", _C["DTYPE_BOOL"]: "?", _C["DTYPE_FLOAT16"]: "<f2",
@@ -32,7 +40,7 @@ NUMPY_DTYPES = {
 PACKED_DTYPES = (_C["DTYPE_UINT4"], _C["DTYPE_INT4"], _C["DTYPE_FLOAT4E2M1"])
 
 
-def _numpy():
+def _numpy() -> ModuleType:
     try:
         import numpy
     except ImportError as exc:
@@ -50,22 +58,27 @@ class Tensor(_Borrowed):
     __slots__ = ()
 
     @property
-    def name(self):
-        """The tensor's name."""
+    def name(self) -> str:
+        """The tensor's name; settable (uses elsewhere keep the old name: see
+        Graph.rename_value)."""
         return _str(_need(lib.onnxslim_tensor_name(self._ptr())))
 
+    @name.setter
+    def name(self, value: str) -> None:
+        _check(lib.onnxslim_tensor_set_name(self._ptr(), _args.cstr(value)))
+
     @property
-    def dtype(self):
+    def dtype(self) -> str:
         """The data type's name, e.g. "FLOAT", "INT64" (onnxslim_dtype_name())."""
         return _str(lib.onnxslim_dtype_name(lib.onnxslim_tensor_dtype(self._ptr())))
 
     @property
-    def shape(self):
+    def shape(self) -> Tuple[int, ...]:
         """The dims, a tuple of int (() for a scalar)."""
         t = self._ptr()
         return tuple(lib.onnxslim_tensor_dim(t, i) for i in range(lib.onnxslim_tensor_rank(t)))
 
-    def tobytes(self):
+    def tobytes(self) -> bytes:
         """The data as packed little-endian bytes (a copy; raises for STRING tensors)."""
         t = self._ptr()
         data = ctypes.c_void_p()
@@ -73,26 +86,26 @@ class Tensor(_Borrowed):
         _check(lib.onnxslim_tensor_data(t, ctypes.byref(data), ctypes.byref(size)))
         if size.value == 0:
             return b""
-        return ctypes.string_at(data.value, size.value)
+        return ctypes.string_at(_need(data.value), size.value)
 
     @property
-    def elem_type(self):
+    def elem_type(self) -> int:
         """The data type as stored, a ``DTYPE_*`` int (0 when absent; values newer
         than the library are kept)."""
         return lib.onnxslim_tensor_dtype(self._ptr())
 
     @property
-    def doc_string(self):
+    def doc_string(self) -> str:
         """The tensor's doc string ("" when absent)."""
         return _str(_need(lib.onnxslim_tensor_doc_string(self._ptr())))
 
     @property
-    def size(self):
+    def size(self) -> int:
         """The number of elements (the product of :attr:`shape`; 1 for a scalar)."""
         return lib.onnxslim_tensor_element_count(self._ptr())
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         """The data's size in bytes as implied by shape and type (4-bit types
         rounded up to whole bytes); raises :class:`Unsupported` for STRING and
         unknown types."""
@@ -101,13 +114,13 @@ class Tensor(_Borrowed):
         return out.value
 
     @property
-    def storage(self):
+    def storage(self) -> str:
         """Where the data lives: "none", "raw" (raw_data), "typed" (float_data,
         int64_data, ...) or "external" (an external-data file)."""
         return STORAGES.get(lib.onnxslim_tensor_storage(self._ptr()), "none")
 
     @property
-    def strings(self):
+    def strings(self) -> List[bytes]:
         """The elements of a STRING tensor, a list of bytes (as stored); raises
         :class:`TypeMismatch` for other types."""
         t = self._ptr()
@@ -116,14 +129,15 @@ class Tensor(_Borrowed):
                                % (self.name, self.dtype))
         data = ctypes.c_char_p()
         size = ctypes.c_size_t()
-        out = []
+        out: List[bytes] = []
         for i in range(lib.onnxslim_tensor_string_count(t)):
             _check(lib.onnxslim_tensor_string(t, i, ctypes.byref(data), ctypes.byref(size)))
-            out.append(ctypes.string_at(ctypes.cast(data, ctypes.c_void_p).value, size.value)
+            out.append(ctypes.string_at(_need(ctypes.cast(data, ctypes.c_void_p).value),
+                                        size.value)
                        if size.value else b"")
         return out
 
-    def numpy(self):
+    def numpy(self) -> npt.NDArray[Any]:
         """The data as a read-only numpy array of :attr:`shape`, without a copy.
 
         The array is a view of the library's memory (the mapped model or
@@ -152,9 +166,11 @@ class Tensor(_Borrowed):
             arr[:] = strings
             arr = arr.reshape(shape)
             arr.flags.writeable = False
-            return arr
+            strs: npt.NDArray[Any] = arr
+            return strs
+        dims: Optional[Tuple[int, ...]] = shape
         if code in PACKED_DTYPES:
-            dtype, shape = "u1", None
+            dtype, dims = "u1", None
         elif code in NUMPY_DTYPES:
             dtype = NUMPY_DTYPES[code]
         else:
@@ -164,32 +180,39 @@ class Tensor(_Borrowed):
         size = ctypes.c_size_t()
         _check(lib.onnxslim_tensor_data(t, ctypes.byref(data), ctypes.byref(size)))
         if size.value == 0:
-            arr = np.empty(shape if shape is not None else (0,), dtype=dtype)
+            arr = np.empty(dims if dims is not None else (0,), dtype=dtype)
         else:
-            buf = (ctypes.c_char * size.value).from_address(data.value)
+            buf: Any = (ctypes.c_char * size.value).from_address(_need(data.value))
             buf._model = self._model  # the memory lives as long as the model
             self._model._views[id(buf)] = buf
             arr = np.frombuffer(memoryview(buf).toreadonly(), dtype=dtype)
-            if shape is not None:
-                arr = arr.reshape(shape)
+            if dims is not None:
+                arr = arr.reshape(dims)
         arr.flags.writeable = False
-        return arr
+        result: npt.NDArray[Any] = arr
+        return result
 
-    def __repr__(self):
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> npt.NDArray[Any]:
+        """numpy's array protocol: ``np.asarray(tensor)`` is :meth:`numpy` (a
+        read-only view of the library's memory), ``np.array(tensor)`` a
+        writable copy; ``dtype`` converts (a copy)."""
+        arr = self.numpy()
+        if dtype is not None and arr.dtype != _numpy().dtype(dtype):
+            if copy is False:
+                raise ValueError("tensor '%s': a %s array of %s data needs a copy (copy=False)"
+                                 % (self.name, _numpy().dtype(dtype), arr.dtype))
+            return arr.astype(dtype)
+        return arr.copy() if copy else arr
+
+    def __repr__(self) -> str:
         if self._model.closed:
             return "<libonnxslim.Tensor (closed)>"
         return "<libonnxslim.Tensor %r %s %s>" % (self.name, self.dtype, self.shape)
 
     # ---- edits ------------------------------------------------------------------
 
-    def _set_name(self, value):
-        _check(lib.onnxslim_tensor_set_name(self._ptr(), _args.cstr(value)))
-
-    name = property(name.fget, _set_name,
-                    doc="The tensor's name; settable (uses elsewhere keep the old name: "
-                        "see Graph.rename_value).")
-
-    def set_data(self, data, dtype=None, shape=None):
+    def set_data(self, data: Any, dtype: Optional[_args.DType] = None,
+                 shape: Optional[Sequence[int]] = None) -> None:
         """Replace the tensor's data type, shape and data (copied, stored as raw_data).
 
         ``data`` as for :meth:`Graph.add_initializer`: a numpy array (its

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Value infos (graph inputs, outputs, value_info) and their types."""
 
+from __future__ import annotations
+
 import ctypes
+from typing import List, Optional, Tuple, Union
 
 from ._base import _Borrowed, locked
 from ._constants import CONSTANTS as _C
@@ -32,23 +35,23 @@ class Type(_Borrowed):
     __slots__ = ()
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         """The kind: "tensor", "sequence", "map", "optional", "sparse_tensor" or "unknown"."""
         return KINDS.get(lib.onnxslim_type_kind(self._ptr()), "unknown")
 
     @property
-    def elem_type(self):
+    def elem_type(self) -> int:
         """The element type (a ``DTYPE_*`` int) of a tensor or sparse-tensor type,
         the key type of a map; 0 for other kinds or when absent."""
         return lib.onnxslim_type_elem_type(self._ptr())
 
     @property
-    def dtype(self):
+    def dtype(self) -> str:
         """The name of :attr:`elem_type`, e.g. "FLOAT" ("UNDEFINED" when absent)."""
         return _str(lib.onnxslim_dtype_name(self.elem_type))
 
     @property
-    def shape(self):
+    def shape(self) -> Optional[Tuple[Union[int, str, None], ...]]:
         """The shape of a tensor or sparse-tensor type: a tuple with one entry per
         dim, an int for a fixed size, a str for a symbolic one ("batch"), None
         for an unknown one; None when the type has no shape (rank unknown)."""
@@ -57,7 +60,7 @@ class Type(_Borrowed):
             return None
         value = ctypes.c_int64()
         param = ctypes.c_char_p()
-        dims = []
+        dims: List[Union[int, str, None]] = []
         for i in range(lib.onnxslim_type_rank(t)):
             kind = _check(lib.onnxslim_type_dim(t, i, ctypes.byref(value), ctypes.byref(param)))
             if kind == _C["DIM_VALUE"]:
@@ -69,18 +72,18 @@ class Type(_Borrowed):
         return tuple(dims)
 
     @property
-    def denotation(self):
+    def denotation(self) -> str:
         """The type's denotation ("" when absent)."""
         return _str(_need(lib.onnxslim_type_denotation(self._ptr())))
 
     @property
-    def inner(self):
+    def inner(self) -> Optional[Type]:
         """The element type of a sequence or optional, the value type of a map
         (a :class:`Type`); None for other kinds or when absent."""
         ptr = _opt(lib.onnxslim_type_inner, self._ptr())
         return None if ptr is None else Type(self._model, ptr)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._model.closed:
             return "<libonnxslim.Type (closed)>"
         kind = self.kind
@@ -99,22 +102,22 @@ class ValueInfo(_Borrowed):
     __slots__ = ()
 
     @property
-    def name(self):
+    def name(self) -> str:
         """The value's name."""
         return _str(_need(lib.onnxslim_value_info_name(self._ptr())))
 
     @property
-    def doc_string(self):
+    def doc_string(self) -> str:
         """The doc string ("" when absent)."""
         return _str(_need(lib.onnxslim_value_info_doc_string(self._ptr())))
 
     @property
-    def type(self):
+    def type(self) -> Optional[Type]:
         """The value's :class:`Type`, None when it has none."""
         ptr = _opt(lib.onnxslim_value_info_type, self._ptr())
         return None if ptr is None else Type(self._model, ptr)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._model.closed:
             return "<libonnxslim.ValueInfo (closed)>"
         return "<libonnxslim.ValueInfo %r %r>" % (self.name, self.type)

@@ -62,6 +62,42 @@ class TestViews(unittest.TestCase):
         self.assertTrue(np.shares_memory(view, self.tensor.numpy()))
         self.assertFalse(view.flags.owndata)
 
+    def test_array_protocol_gives_the_view(self):
+        # np.asarray(tensor) is the data (it was a 0-d object array holding
+        # the Tensor before __array__), zero-copy and read-only as numpy()
+        ref = {t.name: numpy_helper.to_array(t)
+               for t in onnx.load(BERT).graph.initializer}[self.tensor.name]
+        a = np.asarray(self.tensor)
+        self.assertEqual((a.dtype, a.shape), (ref.dtype, self.tensor.shape))
+        np.testing.assert_array_equal(a, ref)
+        self.assertEqual(a.__array_interface__["data"][0], data_pointer(self.tensor))
+        self.assertFalse(a.flags.writeable)
+        # np.array copies: writable, not pinning the model
+        b = np.array(self.tensor)
+        self.assertTrue(b.flags.writeable)
+        self.assertFalse(np.shares_memory(a, b))
+        np.testing.assert_array_equal(a, b)
+        # a dtype converts
+        d = np.asarray(self.tensor, dtype=np.float64)
+        self.assertEqual(d.dtype, np.float64)
+        np.testing.assert_array_equal(d, ref.astype(np.float64))
+        # numpy functions take tensors directly
+        self.assertEqual(float(np.sum(self.tensor)), float(ref.sum()))
+        del a
+        self.model.close()  # only the asarray view pinned it
+        self.assertTrue(self.model.closed)
+        np.testing.assert_array_equal(b, ref)
+
+    def test_buffer_error_says_what_to_do(self):
+        view = np.asarray(self.tensor)
+        with self.assertRaises(BufferError) as cm:
+            self.model.close()
+        msg = str(cm.exception)
+        self.assertIn("np.array(", msg)
+        self.assertIn("del", msg)
+        self.assertIn("1 numpy view", msg)
+        del view
+
     def test_read_only(self):
         view = self.tensor.numpy()
         self.assertFalse(view.flags.writeable)
@@ -160,6 +196,12 @@ class TestDtypes(unittest.TestCase):
             self.assertFalse(st.flags.writeable)
             del s
         self.assertTrue(m.closed)  # empty and string arrays do not pin the model
+
+    def test_array_protocol_strings_and_closed(self):
+        with model_with([helper.make_tensor("str", T.STRING, [2], [b"a", b"bc"])]) as m:
+            t = m.graph.initializers[0]
+            self.assertEqual(np.asarray(t).tolist(), [b"a", b"bc"])
+        self.assertRaises(libonnxslim.InvalidArgument, np.asarray, t)
 
     def test_unknown_dtype_raises(self):
         with model_with([raw_tensor("x", 99, [1], b"\x00")]) as m:
