@@ -115,6 +115,11 @@ def edit_and_save(model: lo.Model, tmp: str) -> None:
         assert entry.bytes_after < entry.bytes_before and st.count > 0 and q is None
     kept: List[lo.KeptEntry] = report.kept
     assert isinstance(kept, list)
+    note: lo.ConvertNote
+    for note in report.notes:
+        assert note.code in (lo.CONVERT_NOTE_FOLD_BACK, lo.CONVERT_NOTE_STORAGE_ONLY_READ,
+                             lo.CONVERT_NOTE_STORAGE_ONLY_GATHER)
+        assert note.code <= lo.CONVERT_NOTE_CODE_MAX and note.code_name and note.bytes > 0
 
     path = os.path.join(tmp, "typed.onnx")
     saved: lo.SaveReport = model.save(path, external_data="one_file", threshold=0,
