@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Throughput of the dtype-conversion kernels beside memcpy of the same
  * number of bytes, for every kernel path this CPU has (scalar reference,
- * AVX2, AVX-512; lib/passes/convert_simd.h), measured in one run (best of
+ * AVX2, AVX-512; lib/kernels/convert_simd.h), measured in one run (best of
  * several repetitions, memcpy, conversion and conversion with statistics
  * interleaved in each).
  *
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "passes/convert_kernels.h"
-#include "passes/convert_simd.h"
+#include "kernels/convert_kernels.h"
+#include "kernels/convert_simd.h"
 
 static double now(void) {
   struct timespec ts;

@@ -242,6 +242,21 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
   return 0;
 }
 
+void onnxslim__tensor_set_extref(osl_msg *t, const void *ref) {
+  ((osl_tcache *)t->cache)->extref = ref;
+}
+
+const void *onnxslim__tensor_extref(const osl_msg *t) {
+  return t->cache ? ((const osl_tcache *)t->cache)->extref : NULL;
+}
+
+/* A TensorProto whose bytes are in external data now (its data_location;
+ * onnxslim_tensor_storage()'s first case, read here below tensor.c). */
+static int stored_external(const osl_msg *t) {
+  return onnxslim__msg_int(t, onnx_TensorProto_data_location_tag, 0) ==
+         onnx_TensorProto_DataLocation_EXTERNAL;
+}
+
 typedef struct {
   int basefd;       /* the base directory, -1 when none was given */
   const char *last; /* the location resolved last, and its file */
@@ -359,8 +374,7 @@ int onnxslim__external_data(osl_msg *t, const uint8_t **data, size_t *size) {
 
 /* First tensor under msg stored in external data now, and how many there are. */
 static void first_external(osl_msg *msg, osl_msg **first, size_t *count) {
-  if (msg->def == &osl_def_onnx_TensorProto &&
-      onnxslim_tensor_storage((onnxslim_tensor *)msg) == ONNXSLIM_STORAGE_EXTERNAL) {
+  if (msg->def == &osl_def_onnx_TensorProto && stored_external(msg)) {
     if (!*first) *first = msg;
     ++*count;
   }
@@ -387,8 +401,7 @@ typedef struct {
 } osl_refcheck;
 
 static int refs_current(const onnxslim_model *m, osl_msg *msg, osl_refcheck *c) {
-  if (msg->def == &osl_def_onnx_TensorProto &&
-      onnxslim_tensor_storage((onnxslim_tensor *)msg) == ONNXSLIM_STORAGE_EXTERNAL) {
+  if (msg->def == &osl_def_onnx_TensorProto && stored_external(msg)) {
     const char *loc = onnxslim__external_entry(msg, "location");
     const osl_extref *ref = onnxslim__tensor_extref(msg);
     int found = 0;

@@ -80,7 +80,18 @@ int onnxslim__external_locations(osl_msg *msg, int (*fn)(void *ctx, const char *
 int onnxslim__external_load(onnxslim_model *model);
 /* Frees what external_load set up. */
 void onnxslim__external_free(onnxslim_model *model);
-/* The resolved external reference of a tensor (tensor.c keeps it). */
+/* What a tensor's handle caches (msg->cache of a TensorProto, set up by
+ * tensor.c's validation at load): its element count, its bytes once read,
+ * and its resolved external reference (extdata.c's). */
+typedef struct {
+  int64_t count; /* element count */
+  const void *data;
+  size_t size;
+  int have_data;
+  const void *extref; /* resolved external data (extdata.c) */
+} osl_tcache;
+/* The resolved external reference of a tensor (extdata.c; kept in its
+ * osl_tcache). */
 void onnxslim__tensor_set_extref(osl_msg *tensor, const void *ref);
 const void *onnxslim__tensor_extref(const osl_msg *tensor);
 /* 0 when every tensor stored externally now would still resolve from the

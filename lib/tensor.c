@@ -34,22 +34,6 @@ unsigned int onnxslim_dtype_bits(int32_t dtype) {
 
 /* ---- validation at load -------------------------------------------------- */
 
-typedef struct {
-  int64_t count; /* element count */
-  const void *data;
-  size_t size;
-  int have_data;
-  const void *extref; /* resolved external data (extdata.c) */
-} osl_tcache;
-
-void onnxslim__tensor_set_extref(osl_msg *t, const void *ref) {
-  ((osl_tcache *)t->cache)->extref = ref;
-}
-
-const void *onnxslim__tensor_extref(const osl_msg *t) {
-  return t->cache ? ((const osl_tcache *)t->cache)->extref : NULL;
-}
-
 static int dims_count(const osl_msg *t, uint32_t dims_tag, int64_t *count, const char *where);
 
 int onnxslim__tensor_copied(osl_msg *copy, const osl_msg *src) {

@@ -3,7 +3,12 @@
 # SPDX-License-Identifier: MIT
 """The layers of lib/ call (and include) one way only.
 
-    base (lib/base/, lib/opschema/)  <-  wire (lib/wire/)  <-  handles (lib/*.c)  <-  passes (lib/passes/)
+    base (lib/base/, lib/opschema/)  <-  kernels (lib/kernels/)  <-  wire (lib/wire/)
+        <-  handles (lib/*.c)  <-  passes (lib/passes/)
+
+The kernels (the conversion loops, scalar and SIMD, and their dispatch) use
+nothing but the base tier: they convert arrays of numbers and know nothing
+of models.
 
 A file may call functions and include headers of its own tier and of the
 tiers below it, never of a tier above. The calls are read from the objects
@@ -20,11 +25,11 @@ import subprocess
 import sys
 from checks import finish, report
 
-TIERS = ["base", "wire", "handles", "passes"]
+TIERS = ["base", "kernels", "wire", "handles", "passes"]
 # lib/opschema/ (operator schema tables and their lookup) calls nothing: base tier
-FOLDER_TIER = {"base": 0, "opschema": 0, "wire": 1, "": 2, "passes": 3}
+FOLDER_TIER = {"base": 0, "opschema": 0, "kernels": 1, "wire": 2, "": 3, "passes": 4}
 # headers that are not in lib/: the generated nanopb schema belongs to the wire tier
-OTHER_HEADERS = {"onnx.pb.h": 1}
+OTHER_HEADERS = {"onnx.pb.h": 2}
 
 root = pathlib.Path(__file__).resolve().parent.parent
 build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")

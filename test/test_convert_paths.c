@@ -1,6 +1,6 @@
 /* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
-/* The SIMD paths of the conversion kernels (lib/passes/convert_simd.c)
+/* The SIMD paths of the conversion kernels (lib/kernels/convert_simd.c)
  * against the scalar reference: for every path this CPU can run, every
  * kernel and every flag combination, with and without stats, the same bytes
  * and the same stats as the scalar reference, on every 16-bit input, random
@@ -21,8 +21,8 @@
 
 #include <onnxslim.h>
 
-#include "passes/convert_kernels.h"
-#include "passes/convert_simd.h"
+#include "kernels/convert_kernels.h"
+#include "kernels/convert_simd.h"
 #include "t.h"
 
 #define TRUNC ONNXSLIM_CONVERT_TRUNCATE

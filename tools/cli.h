@@ -20,6 +20,7 @@
 #include <onnxslim.h>
 
 #include "json.h"
+#include "process.h"
 #include "progress.h"
 #include "strbuf.h"
 #include "table.h"
@@ -29,19 +30,8 @@
 /* Indent of the lines under a heading. */
 #define INDENT "    "
 
-extern const char *progname;
-
-/* ---- allocation: these print "out of memory" and exit on failure ------- */
-
-void *xrealloc(void *p, size_t n);
-void *xmalloc(size_t n);
-void *xmalloc_array(size_t count, size_t size);
-char *xstrdup(const char *s);
-
 /* ---- sizes --------------------------------------------------------------- */
 
-/* "37.5 KiB" etc. for n >= 1024, else "" (callers print bytes anyway). */
-void human_size(char *buf, size_t bufsize, uint64_t n);
 /* "N bytes" or "N bytes (1.2 MiB)" */
 void sb_byte_count(strbuf *sb, uint64_t n);
 
@@ -111,8 +101,11 @@ typedef struct command {
 /* The command being run (for usage errors), NULL before one is chosen. */
 extern const command *current_command;
 
-/* `libonnxslim COMMAND --help` (main.c) */
+/* `libonnxslim COMMAND --help` (usage.c) */
 void print_command_usage(FILE *f, const command *cmd);
+/* `libonnxslim --help`: the program's usage with the commands listed, a
+ * NULL-terminated array (usage.c). */
+void print_usage(FILE *f, const command *const *commands);
 
 /* Prints "libonnxslim: MESSAGE", the usage line of the current command (or of
  * the program) and where to find more; returns EXIT_USAGE. */

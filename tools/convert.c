@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "convert.h"
 #include "interrupt.h"
+#include "report.h"
 
 void convert_settings_init(convert_settings *cs) {
   memset(cs, 0, sizeof *cs);

@@ -2,8 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim (the command) - what `convert`, `split` and `merge` share: their
- * settings, the options they have in common, the work (convert.c) and the
- * reports (report.c).
+ * settings, the options they have in common and the work (convert.c); the
+ * reports it prints are report.h's.
  */
 #ifndef ONNXSLIM_TOOLS_CONVERT_H
 #define ONNXSLIM_TOOLS_CONVERT_H
@@ -132,29 +132,5 @@ int convert_settings_check(const command *cmd, convert_settings *cs, const char 
  * Returns the exit status.
  */
 int convert_model(const char *in, const char *out, const convert_settings *cs);
-
-/* ---- reports (report.c) ---------------------------------------------------- */
-
-static inline uint64_t add_sat(uint64_t a, uint64_t b) {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* The conversion report as an aligned table with a totals row, on stdout. */
-int print_convert_report(const onnxslim_convert_report *rep);
-/*
- * What an external-data save did. With verbose (--report), on stdout: where
- * the tensors went and each tensor kept inline for being a shape input.
- * Otherwise one line on stderr when shape inputs were kept inline (not
- * with --quiet).
- */
-int print_external_report(const onnxslim_save_report *rep, int mode, int verbose);
-/* Lists the files just written: OUT, its data files, the single file. */
-void print_files(const char *out, const onnxslim_save_report *rep, const char *also_single);
-/* --json: everything --report prints, as one JSON document on stdout
- * (libonnxslim.convert/1). converted 0: no conversion asked for; crep NULL
- * then or when it found nothing to convert; erep NULL: a plain save. */
-int print_json_report(const char *command, const char *in, const char *out,
-                      const onnxslim_convert_report *crep, int converted,
-                      const onnxslim_save_report *erep, int mode, const char *also_single);
 
 #endif

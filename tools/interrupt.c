@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "process.h"
 #include "interrupt.h"
 
 static volatile sig_atomic_t caught;

@@ -10,7 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "process.h"
+#include "strbuf.h"
 #include "interrupt.h"
 #include "progress.h"
 

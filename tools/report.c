@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "convert.h"
+#include "report.h"
 
 /* The conversion report as an aligned table with a totals row, on stdout. */
 /* The quantized entries of a conversion report (none: nothing printed):

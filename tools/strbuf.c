@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "process.h"
+#include "strbuf.h"
 
 void sb_reserve(strbuf *sb, size_t extra) {
   if (sb->len + extra + 1 > sb->cap) {

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "process.h"
+#include "strbuf.h"
+#include "table.h"
 
 /* Width on a terminal, counting one column per UTF-8 code point. */
 static size_t display_width(const char *s) {

@@ -20,7 +20,7 @@
 
 #include "onnx.pb.h"
 
-#include "convert_kernels.h"
+#include "kernels/convert_kernels.h"
 #include "convert_quant.h"
 #include "passes/passes.h"
 

@@ -36,7 +36,7 @@
  * show (the cast raises overflow for 1e300, integers do not).
  *
  * Paths: the kernels have a scalar reference and SIMD paths chosen at run
- * time (lib/passes/convert_simd.h). Every check above runs for every path
+ * time (lib/kernels/convert_simd.h). Every check above runs for every path
  * this CPU has, on the same references (computed once per block): this
  * program calls each path's kernels directly, with the same rule as the
  * dispatcher (the scalar code in a non-default environment), so it is
@@ -58,7 +58,7 @@
 
 #include <onnxslim.h>
 
-#include "passes/convert_simd.h"
+#include "kernels/convert_simd.h"
 
 /* ---- the kernels of one dispatch path ------------------------------------------ */
 

@@ -12,7 +12,7 @@
 
 #include "convert_kernels.h"
 #include "convert_simd.h"
-#include "passes/passes.h"
+#include "base/base.h"
 
 #define F_TRUNC ONNXSLIM_CONVERT_TRUNCATE
 #define F_SAT ONNXSLIM_CONVERT_SATURATE
