@@ -22,7 +22,8 @@ from checks import finish, report
 
 TIERS = ["base", "wire", "handles", "passes"]
 # lib/opschema/ (operator schema tables and their lookup) calls nothing: base tier
-FOLDER_TIER = {"base": 0, "opschema": 0, "wire": 1, "": 2, "passes": 3}
+# lib/diff/ (the model diff, a job built on the handles like the passes): passes tier
+FOLDER_TIER = {"base": 0, "opschema": 0, "wire": 1, "": 2, "passes": 3, "diff": 3}
 # headers that are not in lib/: the generated nanopb schema belongs to the wire tier
 OTHER_HEADERS = {"onnx.pb.h": 1}
 

@@ -90,6 +90,28 @@ class QuantStats(Structure):
     ]
 
 
+class DiffOptions(Structure):
+    """onnxslim_diff_options (diff.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("flags", c_uint),
+    ]
+
+
+class DiffNumbers(Structure):
+    """onnxslim_diff_numbers (diff.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("elements", c_uint64),
+        ("differing", c_uint64),
+        ("nan_mismatches", c_uint64),
+        ("max_abs_diff", c_double),
+        ("dequantized", c_int),
+    ]
+
+
 class LoadOptions(Structure):
     """onnxslim_load_options (model.h)."""
 
@@ -169,6 +191,25 @@ FUNCTIONS = {
     "onnxslim_convert_report_kept_from": (c_int32, [H, c_size_t]),
     "onnxslim_convert_report_kept_add_stats": (c_int, [H, c_size_t, P(ConvertStats)]),
     "onnxslim_convert_report_free": (None, [H]),
+    # diff.h
+    "onnxslim_diff_options_init": (c_int, [P(DiffOptions), c_uint]),
+    "onnxslim_diff": (c_int, [P(H), H, H, P(DiffOptions)]),
+    "onnxslim_diff_report_count": (c_size_t, [H]),
+    "onnxslim_diff_report_fingerprint": (c_char_p, [H, c_int]),
+    "onnxslim_diff_report_kind": (c_int, [H, c_size_t]),
+    "onnxslim_diff_report_aspect": (c_int, [H, c_size_t]),
+    "onnxslim_diff_report_graph": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_name": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_label": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_attribute": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_value": (c_char_p, [H, c_size_t, c_int]),
+    "onnxslim_diff_report_text": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_digest": (c_char_p, [H, c_size_t, c_int]),
+    "onnxslim_diff_report_node_index": (c_int64, [H, c_size_t, c_int]),
+    "onnxslim_diff_report_numbers": (c_int, [H, c_size_t, P(DiffNumbers)]),
+    "onnxslim_diff_kind_name": (c_char_p, [c_int]),
+    "onnxslim_diff_aspect_name": (c_char_p, [c_int]),
+    "onnxslim_diff_report_free": (None, [H]),
     # error.h
     "onnxslim_strerror": (c_char_p, [c_int]),
     "onnxslim_error_last": (c_char_p, []),
