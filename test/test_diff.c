@@ -206,6 +206,50 @@ TEST(max_memory) {
   onnxslim_model_free(b);
 }
 
+/* A float model against its INT8 conversion (one scale per row of the
+ * tables, per column of the MatMul weights): each quantized weight is
+ * compared by its dequantized values, within half of its largest scale
+ * (symmetric rounding), not by its codes (up to 127 away). */
+TEST(quantized_weights) {
+  onnxslim_model *a = load(), *b = load();
+  onnxslim_convert_options co;
+  onnxslim_convert_report *cr = NULL;
+  onnxslim_diff_report *r = NULL;
+  size_t i, quantized = 0;
+  REQUIRE(a && b);
+  REQUIRE(onnxslim_convert_options_init(&co, ONNXSLIM_CONVERT_OPTIONS_VERSION) == 0);
+  co.to = ONNXSLIM_DTYPE_INT8;
+  REQUIRE(onnxslim_convert_model(&cr, b, &co) == 0);
+  onnxslim_convert_report_free(cr);
+  CHECK_OK(onnxslim_diff(&r, a, b, NULL));
+  for (i = 0; i < onnxslim_diff_report_count(r); i++) {
+    onnxslim_diff_numbers num = ONNXSLIM_DIFF_NUMBERS_INIT;
+    const onnxslim_tensor *s;
+    char scale[256];
+    float smax = 0, v[256];
+    size_t k, ns;
+    if (onnxslim_diff_report_aspect(r, i) != ONNXSLIM_DIFF_DTYPE) continue;
+    quantized++;
+    CHECK_STR(onnxslim_diff_report_value(r, i, ONNXSLIM_DIFF_B), "INT8");
+    CHECK_OK(onnxslim_diff_report_numbers(r, i, &num));
+    CHECK(num.dequantized == ONNXSLIM_DIFF_DEQUANT_DEQUANTIZE_LINEAR ||
+          num.dequantized == ONNXSLIM_DIFF_DEQUANT_CAST_MUL);
+    CHECK(strstr(onnxslim_diff_report_text(r, i), "(B dequantized as ") != NULL);
+    snprintf(scale, sizeof scale, "%s_scale", onnxslim_diff_report_name(r, i));
+    s = onnxslim_graph_find_initializer(onnxslim_model_graph(b), scale);
+    REQUIRE(s && onnxslim_tensor_dtype(s) == ONNXSLIM_DTYPE_FLOAT);
+    ns = (size_t)onnxslim_tensor_element_count(s);
+    REQUIRE(ns <= 256 && onnxslim_tensor_read(s, 0, v, ns * sizeof *v) == 0);
+    for (k = 0; k < ns; k++) smax = fabsf(v[k]) > smax ? fabsf(v[k]) : smax;
+    CHECK(num.max_abs_diff > 0 && num.max_abs_diff <= smax / 2 * (1 + 1e-6));
+    CHECK(num.differing > 0 && num.differing <= num.elements);
+  }
+  CHECK(quantized == 10);
+  onnxslim_diff_report_free(r);
+  onnxslim_model_free(a);
+  onnxslim_model_free(b);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(equal_models);
@@ -213,5 +257,6 @@ int main(int argc, char **argv) {
   RUN(node_only_in_b);
   RUN(refusals);
   RUN(max_memory);
+  RUN(quantized_weights);
   return t_done();
 }

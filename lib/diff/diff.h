@@ -163,6 +163,8 @@ typedef struct osl_dequant {
    * per tensor: block = axis_len, outer = inner = 1 with one scale */
   uint64_t outer, axis_len, inner, block;
   int per_tensor;
+  int per_axis;     /* one scale per index x of the axis */
+  int zero_row_pad; /* 4-bit zero points packed per row of blocks: ceil(blocks / 2) bytes a row */
   /* MatMulNBits: A's [K, N] against B's [N, K/block, blob] */
   int transposed;
   uint64_t k, n;
