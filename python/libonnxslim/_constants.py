@@ -147,6 +147,46 @@ CONSTANTS = {
     "POLICY_CAST_AFTER_GATHER": 1,
     "POLICY_CAST_BEFORE": 2,
     "POLICY_STORAGE_ONLY": 3,
+    # diff.h: kinds, aspects, dequantization forms, sides, options, numbers
+    "DIFF_KIND_MODEL": 1,
+    "DIFF_KIND_OPSET": 2,
+    "DIFF_KIND_METADATA": 3,
+    "DIFF_KIND_FUNCTION": 4,
+    "DIFF_KIND_GRAPH": 5,
+    "DIFF_KIND_INPUT": 6,
+    "DIFF_KIND_OUTPUT": 7,
+    "DIFF_KIND_VALUE_INFO": 8,
+    "DIFF_KIND_INITIALIZER": 9,
+    "DIFF_KIND_SPARSE_INITIALIZER": 10,
+    "DIFF_KIND_NODE": 11,
+    "DIFF_PRESENCE": 1,
+    "DIFF_VALUE": 2,
+    "DIFF_VERSION": 3,
+    "DIFF_NAME": 4,
+    "DIFF_TYPE": 5,
+    "DIFF_ORDER": 6,
+    "DIFF_INPUTS": 7,
+    "DIFF_OUTPUTS": 8,
+    "DIFF_ATTRIBUTES": 9,
+    "DIFF_OP_TYPE": 10,
+    "DIFF_DTYPE": 11,
+    "DIFF_SHAPE": 12,
+    "DIFF_CONTENTS": 13,
+    "DIFF_STORAGE": 14,
+    "DIFF_INDICES": 15,
+    "DIFF_OTHER": 16,
+    "DIFF_DEQUANT_NONE": 0,
+    "DIFF_DEQUANT_DEQUANTIZE_LINEAR": 1,
+    "DIFF_DEQUANT_CAST_MUL": 2,
+    "DIFF_DEQUANT_GATHER_BLOCK_QUANTIZED": 3,
+    "DIFF_DEQUANT_MATMUL_NBITS": 4,
+    "DIFF_KIND_MAX": 11,
+    "DIFF_ASPECT_MAX": 16,
+    "DIFF_A": 0,
+    "DIFF_B": 1,
+    "DIFF_COMPARE_STORAGE": 1,
+    "DIFF_OPTIONS_VERSION": 1,
+    "DIFF_NUMBERS_VERSION": 1,
     # cleanup.h
     "CLEANUP_RECURSIVE": 1,
 }
@@ -154,6 +194,7 @@ CONSTANTS = {
 #: Name prefixes whose every header constant must be in CONSTANTS (the test
 #: checks completeness for these families, not only the values).
 FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DIM_",
-            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_", "OVERFLOW_")
+            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_", "OVERFLOW_",
+            "DIFF_")
 
 globals().update(CONSTANTS)

@@ -27,8 +27,8 @@ would cut 64-bit handles).
 import ctypes
 import os
 
-from ._capi import (FUNCTIONS, CheckOptions, ConvertOptions, ConvertStats, LoadOptions,  # noqa: F401
-                    ProgressFn, QuantStats, SaveOptions)
+from ._capi import (FUNCTIONS, CheckOptions, ConvertOptions, ConvertStats, DiffNumbers,  # noqa: F401
+                    DiffOptions, LoadOptions, ProgressFn, QuantStats, SaveOptions)
 
 _SONAME = "libonnxslim.so.0"
 
