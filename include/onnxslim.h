@@ -23,5 +23,6 @@
 #include "onnxslim/check.h"
 #include "onnxslim/save.h"
 #include "onnxslim/fingerprint.h"
+#include "onnxslim/diff.h"
 
 #endif /* ONNXSLIM_H */

@@ -15,7 +15,7 @@
  *
  * Ownership and lifetime (the C library's rule, in C++ terms):
  *   - Model owns an onnxslim_model (freed by its destructor; move-only).
- *     CheckReport, ConvertReport and SaveReport own their C reports.
+ *     CheckReport, ConvertReport, SaveReport and DiffReport own their C reports.
  *   - Graph, Node, Attr, Tensor, ValueInfo, Type and Function are BORROWED
  *     views: a pointer-sized, copyable handle into a model. A view, and every
  *     std::string_view, span and bytes_view a view returns, is valid while
@@ -856,6 +856,9 @@ struct free_check_report {
 struct free_convert_report {
   void operator()(onnxslim_convert_report *r) const noexcept { onnxslim_convert_report_free(r); }
 };
+struct free_diff_report {
+  void operator()(onnxslim_diff_report *r) const noexcept { onnxslim_diff_report_free(r); }
+};
 struct free_save_report {
   void operator()(onnxslim_save_report *r) const noexcept { onnxslim_save_report_free(r); }
 };
@@ -898,6 +901,65 @@ class CheckReport {
     return p;
   }
   std::unique_ptr<onnxslim_check_report, detail::free_check_report> r_;
+};
+
+/** One difference found by Model::diff(). Strings live as long as the
+ * report; `attribute`, `a`, `b`, `digest_a`, `digest_b` are nullopt where
+ * the entry has none; `numbers` only for tensors compared by value. */
+struct DiffEntry {
+  int kind;   /**< an onnxslim_diff_kind (ONNXSLIM_DIFF_KIND_*) */
+  int aspect; /**< an onnxslim_diff_aspect (ONNXSLIM_DIFF_*) */
+  std::string_view graph, name, label, text;
+  std::optional<std::string_view> attribute, a, b, digest_a, digest_b;
+  int64_t index_a, index_b; /**< node positions, -1 where none */
+  std::optional<onnxslim_diff_numbers> numbers;
+};
+
+/** What Model::diff() found; owns the C report (move-only). */
+class DiffReport {
+ public:
+  explicit DiffReport(onnxslim_diff_report *owned) noexcept : r_(owned) {}
+  onnxslim_diff_report *get() const noexcept { return r_.get(); }
+  /** The models are equal (no entry). */
+  bool equal() const noexcept { return size() == 0; }
+  std::size_t size() const noexcept { return onnxslim_diff_report_count(r_.get()); }
+  bool empty() const noexcept { return size() == 0; }
+  range<const onnxslim_diff_report, DiffEntry> entries() const {
+    return {r_.get(), size(), &entry_at};
+  }
+  auto begin() const { return entries().begin(); }
+  auto end() const { return entries().end(); }
+  DiffEntry operator[](std::size_t i) const { return entries()[i]; }
+  /** The fingerprint of model A (ONNXSLIM_DIFF_A) or B. */
+  std::string_view fingerprint(int which) const {
+    return detail::str(onnxslim_diff_report_fingerprint(r_.get(), which));
+  }
+
+ private:
+  static std::optional<std::string_view> maybe(const char *s) {
+    if (!s) return std::nullopt;
+    return std::string_view(s);
+  }
+  static DiffEntry entry_at(const onnxslim_diff_report *r, std::size_t i) {
+    DiffEntry e{0, 0, {}, {}, {}, {}, {}, {}, {}, {}, {}, -1, -1, {}};
+    onnxslim_diff_numbers n = ONNXSLIM_DIFF_NUMBERS_INIT;
+    e.kind = detail::check(onnxslim_diff_report_kind(r, i));
+    e.aspect = detail::check(onnxslim_diff_report_aspect(r, i));
+    e.graph = detail::str(onnxslim_diff_report_graph(r, i));
+    e.name = detail::str(onnxslim_diff_report_name(r, i));
+    e.label = detail::str(onnxslim_diff_report_label(r, i));
+    e.text = detail::str(onnxslim_diff_report_text(r, i));
+    e.attribute = maybe(onnxslim_diff_report_attribute(r, i));
+    e.a = maybe(onnxslim_diff_report_value(r, i, ONNXSLIM_DIFF_A));
+    e.b = maybe(onnxslim_diff_report_value(r, i, ONNXSLIM_DIFF_B));
+    e.digest_a = maybe(onnxslim_diff_report_digest(r, i, ONNXSLIM_DIFF_A));
+    e.digest_b = maybe(onnxslim_diff_report_digest(r, i, ONNXSLIM_DIFF_B));
+    e.index_a = onnxslim_diff_report_node_index(r, i, ONNXSLIM_DIFF_A);
+    e.index_b = onnxslim_diff_report_node_index(r, i, ONNXSLIM_DIFF_B);
+    if (onnxslim_diff_report_numbers(r, i, &n) == ONNXSLIM_OK) e.numbers = n;
+    return e;
+  }
+  std::unique_ptr<onnxslim_diff_report, detail::free_diff_report> r_;
 };
 
 /** One converted tensor. */
@@ -1261,6 +1323,16 @@ class Model {
     buf.resize(written);
     return buf;
   }
+  /** onnxslim_diff(): what differs between this model (A) and `other` (B);
+   * `storage`: also where tensor bytes are stored. */
+  DiffReport diff(const Model &other, bool storage = false) const {
+    onnxslim_diff_options o = ONNXSLIM_DIFF_OPTIONS_INIT;
+    if (storage) o.flags |= ONNXSLIM_DIFF_COMPARE_STORAGE;
+    onnxslim_diff_report *r = nullptr;
+    detail::check(onnxslim_diff(&r, get(), other.get(), &o));
+    return DiffReport(r);
+  }
+
   /** onnxslim_fingerprint(): 32 hex digits, equal for every storage form. */
   std::string fingerprint() const {
     char out[ONNXSLIM_FINGERPRINT_SIZE];

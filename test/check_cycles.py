@@ -28,7 +28,7 @@ root = pathlib.Path(__file__).resolve().parent.parent
 build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
 if not build.is_absolute():
     build = root / build
-MODULES = ["lib/base", "lib/opschema", "lib/kernels", "lib/wire"]
+MODULES = ["lib/base", "lib/opschema", "lib/kernels", "lib/wire", "lib/diff"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

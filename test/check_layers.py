@@ -27,7 +27,8 @@ from checks import finish, report
 
 TIERS = ["base", "kernels", "wire", "handles", "passes"]
 # lib/opschema/ (operator schema tables and their lookup) calls nothing: base tier
-FOLDER_TIER = {"base": 0, "opschema": 0, "kernels": 1, "wire": 2, "": 3, "passes": 4}
+# lib/diff/ (the model diff, a job built on the handles like the passes): passes tier
+FOLDER_TIER = {"base": 0, "opschema": 0, "kernels": 1, "wire": 2, "": 3, "passes": 4, "diff": 4}
 # headers that are not in lib/: the generated nanopb schema belongs to the wire tier
 OTHER_HEADERS = {"onnx.pb.h": 2}
 

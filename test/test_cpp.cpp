@@ -461,6 +461,24 @@ void test_function() {
   CHECK(!f.nodes()[0].graph());  // a function body's node has no graph
 }
 
+void test_diff() {
+  onnxslim::Model a = onnxslim::Model::open(bert), b = onnxslim::Model::open(bert);
+  onnxslim::DiffReport same = a.diff(b);
+  CHECK(same.equal() && same.empty() && same.begin() == same.end());
+  CHECK(same.fingerprint(ONNXSLIM_DIFF_A) == a.fingerprint());
+  b.graph().add_node("Relu", {"logits"}, {"extra_out"}, "extra");
+  onnxslim::DiffReport r = a.diff(b, true);
+  CHECK(!r.equal() && r.size() == onnxslim_diff_report_count(r.get()));
+  bool found = false;
+  for (onnxslim::DiffEntry e : r)
+    if (e.kind == ONNXSLIM_DIFF_KIND_NODE && e.name == "extra") {
+      found = e.aspect == ONNXSLIM_DIFF_PRESENCE && !e.a && e.b && *e.b == "Relu" &&
+              e.index_a == -1 && e.index_b >= 0 && !e.numbers &&
+              e.text == "node 'extra': only in B (Relu)";
+    }
+  CHECK(found);
+}
+
 void test_check() {
   onnxslim::Model m = onnxslim::Model::open(bert);
   onnxslim::CheckReport clean = m.check();
@@ -810,6 +828,7 @@ const test_case tests[] = {
     {"subgraphs", test_subgraphs},
     {"function", test_function},
     {"check", test_check},
+    {"diff", test_diff},
     {"convert", test_convert},
     {"convert_notes", test_convert_notes},
     {"save_fingerprint", test_save_fingerprint},

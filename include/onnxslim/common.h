@@ -9,7 +9,8 @@
  *     onnxslim_model_from_buffer() (onnxslim_model_free()), onnxslim_check()
  *     (onnxslim_check_report_free()), onnxslim_convert_model() and
  *     onnxslim_convert_gather_tables() (onnxslim_convert_report_free()),
- *     onnxslim_save() (onnxslim_save_report_free()).
+ *     onnxslim_save() (onnxslim_save_report_free()), onnxslim_diff()
+ *     (onnxslim_diff_report_free()).
  *     On failure *out is set to NULL and there is nothing to free.
  *   - A TRAILING `**out` parameter, and every other pointer the library
  *     returns (graphs, nodes, attributes, tensors, value infos, types,

@@ -32,6 +32,7 @@ from ._errors import (  # noqa: F401
 from ._attr import Attribute
 from ._convert import (ConvertEntry, ConvertNote, ConvertReport, ConvertStats, KeptEntry,
                        QuantStats, convert_values)
+from ._diff import DiffEntry, DiffReport
 from ._function import Function
 from ._graph import Graph
 from ._lib import lib, library_path
@@ -52,7 +53,7 @@ __all__ += ["InvalidArgument", "OutOfMemory", "IoError", "ParseError", "LimitErr
             "NoSpace", "Canceled"]
 __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "KeptEntry",
             "ConvertNote", "QuantStats", "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name",
-            "check_code_is_warning"]
+            "check_code_is_warning", "DiffReport", "DiffEntry"]
 
 #: The version string of the loaded C library, e.g. "0.1.0".
 __version__: str = (lib.onnxslim_version_string() or b"").decode()

@@ -91,6 +91,28 @@ class QuantStats(Structure):
     ]
 
 
+class DiffOptions(Structure):
+    """onnxslim_diff_options (diff.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("flags", c_uint),
+    ]
+
+
+class DiffNumbers(Structure):
+    """onnxslim_diff_numbers (diff.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("elements", c_uint64),
+        ("differing", c_uint64),
+        ("nan_mismatches", c_uint64),
+        ("max_abs_diff", c_double),
+        ("dequantized", c_int),
+    ]
+
+
 class LoadOptions(Structure):
     """onnxslim_load_options (model.h)."""
 
@@ -179,6 +201,25 @@ FUNCTIONS = {
     "onnxslim_convert_report_note_message": (c_char_p, [H, c_size_t]),
     "onnxslim_convert_note_code_name": (c_char_p, [c_int]),
     "onnxslim_convert_report_free": (None, [H]),
+    # diff.h
+    "onnxslim_diff_options_init": (c_int, [P(DiffOptions), c_uint]),
+    "onnxslim_diff": (c_int, [P(H), H, H, P(DiffOptions)]),
+    "onnxslim_diff_report_count": (c_size_t, [H]),
+    "onnxslim_diff_report_fingerprint": (c_char_p, [H, c_int]),
+    "onnxslim_diff_report_kind": (c_int, [H, c_size_t]),
+    "onnxslim_diff_report_aspect": (c_int, [H, c_size_t]),
+    "onnxslim_diff_report_graph": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_name": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_label": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_attribute": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_value": (c_char_p, [H, c_size_t, c_int]),
+    "onnxslim_diff_report_text": (c_char_p, [H, c_size_t]),
+    "onnxslim_diff_report_digest": (c_char_p, [H, c_size_t, c_int]),
+    "onnxslim_diff_report_node_index": (c_int64, [H, c_size_t, c_int]),
+    "onnxslim_diff_report_numbers": (c_int, [H, c_size_t, P(DiffNumbers)]),
+    "onnxslim_diff_kind_name": (c_char_p, [c_int]),
+    "onnxslim_diff_aspect_name": (c_char_p, [c_int]),
+    "onnxslim_diff_report_free": (None, [H]),
     # error.h
     "onnxslim_strerror": (c_char_p, [c_int]),
     "onnxslim_error_last": (c_char_p, []),
@@ -532,6 +573,60 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_convert_report_free(self, *args: Any) -> None:
+            ...
+
+        def onnxslim_diff_options_init(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_diff(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_diff_report_count(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_diff_report_fingerprint(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_kind(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_diff_report_aspect(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_diff_report_graph(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_name(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_label(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_attribute(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_value(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_text(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_digest(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_node_index(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_diff_report_numbers(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_diff_kind_name(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_aspect_name(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_diff_report_free(self, *args: Any) -> None:
             ...
 
         def onnxslim_strerror(self, *args: Any) -> Optional[bytes]:

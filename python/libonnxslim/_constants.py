@@ -154,6 +154,46 @@ CONSTANTS: _typing.Dict[str, int] = {
     "CONVERT_NOTE_STORAGE_ONLY_READ": 2,
     "CONVERT_NOTE_STORAGE_ONLY_GATHER": 3,
     "CONVERT_NOTE_CODE_MAX": 3,
+    # diff.h: kinds, aspects, dequantization forms, sides, options, numbers
+    "DIFF_KIND_MODEL": 1,
+    "DIFF_KIND_OPSET": 2,
+    "DIFF_KIND_METADATA": 3,
+    "DIFF_KIND_FUNCTION": 4,
+    "DIFF_KIND_GRAPH": 5,
+    "DIFF_KIND_INPUT": 6,
+    "DIFF_KIND_OUTPUT": 7,
+    "DIFF_KIND_VALUE_INFO": 8,
+    "DIFF_KIND_INITIALIZER": 9,
+    "DIFF_KIND_SPARSE_INITIALIZER": 10,
+    "DIFF_KIND_NODE": 11,
+    "DIFF_PRESENCE": 1,
+    "DIFF_VALUE": 2,
+    "DIFF_VERSION": 3,
+    "DIFF_NAME": 4,
+    "DIFF_TYPE": 5,
+    "DIFF_ORDER": 6,
+    "DIFF_INPUTS": 7,
+    "DIFF_OUTPUTS": 8,
+    "DIFF_ATTRIBUTES": 9,
+    "DIFF_OP_TYPE": 10,
+    "DIFF_DTYPE": 11,
+    "DIFF_SHAPE": 12,
+    "DIFF_CONTENTS": 13,
+    "DIFF_STORAGE": 14,
+    "DIFF_INDICES": 15,
+    "DIFF_OTHER": 16,
+    "DIFF_DEQUANT_NONE": 0,
+    "DIFF_DEQUANT_DEQUANTIZE_LINEAR": 1,
+    "DIFF_DEQUANT_CAST_MUL": 2,
+    "DIFF_DEQUANT_GATHER_BLOCK_QUANTIZED": 3,
+    "DIFF_DEQUANT_MATMUL_NBITS": 4,
+    "DIFF_KIND_MAX": 11,
+    "DIFF_ASPECT_MAX": 16,
+    "DIFF_A": 0,
+    "DIFF_B": 1,
+    "DIFF_COMPARE_STORAGE": 1,
+    "DIFF_OPTIONS_VERSION": 1,
+    "DIFF_NUMBERS_VERSION": 1,
     # cleanup.h
     "CLEANUP_RECURSIVE": 1,
 }
@@ -161,7 +201,8 @@ CONSTANTS: _typing.Dict[str, int] = {
 #: Name prefixes whose every header constant must be in CONSTANTS (the test
 #: checks completeness for these families, not only the values).
 FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DIM_",
-            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_", "OVERFLOW_")
+            "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_", "OVERFLOW_",
+            "DIFF_")
 
 globals().update(CONSTANTS)
 
@@ -299,4 +340,43 @@ if _typing.TYPE_CHECKING:
     CONVERT_NOTE_STORAGE_ONLY_READ: int
     CONVERT_NOTE_STORAGE_ONLY_GATHER: int
     CONVERT_NOTE_CODE_MAX: int
+    DIFF_KIND_MODEL: int
+    DIFF_KIND_OPSET: int
+    DIFF_KIND_METADATA: int
+    DIFF_KIND_FUNCTION: int
+    DIFF_KIND_GRAPH: int
+    DIFF_KIND_INPUT: int
+    DIFF_KIND_OUTPUT: int
+    DIFF_KIND_VALUE_INFO: int
+    DIFF_KIND_INITIALIZER: int
+    DIFF_KIND_SPARSE_INITIALIZER: int
+    DIFF_KIND_NODE: int
+    DIFF_PRESENCE: int
+    DIFF_VALUE: int
+    DIFF_VERSION: int
+    DIFF_NAME: int
+    DIFF_TYPE: int
+    DIFF_ORDER: int
+    DIFF_INPUTS: int
+    DIFF_OUTPUTS: int
+    DIFF_ATTRIBUTES: int
+    DIFF_OP_TYPE: int
+    DIFF_DTYPE: int
+    DIFF_SHAPE: int
+    DIFF_CONTENTS: int
+    DIFF_STORAGE: int
+    DIFF_INDICES: int
+    DIFF_OTHER: int
+    DIFF_DEQUANT_NONE: int
+    DIFF_DEQUANT_DEQUANTIZE_LINEAR: int
+    DIFF_DEQUANT_CAST_MUL: int
+    DIFF_DEQUANT_GATHER_BLOCK_QUANTIZED: int
+    DIFF_DEQUANT_MATMUL_NBITS: int
+    DIFF_KIND_MAX: int
+    DIFF_ASPECT_MAX: int
+    DIFF_A: int
+    DIFF_B: int
+    DIFF_COMPARE_STORAGE: int
+    DIFF_OPTIONS_VERSION: int
+    DIFF_NUMBERS_VERSION: int
     CLEANUP_RECURSIVE: int

@@ -13,7 +13,7 @@ import weakref
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple,
                     Union)
 
-from . import _args, _cleanup, _convert, _function, _graph, _insert, _progress, _save
+from . import _args, _cleanup, _convert, _diff, _function, _graph, _insert, _progress, _save
 from ._base import _busy_error, locked
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
@@ -312,6 +312,18 @@ class Model:
             return out
         finally:
             lib.onnxslim_check_report_free(report)
+
+    def diff(self, other: "Model", storage: bool = False) -> _diff.DiffReport:
+        """What differs between this model (A) and ``other`` (B), a
+        :class:`DiffReport` (onnxslim_diff()): a list of :class:`DiffEntry`,
+        empty when they are equal. ``storage``: also compare where tensor
+        bytes are stored (ONNXSLIM_DIFF_COMPARE_STORAGE). A weight that
+        ``other`` stores quantized is compared by its dequantized values
+        where its graph dequantizes it (``entry.dequantized``). Memory
+        counts against this model's max_memory (LimitError)."""
+        if not isinstance(other, Model):
+            raise TypeError("diff: other must be a Model, not %s" % type(other).__name__)
+        return _diff.diff(self._ptr(), other._ptr(), storage)
 
     def fingerprint(self) -> str:
         """The model's content fingerprint: 32 lowercase hex digits (str)."""

@@ -121,6 +121,7 @@ def edit_and_save(model: lo.Model, tmp: str) -> None:
                              lo.CONVERT_NOTE_STORAGE_ONLY_GATHER)
         assert note.code <= lo.CONVERT_NOTE_CODE_MAX and note.code_name and note.bytes > 0
 
+
     path = os.path.join(tmp, "typed.onnx")
     saved: lo.SaveReport = model.save(path, external_data="one_file", threshold=0,
                                       progress=lambda done, total: None)
@@ -204,6 +205,21 @@ def constants() -> List[int]:
     ]
 
 
+def diff(model_path: str) -> None:
+    with lo.load(model_path) as a, lo.load(model_path) as b:
+        same: lo.DiffReport = a.diff(b)
+        assert same.equal and same.fingerprint_a == same.fingerprint_b
+        b.convert(gather_to="bf16")
+        other: lo.DiffReport = a.diff(b, storage=True)
+        assert not other.equal
+        dentry: lo.DiffEntry
+        for dentry in other:
+            assert dentry.kind_code <= lo.DIFF_KIND_MAX and dentry.what_code <= lo.DIFF_ASPECT_MAX
+            assert str(dentry) == dentry.text
+    diff_constants: List[int] = [lo.DIFF_KIND_MODEL, lo.DIFF_KIND_OPSET, lo.DIFF_KIND_METADATA, lo.DIFF_KIND_FUNCTION, lo.DIFF_KIND_GRAPH, lo.DIFF_KIND_INPUT, lo.DIFF_KIND_OUTPUT, lo.DIFF_KIND_VALUE_INFO, lo.DIFF_KIND_INITIALIZER, lo.DIFF_KIND_SPARSE_INITIALIZER, lo.DIFF_KIND_NODE, lo.DIFF_PRESENCE, lo.DIFF_VALUE, lo.DIFF_VERSION, lo.DIFF_NAME, lo.DIFF_TYPE, lo.DIFF_ORDER, lo.DIFF_INPUTS, lo.DIFF_OUTPUTS, lo.DIFF_ATTRIBUTES, lo.DIFF_OP_TYPE, lo.DIFF_DTYPE, lo.DIFF_SHAPE, lo.DIFF_CONTENTS, lo.DIFF_STORAGE, lo.DIFF_INDICES, lo.DIFF_OTHER, lo.DIFF_DEQUANT_NONE, lo.DIFF_DEQUANT_DEQUANTIZE_LINEAR, lo.DIFF_DEQUANT_CAST_MUL, lo.DIFF_DEQUANT_GATHER_BLOCK_QUANTIZED, lo.DIFF_DEQUANT_MATMUL_NBITS, lo.DIFF_KIND_MAX, lo.DIFF_ASPECT_MAX, lo.DIFF_A, lo.DIFF_B, lo.DIFF_COMPARE_STORAGE, lo.DIFF_OPTIONS_VERSION, lo.DIFF_NUMBERS_VERSION]
+    assert all(isinstance(c, int) for c in diff_constants)
+
+
 def main(model_path: str, tmp: str) -> None:
     lib: str = lo.library_path
     version: str = lo.__version__
@@ -211,6 +227,7 @@ def main(model_path: str, tmp: str) -> None:
     with lo.load(model_path) as model:
         read(model)
         edit_and_save(model, tmp)
+    diff(model_path)
     errors(tmp)
     assert all(isinstance(c, int) for c in constants())
     print("typed_usage: ok")

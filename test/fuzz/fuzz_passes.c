@@ -10,8 +10,8 @@
  *   the rest:  the model
  * Nothing may crash, leak or misbehave; a pass that fails must say why and
  * leave the model unchanged; one that succeeds must leave a model that
- * serializes and loads again. The diff is not run: it lives in the command
- * line only (tools/cmd-diff.c), the library has no diff API. */
+ * serializes and loads again. The diff (onnxslim_diff) compares the model
+ * with a fresh load of itself (equal) and with a converted copy. */
 #define _GNU_SOURCE
 #include <ftw.h>
 #include <stdint.h>

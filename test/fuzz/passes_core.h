@@ -6,8 +6,9 @@
  * each policy, and the recipe's onnxslim_convert_gather_tables()), every
  * quantization form (INT8 and INT4, standard, onnxruntime and nibble
  * formats), Cast insertions after and before values the graph has, the
- * fingerprint, and saves in every layout. The diff lives only in the
- * command line (tools/cmd-diff.c), not in the library: it is not run here.
+ * fingerprint, the diff (onnxslim_diff(): the model against a fresh load of
+ * itself, which must be equal, and against a copy a conversion changed, both
+ * ways, with and without storage), and saves in every layout.
  *
  * What each pass must do, whatever the model: return 0 or a negative
  * ONNXSLIM_E* code with a message; when it fails, leave the model as it
@@ -264,6 +265,78 @@ static int pc_run(pc_result *r, const uint8_t *opt, const uint8_t *data, size_t 
   {
     char fp[ONNXSLIM_FINGERPRINT_SIZE];
     PC_PASS("fingerprint", onnxslim_fingerprint(fp, sizeof fp, PM));
+  }
+
+  /* ---- the diff: against itself (equal), and against a converted copy
+   * (both ways); the models stay as they were, the entries well formed ---- */
+  if (!rc) {
+    onnxslim_model *a = pc_load(data, size), *b = pc_load(data, size);
+    onnxslim_diff_report *dr = NULL;
+    if (!a || !b) rc = pc_fail(r, "diff: the model no longer loads");
+    int drc = rc ? 0 : onnxslim_diff(&dr, a, b, NULL);
+    r->passes++;
+    if (!rc && drc != 0 && (drc > 0 || !onnxslim_error_last()[0] || dr))
+      rc = pc_fail(r, "diff of the model with itself: bad failure %d", drc);
+    if (!rc && drc == 0 && onnxslim_diff_report_count(dr) != 0)
+      rc = pc_fail(r, "diff of the model with itself: %zu differences, first: %s",
+                   onnxslim_diff_report_count(dr), onnxslim_diff_report_text(dr, 0));
+    if (drc != 0) r->failed++;
+    onnxslim_diff_report_free(dr);
+    dr = NULL;
+    if (!rc && b) {
+      /* a copy changed by a conversion the options pick (it may refuse) */
+      static const int32_t tos[] = {ONNXSLIM_DTYPE_FLOAT16, ONNXSLIM_DTYPE_BFLOAT16,
+                                    ONNXSLIM_DTYPE_INT8, ONNXSLIM_DTYPE_INT4};
+      onnxslim_convert_options co = ONNXSLIM_CONVERT_OPTIONS_INIT;
+      onnxslim_convert_report *cr = NULL;
+      co.to = tos[opt[1] & 3];
+      co.format = (opt[1] >> 2) % 3;
+      co.quant_flags = opt[1] & 32 ? ONNXSLIM_QUANT_ASYMMETRIC : 0u;
+      co.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+      onnxslim_convert_model(&cr, b, &co);
+      onnxslim_convert_report_free(cr);
+      for (int way = 0; way < 2 && !rc; way++) {
+        onnxslim_diff_options dopt = ONNXSLIM_DIFF_OPTIONS_INIT;
+        const onnxslim_model *x = way ? b : a, *y = way ? a : b;
+        size_t nx0, nx1;
+        uint8_t *bx0 = pc_bytes(x, &nx0), *bx1;
+        dopt.flags = opt[1] & 64 ? ONNXSLIM_DIFF_COMPARE_STORAGE : 0u;
+        drc = onnxslim_diff(&dr, x, y, &dopt);
+        r->passes++;
+        if (drc != 0) {
+          r->failed++;
+          if (drc > 0 || !onnxslim_error_last()[0] || dr)
+            rc = pc_fail(r, "diff with a converted copy: bad failure %d", drc);
+        }
+        for (size_t i = 0; !rc && i < onnxslim_diff_report_count(dr); i++) {
+          int k = onnxslim_diff_report_kind(dr, i), asp = onnxslim_diff_report_aspect(dr, i);
+          onnxslim_diff_numbers num = ONNXSLIM_DIFF_NUMBERS_INIT;
+          const char *t = onnxslim_diff_report_text(dr, i);
+          if (k < 1 || k > ONNXSLIM_DIFF_KIND_MAX || asp < 1 || asp > ONNXSLIM_DIFF_ASPECT_MAX ||
+              !t || !t[0] || !onnxslim_diff_report_graph(dr, i) ||
+              !onnxslim_diff_report_name(dr, i) || !onnxslim_diff_report_label(dr, i))
+            rc = pc_fail(r, "diff: entry %zu malformed", i);
+          else if (onnxslim_diff_report_numbers(dr, i, &num) == 0 &&
+                   (num.differing > num.elements || num.nan_mismatches > num.differing ||
+                    num.max_abs_diff < 0))
+            rc = pc_fail(r, "diff: entry %zu: numbers out of range (%s)", i, t);
+        }
+        if (!rc && drc == 0 &&
+            (!onnxslim_diff_report_fingerprint(dr, ONNXSLIM_DIFF_A) ||
+             strlen(onnxslim_diff_report_fingerprint(dr, ONNXSLIM_DIFF_A)) != 32))
+          rc = pc_fail(r, "diff: no fingerprint");
+        onnxslim_diff_report_free(dr);
+        dr = NULL;
+        /* the diff reads; it changes neither model */
+        bx1 = pc_bytes(x, &nx1);
+        if (!rc && bx0 && (!bx1 || nx0 != nx1 || memcmp(bx0, bx1, nx0) != 0))
+          rc = pc_fail(r, "diff changed model %c", way ? 'B' : 'A');
+        free(bx0);
+        free(bx1);
+      }
+    }
+    onnxslim_model_free(a);
+    onnxslim_model_free(b);
   }
 
   /* ---- saves in every layout ---- */

@@ -4,7 +4,8 @@
 # outputs, nodes named and unnamed, attributes, initializers' type, shape and
 # contents, opsets, metadata, subgraphs) and equal pairs in other storage
 # forms, each with its exit status and the exact lines listed, as text and
-# as JSON checked against docs/json.md (test/check_cli_diff.py); usage and
+# as JSON checked against docs/json.md (test/check_cli_diff.py); quantized
+# conversions compared by dequantized values (test/check_diff_dequant.py); usage and
 # load errors exit 2. Then memory: two models of 128 MiB of weights each,
 # one changed value, every tensor compared: the peak resident set stays far
 # below the data (tensor bytes are streamed, their pages handed back).
@@ -20,6 +21,15 @@ line=$(tail -n 1 "$tmp/cases.log")
 p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 if [ -n "$p" ]; then passed=$((passed + p)) failed=$((failed + f)); else bad "check_cli_diff.py did not finish"; fi
+
+# ---- quantized weights compared by their dequantized values (numpy computes
+# the expected max abs diff from B's codes, scales and zero points) -------
+(cd test && "$PY" check_diff_dequant.py "$cli" "$tmp") > "$tmp/dq.log" 2>&1
+cat "$tmp/dq.log"
+line=$(tail -n 1 "$tmp/dq.log")
+p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -n "$p" ]; then passed=$((passed + p)) failed=$((failed + f)); else bad "check_diff_dequant.py did not finish"; fi
 
 # ---- names and strings that are not UTF-8 or hold NUL (issue [attack] 2,
 # point 7): the text escapes them (\xNN) as --json does (\ufffd, \u00NN);
