@@ -44,10 +44,9 @@ ONNXSLIM_API int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int f
  * graph's nodes, edges, initializers and value infos.
  * Memory: counts against the model's max_memory, with the model's
  * structure, what it holds for one graph at a time: about 50 bytes a node,
- * 8 an edge and 40 a graph input or output; ONNXSLIM_ELIMIT when over,
- * before that graph changes (with ONNXSLIM_CLEANUP_RECURSIVE the subgraphs
- * cleaned before stay cleaned) (since 0.2.0).
- * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT.
+ * 8 an edge, an initializer or a value info and 40 a graph input or output; ONNXSLIM_ELIMIT when
+ * over, before that graph changes (with ONNXSLIM_CLEANUP_RECURSIVE the subgraphs cleaned before
+ * stay cleaned) (since 0.2.0). Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_cleanup_remove_unused(onnxslim_graph *graph, unsigned int flags,

@@ -198,12 +198,15 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
   if (rc) return rc;
   size_t n = d.n, n1 = n ? n : 1;
   const onnxslim_model *m = d.model;
+  size_t nini = onnxslim_graph_initializer_count(g), nvi = onnxslim_graph_value_info_count(g);
+  size_t ndrop = 0, most = nini > nvi ? nini : nvi;
   unsigned char *live = onnxslim__mem_calloc(m, n1, 1, UNUSED);
   size_t *work = live ? onnxslim__mem_alloc(m, n1 * sizeof *work, UNUSED) : NULL;
+  void **drop = work ? onnxslim__mem_alloc(m, (most ? most : 1) * sizeof *drop, UNUSED) : NULL;
   /* the names of the graph's inputs and outputs (which keep their
    * initializers): one lookup per initializer, not a scan */
   osl_map io = {0};
-  if (!live || !work) {
+  if (!live || !work || !drop) {
     rc = onnxslim_error_last_code();
     goto out;
   }
@@ -241,29 +244,37 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
       rc = onnxslim_graph_remove_node(g, d.nodes[i]);
       if (!rc && removed) (*removed)++;
     }
-  /* initializers nothing reads any more */
-  for (size_t i = onnxslim_graph_initializer_count(g); i-- > 0 && !rc;) {
+  /* initializers nothing reads any more, then value_info of values that
+   * no longer exist: each kind gathered first, then removed (a lookup by
+   * index between removals would apply the queued removal each time:
+   * quadratic) */
+  for (size_t i = 0; i < nini && !rc; i++) {
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     const char *name = onnxslim_tensor_name(t);
-    if (!onnxslim__map_find(&io, name) && onnxslim_graph_consumer_count(g, name) == 0) {
-      rc = onnxslim_graph_remove_initializer(g, t);
-      if (!rc && removed) (*removed)++;
-    }
+    if (!onnxslim__map_find(&io, name) && onnxslim_graph_consumer_count(g, name) == 0)
+      drop[ndrop++] = t;
   }
-  /* value_info of values that no longer exist */
-  for (size_t i = onnxslim_graph_value_info_count(g); i-- > 0 && !rc;) {
+  for (size_t i = ndrop; i-- > 0 && !rc;) {
+    rc = onnxslim_graph_remove_initializer(g, (onnxslim_tensor *)drop[i]);
+    if (!rc && removed) (*removed)++;
+  }
+  ndrop = 0;
+  for (size_t i = 0; i < nvi && !rc; i++) {
     onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
     const char *name = onnxslim_value_info_name(vi);
     if (!onnxslim_graph_producer(g, name) && !onnxslim_graph_consumer_count(g, name) &&
-        !onnxslim_graph_find_initializer(g, name)) {
-      rc = onnxslim_graph_remove_value_info(g, vi);
-      if (!rc && removed) (*removed)++;
-    }
+        !onnxslim_graph_find_initializer(g, name))
+      drop[ndrop++] = vi;
+  }
+  for (size_t i = ndrop; i-- > 0 && !rc;) {
+    rc = onnxslim_graph_remove_value_info(g, (onnxslim_value_info *)drop[i]);
+    if (!rc && removed) (*removed)++;
   }
 out:
   onnxslim__mem_map_free(m, &io);
   onnxslim__mem_free(m, live);
   onnxslim__mem_free(m, work);
+  onnxslim__mem_free(m, drop);
   deps_free(&d);
   return rc;
 }

@@ -115,14 +115,26 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
     rc = onnxslim__mem_map_add_ptr(m, &set, all[i], &e, INSERT);
   }
   if (rc > 0) rc = 0;
-  for (size_t i = 0; i < n_consumers && !rc; i++)
-    if (!consumers[i] || !onnxslim__map_find_ptr(&set, consumers[i]))
+  for (size_t i = 0; i < n_consumers && !rc; i++) {
+    osl_map_entry *e = consumers[i] ? onnxslim__map_find_ptr(&set, consumers[i]) : NULL;
+    if (!e)
       rc = onnxslim__err(ONNXSLIM_EINVAL, "node '%s' does not read value '%s'",
                          consumers[i] ? onnxslim_node_name(consumers[i]) : "(null)", value);
-  onnxslim__mem_map_free(m, &set);
+    else e->num = 1; /* chosen */
+  }
   int takeover = producer && (n_consumers == 0 || n_consumers == nc);
-  onnxslim_node *const *chosen = n_consumers ? consumers : all;
-  size_t n_chosen = n_consumers ? n_consumers : nc;
+  onnxslim_node *const *chosen = all;
+  size_t n_chosen = nc;
+  if (n_consumers && !rc) {
+    /* the chosen ones, in node order (the order of `all`) */
+    size_t k = 0;
+    for (size_t i = 0; i < nc; i++) {
+      const osl_map_entry *e = onnxslim__map_find_ptr(&set, all[i]);
+      if (e && e->num) all[k++] = all[i];
+    }
+    n_chosen = k;
+  }
+  onnxslim__mem_map_free(m, &set);
   /* a Cast the schemas at the model's opset forbid is refused, unchanged:
    * the Cast itself, and each chosen consumer reading `to` */
   if (!rc && cast_to >= 0)
@@ -157,7 +169,9 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
       const char *in[1] = {value}, *outs[1] = {edge};
       rc = onnxslim_graph_add_node(g, 0, op_type, domain, node_name, in, 1, outs, 1, &node);
     }
-    for (size_t i = 0; i < n_chosen && !rc; i++) rc = rewire(chosen[i], value, edge);
+    /* last reader first: each leaves the value's reader list (kept in node
+     * order) at its end, so rewiring many readers stays linear */
+    for (size_t i = n_chosen; i-- > 0 && !rc;) rc = rewire(chosen[i], value, edge);
     if (!rc) rc = copy_type(g, value, edge, edge, cast_to);
   }
   if (!rc && cast_to >= 0) rc = onnxslim_node_set_attr_int(node, "to", cast_to);
