@@ -176,12 +176,16 @@ $(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h tes
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm
 
 # test_convert_paths calls the library's internal functions (the SIMD
-# dispatch of the conversion kernels), so it links the library's objects; it
+# dispatch of the conversion kernels) and test_memlimit reads what the
+# passes hold (model->held), so they link the library's objects; each
 # exists under both names the unit-test step runs.
-PATHS_TEST_DEPS := test/test_convert_paths.c test/t.h $(HEADERS) $(LIB_OBJ) $(LIB_H)
-$(B)/test/test_convert_paths $(B)/test-static/test_convert_paths: $(PATHS_TEST_DEPS) | need-deps
+PATHS_TEST_DEPS := test/t.h test/pbuild.h $(HEADERS) $(LIB_OBJ) $(LIB_H)
+INTERNAL_TESTS := test_convert_paths test_memlimit
+$(foreach t,$(INTERNAL_TESTS),$(B)/test/$(t) $(B)/test-static/$(t)): $(PATHS_TEST_DEPS) | need-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -Ilib -I$(B)/proto -o $@ $< $(LIB_OBJ) $(NANOPB_A) $(LIB_LIBS) -lm
+	$(CC) $(TEST_CFLAGS) -Ilib -I$(B)/proto -o $@ test/$(notdir $@).c $(LIB_OBJ) $(NANOPB_A) $(LIB_LIBS) -lm
+$(B)/test/test_convert_paths $(B)/test-static/test_convert_paths: test/test_convert_paths.c
+$(B)/test/test_memlimit $(B)/test-static/test_memlimit: test/test_memlimit.c
 
 tests: all $(TEST_BIN)
 

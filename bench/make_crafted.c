@@ -21,6 +21,14 @@
  *   funcs N OUT   N model-local functions (domain "x", named f0...) and
  *                 N nodes of ops the default domain lacks (z0...): N
  *                 `unknown_op` problems, each looked up among N functions.
+ *   shared N OUT  one FP32 initializer w (16 values) read by N Add nodes
+ *                 (Add(x, w) -> aI, a0 the graph output): `convert --to
+ *                 fp16` casts w back once for N chosen consumers (a scan of
+ *                 the consumers per chosen one was quadratic).
+ *   dead N OUT    N Relu nodes reading x that reach no graph output, and
+ *                 N FP32 initializers nothing reads, beside N graph
+ *                 inputs: remove_unused removes 2N items (it scanned the
+ *                 graph inputs per initializer: quadratic).
  *
  * Usage: make_crafted KIND N OUT.onnx */
 #include <stdio.h>
@@ -94,7 +102,8 @@ static void fp32_init(pbuf *g, const char *name, long d0, long d1) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: make_crafted order|attrs|empty|chain|relus|funcs N OUT.onnx\n");
+    fprintf(stderr,
+            "usage: make_crafted order|attrs|empty|chain|relus|funcs|shared|dead N OUT.onnx\n");
     return 2;
   }
   const char *kind = argv[1];
@@ -161,6 +170,30 @@ int main(int argc, char **argv) {
       snprintf(nm, sizeof nm, "r%ld", i);
       node(&g, "Relu", nm, in, 1, b, NULL);
     }
+    vinfo(&g, G_OUTPUT, "y", 1, 16);
+  } else if (strcmp(kind, "shared") == 0) {
+    vinfo(&g, G_INPUT, "x", 1, 16);
+    fp32_init(&g, "w", 16, 0);
+    for (long i = 0; i < n; i++) {
+      const char *in[2] = {"x", "w"};
+      snprintf(b, sizeof b, "a%ld", i);
+      snprintf(nm, sizeof nm, "add%ld", i);
+      node(&g, "Add", nm, in, 2, b, NULL);
+    }
+    vinfo(&g, G_OUTPUT, "a0", 1, 16);
+  } else if (strcmp(kind, "dead") == 0) {
+    vinfo(&g, G_INPUT, "x", 1, 16);
+    for (long i = 0; i < n; i++) {
+      const char *in[1] = {"x"};
+      snprintf(a, sizeof a, "in%ld", i);
+      vinfo(&g, G_INPUT, a, 1, 16);
+      snprintf(b, sizeof b, "w%ld", i);
+      fp32_init(&g, b, 16, 0);
+      snprintf(b, sizeof b, "r%ld", i);
+      node(&g, "Relu", b, in, 1, b, NULL);
+    }
+    const char *in[1] = {"x"};
+    node(&g, "Relu", "keep", in, 1, "y", NULL);
     vinfo(&g, G_OUTPUT, "y", 1, 16);
   } else if (strcmp(kind, "funcs") == 0) {
     for (long i = 0; i < n; i++) {

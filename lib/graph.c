@@ -393,14 +393,29 @@ void onnxslim__gindex_after(osl_msg *msg, uint32_t number, osl_msg *new_sub) {
   index_edit(msg, number, new_sub, 1);
 }
 
+static int stale_cmp(const void *a, const void *b) {
+  return onnxslim__msg_order_cmp(*(osl_msg *const *)a, *(osl_msg *const *)b);
+}
+
 static osl_gindex *graph_index(osl_msg *g) {
   osl_gindex *ix = g->cache;
   if (ix) {
-    /* link what changed since the last use */
+    /* link what changed since the last use, in the graph's order: the
+     * holder lists are kept in that order, so a batch of edits (readers of
+     * one value rewired one by one, say) goes back in at their ends, not
+     * each at the front (which made a batch quadratic) */
+    size_t live = 0;
+    for (size_t i = 0; i < ix->nstale; i++) {
+      osl_msg *m = ix->stale[i];
+      if (m->parent == g && !m->detached) ix->stale[live++] = m;
+      else m->ixstale = 0;
+    }
+    ix->nstale = live;
+    if (live > 1) qsort(ix->stale, live, sizeof *ix->stale, stale_cmp);
     for (size_t i = 0; i < ix->nstale; i++) {
       osl_msg *m = ix->stale[i];
       m->ixstale = 0;
-      if (m->parent == g && !m->detached && item_names(ix, m, 1, onnxslim__msg_order_cmp)) {
+      if (item_names(ix, m, 1, onnxslim__msg_order_cmp)) {
         for (size_t k = i + 1; k < ix->nstale; k++) ix->stale[k]->ixstale = 0;
         ix->nstale = 0;
         onnxslim__gindex_drop(g);

@@ -57,6 +57,51 @@ int onnxslim__model_open_unresolved(onnxslim_model **out, const char *path);
  * model is NULL or not a model handle (model.c). */
 osl_msg *onnxslim__model_root(const onnxslim_model *model, const char *fn);
 
+/* ---- memory a pass holds (model.c) ----------------------------------------- */
+
+/* What a pass allocates in proportion to the model beyond the model's
+ * structure (tables, maps, plans, reports: its scratch) counts, with that
+ * structure (the model's arena, which lookups and edits also grow),
+ * against the model's max_memory (onnxslim_load_options). The count is the
+ * model's (model->held): passes that call passes add up. What a pass
+ * allocates in amounts bounded by a constant need not be counted.
+ *
+ * charge adds n bytes to the count, unless the structure and the count
+ * would then exceed max_memory: then nothing is counted and it records
+ * ONNXSLIM_ELIMIT, "WHAT needs more memory than its max_memory allows (L
+ * bytes): the model's structure takes S bytes, the passes hold H and ask
+ * N more", and returns it. `what` names the pass as a phrase ("checking
+ * the model", "sorting the graph"). n = 0 checks that the structure grown
+ * by the pass's lookups still fits. release takes back what charge counted
+ * (never below 0). Every charge of a pass is released before it returns,
+ * on every path. */
+int onnxslim__mem_charge(const onnxslim_model *model, uint64_t n, const char *what);
+void onnxslim__mem_release(const onnxslim_model *model, uint64_t n);
+/* What malloc(n) costs: the block, its header and rounding. */
+uint64_t onnxslim__mem_cost(size_t n);
+/* A counted scratch allocator: malloc (calloc: zeroed) of n bytes charged
+ * to the model as above (the block remembers its size); NULL with the last
+ * error set (ONNXSLIM_ELIMIT or ONNXSLIM_ENOMEM). realloc of NULL
+ * allocates; a failed realloc leaves p as it was. free releases the charge
+ * and the block (p NULL: no-op). Never mix with malloc/free. */
+void *onnxslim__mem_alloc(const onnxslim_model *model, size_t n, const char *what);
+void *onnxslim__mem_calloc(const onnxslim_model *model, size_t count, size_t size,
+                           const char *what);
+void *onnxslim__mem_realloc(const onnxslim_model *model, void *p, size_t n, const char *what);
+void onnxslim__mem_free(const onnxslim_model *model, void *p);
+/* Counted maps (slots from malloc, arena NULL): reserve makes room for n
+ * keys, add/add_ptr add one (as onnxslim__map_add), each first charging
+ * the slots it would allocate; 0 (add: 1 added, 0 present) or the error
+ * code with the last error set. map_free releases the charge and the
+ * slots. Never mix with the uncounted calls that grow the map. */
+int onnxslim__mem_map_reserve(const onnxslim_model *model, osl_map *map, size_t n,
+                              const char *what);
+int onnxslim__mem_map_add(const onnxslim_model *model, osl_map *map, const char *key,
+                          osl_map_entry **entry, const char *what);
+int onnxslim__mem_map_add_ptr(const onnxslim_model *model, osl_map *map, const void *key,
+                              osl_map_entry **entry, const char *what);
+void onnxslim__mem_map_free(const onnxslim_model *model, osl_map *map);
+
 /* ---- external data (extdata.c) ------------------------------------------- */
 
 /* Where an external tensor's bytes are (extdata.c; tensor.c keeps it). */

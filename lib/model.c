@@ -625,6 +625,11 @@ int onnxslim_model_unique_name(onnxslim_model *model, const char *base, const ch
       return onnxslim__err_nomem(NULL);
     }
   }
+  /* the set is the model's (its arena): when it took the model over
+   * max_memory it is kept, but names are refused as any pass's
+   * allocation would be */
+  int rc = onnxslim__mem_charge(model, 0, "collecting the model's names");
+  if (rc) return rc;
   size_t blen = strlen(base);
   char *buf = onnxslim__arena_alloc(&model->arena, blen + 32);
   if (!buf) return onnxslim__err_nomem(NULL);
@@ -634,4 +639,153 @@ int onnxslim_model_unique_name(onnxslim_model *model, const char *base, const ch
   if (!onnxslim__map_put(&model->arena, &model->names, buf, buf)) return onnxslim__err_nomem(NULL);
   *out = buf;
   return 0;
+}
+
+/* ---- memory a pass holds ------------------------------------------------------------ */
+
+uint64_t onnxslim__mem_cost(size_t n) { return ((uint64_t)n + 16 + 15) & ~(uint64_t)15; }
+
+int onnxslim__mem_charge(const onnxslim_model *model, uint64_t n, const char *what) {
+  onnxslim_model *m = (onnxslim_model *)model; /* the count is the model's, as its arena */
+  uint64_t structure = m->arena.total, limit = m->max_memory;
+  if (limit == ONNXSLIM_MAX_MEMORY_UNLIMITED ||
+      (structure <= limit && m->held <= limit - structure && n <= limit - structure - m->held)) {
+    m->held += n;
+    return 0;
+  }
+  return onnxslim__err(ONNXSLIM_ELIMIT,
+                       "%s needs more memory than its max_memory allows (%llu bytes): the model's "
+                       "structure takes %llu bytes, the passes hold %llu and ask %llu more",
+                       what, (unsigned long long)limit, (unsigned long long)structure,
+                       (unsigned long long)m->held, (unsigned long long)n);
+}
+
+void onnxslim__mem_release(const onnxslim_model *model, uint64_t n) {
+  onnxslim_model *m = (onnxslim_model *)model;
+  m->held = n < m->held ? m->held - n : 0;
+}
+
+/* A counted block: its size in front of the caller's bytes. */
+typedef union osl_memhead {
+  size_t n;
+  max_align_t align;
+} osl_memhead;
+
+void *onnxslim__mem_alloc(const onnxslim_model *model, size_t n, const char *what) {
+  if (n > SIZE_MAX - sizeof(osl_memhead)) {
+    onnxslim__err_nomem(what);
+    return NULL;
+  }
+  if (onnxslim__mem_charge(model, onnxslim__mem_cost(sizeof(osl_memhead) + n), what)) return NULL;
+  osl_memhead *h = malloc(sizeof *h + n);
+  if (!h) {
+    onnxslim__mem_release(model, onnxslim__mem_cost(sizeof(osl_memhead) + n));
+    onnxslim__err_nomem(what);
+    return NULL;
+  }
+  h->n = n;
+  return h + 1;
+}
+
+void *onnxslim__mem_calloc(const onnxslim_model *model, size_t count, size_t size,
+                           const char *what) {
+  if (size && count > SIZE_MAX / size) {
+    onnxslim__err_nomem(what);
+    return NULL;
+  }
+  void *p = onnxslim__mem_alloc(model, count * size, what);
+  if (p) memset(p, 0, count * size);
+  return p;
+}
+
+void *onnxslim__mem_realloc(const onnxslim_model *model, void *p, size_t n, const char *what) {
+  if (!p) return onnxslim__mem_alloc(model, n, what);
+  osl_memhead *h = (osl_memhead *)p - 1;
+  if (n > SIZE_MAX - sizeof *h) {
+    onnxslim__err_nomem(what);
+    return NULL;
+  }
+  uint64_t was = onnxslim__mem_cost(sizeof *h + h->n), now = onnxslim__mem_cost(sizeof *h + n);
+  if (now > was && onnxslim__mem_charge(model, now - was, what)) return NULL;
+  osl_memhead *q = realloc(h, sizeof *h + n);
+  if (!q) {
+    if (now > was) onnxslim__mem_release(model, now - was);
+    onnxslim__err_nomem(what);
+    return NULL;
+  }
+  if (now < was) onnxslim__mem_release(model, was - now);
+  q->n = n;
+  return q + 1;
+}
+
+void onnxslim__mem_free(const onnxslim_model *model, void *p) {
+  if (!p) return;
+  osl_memhead *h = (osl_memhead *)p - 1;
+  onnxslim__mem_release(model, onnxslim__mem_cost(sizeof *h + h->n));
+  free(h);
+}
+
+/* What the slots of a map of cap entries cost. */
+static uint64_t slots_cost(size_t cap) {
+  return cap ? onnxslim__mem_cost(cap * sizeof(osl_map_entry)) : 0;
+}
+
+/* Charges what growing map to hold n keys allocates. */
+static int map_charge(const onnxslim_model *model, const osl_map *map, size_t n, const char *what) {
+  size_t cap = onnxslim__map_cap_for(map, n);
+  if (cap == map->cap) return 0;
+  if (cap == SIZE_MAX || cap > SIZE_MAX / sizeof(osl_map_entry)) return onnxslim__err_nomem(what);
+  return onnxslim__mem_charge(model, slots_cost(cap), what);
+}
+
+/* After the map grew from cap `was` (charged as it is now): the old slots
+ * are free. */
+static void map_grew(const onnxslim_model *model, const osl_map *map, size_t was) {
+  if (map->cap != was) onnxslim__mem_release(model, slots_cost(was));
+}
+
+int onnxslim__mem_map_reserve(const onnxslim_model *model, osl_map *map, size_t n,
+                              const char *what) {
+  size_t was = map->cap, cap = onnxslim__map_cap_for(map, n);
+  if (cap == was) return 0;
+  int rc = map_charge(model, map, n, what);
+  if (rc) return rc;
+  if (onnxslim__map_reserve(NULL, map, n)) {
+    onnxslim__mem_release(model, slots_cost(cap));
+    return onnxslim__err_nomem(what);
+  }
+  map_grew(model, map, was);
+  return 0;
+}
+
+static int map_add(const onnxslim_model *model, osl_map *map, const void *key, int by_ptr,
+                   osl_map_entry **entry, const char *what) {
+  size_t was = map->cap;
+  int rc = map_charge(model, map, map->len + 1, what);
+  if (rc) return rc;
+  size_t cap = onnxslim__map_cap_for(map, map->len + 1);
+  rc = by_ptr ? onnxslim__map_add_ptr(NULL, map, key, entry)
+              : onnxslim__map_add(NULL, map, key, entry);
+  if (rc < 0) {
+    if (cap != was) onnxslim__mem_release(model, slots_cost(cap));
+    return onnxslim__err_nomem(what);
+  }
+  map_grew(model, map, was);
+  if (cap != was && map->cap == was) onnxslim__mem_release(model, slots_cost(cap)); /* present */
+  return rc;
+}
+
+int onnxslim__mem_map_add(const onnxslim_model *model, osl_map *map, const char *key,
+                          osl_map_entry **entry, const char *what) {
+  return map_add(model, map, key, 0, entry, what);
+}
+
+int onnxslim__mem_map_add_ptr(const onnxslim_model *model, osl_map *map, const void *key,
+                              osl_map_entry **entry, const char *what) {
+  return map_add(model, map, key, 1, entry, what);
+}
+
+void onnxslim__mem_map_free(const onnxslim_model *model, osl_map *map) {
+  onnxslim__mem_release(model, slots_cost(map->cap));
+  onnxslim__map_free(map);
 }

@@ -147,7 +147,8 @@ typedef enum onnxslim_check_code {
  * Memory: the model's structure (which the lookups of the check grow) and
  * what the check holds (its report, about 100 bytes a problem, and its maps)
  * count together against the model's max_memory (onnxslim_load_options):
- * over it the check stops with ONNXSLIM_ELIMIT (since 0.2.0).
+ * over it the check stops with ONNXSLIM_ELIMIT, "checking the model needs
+ * more memory than its max_memory allows (N bytes): ..." (since 0.2.0).
  * Errors: ONNXSLIM_EINVAL (NULL out or model, flags not 0), ONNXSLIM_ENOMEM,
  * ONNXSLIM_ELIMIT (over max_memory).
  * @since 0.1.0

@@ -503,7 +503,16 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * ONNXSLIM_EMODEL (the opsets above; a storage-only conversion the schemas
  * refuse; a tensor whose bytes cannot be read),
  * ONNXSLIM_ECANCELED (opts->progress asked to stop; the model is unchanged),
- * ONNXSLIM_ENOMEM (the model may then be partly converted).
+ * ONNXSLIM_ENOMEM (the model may then be partly converted), ONNXSLIM_ELIMIT
+ * (below; the model is unchanged).
+ * Memory: counts against the model's max_memory (onnxslim_load_options),
+ * with the model's structure (which the Casts and transforms it adds
+ * grow), what the conversion holds while it selects and checks: about 100
+ * bytes and a name per candidate tensor (its report entry), 200 per
+ * initializer and node when quantizing, its maps, and the schema check of
+ * a storage-only conversion (as onnxslim_check()); ONNXSLIM_ELIMIT when
+ * over, before anything changes (since 0.2.0). The converted bytes are
+ * produced by the save, a chunk at a time (not counted: bounded).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,

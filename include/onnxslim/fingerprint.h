@@ -28,6 +28,8 @@ extern "C" {
  * Errors: ONNXSLIM_EINVAL (NULL out or model), ONNXSLIM_EBUFSIZE (size
  * smaller than ONNXSLIM_FINGERPRINT_SIZE: nothing is written),
  * ONNXSLIM_EMODEL (unreadable tensor data), ONNXSLIM_ENOMEM.
+ * Memory: a 1 MiB buffer, whatever the model: nothing counts against the
+ * model's max_memory.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_fingerprint(char *out, size_t size, const onnxslim_model *model);

@@ -48,7 +48,14 @@ extern "C" {
  * rebuilt on next use.
  * Errors: ONNXSLIM_EINVAL (NULL arguments, a consumer that does not read the
  * value), ONNXSLIM_ENOTFOUND (value neither produced,
- * consumed, a graph input nor an initializer in this graph), ONNXSLIM_ENOMEM.
+ * consumed, a graph input nor an initializer in this graph), ONNXSLIM_ENOMEM,
+ * ONNXSLIM_ELIMIT (below).
+ * Memory: counts against the model's max_memory (onnxslim_load_options),
+ * with the model's structure (which the model's name set, built on the
+ * first fresh name, and the edit grow), what the insertion holds: about 40
+ * bytes a consumer of `value`; ONNXSLIM_ELIMIT when over, the model
+ * unchanged (since 0.2.0). Linear in the consumers, however many are
+ * chosen.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_after(onnxslim_graph *graph, const char *value,
@@ -62,7 +69,9 @@ ONNXSLIM_API int onnxslim_insert_after(onnxslim_graph *graph, const char *value,
  * output, named after `fresh_name` as in onnxslim_insert_after() (NULL:
  * generated).
  * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ERANGE (no such input, or an omitted
- * optional input), ONNXSLIM_ENOMEM.
+ * optional input), ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT (the model's structure
+ * over max_memory once its name set is built, as onnxslim_model_unique_name();
+ * the model unchanged; since 0.2.0).
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *consumer,

@@ -73,11 +73,19 @@ typedef struct onnxslim_load_options {
    * Over it the load fails with ONNXSLIM_ELIMIT, in most cases after one
    * pass over the offending message and before allocating for it. 0 =
    * ONNXSLIM_DEFAULT_MAX_MEMORY (also for versions 1 and 2);
-   * ONNXSLIM_MAX_MEMORY_UNLIMITED for no limit. Later calls (lookups,
-   * edits, saves) may allocate more; onnxslim_check() counts what it
-   * holds (its report and maps) and what its lookups add to the model's
-   * structure against this limit (ONNXSLIM_ELIMIT when over, since
-   * 0.2.0). */
+   * ONNXSLIM_MAX_MEMORY_UNLIMITED for no limit. Since 0.2.0 the limit
+   * holds after the load too, for the passes: onnxslim_check(),
+   * onnxslim_cleanup_toposort(), onnxslim_cleanup_remove_unused(),
+   * onnxslim_convert_model(), the onnxslim_insert_* functions,
+   * onnxslim_model_unique_name() and onnxslim_save() count what they hold
+   * in proportion to the model (reports, maps, plans, tables; each
+   * function's documentation says what) with the model's structure (which
+   * lookups and edits grow) against it, and fail with ONNXSLIM_ELIMIT
+   * ("WHAT needs more memory than its max_memory allows (N bytes): the
+   * model's structure takes S bytes, ...") when over, in most cases before
+   * changing anything. Single lookups and edits are not refused; what
+   * they add counts for the next pass. onnxslim_fingerprint() and the
+   * streamed tensor bytes of conversions and saves take bounded memory. */
   uint64_t max_memory;
   /** Since version 4 (0.2.0). Called as the load goes on (see
    * onnxslim_progress_fn in onnxslim/common.h): total is the size of the
@@ -310,7 +318,12 @@ ONNXSLIM_API int onnxslim_model_remove_metadata(onnxslim_model *model, const cha
  * A name not used anywhere in the model (node, value, tensor, graph and
  * function names, subgraphs included) and not returned by an earlier call:
  * `base` itself if free, else base_N. *out is borrowed (valid until the
- * model is freed). Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
+ * model is freed).
+ * Memory: the first call builds the model's name set (about 24 bytes a
+ * name, part of the model's structure, kept and then updated by the
+ * edits); when the structure is then over the model's max_memory, the call
+ * fails with ONNXSLIM_ELIMIT (since 0.2.0), as any pass would.
+ * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_model_unique_name(onnxslim_model *model, const char *base,

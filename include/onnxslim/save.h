@@ -206,6 +206,14 @@ typedef struct onnxslim_save_report onnxslim_save_report;
  * ONNXSLIM_SAVE_ALLOW_LARGE), ONNXSLIM_EIO, ONNXSLIM_ENOSPC, ONNXSLIM_EMODEL
  * (a tensor whose bytes do not match its dims), ONNXSLIM_ECANCELED
  * (opts->progress asked to stop; every file is as it was), ONNXSLIM_ENOMEM.
+ * Memory: counts against the model's max_memory (onnxslim_load_options),
+ * with the model's structure, what the save holds: about 300 bytes and
+ * the name (four times) per tensor it considers (its plan, report entry,
+ * data file names and encoded storage fields; none for AS_LOADED), and the
+ * locations the replaced model and the other models of the directory
+ * read; ONNXSLIM_ELIMIT when over, every file as it was (since 0.2.0). The
+ * tensor bytes go through bounded buffers (not counted). Linear in the
+ * tensors and data files.
  * @since 0.1.0
  */
 ONNXSLIM_API int onnxslim_save(onnxslim_save_report **out, const onnxslim_model *model,

@@ -142,6 +142,9 @@ osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key
 /* Grows the map once so that n keys fit without growing again: 0 or
  * ONNXSLIM_ENOMEM (no error recorded). */
 int onnxslim__map_reserve(osl_arena *arena, osl_map *map, size_t n);
+/* The capacity (slots) the map has once n keys fit (as map_reserve would
+ * make it): its capacity now when they already do. */
+size_t onnxslim__map_cap_for(const osl_map *map, size_t n);
 /* Frees the slots of a map grown with no arena; the map is empty again. */
 void onnxslim__map_free(osl_map *map);
 

@@ -143,6 +143,12 @@ int onnxslim__map_reserve(osl_arena *arena, osl_map *map, size_t n) {
   return 0;
 }
 
+size_t onnxslim__map_cap_for(const osl_map *map, size_t n) {
+  size_t cap = map->cap || map->len ? map->cap : 16;
+  while (cap && (n + 1) * 4 > cap * 3) cap = cap > SIZE_MAX / 2 ? 0 : cap * 2;
+  return cap ? cap : SIZE_MAX;
+}
+
 void onnxslim__map_free(osl_map *map) {
   free(map->slots);
   memset(map, 0, sizeof *map);

@@ -415,25 +415,30 @@ static size_t pend_item(ck *c, const char *what, const char *name, size_t index)
 /* ---- memory ------------------------------------------------------------------ */
 
 /* Rough malloc cost of a block of n bytes (its header and rounding). */
-static uint64_t block_cost(size_t n) { return ((uint64_t)n + 16 + 15) & ~(uint64_t)15; }
+static uint64_t block_cost(size_t n) { return onnxslim__mem_cost(n); }
 
-/* Adds n bytes to what the check holds (negative: released) and fails with
- * ONNXSLIM_ELIMIT when the model's structure (its arena, which the handles
- * the check asks for also grow) and the check's own bytes together exceed
- * the model's max_memory (onnxslim_load_options). */
+/* Adds n bytes to what the check holds (negative: released), counted with
+ * the model's (onnxslim__mem_charge) against the model's max_memory
+ * (onnxslim_load_options): ONNXSLIM_ELIMIT when the model's structure (its
+ * arena, which the handles the check asks for also grow) and what the
+ * passes hold would exceed it. run_check releases what is left. */
 static int charge(ck *c, int64_t n) {
-  c->used = n < 0 && (uint64_t)-n > c->used ? 0 : c->used + (uint64_t)n;
-  const onnxslim_model *m = c->model;
-  if (n < 0 || m->max_memory == ONNXSLIM_MAX_MEMORY_UNLIMITED) return 0;
-  uint64_t model = m->arena.total;
-  if (model + c->used <= m->max_memory) return 0;
-  if (!c->rc)
-    c->rc = onnxslim__err(ONNXSLIM_ELIMIT,
-                          "checking the model needs more memory than its max_memory allows "
-                          "(%llu bytes): the model's structure takes %llu, the check %llu so far "
-                          "(%zu problems in its report)",
-                          (unsigned long long)m->max_memory, (unsigned long long)model,
-                          (unsigned long long)c->used, c->rep ? c->rep->count : (size_t)0);
+  if (n < 0) {
+    uint64_t back = (uint64_t)-n < c->used ? (uint64_t)-n : c->used;
+    c->used -= back;
+    onnxslim__mem_release(c->model, back);
+    return 0;
+  }
+  if (!onnxslim__mem_charge(c->model, (uint64_t)n, "checking the model")) {
+    c->used += (uint64_t)n;
+    return 0;
+  }
+  if (!c->rc) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", onnxslim_error_last());
+    c->rc = onnxslim__err(ONNXSLIM_ELIMIT, "%s (%zu problems in its report)", why,
+                          c->rep ? c->rep->count : (size_t)0);
+  }
   return c->rc;
 }
 
@@ -1973,6 +1978,7 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
     if (!brc) brc = charge(&c, (int64_t)block_cost((base.mask + 1) * sizeof(ck_slot)));
     if (brc) {
       free(base.slots);
+      onnxslim__mem_release(model, c.used);
       return brc;
     }
     c.base = &base;
@@ -1980,6 +1986,7 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   c.rep = calloc(1, sizeof *c.rep);
   if (!c.rep) {
     free(base.slots);
+    onnxslim__mem_release(model, c.used);
     return onnxslim__err_nomem("checking the model");
   }
   osl_map opsets = {0};
@@ -2008,6 +2015,7 @@ static int run_check(onnxslim_check_report **out, const onnxslim_model *model, u
   free(base.slots);
   onnxslim__map_free(&c.fns);
   free(c.fnkeys);
+  onnxslim__mem_release(model, c.used); /* the report is the caller's now */
   if (!rc && c.note.oom) rc = nomem(&c);
   c.rep->note = c.note.p;
   if (rc) {

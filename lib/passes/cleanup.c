@@ -2,7 +2,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - topological sort and removal of unused items, built on the
- * public handle API (passes.h only for errors and the hash map).
+ * public handle API (passes.h only for errors, the hash map and the count
+ * of what a pass holds). Everything they allocate per node, edge or name is
+ * counted against the model's max_memory (onnxslim__mem_alloc and the
+ * counted maps), one graph's worth at a time (plus the enclosing graphs'
+ * while toposort recurses).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,34 +16,43 @@
 /* Node i's predecessors: producers (in this graph) of the values it reads,
  * directly or through subgraph captures, as index lists. */
 typedef struct {
+  const onnxslim_model *model; /* counts what the pass holds */
+  const char *what;            /* the pass, for its messages */
   size_t n;
   onnxslim_node **nodes;
   size_t *pred_start; /* n + 1 offsets into preds */
   size_t *preds;
+  osl_map index; /* node handle -> index (num) */
 } osl_deps;
 
 static void deps_free(osl_deps *d) {
-  free(d->nodes);
-  free(d->pred_start);
-  free(d->preds);
+  onnxslim__mem_free(d->model, d->nodes);
+  onnxslim__mem_free(d->model, d->pred_start);
+  onnxslim__mem_free(d->model, d->preds);
+  onnxslim__mem_map_free(d->model, &d->index);
+  d->nodes = NULL;
+  d->pred_start = d->preds = NULL;
 }
 
-static int build_deps(onnxslim_graph *g, osl_deps *d) {
+static int build_deps(onnxslim_graph *g, osl_deps *d, const char *what) {
   memset(d, 0, sizeof *d);
+  d->model = onnxslim_graph_model(g);
+  d->what = what;
   size_t n = onnxslim_graph_node_count(g);
   if (n > INT32_MAX) /* node indexes are kept in 32 bits (osl_map_entry.num) */
     return onnxslim__err(ONNXSLIM_ELIMIT, "a graph of %zu nodes (at most %d)", n, INT32_MAX);
   d->n = n;
-  d->nodes = malloc((n ? n : 1) * sizeof *d->nodes);
-  d->pred_start = calloc(n + 1, sizeof *d->pred_start);
   /* node handle -> index: constant time per lookup, so building the
    * dependencies is linear in nodes + edges */
-  osl_map index = {0};
-  if (!d->nodes || !d->pred_start) goto nomem;
+  int rc = 0;
+  if (!(d->nodes = onnxslim__mem_alloc(d->model, (n ? n : 1) * sizeof *d->nodes, what)) ||
+      !(d->pred_start = onnxslim__mem_calloc(d->model, n + 1, sizeof *d->pred_start, what)) ||
+      (rc = onnxslim__mem_map_reserve(d->model, &d->index, n, what)) != 0)
+    goto fail;
   for (size_t i = 0; i < n; i++) {
     d->nodes[i] = onnxslim_graph_node(g, i);
     osl_map_entry *e;
-    if (onnxslim__map_add_ptr(NULL, &index, d->nodes[i], &e) < 0) goto nomem;
+    if ((rc = onnxslim__mem_map_add_ptr(d->model, &d->index, d->nodes[i], &e, what)) < 0) goto fail;
     e->num = (int32_t)i;
   }
   /* edges p -> c for every consumer c of every output of p: count, fill */
@@ -49,12 +62,10 @@ static int build_deps(onnxslim_graph *g, osl_deps *d) {
     if (pass == 1) {
       for (size_t i = 0; i < n; i++) d->pred_start[i + 1] += d->pred_start[i];
       total = d->pred_start[n];
-      d->preds = malloc((total ? total : 1) * sizeof *d->preds);
-      fill = malloc((n ? n : 1) * sizeof *fill);
-      if (!d->preds || !fill) {
-        free(fill);
-        goto nomem;
-      }
+      if (!(d->preds =
+                onnxslim__mem_alloc(d->model, (total ? total : 1) * sizeof *d->preds, what)) ||
+          !(fill = onnxslim__mem_alloc(d->model, (n ? n : 1) * sizeof *fill, what)))
+        goto fail;
       memcpy(fill, d->pred_start, n * sizeof *fill);
     }
     for (size_t p = 0; p < n; p++) {
@@ -65,21 +76,19 @@ static int build_deps(onnxslim_graph *g, osl_deps *d) {
         size_t nc = onnxslim_graph_consumer_count(g, v);
         for (size_t j = 0; j < nc; j++) {
           onnxslim_node *cn = onnxslim_graph_consumer(g, v, j);
-          const osl_map_entry *hit = onnxslim__map_find_ptr(&index, cn);
+          const osl_map_entry *hit = onnxslim__map_find_ptr(&d->index, cn);
           if (!hit) continue;
           if (pass == 0) d->pred_start[(size_t)hit->num + 1]++;
           else d->preds[fill[(size_t)hit->num]++] = p;
         }
       }
     }
-    free(fill);
+    onnxslim__mem_free(d->model, fill);
   }
-  onnxslim__map_free(&index);
   return 0;
-nomem:
-  onnxslim__map_free(&index);
+fail:
   deps_free(d);
-  return onnxslim__err_nomem(NULL);
+  return rc < 0 ? rc : onnxslim_error_last_code();
 }
 
 static int for_subgraphs(onnxslim_graph *g, unsigned int flags,
@@ -94,18 +103,22 @@ static int for_subgraphs(onnxslim_graph *g, unsigned int flags,
   return 0;
 }
 
+#define TOPO "sorting the graph"
+
 static int toposort(onnxslim_graph *g, unsigned int flags, size_t *unused) {
   (void)unused;
   osl_deps d;
-  int rc = build_deps(g, &d);
+  int rc = build_deps(g, &d, TOPO);
   if (rc) return rc;
-  size_t n = d.n;
-  unsigned char *state = calloc(n ? n : 1, 1); /* 0 new, 1 on stack, 2 done */
-  size_t *order = malloc((n ? n : 1) * sizeof *order);
-  size_t *stack = malloc((n ? n : 1) * sizeof *stack), *next = malloc((n ? n : 1) * sizeof *next);
-  size_t no = 0;
-  if (!state || !order || !stack || !next) {
-    rc = onnxslim__err_nomem(NULL);
+  size_t n = d.n, no = 0, n1 = n ? n : 1;
+  const onnxslim_model *m = d.model;
+  unsigned char *state = NULL; /* 0 new, 1 on stack, 2 done */
+  size_t *order = NULL, *stack = NULL, *next = NULL;
+  if (!(state = onnxslim__mem_calloc(m, n1, 1, TOPO)) ||
+      !(order = onnxslim__mem_alloc(m, n1 * sizeof *order, TOPO)) ||
+      !(stack = onnxslim__mem_alloc(m, n1 * sizeof *stack, TOPO)) ||
+      !(next = onnxslim__mem_alloc(m, n1 * sizeof *next, TOPO))) {
+    rc = onnxslim_error_last_code();
     goto out;
   }
   /* depth-first over predecessors, roots in original order: stable */
@@ -141,22 +154,27 @@ static int toposort(onnxslim_graph *g, unsigned int flags, size_t *unused) {
     int changed = 0;
     for (size_t i = 0; i < n; i++) changed |= order[i] != i;
     if (changed) {
-      onnxslim_node **nodes = malloc((n ? n : 1) * sizeof *nodes);
-      if (!nodes) {
-        rc = onnxslim__err_nomem(NULL);
+      /* the graph's reorder allocates about as much again (uncounted):
+       * charged here for it */
+      uint64_t edit = onnxslim__mem_cost(n1 * sizeof(osl_field)) +
+                      onnxslim__mem_cost(n1 * sizeof(size_t)) + onnxslim__mem_cost(n1);
+      onnxslim_node **nodes = onnxslim__mem_alloc(m, n1 * sizeof *nodes, TOPO);
+      if (!nodes || (rc = onnxslim__mem_charge(m, edit, TOPO)) != 0) {
+        rc = onnxslim_error_last_code();
       } else {
         for (size_t i = 0; i < n; i++) nodes[i] = d.nodes[order[i]];
         rc = onnxslim_graph_reorder_nodes(g, nodes, n);
-        free(nodes);
+        onnxslim__mem_release(m, edit);
       }
+      onnxslim__mem_free(m, nodes);
     }
   }
   if (!rc && (flags & ONNXSLIM_CLEANUP_RECURSIVE)) rc = for_subgraphs(g, flags, toposort, NULL);
 out:
-  free(state);
-  free(order);
-  free(stack);
-  free(next);
+  onnxslim__mem_free(m, state);
+  onnxslim__mem_free(m, order);
+  onnxslim__mem_free(m, stack);
+  onnxslim__mem_free(m, next);
   deps_free(&d);
   return rc;
 }
@@ -168,30 +186,50 @@ int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int flags) {
   return toposort(graph, flags, NULL);
 }
 
+#define UNUSED "removing unused items"
+
 static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed) {
   int rc = 0;
   /* recurse first: a subgraph that shrinks may stop capturing outer values */
   if (flags & ONNXSLIM_CLEANUP_RECURSIVE) rc = for_subgraphs(g, flags, remove_unused, removed);
   if (rc) return rc;
   osl_deps d;
-  rc = build_deps(g, &d);
+  rc = build_deps(g, &d, UNUSED);
   if (rc) return rc;
-  size_t n = d.n;
-  unsigned char *live = calloc(n ? n : 1, 1);
-  size_t *work = malloc((n ? n : 1) * sizeof *work);
-  if (!live || !work) {
-    rc = onnxslim__err_nomem(NULL);
+  size_t n = d.n, n1 = n ? n : 1;
+  const onnxslim_model *m = d.model;
+  size_t nini = onnxslim_graph_initializer_count(g), nvi = onnxslim_graph_value_info_count(g);
+  size_t ndrop = 0, most = nini > nvi ? nini : nvi;
+  unsigned char *live = onnxslim__mem_calloc(m, n1, 1, UNUSED);
+  size_t *work = live ? onnxslim__mem_alloc(m, n1 * sizeof *work, UNUSED) : NULL;
+  void **drop = work ? onnxslim__mem_alloc(m, (most ? most : 1) * sizeof *drop, UNUSED) : NULL;
+  /* the names of the graph's inputs and outputs (which keep their
+   * initializers): one lookup per initializer, not a scan */
+  osl_map io = {0};
+  if (!live || !work || !drop) {
+    rc = onnxslim_error_last_code();
     goto out;
   }
+  size_t nin = onnxslim_graph_input_count(g), nout = onnxslim_graph_output_count(g);
+  if ((rc = onnxslim__mem_map_reserve(m, &io, nin + nout, UNUSED)) != 0) goto out;
+  for (size_t k = 0; k < nin + nout && rc >= 0; k++) {
+    const onnxslim_value_info *vi =
+        k < nin ? onnxslim_graph_input(g, k) : onnxslim_graph_output(g, k - nin);
+    const char *name = vi ? onnxslim_value_info_name(vi) : NULL;
+    osl_map_entry *e;
+    if (name) rc = onnxslim__mem_map_add(m, &io, name, &e, UNUSED);
+  }
+  if (rc < 0) goto out;
+  rc = 0;
   size_t top = 0;
-  for (size_t i = 0; i < onnxslim_graph_output_count(g); i++) {
+  for (size_t i = 0; i < nout; i++) {
     const char *v = onnxslim_value_info_name(onnxslim_graph_output(g, i));
     onnxslim_node *p = onnxslim_graph_producer(g, v);
-    for (size_t k = 0; p && k < n; k++)
-      if (d.nodes[k] == p && !live[k]) {
-        live[k] = 1;
-        work[top++] = k;
-      }
+    const osl_map_entry *hit = p ? onnxslim__map_find_ptr(&d.index, p) : NULL;
+    if (hit && !live[hit->num]) {
+      live[hit->num] = 1;
+      work[top++] = (size_t)hit->num;
+    }
   }
   while (top) {
     size_t c = work[--top];
@@ -206,34 +244,37 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
       rc = onnxslim_graph_remove_node(g, d.nodes[i]);
       if (!rc && removed) (*removed)++;
     }
-  /* initializers nothing reads any more */
-  for (size_t i = onnxslim_graph_initializer_count(g); i-- > 0 && !rc;) {
+  /* initializers nothing reads any more, then value_info of values that
+   * no longer exist: each kind gathered first, then removed (a lookup by
+   * index between removals would apply the queued removal each time:
+   * quadratic) */
+  for (size_t i = 0; i < nini && !rc; i++) {
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     const char *name = onnxslim_tensor_name(t);
-    onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
-    int is_io = 0;
-    for (size_t k = 0; vi && k < onnxslim_graph_input_count(g); k++)
-      is_io |= onnxslim_graph_input(g, k) == vi;
-    for (size_t k = 0; k < onnxslim_graph_output_count(g); k++)
-      is_io |= strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, k)), name) == 0;
-    if (!is_io && onnxslim_graph_consumer_count(g, name) == 0) {
-      rc = onnxslim_graph_remove_initializer(g, t);
-      if (!rc && removed) (*removed)++;
-    }
+    if (!onnxslim__map_find(&io, name) && onnxslim_graph_consumer_count(g, name) == 0)
+      drop[ndrop++] = t;
   }
-  /* value_info of values that no longer exist */
-  for (size_t i = onnxslim_graph_value_info_count(g); i-- > 0 && !rc;) {
+  for (size_t i = ndrop; i-- > 0 && !rc;) {
+    rc = onnxslim_graph_remove_initializer(g, (onnxslim_tensor *)drop[i]);
+    if (!rc && removed) (*removed)++;
+  }
+  ndrop = 0;
+  for (size_t i = 0; i < nvi && !rc; i++) {
     onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
     const char *name = onnxslim_value_info_name(vi);
     if (!onnxslim_graph_producer(g, name) && !onnxslim_graph_consumer_count(g, name) &&
-        !onnxslim_graph_find_initializer(g, name)) {
-      rc = onnxslim_graph_remove_value_info(g, vi);
-      if (!rc && removed) (*removed)++;
-    }
+        !onnxslim_graph_find_initializer(g, name))
+      drop[ndrop++] = vi;
+  }
+  for (size_t i = ndrop; i-- > 0 && !rc;) {
+    rc = onnxslim_graph_remove_value_info(g, (onnxslim_value_info *)drop[i]);
+    if (!rc && removed) (*removed)++;
   }
 out:
-  free(live);
-  free(work);
+  onnxslim__mem_map_free(m, &io);
+  onnxslim__mem_free(m, live);
+  onnxslim__mem_free(m, work);
+  onnxslim__mem_free(m, drop);
   deps_free(&d);
   return rc;
 }

@@ -24,6 +24,9 @@
 #include "convert_quant.h"
 #include "passes/passes.h"
 
+/* The conversion, as its memory limit error names it. */
+#define CONV "converting the model"
+
 /* ---- kernels as transforms ----------------------------------------------- *
  * A conversion is a transform (osl_xform) that also knows its kernel. The
  * kernels (convert_kernels.c) accept any alignment, as tensor bytes inside
@@ -346,12 +349,14 @@ static int casts_ok(const onnxslim_model *m, const onnxslim_graph *g, const char
 static int cast_after_gather(onnxslim_graph *g, const char *value, int has_producer, int32_t orig,
                              int32_t to) {
   size_t nc = onnxslim_graph_consumer_count(g, value);
-  onnxslim_node **gathers = malloc((nc ? nc : 1) * sizeof *gathers);
-  onnxslim_node **others = malloc((nc ? nc : 1) * sizeof *others);
+  const onnxslim_model *m = onnxslim_graph_model(g);
+  onnxslim_node **gathers = onnxslim__mem_alloc(m, (nc ? nc : 1) * sizeof *gathers, CONV);
+  onnxslim_node **others =
+      gathers ? onnxslim__mem_alloc(m, (nc ? nc : 1) * sizeof *others, CONV) : NULL;
   size_t ng = 0, no = 0;
   int rc = 0;
   if (!gathers || !others) {
-    rc = onnxslim__err_nomem(NULL);
+    rc = onnxslim_error_last_code();
     goto out;
   }
   for (size_t i = 0; i < nc; i++) {
@@ -378,8 +383,8 @@ static int cast_after_gather(onnxslim_graph *g, const char *value, int has_produ
   if (!rc && no) rc = cast_before(g, value, has_producer, orig, to, others, no);
   if (!rc && !no) rc = set_elem(g, value, to);
 out:
-  free(gathers);
-  free(others);
+  onnxslim__mem_free(m, gathers);
+  onnxslim__mem_free(m, others);
   return rc;
 }
 
@@ -432,7 +437,13 @@ typedef struct {
   onnxslim_convert_report *report;
   unsigned char *matched; /* per select entry: matched a convertible tensor */
   osl_progress *progress; /* the statistics pass */
+  uint64_t held;          /* charged for the report's entries (onnxslim__mem_charge) */
 } osl_conv;
+
+/* What a candidate's entry in the report costs (the entry, its name). */
+static uint64_t entry_cost(const char *value) {
+  return sizeof(osl_report_entry) + onnxslim__mem_cost(strlen(value) + 1);
+}
 
 /* The payload of stats_chunk: output chunks counted as the bytes read. */
 typedef struct {
@@ -491,10 +502,13 @@ static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char 
   if (!rc && o->policy != ONNXSLIM_POLICY_STORAGE_ONLY)
     rc = casts_ok(cv->model, g, value, onnxslim_tensor_dtype(t), o->to, o->policy);
   if (rc) return rc;
+  /* the candidate and its report entry count against max_memory */
+  if ((rc = onnxslim__mem_charge(cv->model, entry_cost(value), CONV)) != 0) return rc;
+  cv->held += entry_cost(value);
   if (out->count == out->cap) {
     size_t cap = out->cap ? out->cap * 2 : 16;
-    osl_cand *c = realloc(out->c, cap * sizeof *c);
-    if (!c) return onnxslim__err_nomem(NULL);
+    osl_cand *c = onnxslim__mem_realloc(cv->model, out->c, cap * sizeof *c, CONV);
+    if (!c) return onnxslim_error_last_code();
     out->c = c;
     out->cap = cap;
   }
@@ -677,21 +691,21 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
 static int check_storage_only(const onnxslim_model *m, const osl_cands *cands, int32_t to) {
   osl_retype rt;
   memset(&rt, 0, sizeof rt);
-  int rc = onnxslim__map_reserve(NULL, &rt.tensors, cands->count) ? onnxslim__err_nomem(NULL) : 0;
+  int rc = onnxslim__mem_map_reserve(m, &rt.tensors, cands->count, CONV);
   for (size_t i = 0; i < cands->count && !rc; i++) {
     const osl_cand *c = &cands->c[i];
     if (!c->cx) continue; /* kept in its type */
     osl_map_entry *e;
-    if (onnxslim__map_add_ptr(NULL, &rt.tensors, c->t, &e) < 0) {
-      rc = onnxslim__err_nomem(NULL);
-      break;
-    }
+    if ((rc = onnxslim__mem_map_add_ptr(m, &rt.tensors, c->t, &e, CONV)) < 0) break;
+    rc = 0;
     e->num = to;
     osl_msg *const *vi;
     size_t n = onnxslim__graph_value_infos((osl_msg *)c->g, c->value, &vi);
     for (size_t k = 0; k < n && !rc; k++) {
-      if (onnxslim__map_add_ptr(NULL, &rt.infos, vi[k], &e) < 0) rc = onnxslim__err_nomem(NULL);
-      else e->num = to;
+      if ((rc = onnxslim__mem_map_add_ptr(m, &rt.infos, vi[k], &e, CONV)) >= 0) {
+        rc = 0;
+        e->num = to;
+      }
     }
   }
   if (!rc) {
@@ -703,8 +717,8 @@ static int check_storage_only(const onnxslim_model *m, const osl_cands *cands, i
     rc = onnxslim__check_retype_edit(
         m, &rt, what, "the policies cast-before and cast-after-gather insert Casts instead");
   }
-  onnxslim__map_free(&rt.tensors);
-  onnxslim__map_free(&rt.infos);
+  onnxslim__mem_map_free(m, &rt.tensors);
+  onnxslim__mem_map_free(m, &rt.infos);
   return rc;
 }
 
@@ -830,7 +844,7 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
     return onnxslim__err_nomem(NULL);
   }
   osl_progress progress;
-  osl_conv cv = {model, opts, r, matched, &progress};
+  osl_conv cv = {model, opts, r, matched, &progress, 0};
   /* select and check everything first, so a refusal changes nothing */
   osl_cands cands = {0, 0, NULL};
   rc = collect(&cv, g, &cands);
@@ -857,7 +871,8 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   for (size_t i = 0; i < cands.count && !rc; i++)
     if (cands.c[i].cx) rc = convert_tensor(&cv, &cands.c[i]);
   if (!rc && r) rc = add_notes(model, opts, &cands, r);
-  free(cands.c);
+  onnxslim__mem_free(model, cands.c);
+  onnxslim__mem_release(model, cv.held);
   free(matched);
   if (rc || !out) onnxslim_convert_report_free(r);
   else *out = r;

@@ -156,14 +156,15 @@ static int is_onnx_op(const onnxslim_node *n, const char *op) {
   return strcmp(onnxslim_node_op_type(n), op) == 0 && (!dom[0] || strcmp(dom, "ai.onnx") == 0);
 }
 
-/* The names of g's outputs, as keys of *outs (malloc'ed slots). */
-static int output_names(const onnxslim_graph *g, osl_map *outs) {
+/* The names of g's outputs, as keys of *outs (slots counted against the
+ * model's max_memory). */
+static int output_names(const onnxslim_model *m, const onnxslim_graph *g, osl_map *outs) {
   size_t n = onnxslim_graph_output_count(g);
   osl_map_entry *e;
   for (size_t i = 0; i < n; i++) {
     const char *name = onnxslim_value_info_name(onnxslim_graph_output(g, i));
-    if (name && onnxslim__map_add(NULL, outs, name, &e) < 0)
-      return onnxslim__err_nomem("conversion report notes");
+    int rc = name ? onnxslim__mem_map_add(m, outs, name, &e, "the conversion report's notes") : 0;
+    if (rc < 0) return rc;
   }
   return 0;
 }
@@ -202,6 +203,7 @@ typedef struct {
   onnxslim_convert_report *r;
   const osl_map *converted; /* storage-only: tensor -> its type before */
   int32_t to;
+  const onnxslim_model *model; /* whose max_memory the walk counts against */
 } osl_notes;
 
 /* Storage-only: converted tensor t, known in g as value, is read by a node
@@ -278,7 +280,7 @@ static int fold_back(osl_notes *w, const onnxslim_graph *g, const osl_map *outs,
  * walk) or fold-back notes (pass 1: the initializers). */
 static int walk(osl_notes *w, const onnxslim_graph *g, int pass) {
   osl_map outs = {NULL, 0, 0};
-  int rc = output_names(g, &outs);
+  int rc = output_names(w->model, g, &outs);
   for (size_t i = 0; i < onnxslim_graph_initializer_count(g) && !rc; i++) {
     const onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     rc = pass ? fold_back(w, g, &outs, t) : storage_only(w, g, &outs, t, onnxslim_tensor_name(t));
@@ -294,13 +296,13 @@ static int walk(osl_notes *w, const onnxslim_graph *g, int pass) {
     for (size_t k = 0; k < onnxslim_node_subgraph_count(node) && !rc; k++)
       rc = walk(w, onnxslim_node_subgraph(node, k), pass);
   }
-  onnxslim__map_free(&outs);
+  onnxslim__mem_map_free(w->model, &outs);
   return rc;
 }
 
 int onnxslim__convert_notes(onnxslim_convert_report *r, const onnxslim_model *model,
                             const osl_map *converted, int32_t to) {
-  osl_notes w = {r, converted, to};
+  osl_notes w = {r, converted, to, model};
   const onnxslim_graph *g = onnxslim_model_graph(model);
   if (!g) return 0;
   int rc = converted && converted->len ? walk(&w, g, 0) : 0;

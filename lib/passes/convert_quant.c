@@ -31,6 +31,10 @@
 
 #include "convert_quant.h"
 
+/* The quantization, as its memory limit error names it. Its per-tensor
+ * buffers (qx_run) are bounded by a row of one tensor and are not counted. */
+#define QUANT "quantizing the model"
+
 /* ---- the block kernel ---------------------------------------------------- */
 
 /* Layouts of a quantized block's bytes. */
@@ -1635,8 +1639,8 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   data->model = sc->model = m;
   /* consumers first: the handles stay valid as the tensor changes */
   size_t nc = onnxslim_graph_consumer_count(g, c->name);
-  onnxslim_node **readers = malloc(nc * sizeof *readers);
-  if (!readers) return onnxslim__err_nomem(NULL);
+  onnxslim_node **readers = onnxslim__mem_alloc(m, (nc ? nc : 1) * sizeof *readers, QUANT);
+  if (!readers) return onnxslim_error_last_code();
   for (size_t i = 0; i < nc; i++) readers[i] = onnxslim_graph_consumer(g, c->name, i);
   char *tname = strdup(c->name);
   const char *sname = NULL, *tdq = NULL, *zname = NULL;
@@ -1705,7 +1709,7 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
     c->e->quantized = 1;
     c->e->quant = c->acc.q;
   }
-  free(readers);
+  onnxslim__mem_free(m, readers);
   free(tname);
   return rc;
 }
@@ -1813,11 +1817,11 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
    * Constants are quantized too: each becomes an initializer of its output's
    * name once everything is checked) */
   size_t ni = onnxslim_graph_initializer_count(g), nn = onnxslim_graph_node_count(g);
-  osl_qcand *cands = calloc(ni + nn ? ni + nn : 1, sizeof *cands);
+  osl_qcand *cands = onnxslim__mem_calloc(model, ni + nn ? ni + nn : 1, sizeof *cands, QUANT);
   unsigned char *hit = calloc(o->n_select ? o->n_select : 1, 1);
   size_t nc = 0;
   if (!cands || !hit) {
-    rc = onnxslim__err_nomem(NULL);
+    rc = cands ? onnxslim__err_nomem(NULL) : onnxslim_error_last_code();
     goto out;
   }
   for (size_t i = 0; i < ni + nn && !rc; i++) {
@@ -1947,7 +1951,7 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   }
   if (!rc) onnxslim__progress_end(&prog);
 out:
-  free(cands);
+  onnxslim__mem_free(model, cands);
   free(hit);
   return rc;
 }

@@ -31,7 +31,9 @@ static void h_u64(XXH3_state_t *h, uint64_t v) {
  * mapping (docs/design.md, "Memory"): small pieces (names, headers, small
  * tensors) through a read-ahead window of OSL_FP_AHEAD bytes, so hashing
  * them in file order costs a system call per window; large ones a buffer
- * at a time. */
+ * at a time. That buffer is all a fingerprint allocates (its walk
+ * recurses once per nesting level, bounded by max_depth): a constant, not
+ * counted against max_memory (handles.h, onnxslim__mem_charge). */
 #define OSL_FP_BUF (1u << 20)
 #define OSL_FP_AHEAD (64u << 10)
 

@@ -14,6 +14,9 @@
 
 #include "passes/passes.h"
 
+/* An insertion, as its memory limit error names it. */
+#define INSERT "inserting a node"
+
 static int is_graph_input(const onnxslim_graph *g, const char *name) {
   osl_msg *const *vi;
   size_t n = onnxslim__graph_value_infos((osl_msg *)g, name, &vi);
@@ -100,20 +103,38 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
   if (!producer && !nc && !onnxslim_graph_find_initializer(g, value) && !is_graph_input(g, value))
     return onnxslim__err(ONNXSLIM_ENOTFOUND, "no value '%s' in graph '%s'", value,
                          onnxslim_graph_name(g));
-  onnxslim_node **all = malloc((nc ? nc : 1) * sizeof *all);
-  if (!all) return onnxslim__err_nomem(NULL);
+  /* the consumers, and (when some are chosen) a set of them: one lookup
+   * per chosen node, not a scan; both count against max_memory */
+  onnxslim_node **all = onnxslim__mem_alloc(m, (nc ? nc : 1) * sizeof *all, INSERT);
+  if (!all) return onnxslim_error_last_code();
   for (size_t i = 0; i < nc; i++) all[i] = onnxslim_graph_consumer(g, value, i);
-  int rc = 0;
+  osl_map set = {0};
+  int rc = n_consumers ? onnxslim__mem_map_reserve(m, &set, nc, INSERT) : 0;
+  for (size_t i = 0; i < nc && n_consumers && rc >= 0; i++) {
+    osl_map_entry *e;
+    rc = onnxslim__mem_map_add_ptr(m, &set, all[i], &e, INSERT);
+  }
+  if (rc > 0) rc = 0;
   for (size_t i = 0; i < n_consumers && !rc; i++) {
-    size_t k = 0;
-    while (k < nc && all[k] != consumers[i]) k++;
-    if (k == nc)
+    osl_map_entry *e = consumers[i] ? onnxslim__map_find_ptr(&set, consumers[i]) : NULL;
+    if (!e)
       rc = onnxslim__err(ONNXSLIM_EINVAL, "node '%s' does not read value '%s'",
                          consumers[i] ? onnxslim_node_name(consumers[i]) : "(null)", value);
+    else e->num = 1; /* chosen */
   }
   int takeover = producer && (n_consumers == 0 || n_consumers == nc);
-  onnxslim_node *const *chosen = n_consumers ? consumers : all;
-  size_t n_chosen = n_consumers ? n_consumers : nc;
+  onnxslim_node *const *chosen = all;
+  size_t n_chosen = nc;
+  if (n_consumers && !rc) {
+    /* the chosen ones, in node order (the order of `all`) */
+    size_t k = 0;
+    for (size_t i = 0; i < nc; i++) {
+      const osl_map_entry *e = onnxslim__map_find_ptr(&set, all[i]);
+      if (e && e->num) all[k++] = all[i];
+    }
+    n_chosen = k;
+  }
+  onnxslim__mem_map_free(m, &set);
   /* a Cast the schemas at the model's opset forbid is refused, unchanged:
    * the Cast itself, and each chosen consumer reading `to` */
   if (!rc && cast_to >= 0)
@@ -148,11 +169,13 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
       const char *in[1] = {value}, *outs[1] = {edge};
       rc = onnxslim_graph_add_node(g, 0, op_type, domain, node_name, in, 1, outs, 1, &node);
     }
-    for (size_t i = 0; i < n_chosen && !rc; i++) rc = rewire(chosen[i], value, edge);
+    /* last reader first: each leaves the value's reader list (kept in node
+     * order) at its end, so rewiring many readers stays linear */
+    for (size_t i = n_chosen; i-- > 0 && !rc;) rc = rewire(chosen[i], value, edge);
     if (!rc) rc = copy_type(g, value, edge, edge, cast_to);
   }
   if (!rc && cast_to >= 0) rc = onnxslim_node_set_attr_int(node, "to", cast_to);
-  free(all);
+  onnxslim__mem_free(m, all);
   if (!rc && out) *out = node;
   return rc;
 }

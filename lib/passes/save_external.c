@@ -71,7 +71,15 @@ typedef struct {
   int unknown; /* it is not a model that loads: what it reads is unknown */
   osl_oldref *refs;
   size_t n, cap;
+  /* the saving model: what the lists hold counts against its max_memory */
+  const onnxslim_model *counter;
+  uint64_t held;  /* charged for the strings (refs and maps are counted blocks) */
+  osl_map locs;   /* location -> a ref (lookups in constant time) */
+  osl_map ids;    /* "dev:ino" of the refs found -> a ref */
+  osl_arena keys; /* the ids' strings */
 } osl_old;
+
+#define SAVE "saving the model"
 
 /* One save with external data (or all inline): what it decided and what it
  * holds, phase by phase (see onnxslim__save_external). */
@@ -113,13 +121,29 @@ typedef struct {
   /* the bytes written, for the caller's progress function */
   osl_progress progress;
   uint64_t model_est; /* the model file's size as estimated before the data */
+  /* charged per tensor against the model's max_memory for what the save
+   * holds beside its counted blocks (the report, names, encoded fields) */
+  uint64_t held;
+  osl_map wanted;  /* the data file names wanted (want_names) */
+  osl_map claimed; /* the names the data files got (claim_name) */
 } osl_xsave;
 
+/* What a tensor's place in a save costs beside the counted blocks: its
+ * report entry (name, location), its data file's names, its encoded
+ * storage fields and its entry in the save plan. */
+static uint64_t item_cost(const char *name) {
+  uint64_t n = onnxslim__mem_cost(strlen(name) + 40);
+  return sizeof(struct osl_save_entry) + 4 * n + 5 * sizeof(void *) + 160;
+}
+
 static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *g) {
+  int rc = onnxslim__mem_charge(s->model, item_cost(name), SAVE);
+  if (rc) return rc;
+  s->held += item_cost(name);
   if (s->count == s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 32;
-    osl_item *v = realloc(s->items, cap * sizeof *v);
-    if (!v) return onnxslim__err_nomem(NULL);
+    osl_item *v = onnxslim__mem_realloc(s->model, s->items, cap * sizeof *v, SAVE);
+    if (!v) return onnxslim_error_last_code();
     s->items = v;
     s->cap = cap;
   }
@@ -212,48 +236,70 @@ static int shareable(onnxslim_tensor *t) {
   return r == 0 || (r == 1 && onnxslim_tensor_dim(t, 0) == 1);
 }
 
-/* 1 when the two one-element tensors hold the same bytes, or when either
- * cannot be read (then it stays inline: a few bytes at worst). */
-static int same_value(onnxslim_tensor *a, onnxslim_tensor *b) {
-  const void *pa, *pb;
-  size_t na, nb;
-  if (onnxslim_tensor_data(a, &pa, &na) != 0 || onnxslim_tensor_data(b, &pb, &nb) != 0) {
+/* The key of a one-element tensor's value among the kept ones: its data
+ * type, rank and bytes ("t/r=HEX"), or "t/r?" when its bytes cannot be
+ * read; "t/r*" names its type and rank alone. In buf (48 bytes). */
+static const char *value_key(char *buf, onnxslim_tensor *t, char kind) {
+  int n =
+      snprintf(buf, 48, "%d/%zu%c", (int)onnxslim_tensor_dtype(t), onnxslim_tensor_rank(t), kind);
+  if (kind != '=') return buf;
+  const void *p;
+  size_t len;
+  if (onnxslim_tensor_data(t, &p, &len) != 0) {
     onnxslim_error_clear();
-    return 1;
+    buf[n - 1] = '?';
+    return buf;
   }
-  return na == nb && memcmp(pa, pb, na) == 0;
+  for (size_t i = 0; i < len && n + 3 < 48; i++, n += 2)
+    snprintf(buf + n, 3, "%02x", ((const uint8_t *)p)[i]);
+  return buf;
 }
 
 static int keep_shared(osl_xsave *s) {
-  /* the one-element tensors kept inline for being read at load */
-  size_t nk = 0, *keep = NULL;
-  for (size_t j = 0; j < s->count; j++)
-    if (s->items[j].status == ONNXSLIM_PLACEMENT_SHAPE_INPUT &&
-        shareable((onnxslim_tensor *)s->items[j].t)) {
-      size_t *k = realloc(keep, (nk + 1) * sizeof *keep);
-      if (!k) {
-        free(keep);
-        return onnxslim__err_nomem(NULL);
-      }
-      keep = k;
-      keep[nk++] = j;
+  /* the one-element tensors kept inline for being read at load, by value
+   * (the same data type, rank and bytes; one whose bytes cannot be read
+   * stays inline: a few bytes at worst): a lookup per tensor, not a scan */
+  const onnxslim_model *m = s->model;
+  osl_map kept = {0};
+  osl_arena keys = {0};
+  uint64_t held = 0;
+  int rc = 0;
+  char buf[48];
+  for (size_t j = 0; j < s->count && !rc; j++) {
+    onnxslim_tensor *t = (onnxslim_tensor *)s->items[j].t;
+    if (s->items[j].status != ONNXSLIM_PLACEMENT_SHAPE_INPUT || !shareable(t)) continue;
+    if ((rc = onnxslim__mem_charge(m, 2 * 48, SAVE)) != 0) break;
+    held += 2 * 48;
+    for (int w = 0; w < 2 && !rc; w++) {
+      const char *k = value_key(buf, t, w ? '=' : '*');
+      char *key = onnxslim__arena_strndup(&keys, k, strlen(k));
+      osl_map_entry *e;
+      if (!key) rc = onnxslim__err_nomem(NULL);
+      else if ((rc = onnxslim__mem_map_add(m, &kept, key, &e, SAVE)) > 0) rc = 0;
     }
-  for (size_t i = 0; i < s->count && nk; i++) {
+  }
+  for (size_t i = 0; i < s->count && kept.len && !rc; i++) {
     osl_item *a = &s->items[i];
     onnxslim_tensor *ta = (onnxslim_tensor *)a->t;
     if (a->status != ONNXSLIM_PLACEMENT_EXTERNAL || !shareable(ta)) continue;
-    for (size_t j = 0; j < nk; j++) {
-      onnxslim_tensor *tb = (onnxslim_tensor *)s->items[keep[j]].t;
-      if (onnxslim_tensor_dtype(ta) == onnxslim_tensor_dtype(tb) &&
-          onnxslim_tensor_rank(ta) == onnxslim_tensor_rank(tb) && same_value(ta, tb)) {
-        a->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
-        a->length = 0;
-        break;
-      }
+    /* a kept tensor of this type and rank that cannot be read matches all;
+     * one of them that cannot be read matches any kept */
+    const char *k = value_key(buf, ta, '=');
+    int hit = onnxslim__map_find(&kept, k) != NULL;
+    if (!hit) {
+      char tr[48];
+      hit = onnxslim__map_find(&kept, value_key(tr, ta, '?')) != NULL ||
+            (strchr(k, '?') && onnxslim__map_find(&kept, value_key(tr, ta, '*')) != NULL);
+    }
+    if (hit) {
+      a->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
+      a->length = 0;
     }
   }
-  free(keep);
-  return 0;
+  onnxslim__mem_map_free(m, &kept);
+  onnxslim__arena_free(&keys);
+  onnxslim__mem_release(m, held);
+  return rc;
 }
 
 /* A sink that hashes what passes through (for the checksum key). */
@@ -411,9 +457,72 @@ static void sanitize(char *s) {
 }
 
 static void old_free(osl_old *old) {
+  const onnxslim_model *counter = old->counter;
   for (size_t i = 0; i < old->n; i++) free(old->refs[i].loc);
-  free(old->refs);
+  onnxslim__mem_free(counter, old->refs);
+  onnxslim__mem_map_free(counter, &old->locs);
+  onnxslim__mem_map_free(counter, &old->ids);
+  onnxslim__arena_free(&old->keys);
+  onnxslim__mem_release(counter, old->held);
   memset(old, 0, sizeof *old);
+  old->counter = counter;
+}
+
+/* The key of an identity in old->ids (in buf, 40 bytes). */
+static const char *id_key(char *buf, dev_t dev, ino_t ino) {
+  snprintf(buf, 40, "%llx:%llx", (unsigned long long)dev, (unsigned long long)ino);
+  return buf;
+}
+
+/* 1 when a ref of old (found) has identity dev/ino. */
+static int old_has_id(const osl_old *old, dev_t dev, ino_t ino) {
+  char buf[40];
+  return old->ids.len && onnxslim__map_find(&old->ids, id_key(buf, dev, ino)) != NULL;
+}
+
+/* Adds a ref to old: loc (malloc'ed, taken, also on error), found with
+ * identity dev/ino. A location already there is not added again. 0 or an
+ * error code (ENOMEM, or ELIMIT over the saving model's max_memory). */
+static int old_add(osl_old *old, char *loc, int found, dev_t dev, ino_t ino) {
+  const onnxslim_model *c = old->counter;
+  if (old->locs.len && onnxslim__map_find(&old->locs, loc)) {
+    free(loc);
+    return 0;
+  }
+  char buf[40];
+  size_t klen = strlen(id_key(buf, dev, ino)) + 1;
+  uint64_t cost = onnxslim__mem_cost(strlen(loc) + 1) + (found ? klen : 0);
+  int rc = onnxslim__mem_charge(c, cost, SAVE);
+  if (!rc && old->n == old->cap) {
+    size_t cap = old->cap ? old->cap * 2 : 8;
+    osl_oldref *v = onnxslim__mem_realloc(c, old->refs, cap * sizeof *v, SAVE);
+    if (v) {
+      old->refs = v;
+      old->cap = cap;
+    } else {
+      rc = onnxslim_error_last_code();
+      onnxslim__mem_release(c, cost);
+    }
+  }
+  osl_map_entry *e;
+  if (!rc && (rc = onnxslim__mem_map_add(c, &old->locs, loc, &e, SAVE)) < 0)
+    onnxslim__mem_release(c, cost);
+  if (rc < 0) {
+    free(loc);
+    return rc;
+  }
+  old->held += cost;
+  osl_oldref *r = &old->refs[old->n++];
+  memset(r, 0, sizeof *r);
+  r->loc = loc;
+  if (!found) return 0;
+  r->found = 1;
+  r->dev = dev;
+  r->ino = ino;
+  char *key = onnxslim__arena_strndup(&old->keys, buf, klen - 1);
+  if (!key) return onnxslim__err_nomem(NULL);
+  rc = onnxslim__mem_map_add(c, &old->ids, key, &e, SAVE);
+  return rc < 0 ? rc : 0;
 }
 
 /* The files model m (loaded) reads: each location with the identity of the
@@ -426,31 +535,11 @@ static int old_walk(osl_old *old, const onnxslim_model *m, osl_msg *msg) {
       (loc = onnxslim__external_entry(msg, "location")) && onnxslim__location_ok(loc, &why)) {
     char *nl = norm_location(loc);
     if (!nl) return onnxslim__err_nomem(NULL);
-    int seen = 0;
-    for (size_t i = 0; i < old->n && !seen; i++) seen = strcmp(old->refs[i].loc, nl) == 0;
-    if (seen) {
-      free(nl);
-    } else {
-      if (old->n == old->cap) {
-        size_t cap = old->cap ? old->cap * 2 : 8;
-        osl_oldref *v = realloc(old->refs, cap * sizeof *v);
-        if (!v) {
-          free(nl);
-          return onnxslim__err_nomem(NULL);
-        }
-        old->refs = v;
-        old->cap = cap;
-      }
-      osl_oldref *r = &old->refs[old->n++];
-      memset(r, 0, sizeof *r);
-      r->loc = nl;
-      const osl_extref *ref = onnxslim__tensor_extref(msg);
-      if (ref && ref->file < m->next) {
-        r->found = 1;
-        r->dev = m->ext[ref->file].dev;
-        r->ino = m->ext[ref->file].ino;
-      }
-    }
+    const osl_extref *ref = onnxslim__tensor_extref(msg);
+    int found = ref && ref->file < m->next;
+    int rc = old_add(old, nl, found, found ? m->ext[ref->file].dev : 0,
+                     found ? m->ext[ref->file].ino : 0);
+    if (rc) return rc;
   }
   for (size_t i = 0; i < msg->nf; i++)
     if (msg->f[i].sub) {
@@ -465,7 +554,9 @@ static int old_walk(osl_old *old, const onnxslim_model *m, osl_msg *msg) {
  * model is `unknown`. */
 static int read_old(int outdir, const char *path, const char *base, osl_old *old) {
   struct stat st;
+  const onnxslim_model *counter = old->counter;
   memset(old, 0, sizeof *old);
+  old->counter = counter;
   if (fstatat(outdir, base, &st, AT_SYMLINK_NOFOLLOW) != 0) {
     old->unknown = errno != ENOENT;
     old->exists = old->unknown;
@@ -485,10 +576,7 @@ static int read_old(int outdir, const char *path, const char *base, osl_old *old
 }
 
 static int old_reads(const osl_old *old, const struct stat *st) {
-  for (size_t i = 0; i < old->n; i++)
-    if (old->refs[i].found && old->refs[i].dev == st->st_dev && old->refs[i].ino == st->st_ino)
-      return 1;
-  return 0;
+  return old_has_id(old, st->st_dev, st->st_ino);
 }
 
 /* ---- the other models of the directory ------------------------------------
@@ -523,21 +611,11 @@ static int other_ref(void *ctx, const char *loc) {
   int ok = fstat(fd, &st) == 0;
   close(fd);
   if (!ok || old_reads(&x->others, &st)) return 0;
-  osl_old *o = &x->others;
-  if (o->n == o->cap) {
-    size_t cap = o->cap ? o->cap * 2 : 16;
-    osl_oldref *v = realloc(o->refs, cap * sizeof *v);
-    if (!v) return onnxslim__err_nomem(NULL);
-    o->refs = v;
-    o->cap = cap;
-  }
-  osl_oldref *r = &o->refs[o->n];
-  if (!(r->loc = strdup(loc))) return onnxslim__err_nomem(NULL);
-  r->found = 1;
-  r->dev = st.st_dev;
-  r->ino = st.st_ino;
-  o->n++;
-  return 0;
+  char *copy = strdup(loc);
+  if (!copy) return onnxslim__err_nomem(NULL);
+  /* known by identity: a second location naming a found file adds its
+   * identity (the location map only spares a duplicate) */
+  return old_add(&x->others, copy, 1, st.st_dev, st.st_ino);
 }
 
 /* 1 if name is a model file name: "*.onnx", not hidden. */
@@ -602,9 +680,7 @@ static int others_read(osl_xsave *x, dev_t dev, ino_t ino) {
   if (!x) return 0;
   if (!x->others_read) scan_others(x);
   if (x->others.unknown) return 1;
-  for (size_t i = 0; i < x->others.n; i++)
-    if (x->others.refs[i].dev == dev && x->others.refs[i].ino == ino) return 1;
-  return 0;
+  return old_has_id(&x->others, dev, ino);
 }
 
 /* 1 if leaf is a file name the library's side files have (".D.lock",
@@ -628,10 +704,7 @@ static int goes(const osl_xsave *x, const osl_oldref *r) {
   leaf = leaf ? leaf + 1 : r->loc;
   size_t n = strlen(leaf);
   if ((n >= 5 && strcasecmp(leaf + n - 5, ".onnx") == 0) || side_file_name(leaf)) return 0;
-  for (size_t i = 0; i < x->news.n; i++)
-    if (x->news.refs[i].found && x->news.refs[i].dev == r->dev && x->news.refs[i].ino == r->ino)
-      return 0;
-  return 1;
+  return !old_has_id(&x->news, r->dev, r->ino);
 }
 
 static int others_read(osl_xsave *x, dev_t dev, ino_t ino);
@@ -887,8 +960,7 @@ static int claim_name(osl_xsave *x, size_t i) {
     }
     const char *leaf = strrchr(loc, '/');
     leaf = leaf ? leaf + 1 : loc;
-    int taken = strcmp(loc, x->base) == 0;
-    for (size_t m = 0; m < i && !taken; m++) taken = strcmp(x->locs[m], loc) == 0;
+    int taken = strcmp(loc, x->base) == 0 || onnxslim__map_find(&x->claimed, loc);
     struct stat st;
     int exists = !taken && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
     if (exists)
@@ -929,6 +1001,8 @@ static int claim_name(osl_xsave *x, size_t i) {
     if (!rc && !taken) {
       x->locs[i] = loc;
       x->finals[i] = leaf;
+      osl_map_entry *e;
+      if ((rc = onnxslim__mem_map_add(x->model, &x->claimed, loc, &e, SAVE)) > 0) rc = 0;
       break;
     }
     free(loc);
@@ -995,6 +1069,7 @@ static int want_names(osl_xsave *x) {
     x->nwritten += x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL;
   if (!x->nwritten) return 0;
   size_t want = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? 1 : x->nwritten;
+  /* (charged with the items: item_cost) */
   x->outs = calloc(want, sizeof *x->outs);
   x->locs = calloc(want, sizeof *x->locs);
   x->wants = calloc(want, sizeof *x->wants);
@@ -1002,6 +1077,8 @@ static int want_names(osl_xsave *x) {
   x->backups = calloc(want, sizeof *x->backups);
   if (!x->outs || !x->locs || !x->wants || !x->finals || !x->backups)
     return onnxslim__err_nomem(NULL);
+  int rc = onnxslim__mem_map_reserve(x->model, &x->wanted, want, SAVE);
+  if (rc) return rc;
   for (size_t i = 0; i < x->count && x->nfiles < want; i++) {
     osl_item *it = &x->items[i];
     if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
@@ -1013,18 +1090,24 @@ static int want_names(osl_xsave *x) {
       if (loc) {
         sprintf(loc, "%s.bin", it->name[0] ? it->name : "tensor");
         sanitize(loc);
-        /* unique among this save's files and not the model itself */
-        for (unsigned k = 1;; k++) {
-          int clash = strcmp(loc, x->base) == 0;
-          for (size_t j = 0; j < x->nfiles && !clash; j++) clash = strcmp(x->wants[j], loc) == 0;
-          if (!clash) break;
-          sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", k);
+        /* unique among this save's files and not the model itself: one
+         * lookup per name tried, and the names tried for a first name
+         * (many tensors may sanitize to one) resume where the last stopped
+         * (the first name's entry keeps its k) */
+        osl_map_entry *first = onnxslim__map_find(&x->wanted, loc);
+        unsigned k = first ? (unsigned)first->num : 0;
+        while (strcmp(loc, x->base) == 0 || onnxslim__map_find(&x->wanted, loc)) {
+          sprintf(loc, "%s_%u.bin", it->name[0] ? it->name : "tensor", ++k);
           sanitize(loc);
         }
+        if (first) first->num = (int32_t)(k > INT32_MAX ? INT32_MAX : k);
       }
     }
     if (!loc) return onnxslim__err_nomem(NULL);
     x->wants[x->nfiles++] = loc;
+    osl_map_entry *e;
+    if ((rc = onnxslim__mem_map_add(x->model, &x->wanted, loc, &e, SAVE)) < 0) return rc;
+    rc = 0;
   }
   return 0;
 }
@@ -1067,7 +1150,7 @@ static int estimate_model(osl_xsave *x, uint64_t *size) {
   if (!rc) rc = onnxslim__msg_size_planned(x->model->root, &x->sp, size);
   for (size_t i = 0; i < x->nfiles; i++) x->locs[i] = NULL;
   onnxslim__saveplan_free(&x->sp);
-  free(x->plans);
+  onnxslim__mem_free(x->model, x->plans);
   x->plans = NULL;
   x->enc.n = 0;
   return rc;
@@ -1202,9 +1285,10 @@ static int claim_names(osl_xsave *x) {
  * tensor written to a data file (the names it got), the bytes of every
  * tensor external now that stays inline. */
 static int plan_model(osl_xsave *x) {
-  x->plans = calloc(x->count ? x->count : 1, sizeof *x->plans);
-  size_t *starts = calloc(x->count + 1, sizeof *starts);
-  int rc = x->plans && starts ? 0 : onnxslim__err_nomem(NULL);
+  const onnxslim_model *m = x->model;
+  x->plans = onnxslim__mem_calloc(m, x->count ? x->count : 1, sizeof *x->plans, SAVE);
+  size_t *starts = x->plans ? onnxslim__mem_calloc(m, x->count + 1, sizeof *starts, SAVE) : NULL;
+  int rc = x->plans && starts ? 0 : onnxslim_error_last_code();
   for (size_t i = 0; i < x->count && !rc; i++) {
     osl_item *it = &x->items[i];
     starts[i] = x->enc.n;
@@ -1231,7 +1315,7 @@ static int plan_model(osl_xsave *x) {
       if (!rc) rc = onnxslim__saveplan_set(&x->sp, it->t, pl);
     }
   }
-  free(starts);
+  onnxslim__mem_free(m, starts);
   return rc;
 }
 
@@ -1319,9 +1403,12 @@ static void xsave_free(osl_xsave *x) {
   old_free(&x->news);
   old_free(&x->others);
   onnxslim__saveplan_free(&x->sp);
-  free(x->plans);
+  onnxslim__mem_free(x->model, x->plans);
   free(x->enc.p);
-  free(x->items);
+  onnxslim__mem_free(x->model, x->items);
+  onnxslim__mem_map_free(x->model, &x->wanted);
+  onnxslim__mem_map_free(x->model, &x->claimed);
+  onnxslim__mem_release(x->model, x->held);
   free(x->deflt);
   free(x->norm);
   if (x->outdir >= 0) close(x->outdir);
@@ -1334,6 +1421,7 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   osl_xsave x;
   memset(&x, 0, sizeof x);
   x.model = model;
+  x.old.counter = x.news.counter = x.others.counter = model;
   x.path = path;
   x.o = *opts;
   x.outdir = x.jfd = -1;
@@ -1374,6 +1462,7 @@ int onnxslim__replace_begin(osl_replace **out, const onnxslim_model *model, cons
   if (!rp) return onnxslim__err_nomem(NULL);
   osl_xsave *x = &rp->x;
   x->model = model;
+  x->old.counter = x->news.counter = x->others.counter = model;
   x->path = path;
   x->o.layout = ONNXSLIM_LAYOUT_AS_LOADED;
   x->outdir = x->jfd = -1;

@@ -215,7 +215,10 @@ struct onnxslim_model {
   void *owned; /* malloc'ed copy or NULL */
   osl_msg *root;
   unsigned int max_depth;
-  uint64_t max_memory;        /* for the arena while loading */
+  uint64_t max_memory;        /* for the arena while loading, then for the arena and
+                               * what the passes hold (held) */
+  uint64_t held;              /* bytes the passes running on the model hold beyond its
+                               * structure (onnxslim__mem_charge, model.c) */
   uint64_t gen;               /* edit generation: bumped by every edit */
   osl_map names;              /* every name in the model, for unique names; once built,
                                * kept up to date by the edits (names only grow) */

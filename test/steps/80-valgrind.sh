@@ -41,7 +41,7 @@ vg "unit tests (test_check)" "$B/test/test_check"
 # dispatch must pick a path it runs, and every path it has must still give
 # the scalar reference's bytes
 vg "unit tests (test_convert_paths: the SIMD kernel paths valgrind runs)" "$B/test/test_convert_paths"
-for t in graph node model insert cleanup; do
+for t in graph node model insert cleanup memlimit; do
   vg "unit tests (test_$t)" "$B/test/test_$t"
 done
 vg "the recipe: libonnxslim convert --gather-to bf16 --external-data --also-single-file" \
