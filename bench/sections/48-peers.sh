@@ -88,9 +88,12 @@ print("%.2e" % max(abs(x - y) for x, y in zip(a, b)) if len(a) == len(b) else "l
     "their logits differ by at most $agree"
   [ -n "$(field "$rp" hwm_kb)" ] || echo "  onnxruntime (Python) on the FP32 model: $(tail -n 1 "$pb/ref-py.txt")"
   for j in $jobs; do
+    # each job in a subshell: a job the script itself fails in is a line
+    # here, and the next job runs
     case $j in
-      recipe) peers_recipe ;; fp16) peers_fp16 ;; quant) peers_quant ;; ext) peers_ext ;;
-      simplify) peers_simplify ;; *) echo "(unknown job $j in BENCH_PEERS_JOBS)" ;;
+      recipe | fp16 | quant | ext | simplify)
+        (set -e; "peers_$j") || echo "(job $j stopped: exit $?; the rows above are what it measured)" ;;
+      *) echo "(unknown job $j in BENCH_PEERS_JOBS)" ;;
     esac
   done
   rm -rf "$pb"
@@ -128,7 +131,7 @@ errline() {
 }
 # bytes MODEL: model + external data files
 bytes() {
-  "$py" bench/peers.py files "$1" 2> /dev/null | awk '{ split($1, a, "="); split($2, b, "="); print a[2] + b[2] }'
+  "$py" bench/peers.py files "$1" 2> /dev/null | awk '{ split($1, a, "="); split($2, b, "="); printf "%.0f\n", a[2] + b[2] }'
 }
 # verify NAME MODEL: sets v_out (MiB), v_chk, v_py, v_node, v_rt and the
 # notes (v_notes: lines to print below the row)
@@ -305,8 +308,9 @@ peers_ext() {
     set -- $(best "s_$k")
     if [ "$5" = 1 ]; then
       f1=$(cat "$pb/s_$k.files")
+      mb=$(field "$f1" model_bytes) db=$(field "$f1" data_bytes)
       printf '%-46s %7s %8s %7s %7s %8s  (%s data file(s))\n' "${t#*:}" "$1" "$(mib "$2")" "$(mib "$3")" "$(mib "$4")" \
-        "$(mib $((($(field "$f1" model_bytes) + $(field "$f1" data_bytes)) / 1024)))" "$(field "$f1" data_files)"
+        "$(mib $(((${mb:-0} + ${db:-0}) / 1024)))" "$(field "$f1" data_files)"
     else
       f1="" && printf '%-46s  FAILED: %s\n' "${t#*:}" "$(errline "s_$k")"
     fi
