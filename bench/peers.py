@@ -344,7 +344,7 @@ def versions():
     out = []
     for p in ("onnx", "onnx-ir", "onnxruntime", "onnxconverter-common", "onnxsim", "onnxslim", "numpy"):
         try:
-            out.append("%s %s" % (p, metadata.version(p)))
+            out.append("%s %s" % ("OnnxSlim" if p == "onnxslim" else p, metadata.version(p)))
         except metadata.PackageNotFoundError:
             out.append("%s missing" % p)
     print(", ".join(out))
