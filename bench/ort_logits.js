@@ -36,6 +36,14 @@ function loadOrt() {
   process.exit(2);
 }
 
+// half H: the value of the IEEE binary16 bits H
+function half(h) {
+  const e = (h >> 10) & 31, m = h & 1023, s = h & 0x8000 ? -1 : 1;
+  if (e === 0) return s * m * 2 ** -24;
+  if (e === 31) return m ? NaN : s * Infinity;
+  return s * (1 + m / 1024) * 2 ** (e - 15);
+}
+
 async function main() {
   const a = process.argv.slice(2);
   const opt = { vocab: 250002, batch: 2, seq: 16, runs: 1, save: null, ref: null, tol: 1e-2 };
@@ -74,7 +82,10 @@ async function main() {
       input_ids: new ort.Tensor('int64', ids, [batch, seq]),
       attention_mask: new ort.Tensor('int64', mask, [batch, seq]),
     });
-    for (const v of res.logits.data) logits.push(v);
+    // FP16 logits (a model converted without keeping its I/O types) come
+    // as their bits
+    const f16 = res.logits.type === 'float16' && res.logits.data instanceof Uint16Array;
+    for (const v of res.logits.data) logits.push(f16 ? half(v) : v);
   }
   const finite = logits.every(Number.isFinite);
   const st = fs.readFileSync('/proc/self/status', 'utf8');

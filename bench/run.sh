@@ -10,7 +10,9 @@
 # (e.g. BENCH_ONLY="recipe memory"). The output is also kept in
 # $B/bench/bench.log; a run of every section (no BENCH_ONLY) writes it, with
 # the machine described, to docs/benchmarks.md (bench/write_doc.py), and
-# copies its headline lines into README.md's "Measured" list.
+# copies its headline lines into README.md's "Measured" list; with
+# BENCH_DOC=merge, a run of some sections replaces only theirs in
+# docs/benchmarks.md (bench/write_doc.py --merge).
 set -eu
 B=${B:-build}
 mkdir -p "$B/bench"
@@ -23,6 +25,9 @@ if [ -z "${BENCH_INNER:-}" ]; then
   if [ "$rc" = 0 ] && [ -z "${BENCH_ONLY:-}" ]; then
     /usr/bin/python3 bench/write_doc.py "$B/bench/bench.log" docs/benchmarks.md README.md
     echo "wrote docs/benchmarks.md and README.md's headline"
+  elif [ "$rc" = 0 ] && [ "${BENCH_DOC:-}" = merge ]; then
+    /usr/bin/python3 bench/write_doc.py --merge "$B/bench/bench.log" docs/benchmarks.md README.md
+    echo "merged the sections run into docs/benchmarks.md and README.md's headline"
   fi
   exit "$rc"
 fi

@@ -4,6 +4,13 @@
 """Writes docs/benchmarks.md from the log of a full `make bench` run.
 
 Usage: write_doc.py BENCH_LOG OUT_MD [README]
+       write_doc.py --merge BENCH_LOG OUT_MD [README]
+
+With --merge (a run of some sections: BENCH_ONLY=... BENCH_DOC=merge make
+bench), the sections of the log replace those of the same name in OUT_MD
+(or are appended), the other sections stay as they were, a line under the
+title says which sections were measured when, and the headline and targets
+are collected again from every section.
 
 The document holds the machine the figures were measured on, the headline
 lines the sections print ("headline: ..."), every verdict line
@@ -73,9 +80,37 @@ def sections(log):
     return out
 
 
+def doc_sections(md):
+    """The (title, [lines]) of a document this script wrote; its notes of
+    sections measured separately; its machine table rows."""
+    out, notes, cur, inside = [], [], None, False
+    for line in md.splitlines():
+        if line.startswith("Measured separately: "):
+            notes.append(line)
+        elif line.startswith("### "):
+            cur = (line[4:].strip(), [])
+            out.append(cur)
+            inside = False
+        elif cur is not None and line == "```":
+            inside = not inside
+        elif cur is not None and inside:
+            cur[1].append(line)
+    return out, notes
+
+
+def key(title):
+    """A section's name: its title up to the colon."""
+    return title.split(":")[0].strip()
+
+
 def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit("usage: write_doc.py BENCH_LOG OUT_MD [README]")
+    args = sys.argv[1:]
+    merge = bool(args) and args[0] == "--merge"
+    if merge:
+        args = args[1:]
+    if len(args) not in (2, 3):
+        sys.exit("usage: write_doc.py [--merge] BENCH_LOG OUT_MD [README]")
+    sys.argv[1:] = args
     log = read(sys.argv[1])
     secs = sections(log)
     if not secs:
@@ -84,15 +119,34 @@ def main():
     if run(["git", "status", "--porcelain", "--untracked-files=no"]):
         commit += " (with uncommitted changes)"
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    old = read(sys.argv[2]) if merge else ""
+    notes = []
+    if merge and old:
+        olds, notes = doc_sections(old)
+        new = {key(t): (t, ls) for t, ls in secs}
+        names = ", ".join(key(t) for t, _ in secs)
+        notes = [n for n in notes if n[len("Measured separately: "):].split(" on ")[0] != names]
+        notes.append("Measured separately: %s on %s at commit %s (`BENCH_ONLY=... BENCH_DOC=merge make bench`)."
+                     % (names, now, commit))
+        merged = [new.pop(key(t), (t, ls)) for t, ls in olds]
+        merged += [(t, ls) for t, ls in secs if key(t) in new]
+        secs = merged
+        first = re.search(r"^Written by .*$", old, re.M)
+        intro = first.group(0) if first else None
+    else:
+        intro = None
     # REUSE-IgnoreStart
     md = ["<!-- SPDX-FileCopyrightText: 2026 The libonnxslim authors -->",
           "<!-- SPDX-License-Identifier: MIT -->", "# Benchmarks", "",
     # REUSE-IgnoreEnd
+          intro or
           "Written by `make bench` (bench/run.sh, bench/sections/, bench/write_doc.py) on %s at commit %s. "
           "Do not edit: run `make bench` again. Every figure is measured side by side in that one run; "
           "the machine is shared, so single timings vary from run to run, and memory figures are peak "
-          "RSS (VmHWM) with mapped file pages included unless a row says otherwise." % (now, commit),
-          "", "## The machine", "", "| | |", "|---|---|"]
+          "RSS (VmHWM) with mapped file pages included unless a row says otherwise." % (now, commit)]
+    for n in notes:
+        md += ["", n]
+    md += ["", "## The machine", "", "| | |", "|---|---|"]
     md += ["| %s | %s |" % r for r in machine()]
     heads = [(t, l[len("headline:"):].strip()) for t, ls in secs for l in ls if l.startswith("headline:")]
     if heads:
