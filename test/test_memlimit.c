@@ -183,6 +183,18 @@ static int do_save(onnxslim_model *m, void *ctx) {
   return rc;
 }
 
+/* The diff of the model (A) with diff_b, the same model converted to
+ * FLOAT16: a walk that compares every tensor. */
+static onnxslim_model *diff_b;
+static int do_diff(onnxslim_model *m, void *ctx) {
+  (void)ctx;
+  onnxslim_diff_report *r = NULL;
+  int rc = onnxslim_diff(&r, m, diff_b, NULL);
+  if (!rc && onnxslim_diff_report_count(r) == 0) rc = -100;
+  onnxslim_diff_report_free(r);
+  return rc;
+}
+
 /* What the passes hold on the model now (the library's count): 0
  * whenever no pass runs. */
 static uint64_t held(const onnxslim_model *m) { return m->held; }
@@ -257,6 +269,15 @@ TEST(remove_unused_at_the_limit) {
 }
 TEST(convert_at_the_limit) { expect_pass_limit('w', do_convert, NULL, "converting the model", 0); }
 TEST(insert_at_the_limit) { expect_pass_limit('f', do_insert, NULL, "inserting a node", 0); }
+TEST(diff_at_the_limit) {
+  pbuf b = build('w');
+  diff_b = load_at(&b, 0);
+  REQUIRE(diff_b != NULL);
+  CHECK_OK(do_convert(diff_b, NULL));
+  expect_pass_limit('w', do_diff, NULL, "comparing the models", 1);
+  onnxslim_model_free(diff_b);
+  free(b.p);
+}
 TEST(save_at_the_limit) {
   char path[sizeof tmpdir + 16];
   snprintf(path, sizeof path, "%s/m.onnx", tmpdir);
@@ -278,6 +299,7 @@ int main(int argc, char **argv) {
   RUN(convert_at_the_limit);
   RUN(insert_at_the_limit);
   RUN(save_at_the_limit);
+  RUN(diff_at_the_limit);
   rmdir(tmpdir);
   return t_done();
 }

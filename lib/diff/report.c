@@ -17,17 +17,18 @@
 /* The one place the diff's memory is counted: against model a's
  * max_memory, with a's structure (its arena). */
 int onnxslim__diff_charge(osl_diff *c, int64_t n) {
-  c->used = n < 0 && (uint64_t)-n > c->used ? 0 : c->used + (uint64_t)n;
-  const onnxslim_model *m = c->a;
-  if (n <= 0 || m->max_memory == ONNXSLIM_MAX_MEMORY_UNLIMITED) return 0;
-  uint64_t model = m->arena.total;
-  if (model + c->used <= m->max_memory) return 0;
-  return onnxslim__diff_fail(c, ONNXSLIM_ELIMIT,
-                             "comparing the models needs more memory than model A's max_memory "
-                             "allows (%llu bytes): its structure takes %llu, the diff %llu so far "
-                             "(%zu differences in its report)",
-                             (unsigned long long)m->max_memory, (unsigned long long)model,
-                             (unsigned long long)c->used, c->report ? c->report->count : (size_t)0);
+  if (n <= 0) {
+    uint64_t k = (uint64_t)-n < c->used ? (uint64_t)-n : c->used;
+    c->used -= k;
+    onnxslim__mem_release(c->a, k);
+    return 0;
+  }
+  /* model A's count, which every pass shares (lib/handles.h) */
+  if (onnxslim__mem_charge(c->a, (uint64_t)n, "comparing the models") != 0)
+    return onnxslim__diff_fail(c, ONNXSLIM_ELIMIT, "%s (%zu differences in its report)",
+                               onnxslim_error_last(), c->report ? c->report->count : (size_t)0);
+  c->used += (uint64_t)n;
+  return 0;
 }
 
 void *onnxslim__diff_alloc(osl_diff *c, size_t n) {

@@ -909,6 +909,7 @@ out:
   free(c.da);
   free(c.db);
   free(c.fs);
+  onnxslim__mem_release(a, c.used); /* the report is the caller's now, as check's */
   rc = c.rc;
   if (rc) {
     onnxslim_diff_report_free(r); /* the error stays the diff's */
