@@ -1114,7 +1114,7 @@ typedef struct {
 
 TEST(options_version_1_callers) {
   init_values();
-  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 6);
+  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 5);
   /* init of version 1 writes the version-1 fields only */
   unsigned char *mem = malloc(sizeof(options_v1) + 32);
   memset(mem, 0xAB, sizeof(options_v1) + 32);
@@ -1155,15 +1155,15 @@ TEST(options_version_1_callers) {
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
   CHECK(o.version == 4 && o.report_flags == 0 && o.progress == NULL && o.progress_payload == NULL);
-  /* version 6 defaults: tensors that would overflow are kept; a version-5
-   * caller's struct ends before `overflow` (5 itself: test_quant.c) */
-  memset(&o, 0xAB, sizeof o);
-  CHECK_OK(onnxslim_convert_options_init(&o, 6));
-  CHECK(o.version == 6 && o.clip_percentile == 0 && o.overflow == ONNXSLIM_OVERFLOW_KEEP);
+  /* version 5 defaults: tensors that would overflow are kept; a version-4
+   * caller's struct ends before `overflow` */
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 5));
-  CHECK(o.version == 5 && o.clip_percentile == 0 && o.overflow == (int)0xABABABAB);
-  CHECK(onnxslim_convert_options_init(&o, 7) == ONNXSLIM_EINVAL);
+  CHECK(o.version == 5 && o.overflow == ONNXSLIM_OVERFLOW_KEEP);
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 4));
+  CHECK(o.version == 4 && o.overflow == (int)0xABABABAB);
+  CHECK(onnxslim_convert_options_init(&o, 6) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_convert_options_init(&o, 0) == ONNXSLIM_EINVAL);
 }
 

@@ -7,7 +7,7 @@ import ctypes
 
 from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
-from ._errors import _check, _need, _str
+from ._errors import NotFound, _check, _need, _str
 from ._lib import ConvertOptions, ConvertStats as _CStats, QuantStats as _QStats, lib
 
 
@@ -182,7 +182,7 @@ def _report(rep, has_stats):
         q = _QStats()
         q.version = _C["QUANT_STATS_VERSION"]
         quant = None
-        if lib.onnxslim_convert_report_quant_stats(rep, i, ctypes.byref(q)) == 0:
+        if lib.onnxslim_quant_report_stats(rep, i, ctypes.byref(q)) == 0:
             quant = QuantStats._from_c(q)
         lib.onnxslim_error_clear()
         entries.append(ConvertEntry(
@@ -222,7 +222,6 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
     quant = target in (_C["DTYPE_INT8"], _C["DTYPE_INT4"])
     if format not in _FORMATS:
         raise ValueError("format must be 'standard', 'ort' or 'nibbles', not %r" % (format,))
-    scale_type = 0 if scales is None else _args.dtype(scales, "scales")
     if (isinstance(clip_percentile, bool) or not isinstance(clip_percentile, (int, float)) or
             not (clip_percentile == 0 or 0 < clip_percentile < 100)):
         raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
@@ -246,6 +245,25 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         raise ValueError("force applies to floating-point conversions, not to INT8 or INT4")
     size = _args.uint64(min_size, "min_size")
     want_stats = _args.flag(stats, "stats")
+    if quant:
+        # onnxslim_quantize(): the tables for gather_to, with the selection
+        # op:Gather:0 (a model without a Gather table: an empty report)
+        if pol != _C["POLICY_CAST_AFTER_GATHER"]:
+            raise ValueError("quantization rewrites the graph itself: the policy must be the "
+                             "default (cast-after-gather)")
+        from . import _quant
+        try:
+            return _quant.quantize(
+                model, target, weights=gather_to is None,
+                select=["op:Gather:0"] if gather_to is not None else select, exclude=exclude,
+                min_size=min_size, format=format, block_size=block_size, scales=scales,
+                allow_unpacked=allow_unpacked, asymmetric=asymmetric,
+                clip_percentile=clip_percentile, stats=stats, progress=progress)
+        except NotFound:
+            if gather_to is None:
+                raise
+            lib.onnxslim_error_clear()
+            return _empty_report(want_stats)
     sel, n_sel = _specs(["op:Gather:0"] if gather_to is not None else select, "select")
     exc, n_exc = _specs(exclude, "exclude")
     rep = ctypes.c_void_p()
@@ -273,14 +291,6 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
         opts.exclude = exc if n_exc else None
         opts.n_exclude = n_exc
         opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
-        opts.block_size = _args.uint64(block_size, "block_size")
-        opts.format = _C[_FORMATS[format]]
-        opts.scale_type = scale_type
-        opts.quant_flags = ((_C["QUANT_ALLOW_UNPACKED"] if _args.flag(allow_unpacked,
-                                                                     "allow_unpacked") else 0) |
-                            (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric")
-                             else 0))
-        opts.clip_percentile = float(clip_percentile)
         opts.overflow = _C["OVERFLOW_CONVERT"] if forced else _C["OVERFLOW_KEEP"]
         if prog:
             prog.attach(opts)

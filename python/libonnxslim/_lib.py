@@ -28,7 +28,7 @@ import ctypes
 import os
 
 from ._capi import (FUNCTIONS, CheckOptions, ConvertOptions, ConvertStats, LoadOptions,  # noqa: F401
-                    ProgressFn, QuantStats, SaveOptions)
+                    ProgressFn, QuantOptions, QuantStats, SaveOptions)
 
 _SONAME = "libonnxslim.so.0"
 

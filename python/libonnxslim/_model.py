@@ -444,6 +444,27 @@ class Model:
                                 saturate, flush_subnormals, stats, progress, block_size, format,
                                 scales, allow_unpacked, asymmetric, clip_percentile, force)
 
+    def quantize(self, to="int8", *, tables=True, weights=True, select=(), exclude=(),
+                 min_size=0, format="standard", block_size=0, scales=None,
+                 allow_unpacked=False, asymmetric=False, clip_percentile=0, stats=True,
+                 progress=None):
+        """Quantize the embedding tables and MatMul and Gemm weights to INT8 or INT4
+        (onnxslim_quantize(), docs/quantization.md); returns a :class:`ConvertReport`
+        whose entries each hold a :class:`QuantStats` in ``quant``.
+
+        ``tables``/``weights``: which kinds (both by default); ``select``,
+        ``exclude``, ``min_size``: as :meth:`convert`; ``format``, ``block_size``,
+        ``scales``, ``allow_unpacked``, ``asymmetric``, ``clip_percentile``,
+        ``stats`` and ``progress``: as the quantization of :meth:`convert`
+        (``convert(to="int8", ...)`` calls this).
+        """
+        from . import _quant
+        return _quant.quantize(self, to, tables=tables, weights=weights, select=select,
+                               exclude=exclude, min_size=min_size, format=format,
+                               block_size=block_size, scales=scales,
+                               allow_unpacked=allow_unpacked, asymmetric=asymmetric,
+                               clip_percentile=clip_percentile, stats=stats, progress=progress)
+
     # Assignable fields: reads as above, writes through the set_* methods.
     ir_version = property(ir_version.fget, set_ir_version, doc=ir_version.__doc__)
     doc_string = property(doc_string.fget, set_doc_string, doc=doc_string.__doc__)
