@@ -1208,6 +1208,28 @@ class Model {
     detail::check(onnxslim_convert_model(&r, get(), &o));
     return ConvertReport(r);
   }
+  /** onnxslim_convert_gather_tables_with() (@since 0.2.0): the Gather tables with
+   * opts (whose select must be empty). */
+  ConvertReport convert_gather_tables(const ConvertOptions &opts) {
+    onnxslim_convert_options o;
+    detail::check(onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION));
+    std::vector<const char *> sel, exc;
+    for (const std::string &s : opts.select) sel.push_back(s.c_str());
+    for (const std::string &s : opts.exclude) exc.push_back(s.c_str());
+    o.to = opts.to;
+    o.policy = opts.policy;
+    o.flags = opts.flags;
+    o.select = sel.empty() ? nullptr : sel.data();
+    o.n_select = sel.size();
+    o.min_size = opts.min_size;
+    o.exclude = exc.empty() ? nullptr : exc.data();
+    o.n_exclude = exc.size();
+    o.report_flags = opts.report_flags;
+    o.overflow = opts.overflow;
+    onnxslim_convert_report *r = nullptr;
+    detail::check(onnxslim_convert_gather_tables_with(&r, get(), &o));
+    return ConvertReport(r);
+  }
   /** onnxslim_quantize() (@since 0.2.0): its report is a conversion report,
    * each entry `quantized` with its `quant` statistics. */
   ConvertReport quantize(const QuantOptions &opts = {}) {

@@ -564,6 +564,17 @@ void test_convert() {
   bad.flags = ONNXSLIM_CONVERT_TRUNCATE;
   CHECK(code_of([&] { m2.convert(bad); }) == ONNXSLIM_EINVAL);
 
+  // the Gather tables with options: FLOAT16, the word embedding excluded
+  onnxslim::Model mg = onnxslim::Model::open(bert);
+  onnxslim::ConvertOptions go;
+  go.to = ONNXSLIM_DTYPE_FLOAT16;
+  go.exclude = {"roberta.embeddings.word_embeddings.weight"};
+  onnxslim::ConvertReport rg = mg.convert_gather_tables(go);
+  CHECK(rg.size() == 1 && rg[0].name == "roberta.embeddings.position_embeddings.weight" &&
+        rg[0].to == ONNXSLIM_DTYPE_FLOAT16);
+  go.select = {"x"};  // the tables are its own selection
+  CHECK(code_of([&] { mg.convert_gather_tables(go); }) == ONNXSLIM_EINVAL);
+
   // quantization: GatherBlockQuantized, INT4 in blocks of 16
   onnxslim::Model m3 = onnxslim::Model::open(bert);
   onnxslim::QuantOptions q;

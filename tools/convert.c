@@ -492,8 +492,6 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   int32_t to = cs->gather_to ? cs->gather_to : cs->to;
   int quant = to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4;
-  int recipe = cs->gather_to && !quant && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER &&
-               !cs->n_exclude && !cs->force;
   progress_line line;
   onnxslim_progress_fn progress = progress_begin(&line, "converting", NULL);
   int rc;
@@ -525,8 +523,6 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     if (!cs->report && !cs->json) q.report_flags = ONNXSLIM_QUANT_REPORT_NO_STATS;
     rc = onnxslim_quantize(rep, model, &q);
     progress_end(&line);
-  } else if (recipe && !progress) {
-    rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
   } else {
     onnxslim_convert_options o;
     if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != ONNXSLIM_OK)
@@ -535,24 +531,18 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     o.policy = policy;
     o.flags = cs->conv_flags;
     o.min_size = cs->min_size;
-    if (cs->gather_to) {
-      o.select = gather_tables;
-      o.n_select = 1;
-    } else {
-      o.select = cs->select;
-      o.n_select = cs->n_select;
-    }
+    o.select = cs->select;
+    o.n_select = cs->n_select;
     o.exclude = cs->exclude;
     o.n_exclude = cs->n_exclude;
     o.progress = progress;
     o.progress_payload = &line;
     o.overflow = cs->force ? ONNXSLIM_OVERFLOW_CONVERT : ONNXSLIM_OVERFLOW_KEEP;
-    rc = onnxslim_convert_model(rep, model, &o);
+    /* --gather-to: the Gather tables (on a model without one, unchanged, the
+     * message says so) */
+    rc = cs->gather_to ? onnxslim_convert_gather_tables_with(rep, model, &o)
+                       : onnxslim_convert_model(rep, model, &o);
     progress_end(&line);
-    /* the same conversion as onnxslim_convert_gather_tables(); on a model
-     * without a Gather table (unchanged) its message says so */
-    if (recipe && rc == ONNXSLIM_ENOTFOUND)
-      rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
   }
   /* --gather-to asks for all the Gather tables there are, as --to without
    * --select asks for all the tensors of its kind: finding none is not an

@@ -418,8 +418,10 @@ ONNXSLIM_API int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_
                                         const onnxslim_convert_options *opts);
 
 /**
- * The published recipe in one call: every tensor read as input 0 of a Gather
- * (an embedding table) of at least min_size bytes is converted to `to`
+ * The published recipe in one call, a shorthand for
+ * onnxslim_convert_gather_tables_with() with the default options but `to`,
+ * min_size and flags: every tensor read as input 0 of a Gather (an
+ * embedding table) of at least min_size bytes is converted to `to`
  * (ONNXSLIM_DTYPE_BFLOAT16 or _FLOAT16) with a Cast after each Gather.
  * flags: kernel flags, as onnxslim_convert_options.flags. Ownership of *out
  * (may be NULL) and errors as onnxslim_convert_model(); a model without such
@@ -429,6 +431,29 @@ ONNXSLIM_API int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_
 ONNXSLIM_API int onnxslim_convert_gather_tables(onnxslim_convert_report **out,
                                                 onnxslim_model *model, int32_t to,
                                                 uint64_t min_size, unsigned int flags);
+
+/**
+ * Converts every Gather table (a tensor read as input 0 of a Gather) that
+ * opts selects as onnxslim_convert_model() does with the selection
+ * "op:Gather:0": opts->to, policy, flags, min_size, exclude, report_flags,
+ * progress and overflow apply; opts->n_select must be 0. opts NULL means
+ * the defaults (BFLOAT16, a Cast after each Gather: the published recipe);
+ * opts is borrowed for the call. A model without such a table fails with
+ * ONNXSLIM_ENOTFOUND and a message that says so (the model unchanged);
+ * INT8 and INT4 are refused with ONNXSLIM_EUNSUPPORTED (onnxslim_quantize()
+ * with ONNXSLIM_QUANT_TABLES quantizes the tables).
+ * Ownership: as onnxslim_convert_model(): on success *out (out may be NULL)
+ * is a new report owned by the caller, freed with
+ * onnxslim_convert_report_free(); on failure *out is NULL.
+ * Errors: ONNXSLIM_EINVAL (n_select not 0; the errors of
+ * onnxslim_convert_model()), ONNXSLIM_EUNSUPPORTED, ONNXSLIM_ENOTFOUND,
+ * ONNXSLIM_EMODEL, ONNXSLIM_ECANCELED, ONNXSLIM_ENOMEM, as
+ * onnxslim_convert_model().
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_convert_gather_tables_with(onnxslim_convert_report **out,
+                                                     onnxslim_model *model,
+                                                     const onnxslim_convert_options *opts);
 
 /* ---- the report: onnxslim_convert_report_count() entries, one getter per
  * field. Strings are borrowed from the report, valid until it is freed.   */

@@ -868,19 +868,27 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   return rc;
 }
 
-int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model, int32_t to,
-                                   uint64_t min_size, unsigned int flags) {
+int onnxslim_convert_gather_tables_with(onnxslim_convert_report **out, onnxslim_model *model,
+                                        const onnxslim_convert_options *options) {
   static const char *const spec[] = {"op:Gather:0"};
-  if (to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4)
+  if (out) *out = NULL;
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  if (options) {
+    if (options->version < 1 || options->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
+      return onnxslim__err_options_version("onnxslim_convert_gather_tables_with", "convert options",
+                                           options->version, ONNXSLIM_CONVERT_OPTIONS_VERSION);
+    memcpy(&o, options, options_size(options->version));
+  }
+  if (o.n_select)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_convert_gather_tables_with selects the Gather tables itself: "
+                         "n_select must be 0");
+  if (o.to == ONNXSLIM_DTYPE_INT8 || o.to == ONNXSLIM_DTYPE_INT4)
     return onnxslim__err(ONNXSLIM_EUNSUPPORTED,
                          "onnxslim_convert_gather_tables converts to BFLOAT16 or FLOAT16; "
                          "quantize with onnxslim_quantize() (to %s)",
-                         onnxslim_dtype_name(to));
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  o.to = to;
-  o.flags = flags;
-  o.min_size = min_size;
-  o.policy = ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+                         onnxslim_dtype_name(o.to));
+  o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION;
   o.select = spec;
   o.n_select = 1;
   int rc = onnxslim_convert_model(out, model, &o);
@@ -888,6 +896,15 @@ int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model
     rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                        "the model has no Gather table (a floating-point tensor read as input 0 "
                        "of a Gather) that can be converted to %s",
-                       onnxslim_dtype_name(to));
+                       onnxslim_dtype_name(o.to));
   return rc;
+}
+
+int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model, int32_t to,
+                                   uint64_t min_size, unsigned int flags) {
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = to;
+  o.flags = flags;
+  o.min_size = min_size;
+  return onnxslim_convert_gather_tables_with(out, model, &o);
 }

@@ -174,6 +174,7 @@ FUNCTIONS = {
     "onnxslim_convert_options_init": (c_int, [P(ConvertOptions), c_uint]),
     "onnxslim_convert_model": (c_int, [P(H), H, P(ConvertOptions)]),
     "onnxslim_convert_gather_tables": (c_int, [P(H), H, c_int32, c_uint64, c_uint]),
+    "onnxslim_convert_gather_tables_with": (c_int, [P(H), H, P(ConvertOptions)]),
     "onnxslim_convert_report_count": (c_size_t, [H]),
     "onnxslim_convert_report_name": (c_char_p, [H, c_size_t]),
     "onnxslim_convert_report_from": (c_int32, [H, c_size_t]),

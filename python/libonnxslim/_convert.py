@@ -264,47 +264,41 @@ def convert(model, to=None, gather_to=None, select=(), exclude=(), min_size=0, p
                 raise
             lib.onnxslim_error_clear()
             return _empty_report(want_stats)
-    sel, n_sel = _specs(["op:Gather:0"] if gather_to is not None else select, "select")
+    sel, n_sel = _specs(() if gather_to is not None else select, "select")
     exc, n_exc = _specs(exclude, "exclude")
     rep = ctypes.c_void_p()
     prog = _progress.make(progress, model)
-    if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
-            not n_exc and want_stats and prog is None and not forced):
-        # the published recipe's own entry point, as `libonnxslim convert --gather-to`
-        rc = lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags)
-        if rc == _C["ENOTFOUND"]:
-            # all the tables there are, and there are none: not an error (as
-            # the CLI), an empty report; the model is unchanged
-            lib.onnxslim_error_clear()
-            return _empty_report(want_stats)
-        _check(rc)
-    else:
-        opts = ConvertOptions()
-        _check(lib.onnxslim_convert_options_init(ctypes.byref(opts),
-                                                 _C["CONVERT_OPTIONS_VERSION"]))
-        opts.to = target
-        opts.policy = pol
-        opts.flags = flags
-        opts.select = sel if n_sel else None
-        opts.n_select = n_sel
-        opts.min_size = size
-        opts.exclude = exc if n_exc else None
-        opts.n_exclude = n_exc
-        opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
-        opts.overflow = _C["OVERFLOW_CONVERT"] if forced else _C["OVERFLOW_KEEP"]
-        if prog:
-            prog.attach(opts)
-        rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))
-        if rc == _C["ENOTFOUND"] and gather_to is not None:
-            lib.onnxslim_error_clear()  # no Gather table: an empty report, as above
-            return _empty_report(want_stats)
-        if prog:
-            try:
-                prog.check()
-            except BaseException:
-                lib.onnxslim_convert_report_free(rep)  # NULL unless the last call raised
-                raise
-        _check(rc)
+    # one road per job: gather_to, the Gather tables; to, the selection
+    opts = ConvertOptions()
+    _check(lib.onnxslim_convert_options_init(ctypes.byref(opts),
+                                             _C["CONVERT_OPTIONS_VERSION"]))
+    opts.to = target
+    opts.policy = pol
+    opts.flags = flags
+    opts.select = sel if n_sel else None
+    opts.n_select = n_sel
+    opts.min_size = size
+    opts.exclude = exc if n_exc else None
+    opts.n_exclude = n_exc
+    opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
+    opts.overflow = _C["OVERFLOW_CONVERT"] if forced else _C["OVERFLOW_KEEP"]
+    if prog:
+        prog.attach(opts)
+    call = (lib.onnxslim_convert_gather_tables_with if gather_to is not None
+            else lib.onnxslim_convert_model)
+    rc = call(ctypes.byref(rep), m, ctypes.byref(opts))
+    if rc == _C["ENOTFOUND"] and gather_to is not None:
+        # all the tables there are, and there are none: not an error (as
+        # the CLI), an empty report; the model is unchanged
+        lib.onnxslim_error_clear()
+        return _empty_report(want_stats)
+    if prog:
+        try:
+            prog.check()
+        except BaseException:
+            lib.onnxslim_convert_report_free(rep)  # NULL unless the last call raised
+            raise
+    _check(rc)
     try:
         return _report(rep, want_stats)
     finally:
