@@ -18,6 +18,7 @@
 #include "onnxslim/tensor.h"
 #include "onnxslim/type.h"
 #include "onnxslim/convert.h"
+#include "onnxslim/quant.h"
 #include "onnxslim/insert.h"
 #include "onnxslim/cleanup.h"
 #include "onnxslim/check.h"

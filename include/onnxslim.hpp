@@ -971,7 +971,7 @@ struct ConvertEntry {
   std::uint64_t bytes_after;
   onnxslim_convert_stats stats; /**< count, to_inf, ..., max_abs_error, max_rel_error */
   bool quantized;               /**< to INT8 or INT4: `quant` is filled (@since 0.2.0) */
-  onnxslim_quant_stats quant;   /**< scale range, errors (onnxslim_convert_report_quant_stats) */
+  onnxslim_quant_stats quant;   /**< scale range, errors (onnxslim_quant_report_stats) */
 };
 
 /** A tensor the conversion kept in its type: its values do not fit the
@@ -1051,7 +1051,7 @@ class ConvertReport {
     detail::check(onnxslim_convert_stats_init(&e.stats, ONNXSLIM_CONVERT_STATS_VERSION));
     detail::check(onnxslim_convert_report_add_stats(r, i, &e.stats));
     e.quant = ONNXSLIM_QUANT_STATS_INIT;
-    e.quantized = onnxslim_convert_report_quant_stats(r, i, &e.quant) == ONNXSLIM_OK;
+    e.quantized = onnxslim_quant_report_stats(r, i, &e.quant) == ONNXSLIM_OK;
     if (!e.quantized) onnxslim_error_clear();
     return e;
   }
@@ -1127,16 +1127,26 @@ struct ConvertOptions {
   std::vector<std::string> exclude; /**< same syntax */
   std::uint64_t min_size = 0;
   unsigned int report_flags = 0; /**< ONNXSLIM_CONVERT_REPORT_NO_STATS */
-  /* quantization, `to` ONNXSLIM_DTYPE_INT8 or _INT4 (@since 0.2.0; docs/quantization.md) */
-  std::uint64_t block_size = 0;                /**< values per scale; 0: one per row */
-  int format = ONNXSLIM_QUANT_FORMAT_STANDARD; /**< or ONNXSLIM_QUANT_FORMAT_ORT, _NIBBLES */
-  unsigned int quant_flags = 0;                /**< ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
-  std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
-  double clip_percentile = 0; /**< 0: no clipping; else 0 < p < 100 (see onnxslim/convert.h) */
   /** ONNXSLIM_OVERFLOW_KEEP (a tensor whose values do not fit `to` keeps its
    * type, listed by ConvertReport::kept()) or ONNXSLIM_OVERFLOW_CONVERT
    * (@since 0.2.0) */
   int overflow = ONNXSLIM_OVERFLOW_KEEP;
+};
+
+/** onnxslim_quant_options (onnxslim/quant.h, @since 0.2.0; docs/quantization.md);
+ * the defaults are the library's: tables and weights to INT8, one scale per row. */
+struct QuantOptions {
+  std::int32_t to = ONNXSLIM_DTYPE_INT8; /**< or ONNXSLIM_DTYPE_INT4 */
+  unsigned int targets = ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS;
+  unsigned int flags = 0;           /**< ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
+  std::vector<std::string> select;  /**< names, globs, "op:TYPE[:INDEX]"; empty: all */
+  std::vector<std::string> exclude; /**< same syntax */
+  std::uint64_t min_size = 0;
+  int format = ONNXSLIM_QUANT_FORMAT_STANDARD; /**< or ONNXSLIM_QUANT_FORMAT_ORT, _NIBBLES */
+  std::uint64_t block_size = 0;                /**< values per scale; 0: one per row */
+  std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
+  double clip_percentile = 0;    /**< 0: no clipping; else 0 < p < 100 (see onnxslim/quant.h) */
+  unsigned int report_flags = 0; /**< ONNXSLIM_QUANT_REPORT_NO_STATS */
 };
 
 /** onnxslim_save_options (onnxslim/save.h); the defaults are the library's. */
@@ -1287,14 +1297,56 @@ class Model {
     o.exclude = exc.empty() ? nullptr : exc.data();
     o.n_exclude = exc.size();
     o.report_flags = opts.report_flags;
-    o.block_size = opts.block_size;
-    o.format = opts.format;
-    o.quant_flags = opts.quant_flags;
-    o.scale_type = opts.scale_type;
-    o.clip_percentile = opts.clip_percentile;
     o.overflow = opts.overflow;
     onnxslim_convert_report *r = nullptr;
     detail::check(onnxslim_convert_model(&r, get(), &o));
+    return ConvertReport(r);
+  }
+  /** onnxslim_convert_gather_tables_with() (@since 0.2.0): the Gather tables with
+   * opts (whose select must be empty). */
+  ConvertReport convert_gather_tables(const ConvertOptions &opts) {
+    onnxslim_convert_options o;
+    detail::check(onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION));
+    std::vector<const char *> sel, exc;
+    for (const std::string &s : opts.select) sel.push_back(s.c_str());
+    for (const std::string &s : opts.exclude) exc.push_back(s.c_str());
+    o.to = opts.to;
+    o.policy = opts.policy;
+    o.flags = opts.flags;
+    o.select = sel.empty() ? nullptr : sel.data();
+    o.n_select = sel.size();
+    o.min_size = opts.min_size;
+    o.exclude = exc.empty() ? nullptr : exc.data();
+    o.n_exclude = exc.size();
+    o.report_flags = opts.report_flags;
+    o.overflow = opts.overflow;
+    onnxslim_convert_report *r = nullptr;
+    detail::check(onnxslim_convert_gather_tables_with(&r, get(), &o));
+    return ConvertReport(r);
+  }
+  /** onnxslim_quantize() (@since 0.2.0): its report is a conversion report,
+   * each entry `quantized` with its `quant` statistics. */
+  ConvertReport quantize(const QuantOptions &opts = {}) {
+    onnxslim_quant_options o;
+    detail::check(onnxslim_quant_options_init(&o, ONNXSLIM_QUANT_OPTIONS_VERSION));
+    std::vector<const char *> sel, exc;
+    for (const std::string &s : opts.select) sel.push_back(s.c_str());
+    for (const std::string &s : opts.exclude) exc.push_back(s.c_str());
+    o.to = opts.to;
+    o.targets = opts.targets;
+    o.flags = opts.flags;
+    o.select = sel.empty() ? nullptr : sel.data();
+    o.n_select = sel.size();
+    o.exclude = exc.empty() ? nullptr : exc.data();
+    o.n_exclude = exc.size();
+    o.min_size = opts.min_size;
+    o.format = opts.format;
+    o.block_size = opts.block_size;
+    o.scale_type = opts.scale_type;
+    o.clip_percentile = opts.clip_percentile;
+    o.report_flags = opts.report_flags;
+    onnxslim_quant_report *r = nullptr;
+    detail::check(onnxslim_quantize(&r, get(), &o));
     return ConvertReport(r);
   }
   /** The published recipe: each Gather table (input 0 of a Gather) of at least

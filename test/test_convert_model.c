@@ -678,6 +678,91 @@ TEST(gather_recipe_fp16_and_min_size) {
   onnxslim_model_free(m);
 }
 
+static onnxslim_model *sum_model(void);
+
+static int count_progress(uint64_t done, uint64_t total, void *payload) {
+  (void)done, (void)total;
+  ++*(int *)payload;
+  return 0;
+}
+
+/* The options-taking form of the recipe call: NULL options are the recipe
+ * (the same bytes as the shorthand), the options apply (policy, exclude,
+ * progress), and its refusals change nothing. */
+TEST(gather_tables_with) {
+  onnxslim_model *a = open_model(BERT), *b = open_model(BERT);
+  if (!a || !b) return;
+  onnxslim_convert_report *rep = NULL;
+  CHECK_OK(onnxslim_convert_gather_tables_with(&rep, a, NULL));
+  CHECK_STR(report_names(rep), POS_EMB "," WORD_EMB);
+  onnxslim_convert_report_free(rep);
+  CHECK_OK(onnxslim_convert_gather_tables(NULL, b, BF16, 0, 0));
+  size_t na = 0, nb = 0;
+  uint8_t *ba = save_bytes(a, &na), *bb = save_bytes(b, &nb);
+  CHECK(ba && bb && na == nb && memcmp(ba, bb, na) == 0);
+  free(ba), free(bb);
+  onnxslim_model_free(a);
+  onnxslim_model_free(b);
+
+  onnxslim_model *m = open_model(BERT);
+  if (!m) return;
+  size_t n0 = 0, n1 = 0;
+  uint8_t *b0 = save_bytes(m, &n0);
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  static const char *const sel[] = {WORD_EMB};
+  o.select = sel; /* the tables are its own selection */
+  o.n_select = 1;
+  rep = (onnxslim_convert_report *)1;
+  CHECK(onnxslim_convert_gather_tables_with(&rep, m, &o) == ONNXSLIM_EINVAL && rep == NULL);
+  o.n_select = 0;
+  o.to = ONNXSLIM_DTYPE_INT8;
+  CHECK(onnxslim_convert_gather_tables_with(NULL, m, &o) == ONNXSLIM_EUNSUPPORTED);
+  CHECK(strstr(onnxslim_error_last(), "onnxslim_quantize") != NULL);
+  o.to = F16;
+  o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION + 1;
+  CHECK(onnxslim_convert_gather_tables_with(NULL, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_convert_gather_tables_with(NULL, NULL, NULL) == ONNXSLIM_EINVAL);
+  uint8_t *b1 = save_bytes(m, &n1);
+  CHECK(b0 && b1 && n0 == n1 && memcmp(b0, b1, n0) == 0); /* refused: unchanged */
+  free(b1);
+  /* policy, exclude and progress apply */
+  o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION;
+  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  static const char *const exc[] = {WORD_EMB};
+  o.exclude = exc;
+  o.n_exclude = 1;
+  int calls = 0;
+  o.progress = count_progress;
+  o.progress_payload = &calls;
+  CHECK_OK(onnxslim_convert_gather_tables_with(&rep, m, &o));
+  CHECK_STR(report_names(rep), POS_EMB);
+  CHECK(calls > 0);
+  onnxslim_convert_report_free(rep);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, POS_EMB)) == F16);
+  CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(g, WORD_EMB)) == F32);
+  onnxslim_node *c = onnxslim_graph_producer(g, "/embeddings/position_embeddings/Gather_output_0");
+  CHECK(c && !streq(onnxslim_node_op_type(c), "Cast")); /* the Cast is before the Gather */
+  onnxslim_model_free(m);
+  free(b0);
+
+  /* a model without a Gather table: ENOTFOUND, a message that says so */
+  m = open_model(BERT);
+  if (!m) return;
+  o = (onnxslim_convert_options)ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.min_size = UINT64_MAX;
+  CHECK_OK(onnxslim_convert_gather_tables_with(&rep, m, &o)); /* found, none large enough */
+  CHECK(onnxslim_convert_report_count(rep) == 0);
+  onnxslim_convert_report_free(rep);
+  onnxslim_model_free(m);
+  m = sum_model();
+  if (!m) return;
+  CHECK(count_op(onnxslim_model_graph(m), "Gather") == 0);
+  CHECK(onnxslim_convert_gather_tables_with(NULL, m, NULL) == ONNXSLIM_ENOTFOUND);
+  CHECK(strstr(onnxslim_error_last(), "no Gather table") != NULL);
+  onnxslim_model_free(m);
+}
+
 TEST(gather_tied_table) {
   init_values();
   onnxslim_model *m = tied_model();
@@ -1114,7 +1199,7 @@ typedef struct {
 
 TEST(options_version_1_callers) {
   init_values();
-  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 6);
+  CHECK(ONNXSLIM_CONVERT_OPTIONS_VERSION == 5);
   /* init of version 1 writes the version-1 fields only */
   unsigned char *mem = malloc(sizeof(options_v1) + 32);
   memset(mem, 0xAB, sizeof(options_v1) + 32);
@@ -1155,15 +1240,15 @@ TEST(options_version_1_callers) {
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
   CHECK(o.version == 4 && o.report_flags == 0 && o.progress == NULL && o.progress_payload == NULL);
-  /* version 6 defaults: tensors that would overflow are kept; a version-5
-   * caller's struct ends before `overflow` (5 itself: test_quant.c) */
-  memset(&o, 0xAB, sizeof o);
-  CHECK_OK(onnxslim_convert_options_init(&o, 6));
-  CHECK(o.version == 6 && o.clip_percentile == 0 && o.overflow == ONNXSLIM_OVERFLOW_KEEP);
+  /* version 5 defaults: tensors that would overflow are kept; a version-4
+   * caller's struct ends before `overflow` */
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 5));
-  CHECK(o.version == 5 && o.clip_percentile == 0 && o.overflow == (int)0xABABABAB);
-  CHECK(onnxslim_convert_options_init(&o, 7) == ONNXSLIM_EINVAL);
+  CHECK(o.version == 5 && o.overflow == ONNXSLIM_OVERFLOW_KEEP);
+  memset(&o, 0xAB, sizeof o);
+  CHECK_OK(onnxslim_convert_options_init(&o, 4));
+  CHECK(o.version == 4 && o.overflow == (int)0xABABABAB);
+  CHECK(onnxslim_convert_options_init(&o, 6) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_convert_options_init(&o, 0) == ONNXSLIM_EINVAL);
 }
 
@@ -2591,6 +2676,7 @@ int main(int argc, char **argv) {
   RUN(large_tensor_from_file_split_statistics_and_save);
   RUN(gather_recipe_bf16_truncate);
   RUN(gather_recipe_fp16_and_min_size);
+  RUN(gather_tables_with);
   RUN(gather_tied_table);
   RUN(cast_before_fp16_matmul_weight);
   RUN(storage_only_refused);

@@ -582,14 +582,25 @@ void test_convert() {
   bad.flags = ONNXSLIM_CONVERT_TRUNCATE;
   CHECK(code_of([&] { m2.convert(bad); }) == ONNXSLIM_EINVAL);
 
+  // the Gather tables with options: FLOAT16, the word embedding excluded
+  onnxslim::Model mg = onnxslim::Model::open(bert);
+  onnxslim::ConvertOptions go;
+  go.to = ONNXSLIM_DTYPE_FLOAT16;
+  go.exclude = {"roberta.embeddings.word_embeddings.weight"};
+  onnxslim::ConvertReport rg = mg.convert_gather_tables(go);
+  CHECK(rg.size() == 1 && rg[0].name == "roberta.embeddings.position_embeddings.weight" &&
+        rg[0].to == ONNXSLIM_DTYPE_FLOAT16);
+  go.select = {"x"};  // the tables are its own selection
+  CHECK(code_of([&] { mg.convert_gather_tables(go); }) == ONNXSLIM_EINVAL);
+
   // quantization: GatherBlockQuantized, INT4 in blocks of 16
   onnxslim::Model m3 = onnxslim::Model::open(bert);
-  onnxslim::ConvertOptions q;
+  onnxslim::QuantOptions q;
   q.to = ONNXSLIM_DTYPE_INT4;
   q.select = {"op:Gather:0"};
   q.block_size = 16;
   q.format = ONNXSLIM_QUANT_FORMAT_ORT;
-  onnxslim::ConvertReport r3 = m3.convert(q);
+  onnxslim::ConvertReport r3 = m3.quantize(q);
   CHECK(!r3.empty() && r3[0].to == ONNXSLIM_DTYPE_INT4 && r3[0].quantized);
   CHECK(r3[0].quant.bits == 4 && r3[0].quant.block_size == 16 && r3[0].quant.saturated == 0);
   CHECK(r3[0].quant.max_abs_error > 0 && r3[0].quant.scale_min <= r3[0].quant.scale_max);
@@ -597,14 +608,25 @@ void test_convert() {
   // clipped at the 50th percentile: values saturate, counted
   onnxslim::Model m5 = onnxslim::Model::open(bert);
   q.clip_percentile = 50;
-  onnxslim::ConvertReport r5 = m5.convert(q);
+  onnxslim::ConvertReport r5 = m5.quantize(q);
   CHECK(!r5.empty() && r5[0].quant.saturated > 0);
   q.clip_percentile = 100;
-  CHECK(code_of([&] { m5.convert(q); }) == ONNXSLIM_EINVAL);
+  CHECK(code_of([&] { m5.quantize(q); }) == ONNXSLIM_EINVAL);
   q.clip_percentile = 0;
-  q.quant_flags = 1u << 30;  // reserved (2 is ONNXSLIM_QUANT_ASYMMETRIC since the tables merge)
+  q.flags = 1u << 30;  // reserved (2 is ONNXSLIM_QUANT_ASYMMETRIC since the tables merge)
   onnxslim::Model m4 = onnxslim::Model::open(bert);
-  CHECK(code_of([&] { m4.convert(q); }) == ONNXSLIM_EINVAL);
+  CHECK(code_of([&] { m4.quantize(q); }) == ONNXSLIM_EINVAL);
+  // the weights only, by default INT8: the Gather table is left alone
+  onnxslim::QuantOptions w;
+  w.targets = ONNXSLIM_QUANT_WEIGHTS;
+  onnxslim::ConvertReport rw = m4.quantize(w);
+  CHECK(!rw.empty() && rw[0].quantized && rw[0].quant.bits == 8);
+  for (const onnxslim::ConvertEntry &e : rw)
+    CHECK(e.name != "roberta.embeddings.word_embeddings.weight");
+  // INT8 through convert(): refused, quantize() is the road
+  onnxslim::ConvertOptions c8;
+  c8.to = ONNXSLIM_DTYPE_INT8;
+  CHECK(code_of([&] { m4.convert(c8); }) == ONNXSLIM_EUNSUPPORTED);
 }
 
 void test_save_fingerprint() {

@@ -111,11 +111,11 @@ TEST(quantize_gather_without_outputs) {
     onnxslim_model *m = NULL;
     REQUIRE(onnxslim_model_from_buffer(&m, b.p, b.n, ONNXSLIM_BORROW, NULL) == 0);
     static const char *const sel[] = {"op:Gather:0"};
-    onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+    onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
     o.to = ONNXSLIM_DTYPE_INT8;
     o.select = sel;
     o.n_select = 1;
-    int rc = onnxslim_convert_model(NULL, m, &o);
+    int rc = onnxslim_quantize(NULL, m, &o);
     CHECK(rc < 0 && onnxslim_error_last()[0]);
     size_t n;
     uint8_t *now = pc_bytes(m, &n);

@@ -1,8 +1,8 @@
 /* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /* Quantization of embedding tables to INT8 and INT4 through the public API
- * (onnxslim_convert_model() with `to` INT8/INT4, options version 5): the
- * options' versions, the stored bytes against an independent reference
+ * (onnxslim_quantize()): the options' versions and the refusal of INT8
+ * and INT4 by onnxslim_convert_model(), the stored bytes against an independent reference
  * written here (scales searched in double precision, rounding half to even
  * by comparison), exhaustive INT4 nibble packing (every pair of values at
  * every byte position of a block, in all three 4-bit layouts), the report's
@@ -39,14 +39,14 @@ static onnxslim_tensor *find(onnxslim_model *m, const char *name) {
 static int quantize(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
                     int format, unsigned qflags) {
   static const char *const sel[] = {WORD};
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
   o.to = to;
   o.select = sel;
   o.n_select = 1;
   o.block_size = bs;
   o.format = format;
-  o.quant_flags = qflags;
-  return onnxslim_convert_model(rep, m, &o);
+  o.flags = qflags;
+  return onnxslim_quantize(rep, m, &o);
 }
 
 static int quantize_clip(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
@@ -93,29 +93,130 @@ static void ref_quant(const float *src, size_t rows, size_t k, size_t bs, int qm
 }
 
 TEST(options_versions) {
-  onnxslim_convert_options o;
+  onnxslim_quant_options o;
   memset(&o, 0x5a, sizeof o);
-  CHECK_OK(onnxslim_convert_options_init(&o, 5));
-  CHECK(o.version == 5 && o.block_size == 0 && o.format == ONNXSLIM_QUANT_FORMAT_STANDARD &&
-        o.quant_flags == 0 && o.scale_type == 0 && o.clip_percentile == 0);
-  /* a version-4 caller's struct ends before block_size: untouched */
-  memset(&o, 0x5a, sizeof o);
-  CHECK_OK(onnxslim_convert_options_init(&o, 4));
-  CHECK(o.version == 4 && o.block_size == 0x5a5a5a5a5a5a5a5aull);
-  CHECK(onnxslim_convert_options_init(&o, 7) == ONNXSLIM_EINVAL);
-  /* a version-4 caller converting to INT8 gets the defaults of the rest */
+  CHECK_OK(onnxslim_quant_options_init(&o, 1));
+  CHECK(o.version == 1 && o.to == ONNXSLIM_DTYPE_INT8 &&
+        o.targets == (ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS) && o.flags == 0 &&
+        o.select == NULL && o.n_select == 0 && o.exclude == NULL && o.n_exclude == 0 &&
+        o.min_size == 0 && o.block_size == 0 && o.format == ONNXSLIM_QUANT_FORMAT_STANDARD &&
+        o.scale_type == 0 && o.clip_percentile == 0 && o.report_flags == 0 && o.progress == NULL &&
+        o.progress_payload == NULL);
+  CHECK(onnxslim_quant_options_init(&o, 2) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quant_options_init(&o, 0) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quant_options_init(NULL, 1) == ONNXSLIM_EINVAL);
   onnxslim_model *m = open_bert();
   CHECK(m != NULL);
   if (!m) return;
-  CHECK_OK(onnxslim_convert_options_init(&o, 4));
+  char before[ONNXSLIM_FINGERPRINT_SIZE], after[ONNXSLIM_FINGERPRINT_SIZE];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  onnxslim_quant_report *r = (onnxslim_quant_report *)1;
+  /* bad options: refused, the model unchanged, *out NULL */
+  o.version = 2;
+  CHECK(onnxslim_quantize(&r, m, &o) == ONNXSLIM_EINVAL && r == NULL);
+  CHECK_OK(onnxslim_quant_options_init(&o, 1));
+  o.to = ONNXSLIM_DTYPE_FLOAT16;
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "INT8 or INT4") != NULL);
   o.to = ONNXSLIM_DTYPE_INT8;
-  o.block_size = 7; /* beyond version 4: not read */
-  onnxslim_convert_report *r = NULL;
-  CHECK_OK(onnxslim_convert_model(&r, m, &o));
+  o.targets = 0;
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EINVAL);
+  o.targets = 4;
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EINVAL);
+  o.targets = ONNXSLIM_QUANT_TABLES;
+  o.report_flags = 2;
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EINVAL);
+  o.report_flags = 0;
+  o.flags = 1u << 20;
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EINVAL);
+  o.flags = 0;
+  static const char *const bad_spec[] = {"op:"};
+  o.exclude = bad_spec;
+  o.n_exclude = 1;
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quantize(NULL, NULL, NULL) == ONNXSLIM_EINVAL);
+  /* the quantization has left onnxslim_convert_model(): INT8 and INT4 are
+   * refused there with a message that names onnxslim_quantize() */
+  onnxslim_convert_options co = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  co.to = ONNXSLIM_DTYPE_INT4;
+  CHECK(onnxslim_convert_model(NULL, m, &co) == ONNXSLIM_EUNSUPPORTED);
+  CHECK(strstr(onnxslim_error_last(), "onnxslim_quantize") != NULL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK_STR(after, before);
+  /* NULL options: INT8, tables and weights, one block per row or column */
+  CHECK_OK(onnxslim_quantize(&r, m, NULL));
+  size_t n = onnxslim_quant_report_count(r), tables = 0;
+  CHECK(n > 1 && n == onnxslim_convert_report_count(r));
+  for (size_t i = 0; i < n; i++) {
+    onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
+    CHECK_OK(onnxslim_quant_report_stats(r, i, &q));
+    CHECK(q.bits == 8);
+    tables += strcmp(onnxslim_quant_report_name(r, i), WORD) == 0;
+  }
+  CHECK(tables == 1);
+  onnxslim_quant_report_free(r);
+  onnxslim_model_free(m);
+}
+
+/* targets: only the tables, or only the weights, of the same model; the
+ * two together are the default. */
+TEST(targets) {
+  size_t count[4] = {0};
+  for (unsigned t = 1; t <= 3; t++) {
+    onnxslim_model *m = open_bert();
+    CHECK(m != NULL);
+    if (!m) return;
+    onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+    o.targets = t;
+    onnxslim_quant_report *r = NULL;
+    CHECK_OK(onnxslim_quantize(&r, m, &o));
+    count[t] = onnxslim_quant_report_count(r);
+    int has_word = 0;
+    for (size_t i = 0; i < count[t]; i++)
+      has_word |= strcmp(onnxslim_quant_report_name(r, i), WORD) == 0;
+    CHECK(has_word == (t != ONNXSLIM_QUANT_WEIGHTS));
+    onnxslim_quant_report_free(r);
+    /* a selection of a tensor the targets leave out matches nothing */
+    if (t == ONNXSLIM_QUANT_WEIGHTS) {
+      static const char *const sel[] = {WORD};
+      o.select = sel;
+      o.n_select = 1;
+      CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_ENOTFOUND);
+    }
+    onnxslim_model_free(m);
+  }
+  CHECK(count[1] >= 1 && count[2] >= 1 && count[3] == count[1] + count[2]);
+}
+
+/* The report's getters under quant.h's names: the same values as those of
+ * convert.h, and their errors. */
+TEST(quant_report_getters) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  onnxslim_quant_report *r = NULL;
+  CHECK_OK(quantize(m, &r, ONNXSLIM_DTYPE_INT8, 0, ONNXSLIM_QUANT_FORMAT_STANDARD, 0));
+  CHECK(onnxslim_quant_report_count(r) == 1 && onnxslim_quant_report_count(NULL) == 0);
+  CHECK_STR(onnxslim_quant_report_name(r, 0), WORD);
+  CHECK(onnxslim_quant_report_from(r, 0) == ONNXSLIM_DTYPE_FLOAT);
+  CHECK(onnxslim_quant_report_to(r, 0) == ONNXSLIM_DTYPE_INT8);
+  uint64_t b = 0, a = 0;
+  CHECK_OK(onnxslim_quant_report_bytes_before(r, 0, &b));
+  CHECK_OK(onnxslim_quant_report_bytes_after(r, 0, &a));
+  /* INT8 values a quarter of the FLOAT ones, plus a FLOAT scale per row */
   onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &q));
-  CHECK(q.block_size == 16 && q.bits == 8);
-  onnxslim_convert_report_free(r);
+  CHECK_OK(onnxslim_quant_report_stats(r, 0, &q));
+  CHECK(b > 0 && a == b / 4 + 4 * q.blocks);
+  CHECK(onnxslim_quant_report_name(r, 1) == NULL && onnxslim_error_last_code() == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_quant_report_name(NULL, 0) == NULL &&
+        onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quant_report_from(r, 1) == ONNXSLIM_DTYPE_UNDEFINED);
+  CHECK(onnxslim_quant_report_to(NULL, 0) == ONNXSLIM_DTYPE_UNDEFINED);
+  CHECK(onnxslim_quant_report_bytes_before(r, 1, &b) == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_quant_report_bytes_after(r, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "onnxslim_quant_report_bytes_after") != NULL);
+  onnxslim_quant_report_free(r);
+  onnxslim_quant_report_free(NULL);
   onnxslim_model_free(m);
 }
 
@@ -152,7 +253,7 @@ TEST(int8_bytes_match_reference) {
     CHECK(n == rows * (k / bs) * 4 && memcmp(d, sc, n) == 0);
     /* the report */
     onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
-    CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+    CHECK_OK(onnxslim_quant_report_stats(r, 0, &qs));
     double max_abs = 0, max_rel = 0, smin = INFINITY, smax = 0;
     unsigned long over = 0;
     for (size_t row = 0; row < rows; row++) {
@@ -311,7 +412,7 @@ TEST(ort_default_block_size) {
     if (want[w]) {
       CHECK_OK(rc);
       onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
-      CHECK_OK(onnxslim_convert_report_quant_stats(rep, 0, &q));
+      CHECK_OK(onnxslim_quant_report_stats(rep, 0, &q));
       CHECK(q.block_size == want[w] && q.blocks == rows * k / want[w]);
       onnxslim_graph *g = onnxslim_model_graph(m);
       for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
@@ -341,18 +442,18 @@ TEST(nothing_to_quantize) {
   if (!m) return;
   char before[ONNXSLIM_FINGERPRINT_SIZE], after[ONNXSLIM_FINGERPRINT_SIZE];
   CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
   o.to = ONNXSLIM_DTYPE_INT8;
   o.min_size = UINT64_MAX;
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(onnxslim_convert_model(&rep, m, &o));
+  CHECK_OK(onnxslim_quantize(&rep, m, &o));
   CHECK(rep != NULL && onnxslim_convert_report_count(rep) == 0);
   onnxslim_convert_report_free(rep);
   static const char *const sel[] = {"no.such.tensor"};
   o.select = sel;
   o.n_select = 1;
   rep = NULL;
-  CHECK(onnxslim_convert_model(&rep, m, &o) == ONNXSLIM_ENOTFOUND && rep == NULL);
+  CHECK(onnxslim_quantize(&rep, m, &o) == ONNXSLIM_ENOTFOUND && rep == NULL);
   CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
   CHECK_STR(after, before);
   onnxslim_model_free(m);
@@ -379,7 +480,7 @@ TEST(gemm_weight_ort) {
   CHECK_OK(onnxslim_node_set_attr_int(gemm, "transB", 1));
   CHECK_OK(onnxslim_node_set_attr_float(gemm, "alpha", 2.0f));
   static const char *const sel[] = {"op:Gemm:1"};
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
   o.to = ONNXSLIM_DTYPE_INT4;
   o.select = sel;
   o.n_select = 1;
@@ -387,12 +488,12 @@ TEST(gemm_weight_ort) {
   o.format = ONNXSLIM_QUANT_FORMAT_ORT;
   char before[128], after[128];
   CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
-  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EMODEL);
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EMODEL);
   CHECK(strstr(onnxslim_error_last(), "Gemm 'fc'") && strstr(onnxslim_error_last(), "alpha"));
   CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
   CHECK(strcmp(before, after) == 0);
   CHECK_OK(onnxslim_node_set_attr_float(gemm, "alpha", 1.0f));
-  CHECK_OK(onnxslim_convert_model(NULL, m, &o));
+  CHECK_OK(onnxslim_quantize(NULL, m, &o));
   int q[N * K];
   float sc[N * K / 16];
   ref_quant(w, N, K, 16, 7, q, sc);
@@ -525,7 +626,7 @@ TEST(asymmetric_bytes_match_reference) {
   CHECK_OK(onnxslim_convert_report_bytes_after(r, 0, &after));
   CHECK(after == rows * k + rows * 4 + rows);
   onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK_OK(onnxslim_quant_report_stats(r, 0, &qs));
   CHECK(qs.bits == 8 && qs.saturated == 0 && qs.rows == rows && qs.max_abs_error > 0);
   onnxslim_convert_report_free(r);
   free(src);
@@ -576,12 +677,12 @@ TEST(nibbles_form) {
         ONNXSLIM_EINVAL);
   CHECK(strstr(onnxslim_error_last(), "INT4") != NULL);
   static const char *const mm[] = {"op:MatMul:1"};
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
   o.to = ONNXSLIM_DTYPE_INT4;
   o.select = mm;
   o.n_select = 1;
   o.format = ONNXSLIM_QUANT_FORMAT_NIBBLES;
-  CHECK(onnxslim_convert_model(NULL, m, &o) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EINVAL);
   CHECK(strstr(onnxslim_error_last(), "MatMul") != NULL);
   CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 0, 3, 0) == ONNXSLIM_EINVAL);
   CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
@@ -596,13 +697,13 @@ TEST(asymmetric_matmul_per_column) {
   CHECK(m != NULL);
   if (!m) return;
   static const char *const mm[] = {"op:MatMul:1"};
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
   o.to = ONNXSLIM_DTYPE_INT8;
   o.select = mm;
   o.n_select = 1;
-  o.quant_flags = ONNXSLIM_QUANT_ASYMMETRIC;
+  o.flags = ONNXSLIM_QUANT_ASYMMETRIC;
   onnxslim_convert_report *r = NULL;
-  CHECK_OK(onnxslim_convert_model(&r, m, &o));
+  CHECK_OK(onnxslim_quantize(&r, m, &o));
   size_t n = onnxslim_convert_report_count(r), good = 0;
   for (size_t i = 0; i < n; i++) {
     const char *name = onnxslim_convert_report_name(r, i);
@@ -631,12 +732,12 @@ TEST(report_getter_errors) {
   onnxslim_convert_report *r = NULL;
   CHECK_OK(onnxslim_convert_model(&r, m, &o));
   onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
-  CHECK(onnxslim_convert_report_quant_stats(r, 0, &q) == ONNXSLIM_ENOTFOUND);
-  CHECK(onnxslim_convert_report_quant_stats(r, 1, &q) == ONNXSLIM_ERANGE);
-  CHECK(onnxslim_convert_report_quant_stats(NULL, 0, &q) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_convert_report_quant_stats(r, 0, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quant_report_stats(r, 0, &q) == ONNXSLIM_ENOTFOUND);
+  CHECK(onnxslim_quant_report_stats(r, 1, &q) == ONNXSLIM_ERANGE);
+  CHECK(onnxslim_quant_report_stats(NULL, 0, &q) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quant_report_stats(r, 0, NULL) == ONNXSLIM_EINVAL);
   q.version = 0;
-  CHECK(onnxslim_convert_report_quant_stats(r, 0, &q) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_quant_report_stats(r, 0, &q) == ONNXSLIM_EINVAL);
   onnxslim_convert_report_free(r);
   onnxslim_model_free(m);
 }
@@ -731,13 +832,13 @@ static unsigned long ref_quant_clip(const float *src, size_t rows, size_t k, siz
 static int quantize_clip(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
                          double pct) {
   static const char *const sel[] = {WORD};
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
   o.to = to;
   o.select = sel;
   o.n_select = 1;
   o.block_size = bs;
   o.clip_percentile = pct;
-  return onnxslim_convert_model(rep, m, &o);
+  return onnxslim_quantize(rep, m, &o);
 }
 
 /* bert-tiny's table (100 x 16, FP32) clipped at several percentiles, INT8
@@ -790,7 +891,7 @@ TEST(clip_matches_reference) {
       if (cases[c].pct == 90) CHECK(sat > 0);
       if (r) {
         onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
-        CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+        CHECK_OK(onnxslim_quant_report_stats(r, 0, &qs));
         CHECK(qs.saturated == sat);
         onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
         CHECK_OK(onnxslim_convert_report_add_stats(r, 0, &st));
@@ -829,7 +930,7 @@ TEST(clip_zeros) {
   for (size_t i = 0; ones && i < 100; i++) ones = ((const float *)d)[i] == 1.0f;
   CHECK(ones);
   onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
-  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK_OK(onnxslim_quant_report_stats(r, 0, &qs));
   CHECK(qs.saturated == 0 && qs.max_abs_error == 0);
   onnxslim_convert_report_free(r);
   onnxslim_model_free(m);
@@ -845,7 +946,7 @@ TEST(clip_zeros) {
   int tiny = n == 400;
   for (size_t i = 0; tiny && i < 100; i++) tiny = ((const float *)d)[i] == nextafterf(0, 1);
   CHECK(tiny);
-  CHECK_OK(onnxslim_convert_report_quant_stats(r, 0, &qs));
+  CHECK_OK(onnxslim_quant_report_stats(r, 0, &qs));
   CHECK(qs.saturated == 640); /* every 1 and -1 (1 / 2^-149 saturates) */
   onnxslim_convert_report_free(r);
   free(v);
@@ -865,7 +966,7 @@ TEST(clip_refusals) {
   }
   /* a floating-point target */
   CHECK(quantize_clip(m, NULL, ONNXSLIM_DTYPE_FLOAT16, 0, 99) == ONNXSLIM_EINVAL);
-  CHECK(strstr(onnxslim_error_last(), "quantization") != NULL);
+  CHECK(strstr(onnxslim_error_last(), "INT8 or INT4") != NULL);
   CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
   CHECK(strcmp(before, after) == 0);
   /* a NaN: refused by the percentile's pass, the model unchanged */
@@ -1004,7 +1105,7 @@ static long edge_run(const void *src, int32_t from, size_t rows, size_t k, int32
       (!ort && onnxslim_model_set_opset(m, "", 21)))
     goto out;
   static const char *const sel[] = {WORD};
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
   o.to = to;
   o.select = sel;
   o.n_select = 1;
@@ -1013,7 +1114,7 @@ static long edge_run(const void *src, int32_t from, size_t rows, size_t k, int32
   o.scale_type = scale_type;
   /* the mode holds until the pending transforms ran (tensor_data) */
   fesetround(mode);
-  int rc = onnxslim_convert_model(NULL, m, &o);
+  int rc = onnxslim_quantize(NULL, m, &o);
   const void *d, *sd;
   size_t n, sn;
   onnxslim_tensor *st = find(m, WORD "_scale");
@@ -1175,7 +1276,7 @@ TEST(block_errors_first_wins) {
       char before[128], after[128];
       CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
       static const char *const sel[] = {WORD};
-      onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+      onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
       o.to = ONNXSLIM_DTYPE_INT4;
       o.select = sel;
       o.n_select = 1;
@@ -1183,7 +1284,7 @@ TEST(block_errors_first_wins) {
       o.format = ONNXSLIM_QUANT_FORMAT_ORT;
       o.scale_type = ONNXSLIM_DTYPE_FLOAT16;
       fesetround(modes[mi]);
-      int rc = onnxslim_convert_model(NULL, m, &o);
+      int rc = onnxslim_quantize(NULL, m, &o);
       fesetround(FE_TONEAREST);
       CHECK(rc == ONNXSLIM_EMODEL);
       if (!strstr(onnxslim_error_last(), cases[c].want))
@@ -1309,6 +1410,8 @@ TEST(extreme_rows_read_back_finite) {
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(options_versions);
+  RUN(targets);
+  RUN(quant_report_getters);
   RUN(int8_bytes_match_reference);
   RUN(int4_packing_exhaustive);
   RUN(ort_int8_offset);

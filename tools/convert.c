@@ -390,14 +390,37 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
   int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
   int32_t to = cs->gather_to ? cs->gather_to : cs->to;
   int quant = to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4;
-  int recipe = cs->gather_to && !quant && policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER &&
-               !cs->n_exclude && !cs->force;
   progress_line line;
   onnxslim_progress_fn progress = progress_begin(&line, "converting", NULL);
   int rc;
 
-  if (recipe && !progress) {
-    rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
+  if (quant) {
+    onnxslim_quant_options q;
+    if (onnxslim_quant_options_init(&q, ONNXSLIM_QUANT_OPTIONS_VERSION) != ONNXSLIM_OK)
+      return fail_lib("quantization options");
+    q.to = to;
+    q.min_size = cs->min_size;
+    if (cs->gather_to) {
+      q.targets = ONNXSLIM_QUANT_TABLES;
+      q.select = gather_tables;
+      q.n_select = 1;
+    } else {
+      q.select = cs->select;
+      q.n_select = cs->n_select;
+    }
+    q.exclude = cs->exclude;
+    q.n_exclude = cs->n_exclude;
+    q.progress = progress;
+    q.progress_payload = &line;
+    q.block_size = cs->block_size;
+    q.format = cs->format;
+    q.scale_type = cs->scale_type;
+    q.flags = cs->quant_flags;
+    q.clip_percentile = cs->clip_percentile;
+    /* the statistics pass (one more read of the tensors) only for the report */
+    if (!cs->report && !cs->json) q.report_flags = ONNXSLIM_QUANT_REPORT_NO_STATS;
+    rc = onnxslim_quantize(rep, model, &q);
+    progress_end(&line);
   } else {
     onnxslim_convert_options o;
     if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != ONNXSLIM_OK)
@@ -406,32 +429,18 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     o.policy = policy;
     o.flags = cs->conv_flags;
     o.min_size = cs->min_size;
-    if (cs->gather_to) {
-      o.select = gather_tables;
-      o.n_select = 1;
-    } else {
-      o.select = cs->select;
-      o.n_select = cs->n_select;
-    }
+    o.select = cs->select;
+    o.n_select = cs->n_select;
     o.exclude = cs->exclude;
     o.n_exclude = cs->n_exclude;
     o.progress = progress;
     o.progress_payload = &line;
-    o.block_size = cs->block_size;
-    o.format = cs->format;
-    o.scale_type = cs->scale_type;
-    o.quant_flags = cs->quant_flags;
-    o.clip_percentile = cs->clip_percentile;
     o.overflow = cs->force ? ONNXSLIM_OVERFLOW_CONVERT : ONNXSLIM_OVERFLOW_KEEP;
-    /* quantization: the statistics pass (one more read of the tensors) only
-     * for the report */
-    if (quant && !cs->report && !cs->json) o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
-    rc = onnxslim_convert_model(rep, model, &o);
+    /* --gather-to: the Gather tables (on a model without one, unchanged, the
+     * message says so) */
+    rc = cs->gather_to ? onnxslim_convert_gather_tables_with(rep, model, &o)
+                       : onnxslim_convert_model(rep, model, &o);
     progress_end(&line);
-    /* the same conversion as onnxslim_convert_gather_tables(); on a model
-     * without a Gather table (unchanged) its message says so */
-    if (recipe && rc == ONNXSLIM_ENOTFOUND)
-      rc = onnxslim_convert_gather_tables(rep, model, cs->gather_to, cs->min_size, cs->conv_flags);
   }
   /* --gather-to asks for all the Gather tables there are, as --to without
    * --select asks for all the tensors of its kind: finding none is not an

@@ -32,7 +32,7 @@ static int print_quant_report(const onnxslim_convert_report *rep) {
   table_add(&t, "rows >1%");
   for (i = 0; i < n; i++) {
     onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
-    if (onnxslim_convert_report_quant_stats(rep, i, &q) != ONNXSLIM_OK) continue;
+    if (onnxslim_quant_report_stats(rep, i, &q) != ONNXSLIM_OK) continue;
     nq++;
     table_add_esc(&t, onnxslim_convert_report_name(rep, i));
     table_addf(&t, "%d", q.bits);
@@ -387,7 +387,7 @@ static int json_conversion(json *j, const onnxslim_convert_report *rep) {
     json_kuint(j, "bytes_after", after);
     json_stats(j, &st);
     onnxslim_quant_stats q = ONNXSLIM_QUANT_STATS_INIT;
-    if (onnxslim_convert_report_quant_stats(rep, i, &q) == ONNXSLIM_OK) {
+    if (onnxslim_quant_report_stats(rep, i, &q) == ONNXSLIM_OK) {
       json_kobject(j, "quantization");
       json_kint(j, "bits", q.bits);
       json_kuint(j, "block_size", q.block_size);

@@ -9,6 +9,7 @@
  *     onnxslim_model_from_buffer() (onnxslim_model_free()), onnxslim_check()
  *     (onnxslim_check_report_free()), onnxslim_convert_model() and
  *     onnxslim_convert_gather_tables() (onnxslim_convert_report_free()),
+ *     onnxslim_quantize() (onnxslim_quant_report_free()),
  *     onnxslim_save() (onnxslim_save_report_free()), onnxslim_diff()
  *     (onnxslim_diff_report_free()).
  *     On failure *out is set to NULL and there is nothing to free.
@@ -26,6 +27,15 @@
  * ONNXSLIM_E* code and set the thread-local last-error message
  * (see onnxslim/error.h). Functions returning a pointer return NULL on error
  * and set the same message.
+ *
+ * Options, one rule for every operation: an operation takes a versioned
+ * options struct (`unsigned int version` first, fields only appended, an
+ * `_INIT` macro and an `_init()` function; NULL means the defaults). A
+ * function released with positional arguments instead keeps them, as a
+ * documented shorthand, and gets a sibling of the same name plus `_with`
+ * that takes the options struct (onnxslim_check() and
+ * onnxslim_check_with(), onnxslim_convert_gather_tables() and
+ * onnxslim_convert_gather_tables_with()); the shorthand calls it.
  */
 #ifndef ONNXSLIM_COMMON_H
 #define ONNXSLIM_COMMON_H

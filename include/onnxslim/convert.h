@@ -250,12 +250,11 @@ typedef enum onnxslim_convert_policy {
 
 /** Current version of onnxslim_convert_options: 2 added exclude/n_exclude,
  * 3 added report_flags, 4 (0.2.0) added progress/progress_payload, 5
- * (0.2.0) added block_size, format, quant_flags, scale_type and
- * clip_percentile (the quantization to INT8 and INT4, see
- * docs/quantization.md), 6 (0.2.0) added overflow. */
-#define ONNXSLIM_CONVERT_OPTIONS_VERSION 6
+ * (0.2.0) added overflow. (The quantization to INT8 and INT4 has options
+ * of its own: onnxslim_quantize() in onnxslim/quant.h.) */
+#define ONNXSLIM_CONVERT_OPTIONS_VERSION 5
 
-/** onnxslim_convert_options.overflow (version 6): what a floating-point
+/** onnxslim_convert_options.overflow (version 5): what a floating-point
  * conversion does with a tensor some finite value of which is out of the
  * range of `to` (it would become +-Inf, or with ONNXSLIM_CONVERT_SATURATE
  * the largest finite value of `to`: e.g. a BatchNorm variance of 9.8e7
@@ -280,44 +279,6 @@ typedef enum onnxslim_overflow_policy {
   ONNXSLIM_OVERFLOW_CONVERT = 1
 } onnxslim_overflow_policy;
 
-/** onnxslim_convert_options.format (version 5): the operators a quantized
- * tensor is read through; values never change. @since 0.2.0 */
-typedef enum onnxslim_quant_format {
-  /** Standard ONNX operators only: Gather, then DequantizeLinear (or Cast
-   * and Mul); DequantizeLinear before a MatMul or a Gemm. */
-  ONNXSLIM_QUANT_FORMAT_STANDARD = 0,
-  /** onnxruntime's contrib operators (domain com.microsoft):
-   * GatherBlockQuantized for tables, MatMulNBits (native layout) for MatMul
-   * weights and for Gemm weights whose Gemm it can compute (transA 0, alpha
-   * 1, no C or C [N] with beta 1: C becomes its bias; another Gemm is refused
-   * with ONNXSLIM_EMODEL, the model unchanged). */
-  ONNXSLIM_QUANT_FORMAT_ORT = 1,
-  /** INT4 embedding tables in standard operators that keep 4 bits in
-   * memory: the table stored as UINT8 [rows, cols / 2], two values a byte
-   * (ONNX's nibble order: element 2i in the low nibble; q + 8, or q with
-   * ONNXSLIM_QUANT_ASYMMETRIC), only the rows read gathered (with their
-   * scales and zero points), then unpacked with Cast, Div, Floor, Mul, Sub,
-   * Concat and Reshape (opset 7 or later) and scaled per block. INT8, MatMul
-   * and Gemm weights are refused with it (ONNXSLIM_EINVAL). @since 0.2.0 */
-  ONNXSLIM_QUANT_FORMAT_NIBBLES = 2
-} onnxslim_quant_format;
-
-/** onnxslim_convert_options.quant_flags (version 5): below opset 21 (no
- * INT4 type), store INT4-quantized values one per byte as INT8 (UINT8 with
- * ONNXSLIM_QUANT_ASYMMETRIC) instead of refusing. @since 0.2.0 */
-#define ONNXSLIM_QUANT_ALLOW_UNPACKED 1u
-
-/** onnxslim_convert_options.quant_flags (version 5): asymmetric
- * quantization: per block an unsigned value q (0..255 for INT8, 0..15 for
- * INT4) and a zero point zp, the value read back being (q - zp) * scale;
- * the range of a block always includes 0 (so 0 is exact). The zero points
- * are an initializer of the stored data's type (UINT8, or UINT4 at opset
- * 21) with the scales' shape, named after the tensor with "_zero_point"
- * (GatherBlockQuantized and MatMulNBits: their UINT8 layout, 4-bit zero
- * points two a byte along each row). Tables, MatMul and Gemm weights
- * alike. @since 0.2.0 */
-#define ONNXSLIM_QUANT_ASYMMETRIC 2u
-
 /**
  * What onnxslim_convert_model() converts and how. Fields are only appended;
  * a caller built against version 1 (without exclude and n_exclude), 2
@@ -336,9 +297,8 @@ typedef enum onnxslim_quant_format {
  * fails with ONNXSLIM_ENOTFOUND naming the entry: a misspelt name or an
  * op type the model lacks is an error, not a silent no-op. An exclude entry
  * that matches nothing is not an error, nor is finding nothing to convert
- * without a selection (n_select 0: all of a kind), for quantization too
- * (before 0.2.0's release a quantization that found nothing failed with
- * ONNXSLIM_ENOTFOUND): the call succeeds with an empty report.
+ * without a selection (n_select 0: all of a kind): the call succeeds with
+ * an empty report.
  */
 typedef struct onnxslim_convert_options {
   unsigned int version; /**< ONNXSLIM_CONVERT_OPTIONS_VERSION */
@@ -363,56 +323,7 @@ typedef struct onnxslim_convert_options {
    * changes the model: ONNXSLIM_ECANCELED, the model unchanged. */
   onnxslim_progress_fn progress;
   void *progress_payload; /**< version 4: passed to progress */
-  /** Version 5 (0.2.0), quantization only (`to` ONNXSLIM_DTYPE_INT8 or
-   * _INT4, which quantizes the selected embedding tables - read only as
-   * input 0 of Gathers - and weights - read only as input 1 of MatMuls, or
-   * only as input B of Gemms with one transB - initializers or values of
-   * Constant nodes of the main graph, such a Constant becoming an
-   * initializer of its output's name; docs/quantization.md): elements
-   * per block along a table's row or along K of a weight (a power of two, at
-   * least 16, for ONNXSLIM_QUANT_FORMAT_ORT; even for INT4; it must divide
-   * the row or K), 0 (the default): one block per row or output column,
-   * but for ONNXSLIM_QUANT_FORMAT_ORT onnxruntime's own default, 128 (or,
-   * for a row or K that 128 does not divide, the largest of 64, 32, 16 that
-   * does; the report's onnxslim_quant_stats.block_size says which). */
-  uint64_t block_size;
-  int format;               /**< version 5: an onnxslim_quant_format value (default STANDARD) */
-  unsigned int quant_flags; /**< version 5: 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or
-                                 ONNXSLIM_QUANT_ASYMMETRIC */
-  /** Version 5: the type of the scales, ONNXSLIM_DTYPE_FLOAT or _FLOAT16;
-   * 0 (the default): the tensor's own type. A quantization reads the
-   * selected tensors once before changing anything: with a report with
-   * statistics (out not NULL, no ONNXSLIM_CONVERT_REPORT_NO_STATS) that
-   * pass computes onnxslim_quant_stats, else it only checks that every value
-   * is finite (the report's errors are then 0). */
-  int32_t scale_type;
-  /** Version 5: 0 (the default): no clipping, each block's scale is chosen
-   * from its largest magnitude so that no value saturates. Otherwise a
-   * percentile p, 0 < p < 100, of the magnitudes of each quantized tensor:
-   * cap = the k-th smallest |x| over all of the tensor's n values (+0 and -0
-   * alike), k = ceil(n * p9 / 100) with p9 = p rounded half to even to 9
-   * decimal places, computed exactly in integers, at least 1: the
-   * nearest-rank percentile (numpy's percentile(|x|, p,
-   * method="inverted_cdf"), which computes n * (p / 100) in double
-   * precision, gives the same k except where that rounds across an integer,
-   * e.g. 999.0000000000001 for 99.9% of 1000). Each block's scale is then
-   * chosen by the same rule from min(block's largest magnitude, cap) instead
-   * of its largest magnitude (a block not all zeros whose range is 0, when
-   * cap is 0, gets the smallest positive scale), and a value x with |x /
-   * scale| >= qmax + 0.5 saturates to +-qmax (127 or 7). With
-   * ONNXSLIM_QUANT_ASYMMETRIC a block's range is cut to [-cap, cap] before
-   * its scale and zero point are chosen, and a value whose rne(x / scale) +
-   * zero point falls outside 0..Q (255 or 15) saturates to 0 or Q. The
-   * statistics pass counts them in onnxslim_quant_stats.saturated (and
-   * onnxslim_convert_stats.saturated), and its errors include theirs. The
-   * cap costs one more read of each FLOAT16 tensor and two of each FLOAT one
-   * (histograms of the bits of |x|, in flat memory), done only when
-   * clip_percentile is not 0, before the statistics pass; the progress
-   * callback's total counts these reads too. Errors: ONNXSLIM_EINVAL for a
-   * value outside (0, 100) (NaN included) or a `to` that does not quantize. */
-  double clip_percentile;
-  /** Version 6 (0.2.0), floating-point conversions only (quantization
-   * ignores it): an onnxslim_overflow_policy value, ONNXSLIM_OVERFLOW_KEEP
+  /** Version 5 (0.2.0): an onnxslim_overflow_policy value, ONNXSLIM_OVERFLOW_KEEP
    * (0, the default: a tensor whose values do not fit `to` is kept in its
    * type) or ONNXSLIM_OVERFLOW_CONVERT (convert it anyway). A caller of an
    * earlier version gets the default. Errors: ONNXSLIM_EINVAL for another
@@ -423,17 +334,14 @@ typedef struct onnxslim_convert_options {
 #define ONNXSLIM_CONVERT_OPTIONS_INIT                                                             \
   {                                                                                               \
     ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0, 0.0,      \
-        ONNXSLIM_OVERFLOW_KEEP                                                                    \
+        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, ONNXSLIM_OVERFLOW_KEEP                             \
   }
 
 /**
- * Sets *opts to the defaults of the given version, 1 to 6 (BF16,
+ * Sets *opts to the defaults of the given version, 1 to 5 (BF16,
  * cast-after-gather, round to nearest even, everything selected, nothing
- * excluded, a report with statistics, no progress callback; for
- * quantization one block per row or column, the standard format, no
- * flags, the tensor's own scale type, no clipping; tensors that would
- * overflow kept); only the fields of that version are written.
+ * excluded, a report with statistics, no progress callback, tensors that
+ * would overflow kept); only the fields of that version are written.
  * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
  * @since 0.1.0
  */
@@ -496,9 +404,9 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * type_constraint check it passed.
  * Errors: ONNXSLIM_EINVAL (NULL model; unknown options version, policy,
  * reserved bits in flags or report_flags; ONNXSLIM_CONVERT_TRUNCATE with a
- * `to` other than BFLOAT16; a clip_percentile outside (0, 100), or not 0
- * with a `to` other than INT8 or INT4; bad selection or exclusion spec),
- * ONNXSLIM_EUNSUPPORTED (no kernel to `to`), ONNXSLIM_ENOTFOUND (a select
+ * `to` other than BFLOAT16; bad selection or exclusion spec),
+ * ONNXSLIM_EUNSUPPORTED (no kernel to `to`; INT8 and INT4: quantize with
+ * onnxslim_quantize()), ONNXSLIM_ENOTFOUND (a select
  * entry matches no convertible tensor; the model is unchanged),
  * ONNXSLIM_EMODEL (the opsets above; a storage-only conversion the schemas
  * refuse; a tensor whose bytes cannot be read),
@@ -519,8 +427,10 @@ ONNXSLIM_API int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_
                                         const onnxslim_convert_options *opts);
 
 /**
- * The published recipe in one call: every tensor read as input 0 of a Gather
- * (an embedding table) of at least min_size bytes is converted to `to`
+ * The published recipe in one call, a shorthand for
+ * onnxslim_convert_gather_tables_with() with the default options but `to`,
+ * min_size and flags: every tensor read as input 0 of a Gather (an
+ * embedding table) of at least min_size bytes is converted to `to`
  * (ONNXSLIM_DTYPE_BFLOAT16 or _FLOAT16) with a Cast after each Gather.
  * flags: kernel flags, as onnxslim_convert_options.flags. Ownership of *out
  * (may be NULL) and errors as onnxslim_convert_model(); a model without such
@@ -530,6 +440,29 @@ ONNXSLIM_API int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_
 ONNXSLIM_API int onnxslim_convert_gather_tables(onnxslim_convert_report **out,
                                                 onnxslim_model *model, int32_t to,
                                                 uint64_t min_size, unsigned int flags);
+
+/**
+ * Converts every Gather table (a tensor read as input 0 of a Gather) that
+ * opts selects as onnxslim_convert_model() does with the selection
+ * "op:Gather:0": opts->to, policy, flags, min_size, exclude, report_flags,
+ * progress and overflow apply; opts->n_select must be 0. opts NULL means
+ * the defaults (BFLOAT16, a Cast after each Gather: the published recipe);
+ * opts is borrowed for the call. A model without such a table fails with
+ * ONNXSLIM_ENOTFOUND and a message that says so (the model unchanged);
+ * INT8 and INT4 are refused with ONNXSLIM_EUNSUPPORTED (onnxslim_quantize()
+ * with ONNXSLIM_QUANT_TABLES quantizes the tables).
+ * Ownership: as onnxslim_convert_model(): on success *out (out may be NULL)
+ * is a new report owned by the caller, freed with
+ * onnxslim_convert_report_free(); on failure *out is NULL.
+ * Errors: ONNXSLIM_EINVAL (n_select not 0; the errors of
+ * onnxslim_convert_model()), ONNXSLIM_EUNSUPPORTED, ONNXSLIM_ENOTFOUND,
+ * ONNXSLIM_EMODEL, ONNXSLIM_ECANCELED, ONNXSLIM_ENOMEM, as
+ * onnxslim_convert_model().
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_convert_gather_tables_with(onnxslim_convert_report **out,
+                                                     onnxslim_model *model,
+                                                     const onnxslim_convert_options *opts);
 
 /* ---- the report: onnxslim_convert_report_count() entries, one getter per
  * field. Strings are borrowed from the report, valid until it is freed.   */
@@ -595,50 +528,6 @@ ONNXSLIM_API int onnxslim_convert_report_bytes_after(const onnxslim_convert_repo
  */
 ONNXSLIM_API int onnxslim_convert_report_add_stats(const onnxslim_convert_report *report,
                                                    size_t index, onnxslim_convert_stats *stats);
-
-/** Current version of onnxslim_quant_stats. @since 0.2.0 */
-#define ONNXSLIM_QUANT_STATS_VERSION 1
-
-/**
- * What quantizing one tensor to INT8 or INT4 did (a conversion with `to`
- * ONNXSLIM_DTYPE_INT8 or _INT4), as onnxslim_convert_report_quant_stats()
- * gives it. A "row" is an embedding table's row, or a block of a MatMul or
- * Gemm weight (along K, in one output column); the errors compare the
- * dequantized values (q * scale, computed in FP32 as DequantizeLinear does)
- * with the original ones. Fields are only ever appended. @since 0.2.0
- */
-typedef struct onnxslim_quant_stats {
-  unsigned int version;     /**< ONNXSLIM_QUANT_STATS_VERSION */
-  int bits;                 /**< 8 or 4 */
-  uint64_t block_size;      /**< elements per block (one scale each) */
-  uint64_t rows;            /**< rows of the tensor */
-  uint64_t blocks;          /**< blocks, i.e. scales */
-  uint64_t saturated;       /**< values clamped to +-qmax, i.e. |x / scale| >= qmax + 0.5:
-                                 0 unless onnxslim_convert_options.clip_percentile is set
-                                 (else the scales are chosen so that nothing saturates) */
-  double scale_min;         /**< smallest scale stored */
-  double scale_max;         /**< largest scale stored */
-  double max_abs_error;     /**< max |dequantized - original| over all values */
-  double max_row_rel_error; /**< max over rows of ||dequantized - original||_2 / ||original||_2
-                                 (a row of zeros has error 0) */
-  uint64_t rows_over_1pct;  /**< rows whose relative error (as above) exceeds 0.01 */
-} onnxslim_quant_stats;
-
-/** An empty onnxslim_quant_stats of the current version. @since 0.2.0 */
-#define ONNXSLIM_QUANT_STATS_INIT \
-  { ONNXSLIM_QUANT_STATS_VERSION, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0 }
-
-/**
- * Copies the quantization statistics of entry `index` to *stats (the
- * fields of stats->version, which the caller sets to
- * ONNXSLIM_QUANT_STATS_VERSION). Entries of a floating-point conversion
- * have none: ONNXSLIM_ENOTFOUND.
- * Errors: ONNXSLIM_EINVAL (NULL report or stats, unknown stats->version),
- * ONNXSLIM_ERANGE, ONNXSLIM_ENOTFOUND; *stats is then unchanged.
- * @since 0.2.0
- */
-ONNXSLIM_API int onnxslim_convert_report_quant_stats(const onnxslim_convert_report *report,
-                                                     size_t index, onnxslim_quant_stats *stats);
 
 /* ---- the kept tensors: selected tensors a floating-point conversion left in
  * their type because their values do not fit `to` (ONNXSLIM_OVERFLOW_KEEP).

@@ -49,13 +49,12 @@ static int xform_run(const osl_xform *x, size_t first, const uint8_t *src, size_
 
 /* Bytes of onnxslim_convert_options a caller of `version` has: version 1
  * ends before `exclude`, version 2 before `report_flags`, version 3 before
- * `progress`, version 4 before `block_size`, version 5 before `overflow`. */
+ * `progress`, version 4 before `overflow`. */
 static size_t options_size(unsigned int version) {
   if (version == 1) return offsetof(onnxslim_convert_options, exclude);
   if (version == 2) return offsetof(onnxslim_convert_options, report_flags);
   if (version == 3) return offsetof(onnxslim_convert_options, progress);
-  if (version == 4) return offsetof(onnxslim_convert_options, block_size);
-  if (version == 5) return offsetof(onnxslim_convert_options, overflow);
+  if (version == 4) return offsetof(onnxslim_convert_options, overflow);
   return sizeof(onnxslim_convert_options);
 }
 
@@ -140,9 +139,9 @@ int onnxslim_convert_report_add_stats(const onnxslim_convert_report *r, size_t i
   return 0;
 }
 
-int onnxslim_convert_report_quant_stats(const onnxslim_convert_report *r, size_t i,
-                                        onnxslim_quant_stats *stats) {
-  const char *who = "onnxslim_convert_report_quant_stats";
+int onnxslim_quant_report_stats(const onnxslim_quant_report *r, size_t i,
+                                onnxslim_quant_stats *stats) {
+  const char *who = "onnxslim_quant_report_stats";
   if (!stats) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL stats", who);
   if (stats->version < 1 || stats->version > ONNXSLIM_QUANT_STATS_VERSION)
     return onnxslim__err_options_version(who, "quant stats", stats->version,
@@ -155,6 +154,45 @@ int onnxslim_convert_report_quant_stats(const onnxslim_convert_report *r, size_t
   *stats = e->quant; /* version 1 is the whole struct */
   return 0;
 }
+
+/* The quantization's report is a conversion report: its getters are those
+ * above under the name of quant.h (the messages name the getter called). */
+size_t onnxslim_quant_report_count(const onnxslim_quant_report *r) { return r ? r->count : 0; }
+
+const char *onnxslim_quant_report_name(const onnxslim_quant_report *r, size_t i) {
+  const osl_report_entry *e = entry_at(r, i, "onnxslim_quant_report_name");
+  return e ? e->name : NULL;
+}
+
+int32_t onnxslim_quant_report_from(const onnxslim_quant_report *r, size_t i) {
+  const osl_report_entry *e = entry_at(r, i, "onnxslim_quant_report_from");
+  return e ? e->from : ONNXSLIM_DTYPE_UNDEFINED;
+}
+
+int32_t onnxslim_quant_report_to(const onnxslim_quant_report *r, size_t i) {
+  const osl_report_entry *e = entry_at(r, i, "onnxslim_quant_report_to");
+  return e ? e->to : ONNXSLIM_DTYPE_UNDEFINED;
+}
+
+int onnxslim_quant_report_bytes_before(const onnxslim_quant_report *r, size_t i, uint64_t *out) {
+  const char *who = "onnxslim_quant_report_bytes_before";
+  if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL out", who);
+  const osl_report_entry *e = entry_at(r, i, who);
+  if (!e) return onnxslim_error_last_code();
+  *out = e->before;
+  return 0;
+}
+
+int onnxslim_quant_report_bytes_after(const onnxslim_quant_report *r, size_t i, uint64_t *out) {
+  const char *who = "onnxslim_quant_report_bytes_after";
+  if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL out", who);
+  const osl_report_entry *e = entry_at(r, i, who);
+  if (!e) return onnxslim_error_last_code();
+  *out = e->after;
+  return 0;
+}
+
+void onnxslim_quant_report_free(onnxslim_quant_report *r) { onnxslim_convert_report_free(r); }
 
 /* Kept tensor i of r, or NULL with the error set (`who` names the getter). */
 static const osl_report_entry *kept_at(const onnxslim_convert_report *r, size_t i,
@@ -762,7 +800,7 @@ static int add_notes(const onnxslim_model *model, const onnxslim_convert_options
   return rc;
 }
 
-static int specs_valid(const char *what, const char *const *specs, size_t n) {
+int onnxslim__convert_specs_valid(const char *what, const char *const *specs, size_t n) {
   if (!specs && n)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_model: NULL %s list", what);
   for (size_t i = 0; i < n; i++)
@@ -804,28 +842,14 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
                          "unknown overflow policy %d (expected ONNXSLIM_OVERFLOW_KEEP or "
                          "ONNXSLIM_OVERFLOW_CONVERT)",
                          opts->overflow);
-  int quant = opts->to == ONNXSLIM_DTYPE_INT8 || opts->to == ONNXSLIM_DTYPE_INT4;
-  if (opts->clip_percentile != 0 && !(opts->clip_percentile > 0 && opts->clip_percentile < 100))
-    return onnxslim__err(ONNXSLIM_EINVAL,
-                         "clip percentile %g: it must be above 0 and below 100 (0: no clipping)",
-                         opts->clip_percentile);
-  if (opts->clip_percentile != 0 && !quant)
-    return onnxslim__err(ONNXSLIM_EINVAL,
-                         "a clip percentile applies only to quantization (to INT8 or INT4), not to "
-                         "a conversion to %s",
-                         onnxslim_dtype_name(opts->to));
-  int rc = specs_valid("selection", opts->select, opts->n_select);
-  if (!rc) rc = specs_valid("exclusion", opts->exclude, opts->n_exclude);
+  int rc = onnxslim__convert_specs_valid("selection", opts->select, opts->n_select);
+  if (!rc) rc = onnxslim__convert_specs_valid("exclusion", opts->exclude, opts->n_exclude);
   if (rc) return rc;
-  if (quant) {
-    onnxslim_convert_report *qr = out ? calloc(1, sizeof *qr) : NULL;
-    if (out && !qr) return onnxslim__err_nomem(NULL);
-    rc = onnxslim__quantize_model(qr, model, opts);
-    if (!rc && qr) rc = onnxslim__convert_notes(qr, model, NULL, opts->to);
-    if (rc || !out) onnxslim_convert_report_free(qr);
-    else *out = qr;
-    return rc;
-  }
+  if (opts->to == ONNXSLIM_DTYPE_INT8 || opts->to == ONNXSLIM_DTYPE_INT4)
+    return onnxslim__err(ONNXSLIM_EUNSUPPORTED,
+                         "onnxslim_convert_model converts between floating-point types; quantize "
+                         "to %s with onnxslim_quantize()",
+                         onnxslim_dtype_name(opts->to));
   static const int32_t sources[] = {ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_FLOAT16,
                                     ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_DOUBLE};
   int known = 0;
@@ -880,19 +904,27 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   return rc;
 }
 
-int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model, int32_t to,
-                                   uint64_t min_size, unsigned int flags) {
+int onnxslim_convert_gather_tables_with(onnxslim_convert_report **out, onnxslim_model *model,
+                                        const onnxslim_convert_options *options) {
   static const char *const spec[] = {"op:Gather:0"};
-  if (to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4)
+  if (out) *out = NULL;
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  if (options) {
+    if (options->version < 1 || options->version > ONNXSLIM_CONVERT_OPTIONS_VERSION)
+      return onnxslim__err_options_version("onnxslim_convert_gather_tables_with", "convert options",
+                                           options->version, ONNXSLIM_CONVERT_OPTIONS_VERSION);
+    memcpy(&o, options, options_size(options->version));
+  }
+  if (o.n_select)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_convert_gather_tables_with selects the Gather tables itself: "
+                         "n_select must be 0");
+  if (o.to == ONNXSLIM_DTYPE_INT8 || o.to == ONNXSLIM_DTYPE_INT4)
     return onnxslim__err(ONNXSLIM_EUNSUPPORTED,
                          "onnxslim_convert_gather_tables converts to BFLOAT16 or FLOAT16; "
-                         "quantize with onnxslim_convert_model() (to %s)",
-                         onnxslim_dtype_name(to));
-  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  o.to = to;
-  o.flags = flags;
-  o.min_size = min_size;
-  o.policy = ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+                         "quantize with onnxslim_quantize() (to %s)",
+                         onnxslim_dtype_name(o.to));
+  o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION;
   o.select = spec;
   o.n_select = 1;
   int rc = onnxslim_convert_model(out, model, &o);
@@ -900,6 +932,15 @@ int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model
     rc = onnxslim__err(ONNXSLIM_ENOTFOUND,
                        "the model has no Gather table (a floating-point tensor read as input 0 "
                        "of a Gather) that can be converted to %s",
-                       onnxslim_dtype_name(to));
+                       onnxslim_dtype_name(o.to));
   return rc;
+}
+
+int onnxslim_convert_gather_tables(onnxslim_convert_report **out, onnxslim_model *model, int32_t to,
+                                   uint64_t min_size, unsigned int flags) {
+  onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+  o.to = to;
+  o.flags = flags;
+  o.min_size = min_size;
+  return onnxslim_convert_gather_tables_with(out, model, &o);
 }

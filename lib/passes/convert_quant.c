@@ -915,13 +915,13 @@ typedef struct {
   int32_t zp_type; /* asymmetric: the zero points' type (UINT8 or UINT4) */
 } osl_qplan;
 
-static int plan_common(const onnxslim_convert_options *o, osl_qplan *p) {
+static int plan_common(const onnxslim_quant_options *o, osl_qplan *p) {
   memset(p, 0, sizeof *p);
   p->to = o->to;
   p->bits = o->to == ONNXSLIM_DTYPE_INT4 ? 4 : 8;
   p->ort = o->format == ONNXSLIM_QUANT_FORMAT_ORT;
   p->scale_type = o->scale_type;
-  p->asym = !!(o->quant_flags & ONNXSLIM_QUANT_ASYMMETRIC);
+  p->asym = !!(o->flags & ONNXSLIM_QUANT_ASYMMETRIC);
   p->nibbles = o->format == ONNXSLIM_QUANT_FORMAT_NIBBLES;
   p->zp_type = ONNXSLIM_DTYPE_UINT8;
   if (p->ort) {
@@ -940,7 +940,7 @@ static int int4_refused(int64_t opset) {
 }
 
 /* Embedding tables. */
-static int plan_tables(const onnxslim_model *m, const onnxslim_convert_options *o, osl_qplan *p) {
+static int plan_tables(const onnxslim_model *m, const onnxslim_quant_options *o, osl_qplan *p) {
   plan_common(o, p);
   int64_t opset = default_opset(m);
   if (p->ort) return 0;
@@ -961,8 +961,7 @@ static int plan_tables(const onnxslim_model *m, const onnxslim_convert_options *
     return 0;
   }
   if (p->bits == 8 || opset < 21) {
-    if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED))
-      return int4_refused(opset);
+    if (p->bits == 4 && !(o->flags & ONNXSLIM_QUANT_ALLOW_UNPACKED)) return int4_refused(opset);
     p->layout = OSL_QL_I8;
     p->stored = p->asym ? ONNXSLIM_DTYPE_UINT8 : ONNXSLIM_DTYPE_INT8;
     p->dq = opset >= 21;
@@ -990,7 +989,7 @@ static int plan_tables(const onnxslim_model *m, const onnxslim_convert_options *
 
 /* MatMul weights: DequantizeLinear before the MatMul (blocked along K at
  * opset 21, per column from 13), or MatMulNBits. */
-static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options *o, osl_qplan *p) {
+static int plan_weights(const onnxslim_model *m, const onnxslim_quant_options *o, osl_qplan *p) {
   plan_common(o, p);
   int64_t opset = default_opset(m);
   if (p->ort) return 0;
@@ -1013,7 +1012,7 @@ static int plan_weights(const onnxslim_model *m, const onnxslim_convert_options 
                          "a MatMul or Gemm weight is dequantized by DequantizeLinear per axis, "
                          "which needs opset 13 or later; the model imports ai.onnx opset %lld",
                          (long long)opset);
-  if (p->bits == 4 && !(o->quant_flags & ONNXSLIM_QUANT_ALLOW_UNPACKED)) return int4_refused(opset);
+  if (p->bits == 4 && !(o->flags & ONNXSLIM_QUANT_ALLOW_UNPACKED)) return int4_refused(opset);
   if (o->block_size)
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "blocks of %llu values need DequantizeLinear with block_size (opset 21); "
@@ -1753,7 +1752,7 @@ static int lift_constant(onnxslim_graph *g, osl_qcand *c) {
 }
 
 /* Checks candidate c's shape against the block size and the plan. */
-static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_convert_options *o) {
+static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_quant_options *o) {
   const char *what = c->mm && !c->kt ? "columns" : "rows";
   int64_t len = c->mm ? weight_k(c) : c->cols; /* along the blocks */
   if ((uint64_t)len % c->bs)
@@ -1778,12 +1777,12 @@ static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_conve
 }
 
 int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
-                             const onnxslim_convert_options *o) {
+                             const onnxslim_quant_options *o) {
   if (o->format != ONNXSLIM_QUANT_FORMAT_STANDARD && o->format != ONNXSLIM_QUANT_FORMAT_ORT &&
       o->format != ONNXSLIM_QUANT_FORMAT_NIBBLES)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown quantization format %d", o->format);
-  if (o->quant_flags & ~(ONNXSLIM_QUANT_ALLOW_UNPACKED | ONNXSLIM_QUANT_ASYMMETRIC))
-    return onnxslim__err(ONNXSLIM_EINVAL, "reserved quantization flags 0x%x set", o->quant_flags);
+  if (o->flags & ~(ONNXSLIM_QUANT_ALLOW_UNPACKED | ONNXSLIM_QUANT_ASYMMETRIC))
+    return onnxslim__err(ONNXSLIM_EINVAL, "reserved quantization flags 0x%x set", o->flags);
   if (o->scale_type && o->scale_type != ONNXSLIM_DTYPE_FLOAT &&
       o->scale_type != ONNXSLIM_DTYPE_FLOAT16)
     return onnxslim__err(ONNXSLIM_EINVAL, "scales must be FLOAT or FLOAT16, not %s",
@@ -1798,10 +1797,6 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
                          "block size %llu: GatherBlockQuantized and MatMulNBits take a power of "
                          "two of at least 16",
                          (unsigned long long)o->block_size);
-  if (o->policy != ONNXSLIM_POLICY_CAST_AFTER_GATHER)
-    return onnxslim__err(ONNXSLIM_EINVAL,
-                         "quantization rewrites the graph itself: the policy must be the default "
-                         "(cast-after-gather)");
   onnxslim_graph *g = onnxslim_model_graph(model);
   if (!g) return ONNXSLIM_EINVAL;
   /* the plans of both kinds; an error counts only for a kind present */
@@ -1846,6 +1841,7 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
     else if (sole_operand_named(g, t, name, "Gemm", 1) && (kt = gemm_trans_b(g, name)) >= 0)
       mm = gemm = 1;
     else continue;
+    if (!(o->targets & (mm ? ONNXSLIM_QUANT_WEIGHTS : ONNXSLIM_QUANT_TABLES))) continue;
     if (o->n_select && !matches_any(g, o->select, o->n_select, name, hit)) continue;
     uint64_t before = 0;
     if (onnxslim_tensor_byte_size(t, &before) || before < o->min_size ||
@@ -1907,7 +1903,7 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   int any_ort = 0;
   /* the statistics pass only for a report that wants it; else a check that
    * every value is finite, which costs little more than reading them */
-  int stats = r && !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS);
+  int stats = r && !(o->report_flags & ONNXSLIM_QUANT_REPORT_NO_STATS);
   for (size_t i = 0; i < nc && !rc; i++) {
     osl_qplan pi = plans[cands[i].mm];
     if (!o->scale_type) pi.scale_type = cands[i].from;
@@ -1953,5 +1949,64 @@ int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
 out:
   onnxslim__mem_free(model, cands);
   free(hit);
+  return rc;
+}
+
+/* ---- the public entry points ------------------------------------------------- */
+
+/* Bytes of onnxslim_quant_options a caller of `version` has (version 1:
+ * all of them). */
+static size_t quant_options_size(unsigned int version) {
+  (void)version;
+  return sizeof(onnxslim_quant_options);
+}
+
+int onnxslim_quant_options_init(onnxslim_quant_options *opts, unsigned int version) {
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_quant_options_init: NULL opts");
+  if (version < 1 || version > ONNXSLIM_QUANT_OPTIONS_VERSION)
+    return onnxslim__err_options_version("onnxslim_quant_options_init", "quant options", version,
+                                         ONNXSLIM_QUANT_OPTIONS_VERSION);
+  const onnxslim_quant_options d = ONNXSLIM_QUANT_OPTIONS_INIT;
+  memcpy(opts, &d, quant_options_size(version));
+  opts->version = version;
+  return 0;
+}
+
+int onnxslim_quantize(onnxslim_quant_report **out, onnxslim_model *model,
+                      const onnxslim_quant_options *options) {
+  if (out) *out = NULL;
+  if (!model) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_quantize: NULL model");
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+  if (options) {
+    if (options->version < 1 || options->version > ONNXSLIM_QUANT_OPTIONS_VERSION)
+      return onnxslim__err_options_version("onnxslim_quantize", "quant options", options->version,
+                                           ONNXSLIM_QUANT_OPTIONS_VERSION);
+    memcpy(&o, options, quant_options_size(options->version));
+  }
+  if (o.to != ONNXSLIM_DTYPE_INT8 && o.to != ONNXSLIM_DTYPE_INT4)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_quantize: quantizes to INT8 or INT4, not %s",
+                         onnxslim_dtype_name(o.to));
+  if (!o.targets || (o.targets & ~(ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS)))
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_quantize: targets 0x%x (ONNXSLIM_QUANT_TABLES and/or "
+                         "ONNXSLIM_QUANT_WEIGHTS)",
+                         o.targets);
+  if (o.report_flags & ~ONNXSLIM_QUANT_REPORT_NO_STATS)
+    return onnxslim__err(ONNXSLIM_EINVAL, "reserved quantization report flags 0x%x set",
+                         o.report_flags);
+  if (o.clip_percentile != 0 && !(o.clip_percentile > 0 && o.clip_percentile < 100))
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "clip percentile %g: it must be above 0 and below 100 (0: no clipping)",
+                         o.clip_percentile);
+  int rc = onnxslim__convert_specs_valid("selection", o.select, o.n_select);
+  if (!rc) rc = onnxslim__convert_specs_valid("exclusion", o.exclude, o.n_exclude);
+  if (rc) return rc;
+  onnxslim_convert_report *r = out ? calloc(1, sizeof *r) : NULL;
+  if (out && !r) return onnxslim__err_nomem(NULL);
+  rc = onnxslim__quantize_model(r, model, &o);
+  if (!rc && r)
+    rc = onnxslim__convert_notes(r, model, NULL, o.to); /* what it will do at run time */
+  if (rc || !out) onnxslim_convert_report_free(r);
+  else *out = r;
   return rc;
 }

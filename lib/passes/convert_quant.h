@@ -66,11 +66,15 @@ void onnxslim__convert_notes_free(onnxslim_convert_report *r);
  * value `value` of graph g? */
 int onnxslim__convert_spec_matches(const onnxslim_graph *g, const char *spec, const char *value);
 
-/* onnxslim_convert_model() for `to` INT8 or INT4 (options already checked
- * for version, flags and specs; o is the caller's options completed with
- * the defaults). r (NULL: no report) receives an entry per tensor; the
- * caller frees it. */
+/* Are specs[0..n) valid selection specs? 0, or ONNXSLIM_EINVAL with a
+ * message naming `what` and the bad spec. */
+int onnxslim__convert_specs_valid(const char *what, const char *const *specs, size_t n);
+
+/* onnxslim_quantize() once the options are checked for version, to,
+ * targets and specs (o is the caller's options completed with the
+ * defaults). r (NULL: no report) receives an entry per tensor; the caller
+ * frees it. */
 int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
-                             const onnxslim_convert_options *o);
+                             const onnxslim_quant_options *o);
 
 #endif

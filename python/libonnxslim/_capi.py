@@ -64,30 +64,7 @@ class ConvertOptions(Structure):
         ("report_flags", c_uint),
         ("progress", ProgressFn),
         ("progress_payload", c_void_p),
-        ("block_size", c_uint64),
-        ("format", c_int),
-        ("quant_flags", c_uint),
-        ("scale_type", c_int32),
-        ("clip_percentile", c_double),
         ("overflow", c_int),
-    ]
-
-
-class QuantStats(Structure):
-    """onnxslim_quant_stats (convert.h)."""
-
-    _fields_ = [
-        ("version", c_uint),
-        ("bits", c_int),
-        ("block_size", c_uint64),
-        ("rows", c_uint64),
-        ("blocks", c_uint64),
-        ("saturated", c_uint64),
-        ("scale_min", c_double),
-        ("scale_max", c_double),
-        ("max_abs_error", c_double),
-        ("max_row_rel_error", c_double),
-        ("rows_over_1pct", c_uint64),
     ]
 
 
@@ -124,6 +101,47 @@ class LoadOptions(Structure):
         ("max_memory", c_uint64),
         ("progress", ProgressFn),
         ("progress_payload", c_void_p),
+    ]
+
+
+class QuantOptions(Structure):
+    """onnxslim_quant_options (quant.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("to", c_int32),
+        ("targets", c_uint),
+        ("flags", c_uint),
+        ("select", P(c_char_p)),
+        ("n_select", c_size_t),
+        ("exclude", P(c_char_p)),
+        ("n_exclude", c_size_t),
+        ("min_size", c_uint64),
+        ("format", c_int),
+        ("block_size", c_uint64),
+        ("scale_type", c_int32),
+        ("clip_percentile", c_double),
+        ("report_flags", c_uint),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+class QuantStats(Structure):
+    """onnxslim_quant_stats (quant.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("bits", c_int),
+        ("block_size", c_uint64),
+        ("rows", c_uint64),
+        ("blocks", c_uint64),
+        ("saturated", c_uint64),
+        ("scale_min", c_double),
+        ("scale_max", c_double),
+        ("max_abs_error", c_double),
+        ("max_row_rel_error", c_double),
+        ("rows_over_1pct", c_uint64),
     ]
 
 
@@ -179,6 +197,7 @@ FUNCTIONS = {
     "onnxslim_convert_options_init": (c_int, [P(ConvertOptions), c_uint]),
     "onnxslim_convert_model": (c_int, [P(H), H, P(ConvertOptions)]),
     "onnxslim_convert_gather_tables": (c_int, [P(H), H, c_int32, c_uint64, c_uint]),
+    "onnxslim_convert_gather_tables_with": (c_int, [P(H), H, P(ConvertOptions)]),
     "onnxslim_convert_report_count": (c_size_t, [H]),
     "onnxslim_convert_report_name": (c_char_p, [H, c_size_t]),
     "onnxslim_convert_report_from": (c_int32, [H, c_size_t]),
@@ -186,7 +205,6 @@ FUNCTIONS = {
     "onnxslim_convert_report_bytes_before": (c_int, [H, c_size_t, P(c_uint64)]),
     "onnxslim_convert_report_bytes_after": (c_int, [H, c_size_t, P(c_uint64)]),
     "onnxslim_convert_report_add_stats": (c_int, [H, c_size_t, P(ConvertStats)]),
-    "onnxslim_convert_report_quant_stats": (c_int, [H, c_size_t, P(QuantStats)]),
     "onnxslim_convert_report_kept_count": (c_size_t, [H]),
     "onnxslim_convert_report_kept_name": (c_char_p, [H, c_size_t]),
     "onnxslim_convert_report_kept_from": (c_int32, [H, c_size_t]),
@@ -366,6 +384,17 @@ FUNCTIONS = {
     "onnxslim_node_set_attr_graph": (c_int, [H, c_char_p, H, P(H)]),
     "onnxslim_node_set_attr_graphs": (c_int, [H, c_char_p, P(H), c_size_t]),
     "onnxslim_node_remove_attr": (c_int, [H, c_char_p]),
+    # quant.h
+    "onnxslim_quant_options_init": (c_int, [P(QuantOptions), c_uint]),
+    "onnxslim_quantize": (c_int, [P(H), H, P(QuantOptions)]),
+    "onnxslim_quant_report_count": (c_size_t, [H]),
+    "onnxslim_quant_report_name": (c_char_p, [H, c_size_t]),
+    "onnxslim_quant_report_from": (c_int32, [H, c_size_t]),
+    "onnxslim_quant_report_to": (c_int32, [H, c_size_t]),
+    "onnxslim_quant_report_bytes_before": (c_int, [H, c_size_t, P(c_uint64)]),
+    "onnxslim_quant_report_bytes_after": (c_int, [H, c_size_t, P(c_uint64)]),
+    "onnxslim_quant_report_stats": (c_int, [H, c_size_t, P(QuantStats)]),
+    "onnxslim_quant_report_free": (None, [H]),
     # save.h
     "onnxslim_save_options_init": (c_int, [P(SaveOptions), c_uint]),
     "onnxslim_save": (c_int, [P(H), H, c_char_p, P(SaveOptions)]),
@@ -509,6 +538,9 @@ if TYPE_CHECKING:  # pragma: no cover
         def onnxslim_convert_gather_tables(self, *args: Any) -> int:
             ...
 
+        def onnxslim_convert_gather_tables_with(self, *args: Any) -> int:
+            ...
+
         def onnxslim_convert_report_count(self, *args: Any) -> int:
             ...
 
@@ -528,9 +560,6 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_convert_report_add_stats(self, *args: Any) -> int:
-            ...
-
-        def onnxslim_convert_report_quant_stats(self, *args: Any) -> int:
             ...
 
         def onnxslim_convert_report_kept_count(self, *args: Any) -> int:
@@ -1035,6 +1064,36 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_node_remove_attr(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_options_init(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quantize(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_report_count(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_report_name(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_quant_report_from(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_report_to(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_report_bytes_before(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_report_bytes_after(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_report_stats(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_quant_report_free(self, *args: Any) -> None:
             ...
 
         def onnxslim_save_options_init(self, *args: Any) -> int:

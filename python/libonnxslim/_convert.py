@@ -5,12 +5,12 @@
 from __future__ import annotations
 
 import ctypes
-from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Sequence,
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence,
                     Tuple, Union)
 
 from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
-from ._errors import _check, _need, _str
+from ._errors import NotFound, _check, _need, _str
 from ._lib import ConvertOptions, ConvertStats as _CStats, QuantStats as _QStats, lib
 
 if TYPE_CHECKING:
@@ -244,7 +244,7 @@ def _report(rep: Any, has_stats: bool) -> ConvertReport:
         q = _QStats()
         q.version = _C["QUANT_STATS_VERSION"]
         quant = None
-        if lib.onnxslim_convert_report_quant_stats(rep, i, ctypes.byref(q)) == 0:
+        if lib.onnxslim_quant_report_stats(rep, i, ctypes.byref(q)) == 0:
             quant = QuantStats._from_c(q)
         lib.onnxslim_error_clear()
         entries.append(ConvertEntry(
@@ -296,8 +296,11 @@ def convert(model: Model, to: Optional[_args.DType] = None,
             progress: Optional[ProgressCallback] = None, block_size: int = 0,
             format: str = "standard", scales: Optional[_args.DType] = None,
             allow_unpacked: bool = False, asymmetric: bool = False,
-            clip_percentile: float = 0, force: bool = False) -> ConvertReport:
-    """Model.convert(); see there."""
+            clip_percentile: float = 0, force: bool = False,
+            quantize: Optional[Callable[..., ConvertReport]] = None) -> ConvertReport:
+    """Model.convert(); see there. ``quantize`` is what INT8 and INT4 targets
+    go to (_quant.quantize, handed in by Model.convert(): this module sits
+    below _quant)."""
     m = model._ptr()
     if (to is None) == (gather_to is None):
         raise ValueError("give exactly one of to= and gather_to=")
@@ -306,7 +309,6 @@ def convert(model: Model, to: Optional[_args.DType] = None,
     quant = target in (_C["DTYPE_INT8"], _C["DTYPE_INT4"])
     if format not in _FORMATS:
         raise ValueError("format must be 'standard', 'ort' or 'nibbles', not %r" % (format,))
-    scale_type = 0 if scales is None else _args.dtype(scales, "scales")
     if (isinstance(clip_percentile, bool) or not isinstance(clip_percentile, (int, float)) or
             not (clip_percentile == 0 or 0 < clip_percentile < 100)):
         raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
@@ -330,55 +332,61 @@ def convert(model: Model, to: Optional[_args.DType] = None,
         raise ValueError("force applies to floating-point conversions, not to INT8 or INT4")
     size = _args.uint64(min_size, "min_size")
     want_stats = _args.flag(stats, "stats")
-    sel, n_sel = _specs(["op:Gather:0"] if gather_to is not None else select, "select")
+    if quant:
+        # onnxslim_quantize(): the tables for gather_to, with the selection
+        # op:Gather:0 (a model without a Gather table: an empty report)
+        if pol != _C["POLICY_CAST_AFTER_GATHER"]:
+            raise ValueError("quantization rewrites the graph itself: the policy must be the "
+                             "default (cast-after-gather)")
+        if quantize is None:
+            raise ValueError("INT8 and INT4 are quantizations: Model.quantize()")
+        try:
+            return quantize(
+                model, target, weights=gather_to is None,
+                select=["op:Gather:0"] if gather_to is not None else select, exclude=exclude,
+                min_size=min_size, format=format, block_size=block_size, scales=scales,
+                allow_unpacked=allow_unpacked, asymmetric=asymmetric,
+                clip_percentile=clip_percentile, stats=stats, progress=progress)
+        except NotFound:
+            if gather_to is None:
+                raise
+            lib.onnxslim_error_clear()
+            return _empty_report(want_stats)
+    sel, n_sel = _specs(() if gather_to is not None else select, "select")
     exc, n_exc = _specs(exclude, "exclude")
     rep = ctypes.c_void_p()
     prog = _progress.make(progress, model)
-    if (gather_to is not None and not quant and pol == _C["POLICY_CAST_AFTER_GATHER"] and
-            not n_exc and want_stats and prog is None and not forced):
-        # the published recipe's own entry point, as `libonnxslim convert --gather-to`
-        rc = lib.onnxslim_convert_gather_tables(ctypes.byref(rep), m, target, size, flags)
-        if rc == _C["ENOTFOUND"]:
-            # all the tables there are, and there are none: not an error (as
-            # the CLI), an empty report; the model is unchanged
-            lib.onnxslim_error_clear()
-            return _empty_report(want_stats)
-        _check(rc)
-    else:
-        opts = ConvertOptions()
-        _check(lib.onnxslim_convert_options_init(ctypes.byref(opts),
-                                                 _C["CONVERT_OPTIONS_VERSION"]))
-        opts.to = target
-        opts.policy = pol
-        opts.flags = flags
-        opts.select = sel if n_sel else None
-        opts.n_select = n_sel
-        opts.min_size = size
-        opts.exclude = exc if n_exc else None
-        opts.n_exclude = n_exc
-        opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
-        opts.block_size = _args.uint64(block_size, "block_size")
-        opts.format = _C[_FORMATS[format]]
-        opts.scale_type = scale_type
-        opts.quant_flags = ((_C["QUANT_ALLOW_UNPACKED"] if _args.flag(allow_unpacked,
-                                                                     "allow_unpacked") else 0) |
-                            (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric")
-                             else 0))
-        opts.clip_percentile = float(clip_percentile)
-        opts.overflow = _C["OVERFLOW_CONVERT"] if forced else _C["OVERFLOW_KEEP"]
-        if prog:
-            prog.attach(opts)
-        rc = lib.onnxslim_convert_model(ctypes.byref(rep), m, ctypes.byref(opts))
-        if rc == _C["ENOTFOUND"] and gather_to is not None:
-            lib.onnxslim_error_clear()  # no Gather table: an empty report, as above
-            return _empty_report(want_stats)
-        if prog:
-            try:
-                prog.check()
-            except BaseException:
-                lib.onnxslim_convert_report_free(rep)  # NULL unless the last call raised
-                raise
-        _check(rc)
+    # one road per job: gather_to, the Gather tables; to, the selection
+    opts = ConvertOptions()
+    _check(lib.onnxslim_convert_options_init(ctypes.byref(opts),
+                                             _C["CONVERT_OPTIONS_VERSION"]))
+    opts.to = target
+    opts.policy = pol
+    opts.flags = flags
+    opts.select = sel if n_sel else None
+    opts.n_select = n_sel
+    opts.min_size = size
+    opts.exclude = exc if n_exc else None
+    opts.n_exclude = n_exc
+    opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
+    opts.overflow = _C["OVERFLOW_CONVERT"] if forced else _C["OVERFLOW_KEEP"]
+    if prog:
+        prog.attach(opts)
+    call = (lib.onnxslim_convert_gather_tables_with if gather_to is not None
+            else lib.onnxslim_convert_model)
+    rc = call(ctypes.byref(rep), m, ctypes.byref(opts))
+    if rc == _C["ENOTFOUND"] and gather_to is not None:
+        # all the tables there are, and there are none: not an error (as
+        # the CLI), an empty report; the model is unchanged
+        lib.onnxslim_error_clear()
+        return _empty_report(want_stats)
+    if prog:
+        try:
+            prog.check()
+        except BaseException:
+            lib.onnxslim_convert_report_free(rep)  # NULL unless the last call raised
+            raise
+    _check(rc)
     try:
         return _report(rep, want_stats)
     finally:

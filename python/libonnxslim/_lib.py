@@ -32,6 +32,7 @@ from ._capi import FUNCTIONS
 from ._capi import CheckOptions as CheckOptions, ConvertOptions as ConvertOptions  # noqa: F401
 from ._capi import ConvertStats as ConvertStats, LoadOptions as LoadOptions  # noqa: F401
 from ._capi import ProgressFn as ProgressFn, QuantStats as QuantStats  # noqa: F401
+from ._capi import QuantOptions as QuantOptions  # noqa: F401
 from ._capi import DiffNumbers as DiffNumbers, DiffOptions as DiffOptions  # noqa: F401
 from ._capi import SaveOptions as SaveOptions  # noqa: F401
 

@@ -10,10 +10,11 @@ import os
 import sys
 import threading
 import weakref
-from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple,
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple,
                     Union)
 
-from . import _args, _cleanup, _convert, _diff, _function, _graph, _insert, _progress, _save
+from . import (_args, _cleanup, _convert, _diff, _function, _graph, _insert, _progress, _quant,
+               _save)
 from ._base import _busy_error, locked
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
@@ -543,7 +544,31 @@ class Model:
         """
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
-                                scales, allow_unpacked, asymmetric, clip_percentile, force)
+                                scales, allow_unpacked, asymmetric, clip_percentile, force,
+                                quantize=_quant.quantize)
+
+    def quantize(self, to: Union[str, int] = "int8", *, tables: bool = True,
+                 weights: bool = True, select: Union[str, Iterable[str]] = (),
+                 exclude: Union[str, Iterable[str]] = (), min_size: int = 0,
+                 format: str = "standard", block_size: int = 0,
+                 scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
+                 asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
+                 progress: Optional[Callable[[int, int], Any]] = None) -> _convert.ConvertReport:
+        """Quantize the embedding tables and MatMul and Gemm weights to INT8 or INT4
+        (onnxslim_quantize(), docs/quantization.md); returns a :class:`ConvertReport`
+        whose entries each hold a :class:`QuantStats` in ``quant``.
+
+        ``tables``/``weights``: which kinds (both by default); ``select``,
+        ``exclude``, ``min_size``: as :meth:`convert`; ``format``, ``block_size``,
+        ``scales``, ``allow_unpacked``, ``asymmetric``, ``clip_percentile``,
+        ``stats`` and ``progress``: as the quantization of :meth:`convert`
+        (``convert(to="int8", ...)`` calls this).
+        """
+        return _quant.quantize(self, to, tables=tables, weights=weights, select=select,
+                               exclude=exclude, min_size=min_size, format=format,
+                               block_size=block_size, scales=scales,
+                               allow_unpacked=allow_unpacked, asymmetric=asymmetric,
+                               clip_percentile=clip_percentile, stats=stats, progress=progress)
 
 
 def check_code_name(code: int) -> str:

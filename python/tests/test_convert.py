@@ -211,6 +211,27 @@ class TestConvert(unittest.TestCase):
             with self.assertRaises(ValueError):
                 m.convert(gather_to="bf16", clip_percentile=99)
 
+    def test_quantize(self):
+        # Model.quantize() is the road convert(to="int8") takes: the same bytes
+        with libonnxslim.load(BERT) as a, libonnxslim.load(BERT) as b:
+            ra = a.quantize("int4", tables=False, block_size=16, format="ort")
+            rb = b.convert(to="int4", select=["op:MatMul:1"], block_size=16, format="ort")
+            self.assertEqual(ra.names(), rb.names())
+            self.assertGreater(len(ra), 0)
+            self.assertTrue(all(e.quant.bits == 4 and e.quant.block_size == 16 for e in ra))
+            self.assertEqual(a.fingerprint(), b.fingerprint())
+        with libonnxslim.load(BERT) as m:
+            rep = m.quantize(weights=False)
+            self.assertEqual(rep.names(), TABLES)
+            self.assertEqual(rep[0].quant.bits, 8)
+        with libonnxslim.load(BERT) as m:
+            fp = m.fingerprint()
+            self.assertRaises(ValueError, m.quantize, "fp16")
+            self.assertRaises(ValueError, m.quantize, tables=False, weights=False)
+            self.assertRaises(libonnxslim.NotFound, m.quantize, tables=False, select=TABLES[:1])
+            self.assertRaises(ValueError, m.convert, gather_to="int8", policy="cast-before")
+            self.assertEqual(m.fingerprint(), fp)
+
     def test_gather_routes_agree(self):
         # gather_tables() (stats) and convert_model(select op:Gather:0) (no stats, or exclude)
         fps = []

@@ -216,21 +216,21 @@ static int pc_run(pc_result *r, const uint8_t *opt, const uint8_t *data, size_t 
                                 ONNXSLIM_QUANT_FORMAT_NIBBLES};
   for (int q = 0; q < 2 && !rc; q++)
     for (size_t f = 0; f < 3 && !rc; f++) {
-      onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
+      onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
       o.to = q ? ONNXSLIM_DTYPE_INT4 : ONNXSLIM_DTYPE_INT8;
       o.format = formats[f];
       o.block_size = blocks[opt[1] & 3];
-      o.quant_flags = (opt[1] & 4 ? ONNXSLIM_QUANT_ASYMMETRIC : 0u) |
-                      (opt[1] & 8 ? ONNXSLIM_QUANT_ALLOW_UNPACKED : 0u);
+      o.flags = (opt[1] & 4 ? ONNXSLIM_QUANT_ASYMMETRIC : 0u) |
+                (opt[1] & 8 ? ONNXSLIM_QUANT_ALLOW_UNPACKED : 0u);
       o.scale_type = scales[(opt[1] >> 4) & 3];
       o.clip_percentile = clips[(opt[1] >> 6) & 3];
       o.select = sels[(opt[0] >> 4) & 3];
       o.n_select = o.select ? 1 : 0;
-      onnxslim_convert_report *rep = NULL;
+      onnxslim_quant_report *rep = NULL;
       char what[64];
       snprintf(what, sizeof what, "quantize to %s, format %d", onnxslim_dtype_name(o.to), o.format);
-      PC_PASS(what, onnxslim_convert_model(opt[0] & 8 ? &rep : NULL, PM, &o));
-      onnxslim_convert_report_free(rep);
+      PC_PASS(what, onnxslim_quantize(opt[0] & 8 ? &rep : NULL, PM, &o));
+      onnxslim_quant_report_free(rep);
     }
 
   /* ---- insertions: after the first graph input, after a node's output,
@@ -287,14 +287,23 @@ static int pc_run(pc_result *r, const uint8_t *opt, const uint8_t *data, size_t 
       /* a copy changed by a conversion the options pick (it may refuse) */
       static const int32_t tos[] = {ONNXSLIM_DTYPE_FLOAT16, ONNXSLIM_DTYPE_BFLOAT16,
                                     ONNXSLIM_DTYPE_INT8, ONNXSLIM_DTYPE_INT4};
-      onnxslim_convert_options co = ONNXSLIM_CONVERT_OPTIONS_INIT;
-      onnxslim_convert_report *cr = NULL;
-      co.to = tos[opt[1] & 3];
-      co.format = (opt[1] >> 2) % 3;
-      co.quant_flags = opt[1] & 32 ? ONNXSLIM_QUANT_ASYMMETRIC : 0u;
-      co.overflow = ONNXSLIM_OVERFLOW_CONVERT;
-      onnxslim_convert_model(&cr, b, &co);
-      onnxslim_convert_report_free(cr);
+      int32_t to = tos[opt[1] & 3];
+      if (to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4) {
+        onnxslim_quant_options qo = ONNXSLIM_QUANT_OPTIONS_INIT;
+        onnxslim_quant_report *qr = NULL;
+        qo.to = to;
+        qo.format = (opt[1] >> 2) % 3;
+        qo.flags = opt[1] & 32 ? ONNXSLIM_QUANT_ASYMMETRIC : 0u;
+        onnxslim_quantize(&qr, b, &qo);
+        onnxslim_quant_report_free(qr);
+      } else {
+        onnxslim_convert_options co = ONNXSLIM_CONVERT_OPTIONS_INIT;
+        onnxslim_convert_report *cr = NULL;
+        co.to = to;
+        co.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+        onnxslim_convert_model(&cr, b, &co);
+        onnxslim_convert_report_free(cr);
+      }
       for (int way = 0; way < 2 && !rc; way++) {
         onnxslim_diff_options dopt = ONNXSLIM_DIFF_OPTIONS_INIT;
         const onnxslim_model *x = way ? b : a, *y = way ? a : b;
