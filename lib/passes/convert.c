@@ -21,7 +21,8 @@
 #include "onnx.pb.h"
 
 #include "kernels/convert_kernels.h"
-#include "convert_quant.h"
+#include "convert_common.h"
+#include "convert_notes.h"
 #include "passes/passes.h"
 
 /* The conversion, as its memory limit error names it. */
@@ -192,8 +193,6 @@ int onnxslim_quant_report_bytes_after(const onnxslim_quant_report *r, size_t i, 
   return 0;
 }
 
-void onnxslim_quant_report_free(onnxslim_quant_report *r) { onnxslim_convert_report_free(r); }
-
 /* Kept tensor i of r, or NULL with the error set (`who` names the getter). */
 static const osl_report_entry *kept_at(const onnxslim_convert_report *r, size_t i,
                                        const char *who) {
@@ -238,30 +237,7 @@ int onnxslim_convert_report_kept_add_stats(const onnxslim_convert_report *r, siz
   return 0;
 }
 
-void onnxslim_convert_report_free(onnxslim_convert_report *r) {
-  if (!r) return;
-  for (size_t i = 0; i < r->count; i++) free(r->e[i].name);
-  for (size_t i = 0; i < r->kept_count; i++) free(r->kept[i].name);
-  free(r->e);
-  free(r->kept);
-  onnxslim__convert_notes_free(r);
-  free(r);
-}
-
 /* ---- selection ------------------------------------------------------------- */
-
-static int spec_valid(const char *spec) {
-  if (!spec || !spec[0]) return 0;
-  if (strncmp(spec, "op:", 3) != 0) return 1;
-  const char *op = spec + 3, *colon = strchr(op, ':');
-  if (op[0] == '\0' || op[0] == ':') return 0;
-  if (!colon) return 1;
-  const char *d = colon + 1;
-  if (!*d || strlen(d) > 9) return 0;
-  for (; *d; d++)
-    if (*d < '0' || *d > '9') return 0;
-  return 1;
-}
 
 /* ---- graph fix-up ---------------------------------------------------------- */
 
@@ -798,16 +774,6 @@ static int add_notes(const onnxslim_model *model, const onnxslim_convert_options
   if (!rc) rc = onnxslim__convert_notes(r, model, &converted, o->to);
   onnxslim__map_free(&converted);
   return rc;
-}
-
-int onnxslim__convert_specs_valid(const char *what, const char *const *specs, size_t n) {
-  if (!specs && n)
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_model: NULL %s list", what);
-  for (size_t i = 0; i < n; i++)
-    if (!spec_valid(specs[i]))
-      return onnxslim__err(ONNXSLIM_EINVAL, "invalid %s '%s' (a name, a glob, or op:TYPE[:INDEX])",
-                           what, specs[i] ? specs[i] : "(null)");
-  return 0;
 }
 
 int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,

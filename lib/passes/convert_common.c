@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert_quant.h"
+#include "convert_common.h"
 
 static osl_report_entry *entry_add(osl_report_entry **list, size_t *count, size_t *cap,
                                    const char *name) {
@@ -62,4 +62,53 @@ int onnxslim__convert_spec_matches(const onnxslim_graph *g, const char *spec, co
   if (strncmp(spec, "op:", 3) == 0) return consumer_spec_matches(g, spec, value);
   /* an exact name matches even when it contains glob characters */
   return strcmp(spec, value) == 0 || fnmatch(spec, value, 0) == 0;
+}
+
+/* ---- the report's end and the selection specs' syntax ------------------------ */
+
+void onnxslim__convert_notes_free(onnxslim_convert_report *r) {
+  for (size_t i = 0; i < r->note_count; i++) {
+    free(r->notes[i].name);
+    free(r->notes[i].op);
+    free(r->notes[i].node);
+    free(r->notes[i].message);
+  }
+  free(r->notes);
+  r->notes = NULL;
+  r->note_count = r->note_cap = 0;
+}
+
+void onnxslim_convert_report_free(onnxslim_convert_report *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->count; i++) free(r->e[i].name);
+  for (size_t i = 0; i < r->kept_count; i++) free(r->kept[i].name);
+  free(r->e);
+  free(r->kept);
+  onnxslim__convert_notes_free(r);
+  free(r);
+}
+
+void onnxslim_quant_report_free(onnxslim_quant_report *r) { onnxslim_convert_report_free(r); }
+
+static int spec_valid(const char *spec) {
+  if (!spec || !spec[0]) return 0;
+  if (strncmp(spec, "op:", 3) != 0) return 1;
+  const char *op = spec + 3, *colon = strchr(op, ':');
+  if (op[0] == '\0' || op[0] == ':') return 0;
+  if (!colon) return 1;
+  const char *d = colon + 1;
+  if (!*d || strlen(d) > 9) return 0;
+  for (; *d; d++)
+    if (*d < '0' || *d > '9') return 0;
+  return 1;
+}
+
+int onnxslim__convert_specs_valid(const char *what, const char *const *specs, size_t n) {
+  if (!specs && n)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_convert_model: NULL %s list", what);
+  for (size_t i = 0; i < n; i++)
+    if (!spec_valid(specs[i]))
+      return onnxslim__err(ONNXSLIM_EINVAL, "invalid %s '%s' (a name, a glob, or op:TYPE[:INDEX])",
+                           what, specs[i] ? specs[i] : "(null)");
+  return 0;
 }

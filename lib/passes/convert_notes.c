@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert_quant.h"
+#include "convert_common.h"
+#include "convert_notes.h"
 
 /* ---- the notes and their getters -------------------------------------------- */
 
@@ -29,18 +30,6 @@ const char *onnxslim_convert_note_code_name(int code) {
     return NULL;
   }
   return code_names[code];
-}
-
-void onnxslim__convert_notes_free(onnxslim_convert_report *r) {
-  for (size_t i = 0; i < r->note_count; i++) {
-    free(r->notes[i].name);
-    free(r->notes[i].op);
-    free(r->notes[i].node);
-    free(r->notes[i].message);
-  }
-  free(r->notes);
-  r->notes = NULL;
-  r->note_count = r->note_cap = 0;
 }
 
 size_t onnxslim_convert_report_note_count(const onnxslim_convert_report *r) {

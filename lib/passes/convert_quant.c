@@ -29,7 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert_quant.h"
+#include "convert_common.h"
+#include "convert_notes.h"
 
 /* The quantization, as its memory limit error names it. Its per-tensor
  * buffers (qx_run) are bounded by a row of one tensor and are not counted. */
@@ -1776,8 +1777,8 @@ static int shape_ok(const osl_qcand *c, const osl_qplan *p, const onnxslim_quant
   return 0;
 }
 
-int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
-                             const onnxslim_quant_options *o) {
+static int quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
+                          const onnxslim_quant_options *o) {
   if (o->format != ONNXSLIM_QUANT_FORMAT_STANDARD && o->format != ONNXSLIM_QUANT_FORMAT_ORT &&
       o->format != ONNXSLIM_QUANT_FORMAT_NIBBLES)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown quantization format %d", o->format);
@@ -2003,7 +2004,7 @@ int onnxslim_quantize(onnxslim_quant_report **out, onnxslim_model *model,
   if (rc) return rc;
   onnxslim_convert_report *r = out ? calloc(1, sizeof *r) : NULL;
   if (out && !r) return onnxslim__err_nomem(NULL);
-  rc = onnxslim__quantize_model(r, model, &o);
+  rc = quantize_model(r, model, &o);
   if (!rc && r)
     rc = onnxslim__convert_notes(r, model, NULL, o.to); /* what it will do at run time */
   if (rc || !out) onnxslim_convert_report_free(r);

@@ -1,12 +1,13 @@
 /* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
 /* SPDX-License-Identifier: MIT */
 /*
- * libonnxslim - what convert.c and convert_quant.c (the quantization to
- * INT8 and INT4) share: the report's entries and the selection specs
- * (convert_common.c), and the quantization's entry point.
+ * libonnxslim - what convert.c, convert_quant.c (the quantization to INT8
+ * and INT4) and convert_notes.c share: the report (its entries, kept
+ * tensors and notes; it is freed here) and the selection specs
+ * (convert_common.c, below the three).
  */
-#ifndef ONNXSLIM_CONVERT_QUANT_H
-#define ONNXSLIM_CONVERT_QUANT_H
+#ifndef ONNXSLIM_CONVERT_COMMON_H
+#define ONNXSLIM_CONVERT_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,14 +52,6 @@ typedef struct osl_note {
   uint64_t bytes;                   /* the tensor's stored bytes */
 } osl_note;
 
-/* Finds the notes of a converted model and adds them to r: with
- * `converted` (not NULL: ONNXSLIM_POLICY_STORAGE_ONLY) a pointer-keyed map
- * (onnxslim__map_add_ptr) from each converted onnxslim_tensor to its type
- * before (the entry's num), now of type `to`, the storage-only notes; then
- * the fold-back notes. Reads no tensor data and changes nothing.
- * 0 or ONNXSLIM_ENOMEM (recorded). */
-int onnxslim__convert_notes(onnxslim_convert_report *r, const onnxslim_model *model,
-                            const osl_map *converted, int32_t to);
 /* Frees the notes of r. */
 void onnxslim__convert_notes_free(onnxslim_convert_report *r);
 
@@ -69,12 +62,5 @@ int onnxslim__convert_spec_matches(const onnxslim_graph *g, const char *spec, co
 /* Are specs[0..n) valid selection specs? 0, or ONNXSLIM_EINVAL with a
  * message naming `what` and the bad spec. */
 int onnxslim__convert_specs_valid(const char *what, const char *const *specs, size_t n);
-
-/* onnxslim_quantize() once the options are checked for version, to,
- * targets and specs (o is the caller's options completed with the
- * defaults). r (NULL: no report) receives an entry per tensor; the caller
- * frees it. */
-int onnxslim__quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
-                             const onnxslim_quant_options *o);
 
 #endif
