@@ -212,15 +212,15 @@ TEST(max_memory) {
  * (symmetric rounding), not by its codes (up to 127 away). */
 TEST(quantized_weights) {
   onnxslim_model *a = load(), *b = load();
-  onnxslim_convert_options co;
-  onnxslim_convert_report *cr = NULL;
+  onnxslim_quant_options qo;
+  onnxslim_quant_report *qr = NULL;
   onnxslim_diff_report *r = NULL;
   size_t i, quantized = 0;
   REQUIRE(a && b);
-  REQUIRE(onnxslim_convert_options_init(&co, ONNXSLIM_CONVERT_OPTIONS_VERSION) == 0);
-  co.to = ONNXSLIM_DTYPE_INT8;
-  REQUIRE(onnxslim_convert_model(&cr, b, &co) == 0);
-  onnxslim_convert_report_free(cr);
+  REQUIRE(onnxslim_quant_options_init(&qo, ONNXSLIM_QUANT_OPTIONS_VERSION) == 0);
+  qo.to = ONNXSLIM_DTYPE_INT8;
+  REQUIRE(onnxslim_quantize(&qr, b, &qo) == 0);
+  onnxslim_quant_report_free(qr);
   CHECK_OK(onnxslim_diff(&r, a, b, NULL));
   for (i = 0; i < onnxslim_diff_report_count(r); i++) {
     onnxslim_diff_numbers num = ONNXSLIM_DIFF_NUMBERS_INIT;

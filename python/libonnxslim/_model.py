@@ -548,8 +548,8 @@ class Model:
                                 quantize=_quant.quantize)
 
     def quantize(self, to: Union[str, int] = "int8", *, tables: bool = True,
-                 weights: bool = True, select: Union[str, Iterable[str]] = (),
-                 exclude: Union[str, Iterable[str]] = (), min_size: int = 0,
+                 weights: bool = True, select: Union[str, Sequence[str]] = (),
+                 exclude: Union[str, Sequence[str]] = (), min_size: int = 0,
                  format: str = "standard", block_size: int = 0,
                  scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
                  asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,

@@ -3,7 +3,7 @@
 """Quantization to INT8 and INT4 (onnxslim/quant.h): Model.quantize()."""
 
 import ctypes
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from . import _args, _progress
 from ._constants import CONSTANTS as _C
@@ -13,8 +13,8 @@ from ._lib import QuantOptions, lib
 
 
 def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
-             weights: bool = True, select: Union[str, Iterable[str]] = (),
-             exclude: Union[str, Iterable[str]] = (), min_size: int = 0,
+             weights: bool = True, select: Union[str, Sequence[str]] = (),
+             exclude: Union[str, Sequence[str]] = (), min_size: int = 0,
              format: str = "standard", block_size: int = 0,
              scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
              asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,

@@ -197,12 +197,22 @@ def constants() -> List[int]:
         lo.POLICY_CAST_AFTER_GATHER, lo.POLICY_CAST_BEFORE, lo.POLICY_STORAGE_ONLY,
         lo.QUANT_ALLOW_UNPACKED, lo.QUANT_ASYMMETRIC, lo.QUANT_FORMAT_NIBBLES,
         lo.QUANT_FORMAT_ORT, lo.QUANT_FORMAT_STANDARD, lo.QUANT_STATS_VERSION,
+        lo.QUANT_OPTIONS_VERSION, lo.QUANT_REPORT_NO_STATS, lo.QUANT_TABLES, lo.QUANT_WEIGHTS,
         lo.SAVE_ALLOW_LARGE, lo.SAVE_CHECKSUM, lo.SAVE_CONSTANTS, lo.SAVE_DEFAULT_ALIGN,
         lo.SAVE_DEFAULT_THRESHOLD, lo.SAVE_FORCE_SHAPE_INPUTS, lo.SAVE_KEEP_STORAGE,
         lo.SAVE_NO_FSYNC, lo.SAVE_OPTIONS_VERSION, lo.STORAGE_EXTERNAL, lo.STORAGE_NONE,
         lo.STORAGE_RAW, lo.STORAGE_TYPED, lo.TYPE_MAP, lo.TYPE_OPTIONAL, lo.TYPE_SEQUENCE,
         lo.TYPE_SPARSE_TENSOR, lo.TYPE_TENSOR, lo.TYPE_UNKNOWN
     ]
+
+
+def quantize(model_path: str) -> None:
+    with lo.load(model_path) as m:
+        rep: lo.ConvertReport = m.quantize("int8", weights=False, block_size=0)
+        q: Optional[lo.QuantStats]
+        for e in rep:
+            q = e.quant
+            assert q is not None and e.to_dtype == "INT8"
 
 
 def diff(model_path: str) -> None:
@@ -228,6 +238,7 @@ def main(model_path: str, tmp: str) -> None:
         read(model)
         edit_and_save(model, tmp)
     diff(model_path)
+    quantize(model_path)
     errors(tmp)
     assert all(isinstance(c, int) for c in constants())
     print("typed_usage: ok")
