@@ -127,11 +127,11 @@ $(B)/tools/%.o: tools/%.c $(TOOL_H) $(HEADERS)
 	$(CC) $(APP_CFLAGS) -c $< -o $@
 
 $(B)/libonnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
-	$(CC) $(APP_CFLAGS) -o $@ $(TOOL_OBJ) -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN'
+	$(CC) $(APP_CFLAGS) -o $@ $(TOOL_OBJ) -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN' $(LDFLAGS)
 
 $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/examples
-	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
+	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
 # ---- examples ---------------------------------------------------------------------
 # `make examples` builds every example (examples/README.md); `make check`
@@ -142,7 +142,7 @@ APP_CXXFLAGS := -std=c++17 $(OPT) -Wall -Wextra -pedantic -Werror -Iinclude $(CX
 
 $(B)/examples/recipe-cpp: examples/recipe.cpp include/onnxslim.hpp $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/examples
-	$(CXX) $(APP_CXXFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
+	$(CXX) $(APP_CXXFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
 tests: examples

@@ -69,5 +69,15 @@ pk=$(sed -n 's/^Package: //p' debian/control | sort | tr '\n' ' ')
 for p in $pk; do [ -f "debian/$p.install" ] || bad "no debian/$p.install"; done
 grep -q '^libonnxslim.so.0 libonnxslim0 ' debian/libonnxslim0.symbols && ok "symbols file for libonnxslim.so.0 in libonnxslim0" ||
   bad "debian/libonnxslim0.symbols has no 'libonnxslim.so.0 libonnxslim0' line"
+# 5. the build takes the packager's LDFLAGS (dpkg-buildflags: -z relro -z now)
+#    for every program it links, not only the library (make -n: nothing built)
+make -s -n B="$tmp/b" LDFLAGS=-Wl,--ldflags-marker "$tmp/b/libonnxslim" "$tmp/b/examples/summary" \
+  "$tmp/b/examples/recipe-cpp" > "$tmp/n" 2>&1
+for t in libonnxslim examples/summary examples/recipe-cpp; do
+  if grep -- "-o $tmp/b/$t " "$tmp/n" | grep -q -- "-Wl,--ldflags-marker"; then
+    ok "LDFLAGS reach the link of $t"
+  else bad "LDFLAGS missing from the link of $t: $(grep -- "-o $tmp/b/$t " "$tmp/n")"; fi
+done
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
