@@ -448,7 +448,17 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
    * matches nothing is (exit 1, nothing written). The library refuses an
    * unmatched selection before it changes anything. */
   if (rc == ONNXSLIM_ENOTFOUND && cs->gather_to) {
-    if (!quiet) {
+    if (!quiet && quant) {
+      /* the library names the selection the command made for --gather-to,
+       * which the user never wrote: say what it means instead */
+      fflush(stdout);
+      fprintf(stderr,
+              "%s: note: nothing converted: the model has no Gather table that can be "
+              "quantized to %s (a FLOAT or FLOAT16 initializer of rank 2 read only as the "
+              "data of Gathers along axis 0%s%s)\n",
+              progname, onnxslim_dtype_name(to), cs->min_size ? ", of at least the --min-size" : "",
+              cs->n_exclude ? ", that --exclude leaves" : "");
+    } else if (!quiet) {
       strbuf e = {0};
       fflush(stdout);
       fprintf(stderr, "%s: note: nothing converted: %s\n", progname,
