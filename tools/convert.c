@@ -526,7 +526,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
        * which the user never wrote: say what it means instead */
       fflush(stdout);
       fprintf(stderr,
-              "%s: note: nothing converted: the model has no Gather table that can be "
+              "%s: note: nothing converted: the main graph has no Gather table that can be "
               "quantized to %s (a FLOAT or FLOAT16 initializer of rank 2 read only as the "
               "data of Gathers along axis 0%s%s)\n",
               progname, onnxslim_dtype_name(to), cs->min_size ? ", of at least the --min-size" : "",
