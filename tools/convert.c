@@ -382,6 +382,79 @@ static void warn_foldback(const onnxslim_convert_report *rep) {
   sb_free(&a);
 }
 
+/* Is `name` of subgraph g read there as a quantization target would be (input
+ * 0 of a Gather: a table; input 1 of a MatMul or Gemm: a weight)? */
+static int quant_use(const onnxslim_graph *g, const char *name, unsigned int targets) {
+  size_t i, k, nc = onnxslim_graph_consumer_count(g, name);
+  for (i = 0; i < nc; i++) {
+    const onnxslim_node *c = onnxslim_graph_consumer(g, name, i);
+    int table = is_onnx_op(c, "Gather"), weight = is_onnx_op(c, "MatMul") || is_onnx_op(c, "Gemm");
+    if (!(table && (targets & ONNXSLIM_QUANT_TABLES)) &&
+        !(weight && (targets & ONNXSLIM_QUANT_WEIGHTS)))
+      continue;
+    for (k = 0; k < onnxslim_node_input_count(c); k++)
+      if (k == (size_t)(table ? 0 : 1) && strcmp(onnxslim_node_input(c, k), name) == 0) return 1;
+  }
+  return 0;
+}
+
+static int quant_shape(const onnxslim_tensor *t) {
+  int32_t dt = t ? onnxslim_tensor_dtype(t) : 0;
+  return (dt == ONNXSLIM_DTYPE_FLOAT || dt == ONNXSLIM_DTYPE_FLOAT16) &&
+         onnxslim_tensor_rank(t) == 2;
+}
+
+/* Counts, in the subgraphs of g's nodes (and theirs), the FLOAT or FLOAT16
+ * tensors of rank 2 (initializers of the subgraph or values of its Constant
+ * nodes) read there as tables or weights: what the quantization, which
+ * covers the main graph only, leaves. *eg: the first, *eg_node: the node
+ * whose subgraph holds it. */
+static void count_sub_quant(const onnxslim_graph *g, unsigned int targets, int sub, size_t *n,
+                            const char **eg, const onnxslim_node **eg_node) {
+  size_t i, k;
+  if (sub)
+    for (i = 0; i < onnxslim_graph_initializer_count(g); i++) {
+      const onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+      if (quant_shape(t) && quant_use(g, onnxslim_tensor_name(t), targets) && !(*n)++)
+        *eg = onnxslim_tensor_name(t);
+    }
+  for (i = 0; i < onnxslim_graph_node_count(g); i++) {
+    const onnxslim_node *node = onnxslim_graph_node(g, i);
+    if (sub && is_onnx_op(node, "Constant") && onnxslim_node_output_count(node) == 1) {
+      const onnxslim_attr *a = onnxslim_node_find_attr(node, "value");
+      const onnxslim_tensor *t =
+          a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
+      if (quant_shape(t) && quant_use(g, onnxslim_node_output(node, 0), targets) && !(*n)++)
+        *eg = onnxslim_node_output(node, 0);
+    }
+    for (k = 0; k < onnxslim_node_subgraph_count(node); k++) {
+      size_t before = *n;
+      count_sub_quant(onnxslim_node_subgraph(node, k), targets, 1, n, eg, eg_node);
+      if (!before && *n && !*eg_node) *eg_node = node;
+    }
+  }
+}
+
+/* After a quantization: a note when tensors it would take sit inside
+ * subgraphs (If, Loop, Scan bodies), which it leaves as they are. */
+static void note_sub_quant(const onnxslim_model *model, unsigned int targets) {
+  size_t n = 0;
+  const char *eg = NULL;
+  const onnxslim_node *eg_node = NULL;
+  strbuf a = {0}, b = {0};
+  if (quiet) return;
+  count_sub_quant(onnxslim_model_graph(model), targets, 0, &n, &eg, &eg_node);
+  if (!n || !eg || !eg_node) return;
+  fflush(stdout);
+  fprintf(stderr,
+          "%s: note: %zu tensor%s inside subgraphs %s left as %s (e.g. '%s' in a subgraph of %s "
+          "'%s'): quantization covers the main graph only\n",
+          progname, n, n == 1 ? "" : "s", n == 1 ? "was" : "were", n == 1 ? "it was" : "they were",
+          esc(&a, eg), onnxslim_node_op_type(eg_node), esc(&b, onnxslim_node_name(eg_node)));
+  sb_free(&a);
+  sb_free(&b);
+}
+
 /* Applies --gather-to / --to to the loaded model; *rep receives the report.
  * The report always has its statistics: the warnings need them. */
 static int apply_conversion(onnxslim_model *model, const char *in, const convert_settings *cs,
@@ -448,7 +521,17 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
    * matches nothing is (exit 1, nothing written). The library refuses an
    * unmatched selection before it changes anything. */
   if (rc == ONNXSLIM_ENOTFOUND && cs->gather_to) {
-    if (!quiet) {
+    if (!quiet && quant) {
+      /* the library names the selection the command made for --gather-to,
+       * which the user never wrote: say what it means instead */
+      fflush(stdout);
+      fprintf(stderr,
+              "%s: note: nothing converted: the main graph has no Gather table that can be "
+              "quantized to %s (a FLOAT or FLOAT16 initializer of rank 2 read only as the "
+              "data of Gathers along axis 0%s%s)\n",
+              progname, onnxslim_dtype_name(to), cs->min_size ? ", of at least the --min-size" : "",
+              cs->n_exclude ? ", that --exclude leaves" : "");
+    } else if (!quiet) {
       strbuf e = {0};
       fflush(stdout);
       fprintf(stderr, "%s: note: nothing converted: %s\n", progname,
@@ -457,10 +540,14 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     }
     onnxslim_error_clear();
     *rep = NULL;
+    if (quant) note_sub_quant(model, ONNXSLIM_QUANT_TABLES);
     return EXIT_SUCCESS;
   }
   if (rc != ONNXSLIM_OK) {
     fail_lib("cannot convert '%s'", in);
+    if (quant && rc == ONNXSLIM_ENOTFOUND)
+      note_sub_quant(model, cs->gather_to ? ONNXSLIM_QUANT_TABLES
+                                          : ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS);
     return lib_status(rc);
   }
   if (quiet) return EXIT_SUCCESS; /* the notes and warnings below */
@@ -475,6 +562,9 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
             cs->min_size ? " of at least the --min-size" : "",
             cs->n_exclude ? " that --exclude leaves" : "");
   }
+  if (quant)
+    note_sub_quant(model, cs->gather_to ? ONNXSLIM_QUANT_TABLES
+                                        : ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS);
   if (!quant) {
     note_kept(*rep, to);
     warn_damage(*rep, to);

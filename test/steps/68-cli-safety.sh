@@ -259,6 +259,32 @@ EOF
     ok "--to int4 of a Constant weight below opset 21: refused, nothing written" || bad "Constant int4 refusal (exit $r): $(cat "$tmp/e")"
   "$cli" convert "$c/const.onnx" "$c/k2.onnx" --constants > "$tmp/o" 2> "$tmp/e"; r=$?
   [ $r -eq 2 ] && ok "convert --constants without --external-data: exit 2" || bad "convert --constants alone: exit $r"
+  # weights inside If branches (a Constant and an initializer of a branch)
+  # are not quantized (quantization covers the main graph): the command says
+  # so, naming one and its If, instead of "nothing that can be quantized"
+  "$PY" - "$c/ifw.onnx" <<'EOF'
+import sys, numpy as np, onnx
+from onnx import helper as h, numpy_helper as nh, TensorProto as T
+w = nh.from_array(np.arange(1024, dtype=np.float32).reshape(32, 32), "w")
+v = nh.from_array(np.ones((32, 32), np.float32), "v")
+then_g = h.make_graph([h.make_node("Constant", [], ["w"], value=w), h.make_node("MatMul", ["x", "w"], ["a"])],
+                      "then", [], [h.make_tensor_value_info("a", T.FLOAT, [1, 32])])
+else_g = h.make_graph([h.make_node("MatMul", ["x", "v"], ["b"])], "else", [],
+                      [h.make_tensor_value_info("b", T.FLOAT, [1, 32])], [v])
+g = h.make_graph([h.make_node("If", ["cond"], ["y"], name="if1", then_branch=then_g, else_branch=else_g)], "g",
+                 [h.make_tensor_value_info("x", T.FLOAT, [1, 32]), h.make_tensor_value_info("cond", T.BOOL, [])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [1, 32])])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), sys.argv[1])
+EOF
+  rm -f "$c/qf.onnx"
+  "$cli" convert "$c/ifw.onnx" "$c/qf.onnx" --to int8 > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 0 ] && cmp -s "$c/ifw.onnx" "$c/qf.onnx" &&
+    grep -q "^libonnxslim: note: 2 tensors inside subgraphs were left as they were (e.g. '[vw]' in a subgraph of If 'if1'): quantization covers the main graph only$" "$tmp/e" &&
+    ok "--to int8 of MatMul weights inside If branches: OUT a copy, a note says why (subgraphs not covered)" || bad "If-branch weights (exit $r): $(cat "$tmp/e")"
+  rm -f "$c/qf.onnx"
+  "$cli" convert "$c/ifw.onnx" "$c/qf.onnx" --to int8 --select w > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 1 ] && [ ! -e "$c/qf.onnx" ] && grep -q "^libonnxslim: note: 2 tensors inside subgraphs were left as they were" "$tmp/e" &&
+    ok "--to int8 --select of a weight inside an If branch: exit 1, nothing written, the same note" || bad "If-branch --select (exit $r): $(cat "$tmp/e")"
 else
   skip "python onnx not installed: unsorted graph, --constants"
 fi
