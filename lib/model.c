@@ -288,8 +288,8 @@ int onnxslim__model_reads(const onnxslim_model *m, const struct stat *want) {
   return 0;
 }
 
-int onnxslim_model_file_find(const onnxslim_model *m, const char *path, size_t *index) {
-  if (!m || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_file_find: NULL argument");
+int onnxslim_model_find_file(const onnxslim_model *m, const char *path, size_t *index) {
+  if (!m || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_find_file: NULL argument");
   struct stat want, st;
   if (stat(path, &want) != 0)
     return onnxslim__err(ONNXSLIM_ENOTFOUND, "'%s': %s", path, strerror(errno));
@@ -788,4 +788,10 @@ int onnxslim__mem_map_add_ptr(const onnxslim_model *model, osl_map *map, const v
 void onnxslim__mem_map_free(const onnxslim_model *model, osl_map *map) {
   onnxslim__mem_release(model, slots_cost(map->cap));
   onnxslim__map_free(map);
+}
+
+/* ---- deprecated names (0.1.0), each its replacement ----------------------- */
+
+int onnxslim_model_file_find(const onnxslim_model *m, const char *path, size_t *index) {
+  return onnxslim_model_find_file(m, path, index);
 }

@@ -267,10 +267,14 @@ ONNXSLIM_API const char *onnxslim_model_file(const onnxslim_model *model, size_t
  * writing over its own input (the libonnxslim command refuses such outputs).
  * Errors: ONNXSLIM_ENOTFOUND (no such file, or not one the model reads),
  * ONNXSLIM_EINVAL (NULL model or path).
- * @since 0.1.0
+ * @since 0.2.0
  */
-ONNXSLIM_API int onnxslim_model_file_find(const onnxslim_model *model, const char *path,
+ONNXSLIM_API int onnxslim_model_find_file(const onnxslim_model *model, const char *path,
                                           size_t *index);
+/** Deprecated (0.2.0): onnxslim_model_find_file(), which it is. Errors as
+ * onnxslim_model_find_file(). @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_model_find_file") int onnxslim_model_file_find(
+    const onnxslim_model *model, const char *path, size_t *index);
 
 /* ---- small edits ------------------------------------------------------- */
 
