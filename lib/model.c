@@ -256,7 +256,11 @@ void onnxslim_model_free(onnxslim_model *m) {
 /* ---- files the model reads ---------------------------------------------- */
 
 size_t onnxslim_model_file_count(const onnxslim_model *m) {
-  return m ? (m->path ? 1 : 0) + m->next : 0;
+  if (!m) {
+    onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_file_count: NULL model");
+    return 0;
+  }
+  return (m->path ? 1 : 0) + m->next;
 }
 
 const char *onnxslim_model_file(const onnxslim_model *m, size_t index) {

@@ -244,7 +244,7 @@ ONNXSLIM_API int onnxslim_function_opset(const onnxslim_function *fn, size_t ind
  * Number of files the model reads from: the model file itself (when loaded
  * with onnxslim_model_open()) and each external data file it references,
  * each counted once. 0 for a model loaded from a buffer without external
- * data, and for NULL.
+ * data, and for NULL (with ONNXSLIM_EINVAL as the last error, since 0.2.0).
  * @since 0.1.0
  */
 ONNXSLIM_API size_t onnxslim_model_file_count(const onnxslim_model *model);
