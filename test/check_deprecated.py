@@ -10,9 +10,10 @@ NEW") (enum constants) in the public headers:
     (for a C++ method: a method of that name in onnxslim.hpp);
   - docs/api.md's table of deprecated names has the row "OLD | NEW";
   - CHANGELOG.md's "### Deprecated" list of the Unreleased section names OLD;
-  - a C file that uses OLD fails to compile with
+  - a C (C++) file that uses OLD fails to compile with
     -Werror=deprecated-declarations, the same file with NEW compiles, and
-    with ONNXSLIM_NO_DEPRECATION_WARNINGS defined OLD compiles too;
+    with ONNXSLIM_NO_DEPRECATION_WARNINGS defined OLD compiles too; with
+    CC (default cc) and, when installed, clang (g++ and clang++ for C++);
   - no file of lib/, tools/, examples/, python/, include/onnxslim.hpp or
     docs/ (but docs/api.md and the generated reference) uses OLD, and no
     C test but test/test_deprecated.c.
@@ -22,6 +23,7 @@ check of abi/onnxslim.symbols against nm. Prints ok/FAIL lines and
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +32,9 @@ from pathlib import Path
 root = Path(__file__).resolve().parent.parent
 cc = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("CC", "cc")
 cxx = os.environ.get("CXX", "g++")
+# GCC (cc) and, when installed, Clang: the attribute is spelt for both
+ccs = [cc] + (["clang"] if shutil.which("clang") and cc != "clang" else [])
+cxxs = [cxx] + (["clang++"] if shutil.which("clang++") and cxx != "clang++" else [])
 passed = failed = 0
 
 
@@ -123,7 +128,7 @@ def c_use(old, name, kind):
 
 def compiles(src, compiler, flags):
     with tempfile.TemporaryDirectory() as d:
-        ext = ".cpp" if compiler == cxx else ".c"
+        ext = ".cpp" if compiler in cxxs else ".c"
         f = Path(d) / ("use" + ext)
         f.write_text(src)
         r = subprocess.run([compiler] + flags + ["-I", str(root / "include"), "-c", str(f), "-o",
@@ -149,27 +154,30 @@ CXX_USE = {"elem_type": "return (int)t.NAME();", "set_elem_type": "v.NAME(1); re
 strict = ["-Wall", "-Wextra", "-Werror=deprecated-declarations"]
 for old, new, kind in deprecated:
     if kind == "cxx":
-        body = CXX_USE.get(old, "return 0;")
-        compiler, src, flags = cxx, CXX_SRC, ["-std=c++17"] + strict
         if old not in CXX_USE:
             report(False, "%s: a use to compile" % old, "add it to CXX_USE")
             continue
+        body = CXX_USE[old]
+        compilers, src, flags = cxxs, CXX_SRC, ["-std=c++17"] + strict
         old_src = src % ("", body.replace("NAME", old))
         new_src = src % ("", body.replace("NAME", new))
         quiet_src = src % ("#define ONNXSLIM_NO_DEPRECATION_WARNINGS\n", body.replace("NAME", old))
     else:
-        compiler, src, flags = cc, C_SRC, ["-std=c11"] + strict
+        compilers, src, flags = ccs, C_SRC, ["-std=c11"] + strict
         old_src = src % ("", c_use(old, old, kind))
         new_src = src % ("", c_use(old, new, kind))
         quiet_src = src % ("#define ONNXSLIM_NO_DEPRECATION_WARNINGS\n", c_use(old, old, kind))
-    ok_old, out_old = compiles(old_src, compiler, flags)
-    report(not ok_old and "deprecated" in out_old and new in out_old,
-           "%s: a use fails under -Werror=deprecated-declarations, naming %s" % (old, new),
-           "it compiled" if ok_old else out_old.strip().splitlines()[-1] if out_old.strip() else "")
-    ok_new, out_new = compiles(new_src, compiler, flags)
-    report(ok_new, "%s: the same use compiles" % new, out_new.strip()[-300:])
-    ok_quiet, out_quiet = compiles(quiet_src, compiler, flags)
-    report(ok_quiet, "%s: compiles with ONNXSLIM_NO_DEPRECATION_WARNINGS" % old, out_quiet.strip()[-300:])
+    for compiler in compilers:
+        ok_old, out_old = compiles(old_src, compiler, flags)
+        last = out_old.strip().splitlines()[-1] if out_old.strip() else ""
+        report(not ok_old and "deprecated" in out_old and new in out_old,
+               "%s (%s): a use fails under -Werror=deprecated-declarations, naming %s"
+               % (old, compiler, new), "it compiled" if ok_old else last)
+        ok_new, out_new = compiles(new_src, compiler, flags)
+        report(ok_new, "%s (%s): the same use compiles" % (new, compiler), out_new.strip()[-300:])
+        ok_quiet, out_quiet = compiles(quiet_src, compiler, flags)
+        report(ok_quiet, "%s (%s): compiles with ONNXSLIM_NO_DEPRECATION_WARNINGS" % (old, compiler),
+               out_quiet.strip()[-300:])
 
 # ---- the tree uses the new names -------------------------------------------------------
 c_names = [o for o, _, k in deprecated if k != "cxx"]
