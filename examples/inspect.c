@@ -71,7 +71,7 @@ static int walk(const onnxslim_graph *g, const char *attr, int depth, struct tot
         if (walk(onnxslim_attr_graph(a), onnxslim_attr_name(a), depth + 1, t)) return -1;
       } else if (type == ONNXSLIM_ATTR_GRAPHS) {
         for (k = 0; k < onnxslim_attr_list_count(a); k++)
-          if (walk(onnxslim_attr_list_graph(a, k), onnxslim_attr_name(a), depth + 1, t)) return -1;
+          if (walk(onnxslim_attr_graphs(a, k), onnxslim_attr_name(a), depth + 1, t)) return -1;
       }
     }
   }

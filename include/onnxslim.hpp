@@ -282,8 +282,11 @@ class Type {
   /** ONNXSLIM_TYPE_* */
   int kind() const { return onnxslim_type_kind(t_); }
   std::string_view denotation() const { return detail::str(onnxslim_type_denotation(t_)); }
-  /** ONNXSLIM_DTYPE_* of a tensor type (the key type of a map), 0 when absent. */
-  std::int32_t elem_type() const { return onnxslim_type_elem_type(t_); }
+  /** ONNXSLIM_DTYPE_* of a tensor type (the key type of a map), 0 when absent
+   * (onnxslim_type_dtype(); @since 0.2.0). */
+  std::int32_t dtype() const { return onnxslim_type_dtype(t_); }
+  /** Deprecated (0.2.0): dtype(), which it is. */
+  ONNXSLIM_DEPRECATED("use dtype") std::int32_t elem_type() const { return dtype(); }
   /** Element type of a sequence or optional, value type of a map. */
   std::optional<Type> inner() const { return detail::found<Type>(onnxslim_type_inner(t_)); }
   bool has_shape() const { return onnxslim_type_has_shape(t_) != 0; }
@@ -323,7 +326,7 @@ class ValueInfo {
   }
   /** A tensor type of shape dims (a negative dim: unknown); params, when
    * given, has one entry per dim and a non-empty entry makes it symbolic. */
-  void set_tensor_type(std::int32_t elem_type, span<const std::int64_t> dims,
+  void set_tensor_type(std::int32_t dtype, span<const std::int64_t> dims,
                        const std::vector<std::string> &params = {}) {
     std::vector<const char *> p;
     if (!params.empty()) {
@@ -332,16 +335,18 @@ class ValueInfo {
                       "libonnxslim: set_tensor_type: params and dims differ in size");
       for (const std::string &s : params) p.push_back(s.empty() ? nullptr : s.c_str());
     }
-    detail::check(onnxslim_value_info_set_tensor_type(v_, elem_type, dims.data(),
+    detail::check(onnxslim_value_info_set_tensor_type(v_, dtype, dims.data(),
                                                       p.empty() ? nullptr : p.data(), dims.size()));
   }
   /** A tensor type without a shape. */
-  void set_tensor_type(std::int32_t elem_type) {
-    detail::check(onnxslim_value_info_set_tensor_type(v_, elem_type, nullptr, nullptr, SIZE_MAX));
+  void set_tensor_type(std::int32_t dtype) {
+    detail::check(onnxslim_value_info_set_tensor_type(v_, dtype, nullptr, nullptr, SIZE_MAX));
   }
-  void set_elem_type(std::int32_t elem_type) {
-    detail::check(onnxslim_value_info_set_elem_type(v_, elem_type));
-  }
+  /** Changes the element type, keeping the shape (onnxslim_value_info_set_dtype();
+   * @since 0.2.0). */
+  void set_dtype(std::int32_t dtype) { detail::check(onnxslim_value_info_set_dtype(v_, dtype)); }
+  /** Deprecated (0.2.0): set_dtype(), which it is. */
+  ONNXSLIM_DEPRECATED("use set_dtype") void set_elem_type(std::int32_t dtype) { set_dtype(dtype); }
   friend bool operator==(ValueInfo a, ValueInfo b) { return a.v_ == b.v_; }
   friend bool operator!=(ValueInfo a, ValueInfo b) { return a.v_ != b.v_; }
 
@@ -472,11 +477,11 @@ class Attr {
   std::string_view string_at(std::size_t i) const {
     const char *p = nullptr;
     std::size_t n = 0;
-    detail::check(onnxslim_attr_list_string(a_, i, &p, &n));
+    detail::check(onnxslim_attr_strings(a_, i, &p, &n));
     return std::string_view(p, n);
   }
   Tensor tensor_at(std::size_t i) const {
-    return Tensor(detail::need(onnxslim_attr_list_tensor(a_, i)));
+    return Tensor(detail::need(onnxslim_attr_tensors(a_, i)));
   }
   inline Graph graph_at(std::size_t i) const;
   friend bool operator==(Attr a, Attr b) { return a.a_ == b.a_; }
@@ -770,7 +775,7 @@ class Graph {
 
 inline Graph Attr::as_graph() const { return Graph(detail::need(onnxslim_attr_graph(a_))); }
 inline Graph Attr::graph_at(std::size_t i) const {
-  return Graph(detail::need(onnxslim_attr_list_graph(a_, i)));
+  return Graph(detail::need(onnxslim_attr_graphs(a_, i)));
 }
 inline std::optional<Graph> Node::graph() const {
   onnxslim_graph *g = onnxslim_node_graph(n_);
@@ -975,7 +980,7 @@ struct ConvertEntry {
 };
 
 /** A tensor the conversion kept in its type: its values do not fit the
- * target type (ONNXSLIM_OVERFLOW_KEEP; @since 0.2.0). */
+ * target type (ONNXSLIM_CONVERT_OVERFLOW_KEEP; @since 0.2.0). */
 struct KeptEntry {
   std::string_view name;        /**< lives as long as the report */
   std::int32_t dtype;           /**< ONNXSLIM_DTYPE_*, unchanged */
@@ -1121,16 +1126,16 @@ struct LoadOptions {
  * every floating-point tensor to BF16, cast after gather, nearest even. */
 struct ConvertOptions {
   std::int32_t to = ONNXSLIM_DTYPE_BFLOAT16;
-  int policy = ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+  int policy = ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER;
   unsigned int flags = 0;           /**< ONNXSLIM_CONVERT_TRUNCATE, _SATURATE, ... */
   std::vector<std::string> select;  /**< names, globs, "op:TYPE[:INDEX]"; empty: all */
   std::vector<std::string> exclude; /**< same syntax */
   std::uint64_t min_size = 0;
   unsigned int report_flags = 0; /**< ONNXSLIM_CONVERT_REPORT_NO_STATS */
-  /** ONNXSLIM_OVERFLOW_KEEP (a tensor whose values do not fit `to` keeps its
-   * type, listed by ConvertReport::kept()) or ONNXSLIM_OVERFLOW_CONVERT
+  /** ONNXSLIM_CONVERT_OVERFLOW_KEEP (a tensor whose values do not fit `to` keeps its
+   * type, listed by ConvertReport::kept()) or ONNXSLIM_CONVERT_OVERFLOW_CONVERT
    * (@since 0.2.0) */
-  int overflow = ONNXSLIM_OVERFLOW_KEEP;
+  int overflow = ONNXSLIM_CONVERT_OVERFLOW_KEEP;
 };
 
 /** onnxslim_quant_options (onnxslim/quant.h, @since 0.2.0; docs/quantization.md);

@@ -35,6 +35,7 @@ onnxslim_node *onnxslim_graph_parent_node(const onnxslim_graph *graph) {
   if (a && a->def == &osl_def_onnx_AttributeProto && a->parent &&
       a->parent->def == &osl_def_onnx_NodeProto)
     return (onnxslim_node *)a->parent;
+  onnxslim__err(ONNXSLIM_ENOTFOUND, "%s: a main graph has no parent node", __func__);
   return NULL;
 }
 

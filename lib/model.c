@@ -256,7 +256,11 @@ void onnxslim_model_free(onnxslim_model *m) {
 /* ---- files the model reads ---------------------------------------------- */
 
 size_t onnxslim_model_file_count(const onnxslim_model *m) {
-  return m ? (m->path ? 1 : 0) + m->next : 0;
+  if (!m) {
+    onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_file_count: NULL model");
+    return 0;
+  }
+  return (m->path ? 1 : 0) + m->next;
 }
 
 const char *onnxslim_model_file(const onnxslim_model *m, size_t index) {
@@ -288,8 +292,8 @@ int onnxslim__model_reads(const onnxslim_model *m, const struct stat *want) {
   return 0;
 }
 
-int onnxslim_model_file_find(const onnxslim_model *m, const char *path, size_t *index) {
-  if (!m || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_file_find: NULL argument");
+int onnxslim_model_find_file(const onnxslim_model *m, const char *path, size_t *index) {
+  if (!m || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_find_file: NULL argument");
   struct stat want, st;
   if (stat(path, &want) != 0)
     return onnxslim__err(ONNXSLIM_ENOTFOUND, "'%s': %s", path, strerror(errno));
@@ -788,4 +792,10 @@ int onnxslim__mem_map_add_ptr(const onnxslim_model *model, osl_map *map, const v
 void onnxslim__mem_map_free(const onnxslim_model *model, osl_map *map) {
   onnxslim__mem_release(model, slots_cost(map->cap));
   onnxslim__map_free(map);
+}
+
+/* ---- deprecated names (0.1.0), each its replacement ----------------------- */
+
+int onnxslim_model_file_find(const onnxslim_model *m, const char *path, size_t *index) {
+  return onnxslim_model_find_file(m, path, index);
 }

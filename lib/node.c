@@ -274,8 +274,8 @@ int onnxslim_attr_ints(const onnxslim_attr *attr, const int64_t **values, size_t
   return onnxslim__msg_int64s(a, onnx_AttributeProto_ints_tag, values, count);
 }
 
-int onnxslim_attr_list_string(const onnxslim_attr *attr, size_t index, const char **data,
-                              size_t *size) {
+int onnxslim_attr_strings(const onnxslim_attr *attr, size_t index, const char **data,
+                          size_t *size) {
   A_OR(ONNXSLIM_EINVAL);
   int rc = want(a, ONNXSLIM_ATTR_STRINGS, __func__);
   if (rc) return rc;
@@ -290,16 +290,16 @@ static osl_msg *list_sub(const onnxslim_attr *attr, int type, size_t index, cons
   return onnxslim__msg_sub_at(a, value_field[type], index);
 }
 
-onnxslim_tensor *onnxslim_attr_list_tensor(const onnxslim_attr *attr, size_t index) {
+onnxslim_tensor *onnxslim_attr_tensors(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_tensor *)list_sub(attr, ONNXSLIM_ATTR_TENSORS, index, __func__);
 }
-onnxslim_graph *onnxslim_attr_list_graph(const onnxslim_attr *attr, size_t index) {
+onnxslim_graph *onnxslim_attr_graphs(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_graph *)list_sub(attr, ONNXSLIM_ATTR_GRAPHS, index, __func__);
 }
-onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr, size_t index) {
+onnxslim_sparse_tensor *onnxslim_attr_sparse_tensors(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_sparse_tensor *)list_sub(attr, ONNXSLIM_ATTR_SPARSE_TENSORS, index, __func__);
 }
-onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *attr, size_t index) {
+onnxslim_type *onnxslim_attr_type_protos(const onnxslim_attr *attr, size_t index) {
   return (onnxslim_type *)list_sub(attr, ONNXSLIM_ATTR_TYPE_PROTOS, index, __func__);
 }
 
@@ -543,4 +543,23 @@ int onnxslim_node_remove_attr(onnxslim_node *node, const char *name) {
   }
   return onnxslim__err(ONNXSLIM_ENOTFOUND, "node '%s' has no attribute '%s'",
                        onnxslim__msg_str(n, onnx_NodeProto_name_tag), name);
+}
+
+/* ---- deprecated names (0.1.0), each its replacement ----------------------- */
+
+int onnxslim_attr_list_string(const onnxslim_attr *attr, size_t index, const char **data,
+                              size_t *size) {
+  return onnxslim_attr_strings(attr, index, data, size);
+}
+onnxslim_tensor *onnxslim_attr_list_tensor(const onnxslim_attr *attr, size_t index) {
+  return onnxslim_attr_tensors(attr, index);
+}
+onnxslim_graph *onnxslim_attr_list_graph(const onnxslim_attr *attr, size_t index) {
+  return onnxslim_attr_graphs(attr, index);
+}
+onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr, size_t index) {
+  return onnxslim_attr_sparse_tensors(attr, index);
+}
+onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *attr, size_t index) {
+  return onnxslim_attr_type_protos(attr, index);
 }

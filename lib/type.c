@@ -62,7 +62,7 @@ const char *onnxslim_type_denotation(const onnxslim_type *type) {
   return onnxslim__msg_str(t, onnx_TypeProto_denotation_tag);
 }
 
-int32_t onnxslim_type_elem_type(const onnxslim_type *type) {
+int32_t onnxslim_type_dtype(const onnxslim_type *type) {
   TY_OR(0);
   int kind;
   osl_msg *k = kind_msg(t, &kind);
@@ -164,9 +164,8 @@ static int add_sub(osl_msg *parent, uint32_t number, const osl_msgdef *def, osl_
   return rc;
 }
 
-int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t elem_type,
-                                        const int64_t *dims, const char *const *params,
-                                        size_t rank) {
+int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t dtype, const int64_t *dims,
+                                        const char *const *params, size_t rank) {
   V_OR(ONNXSLIM_EINVAL);
   if (rank != SIZE_MAX && rank && !dims && !params)
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL dims", __func__);
@@ -176,7 +175,7 @@ int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t elem_ty
   int rc = add_sub(ty, onnx_TypeProto_tensor_type_tag, &osl_def_onnx_TypeProto_Tensor, &tt);
   osl_field f;
   if (!rc) {
-    onnxslim__fld_varint(onnx_TypeProto_Tensor_elem_type_tag, (uint64_t)(int64_t)elem_type, &f);
+    onnxslim__fld_varint(onnx_TypeProto_Tensor_elem_type_tag, (uint64_t)(int64_t)dtype, &f);
     rc = onnxslim__msg_insert(tt, SIZE_MAX, &f);
   }
   if (!rc && rank != SIZE_MAX) {
@@ -199,7 +198,7 @@ int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t elem_ty
   return onnxslim__msg_set_field(v, &f);
 }
 
-int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type) {
+int onnxslim_value_info_set_dtype(onnxslim_value_info *vi, int32_t dtype) {
   V_OR(ONNXSLIM_EINVAL);
   osl_msg *ty = onnxslim__msg_sub(v, onnx_ValueInfoProto_type_tag);
   int kind = ONNXSLIM_TYPE_UNKNOWN;
@@ -208,8 +207,14 @@ int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type
     if (ty && kind != ONNXSLIM_TYPE_UNKNOWN)
       return onnxslim__err(ONNXSLIM_ETYPE, "%s: value '%s' is not a tensor", __func__,
                            onnxslim__msg_str(v, onnx_ValueInfoProto_name_tag));
-    return onnxslim_value_info_set_tensor_type(vi, elem_type, NULL, NULL, SIZE_MAX);
+    return onnxslim_value_info_set_tensor_type(vi, dtype, NULL, NULL, SIZE_MAX);
   }
-  return onnxslim__msg_set_int(k, onnx_TypeProto_Tensor_elem_type_tag,
-                               (uint64_t)(int64_t)elem_type);
+  return onnxslim__msg_set_int(k, onnx_TypeProto_Tensor_elem_type_tag, (uint64_t)(int64_t)dtype);
+}
+
+/* ---- deprecated names (0.1.0), each its replacement ----------------------- */
+
+int32_t onnxslim_type_elem_type(const onnxslim_type *type) { return onnxslim_type_dtype(type); }
+int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type) {
+  return onnxslim_value_info_set_dtype(vi, elem_type);
 }

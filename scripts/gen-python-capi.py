@@ -116,7 +116,9 @@ def parse(root=ROOT):
     texts = []
     for path in sorted(glob.glob(os.path.join(root, "include", "onnxslim", "*.h"))):
         with open(path) as f:
-            texts.append((os.path.basename(path), _strip_comments(f.read())))
+            # a deprecated function is declared as any other (its attribute dropped)
+            text = re.sub(r'\bONNXSLIM_DEPRECATED(?:_ENUMERATOR)?\("[^"]*"\)', "", f.read())
+            texts.append((os.path.basename(path), _strip_comments(text)))
     structs = {}  # typedef name -> class name (structures and callbacks)
     callbacks = []  # (header, typedef, restype decl, [arg decls])
     for header, text in texts:

@@ -242,12 +242,17 @@ def parse_header(path):
             continue
         flat = " ".join(strip_comments(code).split())
         if flat.startswith("ONNXSLIM_API "):
+            # a deprecated name: ONNXSLIM_API ONNXSLIM_DEPRECATED("use NEW") ret name(...);
+            dep = re.search(r'\bONNXSLIM_DEPRECATED\("([^"]*)"\)\s*', flat)
+            if dep:
+                flat = flat[:dep.start()] + flat[dep.end():]
             m = re.match(r"ONNXSLIM_API\s+(.*?)\b(onnxslim_\w+)\s*\((.*)\)\s*;$", flat)
             if not m:
                 raise SystemExit("%s: cannot parse declaration: %s" % (path, flat))
             ret = m.group(1).strip()
             params = split_params(m.group(3))
-            item = Item("func", name=m.group(2), ret=ret.replace(" *", " *").strip(), params=params, doc=doc)
+            item = Item("func", name=m.group(2), ret=ret.replace(" *", " *").strip(), params=params, doc=doc,
+                        deprecated=dep.group(1) if dep else None)
             items.append(item)
         elif flat.startswith("typedef"):
             # typedef ... name; or a function pointer: typedef int (*name)(...);
@@ -545,6 +550,10 @@ def render_page(header, intro, items, w):
                 out.append("- **Ownership:** %s" % own)
             if err:
                 out.append("- **Errors:** %s" % err)
+            if it.deprecated:
+                new_name = re.sub(r"^use\s+", "", it.deprecated)
+                out.append("- **Deprecated:** since 0.2.0; use %s ([deprecated names](../api.md#deprecated-names))."
+                           % (w.link(new_name, page) if new_name in w.funcs else "`%s`" % new_name))
             out.append("- **Since:** %s" % (since or "?"))
             out.append("")
     while out and out[-1] == "":

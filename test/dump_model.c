@@ -115,13 +115,13 @@ static void put_type(const onnxslim_type *t) {
   switch (onnxslim_type_kind(t)) {
   case ONNXSLIM_TYPE_TENSOR:
     fputs("tensor(", out);
-    put_dtype(onnxslim_type_elem_type(t));
+    put_dtype(onnxslim_type_dtype(t));
     put_shape(t);
     fputc(')', out);
     break;
   case ONNXSLIM_TYPE_SPARSE_TENSOR:
     fputs("sparse_tensor(", out);
-    put_dtype(onnxslim_type_elem_type(t));
+    put_dtype(onnxslim_type_dtype(t));
     put_shape(t);
     fputc(')', out);
     break;
@@ -137,7 +137,7 @@ static void put_type(const onnxslim_type *t) {
     break;
   case ONNXSLIM_TYPE_MAP:
     fputs("map(", out);
-    put_dtype(onnxslim_type_elem_type(t));
+    put_dtype(onnxslim_type_dtype(t));
     fputc(',', out);
     put_inner(t);
     fputc(')', out);
@@ -357,7 +357,7 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     for (size_t i = 0; i < n; i++) {
       const char *s;
       size_t len;
-      int rc = onnxslim_attr_list_string(a, i, &s, &len);
+      int rc = onnxslim_attr_strings(a, i, &s, &len);
       if (i) fputc(',', out);
       if (rc) fprintf(out, "error %d", rc);
       else put_bytes(s, len);
@@ -371,7 +371,7 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     for (size_t i = 0; i < n; i++) {
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
-      put_tensor(onnxslim_attr_list_tensor(a, i));
+      put_tensor(onnxslim_attr_tensors(a, i));
       fputc('\n', out);
     }
     break;
@@ -380,7 +380,7 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     size_t n = onnxslim_attr_list_count(a);
     fprintf(out, " graphs %zu\n", n);
     for (size_t i = 0; i < n; i++) {
-      onnxslim_graph *g = onnxslim_attr_list_graph(a, i);
+      onnxslim_graph *g = onnxslim_attr_graphs(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu]\n", i);
       if (!g) continue;
@@ -393,7 +393,7 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     size_t n = onnxslim_attr_list_count(a);
     fprintf(out, " sparse_tensors %zu\n", n);
     for (size_t i = 0; i < n; i++) {
-      onnxslim_sparse_tensor *s = onnxslim_attr_list_sparse_tensor(a, i);
+      onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensors(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
       if (s) put_sparse(s);
@@ -406,7 +406,7 @@ static void dump_attr(const onnxslim_node *node, const onnxslim_attr *a, int dep
     size_t n = onnxslim_attr_list_count(a);
     fprintf(out, " type_protos %zu\n", n);
     for (size_t i = 0; i < n; i++) {
-      onnxslim_type *t = onnxslim_attr_list_type_proto(a, i);
+      onnxslim_type *t = onnxslim_attr_type_protos(a, i);
       ind(depth + 1);
       fprintf(out, "[%zu] ", i);
       if (t) put_type(t);
@@ -525,7 +525,7 @@ static void collect_uses(const onnxslim_graph *g, strvec *s) {
       } else if (ty == ONNXSLIM_ATTR_GRAPHS) {
         size_t c = onnxslim_attr_list_count(a);
         for (size_t j = 0; j < c; j++) {
-          onnxslim_graph *sg = onnxslim_attr_list_graph(a, j);
+          onnxslim_graph *sg = onnxslim_attr_graphs(a, j);
           if (sg) collect_uses(sg, s);
         }
       }

@@ -53,7 +53,7 @@ static int edit_cast(onnxslim_model *m, char *why, size_t whylen) {
     onnxslim_value_info *vi = onnxslim_graph_input(g, i);
     onnxslim_type *t = onnxslim_value_info_type(vi);
     if (!t || onnxslim_type_kind(t) != ONNXSLIM_TYPE_TENSOR) continue;
-    int32_t elem = onnxslim_type_elem_type(t);
+    int32_t elem = onnxslim_type_dtype(t);
     if (elem <= 0) continue;
     const char *name = onnxslim_value_info_name(vi);
     int rc = onnxslim_insert_cast_after(g, name, elem, NULL, 0, NULL, NULL);
@@ -94,7 +94,7 @@ static int rename_graph(onnxslim_model *m, onnxslim_graph *g, size_t *count, cha
                                                : 0;
       for (size_t j = 0; j < ng; j++) {
         onnxslim_graph *sub =
-            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_list_graph(at, j);
+            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs(at, j);
         if (!sub) {
           snprintf(why, whylen, "subgraph: %s", onnxslim_error_last());
           return -1;
@@ -176,7 +176,7 @@ static int reverse_graph(onnxslim_graph *g, size_t *moved, char *why, size_t why
                                                : 0;
       for (size_t j = 0; j < ng; j++) {
         onnxslim_graph *sub =
-            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_list_graph(at, j);
+            ty == ONNXSLIM_ATTR_GRAPH ? onnxslim_attr_graph(at) : onnxslim_attr_graphs(at, j);
         if (sub && (rc = reverse_graph(sub, moved, why, whylen)) != 0) return rc;
       }
     }

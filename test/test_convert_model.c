@@ -128,7 +128,7 @@ static int32_t vi_elem(const onnxslim_graph *g, const char *name) {
   onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
   if (!vi) return -1;
   onnxslim_type *t = onnxslim_value_info_type(vi);
-  return t ? onnxslim_type_elem_type(t) : 0;
+  return t ? onnxslim_type_dtype(t) : 0;
 }
 
 /* Initializer of g, or the value tensor of the Constant producing `name`. */
@@ -175,8 +175,8 @@ static int convert_ex(onnxslim_model *m, int32_t to, int policy, unsigned flags,
   o.n_exclude = n_excl;
   o.min_size = min_size;
   /* the tests that use this count what the kernels do, overflow included;
-   * the default (ONNXSLIM_OVERFLOW_KEEP) has tests of its own */
-  o.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+   * the default (ONNXSLIM_CONVERT_OVERFLOW_KEEP) has tests of its own */
+  o.overflow = ONNXSLIM_CONVERT_OVERFLOW_CONVERT;
   return onnxslim_convert_model(rep, m, &o);
 }
 static int convert(onnxslim_model *m, int32_t to, int policy, unsigned flags,
@@ -627,8 +627,9 @@ out:
 }
 
 /* The policies are an enum now; their values never change. */
-_Static_assert(ONNXSLIM_POLICY_CAST_AFTER_GATHER == 1 && ONNXSLIM_POLICY_CAST_BEFORE == 2 &&
-                   ONNXSLIM_POLICY_STORAGE_ONLY == 3,
+_Static_assert(ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER == 1 &&
+                   ONNXSLIM_CONVERT_POLICY_CAST_BEFORE == 2 &&
+                   ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY == 3,
                "policy values");
 
 TEST(gather_recipe_bf16_nearest) { recipe_on_bert(0); }
@@ -727,7 +728,7 @@ TEST(gather_tables_with) {
   free(b1);
   /* policy, exclude and progress apply */
   o.version = ONNXSLIM_CONVERT_OPTIONS_VERSION;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   static const char *const exc[] = {WORD_EMB};
   o.exclude = exc;
   o.n_exclude = 1;
@@ -772,7 +773,7 @@ TEST(gather_tied_table) {
   onnxslim_convert_report *rep = NULL;
   /* default options: BF16, cast after Gather, everything */
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  CHECK(o.to == BF16 && o.policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && o.n_select == 0);
+  CHECK(o.to == BF16 && o.policy == ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER && o.n_select == 0);
   CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   CHECK_STR(report_names(rep), "emb");
   onnxslim_convert_report_free(rep);
@@ -823,7 +824,7 @@ TEST(cast_before_fp16_matmul_weight) {
   size_t nodes = onnxslim_graph_node_count(onnxslim_model_graph(m));
   const char *sel[] = {"fc.weight"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   CHECK_STR(report_names(rep), "fc.weight");
   uint64_t before = 0, after = 0;
   CHECK_OK(entry(rep, 0, NULL, NULL, NULL, &before, &after, NULL));
@@ -905,7 +906,8 @@ TEST(storage_only_refused) {
   const char *sel[] = {"emb.weight", "fc.weight"};
   onnxslim_convert_report *rep = NULL;
   onnxslim_error_clear();
-  CHECK(convert(m, BF16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 2, 0, &rep) == ONNXSLIM_EMODEL);
+  CHECK(convert(m, BF16, ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY, 0, sel, 2, 0, &rep) ==
+        ONNXSLIM_EMODEL);
   CHECK(rep == NULL);
   const char *msg = onnxslim_error_last();
   /* the check's location and message, and its name */
@@ -919,7 +921,8 @@ TEST(storage_only_refused) {
   free(b1);
   /* one input of a MatMul whose other input stays FLOAT */
   const char *fc[] = {"fc.weight"};
-  CHECK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, fc, 1, 0, NULL) == ONNXSLIM_EMODEL);
+  CHECK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY, 0, fc, 1, 0, NULL) ==
+        ONNXSLIM_EMODEL);
   CHECK(strstr(onnxslim_error_last(),
                "node[1] 'n_mm1' input[1] 'fc.weight': 'B' of MatMul is "
                "FLOAT16, but T is FLOAT (from input 0 'x')") != NULL);
@@ -934,7 +937,7 @@ TEST(storage_only_refused) {
   CHECK(m != NULL);
   if (!m) return;
   const char *a[] = {"a"};
-  CHECK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, a, 1, 0, NULL) == ONNXSLIM_EMODEL);
+  CHECK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY, 0, a, 1, 0, NULL) == ONNXSLIM_EMODEL);
   CHECK(strstr(onnxslim_error_last(), "node[0] 'add'") != NULL);
   CHECK(onnxslim_tensor_dtype(onnxslim_graph_find_initializer(onnxslim_model_graph(m), "a")) ==
         F32);
@@ -951,7 +954,7 @@ TEST(storage_only_valid) {
   size_t nodes = onnxslim_graph_node_count(g0);
   const char *sel[] = {"a", "b"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 2, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY, 0, sel, 2, 0, &rep));
   CHECK_STR(report_names(rep), "a,b");
   onnxslim_convert_report_free(rep);
   onnxslim_model *r = reload(m);
@@ -982,8 +985,8 @@ static const char *excl_names(int32_t to, const char *const *sel, size_t n_sel,
   onnxslim_model *m = mixed_model();
   if (!m) return "(no model)";
   onnxslim_convert_report *rep = NULL;
-  int rc =
-      convert_ex(m, to, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, n_sel, excl, n_excl, min_size, &rep);
+  int rc = convert_ex(m, to, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, n_sel, excl, n_excl,
+                      min_size, &rep);
   if (rc) snprintf(buf, sizeof buf, "ERR%d", rc);
   else snprintf(buf, sizeof buf, "%s", report_names(rep));
   onnxslim_convert_report_free(rep);
@@ -1090,7 +1093,7 @@ static void refused(int32_t to, int policy, unsigned flags, const char *const *s
 
 TEST(selection_and_options_refused) {
   init_values();
-  const int CB = ONNXSLIM_POLICY_CAST_BEFORE;
+  const int CB = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   const int EINV = ONNXSLIM_EINVAL;
   /* invalid specs, also after a valid one that would match */
   refused(F16, CB, 0, SEL("op:"), EINV, __LINE__);
@@ -1126,7 +1129,7 @@ TEST(selection_and_options_refused) {
   CHECK(onnxslim_convert_options_init(NULL, ONNXSLIM_CONVERT_OPTIONS_VERSION) == EINV);
   CHECK(onnxslim_convert_options_init(&o, 99) == EINV);
   CHECK_OK(onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION));
-  CHECK(o.to == BF16 && o.policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && o.flags == 0 &&
+  CHECK(o.to == BF16 && o.policy == ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER && o.flags == 0 &&
         o.select == NULL && o.n_select == 0 && o.min_size == 0 && o.exclude == NULL &&
         o.n_exclude == 0 && o.report_flags == 0);
   /* out may be NULL */
@@ -1141,7 +1144,7 @@ TEST(selection_matching_nothing_refused) {
    * ONNXSLIM_ENOTFOUND naming the entry, the model unchanged */
   init_values();
   CHECK(ONNXSLIM_ENOTFOUND == -6);
-  const int CB = ONNXSLIM_POLICY_CAST_BEFORE, NF = ONNXSLIM_ENOTFOUND;
+  const int CB = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, NF = ONNXSLIM_ENOTFOUND;
   refused_saying(F16, CB, 0, SEL("no.such.tensor"), NF,
                  (const char *const[]){"'no.such.tensor'", "FLOAT16", NULL}, __LINE__);
   refused_saying(F16, CB, 0, SEL("fc.weight", "op:Conv"), NF,
@@ -1177,9 +1180,9 @@ TEST(exclusion_specs) {
   onnxslim_model *m = mixed_model();
   const char *bad[] = {"op:", "", "op:Gather:x"};
   for (int i = 0; i < 3; i++)
-    CHECK(convert_ex(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, &bad[i], 1, 0, NULL) ==
-          ONNXSLIM_EINVAL);
-  CHECK(convert_ex(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, NULL, 1, 0, NULL) ==
+    CHECK(convert_ex(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, NULL, 0, &bad[i], 1, 0,
+                     NULL) == ONNXSLIM_EINVAL);
+  CHECK(convert_ex(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, NULL, 0, NULL, 1, 0, NULL) ==
         ONNXSLIM_EINVAL);
   CHECK(onnxslim_tensor_dtype(
             onnxslim_graph_find_initializer(onnxslim_model_graph(m), "fc.weight")) == F32);
@@ -1205,8 +1208,9 @@ TEST(options_version_1_callers) {
   memset(mem, 0xAB, sizeof(options_v1) + 32);
   options_v1 *v1 = (options_v1 *)mem;
   CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)mem, 1));
-  CHECK(v1->version == 1 && v1->to == BF16 && v1->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER &&
-        v1->flags == 0 && v1->select == NULL && v1->n_select == 0 && v1->min_size == 0);
+  CHECK(v1->version == 1 && v1->to == BF16 &&
+        v1->policy == ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER && v1->flags == 0 &&
+        v1->select == NULL && v1->n_select == 0 && v1->min_size == 0);
   int canary = 1;
   for (size_t i = sizeof(options_v1); i < sizeof(options_v1) + 32; i++) canary &= mem[i] == 0xAB;
   CHECK(canary);
@@ -1217,7 +1221,7 @@ TEST(options_version_1_callers) {
   CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v1, 1));
   static const char *const sel[] = {"fc.*"};
   v1->to = F16;
-  v1->policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  v1->policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   v1->select = sel;
   v1->n_select = 1;
   onnxslim_model *m = mixed_model();
@@ -1244,7 +1248,7 @@ TEST(options_version_1_callers) {
    * caller's struct ends before `overflow` */
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 5));
-  CHECK(o.version == 5 && o.overflow == ONNXSLIM_OVERFLOW_KEEP);
+  CHECK(o.version == 5 && o.overflow == ONNXSLIM_CONVERT_OVERFLOW_KEEP);
   memset(&o, 0xAB, sizeof o);
   CHECK_OK(onnxslim_convert_options_init(&o, 4));
   CHECK(o.version == 4 && o.overflow == (int)0xABABABAB);
@@ -1285,7 +1289,7 @@ TEST(options_version_2_callers) {
   CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v2, 2));
   static const char *const sel[] = {"craft"};
   v2->to = F16;
-  v2->policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  v2->policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   v2->select = sel;
   v2->n_select = 1;
   onnxslim_model *m = crafted_model();
@@ -1361,7 +1365,8 @@ static void opset_case(const char *domain, int64_t opset, int32_t to, int policy
   /* storage only of every tensor of "mixed": the readers would not take
    * the new type, which the schema check refuses (the model unchanged) */
   int refused = 0;
-  if (policy == ONNXSLIM_POLICY_STORAGE_ONLY && !gather && !want_rc && rc == ONNXSLIM_EMODEL) {
+  if (policy == ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY && !gather && !want_rc &&
+      rc == ONNXSLIM_EMODEL) {
     refused = 1;
     want_rc = rc;
     need = "[type_constraint]";
@@ -1399,8 +1404,8 @@ static void opset_case(const char *domain, int64_t opset, int32_t to, int policy
 TEST(opset_bf16_needs_13) {
   init_values();
   const int EM = ONNXSLIM_EMODEL, NEED[] = {9, 11, 12};
-  const int pol[] = {ONNXSLIM_POLICY_CAST_AFTER_GATHER, ONNXSLIM_POLICY_CAST_BEFORE,
-                     ONNXSLIM_POLICY_STORAGE_ONLY};
+  const int pol[] = {ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE,
+                     ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY};
   const char *bf = "BFLOAT16 needs opset 13 or later";
   for (int i = 0; i < 3; i++) {
     for (int p = 0; p < 3; p++) opset_case("", NEED[i], BF16, pol[p], 0, EM, bf, __LINE__);
@@ -1420,8 +1425,8 @@ TEST(opset_fp16_fp32_fp64_from_6) {
    * inserted Casts need the integer 'to' of Cast-6 */
   init_values();
   const int EM = ONNXSLIM_EMODEL, OPS[] = {6, 9, 11, 12, 13};
-  const int pol[] = {ONNXSLIM_POLICY_CAST_AFTER_GATHER, ONNXSLIM_POLICY_CAST_BEFORE,
-                     ONNXSLIM_POLICY_STORAGE_ONLY};
+  const int pol[] = {ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE,
+                     ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY};
   for (int i = 0; i < 5; i++)
     for (int p = 0; p < 3; p++) {
       opset_case("", OPS[i], F16, pol[p], 0, 0, NULL, __LINE__);
@@ -1451,11 +1456,11 @@ TEST(storage_typed_float_and_double_data) {
   CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(g, "dbl")) ==
         ONNXSLIM_STORAGE_TYPED);
   const char *sel[] = {"emb.weight"};
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, NULL));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, 1, 0, NULL));
   /* DOUBLE -> FLOAT in the same model, cast back to DOUBLE */
   const char *sel2[] = {"dbl"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F32, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel2, 1, 0, &rep));
+  CHECK_OK(convert(m, F32, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel2, 1, 0, &rep));
   int32_t from = 0, to = 0;
   uint64_t before = 0, after = 0;
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
@@ -1500,7 +1505,7 @@ TEST(storage_constant_cast_before) {
   if (!m) return;
   const char *sel[] = {"c"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   CHECK_STR(report_names(rep), "c");
   onnxslim_convert_report_free(rep);
   uint16_t want[4];
@@ -1540,7 +1545,7 @@ TEST(storage_subgraph_and_capture) {
   CHECK(problems(m) == 0);
   onnxslim_convert_report *rep = NULL;
   /* everything: the then-branch initializer and the captured outer one */
-  CHECK_OK(convert(m, BF16, ONNXSLIM_POLICY_CAST_BEFORE, 0, NULL, 0, 0, &rep));
+  CHECK_OK(convert(m, BF16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, NULL, 0, 0, &rep));
   CHECK_STR(report_names(rep), "outer_w,sub_w");
   onnxslim_convert_report_free(rep);
   uint16_t want_sub[4], want_outer[4];
@@ -1584,7 +1589,7 @@ TEST(storage_subgraph_and_capture) {
   m = branchy_model();
   if (!m) return;
   const char *sel[] = {"sub_w"};
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   CHECK_STR(report_names(rep), "sub_w");
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
@@ -1592,7 +1597,8 @@ TEST(storage_subgraph_and_capture) {
    * check follows types into subgraphs */
   m = branchy_model();
   if (!m) return;
-  CHECK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep) == ONNXSLIM_EMODEL);
+  CHECK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY, 0, sel, 1, 0, &rep) ==
+        ONNXSLIM_EMODEL);
   CHECK(strstr(onnxslim_error_last(), "attribute 'then_branch' node[0] 'then_add'") != NULL);
   onnxslim_model_free(m);
 }
@@ -1726,7 +1732,7 @@ static void report_case(int32_t to, unsigned flags, uint64_t nan, uint64_t inf, 
   if (!m) return;
   const char *sel[] = {"craft"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, to, ONNXSLIM_POLICY_CAST_BEFORE, flags, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, to, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, flags, sel, 1, 0, &rep));
   CHECK(onnxslim_convert_report_count(rep) == 1);
   const char *name = NULL;
   int32_t from = 0, got_to = 0;
@@ -1787,7 +1793,7 @@ TEST(report_counts_crafted_tensor) {
   if (!m) return;
   const char *sel[] = {"craft"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
   CHECK_OK(entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
   CHECK(st.max_abs_error == 15.0); /* 65519 -> 65504 */
@@ -1797,7 +1803,7 @@ TEST(report_counts_crafted_tensor) {
   /* with SATURATE the saturated 1e30 dominates the absolute error */
   m = crafted_model();
   if (!m) return;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, SAT, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, SAT, sel, 1, 0, &rep));
   CHECK_OK(onnxslim_convert_stats_init(&st, ONNXSLIM_CONVERT_STATS_VERSION));
   CHECK_OK(entry(rep, 0, NULL, NULL, NULL, NULL, NULL, &st));
   CHECK(st.max_abs_error == (double)1e30f - 65504.0);
@@ -1905,7 +1911,7 @@ static const onnxslim_tensor *then_constant(onnxslim_model *m) {
 }
 
 TEST(overflow_keeps_tensors_by_default) {
-  /* the default (ONNXSLIM_OVERFLOW_KEEP): bn.var and the If branch's 2^20
+  /* the default (ONNXSLIM_CONVERT_OVERFLOW_KEEP): bn.var and the If branch's 2^20
    * stay FLOAT, named among the kept tensors with what converting them would
    * have done; the rest is converted, the subnormal included */
   for (int sat = 0; sat < 2; sat++) {
@@ -1963,12 +1969,12 @@ TEST(overflow_keeps_tensors_by_default) {
 }
 
 TEST(overflow_convert_forces) {
-  /* ONNXSLIM_OVERFLOW_CONVERT: the old behaviour, 9.8e7 and 2^20 become Inf */
+  /* ONNXSLIM_CONVERT_OVERFLOW_CONVERT: the old behaviour, 9.8e7 and 2^20 become Inf */
   onnxslim_model *m = overflowing_model();
   REQUIRE(m);
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = F16;
-  o.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+  o.overflow = ONNXSLIM_CONVERT_OVERFLOW_CONVERT;
   onnxslim_convert_report *rep = NULL;
   CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   CHECK(onnxslim_convert_report_count(rep) == 7 && onnxslim_convert_report_kept_count(rep) == 0);
@@ -1996,7 +2002,7 @@ TEST(overflow_convert_forces) {
   CHECK(onnxslim_convert_report_kept_count(NULL) == 0);
   CHECK(onnxslim_convert_report_kept_name(NULL, 0) == NULL &&
         onnxslim_error_last_code() == ONNXSLIM_EINVAL);
-  o.overflow = ONNXSLIM_OVERFLOW_KEEP;
+  o.overflow = ONNXSLIM_CONVERT_OVERFLOW_KEEP;
   CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
   CHECK(onnxslim_convert_report_kept_name(rep, 2) == NULL &&
@@ -2032,8 +2038,8 @@ TEST(storage_int32_data_half_types) {
   CHECK(onnxslim_tensor_storage(onnxslim_graph_find_initializer(gr, "h")) ==
         ONNXSLIM_STORAGE_TYPED);
   const char *sh[] = {"h"}, *sb[] = {"b"};
-  CHECK_OK(convert(m, F32, ONNXSLIM_POLICY_CAST_BEFORE, 0, sh, 1, 0, NULL));
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sb, 1, 0, NULL));
+  CHECK_OK(convert(m, F32, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sh, 1, 0, NULL));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sb, 1, 0, NULL));
   /* after a save and reload: FP16 -> FP32 exact; BF16 -> FP16 rounded */
   size_t need = 0;
   onnxslim_save_buffer(m, NULL, 0, &need);
@@ -2070,11 +2076,11 @@ TEST(report_without_statistics) {
   const char *sel[] = {"craft"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = F16;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   o.select = sel;
   o.n_select = 1;
   o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
-  o.overflow = ONNXSLIM_OVERFLOW_CONVERT; /* "craft" has values beyond FP16's range */
+  o.overflow = ONNXSLIM_CONVERT_OVERFLOW_CONVERT; /* "craft" has values beyond FP16's range */
   onnxslim_convert_report *rep = NULL, *rep2 = NULL;
   CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   o.report_flags = 0;
@@ -2117,7 +2123,7 @@ TEST(truncate_needs_bf16_target) {
   const char *sel[] = {"craft"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = F16;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   o.select = sel;
   o.n_select = 1;
   o.flags = ONNXSLIM_CONVERT_TRUNCATE;
@@ -2144,7 +2150,7 @@ TEST(reserved_flag_0x100_refused) {
   const char *sel[] = {"craft"};
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = F16;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   o.select = sel;
   o.n_select = 1;
   o.flags = 0x100u;
@@ -2172,7 +2178,7 @@ TEST(report_widening_counts_nan) {
   if (!m) return;
   const char *sel[] = {"h16"};
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F32, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, F32, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, 1, 0, &rep));
   int32_t from = 0, to = 0;
   uint64_t before = 0, after = 0;
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
@@ -2220,7 +2226,7 @@ TEST(report_api) {
   onnxslim_model *m = mixed_model();
   if (!m) return;
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, BF16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, &rep));
+  CHECK_OK(convert(m, BF16, ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, &rep));
   size_t n = onnxslim_convert_report_count(rep);
   CHECK(n == 6);
   /* an index out of range: ONNXSLIM_ERANGE, outputs unchanged */
@@ -2335,7 +2341,7 @@ TEST(streaming_save_twice_and_read_back) {
   CHECK(s1 && s3 && a == c && memcmp(s1, s3, a) == 0);
   /* converting again (BF16 -> FP16) chains from the converted bytes */
   const char *sel[] = {WORD_EMB};
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_BEFORE, 0, sel, 1, 0, NULL));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_BEFORE, 0, sel, 1, 0, NULL));
   uint16_t want16[1600];
   CHECK_OK(onnxslim_convert_bf16_to_f16(want16, want, 1600, 0, NULL));
   onnxslim_model *r = reload(m);
@@ -2396,8 +2402,8 @@ TEST(large_tensor_from_file_split_statistics_and_save) {
   onnxslim_model *m = open_model(path);
   REQUIRE(m != NULL);
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
-  o.overflow = ONNXSLIM_OVERFLOW_CONVERT; /* the values include some BF16 cannot hold */
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
+  o.overflow = ONNXSLIM_CONVERT_OVERFLOW_CONVERT; /* the values include some BF16 cannot hold */
   onnxslim_convert_report *r = NULL;
   CHECK_OK(onnxslim_convert_model(&r, m, &o));
   onnxslim_convert_stats st = ONNXSLIM_CONVERT_STATS_INIT;
@@ -2524,7 +2530,7 @@ TEST(notes_fold_back) {
     return;
   }
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, &rep));
   CHECK_STR(report_names(rep), "emb,w");
   CHECK(onnxslim_convert_report_note_count(rep) == 2);
   /* the Cast inserted before the MatMul is named by the library: check its op only */
@@ -2556,7 +2562,7 @@ TEST(notes_fold_back) {
             "storage_only_gather");
   onnxslim_convert_report_free(rep);
   /* the same conversion without a report: the same bytes */
-  CHECK_OK(convert(m2, F16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, NULL));
+  CHECK_OK(convert(m2, F16, ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, NULL));
   size_t na = 0, nc = 0;
   uint8_t *a = save_bytes(m, &na), *c = save_bytes(m2, &nc);
   CHECK(a && c && na == nc && memcmp(a, c, na) == 0);
@@ -2567,7 +2573,7 @@ TEST(notes_fold_back) {
   /* only the Gather table: the other 16-bit one stays noted, no other */
   m = fold_model();
   const char *sel[] = {"emb"};
-  CHECK_OK(convert(m, BF16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, 0, sel, 1, 0, &rep));
+  CHECK_OK(convert(m, BF16, ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER, 0, sel, 1, 0, &rep));
   CHECK(onnxslim_convert_report_note_count(rep) == 1);
   CHECK_STR(note_str(rep, 0), "fold_back h16 Cast cast_h 0 4");
   onnxslim_convert_report_free(rep);
@@ -2617,7 +2623,7 @@ TEST(notes_storage_only) {
   CHECK(m != NULL);
   if (!m) return;
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, NULL, 0, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY, 0, NULL, 0, 0, &rep));
   CHECK_STR(report_names(rep), "c,e,q,s");
   CHECK(onnxslim_convert_report_note_count(rep) == 3);
   CHECK_STR(note_str(rep, 0), "storage_only_read s Add add 1 4");
@@ -2658,7 +2664,7 @@ TEST(notes_storage_only_captured) {
   CHECK(m != NULL);
   if (!m) return;
   onnxslim_convert_report *rep = NULL;
-  CHECK_OK(convert(m, F16, ONNXSLIM_POLICY_STORAGE_ONLY, 0, NULL, 0, 0, &rep));
+  CHECK_OK(convert(m, F16, ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY, 0, NULL, 0, 0, &rep));
   CHECK_STR(report_names(rep), "s");
   CHECK(onnxslim_convert_report_note_count(rep) == 1);
   CHECK_STR(note_str(rep, 0), "storage_only_read s If if - 4");

@@ -239,7 +239,7 @@ TEST(read_bert) {
   CHECK_STR(onnxslim_value_info_name(in), "input_ids");
   onnxslim_type *ty = onnxslim_value_info_type(in);
   CHECK(onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR);
-  CHECK(onnxslim_type_elem_type(ty) == ONNXSLIM_DTYPE_INT64);
+  CHECK(onnxslim_type_dtype(ty) == ONNXSLIM_DTYPE_INT64);
   CHECK(onnxslim_type_has_shape(ty) == 1);
   CHECK(onnxslim_type_rank(ty) == 2);
   int64_t dv = -1;
@@ -391,7 +391,7 @@ TEST(unknown_fields_survive_load_edit_save) {
   uint64_t bs = 0;
   CHECK_OK(onnxslim_tensor_byte_size(w, &bs));
   CHECK(bs == 2); /* 3 four-bit values round up to 2 bytes */
-  CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(onnxslim_graph_input(g, 0))) == 23);
+  CHECK(onnxslim_type_dtype(onnxslim_value_info_type(onnxslim_graph_input(g, 0))) == 23);
   /* edit the node holding the unknown field, and the model */
   onnxslim_node *n0 = onnxslim_graph_node(g, 0);
   const char *old_name = onnxslim_node_name(n0);

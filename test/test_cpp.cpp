@@ -377,7 +377,7 @@ void test_value_info_type() {
   onnxslim::ValueInfo ids = g.inputs()[0];
   CHECK(ids.doc_string() == "");
   std::optional<onnxslim::Type> t = ids.type();
-  CHECK(t && t->kind() == ONNXSLIM_TYPE_TENSOR && t->elem_type() == ONNXSLIM_DTYPE_INT64);
+  CHECK(t && t->kind() == ONNXSLIM_TYPE_TENSOR && t->dtype() == ONNXSLIM_DTYPE_INT64);
   CHECK(t->has_shape() && t->rank() == 2 && t->denotation() == "");
   CHECK(!t->inner());
   onnxslim::Dim d0 = t->dim(0);
@@ -393,12 +393,12 @@ void test_value_info_type() {
   std::optional<onnxslim::Type> vt = v.type();
   CHECK(vt && vt->rank() == 2 && vt->dim(0).param == "n");
   CHECK(vt->dim(1).kind == ONNXSLIM_DIM_VALUE && vt->dim(1).value == 4);
-  v.set_elem_type(ONNXSLIM_DTYPE_BFLOAT16);
-  CHECK(v.type()->elem_type() == ONNXSLIM_DTYPE_BFLOAT16 && v.type()->rank() == 2);
+  v.set_dtype(ONNXSLIM_DTYPE_BFLOAT16);
+  CHECK(v.type()->dtype() == ONNXSLIM_DTYPE_BFLOAT16 && v.type()->rank() == 2);
   v.set_tensor_type(ONNXSLIM_DTYPE_DOUBLE);
   CHECK(!v.type()->has_shape());
   v.set_type(*ids.type());
-  CHECK(v.type()->elem_type() == ONNXSLIM_DTYPE_INT64 && v.type()->dim(1).param == "seq");
+  CHECK(v.type()->dtype() == ONNXSLIM_DTYPE_INT64 && v.type()->dim(1).param == "seq");
   v.set_type(std::nullopt);
   CHECK(!v.type());
   v.set_name("cxx_value2");
@@ -546,7 +546,7 @@ void test_convert() {
   onnxslim::Model m2 = onnxslim::Model::open(bert);
   onnxslim::ConvertOptions o;
   o.to = ONNXSLIM_DTYPE_FLOAT16;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   o.select = {"op:MatMul"};
   o.exclude = {"*never*"};
   o.report_flags = ONNXSLIM_CONVERT_REPORT_NO_STATS;
@@ -568,7 +568,7 @@ void test_convert() {
     onnxslim::ConvertOptions f;
     f.to = ONNXSLIM_DTYPE_FLOAT16;
     f.select = {name};
-    if (force) f.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+    if (force) f.overflow = ONNXSLIM_CONVERT_OVERFLOW_CONVERT;
     onnxslim::ConvertReport rk = m6.convert(f);
     std::size_t nk = 0;
     for (const onnxslim::KeptEntry &k : rk.kept()) {
@@ -656,12 +656,12 @@ void test_save_fingerprint() {
   CHECK(r.size() == onnxslim_save_report_count(r.get()) && !r.empty());
   std::size_t external = 0;
   for (onnxslim::SaveEntry e : r) {
-    if (e.placement == ONNXSLIM_PLACEMENT_EXTERNAL) {
+    if (e.placement == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) {
       ++external;
       CHECK(e.location == "ext.bin" && e.length > 0);
     } else {
       CHECK(e.location.empty());
-      CHECK(e.placement != ONNXSLIM_PLACEMENT_BELOW_THRESHOLD);  // threshold 0
+      CHECK(e.placement != ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD);  // threshold 0
     }
   }
   CHECK(external > 0);
@@ -790,7 +790,7 @@ void test_convert_notes() {
   // b at input 1, the Gather passes e's rows on to the Relu
   onnxslim::Model m3 = notes_model(18);
   o.select.clear();
-  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.policy = ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY;
   onnxslim::ConvertReport r3 = m3.convert(o);
   CHECK(r3.notes().size() == 2);
   if (r3.notes().size() == 2) {

@@ -396,8 +396,7 @@ static int same_structure(const onnxslim_model *a, const onnxslim_model *b) {
       onnxslim_value_info *x = lists[l].at(ga, i), *y = lists[l].at(gb, i);
       if (strcmp(onnxslim_value_info_name(x), onnxslim_value_info_name(y))) return 0;
       onnxslim_type *tx = onnxslim_value_info_type(x), *ty = onnxslim_value_info_type(y);
-      if (!tx != !ty || (tx && onnxslim_type_elem_type(tx) != onnxslim_type_elem_type(ty)))
-        return 0;
+      if (!tx != !ty || (tx && onnxslim_type_dtype(tx) != onnxslim_type_dtype(ty))) return 0;
     }
   }
   return same_initializers(a, b);
@@ -962,20 +961,20 @@ TEST(save_threshold) {
       uint64_t size = 0;
       onnxslim_tensor_byte_size(t, &size);
       rent e = rep_get(r, name);
-      int want = size < thr             ? ONNXSLIM_PLACEMENT_BELOW_THRESHOLD
-                 : is_shape_input(name) ? ONNXSLIM_PLACEMENT_SHAPE_INPUT
-                                        : ONNXSLIM_PLACEMENT_EXTERNAL;
+      int want = size < thr             ? ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD
+                 : is_shape_input(name) ? ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT
+                                        : ONNXSLIM_SAVE_PLACEMENT_EXTERNAL;
       if (e.found != 1 || e.status != want) {
         fprintf(stderr, "threshold %" PRIu64 ": %s (%" PRIu64 " B): status %d, want %d\n", thr,
                 name, size, e.status, want);
         t_cur_failed++;
       }
-      written += want == ONNXSLIM_PLACEMENT_EXTERNAL;
+      written += want == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL;
       onnxslim_tensor *st = init(s, name);
       CHECK(st && (onnxslim_tensor_storage(st) == ONNXSLIM_STORAGE_EXTERNAL) ==
-                      (want == ONNXSLIM_PLACEMENT_EXTERNAL));
+                      (want == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL));
       CHECK(tensor_bytes_equal(t, st));
-      if (want == ONNXSLIM_PLACEMENT_EXTERNAL) CHECK(e.len == size);
+      if (want == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) CHECK(e.len == size);
     }
     CHECK(written > 0);
     /* Constants are not considered without ONNXSLIM_SAVE_CONSTANTS */
@@ -1002,7 +1001,7 @@ TEST(save_one_file_vs_per_tensor) {
     const char *loc;
     int st;
     save_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
-    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     nw++;
     CHECK_STR(loc, "one.onnx.data");
   }
@@ -1033,14 +1032,14 @@ TEST(save_one_file_vs_per_tensor) {
     int st;
     uint64_t off, len;
     save_report_entry(r, i, &name, &st, &loc, &off, &len);
-    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     nw++;
     CHECK(loc && !strchr(loc, '/') && off == 0);
     for (size_t j = 0; j < i; j++) {
       const char *l2;
       int s2;
       save_report_entry(r, j, NULL, &s2, &l2, NULL, NULL);
-      if (s2 == ONNXSLIM_PLACEMENT_EXTERNAL) CHECK(strcmp(loc, l2) != 0);
+      if (s2 == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) CHECK(strcmp(loc, l2) != 0);
     }
     CHECK(file_size(PATH(q, "%s/%s", pd, loc)) == (int64_t)len);
   }
@@ -1135,7 +1134,7 @@ static void check_alignment(onnxslim_model *m, const char *d, uint64_t align, in
     int st;
     uint64_t off, len;
     save_report_entry(r, i, &name, &st, NULL, &off, &len);
-    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     n++;
     char so[32], sl[32];
     int found = saved_key(model, mn, name, "offset", so, sizeof so) &&
@@ -1183,7 +1182,7 @@ TEST(save_alignment) {
     int st;
     uint64_t off;
     save_report_entry(r, i, NULL, &st, NULL, &off, NULL);
-    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     n++;
     CHECK(off % 4096 == 0);
   }
@@ -1240,7 +1239,7 @@ TEST(save_constants) {
       onnxslim_tensor *mt = onnxslim_attr_tensor(onnxslim_node_find_attr(n, "value"));
       CHECK(st && tensor_bytes_equal(st, mt));
       if (with) {
-        CHECK(e.found == 1 && e.status == ONNXSLIM_PLACEMENT_EXTERNAL && e.len == 4);
+        CHECK(e.found == 1 && e.status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL && e.len == 4);
         CHECK(st && onnxslim_tensor_storage(st) == ONNXSLIM_STORAGE_EXTERNAL);
       } else {
         CHECK(e.found == 0);
@@ -1301,7 +1300,7 @@ static int constant_without_output(void *arg) {
   int found = 0;
   for (size_t i = 0; i < onnxslim_save_report_count(r); i++)
     found += !strcmp(onnxslim_save_report_name(r, i), "") &&
-             onnxslim_save_report_placement(r, i) == ONNXSLIM_PLACEMENT_EXTERNAL;
+             onnxslim_save_report_placement(r, i) == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL;
   onnxslim_save_report_free(r);
   onnxslim_model *s = load(path);
   int same = s && same_structure(m, s);
@@ -1369,7 +1368,7 @@ TEST(save_checksum) {
     const char *name;
     int st;
     save_report_entry(r, i, &name, &st, NULL, NULL, NULL);
-    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     char key[64], want[41], tmp[400];
     const void *dd;
     size_t n;
@@ -1399,13 +1398,13 @@ TEST(save_shape_inputs) {
   onnxslim_save_report *r = NULL;
   CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/default.onnx", d), &eo));
   rent e = rep_get(r, HEADS_SHAPE);
-  CHECK(e.found == 1 && e.status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
-  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
-  CHECK(rep_get(r, "/embeddings/range_start").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+  CHECK(e.found == 1 && e.status == ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT);
+  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT);
+  CHECK(rep_get(r, "/embeddings/range_start").status == ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT);
   /* an int64 Gather index is not read at load, but it stays inline too: it
    * holds range_start's value (0), and onnxruntime's ConstantSharing may
    * put either in the other's place */
-  CHECK(rep_get(r, "/classifier/token0_index").status == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+  CHECK(rep_get(r, "/classifier/token0_index").status == ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT);
   onnxslim_save_report_free(r);
   onnxslim_model *s = load(p);
   CHECK(s && onnxslim_tensor_storage(init(s, HEADS_SHAPE)) == ONNXSLIM_STORAGE_RAW);
@@ -1413,8 +1412,8 @@ TEST(save_shape_inputs) {
   /* FORCE moves them out */
   eo.flags = ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS;
   CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/force.onnx", d), &eo));
-  CHECK(rep_get(r, HEADS_SHAPE).status == ONNXSLIM_PLACEMENT_EXTERNAL);
-  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  CHECK(rep_get(r, HEADS_SHAPE).status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL);
+  CHECK(rep_get(r, "/roberta/unsqueeze_axes").status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL);
   onnxslim_save_report_free(r);
   s = load(p);
   CHECK(s && onnxslim_tensor_storage(init(s, HEADS_SHAPE)) == ONNXSLIM_STORAGE_EXTERNAL);
@@ -1457,12 +1456,12 @@ TEST(save_shape_input_from_constant) {
   onnxslim_save_report *r = NULL;
   CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/out.onnx", d), &eo));
   rent e = rep_get(r, "shape");
-  if (e.status != ONNXSLIM_PLACEMENT_SHAPE_INPUT) {
+  if (e.status != ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT) {
     fprintf(stderr, "Constant feeding Reshape's shape: status %d, want SHAPE_INPUT (%d)\n",
-            e.status, ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+            e.status, ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT);
     t_cur_failed++;
   }
-  CHECK(rep_get(r, "w").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  CHECK(rep_get(r, "w").status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL);
   onnxslim_save_report_free(r);
   onnxslim_model_free(m);
 }
@@ -1514,16 +1513,16 @@ TEST(save_load_inputs) {
     const char *name;
     int want, forced;
   } cases[] = {
-      {"x", ONNXSLIM_PLACEMENT_EXTERNAL, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"roi", ONNXSLIM_PLACEMENT_EXTERNAL, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"scales", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"start", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"limit", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"delta", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"k", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"same2", ONNXSLIM_PLACEMENT_SHAPE_INPUT, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"other3", ONNXSLIM_PLACEMENT_EXTERNAL, ONNXSLIM_PLACEMENT_EXTERNAL},
-      {"empty", ONNXSLIM_PLACEMENT_BELOW_THRESHOLD, ONNXSLIM_PLACEMENT_BELOW_THRESHOLD},
+      {"x", ONNXSLIM_SAVE_PLACEMENT_EXTERNAL, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"roi", ONNXSLIM_SAVE_PLACEMENT_EXTERNAL, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"scales", ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"start", ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"limit", ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"delta", ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"k", ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"same2", ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"other3", ONNXSLIM_SAVE_PLACEMENT_EXTERNAL, ONNXSLIM_SAVE_PLACEMENT_EXTERNAL},
+      {"empty", ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD, ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD},
   };
   for (int force = 0; force < 2; force++) {
     eo.flags = force ? ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS : 0;
@@ -1665,14 +1664,14 @@ TEST(save_shape_input_in_subgraph) {
   onnxslim_save_report *r = NULL;
   CHECK_OK(onnxslim_save(&r, m, PATH(p, "%s/out.onnx", d), &eo));
   rent e = rep_get(r, "shape");
-  if (e.status != ONNXSLIM_PLACEMENT_SHAPE_INPUT) {
+  if (e.status != ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT) {
     fprintf(stderr,
             "initializer read as Reshape's shape in an If branch: status %d, want "
             "SHAPE_INPUT (%d)\n",
-            e.status, ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+            e.status, ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT);
     t_cur_failed++;
   }
-  CHECK(rep_get(r, "w").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  CHECK(rep_get(r, "w").status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL);
   onnxslim_save_report_free(r);
   onnxslim_model_free(m);
 }
@@ -1708,7 +1707,7 @@ TEST(save_twice_identical_no_append) {
     int st;
     uint64_t off, len;
     save_report_entry(r, i, NULL, &st, NULL, &off, &len);
-    if (st == ONNXSLIM_PLACEMENT_EXTERNAL && off + len > end) end = off + len;
+    if (st == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL && off + len > end) end = off + len;
   }
   CHECK(end > 0 && file_size(p3) == (int64_t)end);
   onnxslim_save_report_free(r);
@@ -1725,7 +1724,7 @@ TEST(save_twice_identical_no_append) {
     int st;
     uint64_t off, len;
     save_report_entry(r, i, NULL, &st, NULL, &off, &len);
-    if (st == ONNXSLIM_PLACEMENT_EXTERNAL && off + len > end2) end2 = off + len;
+    if (st == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL && off + len > end2) end2 = off + len;
   }
   CHECK(end2 > 0 && end2 < end && file_size(p3) == (int64_t)end2);
   onnxslim_save_report_free(r);
@@ -1906,7 +1905,7 @@ TEST(save_merge) {
   for (size_t i = 0; i < onnxslim_save_report_count(r); i++) {
     int st;
     save_report_entry(r, i, NULL, &st, NULL, NULL, NULL);
-    CHECK(st != ONNXSLIM_PLACEMENT_EXTERNAL);
+    CHECK(st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL);
   }
   onnxslim_save_report_free(r);
   onnxslim_model *s = load(p);
@@ -2076,7 +2075,7 @@ TEST(save_kernel_copy) {
   fprintf(stderr, "inline -> external: %" PRIu64 " bytes copied by the kernel\n", kc);
   CHECK(kc > 0);
   CHECK(kc >= n);
-  CHECK(rep_get(r, "big").status == ONNXSLIM_PLACEMENT_EXTERNAL);
+  CHECK(rep_get(r, "big").status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL);
   onnxslim_save_report_free(r);
   onnxslim_model *x = load(p);
   CHECK(x && same_structure(m, x));
@@ -2145,7 +2144,7 @@ TEST(recipe_single_vs_external) {
   eo.size_threshold = 0;
   onnxslim_save_report *r = NULL;
   CHECK_OK(onnxslim_save(&r, m, PATH(ext, "%s/ext.onnx", d), &eo));
-  CHECK(rep_get(r, WORD_EMB).status == ONNXSLIM_PLACEMENT_EXTERNAL &&
+  CHECK(rep_get(r, WORD_EMB).status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL &&
         rep_get(r, WORD_EMB).len == 100 * 16 * 2);
   onnxslim_save_report_free(r);
   CHECK_OK(onnxslim_save(NULL, m, PATH(single, "%s/single.onnx", d), NULL));
@@ -2371,20 +2370,20 @@ TEST(model_files_by_identity) {
   CHECK(onnxslim_model_file(m, 2) == NULL && onnxslim_error_last_code() == ONNXSLIM_ERANGE);
   size_t idx = 99;
   /* other spellings, a symlink and a hard link are the same files */
-  CHECK(onnxslim_model_file_find(m, PATH(p, "%s/./s.onnx", d), &idx) == 0 && idx == 0);
-  CHECK(onnxslim_model_file_find(m, PATH(p, "%s//s.onnx.data", d), &idx) == 0 && idx == 1);
+  CHECK(onnxslim_model_find_file(m, PATH(p, "%s/./s.onnx", d), &idx) == 0 && idx == 0);
+  CHECK(onnxslim_model_find_file(m, PATH(p, "%s//s.onnx.data", d), &idx) == 0 && idx == 1);
   CHECK(symlink("s.onnx.data", PATH(p, "%s/link", d)) == 0);
-  CHECK(onnxslim_model_file_find(m, p, &idx) == 0 && idx == 1);
+  CHECK(onnxslim_model_find_file(m, p, &idx) == 0 && idx == 1);
   CHECK(link(PATH(q, "%s/s.onnx", d), PATH(p, "%s/hard", d)) == 0);
-  CHECK(onnxslim_model_file_find(m, p, &idx) == 0 && idx == 0);
+  CHECK(onnxslim_model_find_file(m, p, &idx) == 0 && idx == 0);
   /* a copy with the same bytes is another file */
   size_t n;
   uint8_t *bytes = slurp(PATH(q, "%s/s.onnx", d), &n);
   CHECK(bytes && write_bytes(PATH(p, "%s/copy.onnx", d), bytes, n) == 0);
-  CHECK(onnxslim_model_file_find(m, p, NULL) == ONNXSLIM_ENOTFOUND);
-  CHECK(onnxslim_model_file_find(m, PATH(p, "%s/missing", d), NULL) == ONNXSLIM_ENOTFOUND);
-  CHECK(onnxslim_model_file_find(NULL, p, NULL) == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_model_file_find(m, NULL, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_find_file(m, p, NULL) == ONNXSLIM_ENOTFOUND);
+  CHECK(onnxslim_model_find_file(m, PATH(p, "%s/missing", d), NULL) == ONNXSLIM_ENOTFOUND);
+  CHECK(onnxslim_model_find_file(NULL, p, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_model_find_file(m, NULL, NULL) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_model_file_count(NULL) == 0 && onnxslim_model_file(NULL, 0) == NULL);
   /* a model from a buffer without external data reads no file */
   free(bytes);
@@ -2468,9 +2467,9 @@ TEST(save_per_tensor_spares_inputs) {
     const char *loc;
     int st;
     save_report_entry(r, i, NULL, &st, &loc, NULL, NULL);
-    if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     written++;
-    clash += onnxslim_model_file_find(m, PATH(p, "%s/%s", d, loc), NULL) == 0;
+    clash += onnxslim_model_find_file(m, PATH(p, "%s/%s", d, loc), NULL) == 0;
   }
   onnxslim_save_report_free(r);
   CHECK(written > 20 && clash == 0);

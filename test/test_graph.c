@@ -369,10 +369,10 @@ TEST(value_info_add_remove_and_types) {
     CHECK_OK(onnxslim_value_info_set_type(vi2, bt));
   }
   CHECK_OK(onnxslim_graph_add_value_info(g, "vi3", &vi3));
-  CHECK_OK(onnxslim_value_info_set_elem_type(vi3, ONNXSLIM_DTYPE_INT8)); /* untyped -> tensor */
+  CHECK_OK(onnxslim_value_info_set_dtype(vi3, ONNXSLIM_DTYPE_INT8)); /* untyped -> tensor */
   /* elem type of the existing output y keeps its shape */
   onnxslim_value_info *y = onnxslim_graph_output(g, 0);
-  CHECK_OK(onnxslim_value_info_set_elem_type(y, ONNXSLIM_DTYPE_FLOAT16));
+  CHECK_OK(onnxslim_value_info_set_dtype(y, ONNXSLIM_DTYPE_FLOAT16));
   CHECK_OK(onnxslim_value_info_set_name(vi, "vi1_renamed"));
   CHECK(onnxslim_graph_add_input(g, NULL, NULL) == ONNXSLIM_EINVAL);
   onnxslim_model *r = reload(m);
@@ -383,7 +383,7 @@ TEST(value_info_add_remove_and_types) {
     onnxslim_type *t = onnxslim_value_info_type(onnxslim_graph_input(rg, 1));
     CHECK_STR(onnxslim_value_info_name(onnxslim_graph_input(rg, 1)), "in2");
     CHECK(onnxslim_type_kind(t) == ONNXSLIM_TYPE_TENSOR);
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_INT64);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_INT64);
     CHECK(onnxslim_type_rank(t) == 3);
     int64_t v = -5;
     const char *p = NULL;
@@ -392,19 +392,19 @@ TEST(value_info_add_remove_and_types) {
     CHECK(onnxslim_type_dim(t, 1, &v, &p) == ONNXSLIM_DIM_VALUE && v == 4);
     CHECK(onnxslim_type_dim(t, 2, &v, &p) == ONNXSLIM_DIM_UNKNOWN);
     t = onnxslim_value_info_type(onnxslim_graph_output(rg, 1));
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_FLOAT);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_FLOAT);
     CHECK(onnxslim_type_has_shape(t) == 1 && onnxslim_type_rank(t) == 0);
     t = onnxslim_value_info_type(value_info_named(rg, "vi1_renamed"));
     CHECK(value_info_named(rg, "vi1") == NULL);
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_DOUBLE && onnxslim_type_has_shape(t) == 0);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_DOUBLE && onnxslim_type_has_shape(t) == 0);
     t = onnxslim_value_info_type(value_info_named(rg, "vi2"));
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_INT64 && onnxslim_type_rank(t) == 2);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_INT64 && onnxslim_type_rank(t) == 2);
     CHECK(onnxslim_type_dim(t, 0, &v, &p) == ONNXSLIM_DIM_PARAM && streq(p, "batch"));
     t = onnxslim_value_info_type(value_info_named(rg, "vi3"));
     CHECK(onnxslim_type_kind(t) == ONNXSLIM_TYPE_TENSOR);
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_INT8 && onnxslim_type_has_shape(t) == 0);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_INT8 && onnxslim_type_has_shape(t) == 0);
     t = onnxslim_value_info_type(onnxslim_graph_output(rg, 0));
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_FLOAT16);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_FLOAT16);
     CHECK(onnxslim_type_rank(t) == 1 && onnxslim_type_dim(t, 0, &v, NULL) == ONNXSLIM_DIM_VALUE &&
           v == 3);
     onnxslim_model_free(r);
@@ -416,7 +416,7 @@ TEST(value_info_add_remove_and_types) {
   CHECK_OK(onnxslim_graph_remove_value_info(g, vi3));
   CHECK(onnxslim_graph_remove_value_info(g, vi3) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_value_info_set_name(vi3, "q") == ONNXSLIM_EINVAL);
-  CHECK(onnxslim_value_info_set_elem_type(in, 1) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_value_info_set_dtype(in, 1) == ONNXSLIM_EINVAL);
   r = reload(m);
   if (r) {
     onnxslim_graph *rg = onnxslim_model_graph(r);
@@ -681,8 +681,8 @@ static int same_lookups(onnxslim_graph *a, onnxslim_graph *b, const name_pool *p
     }
     onnxslim_value_info *va = onnxslim_graph_find_value_info(a, v),
                         *vb = onnxslim_graph_find_value_info(b, v);
-    if (!!va != !!vb || (va && onnxslim_type_elem_type(onnxslim_value_info_type(va)) !=
-                                   onnxslim_type_elem_type(onnxslim_value_info_type(vb)))) {
+    if (!!va != !!vb || (va && onnxslim_type_dtype(onnxslim_value_info_type(va)) !=
+                                   onnxslim_type_dtype(onnxslim_value_info_type(vb)))) {
       fprintf(stderr, "value info of '%s' differs\n", v);
       ok = 0;
     }

@@ -56,7 +56,7 @@ TEST(insert_after_takeover) {
     onnxslim_value_info *vi = value_info_named(rg, fresh_copy);
     CHECK(vi != NULL);
     onnxslim_type *t = onnxslim_value_info_type(vi);
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_FLOAT && onnxslim_type_rank(t) == 1);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_FLOAT && onnxslim_type_rank(t) == 1);
     onnxslim_model_free(r);
   }
   onnxslim_model_free(m);
@@ -158,7 +158,7 @@ TEST(insert_after_input_and_initializer) {
     /* the graph input's value info was copied to the new edge */
     onnxslim_value_info *vi = value_info_named(rg, fxc);
     CHECK(vi != NULL);
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(vi)) == ONNXSLIM_DTYPE_FLOAT);
+    CHECK(onnxslim_type_dtype(onnxslim_value_info_type(vi)) == ONNXSLIM_DTYPE_FLOAT);
     onnxslim_model_free(r);
   }
   onnxslim_model_free(m);
@@ -315,8 +315,8 @@ TEST(insert_cast) {
     for (size_t i = 0; i < onnxslim_graph_output_count(rg); i++)
       if (streq(onnxslim_value_info_name(onnxslim_graph_output(rg, i)), "y"))
         yo = onnxslim_graph_output(rg, i);
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(yo)) == ONNXSLIM_DTYPE_FLOAT16);
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(value_info_named(rg, "y_f32"))) ==
+    CHECK(onnxslim_type_dtype(onnxslim_value_info_type(yo)) == ONNXSLIM_DTYPE_FLOAT16);
+    CHECK(onnxslim_type_dtype(onnxslim_value_info_type(value_info_named(rg, "y_f32"))) ==
           ONNXSLIM_DTYPE_FLOAT);
     p = onnxslim_graph_producer(rg, "x_f64");
     CHECK_STR(onnxslim_node_op_type(p), "Cast");
@@ -324,10 +324,10 @@ TEST(insert_cast) {
     CHECK(to == ONNXSLIM_DTYPE_DOUBLE);
     CHECK_STR(onnxslim_node_input(node_named(r, "relu"), 0), "x_f64");
     onnxslim_value_info *vi = value_info_named(rg, "x_f64");
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(vi)) == ONNXSLIM_DTYPE_DOUBLE);
+    CHECK(onnxslim_type_dtype(onnxslim_value_info_type(vi)) == ONNXSLIM_DTYPE_DOUBLE);
     CHECK(onnxslim_type_rank(onnxslim_value_info_type(vi)) == 1);
     /* the graph input keeps its type */
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(onnxslim_graph_input(rg, 0))) ==
+    CHECK(onnxslim_type_dtype(onnxslim_value_info_type(onnxslim_graph_input(rg, 0))) ==
           ONNXSLIM_DTYPE_FLOAT);
     p = onnxslim_graph_producer(rg, "y_f64");
     CHECK_STR(onnxslim_node_op_type(p), "Cast");
@@ -335,10 +335,10 @@ TEST(insert_cast) {
     CHECK(to == ONNXSLIM_DTYPE_DOUBLE);
     CHECK_STR(onnxslim_node_input(p, 0), "y");
     CHECK_STR(onnxslim_node_input(node_named(r, "exp"), 0), "y_f64");
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(value_info_named(rg, "y_f64"))) ==
+    CHECK(onnxslim_type_dtype(onnxslim_value_info_type(value_info_named(rg, "y_f64"))) ==
           ONNXSLIM_DTYPE_DOUBLE);
     /* y's own value (graph output) was not retyped by cast_before */
-    CHECK(onnxslim_type_elem_type(onnxslim_value_info_type(yo)) == ONNXSLIM_DTYPE_FLOAT16);
+    CHECK(onnxslim_type_dtype(onnxslim_value_info_type(yo)) == ONNXSLIM_DTYPE_FLOAT16);
     onnxslim_model_free(r);
   }
   onnxslim_model_free(m);

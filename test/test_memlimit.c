@@ -154,7 +154,7 @@ static int do_convert(onnxslim_model *m, void *ctx) {
   (void)ctx;
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = ONNXSLIM_DTYPE_FLOAT16;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   onnxslim_convert_report *r = NULL;
   int rc = onnxslim_convert_model(&r, m, &o);
   if (!rc && onnxslim_convert_report_count(r) != N) rc = -100;

@@ -257,7 +257,7 @@ static int convert_and_save(const char *path) {
   snprintf(x, sizeof x, "%s.x.onnx", path);
   snprintf(one, sizeof one, "%s.one.onnx", path);
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
-  o.policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o.policy = ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY;
   onnxslim_save_options xo = ONNXSLIM_SAVE_OPTIONS_INIT, so = ONNXSLIM_SAVE_OPTIONS_INIT;
   xo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
   xo.size_threshold = 0;

@@ -88,7 +88,7 @@ static void refused_unchanged(const char *const *outputs, size_t n_out, const ch
   /* the other policies do not cast a Gather's output: fine */
   onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
   o.to = ONNXSLIM_DTYPE_FLOAT16;
-  o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+  o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
   CHECK_OK(onnxslim_convert_model(NULL, m, &o));
   onnxslim_model_free(m);
   free(b.p);

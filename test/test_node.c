@@ -234,14 +234,14 @@ TEST(attr_lists) {
     CHECK(onnxslim_attr_list_count(a) == 3);
     const char *s = NULL;
     size_t sn = 0;
-    CHECK_OK(onnxslim_attr_list_string(a, 0, &s, &sn));
+    CHECK_OK(onnxslim_attr_strings(a, 0, &s, &sn));
     CHECK(sn == 5 && s && memcmp(s, "alpha", 5) == 0);
-    CHECK_OK(onnxslim_attr_list_string(a, 1, &s, &sn));
+    CHECK_OK(onnxslim_attr_strings(a, 1, &s, &sn));
     CHECK(sn == 0);
-    CHECK_OK(onnxslim_attr_list_string(a, 2, &s, &sn));
+    CHECK_OK(onnxslim_attr_strings(a, 2, &s, &sn));
     CHECK(sn == 5 && s && memcmp(s, "gamma", 5) == 0);
     a = onnxslim_node_find_attr(rn, "sb");
-    CHECK_OK(onnxslim_attr_list_string(a, 0, &s, &sn));
+    CHECK_OK(onnxslim_attr_strings(a, 0, &s, &sn));
     CHECK(sn == 3 && s && memcmp(s, "a\0b", 3) == 0);
     a = onnxslim_node_find_attr(rn, "empty");
     CHECK(a != NULL);
@@ -271,7 +271,7 @@ TEST(attr_lists) {
     const char *s = NULL;
     size_t sn = 0;
     CHECK(onnxslim_attr_list_count(onnxslim_node_find_attr(rn, "ss")) == 1);
-    CHECK_OK(onnxslim_attr_list_string(onnxslim_node_find_attr(rn, "ss"), 0, &s, &sn));
+    CHECK_OK(onnxslim_attr_strings(onnxslim_node_find_attr(rn, "ss"), 0, &s, &sn));
     CHECK(sn == 1 && s && s[0] == 'z');
     onnxslim_model_free(r);
   }
@@ -306,8 +306,8 @@ TEST(attr_tensor) {
     a = onnxslim_node_find_attr(rn, "ts");
     CHECK(onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSORS);
     CHECK(onnxslim_attr_list_count(a) == 2);
-    CHECK(tensor_equal(onnxslim_attr_list_tensor(a, 0), small));
-    CHECK(tensor_equal(onnxslim_attr_list_tensor(a, 1), emb));
+    CHECK(tensor_equal(onnxslim_attr_tensors(a, 0), small));
+    CHECK(tensor_equal(onnxslim_attr_tensors(a, 1), emb));
     onnxslim_model_free(r);
   }
   /* replace both with copies of a tensor of the same model */
@@ -325,7 +325,7 @@ TEST(attr_tensor) {
     CHECK(onnxslim_node_attr_count(rn) == 2);
     CHECK(tensor_equal(onnxslim_attr_tensor(onnxslim_node_find_attr(rn, "t")), own));
     CHECK(onnxslim_attr_list_count(onnxslim_node_find_attr(rn, "ts")) == 1);
-    CHECK(tensor_equal(onnxslim_attr_list_tensor(onnxslim_node_find_attr(rn, "ts"), 0), own));
+    CHECK(tensor_equal(onnxslim_attr_tensors(onnxslim_node_find_attr(rn, "ts"), 0), own));
     onnxslim_model_free(r);
   }
   onnxslim_model_free(bert);
@@ -374,7 +374,7 @@ TEST(attr_graph_new) {
     CHECK(onnxslim_graph_input_count(rs) == 1 && has_input(rs, "si"));
     CHECK(onnxslim_graph_output_count(rs) == 1 && has_output(rs, "so2"));
     onnxslim_type *t = onnxslim_value_info_type(onnxslim_graph_output(rs, 0));
-    CHECK(onnxslim_type_elem_type(t) == ONNXSLIM_DTYPE_FLOAT && onnxslim_type_rank(t) == 1);
+    CHECK(onnxslim_type_dtype(t) == ONNXSLIM_DTYPE_FLOAT && onnxslim_type_rank(t) == 1);
     /* the outer graph sees the If as a consumer of y (captured) */
     onnxslim_graph *rg = onnxslim_model_graph(r);
     int found = 0;
@@ -442,9 +442,9 @@ TEST(attr_graph_copy) {
     onnxslim_attr *a = onnxslim_node_find_attr(rn, "gs");
     CHECK(onnxslim_attr_type(a) == ONNXSLIM_ATTR_GRAPHS);
     CHECK(onnxslim_attr_list_count(a) == 2);
-    CHECK_STR(onnxslim_graph_name(onnxslim_attr_list_graph(a, 0)), "then_body");
-    CHECK_STR(onnxslim_graph_name(onnxslim_attr_list_graph(a, 1)), "else_body");
-    onnxslim_graph *e = onnxslim_attr_list_graph(a, 1);
+    CHECK_STR(onnxslim_graph_name(onnxslim_attr_graphs(a, 0)), "then_body");
+    CHECK_STR(onnxslim_graph_name(onnxslim_attr_graphs(a, 1)), "else_body");
+    onnxslim_graph *e = onnxslim_attr_graphs(a, 1);
     CHECK(e && has_output(e, "else_out"));
     CHECK(tensor_equal(
         onnxslim_attr_tensor(onnxslim_node_find_attr(onnxslim_graph_node(e, 0), "value")),
@@ -455,7 +455,7 @@ TEST(attr_graph_copy) {
    * the same model */
   const onnxslim_graph *one[1] = {else_g};
   CHECK_OK(onnxslim_node_set_attr_graphs(n, "gs", one, 1));
-  onnxslim_graph *gs0 = onnxslim_attr_list_graph(onnxslim_node_find_attr(n, "gs"), 0);
+  onnxslim_graph *gs0 = onnxslim_attr_graphs(onnxslim_node_find_attr(n, "gs"), 0);
   CHECK_OK(onnxslim_node_set_attr_graph(n, "g", gs0, NULL));
   r = reload(m);
   if (r) {

@@ -216,7 +216,7 @@ static void big_convert_options(onnxslim_convert_options *o, calls *c) {
   onnxslim_convert_options d = ONNXSLIM_CONVERT_OPTIONS_INIT;
   *o = d;
   o->to = ONNXSLIM_DTYPE_FLOAT16;
-  o->policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  o->policy = ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY;
   o->select = big_select;
   o->n_select = 1;
   o->progress = record;
@@ -240,7 +240,7 @@ TEST(convert_progress) {
   onnxslim_model_free(m);
   /* without the statistics pass for the report, a conversion that can
    * overflow (FP32 -> FP16) still reads the tensors to decide which to keep
-   * (ONNXSLIM_OVERFLOW_KEEP, the default): the same meter */
+   * (ONNXSLIM_CONVERT_OVERFLOW_KEEP, the default): the same meter */
   m = open_model();
   REQUIRE(m);
   memset(&c, 0, sizeof c);
@@ -249,12 +249,12 @@ TEST(convert_progress) {
   CHECK(calls_ok(&c, total));
   onnxslim_convert_report_free(rep);
   onnxslim_model_free(m);
-  /* with neither (ONNXSLIM_OVERFLOW_CONVERT) there is nothing to measure:
+  /* with neither (ONNXSLIM_CONVERT_OVERFLOW_CONVERT) there is nothing to measure:
    * the last call only */
   m = open_model();
   REQUIRE(m);
   memset(&c, 0, sizeof c);
-  o.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+  o.overflow = ONNXSLIM_CONVERT_OVERFLOW_CONVERT;
   CHECK_OK(onnxslim_convert_model(&rep, m, &o));
   CHECK(c.n == 1 && c.done[0] == 0 && c.total[0] == 0);
   onnxslim_convert_report_free(rep);
@@ -311,7 +311,7 @@ TEST(convert_old_options_version) {
   CHECK(sizeof *v3 <= offsetof(onnxslim_convert_options, progress));
   CHECK_OK(onnxslim_convert_options_init((onnxslim_convert_options *)v3, 3));
   v3->to = ONNXSLIM_DTYPE_FLOAT16;
-  v3->policy = ONNXSLIM_POLICY_STORAGE_ONLY;
+  v3->policy = ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY;
   v3->select = big_select;
   v3->n_select = 1;
   onnxslim_model *m = open_model();
@@ -381,7 +381,7 @@ TEST(save_progress_external) {
   uint64_t written = file_size(path) + file_size(data);
   size_t next = 0;
   for (size_t i = 0; i < onnxslim_save_report_count(rep); i++)
-    next += onnxslim_save_report_placement(rep, i) == ONNXSLIM_PLACEMENT_EXTERNAL;
+    next += onnxslim_save_report_placement(rep, i) == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL;
   onnxslim_save_report_free(rep);
   CHECK(next >= NBIG && c.total[0] <= written && written - c.total[0] <= 2 * next + 8);
   /* per tensor: the model file and one file per tensor */

@@ -603,7 +603,7 @@ TEST(save_report_getters) {
     CHECK_OK(onnxslim_save_report_length(r, i, &len));
     CHECK(name && onnxslim_graph_find_initializer(onnxslim_model_graph(m), name) != NULL);
     CHECK(loc_err == ONNXSLIM_OK);
-    if (pl == ONNXSLIM_PLACEMENT_EXTERNAL) {
+    if (pl == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) {
       n_ext++;
       uint64_t size = 0;
       onnxslim_tensor_byte_size(onnxslim_graph_find_initializer(onnxslim_model_graph(m), name),
@@ -612,7 +612,8 @@ TEST(save_report_getters) {
       CHECK(off % ONNXSLIM_SAVE_DEFAULT_ALIGN == 0 && len == size && len >= 1024);
     } else {
       n_in++;
-      CHECK(pl == ONNXSLIM_PLACEMENT_BELOW_THRESHOLD || pl == ONNXSLIM_PLACEMENT_SHAPE_INPUT);
+      CHECK(pl == ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD ||
+            pl == ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT);
       CHECK(loc == NULL && off == 0 && len == 0); /* inline: no location, not an error */
     }
   }

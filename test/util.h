@@ -264,7 +264,7 @@ static inline void collect_names(const onnxslim_graph *g, names *s) {
       if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPH) collect_names(onnxslim_attr_graph(at), s);
       if (onnxslim_attr_type(at) == ONNXSLIM_ATTR_GRAPHS)
         for (size_t j = 0; j < onnxslim_attr_list_count(at); j++)
-          collect_names(onnxslim_attr_list_graph(at, j), s);
+          collect_names(onnxslim_attr_graphs(at, j), s);
     }
   }
 }

@@ -27,9 +27,9 @@ static const name_value float_types[] = {
 };
 
 static const name_value policies[] = {
-    {"cast-after-gather", ONNXSLIM_POLICY_CAST_AFTER_GATHER},
-    {"cast-before", ONNXSLIM_POLICY_CAST_BEFORE},
-    {"storage-only", ONNXSLIM_POLICY_STORAGE_ONLY},
+    {"cast-after-gather", ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER},
+    {"cast-before", ONNXSLIM_CONVERT_POLICY_CAST_BEFORE},
+    {"storage-only", ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY},
     {NULL, 0},
 };
 

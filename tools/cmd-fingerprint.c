@@ -15,7 +15,7 @@ static const option_spec fingerprint_options[] = {
 
 static int run_fingerprint(const command *cmd, int argc, char **argv) {
   onnxslim_model *model = NULL;
-  char digest[33];
+  char digest[ONNXSLIM_FINGERPRINT_SIZE];
   const char *pos[1];
   size_t npos;
   int as_json = 0;
@@ -25,7 +25,13 @@ static int run_fingerprint(const command *cmd, int argc, char **argv) {
   if (npos != 1) return usage_error("%s: expected %s", cmd->name, cmd->args);
   rc = open_model(&model, pos[0]);
   if (rc != EXIT_SUCCESS) return rc;
-  if (onnxslim_fingerprint(digest, ONNXSLIM_FINGERPRINT_SIZE, model) != ONNXSLIM_OK) {
+  onnxslim_fingerprint_options fo = ONNXSLIM_FINGERPRINT_OPTIONS_INIT;
+  progress_line line;
+  fo.progress = progress_begin(&line, "fingerprinting", pos[0]);
+  fo.progress_payload = &line;
+  rc = onnxslim_fingerprint_with(digest, sizeof digest, model, &fo);
+  progress_end(&line);
+  if (rc != ONNXSLIM_OK) {
     rc = fail_lib("cannot fingerprint '%s'", pos[0]);
     onnxslim_model_free(model);
     return rc;

@@ -131,7 +131,7 @@ int convert_settings_check(const command *cmd, convert_settings *cs, const char 
   int quant = target == ONNXSLIM_DTYPE_INT8 || target == ONNXSLIM_DTYPE_INT4;
   if (cs->needs_quant && !quant)
     return usage_error("%s: %s needs --gather-to or --to int8 or int4", cmd->name, cs->needs_quant);
-  if (quant && cs->policy && cs->policy != ONNXSLIM_POLICY_CAST_AFTER_GATHER)
+  if (quant && cs->policy && cs->policy != ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER)
     return usage_error("%s: --policy does not apply to int8 and int4", cmd->name);
   if (quant && (cs->conv_flags & (ONNXSLIM_CONVERT_SATURATE | ONNXSLIM_CONVERT_FLUSH_SUBNORMALS)))
     return usage_error("%s: --saturate and --flush-subnormals do not apply to int8 and int4",
@@ -460,7 +460,7 @@ static void note_sub_quant(const onnxslim_model *model, unsigned int targets) {
 static int apply_conversion(onnxslim_model *model, const char *in, const convert_settings *cs,
                             onnxslim_convert_report **rep) {
   static const char *const gather_tables[] = {"op:Gather:0"};
-  int policy = cs->policy ? cs->policy : ONNXSLIM_POLICY_CAST_AFTER_GATHER;
+  int policy = cs->policy ? cs->policy : ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER;
   int32_t to = cs->gather_to ? cs->gather_to : cs->to;
   int quant = to == ONNXSLIM_DTYPE_INT8 || to == ONNXSLIM_DTYPE_INT4;
   progress_line line;
@@ -508,7 +508,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     o.n_exclude = cs->n_exclude;
     o.progress = progress;
     o.progress_payload = &line;
-    o.overflow = cs->force ? ONNXSLIM_OVERFLOW_CONVERT : ONNXSLIM_OVERFLOW_KEEP;
+    o.overflow = cs->force ? ONNXSLIM_CONVERT_OVERFLOW_CONVERT : ONNXSLIM_CONVERT_OVERFLOW_KEEP;
     /* --gather-to: the Gather tables (on a model without one, unchanged, the
      * message says so) */
     rc = cs->gather_to ? onnxslim_convert_gather_tables_with(rep, model, &o)
@@ -569,7 +569,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     note_kept(*rep, to);
     warn_damage(*rep, to);
   }
-  if (policy == ONNXSLIM_POLICY_STORAGE_ONLY) warn_storage_only(*rep);
+  if (policy == ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY) warn_storage_only(*rep);
   warn_foldback(*rep);
   return EXIT_SUCCESS;
 }
@@ -734,7 +734,7 @@ static int check_output_name(const char *path, const char *what) {
 static int check_not_input(const onnxslim_model *model, const char *in, const char *path,
                            const char *what) {
   size_t idx;
-  if (onnxslim_model_file_find(model, path, &idx) != ONNXSLIM_OK) return PARSE_CONTINUE;
+  if (onnxslim_model_find_file(model, path, &idx) != ONNXSLIM_OK) return PARSE_CONTINUE;
   if (idx == 0)
     return usage_error("refusing to write %s '%s': it is the input model '%s' itself", what, path,
                        in);
@@ -839,7 +839,7 @@ static int verify_model(const onnxslim_model *model, const onnxslim_check_report
             "%s: '%s' not written: the converted model fails %zu check%s that '%s' passed%s; "
             "--no-verify writes it anyway\n",
             progname, esc(&a, out), fresh, fresh == 1 ? "" : "s", esc(&b, in),
-            cs->policy == ONNXSLIM_POLICY_STORAGE_ONLY
+            cs->policy == ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY
                 ? " (with --policy storage-only the nodes that read a converted tensor still "
                   "expect the old type: --policy cast-before or cast-after-gather inserts Casts)"
                 : "");
@@ -924,7 +924,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
     const char *where = NULL;
     for (i = 0; i < onnxslim_save_report_count(erep); i++) {
       const char *loc = onnxslim_save_report_location(erep, i);
-      if (onnxslim_save_report_placement(erep, i) == ONNXSLIM_PLACEMENT_EXTERNAL) {
+      if (onnxslim_save_report_placement(erep, i) == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) {
         moved++;
         if (!where) where = loc;
       }

@@ -36,7 +36,7 @@ int sb_type(strbuf *sb, const onnxslim_type *type) {
   case ONNXSLIM_TYPE_TENSOR:
   case ONNXSLIM_TYPE_SPARSE_TENSOR:
     if (kind == ONNXSLIM_TYPE_SPARSE_TENSOR) sb_puts(sb, "sparse ");
-    sb_dtype(sb, onnxslim_type_elem_type(type));
+    sb_dtype(sb, onnxslim_type_dtype(type));
     if (!onnxslim_type_has_shape(type)) {
       sb_puts(sb, " (no shape)");
       return 0;
@@ -67,7 +67,7 @@ int sb_type(strbuf *sb, const onnxslim_type *type) {
     return 0;
   case ONNXSLIM_TYPE_MAP:
     sb_puts(sb, "map<");
-    sb_dtype(sb, onnxslim_type_elem_type(type));
+    sb_dtype(sb, onnxslim_type_dtype(type));
     sb_puts(sb, ", ");
     if (sb_inner_type(sb, type) != 0) return -1;
     sb_puts(sb, ">");
@@ -124,7 +124,7 @@ int json_value_type(json *j, const onnxslim_value_info *vi) {
   if (kind == ONNXSLIM_TYPE_TENSOR || kind == ONNXSLIM_TYPE_SPARSE_TENSOR ||
       kind == ONNXSLIM_TYPE_MAP) {
     sb_reset(&sb);
-    sb_dtype(&sb, onnxslim_type_elem_type(type));
+    sb_dtype(&sb, onnxslim_type_dtype(type));
     json_str(j, sb_str(&sb));
   } else {
     json_null(j);

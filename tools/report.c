@@ -198,7 +198,7 @@ static int tally_save_report(const onnxslim_save_report *rep, save_tally *t) {
     if (st < 0 || onnxslim_save_report_length(rep, i, &len) != ONNXSLIM_OK)
       return fail_lib("external data report entry %zu", i);
     switch (st) {
-    case ONNXSLIM_PLACEMENT_EXTERNAL:
+    case ONNXSLIM_SAVE_PLACEMENT_EXTERNAL:
       t->written++;
       t->bytes = add_sat(t->bytes, len);
       if (loc && (!prev_loc || strcmp(prev_loc, loc) != 0))
@@ -206,8 +206,8 @@ static int tally_save_report(const onnxslim_save_report *rep, save_tally *t) {
       if (!t->first_loc) t->first_loc = loc;
       prev_loc = loc;
       break;
-    case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: t->below++; break;
-    case ONNXSLIM_PLACEMENT_SHAPE_INPUT: t->shape++; break;
+    case ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD: t->below++; break;
+    case ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT: t->shape++; break;
     default: t->nolayout++; break;
     }
   }
@@ -262,7 +262,8 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
         sb_free(&s);
         return fail_lib("external data report entry %zu", i);
       }
-      if (st == ONNXSLIM_PLACEMENT_SHAPE_INPUT) printf(INDENT "%s\n", esc(&s, name ? name : "?"));
+      if (st == ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT)
+        printf(INDENT "%s\n", esc(&s, name ? name : "?"));
     }
   }
   sb_free(&s);
@@ -307,7 +308,7 @@ void print_files(const char *out, const onnxslim_save_report *rep, const char *a
   for (i = 0; i < n; i++) {
     const char *loc = onnxslim_save_report_location(rep, i);
     struct stat sbuf;
-    if (onnxslim_save_report_placement(rep, i) != ONNXSLIM_PLACEMENT_EXTERNAL || !loc ||
+    if (onnxslim_save_report_placement(rep, i) != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL || !loc ||
         (prev && strcmp(prev, loc) == 0))
       continue;
     prev = loc;
@@ -494,7 +495,8 @@ static int json_external(json *j, const onnxslim_save_report *rep) {
   for (i = 0; i < n; i++) {
     const char *name = onnxslim_save_report_name(rep, i);
     if (!name) return fail_lib("external data report entry %zu", i);
-    if (onnxslim_save_report_placement(rep, i) == ONNXSLIM_PLACEMENT_SHAPE_INPUT) json_str(j, name);
+    if (onnxslim_save_report_placement(rep, i) == ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT)
+      json_str(j, name);
   }
   json_end(j);
   json_end(j);
@@ -538,7 +540,7 @@ int print_json_report(const char *command, const char *in, const char *out,
   if (slash) sb_putn(&dir, out, (size_t)(slash - out) + 1);
   for (i = 0; i < n; i++) {
     const char *loc = onnxslim_save_report_location(erep, i);
-    if (onnxslim_save_report_placement(erep, i) != ONNXSLIM_PLACEMENT_EXTERNAL || !loc ||
+    if (onnxslim_save_report_placement(erep, i) != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL || !loc ||
         (prev && strcmp(prev, loc) == 0))
       continue;
     prev = loc;

@@ -35,7 +35,62 @@
  * documented shorthand, and gets a sibling of the same name plus `_with`
  * that takes the options struct (onnxslim_check() and
  * onnxslim_check_with(), onnxslim_convert_gather_tables() and
- * onnxslim_convert_gather_tables_with()); the shorthand calls it.
+ * onnxslim_convert_gather_tables_with(), onnxslim_cleanup_toposort() and
+ * onnxslim_cleanup_toposort_with(), the onnxslim_insert_*() functions and
+ * their _with forms, onnxslim_fingerprint() and onnxslim_fingerprint_with());
+ * the shorthand is the _with form with NULL options (or with the options
+ * its positional arguments give) and calls it.
+ *
+ * Getters, one rule for every function that returns what it reads (a
+ * pointer, a count, a value) instead of an int status: on failure it
+ * returns its type's empty value - NULL for a pointer, 0 for a count, a
+ * size or a value whose absent form is 0 (onnxslim_tensor_dtype(),
+ * onnxslim_type_dtype()), -1 for a value that may be 0 (a dimension) -
+ * and always sets the last error: ONNXSLIM_EINVAL for a NULL, wrong-kind
+ * or removed handle, ONNXSLIM_ERANGE for an index past the end,
+ * ONNXSLIM_ENOTFOUND for a lookup that finds nothing or an optional part
+ * that is absent (the parent node of a main graph, a value's type). A
+ * getter that succeeds leaves the last error as it was. An absent string
+ * field reads as "", so NULL from a string getter always means an error;
+ * to tell a 0 that is an answer (no nodes, no dtype) from a failure, call
+ * onnxslim_error_clear() before and onnxslim_error_last_code() after.
+ * Getters of reports (onnxslim_*_report_*()) take a NULL report or an
+ * index past the end as "nothing" and set no error ("Never fails").
+ *
+ * Names, one rule each:
+ *   - functions are onnxslim_<module or object>_<verb>_<noun>, the verb
+ *     before what it acts on (onnxslim_graph_find_node(),
+ *     onnxslim_model_find_file(), onnxslim_node_set_attr_int()); a getter
+ *     has no verb (onnxslim_graph_node(), onnxslim_tensor_dtype());
+ *   - constants are ONNXSLIM_<MODULE>_*, the module being the header's
+ *     (ONNXSLIM_CONVERT_POLICY_*, ONNXSLIM_SAVE_PLACEMENT_*,
+ *     ONNXSLIM_QUANT_*); the handle headers' constants are named after the
+ *     value they classify, as its getter is (ONNXSLIM_DTYPE_* for
+ *     onnxslim_tensor_dtype(), ONNXSLIM_ATTR_* for onnxslim_attr_type(),
+ *     ONNXSLIM_TYPE_* for onnxslim_type_kind(), ONNXSLIM_STORAGE_* for
+ *     onnxslim_tensor_storage(), ONNXSLIM_DIM_* for onnxslim_type_dim());
+ *   - one word for one idea: an element type is a "dtype" everywhere
+ *     (onnxslim_tensor_dtype(), onnxslim_type_dtype(),
+ *     onnxslim_value_info_set_dtype());
+ *   - lists: a list that is a part of an object is read as
+ *     <object>_<item>_count() and <object>_<item>(object, index)
+ *     (onnxslim_graph_node(), onnxslim_node_input(),
+ *     onnxslim_tensor_string()); a list attribute is read by the plural of
+ *     its type, as it is written: the getter of an ONNXSLIM_ATTR_X value is
+ *     onnxslim_attr_x() and its setter onnxslim_node_set_attr_x() - numbers
+ *     as one array (onnxslim_attr_floats(), onnxslim_attr_ints()), strings,
+ *     tensors, graphs, sparse tensors and types one element at a time by
+ *     index (onnxslim_attr_strings(attr, index, ...),
+ *     onnxslim_attr_tensors(attr, index)), their number from
+ *     onnxslim_attr_list_count().
+ *
+ * Deprecation: a released name found wrong is never removed (the ABI
+ * keeps it); the right name is added and the old one marked
+ * ONNXSLIM_DEPRECATED("use <new name>"), which makes GCC, Clang and MSVC
+ * warn where it is used; it behaves exactly as its replacement. Define
+ * ONNXSLIM_NO_DEPRECATION_WARNINGS before including the headers to silence
+ * the warnings. docs/api.md lists each deprecated name and its
+ * replacement.
  */
 #ifndef ONNXSLIM_COMMON_H
 #define ONNXSLIM_COMMON_H
@@ -49,6 +104,23 @@
 #  define ONNXSLIM_API __attribute__((visibility("default")))
 #else
 #  define ONNXSLIM_API
+#endif
+
+/* ONNXSLIM_DEPRECATED(msg) marks a deprecated function; the
+ * ONNXSLIM_DEPRECATED_ENUMERATOR(msg) variant a deprecated enum constant
+ * (after its name; MSVC has no such attribute, so it is empty there). */
+#if defined(ONNXSLIM_NO_DEPRECATION_WARNINGS)
+#  define ONNXSLIM_DEPRECATED(msg)
+#  define ONNXSLIM_DEPRECATED_ENUMERATOR(msg)
+#elif defined(__GNUC__) && (__GNUC__ >= 6 || defined(__clang__))
+#  define ONNXSLIM_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#  define ONNXSLIM_DEPRECATED_ENUMERATOR(msg) __attribute__((deprecated(msg)))
+#elif defined(_MSC_VER)
+#  define ONNXSLIM_DEPRECATED(msg) __declspec(deprecated(msg))
+#  define ONNXSLIM_DEPRECATED_ENUMERATOR(msg)
+#else
+#  define ONNXSLIM_DEPRECATED(msg)
+#  define ONNXSLIM_DEPRECATED_ENUMERATOR(msg)
 #endif
 
 /* Copy or borrow, for the functions that take caller bytes

@@ -227,20 +227,33 @@ ONNXSLIM_API int onnxslim_convert_bf16_to_f16(uint16_t *dst, const uint16_t *src
  * saved, so converting never holds a second copy of the weights. Reading a
  * converted tensor with onnxslim_tensor_data() materializes it once.        */
 
-/** Consumer policies (onnxslim_convert_options.policy); values never change. */
+/** Consumer policies (onnxslim_convert_options.policy); values never change.
+ * The ONNXSLIM_POLICY_* names of 0.1.0 are deprecated aliases (since 0.2.0)
+ * of the ONNXSLIM_CONVERT_POLICY_* ones, with the same values. */
 typedef enum onnxslim_convert_policy {
   /** Where the tensor is input 0 of a Gather (an embedding table), the Gather
    * reads the converted table and a Cast back to the original type follows
    * it, taking over the Gather's output name (the published recipe); any
-   * other consumer gets a Cast before it, as with ONNXSLIM_POLICY_CAST_BEFORE. */
-  ONNXSLIM_POLICY_CAST_AFTER_GATHER = 1,
-  /** One Cast from the new type back to the original feeds all consumers. */
-  ONNXSLIM_POLICY_CAST_BEFORE = 2,
+   * other consumer gets a Cast before it, as with
+   * ONNXSLIM_CONVERT_POLICY_CAST_BEFORE. @since 0.2.0 */
+  ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER = 1,
+  /** One Cast from the new type back to the original feeds all consumers.
+   * @since 0.2.0 */
+  ONNXSLIM_CONVERT_POLICY_CAST_BEFORE = 2,
   /** Only the stored type and bytes change; the graph is not fixed up. The
    * nodes that read a converted tensor see the new type: a conversion after
    * which one of them (or a node its type reaches) would violate its schema
-   * is refused (see onnxslim_convert_model()). */
-  ONNXSLIM_POLICY_STORAGE_ONLY = 3
+   * is refused (see onnxslim_convert_model()). @since 0.2.0 */
+  ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY = 3,
+  /** Deprecated (0.2.0): ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER. @since 0.1.0 */
+  ONNXSLIM_POLICY_CAST_AFTER_GATHER ONNXSLIM_DEPRECATED_ENUMERATOR(
+      "use ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER") = 1,
+  /** Deprecated (0.2.0): ONNXSLIM_CONVERT_POLICY_CAST_BEFORE. @since 0.1.0 */
+  ONNXSLIM_POLICY_CAST_BEFORE ONNXSLIM_DEPRECATED_ENUMERATOR(
+      "use ONNXSLIM_CONVERT_POLICY_CAST_BEFORE") = 2,
+  /** Deprecated (0.2.0): ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY. @since 0.1.0 */
+  ONNXSLIM_POLICY_STORAGE_ONLY ONNXSLIM_DEPRECATED_ENUMERATOR(
+      "use ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY") = 3
 } onnxslim_convert_policy;
 
 /** onnxslim_convert_options.report_flags: skip the statistics pass of the
@@ -259,7 +272,7 @@ typedef enum onnxslim_convert_policy {
  * range of `to` (it would become +-Inf, or with ONNXSLIM_CONVERT_SATURATE
  * the largest finite value of `to`: e.g. a BatchNorm variance of 9.8e7
  * becomes Inf, or 65504, in FLOAT16). Values never change. @since 0.2.0 */
-typedef enum onnxslim_overflow_policy {
+typedef enum onnxslim_convert_overflow {
   /** The default: such a tensor is not converted. It stays in its type,
    * with its readers, and the report lists it among the kept tensors
    * (onnxslim_convert_report_kept_count()) with what converting it would
@@ -273,11 +286,11 @@ typedef enum onnxslim_overflow_policy {
    * zero (an absolute error below the smallest normal value of `to`: 6.1e-5
    * for FLOAT16) do not keep a tensor: they are counted in the report
    * (onnxslim_convert_stats.flushed). */
-  ONNXSLIM_OVERFLOW_KEEP = 0,
+  ONNXSLIM_CONVERT_OVERFLOW_KEEP = 0,
   /** Convert every selected tensor (the behaviour before 0.2.0): values out
    * of range become +-Inf, or saturate with ONNXSLIM_CONVERT_SATURATE. */
-  ONNXSLIM_OVERFLOW_CONVERT = 1
-} onnxslim_overflow_policy;
+  ONNXSLIM_CONVERT_OVERFLOW_CONVERT = 1
+} onnxslim_convert_overflow;
 
 /**
  * What onnxslim_convert_model() converts and how. Fields are only appended;
@@ -323,18 +336,19 @@ typedef struct onnxslim_convert_options {
    * changes the model: ONNXSLIM_ECANCELED, the model unchanged. */
   onnxslim_progress_fn progress;
   void *progress_payload; /**< version 4: passed to progress */
-  /** Version 5 (0.2.0): an onnxslim_overflow_policy value, ONNXSLIM_OVERFLOW_KEEP
+  /** Version 5 (0.2.0): an onnxslim_convert_overflow value, ONNXSLIM_CONVERT_OVERFLOW_KEEP
    * (0, the default: a tensor whose values do not fit `to` is kept in its
-   * type) or ONNXSLIM_OVERFLOW_CONVERT (convert it anyway). A caller of an
+   * type) or ONNXSLIM_CONVERT_OVERFLOW_CONVERT (convert it anyway). A caller of an
    * earlier version gets the default. Errors: ONNXSLIM_EINVAL for another
    * value. */
   int overflow;
 } onnxslim_convert_options;
 
-#define ONNXSLIM_CONVERT_OPTIONS_INIT                                                             \
-  {                                                                                               \
-    ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_POLICY_CAST_AFTER_GATHER, \
-        0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, ONNXSLIM_OVERFLOW_KEEP                             \
+#define ONNXSLIM_CONVERT_OPTIONS_INIT                                                     \
+  {                                                                                       \
+    ONNXSLIM_CONVERT_OPTIONS_VERSION, ONNXSLIM_DTYPE_BFLOAT16,                            \
+        ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER, 0, NULL, 0, 0, NULL, 0, 0, NULL, NULL, \
+        ONNXSLIM_CONVERT_OVERFLOW_KEEP                                                    \
   }
 
 /**
@@ -372,9 +386,9 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * new report OWNED by the caller, one entry per converted tensor (free it
  * with onnxslim_convert_report_free()), and the tensors kept in their type
  * (onnxslim_convert_report_kept_count()); on failure *out is NULL.
- * Overflow: by default (opts->overflow ONNXSLIM_OVERFLOW_KEEP) a selected
+ * Overflow: by default (opts->overflow ONNXSLIM_CONVERT_OVERFLOW_KEEP) a selected
  * tensor with a finite value out of the range of `to` is not converted
- * (see onnxslim_overflow_policy); ONNXSLIM_OVERFLOW_CONVERT converts it.
+ * (see onnxslim_convert_overflow); ONNXSLIM_CONVERT_OVERFLOW_CONVERT converts it.
  * The report's numeric statistics cost one extra read of the selected
  * tensors; with ONNXSLIM_CONVERT_REPORT_NO_STATS in opts->report_flags (or
  * out NULL) that pass is skipped.
@@ -386,7 +400,7 @@ typedef struct onnxslim_convert_report onnxslim_convert_report;
  * opset 13), and the policies that insert Casts need opset 6 (the integer
  * `to` attribute of Cast). FLOAT16, FLOAT and DOUBLE are accepted by Cast,
  * Gather and Constant at every opset.
- * Schemas: with ONNXSLIM_POLICY_STORAGE_ONLY the readers of a converted
+ * Schemas: with ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY the readers of a converted
  * tensor see the new type. Before anything changes, the schema check of
  * onnxslim_check() runs as if the selected tensors (and the value infos
  * naming them) had type `to`, following types through the nodes; a
@@ -530,7 +544,7 @@ ONNXSLIM_API int onnxslim_convert_report_add_stats(const onnxslim_convert_report
                                                    size_t index, onnxslim_convert_stats *stats);
 
 /* ---- the kept tensors: selected tensors a floating-point conversion left in
- * their type because their values do not fit `to` (ONNXSLIM_OVERFLOW_KEEP).
+ * their type because their values do not fit `to` (ONNXSLIM_CONVERT_OVERFLOW_KEEP).
  * They are not among the entries above.                                   */
 
 /** Number of tensors the conversion kept in their type (0 for NULL), in the
@@ -578,20 +592,20 @@ typedef enum onnxslim_convert_note_code {
   /** An initializer of the converted model (main graph or a subgraph, also
    * one that was 16-bit before the conversion) stored as FLOAT16 or
    * BFLOAT16 that only Casts to FLOAT read (at least one) and that is no
-   * output of its graph: what ONNXSLIM_POLICY_CAST_BEFORE makes, and the
+   * output of its graph: what ONNXSLIM_CONVERT_POLICY_CAST_BEFORE makes, and the
    * default policy for tensors other than Gather tables. onnxruntime's
    * graph optimizations fold each Cast(initializer) back into a FLOAT
    * initializer when a session is created, so the model is smaller on disk
    * but not in memory (docs/recipe.md, "At runtime"). The note's reader is
    * the first Cast. */
   ONNXSLIM_CONVERT_NOTE_FOLD_BACK = 1,
-  /** ONNXSLIM_POLICY_STORAGE_ONLY: a converted tensor read by a node that
+  /** ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY: a converted tensor read by a node that
    * still expects the old type (any op but Cast, other than the table of a
    * Gather that only Casts follow), or captured by a subgraph: runtimes
    * such as onnxruntime refuse such a model. One note per tensor, naming
    * its first such reader. */
   ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_READ = 2,
-  /** ONNXSLIM_POLICY_STORAGE_ONLY: a converted tensor read as the table
+  /** ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY: a converted tensor read as the table
    * (input 0) of a Gather that passes the new type on to a node other than
    * Cast (or to a graph output); runtimes refuse such a model too. */
   ONNXSLIM_CONVERT_NOTE_STORAGE_ONLY_GATHER = 3

@@ -21,7 +21,8 @@ ONNXSLIM_API const char *onnxslim_graph_name(const onnxslim_graph *graph);
 ONNXSLIM_API const char *onnxslim_graph_doc_string(const onnxslim_graph *graph);
 /** The model the graph belongs to. @since 0.1.0 */
 ONNXSLIM_API onnxslim_model *onnxslim_graph_model(const onnxslim_graph *graph);
-/** The node whose attribute holds this graph, NULL for the main graph. @since 0.1.0 */
+/** The node whose attribute holds this graph; NULL for the main graph (with
+ * ONNXSLIM_ENOTFOUND as the last error since 0.2.0). @since 0.1.0 */
 ONNXSLIM_API onnxslim_node *onnxslim_graph_parent_node(const onnxslim_graph *graph);
 
 /** Number of nodes. @since 0.1.0 */

@@ -244,7 +244,7 @@ ONNXSLIM_API int onnxslim_function_opset(const onnxslim_function *fn, size_t ind
  * Number of files the model reads from: the model file itself (when loaded
  * with onnxslim_model_open()) and each external data file it references,
  * each counted once. 0 for a model loaded from a buffer without external
- * data, and for NULL.
+ * data, and for NULL (with ONNXSLIM_EINVAL as the last error, since 0.2.0).
  * @since 0.1.0
  */
 ONNXSLIM_API size_t onnxslim_model_file_count(const onnxslim_model *model);
@@ -267,10 +267,14 @@ ONNXSLIM_API const char *onnxslim_model_file(const onnxslim_model *model, size_t
  * writing over its own input (the libonnxslim command refuses such outputs).
  * Errors: ONNXSLIM_ENOTFOUND (no such file, or not one the model reads),
  * ONNXSLIM_EINVAL (NULL model or path).
- * @since 0.1.0
+ * @since 0.2.0
  */
-ONNXSLIM_API int onnxslim_model_file_find(const onnxslim_model *model, const char *path,
+ONNXSLIM_API int onnxslim_model_find_file(const onnxslim_model *model, const char *path,
                                           size_t *index);
+/** Deprecated (0.2.0): onnxslim_model_find_file(), which it is. Errors as
+ * onnxslim_model_find_file(). @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_model_find_file") int onnxslim_model_file_find(
+    const onnxslim_model *model, const char *path, size_t *index);
 
 /* ---- small edits ------------------------------------------------------- */
 

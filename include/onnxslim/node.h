@@ -135,20 +135,44 @@ ONNXSLIM_API int onnxslim_attr_floats(const onnxslim_attr *attr, const float **v
 ONNXSLIM_API int onnxslim_attr_ints(const onnxslim_attr *attr, const int64_t **values,
                                     size_t *count);
 /**
- * Element `index` of a STRINGS attribute; as onnxslim_attr_string(), plus ONNXSLIM_ERANGE.
- * @since 0.1.0
+ * Element `index` of a STRINGS attribute; as onnxslim_attr_string(), plus
+ * ONNXSLIM_ERANGE. (The getter of an ONNXSLIM_ATTR_X value is
+ * onnxslim_attr_x(): see "lists" in onnxslim/common.h.)
+ * @since 0.2.0
  */
-ONNXSLIM_API int onnxslim_attr_list_string(const onnxslim_attr *attr, size_t index,
-                                           const char **data, size_t *size);
-/** Element `index` of a TENSORS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_tensor *onnxslim_attr_list_tensor(const onnxslim_attr *attr, size_t index);
-/** Element `index` of a GRAPHS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_graph *onnxslim_attr_list_graph(const onnxslim_attr *attr, size_t index);
-/** Element `index` of a SPARSE_TENSORS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr,
-                                                                      size_t index);
-/** Element `index` of a TYPE_PROTOS attribute; NULL on error. @since 0.1.0 */
-ONNXSLIM_API onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *attr, size_t index);
+ONNXSLIM_API int onnxslim_attr_strings(const onnxslim_attr *attr, size_t index, const char **data,
+                                       size_t *size);
+/** Element `index` of a TENSORS attribute; NULL on error (ONNXSLIM_EINVAL,
+ * ONNXSLIM_ETYPE, ONNXSLIM_ERANGE). @since 0.2.0 */
+ONNXSLIM_API onnxslim_tensor *onnxslim_attr_tensors(const onnxslim_attr *attr, size_t index);
+/** Element `index` of a GRAPHS attribute; NULL on error, as
+ * onnxslim_attr_tensors(). @since 0.2.0 */
+ONNXSLIM_API onnxslim_graph *onnxslim_attr_graphs(const onnxslim_attr *attr, size_t index);
+/** Element `index` of a SPARSE_TENSORS attribute; NULL on error, as
+ * onnxslim_attr_tensors(). @since 0.2.0 */
+ONNXSLIM_API onnxslim_sparse_tensor *onnxslim_attr_sparse_tensors(const onnxslim_attr *attr,
+                                                                  size_t index);
+/** Element `index` of a TYPE_PROTOS attribute; NULL on error, as
+ * onnxslim_attr_tensors(). @since 0.2.0 */
+ONNXSLIM_API onnxslim_type *onnxslim_attr_type_protos(const onnxslim_attr *attr, size_t index);
+
+/** Deprecated (0.2.0): onnxslim_attr_strings(), which it is. Errors as
+ * onnxslim_attr_strings(). @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_attr_strings") int onnxslim_attr_list_string(
+    const onnxslim_attr *attr, size_t index, const char **data, size_t *size);
+/** Deprecated (0.2.0): onnxslim_attr_tensors(), which it is. @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_attr_tensors")
+    onnxslim_tensor *onnxslim_attr_list_tensor(const onnxslim_attr *attr, size_t index);
+/** Deprecated (0.2.0): onnxslim_attr_graphs(), which it is. @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_attr_graphs")
+    onnxslim_graph *onnxslim_attr_list_graph(const onnxslim_attr *attr, size_t index);
+/** Deprecated (0.2.0): onnxslim_attr_sparse_tensors(), which it is. @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_attr_sparse_tensors")
+    onnxslim_sparse_tensor *onnxslim_attr_list_sparse_tensor(const onnxslim_attr *attr,
+                                                             size_t index);
+/** Deprecated (0.2.0): onnxslim_attr_type_protos(), which it is. @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_attr_type_protos")
+    onnxslim_type *onnxslim_attr_list_type_proto(const onnxslim_attr *attr, size_t index);
 
 /* ---- edits ------------------------------------------------------------------ *
  * Same rules as the graph edits (onnxslim/graph.h): only this NodeProto is

@@ -119,15 +119,31 @@ typedef struct onnxslim_save_options {
  */
 ONNXSLIM_API int onnxslim_save_options_init(onnxslim_save_options *opts, unsigned int version);
 
-/** What a save did with a tensor (onnxslim_save_report_placement()). @since 0.1.0 */
+/** What a save did with a tensor (onnxslim_save_report_placement()); values
+ * never change. The ONNXSLIM_PLACEMENT_* names of 0.1.0 are deprecated
+ * aliases (since 0.2.0) of the ONNXSLIM_SAVE_PLACEMENT_* ones.
+ * @since 0.1.0 */
 typedef enum onnxslim_placement {
-  ONNXSLIM_PLACEMENT_EXTERNAL = 0,        /**< written to a data file */
-  ONNXSLIM_PLACEMENT_BELOW_THRESHOLD = 1, /**< inline: smaller than size_threshold, or empty
-                                           * (or INLINE layout, or KEEP_STORAGE and inline now) */
-  ONNXSLIM_PLACEMENT_SHAPE_INPUT = 2,     /**< inline: read by onnxruntime at load (a shape
-                                           * input, Resize scales, ...), or one element equal to
-                                           * such a tensor */
-  ONNXSLIM_PLACEMENT_NO_LAYOUT = 3        /**< inline: STRING or unknown type */
+  ONNXSLIM_SAVE_PLACEMENT_EXTERNAL = 0,        /**< written to a data file (@since 0.2.0) */
+  ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD = 1, /**< inline: smaller than size_threshold, or
+                                                * empty (or INLINE layout, or KEEP_STORAGE and
+                                                * inline now) (@since 0.2.0) */
+  ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT = 2,     /**< inline: read by onnxruntime at load (a shape
+                                                * input, Resize scales, ...), or one element equal
+                                                * to such a tensor (@since 0.2.0) */
+  ONNXSLIM_SAVE_PLACEMENT_NO_LAYOUT = 3,       /**< inline: STRING or unknown type (@since 0.2.0) */
+  /** Deprecated (0.2.0): ONNXSLIM_SAVE_PLACEMENT_EXTERNAL. */
+  ONNXSLIM_PLACEMENT_EXTERNAL ONNXSLIM_DEPRECATED_ENUMERATOR(
+      "use ONNXSLIM_SAVE_PLACEMENT_EXTERNAL") = 0,
+  /** Deprecated (0.2.0): ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD. */
+  ONNXSLIM_PLACEMENT_BELOW_THRESHOLD ONNXSLIM_DEPRECATED_ENUMERATOR(
+      "use ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD") = 1,
+  /** Deprecated (0.2.0): ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT. */
+  ONNXSLIM_PLACEMENT_SHAPE_INPUT ONNXSLIM_DEPRECATED_ENUMERATOR(
+      "use ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT") = 2,
+  /** Deprecated (0.2.0): ONNXSLIM_SAVE_PLACEMENT_NO_LAYOUT. */
+  ONNXSLIM_PLACEMENT_NO_LAYOUT ONNXSLIM_DEPRECATED_ENUMERATOR(
+      "use ONNXSLIM_SAVE_PLACEMENT_NO_LAYOUT") = 3
 } onnxslim_placement;
 
 /** Report of onnxslim_save(); owned by the caller (onnxslim_save_report_free()). */

@@ -40,10 +40,14 @@ ONNXSLIM_API int onnxslim_type_kind(const onnxslim_type *type);
 ONNXSLIM_API const char *onnxslim_type_denotation(const onnxslim_type *type);
 /**
  * Element type (ONNXSLIM_DTYPE_*) of a tensor or sparse-tensor type, or the
- * key type of a map; 0 when absent or for other kinds.
- * @since 0.1.0
+ * key type of a map; 0 when absent or for other kinds (and on error,
+ * ONNXSLIM_EINVAL, as every getter: onnxslim/common.h).
+ * @since 0.2.0
  */
-ONNXSLIM_API int32_t onnxslim_type_elem_type(const onnxslim_type *type);
+ONNXSLIM_API int32_t onnxslim_type_dtype(const onnxslim_type *type);
+/** Deprecated (0.2.0): onnxslim_type_dtype(), which it is. @since 0.1.0 */
+ONNXSLIM_API ONNXSLIM_DEPRECATED("use onnxslim_type_dtype") int32_t
+    onnxslim_type_elem_type(const onnxslim_type *type);
 /**
  * The inner type: element type of a sequence or optional, value type of a
  * map; NULL (ONNXSLIM_ENOTFOUND) for other kinds or when absent.
@@ -87,23 +91,28 @@ ONNXSLIM_API int onnxslim_value_info_set_name(onnxslim_value_info *vi, const cha
  */
 ONNXSLIM_API int onnxslim_value_info_set_type(onnxslim_value_info *vi, const onnxslim_type *type);
 /**
- * Sets a tensor type: element type and, unless rank is SIZE_MAX (no shape),
+ * Sets a tensor type: element type (dtype) and, unless rank is SIZE_MAX (no shape),
  * a shape of `rank` dims where dim i is params[i] when params and params[i]
  * are non-NULL (symbolic), else dims[i] when dims and dims[i] >= 0, else
  * unknown. Errors: ONNXSLIM_EINVAL, ONNXSLIM_ENOMEM.
  * @since 0.1.0
  */
-ONNXSLIM_API int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t elem_type,
+ONNXSLIM_API int onnxslim_value_info_set_tensor_type(onnxslim_value_info *vi, int32_t dtype,
                                                      const int64_t *dims, const char *const *params,
                                                      size_t rank);
 /**
- * Changes the element type of a tensor (or sparse tensor) type, keeping its
- * shape; a value without a type gets a shapeless tensor type.
+ * Changes the element type (dtype) of a tensor (or sparse tensor) type,
+ * keeping its shape; a value without a type gets a shapeless tensor type.
  * Errors: ONNXSLIM_EINVAL, ONNXSLIM_ETYPE (a sequence, map or optional type),
  * ONNXSLIM_ENOMEM.
- * @since 0.1.0
+ * @since 0.2.0
  */
-ONNXSLIM_API int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type);
+ONNXSLIM_API int onnxslim_value_info_set_dtype(onnxslim_value_info *vi, int32_t dtype);
+/** Deprecated (0.2.0): onnxslim_value_info_set_dtype(), which it is. Errors
+ * as onnxslim_value_info_set_dtype(). @since 0.1.0 */
+ONNXSLIM_API
+ONNXSLIM_DEPRECATED("use onnxslim_value_info_set_dtype")
+int onnxslim_value_info_set_elem_type(onnxslim_value_info *vi, int32_t elem_type);
 
 #ifdef __cplusplus
 }

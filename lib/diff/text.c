@@ -42,7 +42,7 @@ int onnxslim__diff_sb_type(osl_sbuf *sb, const onnxslim_type *type) {
   case ONNXSLIM_TYPE_TENSOR:
   case ONNXSLIM_TYPE_SPARSE_TENSOR:
     if (kind == ONNXSLIM_TYPE_SPARSE_TENSOR) sb_puts(sb, "sparse ");
-    onnxslim__diff_sb_dtype(sb, onnxslim_type_elem_type(type));
+    onnxslim__diff_sb_dtype(sb, onnxslim_type_dtype(type));
     if (!onnxslim_type_has_shape(type)) {
       sb_puts(sb, " (no shape)");
       return 0;
@@ -69,7 +69,7 @@ int onnxslim__diff_sb_type(osl_sbuf *sb, const onnxslim_type *type) {
     return 0;
   case ONNXSLIM_TYPE_MAP:
     sb_puts(sb, "map<");
-    onnxslim__diff_sb_dtype(sb, onnxslim_type_elem_type(type));
+    onnxslim__diff_sb_dtype(sb, onnxslim_type_dtype(type));
     sb_puts(sb, ", ");
     if (sb_inner_type(sb, type) != 0) return -1;
     sb_puts(sb, ">");
@@ -169,7 +169,7 @@ static int sb_list_elem(osl_sbuf *sb, const onnxslim_attr *at, int type, size_t 
   } else {
     const char *s;
     size_t n;
-    if (onnxslim_attr_list_string(at, i, &s, &n) != ONNXSLIM_OK) return -1;
+    if (onnxslim_attr_strings(at, i, &s, &n) != ONNXSLIM_OK) return -1;
     sb_quoted(sb, s, n);
   }
   return 0;
@@ -262,8 +262,7 @@ size_t onnxslim__diff_list_first_diff(const onnxslim_attr *x, const onnxslim_att
     } else {
       const char *a, *b;
       size_t la, lb;
-      if (onnxslim_attr_list_string(x, i, &a, &la) || onnxslim_attr_list_string(y, i, &b, &lb))
-        return i;
+      if (onnxslim_attr_strings(x, i, &a, &la) || onnxslim_attr_strings(y, i, &b, &lb)) return i;
       if (la != lb || memcmp(a, b, la) != 0) return i;
     }
   }

@@ -217,26 +217,26 @@ static int cmp_attr(osl_diff *c, const osl_diff_at *where, const char *sub, cons
       if (c->rc) break;
       e.attribute = sb_str(&p);
       if (type == ONNXSLIM_ATTR_TENSORS) {
-        const onnxslim_tensor *tx = onnxslim_attr_list_tensor(x, i);
-        const onnxslim_tensor *ty = onnxslim_attr_list_tensor(y, i);
+        const onnxslim_tensor *tx = onnxslim_attr_tensors(x, i);
+        const onnxslim_tensor *ty = onnxslim_attr_tensors(y, i);
         if (tx && ty) onnxslim__diff_tensor(c, &e, tx, ty, NULL);
         else onnxslim__diff_fail_lib(c, "%s: attribute", d.label);
       } else if (type == ONNXSLIM_ATTR_SPARSE_TENSORS) {
-        const onnxslim_sparse_tensor *sx = onnxslim_attr_list_sparse_tensor(x, i);
-        const onnxslim_sparse_tensor *sy = onnxslim_attr_list_sparse_tensor(y, i);
+        const onnxslim_sparse_tensor *sx = onnxslim_attr_sparse_tensors(x, i);
+        const onnxslim_sparse_tensor *sy = onnxslim_attr_sparse_tensors(y, i);
         if (sx && sy) onnxslim__diff_sparse(c, &e, sx, sy);
         else onnxslim__diff_fail_lib(c, "%s: attribute", d.label);
       } else if (type == ONNXSLIM_ATTR_GRAPHS) {
-        const onnxslim_graph *gx = onnxslim_attr_list_graph(x, i);
-        const onnxslim_graph *gy = onnxslim_attr_list_graph(y, i);
+        const onnxslim_graph *gx = onnxslim_attr_graphs(x, i);
+        const onnxslim_graph *gy = onnxslim_attr_graphs(y, i);
         osl_sbuf q = SB(c);
         sb_printf(&q, "%s%s attribute '%s'", sub, d.label, e.attribute);
         if (!gx || !gy) onnxslim__diff_fail_lib(c, "%s: attribute", d.label);
         else if (!c->rc) onnxslim__diff_graph(c, sb_str(&q), gx, gy);
         sb_free(&q);
       } else {
-        const onnxslim_type *tx = onnxslim_attr_list_type_proto(x, i);
-        const onnxslim_type *ty = onnxslim_attr_list_type_proto(y, i);
+        const onnxslim_type *tx = onnxslim_attr_type_protos(x, i);
+        const onnxslim_type *ty = onnxslim_attr_type_protos(y, i);
         sb_reset(&a);
         sb_reset(&b);
         if (!tx || !ty || onnxslim__diff_sb_type(&a, tx) != 0 ||

@@ -339,7 +339,7 @@ static int32_t tensor_dtype(const ck *c, const onnxslim_tensor *t) {
 /* The element type of value info vi (of type ty), or the one c->retype gives it. */
 static int32_t info_elem_type(const ck *c, const onnxslim_value_info *vi, const onnxslim_type *ty) {
   const osl_map_entry *e = c->retype ? onnxslim__map_find_ptr(&c->retype->infos, vi) : NULL;
-  return e ? e->num : onnxslim_type_elem_type(ty);
+  return e ? e->num : onnxslim_type_dtype(ty);
 }
 
 /* Records the failure of the library call that just failed and returns it. */
@@ -873,10 +873,10 @@ static int check_attr_tensors(ck *c, const onnxslim_attr *a, int type) {
     size_t mark = push(c, "[%zu]", k);
     int rc = 0;
     if (type == ONNXSLIM_ATTR_TENSORS) {
-      const onnxslim_tensor *t = onnxslim_attr_list_tensor(a, k);
+      const onnxslim_tensor *t = onnxslim_attr_tensors(a, k);
       rc = t ? check_tensor(c, t) : failed(c);
     } else {
-      const onnxslim_sparse_tensor *s = onnxslim_attr_list_sparse_tensor(a, k);
+      const onnxslim_sparse_tensor *s = onnxslim_attr_sparse_tensors(a, k);
       rc = s ? check_sparse(c, s) : failed(c);
     }
     path_cut(c, mark);
@@ -935,7 +935,7 @@ static int check_attrs(ck *c, const onnxslim_node *node, scope *s, const osl_map
       size_t m = onnxslim_attr_list_count(a);
       for (size_t k = 0; k < m && !rc; k++) {
         size_t mk = push(c, "[%zu]", k);
-        const onnxslim_graph *sg = onnxslim_attr_list_graph(a, k);
+        const onnxslim_graph *sg = onnxslim_attr_graphs(a, k);
         c->in_subgraph++;
         rc = sg ? check_graph(c, sg, s, opsets) : failed(c);
         c->in_subgraph--;
@@ -2049,7 +2049,7 @@ static int32_t known_dtype(const onnxslim_graph *g, const char *name) {
   if (t) return onnxslim_tensor_dtype(t);
   const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
   const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
-  if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR) return onnxslim_type_elem_type(ty);
+  if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR) return onnxslim_type_dtype(ty);
   return 0;
 }
 

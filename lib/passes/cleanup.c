@@ -179,11 +179,45 @@ out:
   return rc;
 }
 
-int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int flags) {
-  if (!graph || (flags & ~ONNXSLIM_CLEANUP_RECURSIVE))
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_cleanup_toposort: bad arguments");
+int onnxslim_cleanup_options_init(onnxslim_cleanup_options *opts, unsigned int version) {
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_cleanup_options_init: opts is NULL");
+  if (version < 1 || version > ONNXSLIM_CLEANUP_OPTIONS_VERSION)
+    return onnxslim__err_options_version("onnxslim_cleanup_options_init", "cleanup options",
+                                         version, ONNXSLIM_CLEANUP_OPTIONS_VERSION);
+  onnxslim_cleanup_options d = ONNXSLIM_CLEANUP_OPTIONS_INIT;
+  d.version = version;
+  *opts = d; /* version 1 is the whole struct */
+  return 0;
+}
+
+/* The flags of opts (NULL: the defaults), checked; 0 or ONNXSLIM_EINVAL. */
+static int cleanup_flags(const onnxslim_graph *graph, const onnxslim_cleanup_options *opts,
+                         unsigned int *flags, const char *fn) {
+  *flags = 0;
+  if (!graph) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL graph", fn);
+  if (opts) {
+    if (opts->version < 1 || opts->version > ONNXSLIM_CLEANUP_OPTIONS_VERSION)
+      return onnxslim__err_options_version(fn, "cleanup options", opts->version,
+                                           ONNXSLIM_CLEANUP_OPTIONS_VERSION);
+    if (opts->flags & ~ONNXSLIM_CLEANUP_RECURSIVE)
+      return onnxslim__err(ONNXSLIM_EINVAL, "%s: reserved flags 0x%x set", fn,
+                           opts->flags & ~ONNXSLIM_CLEANUP_RECURSIVE);
+    *flags = opts->flags;
+  }
   if (!onnxslim_graph_model(graph)) return ONNXSLIM_EINVAL;
-  return toposort(graph, flags, NULL);
+  return 0;
+}
+
+int onnxslim_cleanup_toposort_with(onnxslim_graph *graph, const onnxslim_cleanup_options *opts) {
+  unsigned int flags;
+  int rc = cleanup_flags(graph, opts, &flags, "onnxslim_cleanup_toposort");
+  return rc ? rc : toposort(graph, flags, NULL);
+}
+
+int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int flags) {
+  onnxslim_cleanup_options o = ONNXSLIM_CLEANUP_OPTIONS_INIT;
+  o.flags = flags;
+  return onnxslim_cleanup_toposort_with(graph, &o);
 }
 
 #define UNUSED "removing unused items"
@@ -279,10 +313,16 @@ out:
   return rc;
 }
 
-int onnxslim_cleanup_remove_unused(onnxslim_graph *graph, unsigned int flags, size_t *removed) {
+int onnxslim_cleanup_remove_unused_with(onnxslim_graph *graph, const onnxslim_cleanup_options *opts,
+                                        size_t *removed) {
   if (removed) *removed = 0;
-  if (!graph || (flags & ~ONNXSLIM_CLEANUP_RECURSIVE))
-    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_cleanup_remove_unused: bad arguments");
-  if (!onnxslim_graph_model(graph)) return ONNXSLIM_EINVAL;
-  return remove_unused(graph, flags, removed);
+  unsigned int flags;
+  int rc = cleanup_flags(graph, opts, &flags, "onnxslim_cleanup_remove_unused");
+  return rc ? rc : remove_unused(graph, flags, removed);
+}
+
+int onnxslim_cleanup_remove_unused(onnxslim_graph *graph, unsigned int flags, size_t *removed) {
+  onnxslim_cleanup_options o = ONNXSLIM_CLEANUP_OPTIONS_INIT;
+  o.flags = flags;
+  return onnxslim_cleanup_remove_unused_with(graph, &o, removed);
 }

@@ -258,7 +258,7 @@ static int set_elem(onnxslim_graph *g, const char *value, int32_t dt) {
   size_t n = onnxslim__graph_value_infos((osl_msg *)g, value, &vi);
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++)
-    rc = onnxslim_value_info_set_elem_type((onnxslim_value_info *)vi[i], dt);
+    rc = onnxslim_value_info_set_dtype((onnxslim_value_info *)vi[i], dt);
   return rc;
 }
 
@@ -339,7 +339,7 @@ static int casts_ok(const onnxslim_model *m, const onnxslim_graph *g, const char
   int others = 0, rc = 0;
   for (size_t i = 0; i < nc && !rc; i++) {
     onnxslim_node *c = onnxslim_graph_consumer(g, value, i);
-    if (policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER && reads_table(c, value)) {
+    if (policy == ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER && reads_table(c, value)) {
       const char *out = onnxslim_node_output(c, 0);
       rc = onnxslim__check_cast_edit(m, onnxslim__known_dtype(g, out), from);
       size_t nr = onnxslim_graph_consumer_count(g, out);
@@ -435,7 +435,7 @@ static int check_opset(const onnxslim_model *m, const onnxslim_convert_options *
                          "converting to BFLOAT16 needs opset %d or later (Cast, Gather and most "
                          "other ops accept bfloat16 from opset %d); the model %s",
                          OSL_OPSET_BF16, OSL_OPSET_BF16, imports);
-  if (o->policy != ONNXSLIM_POLICY_STORAGE_ONLY && have < OSL_OPSET_CAST)
+  if (o->policy != ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY && have < OSL_OPSET_CAST)
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "the conversion inserts Casts, which need opset %d or later (Cast-1 "
                          "takes its target type as a string); the model %s",
@@ -511,9 +511,9 @@ static int want(osl_conv *cv, onnxslim_graph *g, onnxslim_tensor *t, const char 
   const void *data;
   size_t size;
   int rc = onnxslim_tensor_data(t, &data, &size);
-  if (!rc && o->policy == ONNXSLIM_POLICY_CAST_AFTER_GATHER)
+  if (!rc && o->policy == ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER)
     rc = gather_outputs_ok(g, value, onnxslim_tensor_dtype(t));
-  if (!rc && o->policy != ONNXSLIM_POLICY_STORAGE_ONLY)
+  if (!rc && o->policy != ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY)
     rc = casts_ok(cv->model, g, value, onnxslim_tensor_dtype(t), o->to, o->policy);
   if (rc) return rc;
   /* the candidate and its report entry count against max_memory */
@@ -615,18 +615,18 @@ static int can_overflow(const osl_convert_kernel *k, int32_t from, int32_t to, u
 }
 
 /* Does candidate c need the statistics pass: for the report, or to decide
- * whether it overflows (ONNXSLIM_OVERFLOW_KEEP)? */
+ * whether it overflows (ONNXSLIM_CONVERT_OVERFLOW_KEEP)? */
 static int needs_pass(const osl_conv *cv, const osl_cand *c) {
   const onnxslim_convert_options *o = cv->o;
   if (cv->report && !(o->report_flags & ONNXSLIM_CONVERT_REPORT_NO_STATS)) return 1;
   const osl_convert_kernel *k = onnxslim__convert_kernel(c->from, o->to);
-  return o->overflow == ONNXSLIM_OVERFLOW_KEEP && can_overflow(k, c->from, o->to, o->flags);
+  return o->overflow == ONNXSLIM_CONVERT_OVERFLOW_KEEP && can_overflow(k, c->from, o->to, o->flags);
 }
 
 /* Prepares candidate c without changing the model: its pending transform,
  * its report entry and the statistics pass (the long part: the one the
  * progress meter follows, and where a cancel stops). A tensor that would
- * overflow under ONNXSLIM_OVERFLOW_KEEP is kept: c->cx stays NULL and the
+ * overflow under ONNXSLIM_CONVERT_OVERFLOW_KEEP is kept: c->cx stays NULL and the
  * report lists it among the kept tensors. */
 static int prepare_tensor(osl_conv *cv, osl_cand *c) {
   const onnxslim_convert_options *o = cv->o;
@@ -667,7 +667,8 @@ static int prepare_tensor(osl_conv *cv, osl_cand *c) {
     }
     if (rc) return rc;
   }
-  int keep = counted && o->overflow == ONNXSLIM_OVERFLOW_KEEP && (st.to_inf || st.saturated);
+  int keep =
+      counted && o->overflow == ONNXSLIM_CONVERT_OVERFLOW_KEEP && (st.to_inf || st.saturated);
   if (cv->report) {
     osl_report_entry *e = keep ? onnxslim__convert_report_add_kept(cv->report, c->value)
                                : onnxslim__convert_report_add(cv->report, c->value);
@@ -691,14 +692,14 @@ static int convert_tensor(osl_conv *cv, const osl_cand *c) {
   if (rc) return rc;
   int has_producer = c->constant != NULL;
   switch (o->policy) {
-  case ONNXSLIM_POLICY_STORAGE_ONLY: return set_elem(c->g, c->value, o->to);
-  case ONNXSLIM_POLICY_CAST_BEFORE:
+  case ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY: return set_elem(c->g, c->value, o->to);
+  case ONNXSLIM_CONVERT_POLICY_CAST_BEFORE:
     return cast_before(c->g, c->value, has_producer, from, o->to, NULL, 0);
   default: return cast_after_gather(c->g, c->value, has_producer, from, o->to);
   }
 }
 
-/* ONNXSLIM_POLICY_STORAGE_ONLY changes the types the readers of the tensors
+/* ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY changes the types the readers of the tensors
  * see: the schema check, run as if the candidates (and the value infos
  * naming them, as set_elem() updates them) had type `to` already, must find
  * no type_constraint problem the model does not have as it is. */
@@ -764,7 +765,7 @@ static int add_notes(const onnxslim_model *model, const onnxslim_convert_options
   osl_map converted = {NULL, 0, 0};
   osl_map_entry *e;
   int rc = 0;
-  if (o->policy == ONNXSLIM_POLICY_STORAGE_ONLY)
+  if (o->policy == ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY)
     for (size_t i = 0; i < cands->count && !rc; i++) {
       if (!cands->c[i].cx) continue; /* kept in its type */
       if (onnxslim__map_add_ptr(NULL, &converted, cands->c[i].t, &e) < 0)
@@ -790,8 +791,8 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
     memcpy(&o, options, options_size(options->version));
   }
   const onnxslim_convert_options *opts = &o;
-  if (opts->policy < ONNXSLIM_POLICY_CAST_AFTER_GATHER ||
-      opts->policy > ONNXSLIM_POLICY_STORAGE_ONLY)
+  if (opts->policy < ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER ||
+      opts->policy > ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown conversion policy %d", opts->policy);
   if (opts->flags &
       ~(ONNXSLIM_CONVERT_TRUNCATE | ONNXSLIM_CONVERT_SATURATE | ONNXSLIM_CONVERT_FLUSH_SUBNORMALS))
@@ -803,10 +804,11 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   if (opts->report_flags & ~ONNXSLIM_CONVERT_REPORT_NO_STATS)
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved conversion report flags 0x%x set",
                          opts->report_flags);
-  if (opts->overflow != ONNXSLIM_OVERFLOW_KEEP && opts->overflow != ONNXSLIM_OVERFLOW_CONVERT)
+  if (opts->overflow != ONNXSLIM_CONVERT_OVERFLOW_KEEP &&
+      opts->overflow != ONNXSLIM_CONVERT_OVERFLOW_CONVERT)
     return onnxslim__err(ONNXSLIM_EINVAL,
-                         "unknown overflow policy %d (expected ONNXSLIM_OVERFLOW_KEEP or "
-                         "ONNXSLIM_OVERFLOW_CONVERT)",
+                         "unknown overflow policy %d (expected ONNXSLIM_CONVERT_OVERFLOW_KEEP or "
+                         "ONNXSLIM_CONVERT_OVERFLOW_CONVERT)",
                          opts->overflow);
   int rc = onnxslim__convert_specs_valid("selection", opts->select, opts->n_select);
   if (!rc) rc = onnxslim__convert_specs_valid("exclusion", opts->exclude, opts->n_exclude);
@@ -856,7 +858,7 @@ int onnxslim_convert_model(onnxslim_convert_report **out, onnxslim_model *model,
   }
   if (!rc) rc = onnxslim__progress_start(&progress, opts->progress, opts->progress_payload, total);
   for (size_t i = 0; i < cands.count && !rc; i++) rc = prepare_tensor(&cv, &cands.c[i]);
-  if (!rc && opts->policy == ONNXSLIM_POLICY_STORAGE_ONLY && cands.count)
+  if (!rc && opts->policy == ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY && cands.count)
     rc = check_storage_only(model, &cands, opts->to);
   for (size_t i = 0; i < cands.count && !rc; i++)
     if (cands.c[i].cx) rc = convert_tensor(&cv, &cands.c[i]);

@@ -27,7 +27,7 @@ typedef struct osl_report_entry {
 struct onnxslim_convert_report {
   size_t count, cap;
   osl_report_entry *e;
-  /* the tensors a conversion kept in their type (ONNXSLIM_OVERFLOW_KEEP):
+  /* the tensors a conversion kept in their type (ONNXSLIM_CONVERT_OVERFLOW_KEEP):
    * stats says what converting them would have done */
   size_t kept_count, kept_cap;
   osl_report_entry *kept;

@@ -11,7 +11,7 @@
 #include "convert_common.h"
 
 /* Finds the notes of a converted model and adds them to r: with
- * `converted` (not NULL: ONNXSLIM_POLICY_STORAGE_ONLY) a pointer-keyed map
+ * `converted` (not NULL: ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY) a pointer-keyed map
  * (onnxslim__map_add_ptr) from each converted onnxslim_tensor to its type
  * before (the entry's num), now of type `to`, the storage-only notes; then
  * the fold-back notes. Reads no tensor data and changes nothing.

@@ -44,6 +44,8 @@ typedef struct {
   int wfd;      /* the window: bytes [woff, woff + wlen) of file wfd; -1: none */
   int64_t woff;
   size_t wlen;
+  osl_progress *pg; /* counts tensor data bytes while `counting` */
+  int counting;
 } osl_fp;
 
 static int fp_buf(osl_fp *c) {
@@ -59,7 +61,7 @@ static int fp_read_err(int e) {
 /* Hashes n bytes at p (and n first). */
 static int h_bytes(osl_fp *c, const uint8_t *p, size_t n) {
   h_u64(c->h, n);
-  int fd;
+  int fd, rc0;
   int64_t off;
   if (!n) return 0;
   if (!onnxslim__model_locate(c->m, p, n, &fd, &off)) {
@@ -68,6 +70,7 @@ static int h_bytes(osl_fp *c, const uint8_t *p, size_t n) {
       size_t k = n - i < chunk ? n - i : chunk;
       XXH3_128bits_update(c->h, p + i, k);
       onnxslim__release(c->m, p + i, k);
+      if (c->counting && (rc0 = onnxslim__progress_add(c->pg, k)) != 0) return rc0;
     }
     return 0;
   }
@@ -84,20 +87,22 @@ static int h_bytes(osl_fp *c, const uint8_t *p, size_t n) {
       c->wlen = (size_t)got;
     }
     XXH3_128bits_update(c->h, c->buf + (off - c->woff), n);
-    return 0;
+    return c->counting ? onnxslim__progress_add(c->pg, n) : 0;
   }
   c->wfd = -1; /* the buffer is reused below */
   for (size_t i = 0; i < n; i += OSL_FP_BUF) {
     size_t k = n - i < OSL_FP_BUF ? n - i : OSL_FP_BUF;
     if (onnxslim__read_at(fd, off + (int64_t)i, c->buf, k) != 0) return fp_read_err(errno);
     XXH3_128bits_update(c->h, c->buf, k);
+    if (c->counting && (rc0 = onnxslim__progress_add(c->pg, k)) != 0) return rc0;
   }
   return 0;
 }
 
 static int h_chunk(void *payload, const uint8_t *out, size_t n) {
-  XXH3_128bits_update(payload, out, n);
-  return 0;
+  osl_fp *c = payload;
+  XXH3_128bits_update(c->h, out, n);
+  return onnxslim__progress_add(c->pg, n);
 }
 
 static int h_tensor_data(osl_fp *c, osl_msg *t) {
@@ -121,9 +126,14 @@ static int h_tensor_data(osl_fp *c, osl_msg *t) {
   size_t n;
   int rc = onnxslim__tensor_source(t, &x, &p, &n);
   if (rc) return rc;
-  if (!x) return h_bytes(c, p, n);
+  if (!x) {
+    c->counting = 1;
+    rc = h_bytes(c, p, n);
+    c->counting = 0;
+    return rc;
+  }
   h_u64(c->h, n);
-  return onnxslim__xform_chunks(c->m, x, NULL, h_chunk, c->h);
+  return onnxslim__xform_chunks(c->m, x, NULL, h_chunk, c);
 }
 
 static int h_msg(osl_fp *c, osl_msg *msg) {
@@ -155,24 +165,67 @@ static int h_msg(osl_fp *c, osl_msg *msg) {
   return 0;
 }
 
-int onnxslim_fingerprint(char *out, size_t size, const onnxslim_model *model) {
+/* The bytes of tensor data h_msg will count: the byte size of each tensor
+ * of a known numeric type (those h_tensor_data reads as data). */
+static uint64_t tensor_bytes(osl_msg *msg) {
+  uint64_t sum = 0, n;
+  OSL_FLUSH(msg);
+  if (msg->def == &osl_def_onnx_TensorProto &&
+      onnxslim_dtype_bits(onnxslim_tensor_dtype((onnxslim_tensor *)msg)) &&
+      onnxslim_tensor_byte_size((onnxslim_tensor *)msg, &n) == 0)
+    sum += n;
+  for (size_t i = 0; i < msg->nf; i++)
+    if (msg->f[i].sub) sum += tensor_bytes(msg->f[i].sub);
+  return sum;
+}
+
+int onnxslim_fingerprint_options_init(onnxslim_fingerprint_options *opts, unsigned int version) {
+  if (!opts)
+    return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_fingerprint_options_init: opts is NULL");
+  if (version < 1 || version > ONNXSLIM_FINGERPRINT_OPTIONS_VERSION)
+    return onnxslim__err_options_version("onnxslim_fingerprint_options_init", "fingerprint options",
+                                         version, ONNXSLIM_FINGERPRINT_OPTIONS_VERSION);
+  onnxslim_fingerprint_options d = ONNXSLIM_FINGERPRINT_OPTIONS_INIT;
+  d.version = version;
+  *opts = d; /* version 1 is the whole struct */
+  return 0;
+}
+
+int onnxslim_fingerprint_with(char *out, size_t size, const onnxslim_model *model,
+                              const onnxslim_fingerprint_options *opts) {
   if (!out) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_fingerprint: NULL out");
   if (!onnxslim__model_root(model, "onnxslim_fingerprint")) return ONNXSLIM_EINVAL;
   if (size < ONNXSLIM_FINGERPRINT_SIZE)
     return onnxslim__err(ONNXSLIM_EBUFSIZE,
                          "onnxslim_fingerprint: a buffer of %zu bytes is too small: %d needed",
                          size, ONNXSLIM_FINGERPRINT_SIZE);
+  onnxslim_fingerprint_options o = ONNXSLIM_FINGERPRINT_OPTIONS_INIT;
+  if (opts) {
+    if (opts->version < 1 || opts->version > ONNXSLIM_FINGERPRINT_OPTIONS_VERSION)
+      return onnxslim__err_options_version("onnxslim_fingerprint_with", "fingerprint options",
+                                           opts->version, ONNXSLIM_FINGERPRINT_OPTIONS_VERSION);
+    o = *opts;
+  }
+  osl_progress pg;
+  int rc = onnxslim__progress_start(&pg, o.progress, o.progress_payload,
+                                    o.progress ? tensor_bytes(model->root) : 0);
+  if (rc) return rc;
   XXH3_state_t *h = XXH3_createState();
   if (!h) return onnxslim__err_nomem(NULL);
   XXH3_128bits_reset(h);
-  osl_fp c = {model, h, NULL, -1, 0, 0};
-  int rc = h_msg(&c, model->root);
+  osl_fp c = {model, h, NULL, -1, 0, 0, &pg, 0};
+  rc = h_msg(&c, model->root);
   free(c.buf);
   if (!rc) {
     XXH128_hash_t d = XXH3_128bits_digest(h);
     snprintf(out, ONNXSLIM_FINGERPRINT_SIZE, "%016llx%016llx", (unsigned long long)d.high64,
              (unsigned long long)d.low64);
+    onnxslim__progress_end(&pg);
   }
   XXH3_freeState(h);
   return rc;
+}
+
+int onnxslim_fingerprint(char *out, size_t size, const onnxslim_model *model) {
+  return onnxslim_fingerprint_with(out, size, model, NULL);
 }

@@ -65,7 +65,7 @@ static int copy_type(onnxslim_graph *g, const char *orig, const char *edge, cons
   if (!rc && ty) rc = onnxslim_value_info_set_type(nv, ty);
   if (!rc && cast_to >= 0) {
     onnxslim_value_info *ov = onnxslim_graph_find_value_info(g, out_name);
-    rc = ov ? onnxslim_value_info_set_elem_type(ov, cast_to) : 0;
+    rc = ov ? onnxslim_value_info_set_dtype(ov, cast_to) : 0;
   }
   return rc;
 }
@@ -180,17 +180,69 @@ static int insert_after(onnxslim_graph *g, const char *value, const char *op_typ
   return rc;
 }
 
+int onnxslim_insert_options_init(onnxslim_insert_options *opts, unsigned int version) {
+  if (!opts) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_insert_options_init: opts is NULL");
+  if (version < 1 || version > ONNXSLIM_INSERT_OPTIONS_VERSION)
+    return onnxslim__err_options_version("onnxslim_insert_options_init", "insert options", version,
+                                         ONNXSLIM_INSERT_OPTIONS_VERSION);
+  onnxslim_insert_options d = ONNXSLIM_INSERT_OPTIONS_INIT;
+  d.version = version;
+  *opts = d; /* version 1 is the whole struct */
+  return 0;
+}
+
+/* opts (NULL: the defaults) checked and copied to *o; 0 or ONNXSLIM_EINVAL.
+ * `before`: a *_before form, which takes no consumer list. */
+static int insert_opts(const onnxslim_insert_options *opts, onnxslim_insert_options *o, int before,
+                       const char *fn) {
+  onnxslim_insert_options d = ONNXSLIM_INSERT_OPTIONS_INIT;
+  *o = d;
+  if (!opts) return 0;
+  if (opts->version < 1 || opts->version > ONNXSLIM_INSERT_OPTIONS_VERSION)
+    return onnxslim__err_options_version(fn, "insert options", opts->version,
+                                         ONNXSLIM_INSERT_OPTIONS_VERSION);
+  *o = *opts;
+  if (before && (o->consumers || o->n_consumers))
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "%s rewires its one consumer: the options' consumer list must be empty",
+                         fn);
+  return 0;
+}
+
+int onnxslim_insert_after_with(onnxslim_graph *graph, const char *value, const char *op_type,
+                               const char *domain, const onnxslim_insert_options *opts,
+                               onnxslim_node **out) {
+  onnxslim_insert_options o;
+  if (out) *out = NULL;
+  int rc = insert_opts(opts, &o, 0, "onnxslim_insert_after");
+  if (rc) return rc;
+  return insert_after(graph, value, op_type, domain, o.consumers, o.n_consumers, o.fresh_name, -1,
+                      out);
+}
+
+int onnxslim_insert_cast_after_with(onnxslim_graph *graph, const char *value, int32_t to,
+                                    const onnxslim_insert_options *opts, onnxslim_node **out) {
+  onnxslim_insert_options o;
+  if (out) *out = NULL;
+  int rc = insert_opts(opts, &o, 0, "onnxslim_insert_cast_after");
+  if (rc) return rc;
+  if (to < 0) return onnxslim__err(ONNXSLIM_EINVAL, "invalid Cast target type %d", (int)to);
+  return insert_after(graph, value, "Cast", NULL, o.consumers, o.n_consumers, o.fresh_name, to,
+                      out);
+}
+
 int onnxslim_insert_after(onnxslim_graph *graph, const char *value, const char *op_type,
                           const char *domain, onnxslim_node *const *consumers, size_t n_consumers,
                           const char *fresh_name, onnxslim_node **out) {
-  return insert_after(graph, value, op_type, domain, consumers, n_consumers, fresh_name, -1, out);
+  onnxslim_insert_options o = {ONNXSLIM_INSERT_OPTIONS_VERSION, consumers, n_consumers, fresh_name};
+  return onnxslim_insert_after_with(graph, value, op_type, domain, &o, out);
 }
 
 int onnxslim_insert_cast_after(onnxslim_graph *graph, const char *value, int32_t to,
                                onnxslim_node *const *consumers, size_t n_consumers,
                                const char *fresh_name, onnxslim_node **out) {
-  if (to < 0) return onnxslim__err(ONNXSLIM_EINVAL, "invalid Cast target type %d", (int)to);
-  return insert_after(graph, value, "Cast", NULL, consumers, n_consumers, fresh_name, to, out);
+  onnxslim_insert_options o = {ONNXSLIM_INSERT_OPTIONS_VERSION, consumers, n_consumers, fresh_name};
+  return onnxslim_insert_cast_after_with(graph, value, to, &o, out);
 }
 
 static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t input_index,
@@ -226,14 +278,36 @@ static int insert_before(onnxslim_graph *g, onnxslim_node *consumer, size_t inpu
   return rc;
 }
 
+int onnxslim_insert_before_with(onnxslim_graph *graph, onnxslim_node *consumer, size_t input_index,
+                                const char *op_type, const char *domain,
+                                const onnxslim_insert_options *opts, onnxslim_node **out) {
+  onnxslim_insert_options o;
+  if (out) *out = NULL;
+  int rc = insert_opts(opts, &o, 1, "onnxslim_insert_before");
+  if (rc) return rc;
+  return insert_before(graph, consumer, input_index, op_type, domain, o.fresh_name, -1, out);
+}
+
+int onnxslim_insert_cast_before_with(onnxslim_graph *graph, onnxslim_node *consumer,
+                                     size_t input_index, int32_t to,
+                                     const onnxslim_insert_options *opts, onnxslim_node **out) {
+  onnxslim_insert_options o;
+  if (out) *out = NULL;
+  int rc = insert_opts(opts, &o, 1, "onnxslim_insert_cast_before");
+  if (rc) return rc;
+  if (to < 0) return onnxslim__err(ONNXSLIM_EINVAL, "invalid Cast target type %d", (int)to);
+  return insert_before(graph, consumer, input_index, "Cast", NULL, o.fresh_name, to, out);
+}
+
 int onnxslim_insert_before(onnxslim_graph *graph, onnxslim_node *consumer, size_t input_index,
                            const char *op_type, const char *domain, const char *fresh_name,
                            onnxslim_node **out) {
-  return insert_before(graph, consumer, input_index, op_type, domain, fresh_name, -1, out);
+  onnxslim_insert_options o = {ONNXSLIM_INSERT_OPTIONS_VERSION, NULL, 0, fresh_name};
+  return onnxslim_insert_before_with(graph, consumer, input_index, op_type, domain, &o, out);
 }
 
 int onnxslim_insert_cast_before(onnxslim_graph *graph, onnxslim_node *consumer, size_t input_index,
                                 int32_t to, const char *fresh_name, onnxslim_node **out) {
-  if (to < 0) return onnxslim__err(ONNXSLIM_EINVAL, "invalid Cast target type %d", (int)to);
-  return insert_before(graph, consumer, input_index, "Cast", NULL, fresh_name, to, out);
+  onnxslim_insert_options o = {ONNXSLIM_INSERT_OPTIONS_VERSION, NULL, 0, fresh_name};
+  return onnxslim_insert_cast_before_with(graph, consumer, input_index, to, &o, out);
 }

@@ -154,22 +154,23 @@ static int add_item(osl_xsave *s, osl_msg *t, const char *name, onnxslim_graph *
   it->ext_now = onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_EXTERNAL;
   uint64_t size = 0;
   if (s->o.layout == ONNXSLIM_LAYOUT_INLINE) {
-    it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+    it->status = ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD;
   } else if (onnxslim_tensor_byte_size((onnxslim_tensor *)t, &size) != 0) {
-    it->status = ONNXSLIM_PLACEMENT_NO_LAYOUT;
+    it->status = ONNXSLIM_SAVE_PLACEMENT_NO_LAYOUT;
   } else if (s->o.flags & ONNXSLIM_SAVE_KEEP_STORAGE) {
     /* out exactly when it is out now */
-    it->status = it->ext_now ? ONNXSLIM_PLACEMENT_EXTERNAL : ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+    it->status =
+        it->ext_now ? ONNXSLIM_SAVE_PLACEMENT_EXTERNAL : ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD;
     if (it->ext_now) it->length = size;
   } else if (size < s->o.size_threshold || size == 0) {
     /* empty: nothing to move out (and onnxruntime 1.30 aborts on an empty
      * tensor in external data) */
-    it->status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+    it->status = ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD;
   } else if (g && !(s->o.flags & ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS) &&
              onnxslim__load_reader(s->model, g, name, NULL)) {
-    it->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
+    it->status = ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT;
   } else {
-    it->status = ONNXSLIM_PLACEMENT_EXTERNAL;
+    it->status = ONNXSLIM_SAVE_PLACEMENT_EXTERNAL;
     it->length = size;
   }
   return 0;
@@ -208,7 +209,7 @@ static int collect_items(osl_xsave *s, osl_msg *msg) {
       rc = onnxslim__err_nomem("tensor name");
     } else if (!listed) {
       rc = add_item(s, msg, name, NULL);
-      if (!rc) s->items[s->count - 1].status = ONNXSLIM_PLACEMENT_BELOW_THRESHOLD;
+      if (!rc) s->items[s->count - 1].status = ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD;
     }
   }
   for (size_t i = 0; i < msg->nf && !rc; i++)
@@ -267,7 +268,7 @@ static int keep_shared(osl_xsave *s) {
   char buf[48];
   for (size_t j = 0; j < s->count && !rc; j++) {
     onnxslim_tensor *t = (onnxslim_tensor *)s->items[j].t;
-    if (s->items[j].status != ONNXSLIM_PLACEMENT_SHAPE_INPUT || !shareable(t)) continue;
+    if (s->items[j].status != ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT || !shareable(t)) continue;
     if ((rc = onnxslim__mem_charge(m, 2 * 48, SAVE)) != 0) break;
     held += 2 * 48;
     for (int w = 0; w < 2 && !rc; w++) {
@@ -281,7 +282,7 @@ static int keep_shared(osl_xsave *s) {
   for (size_t i = 0; i < s->count && kept.len && !rc; i++) {
     osl_item *a = &s->items[i];
     onnxslim_tensor *ta = (onnxslim_tensor *)a->t;
-    if (a->status != ONNXSLIM_PLACEMENT_EXTERNAL || !shareable(ta)) continue;
+    if (a->status != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL || !shareable(ta)) continue;
     /* a kept tensor of this type and rank that cannot be read matches all;
      * one of them that cannot be read matches any kept */
     const char *k = value_key(buf, ta, '=');
@@ -292,7 +293,7 @@ static int keep_shared(osl_xsave *s) {
             (strchr(k, '?') && onnxslim__map_find(&kept, value_key(tr, ta, '*')) != NULL);
     }
     if (hit) {
-      a->status = ONNXSLIM_PLACEMENT_SHAPE_INPUT;
+      a->status = ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT;
       a->length = 0;
     }
   }
@@ -1066,7 +1067,7 @@ static int open_outdir(osl_xsave *x) {
  * names they get are chosen at the commit (claim_name). */
 static int want_names(osl_xsave *x) {
   for (size_t i = 0; i < x->count; i++)
-    x->nwritten += x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL;
+    x->nwritten += x->items[i].status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL;
   if (!x->nwritten) return 0;
   size_t want = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE ? 1 : x->nwritten;
   /* (charged with the items: item_cost) */
@@ -1081,7 +1082,7 @@ static int want_names(osl_xsave *x) {
   if (rc) return rc;
   for (size_t i = 0; i < x->count && x->nfiles < want; i++) {
     osl_item *it = &x->items[i];
-    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (it->status != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     char *loc;
     if (x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE) {
       loc = strdup(x->o.location);
@@ -1120,7 +1121,7 @@ static uint64_t place_items(osl_xsave *x) {
   size_t file = 0;
   for (size_t i = 0; i < x->count; i++) {
     osl_item *it = &x->items[i];
-    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (it->status != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     if (one_file) {
       pos += (x->o.align - pos % x->o.align) % x->o.align;
       it->file = 0;
@@ -1144,7 +1145,7 @@ static int estimate_model(osl_xsave *x, uint64_t *size) {
   place_items(x);
   for (size_t i = 0; i < x->nfiles; i++) x->locs[i] = x->wants[i];
   for (size_t i = 0; i < x->count; i++)
-    if (x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL)
+    if (x->items[i].status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL)
       memset(x->items[i].checksum, '0', sizeof x->items[i].checksum - 1);
   int rc = plan_model(x);
   if (!rc) rc = onnxslim__msg_size_planned(x->model->root, &x->sp, size);
@@ -1201,10 +1202,11 @@ static int write_data(osl_xsave *x) {
   int one_file = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
   uint64_t total = 0;
   for (size_t i = 0; i < x->count; i++)
-    if (x->items[i].status == ONNXSLIM_PLACEMENT_EXTERNAL) total += x->items[i].length + x->o.align;
+    if (x->items[i].status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL)
+      total += x->items[i].length + x->o.align;
   for (size_t i = 0; i < x->count && !rc; i++) {
     osl_item *it = &x->items[i];
-    if (it->status != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+    if (it->status != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
     if (!one_file || x->nouts == 0) {
       x->outs[x->nouts] =
           onnxslim__out_open_beneath(x->outdir, x->outdir_name, x->wants[x->nouts], x->base,
@@ -1292,14 +1294,14 @@ static int plan_model(osl_xsave *x) {
   for (size_t i = 0; i < x->count && !rc; i++) {
     osl_item *it = &x->items[i];
     starts[i] = x->enc.n;
-    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL)
+    if (it->status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL)
       rc = put_placement(&x->enc, x->locs[it->file], it->offset, it->length,
                          x->o.flags & ONNXSLIM_SAVE_CHECKSUM ? it->checksum : NULL);
   }
   for (size_t i = 0; i < x->count && !rc; i++) {
     osl_item *it = &x->items[i];
     osl_plan *pl = &x->plans[i];
-    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
+    if (it->status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) {
       pl->fields = x->enc.p + starts[i];
       pl->fields_len = (i + 1 < x->count ? starts[i + 1] : x->enc.n) - starts[i];
       rc = onnxslim__saveplan_set(&x->sp, it->t, pl);
@@ -1331,12 +1333,12 @@ static int make_report(osl_xsave *x) {
     struct osl_save_entry *e = &rep->e[rep->count++];
     e->name = strdup(it->name);
     e->placement = it->status;
-    if (it->status == ONNXSLIM_PLACEMENT_EXTERNAL) {
+    if (it->status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) {
       e->location = strdup(x->locs[it->file]);
       e->offset = it->offset;
       e->length = it->length;
     }
-    if (!e->name || (it->status == ONNXSLIM_PLACEMENT_EXTERNAL && !e->location))
+    if (!e->name || (it->status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL && !e->location))
       return onnxslim__err_nomem("save report");
   }
   return 0;

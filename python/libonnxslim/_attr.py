@@ -37,7 +37,7 @@ def _string(a: int) -> bytes:
 def _list_string(a: int, i: int) -> bytes:
     data = ctypes.c_char_p()
     size = ctypes.c_size_t()
-    _check(lib.onnxslim_attr_list_string(a, i, ctypes.byref(data), ctypes.byref(size)))
+    _check(lib.onnxslim_attr_strings(a, i, ctypes.byref(data), ctypes.byref(size)))
     return _bytes_at(data, size.value)
 
 
@@ -77,11 +77,11 @@ def _value(model: Model, a: int) -> Any:
     if kind == _C["ATTR_STRINGS"]:
         return [_list_string(a, i) for i in range(n)]
     lists: Dict[int, Any] = {
-        _C["ATTR_TENSORS"]: (lib.onnxslim_attr_list_tensor, _tensor.Tensor),
-        _C["ATTR_GRAPHS"]: (lib.onnxslim_attr_list_graph, _kind("Graph")),
-        _C["ATTR_SPARSE_TENSORS"]: (lib.onnxslim_attr_list_sparse_tensor,
+        _C["ATTR_TENSORS"]: (lib.onnxslim_attr_tensors, _tensor.Tensor),
+        _C["ATTR_GRAPHS"]: (lib.onnxslim_attr_graphs, _kind("Graph")),
+        _C["ATTR_SPARSE_TENSORS"]: (lib.onnxslim_attr_sparse_tensors,
                                     _sparse.SparseTensor),
-        _C["ATTR_TYPE_PROTOS"]: (lib.onnxslim_attr_list_type_proto, _types.Type),
+        _C["ATTR_TYPE_PROTOS"]: (lib.onnxslim_attr_type_protos, _types.Type),
     }
     if kind in lists:
         get, cls = lists[kind]

@@ -33,6 +33,15 @@ class CheckOptions(Structure):
     ]
 
 
+class CleanupOptions(Structure):
+    """onnxslim_cleanup_options (cleanup.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("flags", c_uint),
+    ]
+
+
 class ConvertStats(Structure):
     """onnxslim_convert_stats (convert.h)."""
 
@@ -87,6 +96,27 @@ class DiffNumbers(Structure):
         ("nan_mismatches", c_uint64),
         ("max_abs_diff", c_double),
         ("dequantized", c_int),
+    ]
+
+
+class FingerprintOptions(Structure):
+    """onnxslim_fingerprint_options (fingerprint.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+class InsertOptions(Structure):
+    """onnxslim_insert_options (insert.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("consumers", P(H)),
+        ("n_consumers", c_size_t),
+        ("fresh_name", c_char_p),
     ]
 
 
@@ -177,7 +207,10 @@ FUNCTIONS = {
     "onnxslim_check_code_is_warning": (c_int, [c_int]),
     "onnxslim_check_report_free": (None, [H]),
     # cleanup.h
+    "onnxslim_cleanup_options_init": (c_int, [P(CleanupOptions), c_uint]),
+    "onnxslim_cleanup_toposort_with": (c_int, [H, P(CleanupOptions)]),
     "onnxslim_cleanup_toposort": (c_int, [H, c_uint]),
+    "onnxslim_cleanup_remove_unused_with": (c_int, [H, P(CleanupOptions), P(c_size_t)]),
     "onnxslim_cleanup_remove_unused": (c_int, [H, c_uint, P(c_size_t)]),
     # convert.h
     "onnxslim_convert_stats_init": (c_int, [P(ConvertStats), c_uint]),
@@ -244,6 +277,8 @@ FUNCTIONS = {
     "onnxslim_error_last_code": (c_int, []),
     "onnxslim_error_clear": (None, []),
     # fingerprint.h
+    "onnxslim_fingerprint_options_init": (c_int, [P(FingerprintOptions), c_uint]),
+    "onnxslim_fingerprint_with": (c_int, [c_char_p, c_size_t, H, P(FingerprintOptions)]),
     "onnxslim_fingerprint": (c_int, [c_char_p, c_size_t, H]),
     # graph.h
     "onnxslim_graph_name": (c_char_p, [H]),
@@ -285,6 +320,13 @@ FUNCTIONS = {
     "onnxslim_graph_reorder_nodes": (c_int, [H, P(H), c_size_t]),
     "onnxslim_graph_rename_value": (c_int, [H, c_char_p, c_char_p]),
     # insert.h
+    "onnxslim_insert_options_init": (c_int, [P(InsertOptions), c_uint]),
+    "onnxslim_insert_after_with": (c_int, [
+        H, c_char_p, c_char_p, c_char_p, P(InsertOptions), P(H)]),
+    "onnxslim_insert_before_with": (c_int, [
+        H, H, c_size_t, c_char_p, c_char_p, P(InsertOptions), P(H)]),
+    "onnxslim_insert_cast_after_with": (c_int, [H, c_char_p, c_int32, P(InsertOptions), P(H)]),
+    "onnxslim_insert_cast_before_with": (c_int, [H, H, c_size_t, c_int32, P(InsertOptions), P(H)]),
     "onnxslim_insert_after": (c_int, [
         H, c_char_p, c_char_p, c_char_p, P(H), c_size_t, c_char_p, P(H)]),
     "onnxslim_insert_before": (c_int, [H, H, c_size_t, c_char_p, c_char_p, c_char_p, P(H)]),
@@ -323,6 +365,7 @@ FUNCTIONS = {
     "onnxslim_function_opset": (c_int, [H, c_size_t, P(c_char_p), P(c_int64)]),
     "onnxslim_model_file_count": (c_size_t, [H]),
     "onnxslim_model_file": (c_char_p, [H, c_size_t]),
+    "onnxslim_model_find_file": (c_int, [H, c_char_p, P(c_size_t)]),
     "onnxslim_model_file_find": (c_int, [H, c_char_p, P(c_size_t)]),
     "onnxslim_model_set_producer": (c_int, [H, c_char_p, c_char_p]),
     "onnxslim_model_set_doc_string": (c_int, [H, c_char_p]),
@@ -362,6 +405,11 @@ FUNCTIONS = {
     "onnxslim_attr_list_count": (c_size_t, [H]),
     "onnxslim_attr_floats": (c_int, [H, P(P(c_float)), P(c_size_t)]),
     "onnxslim_attr_ints": (c_int, [H, P(P(c_int64)), P(c_size_t)]),
+    "onnxslim_attr_strings": (c_int, [H, c_size_t, P(c_char_p), P(c_size_t)]),
+    "onnxslim_attr_tensors": (H, [H, c_size_t]),
+    "onnxslim_attr_graphs": (H, [H, c_size_t]),
+    "onnxslim_attr_sparse_tensors": (H, [H, c_size_t]),
+    "onnxslim_attr_type_protos": (H, [H, c_size_t]),
     "onnxslim_attr_list_string": (c_int, [H, c_size_t, P(c_char_p), P(c_size_t)]),
     "onnxslim_attr_list_tensor": (H, [H, c_size_t]),
     "onnxslim_attr_list_graph": (H, [H, c_size_t]),
@@ -436,6 +484,7 @@ FUNCTIONS = {
     "onnxslim_value_info_type": (H, [H]),
     "onnxslim_type_kind": (c_int, [H]),
     "onnxslim_type_denotation": (c_char_p, [H]),
+    "onnxslim_type_dtype": (c_int32, [H]),
     "onnxslim_type_elem_type": (c_int32, [H]),
     "onnxslim_type_inner": (H, [H]),
     "onnxslim_type_has_shape": (c_int, [H]),
@@ -445,6 +494,7 @@ FUNCTIONS = {
     "onnxslim_value_info_set_type": (c_int, [H, H]),
     "onnxslim_value_info_set_tensor_type": (c_int, [
         H, c_int32, P(c_int64), P(c_char_p), c_size_t]),
+    "onnxslim_value_info_set_dtype": (c_int, [H, c_int32]),
     "onnxslim_value_info_set_elem_type": (c_int, [H, c_int32]),
     # version.h
     "onnxslim_version_string": (c_char_p, []),
@@ -496,7 +546,16 @@ if TYPE_CHECKING:  # pragma: no cover
         def onnxslim_check_report_free(self, *args: Any) -> None:
             ...
 
+        def onnxslim_cleanup_options_init(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_cleanup_toposort_with(self, *args: Any) -> int:
+            ...
+
         def onnxslim_cleanup_toposort(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_cleanup_remove_unused_with(self, *args: Any) -> int:
             ...
 
         def onnxslim_cleanup_remove_unused(self, *args: Any) -> int:
@@ -670,6 +729,12 @@ if TYPE_CHECKING:  # pragma: no cover
         def onnxslim_error_clear(self, *args: Any) -> None:
             ...
 
+        def onnxslim_fingerprint_options_init(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_fingerprint_with(self, *args: Any) -> int:
+            ...
+
         def onnxslim_fingerprint(self, *args: Any) -> int:
             ...
 
@@ -778,6 +843,21 @@ if TYPE_CHECKING:  # pragma: no cover
         def onnxslim_graph_rename_value(self, *args: Any) -> int:
             ...
 
+        def onnxslim_insert_options_init(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_insert_after_with(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_insert_before_with(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_insert_cast_after_with(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_insert_cast_before_with(self, *args: Any) -> int:
+            ...
+
         def onnxslim_insert_after(self, *args: Any) -> int:
             ...
 
@@ -884,6 +964,9 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_model_file(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_model_find_file(self, *args: Any) -> int:
             ...
 
         def onnxslim_model_file_find(self, *args: Any) -> int:
@@ -998,6 +1081,21 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_attr_ints(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_attr_strings(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_attr_tensors(self, *args: Any) -> Optional[int]:
+            ...
+
+        def onnxslim_attr_graphs(self, *args: Any) -> Optional[int]:
+            ...
+
+        def onnxslim_attr_sparse_tensors(self, *args: Any) -> Optional[int]:
+            ...
+
+        def onnxslim_attr_type_protos(self, *args: Any) -> Optional[int]:
             ...
 
         def onnxslim_attr_list_string(self, *args: Any) -> int:
@@ -1207,6 +1305,9 @@ if TYPE_CHECKING:  # pragma: no cover
         def onnxslim_type_denotation(self, *args: Any) -> Optional[bytes]:
             ...
 
+        def onnxslim_type_dtype(self, *args: Any) -> int:
+            ...
+
         def onnxslim_type_elem_type(self, *args: Any) -> int:
             ...
 
@@ -1229,6 +1330,9 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_value_info_set_tensor_type(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_value_info_set_dtype(self, *args: Any) -> int:
             ...
 
         def onnxslim_value_info_set_elem_type(self, *args: Any) -> int:

@@ -186,15 +186,15 @@ class ConvertReport(_base._Entries[ConvertEntry]):
 
 
 _POLICIES = {
-    "cast-after-gather": "POLICY_CAST_AFTER_GATHER",
-    "cast-before": "POLICY_CAST_BEFORE",
-    "storage-only": "POLICY_STORAGE_ONLY",
+    "cast-after-gather": "CONVERT_POLICY_CAST_AFTER_GATHER",
+    "cast-before": "CONVERT_POLICY_CAST_BEFORE",
+    "storage-only": "CONVERT_POLICY_STORAGE_ONLY",
 }
 
 
 def _policy(value: Union[None, str, int]) -> int:
     if value is None:
-        return _C["POLICY_CAST_AFTER_GATHER"]
+        return _C["CONVERT_POLICY_CAST_AFTER_GATHER"]
     if isinstance(value, str):
         key = _POLICIES.get(value.lower().replace("_", "-"))
         if key is None:
@@ -202,8 +202,8 @@ def _policy(value: Union[None, str, int]) -> int:
                              "storage-only)" % value)
         return _C[key]
     if isinstance(value, int) and not isinstance(value, bool):
-        return value  # a POLICY_* constant; the library checks it
-    raise TypeError("policy must be a name or POLICY_* value, not %r" % (value,))
+        return value  # a CONVERT_POLICY_* constant; the library checks it
+    raise TypeError("policy must be a name or CONVERT_POLICY_* value, not %r" % (value,))
 
 
 def kernel_flags(rounding: str, saturate: bool, flush_subnormals: bool) -> int:
@@ -335,7 +335,7 @@ def convert(model: Model, to: Optional[_args.DType] = None,
     if quant:
         # onnxslim_quantize(): the tables for gather_to, with the selection
         # op:Gather:0 (a model without a Gather table: an empty report)
-        if pol != _C["POLICY_CAST_AFTER_GATHER"]:
+        if pol != _C["CONVERT_POLICY_CAST_AFTER_GATHER"]:
             raise ValueError("quantization rewrites the graph itself: the policy must be the "
                              "default (cast-after-gather)")
         if quantize is None:
@@ -369,7 +369,7 @@ def convert(model: Model, to: Optional[_args.DType] = None,
     opts.exclude = exc if n_exc else None
     opts.n_exclude = n_exc
     opts.report_flags = 0 if want_stats else _C["CONVERT_REPORT_NO_STATS"]
-    opts.overflow = _C["OVERFLOW_CONVERT"] if forced else _C["OVERFLOW_KEEP"]
+    opts.overflow = _C["CONVERT_OVERFLOW_CONVERT"] if forced else _C["CONVERT_OVERFLOW_KEEP"]
     if prog:
         prog.attach(opts)
     call = (lib.onnxslim_convert_gather_tables_with if gather_to is not None

@@ -324,7 +324,7 @@ class Graph(_Borrowed):
         elif shape is _KEEP:
             dt = _args.dtype(type, "type")
             for vi in handles:
-                _check(lib.onnxslim_value_info_set_elem_type(vi, dt))
+                _check(lib.onnxslim_value_info_set_dtype(vi, dt))
         else:
             for vi in handles:
                 _set_tensor_type(vi, type, shape)

@@ -510,7 +510,7 @@ class Model:
         matching nothing raises :class:`NotFound`). Exactly one of the two.
         ``exclude``: specs never converted; ``min_size``: only tensors of at
         least that many bytes. ``policy``: "cast-after-gather" (default),
-        "cast-before" or "storage-only" (or a ``POLICY_*`` value); a
+        "cast-before" or "storage-only" (or a ``CONVERT_POLICY_*`` value); a
         storage-only conversion after which a node would read a type its
         schema does not allow raises :class:`ModelError` (the check's
         location and message), the model unchanged.

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from ._model import Model, PathType
     from ._progress import ProgressCallback
 
-_PLACEMENTS: Dict[int, str] = {_C["PLACEMENT_EXTERNAL"]: "external",
-               _C["PLACEMENT_BELOW_THRESHOLD"]: "below_threshold",
-               _C["PLACEMENT_SHAPE_INPUT"]: "shape_input",
-               _C["PLACEMENT_NO_LAYOUT"]: "no_layout"}
+_PLACEMENTS: Dict[int, str] = {_C["SAVE_PLACEMENT_EXTERNAL"]: "external",
+               _C["SAVE_PLACEMENT_BELOW_THRESHOLD"]: "below_threshold",
+               _C["SAVE_PLACEMENT_SHAPE_INPUT"]: "shape_input",
+               _C["SAVE_PLACEMENT_NO_LAYOUT"]: "no_layout"}
 
 _LAYOUTS: Dict[Union[None, bool, str], str] = {None: "LAYOUT_AS_LOADED", "one_file": "LAYOUT_ONE_FILE",
             "per_tensor": "LAYOUT_PER_TENSOR", False: "LAYOUT_INLINE", True: "LAYOUT_ONE_FILE"}
@@ -40,7 +40,7 @@ class SaveEntry(NamedTuple):
     directory (None when inline), ``offset`` and ``length`` in it."""
 
     name: str
-    placement: Union[str, int]  # an int: a PLACEMENT_* value newer than this package
+    placement: Union[str, int]  # an int: a SAVE_PLACEMENT_* value newer than this package
     location: Optional[str]
     offset: int
     length: int

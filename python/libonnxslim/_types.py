@@ -43,7 +43,7 @@ class Type(_Borrowed):
     def elem_type(self) -> int:
         """The element type (a ``DTYPE_*`` int) of a tensor or sparse-tensor type,
         the key type of a map; 0 for other kinds or when absent."""
-        return lib.onnxslim_type_elem_type(self._ptr())
+        return lib.onnxslim_type_dtype(self._ptr())
 
     @property
     def dtype(self) -> str:

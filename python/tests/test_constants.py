@@ -13,7 +13,9 @@ from helpers import ROOT
 
 _DEFINE = re.compile(r"^#define ONNXSLIM_(\w+)\s+\(?(-?(?:0x[0-9a-fA-F]+|\d+))u?\)?\s*(?:/\*.*)?$",
                      re.M)
-_ENUM = re.compile(r"^\s*ONNXSLIM_(\w+)\s*=\s*(-?\d+)\s*,?", re.M)
+# an enumerator, deprecated ones with their attribute between name and value
+_ENUM = re.compile(r"^\s*ONNXSLIM_(\w+)\s*(?:ONNXSLIM_DEPRECATED_ENUMERATOR\(\s*\"[^\"]*\"\)\s*)?"
+                   r"=\s*(-?\d+)\s*,?", re.M)
 
 
 def header_constants():

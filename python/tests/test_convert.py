@@ -272,7 +272,7 @@ class TestConvert(unittest.TestCase):
 
     def test_storage_only_refused_where_readers_expect_the_old_type(self):
         before = proto(self.m).SerializeToString()
-        for policy in ("storage-only", libonnxslim.POLICY_STORAGE_ONLY):
+        for policy in ("storage-only", libonnxslim.CONVERT_POLICY_STORAGE_ONLY):
             with self.assertRaises(libonnxslim.ModelError) as cm:
                 self.m.convert(to="fp16", select=TABLES[1:], policy=policy)
             msg = str(cm.exception)

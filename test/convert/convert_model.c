@@ -10,7 +10,7 @@
  *                      (onnxslim_convert_gather_tables)
  *   gather-bf16-trunc  the same with truncation (the recipe's own rounding)
  *   all-fp16           every floating tensor to FP16, one Cast back to FLOAT
- *                      before its consumers (ONNXSLIM_POLICY_CAST_BEFORE)
+ *                      before its consumers (ONNXSLIM_CONVERT_POLICY_CAST_BEFORE)
  *   all-bf16           the same to BF16
  *
  * Prints one line per converted tensor:
@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
     if (onnxslim_convert_options_init(&o, ONNXSLIM_CONVERT_OPTIONS_VERSION) != 0)
       return fail("options");
     o.to = strcmp(mode, "all-fp16") == 0 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_BFLOAT16;
-    o.policy = ONNXSLIM_POLICY_CAST_BEFORE;
+    o.policy = ONNXSLIM_CONVERT_POLICY_CAST_BEFORE;
     o.select = NULL;
     o.n_select = 0; /* every floating tensor */
     rc = onnxslim_convert_model(&rep, m, &o);

@@ -54,10 +54,10 @@ static int usage(void) {
 
 static const char *status_name(int st) {
   switch (st) {
-  case ONNXSLIM_PLACEMENT_EXTERNAL: return "written";
-  case ONNXSLIM_PLACEMENT_BELOW_THRESHOLD: return "below_threshold";
-  case ONNXSLIM_PLACEMENT_SHAPE_INPUT: return "shape_input";
-  case ONNXSLIM_PLACEMENT_NO_LAYOUT: return "no_layout";
+  case ONNXSLIM_SAVE_PLACEMENT_EXTERNAL: return "written";
+  case ONNXSLIM_SAVE_PLACEMENT_BELOW_THRESHOLD: return "below_threshold";
+  case ONNXSLIM_SAVE_PLACEMENT_SHAPE_INPUT: return "shape_input";
+  case ONNXSLIM_SAVE_PLACEMENT_NO_LAYOUT: return "no_layout";
   default: return "unknown";
   }
 }

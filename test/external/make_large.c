@@ -292,7 +292,7 @@ static int cmd_run(const char *dir, const char *outdir) {
       uint64_t off = 0, len = 0;
       onnxslim_save_report_offset(r, i, &off);
       onnxslim_save_report_length(r, i, &len);
-      if (st != ONNXSLIM_PLACEMENT_EXTERNAL) continue;
+      if (st != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL) continue;
       aligned &= off % 4096 == 0;
       if (off + len > end) end = off + len;
     }

@@ -243,7 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (status < 0 || onnxslim_save_report_offset(er, k, &off) != 0 ||
           onnxslim_save_report_length(er, k, &len) != 0 || !name)
         abort();
-      if (status == ONNXSLIM_PLACEMENT_EXTERNAL && (!loc || (o.align > 1 && off % o.align)))
+      if (status == ONNXSLIM_SAVE_PLACEMENT_EXTERNAL && (!loc || (o.align > 1 && off % o.align)))
         abort();
     }
     onnxslim_save_report_free(er);

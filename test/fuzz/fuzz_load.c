@@ -36,7 +36,7 @@ static void walk_tensor(onnxslim_tensor *t) {
 static void walk_type(onnxslim_type *ty, int depth) {
   if (!ty || depth > 200) return;
   (void)onnxslim_type_kind(ty);
-  (void)onnxslim_type_elem_type(ty);
+  (void)onnxslim_type_dtype(ty);
   for (size_t i = 0; i < onnxslim_type_rank(ty); i++) {
     int64_t v;
     const char *p;
@@ -73,9 +73,9 @@ static void walk_node(onnxslim_node *n, int depth) {
     walk_type(onnxslim_attr_type_proto(a), 0);
     size_t k = onnxslim_attr_list_count(a);
     for (size_t j = 0; j < k; j++) {
-      (void)onnxslim_attr_list_string(a, j, &s, &sn);
-      walk_tensor(onnxslim_attr_list_tensor(a, j));
-      walk_graph(onnxslim_attr_list_graph(a, j), depth + 1);
+      (void)onnxslim_attr_strings(a, j, &s, &sn);
+      walk_tensor(onnxslim_attr_tensors(a, j));
+      walk_graph(onnxslim_attr_graphs(a, j), depth + 1);
     }
   }
 }

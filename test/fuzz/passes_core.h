@@ -185,8 +185,9 @@ static int pc_run(pc_result *r, const uint8_t *opt, const uint8_t *data, size_t 
   const char *const *sels[] = {NULL, sel_all, sel_star, sel_mm};
   static const int32_t fl_to[] = {ONNXSLIM_DTYPE_BFLOAT16, ONNXSLIM_DTYPE_FLOAT16,
                                   ONNXSLIM_DTYPE_FLOAT, ONNXSLIM_DTYPE_DOUBLE};
-  static const int policies[] = {ONNXSLIM_POLICY_CAST_AFTER_GATHER, ONNXSLIM_POLICY_CAST_BEFORE,
-                                 ONNXSLIM_POLICY_STORAGE_ONLY};
+  static const int policies[] = {ONNXSLIM_CONVERT_POLICY_CAST_AFTER_GATHER,
+                                 ONNXSLIM_CONVERT_POLICY_CAST_BEFORE,
+                                 ONNXSLIM_CONVERT_POLICY_STORAGE_ONLY};
   for (size_t t = 0; t < 4 && !rc; t++)
     for (size_t p = 0; p < 3 && !rc; p++) {
       onnxslim_convert_options o = ONNXSLIM_CONVERT_OPTIONS_INIT;
@@ -300,7 +301,7 @@ static int pc_run(pc_result *r, const uint8_t *opt, const uint8_t *data, size_t 
         onnxslim_convert_options co = ONNXSLIM_CONVERT_OPTIONS_INIT;
         onnxslim_convert_report *cr = NULL;
         co.to = to;
-        co.overflow = ONNXSLIM_OVERFLOW_CONVERT;
+        co.overflow = ONNXSLIM_CONVERT_OVERFLOW_CONVERT;
         onnxslim_convert_model(&cr, b, &co);
         onnxslim_convert_report_free(cr);
       }

@@ -79,6 +79,16 @@ done
 # 5. documented, versioned, listed
 if /usr/bin/python3 test/check_api_docs.py > "$tmp/docs.log"; then ok "$(tail -n 1 "$tmp/docs.log") in the API docs check"; else cat "$tmp/docs.log"; bad "API docs check"; fi
 
+# 5b. deprecated names (test/check_deprecated.py): each names a replacement
+# that exists, is in docs/api.md and CHANGELOG's Deprecated list, fails to
+# compile under -Werror=deprecated-declarations while its replacement
+# compiles; nothing of the tree but test/test_deprecated.c uses one
+/usr/bin/python3 test/check_deprecated.py "${CC:-cc}" > "$tmp/deprecated.log" 2>&1; r=$?
+grep -v -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/deprecated.log"
+p=$(grep -c '^ok ' "$tmp/deprecated.log") f=$(grep -c '^FAIL ' "$tmp/deprecated.log")
+passed=$((passed + p)) failed=$((failed + f))
+[ $r -ne 0 ] && [ "$f" -eq 0 ] && bad "test/check_deprecated.py exit $r"
+
 # 6. no incompatible ABI change against the committed baseline (make abi-check)
 if ${MAKE:-make} -s --no-print-directory abi-check B="$B" > "$tmp/abi-check.log" 2>&1; then
   ok "$(tail -n 1 "$tmp/abi-check.log")"
