@@ -144,9 +144,22 @@ $(B)/examples/recipe-cpp: examples/recipe.cpp include/onnxslim.hpp $(HEADERS) $(
 	@mkdir -p $(B)/examples
 	$(CXX) $(APP_CXXFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..'
 
-examples: $(addprefix $(B)/examples/,$(EXAMPLES))
+# ort_recipe.c links onnxruntime's C API too: built by `make examples` only
+# where pkg-config finds libonnxruntime (Debian trixie's libonnxruntime-dev;
+# Debian 12 has none), which a line says; `make ort-recipe` asks for it.
+ORT_PC := $(shell pkg-config --exists libonnxruntime 2>/dev/null && echo yes)
+$(B)/examples/ort_recipe: examples/ort_recipe.c $(HEADERS) $(B)/$(SOREAL)
+	@pkg-config --exists libonnxruntime 2>/dev/null || { echo "ort_recipe needs onnxruntime's C API: pkg-config finds no libonnxruntime (Debian: libonnxruntime-dev, trixie and later)" >&2; exit 1; }
+	@mkdir -p $(B)/examples
+	$(CC) $(APP_CFLAGS) $$(pkg-config --cflags libonnxruntime) -o $@ $< -L$(B) -lonnxslim \
+	  -Wl,-rpath,'$$ORIGIN/..' $$(pkg-config --libs libonnxruntime)
+ort-recipe: $(B)/examples/ort_recipe
+examples: $(addprefix $(B)/examples/,$(EXAMPLES)) $(if $(ORT_PC),$(B)/examples/ort_recipe)
+ifneq ($(ORT_PC),yes)
+	@echo "examples: ort_recipe skipped: pkg-config finds no libonnxruntime (onnxruntime's C API; see examples/README.md)"
+endif
 tests: examples
-.PHONY: examples
+.PHONY: examples ort-recipe
 
 # ---- setup, demo ------------------------------------------------------------
 # Silent and cheap (one dpkg-query) when everything is installed: then
