@@ -240,7 +240,10 @@ abi-dump: $(B)/$(SOREAL)
 	abidw $(ABIDW_FLAGS) --out-file $(ABI_BASELINE) $(B)/$(SOREAL)
 
 # Checks that take minutes (CI runs them): the release tarball's whole make
-# check where it is unpacked (test/check_long/dist-check.sh), and
+# check where it is unpacked (test/check_long/dist-check.sh), the Debian
+# packages in a clean Debian 12 (debian-check.sh), examples/ort_recipe.c
+# built and run against onnxruntime 1.21 in a Debian trixie chroot on the
+# 1.1 GB reranker (trixie-ort.sh: about a minute with its base cached), and
 # exhaustive checks: every one of the 2^32 FP32 inputs of
 # each FP32 conversion kernel against independent references (CI runs it).
 # It runs every check once per dispatch path of the kernels the CPU has
@@ -256,6 +259,7 @@ check-long: deps
 	$(B)/check_long/convert_exhaustive
 	sh test/check_long/dist-check.sh
 	sh test/check_long/debian-check.sh
+	sh test/check_long/trixie-ort.sh
 
 bench: deps
 	$(MAKE) all

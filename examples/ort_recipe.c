@@ -219,7 +219,7 @@ int main(int argc, char **argv) {
     print_rss();
     if (files_in_memory) {
       /* per location its bytes: onnxruntime 1.21 copies them (measured:
-       * bench/trixie_ort.sh) */
+       * test/check_long/trixie-ort.sh) */
       if (ort_failed(ort->AddExternalInitializersFromFilesInMemory(
                          opts, (const ORTCHAR_T *const *)ext.names, ext.data, ext.lengths, ext.n),
                      "AddExternalInitializersFromFilesInMemory"))

@@ -18,7 +18,7 @@
 #      the end of the run, and the anonymous and file-backed parts of its
 #      Rss at the end, from /proc/self/smaps_rollup).
 #
-#   sh bench/trixie_ort.sh [--quick] [--keep]
+#   sh test/check_long/trixie-ort.sh [--quick] [--keep]
 #
 # Needs root (debootstrap, chroot, mounts) and Debian's mirror (the one this
 # machine's apt uses, else deb.debian.org). The base tree (trixie minbase
@@ -27,13 +27,13 @@
 # run unpacks a fresh copy and removes it at the end (--keep leaves it).
 # Ends with "N passed, N failed"; exit 0 when nothing failed.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 quick=0 keep=0
 for a in "$@"; do
   case $a in
   --quick) quick=1 ;;
   --keep) keep=1 ;;
-  *) echo "usage: sh bench/trixie_ort.sh [--quick] [--keep]" >&2; exit 2 ;;
+  *) echo "usage: sh test/check_long/trixie-ort.sh [--quick] [--keep]" >&2; exit 2 ;;
   esac
 done
 passed=0 failed=0
