@@ -147,10 +147,13 @@ static int recipe_in_memory(onnxslim_model *model, onnxslim_save_report **rep, v
     if (!loc) continue; /* kept inline */
     onnxslim_save_report_offset(*rep, i, &offset);
     onnxslim_save_report_length(*rep, i, &length);
-    /* PER_TENSOR: the main graph's initializers (no CONSTANTS flag) */
-    if (!(t = onnxslim_graph_find_initializer(g, name)) ||
-        lib_failed(onnxslim_tensor_data(t, &p, &size), name))
+    /* without the CONSTANTS flag only initializers go out; this example
+     * looks for them in the main graph (a subgraph's are in its graph) */
+    if (!(t = onnxslim_graph_find_initializer(g, name))) {
+      fprintf(stderr, "ort_recipe: %s: not an initializer of the main graph\n", name);
       return 1;
+    }
+    if (lib_failed(onnxslim_tensor_data(t, &p, &size), name)) return 1;
     if (offset != 0 || length != size) {
       fprintf(stderr, "ort_recipe: %s: %zu bytes, the graph says %" PRIu64 " at %" PRIu64 "\n",
               name, size, length, offset);
