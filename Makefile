@@ -144,9 +144,22 @@ $(B)/examples/recipe-cpp: examples/recipe.cpp include/onnxslim.hpp $(HEADERS) $(
 	@mkdir -p $(B)/examples
 	$(CXX) $(APP_CXXFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
-examples: $(addprefix $(B)/examples/,$(EXAMPLES))
+# ort_recipe.c links onnxruntime's C API too: built by `make examples` only
+# where pkg-config finds libonnxruntime (Debian trixie's libonnxruntime-dev;
+# Debian 12 has none), which a line says; `make ort-recipe` asks for it.
+ORT_PC := $(shell pkg-config --exists libonnxruntime 2>/dev/null && echo yes)
+$(B)/examples/ort_recipe: examples/ort_recipe.c $(HEADERS) $(B)/$(SOREAL)
+	@pkg-config --exists libonnxruntime 2>/dev/null || { echo "ort_recipe needs onnxruntime's C API: pkg-config finds no libonnxruntime (Debian: libonnxruntime-dev, trixie and later)" >&2; exit 1; }
+	@mkdir -p $(B)/examples
+	$(CC) $(APP_CFLAGS) $$(pkg-config --cflags libonnxruntime) -o $@ $< -L$(B) -lonnxslim \
+	  -Wl,-rpath,'$$ORIGIN/..' $$(pkg-config --libs libonnxruntime)
+ort-recipe: $(B)/examples/ort_recipe
+examples: $(addprefix $(B)/examples/,$(EXAMPLES)) $(if $(ORT_PC),$(B)/examples/ort_recipe)
+ifneq ($(ORT_PC),yes)
+	@echo "examples: ort_recipe skipped: pkg-config finds no libonnxruntime (onnxruntime's C API; see examples/README.md)"
+endif
 tests: examples
-.PHONY: examples
+.PHONY: examples ort-recipe
 
 # ---- setup, demo ------------------------------------------------------------
 # Silent and cheap (one dpkg-query) when everything is installed: then
@@ -227,7 +240,10 @@ abi-dump: $(B)/$(SOREAL)
 	abidw $(ABIDW_FLAGS) --out-file $(ABI_BASELINE) $(B)/$(SOREAL)
 
 # Checks that take minutes (CI runs them): the release tarball's whole make
-# check where it is unpacked (test/check_long/dist-check.sh), and
+# check where it is unpacked (test/check_long/dist-check.sh), the Debian
+# packages in a clean Debian 12 (debian-check.sh), examples/ort_recipe.c
+# built and run against onnxruntime 1.21 in a Debian trixie chroot on the
+# 1.1 GB reranker (trixie-ort.sh: about a minute with its base cached), and
 # exhaustive checks: every one of the 2^32 FP32 inputs of
 # each FP32 conversion kernel against independent references (CI runs it).
 # It runs every check once per dispatch path of the kernels the CPU has
@@ -243,6 +259,7 @@ check-long: deps
 	$(B)/check_long/convert_exhaustive
 	sh test/check_long/dist-check.sh
 	sh test/check_long/debian-check.sh
+	sh test/check_long/trixie-ort.sh
 
 bench: deps
 	$(MAKE) all

@@ -1380,6 +1380,24 @@ class Model {
     buf.resize(written);
     return buf;
   }
+  /** onnxslim_save_buffer_external(): the model file save(path, opts) would
+   * write (opts.layout ONE_FILE or PER_TENSOR) in memory, the tensors left
+   * out as external data, and no file written; `report` (may be null)
+   * receives where each tensor's bytes belong (location, offset, length). */
+  std::vector<std::byte> save_buffer_external(const SaveOptions &opts,
+                                              SaveReport *report = nullptr) const {
+    onnxslim_save_options o = opts.to_c();
+    std::size_t size = 0;
+    int rc = onnxslim_save_buffer_external(nullptr, get(), nullptr, 0, &size, &o);
+    if (rc != ONNXSLIM_EBUFSIZE) detail::check(rc);
+    std::vector<std::byte> buf(size);
+    onnxslim_save_report *r = nullptr;
+    detail::check(onnxslim_save_buffer_external(report ? &r : nullptr, get(), buf.data(),
+                                                buf.size(), &size, &o));
+    buf.resize(size);
+    if (report) *report = SaveReport(r);
+    return buf;
+  }
   /** onnxslim_diff(): what differs between this model (A) and `other` (B);
    * `storage`: also where tensor bytes are stored. */
   DiffReport diff(const Model &other, bool storage = false) const {

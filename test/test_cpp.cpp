@@ -676,6 +676,18 @@ void test_save_fingerprint() {
   back.save(tmpdir + "/inline.onnx", inl);
   CHECK(onnxslim::Model::open(tmpdir + "/inline.onnx").fingerprint() == fp);
   CHECK(r.kernel_copied() == onnxslim_save_report_kernel_copied(r.get()));
+  // the model file of that save, in memory: the same bytes, the same report
+  onnxslim::SaveReport mem(nullptr);
+  std::vector<std::byte> ext_buf = m.save_buffer_external(ext, &mem);
+  std::string ext_file = read_file(tmpdir + "/ext.onnx");
+  CHECK(ext_buf.size() == ext_file.size() &&
+        std::memcmp(ext_buf.data(), ext_file.data(), ext_buf.size()) == 0);
+  CHECK(mem.size() == r.size() && mem.kernel_copied() == 0);
+  for (std::size_t i = 0; i < mem.size() && i < r.size(); i++)
+    CHECK(mem[i].name == r[i].name && mem[i].location == r[i].location &&
+          mem[i].offset == r[i].offset && mem[i].length == r[i].length);
+  CHECK(m.save_buffer_external(ext).size() == ext_buf.size());
+  CHECK(code_of([&] { m.save_buffer_external(onnxslim::SaveOptions{}); }) == ONNXSLIM_EINVAL);
   // a bad option is the library's error
   onnxslim::SaveOptions odd;
   odd.align = 3;

@@ -3290,6 +3290,118 @@ TEST(check_verify_checksums) {
   onnxslim_model_free(v1);
 }
 
+/* onnxslim_save_buffer_external: the model file of onnxslim_save() with the
+ * same options, byte for byte, without any file; PER_TENSOR puts every
+ * tensor at offset 0 of its own location, whose bytes onnxslim_tensor_data()
+ * gives (a converted table too); the buffer loads back with the data files
+ * of that save. */
+TEST(save_buffer_external) {
+  char d[300], p[400];
+  onnxslim_model *m = bert();
+  REQUIRE(m != NULL);
+  CHECK_OK(onnxslim_convert_gather_tables(NULL, m, ONNXSLIM_DTYPE_BFLOAT16, 0, 0));
+  char fp[ONNXSLIM_FINGERPRINT_SIZE], fp2[ONNXSLIM_FINGERPRINT_SIZE];
+  CHECK_OK(onnxslim_fingerprint(fp, sizeof fp, m));
+  for (int layout = ONNXSLIM_LAYOUT_ONE_FILE; layout <= ONNXSLIM_LAYOUT_PER_TENSOR; layout++) {
+    onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+    eo.layout = layout;
+    eo.size_threshold = 0;
+    subdir(d, sizeof d, layout == ONNXSLIM_LAYOUT_ONE_FILE ? "bufext1" : "bufext2");
+    if (layout == ONNXSLIM_LAYOUT_ONE_FILE) eo.location = "w.bin";
+    size_t need = 0, got = 0;
+    CHECK(onnxslim_save_buffer_external(NULL, m, NULL, 0, &need, &eo) == ONNXSLIM_EBUFSIZE);
+    CHECK(need > 0);
+    uint8_t *buf = malloc(need + 8);
+    REQUIRE(buf != NULL);
+    CHECK(onnxslim_save_buffer_external(NULL, m, buf, need - 1, &got, &eo) == ONNXSLIM_EBUFSIZE);
+    CHECK(count_entries(d) == 0); /* no file, ever */
+    onnxslim_save_report *r = NULL, *fr = NULL;
+    CHECK_OK(onnxslim_save_buffer_external(&r, m, buf, need + 8, &got, &eo));
+    CHECK(got == need && r != NULL);
+    CHECK(count_entries(d) == 0);
+    CHECK(onnxslim_save_report_kernel_copied(r) == 0);
+    /* the file save with the same options: the same model file, the same report */
+    CHECK_OK(onnxslim_save(&fr, m, PATH(p, "%s/m%d.onnx", d, layout), &eo));
+    size_t fn = 0;
+    uint8_t *file = slurp(p, &fn);
+    CHECK(file && fn == got && memcmp(file, buf, got) == 0);
+    free(file);
+    size_t n = onnxslim_save_report_count(r), nw = 0;
+    CHECK(n == onnxslim_save_report_count(fr) && n > 20);
+    for (size_t i = 0; i < n && i < onnxslim_save_report_count(fr); i++) {
+      const char *name = onnxslim_save_report_name(r, i);
+      const char *loc = onnxslim_save_report_location(r, i);
+      const char *floc = onnxslim_save_report_location(fr, i);
+      uint64_t off = 1, len = 0, foff = 2, flen = 1;
+      CHECK_OK(onnxslim_save_report_offset(r, i, &off));
+      CHECK_OK(onnxslim_save_report_length(r, i, &len));
+      onnxslim_save_report_offset(fr, i, &foff);
+      onnxslim_save_report_length(fr, i, &flen);
+      CHECK_STR(name, onnxslim_save_report_name(fr, i));
+      CHECK(onnxslim_save_report_placement(r, i) == onnxslim_save_report_placement(fr, i));
+      CHECK((loc == NULL) == (floc == NULL) && (!loc || strcmp(loc, floc) == 0));
+      CHECK(off == foff && len == flen);
+      if (!loc) continue;
+      nw++;
+      if (layout == ONNXSLIM_LAYOUT_ONE_FILE) {
+        CHECK_STR(loc, "w.bin");
+        CHECK(off % ONNXSLIM_SAVE_DEFAULT_ALIGN == 0);
+        continue;
+      }
+      /* PER_TENSOR: offset 0, the length of the tensor's bytes */
+      const void *data = NULL;
+      size_t size = 0;
+      onnxslim_tensor *t = onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
+      CHECK(t && onnxslim_tensor_data(t, &data, &size) == 0);
+      CHECK(off == 0 && len == size);
+      if (strcmp(name, WORD_EMB) == 0) CHECK(onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_BFLOAT16);
+    }
+    CHECK(nw > 20);
+    onnxslim_save_report_free(r);
+    onnxslim_save_report_free(fr);
+    /* the buffer loads with the data files of the file save */
+    onnxslim_load_options lo = ONNXSLIM_LOAD_OPTIONS_INIT;
+    lo.base_dir = d;
+    onnxslim_model *b = NULL;
+    CHECK_OK(onnxslim_model_from_buffer(&b, buf, got, ONNXSLIM_COPY, &lo));
+    CHECK(b && onnxslim_fingerprint(fp2, sizeof fp2, b) == 0 && strcmp(fp, fp2) == 0);
+    onnxslim_model_free(b);
+    free(buf);
+  }
+  /* ONE_FILE without a location: "model.data" */
+  onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  size_t need = 0;
+  onnxslim_save_buffer_external(NULL, m, NULL, 0, &need, &eo);
+  uint8_t *buf = malloc(need ? need : 1);
+  onnxslim_save_report *r = NULL;
+  CHECK(buf && onnxslim_save_buffer_external(&r, m, buf, need, &need, &eo) == 0);
+  CHECK_STR(onnxslim_save_report_location(r, 0) ? onnxslim_save_report_location(r, 0)
+                                                : rep_get(r, WORD_EMB).loc,
+            "model.data");
+  onnxslim_save_report_free(r);
+  free(buf);
+  /* refused: other layouts, CHECKSUM (needs the data), no options, a bad location */
+  size_t sz = 0;
+  eo.layout = ONNXSLIM_LAYOUT_AS_LOADED;
+  CHECK(onnxslim_save_buffer_external(&r, m, NULL, 0, &sz, &eo) == ONNXSLIM_EINVAL && r == NULL);
+  eo.layout = ONNXSLIM_LAYOUT_INLINE;
+  CHECK(onnxslim_save_buffer_external(NULL, m, NULL, 0, &sz, &eo) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "INLINE") != NULL);
+  eo.layout = ONNXSLIM_LAYOUT_PER_TENSOR;
+  eo.flags = ONNXSLIM_SAVE_CHECKSUM;
+  CHECK(onnxslim_save_buffer_external(NULL, m, NULL, 0, &sz, &eo) == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "CHECKSUM") != NULL);
+  eo.flags = 0;
+  CHECK(onnxslim_save_buffer_external(NULL, m, NULL, 0, &sz, NULL) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_buffer_external(NULL, m, NULL, 0, NULL, &eo) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_save_buffer_external(NULL, NULL, NULL, 0, &sz, &eo) == ONNXSLIM_EINVAL);
+  eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  eo.location = "../out.bin";
+  CHECK(onnxslim_save_buffer_external(NULL, m, NULL, 0, &sz, &eo) == ONNXSLIM_EINVAL);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/libonnxslim-external-XXXXXX");
@@ -3318,6 +3430,7 @@ int main(int argc, char **argv) {
   RUN(sec_location_is_directory);
   RUN(save_threshold);
   RUN(save_one_file_vs_per_tensor);
+  RUN(save_buffer_external);
   RUN(save_location_aliasing_model);
   RUN(save_alignment);
   RUN(save_constants);

@@ -3,7 +3,8 @@
 /* Out of memory in a save: a counting allocator (malloc, calloc, realloc,
  * free... replaced by this program, on top of glibc's) fails the Nth
  * allocation of one onnxslim_save() or onnxslim_fingerprint() call, for N =
- * 1, 2, ... until the call makes fewer than N. Each time the call must fail
+ * 1, 2, ... until the call makes fewer than N (and of
+ * onnxslim_save_buffer_external()). Each time the call must fail
  * cleanly or succeed: every byte allocated between loading the model and
  * freeing it is freed (no leak on an error path), and the destination
  * holds the complete old files or the complete new ones, nothing else.
@@ -199,7 +200,8 @@ typedef struct {
   const char *src; /* the model saved (loaded fresh each time) */
   int layout;
   unsigned int flags;
-  int fingerprint; /* call onnxslim_fingerprint instead of saving */
+  int fingerprint; /* 1: call onnxslim_fingerprint instead of saving; 2:
+                    * onnxslim_save_buffer_external (into a buffer, no file) */
 } oom_case;
 
 /* One call with allocation `at` failing (0: none): its result, whether it
@@ -215,12 +217,20 @@ static int one_call(const oom_case *c, const char *out, long at, int *hit, long 
   o.size_threshold = 0;
   onnxslim_save_report *r = NULL;
   char fp[ONNXSLIM_FINGERPRINT_SIZE];
+  size_t need = 0;
+  void *buf = NULL;
+  if (c->fingerprint == 2) { /* the buffer, before the count starts */
+    onnxslim_save_buffer_external(NULL, m, NULL, 0, &need, &o);
+    if (!(buf = malloc(need))) return -1000;
+  }
   n_allocs = 0;
   fail_at = at;
   armed = 1;
-  if (c->fingerprint) rc = onnxslim_fingerprint(fp, sizeof fp, m);
+  if (c->fingerprint == 2) rc = onnxslim_save_buffer_external(&r, m, buf, need, &need, &o);
+  else if (c->fingerprint) rc = onnxslim_fingerprint(fp, sizeof fp, m);
   else rc = onnxslim_save(&r, m, out, &o);
   armed = 0;
+  free(buf);
   *hit = at && n_allocs >= at;
   if (rc && r) rc = -2000; /* a report on failure */
   onnxslim_save_report_free(r);
@@ -315,6 +325,11 @@ TEST(oom_save_as_loaded) {
   run_case(&c);
 }
 
+TEST(oom_save_buffer_external) {
+  oom_case c = {"buffer", BERT, ONNXSLIM_LAYOUT_PER_TENSOR, ONNXSLIM_SAVE_CONSTANTS, 2};
+  run_case(&c);
+}
+
 TEST(oom_fingerprint) {
   oom_case c = {"fingerprint", split_model, 0, 0, 1};
   run_case(&c);
@@ -345,6 +360,7 @@ int main(int argc, char **argv) {
   RUN(oom_save_per_tensor);
   RUN(oom_save_inline);
   RUN(oom_save_as_loaded);
+  RUN(oom_save_buffer_external);
   RUN(oom_fingerprint);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

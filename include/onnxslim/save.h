@@ -254,6 +254,52 @@ ONNXSLIM_API int onnxslim_save_size(const onnxslim_model *model, uint64_t *size)
 ONNXSLIM_API int onnxslim_save_buffer(const onnxslim_model *model, void *buf, size_t capacity,
                                       size_t *size);
 
+/**
+ * Serializes the model into the caller-owned buffer `buf` of `capacity`
+ * bytes as onnxslim_save() would write the model file with opts (layout
+ * ONNXSLIM_LAYOUT_ONE_FILE or _PER_TENSOR), with the tensors that save would
+ * move out left out as external data (ONNX keys location, offset, length),
+ * and writes no file at all: no data file, no model file. For handing a
+ * model to a runtime from memory: the runtime is given, per location, the
+ * bytes the report names (e.g. onnxruntime's
+ * AddExternalInitializersFromFilesInMemory()). With PER_TENSOR every tensor
+ * is at offset 0 of a location of its own, so its bytes are exactly what
+ * onnxslim_tensor_data() returns for it: mapped from the file it was loaded
+ * from, or for a converted tensor materialized once in memory the model
+ * owns; nothing is copied, and those bytes live as long as the model.
+ *
+ * The tensors chosen, the locations (ONE_FILE: opts->location, NULL meaning
+ * "model.data"; PER_TENSOR: a name per tensor), offsets (ONE_FILE: aligned
+ * to opts->align) and lengths are those of onnxslim_save() with the same
+ * options (flags CONSTANTS, FORCE_SHAPE_INPUTS, KEEP_STORAGE, ALLOW_LARGE
+ * apply; NO_FSYNC and progress are not used; locations get no generation
+ * "_N", as no file is there to protect). Tensors stored in external data
+ * now that stay inline come into the buffer, as with onnxslim_save().
+ *
+ * *size (required) receives the serialized size; if buf is NULL or
+ * capacity is smaller than needed, nothing is written and
+ * ONNXSLIM_EBUFSIZE is returned with *size set (call again with a buffer
+ * of that size). On success *out (out may be NULL) receives the report,
+ * owned by the caller (onnxslim_save_report_free()): per tensor its
+ * placement and, for those left out, location, offset and length;
+ * onnxslim_save_report_kernel_copied() is 0. On failure *out is NULL.
+ * The model is not changed.
+ * Errors: ONNXSLIM_EINVAL (NULL model, size or opts; bad options; a layout
+ * other than ONE_FILE and PER_TENSOR; flag CHECKSUM, which needs the data
+ * written; a bad location), ONNXSLIM_EBUFSIZE, ONNXSLIM_ELIMIT (over 2 GiB
+ * without ONNXSLIM_SAVE_ALLOW_LARGE, or larger than a size_t; over the
+ * model's max_memory), ONNXSLIM_EMODEL (a tensor kept inline whose bytes
+ * do not match its dims), ONNXSLIM_ENOMEM.
+ * Memory: what onnxslim_save() holds for its plan and report (about 300
+ * bytes and the name four times per tensor it considers), counted against
+ * the model's max_memory.
+ * @since 0.2.0
+ */
+ONNXSLIM_API int onnxslim_save_buffer_external(onnxslim_save_report **out,
+                                               const onnxslim_model *model, void *buf,
+                                               size_t capacity, size_t *size,
+                                               const onnxslim_save_options *opts);
+
 /** Number of tensors the report describes (0 for NULL). @since 0.1.0 */
 ONNXSLIM_API size_t onnxslim_save_report_count(const onnxslim_save_report *report);
 /**

@@ -71,6 +71,13 @@ struct onnxslim_save_report {
  * receives the report. */
 int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *model,
                             const char *path, const onnxslim_save_options *opts);
+/* onnxslim_save_buffer_external(): the model file of a save with the layout
+ * ONE_FILE or PER_TENSOR (opts checked, CHECKSUM not set) into buf, no
+ * data file written; *size receives the size, ONNXSLIM_EBUFSIZE when buf
+ * is NULL or capacity too small. *out (may be NULL) receives the report. */
+int onnxslim__save_external_buffer(onnxslim_save_report **out, const onnxslim_model *model,
+                                   void *buf, size_t capacity, size_t *size,
+                                   const onnxslim_save_options *opts);
 
 /* A save of the model file alone (layout AS_LOADED) replacing the model at
  * path: replace_begin takes the destination's turn, reads what the model

@@ -183,3 +183,28 @@ int onnxslim_save_buffer(const onnxslim_model *model, void *buf, size_t capacity
                        (size_t)need);
   return rc;
 }
+
+int onnxslim_save_buffer_external(onnxslim_save_report **out, const onnxslim_model *model,
+                                  void *buf, size_t capacity, size_t *size,
+                                  const onnxslim_save_options *opts) {
+  if (out) *out = NULL;
+  ROOT_OR(ONNXSLIM_EINVAL);
+  (void)r;
+  if (!size) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_save_buffer_external: NULL size");
+  if (!opts)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_save_buffer_external: NULL options (the "
+                         "layout ONE_FILE or PER_TENSOR is needed)");
+  onnxslim_save_options o;
+  int rc = read_options(opts, &o);
+  if (rc) return rc;
+  if (o.layout != ONNXSLIM_LAYOUT_ONE_FILE && o.layout != ONNXSLIM_LAYOUT_PER_TENSOR)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_save_buffer_external: layout %s: only ONE_FILE and PER_TENSOR "
+                         "(onnxslim_save_buffer() saves the tensors as loaded)",
+                         layout_name(o.layout));
+  if (o.flags & ONNXSLIM_SAVE_CHECKSUM)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_save_buffer_external: flag CHECKSUM: no data is written");
+  return onnxslim__save_external_buffer(out, model, buf, capacity, size, &o);
+}

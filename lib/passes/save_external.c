@@ -1451,6 +1451,88 @@ int onnxslim__save_external(onnxslim_save_report **out, const onnxslim_model *mo
   return rc;
 }
 
+/* ---- the model file alone, into a buffer -------------------------------------- */
+
+/* A sink filling the caller's buffer (sized beforehand). */
+typedef struct {
+  osl_sink base;
+  uint8_t *p;
+  size_t n, cap;
+} osl_fill_sink;
+
+static int fill_write(osl_sink *sink, const uint8_t *d, size_t n) {
+  osl_fill_sink *fs = (osl_fill_sink *)sink;
+  if (n > fs->cap - fs->n)
+    return onnxslim__err(ONNXSLIM_EBUFSIZE, "buffer of %zu bytes overflowed", fs->cap);
+  memcpy(fs->p + fs->n, d, n);
+  fs->n += n;
+  return 0;
+}
+
+/* The tensors are chosen and placed as onnxslim__save_external() does, with
+ * the names the data files want (no directory: nothing to claim); the
+ * model is then written with those references and no data file is. */
+int onnxslim__save_external_buffer(onnxslim_save_report **out, const onnxslim_model *model,
+                                   void *buf, size_t capacity, size_t *size,
+                                   const onnxslim_save_options *opts) {
+  osl_xsave x;
+  memset(&x, 0, sizeof x);
+  x.model = model;
+  x.old.counter = x.news.counter = x.others.counter = model;
+  x.path = "";
+  x.base = ""; /* no model file: every data file name may be taken */
+  x.o = *opts;
+  x.outdir = x.jfd = -1;
+  if (!x.o.align) x.o.align = ONNXSLIM_SAVE_DEFAULT_ALIGN;
+  int rc = 0;
+  const char *why;
+  if (x.o.layout == ONNXSLIM_LAYOUT_ONE_FILE) {
+    if (!x.o.location) x.o.location = "model.data";
+    if (!onnxslim__location_ok(x.o.location, &why))
+      rc = onnxslim__err(ONNXSLIM_EINVAL, "external data location '%s' refused: %s", x.o.location,
+                         why);
+    else if (!(x.norm = norm_location(x.o.location))) rc = onnxslim__err_nomem(NULL);
+    else x.o.location = x.norm;
+  }
+  if (!rc) rc = collect_items(&x, model->root);
+  if (!rc) rc = keep_shared(&x);
+  if (!rc) rc = want_names(&x);
+  if (!rc) {
+    place_items(&x);
+    for (size_t i = 0; i < x.nfiles; i++) x.locs[i] = x.wants[i];
+    rc = plan_model(&x);
+  }
+  uint64_t need = 0;
+  if (!rc) rc = onnxslim__msg_size_planned(model->root, &x.sp, &need);
+  if (!rc && need > SIZE_MAX) rc = onnxslim__err(ONNXSLIM_ELIMIT, "model too large for a buffer");
+  if (!rc && need > INT32_MAX && !(x.o.flags & ONNXSLIM_SAVE_ALLOW_LARGE))
+    rc = onnxslim__err(ONNXSLIM_ELIMIT,
+                       "the model would be %llu bytes, over protobuf's 2 GiB limit "
+                       "(ONNXSLIM_SAVE_ALLOW_LARGE allows it)",
+                       (unsigned long long)need);
+  if (!rc) {
+    *size = (size_t)need;
+    if (!buf || capacity < need)
+      rc = onnxslim__err(ONNXSLIM_EBUFSIZE, "buffer of %zu bytes is too small: %zu needed",
+                         buf ? capacity : 0, (size_t)need);
+  }
+  if (!rc && out) rc = make_report(&x);
+  if (!rc) {
+    osl_fill_sink fs = {{fill_write}, buf, 0, capacity};
+    rc = onnxslim__msg_write_planned(model->root, &x.sp, &fs.base);
+    if (!rc && fs.n != need)
+      rc = onnxslim__err(ONNXSLIM_EIO, "internal size mismatch: %zu written, %zu expected", fs.n,
+                         (size_t)need);
+  }
+  for (size_t i = 0; i < x.nfiles; i++) x.locs[i] = NULL; /* the wants' strings */
+  if (!rc && out) {
+    *out = x.rep;
+    x.rep = NULL;
+  }
+  xsave_free(&x);
+  return rc;
+}
+
 /* ---- a save of the model file alone (save.c) ------------------------------- */
 
 struct osl_replace {

@@ -448,6 +448,8 @@ FUNCTIONS = {
     "onnxslim_save": (c_int, [P(H), H, c_char_p, P(SaveOptions)]),
     "onnxslim_save_size": (c_int, [H, P(c_uint64)]),
     "onnxslim_save_buffer": (c_int, [H, c_void_p, c_size_t, P(c_size_t)]),
+    "onnxslim_save_buffer_external": (c_int, [
+        P(H), H, c_void_p, c_size_t, P(c_size_t), P(SaveOptions)]),
     "onnxslim_save_report_count": (c_size_t, [H]),
     "onnxslim_save_report_name": (c_char_p, [H, c_size_t]),
     "onnxslim_save_report_placement": (c_int, [H, c_size_t]),
@@ -1204,6 +1206,9 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_save_buffer(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_save_buffer_external(self, *args: Any) -> int:
             ...
 
         def onnxslim_save_report_count(self, *args: Any) -> int:

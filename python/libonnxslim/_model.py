@@ -388,6 +388,26 @@ class Model:
         _check(lib.onnxslim_save_buffer(ptr, buf, len(buf), ctypes.byref(size)))
         return buf.raw[:size.value]
 
+    def save_bytes_external(self, external_data: Union[None, bool, str] = "per_tensor",
+                            threshold: Optional[int] = None, align: Optional[int] = None,
+                            location: Optional[str] = None, allow_large: bool = False,
+                            constants: bool = False, force_shape_inputs: bool = False,
+                            keep_storage: bool = False, layout: Optional[int] = None,
+                            flags: int = 0) -> Tuple[bytes, SaveReport]:
+        """The model file :meth:`save` would write with these options, as bytes,
+        with no file written (onnxslim_save_buffer_external()): the tensors
+        are left out as external data, and the :class:`SaveReport` says where
+        each one's bytes belong (``location``, ``offset``, ``length``).
+        ``external_data`` is "per_tensor" (the default: each tensor at offset
+        0 of a location of its own, its bytes those of ``Tensor.tobytes()``) or
+        "one_file" (``location``, default "model.data"); the other keywords
+        are :meth:`save`'s (``checksum`` is refused: no data is written). For
+        handing a model to a runtime from memory."""
+        return _save.save_bytes_external(self, external_data, threshold, align, location, layout,
+                                         flags, allow_large=allow_large, constants=constants,
+                                         force_shape_inputs=force_shape_inputs,
+                                         keep_storage=keep_storage)
+
     # ---- edits ------------------------------------------------------------------
 
     def merge(self, path: PathType, allow_large: bool = False, no_fsync: bool = False,

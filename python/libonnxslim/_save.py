@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 from . import _args, _base, _progress
 from ._constants import CONSTANTS as _C
@@ -92,14 +92,10 @@ def _report(rep: Any) -> SaveReport:
     return SaveReport(entries, lib.onnxslim_save_report_kernel_copied(rep))
 
 
-def save(model: Model, path: PathType, external_data: Union[None, bool, str] = None,
-         threshold: Optional[int] = None, align: Optional[int] = None,
-         location: Optional[str] = None, layout: Optional[int] = None, flags: int = 0,
-         progress: Optional[ProgressCallback] = None, **flag_kwargs: Any) -> SaveReport:
-    """Model.save(); see there."""
-    m = model._ptr()
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise TypeError("path must be str or os.PathLike, not %s" % type(path).__name__)
+def _options(external_data: Union[None, bool, str], threshold: Optional[int],
+             align: Optional[int], location: Optional[str], layout: Optional[int], flags: int,
+             flag_kwargs: Dict[str, Any], what: str) -> Tuple[SaveOptions, Any]:
+    """The C options of save() and save_bytes_external(), and what must live as long."""
     opts = SaveOptions()
     _check(lib.onnxslim_save_options_init(ctypes.byref(opts), _C["SAVE_OPTIONS_VERSION"]))
     if layout is not None:
@@ -118,7 +114,7 @@ def save(model: Model, path: PathType, external_data: Union[None, bool, str] = N
         if _args.flag(flag_kwargs.pop(kw, False), kw):
             opts.flags |= _C[const]
     if flag_kwargs:
-        raise TypeError("save() got an unexpected keyword argument %r" % sorted(flag_kwargs)[0])
+        raise TypeError("%s() got an unexpected keyword argument %r" % (what, sorted(flag_kwargs)[0]))
     if threshold is not None:
         opts.size_threshold = _args.uint64(threshold, "threshold")
     if align is not None:
@@ -127,6 +123,19 @@ def save(model: Model, path: PathType, external_data: Union[None, bool, str] = N
     if location is not None:
         keep = _args.cstr(location, "location")
         opts.location = keep
+    return opts, keep
+
+
+def save(model: Model, path: PathType, external_data: Union[None, bool, str] = None,
+         threshold: Optional[int] = None, align: Optional[int] = None,
+         location: Optional[str] = None, layout: Optional[int] = None, flags: int = 0,
+         progress: Optional[ProgressCallback] = None, **flag_kwargs: Any) -> SaveReport:
+    """Model.save(); see there."""
+    m = model._ptr()
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError("path must be str or os.PathLike, not %s" % type(path).__name__)
+    opts, keep = _options(external_data, threshold, align, location, layout, flags, flag_kwargs,
+                          "save")
     prog = _progress.make(progress, model)
     if prog:
         prog.attach(opts)
@@ -141,6 +150,29 @@ def save(model: Model, path: PathType, external_data: Union[None, bool, str] = N
     _check(rc, os.fsdecode(path))
     try:
         return _report(rep)
+    finally:
+        lib.onnxslim_save_report_free(rep)
+
+
+def save_bytes_external(model: Model, external_data: Union[None, bool, str] = "per_tensor",
+                        threshold: Optional[int] = None, align: Optional[int] = None,
+                        location: Optional[str] = None, layout: Optional[int] = None,
+                        flags: int = 0, **flag_kwargs: Any) -> Tuple[bytes, SaveReport]:
+    """Model.save_bytes_external(); see there."""
+    m = model._ptr()
+    opts, keep = _options(external_data, threshold, align, location, layout, flags, flag_kwargs,
+                          "save_bytes_external")
+    size = ctypes.c_size_t()
+    rc = lib.onnxslim_save_buffer_external(None, m, None, 0, ctypes.byref(size), ctypes.byref(opts))
+    if rc != _C["EBUFSIZE"]:
+        _check(rc)
+    buf = ctypes.create_string_buffer(max(size.value, 1))
+    rep = ctypes.c_void_p()
+    _check(lib.onnxslim_save_buffer_external(ctypes.byref(rep), m, buf, len(buf), ctypes.byref(size),
+                                             ctypes.byref(opts)))
+    del keep  # the location string lived through both calls
+    try:
+        return buf.raw[:size.value], _report(rep)
     finally:
         lib.onnxslim_save_report_free(rep)
 

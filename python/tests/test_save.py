@@ -143,6 +143,43 @@ class TestSave(unittest.TestCase):
         self.assertEqual(self.m.save_size(), len(self.m.save_bytes()))
         self.assertGreater(self.m.save_size(), os.path.getsize(BERT) + 400)
 
+    def test_save_bytes_external(self):
+        """The model file of save() with the same options, byte for byte, with
+        no file written; per tensor, offset 0 and the tensor's own bytes."""
+        self.m.convert(gather_to="bf16")
+        for layout in ("per_tensor", "one_file"):
+            with self.subTest(layout=layout):
+                kw = {"external_data": layout, "threshold": 0}
+                if layout == "one_file":
+                    kw["location"] = "w.bin"
+                data, rep = self.m.save_bytes_external(**kw)
+                self.assertEqual(os.listdir(self.tmp), [])
+                frep = self.m.save(self.path("f.onnx"), **kw)
+                with open(self.path("f.onnx"), "rb") as f:
+                    self.assertEqual(data, f.read())
+                self.assertEqual(rep.entries, frep.entries)
+                self.assertEqual(rep.kernel_copied, 0)
+                out = [e for e in rep if e.placement == "external"]
+                self.assertGreater(len(out), 20)
+                inits = {t.name: t for t in self.m.graph.initializers}
+                for e in out:
+                    if layout == "one_file":
+                        self.assertEqual(e.location, "w.bin")
+                        continue
+                    self.assertEqual((e.offset, e.length), (0, inits[e.name].nbytes))
+                    with open(self.path(e.location), "rb") as f:
+                        self.assertEqual(f.read(), inits[e.name].tobytes())
+                shutil.rmtree(self.tmp)
+                os.mkdir(self.tmp)
+        data, rep = self.m.save_bytes_external("one_file", threshold=0)  # no file: "model.data"
+        self.assertEqual(rep.locations, ["model.data"])
+        for kw, exc in [({"external_data": None}, libonnxslim.InvalidArgument),
+                        ({"external_data": False}, libonnxslim.InvalidArgument),
+                        ({"flags": libonnxslim.SAVE_CHECKSUM}, libonnxslim.InvalidArgument),
+                        ({"external_data": "two_files"}, ValueError)]:
+            with self.subTest(**{k: repr(v) for k, v in kw.items()}):
+                self.assertRaises(exc, self.m.save_bytes_external, **kw)
+
     def test_errors(self):
         bad = [({"external_data": "two_files"}, ValueError),
                ({"external_data": "one_file", "threshold": -1}, ValueError),

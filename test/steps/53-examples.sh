@@ -12,7 +12,10 @@
 #    fixed in this file (worked out by hand, exact in binary);
 #  - inspect prints the nodes of If, Loop and Scan bodies indented under
 #    their attribute, and a node nested two deep (an If in a Loop body);
-#  - summary prints the inputs and copies a model byte for byte.
+#  - summary prints the inputs and copies a model byte for byte;
+#  - ort_recipe (onnxruntime's C API) is built where pkg-config finds
+#    libonnxruntime, else make examples says it skipped it
+#    (test/check_long/trixie-ort.sh runs it).
 set -u
 . test/step-lib.sh
 ex="$root/$B/examples"
@@ -145,6 +148,16 @@ elif grep -q 'missing.onnx' "$tmp/err"; then
   ok "inspect of a missing file: an error naming it"
 else
   bad "inspect of a missing file: no error naming it"
+fi
+
+# ---- ort_recipe.c: only where onnxruntime's C API is (make check-long runs it in trixie) ----
+if pkg-config --exists libonnxruntime 2>/dev/null; then
+  [ -x "$ex/ort_recipe" ] && ok "ort_recipe built against libonnxruntime $(pkg-config --modversion libonnxruntime)" ||
+    bad "make examples did not build ort_recipe although pkg-config finds libonnxruntime"
+elif [ ! -e "$ex/ort_recipe" ] && grep -q 'ort_recipe skipped: pkg-config finds no libonnxruntime' "$tmp/make.log"; then
+  skip "ort_recipe: pkg-config finds no libonnxruntime (make check-long builds and runs it in Debian trixie)"
+else
+  bad "make examples: no line saying ort_recipe was skipped"
 fi
 
 # ---- summary.c --------------------------------------------------------------------------------------
