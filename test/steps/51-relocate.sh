@@ -36,6 +36,19 @@ if [ ! -e "$tmp/shim/ran" ] && grep -qx "  Python  *$site_old/libonnxslim (for /
 else
   cat "$tmp/install.log"; cat "$tmp/shim/ran" 2>/dev/null; bad "make install's Python for the default PYTHON"
 fi
+# a PYTHON that does not run cannot say where the package goes: make install
+# and make uninstall stop with an error naming PYTHON before touching the
+# tree (they used to install into, or remove from, DESTDIR/libonnxslim)
+mkdir -p "$tmp/nopy/keep" && echo keep > "$tmp/nopy/keep/file"
+if ! make -s install PREFIX=/opt/x DESTDIR="$tmp/nopy" PYTHON="$tmp/shim/python3" > "$tmp/nopy.log" 2>&1 &&
+   grep -q 'PYTHON' "$tmp/nopy.log" && [ "$(cd "$tmp/nopy" && find . | sort | tr '\n' ' ')" = ". ./keep ./keep/file " ] &&
+   ! make -s uninstall PREFIX=/opt/x DESTDIR="$tmp/nopy" PYTHON="$tmp/shim/python3" >> "$tmp/nopy.log" 2>&1 &&
+   [ -f "$tmp/nopy/keep/file" ]; then
+  ok "make install/uninstall with a PYTHON that fails: an error ($(grep -m 1 PYTHON "$tmp/nopy.log" | cut -c1-50)...), nothing written"
+else
+  cat "$tmp/nopy.log"; (cd "$tmp/nopy" && find . | head); bad "make install with a failing PYTHON"
+fi
+rm -f "$tmp/shim/ran"
 # the report: where each part went (before the hints), then for this prefix,
 # outside every search path, the line to add for each
 sed -n '/^libonnxslim installed:$/,/^outside/p' "$tmp/install.log" > "$tmp/parts"
