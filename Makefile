@@ -303,7 +303,12 @@ CLI_RPATH = $(if $(filter $(LIBDIR),$(SYSTEM_LIBDIRS)),,-Wl,-rpath,'$$ORIGIN/$(c
 PUBLIC_H := $(notdir $(wildcard include/onnxslim/*.h))
 PY_SRC := $(notdir $(wildcard python/libonnxslim/*.py)) py.typed
 
+# PYTHONDIR is empty when PYTHON does not run: stop before writing anything
+# (the package would land in DESTDIR/libonnxslim)
+need-pythondir = @[ -n '$(PYTHONDIR)' ] || { echo "make $@: $(PYTHON) (PYTHON) did not say where the Python package goes for PREFIX=$(PREFIX); set PYTHON to a python3 that runs, or PYTHONDIR=DIR" >&2; exit 1; }
+
 install: all
+	$(need-pythondir)
 	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) \
 	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(PYTHONDIR)/libonnxslim
@@ -348,6 +353,7 @@ install-strip:
 # directories) when empty. Shared directories (bin, lib, share/man/man1, ...)
 # are left, as automake does.
 uninstall:
+	$(need-pythondir)
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,onnxslim.h onnxslim.hpp $(addprefix onnxslim/,$(PUBLIC_H)))
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(SOREAL) $(SONAME) libonnxslim.so libonnxslim.a)
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libonnxslim.pc

@@ -6,9 +6,9 @@
 # that take a word from a list, and .onnx files (and directories) for the
 # models. Every option of `libonnxslim COMMAND --help` must be listed here:
 # test step 63-cli-docs (test/check_cli_docs.py) checks it by calling
-# _onnxslim. Needs nothing from the bash-completion package.
+# _libonnxslim. Needs nothing from the bash-completion package.
 
-_onnxslim_options() { # COMMAND: its options, one word each
+_libonnxslim_options() { # COMMAND: its options, one word each
   case $1 in
     info | fingerprint) echo "--json" ;;
     check) echo "--json --skip --list-checks --verify-checksums" ;;
@@ -28,13 +28,13 @@ _onnxslim_options() { # COMMAND: its options, one word each
   echo "--help"
 }
 
-_onnxslim_files() { # WORD: .onnx files and directories starting with WORD
+_libonnxslim_files() { # WORD: .onnx files and directories starting with WORD
   local IFS=$'\n'
   compopt -o filenames 2>/dev/null
   COMPREPLY+=($(compgen -d -- "$1") $(compgen -f -X '!*.onnx' -- "$1"))
 }
 
-_onnxslim() {
+_libonnxslim() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev= cmd= i
   COMPREPLY=()
   ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -67,7 +67,7 @@ _onnxslim() {
       COMPREPLY=($(compgen -W "undefined_input duplicate_output order tensor_size opset output_not_produced type empty_name unknown_op arity attr_missing attr_unknown attr_type type_constraint untyped_io checksum function" -- "$cur"))
       return
       ;;
-    --also-single-file) _onnxslim_files "$cur"; return ;;
+    --also-single-file) _libonnxslim_files "$cur"; return ;;
     --location)
       local IFS=$'\n'
       compopt -o filenames 2>/dev/null
@@ -77,10 +77,10 @@ _onnxslim() {
     --select | --exclude | --min-size | --threshold | --align | --block-size | --clip-percentile) return ;; # a free value
   esac
   if [[ $cur == -* && -z $only_args ]]; then
-    COMPREPLY=($(compgen -W "$(_onnxslim_options "$cmd")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_libonnxslim_options "$cmd")" -- "$cur"))
   else
-    _onnxslim_files "$cur"
+    _libonnxslim_files "$cur"
   fi
 }
 
-complete -F _onnxslim libonnxslim
+complete -F _libonnxslim libonnxslim

@@ -7,7 +7,8 @@ named after the library (PyPI's OnnxSlim owns `onnxslim`): the command
 `libonnxslim`, the Python package `libonnxslim`, the pkg-config module
 `libonnxslim`, the CMake package `libonnxslim` with the targets
 `libonnxslim::libonnxslim` and `libonnxslim::libonnxslim_static`, and the
-environment variables `LIBONNXSLIM_*`. The C names stay: the prefix
+environment variables `LIBONNXSLIM_*`, the bash completion's functions
+`_libonnxslim*`. The C names stay: the prefix
 `onnxslim_`, macros `ONNXSLIM_*`, `<onnxslim.h>`, `<onnxslim/*.h>`,
 `onnxslim.hpp` and its namespace `onnxslim::`, `lib/onnxslim.map`,
 `abi/onnxslim.symbols`, `libonnxslim.so.0`, `-lonnxslim`.
@@ -28,6 +29,8 @@ import subprocess
 import sys
 
 WORD = re.compile(r"(?<![A-Za-z0-9_])onnxslim(?![A-Za-z0-9_])")
+# the bash completion's functions, global names in the user's shell
+SHELLFN = re.compile(r"(?<![A-Za-z0-9_])_onnxslim(?:_options|_files)?(?![A-Za-z0-9_])")
 ENV = re.compile(r"(?:(?<![A-Za-z0-9_])|(?<=-D))ONNXSLIM_(KERNELS|LIBRARY|CLI|REQUIRE_ORT|REQUEST|SOURCE_DIR)(?![A-Za-z0-9_])")
 
 
@@ -57,6 +60,8 @@ def old_names(line):
             found.append((m.start(), line[m.start():m.end() + 20].split()[0] if line[m.start():].strip() else "onnxslim"))
     for m in ENV.finditer(line):
         found.append((m.start(), m.group(0)))
+    for m in SHELLFN.finditer(line):
+        found.append((m.start(), m.group(0)))
     return found
 
 
@@ -78,12 +83,14 @@ def self_test():
     bad = ["$ onnxslim convert a.onnx b.onnx", "import onnxslim", "m = onnxslim.load(p)",
            "pkg-config --libs onnxslim", "find_package(onnxslim 0.2)", "onnxslim::onnxslim",
            "onnxslim::onnxslim_static", "LD_LIBRARY_PATH=x ONNXSLIM_LIBRARY=y", "build/onnxslim info m",
-           "man/onnxslim.1", "python/onnxslim/_lib.py", '"onnxslim.info/1"', "ONNXSLIM_KERNELS=avx2", "cmake -DONNXSLIM_REQUEST=0.1"]
+           "man/onnxslim.1", "python/onnxslim/_lib.py", '"onnxslim.info/1"', "ONNXSLIM_KERNELS=avx2", "cmake -DONNXSLIM_REQUEST=0.1",
+           "complete -F _onnxslim libonnxslim", "_onnxslim_files() {"]
     good = ["#include <onnxslim.h>", "#include <onnxslim/model.h>", "onnxslim_model_open(&m)",
             "ONNXSLIM_EINVAL", "onnxslim::Model::open(p)", "namespace onnxslim {", "libonnxslim convert a b",
             "import libonnxslim", "-lonnxslim", "lib/onnxslim.map", "include/onnxslim/", "onnxslim.hpp",
             "libonnxslim::libonnxslim", "LIBONNXSLIM_LIBRARY", 'find_library("onnxslim")',
-            "$(DESTDIR)$(INCLUDEDIR)/onnxslim $(X)", "$(addprefix onnxslim/,$(PUBLIC_H))", "OnnxSlim (PyPI)"]
+            "$(DESTDIR)$(INCLUDEDIR)/onnxslim $(X)", "$(addprefix onnxslim/,$(PUBLIC_H))", "OnnxSlim (PyPI)",
+            "complete -F _libonnxslim libonnxslim", "def fp16_onnxslim(src, dst):", "onnxslim__err_nomem(what)"]
     n = 0
     for line in bad:
         if not old_names(line):

@@ -52,8 +52,8 @@ if command -v man > /dev/null 2>&1; then
 fi
 comp="$prefix/share/bash-completion/completions/libonnxslim"
 if cmp -s completion/libonnxslim.bash "$comp" &&
-   [ "$(bash --norc --noprofile -c '. "$1" && complete -p libonnxslim' x "$comp")" = "complete -F _onnxslim libonnxslim" ]; then
-  ok "installed share/bash-completion/completions/libonnxslim (registers _onnxslim in bash)"
+   [ "$(bash --norc --noprofile -c '. "$1" && complete -p libonnxslim' x "$comp")" = "complete -F _libonnxslim libonnxslim" ]; then
+  ok "installed share/bash-completion/completions/libonnxslim (registers _libonnxslim in bash)"
 else
   bad "bash completion in share/bash-completion/completions/libonnxslim"
 fi

@@ -1,6 +1,8 @@
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 # An install that can be moved, stripped and removed:
+# - make install (another python3 first on PATH) says where each part went
+#   and the line to add for each search path the prefix is outside of;
 # - make install into a prefix, move the prefix, hide the original: a
 #   program builds and runs with pkg-config and with CMake from the moved
 #   prefix, the command runs, the Python package imports and loads the moved
@@ -17,16 +19,58 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 root=$PWD
 m=test/data/bert-tiny.onnx
 old="$tmp/first" new="$tmp/moved/here"
-if make -s install PREFIX="$old" > "$tmp/install.log" 2>&1; then
+# with another python3 first on PATH (one that fails and leaves a mark when
+# run): PYTHON is /usr/bin/python3 unless set, whatever PATH says
+mkdir "$tmp/shim"
+printf '#!/bin/sh\necho "$*" >> "%s/shim/ran"\nexit 1\n' "$tmp" > "$tmp/shim/python3"
+chmod +x "$tmp/shim/python3"
+if PATH="$tmp/shim:$PATH" make -s install PREFIX="$old" > "$tmp/install.log" 2>&1; then
   ok "make install PREFIX=$old"
-  grep -q "^libonnxslim installed:" "$tmp/install.log" && grep -q "^  command *$old/bin/libonnxslim$" "$tmp/install.log" &&
-    grep -q "^  Python .*export PYTHONPATH=" "$tmp/install.log" &&
-    ok "make install says where each part went and the lines to add for this prefix" ||
-    { cat "$tmp/install.log"; bad "make install's report"; }
 else
   cat "$tmp/install.log"; bad "make install PREFIX=$old"
 fi
 site_old=$($PY scripts/python-dir.py "$old" | sed -n 1p)
+if [ ! -e "$tmp/shim/ran" ] && grep -qx "  Python  *$site_old/libonnxslim (for /usr/bin/python3)" "$tmp/install.log" &&
+   [ -f "$site_old/libonnxslim/__init__.py" ]; then
+  ok "PYTHON defaults to /usr/bin/python3, not the python3 first on PATH: package in $site_old"
+else
+  cat "$tmp/install.log"; cat "$tmp/shim/ran" 2>/dev/null; bad "make install's Python for the default PYTHON"
+fi
+# a PYTHON that does not run cannot say where the package goes: make install
+# and make uninstall stop with an error naming PYTHON before touching the
+# tree (they used to install into, or remove from, DESTDIR/libonnxslim)
+mkdir -p "$tmp/nopy/keep" && echo keep > "$tmp/nopy/keep/file"
+if ! make -s install PREFIX=/opt/x DESTDIR="$tmp/nopy" PYTHON="$tmp/shim/python3" > "$tmp/nopy.log" 2>&1 &&
+   grep -q 'PYTHON' "$tmp/nopy.log" && [ "$(cd "$tmp/nopy" && find . | sort | tr '\n' ' ')" = ". ./keep ./keep/file " ] &&
+   ! make -s uninstall PREFIX=/opt/x DESTDIR="$tmp/nopy" PYTHON="$tmp/shim/python3" >> "$tmp/nopy.log" 2>&1 &&
+   [ -f "$tmp/nopy/keep/file" ]; then
+  ok "make install/uninstall with a PYTHON that fails: an error ($(grep -m 1 PYTHON "$tmp/nopy.log" | cut -c1-50)...), nothing written"
+else
+  cat "$tmp/nopy.log"; (cd "$tmp/nopy" && find . | head); bad "make install with a failing PYTHON"
+fi
+rm -f "$tmp/shim/ran"
+# the report: where each part went (before the hints), then for this prefix,
+# outside every search path, the line to add for each
+sed -n '/^libonnxslim installed:$/,/^outside/p' "$tmp/install.log" > "$tmp/parts"
+sed -n '/^outside the system.s search paths; to use it, add:$/,$p' "$tmp/install.log" > "$tmp/hints"
+n=0 missing=
+for part in "library  *$old/lib/libonnxslim.so.0" "headers  *$old/include/onnxslim.h" "command  *$old/bin/libonnxslim$" \
+  "pkg-config  *$old/lib/pkgconfig/libonnxslim.pc" "CMake  *$old/lib/cmake/libonnxslim/" "Python  *$site_old/libonnxslim " \
+  "man page  *$old/share/man/man1/libonnxslim.1" "completion  *$old/share/bash-completion/completions/libonnxslim"; do
+  grep -q "^  $part" "$tmp/parts" && n=$((n + 1)) || missing="$missing [$part]"
+done
+[ -z "$missing" ] && ok "make install says where each of the $n parts went" || { cat "$tmp/install.log"; bad "make install's report lacks$missing"; }
+n=0 missing=
+for hint in "library .*> /etc/ld.so.conf.d/libonnxslim.conf && ldconfig" "pkg-config  *export PKG_CONFIG_PATH=$old/lib/pkgconfig" \
+  "CMake  *cmake -DCMAKE_PREFIX_PATH=$old " "Python  *export PYTHONPATH=$site_old" \
+  "completion  *export XDG_DATA_DIRS=$old/share:" "command  *export PATH=$old/bin:"; do
+  grep -q "^  $hint" "$tmp/hints" && n=$((n + 1)) || missing="$missing [$hint]"
+done
+if command -v manpath > /dev/null 2>&1; then
+  grep -q "^  man page  *export MANPATH=$old/share/man:$" "$tmp/hints" && n=$((n + 1)) || missing="$missing [MANPATH]"
+fi
+[ -z "$missing" ] && ok "and, for this prefix outside the search paths, the $n lines to add (ldconfig, PYTHONPATH, MANPATH, XDG_DATA_DIRS, ...)" ||
+  { cat "$tmp/install.log"; bad "make install's hints lack$missing"; }
 mkdir -p "$(dirname "$new")" && mv "$old" "$new"
 site=$new${site_old#"$old"}
 [ ! -e "$old" ] && ok "prefix moved to $new, the original gone" || bad "move the prefix"

@@ -16,6 +16,9 @@
 #  - ort_recipe (onnxruntime's C API) is built where pkg-config finds
 #    libonnxruntime, else make examples says it skipped it
 #    (test/check_long/trixie-ort.sh runs it).
+#  - make demo (scripts/demo.sh) runs its three models in onnxruntime, or
+#    prints one line saying it skipped the run and how to get it (npm
+#    offline, no node), as README says.
 set -u
 . test/step-lib.sh
 ex="$root/$B/examples"
@@ -168,5 +171,42 @@ else
   cat "$tmp/summary.out"
   bad "summary"
 fi
+# ---- make demo (scripts/demo.sh, after make all) ---------------------------------------------
+# it says what it did with onnxruntime: the three models run in it, or one
+# line "onnxruntime run skipped: ..." with the reason and how to get the
+# run, and README says so. Three ways: as make demo runs here (onnxruntime-node
+# set up above), npm unable to install it (offline, an empty cache and
+# directory), no node on PATH.
+demo() { # NAME ENV...: runs the demo; $tmp/demo-NAME.out, its exit status
+  name=$1; shift
+  env "$@" B="$B" sh scripts/demo.sh > "$tmp/demo-$name.out" 2>&1
+}
+runs() { grep -c '^onnxruntime, .*logits: type=float32' "$tmp/demo-$1.out"; }
+skips() { grep -c '^onnxruntime run skipped: ' "$tmp/demo-$1.out"; }
+if demo setup && [ "$(runs setup)" = 3 ] && [ "$(skips setup)" = 0 ]; then
+  ok "make demo: the three models run in onnxruntime ($(grep -c '^onnxruntime' "$tmp/demo-setup.out") onnxruntime lines)"
+else
+  cat "$tmp/demo-setup.out"; bad "make demo with onnxruntime-node set up: want 3 runs"
+fi
+if demo offline ORT_DIR="$tmp/demo-node" npm_config_cache="$tmp/demo-npm-cache" npm_config_offline=true &&
+   [ "$(runs offline)" = 0 ] && [ "$(skips offline)" = 1 ] &&
+   grep '^onnxruntime run skipped: ' "$tmp/demo-offline.out" | grep -q "npm could not install .*run 'make demo' again where"; then
+  ok "make demo without the npm registry: one line, $(grep '^onnxruntime run skipped: ' "$tmp/demo-offline.out" | cut -c1-60)..."
+else
+  cat "$tmp/demo-offline.out"; bad "make demo without the npm registry: want one skip line"
+fi
+mkdir "$tmp/nonode"
+for f in /usr/bin/* /bin/*; do
+  case ${f##*/} in node | nodejs | npm | npx) ;; *) [ -e "$tmp/nonode/${f##*/}" ] || ln -s "$f" "$tmp/nonode/" ;; esac
+done
+if demo nonode PATH="$tmp/nonode" && [ "$(runs nonode)" = 0 ] && [ "$(skips nonode)" = 1 ] &&
+   grep '^onnxruntime run skipped: ' "$tmp/demo-nonode.out" | grep -q 'make deps'; then
+  ok "make demo without node: one line, $(grep '^onnxruntime run skipped: ' "$tmp/demo-nonode.out" | cut -c1-60)..."
+else
+  cat "$tmp/demo-nonode.out"; bad "make demo without node: want one skip line"
+fi
+grep -q 'onnxruntime run skipped: ' README.md && grep -B 12 -A 3 '^    make demo$' README.md | grep -q 'onnxruntime-node' &&
+  ok "README says the demo runs onnxruntime or prints one 'onnxruntime run skipped' line" ||
+  bad "README does not say what make demo does with onnxruntime"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
