@@ -307,11 +307,18 @@ PY_SRC := $(notdir $(wildcard python/libonnxslim/*.py)) py.typed
 # (the package would land in DESTDIR/libonnxslim)
 need-pythondir = @[ -n '$(PYTHONDIR)' ] || { echo "make $@: $(PYTHON) (PYTHON) did not say where the Python package goes for PREFIX=$(PREFIX); set PYTHON to a python3 that runs, or PYTHONDIR=DIR" >&2; exit 1; }
 
+# the directories install writes to; those it has to create are listed in
+# INSTALLED_DIRS (scripts/install-dirs.sh), which uninstall removes when
+# empty. A package build that leaves removal to its package manager sets
+# INSTALLED_DIRS= (debian/rules).
+INSTALL_DIRS = $(INCLUDEDIR)/onnxslim $(LIBDIR) $(BINDIR) $(PKGCONFIGDIR) $(CMAKEDIR) \
+  $(MANDIR)/man1 $(BASHCOMPDIR) $(PYTHONDIR)/libonnxslim
+INSTALLED_DIRS ?= $(PREFIX)/share/libonnxslim/installed-dirs
+
 install: all
 	$(need-pythondir)
-	install -d $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) \
-	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
-	  $(DESTDIR)$(PYTHONDIR)/libonnxslim
+	$(if $(INSTALLED_DIRS),sh scripts/install-dirs.sh create '$(INSTALLED_DIRS)' '$(DESTDIR)',install -d) \
+	  $(addprefix $(if $(INSTALLED_DIRS),,$(DESTDIR)),$(INSTALL_DIRS))
 	install -m 644 include/onnxslim.h include/onnxslim.hpp $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(addprefix include/onnxslim/,$(PUBLIC_H)) $(DESTDIR)$(INCLUDEDIR)/onnxslim/
 	install -m 755 $(B)/$(SOREAL) $(DESTDIR)$(LIBDIR)/
@@ -350,8 +357,9 @@ install-strip:
 
 # Every file install writes, by the same variables; then the directories that
 # are the install's own (include/onnxslim, the CMake and Python package
-# directories) when empty. Shared directories (bin, lib, share/man/man1, ...)
-# are left, as automake does.
+# directories) when empty, and those install had to create (INSTALLED_DIRS)
+# when empty. Shared directories that were there before (bin, lib,
+# share/man/man1 of a prefix in use) are left.
 uninstall:
 	$(need-pythondir)
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,onnxslim.h onnxslim.hpp $(addprefix onnxslim/,$(PUBLIC_H)))
@@ -362,6 +370,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/libonnxslim/,$(PY_SRC) _installed.py)
 	rm -rf $(DESTDIR)$(PYTHONDIR)/libonnxslim/__pycache__
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/onnxslim $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(PYTHONDIR)/libonnxslim 2>/dev/null
+	$(if $(INSTALLED_DIRS),sh scripts/install-dirs.sh remove '$(INSTALLED_DIRS)' '$(DESTDIR)')
 
 # libonnxslim-VERSION.tar.gz: every tracked file, reproducible (scripts/dist.sh;
 # SOURCE_DATE_EPOCH defaults to the last commit's time)

@@ -9,7 +9,8 @@
 #   library;
 # - make install-strip installs binaries without debug sections;
 # - make uninstall removes exactly what make install put there (a staged
-#   install, uninstalled, leaves no file and no link behind).
+#   install, uninstalled, leaves no file, link or directory behind but what
+#   was there before).
 set -u
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
@@ -139,11 +140,14 @@ for p in /usr/local /opt/libonnxslim; do
      n=$(find "$st" -type f -o -type l | wc -l) &&
      (cd / && PYTHONPATH="$st$($PY scripts/python-dir.py $p | sed -n 1p)" $PY -c 'import libonnxslim' 2>/dev/null; true) &&
      make -s uninstall PREFIX=$p DESTDIR="$st" > "$tmp/un.log" 2>&1; then
-    left=$(find "$st" \( -type f -o -type l \) ! -path "$st$p/bin/other-tool")
-    if [ -z "$left" ] && [ -f "$st$p/bin/other-tool" ] && [ ! -e "$st$p/include/onnxslim" ]; then
-      ok "make uninstall PREFIX=$p DESTDIR=...: the $((n - 1)) installed files removed, another file kept"
+    # nothing left but the file and directories that were there before
+    # (bin/other-tool and its parents): no file, no link, no directory
+    left=$(find "$st" -mindepth 1 ! -path "$st$p/bin/other-tool" ! -path "$st$p/bin" |
+      while read -r f; do case $st$p in "$f" | "$f"/*) ;; *) echo "$f" ;; esac; done)
+    if [ -z "$left" ] && [ -f "$st$p/bin/other-tool" ]; then
+      ok "make uninstall PREFIX=$p DESTDIR=...: the $((n - 1)) installed files and the directories install made removed, another file and its directory kept"
     else
-      printf '%s\n' "$left"; bad "make uninstall PREFIX=$p left files behind"
+      printf '%s\n' "$left" | head -n 20; bad "make uninstall PREFIX=$p left files or directories behind"
     fi
   else
     cat "$tmp/un.log" 2>/dev/null; bad "make install/uninstall PREFIX=$p"
