@@ -1098,11 +1098,84 @@ TEST(baseline) {
   onnxslim_model_free(m);
 }
 
+/* DequantizeLinear(q, scale[, zp]) with block_size 4 over axis 0 of 8
+ * values: q of qtype (8 values), scale FLOAT[2], zp of zptype (0: none). */
+static void dq_graph(pbuf *g, int qtype, int zptype) {
+  pbuf attrs = {0};
+  size_t qbytes = qtype == ONNXSLIM_DTYPE_INT4 || qtype == ONNXSLIM_DTYPE_UINT4 ? 4 : 8;
+  size_t zbytes = zptype == ONNXSLIM_DTYPE_INT4 || zptype == ONNXSLIM_DTYPE_UINT4 ? 1 : 2;
+  pb_str(g, G_NAME, "main");
+  add_init(g, "q", qtype, 8, qbytes);
+  add_init(g, "s", ONNXSLIM_DTYPE_FLOAT, 2, 8);
+  if (zptype) add_init(g, "zp", zptype, 2, zbytes);
+  attr_int(&attrs, "axis", 0);
+  attr_int(&attrs, "block_size", 4);
+  add_node(g, G_NODE, "dq", "DequantizeLinear", zptype ? L("q", "s", "zp") : L("q", "s"), L("y"),
+           NULL, &attrs);
+  add_vi(g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+}
+
+TEST(schema_new_opsets) {
+  n_skip = 0;
+  /* opset 21, the blocked INT4 / UINT4 DequantizeLinear convert writes:
+   * checked against DequantizeLinear-21, nothing to say, no note */
+  opset_version = 21;
+  static const int ok_pairs[][2] = {{ONNXSLIM_DTYPE_INT4, 0},
+                                    {ONNXSLIM_DTYPE_UINT4, ONNXSLIM_DTYPE_UINT4},
+                                    {ONNXSLIM_DTYPE_INT8, ONNXSLIM_DTYPE_INT8},
+                                    {ONNXSLIM_DTYPE_FLOAT8E4M3FN, 0}};
+  for (size_t i = 0; i < sizeof ok_pairs / sizeof ok_pairs[0]; i++) {
+    pbuf g = {0};
+    dq_graph(&g, ok_pairs[i][0], ok_pairs[i][1]);
+    onnxslim_model *m = load(&g, NULL);
+    onnxslim_check_report *r = run_check(m);
+    CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
+    CHECK_STR(onnxslim_check_report_note(r), "");
+    onnxslim_check_report_free(r);
+    onnxslim_model_free(m);
+  }
+  /* a zero point of another type than q: T1 binds both */
+  pbuf g = {0};
+  dq_graph(&g, ONNXSLIM_DTYPE_INT4, ONNXSLIM_DTYPE_INT8);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "graph 'main' node[0] 'dq' input[2] 'zp'",
+         "'x_zero_point' of DequantizeLinear is INT8, but T1 is INT4 (from input 0 'q')");
+  /* block_size as a FLOAT: the attribute's type comes from the schema */
+  g = (pbuf){0};
+  pbuf attrs = {0};
+  pb_str(&g, G_NAME, "main");
+  add_init(&g, "q", ONNXSLIM_DTYPE_INT4, 8, 4);
+  add_init(&g, "s", ONNXSLIM_DTYPE_FLOAT, 2, 8);
+  attr_float(&attrs, "block_size", 4);
+  add_node(&g, G_NODE, "dq", "DequantizeLinear", L("q", "s"), L("y"), NULL, &attrs);
+  add_vi(&g, G_OUTPUT, "y", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_ATTR_TYPE, "graph 'main' node[0] 'dq' attribute 'block_size'",
+         NULL);
+  /* INT4 into DequantizeLinear-19 (opset 20): INT4 comes with opset 21 */
+  opset_version = 20;
+  g = (pbuf){0};
+  dq_graph(&g, ONNXSLIM_DTYPE_INT4, 0);
+  onnxslim_model *m = load(&g, NULL);
+  onnxslim_check_report *r = run_check(m);
+  CHECK(r != NULL &&
+        has(r, ONNXSLIM_CHECK_TYPE_CONSTRAINT, "graph 'main' node[0] 'dq' input[0] 'q'",
+            "which T1 does not allow at opset 20"));
+  onnxslim_check_report_free(r);
+  onnxslim_model_free(m);
+  /* an unknown op at opset 21 is found (the schemas are applied) */
+  opset_version = 21;
+  g = (pbuf){0};
+  base_graph(&g);
+  add_node(&g, G_NODE, "f", "Frobnicate", L("y"), L("z"), NULL, NULL);
+  add_vi(&g, G_OUTPUT, "z", ONNXSLIM_DTYPE_FLOAT);
+  expect(&g, NULL, 1, ONNXSLIM_CHECK_UNKNOWN_OP, "graph 'main' node[2] 'f'", "Frobnicate");
+  opset_version = 17;
+}
+
 TEST(schema_newer_opset_note) {
   n_skip = 0;
-  /* opset 21: newer than the tables; nodes are not checked against
-   * schemas and the note says so */
-  opset_version = 21;
+  /* opset 99: newer than the tables (onnx 1.23.2 knows 28); nodes are not
+   * checked against schemas and the note says so */
+  opset_version = 99;
   pbuf g = {0};
   base_graph(&g);
   add_node(&g, G_NODE, "f", "Frobnicate", L("y"), L("z"), NULL, NULL);
@@ -1110,8 +1183,8 @@ TEST(schema_newer_opset_note) {
   onnxslim_check_report *r = run_check(m);
   CHECK(r != NULL && onnxslim_check_report_count(r) == 0);
   CHECK_STR(onnxslim_check_report_note(r),
-            "schemas not checked for domain 'ai.onnx' at opset 21: the tables know opsets up to "
-            "17 (onnx 1.12)");
+            "schemas not checked for domain 'ai.onnx' at opset 99: the tables know opsets up to "
+            "28 (onnx 1.23.2)");
   onnxslim_check_report_free(r);
   onnxslim_model_free(m);
   opset_version = 17;
@@ -1266,6 +1339,7 @@ int main(int argc, char **argv) {
   RUN(schema_arity_and_attributes);
   RUN(schema_type_constraints);
   RUN(schema_untyped_io_and_skip);
+  RUN(schema_new_opsets);
   RUN(schema_newer_opset_note);
   RUN(baseline);
   RUN(bert_tiny_is_valid);

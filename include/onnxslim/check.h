@@ -18,9 +18,10 @@
  * model. It checks how values are defined and used, the opset imports,
  * tensor sizes and type conflicts visible in the model itself and, since
  * 0.2.0, every node of the standard domains ("" / ai.onnx, ai.onnx.ml,
- * ai.onnx.preview.training) against its operator schema at the model's
- * opset: the schemas of onnx 1.12 (opsets up to 17 of the default domain,
- * 3 of ai.onnx.ml), compiled into the library. A domain imported at a newer
+ * ai.onnx.preview, ai.onnx.preview.training) against its operator schema at
+ * the model's opset: the schemas of onnx 1.23.2 (opsets up to 28 of the
+ * default domain, 5 of ai.onnx.ml; element types up to INT4, UINT4, FLOAT8*,
+ * FLOAT4E2M1), compiled into the library. A domain imported at a newer
  * opset than the tables know is not checked against schemas; the report's
  * note (onnxslim_check_report_note()) says so. Nodes of other domains are
  * not checked against schemas. Types are known from initializers, graph
@@ -193,8 +194,8 @@ ONNXSLIM_API int onnxslim_check_report_code(const onnxslim_check_report *report,
 
 /**
  * A note on what the check could not do, e.g. "schemas not checked for
- * domain 'ai.onnx' at opset 21: the tables know opsets up to 17 (onnx
- * 1.12)", one sentence a line; "" when there is nothing to say. Borrowed
+ * domain 'ai.onnx' at opset 29: the tables know opsets up to 28 (onnx
+ * 1.23.2)", one sentence a line; "" when there is nothing to say. Borrowed
  * from the report as onnxslim_check_report_location(). Returns NULL
  * (ONNXSLIM_EINVAL) for a NULL report.
  * @since 0.2.0

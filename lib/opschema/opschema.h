@@ -67,6 +67,8 @@ typedef struct osl_op_schema {
 #define OSL_OP_UNBOUNDED 0xFFFF
 
 extern const char onnxslim__ops_pool[];
+/* The onnx release the tables were generated from (e.g. "1.23.2"). */
+extern const char onnxslim__ops_onnx_version[];
 extern const char *const onnxslim__ops_domains[];
 extern const unsigned onnxslim__ops_n_domains;
 extern const unsigned short onnxslim__ops_domain_max[];

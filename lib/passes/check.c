@@ -1134,9 +1134,9 @@ static void note_newer(ck *c, int d, const char *dom, int64_t opset, unsigned *n
   *noted |= 1u << d;
   str_add(&c->note,
           "%sschemas not checked for domain '%s' at opset %" PRId64
-          ": the tables know opsets up to %d (onnx 1.12)",
+          ": the tables know opsets up to %d (onnx %s)",
           c->note.len ? "\n" : "", dom[0] ? dom : "ai.onnx", opset,
-          onnxslim__opschema_domain_max(d));
+          onnxslim__opschema_domain_max(d), onnxslim__ops_onnx_version);
 }
 
 /* Appends the key of function (dom, name) to s: "domain\x1fname". */

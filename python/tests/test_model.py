@@ -132,10 +132,10 @@ class TestOutputs(unittest.TestCase):
         with self.assertRaises(libonnxslim.InvalidArgument):
             libonnxslim.check_code_is_warning(99)
         # an opset newer than the tables: the note says the schemas were not checked
-        proto = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+        proto = helper.make_model(g, opset_imports=[helper.make_opsetid("", 99)])
         with libonnxslim.load(proto.SerializeToString()) as m:
             m.check()
-            self.assertIn("opset 21", m.check_note)
+            self.assertIn("opset 99", m.check_note)
 
     def test_fingerprint_equals_cli(self):
         cli = os.environ.get("LIBONNXSLIM_CLI")

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""Writes onnx's node test models (onnx.backend.test.case.node, the cases
+behind backend/test/data/node) into OUT_DIR/node/NAME/model.onnx.
+
+The onnx wheels on PyPI ship the generators of the node tests but not
+their generated data directory; this writes the models as onnx's own
+`backend-test-tools generate-data` would (the models only: the check needs
+no input or output tensors). Run it with the onnx to compare against
+(test step 37-check-vs-onnx: the venv of scripts/pypi-venv.sh).
+
+usage: onnx_node_models.py OUT_DIR
+"""
+import os
+import sys
+import warnings
+
+import onnx
+from onnx.backend.test.case import node
+
+out = sys.argv[1]
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # the generators compute with inf and nan on purpose
+    cases = node.collect_testcases()
+n = 0
+for case in cases:
+    if case.model is None:
+        continue
+    d = os.path.join(out, case.kind, case.name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "model.onnx"), "wb") as f:
+        f.write(case.model.SerializeToString())
+    n += 1
+print("onnx %s: %d node test models written to %s" % (onnx.__version__, n, out))
