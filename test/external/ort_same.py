@@ -68,7 +68,7 @@ def main():
         print("error %s: %s" % (models[0], str(e).split("\n")[0]))
         return 2
     for name, t in ref:
-        first = ", ".join("%.6g" % float(x) for x in t.reshape(-1)[:4])
+        first = ", ".join("%#.6g" % float(x) for x in t.reshape(-1)[:4])  # as toPrecision(6)
         print("outputs %s type=%s dims=[%s] first=[%s]" % (name, t.dtype, ",".join(map(str, t.shape)), first))
     status = 0
     for m in models[1:]:

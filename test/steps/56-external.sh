@@ -156,6 +156,15 @@ for name in tiny mid; do
       fail "$L $name: onnxruntime BF16: $(grep -E '^(differ|error)' "$work/$name.ort-bf16-$rt.txt" | head -n 3 | tr '\n' ' ')"
     fi
   done
+  # the runtimes side by side (not a test: each is judged against itself)
+  if ort_have node && ort_have python; then
+    a=$(grep '^outputs ' "$work/$name.ort-node.txt") b=$(grep '^outputs ' "$work/$name.ort-python.txt")
+    if [ "$a" = "$b" ]; then
+      echo "note (not a test): $name: $(ort_label node) and $(ort_label python) print the same outputs (first 4 values, 6 digits)"
+    else
+      echo "note (not a test): $name: the runtimes DIFFER: $(ort_label node) $a; $(ort_label python) $b"
+    fi
+  fi
 done
 
 # ---- shape inputs stay inline, so onnxruntime can load the model -------------------------
