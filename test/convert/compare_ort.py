@@ -156,7 +156,7 @@ def main():
             n += d.size
         mean_logit_err[mode] = tot / n
         bound = LOGIT_FACTOR[mode] * u * L
-        print("INFO %s logits: max |diff| %.3e = %.3f u L, mean |diff| %.3e, worst input %.3f u L_input; "
+        print("INFO %s logits: max |diff| %s = %.3f u L, mean |diff| %s, worst input %.3f u L_input; "
               "%d of %d logits differ" % (mode, e3(maxd), maxd / (u * L), e3(tot / n), worst_case, n_diff, n))
         say(n_diff > 0, mode, "differs", "%d of %d logits differ from the original's" % (n_diff, n))
         say(maxd <= bound, mode, "logits-bound", "max |diff| %s <= %d u L = %s (u = %s, L = %.4g)" % (
