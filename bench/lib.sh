@@ -66,3 +66,19 @@ need_reranker() {
 need_peak_rss() {
   cc -std=c11 -O2 -Iinclude bench/peak_rss.c -o "$B/bench/peak_rss"
 }
+
+# need_ort_py: ort_py_ok=1 when onnxruntime's Python wheel (the second
+# runtime; version pinned in scripts/pypi-pins.txt) is in the venv
+# $B/pypi-ort made by scripts/pypi-venv.sh (the one the tests use); sets
+# ORT_PY (its python) and ort_py_label; else prints a "skip: ..." line once
+need_ort_py() {
+  [ -n "${ort_py_ok:-}" ] && return 0
+  ort_py_ok=0
+  ort_py_label="onnxruntime $(sed -n 's/^onnxruntime==//p' scripts/pypi-pins.txt) (Python wheel)"
+  if sh scripts/pypi-venv.sh "$Babs/pypi-ort" onnxruntime numpy 2> "$Babs/pypi-ort.err"; then
+    ORT_PY="$Babs/pypi-ort/bin/python"; export ORT_PY
+    ort_py_ok=1
+  else
+    echo "skip: $ort_py_label figures: $(tail -n 1 "$Babs/pypi-ort.err" | sed 's/^skip: //')"
+  fi
+}

@@ -106,8 +106,10 @@ else
   echo "outputs: NOT EQUIVALENT (or check failed):"
 fi
 [ -f "$rb/compare.log" ] && sed 's/^/  /' "$rb/compare.log"
+need_ort_py
 if [ "$ort_ok" = 1 ]; then
-  echo "onnxruntime 1.30 (batch 2, seq 16, token ids spread over the vocabulary), logits vs the FP32 model:"
+  echo "onnxruntime-node 1.30 and, below each, $ort_py_label (batch 2, seq 16, token ids spread over the"
+  echo "vocabulary), logits vs the FP32 model run in the same runtime:"
   set --
   [ "$ok_py" = 1 ] && set -- "$@" py "python output"
   [ "${ok_cli:-0}" = 1 ] && set -- "$@" cli "libonnxslim 1 file"
@@ -116,11 +118,17 @@ if [ "$ort_ok" = 1 ]; then
     [ "${ok_lib:-0}" = 1 ] && set -- "$@" lib "library API 1 file"
     [ "${ok_libx:-0}" = 1 ] && set -- "$@" libx "library API external data"
   fi
-  r=$( /usr/bin/time -f "%M" -o "$rb/ort.rss" node bench/ort_logits.js "$rr" --ref "$rr_ref" 2>&1 || true)
-  printf '  %-26s peak RSS %7s MiB  %s\n' "FP32 original" "$(mib "$(tail -n 1 "$rb/ort.rss" | tr -cd 0-9)")" "$r"
+  # rt_row LABEL RUNNER... : the runner's peak RSS (/usr/bin/time) and its line
+  rt_row() {
+    l=$1; shift
+    r=$( /usr/bin/time -f "%M" -o "$rb/ort.rss" "$@" 2>&1 || true)
+    printf '  %-26s peak RSS %7s MiB  %s\n' "$l" "$(mib "$(tail -n 1 "$rb/ort.rss" | tr -cd 0-9)")" "$r"
+  }
+  rt_row "FP32 original" node bench/ort_logits.js "$rr" --ref "$rr_ref"
+  [ "$ort_py_ok" = 1 ] && rt_row "  [python]" "$ORT_PY" bench/ort_logits.py "$rr" --save "$rb/ref-py.json"
   while [ $# -ge 2 ]; do
-    r=$( /usr/bin/time -f "%M" -o "$rb/ort.rss" node bench/ort_logits.js "$rb/$1.onnx" --ref "$rr_ref" 2>&1 || true)
-    printf '  %-26s peak RSS %7s MiB  %s\n' "$2" "$(mib "$(tail -n 1 "$rb/ort.rss" | tr -cd 0-9)")" "$r"
+    rt_row "$2" node bench/ort_logits.js "$rb/$1.onnx" --ref "$rr_ref"
+    [ "$ort_py_ok" = 1 ] && rt_row "  [python]" "$ORT_PY" bench/ort_logits.py "$rb/$1.onnx" --ref "$rb/ref-py.json"
     shift 2
   done
 fi

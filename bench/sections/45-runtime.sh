@@ -7,6 +7,7 @@ need_reranker
 if [ "$ort_ok" != 1 ]; then
   echo "(onnxruntime-node is not available: section skipped)"
 else
+need_ort_py
 ob="$B/bench/runtime"   # outputs of this section, removed at its end
 rm -rf "$ob"; mkdir -p "$ob"
 ort_runs=${BENCH_ORT_RUNS:-8}
@@ -15,6 +16,13 @@ ort_t0=$(date +%s%N)
 foot() {
   n=$1 mo=$2 k=$3 ar=$4; shift 4
   node bench/ort_footprint.js "$mo" --runs "$ort_runs" --keep "$k" --arena "$ar" "$@" > "$ob/$n.txt" 2> "$ob/$n.err" ||
+    echo "status=failed" > "$ob/$n.txt"
+}
+# pyfoot NAME MODEL [ARGS...]: the same in onnxruntime's Python wheel
+# (bench/ort_footprint.py), default setting
+pyfoot() {
+  n=$1 mo=$2; shift 2
+  "$ORT_PY" bench/ort_footprint.py "$mo" --runs "$ort_runs" "$@" > "$ob/$n.txt" 2> "$ob/$n.err" ||
     echo "status=failed" > "$ob/$n.txt"
 }
 # disk PATH: bytes of PATH plus those of its external data files, in MiB
@@ -44,6 +52,12 @@ measure() {
   d=$(disk "$mo")
   if [ $# -gt 0 ]; then foot "$nm-d" "$mo" 0 1 "$@"; else foot "$nm-d" "$mo" 0 1 --ref "$ob/ref.json"; fi
   line "$nm-d" "$lb" default "$d"
+  # the Python wheel, default setting only (a subset: the three settings in
+  # both runtimes would double the section's time), against its own FP32
+  if [ "$ort_py_ok" = 1 ]; then
+    if [ $# -gt 0 ]; then pyfoot "$nm-py" "$mo" --save "$ob/ref-py.json"; else pyfoot "$nm-py" "$mo" --ref "$ob/ref-py.json"; fi
+    line "$nm-py" "  [python]" default "$d"
+  fi
   # a model onnxruntime refuses is refused with any setting
   [ "$(field "$(cat "$ob/$nm-d.txt")" status)" = refused ] && return 0
   foot "$nm-k" "$mo" 1 1 --ref "$ob/ref.json"
@@ -60,6 +74,7 @@ echo "every converted model is measured right after libonnxslim convert wrote it
 echo "  onnxruntime maps external data, so its file pages depend on that state: one row has the data file rewritten by cp"
 echo "MiB: VmHWM (peak RSS) after session creation and after the runs; heap (RssAnon) and file pages (RssFile) after the runs;"
 echo "create s = session creation time; run ms = the fastest run but the first; diff = max |logit - FP32 logit| over all runs"
+[ "$ort_py_ok" = 1 ] && echo "[python]: the row above in $ort_py_label (bench/ort_footprint.py), default setting only; diff against the FP32 model in it"
 printf '%-36s %-14s %7s %10s %9s %8s %8s %8s %7s %8s\n' "model" "setting" "disk" "hwm-create" "hwm-runs" "heap" "file" "create s" "run ms" "diff"
 cat "$rr" > /dev/null
 measure fp32 "FP32 original" "$rr" --save "$ob/ref.json"

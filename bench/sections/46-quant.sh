@@ -21,7 +21,7 @@
 #   bf16           the published recipe (--gather-to bf16), for comparison
 # and reports per variant: the conversion's wall time (with sync; the best of
 # 3 runs, as for cp) and peak RSS against cp, the file sizes, onnxruntime-node's
-# peak RSS after 100 inputs (50 runs of batch 2, seq 16, token ids spread over
+# (and, below it, the Python wheel's: bench/ort_logits.py) peak RSS after 100 inputs (50 runs of batch 2, seq 16, token ids spread over
 # the vocabulary; the smallest variant also in bigger batches) and the max
 # |logit difference| against the FP32 model on the same inputs.
 echo "== quant: INT8 / INT4 tables and INT8 MatMul weights on the 1.1 GB reranker"
@@ -128,23 +128,37 @@ echo "target: every quantization in flat memory (peak RSS <= 64 MiB): $v (highes
 "$cli" convert "$rr" "$qb/report.onnx" --gather-to int4 --format ort --block-size 32 --report -q |
   sed -n '/^quantized/,$p' | sed -n '1,4p' | sed 's/^/  report: /'
 rm -f "$qb/report.onnx"
+need_ort_py
 if [ "$ort_ok" = 1 ]; then
   # 100 different inputs as 50 runs of batch 2 (the input shape of sections
   # recipe and runtime), token ids spread over the vocabulary; the peak RSS
-  # (VmHWM) is node.js's after all the runs, with its heap (RssAnon) and
-  # mapped file pages (RssFile: node and onnxruntime's binaries, about 64 MiB,
-  # and the external data onnxruntime maps) at the end
-  ref="$qb/fp32-100.json"
+  # (VmHWM) is the process's after all the runs, with its heap (RssAnon) and
+  # mapped file pages (RssFile: the runtime's binaries and the external data
+  # onnxruntime maps) at the end. Each runtime (onnxruntime-node, and the
+  # Python wheel when its venv can be made) is compared with the FP32 model
+  # run in that same runtime.
+  ref="$qb/fp32-100.json" refp="$qb/fp32-100-py.json"
   args="--batch 2 --runs 50 --tol 1"
   # shellcheck disable=SC2086
   r=$(node bench/ort_logits.js "$rr" $args --save "$ref" 2>&1 || true)
-  echo "onnxruntime 1.30, 100 inputs (50 runs of batch 2, seq 16, ids over the vocabulary): peak RSS"
-  echo "(VmHWM; then the heap and the mapped file pages after the runs), max |logit - FP32 logit|"
-  oline() { # LABEL RESULT
+  rp=""
+  # shellcheck disable=SC2086
+  [ "$ort_py_ok" = 1 ] && rp=$("$ORT_PY" bench/ort_logits.py "$rr" $args --save "$refp" 2>&1 || true)
+  echo "onnxruntime-node 1.30 and, below each, $ort_py_label; 100 inputs (50 runs of batch 2, seq 16,"
+  echo "ids over the vocabulary): peak RSS (VmHWM; then the heap and the mapped file pages after the runs),"
+  echo "max |logit - FP32 logit| (the FP32 model run in the same runtime)"
+  oline() { # LABEL RESULT [DIFF]
     printf '  %-26s peak RSS %7s MiB (end: heap %6s, file %6s)  max_abs_diff %s\n' "$1" "$(mib "$(field "$2" hwm_kb)")" \
       "$(mib "$(field "$2" anon_kb)")" "$(mib "$(field "$2" file_kb)")" "${3:-$(field "$2" max_abs_diff)}"
   }
+  # pyline LABEL RESULT [DIFF]: the Python wheel's row below node's
+  pyline() {
+    [ "$ort_py_ok" = 1 ] || return 0
+    if [ -n "$(field "$2" hwm_kb)" ]; then oline "  [python]" "$2" "${3:-}"
+    else printf '  %-26s run failed: %s\n' "  [python]" "$(echo "$2" | tail -n 1)"; fi
+  }
   if [ -n "$(field "$r" hwm_kb)" ]; then oline "FP32 original" "$r" "-"; fi
+  pyline "FP32 original" "$rp" "-"
   for v in bf16:bf16.onnx t8:int8-table.onnx t8mm:int8-table-mm.onnx t4:int4-table.onnx \
     t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx t4amx:int4a-table-mm-ext.onnx; do
     k=${v%%:*} f=${v#*:}
@@ -155,6 +169,13 @@ if [ "$ort_ok" = 1 ]; then
     m=$(field "$r" hwm_kb) d=$(field "$r" max_abs_diff)
     eval "om_$k=${m:-0} od_$k=${d:-nan}"
     if [ -n "$m" ]; then oline "$f" "$r"; else printf '  %-26s run failed: %s\n' "$f" "$(echo "$r" | tail -n 1)"; fi
+    if [ "$ort_py_ok" = 1 ]; then
+      # shellcheck disable=SC2086
+      rp=$("$ORT_PY" bench/ort_logits.py "$qb/$f" $args --ref "$refp" 2>&1 || true)
+      m=$(field "$rp" hwm_kb) d=$(field "$rp" max_abs_diff)
+      eval "pm_$k=${m:-0} pd_$k=${d:-nan}"
+      pyline "$f" "$rp"
+    fi
   done
   # the same 100 inputs in bigger batches: onnxruntime's arena keeps the
   # larger activations, so the heap grows with the batch
@@ -176,6 +197,22 @@ if [ "$ort_ok" = 1 ]; then
   echo "target: INT4 table + INT8 MatMul weights + external data under 256 MB (244.1 MiB) of onnxruntime peak RSS: $v ($(mib "${om_t4mmx:-0}") MiB)"
   if [ "$(within "${od_t4mmx:-}" 2e-2)" = 1 ]; then v=met; else v=MISSED; fi
   echo "target: that variant's logits within 2e-2 of FP32: $v (${od_t4mmx:-n/a})"
+  # the same figures in the Python wheel, side by side (the targets are
+  # judged on onnxruntime-node's; a different verdict is said here)
+  if [ "$ort_py_ok" = 1 ]; then
+    echo "per runtime, onnxruntime-node 1.30 | $ort_py_label:"
+    for k in bf16 t8 t4 t4mmx t4amx; do
+      eval "a=\${om_$k:-0} b=\${pm_$k:-0} c=\${od_$k:-n/a} d=\${pd_$k:-n/a}"
+      printf '  %-6s peak RSS %7s | %7s MiB   max_abs_diff %9s | %9s\n' "$k" "$(mib "$a")" "$(mib "$b")" "$c" "$d"
+    done
+    v8=$(within "${pd_t8:-}" 1e-2) v4=$(within "${pd_t4mmx:-}" 2e-2)
+    n8=$(within "${od_t8:-}" 1e-2) n4=$(within "${od_t4mmx:-}" 2e-2)
+    if [ "$v8" = "$n8" ] && [ "$v4" = "$n4" ]; then
+      echo "runtimes: the Python wheel gives the same verdicts on the logits targets"
+    else
+      echo "runtimes DIFFER: logits targets in the Python wheel: INT8 table $v8, INT4 smallest $v4 (1 met, 0 missed)"
+    fi
+  fi
 else
   echo "(onnxruntime-node missing: the onnxruntime rows and targets are not measured)"
 fi

@@ -44,6 +44,10 @@ from checks import report, finish  # noqa: E402
 
 cli, work = sys.argv[1], sys.argv[2]
 ort_runner = sys.argv[3] if len(sys.argv) > 3 else None
+# the runner: run_ort.js in onnxruntime-node, or its twin run_ort.py in the
+# Python wheel (the venv's python in $ORT_PY, test/ort-setup.sh)
+ORT_CMD = ([os.environ.get("ORT_PY", sys.executable), ort_runner] if ort_runner and ort_runner.endswith(".py")
+           else ["node", ort_runner])
 os.makedirs(work, exist_ok=True)
 rng = np.random.default_rng(59)
 INT4 = 22
@@ -298,7 +302,7 @@ if ort_runner:
             continue
         out = results[label][4]
         f = os.path.join(work, "rows.bin")
-        pr = subprocess.run(["node", ort_runner, out, "ids", str(len(ids)),
+        pr = subprocess.run(ORT_CMD + [out, "ids", str(len(ids)),
                              ",".join(map(str, ids)), f], capture_output=True, text=True)
         if not report(pr.returncode == 0, label + ": onnxruntime runs it", pr.stderr.strip()):
             continue
@@ -468,7 +472,7 @@ for label, opset, bits, bs, p, extra in [("asym-int8-b16-21", 21, 8, 16, 99.0, [
     if ort_runner and label == "asym-int8-b16-21":
         ids = list(range(V))
         f = os.path.join(work, "rows.bin")
-        pr = subprocess.run(["node", ort_runner, out, "ids", str(len(ids)),
+        pr = subprocess.run(ORT_CMD + [out, "ids", str(len(ids)),
                              ",".join(map(str, ids)), f], capture_output=True, text=True)
         if report(pr.returncode == 0, label + ": onnxruntime runs it", pr.stderr.strip()):
             y = np.fromfile(f, dtype=np.float32).reshape(V, K)

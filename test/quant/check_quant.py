@@ -42,6 +42,10 @@ from checks import report, finish  # noqa: E402
 
 cli, work = sys.argv[1], sys.argv[2]
 ort_runner = sys.argv[3] if len(sys.argv) > 3 else None
+# the runner: run_ort.js in onnxruntime-node, or its twin run_ort.py in the
+# Python wheel (the venv's python in $ORT_PY, test/ort-setup.sh)
+ORT_CMD = ([os.environ.get("ORT_PY", sys.executable), ort_runner] if ort_runner and ort_runner.endswith(".py")
+           else ["node", ort_runner])
 os.makedirs(work, exist_ok=True)
 rng = np.random.default_rng(12)
 INT4 = 22  # TensorProto.INT4 (onnx 1.12, Debian's, predates it)
@@ -131,7 +135,7 @@ def inits(m):
 def ort_rows(model, ids, dims=None, dtype=np.float32):
     out = os.path.join(work, "rows.bin")
     dims = str(len(ids)) if dims is None else ",".join(map(str, dims)) or "-"
-    p = subprocess.run(["node", ort_runner, model, "ids", dims,
+    p = subprocess.run(ORT_CMD + [model, "ids", dims,
                         ",".join(map(str, ids)), out], capture_output=True, text=True)
     if p.returncode:
         return None, p.stderr.strip()
@@ -661,7 +665,7 @@ def ort_mm(model, xv):
     keeps A in FLOAT, so both forms compute the same product."""
     out = os.path.join(work, "y.bin")
     env = dict(os.environ, ORT_QDQ_ACCURACY="0")
-    p = subprocess.run(["node", ort_runner, model, "x", "%d,%d" % xv.shape,
+    p = subprocess.run(ORT_CMD + [model, "x", "%d,%d" % xv.shape,
                         ",".join(repr(float(v)) for v in xv.ravel()), out, "float32"],
                        capture_output=True, text=True, env=env)
     if p.returncode:
@@ -873,7 +877,7 @@ def make_gemm(path, opset, trans_b, c="vec", trans_a=0, alpha=1.0, beta=1.0):
 def ort_gemm(model, xin):
     out = os.path.join(work, "y.bin")
     env = dict(os.environ, ORT_QDQ_ACCURACY="0")
-    p = subprocess.run(["node", ort_runner, model, "x", "%d,%d" % xin.shape,
+    p = subprocess.run(ORT_CMD + [model, "x", "%d,%d" % xin.shape,
                         ",".join(repr(float(v)) for v in xin.ravel()), out, "float32"],
                        capture_output=True, text=True, env=env)
     if p.returncode:
@@ -1095,7 +1099,7 @@ for tb in (0, 1):
                name + ": values and FLOAT16 scales equal the reference")
         if ort_runner:
             yb = os.path.join(work, "y16.bin")
-            p = subprocess.run(["node", ort_runner, out, "x", "%d,%d" % x16.shape,
+            p = subprocess.run(ORT_CMD + [out, "x", "%d,%d" % x16.shape,
                                 ",".join(str(int(v)) for v in x16.view(np.uint16).ravel()), yb,
                                 "float16"], capture_output=True, text=True,
                                env=dict(os.environ, ORT_QDQ_ACCURACY="0"))

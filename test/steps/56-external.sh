@@ -11,8 +11,10 @@
 #     the model's directory, data files ending at their last tensor, and the
 #     same graph and tensor bytes as the single-file model
 #     (test/external/check_onnx.py);
-#   - give IDENTICAL outputs in onnxruntime-node to the single-file model
-#     (test/external/ort_same.js);
+#   - give IDENTICAL outputs to the single-file model in each onnxruntime of
+#     test/ort-setup.sh's $ORT_RUNTIMES: onnxruntime-node
+#     (test/external/ort_same.js) and the Python wheel (its twin ort_same.py);
+#     a runtime that cannot be set up (PyPI unreachable) counts skips;
 #   - have the fingerprint of the model it was saved from.
 # Also: int64 tensors that feed shape inputs stay inline even with threshold
 # 0, so onnxruntime loads the model (test/external/make_shape_models.py: a
@@ -48,10 +50,11 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 fi
 
 . test/ort-setup.sh
-if ! ort_setup; then
+if ! ort_runtimes_setup || ! ort_have node; then
   fail "npm install onnxruntime-node@$ORT_VERSION"
   finish
 fi
+ort_say_runtimes
 
 [ -f "$B/libonnxslim.so" ] || make -s all >/dev/null || { fail "make all"; finish; }
 cc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude test/external/ext_tool.c -L"$B" -lonnxslim \
@@ -133,18 +136,34 @@ for name in tiny mid; do
     fi
   done
 
-  # onnxruntime: identical outputs
-  if timeout 300 node test/external/ort_same.js --vocab $vocab "$src" "$d/ext/model.onnx" \
-       "$d/per/model.onnx" "$d/const/model.onnx" "$d/merged/model.onnx" >"$work/$name.ort.txt" 2>&1; then
-    pass "$name: onnxruntime outputs identical (original, external, per tensor, Constants out, merged)"
-  else
-    fail "$name: onnxruntime FP32: $(grep -E '^(differ|error)' "$work/$name.ort.txt" | head -n 3 | tr '\n' ' ')"
-  fi
-  if timeout 300 node test/external/ort_same.js --vocab $vocab "$d/bf16-single/model.onnx" \
-       "$d/bf16-ext/model.onnx" >"$work/$name.ort-bf16.txt" 2>&1; then
-    pass "$name: onnxruntime outputs identical (BF16 recipe single file vs external)"
-  else
-    fail "$name: onnxruntime BF16: $(grep -E '^(differ|error)' "$work/$name.ort-bf16.txt" | head -n 3 | tr '\n' ' ')"
+  # onnxruntime: identical outputs, in each runtime
+  for rt in $ORT_RUNTIMES; do
+    L=$(ort_label "$rt")
+    if ! ort_have "$rt"; then
+      skip "$L $name: onnxruntime FP32 and BF16 outputs: $(ort_skip_reason "$rt")"
+      continue
+    fi
+    if ort_cmd -t 300 "$rt" test/external/ort_same.js --vocab $vocab "$src" "$d/ext/model.onnx" \
+         "$d/per/model.onnx" "$d/const/model.onnx" "$d/merged/model.onnx" >"$work/$name.ort-$rt.txt" 2>&1; then
+      pass "$L $name: onnxruntime outputs identical (original, external, per tensor, Constants out, merged)"
+    else
+      fail "$L $name: onnxruntime FP32: $(grep -E '^(differ|error)' "$work/$name.ort-$rt.txt" | head -n 3 | tr '\n' ' ')"
+    fi
+    if ort_cmd -t 300 "$rt" test/external/ort_same.js --vocab $vocab "$d/bf16-single/model.onnx" \
+         "$d/bf16-ext/model.onnx" >"$work/$name.ort-bf16-$rt.txt" 2>&1; then
+      pass "$L $name: onnxruntime outputs identical (BF16 recipe single file vs external)"
+    else
+      fail "$L $name: onnxruntime BF16: $(grep -E '^(differ|error)' "$work/$name.ort-bf16-$rt.txt" | head -n 3 | tr '\n' ' ')"
+    fi
+  done
+  # the runtimes side by side (not a test: each is judged against itself)
+  if ort_have node && ort_have python; then
+    a=$(grep '^outputs ' "$work/$name.ort-node.txt") b=$(grep '^outputs ' "$work/$name.ort-python.txt")
+    if [ "$a" = "$b" ]; then
+      echo "note (not a test): $name: $(ort_label node) and $(ort_label python) print the same outputs (first 4 values, 6 digits)"
+    else
+      echo "note (not a test): $name: the runtimes DIFFER: $(ort_label node) $a; $(ort_label python) $b"
+    fi
   fi
 done
 
@@ -156,13 +175,20 @@ mkdir -p "$work/shape"
 if "$PY" test/external/make_shape_models.py "$work/shape" >"$work/shape/make.log" 2>&1; then
   for k in const if; do
     mkdir -p "$work/shape/$k"
-    if ext shape "$k" --threshold 0 --constants "$work/shape/$k.onnx" "$work/shape/$k/model.onnx" &&
-       timeout 120 node test/external/ort_shape.js "$work/shape/$k.onnx" "$work/shape/$k/model.onnx" \
-         >"$work/shape/$k.ort.txt" 2>&1; then
-      pass "shape/$k: onnxruntime loads it, same output ($(grep '^tensor shape ' "$work/shape.$k.log" | cut -d' ' -f3))"
-    else
-      fail "shape/$k: shape tensor $(grep '^tensor shape ' "$work/shape.$k.log" | cut -d' ' -f3): $(grep -E '^(error|differ)' "$work/shape/$k.ort.txt" | head -n 1)"
+    if ! ext shape "$k" --threshold 0 --constants "$work/shape/$k.onnx" "$work/shape/$k/model.onnx"; then
+      fail "shape/$k: ext_tool"
+      continue
     fi
+    for rt in $ORT_RUNTIMES; do
+      L=$(ort_label "$rt")
+      if ! ort_have "$rt"; then skip "$L shape/$k: $(ort_skip_reason "$rt")"; continue; fi
+      if ort_cmd -t 120 "$rt" test/external/ort_shape.js "$work/shape/$k.onnx" "$work/shape/$k/model.onnx" \
+           >"$work/shape/$k.ort-$rt.txt" 2>&1; then
+        pass "$L shape/$k: onnxruntime loads it, same output ($(grep '^tensor shape ' "$work/shape.$k.log" | cut -d' ' -f3))"
+      else
+        fail "$L shape/$k: shape tensor $(grep '^tensor shape ' "$work/shape.$k.log" | cut -d' ' -f3): $(grep -E '^(error|differ)' "$work/shape/$k.ort-$rt.txt" | head -n 1)"
+      fi
+    done
   done
 else
   fail "make_shape_models.py: $(tail -n 1 "$work/shape/make.log")"

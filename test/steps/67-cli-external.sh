@@ -6,7 +6,7 @@
 # tensor, checksums, the size threshold, shape inputs kept inline, merging
 # back byte-identically, and usage errors (exit 2).
 # External-data entries are read with python onnx; the outputs are loaded by
-# onnxruntime-node when $B/node has it (set up by step 45).
+# each onnxruntime of test/ort-setup.sh: onnxruntime-node and the Python wheel.
 set -u
 B=${B:-build}
 PY=/usr/bin/python3
@@ -22,10 +22,13 @@ fp_m=$(fp "$m")
 
 have_py=0
 "$PY" -c 'import onnx' 2>/dev/null && have_py=1
-ort_modules="$B/node/node_modules"
-have_ort=0
-[ -d "$ort_modules/onnxruntime-node" ] && command -v node > /dev/null && have_ort=1
-ort() { ORT_NODE_MODULES="$ort_modules" node test/gen/run_ort.js "$1" > "$tmp/ort.out" 2>&1; }
+# the outputs run in each onnxruntime of test/ort-setup.sh (onnxruntime-node
+# and the Python wheel); a runtime that cannot be set up counts skips
+. test/ort-setup.sh
+ort_runtimes_setup > "$tmp/ort-setup.log" 2>&1
+ort_say_runtimes
+# ort RT MODEL: runs MODEL in runtime RT (test/gen/run_ort.js or its twin)
+ort() { ort_cmd "$1" test/gen/run_ort.js "$2" > "$tmp/ort.out" 2>&1; }
 
 # ext MODEL: one line per tensor of the main graph: name location offset length checksum
 # ("-" for inline tensors), read with python onnx (no external data loaded).
@@ -136,14 +139,16 @@ if [ $have_py -eq 1 ]; then
   [ "$(ext "$tmp/sh.onnx" | awk '$2 == "-"' | wc -l)" -gt 0 ] && [ "$(ext "$tmp/shf.onnx" | awk '$2 == "-"' | wc -l)" -eq 0 ] &&
     ok "--force-shape-inputs moves the shape inputs out too" || bad "--force-shape-inputs inline count"
 fi
-if [ $have_ort -eq 1 ]; then
-  ort "$tmp/sh.onnx" && ok "onnxruntime runs the split model (shape inputs inline)" || bad "ort split: $(cat "$tmp/ort.out")"
-  if ! ort "$tmp/shf.onnx"; then
-    echo "note (not a test): onnxruntime refuses external shape inputs: $(tail -n 1 "$tmp/ort.out")"
+for rt in $ORT_RUNTIMES; do
+  L=$(ort_label "$rt")
+  if ! ort_have "$rt"; then skip "$L split model: $(ort_skip_reason "$rt")"; continue; fi
+  ort "$rt" "$tmp/sh.onnx" && ok "$L onnxruntime runs the split model (shape inputs inline)" || bad "$L ort split: $(cat "$tmp/ort.out")"
+  if ! ort "$rt" "$tmp/shf.onnx"; then
+    echo "note (not a test): $L onnxruntime refuses external shape inputs: $(tail -n 1 "$tmp/ort.out")"
+  else
+    echo "note (not a test): $L onnxruntime runs the model with external shape inputs"
   fi
-else
-  skip "onnxruntime-node not set up in $ort_modules"
-fi
+done
 
 # ---- the published recipe in one command ---------------------------------------------------
 rm -rf "$tmp/r" && mkdir "$tmp/r"
@@ -170,10 +175,12 @@ assert {x.key: x.value for x in w.external_data}["location"] == "out.bin"
 assert all(t.data_location != onnx.TensorProto.EXTERNAL for t in s.graph.initializer)
 EOF
 fi
-if [ $have_ort -eq 1 ]; then
-  ort "$tmp/r/out.onnx" && a=$(cat "$tmp/ort.out") && ort "$tmp/r/out_single.onnx" && [ "$a" = "$(cat "$tmp/ort.out")" ] &&
-    ok "recipe: onnxruntime runs both, same logits" || bad "recipe ort: $(cat "$tmp/ort.out")"
-fi
+for rt in $ORT_RUNTIMES; do
+  L=$(ort_label "$rt")
+  if ! ort_have "$rt"; then skip "$L recipe: $(ort_skip_reason "$rt")"; continue; fi
+  ort "$rt" "$tmp/r/out.onnx" && a=$(cat "$tmp/ort.out") && ort "$rt" "$tmp/r/out_single.onnx" && [ "$a" = "$(cat "$tmp/ort.out")" ] &&
+    ok "$L recipe: onnxruntime runs both, same logits" || bad "$L recipe ort: $(cat "$tmp/ort.out")"
+done
 "$cli" convert "$m" "$tmp/r/out.onnx" --gather-to bf16 --external-data --threshold 0 --location out.bin \
   --also-single-file "$tmp/r/out_single.onnx" --report > "$tmp/o" 2> "$tmp/e"; r=$?
 # saved again over itself: the new data goes to out_1.bin (out.onnx read
