@@ -9,7 +9,7 @@ NEW") (enum constants) in the public headers:
   - NEW exists: a function or constant declared, not itself deprecated
     (for a C++ method: a method of that name in onnxslim.hpp);
   - docs/api.md's table of deprecated names has the row "OLD | NEW";
-  - CHANGELOG.md's "### Deprecated" list of the Unreleased section names OLD;
+  - a "### Deprecated" list of CHANGELOG.md (Unreleased or a release) names OLD;
   - a C (C++) file that uses OLD fails to compile with
     -Werror=deprecated-declarations, the same file with NEW compiles, and
     with ONNXSLIM_NO_DEPRECATION_WARNINGS defined OLD compiles too; with
@@ -90,10 +90,10 @@ for line in api_md.splitlines():
         n = re.sub(r"^onnxslim::\w+::", "", cells[1].split("`")[1])
         table.add((o, n))
 changelog = (root / "CHANGELOG.md").read_text()
-unreleased = changelog.split("\n## ", 2)[1] if "\n## Unreleased" in changelog else ""
-m = re.search(r"^### Deprecated\n(.*?)(?=^### |\Z)", unreleased, re.S | re.M)
-dep_list = m.group(1) if m else ""
-report(bool(dep_list.strip()), "CHANGELOG.md's Unreleased section has a Deprecated list")
+# the "### Deprecated" lists of every section (Unreleased and the releases):
+# a name is deprecated in the release that did it and stays so
+dep_list = "".join(m.group(1) for m in re.finditer(r"^### Deprecated\n(.*?)(?=^##|\Z)", changelog, re.S | re.M))
+report(bool(dep_list.strip()), "CHANGELOG.md has a Deprecated list")
 
 for old, new, kind in deprecated:
     if kind == "func":

@@ -55,7 +55,7 @@ __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "
             "ConvertNote", "QuantStats", "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name",
             "check_code_is_warning", "DiffReport", "DiffEntry"]
 
-#: The version string of the loaded C library, e.g. "0.1.0".
+#: The version string of the loaded C library, e.g. "0.2.0".
 __version__: str = (lib.onnxslim_version_string() or b"").decode()
 
 # The public names are documented (help(), repr) as libonnxslim.X, where users
