@@ -16,7 +16,7 @@
 
 #include "handles.h"
 
-/* What the message tree tells the handles (wire.c calls these through
+/* What the message tree tells the handles (parse.c and edit.c call these through
  * model->hooks, never by name): tensors are checked and indexed as they are
  * parsed or copied, graph indexes and the name set follow the edits. */
 static const osl_hooks handle_hooks = {

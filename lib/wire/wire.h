@@ -68,7 +68,7 @@ const osl_fielddef *onnxslim__schema_field(const osl_msgdef *def, uint32_t numbe
   M(onnx_FunctionProto)
 OSL_MESSAGES(OSL_DECLARE_DEF)
 
-/* ---- message tree (wire.c) --------------------------------------------- */
+/* ---- message tree (parse.c, edit.c, write.c, xform.c) -------------------- */
 
 /* Wire types (protobuf encoding). */
 #define OSL_WT_VARINT 0
@@ -186,7 +186,7 @@ extern const osl_msgdef osl_def_model_handle;
 /* A save's plan: which tensors one save writes otherwise (an osl_plan
  * each); the messages above them are re-encoded. Held by the save, read by
  * the writer (msg_size_planned, msg_write_planned); the model itself is
- * not changed. Zero-initialize; saveplan_free releases it (wire.c). */
+ * not changed. Zero-initialize; saveplan_free releases it (write.c). */
 typedef struct osl_saveplan {
   struct osl_saveplan_entry *e;
   size_t count, cap;
@@ -242,7 +242,7 @@ typedef struct osl_extfile {
 } osl_extfile;
 
 /* What the message tree tells the handles tier, which sets model->hooks
- * when it creates a model (model.c): wire.c calls these, never the
+ * when it creates a model (model.c): parse.c and edit.c call these, never the
  * handles' functions by name. */
 typedef struct osl_hooks {
   /* A TensorProto was parsed: check its dims, build its cache (where: ""
@@ -261,7 +261,7 @@ typedef struct osl_hooks {
   void (*names_note)(onnxslim_model *model, const osl_msg *msg, osl_field *f);
 } osl_hooks;
 
-/* ---- parsing and field access (wire.c) ---------------------------------- */
+/* ---- parsing (parse.c) and field access (edit.c) ------------------------ */
 
 /* Parses `size` bytes at `data` into model->root; the bytes parsed go to
  * `progress` (may be NULL), whose cancel stops the parse. */
@@ -287,7 +287,7 @@ int onnxslim__msg_has(const osl_msg *msg, uint32_t number);
 int onnxslim__msg_int64s(const osl_msg *msg, uint32_t number, const int64_t **vals, size_t *count);
 int onnxslim__msg_floats(const osl_msg *msg, uint32_t number, const float **vals, size_t *count);
 
-/* ---- edits (wire.c) ----------------------------------------------------- *
+/* ---- edits (edit.c) ----------------------------------------------------- *
  * Every edit marks the message and its ancestors dirty (they are re-encoded
  * on save; everything else is spliced) and keeps what is derived from the
  * fields up to date at a cost that does not grow with the model: the
@@ -359,7 +359,7 @@ int onnxslim__msg_set_str_at(osl_msg *msg, uint32_t number, size_t k, const char
 /* 1 if msg and all its ancestors are attached. */
 int onnxslim__msg_attached(const osl_msg *msg);
 
-/* ---- serialization (wire.c) ------------------------------------------- */
+/* ---- serialization (write.c) ------------------------------------------ */
 
 /* 1 for the TensorProto fields that say where and how its bytes are stored
  * (raw_data, typed data fields, external_data, data_location). */
@@ -380,7 +380,7 @@ void onnxslim__msg_of_fields(osl_msg *m, const osl_msgdef *def, osl_field *f, si
  * hold them, to sink. */
 int onnxslim__fields_write(const osl_msgdef *def, osl_field *f, size_t n, osl_sink *sink);
 
-/* The one loop over a transform's chunks (wire.c): runs x over its whole
+/* The one loop over a transform's chunks (xform.c): runs x over its whole
  * source a chunk of elements at a time (2^18), each chunk into dst at its
  * offset when dst is given, else into one chunk-sized buffer; hands the
  * chunk's output to fn (when not NULL). A source in a mapped file is read

@@ -1,0 +1,103 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
+/*
+ * libonnxslim - what the quantizer's two files share, private to them:
+ * convert_quant_blocks.c (the numbers: block scales, rounding, packing,
+ * the clip percentile) <- convert_quant.c (the selection, the plan and the
+ * graph rewrite: the nodes it inserts).
+ */
+#ifndef ONNXSLIM_CONVERT_QUANT_BLOCKS_H
+#define ONNXSLIM_CONVERT_QUANT_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "convert_common.h"
+
+/* The quantization, as its memory limit error names it. Its per-tensor
+ * buffers (onnxslim__quant_qx_run) are bounded by a row of one tensor and are not counted. */
+#define QUANT "quantizing the model"
+
+/* Layouts of a quantized block's bytes. */
+enum {
+  OSL_QL_I8,     /* one signed byte per value (INT8; INT4 values unpacked) */
+  OSL_QL_U8,     /* one byte per value, q + 128 (GatherBlockQuantized bits 8) */
+  OSL_QL_I4,     /* two values a byte, q & 15, the first in the low nibble (INT4) */
+  OSL_QL_U4,     /* two values a byte, q + 8, low nibble first (GBQ bits 4) */
+  OSL_QL_SCALES, /* the block's scale (FLOAT or FLOAT16) */
+  OSL_QL_ZP      /* the block's zero point, one byte (asymmetric) */
+};
+
+/* Statistics of a validation pass, in block order. */
+typedef struct {
+  onnxslim_quant_stats q;
+  onnxslim_convert_stats s;
+  uint64_t blocks_per_row, in_row;
+  double err2, norm2; /* of the row so far */
+} osl_qacc;
+
+/* Where an element's blocks are in the source. */
+enum {
+  OSL_QG_ROW,    /* an element is one block of consecutive values (a table's row) */
+  OSL_QG_COLS,   /* an element is bs consecutive rows of ncols values; block j is
+                    column j (a MatMul weight [K, N] in blocks along K, kept in place) */
+  OSL_QG_STRIDED /* element i is block i % kblocks of column i / kblocks of a [K, ncols]
+                    matrix (MatMulNBits' transposed layout) */
+};
+
+typedef struct {
+  osl_xform x;
+  int geom;                    /* OSL_QG_* */
+  size_t ncols, kblocks;       /* OSL_QG_COLS and _STRIDED */
+  const onnxslim_model *model; /* _STRIDED: releases the source's pages at its end */
+  int32_t src;                 /* FLOAT or FLOAT16 */
+  int32_t scale_type;          /* FLOAT or FLOAT16 */
+  int qmax;                    /* 127 or 7; asymmetric: 255 or 15 */
+  int asym;                    /* asymmetric: q = rne(x / s) + zp in 0..qmax, stored unsigned */
+  int layout;                  /* OSL_QL_* */
+  size_t bs;                   /* values per block */
+  int clip;                    /* a clip percentile was given: cap applies */
+  float cap;                   /* the tensor's percentile of |x| (clip) */
+  osl_qacc *acc;               /* the validation pass adds to it (else NULL) */
+} osl_qx;
+
+typedef struct {
+  onnxslim_tensor *t;
+  const char *name;
+  onnxslim_node *constant; /* the Constant node whose value t is, else NULL */
+  int mm;                  /* a weight (input 1 of MatMuls or Gemms), else an embedding table */
+  int gemm;                /* read by Gemms */
+  int kt;                  /* a Gemm weight stored [N, K] (transB 1): its blocks are along its
+                              rows, as a table's; else a weight is [K, N] (rows K, cols N) */
+  int32_t from;
+  int64_t rows, cols;
+  uint64_t bs;
+  const uint8_t *data;
+  size_t size;
+  osl_report_entry *e;
+  osl_qacc acc;
+  const uint8_t *scales; /* computed by the first pass (small scales), else NULL */
+  const uint8_t *zps;    /* asymmetric: the zero points, a byte per block (first pass) */
+  int clip;              /* a clip percentile was given */
+  float cap;             /* then: the percentile of |x| over the tensor */
+} osl_qcand;
+
+/* ---- convert_quant_blocks.c ---------------------------------------------- */
+
+/* sqrt of v >= 0 (Newton's iteration; for the report only). */
+double onnxslim__quant_dsqrt(double v);
+
+/* The run of a quantizing transform (osl_qx, an osl_xform): elements
+ * first..first+n of the source src into dst (osl_xform.run). */
+int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n,
+                           uint8_t *dst);
+
+/* Candidate c's cap: the value of nearest rank nearest_rank(pct, n) among
+ * the magnitudes of its n values, from histograms of their bits (the order of
+ * |x| is that of its bit pattern without the sign): one pass over a
+ * FLOAT16 tensor (32768 bins), two over a FLOAT one (32768 bins on the
+ * high half, then 65536 on the low half of the values in the chosen bin).
+ * Chunked reads, pages released as they go; NaN and infinities refused. */
+int onnxslim__quant_clip_cap(onnxslim_model *m, osl_qcand *c, double pct, osl_progress *prog);
+
+#endif

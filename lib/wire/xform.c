@@ -1,0 +1,185 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
+/*
+ * libonnxslim - the one loop over a transform's chunks (osl_xform): run
+ * serially or, for a large mapped source, on a second thread one chunk
+ * ahead of the writer; below the editor (edit.c) and the writer (write.c),
+ * which both run transforms.
+ */
+#define _XOPEN_SOURCE 700 /* pread() */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pb_decode.h>
+#include <pb_encode.h>
+
+#include "onnx.pb.h"
+
+#include "wire/wire.h"
+
+#define OSL_XFORM_CHUNK (1u << 18)       /* elements per chunk */
+#define OSL_XFORM_CHUNK_BYTES (1u << 22) /* and at most these bytes of input or output */
+/* Source bytes from which a transform handing its output on (fn) runs on
+ * a second thread, a chunk ahead of fn: reading and converting overlap
+ * writing. */
+#define OSL_XFORM_PIPE_MIN (8u << 20)
+
+/* The transform's chunks one after the other, each read in place (bytes in
+ * memory; pages released behind) or, with inbuf, copied there from the
+ * model's file first (pread: no page of the mapping gets mapped). */
+static int chunks_serial(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                         osl_chunk_fn fn, void *payload, uint8_t *inbuf, uint8_t *buf, size_t cap) {
+  int rc = 0;
+  for (size_t i = 0; i < x->count && !rc; i += cap) {
+    size_t n = x->count - i < cap ? x->count - i : cap;
+    const uint8_t *src = x->src + i * x->in_size;
+    uint8_t *out = dst ? dst + i * x->out_size : buf;
+    if (inbuf) {
+      rc = onnxslim__model_read(model, src, n * x->in_size, inbuf);
+      if (rc) break;
+      src = inbuf;
+    }
+    rc = x->run(x, i, src, n, out);
+    if (!rc && fn) rc = fn(payload, out, n * x->out_size);
+    if (!inbuf) onnxslim__release(model, src, n * x->in_size);
+  }
+  return rc;
+}
+
+/* The pipeline: a worker reads and transforms chunk k + 1 into one of two
+ * slots while the caller's thread hands chunk k to fn. */
+typedef struct {
+  const onnxslim_model *model;
+  const osl_xform *x;
+  size_t cap; /* elements per chunk */
+  uint8_t *in, *out[2];
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  size_t made, used; /* chunks made by the worker, handed on by the caller */
+  int stop;          /* the caller gives up (fn failed) */
+  int rc;            /* the worker's failure */
+  char err[256];     /* its message (errors are per thread) */
+} osl_pipe;
+
+static void *pipe_worker(void *arg) {
+  osl_pipe *pp = arg;
+  const osl_xform *x = pp->x;
+  size_t nchunks = (x->count + pp->cap - 1) / pp->cap;
+  for (size_t k = 0; k < nchunks; k++) {
+    pthread_mutex_lock(&pp->mu);
+    while (!pp->stop && pp->made - pp->used >= 2) pthread_cond_wait(&pp->cv, &pp->mu);
+    int stop = pp->stop;
+    pthread_mutex_unlock(&pp->mu);
+    if (stop) break;
+    size_t i = k * pp->cap, n = x->count - i < pp->cap ? x->count - i : pp->cap;
+    int rc = onnxslim__model_read(pp->model, x->src + i * x->in_size, n * x->in_size, pp->in);
+    if (!rc) rc = x->run(x, i, pp->in, n, pp->out[k & 1]);
+    if (rc) snprintf(pp->err, sizeof pp->err, "%s", onnxslim_error_last());
+    pthread_mutex_lock(&pp->mu);
+    if (rc) pp->rc = rc;
+    else pp->made++;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
+    if (rc) break;
+  }
+  return NULL;
+}
+
+static int chunks_piped(const onnxslim_model *model, const osl_xform *x, osl_chunk_fn fn,
+                        void *payload, uint8_t *inbuf, uint8_t *buf, size_t cap, int *started) {
+  osl_pipe pp;
+  memset(&pp, 0, sizeof pp);
+  pp.model = model;
+  pp.x = x;
+  pp.cap = cap;
+  pp.in = inbuf;
+  pp.out[0] = buf;
+  pp.out[1] = buf + cap * x->out_size;
+  *started = 0;
+  if (pthread_mutex_init(&pp.mu, NULL)) return 0;
+  if (pthread_cond_init(&pp.cv, NULL)) {
+    pthread_mutex_destroy(&pp.mu);
+    return 0;
+  }
+  pthread_t th;
+  if (pthread_create(&th, NULL, pipe_worker, &pp)) {
+    pthread_cond_destroy(&pp.cv);
+    pthread_mutex_destroy(&pp.mu);
+    return 0; /* no thread: the caller runs the chunks itself */
+  }
+  *started = 1;
+  size_t nchunks = (x->count + cap - 1) / cap;
+  int rc = 0;
+  for (size_t k = 0; k < nchunks && !rc; k++) {
+    pthread_mutex_lock(&pp.mu);
+    while (pp.made <= k && !pp.rc) pthread_cond_wait(&pp.cv, &pp.mu);
+    int failed = pp.made <= k ? pp.rc : 0;
+    pthread_mutex_unlock(&pp.mu);
+    if (failed) {
+      rc = onnxslim__err(failed, "%s", pp.err);
+      break;
+    }
+    size_t n = x->count - k * cap < cap ? x->count - k * cap : cap;
+    rc = fn(payload, pp.out[k & 1], n * x->out_size);
+    pthread_mutex_lock(&pp.mu);
+    pp.used++;
+    if (rc) pp.stop = 1;
+    pthread_cond_broadcast(&pp.cv);
+    pthread_mutex_unlock(&pp.mu);
+  }
+  pthread_join(th, NULL);
+  pthread_cond_destroy(&pp.cv);
+  pthread_mutex_destroy(&pp.mu);
+  return rc;
+}
+
+/* The one loop over a transform's chunks (see wire.h). */
+int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
+                           osl_chunk_fn fn, void *payload) {
+  size_t cap = x->count < OSL_XFORM_CHUNK ? x->count : OSL_XFORM_CHUNK;
+  /* elements of many bytes (a quantized block): at most about 4 MiB a chunk */
+  size_t big = x->in_size > x->out_size ? x->in_size : x->out_size;
+  if (big && cap > (OSL_XFORM_CHUNK_BYTES / big))
+    cap = OSL_XFORM_CHUNK_BYTES / big ? OSL_XFORM_CHUNK_BYTES / big : 1;
+  size_t total = x->count * x->in_size;
+  int fd = -1;
+  int64_t off = 0;
+  int file = x->count && onnxslim__model_locate(model, x->src, total, &fd, &off);
+  int piped = file && !dst && fn && total >= OSL_XFORM_PIPE_MIN;
+  uint8_t *buf = NULL, *inbuf = NULL;
+  if (!dst) {
+    buf = malloc(cap ? (piped ? 2 : 1) * cap * x->out_size : 1);
+    if (!buf) return onnxslim__err_nomem(NULL);
+  }
+  if (file) {
+    inbuf = malloc(cap * x->in_size);
+    if (!inbuf) {
+      free(buf);
+      return onnxslim__err_nomem(NULL);
+    }
+  }
+  int rc = 0, started = 0;
+  if (piped) rc = chunks_piped(model, x, fn, payload, inbuf, buf, cap, &started);
+  if (!started) rc = chunks_serial(model, x, dst, fn, payload, inbuf, buf, cap);
+  free(inbuf);
+  free(buf);
+  return rc;
+}
+
+static int sink_chunk(void *payload, const uint8_t *out, size_t n) {
+  osl_sink *sink = payload;
+  return sink->write(sink, out, n);
+}
+
+/* Streams a transform: one chunk of output in memory at a time. */
+int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink) {
+  return onnxslim__xform_chunks(model, x, NULL, sink_chunk, sink);
+}
+
+int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst) {
+  return onnxslim__xform_chunks(model, x, dst, NULL, NULL);
+}
