@@ -51,7 +51,7 @@ SOREAL := libonnxslim.so.$(VERSION)
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT ?= -O2 -g
-LIB_CFLAGS := -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -I$(B)/proto -Ilib $(CFLAGS)
+LIB_CFLAGS := -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -I$(B)/proto -I$(B)/config -Ilib $(CFLAGS)
 APP_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Iinclude $(CFLAGS)
 # Shared libraries the library links (SHA-1 for the external-data checksum key).
 LIB_LIBS := -lnettle
@@ -88,7 +88,26 @@ $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-de
 	done
 # REUSE-IgnoreEnd
 
-$(B)/obj/%.o: lib/%.c $(LIB_H) $(HEADERS) $(B)/proto/onnx.pb.h
+# ---- the platform layer's configuration ----------------------------------
+# Which operating-system features lib/base/platform_posix.c uses, found by
+# compiling a tiny program per feature (scripts/probe-platform.sh):
+# PLATFORM=auto (the default) uses what the compiler and its C library
+# offer; PLATFORM=posix none of the Linux-only ones (openat2, renameat2,
+# copy_file_range, sync_file_range, gettid, tgkill, getrandom, O_PATH,
+# madvise flags, /proc): what macOS and the BSDs would get. Give such a
+# build a directory of its own: make PLATFORM=posix B=build-posix (or
+# make check-posix). A change of PLATFORM in one directory probes again.
+PLATFORM ?= auto
+CONFIG_H := $(B)/config/onnxslim_config.h
+$(B)/config/platform.id: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PLATFORM) $(CC) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(PLATFORM) $(CC) $(CFLAGS)' > $@
+$(CONFIG_H): scripts/probe-platform.sh $(B)/config/platform.id
+	sh scripts/probe-platform.sh '$(CC)' '$(PLATFORM)' $(CFLAGS) > $@.tmp && mv $@.tmp $@
+FORCE:
+.PHONY: FORCE
+
+$(B)/obj/%.o: lib/%.c $(LIB_H) $(HEADERS) $(B)/proto/onnx.pb.h $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -178,13 +197,15 @@ demo: deps
 TEST_SRC := $(wildcard test/test_*.c)
 TEST_BIN := $(patsubst test/%.c,$(B)/test/%,$(TEST_SRC)) \
             $(patsubst test/%.c,$(B)/test-static/%,$(TEST_SRC))
-TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest $(CFLAGS)
+# -I$(B)/config: a test of a feature the platform layer may lack (a kernel
+# copy, the kernel's thread ids) asks onnxslim_config.h what this build has.
+TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest -I$(B)/config $(CFLAGS)
 
-$(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(B)/$(SOREAL)
+$(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(CONFIG_H) $(B)/$(SOREAL)
 	@mkdir -p $(B)/test
 	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' -lm
 
-$(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(B)/libonnxslim.a
+$(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(CONFIG_H) $(B)/libonnxslim.a
 	@mkdir -p $(B)/test-static
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm
 
@@ -205,6 +226,17 @@ tests: all $(TEST_BIN)
 check: deps
 	$(MAKE) tests
 	sh test/run.sh
+
+# The generic POSIX build (PLATFORM=posix: no Linux-only call, what macOS
+# and the BSDs would get) in $(B)-posix, and against it the unit tests and
+# the steps that exercise the platform layer: external data beneath its
+# directory, the command's external data, safety, hostile inputs,
+# interruption and crash safety. Test step 79-posix runs it in make check.
+POSIX_B := $(B)-posix
+POSIX_STEPS := 10-unit 56-external 67-cli-external 68-cli-safety 69-cli-hostile 76-cli-interrupt 78-save-crash
+check-posix:
+	$(MAKE) PLATFORM=posix B=$(POSIX_B) tests
+	B=$(POSIX_B) sh test/run.sh $(POSIX_STEPS)
 
 # ---- code style ------------------------------------------------------------
 # One style (.clang-format), checked by format-check (CI runs it before
@@ -378,6 +410,6 @@ dist:
 	sh scripts/dist.sh $(VERSION)
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) $(B)-posix
 
-.PHONY: all need-deps tests deps demo check check-long bench fuzz install install-strip uninstall dist clean abi-check abi-dump format-check format
+.PHONY: all need-deps tests deps demo check check-posix check-long bench fuzz install install-strip uninstall dist clean abi-check abi-dump format-check format

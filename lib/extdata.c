@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,13 +144,8 @@ int onnxslim__location_ok(const char *loc, const char **why) {
 /* The resolved absolute path of an opened file, for onnxslim_model_file():
  * what the kernel says the descriptor is, else base + location. */
 static char *opened_path(int fd, const char *base_dir, const char *loc) {
-  char link[64], buf[PATH_MAX];
-  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-  ssize_t n = readlink(link, buf, sizeof buf - 1);
-  if (n > 0 && (size_t)n < sizeof buf - 1 && buf[0] == '/') {
-    buf[n] = '\0';
-    return strdup(buf);
-  }
+  char buf[PATH_MAX];
+  if (onnxslim__os_fd_path(fd, buf, sizeof buf) == 0) return strdup(buf);
   char *real = realpath(base_dir, NULL);
   const char *b = real ? real : base_dir;
   char *out = malloc(strlen(b) + strlen(loc) + 2);
@@ -206,8 +200,8 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
   }
   void *map = NULL;
   if (st.st_size > 0) {
-    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) {
+    map = onnxslim__os_map_read(fd, (size_t)st.st_size);
+    if (!map) {
       int e = errno;
       close(fd);
       return onnxslim__err(ONNXSLIM_EIO, "tensor '%s': cannot map '%s': %s", tname, loc,
@@ -218,7 +212,7 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
     size_t cap = m->ext_cap ? m->ext_cap * 2 : 4;
     osl_extfile *v = realloc(m->ext, cap * sizeof *v);
     if (!v) {
-      if (map) munmap(map, (size_t)st.st_size);
+      onnxslim__os_unmap(map, (size_t)st.st_size);
       close(fd);
       return onnxslim__err_nomem(NULL);
     }
@@ -234,7 +228,7 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
   x->ino = st.st_ino;
   x->rel.lo = x->rel.hi = NULL;
   if (!x->path) {
-    if (map) munmap(map, x->size);
+    onnxslim__os_unmap(map, x->size);
     close(fd);
     return onnxslim__err_nomem(NULL);
   }
@@ -353,7 +347,7 @@ int onnxslim__external_load(onnxslim_model *m) {
 
 void onnxslim__external_free(onnxslim_model *m) {
   for (size_t i = 0; i < m->next; i++) {
-    if (m->ext[i].map) munmap(m->ext[i].map, m->ext[i].size);
+    onnxslim__os_unmap(m->ext[i].map, m->ext[i].size);
     if (m->ext[i].fd >= 0) close(m->ext[i].fd);
     free(m->ext[i].path);
   }

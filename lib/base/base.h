@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include "onnxslim.h"
+#include "base/platform.h"
 
 /* ---- errors (error.c) -------------------------------------------------- */
 

@@ -12,14 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
-#include <sys/file.h>
-#include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -61,9 +56,9 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
     close(fd);
     return 0;
   }
-  void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  void *p = onnxslim__os_map_read(fd, (size_t)st.st_size);
   int e = errno;
-  if (p == MAP_FAILED) {
+  if (!p) {
     close(fd);
     return onnxslim__err(ONNXSLIM_EIO, "cannot map '%s': %s", path, strerror(e));
   }
@@ -91,145 +86,11 @@ int onnxslim__read_at(int fd, int64_t off, void *dst, size_t n) {
 
 /* ---- opening beneath a directory --------------------------------------- */
 
-#ifdef SYS_openat2
-#  include <linux/openat2.h>
-#endif
-
-/* The same as openat2(RESOLVE_BENEATH) in user space, for kernels (before
- * 5.6) and sandboxes without openat2: every component is opened from the
- * descriptor of the one before it without following symlinks; a symlink's
- * target is read and walked in its place, ".." pops a directory this walk
- * opened, so nothing ever resolves above dirfd, whatever is renamed
- * meanwhile. */
-static int walk_beneath(int dirfd, const char *rel, int flags) {
-  size_t cap = 16, n = 1;
-  int *fds = malloc(cap * sizeof *fds);
-  char *path = strdup(rel);
-  int result = -1, err = 0, links = 0;
-  if (!fds || !path) {
-    err = ENOMEM;
-    goto out;
-  }
-  fds[0] = dirfd; /* borrowed: never closed here */
-  char *p = path;
-  for (;;) {
-    while (*p == '/') p++;
-    if (!*p) {
-      /* ends on a directory ("sub/", "."): open it with the caller's flags */
-      result = openat(fds[n - 1], ".", flags | O_CLOEXEC);
-      err = errno;
-      break;
-    }
-    char *e = strchrnul(p, '/');
-    size_t len = (size_t)(e - p);
-    int last = *e == '\0';
-    if (len == 1 && p[0] == '.') {
-      p = e;
-      continue;
-    }
-    if (len == 2 && p[0] == '.' && p[1] == '.') {
-      if (n == 1) {
-        err = EXDEV;
-        break;
-      }
-      close(fds[--n]);
-      p = e;
-      continue;
-    }
-    if (len > NAME_MAX) {
-      err = ENAMETOOLONG;
-      break;
-    }
-    char name[NAME_MAX + 1];
-    memcpy(name, p, len);
-    name[len] = '\0';
-    int fd = last ? openat(fds[n - 1], name, flags | O_NOFOLLOW | O_CLOEXEC)
-                  : openat(fds[n - 1], name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-      if (last) {
-        result = fd;
-        break;
-      }
-      if (n == cap) {
-        int *v = realloc(fds, 2 * cap * sizeof *fds);
-        if (!v) {
-          close(fd);
-          err = ENOMEM;
-          break;
-        }
-        fds = v;
-        cap *= 2;
-      }
-      fds[n++] = fd;
-      p = e;
-      continue;
-    }
-    err = errno;
-    if (err != ELOOP && err != ENOTDIR) break;
-    /* a symlink (O_NOFOLLOW): walk its target in its place */
-    char target[PATH_MAX];
-    ssize_t tl = readlinkat(fds[n - 1], name, target, sizeof target);
-    if (tl < 0) {
-      if (errno != EINVAL) err = errno; /* EINVAL: not a symlink; keep err */
-      break;
-    }
-    if ((size_t)tl >= sizeof target) {
-      err = ENAMETOOLONG;
-      break;
-    }
-    if (tl == 0) {
-      err = ENOENT;
-      break;
-    }
-    if (target[0] == '/') {
-      err = EXDEV; /* an absolute symlink leaves dirfd */
-      break;
-    }
-    if (++links > 40) {
-      err = ELOOP;
-      break;
-    }
-    size_t rest = strlen(e);
-    char *np = malloc((size_t)tl + rest + 1);
-    if (!np) {
-      err = ENOMEM;
-      break;
-    }
-    memcpy(np, target, (size_t)tl);
-    memcpy(np + tl, e, rest + 1);
-    free(path);
-    path = p = np;
-  }
-out:
-  for (size_t i = 1; fds && i < n; i++) close(fds[i]);
-  free(fds);
-  free(path);
-  if (result < 0) errno = err;
-  return result;
-}
-
 int onnxslim__open_beneath(int dirfd, const char *rel, int flags) {
-#ifdef SYS_openat2
-  struct open_how how;
-  memset(&how, 0, sizeof how);
-  how.flags = (uint64_t)(flags | O_CLOEXEC);
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-  for (int tries = 0; tries < 8; tries++) {
-    long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
-    if (fd >= 0) return (int)fd;
-    /* EAGAIN: a rename raced a ".." walk, try again. ENOSYS, EPERM (a
-     * seccomp filter), E2BIG, EINVAL (an older kernel): walk in user space */
-    if (errno == EAGAIN) continue;
-    if (errno != ENOSYS && errno != EPERM && errno != E2BIG && errno != EINVAL) return -1;
-    break;
-  }
-#endif
-  return walk_beneath(dirfd, rel, flags);
+  return onnxslim__os_open_beneath(dirfd, rel, flags);
 }
 
-void onnxslim__unmap(void *map, size_t len) {
-  if (map) munmap(map, len);
-}
+void onnxslim__unmap(void *map, size_t len) { onnxslim__os_unmap(map, len); }
 
 /* Releasing mapped pages pays only in large runs: each madvise() costs a
  * system call and a TLB flush, and the page cache maps files in large
@@ -251,10 +112,10 @@ void onnxslim__unmap(void *map, size_t len) {
 static void hand_back(const uint8_t *lo, const uint8_t *hi) {
   /* round outward: the mappings are read-only and private, so a dropped
    * page that still holds bytes someone needs is read again */
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t page = (uintptr_t)onnxslim__os_page_size();
   uintptr_t a = (uintptr_t)lo & ~(page - 1);
   uintptr_t e = ((uintptr_t)hi + page - 1) & ~(page - 1);
-  if (e > a) madvise((void *)a, e - a, MADV_DONTNEED);
+  if (e > a) onnxslim__os_drop_pages((void *)a, e - a);
 }
 
 void onnxslim__run_release(osl_run *r, const void *map, const void *p, size_t n) {
@@ -313,8 +174,7 @@ struct osl_out {
 
 static void kick(osl_out *o) {
   if (o->written - o->kicked < OSL_KICK_STEP) return;
-  sync_file_range(o->fd, (off64_t)o->kicked, (off64_t)(o->written - o->kicked),
-                  SYNC_FILE_RANGE_WRITE);
+  onnxslim__os_writeback_start(o->fd, o->kicked, o->written - o->kicked);
   o->kicked = o->written;
 }
 
@@ -353,15 +213,14 @@ static int kernel_copy(osl_out *o, int fd, off_t off, size_t n, size_t *copied) 
   size_t done = 0;
   int rc = 0;
   while (done < n && !rc) {
-    loff_t in = (loff_t)off + (loff_t)done;
     size_t want = n - done;
     if (o->progress && o->progress->fn) {
       uint64_t chunk = o->progress->step > OSL_COPY_CHUNK ? o->progress->step : OSL_COPY_CHUNK;
       if (want > chunk) want = (size_t)chunk;
     }
-    ssize_t c = copy_file_range(fd, &in, o->fd, NULL, want, 0);
-    if (c <= 0) break;
-    done += (size_t)c;
+    size_t c = onnxslim__os_copy_range(fd, (int64_t)off + (int64_t)done, o->fd, want);
+    if (!c) break;
+    done += c;
     o->written += (uint64_t)c;
     kick(o);
     rc = onnxslim__progress_add(o->progress, (uint64_t)c);
@@ -478,7 +337,7 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
 
 #define OSL_SIDE_BASE_MAX 200
 
-static long my_tid(void) { return (long)syscall(SYS_gettid); }
+static long my_tid(void) { return onnxslim__os_tid(); }
 
 /* The name of side file KIND of D (a file name): ".D.KIND-PID-TID-" with
  * room for 24 more bytes, or without an owner ".D.KIND"; malloc'ed. */
@@ -487,7 +346,7 @@ static char *side_name(const char *name, const char *kind, int owner) {
   if (blen > OSL_SIDE_BASE_MAX) blen = OSL_SIDE_BASE_MAX;
   char *p = malloc(blen + strlen(kind) + 80);
   if (!p) return NULL;
-  if (owner) sprintf(p, ".%.*s.%s-%ld-%ld-", (int)blen, name, kind, (long)getpid(), my_tid());
+  if (owner) sprintf(p, ".%.*s.%s-%ld-%ld-", (int)blen, name, kind, onnxslim__os_pid(), my_tid());
   else sprintf(p, ".%.*s.%s", (int)blen, name, kind);
   return p;
 }
@@ -500,17 +359,15 @@ int onnxslim__side_create(int dfd, const char *dir, const char *name, const char
   size_t plen = strlen(*sname);
   for (int tries = 0; tries < 100; tries++) {
     unsigned char r[6];
-    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-      struct timespec ts;
-      clock_gettime(CLOCK_MONOTONIC, &ts);
-      uint64_t v = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)tries << 40;
+    if (onnxslim__os_random(r, sizeof r) != 0) {
+      uint64_t v = onnxslim__os_clock_ns() * 2654435761u ^ (uint64_t)tries << 40;
       for (int i = 0; i < 6; i++) r[i] = (unsigned char)(v >> (8 * i));
     }
     for (int i = 0; i < 6; i++) (*sname)[plen + (size_t)i] = digits[r[i] % (sizeof digits - 1)];
     (*sname)[plen + 6] = '\0';
     int fd = openat(dfd, *sname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0) {
-      flock(fd, LOCK_EX | LOCK_NB); /* marks it live; new, so never contended */
+      onnxslim__os_lock(fd, 0); /* marks it live; new, so never contended */
       return fd;
     }
     if (errno != EEXIST) break;
@@ -537,13 +394,6 @@ char *onnxslim__side_link(int dfd, const char *dir, const char *name) {
   onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s/%s': %s", dir, name, strerror(errno));
   free(bak);
   return NULL;
-}
-
-/* 1 when the thread tid of process pid exists (or may: not ours to signal). */
-static int thread_alive(long pid, long tid) {
-  if (pid <= 0 || tid <= 0) return 0;
-  if (syscall(SYS_tgkill, (pid_t)pid, (pid_t)tid, 0) == 0) return 1;
-  return errno == EPERM;
 }
 
 /* Parses "PID-TID-" at s; returns the end or NULL. */
@@ -597,16 +447,17 @@ int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const
        * before the owner's ids (builds before 0.1.0); no owner to ask, and
        * those owners took no lock: unlocked, it is stale */
       if (strcmp(kind, "tmp") != 0 || !old_tmp_suffix(hit)) continue;
-    } else if (!(pid == getpid() && tid == my_tid()) && thread_alive(pid, tid)) {
+    } else if (!(pid == onnxslim__os_pid() && tid == my_tid()) &&
+               onnxslim__os_thread_alive(pid, tid)) {
       continue;
     }
     /* the owner's lock: a live owner this process cannot see (another pid
      * namespace), or a live output of this very thread */
     int fd = openat(dfd, n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st, now;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        flock(fd, LOCK_EX | LOCK_NB) == 0 && fstatat(dfd, n, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
-        now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && onnxslim__os_lock(fd, 0) == 0 &&
+        fstatat(dfd, n, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == st.st_dev &&
+        now.st_ino == st.st_ino)
       rc = fn(ctx, dfd, n);
     if (fd >= 0) close(fd);
   }
@@ -653,9 +504,7 @@ osl_lock *onnxslim__dest_lock(int dfd, const char *name) {
   for (int tries = 0; tries < 10000; tries++) {
     int fd = openat(l->dfd, lname, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) return l;
-    int r;
-    while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {}
-    if (r != 0) {
+    if (onnxslim__os_lock(fd, 1) != 0) {
       close(fd);
       return l;
     }
@@ -698,20 +547,28 @@ void onnxslim__dest_unlock(osl_lock *l) {
 
 /* ---- atomic replacement ------------------------------------------------ */
 
-static mode_t default_mode(void) {
-  /* 0666 minus the umask, read without changing it */
+/* 0666 minus the umask, read without changing it (umask(2) would change it
+ * for every thread of the process): as the system tells it, else as a file
+ * made with 0666 in dfd gets it (".D.mode-PID-TID-N", removed at once). */
+static mode_t default_mode(int dfd, const char *name) {
+  unsigned int um;
+  if (onnxslim__os_umask(&um) == 0) return (mode_t)(0666 & ~um);
   mode_t mode = 0644;
-  FILE *f = fopen("/proc/self/status", "re");
-  if (!f) return mode;
-  char line[256];
-  while (fgets(line, sizeof line, f)) {
-    unsigned int um;
-    if (sscanf(line, "Umask: %o", &um) == 1) {
-      mode = (mode_t)(0666 & ~um);
-      break;
-    }
+  char *probe = side_name(name, "mode", 1);
+  if (!probe) return mode;
+  size_t plen = strlen(probe);
+  for (unsigned n = 0; n < 100; n++) {
+    sprintf(probe + plen, "%u", n);
+    int fd = openat(dfd, probe, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) break;
+    struct stat st;
+    if (fstat(fd, &st) == 0) mode = st.st_mode & 0777;
+    unlinkat(dfd, probe, 0);
+    close(fd);
+    break;
   }
-  fclose(f);
+  free(probe);
   return mode;
 }
 
@@ -822,7 +679,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   }
   sprintf(o->tmp, "%.*s%s", (int)head, path, o->tmpname);
   struct stat st;
-  mode_t mode = fstatat(dfd, name, &st, 0) == 0 ? (st.st_mode & 07777) : default_mode();
+  mode_t mode = fstatat(dfd, name, &st, 0) == 0 ? (st.st_mode & 07777) : default_mode(dfd, name);
   if (fchmod(o->fd, mode) != 0) {
     onnxslim__err(ONNXSLIM_EIO, "cannot set the mode of '%s': %s", o->tmp, strerror(errno));
     goto fail;
@@ -933,7 +790,7 @@ const char *onnxslim__out_name(const osl_out *o) { return o->name; }
 int onnxslim__out_finish(osl_out *o, int fsync_data) {
   int rc = flush(o);
   if (rc) return rc;
-  if (fsync_data && fsync(o->fd) != 0)
+  if (fsync_data && onnxslim__os_sync(o->fd) != 0)
     return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO, "cannot sync '%s': %s",
                          o->tmp, strerror(errno));
   /* the descriptor stays open, and the temporary file locked, until the
@@ -951,30 +808,10 @@ int onnxslim__out_identity(const osl_out *o, dev_t *dev, ino_t *ino) {
 }
 
 int onnxslim__out_sync_dir(const osl_out *o) {
-  fsync(o->dfd);
+  onnxslim__os_sync(o->dfd);
   return 0;
 }
 
-/* renameat() in dfd that fails with EEXIST instead of replacing a file:
- * renameat2 with RENAME_NOREPLACE, else (file systems without it) linkat
- * and unlinkat, else a check before the rename. */
-static int rename_noreplace(int dfd, const char *from, const char *to) {
-  if (renameat2(dfd, from, dfd, to, RENAME_NOREPLACE) == 0) return 0;
-  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return -1;
-  if (linkat(dfd, from, dfd, to, 0) == 0) {
-    unlinkat(dfd, from, 0);
-    return 0;
-  }
-  if (errno == EEXIST) return -1;
-  struct stat st;
-  if (fstatat(dfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    errno = EEXIST;
-    return -1;
-  }
-  return renameat(dfd, from, dfd, to);
-}
-
-/* The output is named `name` (in its directory) from now on. */
 static int set_name(osl_out *o, const char *name) {
   if (name == o->name || strcmp(name, o->name) == 0) return 0;
   size_t head = strlen(o->path) - strlen(o->name);
@@ -1010,14 +847,14 @@ int onnxslim__out_commit_to(osl_out *o, const char *name, int fsync_dir) {
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
                          strerror(errno));
   committed(o);
-  if (fsync_dir) fsync(o->dfd);
+  if (fsync_dir) onnxslim__os_sync(o->dfd);
   return 0;
 }
 
 int onnxslim__out_claim(osl_out *o, const char *name) {
   int rc = set_name(o, name);
   if (rc) return rc;
-  if (rename_noreplace(o->dfd, o->tmpname, o->name) != 0) {
+  if (onnxslim__os_rename_noreplace(o->dfd, o->tmpname, o->name) != 0) {
     if (errno == EEXIST) return 1;
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
                          strerror(errno));

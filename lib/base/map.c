@@ -6,7 +6,6 @@
 #define _GNU_SOURCE /* MADV_HUGEPAGE */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "base/base.h"
 
@@ -115,9 +114,7 @@ static void *big_slots(size_t bytes) {
   if (bytes < huge) return malloc(bytes);
   void *p = NULL;
   if (posix_memalign(&p, huge, bytes) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-  (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+  onnxslim__os_advise_huge(p, bytes);
   return p;
 }
 

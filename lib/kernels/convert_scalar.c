@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "convert_kernels.h"
+#include "onnxslim_config.h"
 
 #if defined(__GNUC__)
 #  define OSL_INLINE static inline __attribute__((always_inline))
@@ -355,7 +356,7 @@ OSL_INLINE void loop_bf16_to_f16(unsigned char *restrict d, const unsigned char 
 /* The two narrowing kernels the recipe uses are also compiled for AVX2 and
  * chosen at load time (GCC function multiversioning, an ifunc): the same C,
  * vectorized over 256-bit registers where the CPU has them. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if ONNXSLIM_HAVE_TARGET_CLONES /* scripts/probe-platform.sh */
 #  define OSL_MULTIVERSION __attribute__((target_clones("avx2", "default")))
 #else
 #  define OSL_MULTIVERSION

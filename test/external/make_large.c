@@ -35,6 +35,8 @@
 
 #include <onnxslim.h>
 
+#include "onnxslim_config.h"
+
 #include "pbuild.h"
 
 #define ROWS 1000000
@@ -354,9 +356,14 @@ static int cmd_copy(const char *dir, const char *outdir) {
   printf("time save_external %.2f\n", now() - t);
   uint64_t kc = onnxslim_save_report_kernel_copied(r);
   result(rc == 0, "save_external of the FP32 model: 2.4 GB of unchanged bytes to %s", out);
+#if ONNXSLIM_HAVE_COPY_FILE_RANGE
   result(kc >= (uint64_t)ROWS * COLS * 4,
          "%" PRIu64 " bytes copied by the kernel (copy_file_range), >= the table's %" PRIu64, kc,
          (uint64_t)ROWS * COLS * 4);
+#else
+  /* a build without copy_file_range (make PLATFORM=posix) writes every byte */
+  result(kc == 0, "%" PRIu64 " bytes copied by the kernel: none without copy_file_range", kc);
+#endif
   onnxslim_save_report_free(r);
   onnxslim_model_free(m);
   if (rc) return 1;

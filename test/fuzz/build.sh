@@ -15,10 +15,17 @@ mkdir -p "$B/fuzz/obj" "$B/fuzz/corpus-work" "$B/fuzz/corpus-external-work" "$B/
 NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
 [ -n "$NANOPB_A" ] || { sh scripts/install-deps.sh --check; exit 1; }
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-INC="-Iinclude -I$B/proto -Ilib -Itest"
+# the platform layer's configuration, probed for clang (PLATFORM as the
+# build's: make check PLATFORM=posix passes it on)
+mkdir -p "$B/fuzz/config"
+sh scripts/probe-platform.sh clang "${PLATFORM:-auto}" > "$B/fuzz/config/onnxslim_config.h.tmp"
+cmp -s "$B/fuzz/config/onnxslim_config.h.tmp" "$B/fuzz/config/onnxslim_config.h" ||
+  mv "$B/fuzz/config/onnxslim_config.h.tmp" "$B/fuzz/config/onnxslim_config.h"
+rm -f "$B/fuzz/config/onnxslim_config.h.tmp"
+INC="-Iinclude -I$B/proto -I$B/fuzz/config -Ilib -Itest"
 # every lib/**/*.c; objects in the same folders under $B/fuzz/obj
 srcs=$(find lib -name '*.c' | sort)
-newest_h=$(ls -t $(find lib -name '*.h') include/onnxslim/*.h include/onnxslim.h "$B/proto/onnx.pb.h" | head -n 1)
+newest_h=$(ls -t $(find lib -name '*.h') include/onnxslim/*.h include/onnxslim.h "$B/proto/onnx.pb.h" "$B/fuzz/config/onnxslim_config.h" | head -n 1)
 objs=$(for src in $srcs; do o=${src#lib/}; printf ' %s' "$B/fuzz/obj/${o%.c}.o"; done)
 for src in $srcs; do
   o=${src#lib/}; o="$B/fuzz/obj/${o%.c}.o"

@@ -30,7 +30,7 @@ finish() {
 }
 
 [ -f "$B/libonnxslim.so" ] || make -s all >/dev/null || { fail "make all"; finish; }
-cc -std=c11 -O2 -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest test/external/make_large.c -L"$B" \
+cc -std=c11 -O2 -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest -I"$B/config" test/external/make_large.c -L"$B" \
   -lonnxslim -Wl,-rpath,"$PWD/$B" -o "$B/make_large" || { fail "build $B/make_large"; finish; }
 
 rm -rf "$work"

@@ -1,0 +1,118 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
+/*
+ * libonnxslim - the platform layer: the operating-system calls that are not
+ * the same on every system, behind one small interface. Never installed.
+ *
+ * One implementation per system: platform_posix.c serves Linux and every
+ * other POSIX system, each Linux feature chosen by what the build found
+ * (the HAVE_* of $(B)/config/onnxslim_config.h, written by
+ * scripts/probe-platform.sh; `make PLATFORM=posix` forces every one of
+ * them absent). A Windows implementation (platform_win32.c) provides the
+ * same functions: nothing here names a POSIX type, descriptors are
+ * osl_os_fd (an int on POSIX, a HANDLE-sized integer on Windows), offsets
+ * and sizes are int64_t/uint64_t/size_t, modes and ids plain integers.
+ *
+ * Callers never test which system they run on: a feature that is missing
+ * makes its function report so (-1 with errno ENOSYS, or 0 bytes), and the
+ * caller takes the portable way it already has. docs/external-data.md
+ * ("On each system") says how each promise holds without the feature.
+ */
+#ifndef ONNXSLIM_PLATFORM_H
+#define ONNXSLIM_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A file or directory descriptor of the system (POSIX: an int). */
+typedef int osl_os_fd;
+
+/* ---- files beneath a directory ------------------------------------------ */
+
+/* Opens rel beneath directory dirfd with open flags `flags` (plus
+ * close-on-exec), never resolving above dirfd nor through an absolute
+ * symlink, whatever is renamed meanwhile: openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_MAGICLINKS) where the build and the kernel have it, else a
+ * walk of the components with openat(O_NOFOLLOW), reading symlinks and
+ * walking their targets in their place. The descriptor, or -1 with errno
+ * (EXDEV: it would leave dirfd). */
+osl_os_fd onnxslim__os_open_beneath(osl_os_fd dirfd, const char *rel, int flags);
+
+/* Renames from to `to`, both in directory dfd, failing with EEXIST instead
+ * of replacing a file: renameat2(RENAME_NOREPLACE) where there is one, else
+ * linkat + unlinkat, else a check before the rename. 0 or -1 with errno. */
+int onnxslim__os_rename_noreplace(osl_os_fd dfd, const char *from, const char *to);
+
+/* Copies up to n bytes of file in at offset off to the current offset of
+ * file out inside the kernel (copy_file_range). The bytes copied (>= 1), or
+ * 0 when nothing could be copied this way (no such call, another file
+ * system, an error): the caller writes the bytes itself. */
+size_t onnxslim__os_copy_range(osl_os_fd in, int64_t off, osl_os_fd out, size_t n);
+
+/* Starts writing back bytes [off, off+len) of fd, without waiting
+ * (sync_file_range); does nothing where there is no such call. */
+void onnxslim__os_writeback_start(osl_os_fd fd, uint64_t off, uint64_t len);
+
+/* The path the system says fd was opened as, into buf (NUL-terminated,
+ * absolute). 0, or -1 when the system cannot tell (no /proc/self/fd, no
+ * F_GETPATH) or it does not fit. */
+int onnxslim__os_fd_path(osl_os_fd fd, char *buf, size_t cap);
+
+/* ---- locks ---------------------------------------------------------------- */
+
+/* Takes the exclusive lock of a whole open file (flock: held by the open
+ * file, released when it is closed). wait: block until it is free (retried
+ * on EINTR), else fail with EWOULDBLOCK at once. 0 or -1 with errno. */
+int onnxslim__os_lock(osl_os_fd fd, int wait);
+
+/* ---- processes, threads and randomness ---------------------------------- */
+
+/* This process's id. */
+long onnxslim__os_pid(void);
+
+/* An id of the calling thread, unique in this process while it lives and
+ * > 0: the kernel's thread id where there is one (gettid), else a number
+ * the library gives each thread on first use. */
+long onnxslim__os_tid(void);
+
+/* 1 when the thread tid of process pid exists or may (it is not ours to
+ * signal; where threads cannot be asked, when the process exists), else 0. */
+int onnxslim__os_thread_alive(long pid, long tid);
+
+/* Fills buf with n random bytes (getrandom, non-blocking). 0, or -1 when
+ * the system has none at hand: the caller makes do with the clock. */
+int onnxslim__os_random(void *buf, size_t n);
+
+/* A monotonic clock in nanoseconds. */
+uint64_t onnxslim__os_clock_ns(void);
+
+/* The process's file-creation mask, read without changing it
+ * (/proc/self/status). 0 and *mask, or -1 when the system cannot tell. */
+int onnxslim__os_umask(unsigned int *mask);
+
+/* ---- memory -------------------------------------------------------------- */
+
+/* The size of a page of memory. */
+size_t onnxslim__os_page_size(void);
+
+/* Maps len bytes of file fd read-only and private. The address, or NULL
+ * with errno. */
+void *onnxslim__os_map_read(osl_os_fd fd, size_t len);
+
+/* Unmaps what onnxslim__os_map_read returned (NULL: nothing). */
+void onnxslim__os_unmap(void *p, size_t len);
+
+/* Hands the pages of [p, p+len) (page-aligned) of a read-only private
+ * mapping back to the system: they are read again from the file if used. */
+void onnxslim__os_drop_pages(void *p, size_t len);
+
+/* Offers transparent huge pages for [p, p+len) (2 MiB-aligned memory of the
+ * heap); nothing where there are none. */
+void onnxslim__os_advise_huge(void *p, size_t len);
+
+/* ---- durability ---------------------------------------------------------- */
+
+/* Writes fd's data and metadata to stable storage (fsync). 0 or -1. */
+int onnxslim__os_sync(osl_os_fd fd);
+
+#endif

@@ -1,0 +1,357 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
+/*
+ * libonnxslim - the platform layer on Linux and every other POSIX system
+ * (platform.h). Each Linux-only call is compiled where the build found it
+ * (ONNXSLIM_HAVE_* of onnxslim_config.h, scripts/probe-platform.sh) and has
+ * a portable way beside it for the systems without it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "onnxslim_config.h"
+
+#if ONNXSLIM_HAVE_OPENAT2 || ONNXSLIM_HAVE_GETTID || ONNXSLIM_HAVE_TGKILL
+#  include <sys/syscall.h>
+#endif
+#if ONNXSLIM_HAVE_OPENAT2
+#  include <linux/openat2.h>
+#endif
+#if ONNXSLIM_HAVE_GETRANDOM
+#  include <sys/random.h>
+#endif
+
+#include "base/platform.h"
+
+/* ---- files beneath a directory ------------------------------------------ */
+
+/* Directories walked through: opened for nothing but lookups where the
+ * system can (O_PATH), else for reading (they must be readable then). */
+#if ONNXSLIM_HAVE_O_PATH
+#  define OSL_DIR_WALK (O_PATH | O_DIRECTORY)
+#else
+#  define OSL_DIR_WALK (O_RDONLY | O_DIRECTORY)
+#endif
+
+/* The same as openat2(RESOLVE_BENEATH) in user space, for systems, kernels
+ * (before 5.6) and sandboxes without openat2: every component is opened
+ * from the descriptor of the one before it without following symlinks; a
+ * symlink's target is read and walked in its place, ".." pops a directory
+ * this walk opened, so nothing ever resolves above dirfd, whatever is
+ * renamed meanwhile. It allocates nothing for paths of up to OSL_WALK_FDS
+ * directories: a save removes old data files with it after its commit,
+ * where a failure could only keep them. */
+#define OSL_WALK_FDS 64
+static int walk_beneath(int dirfd, const char *rel, int flags) {
+  int fdbuf[OSL_WALK_FDS];
+  int *fds = fdbuf;
+  size_t cap = OSL_WALK_FDS, n = 1;
+  char path[PATH_MAX], joined[PATH_MAX];
+  int result = -1, err = 0, links = 0;
+  if (strlen(rel) >= sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  strcpy(path, rel);
+  fds[0] = dirfd; /* borrowed: never closed here */
+  char *p = path;
+  for (;;) {
+    while (*p == '/') p++;
+    if (!*p) {
+      /* ends on a directory ("sub/", "."): open it with the caller's flags */
+      result = openat(fds[n - 1], ".", flags | O_CLOEXEC);
+      err = errno;
+      break;
+    }
+    char *e = strchr(p, '/');
+    if (!e) e = p + strlen(p);
+    size_t len = (size_t)(e - p);
+    int last = *e == '\0';
+    if (len == 1 && p[0] == '.') {
+      p = e;
+      continue;
+    }
+    if (len == 2 && p[0] == '.' && p[1] == '.') {
+      if (n == 1) {
+        err = EXDEV;
+        break;
+      }
+      close(fds[--n]);
+      p = e;
+      continue;
+    }
+    if (len > NAME_MAX) {
+      err = ENAMETOOLONG;
+      break;
+    }
+    char name[NAME_MAX + 1];
+    memcpy(name, p, len);
+    name[len] = '\0';
+    int fd = last ? openat(fds[n - 1], name, flags | O_NOFOLLOW | O_CLOEXEC)
+                  : openat(fds[n - 1], name, OSL_DIR_WALK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+      if (last) {
+        result = fd;
+        break;
+      }
+      if (n == cap) {
+        int *v = fds == fdbuf ? malloc(2 * cap * sizeof *fds) : realloc(fds, 2 * cap * sizeof *fds);
+        if (!v) {
+          close(fd);
+          err = ENOMEM;
+          break;
+        }
+        if (fds == fdbuf) memcpy(v, fdbuf, sizeof fdbuf);
+        fds = v;
+        cap *= 2;
+      }
+      fds[n++] = fd;
+      p = e;
+      continue;
+    }
+    err = errno;
+    /* a symlink met with O_NOFOLLOW: ELOOP (Linux, POSIX), EMLINK (FreeBSD),
+     * EFTYPE (NetBSD); ENOTDIR when it stands for a directory */
+    if (err != ELOOP && err != ENOTDIR && err != EMLINK
+#ifdef EFTYPE
+        && err != EFTYPE
+#endif
+    )
+      break;
+    /* a symlink (O_NOFOLLOW): walk its target in its place */
+    char target[PATH_MAX];
+    ssize_t tl = readlinkat(fds[n - 1], name, target, sizeof target);
+    if (tl < 0) {
+      if (errno != EINVAL) err = errno; /* EINVAL: not a symlink; keep err */
+      break;
+    }
+    if ((size_t)tl >= sizeof target) {
+      err = ENAMETOOLONG;
+      break;
+    }
+    if (tl == 0) {
+      err = ENOENT;
+      break;
+    }
+    if (target[0] == '/') {
+      err = EXDEV; /* an absolute symlink leaves dirfd */
+      break;
+    }
+    if (++links > 40) {
+      err = ELOOP;
+      break;
+    }
+    size_t rest = strlen(e);
+    if ((size_t)tl + rest >= sizeof joined) {
+      err = ENAMETOOLONG;
+      break;
+    }
+    memcpy(joined, target, (size_t)tl);
+    memcpy(joined + tl, e, rest + 1);
+    memcpy(path, joined, (size_t)tl + rest + 1);
+    p = path;
+  }
+  for (size_t i = 1; i < n; i++) close(fds[i]);
+  if (fds != fdbuf) free(fds);
+  if (result < 0) errno = err;
+  return result;
+}
+
+osl_os_fd onnxslim__os_open_beneath(osl_os_fd dirfd, const char *rel, int flags) {
+#if ONNXSLIM_HAVE_OPENAT2
+  struct open_how how;
+  memset(&how, 0, sizeof how);
+  how.flags = (uint64_t)(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  for (int tries = 0; tries < 8; tries++) {
+    long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+    if (fd >= 0) return (int)fd;
+    /* EAGAIN: a rename raced a ".." walk, try again. ENOSYS, EPERM (a
+     * seccomp filter), E2BIG, EINVAL (an older kernel): walk in user space */
+    if (errno == EAGAIN) continue;
+    if (errno != ENOSYS && errno != EPERM && errno != E2BIG && errno != EINVAL) return -1;
+    break;
+  }
+#endif
+  return walk_beneath(dirfd, rel, flags);
+}
+
+int onnxslim__os_rename_noreplace(osl_os_fd dfd, const char *from, const char *to) {
+#if ONNXSLIM_HAVE_RENAMEAT2
+  if (renameat2(dfd, from, dfd, to, RENAME_NOREPLACE) == 0) return 0;
+  /* else file systems without it: link and unlink */
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return -1;
+#endif
+  if (linkat(dfd, from, dfd, to, 0) == 0) {
+    unlinkat(dfd, from, 0);
+    return 0;
+  }
+  if (errno == EEXIST) return -1;
+  struct stat st;
+  if (fstatat(dfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    errno = EEXIST;
+    return -1;
+  }
+  return renameat(dfd, from, dfd, to);
+}
+
+size_t onnxslim__os_copy_range(osl_os_fd in, int64_t off, osl_os_fd out, size_t n) {
+#if ONNXSLIM_HAVE_COPY_FILE_RANGE
+  loff_t o = (loff_t)off;
+  ssize_t c = copy_file_range(in, &o, out, NULL, n, 0);
+  return c > 0 ? (size_t)c : 0;
+#else
+  (void)in, (void)off, (void)out, (void)n;
+  return 0;
+#endif
+}
+
+void onnxslim__os_writeback_start(osl_os_fd fd, uint64_t off, uint64_t len) {
+#if ONNXSLIM_HAVE_SYNC_FILE_RANGE
+  sync_file_range(fd, (off64_t)off, (off64_t)len, SYNC_FILE_RANGE_WRITE);
+#else
+  (void)fd, (void)off, (void)len;
+#endif
+}
+
+int onnxslim__os_fd_path(osl_os_fd fd, char *buf, size_t cap) {
+#if ONNXSLIM_HAVE_PROC_SELF
+  char link[64];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = cap > 1 ? readlink(link, buf, cap - 1) : -1;
+  if (n > 0 && (size_t)n < cap - 1 && buf[0] == '/') {
+    buf[n] = '\0';
+    return 0;
+  }
+  return -1;
+#elif ONNXSLIM_HAVE_F_GETPATH
+  char p[PATH_MAX];
+  if (fcntl(fd, F_GETPATH, p) != 0 || p[0] != '/' || strlen(p) >= cap) return -1;
+  strcpy(buf, p);
+  return 0;
+#else
+  (void)fd, (void)buf, (void)cap;
+  return -1;
+#endif
+}
+
+/* ---- locks ---------------------------------------------------------------- */
+
+int onnxslim__os_lock(osl_os_fd fd, int wait) {
+  if (!wait) return flock(fd, LOCK_EX | LOCK_NB);
+  int r;
+  while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {}
+  return r;
+}
+
+/* ---- processes, threads and randomness ---------------------------------- */
+
+long onnxslim__os_pid(void) { return (long)getpid(); }
+
+#if !ONNXSLIM_HAVE_GETTID
+static atomic_long last_tid;
+static _Thread_local long my_tid;
+#endif
+
+long onnxslim__os_tid(void) {
+#if ONNXSLIM_HAVE_GETTID
+  return (long)syscall(SYS_gettid);
+#else
+  if (!my_tid) my_tid = atomic_fetch_add(&last_tid, 1) + 1;
+  return my_tid;
+#endif
+}
+
+int onnxslim__os_thread_alive(long pid, long tid) {
+  if (pid <= 0 || tid <= 0) return 0;
+#if ONNXSLIM_HAVE_TGKILL
+  if (syscall(SYS_tgkill, (pid_t)pid, (pid_t)tid, 0) == 0) return 1;
+#else
+  /* no way to ask for another's thread: the process stands for it (a
+   * side file of a thread gone in a live process stays until it ends) */
+  if (kill((pid_t)pid, 0) == 0) return 1;
+#endif
+  return errno == EPERM;
+}
+
+int onnxslim__os_random(void *buf, size_t n) {
+#if ONNXSLIM_HAVE_GETRANDOM
+  return getrandom(buf, n, GRND_NONBLOCK) == (ssize_t)n ? 0 : -1;
+#else
+  (void)buf, (void)n;
+  return -1;
+#endif
+}
+
+uint64_t onnxslim__os_clock_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int onnxslim__os_umask(unsigned int *mask) {
+#if ONNXSLIM_HAVE_PROC_SELF
+  FILE *f = fopen("/proc/self/status", "re");
+  if (!f) return -1;
+  char line[256];
+  int rc = -1;
+  while (fgets(line, sizeof line, f)) {
+    unsigned int um;
+    if (sscanf(line, "Umask: %o", &um) == 1) {
+      *mask = um;
+      rc = 0;
+      break;
+    }
+  }
+  fclose(f);
+  return rc;
+#else
+  (void)mask;
+  return -1;
+#endif
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+size_t onnxslim__os_page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+
+void *onnxslim__os_map_read(osl_os_fd fd, size_t len) {
+  void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+void onnxslim__os_unmap(void *p, size_t len) {
+  if (p) munmap(p, len);
+}
+
+void onnxslim__os_drop_pages(void *p, size_t len) {
+#if ONNXSLIM_HAVE_MADV_DONTNEED
+  madvise(p, len, MADV_DONTNEED);
+#else
+  posix_madvise(p, len, POSIX_MADV_DONTNEED);
+#endif
+}
+
+void onnxslim__os_advise_huge(void *p, size_t len) {
+#if ONNXSLIM_HAVE_MADV_HUGEPAGE
+  (void)madvise(p, len, MADV_HUGEPAGE);
+#else
+  (void)p, (void)len;
+#endif
+}
+
+/* ---- durability ---------------------------------------------------------- */
+
+int onnxslim__os_sync(osl_os_fd fd) { return fsync(fd); }
