@@ -8,7 +8,7 @@ A room is a source with its header (lib/passes/convert_quant.c and .h are
 one room; a header without a source is a room of its own), except in the
 module folders of lib/ (MODULES): a folder that is one module with one
 header (lib/wire/ with wire.h) is one room, its files the module's
-insides. lib/passes/ and lib/*.c are tiers of separate modules, a file each. Room A depends
+insides. lib/passes/ and lib/handles/ are tiers of separate modules, a file each. Room A depends
 on room B when A includes B's header (#include "..." resolved as the
 compiler does: beside A, then -Ilib) or when A's object calls a function or
 uses a variable that B's object alone defines (nm). The strongly connected

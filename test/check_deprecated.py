@@ -195,7 +195,7 @@ for f in files:
     if not p.is_file() or p.suffix not in (".c", ".h", ".cpp", ".hpp", ".py", ".md", ".sh"):
         continue
     body = p.read_text(errors="replace")
-    if f in ("lib/node.c", "lib/type.c", "lib/model.c"):
+    if f in ("lib/handles/node.c", "lib/handles/type.c", "lib/handles/model.c"):
         body = body.split("/* ---- deprecated names", 1)[0]  # the old entry points themselves
     hit = word.search(body) if word else None
     if hit:

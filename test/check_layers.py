@@ -4,7 +4,7 @@
 """The layers of lib/ call (and include) one way only.
 
     base (lib/base/, lib/opschema/)  <-  kernels (lib/kernels/)  <-  wire (lib/wire/)
-        <-  handles (lib/*.c)  <-  passes (lib/passes/)
+        <-  handles (lib/handles/)  <-  passes (lib/passes/)
 
 The kernels (the conversion loops, scalar and SIMD, and their dispatch) use
 nothing but the base tier: they convert arrays of numbers and know nothing
@@ -28,7 +28,7 @@ from checks import finish, report
 TIERS = ["base", "kernels", "wire", "handles", "passes"]
 # lib/opschema/ (operator schema tables and their lookup) calls nothing: base tier
 # lib/diff/ (the model diff, a job built on the handles like the passes): passes tier
-FOLDER_TIER = {"base": 0, "opschema": 0, "kernels": 1, "wire": 2, "": 3, "passes": 4, "diff": 4}
+FOLDER_TIER = {"base": 0, "opschema": 0, "kernels": 1, "wire": 2, "handles": 3, "passes": 4, "diff": 4}
 # headers that are not in lib/: the generated nanopb schema belongs to the wire tier
 OTHER_HEADERS = {"onnx.pb.h": 2}
 

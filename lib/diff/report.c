@@ -23,7 +23,7 @@ int onnxslim__diff_charge(osl_diff *c, int64_t n) {
     onnxslim__mem_release(c->a, k);
     return 0;
   }
-  /* model A's count, which every pass shares (lib/handles.h) */
+  /* model A's count, which every pass shares (lib/handles/handles.h) */
   if (onnxslim__mem_charge(c->a, (uint64_t)n, "comparing the models") != 0)
     return onnxslim__diff_fail(c, ONNXSLIM_ELIMIT, "%s (%zu differences in its report)",
                                onnxslim_error_last(), c->report ? c->report->count : (size_t)0);

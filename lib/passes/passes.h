@@ -9,7 +9,7 @@
 #ifndef ONNXSLIM_PASSES_H
 #define ONNXSLIM_PASSES_H
 
-#include "handles.h"
+#include "handles/handles.h"
 
 /* ---- schema checks of edits (passes/check.c) ------------------------------ */
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # lib/ calls and includes one way only:
 #   base (lib/base/, lib/opschema/) <- kernels (lib/kernels/) <- wire (lib/wire/)
-#     <- handles (lib/*.c) <- passes (lib/passes/)
+#     <- handles (lib/handles/) <- passes (lib/passes/)
 # read from the objects (nm) and the sources' #include lines; see
 # test/check_layers.py and docs/contributing.md. And no loop between the
 # files of lib/ or of tools/ (test/check_cycles.py). And no hand-written
