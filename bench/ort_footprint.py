@@ -17,19 +17,10 @@ import time
 
 import numpy as np
 import onnxruntime as ort
+from procstat import parse_args, status_kb
 
 # the optimizers that fold Cast(initializer) back into an FP32 initializer
 FOLDERS = "ConstantFolding;FuseFp16InitializerToFp32NodeTransformer"
-
-
-def status():
-    with open("/proc/self/status", encoding="ascii") as f:
-        s = f.read()
-
-    def kb(k):
-        m = re.search(r"^%s:\s+(\d+)" % k, s, re.M)
-        return int(m.group(1)) if m else -1
-    return kb("VmHWM"), kb("RssAnon"), kb("RssFile")
 
 
 def inputs(run, vocab):
@@ -51,22 +42,10 @@ def e2(d):
 
 
 def main():
-    a = sys.argv[1:]
     opt = {"runs": 4, "keep": 0, "arena": 1, "prepack": 1, "vocab": 250002, "save": None, "ref": None}
-    model = None
-    i = 0
-    while i < len(a):
-        k = a[i][2:]
-        if a[i].startswith("--") and k in opt and i + 1 < len(a):
-            opt[k] = a[i + 1] if k in ("save", "ref") else int(a[i + 1])
-            i += 2
-        elif model is None and not a[i].startswith("--"):
-            model = a[i]
-            i += 1
-        else:
-            print("usage: ort_footprint.py MODEL [--runs N] [--keep 0|1] [--arena 0|1] [--prepack 0|1] "
-                  "[--vocab N] [--save F] [--ref F]", file=sys.stderr)
-            return 2
+    model = parse_args(sys.argv[1:], opt,
+                       "usage: ort_footprint.py MODEL [--runs N] [--keep 0|1] [--arena 0|1] [--prepack 0|1] "
+                       "[--vocab N] [--save F] [--ref F]")
     if model is None or opt["runs"] < 1:
         print("ort_footprint.py: no model given, or --runs < 1", file=sys.stderr)
         return 2
@@ -85,7 +64,7 @@ def main():
         print('status=refused error="%s"' % msg)
         return 0
     t1 = time.perf_counter()
-    c = status()
+    c = list(status_kb().values())
     logits = []
     tr = -1.0
     for r in range(opt["runs"]):
@@ -96,7 +75,7 @@ def main():
         if (r > 0 or opt["runs"] == 1) and (tr < 0 or r1 - r0 < tr):
             tr = r1 - r0
         logits.extend(float(v) for v in np.asarray(y, np.float32).reshape(-1))
-    e = status()
+    e = list(status_kb().values())
     finite = all(math.isfinite(v) for v in logits)
     line = ("status=ok create_s=%.2f hwm_create_kb=%d anon_create_kb=%d file_create_kb=%d run_s=%.4f"
             " hwm_runs_kb=%d anon_runs_kb=%d file_runs_kb=%d finite=%s" % (

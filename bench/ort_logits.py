@@ -12,40 +12,18 @@ Prints: logits=[...] finite=true|false hwm_kb=K anon_kb=K file_kb=K
 """
 import json
 import math
-import re
 import sys
 
 import numpy as np
 import onnxruntime as ort
-
-
-def status():
-    with open("/proc/self/status", encoding="ascii") as f:
-        s = f.read()
-
-    def kb(k):
-        m = re.search(r"^%s:\s+(\d+)" % k, s, re.M)
-        return int(m.group(1)) if m else -1
-    return kb("VmHWM"), kb("RssAnon"), kb("RssFile")
+from procstat import parse_args, status_kb
 
 
 def main():
-    a = sys.argv[1:]
     opt = {"vocab": 250002, "batch": 2, "seq": 16, "runs": 1, "save": None, "ref": None, "tol": 1e-2}
-    model = None
-    i = 0
-    while i < len(a):
-        k = a[i][2:]
-        if a[i].startswith("--") and k in opt and i + 1 < len(a):
-            opt[k] = a[i + 1] if k in ("save", "ref") else float(a[i + 1])
-            i += 2
-        elif model is None and not a[i].startswith("--"):
-            model = a[i]
-            i += 1
-        else:
-            print("usage: ort_logits.py MODEL [--vocab N] [--batch B] [--seq S] [--runs R] [--save F] "
-                  "[--ref F] [--tol X]", file=sys.stderr)
-            return 2
+    model = parse_args(sys.argv[1:], opt,
+                       "usage: ort_logits.py MODEL [--vocab N] [--batch B] [--seq S] [--runs R] [--save F] "
+                       "[--ref F] [--tol X]")
     if model is None:
         print("ort_logits.py: no model given", file=sys.stderr)
         return 2
@@ -69,7 +47,7 @@ def main():
         y = s.run(["logits"], {"input_ids": ids, "attention_mask": mask})[0]
         logits.extend(float(v) for v in np.asarray(y, np.float32).reshape(-1))
     finite = all(math.isfinite(v) for v in logits)
-    hwm, anon, fil = status()
+    hwm, anon, fil = status_kb().values()
     line = "logits=[%s] finite=%s hwm_kb=%d anon_kb=%d file_kb=%d" % (
         ",".join("%.7g" % v for v in logits), "true" if finite else "false", hwm, anon, fil)
     ok = finite

@@ -40,6 +40,8 @@ import os
 import sys
 import traceback
 
+from procstat import status_kb
+
 TRUNC_BF16 = 16
 SHARD = int(os.environ.get("PEERS_SHARD", 256 << 20))  # onnx-ir's max_shard_size_bytes
 
@@ -277,16 +279,6 @@ def inputs(vocab, batch=2, seq=16, runs=50):
                 ids[bb, s] = i if s < valid else 1
                 mask[bb, s] = 1 if s < valid else 0
         yield ids, mask
-
-
-def status_kb():
-    d = {}
-    with open("/proc/self/status") as f:
-        for line in f:
-            k, _, v = line.partition(":")
-            if k in ("VmHWM", "RssAnon", "RssFile"):
-                d[k] = int(v.split()[0])
-    return d
 
 
 def ort(path, vocab, save=None, ref=None):

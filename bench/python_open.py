@@ -17,20 +17,14 @@ the library, the package's modules, the model when mapped).
 import sys
 import time
 
+from procstat import status_kb
 
-def status():
-    out = {}
-    with open("/proc/self/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
-                out[key] = int(value.split()[0])
-    return out
+KEYS = ("VmRSS", "VmHWM", "RssAnon", "RssFile")
 
 
 def main():
     which, path = sys.argv[1], sys.argv[2]
-    s0 = status()
+    s0 = status_kb(KEYS)
     t0 = time.monotonic()
     if which == "libonnxslim":
         import libonnxslim
@@ -43,7 +37,7 @@ def main():
         model = onnx.load(path)
         nodes = len(model.graph.node)
     t2 = time.monotonic()
-    s1 = status()
+    s1 = status_kb(KEYS)
     print("nodes=%d import_ms=%.1f open_ms=%.1f total_ms=%.1f hwm_kb=%d anon_kb=%d file_kb=%d"
           % (nodes, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t2 - t0) * 1e3, s1["VmHWM"] - s0["VmRSS"],
              s1["RssAnon"] - s0["RssAnon"], s1["RssFile"] - s0["RssFile"]))
