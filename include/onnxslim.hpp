@@ -884,8 +884,20 @@ class CheckReport {
  public:
   explicit CheckReport(onnxslim_check_report *owned) noexcept : r_(owned) {}
   onnxslim_check_report *get() const noexcept { return r_.get(); }
-  /** No problem found, warnings included (see Model::check_code_is_warning()). */
+  /** No problem found, warnings included (see Model::check_code_is_warning()):
+   * a model whose report holds warnings only is valid but not ok(); see valid(). */
   bool ok() const noexcept { return size() == 0; }
+  /** The number of problems that are errors (warnings not counted).
+   * @since 0.3.0 */
+  std::size_t errors() const noexcept {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < size(); i++)
+      if (onnxslim_check_code_is_warning(onnxslim_check_report_code(r_.get(), i)) != 1) n++;
+    return n;
+  }
+  /** A valid model: every problem found is a warning (none is an error), as
+   * onnxslim_check() defines a valid model. @since 0.3.0 */
+  bool valid() const noexcept { return errors() == 0; }
   std::size_t size() const noexcept { return onnxslim_check_report_count(r_.get()); }
   bool empty() const noexcept { return size() == 0; }
   range<const onnxslim_check_report, CheckProblem> problems() const {

@@ -483,7 +483,25 @@ void test_check() {
   onnxslim::Model m = onnxslim::Model::open(bert);
   onnxslim::CheckReport clean = m.check();
   CHECK(clean.ok() && clean.empty() && clean.size() == 0);
+  CHECK(clean.valid() && clean.errors() == 0);
   CHECK(clean.note().empty());
+  {
+    /* warnings only: valid() but not ok(). The shape inputs (Reshape's
+     * shape, Unsqueeze's axes, ...) moved to external data by
+     * FORCE_SHAPE_INPUTS are ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT warnings. */
+    onnxslim::Model w = onnxslim::Model::open(bert);
+    onnxslim::SaveOptions so;
+    so.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+    so.size_threshold = 0;
+    so.flags = ONNXSLIM_SAVE_FORCE_SHAPE_INPUTS;
+    std::string path = tmpdir + "/cpp-warn.onnx";
+    w.save(path, so);
+    onnxslim::CheckReport wr = onnxslim::Model::open(path).check();
+    std::size_t warn = 0;
+    for (onnxslim::CheckProblem p : wr) warn += p.code == ONNXSLIM_CHECK_EXTERNAL_LOAD_INPUT;
+    CHECK(warn > 0 && wr.size() == warn);
+    CHECK(!wr.ok() && wr.valid() && wr.errors() == 0);
+  }
   {
     /* an unknown op: found, and skipped by name */
     onnxslim::Model u = onnxslim::Model::open(bert);
@@ -509,7 +527,8 @@ void test_check() {
   CHECK(clean.begin() == clean.end());
   m.graph().add_node("Relu", {"nowhere"}, {"r"}, "bad_relu");
   onnxslim::CheckReport r = m.check();
-  CHECK(!r.ok() && r.size() == onnxslim_check_report_count(r.get()));
+  CHECK(!r.ok() && !r.valid() && r.errors() >= 1 &&
+        r.size() == onnxslim_check_report_count(r.get()));
   bool found = false;
   for (onnxslim::CheckProblem p : r) {
     if (p.code == ONNXSLIM_CHECK_UNDEFINED_INPUT &&
