@@ -8,6 +8,7 @@
  *   X(name)   name with the path's suffix (name_avx2, name_avx512)
  *   W         lanes of 32 bits per vector (8, 16)
  *   IA        static always-inline function with the path's target attribute
+ *   NA        static never-inlined function with the path's target attribute
  *   TA        the target attribute alone (for the kernels)
  *   VU32 VI32 W lanes of uint32_t / int32_t
  *   VF32      W lanes of float
@@ -16,6 +17,7 @@
  *   X(sel) X(sel64) m ? a : b lane by lane (m: a compare's result)
  *   X(sel_gt)  a > b ? x : y lane by lane
  *   X(ld32) X(st32) X(ld16) X(st16) X(cvtph) X(h2f) X(ldh) X(sth)
+ *   X(stats_hit) the stats' first test of a vector (quick32), a bit mask
  *   X(any32) X(gti_any) X(gti64_any)
  *             X(gtu_any) X(gtu64_any) X(maxps) X(maxpd) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads,
  * stores, conversions HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
