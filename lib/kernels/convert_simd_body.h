@@ -333,10 +333,12 @@ IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t in
  * test of the stats (it may be wrong in the lanes that fail it: special
  * inputs), OBITS(r) a result as FP32 bits, STORE(K, r) stores it. With
  * stats, both vectors are tested at once (quick32) and only then, rarely,
- * converted again with FULL and given to stats32. EXACT(u0, u1): 1 when
- * the conversion of both vectors is known to be exact, without a special
- * lane (nothing to count, errors 0), or 0. */
-#define LOOP32X2(IN, LOAD, FAST, FULL, OBITS, STORE, SAT_MIN, SUB, EXACT)      \
+ * converted again with FULL and given to stats32. DIRECT(K), with stats
+ * only: 1 when it has converted and stored the two vectors of elements K..
+ * itself, known to convert exactly, without a special lane (nothing to
+ * count, errors 0); without stats, the hardware's conversion (FULL) takes
+ * fewer instructions. */
+#define LOOP32X2(IN, LOAD, FAST, FULL, OBITS, STORE, SAT_MIN, SUB, DIRECT)     \
   X(acc) L;                                                                    \
   const VF32 zf = {0};                                                         \
   VF32 fmax = zf, finv = zf; /* the maximum error and A->finv, in registers */ \
@@ -344,8 +346,9 @@ IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t in
   size_t k = 0;                                                                \
   for (; k + 2 * W <= nv; k += 2 * W) {                                        \
     PF(IN);                                                                    \
+    if (Ap && DIRECT(k)) continue;                                             \
     VU32 u0 = LOAD(k), u1 = LOAD(k + W);                                       \
-    if (!Ap || EXACT(u0, u1)) {                                                \
+    if (!Ap) {                                                                 \
       STORE(k, FULL(u0));                                                      \
       STORE(k + W, FULL(u1));                                                  \
       continue;                                                                \
@@ -372,18 +375,27 @@ IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t in
 
 #define FINV0(L, SUB, ZERO) ((SUB) || (L).rmax > 0 ? (L).finv : (ZERO) + 0x1.fffffep127f)
 #define BITS16(r) ((r) << 16)
-#define NOT_EXACT(u0, u1) 0
+#define NO_DIRECT(K) 0
 #define ST16(K, r) X(st16)(d + 2 * (K), r, nt)
 #define STH(K, h) X(sth)(d + 2 * (K), h, nt)
 
-/* BF16 values (8 significant bits) in the FP16 normal range, from 2^-14 up
- * to 65280, the largest BF16 value below FP16's overflow threshold, and
- * zeros are FP16 values: their conversion is exact whatever the flags. */
-IA int X(f16_exact)(VU32 u0, VU32 u1) {
-  VI32 a0 = (VI32)(u0 & 0x7FFFFFFFu), a1 = (VI32)(u1 & 0x7FFFFFFFu);
-  VI32 bad0 = (a0 > 0x477F0000) | ((a0 < 0x38800000) ^ (a0 == 0));
-  VI32 bad1 = (a1 > 0x477F0000) | ((a1 < 0x38800000) ^ (a1 == 0));
-  return !X(any32)(bad0 | bad1);
+/* BF16 -> FP16 of 2W elements at s, stored at d, when all are zeros or
+ * BF16 values in the FP16 normal range (from 2^-14 up to 65280, the largest
+ * BF16 value below FP16's overflow threshold): FP16 values whatever the
+ * flags, converted exactly by integer arithmetic on the 16-bit patterns
+ * (the exponent rebiased from 127 to 15, the 7 fraction bits shifted into
+ * FP16's 10). Returns 1, or 0 (nothing stored) when some value is not such
+ * a value. */
+typedef uint16_t X(u16v) __attribute__((vector_size(4 * W)));
+typedef int16_t X(i16v) __attribute__((vector_size(4 * W)));
+IA int X(bf16_f16_direct)(unsigned char *d, const unsigned char *s, int nt) {
+  X(u16v) b;
+  memcpy(&b, s, sizeof b);
+  X(i16v) a = (X(i16v))(b & 0x7FFF), zero = a == 0;
+  if (X(any32)((VI32)((a > 0x477F) | ((a < 0x3880) ^ zero)))) return 0;
+  X(u16v) h = ((X(u16v))(a - 0x3800) << 3 & ~(X(u16v))zero) | (b & 0x8000);
+  X(st32)(d, (VU32)h, nt);
+  return 1;
 }
 
 #if HAS_BF16
@@ -440,7 +452,7 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
                          unsigned int fl, X(acc) * Ap, int32_t sat_min) {
 #  define LD(K) X(ld32)(s + 4 * (K))
 #  define CONV(u) X(f32_bf16)(u, fl)
-  LOOP32X2(4, LD, CONV, CONV, BITS16, ST16, sat_min, 1, NOT_EXACT);
+  LOOP32X2(4, LD, CONV, CONV, BITS16, ST16, sat_min, 1, NO_DIRECT);
 #  undef LD
 #  undef CONV
 }
@@ -451,7 +463,7 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
 #  define LD(K) X(h2f)(X(ldh)(s + 2 * (K))) /* exact; NaN already quiet */
 #  define FAST(u) ((fl & F_TRUNC) ? (u) >> 16 : ((u) + 0x7FFFu + (((u) >> 16) & 1u)) >> 16)
 #  define CONV(u) ((fl & F_TRUNC) ? (u) >> 16 : X(f32_bf16)(u, 0))
-  LOOP32X2(2, LD, FAST, CONV, BITS16, ST16, 0x7FFFFFFF, 0, NOT_EXACT);
+  LOOP32X2(2, LD, FAST, CONV, BITS16, ST16, 0x7FFFFFFF, 0, NO_DIRECT);
 #  undef LD
 #  undef FAST
 #  undef CONV
@@ -462,7 +474,7 @@ IA void X(loop_f32_f16)(unsigned char *d, const unsigned char *s, size_t nv, int
                         unsigned int fl, X(acc) * Ap) {
 #define LD(K) X(ld32)(s + 4 * (K))
 #define CONV(u) X(f32_f16)(u, fl)
-  LOOP32X2(4, LD, CONV, CONV, X(h2f), STH, 0x477FF000, 1, NOT_EXACT);
+  LOOP32X2(4, LD, CONV, CONV, X(h2f), STH, 0x477FF000, 1, NO_DIRECT);
 #undef LD
 #undef CONV
 }
@@ -472,13 +484,16 @@ IA void X(loop_bf16_f16)(unsigned char *d, const unsigned char *s, size_t nv, in
   /* a signaling NaN is made quiet by the conversion */
 #define LD(K) (X(ld16)(s + 2 * (K)) << 16)
 #define CONV(u) X(f32_f16)(u, fl)
-  LOOP32X2(2, LD, CONV, CONV, X(h2f), STH, 0x477FF000, 1, X(f16_exact));
+#define DIRECT(K) X(bf16_f16_direct)(d + 2 * (K), s + 2 * (K), nt)
+  LOOP32X2(2, LD, CONV, CONV, X(h2f), STH, 0x477FF000, 1, DIRECT);
 #undef LD
 #undef CONV
+#undef DIRECT
 }
 
 #undef LOOP32X2
 #undef FINV0
+#undef NO_DIRECT
 #undef BITS16
 #undef ST16
 #undef STH
