@@ -8,6 +8,6 @@ objs=$(find lib -name '*.c' | sort | sed -e 's|^lib/|'"$B"'/obj/|' -e 's|\.c$|.o
 nanopb=$(ls /usr/lib/*/libprotobuf-nanopb.a | head -n 1)
 cc -std=c11 -O2 -Iinclude -Ilib -I"$B/proto" bench/bench_convert.c $objs "$nanopb" -lnettle \
   -o "$B/bench_convert"
-echo "(the machine may be shared: each figure is the best of 7 repetitions, memcpy and the kernel"
-echo " with and without statistics interleaved in each; the targets hold for every SIMD path)"
-"$B/bench_convert" 64 7
+echo "(the machine may be shared: each figure is the best of 15 repetitions, memcpy and the kernel"
+echo " with and without statistics interleaved in each; the targets apply to every SIMD path)"
+"$B/bench_convert" 64 15
