@@ -132,8 +132,9 @@ TEST(every_path_same_results) {
   if (!in || !want || !got) return;
   static const unsigned int flag_sets[] = {
       0, TRUNC, SAT, FLUSH, TRUNC | SAT, TRUNC | FLUSH, SAT | FLUSH, TRUNC | SAT | FLUSH};
-  /* lengths: whole vectors, tails, a partial stats chunk; offsets: unaligned */
-  static const size_t lens[] = {0, 1, 7, 15, 16, 17, 33, 100, 1000, 65536 + 77, N};
+  /* lengths: whole vectors, tails, a partial stats chunk, an odd number of
+   * vectors for each path (the loops take two at a time); offsets: unaligned */
+  static const size_t lens[] = {0, 1, 7, 15, 16, 17, 33, 100, 115, 1000, 65536 + 77, N};
   for (int p = OSL_PATH_SCALAR + 1; p < OSL_PATH_COUNT; p++) {
     if (!onnxslim__convert_path_available(p)) {
       fprintf(stderr, "path %s: not on this CPU\n", onnxslim__convert_path_name(p));
@@ -251,11 +252,55 @@ TEST(dispatch_env_and_fallback) {
   }
 }
 
+/* The stats of the SIMD paths when the first errors come late: a long run
+ * of values that convert exactly (zeros among them), so that the maximum
+ * relative error stays 0 over many vectors, then values with rounding
+ * errors, then values in FP16's subnormal range. Same bytes and stats as
+ * the scalar reference, for every narrowing kernel between FP32, FP16 and
+ * BF16. */
+TEST(stats_first_error_late) {
+  enum { N = 4099 };
+  static float f[N];
+  static uint16_t h[N], b[N], want[N], got[N];
+  for (int i = 0; i < N; i++)
+    f[i] = i < 3000   ? (i % 5 == 0 ? 0.0f : (float)(i % 64) * 0.25f)
+           : i < 3500 ? 1.0f + (float)i * 1e-4f
+                      : 1e-7f * (float)(i - 3490);
+  onnxslim__convert_scalar_f32_to_f16(h, f, N, 0, NULL);
+  onnxslim__convert_scalar_f32_to_bf16(b, f, N, 0, NULL);
+  static const struct {
+    int kind;
+    const void *in;
+  } cases[] = {{K_F16_BF16, h}, {K_BF16_F16, b}, {K_F32_F16, f}, {K_F32_BF16, f}};
+  for (int p = OSL_PATH_SCALAR + 1; p < OSL_PATH_COUNT; p++) {
+    if (onnxslim__convert_set_path(p) != 0) continue;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      const osl_convert_kernel *k =
+          onnxslim__convert_kernel(kdt[cases[c].kind][0], kdt[cases[c].kind][1]);
+      CHECK(k != NULL);
+      if (!k) continue;
+      onnxslim_convert_stats sw = ONNXSLIM_CONVERT_STATS_INIT, sg = ONNXSLIM_CONVERT_STATS_INIT;
+      scalar_fn[cases[c].kind](want, cases[c].in, N, 0, &sw);
+      k->fn(got, cases[c].in, N, 0, &sg);
+      CHECK(memcmp(want, got, sizeof want) == 0);
+      CHECK(stats_equal(&sw, &sg));
+      CHECK(sw.max_rel_error > 0 && sw.max_abs_error > 0); /* the late errors were seen */
+      if (!stats_equal(&sw, &sg))
+        fprintf(stderr, "path %s %s: abs %g/%g rel %g/%g flushed %llu/%llu\n",
+                onnxslim__convert_path_name(p), k->name, sw.max_abs_error, sg.max_abs_error,
+                sw.max_rel_error, sg.max_rel_error, (unsigned long long)sw.flushed,
+                (unsigned long long)sg.flushed);
+    }
+  }
+  CHECK_OK(onnxslim__convert_set_path(-1));
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(dispatch_env_and_fallback);
   RUN(every_path_same_results);
   RUN(stats_counts_every_path);
+  RUN(stats_first_error_late);
   if (!t_list) fprintf(stderr, "SIMD paths compared with the scalar reference: %d\n", paths_tried);
   return t_done();
 }

@@ -40,6 +40,7 @@
 
 #  define TA __attribute__((target("avx2,f16c")))
 #  define IA static inline __attribute__((always_inline, target("avx2,f16c")))
+#  define NA static __attribute__((noinline, target("avx2,f16c")))
 #  define W 8
 #  define X(name) name##_avx2
 #  define HAS_BF16 0
@@ -120,6 +121,18 @@ IA int gtu64_any_avx2(u64x4 a, u64x4 b, u64x4 c, u64x4 d) {
 /* The stats' relative-error test (convert_simd_body.h): some lane with
  * p >= x > 0 (unsigned), or p > x when sub = 0. */
 IA int rel_test_avx2(u32x8 p, u32x8 x, int sub) { return gtu_any_avx2(p, sub ? x - 1u : x); }
+/* The stats' first test of a vector (quick32 in convert_simd_body.h): the
+ * lanes with a > lim, or e * finv > a as floats (>= a > 0 when sub); a and
+ * the bits compared as floats are non-negative, a - 1 of a = 0 is a NaN, for
+ * which the ordered compare is false. sub = 0: the lanes with e * finv > a
+ * or a NaN product (the special lanes' error is NaN there). */
+IA unsigned int stats_hit_avx2(i32x8 a, f32x8 e, f32x8 finv, int32_t lim, int sub) {
+  __m256 p = _mm256_mul_ps((__m256)e, (__m256)finv);
+  if (!sub) return (unsigned int)_mm256_movemask_ps(_mm256_cmp_ps(p, (__m256)a, _CMP_NLE_UQ));
+  __m256i m = _mm256_or_si256((__m256i)_mm256_cmp_ps(p, (__m256)(a - 1), _CMP_GT_OQ),
+                              _mm256_cmpgt_epi32((__m256i)a, _mm256_set1_epi32(lim)));
+  return (unsigned int)_mm256_movemask_ps((__m256)m);
+}
 IA f64x4 maxpd_avx2(f64x4 a, f64x4 b) { return (f64x4)_mm256_max_pd((__m256d)a, (__m256d)b); }
 IA u32x8 pd2ps_avx2(f64x4 lo, f64x4 hi) {
   return (u32x8)_mm256_set_m128(_mm256_cvtpd_ps((__m256d)hi), _mm256_cvtpd_ps((__m256d)lo));
@@ -134,6 +147,7 @@ IA void ps2pd_avx2(u32x8 bits, f64x4 *lo, f64x4 *hi) {
 
 #  undef TA
 #  undef IA
+#  undef NA
 #  undef W
 #  undef X
 #  undef HAS_BF16
@@ -150,6 +164,7 @@ IA void ps2pd_avx2(u32x8 bits, f64x4 *lo, f64x4 *hi) {
 #  define AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,avx2,f16c"
 #  define TA __attribute__((target(AVX512_TARGET)))
 #  define IA static inline __attribute__((always_inline, target(AVX512_TARGET)))
+#  define NA static __attribute__((noinline, target(AVX512_TARGET)))
 #  define W 16
 #  define X(name) name##_avx512
 #  define HAS_BF16 1
@@ -235,6 +250,12 @@ IA int gtu_any_avx512(u32x16 a, u32x16 b) {
 IA int gtu64_any_avx512(u64x8 a, u64x8 b, u64x8 c, u64x8 d) {
   return (_mm512_cmpgt_epu64_mask((__m512i)a, (__m512i)b) |
           _mm512_cmpgt_epu64_mask((__m512i)c, (__m512i)d)) != 0;
+}
+IA unsigned int stats_hit_avx512(i32x16 a, f32x16 e, f32x16 finv, int32_t lim, int sub) {
+  __m512 p = _mm512_mul_ps((__m512)e, (__m512)finv);
+  if (!sub) return _mm512_cmp_ps_mask(p, (__m512)a, _CMP_NLE_UQ);
+  return _mm512_cmp_ps_mask(p, (__m512)(a - 1), _CMP_GT_OQ) |
+         _mm512_cmpgt_epi32_mask((__m512i)a, _mm512_set1_epi32(lim));
 }
 IA int rel_test_avx512(u32x16 p, u32x16 x, int sub) {
   if (!sub) return _mm512_cmpgt_epu32_mask((__m512i)p, (__m512i)x) != 0;

@@ -8,6 +8,7 @@
  *   X(name)   name with the path's suffix (name_avx2, name_avx512)
  *   W         lanes of 32 bits per vector (8, 16)
  *   IA        static always-inline function with the path's target attribute
+ *   NA        static never-inlined function with the path's target attribute
  *   TA        the target attribute alone (for the kernels)
  *   VU32 VI32 W lanes of uint32_t / int32_t
  *   VF32      W lanes of float
@@ -16,6 +17,7 @@
  *   X(sel) X(sel64) m ? a : b lane by lane (m: a compare's result)
  *   X(sel_gt)  a > b ? x : y lane by lane
  *   X(ld32) X(st32) X(ld16) X(st16) X(cvtph) X(h2f) X(ldh) X(sth)
+ *   X(stats_hit) the stats' first test of a vector (quick32), a bit mask
  *   X(any32) X(gti_any) X(gti64_any)
  *             X(gtu_any) X(gtu64_any) X(maxps) X(maxpd) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads,
  * stores, conversions HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
@@ -249,6 +251,32 @@ IA void X(stats32)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min, int sub) {
   else X(err32)(A, (VU32)a, in, out, 1, sub);
 }
 
+/* The common case of stats32 first, in a few instructions: the errors
+ * |out - in| into *e, and nonzero when some lane needs stats32 (a special
+ * input, or an error that may be a new maximum, or a flushed result: the
+ * test of err32 with the float compare of stats_hit). When it returns 0,
+ * stats32 would only have taken the maximum of A->fabs and *e, which the
+ * caller does (for two vectors at once). finv is A->finv, or while
+ * A->rmax = 0 (every error > 0 is then tested) +Inf (KERNEL_BODY sets it),
+ * or with sub = 0 FLT_MAX (see FINV0).
+ * sub = 0 is used for FP16 inputs converted to BF16 only: their special
+ * lanes (NaN, Inf) have a NaN error there (NaN input, or Inf - Inf), which
+ * stats_hit takes as a hit, so it needs no test of its own; and an error
+ * > 0 is at least 2^-24 (both values are multiples of 2^-24), so
+ * e * FLT_MAX > a tests e > 0 without the NaN of 0 * Inf. */
+IA unsigned int X(quick32)(VF32 finv, VU32 in, VU32 out, int32_t sat_min, int sub, VF32 *e) {
+  VI32 a = (VI32)(in & 0x7FFFFFFFu);
+  int32_t lim = sat_min < 0x7F800000 ? sat_min : 0x7F800000;
+  *e = (VF32)((VU32)((VF32)out - (VF32)in) & 0x7FFFFFFFu);
+  return X(stats_hit)(a, *e, finv, lim - 1, sub);
+}
+
+/* stats32 as a function of its own, for the loops' rare calls: inlined, its
+ * code made the compiler keep the loops' accumulators in memory. */
+NA void X(stats32_call)(X(acc) * A, VU32 in, VU32 out, int32_t sat_min, int sub) {
+  X(stats32)(A, in, out, sat_min, sub);
+}
+
 /* Stats of 2 x W/2 FP64 inputs b and their results as doubles y (acc_f64). */
 IA void X(stats64)(X(acc64) * A, VU64 bl, VF64 yl, VU64 bh, VF64 yh) {
   VI64 al = (VI64)(bl & 0x7FFFFFFFFFFFFFFFu), ah = (VI64)(bh & 0x7FFFFFFFFFFFFFFFu);
@@ -299,6 +327,78 @@ IA void X(merge)(onnxslim_convert_stats *st, size_t n, uint64_t nan, uint64_t in
 #define PF(IN) \
   if ((nv - k) * (IN) > PREFETCH) __builtin_prefetch(s + (IN)*k + PREFETCH)
 
+/* Two vectors per iteration, for the kernels whose stats are stats32:
+ * LOAD(K) gives the input of elements K.. as FP32 bits, FULL(u) the result
+ * to store, FAST(u) the same result for the vectors that pass the quick
+ * test of the stats (it may be wrong in the lanes that fail it: special
+ * inputs), OBITS(r) a result as FP32 bits, STORE(K, r) stores it. With
+ * stats, both vectors are tested at once (quick32) and only then, rarely,
+ * converted again with FULL and given to stats32. DIRECT(K), with stats
+ * only: 1 when it has converted and stored the two vectors of elements K..
+ * itself, known to convert exactly, without a special lane (nothing to
+ * count, errors 0); without stats, the hardware's conversion (FULL) takes
+ * fewer instructions. */
+#define LOOP32X2(IN, LOAD, FAST, FULL, OBITS, STORE, SAT_MIN, SUB, DIRECT)     \
+  X(acc) L;                                                                    \
+  const VF32 zf = {0};                                                         \
+  VF32 fmax = zf, finv = zf; /* the maximum error and A->finv, in registers */ \
+  if (Ap) L = *Ap, finv = FINV0(L, SUB, zf);                                   \
+  size_t k = 0;                                                                \
+  for (; k + 2 * W <= nv; k += 2 * W) {                                        \
+    PF(IN);                                                                    \
+    if (Ap && DIRECT(k)) continue;                                             \
+    VU32 u0 = LOAD(k), u1 = LOAD(k + W);                                       \
+    if (!Ap) {                                                                 \
+      STORE(k, FULL(u0));                                                      \
+      STORE(k + W, FULL(u1));                                                  \
+      continue;                                                                \
+    }                                                                          \
+    __typeof__(FULL(u0)) r0 = FAST(u0), r1 = FAST(u1);                         \
+    VF32 e0, e1;                                                               \
+    if (X(quick32)(finv, u0, OBITS(r0), SAT_MIN, SUB, &e0) |                   \
+        X(quick32)(finv, u1, OBITS(r1), SAT_MIN, SUB, &e1)) {                  \
+      r0 = FULL(u0), r1 = FULL(u1);                                            \
+      X(stats32_call)(&L, u0, OBITS(r0), SAT_MIN, SUB);                        \
+      X(stats32_call)(&L, u1, OBITS(r1), SAT_MIN, SUB);                        \
+      finv = FINV0(L, SUB, zf);                                                \
+    } else fmax = X(maxps)(fmax, X(maxps)(e0, e1));                            \
+    STORE(k, r0);                                                              \
+    STORE(k + W, r1);                                                          \
+  }                                                                            \
+  if (k < nv) {                                                                \
+    VU32 u = LOAD(k);                                                          \
+    __typeof__(FULL(u)) r = FULL(u);                                           \
+    STORE(k, r);                                                               \
+    if (Ap) X(stats32_call)(&L, u, OBITS(r), SAT_MIN, SUB);                    \
+  }                                                                            \
+  if (Ap) L.fabs = X(maxps)(L.fabs, fmax), *Ap = L
+
+#define FINV0(L, SUB, ZERO) ((SUB) || (L).rmax > 0 ? (L).finv : (ZERO) + 0x1.fffffep127f)
+#define BITS16(r) ((r) << 16)
+#define NO_DIRECT(K) 0
+#define ST16(K, r) X(st16)(d + 2 * (K), r, nt)
+#define STH(K, h) X(sth)(d + 2 * (K), h, nt)
+
+/* BF16 -> FP16 of 2W elements at s, stored at d, when all are zeros or
+ * BF16 values in the FP16 normal range (from 2^-14 up to 65280, the largest
+ * BF16 value below FP16's overflow threshold): FP16 values whatever the
+ * flags, converted exactly by integer arithmetic on the 16-bit patterns
+ * (the exponent rebiased from 127 to 15, the 7 fraction bits shifted into
+ * FP16's 10). Returns 1, or 0 (nothing stored) when some value is not such
+ * a value. */
+typedef uint16_t X(u16v) __attribute__((vector_size(4 * W)));
+typedef int16_t X(i16v) __attribute__((vector_size(4 * W)));
+IA int X(bf16_f16_direct)(unsigned char *d, const unsigned char *s, int nt) {
+  X(u16v) b;
+  memcpy(&b, s, sizeof b);
+  X(i16v) a = (X(i16v))(b & 0x7FFF), zero = a == 0;
+  if (X(any32)((VI32)((a > 0x477F) | ((a < 0x3880) ^ zero)))) return 0;
+  X(u16v) h = ((X(u16v))(a - 0x3800) << 3 & ~(X(u16v))zero) | (b & 0x8000);
+  X(st32)(d, (VU32)h, nt);
+  return 1;
+}
+
+#if HAS_BF16
 IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
                          unsigned int fl, X(acc) * Ap, int32_t sat_min) {
   X(acc) L; /* a local copy, which the compiler keeps in registers */
@@ -306,15 +406,11 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
   for (size_t k = 0; k < nv; k += W) {
     PF(4);
     VU32 u = X(ld32)(s + 4 * k);
-#if HAS_BF16
     if (fl == 0 && !Ap) {
       X(st_bf16_rne)(d + 2 * k, u, nt, 1);
       continue;
     }
     VU32 r = fl == 0 ? X(bf16_rne)(u, 1) : X(f32_bf16)(u, fl);
-#else
-    VU32 r = X(f32_bf16)(u, fl);
-#endif
     X(st16)(d + 2 * k, r, nt);
     if (Ap) X(stats32)(&L, u, r << 16, sat_min, 1);
   }
@@ -331,7 +427,6 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
     VU32 r;
     if (fl & F_TRUNC) r = u >> 16;
     else {
-#if HAS_BF16
       if (!Ap) {
         X(st_bf16_rne)(d + 2 * k, u, nt, 0);
         continue;
@@ -346,43 +441,62 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
         continue;
       }
       r = X(bf16_rne)(u, 0);
-#else
-      r = X(f32_bf16)(u, 0);
-#endif
     }
     X(st16)(d + 2 * k, r, nt);
     if (Ap) X(stats32)(&L, u, r << 16, 0x7FFFFFFF, 0);
   }
   if (Ap) *Ap = L;
 }
+#else
+IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                         unsigned int fl, X(acc) * Ap, int32_t sat_min) {
+#  define LD(K) X(ld32)(s + 4 * (K))
+#  define CONV(u) X(f32_bf16)(u, fl)
+  LOOP32X2(4, LD, CONV, CONV, BITS16, ST16, sat_min, 1, NO_DIRECT);
+#  undef LD
+#  undef CONV
+}
+
+/* FAST rounds without making NaNs quiet: NaN lanes are special. */
+IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                         unsigned int fl, X(acc) * Ap) {
+#  define LD(K) X(h2f)(X(ldh)(s + 2 * (K))) /* exact; NaN already quiet */
+#  define FAST(u) ((fl & F_TRUNC) ? (u) >> 16 : ((u) + 0x7FFFu + (((u) >> 16) & 1u)) >> 16)
+#  define CONV(u) ((fl & F_TRUNC) ? (u) >> 16 : X(f32_bf16)(u, 0))
+  LOOP32X2(2, LD, FAST, CONV, BITS16, ST16, 0x7FFFFFFF, 0, NO_DIRECT);
+#  undef LD
+#  undef FAST
+#  undef CONV
+}
+#endif
 
 IA void X(loop_f32_f16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
                         unsigned int fl, X(acc) * Ap) {
-  X(acc) L; /* a local copy, which the compiler keeps in registers */
-  if (Ap) L = *Ap;
-  for (size_t k = 0; k < nv; k += W) {
-    PF(4);
-    VU32 u = X(ld32)(s + 4 * k);
-    VH h = X(f32_f16)(u, fl);
-    X(sth)(d + 2 * k, h, nt);
-    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000, 1);
-  }
-  if (Ap) *Ap = L;
+#define LD(K) X(ld32)(s + 4 * (K))
+#define CONV(u) X(f32_f16)(u, fl)
+  LOOP32X2(4, LD, CONV, CONV, X(h2f), STH, 0x477FF000, 1, NO_DIRECT);
+#undef LD
+#undef CONV
 }
 
 IA void X(loop_bf16_f16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
                          unsigned int fl, X(acc) * Ap) {
-  X(acc) L; /* a local copy, which the compiler keeps in registers */
-  if (Ap) L = *Ap;
-  for (size_t k = 0; k < nv; k += W) {
-    PF(2);
-    VU32 u = X(ld16)(s + 2 * k) << 16; /* a signaling NaN is made quiet by the conversion */
-    VH h = X(f32_f16)(u, fl);
-    X(sth)(d + 2 * k, h, nt);
-    if (Ap) X(stats32)(&L, u, X(h2f)(h), 0x477FF000, 1);
-  }
-  if (Ap) *Ap = L;
+  /* a signaling NaN is made quiet by the conversion */
+#define LD(K) (X(ld16)(s + 2 * (K)) << 16)
+#define CONV(u) X(f32_f16)(u, fl)
+#define DIRECT(K) X(bf16_f16_direct)(d + 2 * (K), s + 2 * (K), nt)
+  LOOP32X2(2, LD, CONV, CONV, X(h2f), STH, 0x477FF000, 1, DIRECT);
+#undef LD
+#undef CONV
+#undef DIRECT
 }
+
+#undef LOOP32X2
+#undef FINV0
+#undef NO_DIRECT
+#undef BITS16
+#undef ST16
+#undef STH
 
 IA void X(loop_f64_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
                         unsigned int fl, X(acc64) * Ap) {
@@ -467,6 +581,7 @@ IA void X(loop_f32_f64)(unsigned char *d, const unsigned char *s, size_t nv, int
   } else if (nv) {                                                                     \
     ACC A;                                                                             \
     memset(&A, 0, sizeof A);                                                           \
+    A.finv += __builtin_inff(); /* rmax = 0: every error > 0 may exceed it */          \
     for (size_t done = 0; done < nv;) {                                                \
       size_t c = nv - done < CHUNK ? nv - done : CHUNK;                                \
       CALL(d + (OUT)*done, s + (IN)*done, c, &A);                                      \
