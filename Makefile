@@ -59,7 +59,10 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # Found when a recipe runs, never when the Makefile is parsed: the targets that
 # install packages (demo, check, ...) run `deps` first and only then a
 # sub-make that builds, so nothing decided here can predate the install.
-NANOPB_A = $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
+# The archive of the compiler's own target (its multiarch directory: with an
+# arm64 one installed too, a glob's first match is the wrong one), else any.
+NANOPB_MA = $(shell $(CC) -print-multiarch 2>/dev/null)
+NANOPB_A = $(firstword $(wildcard $(if $(NANOPB_MA),/usr/lib/$(NANOPB_MA)/libprotobuf-nanopb.a,/usr/lib/*/libprotobuf-nanopb.a) /usr/lib/libprotobuf-nanopb.a))
 
 # Every lib/**/*.c, its object under $(B)/obj/ in the same folder
 # (lib/passes/check.c -> $(B)/obj/passes/check.o).
@@ -73,7 +76,7 @@ all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/libonnxslim $(B)/examples/summary
 # One clear line when a build dependency is missing, instead of a compiler or
 # linker error later (order-only: it never makes anything rebuild).
 need-deps:
-	@ONNX_PROTO=$(ONNX_PROTO) sh scripts/install-deps.sh --check
+	@CC="$(CC)" ONNX_PROTO=$(ONNX_PROTO) sh scripts/install-deps.sh --check
 
 # ---- generated nanopb code ------------------------------------------------
 # REUSE-IgnoreStart (the licence lines below are written into generated files)

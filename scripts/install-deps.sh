@@ -19,7 +19,10 @@ if [ "${1:-}" = "--check" ]; then
   need() { [ -e "$1" ] || missing="$missing $2"; }
   command -v nanopb_generator.py >/dev/null 2>&1 || missing="$missing nanopb"
   need /usr/include/pb.h libnanopb-dev
-  a=""; for f in /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a; do [ -e "$f" ] && a=$f; done
+  # the archive of the compiler's own target (not an arm64 one beside it)
+  ma=$(${CC:-cc} -print-multiarch 2>/dev/null || true)
+  if [ -n "$ma" ]; then set -- "/usr/lib/$ma/libprotobuf-nanopb.a"; else set -- /usr/lib/*/libprotobuf-nanopb.a; fi
+  a=""; for f in "$@" /usr/lib/libprotobuf-nanopb.a; do [ -e "$f" ] && a=$f; done
   [ -n "$a" ] || need /nonexistent/libprotobuf-nanopb.a libnanopb-dev
   need "${ONNX_PROTO:-/usr/include/onnx/onnx.proto}" libonnx-dev
   need /usr/include/nettle/sha1.h nettle-dev

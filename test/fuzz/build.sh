@@ -12,7 +12,12 @@
 set -eu
 B=${B:-build}
 mkdir -p "$B/fuzz/obj" "$B/fuzz/corpus-work" "$B/fuzz/corpus-external-work" "$B/fuzz/corpus-passes-work"
-NANOPB_A=$(ls /usr/lib/*/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
+# the archive of clang's own target first (an arm64 one may be installed too)
+ma=$(clang -print-multiarch 2>/dev/null || true)
+NANOPB_A=""
+for a in ${ma:+"/usr/lib/$ma/libprotobuf-nanopb.a"} /usr/lib/*/libprotobuf-nanopb.a; do
+  [ -e "$a" ] && { NANOPB_A=$a; break; }
+done
 [ -n "$NANOPB_A" ] || { sh scripts/install-deps.sh --check; exit 1; }
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # the platform layer's configuration, probed for clang (PLATFORM as the
