@@ -18,6 +18,13 @@ p=$(grep -c '^ok ' "$tmp/docs.log") f=$(grep -c '^FAIL ' "$tmp/docs.log")
 passed=$((passed + p)) failed=$((failed + f))
 [ $r -ne 0 ] && [ "$f" -eq 0 ] && bad "test/check_docs.py exit $r"
 
+# ---- README's platform table: each row tested by a target CI runs -----------
+/usr/bin/python3 test/check_platforms.py > "$tmp/plat.log" 2>&1; r=$?
+grep -v -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/plat.log"
+p=$(grep -c '^ok ' "$tmp/plat.log") f=$(grep -c '^FAIL ' "$tmp/plat.log")
+passed=$((passed + p)) failed=$((failed + f))
+[ $r -ne 0 ] && [ "$f" -eq 0 ] && bad "test/check_platforms.py exit $r"
+
 # ---- the API reference (docs/reference/, scripts/gen-reference.py) ----------
 # The pages are what the headers give, and every public function's doc
 # comment follows the rule of docs/contributing.md ("Documenting a public
