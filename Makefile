@@ -59,7 +59,24 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # Found when a recipe runs, never when the Makefile is parsed: the targets that
 # install packages (demo, check, ...) run `deps` first and only then a
 # sub-make that builds, so nothing decided here can predate the install.
-NANOPB_A = $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
+NANOPB_A = $(firstword $(wildcard /usr/lib/$(MULTIARCH)/libprotobuf-nanopb.a) $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1))
+
+# ---- cross builds ----------------------------------------------------------
+# make CROSS=x86_64-w64-mingw32- (or aarch64-linux-gnu-): that compiler and
+# archiver, into a directory of its own (build-x86_64-w64-mingw32); test
+# programs run through $(RUN) (wine, qemu-aarch64 -L ...), which test/run.sh
+# and the steps put in front of each program they execute. The nanopb
+# archive is the one of the compiler's architecture (multiarch), never the
+# first one found: more than one may be installed.
+CROSS ?=
+ifneq ($(CROSS),)
+CC := $(CROSS)gcc
+AR := $(CROSS)ar
+B := build-$(CROSS:-=)
+endif
+RUN ?=
+export RUN
+MULTIARCH = $(shell $(CC) -print-multiarch 2>/dev/null)
 
 # Every lib/**/*.c, its object under $(B)/obj/ in the same folder
 # (lib/passes/check.c -> $(B)/obj/passes/check.o).
