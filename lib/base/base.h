@@ -23,11 +23,24 @@
 
 /* ---- errors (error.c) -------------------------------------------------- */
 
+/* The archetype of printf-like functions' format attribute: mingw-w64's
+ * "printf" is Microsoft's, without %zu; the library is built with its C99
+ * printf (__USE_MINGW_ANSI_STDIO), which is GNU's. */
+#if defined(__MINGW32__)
+#  define OSL_PRINTF gnu_printf
+#else
+#  define OSL_PRINTF printf
+#endif
+
+/* A copy of at most n bytes of s, NUL-terminated (malloc'ed), or NULL:
+ * strndup, which not every C library has. */
+char *onnxslim__strndup(const char *s, size_t n);
+
 /* Records code and a printf-style message as the thread's last error and
  * returns code, so callers can write `return onnxslim__err(...)`. */
 int onnxslim__err(int code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(OSL_PRINTF, 2, 3)))
 #endif
     ;
 

@@ -180,7 +180,11 @@ static int write_all(osl_out *o, const uint8_t *p, size_t n) {
     if (w < 0) {
       if (errno == EINTR) continue;
       int e = errno;
-      if (e == ENOSPC || e == EFBIG || e == EDQUOT)
+      if (e == ENOSPC || e == EFBIG
+#ifdef EDQUOT
+          || e == EDQUOT
+#endif
+      )
         return onnxslim__err(ONNXSLIM_ENOSPC, "cannot write '%s': %s", o->path, strerror(e));
       return onnxslim__err(ONNXSLIM_EIO, "cannot write '%s': %s", o->path, strerror(e));
     }
@@ -582,7 +586,7 @@ int onnxslim__open_dir_of(const char *path, const char **name) {
   const char *slash = strrchr(path, '/');
   *name = slash ? slash + 1 : path;
   if (!slash) return onnxslim__os_open(".", OSL_O_RDONLY | OSL_O_DIRECTORY, 0);
-  char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+  char *dir = onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path));
   if (!dir) {
     errno = ENOMEM;
     return -1;
@@ -688,7 +692,8 @@ static int out_path_ok(const char *path) {
 /* The directory of path for messages: "." , "/" or "a/b"; malloc'ed. */
 static char *dir_name(const char *path) {
   const char *slash = strrchr(path, '/');
-  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  char *dir =
+      slash ? onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
   if (!dir) onnxslim__err_nomem(NULL);
   return dir;
 }
@@ -711,7 +716,7 @@ int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf
   const char *slash = strrchr(rel, '/');
   *leaf = slash ? slash + 1 : rel;
   if (!slash) return onnxslim__os_dup(basefd);
-  char *rdir = strndup(rel, (size_t)(slash - rel));
+  char *rdir = onnxslim__strndup(rel, (size_t)(slash - rel));
   if (!rdir) {
     errno = ENOMEM;
     return -1;

@@ -122,6 +122,10 @@ void onnxslim__os_dir_close(osl_os_dir *d);
  * or NULL with errno. */
 char *onnxslim__os_realpath(const char *path);
 
+/* 1 when string s matches the shell pattern `pattern` (fnmatch with no
+ * flags: '*', '?', bracket expressions, '\\' quoting), else 0. */
+int onnxslim__os_fnmatch(const char *pattern, const char *s);
+
 /* ---- limits --------------------------------------------------------------- */
 
 /* The largest file this process may write (RLIMIT_FSIZE): 0 and *max, or
@@ -209,6 +213,12 @@ void onnxslim__os_unmap(void *p, size_t len);
 /* Hands the pages of [p, p+len) (page-aligned) of a read-only private
  * mapping back to the system: they are read again from the file if used. */
 void onnxslim__os_drop_pages(void *p, size_t len);
+
+/* bytes of heap memory aligned to align (a power of two, a multiple of
+ * sizeof(void *)), released with free(); where the C library cannot align
+ * memory that free() releases (Windows), only malloc's alignment. NULL
+ * when there is no memory. */
+void *onnxslim__os_alloc_aligned(size_t align, size_t bytes);
 
 /* Offers transparent huge pages for [p, p+len) (2 MiB-aligned memory of the
  * heap); nothing where there are none. */

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -161,6 +162,8 @@ void onnxslim__os_dir_close(osl_os_dir *d) {
 }
 
 char *onnxslim__os_realpath(const char *path) { return realpath(path, NULL); }
+
+int onnxslim__os_fnmatch(const char *pattern, const char *s) { return fnmatch(pattern, s, 0) == 0; }
 
 /* ---- limits --------------------------------------------------------------- */
 
@@ -488,6 +491,11 @@ void onnxslim__os_drop_pages(void *p, size_t len) {
 #else
   posix_madvise(p, len, POSIX_MADV_DONTNEED);
 #endif
+}
+
+void *onnxslim__os_alloc_aligned(size_t align, size_t bytes) {
+  void *p = NULL;
+  return posix_memalign(&p, align, bytes) == 0 ? p : NULL;
 }
 
 void onnxslim__os_advise_huge(void *p, size_t len) {

@@ -432,7 +432,8 @@ int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
   first_external(m->root, &t, &n);
   if (!t) return 0;
   const char *slash = strrchr(path, '/');
-  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  char *dir =
+      slash ? onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
   if (!dir) return onnxslim__err_nomem(NULL);
   osl_os_stat a, b;
   int same = m->base_dir && onnxslim__os_stat(dir, &a) == 0 &&

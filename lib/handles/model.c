@@ -163,7 +163,7 @@ static int open_once(onnxslim_model **out, const char *path, const osl_load_opts
   if (!base_dir) {
     /* external data is relative to the model's directory */
     const char *slash = strrchr(path, '/');
-    dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    dir = slash ? onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
     if (!dir) {
       onnxslim_model_free(m);
       return onnxslim__err_nomem(NULL);

@@ -153,7 +153,7 @@ static int save_names(osl_xsave *x) {
                          strcmp(o->location, x->base) == 0 ? "it is the model file itself" : why);
   if (o->layout != ONNXSLIM_LAYOUT_ONE_FILE && o->location && !x->norm) o->location = NULL;
   /* the model's directory: "a/b" for "a/b/m.onnx", "/" for "/m.onnx" */
-  x->outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  x->outdir_name = dirlen ? onnxslim__strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
   if (!x->outdir_name) return onnxslim__err_nomem(NULL);
   return 0;
 }
@@ -642,7 +642,7 @@ int onnxslim__replace_begin(osl_replace **out, const onnxslim_model *model, cons
   const char *slash = strrchr(path, '/');
   x->base = slash ? slash + 1 : path;
   size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  x->outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  x->outdir_name = dirlen ? onnxslim__strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
   *out = rp;
   if (!x->outdir_name) return onnxslim__err_nomem(NULL);
   osl_os_stat st;

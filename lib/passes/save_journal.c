@@ -100,7 +100,7 @@ static char *get_loc(const char **p, const char *e) {
   size_t len = 0;
   while (q < e && *q >= '0' && *q <= '9' && len < 65536) len = len * 10 + (size_t)(*q++ - '0');
   if (q >= e || *q++ != ':' || len == 0 || len > (size_t)(e - q)) return NULL;
-  char *loc = strndup(q, len);
+  char *loc = onnxslim__strndup(q, len);
   const char *why;
   if (!loc || strlen(loc) != len || !onnxslim__location_ok(loc, &why)) {
     free(loc);
