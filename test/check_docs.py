@@ -98,8 +98,10 @@ report(bool(said) and all(c == len(structs) for c in said),
 # Who calls whom, from the objects: an undefined libonnxslim* symbol of one
 # object defined by another is an edge.
 # (the objects of the sources there are now: lib/x.c -> obj/x.o, lib/passes/y.c -> obj/passes/y.o)
-objs = sorted(build / "obj" / src.relative_to(root / "lib").with_suffix(".o")
-              for src in (root / "lib").rglob("*.c"))
+# (lib/base/platform_*.c: only the one of the target system is built)
+objs = sorted(o for o in (build / "obj" / src.relative_to(root / "lib").with_suffix(".o")
+                          for src in (root / "lib").rglob("*.c"))
+              if o.exists() or not o.name.startswith("platform_"))
 defs, uses = {}, {}
 try:
     for o in objs:

@@ -67,3 +67,13 @@ void onnxslim__arena_free(osl_arena *arena) {
   arena->head = NULL;
   arena->total = 0;
 }
+
+char *onnxslim__strndup(const char *s, size_t n) {
+  size_t len = 0;
+  while (len < n && s[len]) len++;
+  char *p = malloc(len + 1);
+  if (!p) return NULL;
+  memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}

@@ -17,18 +17,30 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "onnxslim.h"
 #include "base/platform.h"
 
 /* ---- errors (error.c) -------------------------------------------------- */
 
+/* The archetype of printf-like functions' format attribute: mingw-w64's
+ * "printf" is Microsoft's, without %zu; the library is built with its C99
+ * printf (__USE_MINGW_ANSI_STDIO), which is GNU's. */
+#if defined(__MINGW32__)
+#  define OSL_PRINTF gnu_printf
+#else
+#  define OSL_PRINTF printf
+#endif
+
+/* A copy of at most n bytes of s, NUL-terminated (malloc'ed), or NULL:
+ * strndup, which not every C library has. */
+char *onnxslim__strndup(const char *s, size_t n);
+
 /* Records code and a printf-style message as the thread's last error and
  * returns code, so callers can write `return onnxslim__err(...)`. */
 int onnxslim__err(int code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(OSL_PRINTF, 2, 3)))
 #endif
     ;
 
@@ -199,7 +211,7 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fd);
  * would leave dirfd, ELOOP for too many symlinks. */
 int onnxslim__open_beneath(int dirfd, const char *rel, int flags);
 /* "a directory", "a FIFO", ... for messages. */
-const char *onnxslim__file_kind(mode_t mode);
+const char *onnxslim__file_kind(int kind); /* OSL_KIND_* */
 /* 0 when a save may put a file at `name` in dfd (spelled `path` in
  * messages): nothing is there, a regular file, or a symlink to a regular
  * file (the link is replaced, never written through). Anything else - a
@@ -260,7 +272,7 @@ void onnxslim__out_abort(osl_out *out);
  * code. */
 int onnxslim__out_claim(osl_out *out, const char *name);
 /* Identity of the output's file (open until the commit). */
-int onnxslim__out_identity(const osl_out *out, dev_t *dev, ino_t *ino);
+int onnxslim__out_identity(const osl_out *out, uint64_t *dev, uint64_t *ino);
 /* The commit lock of destination `name` in the directory dfd (".D.lock"
  * next to it, see io.c): waits for it; NULL only without memory. The lock
  * keeps its own copy of dfd. lock_path: the same for a path. unlock

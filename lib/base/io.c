@@ -6,28 +6,24 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include "base/base.h"
 
-const char *onnxslim__file_kind(mode_t mode) {
-  if (S_ISREG(mode)) return "a regular file";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISLNK(mode)) return "a symlink";
-  return "of an unknown kind";
+const char *onnxslim__file_kind(int kind) {
+  switch (kind) {
+  case OSL_KIND_REG: return "a regular file";
+  case OSL_KIND_DIR: return "a directory";
+  case OSL_KIND_FIFO: return "a FIFO";
+  case OSL_KIND_CHR: return "a character device";
+  case OSL_KIND_BLK: return "a block device";
+  case OSL_KIND_SOCK: return "a socket";
+  case OSL_KIND_LNK: return "a symlink";
+  default: return "of an unknown kind";
+  }
 }
 
 int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
@@ -35,35 +31,35 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   *len = 0;
   *fdp = -1;
   /* non-blocking: opening a FIFO for reading would wait for a writer */
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  int fd = onnxslim__os_open(path, OSL_O_RDONLY | OSL_O_NONBLOCK, 0);
   if (fd < 0) return onnxslim__err(ONNXSLIM_EIO, "cannot open '%s': %s", path, strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
+  osl_os_stat st;
+  if (onnxslim__os_fstat(fd, &st) != 0) {
     int e = errno;
-    close(fd);
+    onnxslim__os_close(fd);
     return onnxslim__err(ONNXSLIM_EIO, "cannot stat '%s': %s", path, strerror(e));
   }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
+  if (st.kind != OSL_KIND_REG) {
+    onnxslim__os_close(fd);
     return onnxslim__err(ONNXSLIM_EIO, "'%s' is not a regular file: it is %s", path,
-                         onnxslim__file_kind(st.st_mode));
+                         onnxslim__file_kind(st.kind));
   }
-  if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
-    close(fd);
+  if ((uint64_t)st.size > (uint64_t)SIZE_MAX) {
+    onnxslim__os_close(fd);
     return onnxslim__err(ONNXSLIM_ELIMIT, "'%s' is too large to map", path);
   }
-  if (st.st_size == 0) {
-    close(fd);
+  if (st.size == 0) {
+    onnxslim__os_close(fd);
     return 0;
   }
-  void *p = onnxslim__os_map_read(fd, (size_t)st.st_size);
+  void *p = onnxslim__os_map_read(fd, (size_t)st.size);
   int e = errno;
   if (!p) {
-    close(fd);
+    onnxslim__os_close(fd);
     return onnxslim__err(ONNXSLIM_EIO, "cannot map '%s': %s", path, strerror(e));
   }
   *map = p;
-  *len = (size_t)st.st_size;
+  *len = (size_t)st.size;
   *fdp = fd; /* kept for copy_file_range while the model lives */
   return 0;
 }
@@ -71,7 +67,7 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
 int onnxslim__read_at(int fd, int64_t off, void *dst, size_t n) {
   uint8_t *d = dst;
   while (n) {
-    ssize_t got = pread(fd, d, n, (off_t)off);
+    ptrdiff_t got = onnxslim__os_pread(fd, d, n, (int64_t)off);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
       if (got == 0) errno = EIO;
@@ -180,11 +176,15 @@ static void kick(osl_out *o) {
 
 static int write_all(osl_out *o, const uint8_t *p, size_t n) {
   while (n) {
-    ssize_t w = write(o->fd, p, n);
+    ptrdiff_t w = onnxslim__os_write(o->fd, p, n);
     if (w < 0) {
       if (errno == EINTR) continue;
       int e = errno;
-      if (e == ENOSPC || e == EFBIG || e == EDQUOT)
+      if (e == ENOSPC || e == EFBIG
+#ifdef EDQUOT
+          || e == EDQUOT
+#endif
+      )
         return onnxslim__err(ONNXSLIM_ENOSPC, "cannot write '%s': %s", o->path, strerror(e));
       return onnxslim__err(ONNXSLIM_EIO, "cannot write '%s': %s", o->path, strerror(e));
     }
@@ -209,7 +209,7 @@ static int flush(osl_out *o) {
 /* Copies n bytes of file fd at off to the output in the kernel; *copied
  * receives the number of bytes copied (less than n when the kernel cannot
  * do it here). 0 or ONNXSLIM_ECANCELED (the progress meter). */
-static int kernel_copy(osl_out *o, int fd, off_t off, size_t n, size_t *copied) {
+static int kernel_copy(osl_out *o, int fd, int64_t off, size_t n, size_t *copied) {
   size_t done = 0;
   int rc = 0;
   while (done < n && !rc) {
@@ -247,8 +247,9 @@ static int read_through(osl_out *o, int sfd, int64_t soff, size_t n) {
     if (k < OSL_SINK_WIN / 4) {
       if (!(o->win_fd == sfd && soff >= o->win_off &&
             (uint64_t)(soff - o->win_off) + k <= o->win_len)) {
-        ssize_t got;
-        while ((got = pread(sfd, o->win, OSL_SINK_WIN, (off_t)soff)) < 0 && errno == EINTR) {}
+        ptrdiff_t got;
+        while ((got = onnxslim__os_pread(sfd, o->win, OSL_SINK_WIN, (int64_t)soff)) < 0 &&
+               errno == EINTR) {}
         o->win_fd = -1;
         if (got >= 0 && (size_t)got >= k) {
           o->win_fd = sfd;
@@ -286,7 +287,7 @@ static int out_write(osl_sink *sink, const uint8_t *p, size_t n) {
       int rc = flush(o);
       if (rc) return rc;
       size_t done;
-      rc = kernel_copy(o, sfd, (off_t)soff, n, &done);
+      rc = kernel_copy(o, sfd, (int64_t)soff, n, &done);
       o->copied += done;
       if (rc) return rc;
       soff += (int64_t)done;
@@ -365,7 +366,8 @@ int onnxslim__side_create(int dfd, const char *dir, const char *name, const char
     }
     for (int i = 0; i < 6; i++) (*sname)[plen + (size_t)i] = digits[r[i] % (sizeof digits - 1)];
     (*sname)[plen + 6] = '\0';
-    int fd = openat(dfd, *sname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = onnxslim__os_openat(dfd, *sname,
+                                 OSL_O_RDWR | OSL_O_CREAT | OSL_O_EXCL | OSL_O_NOFOLLOW, 0600);
     if (fd >= 0) {
       onnxslim__os_lock(fd, 0); /* marks it live; new, so never contended */
       return fd;
@@ -388,7 +390,7 @@ char *onnxslim__side_link(int dfd, const char *dir, const char *name) {
   size_t plen = strlen(bak);
   for (unsigned n = 0; n < 1000; n++) {
     sprintf(bak + plen, "%u", n);
-    if (linkat(dfd, name, dfd, bak, 0) == 0) return bak;
+    if (onnxslim__os_link(dfd, name, bak) == 0) return bak;
     if (errno != EEXIST) break;
   }
   onnxslim__err(ONNXSLIM_EIO, "cannot keep a backup of '%s/%s': %s", dir, name, strerror(errno));
@@ -418,18 +420,12 @@ static int old_tmp_suffix(const char *s) {
 
 int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const char *kind,
                          int (*fn)(void *ctx, int dfd, const char *name), void *ctx) {
-  /* a descriptor of its own: readdir moves its offset */
-  int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
-  if (!d) {
-    if (lfd >= 0) close(lfd);
-    return 0;
-  }
+  osl_os_dir *d = onnxslim__os_dir_open(dfd);
+  if (!d) return 0;
   size_t klen = strlen(kind);
   int rc = 0;
-  struct dirent *e;
-  while (!rc && (e = readdir(d))) {
-    const char *n = e->d_name;
+  const char *n;
+  while (!rc && (n = onnxslim__os_dir_next(d))) {
     if (n[0] != '.') continue;
     /* ".D.KIND-PID-TID-..." for one of the bases */
     const char *hit = NULL;
@@ -453,21 +449,21 @@ int onnxslim__side_stale(int dfd, const char *const *bases, size_t nbases, const
     }
     /* the owner's lock: a live owner this process cannot see (another pid
      * namespace), or a live output of this very thread */
-    int fd = openat(dfd, n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    struct stat st, now;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && onnxslim__os_lock(fd, 0) == 0 &&
-        fstatat(dfd, n, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == st.st_dev &&
-        now.st_ino == st.st_ino)
+    int fd = onnxslim__os_openat(dfd, n, OSL_O_RDONLY | OSL_O_NOFOLLOW | OSL_O_NONBLOCK, 0);
+    osl_os_stat st, now;
+    if (fd >= 0 && onnxslim__os_fstat(fd, &st) == 0 && st.kind == OSL_KIND_REG &&
+        onnxslim__os_lock(fd, 0) == 0 && onnxslim__os_statat(dfd, n, 1, &now) == 0 &&
+        now.dev == st.dev && now.ino == st.ino)
       rc = fn(ctx, dfd, n);
-    if (fd >= 0) close(fd);
+    if (fd >= 0) onnxslim__os_close(fd);
   }
-  closedir(d);
+  onnxslim__os_dir_close(d);
   return rc;
 }
 
 static int unlink_fn(void *ctx, int dfd, const char *name) {
   (void)ctx;
-  unlinkat(dfd, name, 0);
+  onnxslim__os_unlink(dfd, name);
   return 0;
 }
 
@@ -499,22 +495,22 @@ osl_lock *onnxslim__dest_lock(int dfd, const char *name) {
   }
   l->name = lname;
   l->fd = -1;
-  l->dfd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+  l->dfd = onnxslim__os_dup(dfd);
   if (l->dfd < 0) return l;
   for (int tries = 0; tries < 10000; tries++) {
-    int fd = openat(l->dfd, lname, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    int fd = onnxslim__os_openat(l->dfd, lname, OSL_O_RDONLY | OSL_O_CREAT | OSL_O_NOFOLLOW, 0666);
     if (fd < 0) return l;
     if (onnxslim__os_lock(fd, 1) != 0) {
-      close(fd);
+      onnxslim__os_close(fd);
       return l;
     }
-    struct stat a, b;
-    if (fstat(fd, &a) == 0 && fstatat(l->dfd, lname, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-        a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+    osl_os_stat a, b;
+    if (onnxslim__os_fstat(fd, &a) == 0 && onnxslim__os_statat(l->dfd, lname, 1, &b) == 0 &&
+        a.dev == b.dev && a.ino == b.ino) {
       l->fd = fd;
       return l;
     }
-    close(fd); /* removed by the holder we waited for */
+    onnxslim__os_close(fd); /* removed by the holder we waited for */
   }
   return l;
 }
@@ -530,17 +526,17 @@ osl_lock *onnxslim__dest_lock_path(const char *path) {
     return l;
   }
   osl_lock *l = onnxslim__dest_lock(dfd, name);
-  close(dfd);
+  onnxslim__os_close(dfd);
   return l;
 }
 
 void onnxslim__dest_unlock(osl_lock *l) {
   if (!l) return;
   if (l->fd >= 0) {
-    unlinkat(l->dfd, l->name, 0);
-    close(l->fd);
+    onnxslim__os_unlink(l->dfd, l->name);
+    onnxslim__os_close(l->fd);
   }
-  if (l->dfd >= 0) close(l->dfd);
+  if (l->dfd >= 0) onnxslim__os_close(l->dfd);
   free(l->name);
   free(l);
 }
@@ -550,22 +546,23 @@ void onnxslim__dest_unlock(osl_lock *l) {
 /* 0666 minus the umask, read without changing it (umask(2) would change it
  * for every thread of the process): as the system tells it, else as a file
  * made with 0666 in dfd gets it (".D.mode-PID-TID-N", removed at once). */
-static mode_t default_mode(int dfd, const char *name) {
+static unsigned int default_mode(int dfd, const char *name) {
   unsigned int um;
-  if (onnxslim__os_umask(&um) == 0) return (mode_t)(0666 & ~um);
-  mode_t mode = 0644;
+  if (onnxslim__os_umask(&um) == 0) return (unsigned int)(0666 & ~um);
+  unsigned int mode = 0644;
   char *probe = side_name(name, "mode", 1);
   if (!probe) return mode;
   size_t plen = strlen(probe);
   for (unsigned n = 0; n < 100; n++) {
     sprintf(probe + plen, "%u", n);
-    int fd = openat(dfd, probe, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    int fd = onnxslim__os_openat(dfd, probe,
+                                 OSL_O_RDONLY | OSL_O_CREAT | OSL_O_EXCL | OSL_O_NOFOLLOW, 0666);
     if (fd < 0 && errno == EEXIST) continue;
     if (fd < 0) break;
-    struct stat st;
-    if (fstat(fd, &st) == 0) mode = st.st_mode & 0777;
-    unlinkat(dfd, probe, 0);
-    close(fd);
+    osl_os_stat st;
+    if (onnxslim__os_fstat(fd, &st) == 0) mode = st.perm & 0777;
+    onnxslim__os_unlink(dfd, probe);
+    onnxslim__os_close(fd);
     break;
   }
   free(probe);
@@ -573,34 +570,28 @@ static mode_t default_mode(int dfd, const char *name) {
 }
 
 static int check_space(const char *path, int dfd, uint64_t size) {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-      size > (uint64_t)rl.rlim_cur)
+  uint64_t lim, freeb;
+  if (onnxslim__os_file_size_limit(&lim) == 0 && size > lim)
     return onnxslim__err(ONNXSLIM_ENOSPC,
                          "cannot write '%s': %llu bytes exceed the file size limit of %llu bytes",
-                         path, (unsigned long long)size, (unsigned long long)rl.rlim_cur);
-  struct statvfs vfs;
-  if (fstatvfs(dfd, &vfs) == 0) {
-    uint64_t blocks = geteuid() == 0 ? (uint64_t)vfs.f_bfree : (uint64_t)vfs.f_bavail;
-    uint64_t freeb = blocks * (uint64_t)vfs.f_frsize;
-    if (vfs.f_frsize && blocks < UINT64_MAX / vfs.f_frsize && size > freeb)
-      return onnxslim__err(ONNXSLIM_ENOSPC,
-                           "cannot write '%s': %llu bytes needed, %llu bytes free on the device",
-                           path, (unsigned long long)size, (unsigned long long)freeb);
-  }
+                         path, (unsigned long long)size, (unsigned long long)lim);
+  if (onnxslim__os_space(dfd, &freeb) == 0 && size > freeb)
+    return onnxslim__err(ONNXSLIM_ENOSPC,
+                         "cannot write '%s': %llu bytes needed, %llu bytes free on the device",
+                         path, (unsigned long long)size, (unsigned long long)freeb);
   return 0;
 }
 
 int onnxslim__open_dir_of(const char *path, const char **name) {
   const char *slash = strrchr(path, '/');
   *name = slash ? slash + 1 : path;
-  if (!slash) return open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+  if (!slash) return onnxslim__os_open(".", OSL_O_RDONLY | OSL_O_DIRECTORY, 0);
+  char *dir = onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path));
   if (!dir) {
     errno = ENOMEM;
     return -1;
   }
-  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dfd = onnxslim__os_open(dir, OSL_O_RDONLY | OSL_O_DIRECTORY, 0);
   int e = errno;
   free(dir);
   errno = e;
@@ -608,19 +599,19 @@ int onnxslim__open_dir_of(const char *path, const char **name) {
 }
 
 int onnxslim__dest_ok(int dfd, const char *name, const char *path) {
-  struct stat st, t;
-  if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+  osl_os_stat st, t;
+  if (onnxslim__os_statat(dfd, name, 1, &st) != 0) {
     if (errno == ENOENT) return 0;
     return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': cannot stat it: %s", path,
                          strerror(errno));
   }
-  if (S_ISREG(st.st_mode)) return 0;
-  if (!S_ISLNK(st.st_mode))
+  if (st.kind == OSL_KIND_REG) return 0;
+  if (st.kind != OSL_KIND_LNK)
     return onnxslim__err(ONNXSLIM_EIO,
                          "cannot save to '%s': it is %s, not a regular file (nothing written)",
-                         path, onnxslim__file_kind(st.st_mode));
+                         path, onnxslim__file_kind(st.kind));
   /* a symlink: replaced by the new file when it names a regular file */
-  if (fstatat(dfd, name, &t, 0) != 0) {
+  if (onnxslim__os_statat(dfd, name, 0, &t) != 0) {
     if (errno == ENOENT)
       return onnxslim__err(ONNXSLIM_EIO,
                            "cannot save to '%s': it is a dangling symlink (its target does not "
@@ -631,11 +622,11 @@ int onnxslim__dest_ok(int dfd, const char *name, const char *path) {
                          "followed: %s (nothing written)",
                          path, strerror(errno));
   }
-  if (S_ISREG(t.st_mode)) return 0;
+  if (t.kind == OSL_KIND_REG) return 0;
   return onnxslim__err(ONNXSLIM_EIO,
                        "cannot save to '%s': it is a symlink to %s, not to a regular file "
                        "(nothing written)",
-                       path, onnxslim__file_kind(t.st_mode));
+                       path, onnxslim__file_kind(t.kind));
 }
 
 /* The output `name` in the directory dfd (taken over), `path` its spelling
@@ -645,13 +636,13 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
                             uint64_t size, osl_source src, const char *owner) {
   /* before any byte is written, not at the final rename */
   if (onnxslim__dest_ok(dfd, name, path)) {
-    close(dfd);
+    onnxslim__os_close(dfd);
     return NULL;
   }
   osl_out *o = calloc(1, sizeof *o);
   if (!o) {
     onnxslim__err_nomem(NULL);
-    close(dfd);
+    onnxslim__os_close(dfd);
     return NULL;
   }
   o->fd = -1;
@@ -678,9 +669,10 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
     goto fail;
   }
   sprintf(o->tmp, "%.*s%s", (int)head, path, o->tmpname);
-  struct stat st;
-  mode_t mode = fstatat(dfd, name, &st, 0) == 0 ? (st.st_mode & 07777) : default_mode(dfd, name);
-  if (fchmod(o->fd, mode) != 0) {
+  osl_os_stat st;
+  unsigned int mode =
+      onnxslim__os_statat(dfd, name, 0, &st) == 0 ? (st.perm & 07777) : default_mode(dfd, name);
+  if (onnxslim__os_chmod(o->fd, mode) != 0) {
     onnxslim__err(ONNXSLIM_EIO, "cannot set the mode of '%s': %s", o->tmp, strerror(errno));
     goto fail;
   }
@@ -700,7 +692,8 @@ static int out_path_ok(const char *path) {
 /* The directory of path for messages: "." , "/" or "a/b"; malloc'ed. */
 static char *dir_name(const char *path) {
   const char *slash = strrchr(path, '/');
-  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  char *dir =
+      slash ? onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
   if (!dir) onnxslim__err_nomem(NULL);
   return dir;
 }
@@ -711,7 +704,7 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
   if (!dir) return NULL;
   const char *slash = strrchr(path, '/');
   osl_out *o = NULL;
-  int dfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+  int dfd = onnxslim__os_dup(dirfd);
   if (dfd < 0)
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
   else o = out_open_in(dfd, dir, slash ? slash + 1 : path, path, size, src, NULL);
@@ -722,13 +715,13 @@ osl_out *onnxslim__out_open_at_from(int dirfd, const char *path, uint64_t size, 
 int onnxslim__open_parent_beneath(int basefd, const char *rel, const char **leaf) {
   const char *slash = strrchr(rel, '/');
   *leaf = slash ? slash + 1 : rel;
-  if (!slash) return fcntl(basefd, F_DUPFD_CLOEXEC, 0);
-  char *rdir = strndup(rel, (size_t)(slash - rel));
+  if (!slash) return onnxslim__os_dup(basefd);
+  char *rdir = onnxslim__strndup(rel, (size_t)(slash - rel));
   if (!rdir) {
     errno = ENOMEM;
     return -1;
   }
-  int dfd = onnxslim__open_beneath(basefd, rdir, O_RDONLY | O_DIRECTORY);
+  int dfd = onnxslim__open_beneath(basefd, rdir, OSL_O_RDONLY | OSL_O_DIRECTORY);
   int e = errno;
   free(rdir);
   errno = e;
@@ -798,12 +791,12 @@ int onnxslim__out_finish(osl_out *o, int fsync_data) {
   return 0;
 }
 
-int onnxslim__out_identity(const osl_out *o, dev_t *dev, ino_t *ino) {
-  struct stat st;
-  if (o->fd < 0 || fstat(o->fd, &st) != 0)
+int onnxslim__out_identity(const osl_out *o, uint64_t *dev, uint64_t *ino) {
+  osl_os_stat st;
+  if (o->fd < 0 || onnxslim__os_fstat(o->fd, &st) != 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot stat '%s': %s", o->tmp, strerror(errno));
-  *dev = st.st_dev;
-  *ino = st.st_ino;
+  *dev = st.dev;
+  *ino = st.ino;
   return 0;
 }
 
@@ -835,7 +828,7 @@ static void committed(osl_out *o) {
   o->tmp[0] = '\0';
   /* write and fsync errors were reported; with NO_FSYNC a late error is
    * the risk asked for */
-  close(o->fd);
+  onnxslim__os_close(o->fd);
   o->fd = -1;
 }
 
@@ -843,7 +836,7 @@ int onnxslim__out_commit_to(osl_out *o, const char *name, int fsync_dir) {
   int rc = set_name(o, name);
   if (!rc) rc = onnxslim__dest_ok(o->dfd, o->name, o->path); /* it may have changed meanwhile */
   if (rc) return rc;
-  if (renameat(o->dfd, o->tmpname, o->dfd, o->name) != 0)
+  if (onnxslim__os_rename(o->dfd, o->tmpname, o->name) != 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
                          strerror(errno));
   committed(o);
@@ -870,9 +863,9 @@ int onnxslim__out_commit(osl_out *o, int fsync_dir) {
 
 void onnxslim__out_abort(osl_out *o) {
   if (!o) return;
-  if (o->fd >= 0) close(o->fd);
-  if (o->tmpname && o->tmpname[0]) unlinkat(o->dfd, o->tmpname, 0);
-  close(o->dfd);
+  if (o->fd >= 0) onnxslim__os_close(o->fd);
+  if (o->tmpname && o->tmpname[0]) onnxslim__os_unlink(o->dfd, o->tmpname);
+  onnxslim__os_close(o->dfd);
   free(o->buf);
   free(o->win);
   free(o->tmp);
@@ -904,7 +897,7 @@ int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
   if (dfd < 0) {
     onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", dir, strerror(errno));
   } else if (onnxslim__dest_ok(dfd, name, path)) {
-    close(dfd);
+    onnxslim__os_close(dfd);
   } else {
     /* temporaries of earlier saves to path whose owner is gone: before
      * this one, so their space is free again */

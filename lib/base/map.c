@@ -112,8 +112,8 @@ osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key
 static void *big_slots(size_t bytes) {
   const size_t huge = (size_t)2 << 20;
   if (bytes < huge) return malloc(bytes);
-  void *p = NULL;
-  if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+  void *p = onnxslim__os_alloc_aligned(huge, bytes);
+  if (!p) return NULL;
   onnxslim__os_advise_huge(p, bytes);
   return p;
 }

@@ -24,14 +24,122 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A file or directory descriptor of the system (POSIX: an int). */
+/* A file or directory descriptor of the system: an int on POSIX; on
+ * Windows a kernel HANDLE, which the system keeps within 32 bits (sign
+ * extended) so that 32- and 64-bit processes can share them. -1: none. */
 typedef int osl_os_fd;
+
+/* ---- plain files ----------------------------------------------------------
+ * The flags of the open functions below (and of open_beneath): one access
+ * mode and any of the others. Every descriptor is close-on-exec. */
+#define OSL_O_RDONLY 0x0
+#define OSL_O_WRONLY 0x1
+#define OSL_O_RDWR 0x2
+#define OSL_O_ACCMODE 0x3
+#define OSL_O_CREAT 0x10
+#define OSL_O_EXCL 0x20
+#define OSL_O_TRUNC 0x40
+#define OSL_O_NOFOLLOW 0x80   /* the last component must not be a symlink */
+#define OSL_O_DIRECTORY 0x100 /* it must be a directory */
+#define OSL_O_NONBLOCK 0x200  /* a FIFO does not wait for a writer; no tty */
+#define OSL_O_PATH                                       \
+  0x400 /* a directory for lookups only where the system \
+         * can (O_PATH), else opened for reading */
+
+/* Opens path (relative: to the working directory) or name in directory
+ * dfd, creating it with permission bits mode (OSL_O_CREAT). The
+ * descriptor, or -1 with errno. */
+osl_os_fd onnxslim__os_open(const char *path, int flags, unsigned int mode);
+osl_os_fd onnxslim__os_openat(osl_os_fd dfd, const char *name, int flags, unsigned int mode);
+
+/* A new descriptor of the same open file or directory, or -1 with errno. */
+osl_os_fd onnxslim__os_dup(osl_os_fd fd);
+
+/* Closes fd (-1: nothing). 0 or -1 with errno. */
+int onnxslim__os_close(osl_os_fd fd);
+
+/* One read or write: the bytes moved (0 at the end of a file), or -1 with
+ * errno (EINTR: try again). pread reads at offset off, leaving the file's
+ * offset alone. */
+ptrdiff_t onnxslim__os_read(osl_os_fd fd, void *buf, size_t n);
+ptrdiff_t onnxslim__os_pread(osl_os_fd fd, void *buf, size_t n, int64_t off);
+ptrdiff_t onnxslim__os_write(osl_os_fd fd, const void *buf, size_t n);
+
+/* Sets the permission bits of fd's file (0 or -1 with errno; where there
+ * are no such bits, 0 and nothing done). */
+int onnxslim__os_chmod(osl_os_fd fd, unsigned int mode);
+
+/* What a file is. */
+enum {
+  OSL_KIND_OTHER,
+  OSL_KIND_REG,
+  OSL_KIND_DIR,
+  OSL_KIND_FIFO,
+  OSL_KIND_CHR,
+  OSL_KIND_BLK,
+  OSL_KIND_SOCK,
+  OSL_KIND_LNK
+};
+
+/* What the system tells of a file: (dev, ino) identify it on this system
+ * while it exists; perm: its permission bits (07777). */
+typedef struct {
+  uint64_t dev, ino;
+  uint64_t size;
+  unsigned int perm;
+  int kind; /* OSL_KIND_* */
+} osl_os_stat;
+
+/* Of an open file; of a path (symlinks followed); of name in directory dfd
+ * (nofollow: a symlink itself). 0 or -1 with errno. */
+int onnxslim__os_fstat(osl_os_fd fd, osl_os_stat *st);
+int onnxslim__os_stat(const char *path, osl_os_stat *st);
+int onnxslim__os_statat(osl_os_fd dfd, const char *name, int nofollow, osl_os_stat *st);
+
+/* ---- names in a directory ------------------------------------------------ */
+
+/* Renames from to `to` in directory dfd, replacing `to` atomically. 0 or -1
+ * with errno. */
+int onnxslim__os_rename(osl_os_fd dfd, const char *from, const char *to);
+
+/* Gives file `from` of directory dfd the second name `to` there (a hard
+ * link; EEXIST when `to` exists). 0 or -1 with errno. */
+int onnxslim__os_link(osl_os_fd dfd, const char *from, const char *to);
+
+/* Removes the name `name` (not a directory) from directory dfd. 0 or -1. */
+int onnxslim__os_unlink(osl_os_fd dfd, const char *name);
+
+/* The names in directory dfd, "." and ".." included or not, one at a time:
+ * dir_open lists dfd (borrowed: the listing has a descriptor of its own),
+ * NULL with errno; dir_next the next name (valid until the next call), NULL
+ * at the end; dir_close frees the listing (NULL: nothing). */
+typedef struct osl_os_dir osl_os_dir;
+osl_os_dir *onnxslim__os_dir_open(osl_os_fd dfd);
+const char *onnxslim__os_dir_next(osl_os_dir *d);
+void onnxslim__os_dir_close(osl_os_dir *d);
+
+/* The absolute path of `path` without symlinks, "." or ".." (malloc'ed),
+ * or NULL with errno. */
+char *onnxslim__os_realpath(const char *path);
+
+/* 1 when string s matches the shell pattern `pattern` (fnmatch with no
+ * flags: '*', '?', bracket expressions, '\\' quoting), else 0. */
+int onnxslim__os_fnmatch(const char *pattern, const char *s);
+
+/* ---- limits --------------------------------------------------------------- */
+
+/* The largest file this process may write (RLIMIT_FSIZE): 0 and *max, or
+ * -1 when there is no limit or the system cannot tell. */
+int onnxslim__os_file_size_limit(uint64_t *max);
+
+/* The bytes this process may still write on the file system of fd: 0 and
+ * *avail, or -1 when the system cannot tell. */
+int onnxslim__os_space(osl_os_fd fd, uint64_t *avail);
 
 /* ---- files beneath a directory ------------------------------------------ */
 
-/* Opens rel beneath directory dirfd with open flags `flags` (plus
- * close-on-exec), never resolving above dirfd nor through an absolute
- * symlink, whatever is renamed meanwhile: openat2(RESOLVE_BENEATH |
+/* Opens rel beneath directory dirfd with flags OSL_O_* (not OSL_O_CREAT), never resolving above
+ * dirfd nor through an absolute symlink, whatever is renamed meanwhile: openat2(RESOLVE_BENEATH |
  * RESOLVE_NO_MAGICLINKS) where the build and the kernel have it, else a
  * walk of the components with openat(O_NOFOLLOW), reading symlinks and
  * walking their targets in their place. The descriptor, or -1 with errno
@@ -105,6 +213,12 @@ void onnxslim__os_unmap(void *p, size_t len);
 /* Hands the pages of [p, p+len) (page-aligned) of a read-only private
  * mapping back to the system: they are read again from the file if used. */
 void onnxslim__os_drop_pages(void *p, size_t len);
+
+/* bytes of heap memory aligned to align (a power of two, a multiple of
+ * sizeof(void *)), released with free(); where the C library cannot align
+ * memory that free() releases (Windows), only malloc's alignment. NULL
+ * when there is no memory. */
+void *onnxslim__os_alloc_aligned(size_t align, size_t bytes);
 
 /* Offers transparent huge pages for [p, p+len) (2 MiB-aligned memory of the
  * heap); nothing where there are none. */

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -17,7 +18,10 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +38,150 @@
 #endif
 
 #include "base/platform.h"
+
+/* ---- plain files ---------------------------------------------------------- */
+
+/* The open(2) flags of OSL_O_* flags, close-on-exec added. */
+static int os_flags(int f) {
+  int o = O_CLOEXEC;
+  switch (f & OSL_O_ACCMODE) {
+  case OSL_O_WRONLY: o |= O_WRONLY; break;
+  case OSL_O_RDWR: o |= O_RDWR; break;
+  default: o |= O_RDONLY; break;
+  }
+  if (f & OSL_O_CREAT) o |= O_CREAT;
+  if (f & OSL_O_EXCL) o |= O_EXCL;
+  if (f & OSL_O_TRUNC) o |= O_TRUNC;
+  if (f & OSL_O_NOFOLLOW) o |= O_NOFOLLOW;
+  if (f & OSL_O_DIRECTORY) o |= O_DIRECTORY;
+  if (f & OSL_O_NONBLOCK) o |= O_NONBLOCK | O_NOCTTY;
+#if ONNXSLIM_HAVE_O_PATH
+  if (f & OSL_O_PATH) o |= O_PATH;
+#endif
+  return o;
+}
+
+osl_os_fd onnxslim__os_open(const char *path, int flags, unsigned int mode) {
+  return open(path, os_flags(flags), (mode_t)mode);
+}
+
+osl_os_fd onnxslim__os_openat(osl_os_fd dfd, const char *name, int flags, unsigned int mode) {
+  return openat(dfd, name, os_flags(flags), (mode_t)mode);
+}
+
+osl_os_fd onnxslim__os_dup(osl_os_fd fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 0); }
+
+int onnxslim__os_close(osl_os_fd fd) { return fd >= 0 ? close(fd) : 0; }
+
+ptrdiff_t onnxslim__os_read(osl_os_fd fd, void *buf, size_t n) { return read(fd, buf, n); }
+
+ptrdiff_t onnxslim__os_pread(osl_os_fd fd, void *buf, size_t n, int64_t off) {
+  return pread(fd, buf, n, (off_t)off);
+}
+
+ptrdiff_t onnxslim__os_write(osl_os_fd fd, const void *buf, size_t n) { return write(fd, buf, n); }
+
+int onnxslim__os_chmod(osl_os_fd fd, unsigned int mode) { return fchmod(fd, (mode_t)mode); }
+
+static void fill_stat(const struct stat *s, osl_os_stat *st) {
+  st->dev = (uint64_t)s->st_dev;
+  st->ino = (uint64_t)s->st_ino;
+  st->size = s->st_size > 0 ? (uint64_t)s->st_size : 0;
+  st->perm = (unsigned int)(s->st_mode & 07777);
+  st->kind = S_ISREG(s->st_mode)    ? OSL_KIND_REG
+             : S_ISDIR(s->st_mode)  ? OSL_KIND_DIR
+             : S_ISFIFO(s->st_mode) ? OSL_KIND_FIFO
+             : S_ISCHR(s->st_mode)  ? OSL_KIND_CHR
+             : S_ISBLK(s->st_mode)  ? OSL_KIND_BLK
+             : S_ISSOCK(s->st_mode) ? OSL_KIND_SOCK
+             : S_ISLNK(s->st_mode)  ? OSL_KIND_LNK
+                                    : OSL_KIND_OTHER;
+}
+
+int onnxslim__os_fstat(osl_os_fd fd, osl_os_stat *st) {
+  struct stat s;
+  if (fstat(fd, &s) != 0) return -1;
+  fill_stat(&s, st);
+  return 0;
+}
+
+int onnxslim__os_stat(const char *path, osl_os_stat *st) {
+  struct stat s;
+  if (stat(path, &s) != 0) return -1;
+  fill_stat(&s, st);
+  return 0;
+}
+
+int onnxslim__os_statat(osl_os_fd dfd, const char *name, int nofollow, osl_os_stat *st) {
+  struct stat s;
+  if (fstatat(dfd, name, &s, nofollow ? AT_SYMLINK_NOFOLLOW : 0) != 0) return -1;
+  fill_stat(&s, st);
+  return 0;
+}
+
+/* ---- names in a directory ------------------------------------------------ */
+
+int onnxslim__os_rename(osl_os_fd dfd, const char *from, const char *to) {
+  return renameat(dfd, from, dfd, to);
+}
+
+int onnxslim__os_link(osl_os_fd dfd, const char *from, const char *to) {
+  return linkat(dfd, from, dfd, to, 0);
+}
+
+int onnxslim__os_unlink(osl_os_fd dfd, const char *name) { return unlinkat(dfd, name, 0); }
+
+struct osl_os_dir {
+  DIR *d;
+};
+
+osl_os_dir *onnxslim__os_dir_open(osl_os_fd dfd) {
+  /* a descriptor of its own: readdir moves its offset */
+  int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lfd < 0) return NULL;
+  osl_os_dir *d = malloc(sizeof *d);
+  if (!d || !(d->d = fdopendir(lfd))) {
+    int e = d ? errno : ENOMEM;
+    free(d);
+    close(lfd);
+    errno = e;
+    return NULL;
+  }
+  return d;
+}
+
+const char *onnxslim__os_dir_next(osl_os_dir *d) {
+  struct dirent *e = readdir(d->d);
+  return e ? e->d_name : NULL;
+}
+
+void onnxslim__os_dir_close(osl_os_dir *d) {
+  if (!d) return;
+  closedir(d->d);
+  free(d);
+}
+
+char *onnxslim__os_realpath(const char *path) { return realpath(path, NULL); }
+
+int onnxslim__os_fnmatch(const char *pattern, const char *s) { return fnmatch(pattern, s, 0) == 0; }
+
+/* ---- limits --------------------------------------------------------------- */
+
+int onnxslim__os_file_size_limit(uint64_t *max) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return -1;
+  *max = (uint64_t)rl.rlim_cur;
+  return 0;
+}
+
+int onnxslim__os_space(osl_os_fd fd, uint64_t *avail) {
+  struct statvfs vfs;
+  if (fstatvfs(fd, &vfs) != 0) return -1;
+  uint64_t blocks = geteuid() == 0 ? (uint64_t)vfs.f_bfree : (uint64_t)vfs.f_bavail;
+  if (!vfs.f_frsize || blocks >= UINT64_MAX / vfs.f_frsize) return -1;
+  *avail = blocks * (uint64_t)vfs.f_frsize;
+  return 0;
+}
 
 /* ---- files beneath a directory ------------------------------------------ */
 
@@ -169,7 +317,8 @@ static int walk_beneath(int dirfd, const char *rel, int flags) {
   return result;
 }
 
-osl_os_fd onnxslim__os_open_beneath(osl_os_fd dirfd, const char *rel, int flags) {
+osl_os_fd onnxslim__os_open_beneath(osl_os_fd dirfd, const char *rel, int oflags) {
+  int flags = os_flags(oflags) & ~O_CLOEXEC;
 #if ONNXSLIM_HAVE_OPENAT2
   struct open_how how;
   memset(&how, 0, sizeof how);
@@ -342,6 +491,11 @@ void onnxslim__os_drop_pages(void *p, size_t len) {
 #else
   posix_madvise(p, len, POSIX_MADV_DONTNEED);
 #endif
+}
+
+void *onnxslim__os_alloc_aligned(size_t align, size_t bytes) {
+  void *p = NULL;
+  return posix_memalign(&p, align, bytes) == 0 ? p : NULL;
 }
 
 void onnxslim__os_advise_huge(void *p, size_t len) {

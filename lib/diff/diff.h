@@ -80,11 +80,11 @@ void *onnxslim__diff_alloc_array(osl_diff *c, size_t count, size_t size);
 void onnxslim__diff_free(osl_diff *c, void *p, size_t n);
 /* Sets c->rc to code with the message, unless an error is already set; returns c->rc. */
 int onnxslim__diff_fail(osl_diff *c, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    __attribute__((format(OSL_PRINTF, 3, 4)));
 /* c->rc from the library's last error (a handle call that failed), with
  * `what` before its message; returns c->rc. */
 int onnxslim__diff_fail_lib(osl_diff *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    __attribute__((format(OSL_PRINTF, 2, 3)));
 
 /* An osl_diff_at with its place set, the rest empty. */
 osl_diff_at onnxslim__diff_at(const char *graph, int kind, const char *name, const char *label);
@@ -109,7 +109,8 @@ typedef struct osl_sbuf {
 
 void onnxslim__sb_putn(osl_sbuf *sb, const char *s, size_t n);
 void onnxslim__sb_puts(osl_sbuf *sb, const char *s);
-void onnxslim__sb_printf(osl_sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void onnxslim__sb_printf(osl_sbuf *sb, const char *fmt, ...)
+    __attribute__((format(OSL_PRINTF, 2, 3)));
 void onnxslim__sb_reset(osl_sbuf *sb);
 const char *onnxslim__sb_str(const osl_sbuf *sb);
 void onnxslim__sb_free(osl_sbuf *sb);

@@ -14,13 +14,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "onnx.pb.h"
 
@@ -146,7 +143,7 @@ int onnxslim__location_ok(const char *loc, const char **why) {
 static char *opened_path(int fd, const char *base_dir, const char *loc) {
   char buf[PATH_MAX];
   if (onnxslim__os_fd_path(fd, buf, sizeof buf) == 0) return strdup(buf);
-  char *real = realpath(base_dir, NULL);
+  char *real = onnxslim__os_realpath(base_dir);
   const char *b = real ? real : base_dir;
   char *out = malloc(strlen(b) + strlen(loc) + 2);
   if (out) sprintf(out, "%s/%s", b, loc);
@@ -159,7 +156,7 @@ static char *opened_path(int fd, const char *base_dir, const char *loc) {
  * (files are told apart by device and inode). */
 static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tname,
                    const char *loc) {
-  int fd = onnxslim__open_beneath(basefd, loc, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  int fd = onnxslim__open_beneath(basefd, loc, OSL_O_RDONLY | OSL_O_NONBLOCK);
   if (fd < 0) {
     int e = errno;
     if (e == EXDEV)
@@ -174,36 +171,36 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
     return onnxslim__err(ONNXSLIM_EMODEL, "tensor '%s': cannot open external data '%s': %s", tname,
                          loc, strerror(e));
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
+  osl_os_stat st;
+  if (onnxslim__os_fstat(fd, &st) != 0) {
     int e = errno;
-    close(fd);
+    onnxslim__os_close(fd);
     return onnxslim__err(ONNXSLIM_EIO, "tensor '%s': cannot stat external data '%s': %s", tname,
                          loc, strerror(e));
   }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
+  if (st.kind != OSL_KIND_REG) {
+    onnxslim__os_close(fd);
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "tensor '%s': external data '%s' is not a regular file: it is %s", tname,
-                         loc, onnxslim__file_kind(st.st_mode));
+                         loc, onnxslim__file_kind(st.kind));
   }
   for (size_t i = 0; i < m->next; i++)
-    if (m->ext[i].dev == st.st_dev && m->ext[i].ino == st.st_ino) {
-      close(fd);
+    if (m->ext[i].dev == st.dev && m->ext[i].ino == st.ino) {
+      onnxslim__os_close(fd);
       *index = i;
       return 0;
     }
-  if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
-    close(fd);
+  if ((uint64_t)st.size > (uint64_t)SIZE_MAX) {
+    onnxslim__os_close(fd);
     return onnxslim__err(ONNXSLIM_ELIMIT, "tensor '%s': external data '%s' is too large to map",
                          tname, loc);
   }
   void *map = NULL;
-  if (st.st_size > 0) {
-    map = onnxslim__os_map_read(fd, (size_t)st.st_size);
+  if (st.size > 0) {
+    map = onnxslim__os_map_read(fd, (size_t)st.size);
     if (!map) {
       int e = errno;
-      close(fd);
+      onnxslim__os_close(fd);
       return onnxslim__err(ONNXSLIM_EIO, "tensor '%s': cannot map '%s': %s", tname, loc,
                            strerror(e));
     }
@@ -212,8 +209,8 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
     size_t cap = m->ext_cap ? m->ext_cap * 2 : 4;
     osl_extfile *v = realloc(m->ext, cap * sizeof *v);
     if (!v) {
-      onnxslim__os_unmap(map, (size_t)st.st_size);
-      close(fd);
+      onnxslim__os_unmap(map, (size_t)st.size);
+      onnxslim__os_close(fd);
       return onnxslim__err_nomem(NULL);
     }
     m->ext = v;
@@ -222,14 +219,14 @@ static int map_ext(onnxslim_model *m, int basefd, size_t *index, const char *tna
   osl_extfile *x = &m->ext[m->next];
   x->path = opened_path(fd, m->base_dir, loc);
   x->map = map;
-  x->size = (size_t)st.st_size;
+  x->size = (size_t)st.size;
   x->fd = fd; /* kept for copy_file_range, and as the file's identity */
-  x->dev = st.st_dev;
-  x->ino = st.st_ino;
+  x->dev = st.dev;
+  x->ino = st.ino;
   x->rel.lo = x->rel.hi = NULL;
   if (!x->path) {
     onnxslim__os_unmap(map, x->size);
-    close(fd);
+    onnxslim__os_close(fd);
     return onnxslim__err_nomem(NULL);
   }
   *index = m->next++;
@@ -336,19 +333,19 @@ int onnxslim__external_load(onnxslim_model *m) {
   osl_resolver r = {-1, NULL, 0};
   if (m->base_dir) {
     /* every location is opened beneath this descriptor */
-    r.basefd = open(m->base_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    r.basefd = onnxslim__os_open(m->base_dir, OSL_O_PATH | OSL_O_DIRECTORY, 0);
     if (r.basefd < 0)
       return onnxslim__err(ONNXSLIM_EIO, "base directory '%s': %s", m->base_dir, strerror(errno));
   }
   int rc = walk(m, m->root, &r);
-  if (r.basefd >= 0) close(r.basefd);
+  if (r.basefd >= 0) onnxslim__os_close(r.basefd);
   return rc;
 }
 
 void onnxslim__external_free(onnxslim_model *m) {
   for (size_t i = 0; i < m->next; i++) {
     onnxslim__os_unmap(m->ext[i].map, m->ext[i].size);
-    if (m->ext[i].fd >= 0) close(m->ext[i].fd);
+    if (m->ext[i].fd >= 0) onnxslim__os_close(m->ext[i].fd);
     free(m->ext[i].path);
   }
   free(m->ext);
@@ -403,11 +400,11 @@ static int refs_current(const onnxslim_model *m, osl_msg *msg, osl_refcheck *c) 
       if (c->last && strcmp(c->last, loc) == 0 && c->last_file == ref->file) {
         found = c->last_found;
       } else {
-        int fd = onnxslim__open_beneath(c->basefd, loc, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-        struct stat st;
-        found = fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == m->ext[ref->file].dev &&
-                st.st_ino == m->ext[ref->file].ino;
-        if (fd >= 0) close(fd);
+        int fd = onnxslim__open_beneath(c->basefd, loc, OSL_O_RDONLY | OSL_O_NONBLOCK);
+        osl_os_stat st;
+        found = fd >= 0 && onnxslim__os_fstat(fd, &st) == 0 && st.dev == m->ext[ref->file].dev &&
+                st.ino == m->ext[ref->file].ino;
+        if (fd >= 0) onnxslim__os_close(fd);
         c->last = loc;
         c->last_file = ref->file;
         c->last_found = found;
@@ -435,11 +432,12 @@ int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
   first_external(m->root, &t, &n);
   if (!t) return 0;
   const char *slash = strrchr(path, '/');
-  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  char *dir =
+      slash ? onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
   if (!dir) return onnxslim__err_nomem(NULL);
-  struct stat a, b;
-  int same = m->base_dir && stat(dir, &a) == 0 && stat(m->base_dir, &b) == 0 &&
-             a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+  osl_os_stat a, b;
+  int same = m->base_dir && onnxslim__os_stat(dir, &a) == 0 &&
+             onnxslim__os_stat(m->base_dir, &b) == 0 && a.dev == b.dev && a.ino == b.ino;
   int rc = 0;
   if (!same)
     rc = onnxslim__err(
@@ -454,11 +452,11 @@ int onnxslim__external_refs_resolve(const onnxslim_model *m, const char *path) {
         dir);
   free(dir);
   if (!rc) {
-    osl_refcheck c = {open(m->base_dir, O_PATH | O_DIRECTORY | O_CLOEXEC), NULL, 0, 0};
+    osl_refcheck c = {onnxslim__os_open(m->base_dir, OSL_O_PATH | OSL_O_DIRECTORY, 0), NULL, 0, 0};
     if (c.basefd < 0)
       rc = onnxslim__err(ONNXSLIM_EIO, "base directory '%s': %s", m->base_dir, strerror(errno));
     else rc = refs_current(m, m->root, &c);
-    if (c.basefd >= 0) close(c.basefd);
+    if (c.basefd >= 0) onnxslim__os_close(c.basefd);
   }
   return rc;
 }

@@ -44,8 +44,7 @@ void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *
 
 /* 1 when st is the identity of a file the model reads (its model file or
  * an external data file, by the descriptors it keeps), else 0. */
-struct stat;
-int onnxslim__model_reads(const onnxslim_model *model, const struct stat *st);
+int onnxslim__model_reads(const onnxslim_model *model, const osl_os_stat *st);
 
 /* Loads the model file at `path` without resolving its external data (no
  * data file is opened): for reading which files a model names (a save

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "onnx.pb.h"
 
@@ -90,16 +88,16 @@ static int read_load_options(const onnxslim_load_options *opts, osl_load_opts *o
  * still names the file that was parsed. */
 typedef struct {
   const char *path; /* NULL: a buffer, nothing to check */
-  dev_t dev;
-  ino_t ino;
+  uint64_t dev;
+  uint64_t ino;
   int replaced; /* out: the path names another file now */
 } osl_load_check;
 
 /* 1 when `path` no longer names the file dev/ino (replaced or removed). The
  * model keeps that file open, so its inode cannot be reused meanwhile. */
 static int path_replaced(const osl_load_check *c) {
-  struct stat st;
-  return stat(c->path, &st) != 0 || st.st_dev != c->dev || st.st_ino != c->ino;
+  osl_os_stat st;
+  return onnxslim__os_stat(c->path, &st) != 0 || st.dev != c->dev || st.ino != c->ino;
 }
 
 static int finish_load(onnxslim_model **out, onnxslim_model *m, const char *base_dir,
@@ -149,11 +147,11 @@ static int open_once(onnxslim_model **out, const char *path, const osl_load_opts
     free(m);
     return rc;
   }
-  struct stat st;
-  if (m->fd >= 0 && fstat(m->fd, &st) == 0) {
+  osl_os_stat st;
+  if (m->fd >= 0 && onnxslim__os_fstat(m->fd, &st) == 0) {
     c->path = path;
-    c->dev = st.st_dev;
-    c->ino = st.st_ino;
+    c->dev = st.dev;
+    c->ino = st.ino;
   }
   m->data = m->map;
   m->size = m->maplen;
@@ -165,7 +163,7 @@ static int open_once(onnxslim_model **out, const char *path, const osl_load_opts
   if (!base_dir) {
     /* external data is relative to the model's directory */
     const char *slash = strrchr(path, '/');
-    dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    dir = slash ? onnxslim__strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
     if (!dir) {
       onnxslim_model_free(m);
       return onnxslim__err_nomem(NULL);
@@ -247,7 +245,7 @@ void onnxslim_model_free(onnxslim_model *m) {
   onnxslim__gindex_free_all(m);
   onnxslim__arena_free(&m->arena);
   onnxslim__unmap(m->map, m->maplen);
-  if (m->fd >= 0) close(m->fd);
+  if (m->fd >= 0) onnxslim__os_close(m->fd);
   free(m->owned);
   free(m->path);
   free(m);
@@ -279,26 +277,26 @@ const char *onnxslim_model_file(const onnxslim_model *m, size_t index) {
 
 /* The identity of file `index`: from the descriptor the model keeps open
  * (the name may have been replaced since), else from its path. */
-static int file_id(const onnxslim_model *m, size_t index, struct stat *st) {
+static int file_id(const onnxslim_model *m, size_t index, osl_os_stat *st) {
   int fd = m->path && index == 0 ? m->fd : m->ext[index - (m->path ? 1 : 0)].fd;
-  if (fd >= 0) return fstat(fd, st);
-  return stat(onnxslim_model_file(m, index), st);
+  if (fd >= 0) return onnxslim__os_fstat(fd, st);
+  return onnxslim__os_stat(onnxslim_model_file(m, index), st);
 }
 
-int onnxslim__model_reads(const onnxslim_model *m, const struct stat *want) {
-  struct stat st;
+int onnxslim__model_reads(const onnxslim_model *m, const osl_os_stat *want) {
+  osl_os_stat st;
   for (size_t i = 0; i < onnxslim_model_file_count(m); i++)
-    if (file_id(m, i, &st) == 0 && st.st_dev == want->st_dev && st.st_ino == want->st_ino) return 1;
+    if (file_id(m, i, &st) == 0 && st.dev == want->dev && st.ino == want->ino) return 1;
   return 0;
 }
 
 int onnxslim_model_find_file(const onnxslim_model *m, const char *path, size_t *index) {
   if (!m || !path) return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_model_find_file: NULL argument");
-  struct stat want, st;
-  if (stat(path, &want) != 0)
+  osl_os_stat want, st;
+  if (onnxslim__os_stat(path, &want) != 0)
     return onnxslim__err(ONNXSLIM_ENOTFOUND, "'%s': %s", path, strerror(errno));
   for (size_t i = 0; i < onnxslim_model_file_count(m); i++)
-    if (file_id(m, i, &st) == 0 && st.st_dev == want.st_dev && st.st_ino == want.st_ino) {
+    if (file_id(m, i, &st) == 0 && st.dev == want.dev && st.ino == want.ino) {
       if (index) *index = i;
       return 0;
     }

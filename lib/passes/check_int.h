@@ -228,19 +228,19 @@ const char *onnxslim__ck_kind_str(int kind);
 
 void onnxslim__ck_str_add(ck_str *s, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(OSL_PRINTF, 2, 3)))
 #endif
     ;
 
 int onnxslim__ck_problem(ck *c, int code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(OSL_PRINTF, 3, 4)))
 #endif
     ;
 
 size_t onnxslim__ck_push(ck *c, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(OSL_PRINTF, 2, 3)))
 #endif
     ;
 

@@ -245,7 +245,7 @@ static void describe_by(ck_str *out, const onnxslim_node *node, int by) {
  * The location is the current path (the value's). */
 static int bind_problem(ck *c, const onnxslim_node *node, int which, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    __attribute__((format(OSL_PRINTF, 4, 5)))
 #endif
     ;
 /* A type_constraint problem located at value `which` of node (input k,

@@ -11,7 +11,6 @@
  * public handle and insertion APIs.
  */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -6,7 +6,6 @@
  * selection specs.
  */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +60,7 @@ static int consumer_spec_matches(const onnxslim_graph *g, const char *spec, cons
 int onnxslim__convert_spec_matches(const onnxslim_graph *g, const char *spec, const char *value) {
   if (strncmp(spec, "op:", 3) == 0) return consumer_spec_matches(g, spec, value);
   /* an exact name matches even when it contains glob characters */
-  return strcmp(spec, value) == 0 || fnmatch(spec, value, 0) == 0;
+  return strcmp(spec, value) == 0 || onnxslim__os_fnmatch(spec, value);
 }
 
 /* ---- the report's end and the selection specs' syntax ------------------------ */

@@ -94,7 +94,7 @@ int onnxslim_convert_report_note_bytes(const onnxslim_convert_report *r, size_t 
 }
 
 /* A malloc'ed string from a printf format; NULL when out of memory. */
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) __attribute__((format(OSL_PRINTF, 1, 2)));
 static char *fmt(const char *f, ...) {
   va_list ap;
   va_start(ap, f);

@@ -4,11 +4,10 @@
  * libonnxslim - the model fingerprint: a digest that does not depend on
  * where tensor bytes are stored.
  */
-#define _XOPEN_SOURCE 700 /* pread() */
+#define _XOPEN_SOURCE 700 /* POSIX names of the C library */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <stdlib.h>
 
 #include "onnx.pb.h"
@@ -78,8 +77,9 @@ static int h_bytes(osl_fp *c, const uint8_t *p, size_t n) {
   if (rc) return rc;
   if (n <= OSL_FP_AHEAD / 4) {
     if (!(c->wfd == fd && off >= c->woff && (uint64_t)(off - c->woff) + n <= c->wlen)) {
-      ssize_t got;
-      while ((got = pread(fd, c->buf, OSL_FP_AHEAD, (off_t)off)) < 0 && errno == EINTR) {}
+      ptrdiff_t got;
+      while ((got = onnxslim__os_pread(fd, c->buf, OSL_FP_AHEAD, (int64_t)off)) < 0 &&
+             errno == EINTR) {}
       c->wfd = -1;
       if (got < 0 || (size_t)got < n) return fp_read_err(got < 0 ? errno : EIO);
       c->wfd = fd;

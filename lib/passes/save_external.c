@@ -12,15 +12,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <dirent.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <nettle/sha1.h>
 
@@ -148,8 +144,8 @@ static int save_names(osl_xsave *x) {
     if (!x->norm) return onnxslim__err_nomem(NULL);
     o->location = x->norm;
   }
-  struct stat pst;
-  if (stat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
+  osl_os_stat pst;
+  if (onnxslim__os_stat(path, &pst) == 0 && pst.kind == OSL_KIND_DIR)
     return onnxslim__err(ONNXSLIM_EIO, "cannot save to '%s': it is a directory", path);
   if (o->layout == ONNXSLIM_LAYOUT_ONE_FILE &&
       (!onnxslim__location_ok(o->location, &why) || strcmp(o->location, x->base) == 0))
@@ -157,7 +153,7 @@ static int save_names(osl_xsave *x) {
                          strcmp(o->location, x->base) == 0 ? "it is the model file itself" : why);
   if (o->layout != ONNXSLIM_LAYOUT_ONE_FILE && o->location && !x->norm) o->location = NULL;
   /* the model's directory: "a/b" for "a/b/m.onnx", "/" for "/m.onnx" */
-  x->outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  x->outdir_name = dirlen ? onnxslim__strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
   if (!x->outdir_name) return onnxslim__err_nomem(NULL);
   return 0;
 }
@@ -166,7 +162,7 @@ static int save_names(osl_xsave *x) {
  * made, renamed and removed beneath a descriptor of the model's directory,
  * never through a symlink leading out of it. */
 static int open_outdir(osl_xsave *x) {
-  x->outdir = open(x->outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  x->outdir = onnxslim__os_open(x->outdir_name, OSL_O_RDONLY | OSL_O_DIRECTORY, 0);
   if (x->outdir < 0)
     return onnxslim__err(ONNXSLIM_EIO, "cannot create a temporary file in '%s': %s", x->outdir_name,
                          strerror(errno));
@@ -297,7 +293,7 @@ static int dests_ok(osl_xsave *x) {
       rc = onnxslim__err_nomem(NULL);
     }
     free(p);
-    close(pfd);
+    onnxslim__os_close(pfd);
   }
   return rc;
 }
@@ -460,16 +456,16 @@ static void finish(osl_xsave *x, int rc) {
     for (size_t i = 0; i < x->committed && i < x->nouts; i++) {
       if (!x->finals[i]) continue;
       int dfd = onnxslim__out_dirfd(x->outs[i]);
-      if (x->backups[i]) renameat(dfd, x->backups[i], dfd, x->finals[i]);
-      else unlinkat(dfd, x->finals[i], 0);
+      if (x->backups[i]) onnxslim__os_rename(dfd, x->backups[i], x->finals[i]);
+      else onnxslim__os_unlink(dfd, x->finals[i]);
     }
   } else {
     onnxslim__xsave_remove_old(x);
   }
   for (size_t i = 0; x->backups && i < x->nouts; i++) /* no-op when put back */
-    if (x->backups[i]) unlinkat(onnxslim__out_dirfd(x->outs[i]), x->backups[i], 0);
-  if (x->jname) unlinkat(x->outdir, x->jname, 0);
-  if (x->jfd >= 0) close(x->jfd);
+    if (x->backups[i]) onnxslim__os_unlink(onnxslim__out_dirfd(x->outs[i]), x->backups[i]);
+  if (x->jname) onnxslim__os_unlink(x->outdir, x->jname);
+  if (x->jfd >= 0) onnxslim__os_close(x->jfd);
   x->jfd = -1;
   onnxslim__dest_unlock(x->lock);
   x->lock = NULL;
@@ -491,7 +487,7 @@ static void xsave_free(osl_xsave *x) {
   free(x->wants);
   free(x->finals);
   free(x->outs);
-  if (x->jfd >= 0) close(x->jfd);
+  if (x->jfd >= 0) onnxslim__os_close(x->jfd);
   free(x->jname);
   onnxslim__xsave_old_free(&x->old);
   onnxslim__xsave_old_free(&x->news);
@@ -505,7 +501,7 @@ static void xsave_free(osl_xsave *x) {
   onnxslim__mem_release(x->model, x->held);
   free(x->deflt);
   free(x->norm);
-  if (x->outdir >= 0) close(x->outdir);
+  if (x->outdir >= 0) onnxslim__os_close(x->outdir);
   free(x->outdir_name);
   onnxslim_save_report_free(x->rep);
 }
@@ -646,14 +642,14 @@ int onnxslim__replace_begin(osl_replace **out, const onnxslim_model *model, cons
   const char *slash = strrchr(path, '/');
   x->base = slash ? slash + 1 : path;
   size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  x->outdir_name = dirlen ? strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
+  x->outdir_name = dirlen ? onnxslim__strndup(path, dirlen > 1 ? dirlen - 1 : 1) : strdup(".");
   *out = rp;
   if (!x->outdir_name) return onnxslim__err_nomem(NULL);
-  struct stat st;
+  osl_os_stat st;
   /* no directory, a directory at path, no name: nothing to replace (the
    * write fails and says why) */
-  if (!x->base[0] || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ||
-      (x->outdir = open(x->outdir_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+  if (!x->base[0] || (onnxslim__os_stat(path, &st) == 0 && st.kind == OSL_KIND_DIR) ||
+      (x->outdir = onnxslim__os_open(x->outdir_name, OSL_O_RDONLY | OSL_O_DIRECTORY, 0)) < 0)
     return 0;
   rp->active = 1;
   /* the files the new model reads: those it loaded, where its tensors

@@ -13,7 +13,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "passes/passes.h"
 
@@ -40,8 +39,8 @@ typedef struct {
 typedef struct {
   char *loc; /* normalized location */
   int found; /* the file was opened: dev/ino are valid */
-  dev_t dev;
-  ino_t ino;
+  uint64_t dev;
+  uint64_t ino;
 } osl_oldref;
 
 typedef struct {
@@ -132,7 +131,7 @@ int onnxslim__xsave_old_walk(osl_old *old, const onnxslim_model *m, osl_msg *msg
  * model is `unknown`. */
 int onnxslim__xsave_read_old(int outdir, const char *path, const char *base, osl_old *old);
 
-int onnxslim__xsave_old_reads(const osl_old *old, const struct stat *st);
+int onnxslim__xsave_old_reads(const osl_old *old, const osl_os_stat *st);
 
 /* Fills x->others with the files the other models of the directory read.
  * Fails only for lack of memory. */
@@ -140,7 +139,7 @@ int onnxslim__xsave_scan_others(osl_xsave *x);
 
 /* 1 when another model of x's directory reads the file dev/ino, or what
  * they read is not known (a scan that failed counts every file as read). */
-int onnxslim__xsave_others_read(osl_xsave *x, dev_t dev, ino_t ino);
+int onnxslim__xsave_others_read(osl_xsave *x, uint64_t dev, uint64_t ino);
 
 /* 1 if the replaced model's file r goes after the commit: a file it read
  * (opened when it was read, so its identity is known), whatever its name,
@@ -153,7 +152,7 @@ int onnxslim__xsave_goes(const osl_xsave *x, const osl_oldref *r);
 /* Removes file `loc` beneath outdir if it still is a regular file with
  * identity dev/ino, `spare` (when given) does not hold that identity and
  * no other model of x's directory reads it. */
-void onnxslim__xsave_remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino,
+void onnxslim__xsave_remove_beneath(int outdir, const char *loc, uint64_t dev, uint64_t ino,
                                     const osl_old *spare, osl_xsave *x);
 
 /* After the commit: removes the data files the replaced model read that the

@@ -7,15 +7,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <dirent.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <nettle/sha1.h>
 
@@ -72,7 +68,7 @@ int onnxslim__xsave_clean_sides(int outdir, const char *base, char *const *locs,
         bases[k++] = sj + 1;
     }
     onnxslim__side_clean(pfd, bases, k, kind);
-    close(pfd);
+    onnxslim__os_close(pfd);
   }
   free(bases);
   return 0;
@@ -87,7 +83,7 @@ static void put_loc(osl_buf *b, const char *loc) {
   put_str(b, loc);
 }
 
-static void put_id(osl_buf *b, const char *tag, dev_t dev, ino_t ino, const char *loc) {
+static void put_id(osl_buf *b, const char *tag, uint64_t dev, uint64_t ino, const char *loc) {
   char num[64];
   sprintf(num, "%s %llu %llu", tag, (unsigned long long)dev, (unsigned long long)ino);
   put_str(b, num);
@@ -104,7 +100,7 @@ static char *get_loc(const char **p, const char *e) {
   size_t len = 0;
   while (q < e && *q >= '0' && *q <= '9' && len < 65536) len = len * 10 + (size_t)(*q++ - '0');
   if (q >= e || *q++ != ':' || len == 0 || len > (size_t)(e - q)) return NULL;
-  char *loc = strndup(q, len);
+  char *loc = onnxslim__strndup(q, len);
   const char *why;
   if (!loc || strlen(loc) != len || !onnxslim__location_ok(loc, &why)) {
     free(loc);
@@ -138,28 +134,28 @@ static void put_back(int outdir, const char *bak, const char *loc) {
   const char *leaf;
   int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
   if (pfd < 0) return;
-  struct stat st;
-  if (fstatat(pfd, bleaf, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-      fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
-    renameat(pfd, bleaf, pfd, leaf);
-  close(pfd);
+  osl_os_stat st;
+  if (onnxslim__os_statat(pfd, bleaf, 1, &st) == 0 && onnxslim__os_statat(pfd, leaf, 1, &st) != 0 &&
+      errno == ENOENT)
+    onnxslim__os_rename(pfd, bleaf, leaf);
+  onnxslim__os_close(pfd);
 }
 
 static int recover_journal(void *ctx, int outdir, const char *jname) {
   const osl_recover *r = ctx;
   size_t n = 0;
   char *text = NULL;
-  int fd = openat(outdir, jname, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  struct stat st;
-  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-      st.st_size < (64 << 20) && (text = malloc((size_t)st.st_size))) {
-    while (n < (size_t)st.st_size) {
-      ssize_t got = read(fd, text + n, (size_t)st.st_size - n);
+  int fd = onnxslim__os_openat(outdir, jname, OSL_O_RDONLY | OSL_O_NOFOLLOW | OSL_O_NONBLOCK, 0);
+  osl_os_stat st;
+  if (fd >= 0 && onnxslim__os_fstat(fd, &st) == 0 && st.kind == OSL_KIND_REG && st.size > 0 &&
+      st.size < (64 << 20) && (text = malloc((size_t)st.size))) {
+    while (n < (size_t)st.size) {
+      ptrdiff_t got = onnxslim__os_read(fd, text + n, (size_t)st.size - n);
       if (got <= 0) break;
       n += (size_t)got;
     }
   }
-  if (fd >= 0) close(fd);
+  if (fd >= 0) onnxslim__os_close(fd);
   const char *p = text, *e = text ? text + n : NULL;
   size_t mlen = sizeof journal_magic - 1;
   /* what the destination's model reads now is known: act on each entry */
@@ -179,7 +175,7 @@ static int recover_journal(void *ctx, int outdir, const char *jname) {
       }
       ok = ok && p < e && *p++ == '\n';
       if (ok && !bak)
-        onnxslim__xsave_remove_beneath(outdir, loc, (dev_t)dev, (ino_t)ino, r->cur, r->x);
+        onnxslim__xsave_remove_beneath(outdir, loc, (uint64_t)dev, (uint64_t)ino, r->cur, r->x);
       if (ok && bak) put_back(outdir, bak, loc);
       free(loc);
       free(bak);
@@ -187,7 +183,7 @@ static int recover_journal(void *ctx, int outdir, const char *jname) {
     }
   }
   free(text);
-  unlinkat(outdir, jname, 0);
+  onnxslim__os_unlink(outdir, jname);
   return 0;
 }
 
@@ -202,7 +198,7 @@ int onnxslim__xsave_recover_journals(int outdir, const char *base, const osl_old
 static int journal_put(int fd, const char *name, osl_buf *b) {
   if (b->fail) return onnxslim__err_nomem(NULL);
   for (size_t w = 0; w < b->n;) {
-    ssize_t got = write(fd, b->p + w, b->n - w);
+    ptrdiff_t got = onnxslim__os_write(fd, b->p + w, b->n - w);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0)
       return onnxslim__err(errno == ENOSPC ? ONNXSLIM_ENOSPC : ONNXSLIM_EIO,
@@ -225,8 +221,8 @@ static int journal_put(int fd, const char *name, osl_buf *b) {
  * opened. */
 int onnxslim__xsave_claim_name(osl_xsave *x, size_t i) {
   int replace = x->o.layout == ONNXSLIM_LAYOUT_ONE_FILE;
-  dev_t dev;
-  ino_t ino;
+  uint64_t dev;
+  uint64_t ino;
   int rc = onnxslim__out_identity(x->outs[i], &dev, &ino);
   int dfd = onnxslim__out_dirfd(x->outs[i]);
   osl_buf j = {0};
@@ -243,12 +239,12 @@ int onnxslim__xsave_claim_name(osl_xsave *x, size_t i) {
     const char *leaf = strrchr(loc, '/');
     leaf = leaf ? leaf + 1 : loc;
     int taken = strcmp(loc, x->base) == 0 || onnxslim__map_find(&x->claimed, loc);
-    struct stat st;
-    int exists = !taken && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    osl_os_stat st;
+    int exists = !taken && onnxslim__os_statat(dfd, leaf, 1, &st) == 0;
     if (exists)
-      taken = !(replace && k == 0) || x->old.unknown || !S_ISREG(st.st_mode) ||
+      taken = !(replace && k == 0) || x->old.unknown || st.kind != OSL_KIND_REG ||
               onnxslim__xsave_old_reads(&x->old, &st) || onnxslim__model_reads(x->model, &st) ||
-              onnxslim__xsave_others_read(x, st.st_dev, st.st_ino);
+              onnxslim__xsave_others_read(x, st.dev, st.ino);
     if (!taken) {
       put_id(&j, "new", dev, ino, loc);
       if (exists &&

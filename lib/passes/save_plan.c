@@ -8,15 +8,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <dirent.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <nettle/sha1.h>
 
@@ -294,13 +290,13 @@ void onnxslim__xsave_old_free(osl_old *old) {
 }
 
 /* The key of an identity in old->ids (in buf, 40 bytes). */
-static const char *id_key(char *buf, dev_t dev, ino_t ino) {
+static const char *id_key(char *buf, uint64_t dev, uint64_t ino) {
   snprintf(buf, 40, "%llx:%llx", (unsigned long long)dev, (unsigned long long)ino);
   return buf;
 }
 
 /* 1 when a ref of old (found) has identity dev/ino. */
-static int old_has_id(const osl_old *old, dev_t dev, ino_t ino) {
+static int old_has_id(const osl_old *old, uint64_t dev, uint64_t ino) {
   char buf[40];
   return old->ids.len && onnxslim__map_find(&old->ids, id_key(buf, dev, ino)) != NULL;
 }
@@ -308,7 +304,7 @@ static int old_has_id(const osl_old *old, dev_t dev, ino_t ino) {
 /* Adds a ref to old: loc (malloc'ed, taken, also on error), found with
  * identity dev/ino. A location already there is not added again. 0 or an
  * error code (ENOMEM, or ELIMIT over the saving model's max_memory). */
-static int old_add(osl_old *old, char *loc, int found, dev_t dev, ino_t ino) {
+static int old_add(osl_old *old, char *loc, int found, uint64_t dev, uint64_t ino) {
   const onnxslim_model *c = old->counter;
   if (old->locs.len && onnxslim__map_find(&old->locs, loc)) {
     free(loc);
@@ -378,11 +374,11 @@ int onnxslim__xsave_old_walk(osl_old *old, const onnxslim_model *m, osl_msg *msg
  * reads. Fails only for lack of memory: a file that is not a loadable
  * model is `unknown`. */
 int onnxslim__xsave_read_old(int outdir, const char *path, const char *base, osl_old *old) {
-  struct stat st;
+  osl_os_stat st;
   const onnxslim_model *counter = old->counter;
   memset(old, 0, sizeof *old);
   old->counter = counter;
-  if (fstatat(outdir, base, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+  if (onnxslim__os_statat(outdir, base, 1, &st) != 0) {
     old->unknown = errno != ENOENT;
     old->exists = old->unknown;
     return 0;
@@ -400,8 +396,8 @@ int onnxslim__xsave_read_old(int outdir, const char *path, const char *base, osl
   return rc;
 }
 
-int onnxslim__xsave_old_reads(const osl_old *old, const struct stat *st) {
-  return old_has_id(old, st->st_dev, st->st_ino);
+int onnxslim__xsave_old_reads(const osl_old *old, const osl_os_stat *st) {
+  return old_has_id(old, st->dev, st->ino);
 }
 
 /* ---- the other models of the directory ------------------------------------
@@ -430,17 +426,17 @@ static int other_ref(void *ctx, const char *loc) {
   osl_xsave *x = ctx;
   const char *why;
   if (!onnxslim__location_ok(loc, &why)) return 0; /* such a model does not load */
-  int fd = onnxslim__open_beneath(x->outdir, loc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  int fd = onnxslim__open_beneath(x->outdir, loc, OSL_O_RDONLY | OSL_O_NONBLOCK);
   if (fd < 0) return 0; /* nothing there to keep */
-  struct stat st;
-  int ok = fstat(fd, &st) == 0;
-  close(fd);
+  osl_os_stat st;
+  int ok = onnxslim__os_fstat(fd, &st) == 0;
+  onnxslim__os_close(fd);
   if (!ok || onnxslim__xsave_old_reads(&x->others, &st)) return 0;
   char *copy = strdup(loc);
   if (!copy) return onnxslim__err_nomem(NULL);
   /* known by identity: a second location naming a found file adds its
    * identity (the location map only spares a duplicate) */
-  return old_add(&x->others, copy, 1, st.st_dev, st.st_ino);
+  return old_add(&x->others, copy, 1, st.dev, st.ino);
 }
 
 /* 1 if name is a model file name: "*.onnx", not hidden. */
@@ -453,33 +449,31 @@ static int model_name(const char *name) {
  * Fails only for lack of memory. */
 int onnxslim__xsave_scan_others(osl_xsave *x) {
   x->others_read = 1;
-  int dfd = openat(x->outdir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+  osl_os_dir *d = onnxslim__os_dir_open(x->outdir);
   if (!d) {
     int e = errno;
-    if (dfd >= 0) close(dfd);
     x->others.unknown = 1;
     return e == ENOMEM ? onnxslim__err_nomem("reading the other models of the directory") : 0;
   }
   int nomem = 0;
   size_t seen = 0;
-  struct dirent *e;
+  const char *name;
   char *path = NULL;
-  while (!x->others.unknown && (errno = 0, e = readdir(d))) {
-    if (!model_name(e->d_name) || strcmp(e->d_name, x->base) == 0) continue;
-    struct stat st;
-    if (fstatat(x->outdir, e->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode)) continue;
+  while (!x->others.unknown && (errno = 0, name = onnxslim__os_dir_next(d))) {
+    if (!model_name(name) || strcmp(name, x->base) == 0) continue;
+    osl_os_stat st;
+    if (onnxslim__os_statat(x->outdir, name, 0, &st) != 0 || st.kind != OSL_KIND_REG) continue;
     if (++seen > OSL_OTHERS_MAX) {
       x->others.unknown = 1;
       break;
     }
     free(path);
-    path = malloc(strlen(x->outdir_name) + strlen(e->d_name) + 2);
+    path = malloc(strlen(x->outdir_name) + strlen(name) + 2);
     if (!path) {
       x->others.unknown = nomem = 1;
       break;
     }
-    sprintf(path, "%s/%s", x->outdir_name, e->d_name);
+    sprintf(path, "%s/%s", x->outdir_name, name);
     onnxslim_model *m = NULL;
     int rc = onnxslim__model_open_unresolved(&m, path);
     if (rc == 0) rc = onnxslim__external_locations(m->root, other_ref, x);
@@ -494,14 +488,14 @@ int onnxslim__xsave_scan_others(osl_xsave *x) {
     nomem = errno == ENOMEM;
   }
   free(path);
-  closedir(d);
+  onnxslim__os_dir_close(d);
   onnxslim_error_clear();
   return nomem ? onnxslim__err_nomem("reading the other models of the directory") : 0;
 }
 
 /* 1 when another model of x's directory reads the file dev/ino, or what
  * they read is not known (a scan that failed counts every file as read). */
-int onnxslim__xsave_others_read(osl_xsave *x, dev_t dev, ino_t ino) {
+int onnxslim__xsave_others_read(osl_xsave *x, uint64_t dev, uint64_t ino) {
   if (!x) return 0;
   if (!x->others_read) onnxslim__xsave_scan_others(x);
   if (x->others.unknown) return 1;
@@ -535,17 +529,17 @@ int onnxslim__xsave_goes(const osl_xsave *x, const osl_oldref *r) {
 /* Removes file `loc` beneath outdir if it still is a regular file with
  * identity dev/ino, `spare` (when given) does not hold that identity and
  * no other model of x's directory reads it. */
-void onnxslim__xsave_remove_beneath(int outdir, const char *loc, dev_t dev, ino_t ino,
+void onnxslim__xsave_remove_beneath(int outdir, const char *loc, uint64_t dev, uint64_t ino,
                                     const osl_old *spare, osl_xsave *x) {
   const char *leaf;
   int pfd = onnxslim__open_parent_beneath(outdir, loc, &leaf);
   if (pfd < 0) return;
-  struct stat st;
-  if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-      st.st_dev == dev && st.st_ino == ino && !(spare && onnxslim__xsave_old_reads(spare, &st)) &&
+  osl_os_stat st;
+  if (onnxslim__os_statat(pfd, leaf, 1, &st) == 0 && st.kind == OSL_KIND_REG && st.dev == dev &&
+      st.ino == ino && !(spare && onnxslim__xsave_old_reads(spare, &st)) &&
       !onnxslim__xsave_others_read(x, dev, ino))
-    unlinkat(pfd, leaf, 0);
-  close(pfd);
+    onnxslim__os_unlink(pfd, leaf);
+  onnxslim__os_close(pfd);
 }
 
 /* After the commit: removes the data files the replaced model read that the
@@ -556,13 +550,13 @@ void onnxslim__xsave_remove_old(osl_xsave *x) {
   for (size_t i = 0; i < x->old.n; i++) {
     const osl_oldref *r = &x->old.refs[i];
     if (!onnxslim__xsave_goes(x, r)) continue;
-    struct stat st;
-    int keep =
-        fstatat(x->outdir, x->base, &st, 0) == 0 && st.st_dev == r->dev && st.st_ino == r->ino;
+    osl_os_stat st;
+    int keep = onnxslim__os_statat(x->outdir, x->base, 0, &st) == 0 && st.dev == r->dev &&
+               st.ino == r->ino;
     for (size_t j = 0; j < x->nouts && !keep; j++)
-      keep =
-          fstatat(onnxslim__out_dirfd(x->outs[j]), onnxslim__out_name(x->outs[j]), &st, 0) == 0 &&
-          st.st_dev == r->dev && st.st_ino == r->ino;
+      keep = onnxslim__os_statat(onnxslim__out_dirfd(x->outs[j]), onnxslim__out_name(x->outs[j]), 0,
+                                 &st) == 0 &&
+             st.dev == r->dev && st.ino == r->ino;
     if (!keep) onnxslim__xsave_remove_beneath(x->outdir, r->loc, r->dev, r->ino, NULL, x);
   }
 }

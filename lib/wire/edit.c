@@ -5,13 +5,12 @@
  * repeated scalars), editing them and the queued edits of graphs. Parsing
  * is in parse.c, writing in write.c (wire.h).
  */
-#define _XOPEN_SOURCE 700 /* pread() */
+#define _XOPEN_SOURCE 700 /* POSIX names of the C library */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <pb_decode.h>
 #include <pb_encode.h>

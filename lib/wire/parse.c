@@ -15,13 +15,12 @@
  * back (and holds a save's plan), xform.c runs a transform's chunks. wire.h
  * is what they share.
  */
-#define _XOPEN_SOURCE 700 /* pread() */
+#define _XOPEN_SOURCE 700 /* POSIX names of the C library */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <pb_decode.h>
 #include <pb_encode.h>
@@ -92,8 +91,8 @@ static bool win_copy(osl_win *w, uint8_t *dst, const uint8_t *p, size_t n) {
     }
     /* large reads go straight to dst, small ones through the window */
     int direct = n >= OSL_WIN_SIZE;
-    ssize_t got =
-        pread(w->fd, direct ? dst : w->buf, direct ? n : OSL_WIN_SIZE, (off_t)(p - w->base));
+    ptrdiff_t got = onnxslim__os_pread(w->fd, direct ? dst : w->buf, direct ? n : OSL_WIN_SIZE,
+                                       (int64_t)(p - w->base));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
       w->err = got < 0 ? errno : EIO;

@@ -236,8 +236,8 @@ typedef struct osl_extfile {
   void *map;
   size_t size;
   int fd;
-  dev_t dev; /* identity: one mapping per file */
-  ino_t ino;
+  uint64_t dev; /* identity: one mapping per file */
+  uint64_t ino;
   osl_run rel;
 } osl_extfile;
 

@@ -7,13 +7,12 @@
  * parse.c, the fields and their edits in edit.c, the loop over a
  * transform's chunks in xform.c (wire.h).
  */
-#define _XOPEN_SOURCE 700 /* pread() */
+#define _XOPEN_SOURCE 700 /* POSIX names of the C library */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <pb_decode.h>
 #include <pb_encode.h>

@@ -6,13 +6,12 @@
  * ahead of the writer; below the editor (edit.c) and the writer (write.c),
  * which both run transforms.
  */
-#define _XOPEN_SOURCE 700 /* pread() */
+#define _XOPEN_SOURCE 700 /* POSIX names of the C library */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <pb_decode.h>
 #include <pb_encode.h>
