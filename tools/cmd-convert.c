@@ -263,10 +263,10 @@ static const option_spec convert_options[] = {
      "with int8/int4: the scales' type, fp32 or fp16\n"
      "(default: the table's)"},
     {"--scale-method", "METHOD", opt_scale_method,
-     "with int8/int4: mse (default: per block, the\n"
-     "scale of least squared error among shrunk ones)\n"
-     "or absmax (from the largest magnitude, nothing\n"
-     "saturates)"},
+     "with int8/int4: absmax (default: from each\n"
+     "block's largest magnitude, nothing saturates)\n"
+     "or mse (per block, the scale of least squared\n"
+     "error among shrunk ones; slower)"},
     {"--clip-percentile", "P", opt_clip_percentile,
      "with int8/int4: each block's range is at most\n"
      "the P-th percentile (0 < P < 100, nearest\n"

@@ -87,7 +87,9 @@ typedef enum onnxslim_quant_format {
  * scale (and, asymmetric, zero point) is chosen; values never change.
  * @since 0.3.0 */
 typedef enum onnxslim_quant_scale_method {
-  /** The default: ONNXSLIM_QUANT_SCALES_MSE. */
+  /** The default: ONNXSLIM_QUANT_SCALES_ABSMAX (the search reads back
+   * closer but costs several times the conversion's time on a large table;
+   * docs/quantization.md). */
   ONNXSLIM_QUANT_SCALES_DEFAULT = 0,
   /** From the block's largest magnitude (asymmetric: its range), the
    * smallest scale with which no value saturates: codes -qmax..qmax

@@ -153,7 +153,7 @@ static int plan_common(const onnxslim_quant_options *o, osl_qplan *p) {
   p->ort = o->format == ONNXSLIM_QUANT_FORMAT_ORT;
   p->scale_type = o->scale_type;
   p->asym = !!(o->flags & ONNXSLIM_QUANT_ASYMMETRIC);
-  p->mse = o->scale_method != ONNXSLIM_QUANT_SCALES_ABSMAX;
+  p->mse = o->scale_method == ONNXSLIM_QUANT_SCALES_MSE;
   p->nibbles = o->format == ONNXSLIM_QUANT_FORMAT_NIBBLES;
   p->zp_type = ONNXSLIM_DTYPE_UINT8;
   if (p->ort) {

@@ -517,7 +517,7 @@ class Model:
                 format: str = "standard", scales: Optional[_args.DType] = None,
                 allow_unpacked: bool = False, asymmetric: bool = False,
                 clip_percentile: float = 0, force: bool = False,
-                scale_method: str = "mse") -> ConvertReport:
+                scale_method: str = "absmax") -> ConvertReport:
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -560,10 +560,11 @@ class Model:
         ``clip_percentile`` (0 < p < 100; default 0, no clipping): each block's
         range is at most the p-th percentile (nearest rank) of the tensor's
         magnitudes, values beyond saturate and are counted in
-        ``QuantStats.saturated``; ``scale_method`` "mse" (default: per block,
-        the scale of least squared error among the absmax one shrunk by small
-        factors, the largest values then possibly saturating) or "absmax"
-        (0.2.0's: nothing saturates). Each entry's ``quant`` then holds a
+        ``QuantStats.saturated``; ``scale_method`` "absmax" (default: from
+        each block's largest magnitude, nothing saturates) or "mse" (per
+        block, the scale of least squared error among the absmax one shrunk
+        by small factors, the largest values then possibly saturating; no
+        block reads back worse, the conversion takes longer). Each entry's ``quant`` then holds a
         :class:`QuantStats`.
         """
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
@@ -578,7 +579,7 @@ class Model:
                  scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
                  asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
                  progress: Optional[Callable[[int, int], Any]] = None,
-                 scale_method: str = "mse") -> _convert.ConvertReport:
+                 scale_method: str = "absmax") -> _convert.ConvertReport:
         """Quantize the embedding tables and MatMul and Gemm weights to INT8 or INT4
         (onnxslim_quantize(), docs/quantization.md); returns a :class:`ConvertReport`
         whose entries each hold a :class:`QuantStats` in ``quant``.

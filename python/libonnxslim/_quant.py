@@ -22,7 +22,7 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
              scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
              asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
              progress: Optional[Callable[[int, int], Any]] = None,
-             scale_method: str = "mse") -> ConvertReport:
+             scale_method: str = "absmax") -> ConvertReport:
     """Model.quantize(); see there."""
     m = model._ptr()
     target = _args.dtype(to, "to")
