@@ -14,7 +14,7 @@ _libonnxslim_options() { # COMMAND: its options, one word each
     check) echo "--json --skip --list-checks --verify-checksums" ;;
     convert)
       echo "--gather-to --to --select --exclude --min-size --policy --round --force --saturate" \
-        "--flush-subnormals --block-size --format --scales --clip-percentile --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \
+        "--flush-subnormals --block-size --format --scales --scale-method --clip-percentile --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
         "--allow-large --toposort --verify --no-verify --json"
       ;;
@@ -61,6 +61,7 @@ _libonnxslim() {
     --to) COMPREPLY=($(compgen -W "bf16 fp16 fp32 fp64 int8 int4" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "standard ort" -- "$cur")); return ;;
     --scales) COMPREPLY=($(compgen -W "fp32 fp16" -- "$cur")); return ;;
+    --scale-method) COMPREPLY=($(compgen -W "mse absmax" -- "$cur")); return ;;
     --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
     --skip)

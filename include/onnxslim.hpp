@@ -1164,6 +1164,8 @@ struct QuantOptions {
   std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
   double clip_percentile = 0;    /**< 0: no clipping; else 0 < p < 100 (see onnxslim/quant.h) */
   unsigned int report_flags = 0; /**< ONNXSLIM_QUANT_REPORT_NO_STATS */
+  /** an onnxslim_quant_scale_method (@since 0.3.0); 0: the default, the search (MSE) */
+  int scale_method = ONNXSLIM_QUANT_SCALES_DEFAULT;
 };
 
 /** onnxslim_save_options (onnxslim/save.h); the defaults are the library's. */
@@ -1362,6 +1364,7 @@ class Model {
     o.scale_type = opts.scale_type;
     o.clip_percentile = opts.clip_percentile;
     o.report_flags = opts.report_flags;
+    o.scale_method = opts.scale_method;
     onnxslim_quant_report *r = nullptr;
     detail::check(onnxslim_quantize(&r, get(), &o));
     return ConvertReport(r);

@@ -621,8 +621,15 @@ void test_convert() {
   q.format = ONNXSLIM_QUANT_FORMAT_ORT;
   onnxslim::ConvertReport r3 = m3.quantize(q);
   CHECK(!r3.empty() && r3[0].to == ONNXSLIM_DTYPE_INT4 && r3[0].quantized);
-  CHECK(r3[0].quant.bits == 4 && r3[0].quant.block_size == 16 && r3[0].quant.saturated == 0);
+  CHECK(r3[0].quant.bits == 4 && r3[0].quant.block_size == 16);
   CHECK(r3[0].quant.max_abs_error > 0 && r3[0].quant.scale_min <= r3[0].quant.scale_max);
+  CHECK(r3[0].quant.saturated == 0);  // the default scales (absmax)
+  // the searched scales: no row reads back worse
+  onnxslim::Model m6 = onnxslim::Model::open(bert);
+  q.scale_method = ONNXSLIM_QUANT_SCALES_MSE;
+  onnxslim::ConvertReport r6 = m6.quantize(q);
+  q.scale_method = ONNXSLIM_QUANT_SCALES_DEFAULT;
+  CHECK(!r6.empty() && r6[0].quant.max_row_rel_error <= r3[0].quant.max_row_rel_error);
   CHECK(!r2[0].quantized);
   // clipped at the 50th percentile: values saturate, counted
   onnxslim::Model m5 = onnxslim::Model::open(bert);

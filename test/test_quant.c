@@ -36,10 +36,15 @@ static onnxslim_tensor *find(onnxslim_model *m, const char *name) {
   return onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
 }
 
+/* The scale method of quantize(): the references below compute absmax's
+ * scales; tests of both methods set it. */
+static int scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
+
 static int quantize(onnxslim_model *m, onnxslim_convert_report **rep, int32_t to, uint64_t bs,
                     int format, unsigned qflags) {
   static const char *const sel[] = {WORD};
   onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+  o.scale_method = scale_method;
   o.to = to;
   o.select = sel;
   o.n_select = 1;
@@ -102,7 +107,11 @@ TEST(options_versions) {
         o.min_size == 0 && o.block_size == 0 && o.format == ONNXSLIM_QUANT_FORMAT_STANDARD &&
         o.scale_type == 0 && o.clip_percentile == 0 && o.report_flags == 0 && o.progress == NULL &&
         o.progress_payload == NULL);
-  CHECK(onnxslim_quant_options_init(&o, 2) == ONNXSLIM_EINVAL);
+  int untouched = 0x5a5a5a5a;
+  CHECK(o.scale_method == untouched); /* not a field of version 1 */
+  CHECK_OK(onnxslim_quant_options_init(&o, 2));
+  CHECK(o.version == 2 && o.scale_method == ONNXSLIM_QUANT_SCALES_DEFAULT);
+  CHECK(onnxslim_quant_options_init(&o, 3) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_quant_options_init(&o, 0) == ONNXSLIM_EINVAL);
   CHECK(onnxslim_quant_options_init(NULL, 1) == ONNXSLIM_EINVAL);
   onnxslim_model *m = open_bert();
@@ -112,7 +121,13 @@ TEST(options_versions) {
   CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
   onnxslim_quant_report *r = (onnxslim_quant_report *)1;
   /* bad options: refused, the model unchanged, *out NULL */
-  o.version = 2;
+  o.version = 3;
+  CHECK(onnxslim_quantize(&r, m, &o) == ONNXSLIM_EINVAL && r == NULL);
+  CHECK_OK(onnxslim_quant_options_init(&o, 2));
+  o.scale_method = 3;
+  CHECK(onnxslim_quantize(&r, m, &o) == ONNXSLIM_EINVAL && r == NULL);
+  CHECK(strstr(onnxslim_error_last(), "scale method") != NULL);
+  o.scale_method = -1;
   CHECK(onnxslim_quantize(&r, m, &o) == ONNXSLIM_EINVAL && r == NULL);
   CHECK_OK(onnxslim_quant_options_init(&o, 1));
   o.to = ONNXSLIM_DTYPE_FLOAT16;
@@ -486,6 +501,7 @@ TEST(gemm_weight_ort) {
   o.n_select = 1;
   o.block_size = 16;
   o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+  o.scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX; /* ref_quant()'s */
   char before[128], after[128];
   CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
   CHECK(onnxslim_quantize(NULL, m, &o) == ONNXSLIM_EMODEL);
@@ -1112,6 +1128,7 @@ static long edge_run(const void *src, int32_t from, size_t rows, size_t k, int32
   o.block_size = bs;
   o.format = ort ? ONNXSLIM_QUANT_FORMAT_ORT : ONNXSLIM_QUANT_FORMAT_STANDARD;
   o.scale_type = scale_type;
+  o.scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX; /* the reference's */
   /* the mode holds until the pending transforms ran (tensor_data) */
   fesetround(mode);
   int rc = onnxslim_quantize(NULL, m, &o);
@@ -1394,7 +1411,9 @@ TEST(extreme_rows_read_back_finite) {
                   fprintf(stderr, "INT%d %s%s FP%d: row %zu value %g reads back %g\n", to4 ? 4 : 8,
                           asym ? "asymmetric" : "symmetric", blocks ? " blocks" : "", f16 ? 16 : 32,
                           r, x, y);
-              } else if (fabs(y - x) > scale * (asym ? 1.5 : 0.5) + fabs(x) * (f16 ? 1e-3 : 1e-6)) {
+              } else if (scale_method == ONNXSLIM_QUANT_SCALES_ABSMAX &&
+                         fabs(y - x) > scale * (asym ? 1.5 : 0.5) + fabs(x) * (f16 ? 1e-3 : 1e-6)) {
+                /* (the searched scales let the largest values saturate) */
                 if (far++ < 3)
                   fprintf(stderr, "INT%d: row %zu value %g reads back %g (scale %g)\n", to4 ? 4 : 8,
                           r, x, y, scale);
@@ -1405,6 +1424,201 @@ TEST(extreme_rows_read_back_finite) {
           onnxslim_model_free(m);
         }
   }
+}
+
+/* The same rows with the searched scales: every value still reads back
+ * finite. */
+TEST(extreme_rows_mse) {
+  scale_method = ONNXSLIM_QUANT_SCALES_MSE;
+  extreme_rows_read_back_finite();
+  scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
+}
+
+/* A deterministic generator: uniform in [0, 1), then normal (Box-Muller). */
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static double rng_uniform(void) {
+  rng_state = rng_state * 6364136223846793005u + 1442695040888963407u;
+  return (double)(rng_state >> 11) * 0x1p-53;
+}
+static double rng_normal(void) {
+  double u = rng_uniform(), v = rng_uniform();
+  return sqrt(-2.0 * log(u > 0 ? u : 0x1p-53)) * cos(6.283185307179586 * v);
+}
+
+/* Rows of the kinds a trained model's weights have, and the edge cases:
+ * normal, normal with a few outliers 10-50x, Student-t (3 degrees of
+ * freedom), uniform, zeros, a constant, one value only, subnormal values,
+ * values near FLT_MAX / 64. */
+static void mse_rows(float *t, size_t rows, size_t k) {
+  for (size_t r = 0; r < rows; r++)
+    for (size_t i = 0; i < k; i++) {
+      double x = rng_normal() * 0.05;
+      switch (r % 10) {
+      case 1:
+        if (rng_uniform() < 0.03) x *= 10 + 40 * rng_uniform();
+        break;
+      case 2: {
+        double c = 0;
+        for (int j = 0; j < 3; j++) {
+          double z = rng_normal();
+          c += z * z;
+        }
+        x = rng_normal() / sqrt(c / 3) * 0.02;
+        break;
+      }
+      case 3: x = rng_uniform() * 2 - 1; break;
+      case 4: x = 0; break;
+      case 5: x = -0.375; break;
+      case 6: x = i == 3 ? 2.5 : 0; break;
+      case 7: x = (double)FLT_TRUE_MIN * (double)(int)(rng_normal() * 100); break;
+      case 8: x = rng_normal() * (FLT_MAX / 64); break;
+      default: break;
+      }
+      t[r * k + i] = (float)x;
+    }
+}
+
+/* Squared error of each block of the quantized table (read back as
+ * DequantizeLinear does with FLOAT scales) into err[rows * k / bs]. */
+static int block_errors(onnxslim_model *m, const float *t, size_t rows, size_t k, size_t bs,
+                        int to4, int asym, double *err) {
+  const void *d = NULL, *sd = NULL, *zd = NULL;
+  size_t n = 0, sn = 0, zn = 0, nb = k / bs;
+  onnxslim_tensor *zt = find(m, WORD "_zero_point");
+  if (onnxslim_tensor_data(find(m, WORD), &d, &n) ||
+      onnxslim_tensor_data(find(m, WORD "_scale"), &sd, &sn) || sn != rows * nb * 4 ||
+      (asym && (!zt || onnxslim_tensor_data(zt, &zd, &zn))))
+    return -1;
+  for (size_t b = 0; b < rows * nb; b++) err[b] = 0;
+  for (size_t at = 0; at < rows * k; at++) {
+    size_t b = (at / k) * nb + (at % k) / bs;
+    const uint8_t *p = d;
+    int q = to4 ? (at % 2 ? p[at / 2] >> 4 : p[at / 2] & 15) : p[at], zp = 0;
+    if (asym) {
+      const uint8_t *z = zd;
+      zp = to4 ? (b % 2 ? z[b / 2] >> 4 : z[b / 2] & 15) : z[b];
+    } else {
+      q = to4 ? (q >= 8 ? q - 16 : q) : (int8_t)q;
+    }
+    float s;
+    memcpy(&s, (const float *)sd + b, 4);
+    double y = (float)((double)(q - zp) * s), e = y - (double)t[at];
+    err[b] += e * e;
+  }
+  return 0;
+}
+
+/* The searched scales never read a block back with a larger squared error
+ * than the absmax ones, and on rows with outliers they do better in total;
+ * the report agrees; a NaN is refused as with absmax, the model unchanged. */
+TEST(mse_never_worse) {
+  enum { ROWS = 60, K = 64 };
+  static float t[ROWS * K];
+  static double ea[ROWS * K], em[ROWS * K];
+  mse_rows(t, ROWS, K);
+  int64_t dims[2] = {ROWS, K};
+  for (int to4 = 0; to4 < 2; to4++)
+    for (int asym = 0; asym < 2; asym++)
+      for (int bi = 0; bi < 3; bi++) {
+        static const size_t bss[] = {8, 32, K};
+        size_t bs = bss[bi], nb = ROWS * K / bs;
+        int32_t to = to4 ? ONNXSLIM_DTYPE_INT4 : ONNXSLIM_DTYPE_INT8;
+        double *errs[2] = {ea, em};
+        double rel[2] = {0, 0};
+        for (int meth = 0; meth < 2; meth++) {
+          onnxslim_model *m = open_bert();
+          CHECK(m != NULL);
+          if (!m) return;
+          CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, t,
+                                            sizeof t, ONNXSLIM_COPY));
+          CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+          scale_method = meth ? ONNXSLIM_QUANT_SCALES_MSE : ONNXSLIM_QUANT_SCALES_ABSMAX;
+          onnxslim_convert_report *rep = NULL;
+          CHECK_OK(
+              quantize(m, &rep, to, bs == K ? 0 : bs, 0, asym ? ONNXSLIM_QUANT_ASYMMETRIC : 0));
+          onnxslim_quant_stats qs = ONNXSLIM_QUANT_STATS_INIT;
+          CHECK_OK(onnxslim_quant_report_stats(rep, 0, &qs));
+          rel[meth] = qs.max_row_rel_error;
+          CHECK(meth || qs.saturated == 0);
+          onnxslim_convert_report_free(rep);
+          CHECK_OK(block_errors(m, t, ROWS, K, bs, to4, asym, errs[meth]));
+          onnxslim_model_free(m);
+        }
+        scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
+        long worse = 0;
+        double sa = 0, sm = 0, oa = 0, om = 0;
+        for (size_t b = 0; b < nb; b++) {
+          if (em[b] > ea[b] * (1 + 1e-12)) {
+            if (worse++ < 3)
+              fprintf(stderr, "INT%d%s bs %zu block %zu: mse %.17g > absmax %.17g\n", to4 ? 4 : 8,
+                      asym ? " asymmetric" : "", bs, b, em[b], ea[b]);
+          }
+          sa += ea[b];
+          sm += em[b];
+          if ((b * bs / K) % 10 == 1) oa += ea[b], om += em[b]; /* the rows with outliers */
+        }
+        CHECK(worse == 0);
+        CHECK(sm <= sa);
+        CHECK(om <= oa);
+        CHECK(!to4 || om < oa); /* INT4: the clamped outliers pay for a finer grid */
+        CHECK(rel[1] <= rel[0] * (1 + 1e-9));
+      }
+  /* a NaN: refused as ever, nothing changed */
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  t[5 * K + 7] = NAN;
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, t, sizeof t,
+                                    ONNXSLIM_COPY));
+  CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+  char before[ONNXSLIM_FINGERPRINT_SIZE], after[ONNXSLIM_FINGERPRINT_SIZE];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  scale_method = ONNXSLIM_QUANT_SCALES_MSE;
+  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 8, 0, 0) == ONNXSLIM_EMODEL);
+  CHECK(strstr(onnxslim_error_last(), "NaN") != NULL);
+  t[5 * K + 7] = INFINITY;
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, t, sizeof t,
+                                    ONNXSLIM_COPY));
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  CHECK(quantize(m, NULL, ONNXSLIM_DTYPE_INT8, 0, 0, ONNXSLIM_QUANT_ASYMMETRIC) == ONNXSLIM_EMODEL);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
+  t[5 * K + 7] = 0;
+  onnxslim_model_free(m);
+}
+
+/* The default is absmax: the same bytes as asking for it, not those of the
+ * search (on rows with outliers). */
+TEST(absmax_is_default) {
+  enum { ROWS = 20, K = 32 };
+  static float t[ROWS * K];
+  mse_rows(t, ROWS, K);
+  int64_t dims[2] = {ROWS, K};
+  uint8_t *got[3] = {NULL, NULL, NULL};
+  size_t len[3] = {0, 0, 0};
+  int meths[3] = {ONNXSLIM_QUANT_SCALES_DEFAULT, ONNXSLIM_QUANT_SCALES_ABSMAX,
+                  ONNXSLIM_QUANT_SCALES_MSE};
+  for (int i = 0; i < 3; i++) {
+    onnxslim_model *m = open_bert();
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, t, sizeof t,
+                                      ONNXSLIM_COPY));
+    CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+    scale_method = meths[i];
+    CHECK_OK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, 16, 0, 0));
+    const void *d;
+    size_t n;
+    CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &d, &n));
+    got[i] = malloc(n);
+    if (got[i]) memcpy(got[i], d, n), len[i] = n;
+    onnxslim_model_free(m);
+  }
+  scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
+  CHECK(len[0] && len[0] == len[1] && memcmp(got[0], got[1], len[0]) == 0);
+  CHECK(len[2] == len[0] && memcmp(got[0], got[2], len[0]) != 0);
+  for (int i = 0; i < 3; i++) free(got[i]);
 }
 
 int main(int argc, char **argv) {
@@ -1430,5 +1644,8 @@ int main(int argc, char **argv) {
   RUN(fast_path_edge_cases);
   RUN(block_errors_first_wins);
   RUN(extreme_rows_read_back_finite);
+  RUN(extreme_rows_mse);
+  RUN(mse_never_worse);
+  RUN(absmax_is_default);
   return t_done();
 }

@@ -52,6 +52,12 @@ static const name_value scale_types[] = {
     {NULL, 0},
 };
 
+static const name_value scale_methods[] = {
+    {"absmax", ONNXSLIM_QUANT_SCALES_ABSMAX},
+    {"mse", ONNXSLIM_QUANT_SCALES_MSE},
+    {NULL, 0},
+};
+
 static int opt_gather_to(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   int t;
@@ -94,6 +100,14 @@ static int opt_scales(void *ctx, const char *value) {
     return bad_value("--scales", "unknown type '%s' (expected fp32 or fp16)", value);
   cs->scale_type = t;
   if (!cs->needs_quant) cs->needs_quant = "--scales";
+  return 0;
+}
+
+static int opt_scale_method(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (lookup_name(scale_methods, value, &cs->scale_method) != 0)
+    return bad_value("--scale-method", "unknown method '%s' (expected mse or absmax)", value);
+  if (!cs->needs_quant) cs->needs_quant = "--scale-method";
   return 0;
 }
 
@@ -248,6 +262,11 @@ static const option_spec convert_options[] = {
     {"--scales", "TYPE", opt_scales,
      "with int8/int4: the scales' type, fp32 or fp16\n"
      "(default: the table's)"},
+    {"--scale-method", "METHOD", opt_scale_method,
+     "with int8/int4: absmax (default: from each\n"
+     "block's largest magnitude, nothing saturates)\n"
+     "or mse (per block, the scale of least squared\n"
+     "error among shrunk ones; slower)"},
     {"--clip-percentile", "P", opt_clip_percentile,
      "with int8/int4: each block's range is at most\n"
      "the P-th percentile (0 < P < 100, nearest\n"

@@ -490,6 +490,7 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     q.scale_type = cs->scale_type;
     q.flags = cs->quant_flags;
     q.clip_percentile = cs->clip_percentile;
+    q.scale_method = cs->scale_method;
     /* the statistics pass (one more read of the tensors) only for the report */
     if (!cs->report && !cs->json) q.report_flags = ONNXSLIM_QUANT_REPORT_NO_STATS;
     rc = onnxslim_quantize(rep, model, &q);

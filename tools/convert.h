@@ -32,6 +32,7 @@ typedef struct convert_settings {
   int32_t scale_type;       /* --scales, 0: the table's type */
   unsigned int quant_flags; /* ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
   double clip_percentile;   /* --clip-percentile, 0: none */
+  int scale_method;         /* --scale-method: ONNXSLIM_QUANT_SCALES_*, 0: the default */
   const char *needs_quant;  /* the first option given that needs int8 or int4 */
   /* the first option given that needs --gather-to or --to, and one that
    * needs --external-data (for the usage error) */

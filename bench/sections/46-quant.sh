@@ -59,6 +59,9 @@ qtimed bf16 "$qb/bf16.onnx" "" -- "$cli" convert "$rr" "$qb/bf16.onnx" --gather-
 qtimed t8 "$qb/int8-table.onnx" "" -- "$cli" convert "$rr" "$qb/int8-table.onnx" --gather-to int8 -q
 qtimed t4 "$qb/int4-table.onnx" "" -- "$cli" convert "$rr" "$qb/int4-table.onnx" --gather-to int4 \
   --format ort --block-size 32 --scales fp16 -q
+# the same with the searched scales (--scale-method mse; the default is absmax)
+qtimed t4mse "$qb/int4-table-mse.onnx" "" -- "$cli" convert "$rr" "$qb/int4-table-mse.onnx" \
+  --gather-to int4 --format ort --block-size 32 --scales fp16 --scale-method mse -q
 qtimed t4n "$qb/int4-table-nibbles.onnx" "" -- "$cli" convert "$rr" "$qb/int4-table-nibbles.onnx" \
   --gather-to int4 --format nibbles --block-size 32 --scales fp16 -q
 qtimed t4b16 "$qb/int4-b16.onnx" "" -- "$cli" convert "$rr" "$qb/int4-b16.onnx" --gather-to int4 \
@@ -90,6 +93,7 @@ qrow cp "cp + sync" "$(sz "$rr")"
 qrow bf16 "--gather-to bf16 (the published recipe)" "$(sz "$qb/bf16.onnx")"
 qrow t8 "--gather-to int8 (per row; Cast and Mul)" "$(sz "$qb/int8-table.onnx")"
 qrow t4 "--gather-to int4 --format ort --block-size 32 (fp16 scales)" "$(sz "$qb/int4-table.onnx")"
+qrow t4mse "the same, --scale-method mse (searched scales)" "$(sz "$qb/int4-table-mse.onnx")"
 qrow t4n "--gather-to int4 --format nibbles --block-size 32 (fp16)" \
   "$(sz "$qb/int4-table-nibbles.onnx")"
 qrow t4b16 "--gather-to int4 --format ort --block-size 16 (fp32 scales)" "$t4b16_size"
@@ -99,19 +103,20 @@ qrow t4mmx "int4 table, then int8 MatMul weights (128), external data" \
   "$(($(sz "$qb/int4-table-mm-ext.onnx") + $(sz "$qb/int4-table-mm-ext.onnx.data")))"
 qrow t4amx "the same with --asymmetric on the table" \
   "$(($(sz "$qb/int4a-table-mm-ext.onnx") + $(sz "$qb/int4a-table-mm-ext.onnx.data")))"
-for k in t8 t4 t4n t4b16 t4a; do
+for k in t8 t4 t4mse t4n t4b16 t4a; do
   eval "ok=\${ok_$k:-0}"
   [ "$ok" = 1 ] || { echo "FAILED: $k:"; sed 's/^/  /' "$qb/$k.log"; }
 done
 # the conversions of the whole model (the table ones) against cp
 worst_t=0 worst_m=0
-for k in t8 t4 t4n t4b16 t8mm t4mmx t4a t4amx; do
+for k in t8 t4 t4mse t4n t4b16 t8mm t4mmx t4a t4amx; do
   eval "ok=\${ok_$k:-0} t=\${t_$k:-0} m=\${m_$k:-0}"
   [ "$ok" = 1 ] || continue
   case $k in t8 | t4 | t4n) r=$(ratio "$t" "$t_cp")
     worst_t=$(awk -v a="$worst_t" -v b="$r" 'BEGIN { print (b > a) ? b : a }') ;;
   t4b16) r_b16=$(ratio "$t" "$t_cp") ;;
   t4a) r_asym=$(ratio "$t" "$t_cp") ;;
+  t4mse) r_mse=$(ratio "$t" "$t_cp") ;;
   esac
   [ "$m" -gt "$worst_m" ] && worst_m=$m
 done
@@ -123,10 +128,16 @@ echo "  the slowest form, INT4 in blocks of 16 with FP32 scales: ${r_b16:-n/a}x 
 # nor the asymmetric option: its scale search (the smallest scale with
 # rne(max / s) + rne(-min / s) <= Q) is a bisection per block, not vectorized
 echo "  INT4 --asymmetric, blocks of 32 with FP16 scales: ${r_asym:-n/a}x cp + sync"
+# nor the scale search (about ten estimates of each block's error)
+echo "  INT4 --scale-method mse, blocks of 32 with FP16 scales: ${r_mse:-n/a}x cp + sync"
 v=$(awk -v k="$worst_m" 'BEGIN { print (k > 0 && k <= 65536) ? "met" : "MISSED" }')
 echo "target: every quantization in flat memory (peak RSS <= 64 MiB): $v (highest $(mib "$worst_m") MiB)"
 "$cli" convert "$rr" "$qb/report.onnx" --gather-to int4 --format ort --block-size 32 --report -q |
   sed -n '/^quantized/,$p' | sed -n '1,4p' | sed 's/^/  report: /'
+rm -f "$qb/report.onnx"
+echo "  the same with --scale-method mse (searched scales):"
+"$cli" convert "$rr" "$qb/report.onnx" --gather-to int4 --format ort --block-size 32 --report -q \
+  --scale-method mse | sed -n '/^quantized/,$p' | sed -n '1,4p' | sed 's/^/  report: /'
 rm -f "$qb/report.onnx"
 need_ort_py
 if [ "$ort_ok" = 1 ]; then
@@ -160,7 +171,7 @@ if [ "$ort_ok" = 1 ]; then
   if [ -n "$(field "$r" hwm_kb)" ]; then oline "FP32 original" "$r" "-"; fi
   pyline "FP32 original" "$rp" "-"
   for v in bf16:bf16.onnx t8:int8-table.onnx t8mm:int8-table-mm.onnx t4:int4-table.onnx \
-    t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx t4amx:int4a-table-mm-ext.onnx; do
+    t4mse:int4-table-mse.onnx t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx t4amx:int4a-table-mm-ext.onnx; do
     k=${v%%:*} f=${v#*:}
     eval "ok=\${ok_$k:-0}"
     if [ "$ok" != 1 ]; then printf '  %-26s FAILED (conversion)\n' "$f"; continue; fi

@@ -83,8 +83,36 @@ typedef enum onnxslim_quant_format {
  * @since 0.2.0 */
 #define ONNXSLIM_QUANT_REPORT_NO_STATS 1u
 
-/** Current version of onnxslim_quant_options. @since 0.2.0 */
-#define ONNXSLIM_QUANT_OPTIONS_VERSION 1
+/** onnxslim_quant_options.scale_method (version 2): how each block's
+ * scale (and, asymmetric, zero point) is chosen; values never change.
+ * @since 0.3.0 */
+typedef enum onnxslim_quant_scale_method {
+  /** The default: ONNXSLIM_QUANT_SCALES_ABSMAX (the search reads back
+   * closer but costs several times the conversion's time on a large table;
+   * docs/quantization.md). */
+  ONNXSLIM_QUANT_SCALES_DEFAULT = 0,
+  /** From the block's largest magnitude (asymmetric: its range), the
+   * smallest scale with which no value saturates: codes -qmax..qmax
+   * (asymmetric 0..Q), rounded to nearest, half to even (0.2.0's rule). */
+  ONNXSLIM_QUANT_SCALES_ABSMAX = 1,
+  /** A search per block for the least squared error of the values read
+   * back: the absmax scale (asymmetric: the range, with its scale and zero
+   * point by the absmax rule) times the factors 1 - k * step (step 0.05 for
+   * INT4, 0.01 for INT8; k = 0..5), then refined around the best by half
+   * and a quarter of a step; symmetric codes may then also take -(qmax + 1)
+   * (-8, -128), and values beyond the range saturate (counted in
+   * onnxslim_quant_stats.saturated). A candidate is kept only when its
+   * squared error, computed as DequantizeLinear reads it back, is below
+   * that of the absmax scale, so no block reads back worse than with
+   * ONNXSLIM_QUANT_SCALES_ABSMAX. Deterministic: the same bytes on every
+   * machine and run. With clip_percentile set, the clip rule chooses the
+   * scales instead (no search). */
+  ONNXSLIM_QUANT_SCALES_MSE = 2
+} onnxslim_quant_scale_method;
+
+/** Current version of onnxslim_quant_options: 2 (0.3.0) added
+ * scale_method. @since 0.2.0 */
+#define ONNXSLIM_QUANT_OPTIONS_VERSION 2
 
 /**
  * What onnxslim_quantize() quantizes and how. Fields are only appended;
@@ -159,21 +187,25 @@ typedef struct onnxslim_quant_options {
    * unchanged. */
   onnxslim_progress_fn progress;
   void *progress_payload; /**< passed to progress */
+  /** Version 2 (0.3.0): an onnxslim_quant_scale_method value; a caller of
+   * version 1 gets the default. Errors: ONNXSLIM_EINVAL for another value. */
+  int scale_method;
 } onnxslim_quant_options;
 
 /** The defaults of onnxslim_quant_options, for a declaration. @since 0.2.0 */
-#define ONNXSLIM_QUANT_OPTIONS_INIT                                             \
-  {                                                                             \
-    ONNXSLIM_QUANT_OPTIONS_VERSION, ONNXSLIM_DTYPE_INT8,                        \
-        ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS, 0, NULL, 0, NULL, 0, 0, \
-        ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0, 0.0, 0, NULL, NULL                \
+#define ONNXSLIM_QUANT_OPTIONS_INIT                                                             \
+  {                                                                                             \
+    ONNXSLIM_QUANT_OPTIONS_VERSION, ONNXSLIM_DTYPE_INT8,                                        \
+        ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS, 0, NULL, 0, NULL, 0, 0,                 \
+        ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0, 0.0, 0, NULL, NULL, ONNXSLIM_QUANT_SCALES_DEFAULT \
   }
 
 /**
  * Sets *opts to the defaults of the given version (INT8, tables and
  * weights, everything selected, nothing excluded, the standard format, one
  * block per row or column, the tensor's own scale type, no flags, no
- * clipping, a report with statistics, no progress callback); only the
+ * clipping, a report with statistics, no progress callback, the default
+ * scale method); only the
  * fields of that version are written.
  * Errors: ONNXSLIM_EINVAL (NULL opts, unknown version).
  * @since 0.2.0
@@ -202,15 +234,13 @@ typedef struct onnxslim_convert_report onnxslim_quant_report;
  * FLOAT and FLOAT16; a block size of 1, odd for INT4, or for
  * ONNXSLIM_QUANT_FORMAT_ORT not a power of two of at least 16; a
  * clip_percentile outside (0, 100); ONNXSLIM_QUANT_FORMAT_NIBBLES with INT8
- * or a weight; bad selection or exclusion spec; a tensor whose rows or K the
- * block size does not divide; a value that is not finite),
- * ONNXSLIM_ENOTFOUND (a select entry matches no tensor that can be
- * quantized; the model is unchanged), ONNXSLIM_EMODEL (the opset does not
- * allow the result: INT4 and blocks in the standard format need opset 21,
- * unless ONNXSLIM_QUANT_ALLOW_UNPACKED for INT4; a Gemm MatMulNBits cannot
- * compute; a tensor whose bytes cannot be read), ONNXSLIM_ECANCELED
- * (opts->progress asked to stop; the model is unchanged), ONNXSLIM_ENOMEM
- * (the model may then be partly quantized).
+ * or a weight; an unknown scale_method; bad selection or exclusion spec; a tensor whose rows or K
+ * the block size does not divide; a value that is not finite), ONNXSLIM_ENOTFOUND (a select entry
+ * matches no tensor that can be quantized; the model is unchanged), ONNXSLIM_EMODEL (the opset does
+ * not allow the result: INT4 and blocks in the standard format need opset 21, unless
+ * ONNXSLIM_QUANT_ALLOW_UNPACKED for INT4; a Gemm MatMulNBits cannot compute; a tensor whose bytes
+ * cannot be read), ONNXSLIM_ECANCELED (opts->progress asked to stop; the model is unchanged),
+ * ONNXSLIM_ENOMEM (the model may then be partly quantized).
  * @since 0.2.0
  */
 ONNXSLIM_API int onnxslim_quantize(onnxslim_quant_report **out, onnxslim_model *model,

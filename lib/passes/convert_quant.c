@@ -30,6 +30,7 @@
 #  pragma GCC optimize("O3")
 #endif
 #include <float.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,7 @@ typedef struct {
   int nibbles;     /* ONNXSLIM_QUANT_FORMAT_NIBBLES (tables): UINT8 pairs unpacked after the
                       Gather */
   int32_t zp_type; /* asymmetric: the zero points' type (UINT8 or UINT4) */
+  int mse;         /* ONNXSLIM_QUANT_SCALES_MSE: each block's scale searched */
 } osl_qplan;
 
 static int plan_common(const onnxslim_quant_options *o, osl_qplan *p) {
@@ -151,6 +153,7 @@ static int plan_common(const onnxslim_quant_options *o, osl_qplan *p) {
   p->ort = o->format == ONNXSLIM_QUANT_FORMAT_ORT;
   p->scale_type = o->scale_type;
   p->asym = !!(o->flags & ONNXSLIM_QUANT_ASYMMETRIC);
+  p->mse = o->scale_method == ONNXSLIM_QUANT_SCALES_MSE;
   p->nibbles = o->format == ONNXSLIM_QUANT_FORMAT_NIBBLES;
   p->zp_type = ONNXSLIM_DTYPE_UINT8;
   if (p->ort) {
@@ -576,6 +579,7 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   q->bs = bs;
   q->clip = c->clip;
   q->cap = c->cap;
+  q->mse = p->mse && !c->clip;
   if (!c->mm || c->kt) { /* blocks along the stored rows */
     q->geom = OSL_QG_ROW;
     q->x.count = rows * cols / bs;
@@ -1053,9 +1057,9 @@ out:
 /* ---- the public entry points ------------------------------------------------- */
 
 /* Bytes of onnxslim_quant_options a caller of `version` has (version 1:
- * all of them). */
+ * up to scale_method). */
 static size_t quant_options_size(unsigned int version) {
-  (void)version;
+  if (version == 1) return offsetof(onnxslim_quant_options, scale_method);
   return sizeof(onnxslim_quant_options);
 }
 
@@ -1096,6 +1100,10 @@ int onnxslim_quantize(onnxslim_quant_report **out, onnxslim_model *model,
     return onnxslim__err(ONNXSLIM_EINVAL,
                          "clip percentile %g: it must be above 0 and below 100 (0: no clipping)",
                          o.clip_percentile);
+  if (o.scale_method < ONNXSLIM_QUANT_SCALES_DEFAULT || o.scale_method > ONNXSLIM_QUANT_SCALES_MSE)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "onnxslim_quantize: unknown scale method %d (0 default, 1 absmax, 2 mse)",
+                         o.scale_method);
   int rc = onnxslim__convert_specs_valid("selection", o.select, o.n_select);
   if (!rc) rc = onnxslim__convert_specs_valid("exclusion", o.exclude, o.n_exclude);
   if (rc) return rc;

@@ -276,11 +276,172 @@ static void acc_block(osl_qacc *acc, size_t bs, float s, int nonzero) {
   }
 }
 
+/* ---- the scale search (ONNXSLIM_QUANT_SCALES_MSE) -------------------------
+ * A block's scale from its largest magnitude (absmax) never saturates, but
+ * a smaller one often reads the block back closer: the few largest values
+ * are clamped, the many others are rounded on a finer grid. The search
+ * tries the absmax scale times the factors 1 - k * step, estimates each
+ * one's squared error (in FLOAT, with the reciprocal of the scale), refines
+ * around the best, and keeps the best candidate only when its exact error
+ * (the codes as they are stored, read back as DequantizeLinear does) is
+ * below that of the absmax scale. Every sum runs in the order the source
+ * gives (eight fixed lanes), so the result does not depend on how the loops
+ * are vectorized. It runs only when the floating-point environment rounds
+ * to nearest (onnxslim__quant_qx_run()). */
+
+/* Factors tried: 1 - k * step, k = 0 .. OSL_MSE_GRID - 1, then the best
+ * one +- step / 2 (and / 4). */
+#define OSL_MSE_GRID 6
+
+static double mse_step(int qmax) { return qmax <= 15 ? 0.05 : 0.01; }
+
+/* An estimate of the squared error of symmetric block v[0..bs) with scale
+ * s, codes clamped to lo..hi; symmetric: zp 0; asymmetric: zp and codes
+ * 0..hi (lo = -zp, hi = qmax - zp). +Inf where it cannot be estimated. */
+static double est_err2(const float *v, size_t bs, float s, float lo, float hi) {
+  float inv = 1.0f / s;
+  if (!(inv <= FLT_MAX) || !(s > 0)) return DBL_MAX;
+  float acc[8] = {0};
+  size_t i = 0;
+  for (; i + 8 <= bs; i += 8)
+    for (size_t j = 0; j < 8; j++) {
+      float t = v[i + j] * inv, r = (t + OSL_RNE_MAGIC_F) - OSL_RNE_MAGIC_F;
+      r = r < lo ? lo : r;
+      r = r > hi ? hi : r;
+      float d = r * s - v[i + j];
+      acc[j] += d * d;
+    }
+  for (size_t j = 0; i < bs; i++, j++) {
+    float t = v[i] * inv, r = (t + OSL_RNE_MAGIC_F) - OSL_RNE_MAGIC_F;
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    float d = r * s - v[i];
+    acc[j] += d * d;
+  }
+  double sum = 0;
+  for (size_t j = 0; j < 8; j++) sum += acc[j];
+  return sum == sum ? sum : DBL_MAX;
+}
+
+/* The exact squared error of codes qb (zero point zp) with scale s: each
+ * value read back as (q - zp) * s rounded to FLOAT, against the original. */
+static double exact_err2(const float *v, const int8_t *qb, size_t bs, float s, int zp, int asym) {
+  double sum = 0;
+  for (size_t i = 0; i < bs; i++) {
+    int q = asym ? (int)(uint8_t)qb[i] - zp : qb[i];
+    float d = (float)q * s;
+    double e = (double)d - (double)v[i];
+    sum += e * e;
+  }
+  return sum;
+}
+
+/* The candidate scale s0 * f in the scales' type: *s its value, *h its
+ * FLOAT16 pattern. 0: usable (positive, finite, and no code lo..hi times it
+ * rounds to infinity in that type). */
+static int mse_candidate(float s0, double f, int32_t st, int qext, float *s, uint16_t *h) {
+  float v = (float)((double)s0 * f);
+  if (!(v > 0)) return -1;
+  if (st == ONNXSLIM_DTYPE_FLOAT16) {
+    uint16_t b;
+    onnxslim_convert_f32_to_f16(&b, &v, 1, 0, NULL);
+    if (b == 0 || (b & 0x7c00) == 0x7c00) return -1;
+    onnxslim_convert_f16_to_f32(&v, &b, 1);
+    *h = b;
+  }
+  if (product_overflows(qext, v, st)) return -1;
+  *s = v;
+  return 0;
+}
+
+/* Symmetric: the codes of block v with scale s clamped to lo..hi into qb,
+ * rounded as everywhere (x / s in double, half to even); the number of
+ * values clamped. */
+static uint64_t sym_codes(const float *v, size_t bs, float s, int lo, int hi, int8_t *qb,
+                          int rne_default) {
+  uint64_t sat = 0;
+  for (size_t i = 0; i < bs; i++) {
+    double t = (double)v[i] / (double)s;
+    double lim = 2.0 * (hi > -lo ? hi : -lo);
+    t = t > lim ? lim : t < -lim ? -lim : t;
+    int r = rne_default ? (int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC) : rne(t);
+    if (r > hi) r = hi, sat++;
+    if (r < lo) r = lo, sat++;
+    qb[i] = (int8_t)r;
+  }
+  return sat;
+}
+
+/* The search for a symmetric block whose absmax scale is s0 (*s, *h) and
+ * codes qb (already computed, nothing clamped): on a better candidate, *s,
+ * *h and qb are replaced and the number of values clamped returned. tmp:
+ * bs bytes. Codes: -(qmax + 1) .. qmax (INT4's -8, INT8's -128 too). */
+static uint64_t sym_search(const osl_qx *q, const float *v, float *s, uint16_t *h, int8_t *qb,
+                           int8_t *tmp, int rne_default) {
+  size_t bs = q->bs;
+  int lo = -(q->qmax + 1), hi = q->qmax;
+  double step = mse_step(q->qmax), bestf = 1, beste = est_err2(v, bs, *s, (float)lo, (float)hi);
+  float s0 = *s, cs;
+  uint16_t ch = 0;
+  for (int k = 1; k < OSL_MSE_GRID; k++) {
+    double f = 1 - k * step;
+    if (mse_candidate(s0, f, q->scale_type, -lo, &cs, &ch)) continue;
+    double e = est_err2(v, bs, cs, (float)lo, (float)hi);
+    if (e < beste) beste = e, bestf = f;
+  }
+  for (double d = step / 2; d > step / 5; d /= 2) {
+    double base = bestf;
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      double f = base + sgn * d;
+      if (f > 1 || mse_candidate(s0, f, q->scale_type, -lo, &cs, &ch)) continue;
+      double e = est_err2(v, bs, cs, (float)lo, (float)hi);
+      if (e < beste) beste = e, bestf = f;
+    }
+  }
+  if (bestf == 1 || mse_candidate(s0, bestf, q->scale_type, -lo, &cs, &ch)) return 0;
+  uint64_t sat = sym_codes(v, bs, cs, lo, hi, tmp, rne_default);
+  if (!(exact_err2(v, tmp, bs, cs, 0, 0) < exact_err2(v, qb, bs, s0, 0, 0))) return 0;
+  memcpy(qb, tmp, bs);
+  *s = cs;
+  if (q->scale_type == ONNXSLIM_DTYPE_FLOAT16) *h = ch;
+  return sat;
+}
+
+/* The codes of an asymmetric block (scale s, zero point zp) into qb, as
+ * stored (r + zp, 0..qmax); clipped: values beyond the range saturate to 0
+ * or qmax. The number of values saturated. */
+static uint64_t asym_codes(const osl_qx *q, const float *v, float s, int zp, int clipped,
+                           int8_t *qb, int rne_default) {
+  uint64_t sat = 0;
+  for (size_t i = 0; i < q->bs; i++) {
+    double t = (double)v[i] / (double)s;
+    if (clipped) { /* |t| beyond qmax + 1 saturates whatever zp is */
+      double lim = q->qmax + 1.0;
+      t = t > lim ? lim : t < -lim ? -lim : t;
+    }
+    int r = rne_default ? (int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC) : rne(t);
+    if (clipped && (r + zp < 0 || r + zp > q->qmax)) {
+      r = r + zp < 0 ? -zp : q->qmax - zp;
+      sat++;
+    }
+    /* a range near the type's largest value (+-FLT_MAX, +-65504 with
+     * FLOAT16 scales): (q - zp) * scale may round to +-Inf; the code one
+     * step nearer the zero point reads back finite (counted as saturated) */
+    if (product_overflows(r, s, q->scale_type)) {
+      r += r > 0 ? -1 : 1;
+      sat++;
+    }
+    qb[i] = (int8_t)(uint8_t)(r + zp);
+  }
+  return sat;
+}
+
 /* Quantizes block v[0..bs) asymmetrically: the stored bytes q (0..qmax) to
- * qb, the scale to *s and *h, the zero point to *zp; adds to acc. 0, or
- * ONNXSLIM_EMODEL (the scale overflows FLOAT16). */
-static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uint16_t *h, int *zp,
-                      int rne_default, osl_qacc *acc) {
+ * qb, the scale to *s and *h, the zero point to *zp; adds to acc. tmp: bs
+ * bytes (the scale search's). 0, or ONNXSLIM_EMODEL (the scale overflows
+ * FLOAT16). */
+static int asym_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *tmp, float *s,
+                      uint16_t *h, int *zp, int rne_default, int mse, osl_qacc *acc) {
   size_t bs = q->bs;
   float mn = 0, mx = 0;
   for (size_t i = 0; i < bs; i++) {
@@ -300,31 +461,46 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uin
                          "a block's range (%g to %g) needs a scale beyond FLOAT16's range; use "
                          "FLOAT scales",
                          (double)mn, (double)mx);
+  uint64_t sat = asym_codes(q, v, *s, *zp, clipped, qb, rne_default);
+  if (mse && !q->clip && mx > mn) {
+    /* the search: the range [mn, mx] shrunk by each factor, its scale and
+     * zero point chosen by the rule above, values beyond it saturating */
+    double step = mse_step(q->qmax), bestf = 1;
+    double beste = est_err2(v, bs, *s, (float)-*zp, (float)(q->qmax - *zp));
+    float cs;
+    uint16_t ch = 0;
+    int cz = 0;
+    for (int k = 1; k < OSL_MSE_GRID + 2 * 2; k++) {
+      /* the grid, then the best factor +- step / 2 and +- step / 4 */
+      int r = k - OSL_MSE_GRID; /* the refinements: 0, 1 by step / 2, 2, 3 by step / 4 */
+      double f = r < 0 ? 1 - k * step : bestf + (r % 2 ? 1 : -1) * step / (r < 2 ? 2 : 4);
+      if (f > 1 || f <= 0) continue;
+      float fmn = (float)((double)mn * f), fmx = (float)((double)mx * f);
+      if (!(fmx > fmn) || asym_scale(fmn, fmx, q->qmax, q->scale_type, &cs, &ch, &cz)) continue;
+      double e = est_err2(v, bs, cs, (float)-cz, (float)(q->qmax - cz));
+      if (e < beste) beste = e, bestf = f;
+    }
+    if (bestf != 1) {
+      float fmn = (float)((double)mn * bestf), fmx = (float)((double)mx * bestf);
+      if (!asym_scale(fmn, fmx, q->qmax, q->scale_type, &cs, &ch, &cz)) {
+        uint64_t csat = asym_codes(q, v, cs, cz, 1, tmp, rne_default);
+        if (exact_err2(v, tmp, bs, cs, cz, 1) < exact_err2(v, qb, bs, *s, *zp, 1)) {
+          memcpy(qb, tmp, bs);
+          *s = cs;
+          *h = ch;
+          *zp = cz;
+          sat = csat;
+        }
+      }
+    }
+  }
   if (q->layout == OSL_QL_SCALES || q->layout == OSL_QL_ZP) {
     if (!acc) return 0;
   }
-  double err2 = 0, norm2 = 0;
-  uint64_t sat = 0;
-  for (size_t i = 0; i < bs; i++) {
-    double t = (double)v[i] / (double)*s;
-    if (clipped) { /* |t| beyond qmax + 1 saturates whatever zp is */
-      double lim = q->qmax + 1.0;
-      t = t > lim ? lim : t < -lim ? -lim : t;
-    }
-    int r = rne_default ? (int)((t + OSL_RNE_MAGIC) - OSL_RNE_MAGIC) : rne(t);
-    if (clipped && (r + *zp < 0 || r + *zp > q->qmax)) {
-      r = r + *zp < 0 ? -*zp : q->qmax - *zp;
-      sat++;
-    }
-    /* a range near the type's largest value (+-FLT_MAX, +-65504 with
-     * FLOAT16 scales): (q - zp) * scale may round to +-Inf; the code one
-     * step nearer the zero point reads back finite (counted as saturated) */
-    if (product_overflows(r, *s, q->scale_type)) {
-      r += r > 0 ? -1 : 1;
-      sat++;
-    }
-    qb[i] = (int8_t)(uint8_t)(r + *zp);
-    if (acc) {
+  if (acc) {
+    double err2 = 0, norm2 = 0;
+    for (size_t i = 0; i < bs; i++) {
+      int r = (int)(uint8_t)qb[i] - *zp;
       /* what DequantizeLinear reads back: (q - zp) * scale in FLOAT */
       float d = (float)r * *s, x0 = v[i];
       double err = dabs((double)d - (double)x0), ax = dabs((double)x0);
@@ -335,8 +511,6 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, float *s, uin
       err2 += err * err;
       norm2 += ax * ax;
     }
-  }
-  if (acc) {
     acc->err2 += err2;
     acc->norm2 += norm2;
     acc->q.saturated += sat;
@@ -559,11 +733,15 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   const osl_qx *q = (const osl_qx *)x;
   size_t bs = q->bs, nb = q->geom == OSL_QG_COLS ? q->ncols : 1, total = n * nb;
   int rne_default = rounds_to_nearest();
-  int fast = env_is_default() && !q->asym && !q->clip; /* symmetric, unclipped blocks */
+  int fast = env_is_default() && !q->asym && !q->clip && !q->mse; /* symmetric, unclipped */
+  /* the scale search estimates errors in FLOAT: it runs when rounding to
+   * nearest (the default), so that its choice is the same everywhere;
+   * under another rounding mode the blocks keep their absmax scales */
+  int mse = q->mse && rne_default;
   osl_qgroup g = {0};
   g.cap = OSL_QGROUP_VALUES / bs ? OSL_QGROUP_VALUES / bs : 1;
   float *vbuf = malloc((fast ? g.cap : 1) * bs * sizeof *vbuf);
-  int8_t *qv = malloc(nb * bs), *kq = malloc(bs);
+  int8_t *qv = malloc(nb * bs), *kq = malloc(bs), *tq = malloc(bs);
   if (fast) {
     g.amax = malloc(g.cap * sizeof *g.amax);
     g.s = malloc(g.cap * sizeof *g.s);
@@ -572,7 +750,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   }
   g.v = vbuf;
   int rc = 0;
-  if (!vbuf || !qv || !kq || (fast && (!g.amax || !g.s || !g.h || !g.bad)))
+  if (!vbuf || !qv || !kq || !tq || (fast && (!g.amax || !g.s || !g.h || !g.bad)))
     rc = onnxslim__err_nomem(NULL);
   osl_qacc *acc = q->acc;
   size_t e0 = 0; /* the elements before are done */
@@ -636,7 +814,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
       if (q->asym) {
         int zp = 0;
         int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
-        rc = asym_block(q, v, qb, &s, &h, &zp, rne_default, acc);
+        rc = asym_block(q, v, qb, tq, &s, &h, &zp, rne_default, mse, acc);
         if (rc) break;
         if (q->layout == OSL_QL_SCALES) {
           if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out + b * 4, &s, sizeof s);
@@ -656,13 +834,25 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
                            (double)amax);
         break;
       }
+      int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
+      uint64_t msat = 0; /* values the searched scale clamps */
+      int searched = mse && range == amax && amax > 0;
+      if (searched) { /* the absmax codes, then the search (which needs them) */
+        quantize(v, bs, s, qb, 0, rne_default);
+        msat = sym_search(q, v, &s, &h, qb, tq, rne_default);
+        if (acc) {
+          acc->q.saturated += msat;
+          acc->s.saturated += msat;
+        }
+      }
       if (q->layout == OSL_QL_SCALES) {
         if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out + b * 4, &s, sizeof s);
         else memcpy(out + b * 2, &h, sizeof h);
-        continue;
+        if (!acc || !searched) continue;
       }
-      int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
-      if (range < amax) {
+      if (searched) {
+        /* the codes are in qb */
+      } else if (range < amax) {
         /* clipped: |x / s| >= qmax + 0.5 would round beyond qmax (qmax is
          * odd, so qmax + 0.5 rounds up): +-qmax, counted */
         double lim = q->qmax + 0.5;
@@ -719,6 +909,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   free(vbuf);
   free(qv);
   free(kq);
+  free(tq);
   free(g.amax);
   free(g.s);
   free(g.h);

@@ -58,6 +58,8 @@ typedef struct {
   size_t bs;                   /* values per block */
   int clip;                    /* a clip percentile was given: cap applies */
   float cap;                   /* the tensor's percentile of |x| (clip) */
+  int mse;                     /* search each block's scale for the least squared error
+                                  (onnxslim_quant_options.scale_method MSE; not with clip) */
   osl_qacc *acc;               /* the validation pass adds to it (else NULL) */
 } osl_qx;
 

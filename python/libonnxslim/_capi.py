@@ -154,6 +154,7 @@ class QuantOptions(Structure):
         ("report_flags", c_uint),
         ("progress", ProgressFn),
         ("progress_payload", c_void_p),
+        ("scale_method", c_int),
     ]
 
 

@@ -297,7 +297,8 @@ def convert(model: Model, to: Optional[_args.DType] = None,
             format: str = "standard", scales: Optional[_args.DType] = None,
             allow_unpacked: bool = False, asymmetric: bool = False,
             clip_percentile: float = 0, force: bool = False,
-            quantize: Optional[Callable[..., ConvertReport]] = None) -> ConvertReport:
+            quantize: Optional[Callable[..., ConvertReport]] = None,
+            scale_method: str = "absmax") -> ConvertReport:
     """Model.convert(); see there. ``quantize`` is what INT8 and INT4 targets
     go to (_quant.quantize, handed in by Model.convert(): this module sits
     below _quant)."""
@@ -314,9 +315,10 @@ def convert(model: Model, to: Optional[_args.DType] = None,
         raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
                          "below 100, not %r" % (clip_percentile,))
     if not quant and (block_size or format != "standard" or scales is not None or
-                      allow_unpacked or asymmetric or clip_percentile):
-        raise ValueError("block_size, format, scales, allow_unpacked, asymmetric and "
-                         "clip_percentile need INT8 or INT4")
+                      allow_unpacked or asymmetric or clip_percentile or
+                      scale_method != "absmax"):
+        raise ValueError("block_size, format, scales, allow_unpacked, asymmetric, "
+                         "clip_percentile and scale_method need INT8 or INT4")
     if gather_to is not None:
         if target not in (_C["DTYPE_BFLOAT16"], _C["DTYPE_FLOAT16"]) and not quant:
             raise ValueError("gather_to must be BFLOAT16, FLOAT16, INT8 or INT4")
@@ -346,7 +348,8 @@ def convert(model: Model, to: Optional[_args.DType] = None,
                 select=["op:Gather:0"] if gather_to is not None else select, exclude=exclude,
                 min_size=min_size, format=format, block_size=block_size, scales=scales,
                 allow_unpacked=allow_unpacked, asymmetric=asymmetric,
-                clip_percentile=clip_percentile, stats=stats, progress=progress)
+                clip_percentile=clip_percentile, stats=stats, progress=progress,
+                scale_method=scale_method)
         except NotFound:
             if gather_to is None:
                 raise

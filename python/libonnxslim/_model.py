@@ -516,7 +516,8 @@ class Model:
                 progress: Optional[ProgressCallback] = None, block_size: int = 0,
                 format: str = "standard", scales: Optional[_args.DType] = None,
                 allow_unpacked: bool = False, asymmetric: bool = False,
-                clip_percentile: float = 0, force: bool = False) -> ConvertReport:
+                clip_percentile: float = 0, force: bool = False,
+                scale_method: str = "absmax") -> ConvertReport:
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -559,13 +560,17 @@ class Model:
         ``clip_percentile`` (0 < p < 100; default 0, no clipping): each block's
         range is at most the p-th percentile (nearest rank) of the tensor's
         magnitudes, values beyond saturate and are counted in
-        ``QuantStats.saturated``. Each entry's ``quant`` then holds a
+        ``QuantStats.saturated``; ``scale_method`` "absmax" (default: from
+        each block's largest magnitude, nothing saturates) or "mse" (per
+        block, the scale of least squared error among the absmax one shrunk
+        by small factors, the largest values then possibly saturating; no
+        block reads back worse, the conversion takes longer). Each entry's ``quant`` then holds a
         :class:`QuantStats`.
         """
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
                                 saturate, flush_subnormals, stats, progress, block_size, format,
                                 scales, allow_unpacked, asymmetric, clip_percentile, force,
-                                quantize=_quant.quantize)
+                                quantize=_quant.quantize, scale_method=scale_method)
 
     def quantize(self, to: Union[str, int] = "int8", *, tables: bool = True,
                  weights: bool = True, select: Union[str, Sequence[str]] = (),
@@ -573,7 +578,8 @@ class Model:
                  format: str = "standard", block_size: int = 0,
                  scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
                  asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
-                 progress: Optional[Callable[[int, int], Any]] = None) -> _convert.ConvertReport:
+                 progress: Optional[Callable[[int, int], Any]] = None,
+                 scale_method: str = "absmax") -> _convert.ConvertReport:
         """Quantize the embedding tables and MatMul and Gemm weights to INT8 or INT4
         (onnxslim_quantize(), docs/quantization.md); returns a :class:`ConvertReport`
         whose entries each hold a :class:`QuantStats` in ``quant``.
@@ -581,14 +587,15 @@ class Model:
         ``tables``/``weights``: which kinds (both by default); ``select``,
         ``exclude``, ``min_size``: as :meth:`convert`; ``format``, ``block_size``,
         ``scales``, ``allow_unpacked``, ``asymmetric``, ``clip_percentile``,
-        ``stats`` and ``progress``: as the quantization of :meth:`convert`
+        ``scale_method``, ``stats`` and ``progress``: as the quantization of :meth:`convert`
         (``convert(to="int8", ...)`` calls this).
         """
         return _quant.quantize(self, to, tables=tables, weights=weights, select=select,
                                exclude=exclude, min_size=min_size, format=format,
                                block_size=block_size, scales=scales,
                                allow_unpacked=allow_unpacked, asymmetric=asymmetric,
-                               clip_percentile=clip_percentile, stats=stats, progress=progress)
+                               clip_percentile=clip_percentile, stats=stats, progress=progress,
+                               scale_method=scale_method)
 
 
 def check_code_name(code: int) -> str:

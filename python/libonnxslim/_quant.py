@@ -12,13 +12,17 @@ from ._errors import _check
 from ._lib import QuantOptions, lib
 
 
+_SCALE_METHODS = {"mse": "QUANT_SCALES_MSE", "absmax": "QUANT_SCALES_ABSMAX"}
+
+
 def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
              weights: bool = True, select: Union[str, Sequence[str]] = (),
              exclude: Union[str, Sequence[str]] = (), min_size: int = 0,
              format: str = "standard", block_size: int = 0,
              scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
              asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
-             progress: Optional[Callable[[int, int], Any]] = None) -> ConvertReport:
+             progress: Optional[Callable[[int, int], Any]] = None,
+             scale_method: str = "absmax") -> ConvertReport:
     """Model.quantize(); see there."""
     m = model._ptr()
     target = _args.dtype(to, "to")
@@ -30,6 +34,8 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
             not (clip_percentile == 0 or 0 < clip_percentile < 100)):
         raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
                          "below 100, not %r" % (clip_percentile,))
+    if scale_method not in _SCALE_METHODS:
+        raise ValueError("scale_method must be 'mse' or 'absmax', not %r" % (scale_method,))
     targets = ((_C["QUANT_TABLES"] if _args.flag(tables, "tables") else 0) |
                (_C["QUANT_WEIGHTS"] if _args.flag(weights, "weights") else 0))
     if not targets:
@@ -53,6 +59,7 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
     opts.block_size = _args.uint64(block_size, "block_size")
     opts.scale_type = 0 if scales is None else _args.dtype(scales, "scales")
     opts.clip_percentile = float(clip_percentile)
+    opts.scale_method = _C[_SCALE_METHODS[scale_method]]
     opts.report_flags = 0 if want_stats else _C["QUANT_REPORT_NO_STATS"]
     prog = _progress.make(progress, model)
     if prog:

@@ -211,6 +211,23 @@ class TestConvert(unittest.TestCase):
             with self.assertRaises(ValueError):
                 m.convert(gather_to="bf16", clip_percentile=99)
 
+    def test_scale_method(self):
+        # the bytes are checked against numpy by test step 59-quant
+        with libonnxslim.load(BERT) as m:
+            qa = m.convert(gather_to="int4", format="ort", block_size=16)[0].quant
+            self.assertEqual(qa.saturated, 0)  # the default: absmax
+        with libonnxslim.load(BERT) as m:
+            qm = m.convert(gather_to="int4", format="ort", block_size=16,
+                           scale_method="mse")[0].quant
+            self.assertLess(qm.max_row_rel_error, qa.max_row_rel_error)
+        with libonnxslim.load(BERT) as m:
+            qm = m.quantize("int8", scale_method="mse", asymmetric=True)[0].quant
+            self.assertEqual(qm.bits, 8)
+            with self.assertRaises(ValueError):
+                m.convert(gather_to="int8", scale_method="minmax")
+            with self.assertRaises(ValueError):
+                m.convert(gather_to="bf16", scale_method="mse")
+
     def test_quantize(self):
         # Model.quantize() is the road convert(to="int8") takes: the same bytes
         with libonnxslim.load(BERT) as a, libonnxslim.load(BERT) as b:

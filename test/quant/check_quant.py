@@ -78,7 +78,10 @@ def make_model(path, tab, opset, name="emb.weight", ids_shape=("b",)):
 
 
 def run_cli(*args):
-    p = subprocess.run([cli, "convert", *args], capture_output=True, text=True)
+    """The CLI with the reference's scales (--scale-method absmax) unless
+    args choose (the default, mse, is checked at the end)."""
+    extra = [] if "--scale-method" in args else ["--scale-method", "absmax"]
+    p = subprocess.run([cli, "convert", *args, *extra], capture_output=True, text=True)
     return p.returncode, p.stderr
 
 
@@ -489,7 +492,8 @@ for a, b in [("a-int8-b16-21", "a-int8-b16-ort"), ("a-int4-b16-21", "a-int4-b16-
 # the report of an asymmetric conversion: its errors are those of (q - zp) * scale
 out = os.path.join(work, "a-report.onnx")
 p = subprocess.run([cli, "convert", asrc[21], out, "--gather-to", "int8", "--asymmetric",
-                    "--block-size", "16", "--json"], capture_output=True, text=True)
+                    "--block-size", "16", "--json", "--scale-method", "absmax"],
+                   capture_output=True, text=True)
 if report(p.returncode == 0, "asymmetric --json: converted", p.stderr.strip()):
     import json
     tq = json.loads(p.stdout)["conversion"]["tensors"][0]
@@ -1206,5 +1210,87 @@ for name, opset, args, words in [
     rc, err = run_cli(mm_src[opset], out, *args)
     report(rc in (1, 2) and words in err and not os.path.exists(out), "refused: " + name,
            "rc %d: %s" % (rc, err.strip()))
+
+# the default scales (--scale-method mse): each block's squared error at
+# most the absmax reference's (less in total for INT4), the stored codes
+# within the type's range, and onnxruntime reads back exactly the stored
+# (q - zp) * scale; on a table with outlier columns (x10..x50) besides
+otab = tab.copy()
+otab[:, 3] *= 30
+otab[:, 40] *= -12
+osrc, psrc = {}, {}
+for opset in (17, 21):
+    osrc[opset] = os.path.join(work, "out-%d.onnx" % opset)
+    make_model(osrc[opset], otab, opset)
+    psrc[opset] = os.path.join(work, "plain-%d.onnx" % opset)
+    make_model(psrc[opset], tab, opset)
+for name, opset, bits, bs, fmt, asym in [
+    ("mse-int4-b16-21", 21, 4, 16, "standard", False),
+    ("mse-int4-b32-ort", 21, 4, 32, "ort", False),
+    ("mse-int8-b16-ort", 17, 8, 16, "ort", False),
+    ("mse-int8-row-21", 21, 8, 0, "standard", False),
+    ("mse-int4a-b16-21", 21, 4, 16, "standard", True),
+    ("mse-int4a-b32-ort", 21, 4, 32, "ort", True),
+]:
+    for tname, tb, tsrc in [("", tab, psrc), (" outliers", otab, osrc)]:
+        label = name + tname
+        out = os.path.join(work, "mse.onnx")
+        args = [tsrc[opset], out, "--gather-to", "int%d" % bits, "--format", fmt,
+                "--scale-method", "mse"] + (["--asymmetric"] if asym else [])
+        if bs:
+            args += ["--block-size", str(bs)]
+        rc, err = run_cli(*args)
+        if not report(rc == 0, label + ": converted", err.strip()):
+            continue
+        m = onnx.load(out)
+        it = inits(m)
+        t = it["emb.weight"]
+        b = bs or K
+        s_got = numpy_helper.to_array(it["emb.weight_scale"]).astype(np.float32).reshape(V, K // b)
+        raw = t.raw_data if t.raw_data else numpy_helper.to_array(t).tobytes()
+        if fmt == "ort":
+            q = (np.frombuffer(raw, dtype=np.uint8).astype(np.int64) if bits == 8 else
+                 unpack_nibbles(raw, False))
+        elif bits == 4:
+            q = unpack_nibbles(raw, not asym)
+        else:
+            q = np.frombuffer(raw, dtype=np.uint8 if asym else np.int8).astype(np.int64)
+        q = q.reshape(V, K)
+        if asym:
+            zt = it["emb.weight_zero_point"]
+            zraw = zt.raw_data if zt.raw_data else numpy_helper.to_array(zt).tobytes()
+            zp = (np.frombuffer(zraw, dtype=np.uint8).astype(np.int64) if bits == 8 else
+                  unpack_nibbles(zraw, False)).reshape(V, -1)[:, :K // b]
+        elif fmt == "ort":
+            zp = np.full((V, K // b), 128 if bits == 8 else 8, dtype=np.int64)
+        else:
+            zp = np.zeros((V, K // b), dtype=np.int64)
+        zfull = np.repeat(zp, b, axis=1)
+        lo, hi = (0, 2 ** bits - 1) if asym or fmt == "ort" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        report(q.min() >= lo and q.max() <= hi, label + ": codes within %d..%d" % (lo, hi))
+        deq = ((q - zfull).astype(np.float32).reshape(V, -1, b) * s_got[:, :, None]).reshape(V, K)
+        if asym:
+            qa, za, sa = ref_quant_asym(tb, bits, b)
+            dref = ((qa - np.repeat(za, b, axis=1)).astype(np.float32).reshape(V, -1, b) *
+                    sa.astype(np.float32)[:, :, None]).reshape(V, K)
+        else:
+            qa, sa = ref_quant(tb, bits, b)
+            dref = (qa.astype(np.float32).reshape(V, -1, b) *
+                    sa.astype(np.float32)[:, :, None]).reshape(V, K)
+        x = tb.astype(np.float64)
+        e_mse = ((deq.astype(np.float64) - x) ** 2).reshape(V, -1, b).sum(axis=2)
+        e_abs = ((dref.astype(np.float64) - x) ** 2).reshape(V, -1, b).sum(axis=2)
+        worse = int((e_mse > e_abs * (1 + 1e-9)).sum())
+        report(worse == 0, label + ": no block reads back worse than with absmax",
+               "%d blocks" % worse)
+        report(e_mse.sum() < e_abs.sum() if bits == 4 else e_mse.sum() <= e_abs.sum(),
+               label + ": total squared error %.4g vs absmax %.4g" % (e_mse.sum(), e_abs.sum()))
+        if ort_runner:
+            y, err = ort_rows(out, ids)
+            if report(y is not None, label + ": onnxruntime runs it", err):
+                y = y.reshape(len(ids), K)
+                report(np.array_equal(y.view(np.uint32), deq[ids].view(np.uint32)),
+                       label + ": onnxruntime rows equal (q - zp) * scale bit for bit",
+                       np.abs(y - deq[ids]).max())
 
 finish()
