@@ -162,6 +162,9 @@ for path in (m for p in paths for m in models(p)):
     except Exception:
         continue
     del model.graph.value_info[:]
+    if os.environ.get("KEEP_OUTPUT_TYPES") != "1":
+        for vi in model.graph.output:  # both infer the outputs from scratch too
+            vi.ClearField("type")
     data = model.SerializeToString()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -300,6 +300,45 @@ TEST(slice_squeeze_reduce) {
   onnxslim_model_free(m);
 }
 
+TEST(conv_pool_layernorm) {
+  onnxslim_model *m = empty_model(17);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 4, (int64_t[]){-1, 3, 32, 31}, L("n", NULL, NULL, NULL));
+  input(m, "w", F32, 4, (int64_t[]){8, 3, 3, 3}, NULL);
+  onnxslim_node *cv = node(m, "Conv", L("x", "w"), 2, L("c"), 1);
+  CHECK_OK(onnxslim_node_set_attr_ints(cv, "strides", (int64_t[]){2, 2}, 2));
+  CHECK_OK(onnxslim_node_set_attr_ints(cv, "pads", (int64_t[]){1, 1, 1, 1}, 4));
+  onnxslim_node *cs = node(m, "Conv", L("x", "w"), 2, L("cs"), 1);
+  CHECK_OK(onnxslim_node_set_attr_ints(cs, "strides", (int64_t[]){2, 2}, 2));
+  CHECK_OK(onnxslim_node_set_attr_string(cs, "auto_pad", "SAME_UPPER", 10));
+  onnxslim_node *mp = node(m, "MaxPool", L("c"), 1, L("p"), 1);
+  CHECK_OK(onnxslim_node_set_attr_ints(mp, "kernel_shape", (int64_t[]){2, 2}, 2));
+  CHECK_OK(onnxslim_node_set_attr_ints(mp, "strides", (int64_t[]){2, 2}, 2));
+  onnxslim_node *mc = node(m, "MaxPool", L("c"), 1, L("pc"), 1);
+  CHECK_OK(onnxslim_node_set_attr_ints(mc, "kernel_shape", (int64_t[]){2, 2}, 2));
+  CHECK_OK(onnxslim_node_set_attr_int(mc, "ceil_mode", 1));
+  node(m, "GlobalAveragePool", L("c"), 1, L("g"), 1);
+  input(m, "h", F32, 3, (int64_t[]){-1, -1, 16}, L("b", "s", NULL));
+  input(m, "sc", F32, 1, (int64_t[]){16}, NULL);
+  node(m, "LayerNormalization", L("h", "sc"), 2, L("ln", "mean", "inv"), 3);
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "c", "1[n,8,16,16]");  /* floor((32+2-3)/2)+1, floor((31+2-3)/2)+1 */
+    EXPECT_TYPE(g, "cs", "1[n,8,16,16]"); /* ceil(32/2), ceil(31/2) */
+    EXPECT_TYPE(g, "p", "1[n,8,8,8]");
+    EXPECT_TYPE(g, "pc", "1[n,8,?,?]"); /* ceil_mode: left unknown */
+    EXPECT_TYPE(g, "g", "1[n,8,1,1]");
+    EXPECT_TYPE(g, "ln", "1[b,s,16]");
+    EXPECT_TYPE(g, "mean", "1[b,s,1]");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
 TEST(axes_attribute_before_13) {
   onnxslim_model *m = empty_model(11);
   if (!m) {
@@ -507,6 +546,7 @@ int main(int argc, char **argv) {
   RUN(data_propagation_reshape);
   RUN(reshape_zero_minus_one);
   RUN(slice_squeeze_reduce);
+  RUN(conv_pool_layernorm);
   RUN(axes_attribute_before_13);
   RUN(types_without_shape_rule);
   RUN(conflict_lenient_and_strict);

@@ -627,6 +627,65 @@ static void expand(ictx *c, const onnxslim_node *n, const ival *x, ival *out) {
   bcast(c, both, 2, out);
 }
 
+/* Conv and the pools: [N, C or M, spatial...], each spatial size computed
+ * from a fixed input size, the kernel, strides, dilations and pads (or
+ * auto_pad); MaxPool/AveragePool with ceil_mode give unknown spatial dims. */
+static void conv_pool(ictx *c, const onnxslim_node *n, const char *op, const ival *x, ival *out,
+                      size_t nout, ival *outs) {
+  int conv = strcmp(op, "Conv") == 0;
+  int global = strncmp(op, "Global", 6) == 0;
+  if (x->rank < 3) return;
+  int sp = x->rank - 2;
+  const ival *w =
+      conv ? get(c, onnxslim_node_input_count(n) > 1 ? onnxslim_node_input(n, 1) : NULL) : NULL;
+  if (conv && w->rank >= 0 && w->rank != x->rank) return;
+  set_shape(c, out, x->rank);
+  if (out->rank < 0) return;
+  out->d[0] = x->d[0];
+  out->d[1] = conv ? (w->rank >= 0 ? w->d[0] : (idim){0, NULL, DK_UNKNOWN}) : x->d[1];
+  if (global) {
+    for (int j = 0; j < sp; j++) out->d[2 + j] = (idim){1, NULL, DK_VALUE};
+    return;
+  }
+  if (strcmp(op, "MaxPool") == 0 && nout > 1) copy_shape(out, &outs[1]);
+  if (!conv && attr_int(n, "ceil_mode", 0)) return;
+  const int64_t *ks = NULL, *st = NULL, *dl = NULL, *pd = NULL;
+  size_t nks = 0, nst = 0, ndl = 0, npd = 0;
+  int hk = attr_ints(n, "kernel_shape", &ks, &nks);
+  if (hk && nks != (size_t)sp) return;
+  if (attr_ints(n, "strides", &st, &nst) && nst != (size_t)sp) return;
+  if (attr_ints(n, "dilations", &dl, &ndl) && ndl != (size_t)sp) return;
+  if (attr_ints(n, "pads", &pd, &npd) && npd != 2 * (size_t)sp) return;
+  const char *ap = "NOTSET";
+  size_t apn = 6;
+  onnxslim_attr *a = onnxslim_node_find_attr(n, "auto_pad");
+  if (a && onnxslim_attr_string(a, &ap, &apn) != 0) return;
+  for (int j = 0; j < sp; j++) {
+    const idim *d = &x->d[2 + j];
+    int64_t k;
+    if (hk) k = ks[j];
+    else if (conv && w->rank >= 0 && w->d[2 + j].k == DK_VALUE) k = w->d[2 + j].v;
+    else continue;
+    int64_t s = st ? st[j] : 1, dil = dl ? dl[j] : 1;
+    if (d->k != DK_VALUE || k < 1 || s < 1 || dil < 1) continue;
+    int64_t ext = (k - 1) * dil + 1, o;
+    if (apn == 10 && (memcmp(ap, "SAME_UPPER", 10) == 0 || memcmp(ap, "SAME_LOWER", 10) == 0)) {
+      o = (d->v + s - 1) / s;
+    } else if (apn == 5 && memcmp(ap, "VALID", 5) == 0) {
+      if (d->v < ext) continue;
+      o = (d->v - ext) / s + 1;
+    } else if (apn == 6 && memcmp(ap, "NOTSET", 6) == 0) {
+      int64_t span = d->v + (pd ? pd[j] + pd[sp + j] : 0) - ext;
+      if (span < 0) continue;
+      o = span / s + 1;
+    } else {
+      continue;
+    }
+    out->d[2 + j] = (idim){o, NULL, DK_VALUE};
+  }
+  if (strcmp(op, "MaxPool") == 0 && nout > 1) copy_shape(out, &outs[1]);
+}
+
 /* Range: a 1-D output, its length known from values, or a symbol for
  * Range(0, n, 1) where n is a symbolic dimension. */
 static void range(ictx *c, const onnxslim_node *n, ival *out) {
@@ -865,6 +924,18 @@ static void infer_node(ictx *c, const onnxslim_node *n, const osl_op_schema *sc,
       o->nd = x->nd;
     }
     if (strcmp(op, "Dropout") == 0 && nout > 1) copy_shape(x, &outs[1]);
+    if (strcmp(op, "LayerNormalization") == 0 && nout > 1 && x->rank >= 0) {
+      /* Mean and InvStdDev: the dims from axis on are 1 */
+      int64_t axis;
+      if (!norm_axis(attr_int(n, "axis", -1), x->rank, &axis)) return;
+      int64_t stash = attr_int(n, "stash_type", ONNXSLIM_DTYPE_FLOAT);
+      for (size_t k = 1; k < nout && k < 3; k++) {
+        if (!outs[k].dtype && stash > 0 && stash <= INT32_MAX) outs[k].dtype = (int32_t)stash;
+        set_shape(c, &outs[k], x->rank);
+        for (int j = 0; outs[k].rank >= 0 && j < x->rank; j++)
+          outs[k].d[j] = j < axis ? x->d[j] : (idim){1, NULL, DK_VALUE};
+      }
+    }
   } else if (in_list(BROADCAST, op)) {
     const ival *ins[16];
     if (nin > 16 || !nin) return;
@@ -898,6 +969,11 @@ static void infer_node(ictx *c, const onnxslim_node *n, const osl_op_schema *sc,
     squeeze(c, n, x, o);
   } else if (strcmp(op, "Shape") == 0) {
     shape_op(c, n, x, o);
+  } else if (strcmp(op, "Conv") == 0 || strcmp(op, "MaxPool") == 0 ||
+             strcmp(op, "AveragePool") == 0 || strcmp(op, "LpPool") == 0 ||
+             strcmp(op, "GlobalAveragePool") == 0 || strcmp(op, "GlobalMaxPool") == 0 ||
+             strcmp(op, "GlobalLpPool") == 0) {
+    conv_pool(c, n, op, x, o, nout, outs);
   } else if (strcmp(op, "Range") == 0) {
     range(c, n, o);
   } else if (strcmp(op, "Size") == 0) {

@@ -4,10 +4,11 @@
 # strict_mode=True, data_prop=True) of the onnx pinned in
 # scripts/pypi-pins.txt (the venv $B/pypi-onnx of scripts/pypi-venv.sh), on
 # onnx's node test models (test/onnx_node_models.py) and bert-tiny, with
-# their value_info removed: the table agree / we infer more / onnx infers
-# more / disagree and the coverage (test/check_infer_vs_onnx.py,
-# docs/infer.md). A disagreement fails unless test/infer_vs_onnx_known.txt
-# lists it with its reason. Without PyPI: a skip line.
+# their value_info removed and output types cleared: the table agree / we
+# infer more / onnx infers more / disagree and the coverage
+# (test/check_infer_vs_onnx.py, docs/infer.md). A disagreement fails
+# unless test/infer_vs_onnx_known.txt lists it with its reason. Without
+# PyPI: a skip line.
 set -u
 B=${B:-build}
 case $B in /*) Babs=$B ;; *) Babs=$PWD/$B ;; esac
