@@ -23,7 +23,6 @@ fails unless KNOWN (lines "MODEL_DIR VALUE reason") lists it.
 usage: check_infer_vs_onnx.py LIBONNXSLIM_SO KNOWN PATH...
 (SHOW_MORE=1 in the environment prints every "we more" value.)
 """
-import ctypes
 import os
 import sys
 import warnings
@@ -31,29 +30,11 @@ import warnings
 import onnx
 import onnx.shape_inference
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import infer_ctypes  # noqa: E402
+
 so, known_path, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
-lib = ctypes.CDLL(so)
-vp, c_sz, i64 = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int64
-lib.onnxslim_model_from_buffer.argtypes = [ctypes.POINTER(vp), ctypes.c_char_p, c_sz, ctypes.c_uint, vp]
-lib.onnxslim_model_free.argtypes = [vp]
-lib.onnxslim_error_last.restype = ctypes.c_char_p
-
-
-class Opts(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint), ("flags", ctypes.c_uint)]
-
-
-lib.onnxslim_infer_shapes.argtypes = [ctypes.POINTER(vp), vp, ctypes.POINTER(Opts)]
-lib.onnxslim_infer_report_free.argtypes = [vp]
-lib.onnxslim_infer_report_count.argtypes = [vp]
-lib.onnxslim_infer_report_count.restype = c_sz
-lib.onnxslim_infer_report_name.argtypes = [vp, c_sz]
-lib.onnxslim_infer_report_name.restype = ctypes.c_char_p
-lib.onnxslim_infer_report_dtype.argtypes = [vp, c_sz]
-lib.onnxslim_infer_report_rank.argtypes = [vp, c_sz]
-lib.onnxslim_infer_report_rank.restype = i64
-lib.onnxslim_infer_report_dim.argtypes = [vp, c_sz, c_sz, ctypes.POINTER(i64), ctypes.POINTER(ctypes.c_char_p)]
-DRY_RUN = 1
+lib = infer_ctypes.load(so)
 
 known = set()
 with open(known_path) as f:
@@ -64,30 +45,7 @@ with open(known_path) as f:
 
 
 def ours(data):
-    m = vp()
-    if lib.onnxslim_model_from_buffer(ctypes.byref(m), data, len(data), 0, None):
-        return None, lib.onnxslim_error_last().decode()
-    rep = vp()
-    rc = lib.onnxslim_infer_shapes(ctypes.byref(rep), m, ctypes.byref(Opts(1, DRY_RUN)))
-    if rc:
-        err = lib.onnxslim_error_last().decode()
-        lib.onnxslim_model_free(m)
-        return None, err
-    out = {}
-    for i in range(lib.onnxslim_infer_report_count(rep)):
-        name = lib.onnxslim_infer_report_name(rep, i).decode()
-        rank = lib.onnxslim_infer_report_rank(rep, i)
-        dims = None
-        if rank >= 0:
-            dims = []
-            for k in range(rank):
-                v, p = i64(), ctypes.c_char_p()
-                kind = lib.onnxslim_infer_report_dim(rep, i, k, ctypes.byref(v), ctypes.byref(p))
-                dims.append(v.value if kind == 1 else p.value.decode() if kind == 2 else None)
-        out[name] = (lib.onnxslim_infer_report_dtype(rep, i), dims)
-    lib.onnxslim_infer_report_free(rep)
-    lib.onnxslim_model_free(m)
-    return out, None
+    return infer_ctypes.infer(lib, data)
 
 
 def theirs(model):
