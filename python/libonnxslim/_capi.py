@@ -109,6 +109,15 @@ class FingerprintOptions(Structure):
     ]
 
 
+class InferOptions(Structure):
+    """onnxslim_infer_options (infer.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("flags", c_uint),
+    ]
+
+
 class InsertOptions(Structure):
     """onnxslim_insert_options (insert.h)."""
 
@@ -320,6 +329,17 @@ FUNCTIONS = {
     "onnxslim_graph_remove_value_info": (c_int, [H, H]),
     "onnxslim_graph_reorder_nodes": (c_int, [H, P(H), c_size_t]),
     "onnxslim_graph_rename_value": (c_int, [H, c_char_p, c_char_p]),
+    # infer.h
+    "onnxslim_infer_options_init": (c_int, [P(InferOptions), c_uint]),
+    "onnxslim_infer_shapes": (c_int, [P(H), H, P(InferOptions)]),
+    "onnxslim_infer_report_free": (None, [H]),
+    "onnxslim_infer_report_count": (c_size_t, [H]),
+    "onnxslim_infer_report_conflicts": (c_size_t, [H]),
+    "onnxslim_infer_report_name": (c_char_p, [H, c_size_t]),
+    "onnxslim_infer_report_status": (c_int, [H, c_size_t]),
+    "onnxslim_infer_report_dtype": (c_int32, [H, c_size_t]),
+    "onnxslim_infer_report_rank": (c_int64, [H, c_size_t]),
+    "onnxslim_infer_report_dim": (c_int, [H, c_size_t, c_size_t, P(c_int64), P(c_char_p)]),
     # insert.h
     "onnxslim_insert_options_init": (c_int, [P(InsertOptions), c_uint]),
     "onnxslim_insert_after_with": (c_int, [
@@ -844,6 +864,36 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_graph_rename_value(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_options_init(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_shapes(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_report_free(self, *args: Any) -> None:
+            ...
+
+        def onnxslim_infer_report_count(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_report_conflicts(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_report_name(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_infer_report_status(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_report_dtype(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_report_rank(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_infer_report_dim(self, *args: Any) -> int:
             ...
 
         def onnxslim_insert_options_init(self, *args: Any) -> int:

@@ -212,13 +212,22 @@ CONSTANTS: _typing.Dict[str, int] = {
     # cleanup.h
     "CLEANUP_RECURSIVE": 1,
     "CLEANUP_OPTIONS_VERSION": 1,
+    # infer.h
+    "INFER_DRY_RUN": 1,
+    "INFER_STRICT": 2,
+    "INFER_NO_DATA_PROP": 4,
+    "INFER_OPTIONS_VERSION": 1,
+    "INFER_NEW": 1,
+    "INFER_REFINED": 2,
+    "INFER_SAME": 3,
+    "INFER_CONFLICT": 4,
 }
 
 #: Name prefixes whose every header constant must be in CONSTANTS (the test
 #: checks completeness for these families, not only the values).
 FAMILIES = ("E", "DTYPE_", "ATTR_", "LAYOUT_", "SAVE_", "STORAGE_", "TYPE_", "DIM_",
             "CHECK_", "PLACEMENT_", "CONVERT_", "POLICY_", "CLEANUP_", "QUANT_",
-            "DIFF_")
+            "DIFF_", "INFER_")
 
 globals().update(CONSTANTS)
 
@@ -411,3 +420,11 @@ if _typing.TYPE_CHECKING:
     DIFF_NUMBERS_VERSION: int
     CLEANUP_RECURSIVE: int
     CLEANUP_OPTIONS_VERSION: int
+    INFER_DRY_RUN: int
+    INFER_STRICT: int
+    INFER_NO_DATA_PROP: int
+    INFER_OPTIONS_VERSION: int
+    INFER_NEW: int
+    INFER_REFINED: int
+    INFER_SAME: int
+    INFER_CONFLICT: int

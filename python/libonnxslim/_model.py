@@ -13,8 +13,8 @@ import weakref
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple,
                     Union)
 
-from . import (_args, _cleanup, _convert, _diff, _function, _graph, _insert, _progress, _quant,
-               _save)
+from . import (_args, _cleanup, _convert, _diff, _function, _graph, _infer, _insert, _progress,
+               _quant, _save)
 from ._base import _busy_error, locked
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
@@ -507,6 +507,17 @@ class Model:
         value_info entries of values that are gone; returns how many items were removed.
         Graph inputs and outputs stay."""
         return _cleanup.remove_unused(self, graph, recursive)
+
+    def infer_shapes(self, write: bool = True, strict: bool = False,
+                     data_prop: bool = True) -> List[_infer.InferredValue]:
+        """Infer the element type and shape (symbolic dims carried) of every value the main
+        graph's nodes produce (docs/infer.md); returns one :class:`InferredValue` per value
+        with a known type. ``write``: add or complete value_info and graph outputs (else
+        only report); an existing type that disagrees is kept and reported as
+        ``"conflict"``, or with ``strict=True`` raises :class:`ModelError` with nothing
+        written. ``data_prop``: follow the values of shape tensors (Shape -> ... ->
+        Reshape)."""
+        return _infer.infer_shapes(self, write, strict, data_prop)
 
     def convert(self, to: Optional[_args.DType] = None, gather_to: Optional[_args.DType] = None,
                 select: Union[str, Sequence[str]] = (), exclude: Union[str, Sequence[str]] = (),
