@@ -25,5 +25,6 @@
 #include "onnxslim/save.h"
 #include "onnxslim/fingerprint.h"
 #include "onnxslim/diff.h"
+#include "onnxslim/simplify.h"
 
 #endif /* ONNXSLIM_H */
