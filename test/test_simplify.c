@@ -374,6 +374,69 @@ TEST(dead_and_opsets) {
   onnxslim_model_free(m);
 }
 
+/* FunctionProto `name` of domain "local" with one node op(a) -> b (domain
+ * op_domain), as field 25 of model m. */
+static void pb_function(pbuf *m, const char *name, const char *op, const char *op_domain) {
+  pbuf f = {0}, n = {0}, opset = {0};
+  pb_str(&f, 1, name);
+  pb_str(&f, 4, "a");
+  pb_str(&f, 5, "b");
+  pb_str(&n, 1, "a");
+  pb_str(&n, 2, "b");
+  pb_str(&n, 4, op);
+  if (op_domain) pb_str(&n, 7, op_domain);
+  pb_msg(&f, 7, &n);
+  pb_int(&opset, 2, 17);
+  pb_msg(&f, 9, &opset);
+  pb_str(&f, 10, "local");
+  pb_msg(m, 25, &f);
+}
+
+/* Local functions: outer (called by the graph) calls inner; unused and
+ * unused_caller (which calls outer) are called by nothing that is used. */
+TEST(dead_functions) {
+  pbuf g = {0};
+  pb_node(&g, "outer", "call", L("x"), L("y"), NULL);
+  pb_str(&g, 2, "fns");
+  pb_vi(&g, 11, "x", ONNXSLIM_DTYPE_FLOAT, 1, dims3);
+  pb_vi(&g, 12, "y", ONNXSLIM_DTYPE_FLOAT, 1, dims3);
+  pbuf m = pb_model(&g), op = {0};
+  pb_str(&op, 1, "local");
+  pb_int(&op, 2, 1);
+  pb_msg(&m, 8, &op);
+  pb_function(&m, "outer", "inner", "local");
+  pb_function(&m, "inner", "Relu", NULL);
+  pb_function(&m, "unused", "Neg", NULL);
+  pb_function(&m, "unused_caller", "outer", "local");
+  onnxslim_model *mm = from_pbuf(&m);
+  REQUIRE(mm);
+  CHECK_OK(onnxslim_node_set_domain(node_named(mm, "call"), "local"));
+  CHECK(onnxslim_model_function_count(mm) == 4);
+  int rc;
+  onnxslim_simplify_report *r = simplify(mm, ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION) == 2);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_OPSET) == 0); /* "local" is still used */
+  int named = 0;
+  for (size_t i = 0; i < onnxslim_simplify_report_change_count(r); i++) {
+    const char *name = NULL;
+    CHECK_OK(onnxslim_simplify_report_change(r, i, NULL, NULL, &name, NULL, NULL));
+    named += streq(name, "local:unused") || streq(name, "local:unused_caller");
+  }
+  CHECK(named == 2);
+  onnxslim_model *l = reload(mm);
+  if (l) {
+    CHECK(onnxslim_model_function_count(l) == 2);
+    for (size_t i = 0; i < onnxslim_model_function_count(l); i++) {
+      const char *n = onnxslim_function_name(onnxslim_model_function(l, i));
+      CHECK(streq(n, "outer") || streq(n, "inner"));
+    }
+    onnxslim_model_free(l);
+  }
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(mm);
+}
+
 /* The pipeline: an Identity hides a duplicate (round 1 removes it, CSE then
  * merges, dead code drops what is left); max_iterations bounds the rounds. */
 TEST(pipeline_fixed_point) {
@@ -587,6 +650,7 @@ int main(int argc, char **argv) {
   RUN(cse_merges);
   RUN(cse_keeps_interface);
   RUN(dead_and_opsets);
+  RUN(dead_functions);
   RUN(pipeline_fixed_point);
   RUN(subgraphs);
   RUN(hostile);

@@ -50,8 +50,10 @@ extern "C" {
  * of whose outputs reach a graph output, initializers no node reads (unless
  * graph inputs), value_info entries of values that no longer exist (as
  * onnxslim_cleanup_remove_unused() with ONNXSLIM_CLEANUP_RECURSIVE), then
- * opset imports of domains no node of the model uses (the default domain
- * is always kept). @since 0.3.0 */
+ * local functions no node of the main graph calls (directly or through the
+ * functions it calls; every overload of a called name stays), then opset
+ * imports of domains no node of the model uses (the default domain is
+ * always kept). @since 0.3.0 */
 #define ONNXSLIM_SIMPLIFY_DEAD 4u
 /** Every pass of this version. @since 0.3.0 */
 #define ONNXSLIM_SIMPLIFY_ALL 7u
@@ -114,7 +116,10 @@ typedef enum onnxslim_simplify_change {
   /** An initializer was merged into the initializer `into`. */
   ONNXSLIM_SIMPLIFY_MERGED_INITIALIZER = 4,
   /** An opset import was removed (`name` is its domain). */
-  ONNXSLIM_SIMPLIFY_REMOVED_OPSET = 5
+  ONNXSLIM_SIMPLIFY_REMOVED_OPSET = 5,
+  /** A local function no node calls was removed (`name` is
+   * "DOMAIN:NAME", or NAME in the default domain). */
+  ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION = 6
 } onnxslim_simplify_change;
 
 /** The report of onnxslim_simplify(); free with
@@ -188,7 +193,8 @@ ONNXSLIM_API size_t onnxslim_simplify_report_change_count(const onnxslim_simplif
 /**
  * Change `index`, in the order they were made: its pass bit, its kind (an
  * onnxslim_simplify_change), the label of what changed (a node's name, or
- * for a nameless node its first output; an initializer's name; a domain)
+ * for a nameless node its first output; an initializer's name; a domain;
+ * a function's "DOMAIN:NAME")
  * and `into` (what it was merged into or what its readers read now; ""
  * when nothing), both borrowed from the report; `graph` the name of the
  * graph it was in ("" for a nameless one). Any out pointer may be NULL.

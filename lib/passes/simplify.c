@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx.pb.h"
+
 #include "passes/simplify_int.h"
 
 /* ---- options and pass names ---------------------------------------------- */
@@ -251,6 +253,117 @@ static int dead_opsets(osl_simp *c) {
   return rc < 0 ? rc : 0;
 }
 
+/* "domain\x1fname" of a call or a function, the default domain as "". */
+static char *call_key(const char *domain, const char *name) {
+  if (domain_default(domain)) domain = "";
+  if (!name) name = "";
+  size_t a = strlen(domain), b = strlen(name);
+  char *k = malloc(a + b + 2);
+  if (!k) return NULL;
+  memcpy(k, domain, a);
+  k[a] = '\x1f';
+  memcpy(k + a + 1, name, b + 1);
+  return k;
+}
+
+typedef struct {
+  char **v;
+  size_t n, cap;
+} osl_keys;
+
+static int keys_add(osl_keys *ks, const char *domain, const char *name) {
+  char *k = call_key(domain, name);
+  if (!k) return onnxslim__err_nomem("simplify: functions");
+  for (size_t i = 0; i < ks->n; i++)
+    if (strcmp(ks->v[i], k) == 0) {
+      free(k);
+      return 0;
+    }
+  if (ks->n == ks->cap) {
+    size_t cap = ks->cap ? 2 * ks->cap : 16;
+    char **p = realloc(ks->v, cap * sizeof *p);
+    if (!p) {
+      free(k);
+      return onnxslim__err_nomem("simplify: functions");
+    }
+    ks->v = p;
+    ks->cap = cap;
+  }
+  ks->v[ks->n++] = k;
+  return 1;
+}
+static int keys_has(const osl_keys *ks, const char *domain, const char *name) {
+  char *k = call_key(domain, name);
+  int hit = 0;
+  for (size_t i = 0; k && i < ks->n && !hit; i++) hit = strcmp(ks->v[i], k) == 0;
+  free(k);
+  return hit;
+}
+
+/* The (domain, op) of every node of g and its subgraphs into ks. */
+static int calls_of_graph(osl_keys *ks, const onnxslim_graph *g) {
+  int rc;
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+    onnxslim_node *nd = onnxslim_graph_node(g, i);
+    if ((rc = keys_add(ks, onnxslim_node_domain(nd), onnxslim_node_op_type(nd))) < 0) return rc;
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(nd); k++)
+      if ((rc = calls_of_graph(ks, onnxslim_node_subgraph(nd, k))) < 0) return rc;
+  }
+  return 0;
+}
+
+/* Local functions no node of the main graph calls, directly or through
+ * the functions it calls (every overload of a called name is kept). */
+static int dead_functions(osl_simp *c) {
+  onnxslim_model *m = c->model;
+  size_t nf = onnxslim_model_function_count(m);
+  if (!nf) return 0;
+  osl_keys used = {0};
+  int rc = calls_of_graph(&used, onnxslim_model_graph(m));
+  for (int grew = 1; rc >= 0 && grew;) {
+    grew = 0;
+    for (size_t f = 0; f < nf && rc >= 0; f++) {
+      onnxslim_function *fn = onnxslim_model_function(m, f);
+      if (!keys_has(&used, onnxslim_function_domain(fn), onnxslim_function_name(fn))) continue;
+      for (size_t i = 0; i < onnxslim_function_node_count(fn) && rc >= 0; i++) {
+        onnxslim_node *nd = onnxslim_function_node(fn, i);
+        rc = keys_add(&used, onnxslim_node_domain(nd), onnxslim_node_op_type(nd));
+        if (rc > 0) grew = 1;
+        for (size_t k = 0; k < onnxslim_node_subgraph_count(nd) && rc >= 0; k++)
+          rc = calls_of_graph(&used, onnxslim_node_subgraph(nd, k));
+      }
+    }
+  }
+  osl_msg *root = rc >= 0 ? onnxslim__model_root(m, "onnxslim_simplify") : NULL;
+  if (rc >= 0 && !root) rc = ONNXSLIM_EINVAL;
+  for (size_t f = 0; rc >= 0 && f < onnxslim_model_function_count(m);) {
+    onnxslim_function *fn = onnxslim_model_function(m, f);
+    const char *d = onnxslim_function_domain(fn), *name = onnxslim_function_name(fn);
+    if (keys_has(&used, d, name)) {
+      f++;
+      continue;
+    }
+    size_t pos = onnxslim__msg_pos_of(root, (osl_msg *)fn);
+    if (pos == SIZE_MAX || root->f[pos].number != onnx_ModelProto_functions_tag) {
+      rc = onnxslim__err(ONNXSLIM_EMODEL, "simplify: cannot find function '%s'", name);
+      break;
+    }
+    char *label = call_key(d, name);
+    if (!label) {
+      rc = onnxslim__err_nomem("simplify: functions");
+      break;
+    }
+    label[strlen(domain_default(d) ? "" : d)] = ':';
+    onnxslim__msg_remove(root, pos);
+    rc = onnxslim__simp_change(c, NULL, ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION,
+                               label[0] == ':' ? label + 1 : label, "");
+    free(label);
+  }
+  for (size_t i = 0; i < used.n; i++) free(used.v[i]);
+  free(used.v);
+  return rc < 0 ? rc : 0;
+}
+
 static int pass_dead(osl_simp *c) {
   onnxslim_model *m = c->model;
   onnxslim_graph *g = onnxslim_model_graph(m);
@@ -279,6 +392,7 @@ static int pass_dead(osl_simp *c) {
   free(before.v);
   onnxslim__mem_map_free(m, &live);
   if (rc < 0) return rc;
+  if ((rc = dead_functions(c)) < 0) return rc;
   return dead_opsets(c);
 }
 

@@ -221,6 +221,7 @@ CONSTANTS: _typing.Dict[str, int] = {
     "SIMPLIFY_REMOVED_INITIALIZER": 3,
     "SIMPLIFY_MERGED_INITIALIZER": 4,
     "SIMPLIFY_REMOVED_OPSET": 5,
+    "SIMPLIFY_REMOVED_FUNCTION": 6,
 }
 
 #: Name prefixes whose every header constant must be in CONSTANTS (the test
@@ -428,3 +429,4 @@ if _typing.TYPE_CHECKING:
     SIMPLIFY_REMOVED_INITIALIZER: int
     SIMPLIFY_MERGED_INITIALIZER: int
     SIMPLIFY_REMOVED_OPSET: int
+    SIMPLIFY_REMOVED_FUNCTION: int

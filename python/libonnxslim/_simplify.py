@@ -21,6 +21,7 @@ _KINDS = {
     3: "removed_initializer",
     4: "merged_initializer",
     5: "removed_opset",
+    6: "removed_function",
 }
 
 
@@ -37,7 +38,7 @@ class SimplifyStep(NamedTuple):
 
 class SimplifyChange(NamedTuple):
     """One change: its pass, its kind ("removed_node", "merged_node",
-    "removed_initializer", "merged_initializer", "removed_opset"), what changed (a node's
+    "removed_initializer", "merged_initializer", "removed_opset", "removed_function"), what changed (a node's
     name or first output, an initializer's name, a domain), what it was merged into or
     what its readers read now ("" when nothing), and its graph's name."""
     pass_name: str

@@ -246,7 +246,7 @@ def simplify(model_path: str) -> None:
         change: lo.SimplifyChange
         for change in rep.changes:
             assert isinstance(change.kind, str) and isinstance(change.into, str)
-    simplify_constants: List[int] = [lo.SIMPLIFY_NOOP, lo.SIMPLIFY_CSE, lo.SIMPLIFY_DEAD, lo.SIMPLIFY_ALL, lo.SIMPLIFY_OPTIONS_VERSION, lo.SIMPLIFY_MAX_ITERATIONS, lo.SIMPLIFY_REMOVED_NODE, lo.SIMPLIFY_MERGED_NODE, lo.SIMPLIFY_REMOVED_INITIALIZER, lo.SIMPLIFY_MERGED_INITIALIZER, lo.SIMPLIFY_REMOVED_OPSET]
+    simplify_constants: List[int] = [lo.SIMPLIFY_NOOP, lo.SIMPLIFY_CSE, lo.SIMPLIFY_DEAD, lo.SIMPLIFY_ALL, lo.SIMPLIFY_OPTIONS_VERSION, lo.SIMPLIFY_MAX_ITERATIONS, lo.SIMPLIFY_REMOVED_NODE, lo.SIMPLIFY_MERGED_NODE, lo.SIMPLIFY_REMOVED_INITIALIZER, lo.SIMPLIFY_MERGED_INITIALIZER, lo.SIMPLIFY_REMOVED_OPSET, lo.SIMPLIFY_REMOVED_FUNCTION]
     assert all(isinstance(c, int) for c in simplify_constants)
 
 
