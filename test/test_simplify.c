@@ -241,13 +241,16 @@ TEST(cse_merges) {
   pb_node(&g, "LeakyRelu", "lr2", L("q"), L("l2"), &a); /* other attribute */
   pb_node(&g, "RandomUniformLike", "rnd1", L("x"), L("n1"), NULL);
   pb_node(&g, "RandomUniformLike", "rnd2", L("x"), L("n2"), NULL);
+  pb_node(&g, "Dropout", "drop1", L("x", "", "yes"), L("o1"), NULL);
+  pb_node(&g, "Dropout", "drop2", L("x", "", "yes"), L("o2"), NULL);
   pb_node(&g, "Custom", "c1", L("x"), L("k1"), NULL);
   pb_node(&g, "Custom", "c2", L("x"), L("k2"), NULL);
-  pb_node(&g, "Sum", "sum", L("l1", "l2", "u", "n1", "n2", "k1", "k2"), L("y"), NULL);
+  pb_node(&g, "Sum", "sum", L("l1", "l2", "u", "n1", "n2", "k1", "k2", "o1", "o2"), L("y"), NULL);
   pb_str(&g, 2, "cse");
   pb_init(&g, "w1", w, 3);
   pb_init(&g, "w2", w, 3);
   pb_init(&g, "w3", w3, 3);
+  pb_init_bool(&g, "yes", 1);
   pb_vi(&g, 11, "x", ONNXSLIM_DTYPE_FLOAT, 1, dims3);
   pb_vi(&g, 12, "y", ONNXSLIM_DTYPE_FLOAT, 1, dims3);
   pb_vi(&g, 13, "b", ONNXSLIM_DTYPE_FLOAT, 1, dims3);
@@ -280,10 +283,11 @@ TEST(cse_merges) {
     CHECK(value_info_named(lg, "b") == NULL);
     CHECK(onnxslim_graph_find_initializer(lg, "w2") == NULL);
     CHECK(onnxslim_graph_find_initializer(lg, "w3") != NULL);
-    static const char *const kept[] = {"m3", "lr1", "lr2", "rnd1", "rnd2", "c1", "c2"};
+    static const char *const kept[] = {"m3",    "lr1",   "lr2", "rnd1", "rnd2",
+                                       "drop1", "drop2", "c1",  "c2"};
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
       CHECK(onnxslim_graph_find_node(lg, kept[i]) != NULL);
-    CHECK(onnxslim_graph_node_count(lg) == 11);
+    CHECK(onnxslim_graph_node_count(lg) == 13);
     onnxslim_model_free(l);
   }
   onnxslim_simplify_report_free(r);

@@ -43,8 +43,8 @@ extern "C" {
  * and bytes (compared without loading external data whole) that are not
  * graph inputs. Never merged: nodes with no outputs, RandomNormal,
  * RandomNormalLike, RandomUniform, RandomUniformLike, Bernoulli,
- * Multinomial, nodes of a domain other than ai.onnx and ai.onnx.ml, and a
- * node or initializer whose outputs are graph outputs. @since 0.3.0 */
+ * Multinomial, Dropout (random in training mode), nodes of a domain other than ai.onnx and
+ * ai.onnx.ml, and a node or initializer whose outputs are graph outputs. @since 0.3.0 */
 #define ONNXSLIM_SIMPLIFY_CSE 2u
 /** onnxslim_simplify_options.passes: remove what nothing reads: nodes none
  * of whose outputs reach a graph output, initializers no node reads (unless

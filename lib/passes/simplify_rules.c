@@ -399,8 +399,9 @@ static int node_key(const onnxslim_node *n, osl_bufsink *b) {
 }
 
 static int cse_eligible(const onnxslim_node *n) {
-  static const char *const never[] = {"RandomNormal",      "RandomNormalLike", "RandomUniform",
-                                      "RandomUniformLike", "Bernoulli",        "Multinomial"};
+  static const char *const never[] = {
+      "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike",
+      "Bernoulli",    "Multinomial",      "Dropout"}; /* random in training mode */
   const char *d = onnxslim_node_domain(n), *op = onnxslim_node_op_type(n);
   if (!op || onnxslim_node_output_count(n) == 0) return 0;
   if (d && d[0] && strcmp(d, "ai.onnx") != 0 && strcmp(d, "ai.onnx.ml") != 0) return 0;
