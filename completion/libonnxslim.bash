@@ -16,7 +16,7 @@ _libonnxslim_options() { # COMMAND: its options, one word each
       echo "--gather-to --to --select --exclude --min-size --policy --round --force --saturate" \
         "--flush-subnormals --block-size --format --scales --scale-method --clip-percentile --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
-        "--allow-large --toposort --verify --no-verify --json"
+        "--allow-large --toposort --simplify --verify --no-verify --json"
       ;;
     split)
       echo "--threshold --align --location --per-tensor --checksum --force-shape-inputs" \
@@ -24,6 +24,10 @@ _libonnxslim_options() { # COMMAND: its options, one word each
       ;;
     merge) echo "--allow-large --toposort --report --json" ;;
     diff) echo "--storage --json" ;;
+    simplify)
+      echo "--passes --report --external-data --threshold --align --location --per-tensor" \
+        "--allow-large --verify --no-verify --json"
+      ;;
   esac
   echo "--help"
 }
@@ -53,7 +57,7 @@ _libonnxslim() {
     esac
   done
   if [[ -z $cmd ]]; then
-    COMPREPLY=($(compgen -W "info convert split merge fingerprint check diff --help -h --version -q --quiet" -- "$cur"))
+    COMPREPLY=($(compgen -W "info convert split merge fingerprint check diff simplify --help -h --version -q --quiet" -- "$cur"))
     return
   fi
   [[ -z $only_args ]] && case $prev in
@@ -64,6 +68,7 @@ _libonnxslim() {
     --scale-method) COMPREPLY=($(compgen -W "mse absmax" -- "$cur")); return ;;
     --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
+    --passes) COMPREPLY=($(compgen -W "noop cse dead all noop,cse noop,dead cse,dead" -- "$cur")); return ;;
     --skip)
       COMPREPLY=($(compgen -W "undefined_input duplicate_output order tensor_size opset output_not_produced type empty_name unknown_op arity attr_missing attr_unknown attr_type type_constraint untyped_io checksum function" -- "$cur"))
       return

@@ -26,5 +26,6 @@
 #include "onnxslim/fingerprint.h"
 #include "onnxslim/diff.h"
 #include "onnxslim/infer.h"
+#include "onnxslim/simplify.h"
 
 #endif /* ONNXSLIM_H */

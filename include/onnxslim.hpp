@@ -864,6 +864,9 @@ struct free_convert_report {
 struct free_diff_report {
   void operator()(onnxslim_diff_report *r) const noexcept { onnxslim_diff_report_free(r); }
 };
+struct free_simplify_report {
+  void operator()(onnxslim_simplify_report *r) const noexcept { onnxslim_simplify_report_free(r); }
+};
 struct free_save_report {
   void operator()(onnxslim_save_report *r) const noexcept { onnxslim_save_report_free(r); }
 };
@@ -977,6 +980,72 @@ class DiffReport {
     return e;
   }
   std::unique_ptr<onnxslim_diff_report, detail::free_diff_report> r_;
+};
+
+/** One pass run of Model::simplify() (onnxslim_simplify_report_step()).
+ * @since 0.3.0 */
+struct SimplifyStep {
+  unsigned int pass;      /**< ONNXSLIM_SIMPLIFY_NOOP, _CSE or _DEAD */
+  unsigned int iteration; /**< its round, from 1 */
+  std::uint64_t nodes_before, nodes_after, initializers_before, initializers_after;
+};
+
+/** One change of Model::simplify() (onnxslim_simplify_report_change());
+ * strings live as long as the report. @since 0.3.0 */
+struct SimplifyChange {
+  unsigned int pass;
+  int kind; /**< an onnxslim_simplify_change */
+  std::string_view name, into, graph;
+};
+
+/** What Model::simplify() did; owns the C report (move-only). @since 0.3.0 */
+class SimplifyReport {
+ public:
+  explicit SimplifyReport(onnxslim_simplify_report *owned) noexcept : r_(owned) {}
+  onnxslim_simplify_report *get() const noexcept { return r_.get(); }
+  unsigned int iterations() const noexcept { return onnxslim_simplify_report_iterations(r_.get()); }
+  std::vector<SimplifyStep> steps() const {
+    std::vector<SimplifyStep> v;
+    for (std::size_t i = 0; i < onnxslim_simplify_report_step_count(r_.get()); i++) {
+      SimplifyStep s{0, 0, 0, 0, 0, 0};
+      detail::check(onnxslim_simplify_report_step(r_.get(), i, &s.pass, &s.iteration,
+                                                  &s.nodes_before, &s.nodes_after,
+                                                  &s.initializers_before, &s.initializers_after));
+      v.push_back(s);
+    }
+    return v;
+  }
+  std::vector<SimplifyChange> changes() const {
+    std::vector<SimplifyChange> v;
+    for (std::size_t i = 0; i < onnxslim_simplify_report_change_count(r_.get()); i++) {
+      SimplifyChange c{0, 0, {}, {}, {}};
+      const char *name = nullptr, *into = nullptr, *graph = nullptr;
+      detail::check(
+          onnxslim_simplify_report_change(r_.get(), i, &c.pass, &c.kind, &name, &into, &graph));
+      c.name = detail::str(name);
+      c.into = detail::str(into);
+      c.graph = detail::str(graph);
+      v.push_back(c);
+    }
+    return v;
+  }
+  /** Nodes of every graph before the first pass run and after the last. */
+  std::uint64_t nodes_before() const { return edge(true).nodes_before; }
+  std::uint64_t nodes_after() const { return edge(false).nodes_after; }
+  std::uint64_t initializers_before() const { return edge(true).initializers_before; }
+  std::uint64_t initializers_after() const { return edge(false).initializers_after; }
+
+ private:
+  SimplifyStep edge(bool first) const {
+    SimplifyStep s{0, 0, 0, 0, 0, 0};
+    std::size_t n = onnxslim_simplify_report_step_count(r_.get());
+    if (n)
+      detail::check(onnxslim_simplify_report_step(r_.get(), first ? 0 : n - 1, &s.pass,
+                                                  &s.iteration, &s.nodes_before, &s.nodes_after,
+                                                  &s.initializers_before, &s.initializers_after));
+    return s;
+  }
+  std::unique_ptr<onnxslim_simplify_report, detail::free_simplify_report> r_;
 };
 
 /** One converted tensor. */
@@ -1415,6 +1484,21 @@ class Model {
   }
   /** onnxslim_diff(): what differs between this model (A) and `other` (B);
    * `storage`: also where tensor bytes are stored. */
+  /** onnxslim_simplify(): exact simplification in place with `passes`
+   * (ONNXSLIM_SIMPLIFY_* bits) in at most `max_iterations` rounds (0: up
+   * to ONNXSLIM_SIMPLIFY_MAX_ITERATIONS); throws on failure (the passes run
+   * before it stay done). Handles of removed items become invalid.
+   * @since 0.3.0 */
+  SimplifyReport simplify(unsigned int passes = ONNXSLIM_SIMPLIFY_ALL,
+                          unsigned int max_iterations = 0) {
+    onnxslim_simplify_options o = ONNXSLIM_SIMPLIFY_OPTIONS_INIT;
+    o.passes = passes;
+    o.max_iterations = max_iterations;
+    onnxslim_simplify_report *r = nullptr;
+    detail::check(onnxslim_simplify(&r, get(), &o));
+    return SimplifyReport(r);
+  }
+
   DiffReport diff(const Model &other, bool storage = false) const {
     onnxslim_diff_options o = ONNXSLIM_DIFF_OPTIONS_INIT;
     if (storage) o.flags |= ONNXSLIM_DIFF_COMPARE_STORAGE;

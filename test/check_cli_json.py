@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
-"""--json of info, check, fingerprint, diff, convert, split and merge.
+"""--json of info, check, fingerprint, diff, convert, split, merge and simplify.
 
 Every document printed is parsed with python's json module (NaN and
 Infinity refused, UTF-8 required) and checked against the tables of
@@ -220,6 +220,7 @@ runs = [
     ("convert (copy)", ["convert", bert, out + "/c.onnx", "--json", "--report"]),
     ("split --per-tensor", ["split", bert, out + "/s.onnx", "--per-tensor", "--json"]),
     ("merge", ["merge", out + "/r.onnx", out + "/m.onnx", "--json"]),
+    ("simplify", ["simplify", bert, out + "/simp.onnx", "--json"]),
 ]
 docs = {}
 for what, args in runs:
@@ -266,6 +267,16 @@ report(d["layout"] == "per_tensor" and d["external_data"]["location"] is None an
 d = docs["merge"]
 report(d["layout"] == "inline" and d["external_data"] is None and len(d["files"]) == 1,
        "merge --json: layout inline, no external data, one file", d)
+d = docs["simplify"]
+sm = d["simplification"] if d else None
+report(bool(sm) and sm["steps"] and sm["nodes_before"] == sm["steps"][0]["nodes_before"] and
+       sm["initializers_after"] == sm["steps"][-1]["initializers_after"] and
+       sm["initializers_after"] < sm["initializers_before"] and
+       sum(c["kind"] == "merged_initializer" for c in sm["changes"]) ==
+       sm["initializers_before"] - sm["initializers_after"] and
+       docs["merge"]["simplification"] is None,
+       "simplify --json: the simplification's totals, steps and one change per merged "
+       "initializer (bert-tiny); null for merge", sm)
 
 # ---- diff (its cases are in step 62; here: the schema is covered) ------------------------
 doc_of("diff --json equal", ["diff", "--json", bert, out + "/c.onnx"], 0)

@@ -461,6 +461,38 @@ void test_function() {
   CHECK(!f.nodes()[0].graph());  // a function body's node has no graph
 }
 
+void test_simplify() {
+  onnxslim::Model m = onnxslim::Model::open(bert);
+  // a duplicate of the first node (same op, inputs, attributes) and an
+  // Identity: cse merges the one, noop removes the other
+  onnxslim::Graph g = m.graph();
+  onnxslim::Node first = g.nodes()[0];
+  std::vector<std::string> ins;
+  for (std::string_view v : first.inputs()) ins.emplace_back(v);
+  std::size_t n0 = g.nodes().size();
+  g.add_node(std::string(first.op_type()), ins, {"dup_out"}, "dup");
+  g.add_node("Identity", {"dup_out"}, {"id_out"}, "id");
+  g.add_node("Relu", {"id_out"}, {"relu_out"}, "relu");
+  g.add_output("relu_out");
+  onnxslim::SimplifyReport r = m.simplify(ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_CSE);
+  CHECK(r.iterations() >= 1 && !r.steps().empty());
+  CHECK(r.nodes_before() == n0 + 3 && r.nodes_after() == n0 + 1);
+  bool merged = false, removed = false;
+  for (const onnxslim::SimplifyChange &c : r.changes()) {
+    merged |= c.kind == ONNXSLIM_SIMPLIFY_MERGED_NODE && c.name == "dup";
+    removed |= c.kind == ONNXSLIM_SIMPLIFY_REMOVED_NODE && c.name == "id";
+  }
+  CHECK(merged && removed);
+  CHECK(!m.graph().find_node("dup") && m.graph().find_node("relu"));
+  bool threw = false;
+  try {
+    m.simplify(0);
+  } catch (const onnxslim::error &e) {
+    threw = e.code() == ONNXSLIM_EINVAL;
+  }
+  CHECK(threw);
+}
+
 void test_diff() {
   onnxslim::Model a = onnxslim::Model::open(bert), b = onnxslim::Model::open(bert);
   onnxslim::DiffReport same = a.diff(b);
@@ -889,6 +921,7 @@ const test_case tests[] = {
     {"function", test_function},
     {"check", test_check},
     {"diff", test_diff},
+    {"simplify", test_simplify},
     {"convert", test_convert},
     {"convert_notes", test_convert_notes},
     {"save_fingerprint", test_save_fingerprint},

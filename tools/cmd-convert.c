@@ -222,12 +222,6 @@ static int opt_force(void *ctx, const char *value) {
   return 0;
 }
 
-static int opt_external_data(void *ctx, const char *value) {
-  (void)value;
-  ((convert_settings *)ctx)->external = 1;
-  return 0;
-}
-
 static int opt_also_single_file(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   if (!value[0]) return bad_value("--also-single-file", "empty path");
@@ -329,6 +323,9 @@ static const option_spec convert_options[] = {
      "also save the model with every tensor inline\nto PATH"},
     OPT_ALLOW_LARGE,
     OPT_TOPOSORT,
+    {"--simplify", NULL, opt_simplify,
+     "simplify the model first (every pass of the\n"
+     "simplify command; --report lists what changed)"},
     {"--verify", NULL, opt_verify,
      "check the converted model before writing it, and\n"
      "write nothing if it fails a check IN passed\n(the default)"},

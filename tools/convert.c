@@ -36,6 +36,18 @@ int opt_no_verify(void *ctx, const char *value) {
   return 0;
 }
 
+int opt_simplify(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->simplify = ONNXSLIM_SIMPLIFY_ALL;
+  return 0;
+}
+
+int opt_external_data(void *ctx, const char *value) {
+  (void)value;
+  ((convert_settings *)ctx)->external = 1;
+  return 0;
+}
+
 int opt_report(void *ctx, const char *value) {
   (void)value;
   ((convert_settings *)ctx)->report = 1;
@@ -857,6 +869,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   onnxslim_save_report *erep = NULL;
   save_plan sp = {0, 0, NULL, 0};
   onnxslim_check_report *before = NULL;
+  onnxslim_simplify_report *srep = NULL;
   int status, rc, saved = 0;
 
   status = check_output_name(out, "OUT");
@@ -875,6 +888,14 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
                                                 ONNXSLIM_CLEANUP_RECURSIVE) != ONNXSLIM_OK) {
     fail_lib("cannot sort '%s'", in);
     goto done;
+  }
+  if (cs->simplify) {
+    onnxslim_simplify_options so = ONNXSLIM_SIMPLIFY_OPTIONS_INIT;
+    so.passes = cs->simplify;
+    if (onnxslim_simplify(&srep, model, &so) != ONNXSLIM_OK) {
+      fail_lib("cannot simplify '%s'", in);
+      goto done;
+    }
   }
   if ((cs->gather_to || cs->to) && (rc = apply_conversion(model, in, cs, &crep)) != EXIT_SUCCESS) {
     status = rc;
@@ -947,11 +968,13 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   if (cs->json) {
     if (erep && print_external_report(erep, sp.mode, 0) != EXIT_SUCCESS) goto done;
     if (print_json_report(current_command ? current_command->name : "convert", in, out, crep,
-                          cs->gather_to || cs->to, erep, sp.mode, cs->also_single) != EXIT_SUCCESS)
+                          cs->gather_to || cs->to, erep, sp.mode, cs->also_single,
+                          srep) != EXIT_SUCCESS)
       goto done;
     status = finish_stdout(EXIT_SUCCESS);
     goto done;
   }
+  if (cs->report && srep && print_simplify_report(srep) != EXIT_SUCCESS) goto done;
   if (cs->report && (cs->gather_to || cs->to) && print_convert_report(crep) != EXIT_SUCCESS)
     goto done;
   if (cs->report && crep && cs->format == ONNXSLIM_QUANT_FORMAT_ORT && !cs->block_size &&
@@ -968,6 +991,7 @@ done:
   onnxslim_check_report_free(before);
   onnxslim_convert_report_free(crep);
   onnxslim_save_report_free(erep);
+  onnxslim_simplify_report_free(srep);
   onnxslim_model_free(model);
   /* a signal that stopped the work (one caught once every file was in
    * place changes nothing: the work is done) */

@@ -50,6 +50,7 @@ typedef struct convert_settings {
   const char *also_single; /* --also-single-file PATH */
   int toposort;            /* --toposort */
   int no_verify;           /* --no-verify: do not check the model before writing it */
+  unsigned int simplify;   /* ONNXSLIM_SIMPLIFY_* passes run before converting; 0: none */
 } convert_settings;
 
 void convert_settings_init(convert_settings *cs);
@@ -68,6 +69,8 @@ int opt_constants(void *ctx, const char *value);
 int opt_allow_large(void *ctx, const char *value);
 int opt_verify(void *ctx, const char *value);
 int opt_no_verify(void *ctx, const char *value);
+int opt_simplify(void *ctx, const char *value);
+int opt_external_data(void *ctx, const char *value);
 
 /* Rows of their option tables. */
 #define OPT_THRESHOLD                                                                 \

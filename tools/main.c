@@ -38,7 +38,8 @@
   X(merge)          \
   X(fingerprint)    \
   X(check)          \
-  X(diff)
+  X(diff)           \
+  X(simplify)
 
 #define DECLARE(name) extern const command cmd_##name;
 #define ENTRY(name) &cmd_##name,

@@ -513,9 +513,101 @@ static void json_file(json *j, const char *path) {
   json_end(j);
 }
 
+static const char *change_kind(int kind) {
+  switch (kind) {
+  case ONNXSLIM_SIMPLIFY_REMOVED_NODE: return "removed_node";
+  case ONNXSLIM_SIMPLIFY_MERGED_NODE: return "merged_node";
+  case ONNXSLIM_SIMPLIFY_REMOVED_INITIALIZER: return "removed_initializer";
+  case ONNXSLIM_SIMPLIFY_MERGED_INITIALIZER: return "merged_initializer";
+  case ONNXSLIM_SIMPLIFY_REMOVED_OPSET: return "removed_opset";
+  case ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION: return "removed_function";
+  default: return "?";
+  }
+}
+
+/* The counts before the first pass run and after the last. */
+static void simplify_totals(const onnxslim_simplify_report *r, uint64_t t[4]) {
+  size_t n = onnxslim_simplify_report_step_count(r);
+  uint64_t x[4] = {0, 0, 0, 0};
+  t[0] = t[1] = t[2] = t[3] = 0;
+  if (!n) return;
+  onnxslim_simplify_report_step(r, 0, NULL, NULL, &t[0], &x[0], &t[2], &x[1]);
+  onnxslim_simplify_report_step(r, n - 1, NULL, NULL, &x[2], &t[1], &x[3], &t[3]);
+}
+
+int print_simplify_report(const onnxslim_simplify_report *r) {
+  uint64_t t[4];
+  simplify_totals(r, t);
+  printf("simplified in %u round%s: nodes %" PRIu64 " -> %" PRIu64 ", initializers %" PRIu64
+         " -> %" PRIu64 "\n",
+         onnxslim_simplify_report_iterations(r),
+         onnxslim_simplify_report_iterations(r) == 1 ? "" : "s", t[0], t[1], t[2], t[3]);
+  for (size_t i = 0; i < onnxslim_simplify_report_step_count(r); i++) {
+    unsigned int pass = 0, it = 0;
+    uint64_t nb = 0, na = 0, ib = 0, ia = 0;
+    onnxslim_simplify_report_step(r, i, &pass, &it, &nb, &na, &ib, &ia);
+    if (nb == na && ib == ia) continue;
+    printf(INDENT "round %u %-5s nodes %" PRIu64 " -> %" PRIu64 ", initializers %" PRIu64
+                  " -> %" PRIu64 "\n",
+           it, onnxslim_simplify_pass_name(pass), nb, na, ib, ia);
+  }
+  for (size_t i = 0; i < onnxslim_simplify_report_change_count(r); i++) {
+    unsigned int pass = 0;
+    int kind = 0;
+    const char *name = "", *into = "", *graph = "";
+    onnxslim_simplify_report_change(r, i, &pass, &kind, &name, &into, &graph);
+    printf(INDENT "%-5s %-19s %s%s%s%s%s\n", onnxslim_simplify_pass_name(pass), change_kind(kind),
+           name, into[0] ? " -> " : "", into, graph[0] ? "  in graph " : "", graph);
+  }
+  return EXIT_SUCCESS;
+}
+
+static void json_simplification(json *j, const onnxslim_simplify_report *r) {
+  uint64_t t[4];
+  simplify_totals(r, t);
+  json_object(j);
+  json_kint(j, "iterations", onnxslim_simplify_report_iterations(r));
+  json_kint(j, "nodes_before", (int64_t)t[0]);
+  json_kint(j, "nodes_after", (int64_t)t[1]);
+  json_kint(j, "initializers_before", (int64_t)t[2]);
+  json_kint(j, "initializers_after", (int64_t)t[3]);
+  json_karray(j, "steps");
+  for (size_t i = 0; i < onnxslim_simplify_report_step_count(r); i++) {
+    unsigned int pass = 0, it = 0;
+    uint64_t nb = 0, na = 0, ib = 0, ia = 0;
+    onnxslim_simplify_report_step(r, i, &pass, &it, &nb, &na, &ib, &ia);
+    json_object(j);
+    json_kstr(j, "pass", onnxslim_simplify_pass_name(pass));
+    json_kint(j, "iteration", it);
+    json_kint(j, "nodes_before", (int64_t)nb);
+    json_kint(j, "nodes_after", (int64_t)na);
+    json_kint(j, "initializers_before", (int64_t)ib);
+    json_kint(j, "initializers_after", (int64_t)ia);
+    json_end(j);
+  }
+  json_end(j);
+  json_karray(j, "changes");
+  for (size_t i = 0; i < onnxslim_simplify_report_change_count(r); i++) {
+    unsigned int pass = 0;
+    int kind = 0;
+    const char *name = "", *into = "", *graph = "";
+    onnxslim_simplify_report_change(r, i, &pass, &kind, &name, &into, &graph);
+    json_object(j);
+    json_kstr(j, "pass", onnxslim_simplify_pass_name(pass));
+    json_kstr(j, "kind", change_kind(kind));
+    json_kstr(j, "name", name);
+    json_kstr(j, "into", into);
+    json_kstr(j, "graph", graph);
+    json_end(j);
+  }
+  json_end(j);
+  json_end(j);
+}
+
 int print_json_report(const char *command, const char *in, const char *out,
                       const onnxslim_convert_report *crep, int converted,
-                      const onnxslim_save_report *erep, int mode, const char *also_single) {
+                      const onnxslim_save_report *erep, int mode, const char *also_single,
+                      const onnxslim_simplify_report *srep) {
   json j;
   strbuf dir = {0}, path = {0};
   const char *prev = NULL, *slash = strrchr(out, '/');
@@ -532,6 +624,9 @@ int print_json_report(const char *command, const char *in, const char *out,
   json_key(&j, "conversion");
   if (!converted) json_null(&j);
   else if (json_conversion(&j, crep) != EXIT_SUCCESS) return EXIT_FAILURE;
+  json_key(&j, "simplification");
+  if (!srep) json_null(&j);
+  else json_simplification(&j, srep);
   json_key(&j, "external_data");
   if (!erep || mode == ONNXSLIM_LAYOUT_INLINE || mode == ONNXSLIM_LAYOUT_AS_LOADED) json_null(&j);
   else if (json_external(&j, erep) != EXIT_SUCCESS) return EXIT_FAILURE;

@@ -12,6 +12,9 @@
 
 /* The conversion report as an aligned table with a totals row, on stdout. */
 int print_convert_report(const onnxslim_convert_report *rep);
+/* The text report of a simplification (simplify --report): a line per
+ * pass run that changed something, then each change. */
+int print_simplify_report(const onnxslim_simplify_report *rep);
 /*
  * What an external-data save did. With verbose (--report), on stdout: where
  * the tensors went and each tensor kept inline for being a shape input.
@@ -26,6 +29,7 @@ void print_files(const char *out, const onnxslim_save_report *rep, const char *a
  * then or when it found nothing to convert; erep NULL: a plain save. */
 int print_json_report(const char *command, const char *in, const char *out,
                       const onnxslim_convert_report *crep, int converted,
-                      const onnxslim_save_report *erep, int mode, const char *also_single);
+                      const onnxslim_save_report *erep, int mode, const char *also_single,
+                      const onnxslim_simplify_report *srep);
 
 #endif

@@ -39,6 +39,7 @@ from ._lib import lib, library_path
 from ._model import Model, check_code_from_name, check_code_is_warning, check_code_name, load
 from ._node import Node
 from ._save import SaveEntry, SaveReport
+from ._simplify import SimplifyChange, SimplifyReport, SimplifyStep
 from ._sparse import SparseTensor
 from ._tensor import Tensor
 from ._types import Type, ValueInfo
@@ -53,7 +54,8 @@ __all__ += ["InvalidArgument", "OutOfMemory", "IoError", "ParseError", "LimitErr
             "NoSpace", "Canceled"]
 __all__ += ["convert_values", "ConvertReport", "ConvertEntry", "ConvertStats", "KeptEntry",
             "ConvertNote", "QuantStats", "SaveReport", "SaveEntry", "check_code_name", "check_code_from_name",
-            "check_code_is_warning", "DiffReport", "DiffEntry"]
+            "check_code_is_warning", "DiffReport", "DiffEntry", "SimplifyReport", "SimplifyStep",
+            "SimplifyChange"]
 
 #: The version string of the loaded C library, e.g. "0.2.0".
 __version__: str = (lib.onnxslim_version_string() or b"").decode()

@@ -200,6 +200,19 @@ class SaveOptions(Structure):
     ]
 
 
+class SimplifyOptions(Structure):
+    """onnxslim_simplify_options (simplify.h)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("passes", c_uint),
+        ("max_iterations", c_uint),
+        ("flags", c_uint),
+        ("progress", ProgressFn),
+        ("progress_payload", c_void_p),
+    ]
+
+
 #: name -> (restype, [argtypes]) for every public function.
 FUNCTIONS = {
     # check.h
@@ -479,6 +492,19 @@ FUNCTIONS = {
     "onnxslim_save_report_length": (c_int, [H, c_size_t, P(c_uint64)]),
     "onnxslim_save_report_kernel_copied": (c_uint64, [H]),
     "onnxslim_save_report_free": (None, [H]),
+    # simplify.h
+    "onnxslim_simplify_options_init": (c_int, [P(SimplifyOptions), c_uint]),
+    "onnxslim_simplify": (c_int, [P(H), H, P(SimplifyOptions)]),
+    "onnxslim_simplify_pass_name": (c_char_p, [c_uint]),
+    "onnxslim_simplify_parse_passes": (c_int, [c_char_p, P(c_uint)]),
+    "onnxslim_simplify_report_iterations": (c_uint, [H]),
+    "onnxslim_simplify_report_step_count": (c_size_t, [H]),
+    "onnxslim_simplify_report_step": (c_int, [
+        H, c_size_t, P(c_uint), P(c_uint), P(c_uint64), P(c_uint64), P(c_uint64), P(c_uint64)]),
+    "onnxslim_simplify_report_change_count": (c_size_t, [H]),
+    "onnxslim_simplify_report_change": (c_int, [
+        H, c_size_t, P(c_uint), P(c_int), P(c_char_p), P(c_char_p), P(c_char_p)]),
+    "onnxslim_simplify_report_free": (None, [H]),
     # tensor.h
     "onnxslim_dtype_name": (c_char_p, [c_int32]),
     "onnxslim_dtype_bits": (c_uint, [c_int32]),
@@ -1284,6 +1310,36 @@ if TYPE_CHECKING:  # pragma: no cover
             ...
 
         def onnxslim_save_report_free(self, *args: Any) -> None:
+            ...
+
+        def onnxslim_simplify_options_init(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify_pass_name(self, *args: Any) -> Optional[bytes]:
+            ...
+
+        def onnxslim_simplify_parse_passes(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify_report_iterations(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify_report_step_count(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify_report_step(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify_report_change_count(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify_report_change(self, *args: Any) -> int:
+            ...
+
+        def onnxslim_simplify_report_free(self, *args: Any) -> None:
             ...
 
         def onnxslim_dtype_name(self, *args: Any) -> Optional[bytes]:

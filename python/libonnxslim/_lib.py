@@ -36,6 +36,7 @@ from ._capi import QuantOptions as QuantOptions  # noqa: F401
 from ._capi import DiffNumbers as DiffNumbers, DiffOptions as DiffOptions  # noqa: F401
 from ._capi import SaveOptions as SaveOptions  # noqa: F401
 from ._capi import InferOptions as InferOptions  # noqa: F401
+from ._capi import SimplifyOptions as SimplifyOptions  # noqa: F401
 
 if TYPE_CHECKING:
     from ._capi import Lib

@@ -14,7 +14,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
                     Union)
 
 from . import (_args, _cleanup, _convert, _diff, _function, _graph, _infer, _insert, _progress,
-               _quant, _save)
+               _quant, _save, _simplify)
 from ._base import _busy_error, locked
 from ._constants import CONSTANTS as _C
 from ._errors import InvalidArgument, _check, _need, _path, _str
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ._node import Node
     from ._progress import ProgressCallback
     from ._save import SaveReport
+    from ._simplify import SimplifyReport
 
 #: A file path: str, bytes or os.PathLike.
 PathType = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -518,6 +519,22 @@ class Model:
         written. ``data_prop``: follow the values of shape tensors (Shape -> ... ->
         Reshape)."""
         return _infer.infer_shapes(self, write, strict, data_prop)
+
+    def simplify(self, passes: Union[str, Iterable[str]] = "all", max_iterations: int = 0,
+                 progress: Optional[Callable[[int, int], Any]] = None) -> "SimplifyReport":
+        """Simplify the model in place with exact rewrites (onnxslim_simplify(),
+        docs/simplify.md); returns a :class:`SimplifyReport`.
+
+        ``passes``: "all" (default), or "noop", "cse", "dead" (a comma-separated string or
+        a list): remove no-op nodes, merge equal nodes and initializers, remove dead code.
+        They run over every graph in rounds until one changes nothing (``max_iterations``
+        rounds at most; 0: up to 100). Graph inputs and outputs keep their names. A cycle
+        or a value defined twice raises :class:`ModelError` before anything changes.
+        ``progress``: a callable ``progress(done, total)`` called after each pass run;
+        raising in it stops the work (the passes already run stay done) and the exception
+        propagates. Handles of removed nodes and initializers become invalid.
+        """
+        return _simplify.simplify(self, passes, max_iterations, progress)
 
     def convert(self, to: Optional[_args.DType] = None, gather_to: Optional[_args.DType] = None,
                 select: Union[str, Sequence[str]] = (), exclude: Union[str, Sequence[str]] = (),

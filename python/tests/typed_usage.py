@@ -238,6 +238,21 @@ def diff(model_path: str) -> None:
     assert all(isinstance(c, int) for c in diff_constants)
 
 
+def simplify(model_path: str) -> None:
+    with lo.load(model_path) as m:
+        rep: lo.SimplifyReport = m.simplify(passes=["noop", "cse", "dead"], max_iterations=0)
+        assert rep.nodes_after <= rep.nodes_before
+        assert rep.initializers_after <= rep.initializers_before and rep.iterations >= 1
+        step: lo.SimplifyStep
+        for step in rep.steps:
+            assert step.pass_name in ("noop", "cse", "dead") and step.iteration >= 1
+        change: lo.SimplifyChange
+        for change in rep.changes:
+            assert isinstance(change.kind, str) and isinstance(change.into, str)
+    simplify_constants: List[int] = [lo.SIMPLIFY_NOOP, lo.SIMPLIFY_CSE, lo.SIMPLIFY_DEAD, lo.SIMPLIFY_ALL, lo.SIMPLIFY_OPTIONS_VERSION, lo.SIMPLIFY_MAX_ITERATIONS, lo.SIMPLIFY_REMOVED_NODE, lo.SIMPLIFY_MERGED_NODE, lo.SIMPLIFY_REMOVED_INITIALIZER, lo.SIMPLIFY_MERGED_INITIALIZER, lo.SIMPLIFY_REMOVED_OPSET, lo.SIMPLIFY_REMOVED_FUNCTION]
+    assert all(isinstance(c, int) for c in simplify_constants)
+
+
 def main(model_path: str, tmp: str) -> None:
     lib: str = lo.library_path
     version: str = lo.__version__
@@ -246,6 +261,7 @@ def main(model_path: str, tmp: str) -> None:
         read(model)
         edit_and_save(model, tmp)
     diff(model_path)
+    simplify(model_path)
     quantize(model_path)
     errors(tmp)
     assert all(isinstance(c, int) for c in constants())

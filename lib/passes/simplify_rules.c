@@ -1,0 +1,606 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
+/*
+ * libonnxslim - the no-op and common-subexpression passes of the
+ * simplification (simplify.h). Types, shapes and constants come only from
+ * what the model states: initializers (not graph inputs, which a caller may
+ * feed), Constant nodes, graph inputs and outputs, value_info.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/simplify_int.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define OSL_MAX_RANK 64
+
+/* ---- what the model states -------------------------------------------------- */
+
+static int is_graph_input(const onnxslim_graph *g, const char *name) {
+  for (size_t i = 0; i < onnxslim_graph_input_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_input(g, i)), name) == 0) return 1;
+  return 0;
+}
+static int is_graph_output(const onnxslim_graph *g, const char *name) {
+  for (size_t i = 0; i < onnxslim_graph_output_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), name) == 0) return 1;
+  return 0;
+}
+
+/* The constant tensor of value `name` of g: an initializer that is not a
+ * graph input, or the value of a Constant node's `value`; NULL. */
+static const onnxslim_tensor *const_tensor(const onnxslim_graph *g, const char *name) {
+  if (!name || !name[0]) return NULL;
+  onnxslim_tensor *t = onnxslim_graph_find_initializer(g, name);
+  if (t) return is_graph_input(g, name) ? NULL : t;
+  onnxslim_node *p = onnxslim_graph_producer(g, name);
+  if (!p || strcmp(onnxslim_node_op_type(p), "Constant") != 0) return NULL;
+  const char *d = onnxslim_node_domain(p);
+  if (d && d[0] && strcmp(d, "ai.onnx") != 0) return NULL;
+  onnxslim_attr *a = onnxslim_node_find_attr(p, "value");
+  return a && onnxslim_attr_type(a) == ONNXSLIM_ATTR_TENSOR ? onnxslim_attr_tensor(a) : NULL;
+}
+
+/* The integers of constant value `name` (INT64 or INT32, at most cap of
+ * them, also a Constant's value_ints): 1 and *n, else 0. */
+static int const_ints(const onnxslim_graph *g, const char *name, int64_t *v, size_t cap,
+                      size_t *n) {
+  const onnxslim_tensor *t = const_tensor(g, name);
+  if (!t) {
+    onnxslim_node *p = name && name[0] ? onnxslim_graph_producer(g, name) : NULL;
+    if (!p || strcmp(onnxslim_node_op_type(p), "Constant") != 0) return 0;
+    onnxslim_attr *a = onnxslim_node_find_attr(p, "value_ints");
+    const int64_t *vals;
+    size_t cnt;
+    if (!a || onnxslim_attr_ints(a, &vals, &cnt) < 0 || cnt > cap) return 0;
+    memcpy(v, vals, cnt * sizeof *v);
+    *n = cnt;
+    return 1;
+  }
+  int32_t dt = onnxslim_tensor_dtype(t);
+  if (onnxslim_tensor_rank(t) > 1) return 0;
+  int64_t cnt = onnxslim_tensor_element_count(t);
+  if (cnt < 0 || (uint64_t)cnt > cap) return 0;
+  const void *data;
+  size_t size;
+  if (onnxslim_tensor_data(t, &data, &size) < 0) return 0;
+  if (dt == ONNXSLIM_DTYPE_INT64 && size == (size_t)cnt * 8) {
+    for (int64_t i = 0; i < cnt; i++) {
+      const uint8_t *b = (const uint8_t *)data + 8 * i;
+      uint64_t u = 0;
+      for (int k = 7; k >= 0; k--) u = (u << 8) | b[k];
+      v[i] = (int64_t)u;
+    }
+  } else if (dt == ONNXSLIM_DTYPE_INT32 && size == (size_t)cnt * 4) {
+    for (int64_t i = 0; i < cnt; i++) {
+      const uint8_t *b = (const uint8_t *)data + 4 * i;
+      uint32_t u =
+          (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+      v[i] = (int32_t)u;
+    }
+  } else return 0;
+  *n = (size_t)cnt;
+  return 1;
+}
+
+/* The element type the model states for value `name` of g; 0: unknown. */
+static int32_t stated_dtype(const onnxslim_graph *g, const char *name) {
+  const onnxslim_tensor *t = const_tensor(g, name);
+  if (t) return onnxslim_tensor_dtype(t);
+  return onnxslim__known_dtype(g, name);
+}
+
+/* The shape the model states for value `name` of g: 1 with its rank and
+ * dims (-1 for a dimension not stated as a number), else 0. */
+static int stated_shape(const onnxslim_graph *g, const char *name, int64_t *dims, size_t *rank) {
+  const onnxslim_tensor *t = const_tensor(g, name);
+  if (t) {
+    size_t r = onnxslim_tensor_rank(t);
+    if (r > OSL_MAX_RANK) return 0;
+    for (size_t i = 0; i < r; i++) dims[i] = onnxslim_tensor_dim(t, i);
+    *rank = r;
+    return 1;
+  }
+  const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
+  const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+  if (!ty || onnxslim_type_kind(ty) != ONNXSLIM_TYPE_TENSOR || onnxslim_type_has_shape(ty) != 1)
+    return 0;
+  size_t r = onnxslim_type_rank(ty);
+  if (r > OSL_MAX_RANK) return 0;
+  for (size_t i = 0; i < r; i++) {
+    int64_t v = 0;
+    dims[i] = onnxslim_type_dim(ty, i, &v, NULL) == ONNXSLIM_DIM_VALUE && v >= 0 ? v : -1;
+  }
+  *rank = r;
+  return 1;
+}
+static int all_static(const int64_t *dims, size_t rank) {
+  for (size_t i = 0; i < rank; i++)
+    if (dims[i] < 0) return 0;
+  return 1;
+}
+
+static int64_t attr_int(const onnxslim_node *n, const char *name, int64_t dflt) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, name);
+  int64_t v;
+  return a && onnxslim_attr_int(a, &v) == 0 ? v : dflt;
+}
+
+static int64_t opset_of(const onnxslim_model *m) {
+  for (size_t i = 0; i < onnxslim_model_opset_count(m); i++) {
+    const char *d = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(m, i, &d, &v) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0)) return v;
+  }
+  return -1;
+}
+
+static int input_at(const onnxslim_node *n, size_t k, const char **name) {
+  if (k >= onnxslim_node_input_count(n)) return 0;
+  *name = onnxslim_node_input(n, k);
+  return *name && (*name)[0];
+}
+
+/* Some node reading `name` in g has subgraphs (it may capture names). */
+static int read_by_subgraph_node(const onnxslim_graph *g, const char *name) {
+  size_t nc = onnxslim_graph_consumer_count(g, name);
+  for (size_t j = 0; j < nc; j++)
+    if (onnxslim_node_subgraph_count(onnxslim_graph_consumer(g, name, j))) return 1;
+  return 0;
+}
+
+/* ---- the no-op rules ----------------------------------------------------------- */
+
+/* 1 when Slice node n (of g) keeps every element of its input. */
+static int slice_noop(const onnxslim_graph *g, const onnxslim_node *n, int64_t opset) {
+  int64_t starts[OSL_MAX_RANK], ends[OSL_MAX_RANK], axes[OSL_MAX_RANK], steps[OSL_MAX_RANK];
+  int64_t dims[OSL_MAX_RANK];
+  size_t ns, ne, na, nst, rank;
+  const char *x, *s;
+  if (!input_at(n, 0, &x) || !stated_shape(g, x, dims, &rank)) return 0;
+  if (opset >= 10) {
+    if (!input_at(n, 1, &s) || !const_ints(g, s, starts, OSL_MAX_RANK, &ns)) return 0;
+    if (!input_at(n, 2, &s) || !const_ints(g, s, ends, OSL_MAX_RANK, &ne)) return 0;
+    na = ns;
+    if (input_at(n, 3, &s)) {
+      if (!const_ints(g, s, axes, OSL_MAX_RANK, &na)) return 0;
+    } else
+      for (size_t i = 0; i < ns; i++) axes[i] = (int64_t)i;
+    nst = ns;
+    if (input_at(n, 4, &s)) {
+      if (!const_ints(g, s, steps, OSL_MAX_RANK, &nst)) return 0;
+    } else
+      for (size_t i = 0; i < ns; i++) steps[i] = 1;
+  } else {
+    onnxslim_attr *a;
+    const int64_t *v;
+    if (!(a = onnxslim_node_find_attr(n, "starts")) || onnxslim_attr_ints(a, &v, &ns) < 0 ||
+        ns > OSL_MAX_RANK)
+      return 0;
+    memcpy(starts, v, ns * sizeof *v);
+    if (!(a = onnxslim_node_find_attr(n, "ends")) || onnxslim_attr_ints(a, &v, &ne) < 0 ||
+        ne > OSL_MAX_RANK)
+      return 0;
+    memcpy(ends, v, ne * sizeof *v);
+    na = ns;
+    if ((a = onnxslim_node_find_attr(n, "axes"))) {
+      if (onnxslim_attr_ints(a, &v, &na) < 0 || na > OSL_MAX_RANK) return 0;
+      memcpy(axes, v, na * sizeof *v);
+    } else
+      for (size_t i = 0; i < ns; i++) axes[i] = (int64_t)i;
+    nst = ns;
+    for (size_t i = 0; i < ns; i++) steps[i] = 1;
+  }
+  if (ne != ns || na != ns || nst != ns) return 0;
+  for (size_t i = 0; i < ns; i++) {
+    int64_t ax = axes[i] < 0 ? axes[i] + (int64_t)rank : axes[i];
+    if (ax < 0 || ax >= (int64_t)rank || steps[i] != 1) return 0;
+    int64_t d = dims[ax];
+    /* start: 0, or negative reaching past the front of a known dim */
+    if (!(starts[i] == 0 || (d >= 0 && starts[i] <= -d))) return 0;
+    /* end: INT64_MAX, or at least a known dim */
+    if (!(ends[i] == INT64_MAX || (d >= 0 && ends[i] >= d))) return 0;
+  }
+  return 1;
+}
+
+/* 1 when node n of g computes its first input: *in receives it. */
+static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node *n, int64_t opset,
+                      const char **in) {
+  const char *d = onnxslim_node_domain(n), *op = onnxslim_node_op_type(n), *x, *s;
+  if ((d && d[0] && strcmp(d, "ai.onnx") != 0) || !op) return 0;
+  if (onnxslim_node_output_count(n) < 1 || onnxslim_node_subgraph_count(n)) return 0;
+  if (!input_at(n, 0, &x)) return 0;
+  *in = x;
+  (void)c;
+  int64_t v[OSL_MAX_RANK], dims[OSL_MAX_RANK];
+  size_t nv, rank;
+  if (strcmp(op, "Identity") == 0) return onnxslim_node_output_count(n) == 1;
+  if (strcmp(op, "Dropout") == 0) {
+    if (onnxslim_node_output_count(n) > 1) {
+      const char *mask = onnxslim_node_output(n, 1);
+      if (mask[0] && (onnxslim_graph_consumer_count(g, mask) || is_graph_output(g, mask))) return 0;
+    }
+    if (opset < 7 && attr_int(n, "is_test", 0) != 1) return 0;
+    if (input_at(n, 2, &s)) { /* training_mode: a constant false only */
+      const onnxslim_tensor *t = const_tensor(g, s);
+      const void *data;
+      size_t size;
+      if (!t || onnxslim_tensor_dtype(t) != ONNXSLIM_DTYPE_BOOL ||
+          onnxslim_tensor_data(t, &data, &size) < 0 || size != 1 || *(const uint8_t *)data)
+        return 0;
+    }
+    return 1;
+  }
+  if (strcmp(op, "Cast") == 0) {
+    int64_t to = attr_int(n, "to", -1);
+    int32_t dt = stated_dtype(g, x);
+    return dt > 0 && to == dt && onnxslim_node_output_count(n) == 1;
+  }
+  if (strcmp(op, "Reshape") == 0) {
+    if (!input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK, &nv)) return 0;
+    if (!stated_shape(g, x, dims, &rank) || !all_static(dims, rank) || nv != rank) return 0;
+    int allowzero = attr_int(n, "allowzero", 0) != 0;
+    size_t minus = 0, other_ok = 1, zero_dim = 0;
+    for (size_t i = 0; i < rank; i++) {
+      if (dims[i] == 0) zero_dim = 1;
+      if (v[i] == -1) minus++;
+      else if (!(v[i] == dims[i] || (v[i] == 0 && !allowzero))) other_ok = 0;
+    }
+    return other_ok && (minus == 0 || (minus == 1 && !zero_dim));
+  }
+  if (strcmp(op, "Transpose") == 0) {
+    onnxslim_attr *a = onnxslim_node_find_attr(n, "perm");
+    const int64_t *perm;
+    size_t np;
+    if (!a) return stated_shape(g, x, dims, &rank) && rank <= 1;
+    if (onnxslim_attr_ints(a, &perm, &np) < 0) return 0;
+    for (size_t i = 0; i < np; i++)
+      if (perm[i] != (int64_t)i) return 0;
+    return 1;
+  }
+  if (strcmp(op, "Slice") == 0) return slice_noop(g, n, opset);
+  if (strcmp(op, "Pad") == 0) {
+    if (opset >= 11) {
+      if (!input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK * 2, &nv)) return 0;
+    } else {
+      onnxslim_attr *a = onnxslim_node_find_attr(n, opset < 2 ? "paddings" : "pads");
+      const int64_t *p;
+      if (!a || onnxslim_attr_ints(a, &p, &nv) < 0 || nv > OSL_MAX_RANK * 2) return 0;
+      memcpy(v, p, nv * sizeof *p);
+    }
+    for (size_t i = 0; i < nv; i++)
+      if (v[i] != 0) return 0;
+    return 1;
+  }
+  if (strcmp(op, "Expand") == 0) {
+    if (!input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK, &nv)) return 0;
+    if (!stated_shape(g, x, dims, &rank) || nv > rank) return 0;
+    for (size_t i = 0; i < nv; i++) {
+      int64_t want = v[nv - 1 - i], have = dims[rank - 1 - i];
+      if (want != 1 && !(have >= 0 && want == have)) return 0;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+/* Removes value_info entries (not inputs or outputs) of value `name`. */
+static int drop_value_info(onnxslim_graph *g, const char *name) {
+  for (size_t i = 0; i < onnxslim_graph_value_info_count(g);) {
+    onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
+    if (strcmp(onnxslim_value_info_name(vi), name) == 0) {
+      int rc = onnxslim_graph_remove_value_info(g, vi);
+      if (rc < 0) return rc;
+    } else i++;
+  }
+  return 0;
+}
+
+/* Removes no-op node n whose output 0 equals its input x: 1 removed, 0
+ * kept, or an error. */
+static int bypass(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, const char *x) {
+  const char *y = onnxslim_node_output(n, 0);
+  if (!y[0] || strcmp(x, y) == 0) return 0;
+  if (read_by_subgraph_node(g, y)) return 0;
+  /* strings of the model stay valid after edits, until it is freed */
+  const char *label = onnxslim__simp_label(n);
+  int rc;
+  if (!is_graph_output(g, y)) {
+    if ((rc = drop_value_info(g, y)) < 0 || (rc = onnxslim_graph_remove_node(g, n)) < 0 ||
+        (rc = onnxslim_graph_rename_value(g, y, x)) < 0)
+      return rc;
+    return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, x) < 0 ? -1 : 1;
+  }
+  /* y is a graph output: x takes its name when a node of g produces x and
+   * x is neither an interface name nor read from a subgraph */
+  onnxslim_node *p = onnxslim_graph_producer(g, x);
+  if (!p || p == n || is_graph_output(g, x) || is_graph_input(g, x) ||
+      onnxslim_graph_find_initializer(g, x) || read_by_subgraph_node(g, x))
+    return 0;
+  if ((rc = drop_value_info(g, x)) < 0 || (rc = drop_value_info(g, y)) < 0 ||
+      (rc = onnxslim_graph_remove_node(g, n)) < 0 ||
+      (rc = onnxslim_graph_rename_value(g, x, y)) < 0)
+    return rc;
+  return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, y) < 0 ? -1 : 1;
+}
+
+int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g) {
+  int64_t opset = opset_of(c->model);
+  for (size_t i = 0; i < onnxslim_graph_node_count(g);) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    const char *x = NULL;
+    int rc = noop_input(c, g, n, opset, &x);
+    if (rc == 1) rc = bypass(c, g, n, x);
+    if (rc < 0) return rc;
+    if (rc == 0) i++;
+  }
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++) {
+      int rc = onnxslim__simp_noop(c, onnxslim_node_subgraph(n, k));
+      if (rc < 0) return rc;
+    }
+  }
+  return 0;
+}
+
+/* ---- common subexpressions -------------------------------------------------- */
+
+typedef struct {
+  osl_sink sink;
+  uint8_t *p;
+  size_t n, cap;
+} osl_bufsink;
+
+static int bufsink_write(osl_sink *s, const uint8_t *data, size_t size) {
+  osl_bufsink *b = (osl_bufsink *)s;
+  if (b->n + size > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->n + size) cap *= 2;
+    uint8_t *p = realloc(b->p, cap);
+    if (!p) return onnxslim__err_nomem("simplify: node key");
+    b->p = p;
+    b->cap = cap;
+  }
+  if (size) memcpy(b->p + b->n, data, size);
+  b->n += size;
+  return 0;
+}
+static int key_str(osl_bufsink *b, const char *s) {
+  return bufsink_write(&b->sink, (const uint8_t *)(s ? s : ""), strlen(s ? s : "") + 1);
+}
+
+/* The bytes that make two nodes the same computation: op type, domain,
+ * inputs, output count and the attributes as encoded. */
+static int node_key(const onnxslim_node *n, osl_bufsink *b) {
+  b->n = 0;
+  int rc;
+  char num[32];
+  if ((rc = key_str(b, onnxslim_node_op_type(n))) < 0) return rc;
+  if ((rc = key_str(b, onnxslim_node_domain(n))) < 0) return rc;
+  size_t ni = onnxslim_node_input_count(n), na = onnxslim_node_attr_count(n);
+  snprintf(num, sizeof num, "%zu/%zu/%zu", ni, onnxslim_node_output_count(n), na);
+  if ((rc = key_str(b, num)) < 0) return rc;
+  for (size_t i = 0; i < ni; i++)
+    if ((rc = key_str(b, onnxslim_node_input(n, i))) < 0) return rc;
+  for (size_t i = 0; i < na; i++) {
+    size_t at = b->n;
+    uint8_t len[8] = {0};
+    if ((rc = bufsink_write(&b->sink, len, sizeof len)) < 0) return rc;
+    if ((rc = onnxslim__msg_write((osl_msg *)onnxslim_node_attr(n, i), &b->sink)) < 0) return rc;
+    uint64_t L = b->n - at - sizeof len;
+    for (int k = 0; k < 8; k++) b->p[at + k] = (uint8_t)(L >> (8 * k));
+  }
+  return 0;
+}
+
+static int cse_eligible(const onnxslim_node *n) {
+  static const char *const never[] = {
+      "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike",
+      "Bernoulli",    "Multinomial",      "Dropout"}; /* random in training mode */
+  const char *d = onnxslim_node_domain(n), *op = onnxslim_node_op_type(n);
+  if (!op || onnxslim_node_output_count(n) == 0) return 0;
+  if (d && d[0] && strcmp(d, "ai.onnx") != 0 && strcmp(d, "ai.onnx.ml") != 0) return 0;
+  for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+    if (strcmp(op, never[i]) == 0) return 0;
+  return 1;
+}
+
+/* An open-addressing table of (hash, item) for one graph. */
+typedef struct {
+  uint64_t *h;
+  const void **item;
+  size_t cap;
+} osl_htab;
+
+static int htab_init(const onnxslim_model *m, osl_htab *t, size_t n) {
+  t->cap = 16;
+  while (t->cap < 2 * n + 2) t->cap *= 2;
+  t->h = onnxslim__mem_calloc(m, t->cap, sizeof *t->h, "simplify: subexpressions");
+  t->item = onnxslim__mem_calloc(m, t->cap, sizeof *t->item, "simplify: subexpressions");
+  return t->h && t->item ? 0 : ONNXSLIM_ENOMEM;
+}
+static void htab_free(const onnxslim_model *m, osl_htab *t) {
+  onnxslim__mem_free(m, t->h);
+  onnxslim__mem_free(m, (void *)t->item);
+}
+
+/* Can node b (of g) be merged into node a: same outputs present, none of
+ * b's a graph output or read by a node with subgraphs. */
+static int mergeable(const onnxslim_graph *g, const onnxslim_node *a, const onnxslim_node *b) {
+  for (size_t k = 0; k < onnxslim_node_output_count(b); k++) {
+    const char *bo = onnxslim_node_output(b, k), *ao = onnxslim_node_output(a, k);
+    if (!bo[0]) continue;
+    if (!ao[0] || is_graph_output(g, bo) || read_by_subgraph_node(g, bo)) return 0;
+  }
+  return 1;
+}
+
+static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
+  const onnxslim_model *m = c->model;
+  osl_htab t = {0};
+  osl_bufsink kb = {{bufsink_write}, NULL, 0, 0}, ob = {{bufsink_write}, NULL, 0, 0};
+  int rc = htab_init(m, &t, onnxslim_graph_node_count(g));
+  for (size_t i = 0; rc >= 0 && i < onnxslim_graph_node_count(g);) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    if (!cse_eligible(n)) {
+      i++;
+      continue;
+    }
+    if ((rc = node_key(n, &kb)) < 0) break;
+    uint64_t h = XXH3_64bits(kb.p, kb.n);
+    size_t s = (size_t)h & (t.cap - 1);
+    onnxslim_node *same = NULL;
+    for (; t.item[s]; s = (s + 1) & (t.cap - 1)) {
+      if (t.h[s] != h) continue;
+      if ((rc = node_key(t.item[s], &ob)) < 0) break;
+      if (ob.n == kb.n && memcmp(ob.p, kb.p, kb.n) == 0) {
+        same = (onnxslim_node *)t.item[s];
+        break;
+      }
+    }
+    if (rc < 0) break;
+    if (!same || !mergeable(g, same, n)) {
+      if (!same) { /* s is the empty slot the probe ended on */
+        t.h[s] = h;
+        t.item[s] = n;
+      }
+      i++;
+      continue;
+    }
+    const char *label = onnxslim__simp_label(n), *into = onnxslim__simp_label(same);
+    size_t no = onnxslim_node_output_count(n);
+    const char **outs = malloc((no ? no : 1) * sizeof *outs);
+    if (!outs) {
+      rc = onnxslim__err_nomem("simplify");
+      break;
+    }
+    for (size_t k = 0; k < no; k++) outs[k] = onnxslim_node_output(n, k);
+    for (size_t k = 0; k < no && rc >= 0; k++)
+      if (outs[k][0]) rc = drop_value_info(g, outs[k]);
+    if (rc >= 0) rc = onnxslim_graph_remove_node(g, n);
+    for (size_t k = 0; k < no && rc >= 0; k++)
+      if (outs[k][0]) rc = onnxslim_graph_rename_value(g, outs[k], onnxslim_node_output(same, k));
+    free(outs);
+    if (rc >= 0) rc = onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_NODE, label, into);
+  }
+  free(kb.p);
+  free(ob.p);
+  htab_free(m, &t);
+  return rc < 0 ? rc : 0;
+}
+
+/* Hash of an initializer's type, dims and bytes, read a piece at a time. */
+static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_t *out) {
+  XXH3_state_t st;
+  XXH3_64bits_reset(&st);
+  int32_t dt = onnxslim_tensor_dtype(t);
+  XXH3_64bits_update(&st, &dt, sizeof dt);
+  size_t r = onnxslim_tensor_rank(t);
+  for (size_t i = 0; i < r; i++) {
+    int64_t d = onnxslim_tensor_dim(t, i);
+    XXH3_64bits_update(&st, &d, sizeof d);
+  }
+  uint64_t size;
+  int rc = onnxslim_tensor_byte_size(t, &size);
+  if (rc < 0) return rc;
+  for (uint64_t off = 0; off < size;) {
+    size_t k = size - off < cap ? (size_t)(size - off) : cap;
+    if ((rc = onnxslim_tensor_read(t, off, buf, k)) < 0) return rc;
+    XXH3_64bits_update(&st, buf, k);
+    off += k;
+  }
+  *out = XXH3_64bits_digest(&st);
+  return 0;
+}
+
+/* 1 when a and b have the same type, dims and bytes; 0; or an error. */
+static int init_equal(const onnxslim_tensor *a, const onnxslim_tensor *b, uint8_t *ba, uint8_t *bb,
+                      size_t cap) {
+  if (onnxslim_tensor_dtype(a) != onnxslim_tensor_dtype(b)) return 0;
+  size_t r = onnxslim_tensor_rank(a);
+  if (onnxslim_tensor_rank(b) != r) return 0;
+  for (size_t i = 0; i < r; i++)
+    if (onnxslim_tensor_dim(a, i) != onnxslim_tensor_dim(b, i)) return 0;
+  uint64_t sa, sb;
+  int rc;
+  if ((rc = onnxslim_tensor_byte_size(a, &sa)) < 0 || (rc = onnxslim_tensor_byte_size(b, &sb)) < 0)
+    return rc;
+  if (sa != sb) return 0;
+  for (uint64_t off = 0; off < sa;) {
+    size_t k = sa - off < cap ? (size_t)(sa - off) : cap;
+    if ((rc = onnxslim_tensor_read(a, off, ba, k)) < 0 ||
+        (rc = onnxslim_tensor_read(b, off, bb, k)) < 0)
+      return rc;
+    if (memcmp(ba, bb, k)) return 0;
+    off += k;
+  }
+  return 1;
+}
+
+#define OSL_CSE_BUF (256u << 10)
+
+static int cse_inits(osl_simp *c, onnxslim_graph *g) {
+  const onnxslim_model *m = c->model;
+  osl_htab t = {0};
+  uint8_t *ba = NULL, *bb = NULL;
+  int rc = htab_init(m, &t, onnxslim_graph_initializer_count(g));
+  if (rc >= 0 && (!(ba = malloc(OSL_CSE_BUF)) || !(bb = malloc(OSL_CSE_BUF))))
+    rc = onnxslim__err_nomem("simplify: initializers");
+  for (size_t i = 0; rc >= 0 && i < onnxslim_graph_initializer_count(g);) {
+    onnxslim_tensor *x = onnxslim_graph_initializer(g, i);
+    const char *name = onnxslim_tensor_name(x);
+    if (!name || !name[0] || onnxslim_tensor_dtype(x) == ONNXSLIM_DTYPE_STRING ||
+        onnxslim_tensor_dtype(x) <= 0 || is_graph_input(g, name)) {
+      i++;
+      continue;
+    }
+    uint64_t h;
+    if ((rc = init_hash(x, ba, OSL_CSE_BUF, &h)) < 0) break;
+    size_t s = (size_t)h & (t.cap - 1);
+    onnxslim_tensor *same = NULL;
+    for (; t.item[s]; s = (s + 1) & (t.cap - 1)) {
+      if (t.h[s] != h) continue;
+      if ((rc = init_equal(t.item[s], x, ba, bb, OSL_CSE_BUF)) < 0) break;
+      if (rc == 1) {
+        same = (onnxslim_tensor *)t.item[s];
+        break;
+      }
+    }
+    if (rc < 0) break;
+    rc = 0;
+    if (!same || is_graph_output(g, name) || read_by_subgraph_node(g, name)) {
+      if (!same) {
+        t.h[s] = h;
+        t.item[s] = x;
+      }
+      i++;
+      continue;
+    }
+    const char *label = name, *into = onnxslim_tensor_name(same);
+    if ((rc = drop_value_info(g, label)) < 0 ||
+        (rc = onnxslim_graph_remove_initializer(g, x)) < 0 ||
+        (rc = onnxslim_graph_rename_value(g, label, into)) < 0)
+      break;
+    rc = onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_INITIALIZER, label, into);
+  }
+  free(ba);
+  free(bb);
+  htab_free(m, &t);
+  return rc < 0 ? rc : 0;
+}
+
+int onnxslim__simp_cse(osl_simp *c, onnxslim_graph *g) {
+  int rc;
+  if ((rc = cse_inits(c, g)) < 0 || (rc = cse_nodes(c, g)) < 0) return rc;
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++)
+      if ((rc = onnxslim__simp_cse(c, onnxslim_node_subgraph(n, k))) < 0) return rc;
+  }
+  return 0;
+}
