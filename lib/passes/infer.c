@@ -19,40 +19,11 @@
 
 #include "opschema/opschema.h"
 #include "passes/passes.h"
+#include "passes/infer_int.h"
 
 /* Ranks above this are left unknown; data is followed up to DATA_MAX elements. */
 #define RANK_MAX 64
 #define DATA_MAX 64
-
-enum { DK_UNKNOWN = 0, DK_VALUE = 1, DK_PARAM = 2 };
-
-typedef struct idim {
-  int64_t v;     /* DK_VALUE: the value (data elements may be negative) */
-  const char *p; /* DK_PARAM: the symbol */
-  int k;         /* DK_* */
-} idim;
-
-typedef struct ival {
-  int32_t dtype; /* 0: unknown */
-  int rank;      /* -1: unknown */
-  idim *d;
-  int nd; /* -1: no data; else the number of elements in data */
-  idim *data;
-} ival;
-
-typedef struct rep_entry {
-  const char *name;
-  int status;
-  int32_t dtype;
-  int rank;
-  idim *d;
-} rep_entry;
-
-struct onnxslim_infer_report {
-  osl_arena arena;
-  rep_entry *e;
-  size_t n, cap, conflicts;
-};
 
 /* A write decided during the walk, done at the end. */
 typedef struct pending {
@@ -1303,50 +1274,4 @@ int onnxslim_infer_shapes(onnxslim_infer_report **report, onnxslim_model *model,
   }
   if (report) *report = c.rep;
   return 0;
-}
-
-void onnxslim_infer_report_free(onnxslim_infer_report *r) {
-  if (!r) return;
-  free(r->e);
-  onnxslim__arena_free(&r->arena);
-  free(r);
-}
-
-size_t onnxslim_infer_report_count(const onnxslim_infer_report *r) { return r ? r->n : 0; }
-size_t onnxslim_infer_report_conflicts(const onnxslim_infer_report *r) {
-  return r ? r->conflicts : 0;
-}
-
-static const rep_entry *entry(const onnxslim_infer_report *r, size_t i) {
-  return r && i < r->n ? &r->e[i] : NULL;
-}
-
-const char *onnxslim_infer_report_name(const onnxslim_infer_report *r, size_t i) {
-  const rep_entry *e = entry(r, i);
-  return e ? e->name : "";
-}
-int onnxslim_infer_report_status(const onnxslim_infer_report *r, size_t i) {
-  const rep_entry *e = entry(r, i);
-  return e ? e->status : 0;
-}
-int32_t onnxslim_infer_report_dtype(const onnxslim_infer_report *r, size_t i) {
-  const rep_entry *e = entry(r, i);
-  return e ? e->dtype : 0;
-}
-int64_t onnxslim_infer_report_rank(const onnxslim_infer_report *r, size_t i) {
-  const rep_entry *e = entry(r, i);
-  return e ? e->rank : -1;
-}
-int onnxslim_infer_report_dim(const onnxslim_infer_report *r, size_t i, size_t k, int64_t *value,
-                              const char **param) {
-  const rep_entry *e = entry(r, i);
-  if (value) *value = 0;
-  if (param) *param = "";
-  if (!e || e->rank < 0 || k >= (size_t)e->rank) return ONNXSLIM_DIM_UNKNOWN;
-  const idim *d = &e->d[k];
-  if (d->k == DK_VALUE && value) *value = d->v;
-  if (d->k == DK_PARAM && param) *param = d->p;
-  return d->k == DK_VALUE   ? ONNXSLIM_DIM_VALUE
-         : d->k == DK_PARAM ? ONNXSLIM_DIM_PARAM
-                            : ONNXSLIM_DIM_UNKNOWN;
 }
