@@ -39,7 +39,30 @@ DESTDIR ?=
 
 CC ?= cc
 CXX ?= c++
+AR ?= ar
+NM ?= nm
+OBJCOPY ?= objcopy
 B := build
+
+# ---- cross builds ----------------------------------------------------------
+# make CROSS=aarch64-linux-gnu- (any GCC cross prefix, its trailing - kept):
+# the compiler and binutils of that prefix, into build-aarch64-linux-gnu
+# unless B says otherwise. Test programs run through RUN, e.g.
+#   make CROSS=aarch64-linux-gnu- tests
+#   B=build-aarch64-linux-gnu RUN='qemu-aarch64-static -L /usr/aarch64-linux-gnu' sh test/run.sh 10-unit
+# (make check-arm64 does both; docs/building.md). The target's nanopb and
+# nettle come from Debian's multiarch packages (libnanopb-dev:arm64, ...).
+CROSS ?=
+RUN ?=
+export RUN
+ifneq ($(CROSS),)
+CC := $(CROSS)gcc
+CXX := $(CROSS)g++
+AR := $(CROSS)ar
+NM := $(CROSS)nm
+OBJCOPY := $(CROSS)objcopy
+B := build-$(CROSS:-=)
+endif
 
 VERSION_H := include/onnxslim/version.h
 VMAJOR := $(shell sed -n 's/^\#define ONNXSLIM_VERSION_MAJOR \([0-9]*\)/\1/p' $(VERSION_H))
@@ -59,7 +82,8 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # Found when a recipe runs, never when the Makefile is parsed: the targets that
 # install packages (demo, check, ...) run `deps` first and only then a
 # sub-make that builds, so nothing decided here can predate the install.
-NANOPB_A = $(shell ls /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a 2>/dev/null | head -n 1)
+NANOPB_A = $(firstword $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libprotobuf-nanopb.a) \
+  $(wildcard /usr/lib/*/libprotobuf-nanopb.a /usr/lib/libprotobuf-nanopb.a))
 
 # Every lib/**/*.c, its object under $(B)/obj/ in the same folder
 # (lib/passes/check.c -> $(B)/obj/passes/check.o).
@@ -130,9 +154,9 @@ $(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map | need-deps
 # clash with the application's own nanopb.
 $(B)/libonnxslim.a: $(LIB_OBJ) | need-deps
 	$(CC) -r -nostdlib -o $(B)/onnxslim-all.o $(LIB_OBJ) -Wl,--whole-archive $(NANOPB_A) -Wl,--no-whole-archive
-	nm --defined-only -g $(B)/onnxslim-all.o | awk '$$3 ~ /^onnxslim_[a-z0-9]/ {print $$3}' > $(B)/static.keep
-	objcopy --keep-global-symbols=$(B)/static.keep $(B)/onnxslim-all.o
-	rm -f $@ && ar rcs $@ $(B)/onnxslim-all.o
+	$(NM) --defined-only -g $(B)/onnxslim-all.o | awk '$$3 ~ /^onnxslim_[a-z0-9]/ {print $$3}' > $(B)/static.keep
+	$(OBJCOPY) --keep-global-symbols=$(B)/static.keep $(B)/onnxslim-all.o
+	rm -f $@ && $(AR) rcs $@ $(B)/onnxslim-all.o
 
 # ---- programs --------------------------------------------------------------
 # The libonnxslim command: every tools/*.c (main.c, one cmd-NAME.c per command,
