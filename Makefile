@@ -262,6 +262,13 @@ check-posix:
 	$(MAKE) PLATFORM=posix B=$(POSIX_B) tests
 	B=$(POSIX_B) sh test/run.sh $(POSIX_STEPS)
 
+# arm64 Linux (cross builds, above) under qemu-user: the unit tests (max and cortex-a53 CPUs), the
+# exhaustive conversion check sampled, the command's outputs byte for byte
+# against this build (test/check_long/arm64.sh; installs what it needs).
+check-arm64:
+	B=$(B) sh test/check_long/arm64.sh
+.PHONY: check-arm64
+
 # ---- code style ------------------------------------------------------------
 # One style (.clang-format), checked by format-check (CI runs it before
 # make check) and applied by format. clang-format-14 comes with Debian's
@@ -316,6 +323,7 @@ check-long: deps
 	sh test/check_long/dist-check.sh
 	sh test/check_long/debian-check.sh
 	sh test/check_long/trixie-ort.sh
+	sh test/check_long/arm64.sh
 
 bench: deps
 	$(MAKE) all
