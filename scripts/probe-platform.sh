@@ -74,6 +74,10 @@ probe GETTID "$@" <<'C'
 #include <unistd.h>
 int main(void) { return (int)syscall(SYS_gettid); }
 C
+probe GETAUXVAL "$@" <<'C'
+#include <sys/auxv.h>
+int main(void) { return (int)(getauxval(AT_HWCAP) & 1); }
+C
 probe TGKILL "$@" <<'C'
 #define _GNU_SOURCE
 #include <sys/syscall.h>

@@ -226,7 +226,18 @@ TEST(dispatch_env_and_fallback) {
         (onnxslim__convert_path_available(OSL_PATH_AVX512) ? OSL_PATH_AVX512 : best));
   setenv("LIBONNXSLIM_KERNELS", "avx2", 1);
   CHECK_OK(onnxslim__convert_set_path(-1));
-  CHECK(onnxslim__convert_path() == (best >= OSL_PATH_AVX2 ? OSL_PATH_AVX2 : OSL_PATH_SCALAR));
+  /* without AVX2, best is scalar on x86-64; elsewhere avx2 is another
+   * architecture's path, ignored */
+  CHECK(onnxslim__convert_path() ==
+        (onnxslim__convert_path_available(OSL_PATH_AVX2) ? OSL_PATH_AVX2 : best));
+  setenv("LIBONNXSLIM_KERNELS", "neon", 1); /* the baseline of arm64: there always */
+  CHECK(onnxslim__convert_path_requested() == OSL_PATH_NEON);
+  CHECK_OK(onnxslim__convert_set_path(-1));
+  CHECK(onnxslim__convert_path() ==
+        (onnxslim__convert_path_available(OSL_PATH_NEON) ? OSL_PATH_NEON : best));
+#if defined(__aarch64__) && defined(__linux__)
+  CHECK(onnxslim__convert_path_available(OSL_PATH_NEON));
+#endif
   setenv("LIBONNXSLIM_KERNELS", "fastest-please", 1); /* unknown: ignored */
   CHECK(onnxslim__convert_path_requested() == -1);
   CHECK_OK(onnxslim__convert_set_path(-1));
@@ -235,6 +246,7 @@ TEST(dispatch_env_and_fallback) {
   CHECK_OK(onnxslim__convert_set_path(-1));
   CHECK(onnxslim__convert_path() == best);
   CHECK_STR(onnxslim__convert_path_name(OSL_PATH_AVX2), "avx2");
+  CHECK_STR(onnxslim__convert_path_name(OSL_PATH_NEON_BF16), "neon-bf16");
   fprintf(stderr, "dispatched path on this CPU: %s\n", onnxslim__convert_path_name(best));
 
   /* another rounding mode: the scalar code runs, with the same results */

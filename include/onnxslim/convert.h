@@ -17,9 +17,11 @@
  * set the CPU has (AVX-512 with AVX-512 BF16, or AVX2 with F16C), chosen
  * once, at the first conversion; elsewhere portable C. Every choice gives
  * the same bytes and the same stats. The environment variable
- * LIBONNXSLIM_KERNELS=scalar|avx2|avx512, read at that first conversion,
- * forces a choice (one the CPU lacks falls back to the widest it has below
- * it); it is meant for comparing them. Large outputs are written with
+ * LIBONNXSLIM_KERNELS=scalar|avx2|avx512|neon|neon-bf16, read at that first
+ * conversion, forces a choice (one the CPU lacks falls back to the widest it
+ * has below it; one of another architecture is ignored); it is meant for
+ * comparing them. On arm64 the choice is NEON, with ARMv8.6 BF16 where the
+ * CPU has it (neon-bf16), else neon. Large outputs are written with
  * non-temporal stores (they bypass the caches).
  *
  * Numeric policy (the same for every function):

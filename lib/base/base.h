@@ -21,6 +21,15 @@
 #include "onnxslim.h"
 #include "base/platform.h"
 
+/* The ONNX wire format and the tensor bytes in it are little-endian; the
+ * library reads and writes them in host order (docs/building.md). */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+/* clang-format off */
+#  error "libonnxslim builds for little-endian targets only (ONNX tensors are little-endian and the library keeps them in host byte order); see docs/building.md"
+/* clang-format on */
+#endif
+
 /* ---- errors (error.c) -------------------------------------------------- */
 
 /* The archetype of printf-like functions' format attribute: mingw-w64's

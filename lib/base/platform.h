@@ -191,6 +191,11 @@ int onnxslim__os_thread_alive(long pid, long tid);
  * the system has none at hand: the caller makes do with the clock. */
 int onnxslim__os_random(void *buf, size_t n);
 
+/* The CPU's capability words as the system gives them (Linux:
+ * getauxval(AT_HWCAP) and AT_HWCAP2; the conversion kernels choose their
+ * AArch64 paths from them). 1 when the system has them, else 0 and both 0. */
+int onnxslim__os_hwcaps(unsigned long *hwcap, unsigned long *hwcap2);
+
 /* A monotonic clock in nanoseconds. */
 uint64_t onnxslim__os_clock_ns(void);
 

@@ -27,6 +27,10 @@
 
 #include "onnxslim_config.h"
 
+#if ONNXSLIM_HAVE_GETAUXVAL
+#  include <sys/auxv.h>
+#endif
+
 #if ONNXSLIM_HAVE_OPENAT2 || ONNXSLIM_HAVE_GETTID || ONNXSLIM_HAVE_TGKILL
 #  include <sys/syscall.h>
 #endif
@@ -509,3 +513,14 @@ void onnxslim__os_advise_huge(void *p, size_t len) {
 /* ---- durability ---------------------------------------------------------- */
 
 int onnxslim__os_sync(osl_os_fd fd) { return fsync(fd); }
+
+int onnxslim__os_hwcaps(unsigned long *hwcap, unsigned long *hwcap2) {
+#if ONNXSLIM_HAVE_GETAUXVAL
+  *hwcap = getauxval(AT_HWCAP);
+  *hwcap2 = getauxval(AT_HWCAP2);
+  return 1;
+#else
+  *hwcap = *hwcap2 = 0;
+  return 0;
+#endif
+}

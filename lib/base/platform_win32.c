@@ -667,3 +667,8 @@ int onnxslim__os_sync(osl_os_fd fd) {
   /* directories cannot be flushed (their renames are written through) */
   return GetLastError() == ERROR_ACCESS_DENIED ? 0 : fail();
 }
+
+int onnxslim__os_hwcaps(unsigned long *hwcap, unsigned long *hwcap2) {
+  *hwcap = *hwcap2 = 0;
+  return 0;
+}

@@ -8,8 +8,10 @@
  * per path, each function with its own target attribute, so the library is
  * built with the generic flags and runs on any x86-64: a path's code runs
  * only after __builtin_cpu_supports() said the CPU (and the OS, which must
- * save the wider registers) has its instructions. Off x86-64, or with a
- * compiler without these builtins, only the scalar path exists.
+ * save the wider registers) has its instructions. On AArch64 the NEON
+ * paths (convert_neon.c) are chosen here from getauxval() (onnxslim__os_hwcaps()
+ * of the platform layer). Elsewhere, or
+ * with a compiler without these builtins, only the scalar path exists.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,7 @@
 /* Outputs at least this large are written with non-temporal stores
  * (convert_simd_body.h). */
 #  define NT_MIN ((size_t)1 << 20)
+#  define NT_FENCE() _mm_sfence()
 
 /* ---- AVX2 + F16C: 8 lanes ----------------------------------------------------- */
 
@@ -341,17 +344,64 @@ static int env_default(void) {
   return (_mm_getcsr() & 0xE040u) == 0;
 }
 
-static const osl_convert_fn *const tables[OSL_PATH_COUNT] = {NULL, table_avx2, table_avx512};
+static const osl_convert_fn *const tables[OSL_PATH_COUNT] = {NULL, table_avx2, table_avx512, NULL,
+                                                             NULL};
+#  define HOST_PATH_FIRST OSL_PATH_AVX2
+#  define HOST_PATH_LAST OSL_PATH_AVX512
 
-#else /* !OSL_HAVE_X86_PATHS */
+#elif OSL_HAVE_NEON_PATHS
+
+#  include "base/platform.h"
+
+/* Advanced SIMD is in every AArch64 Linux system (HWCAP_ASIMD, bit 1);
+ * BF16 is HWCAP2_BF16 (bit 14). Without getauxval only the baseline. */
+static int cpu_has(int p) {
+  if (p == OSL_PATH_SCALAR) return 1;
+  unsigned long hw, hw2;
+  if (!onnxslim__os_hwcaps(&hw, &hw2)) return p == OSL_PATH_NEON;
+  if (p == OSL_PATH_NEON) return (hw >> 1 & 1) != 0;
+  if (p == OSL_PATH_NEON_BF16) return (hw >> 1 & 1) && (hw2 >> 14 & 1);
+  return 0;
+}
+
+static int env_default(void) {
+  /* FPCR: RMode (bits 22-23) round to nearest; FZ16 (19), FZ (24), DN (25)
+   * and AHP (26) off. */
+  uint64_t fpcr;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+  return (fpcr & 0x07C80000u) == 0;
+}
+
+static const osl_convert_fn *table_of(int p) {
+  return p == OSL_PATH_NEON || p == OSL_PATH_NEON_BF16
+             ? onnxslim__convert_neon_table(p == OSL_PATH_NEON_BF16)
+             : NULL;
+}
+#  define HOST_PATH_FIRST OSL_PATH_NEON
+#  define HOST_PATH_LAST OSL_PATH_NEON_BF16
+
+#else /* neither */
 
 static int cpu_has(int p) { return p == OSL_PATH_SCALAR; }
 static int env_default(void) { return 0; }
-static const osl_convert_fn *const tables[OSL_PATH_COUNT] = {NULL, NULL, NULL};
+#  define HOST_PATH_FIRST 1
+#  define HOST_PATH_LAST 0
 
 #endif
 
-static const char *const path_names[OSL_PATH_COUNT] = {"scalar", "avx2", "avx512"};
+#if !OSL_HAVE_NEON_PATHS
+static const osl_convert_fn *table_of(int p) {
+#  if OSL_HAVE_X86_PATHS
+  return tables[p];
+#  else
+  (void)p;
+  return NULL;
+#  endif
+}
+#endif
+
+static const char *const path_names[OSL_PATH_COUNT] = {"scalar", "avx2", "avx512", "neon",
+                                                       "neon-bf16"};
 
 /* -1 until chosen; then the path. Chosen by whichever thread comes first
  * (every thread computes the same choice; the store is atomic). */
@@ -372,7 +422,9 @@ int onnxslim__convert_path_requested(void) {
 
 static int choose(void) {
   int p = onnxslim__convert_path_requested();
-  if (p < 0) p = OSL_PATH_COUNT - 1;
+  /* unset, or a path of another architecture: the widest this CPU has */
+  if (p < 0 || (p != OSL_PATH_SCALAR && (p < HOST_PATH_FIRST || p > HOST_PATH_LAST)))
+    p = OSL_PATH_COUNT - 1;
   while (p > 0 && !cpu_has(p)) p--;
   return p;
 }
@@ -395,7 +447,7 @@ int onnxslim__convert_set_path(int p) {
 
 osl_convert_fn onnxslim__convert_simd_of(int p, int kind) {
   if (p <= OSL_PATH_SCALAR || p >= OSL_PATH_COUNT || !env_default()) return NULL;
-  return tables[p][kind];
+  return table_of(p)[kind];
 }
 
 osl_convert_fn onnxslim__convert_simd(int kind) {

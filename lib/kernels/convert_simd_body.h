@@ -2,18 +2,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - the SIMD conversion kernels, written once over GCC/Clang
- * vector types and included by convert_simd.c once per path (AVX2, AVX-512),
+ * vector types and included once per path by convert_simd.c (AVX2, AVX-512) and
+ * convert_neon.c (NEON, NEON with BF16),
  * with these macros and helpers defined:
  *
- *   X(name)   name with the path's suffix (name_avx2, name_avx512)
- *   W         lanes of 32 bits per vector (8, 16)
+ *   X(name)   name with the path's suffix (name_avx2, name_neon, ...)
+ *   W         lanes of 32 bits per vector (8, 16; 4 for NEON)
  *   IA        static always-inline function with the path's target attribute
  *   NA        static never-inlined function with the path's target attribute
  *   TA        the target attribute alone (for the kernels)
  *   VU32 VI32 W lanes of uint32_t / int32_t
  *   VF32      W lanes of float
  *   VU64 VI64 VF64  W/2 lanes of uint64_t / int64_t / double
- *   VH        W FP16 values (an __m128i / __m256i)
+ *   VH        W FP16 values (an __m128i / __m256i / uint16x4_t)
  *   X(sel) X(sel64) m ? a : b lane by lane (m: a compare's result)
  *   X(sel_gt)  a > b ? x : y lane by lane
  *   X(ld32) X(st32) X(ld16) X(st16) X(cvtph) X(h2f) X(ldh) X(sth)
@@ -22,10 +23,14 @@
  *             X(gtu_any) X(gtu64_any) X(maxps) X(maxpd) X(pd2ps) X(ps2pd) X(ldpd) X(stpd): loads,
  * stores, conversions HAS_BF16  1 when the path has vcvtneps2bf16 (X(bf16_rne), X(st_bf16_rne))
  *
+ * and NT_MIN, NT_FENCE() (the outputs written with non-temporal stores, the
+ * fence after them).
+ *
  * Every function computes, lane by lane, exactly what the scalar reference
  * (convert_scalar.c) computes; comments say where the hardware's own
- * conversion is used and why it agrees. Callers have checked that the SSE
- * environment is the default one (round to nearest, no FTZ/DAZ), so the
+ * conversion is used and why it agrees. Callers have checked that the
+ * floating-point environment (SSE's MXCSR, AArch64's FPCR) is the default one
+ * (round to nearest, no flush-to-zero), so the
  * hardware conversions round to nearest even and see subnormals as they are.
  *
  * Stats are computed in the same loop as the conversion, on the vectors just
@@ -590,7 +595,7 @@ IA void X(loop_f32_f64)(unsigned char *d, const unsigned char *s, size_t nv, int
     }                                                                                  \
     X(merge)(stats, nv, A.t_nan, A.t_inf, A.t_sat, A.t_flush, A.fabs, A.dabs, A.rmax); \
   }                                                                                    \
-  if (nt) _mm_sfence();                                                                \
+  if (nt) NT_FENCE();                                                                  \
   SCALAR(d + (OUT)*nv, s + (IN)*nv, n - nv, flags, stats)
 
 TA static void X(f32_to_bf16)(void *dst, const void *src, size_t n, unsigned int flags,

@@ -12,7 +12,8 @@
 #   sh test/check_long/convert_outputs.sh --compare OUTDIR OUTDIR2
 #
 # The outputs are written with names relative to OUTDIR, so the reports
-# (which name the files written) are the same for two runs.
+# (which name the files written) are the same for two runs. RUN: the
+# emulator of a cross build (qemu-aarch64-static -L /usr/aarch64-linux-gnu).
 set -u
 
 if [ "${1:-}" = "--compare" ]; then
@@ -37,7 +38,7 @@ mkdir -p "$out"
 run() {
   name=$1
   shift
-  (cd "$out" && "$bin" "$@" > "$name.stdout" 2> "$name.stderr"; echo $? > "$name.rc")
+  (cd "$out" && ${RUN:+$RUN} "$bin" "$@" > "$name.stdout" 2> "$name.stderr"; echo $? > "$name.rc")
 }
 
 i=0

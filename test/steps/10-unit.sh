@@ -12,7 +12,8 @@ done
 for bin in $bins; do
   [ -x "$bin" ] || { echo "not built: $bin"; total_f=$((total_f + 1)); rc=1; continue; }
   echo "== $bin"
-  out=$("$bin" 2>&1); r=$?
+  # RUN: the emulator of a cross build (empty: run natively; test/run.sh)
+  out=$(${RUN:+$RUN} "$bin" 2>&1); r=$?
   echo "$out"
   line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
   if [ -z "$line" ]; then echo "no summary from $bin (exit $r)"; total_f=$((total_f + 1)); rc=1; continue; fi
