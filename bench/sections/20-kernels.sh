@@ -4,7 +4,7 @@ echo "== dtype conversion kernels: GB/s of input beside memcpy of the same bytes
 # bench_convert selects the kernel paths with the library's internal
 # functions: it is linked with the library's objects (those of today's
 # lib/**/*.c, as the Makefile builds them).
-objs=$(find lib -name '*.c' | sort | sed -e 's|^lib/|'"$B"'/obj/|' -e 's|\.c$|.o|')
+objs=$(find lib -name '*.c' ! -name 'platform_win32.c' | sort | sed -e 's|^lib/|'"$B"'/obj/|' -e 's|\.c$|.o|')
 # nanopb's archive for the compiler's own target first (another one, e.g.
 # arm64's for cross builds, may be installed too)
 nanopb=

@@ -29,7 +29,8 @@ cmp -s "$B/fuzz/config/onnxslim_config.h.tmp" "$B/fuzz/config/onnxslim_config.h"
 rm -f "$B/fuzz/config/onnxslim_config.h.tmp"
 INC="-Iinclude -I$B/proto -I$B/fuzz/config -Ilib -Itest"
 # every lib/**/*.c; objects in the same folders under $B/fuzz/obj
-srcs=$(find lib -name '*.c' | sort)
+# (platform_win32.c is the Windows build's: the fuzzers are built for this system)
+srcs=$(find lib -name '*.c' ! -name 'platform_win32.c' | sort)
 newest_h=$(ls -t $(find lib -name '*.h') include/onnxslim/*.h include/onnxslim.h "$B/proto/onnx.pb.h" "$B/fuzz/config/onnxslim_config.h" | head -n 1)
 objs=$(for src in $srcs; do o=${src#lib/}; printf ' %s' "$B/fuzz/obj/${o%.c}.o"; done)
 for src in $srcs; do
