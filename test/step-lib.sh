@@ -15,3 +15,21 @@ cli="$root/$B/libonnxslim"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 m="$root/test/data/bert-tiny.onnx"
+# part CMD...: runs a test/check_*.py (or any command ending with an
+# "N passed, N failed" line), shows its output and adds its counts; a
+# nonzero exit with no failure counted is one failure.
+part() {
+  "$@" > "$tmp/part.out" 2>&1
+  _r=$?
+  cat "$tmp/part.out"
+  _line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/part.out" | tail -n 1)
+  _f=0
+  if [ -n "$_line" ]; then
+    passed=$((passed + ${_line%% passed*}))
+    _f=${_line#*passed, } _f=${_f%% failed*}
+    failed=$((failed + _f))
+  fi
+  if [ $_r -ne 0 ] && [ "$_f" = 0 ]; then
+    failed=$((failed + 1)); echo "FAIL $1 ${2:-} exited $_r"
+  fi
+}

@@ -12,11 +12,8 @@
 # (test/check_infer_vs_ort.py, venv $B/pypi-onnx-ort). Without PyPI: a skip
 # line.
 set -u
-B=${B:-build}
+. test/step-lib.sh
 case $B in /*) Babs=$B ;; *) Babs=$PWD/$B ;; esac
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 venv="$Babs/pypi-onnx"
 sh scripts/pypi-venv.sh "$venv" onnx 2> "$tmp/venv.err"; rc=$?
 if [ $rc -eq 77 ]; then
@@ -27,17 +24,8 @@ else
   PY="$venv/bin/python"
   if "$PY" test/onnx_node_models.py "$tmp/data" > "$tmp/gen.out" 2>&1; then
     cat "$tmp/gen.out"
-    "$PY" test/check_infer_vs_onnx.py "$B/libonnxslim.so" test/infer_vs_onnx_known.txt \
-      "$tmp/data" test/data/bert-tiny.onnx > "$tmp/cmp.out" 2>&1; r=$?
-    cat "$tmp/cmp.out"
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/cmp.out" | tail -n 1)
-    if [ -n "$line" ]; then
-      passed=$((passed + ${line%% passed*}))
-      f=${line#*passed, }; failed=$((failed + ${f%% failed*}))
-    fi
-    if [ $r -ne 0 ] && { [ -z "$line" ] || [ "${f%% failed*}" = 0 ]; }; then
-      failed=$((failed + 1)); echo "FAIL test/check_infer_vs_onnx.py exited $r"
-    fi
+    part "$PY" test/check_infer_vs_onnx.py "$B/libonnxslim.so" test/infer_vs_onnx_known.txt \
+      "$tmp/data" test/data/bert-tiny.onnx
   else
     cat "$tmp/gen.out"; failed=$((failed + 1)); echo "FAIL test/onnx_node_models.py"
   fi
@@ -55,17 +43,8 @@ elif [ $rc -ne 0 ]; then
 elif [ ! -d "$tmp/data" ]; then
   echo "skip: no node test models (onnx venv missing)"; skipped=$((skipped + 1))
 else
-  "$ovenv/bin/python" test/check_infer_vs_ort.py "$B/libonnxslim.so" "$tmp/data" \
-    test/data/bert-tiny.onnx > "$tmp/ort.out" 2>&1; r=$?
-  cat "$tmp/ort.out"
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/ort.out" | tail -n 1)
-  if [ -n "$line" ]; then
-    passed=$((passed + ${line%% passed*}))
-    f=${line#*passed, }; failed=$((failed + ${f%% failed*}))
-  fi
-  if [ $r -ne 0 ] && { [ -z "$line" ] || [ "${f%% failed*}" = 0 ]; }; then
-    failed=$((failed + 1)); echo "FAIL test/check_infer_vs_ort.py exited $r"
-  fi
+  part "$ovenv/bin/python" test/check_infer_vs_ort.py "$B/libonnxslim.so" "$tmp/data" \
+    test/data/bert-tiny.onnx
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -19,24 +19,8 @@
 # onnx is handed ModelProtos, never the files under test (onnx 1.12's
 # check_model(PATH, full_check=True) rewrites the file it checks).
 set -u
-B=${B:-build}
+. test/step-lib.sh
 case $B in /*) Babs=$B ;; *) Babs=$PWD/$B ;; esac
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# runs a test/check_*.py and adds its "N passed, N failed" to the counts
-part() {
-  "$@" > "$tmp/part.out" 2>&1; r=$?
-  cat "$tmp/part.out"
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/part.out" | tail -n 1)
-  if [ -n "$line" ]; then
-    passed=$((passed + ${line%% passed*}))
-    f=${line#*passed, }; failed=$((failed + ${f%% failed*}))
-  fi
-  if [ $r -ne 0 ] && { [ -z "$line" ] || [ "${f%% failed*}" = 0 ]; }; then
-    failed=$((failed + 1)); echo "FAIL $1 ${2:-} exited $r"
-  fi
-}
 
 echo "== onnx pinned in scripts/pypi-pins.txt"
 venv="$Babs/pypi-onnx"
