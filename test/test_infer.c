@@ -500,6 +500,58 @@ TEST(bad_arguments) {
   onnxslim_model_free(m);
 }
 
+/* A successful inference leaves the thread's last error as it found it:
+ * empty stays empty, though the walk looks up value_info and attributes
+ * that are absent (ENOTFOUND on the way), and an earlier error is kept;
+ * a failure still sets its own. */
+TEST(success_leaves_last_error) {
+  onnxslim_model *m = empty_model(17);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 2, (int64_t[]){-1, 4}, L("batch", NULL));
+  node(m, "Relu", L("x"), 1, L("r"), 1);
+  node(m, "Softmax", L("r"), 1, L("s"), 1); /* no axis attribute */
+  node(m, "Transpose", L("s"), 1, L("t"), 1);
+  /* the lookups inference makes fail when nothing is there yet */
+  CHECK(onnxslim_graph_find_value_info(onnxslim_model_graph(m), "r") == NULL);
+  onnxslim_error_clear();
+  onnxslim_infer_report *rep = NULL;
+  onnxslim_infer_options dry = ONNXSLIM_INFER_OPTIONS_INIT;
+  dry.flags = ONNXSLIM_INFER_DRY_RUN; /* no write after the lookups */
+  CHECK_OK(onnxslim_infer_shapes(&rep, m, &dry));
+  CHECK(onnxslim_infer_report_count(rep) == 3);
+  CHECK_STR(onnxslim_error_last(), "");
+  CHECK(onnxslim_error_last_code() == 0);
+  onnxslim_infer_report_free(rep);
+  /* an earlier error survives a successful call (nothing is written twice:
+   * the values now have value_info, so run on a fresh model) */
+  onnxslim_model *m2 = empty_model(17);
+  if (!m2) {
+    CHECK(0);
+    onnxslim_model_free(m);
+    return;
+  }
+  input(m2, "x", F32, 1, (int64_t[]){4}, NULL);
+  node(m2, "Neg", L("x"), 1, L("y"), 1);
+  CHECK(onnxslim_graph_find_node(onnxslim_model_graph(m2), "no such node") == NULL);
+  char before[256];
+  snprintf(before, sizeof before, "%s", onnxslim_error_last());
+  CHECK(before[0] != 0);
+  CHECK_OK(onnxslim_infer_shapes(NULL, m2, NULL));
+  CHECK_STR(onnxslim_error_last(), before);
+  CHECK(onnxslim_error_last_code() == ONNXSLIM_ENOTFOUND);
+  /* a failure sets its own */
+  onnxslim_infer_options o = ONNXSLIM_INFER_OPTIONS_INIT;
+  o.flags = 0x100;
+  CHECK(onnxslim_infer_shapes(NULL, m2, &o) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "reserved flags") != NULL);
+  onnxslim_model_free(m2);
+  onnxslim_model_free(m);
+}
+
 /* bert-tiny with its value_info removed: every dimension the exporter
  * wrote is inferred again, and nothing disagrees. */
 TEST(bert_value_info_reinferred) {
@@ -552,6 +604,7 @@ int main(int argc, char **argv) {
   RUN(conflict_lenient_and_strict);
   RUN(dry_run_and_refine);
   RUN(bad_arguments);
+  RUN(success_leaves_last_error);
   RUN(bert_value_info_reinferred);
   return t_done();
 }

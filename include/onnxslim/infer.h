@@ -89,7 +89,8 @@ typedef struct onnxslim_infer_report onnxslim_infer_report;
  * flags), ONNXSLIM_EMODEL (strict conflict), ONNXSLIM_ENOMEM (then nothing
  * is written).
  * opts NULL means the defaults (ONNXSLIM_INFER_OPTIONS_INIT); it is
- * borrowed for the call.
+ * borrowed for the call. A successful call leaves the thread's last error
+ * (onnxslim_error_last()) as it was before the call.
  * @since 0.3.0
  */
 ONNXSLIM_API int onnxslim_infer_shapes(onnxslim_infer_report **out, onnxslim_model *model,

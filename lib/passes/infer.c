@@ -291,6 +291,10 @@ int onnxslim_infer_shapes(onnxslim_infer_report **report, onnxslim_model *model,
                            opts->flags & ~INFER_FLAGS);
     flags = opts->flags;
   }
+  /* lookups on the way (a value without value_info, an absent attribute)
+   * record ENOTFOUND: a success puts the caller's last error back */
+  osl_err_saved saved;
+  onnxslim__err_save(&saved);
   ictx c;
   memset(&c, 0, sizeof c);
   c.g = onnxslim_model_graph(model);
@@ -320,5 +324,6 @@ int onnxslim_infer_shapes(onnxslim_infer_report **report, onnxslim_model *model,
     return rc;
   }
   if (report) *report = c.rep;
+  onnxslim__err_restore(&saved);
   return 0;
 }
