@@ -140,6 +140,35 @@ static const char *const REDUCE[] = {
     "ReduceL1",  "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
     "ReduceMin", "ReduceProd", "ReduceSum",    "ReduceSumSquare", NULL};
 
+/* Data propagation through integer Add, Sub, Mul and Div of shape values
+ * (as onnx's data_prop): elementwise over the data of both inputs, a
+ * one-element input broadcast; an element is known when both are fixed
+ * values and the result is exact (no overflow; Div only of non-negative
+ * values by a positive one, where C's and numpy's division agree). */
+static void arith_data(ictx *c, const char *op, const ival *a, const ival *b, ival *o) {
+  if (a->nd < 0 || b->nd < 0 || a->rank > 1 || b->rank > 1 || o->rank < 0 || o->rank > 1) return;
+  if (a->nd != b->nd && a->nd != 1 && b->nd != 1) return;
+  int n = a->nd > b->nd ? a->nd : b->nd;
+  if (o->rank == 0 ? n != 1 : !(o->d[0].k == DK_VALUE && o->d[0].v == n)) return;
+  char k = op[0] == 'A' ? '+' : op[0] == 'S' ? '-' : op[0] == 'M' ? '*' : '/';
+  idim *d = new_dims(c, n);
+  if (!d) return;
+  for (int i = 0; i < n; i++) {
+    const idim *x = &a->data[a->nd == 1 ? 0 : i], *y = &b->data[b->nd == 1 ? 0 : i];
+    if (x->k != DK_VALUE || y->k != DK_VALUE) continue;
+    int64_t r = 0;
+    int bad = 0;
+    if (k == '+') bad = __builtin_add_overflow(x->v, y->v, &r);
+    else if (k == '-') bad = __builtin_sub_overflow(x->v, y->v, &r);
+    else if (k == '*') bad = __builtin_mul_overflow(x->v, y->v, &r);
+    else if (x->v >= 0 && y->v > 0) r = x->v / y->v;
+    else bad = 1;
+    if (!bad) d[i] = (idim){r, NULL, DK_VALUE};
+  }
+  o->data = d;
+  o->nd = n;
+}
+
 int onnxslim__infer_ops_elem(ictx *c, const onnxslim_node *n, const char *op, ival *outs,
                              size_t nout) {
   size_t nin = onnxslim_node_input_count(n);
@@ -178,6 +207,9 @@ int onnxslim__infer_ops_elem(ictx *c, const onnxslim_node *n, const char *op, iv
     if (nin > 16 || !nin) return 1;
     for (size_t i = 0; i < nin; i++) ins[i] = get(c, onnxslim_node_input(n, i));
     onnxslim__infer_bcast(c, ins, nin, o);
+    if (nin == 2 && (strcmp(op, "Add") == 0 || strcmp(op, "Sub") == 0 || strcmp(op, "Mul") == 0 ||
+                     strcmp(op, "Div") == 0))
+      arith_data(c, op, ins[0], ins[1], o);
   } else if (strcmp(op, "PRelu") == 0 && nin == 2) {
     const ival *ins[2] = {x, get(c, onnxslim_node_input(n, 1))};
     onnxslim__infer_bcast(c, ins, 2, o);

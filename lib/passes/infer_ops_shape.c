@@ -420,6 +420,16 @@ int onnxslim__infer_ops_shape(ictx *c, const onnxslim_node *n, const char *op, i
     range(c, n, o);
   } else if (strcmp(op, "Size") == 0) {
     set_shape(c, o, 0);
+    /* data: the element count when every dim is fixed */
+    int64_t p = 1;
+    for (int j = 0; j < x->rank; j++)
+      if (x->d[j].k != DK_VALUE || x->d[j].v < 0 || __builtin_mul_overflow(p, x->d[j].v, &p))
+        return 1;
+    idim *d = x->rank >= 0 ? new_dims(c, 1) : NULL;
+    if (!d) return 1;
+    d[0] = (idim){p, NULL, DK_VALUE};
+    o->data = d;
+    o->nd = 1;
   } else if (strcmp(op, "Flatten") == 0) {
     flatten(c, n, x, o);
   } else if (strcmp(op, "Expand") == 0) {
@@ -437,6 +447,18 @@ int onnxslim__infer_ops_shape(ictx *c, const onnxslim_node *n, const char *op, i
       o->d = x->data;
     } else if (shape_len(x) >= 0) {
       set_shape(c, o, shape_len(x));
+    }
+    /* data: a small 1-D integer output is its value repeated */
+    ival tv = UNKNOWN;
+    if (t && o->rank == 1 && o->d[0].k == DK_VALUE && o->d[0].v <= DATA_MAX)
+      onnxslim__infer_from_tensor(c, t, &tv);
+    if (tv.nd == 1 && tv.data[0].k == DK_VALUE) {
+      int len = (int)o->d[0].v;
+      idim *d = new_dims(c, len);
+      if (!d) return 1;
+      for (int i = 0; i < len; i++) d[i] = tv.data[0];
+      o->data = d;
+      o->nd = len;
     }
   } else {
     return 0;
