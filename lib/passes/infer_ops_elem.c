@@ -125,6 +125,24 @@ static const char *const SAME_SHAPE[] = {"Abs",
                                          "Tan",
                                          "Tanh",
                                          "ThresholdedRelu",
+                                         "Trilu",
+                                         "CumSum",
+                                         "CumProd",
+                                         "RMSNormalization",
+                                         "Swish",
+                                         "Bernoulli",
+                                         "RandomUniformLike",
+                                         "RandomNormalLike",
+                                         "ReverseSequence",
+                                         "ScatterND",
+                                         "ScatterElements",
+                                         "Scatter",
+                                         "TensorScatter",
+                                         "LRN",
+                                         "MeanVarianceNormalization",
+                                         "EyeLike",
+                                         "RotaryEmbedding",
+                                         "DynamicQuantizeLinear",
                                          "Identity",
                                          NULL};
 
@@ -190,6 +208,8 @@ int onnxslim__infer_ops_elem(ictx *c, const onnxslim_node *n, const char *op, iv
       o->nd = x->nd;
     }
     if (strcmp(op, "Dropout") == 0 && nout > 1) copy_shape(x, &outs[1]);
+    if (strcmp(op, "DynamicQuantizeLinear") == 0) /* y_scale, y_zero_point: scalars */
+      for (size_t k = 1; k < nout && k < 3; k++) set_shape(c, &outs[k], 0);
     if (strcmp(op, "LayerNormalization") == 0 && nout > 1 && x->rank >= 0) {
       /* Mean and InvStdDev: the dims from axis on are 1 */
       int64_t axis;
@@ -222,6 +242,12 @@ int onnxslim__infer_ops_elem(ictx *c, const onnxslim_node *n, const char *op, iv
     if (o->rank < 0) return 1;
     o->d[0] = x->d[attr_int(n, "transA", 0) ? 1 : 0];
     o->d[1] = b->d[attr_int(n, "transB", 0) ? 0 : 1];
+  } else if (strcmp(op, "Det") == 0) {
+    if (x->rank < 2) return 1;
+    set_shape(c, o, x->rank - 2);
+    for (int j = 0; o->rank >= 0 && j < x->rank - 2; j++) o->d[j] = x->d[j];
+  } else if (strcmp(op, "SequenceLength") == 0 || strcmp(op, "OptionalHasElement") == 0) {
+    set_shape(c, o, 0);
   } else if (in_list(REDUCE, op)) {
     reduce(c, n, op, x, o);
   } else if (strcmp(op, "ArgMax") == 0 || strcmp(op, "ArgMin") == 0) {
