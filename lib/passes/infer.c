@@ -23,25 +23,6 @@
 
 /* ---- existing types, merge, report --------------------------------------- */
 
-/* The tensor type of vi as an ival (dtype 0 when it has none). */
-static void read_vi(ictx *c, const onnxslim_value_info *vi, ival *v) {
-  *v = UNKNOWN;
-  onnxslim_type *t = vi ? onnxslim_value_info_type(vi) : NULL;
-  if (!t || onnxslim_type_kind(t) != ONNXSLIM_TYPE_TENSOR) return;
-  v->dtype = onnxslim_type_dtype(t);
-  if (!onnxslim_type_has_shape(t)) return;
-  size_t r = onnxslim_type_rank(t);
-  if (r > RANK_MAX) return;
-  set_shape(c, v, (int)r);
-  for (size_t j = 0; v->rank >= 0 && j < r; j++) {
-    int64_t val = 0;
-    const char *p = NULL;
-    int k = onnxslim_type_dim(t, j, &val, &p);
-    if (k == ONNXSLIM_DIM_VALUE) v->d[j] = (idim){val, NULL, DK_VALUE};
-    else if (k == ONNXSLIM_DIM_PARAM && p && p[0]) v->d[j] = (idim){0, p, DK_PARAM};
-  }
-}
-
 /* 1 when a and b cannot both be the value's type. */
 static int conflicts(const ival *a, const ival *b) {
   if (a->dtype && b->dtype && a->dtype != b->dtype) return 1;

@@ -10,6 +10,7 @@
  *   infer_ops_elem.c   element-wise, broadcasting, MatMul/Gemm, reductions
  *   infer_ops_shape.c  shape operators and data propagation
  *   infer_ops_nn.c     convolutions, pools, resizing, attention
+ *   infer_ops_ctrl.c   If, Loop, Scan (from their bodies' declared outputs)
  *   infer_util.c       broadcasting, constant tensors (used by all above)
  *
  * Internal: not installed.
@@ -227,6 +228,25 @@ static inline int in_list(const char *const *l, const char *op) {
   return 0;
 }
 
+/* The tensor type of vi as an ival (dtype 0 when it has none). */
+static inline void read_vi(ictx *c, const onnxslim_value_info *vi, ival *v) {
+  *v = UNKNOWN;
+  onnxslim_type *t = vi ? onnxslim_value_info_type(vi) : NULL;
+  if (!t || onnxslim_type_kind(t) != ONNXSLIM_TYPE_TENSOR) return;
+  v->dtype = onnxslim_type_dtype(t);
+  if (!onnxslim_type_has_shape(t)) return;
+  size_t r = onnxslim_type_rank(t);
+  if (r > RANK_MAX) return;
+  set_shape(c, v, (int)r);
+  for (size_t j = 0; v->rank >= 0 && j < r; j++) {
+    int64_t val = 0;
+    const char *p = NULL;
+    int k = onnxslim_type_dim(t, j, &val, &p);
+    if (k == ONNXSLIM_DIM_VALUE) v->d[j] = (idim){val, NULL, DK_VALUE};
+    else if (k == ONNXSLIM_DIM_PARAM && p && p[0]) v->d[j] = (idim){0, p, DK_PARAM};
+  }
+}
+
 /* Numpy broadcasting of n shapes into out (out->rank set; unknown when
  * they cannot broadcast). infer_util.c */
 void onnxslim__infer_bcast(ictx *c, const ival *const *in, size_t n, ival *out);
@@ -241,6 +261,8 @@ int onnxslim__infer_ops_shape(ictx *c, const onnxslim_node *n, const char *op, i
                               size_t nout);
 int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival *outs,
                            size_t nout);
+int onnxslim__infer_ops_ctrl(ictx *c, const onnxslim_node *n, const char *op, ival *outs,
+                             size_t nout);
 
 /* Element types and shapes of one node's outputs (outs[nout], UNKNOWN on
  * entry); sc is the node's schema (NULL: unknown op). infer_ops.c */

@@ -55,5 +55,6 @@ void onnxslim__infer_node(ictx *c, const onnxslim_node *n, const osl_op_schema *
   if (!op || !dom || !(dom[0] == 0 || strcmp(dom, "ai.onnx") == 0) || !nout || !sc) return;
   if (onnxslim__infer_ops_elem(c, n, op, outs, nout)) return;
   if (onnxslim__infer_ops_shape(c, n, op, outs, nout)) return;
-  onnxslim__infer_ops_nn(c, n, op, outs, nout);
+  if (onnxslim__infer_ops_nn(c, n, op, outs, nout)) return;
+  onnxslim__infer_ops_ctrl(c, n, op, outs, nout);
 }
