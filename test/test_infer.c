@@ -369,12 +369,15 @@ TEST(types_without_shape_rule) {
   input(m, "x", ONNXSLIM_DTYPE_DOUBLE, 2, (int64_t[]){4, 6}, NULL);
   ints(m, "k", 1, (int64_t[]){2}, 0);
   node(m, "TopK", L("x", "k"), 2, L("vals", "idx"), 2);
+  onnxslim_node *es = node(m, "Einsum", L("x"), 1, L("es"), 1);
+  CHECK_OK(onnxslim_node_set_attr_string(es, "equation", "ij->ji", 6));
   node(m, "Unknown_op", L("x"), 1, L("u"), 1);
   onnxslim_model *r = infer_reload(m);
   onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
   if (g) {
-    EXPECT_TYPE(g, "vals", "11"); /* the input's type, no shape rule for TopK yet */
-    EXPECT_TYPE(g, "idx", "7");
+    EXPECT_TYPE(g, "vals", "11[4,2]"); /* the input's type; K along the last axis */
+    EXPECT_TYPE(g, "idx", "7[4,2]");
+    EXPECT_TYPE(g, "es", "11"); /* the input's type, no shape rule for Einsum yet */
     EXPECT_TYPE(g, "u", "");
   }
   onnxslim_model_free(r);

@@ -140,6 +140,7 @@ static int64_t clamp_start(int64_t d, int64_t start, int64_t step) {
 
 static void slice(ictx *c, const onnxslim_node *n, const ival *x, ival *out) {
   if (x->rank < 0) return;
+  set_shape(c, out, x->rank); /* the rank at least: the sizes below when known */
   int64_t starts[RANK_MAX], ends[RANK_MAX], axes[RANK_MAX], steps[RANK_MAX];
   int ns, ne, na = -1, nt = -1;
   if (c->opset >= 10) {
@@ -394,9 +395,159 @@ static void constant(ictx *c, const onnxslim_node *n, ival *out) {
   }
 }
 
+/* x's shape with dim `axis` replaced by d, into o */
+static void with_dim(ictx *c, const ival *x, int64_t axis, idim d, ival *o) {
+  set_shape(c, o, x->rank);
+  for (int j = 0; o->rank >= 0 && j < x->rank; j++) o->d[j] = j == axis ? d : x->d[j];
+}
+
+static const idim DIM_UNK = {0, NULL, DK_UNKNOWN};
+
+static int has_input(const onnxslim_node *n, size_t i) {
+  return i < onnxslim_node_input_count(n) && onnxslim_node_input(n, i)[0];
+}
+
+/* Split: sizes from input 1 (opset 13+) or attribute "split", else equal
+ * parts (opset 18+: num_outputs, the last part smaller). */
+static void split(ictx *c, const onnxslim_node *n, const ival *x, ival *outs, size_t nout) {
+  int64_t axis, sz[RANK_MAX];
+  if (x->rank < 1 || !norm_axis(attr_int(n, "axis", 0), x->rank, &axis) || nout > RANK_MAX) return;
+  int ns = -1; /* -1: not given, -2: given, unknown */
+  if (c->opset >= 13) {
+    if (has_input(n, 1))
+      ns = const_ints(c, n, 1, sz, RANK_MAX) < 0 ? -2 : const_ints(c, n, 1, sz, RANK_MAX);
+  } else {
+    const int64_t *a;
+    size_t cnt;
+    if (attr_ints(n, "split", &a, &cnt) && cnt <= RANK_MAX) {
+      memcpy(sz, a, cnt * sizeof *a);
+      ns = (int)cnt;
+    }
+  }
+  const idim *d = &x->d[axis];
+  for (size_t k = 0; k < nout; k++) {
+    idim e = DIM_UNK;
+    if (ns >= 0) {
+      if ((size_t)ns == nout && sz[k] >= 0) e = (idim){sz[k], NULL, DK_VALUE};
+    } else if (ns == -1 && d->k == DK_VALUE && nout > 0) {
+      int64_t chunk = (d->v + (int64_t)nout - 1) / (int64_t)nout;
+      int64_t last = d->v - chunk * (int64_t)(nout - 1);
+      if (d->v % (int64_t)nout == 0) e = (idim){d->v / (int64_t)nout, NULL, DK_VALUE};
+      else if (c->opset >= 18 && last >= 0) e = (idim){k + 1 < nout ? chunk : last, NULL, DK_VALUE};
+    }
+    with_dim(c, x, axis, e, &outs[k]);
+  }
+}
+
+/* Pad: pads from input 1 (opset 11+, axes from input 3 at 18+) or the
+ * attribute "pads" ("paddings" at opset 1); each padded size when fixed. */
+static void pad(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  if (x->rank < 0) return;
+  set_shape(c, o, x->rank);
+  if (o->rank < 0) return;
+  int64_t pads[2 * RANK_MAX], axes[RANK_MAX];
+  int np = -1, na = -1;
+  if (c->opset >= 11) {
+    np = const_ints(c, n, 1, pads, 2 * RANK_MAX);
+    if (c->opset >= 18 && has_input(n, 3)) {
+      na = const_ints(c, n, 3, axes, RANK_MAX);
+      if (na < 0) return;
+    }
+  } else {
+    const int64_t *a;
+    size_t cnt;
+    if ((attr_ints(n, "pads", &a, &cnt) || attr_ints(n, "paddings", &a, &cnt)) &&
+        cnt <= 2 * RANK_MAX) {
+      memcpy(pads, a, cnt * sizeof *a);
+      np = (int)cnt;
+    }
+  }
+  if (np < 0) return;
+  if (na < 0) {
+    na = x->rank;
+    for (int i = 0; i < na; i++) axes[i] = i;
+  }
+  if (np != 2 * na) return;
+  char padded[RANK_MAX] = {0};
+  for (int i = 0; i < na; i++) {
+    int64_t a;
+    if (!norm_axis(axes[i], x->rank, &a) || padded[a]) return;
+    padded[a] = 1;
+    axes[i] = a;
+  }
+  for (int j = 0; j < x->rank; j++)
+    if (!padded[j]) o->d[j] = x->d[j];
+  for (int i = 0; i < na; i++) {
+    const idim *d = &x->d[axes[i]];
+    int64_t v;
+    if (d->k == DK_VALUE && !__builtin_add_overflow(d->v, pads[i] + pads[i + na], &v) && v >= 0)
+      o->d[axes[i]] = (idim){v, NULL, DK_VALUE};
+    else if (pads[i] == 0 && pads[i + na] == 0) o->d[axes[i]] = *d;
+  }
+}
+
+/* Tile: each size times its repeat (input 1) */
+static void tile(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  if (x->rank < 0) return;
+  set_shape(c, o, x->rank);
+  int64_t rep[RANK_MAX];
+  if (o->rank < 0 || const_ints(c, n, 1, rep, RANK_MAX) != x->rank) return;
+  for (int j = 0; j < x->rank; j++) {
+    int64_t v;
+    if (rep[j] == 1) o->d[j] = x->d[j];
+    else if (x->d[j].k == DK_VALUE && rep[j] >= 0 && !__builtin_mul_overflow(x->d[j].v, rep[j], &v))
+      o->d[j] = (idim){v, NULL, DK_VALUE};
+  }
+}
+
+/* TopK: values and indices have x's shape with K along axis */
+static void topk(ictx *c, const onnxslim_node *n, const ival *x, ival *outs, size_t nout) {
+  int64_t axis, k[1];
+  if (x->rank < 1 || !norm_axis(attr_int(n, "axis", -1), x->rank, &axis)) return;
+  idim e = DIM_UNK;
+  if (c->opset >= 10) {
+    if (const_ints(c, n, 1, k, 1) == 1 && k[0] >= 0) e = (idim){k[0], NULL, DK_VALUE};
+  } else if (attr_int(n, "k", -1) >= 0) {
+    e = (idim){attr_int(n, "k", -1), NULL, DK_VALUE};
+  }
+  for (size_t i = 0; i < nout && i < 2; i++) with_dim(c, x, axis, e, &outs[i]);
+}
+
+/* OneHot: the indices' dims with depth inserted at axis */
+static void onehot(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  int64_t axis, depth[1];
+  if (x->rank < 0 || x->rank + 1 > RANK_MAX ||
+      !norm_axis(attr_int(n, "axis", -1), x->rank + 1, &axis))
+    return;
+  idim e = DIM_UNK;
+  /* depth may be a float tensor: only an integer one is followed */
+  if (const_ints(c, n, 1, depth, 1) == 1 && depth[0] >= 0) e = (idim){depth[0], NULL, DK_VALUE};
+  set_shape(c, o, x->rank + 1);
+  for (int j = 0, k = 0; o->rank >= 0 && j < o->rank; j++) o->d[j] = j == axis ? e : x->d[k++];
+}
+
+/* DepthToSpace / SpaceToDepth on [N, C, H, W] */
+static void depth_space(ictx *c, const onnxslim_node *n, int to_space, const ival *x, ival *o) {
+  int64_t b = attr_int(n, "blocksize", 0);
+  if (x->rank != 4 || b < 1 || b > 65536) return;
+  set_shape(c, o, 4);
+  if (o->rank < 0) return;
+  o->d[0] = x->d[0];
+  const idim *ch = &x->d[1];
+  if (ch->k == DK_VALUE) {
+    if (!to_space) o->d[1] = (idim){ch->v * b * b, NULL, DK_VALUE};
+    else if (ch->v % (b * b) == 0) o->d[1] = (idim){ch->v / (b * b), NULL, DK_VALUE};
+  }
+  for (int j = 2; j < 4; j++) {
+    const idim *d = &x->d[j];
+    if (d->k != DK_VALUE) continue;
+    if (to_space) o->d[j] = (idim){d->v * b, NULL, DK_VALUE};
+    else if (d->v % b == 0) o->d[j] = (idim){d->v / b, NULL, DK_VALUE};
+  }
+}
+
 int onnxslim__infer_ops_shape(ictx *c, const onnxslim_node *n, const char *op, ival *outs,
                               size_t nout) {
-  (void)nout;
   size_t nin = onnxslim_node_input_count(n);
   const ival *x = nin ? get(c, onnxslim_node_input(n, 0)) : &UNKNOWN;
   ival *o = &outs[0];
@@ -434,6 +585,35 @@ int onnxslim__infer_ops_shape(ictx *c, const onnxslim_node *n, const char *op, i
     flatten(c, n, x, o);
   } else if (strcmp(op, "Expand") == 0) {
     if (nin == 2) expand(c, n, x, o);
+  } else if (strcmp(op, "Split") == 0) {
+    split(c, n, x, outs, nout);
+  } else if (strcmp(op, "Pad") == 0) {
+    pad(c, n, x, o);
+  } else if (strcmp(op, "Tile") == 0) {
+    tile(c, n, x, o);
+  } else if (strcmp(op, "TopK") == 0) {
+    topk(c, n, x, outs, nout);
+  } else if (strcmp(op, "OneHot") == 0) {
+    onehot(c, n, x, o);
+  } else if (strcmp(op, "DepthToSpace") == 0 || strcmp(op, "SpaceToDepth") == 0) {
+    depth_space(c, n, op[0] == 'D', x, o);
+  } else if (strcmp(op, "GatherElements") == 0) {
+    if (nin == 2) copy_shape(get(c, onnxslim_node_input(n, 1)), o);
+  } else if (strcmp(op, "NonZero") == 0) {
+    if (x->rank < 0) return 1;
+    set_shape(c, o, 2);
+    if (o->rank >= 0) o->d[0] = (idim){x->rank, NULL, DK_VALUE};
+  } else if (strcmp(op, "Compress") == 0) {
+    int64_t axis;
+    if (!onnxslim_node_find_attr(n, "axis")) set_shape(c, o, 1);
+    else if (x->rank >= 1 && norm_axis(attr_int(n, "axis", 0), x->rank, &axis))
+      with_dim(c, x, axis, DIM_UNK, o);
+  } else if (strcmp(op, "Unique") == 0) {
+    int64_t axis;
+    if (!onnxslim_node_find_attr(n, "axis")) set_shape(c, o, 1);
+    else if (x->rank >= 1 && norm_axis(attr_int(n, "axis", 0), x->rank, &axis))
+      with_dim(c, x, axis, DIM_UNK, o);
+    for (size_t k = 1; k < nout && k < 4; k++) set_shape(c, &outs[k], 1);
   } else if (strcmp(op, "Constant") == 0) {
     constant(c, n, o);
   } else if (strcmp(op, "ConstantOfShape") == 0) {
