@@ -137,6 +137,119 @@ static void attention(ictx *c, const onnxslim_node *n, ival *outs, size_t nout) 
   }
 }
 
+static int attr_is(const onnxslim_node *n, const char *name, const char *value) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, name);
+  const char *s = NULL;
+  size_t len = 0;
+  if (!a || onnxslim_attr_string(a, &s, &len) != 0) return 0;
+  return len == strlen(value) && memcmp(s, value, len) == 0;
+}
+
+/* Resize, Upsample: the rank; the sizes input (opset 11+) when its values
+ * are known, no axes and the default aspect ratio policy. */
+static void resize(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  if (x->rank < 0) return;
+  set_shape(c, o, x->rank);
+  if (o->rank < 0 || c->opset < 11 || onnxslim_node_input_count(n) < 4) return;
+  if (onnxslim_node_find_attr(n, "axes")) return;
+  if (onnxslim_node_find_attr(n, "keep_aspect_ratio_policy") &&
+      !attr_is(n, "keep_aspect_ratio_policy", "stretch"))
+    return;
+  int64_t sizes[RANK_MAX];
+  if (const_ints(c, n, 3, sizes, RANK_MAX) != x->rank) return;
+  for (int j = 0; j < x->rank; j++)
+    if (sizes[j] >= 0) o->d[j] = (idim){sizes[j], NULL, DK_VALUE};
+}
+
+/* RNN, GRU, LSTM: Y [seq, dirs, batch, hidden] (layout 1: [batch, seq,
+ * dirs, hidden]), Y_h and Y_c [dirs, batch, hidden] ([batch, dirs, hidden]). */
+static void rnn(ictx *c, const onnxslim_node *n, const ival *x, ival *outs, size_t nout) {
+  int64_t hidden = attr_int(n, "hidden_size", -1), layout = attr_int(n, "layout", 0);
+  if (x->rank != 3 || hidden < 1 || (layout != 0 && layout != 1)) return;
+  idim dirs = {attr_is(n, "direction", "bidirectional") ? 2 : 1, NULL, DK_VALUE};
+  idim seq = x->d[layout ? 1 : 0], batch = x->d[layout ? 0 : 1], h = {hidden, NULL, DK_VALUE};
+  if (nout > 0) {
+    set_shape(c, &outs[0], 4);
+    if (outs[0].rank < 0) return;
+    idim y0[4] = {seq, dirs, batch, h}, y1[4] = {batch, seq, dirs, h};
+    memcpy(outs[0].d, layout ? y1 : y0, sizeof y0);
+  }
+  for (size_t k = 1; k < nout && k < 3; k++) {
+    set_shape(c, &outs[k], 3);
+    if (outs[k].rank < 0) return;
+    idim s0[3] = {dirs, batch, h}, s1[3] = {batch, dirs, h};
+    memcpy(outs[k].d, layout ? s1 : s0, sizeof s0);
+  }
+}
+
+/* ConvTranspose: [N, W's dim 1 * group, spatial...]: output_shape, or
+ * stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - pads
+ * (SAME_*: in * stride). */
+static void conv_transpose(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  const ival *w = input_at(c, n, 1);
+  if (x->rank < 3 || (w->rank >= 0 && w->rank != x->rank)) return;
+  int sp = x->rank - 2;
+  set_shape(c, o, x->rank);
+  if (o->rank < 0) return;
+  o->d[0] = x->d[0];
+  int64_t group = attr_int(n, "group", 1);
+  if (w->rank >= 0 && w->d[1].k == DK_VALUE && group >= 1)
+    o->d[1] = (idim){w->d[1].v * group, NULL, DK_VALUE};
+  const int64_t *ks = NULL, *st = NULL, *dl = NULL, *pd = NULL, *op = NULL, *os = NULL;
+  size_t nks = 0, nst = 0, ndl = 0, npd = 0, nop = 0, nos = 0;
+  if (attr_ints(n, "output_shape", &os, &nos)) {
+    if (nos != (size_t)sp) return;
+    for (int j = 0; j < sp; j++)
+      if (os[j] >= 0) o->d[2 + j] = (idim){os[j], NULL, DK_VALUE};
+    return;
+  }
+  int hk = attr_ints(n, "kernel_shape", &ks, &nks);
+  if (hk && nks != (size_t)sp) return;
+  if (attr_ints(n, "strides", &st, &nst) && nst != (size_t)sp) return;
+  if (attr_ints(n, "dilations", &dl, &ndl) && ndl != (size_t)sp) return;
+  if (attr_ints(n, "pads", &pd, &npd) && npd != 2 * (size_t)sp) return;
+  if (attr_ints(n, "output_padding", &op, &nop) && nop != (size_t)sp) return;
+  int same = attr_is(n, "auto_pad", "SAME_UPPER") || attr_is(n, "auto_pad", "SAME_LOWER");
+  int valid = attr_is(n, "auto_pad", "VALID");
+  if (onnxslim_node_find_attr(n, "auto_pad") && !same && !valid &&
+      !attr_is(n, "auto_pad", "NOTSET"))
+    return;
+  for (int j = 0; j < sp; j++) {
+    const idim *d = &x->d[2 + j];
+    int64_t s = st ? st[j] : 1, dil = dl ? dl[j] : 1, k;
+    if (d->k != DK_VALUE || s < 1 || dil < 1) continue;
+    if (same) {
+      o->d[2 + j] = (idim){d->v * s, NULL, DK_VALUE};
+      continue;
+    }
+    if (hk) k = ks[j];
+    else if (w->rank >= 0 && w->d[2 + j].k == DK_VALUE) k = w->d[2 + j].v;
+    else continue;
+    int64_t v = s * (d->v - 1) + (op ? op[j] : 0) + (k - 1) * dil + 1 -
+                (pd && !valid ? pd[j] + pd[sp + j] : 0);
+    if (k >= 1 && v >= 0) o->d[2 + j] = (idim){v, NULL, DK_VALUE};
+  }
+}
+
+/* GridSample: [N, C] of X, then the grid's [N, out spatial..., rank] middle dims */
+static void grid_sample(ictx *c, const ival *x, const ival *grid, ival *o) {
+  if (x->rank < 3 || grid->rank != x->rank) return;
+  set_shape(c, o, x->rank);
+  if (o->rank < 0) return;
+  o->d[0] = x->d[0].k != DK_UNKNOWN ? x->d[0] : grid->d[0];
+  o->d[1] = x->d[1];
+  for (int j = 2; j < x->rank; j++) o->d[j] = grid->d[j - 1];
+}
+
+/* SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss: reduction none: the
+ * labels' shape, else a scalar; SCE's log_prob: the scores' shape. */
+static void loss(ictx *c, const onnxslim_node *n, const char *op, ival *outs, size_t nout) {
+  if (!onnxslim_node_find_attr(n, "reduction") || !attr_is(n, "reduction", "none"))
+    set_shape(c, &outs[0], 0);
+  else copy_shape(input_at(c, n, 1), &outs[0]);
+  if (op[0] == 'S' && nout > 1) copy_shape(input_at(c, n, 0), &outs[1]);
+}
+
 int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival *outs,
                            size_t nout) {
   size_t nin = onnxslim_node_input_count(n);
@@ -146,6 +259,17 @@ int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival
       strcmp(op, "LpPool") == 0 || strcmp(op, "GlobalAveragePool") == 0 ||
       strcmp(op, "GlobalMaxPool") == 0 || strcmp(op, "GlobalLpPool") == 0) {
     conv_pool(c, n, op, x, o, nout, outs);
+  } else if (strcmp(op, "Resize") == 0 || strcmp(op, "Upsample") == 0) {
+    resize(c, n, x, o);
+  } else if (strcmp(op, "RNN") == 0 || strcmp(op, "GRU") == 0 || strcmp(op, "LSTM") == 0) {
+    rnn(c, n, x, outs, nout);
+  } else if (strcmp(op, "ConvTranspose") == 0) {
+    conv_transpose(c, n, x, o);
+  } else if (strcmp(op, "GridSample") == 0) {
+    grid_sample(c, x, input_at(c, n, 1), o);
+  } else if (strcmp(op, "SoftmaxCrossEntropyLoss") == 0 ||
+             strcmp(op, "NegativeLogLikelihoodLoss") == 0) {
+    loss(c, n, op, outs, nout);
   } else if (strcmp(op, "Attention") == 0) {
     attention(c, n, outs, nout);
   } else {
