@@ -208,6 +208,11 @@ int onnxslim__infer_ops_elem(ictx *c, const onnxslim_node *n, const char *op, iv
       o->nd = x->nd;
     }
     if (strcmp(op, "Dropout") == 0 && nout > 1) copy_shape(x, &outs[1]);
+    if (strcmp(op, "DequantizeLinear") == 0 && !o->dtype && nin > 1) {
+      /* y: output_dtype (opset 23+) or x_scale's type */
+      int64_t to = attr_int(n, "output_dtype", 0);
+      o->dtype = to > 0 && to <= INT32_MAX ? (int32_t)to : get(c, onnxslim_node_input(n, 1))->dtype;
+    }
     if (strcmp(op, "DynamicQuantizeLinear") == 0) /* y_scale, y_zero_point: scalars */
       for (size_t k = 1; k < nout && k < 3; k++) set_shape(c, &outs[k], 0);
     if (strcmp(op, "LayerNormalization") == 0 && nout > 1 && x->rank >= 0) {

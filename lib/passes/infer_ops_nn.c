@@ -270,6 +270,9 @@ int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival
   } else if (strcmp(op, "SoftmaxCrossEntropyLoss") == 0 ||
              strcmp(op, "NegativeLogLikelihoodLoss") == 0) {
     loss(c, n, op, outs, nout);
+  } else if (strcmp(op, "NonMaxSuppression") == 0) {
+    set_shape(c, o, 2); /* [selected, 3] */
+    if (o->rank >= 0) o->d[1] = (idim){3, NULL, DK_VALUE};
   } else if (strcmp(op, "Attention") == 0) {
     attention(c, n, outs, nout);
   } else {
