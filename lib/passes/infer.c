@@ -186,39 +186,86 @@ static int seed(ictx *c) {
   return c->oom ? ONNXSLIM_ENOMEM : 0;
 }
 
-static int walk(ictx *c, const onnxslim_model *model) {
+/* The schema of node at the version its domain is imported at, or NULL. */
+static const osl_op_schema *node_schema(const onnxslim_model *model, const onnxslim_node *node) {
+  const char *dom = onnxslim_node_domain(node), *op = onnxslim_node_op_type(node);
+  int nd = onnxslim__opschema_domain(dom);
+  if (nd < 0) return NULL;
   size_t no = onnxslim_model_opset_count(model);
-  size_t n = onnxslim_graph_node_count(c->g);
+  int64_t ver = -1;
+  for (size_t k = 0; k < no; k++) {
+    const char *od = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(model, k, &od, &v) == 0 && od && onnxslim__opschema_domain(od) == nd)
+      ver = v;
+  }
+  const osl_op_schema *sc = NULL;
+  if (ver > 0 && ver <= onnxslim__opschema_domain_max(nd))
+    sc = onnxslim__opschema_find(nd, op, ver, NULL, NULL);
+  return sc && sc->deprecated ? NULL : sc;
+}
+
+/* One node's outputs, in outs (arena), or NULL with c->oom / EINVAL. */
+static ival *node_outs(ictx *c, const onnxslim_node *node, size_t *nout, int *rc) {
+  *rc = 0;
+  if (!onnxslim_node_domain(node) || !onnxslim_node_op_type(node)) {
+    *rc = ONNXSLIM_EINVAL;
+    return NULL;
+  }
+  *nout = onnxslim_node_output_count(node);
+  ival *outs = onnxslim__arena_alloc(&c->arena, (*nout ? *nout : 1) * sizeof *outs);
+  if (!outs) {
+    *rc = ONNXSLIM_ENOMEM;
+    return NULL;
+  }
+  for (size_t k = 0; k < *nout; k++) outs[k] = UNKNOWN;
+  onnxslim__infer_node(c, node, node_schema(c->model, node), outs, *nout);
+  if (c->oom) *rc = ONNXSLIM_ENOMEM;
+  return *rc ? NULL : outs;
+}
+
+/* A subgraph: its initializers and its nodes' outputs go into the current
+ * scope; nothing is reported or written. */
+static int walk_body(ictx *c, onnxslim_graph *g) {
+  size_t n = onnxslim_graph_initializer_count(g);
   for (size_t i = 0; i < n; i++) {
-    onnxslim_node *node = onnxslim_graph_node(c->g, i);
-    const char *dom = onnxslim_node_domain(node), *op = onnxslim_node_op_type(node);
-    if (!dom || !op) return ONNXSLIM_EINVAL;
-    /* the schema at the imported version of the node's domain */
-    const osl_op_schema *sc = NULL;
-    int nd = onnxslim__opschema_domain(dom);
-    if (nd >= 0) {
-      int64_t ver = -1;
-      for (size_t k = 0; k < no; k++) {
-        const char *od = NULL;
-        int64_t v = 0;
-        if (onnxslim_model_opset(model, k, &od, &v) == 0 && od &&
-            onnxslim__opschema_domain(od) == nd)
-          ver = v;
-      }
-      if (ver > 0 && ver <= onnxslim__opschema_domain_max(nd))
-        sc = onnxslim__opschema_find(nd, op, ver, NULL, NULL);
-      if (sc && sc->deprecated) sc = NULL;
-    }
-    size_t nout = onnxslim_node_output_count(node);
-    ival *outs = nout ? onnxslim__arena_alloc(&c->arena, nout * sizeof *outs) : NULL;
-    if (nout && !outs) return ONNXSLIM_ENOMEM;
-    for (size_t k = 0; k < nout; k++) outs[k] = UNKNOWN;
-    onnxslim__infer_node(c, node, sc, outs, nout);
-    if (c->oom) return ONNXSLIM_ENOMEM;
+    onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
+    const char *name = t ? onnxslim_tensor_name(t) : NULL;
+    ival *v = new_val(c, 0, -1);
+    if (!name || !v) return ONNXSLIM_ENOMEM;
+    onnxslim__infer_from_tensor(c, t, v);
+    if (put(c, name, v)) return ONNXSLIM_ENOMEM;
+  }
+  n = onnxslim_graph_node_count(g);
+  for (size_t i = 0; i < n; i++) {
+    onnxslim_node *node = onnxslim_graph_node(g, i);
+    size_t nout = 0;
+    int rc;
+    ival *outs = node_outs(c, node, &nout, &rc);
+    if (!outs) return rc;
+    int constant = strcmp(onnxslim_node_op_type(node), "Constant") == 0;
     for (size_t k = 0; k < nout; k++) {
       const char *name = onnxslim_node_output(node, k);
       if (!name || !name[0]) continue;
-      int rc = settle(c, name, &outs[k], strcmp(op, "Constant") == 0);
+      if ((c->flags & ONNXSLIM_INFER_NO_DATA_PROP) && !constant) outs[k].nd = -1;
+      if (put(c, name, &outs[k])) return ONNXSLIM_ENOMEM;
+    }
+  }
+  return c->oom ? ONNXSLIM_ENOMEM : 0;
+}
+
+static int walk(ictx *c) {
+  size_t n = onnxslim_graph_node_count(c->g);
+  for (size_t i = 0; i < n; i++) {
+    onnxslim_node *node = onnxslim_graph_node(c->g, i);
+    size_t nout = 0;
+    int rc;
+    ival *outs = node_outs(c, node, &nout, &rc);
+    if (!outs) return rc;
+    for (size_t k = 0; k < nout; k++) {
+      const char *name = onnxslim_node_output(node, k);
+      if (!name || !name[0]) continue;
+      rc = settle(c, name, &outs[k], strcmp(onnxslim_node_op_type(node), "Constant") == 0);
       if (rc) return rc;
     }
   }
@@ -281,6 +328,7 @@ int onnxslim_infer_shapes(onnxslim_infer_report **report, onnxslim_model *model,
   c.g = onnxslim_model_graph(model);
   c.flags = flags;
   c.model = model;
+  c.walk_body = walk_body;
   if (!c.g) return onnxslim__err(ONNXSLIM_EINVAL, "%s: the model has no graph", fn);
   size_t no = onnxslim_model_opset_count(model);
   for (size_t k = 0; k < no; k++) {
@@ -295,7 +343,7 @@ int onnxslim_infer_shapes(onnxslim_infer_report **report, onnxslim_model *model,
     if (!c.rep) return onnxslim__err_nomem("an inference report");
   }
   int rc = seed(&c);
-  if (!rc) rc = walk(&c, model);
+  if (!rc) rc = walk(&c);
   if (rc == ONNXSLIM_ENOMEM && c.oom) rc = onnxslim__err_nomem(fn);
   for (size_t i = 0; !rc && i < c.npend; i++) rc = write_one(&c, &c.pend[i]);
   free(c.pend);

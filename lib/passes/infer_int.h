@@ -72,6 +72,13 @@ typedef struct pending {
   ival v;
 } pending;
 
+/* The values of a subgraph being walked (If, Loop, Scan bodies): looked
+ * up before the scopes around it; the main graph's are ictx.vals. */
+typedef struct iscope {
+  osl_map vals; /* name -> ival*, slots from the arena */
+  struct iscope *up;
+} iscope;
+
 typedef struct ictx {
   osl_arena arena;
   osl_map vals; /* name -> ival* */
@@ -83,6 +90,11 @@ typedef struct ictx {
   pending *pend;
   size_t npend, cappend;
   int oom;
+  iscope *scope; /* innermost subgraph scope, NULL in the main graph */
+  int depth;     /* subgraphs being walked */
+  /* walks the nodes of subgraph g in the current scope (values put there,
+   * nothing reported or written); set by infer.c */
+  int (*walk_body)(struct ictx *c, onnxslim_graph *g);
 } ictx;
 
 /* The unknown value: no type, no shape, no data. */
@@ -123,13 +135,17 @@ static inline idim *new_dims(ictx *c, int n) {
 
 static inline const ival *get(const ictx *c, const char *name) {
   if (!name || !name[0]) return &UNKNOWN;
+  for (const iscope *s = c->scope; s; s = s->up) {
+    const ival *v = onnxslim__map_get(&s->vals, name);
+    if (v) return v;
+  }
   const ival *v = onnxslim__map_get(&c->vals, name);
   return v ? v : &UNKNOWN;
 }
 
 static inline int put(ictx *c, const char *name, ival *v) {
   osl_map_entry *e = NULL;
-  int rc = onnxslim__map_add(&c->arena, &c->vals, name, &e);
+  int rc = onnxslim__map_add(&c->arena, c->scope ? &c->scope->vals : &c->vals, name, &e);
   if (rc < 0) {
     c->oom = 1;
     return rc;
