@@ -96,21 +96,26 @@ static void concat(ictx *c, const onnxslim_node *n, ival *out) {
     out->d[j] =
         j == axis ? (sum_ok ? (idim){sum, NULL, DK_VALUE} : (idim){0, NULL, DK_UNKNOWN}) : m;
   }
-  /* data: the elements of 1-D inputs one after the other */
+  /* data: the elements of 1-D inputs one after the other; an input of
+   * known length whose values are not followed gives unknown elements */
   if (r == 1 && axis == 0) {
-    int total = 0;
+    int total = 0, some = 0;
     for (size_t i = 0; i < nin; i++) {
       const ival *x = get(c, onnxslim_node_input(n, i));
-      if (x->nd < 0) return;
-      total += x->nd;
+      int len = x->nd >= 0 ? x->nd : shape_len(x);
+      if (len < 0 || len > DATA_MAX) return;
+      some |= x->nd > 0;
+      total += len;
     }
-    if (total > DATA_MAX) return;
+    if (total > DATA_MAX || !some) return;
     idim *d = new_dims(c, total);
     if (!d) return;
     int k = 0;
     for (size_t i = 0; i < nin; i++) {
       const ival *x = get(c, onnxslim_node_input(n, i));
-      for (int e = 0; e < x->nd; e++) d[k++] = x->data[e];
+      if (x->nd < 0) k += shape_len(x); /* new_dims made them unknown */
+      else
+        for (int e = 0; e < x->nd; e++) d[k++] = x->data[e];
     }
     out->data = d;
     out->nd = total;
