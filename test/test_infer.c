@@ -300,6 +300,53 @@ TEST(slice_squeeze_reduce) {
   onnxslim_model_free(m);
 }
 
+/* Rules added for the node tests' coverage: Split (sizes and equal
+ * parts), Pad, Tile, TopK and Attention with a past; the expected shapes
+ * are the operators' definitions worked by hand. */
+TEST(split_pad_tile_topk_attention) {
+  onnxslim_model *m = empty_model(23);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 3, (int64_t[]){-1, 10, 4}, L("b", NULL, NULL));
+  ints(m, "sp", 2, (int64_t[]){3, 7}, 0);
+  ints(m, "pads", 6, (int64_t[]){0, 1, 0, 0, 2, 0}, 0);
+  ints(m, "reps", 3, (int64_t[]){1, 2, 3}, 0);
+  ints(m, "k", 1, (int64_t[]){2}, 0);
+  onnxslim_node *s = node(m, "Split", L("x", "sp"), 2, L("s1", "s2"), 2);
+  CHECK_OK(onnxslim_node_set_attr_int(s, "axis", 1));
+  s = node(m, "Split", L("x"), 1, L("h1", "h2"), 2);
+  CHECK_OK(onnxslim_node_set_attr_int(s, "axis", -1));
+  node(m, "Pad", L("x", "pads"), 2, L("p"), 1);
+  node(m, "Tile", L("x", "reps"), 2, L("t"), 1);
+  node(m, "TopK", L("x", "k"), 2, L("tv", "ti"), 2);
+  input(m, "q", F32, 4, (int64_t[]){2, 3, 4, 8}, NULL);
+  input(m, "kk", F32, 4, (int64_t[]){2, 3, 6, 8}, NULL);
+  input(m, "v", F32, 4, (int64_t[]){2, 3, 6, 5}, NULL);
+  input(m, "pk", F32, 4, (int64_t[]){2, 3, 2, 8}, NULL);
+  input(m, "pv", F32, 4, (int64_t[]){2, 3, 2, 5}, NULL);
+  node(m, "Attention", L("q", "kk", "v", "", "pk", "pv"), 6, L("y", "pk2", "pv2", "qk"), 4);
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "s1", "1[b,3,4]");
+    EXPECT_TYPE(g, "s2", "1[b,7,4]");
+    EXPECT_TYPE(g, "h1", "1[b,10,2]");
+    EXPECT_TYPE(g, "h2", "1[b,10,2]");
+    EXPECT_TYPE(g, "p", "1[b,13,4]");
+    EXPECT_TYPE(g, "t", "1[b,20,12]");
+    EXPECT_TYPE(g, "tv", "1[b,10,2]");
+    EXPECT_TYPE(g, "ti", "7[b,10,2]");
+    EXPECT_TYPE(g, "y", "1[2,3,4,5]");
+    EXPECT_TYPE(g, "pk2", "1[2,3,8,8]");
+    EXPECT_TYPE(g, "pv2", "1[2,3,8,5]");
+    EXPECT_TYPE(g, "qk", "1[2,3,4,8]");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
 TEST(conv_pool_layernorm) {
   onnxslim_model *m = empty_model(17);
   if (!m) {
@@ -602,6 +649,7 @@ int main(int argc, char **argv) {
   RUN(reshape_zero_minus_one);
   RUN(slice_squeeze_reduce);
   RUN(conv_pool_layernorm);
+  RUN(split_pad_tile_topk_attention);
   RUN(axes_attribute_before_13);
   RUN(types_without_shape_rule);
   RUN(conflict_lenient_and_strict);
