@@ -250,6 +250,43 @@ static void loss(ictx *c, const onnxslim_node *n, const char *op, ival *outs, si
   if (op[0] == 'S' && nout > 1) copy_shape(input_at(c, n, 0), &outs[1]);
 }
 
+/* CausalConvWithState (27+): output as the input [B, C, L]; present_state
+ * [B, C, k - 1], k the weight's last dim. */
+static void causal_conv(ictx *c, const onnxslim_node *n, const ival *x, ival *outs, size_t nout) {
+  if (x->rank != 3) return;
+  copy_shape(x, &outs[0]);
+  const ival *w = input_at(c, n, 1);
+  if (nout < 2) return;
+  set_shape(c, &outs[1], 3);
+  if (outs[1].rank < 0) return;
+  outs[1].d[0] = x->d[0];
+  outs[1].d[1] = x->d[1];
+  if (w->rank == 3 && w->d[2].k == DK_VALUE && w->d[2].v >= 1)
+    outs[1].d[2] = (idim){w->d[2].v - 1, NULL, DK_VALUE};
+}
+
+/* LinearAttention (27+): query [B, T, Hq * dk], key [B, T, Hkv * dk],
+ * value [B, T, Hkv * dv]: output [B, T, Hq * dv], present_state
+ * [B, Hkv, dk, dv]. */
+static void linear_attention(ictx *c, const onnxslim_node *n, ival *outs, size_t nout) {
+  const ival *q = input_at(c, n, 0), *k = input_at(c, n, 1), *v = input_at(c, n, 2);
+  int64_t hq = attr_int(n, "q_num_heads", 0), hkv = attr_int(n, "kv_num_heads", 0);
+  if (q->rank != 3 || k->rank != 3 || v->rank != 3 || hq < 1 || hkv < 1) return;
+  idim dk = dim_div(k->d[2], hkv), dv = dim_div(v->d[2], hkv);
+  set_shape(c, &outs[0], 3);
+  if (outs[0].rank < 0) return;
+  outs[0].d[0] = q->d[0];
+  outs[0].d[1] = q->d[1];
+  if (dv.k == DK_VALUE) outs[0].d[2] = (idim){dv.v * hq, NULL, DK_VALUE};
+  if (nout < 2) return;
+  set_shape(c, &outs[1], 4);
+  if (outs[1].rank < 0) return;
+  outs[1].d[0] = q->d[0];
+  outs[1].d[1] = (idim){hkv, NULL, DK_VALUE};
+  outs[1].d[2] = dk;
+  outs[1].d[3] = dv;
+}
+
 int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival *outs,
                            size_t nout) {
   size_t nin = onnxslim_node_input_count(n);
@@ -273,6 +310,10 @@ int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival
   } else if (strcmp(op, "NonMaxSuppression") == 0) {
     set_shape(c, o, 2); /* [selected, 3] */
     if (o->rank >= 0) o->d[1] = (idim){3, NULL, DK_VALUE};
+  } else if (strcmp(op, "CausalConvWithState") == 0) {
+    causal_conv(c, n, x, outs, nout);
+  } else if (strcmp(op, "LinearAttention") == 0) {
+    linear_attention(c, n, outs, nout);
   } else if (strcmp(op, "Attention") == 0) {
     attention(c, n, outs, nout);
   } else {
