@@ -347,6 +347,38 @@ TEST(split_pad_tile_topk_attention) {
   onnxslim_model_free(m);
 }
 
+/* The opset 27 operators onnxruntime 1.32 cannot run (step 31 checks them
+ * against onnx only): shapes from their schema's definitions. */
+TEST(linear_attention_causal_conv) {
+  onnxslim_model *m = empty_model(27);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "q", F32, 3, (int64_t[]){2, -1, 32}, L(NULL, "t", NULL)); /* 4 heads of 8 */
+  input(m, "k", F32, 3, (int64_t[]){2, -1, 16}, L(NULL, "t", NULL)); /* 2 heads of 8 */
+  input(m, "v", F32, 3, (int64_t[]){2, -1, 12}, L(NULL, "t", NULL)); /* 2 heads of 6 */
+  /* present_state's element type is its own parameter: bound by past_state */
+  input(m, "ps", F32, 4, (int64_t[]){2, 2, 8, 6}, NULL);
+  onnxslim_node *la = node(m, "LinearAttention", L("q", "k", "v", "ps"), 4, L("o", "st"), 2);
+  CHECK_OK(onnxslim_node_set_attr_int(la, "q_num_heads", 4));
+  CHECK_OK(onnxslim_node_set_attr_int(la, "kv_num_heads", 2));
+  CHECK_OK(onnxslim_node_set_attr_string(la, "update_rule", "linear", 6));
+  input(m, "x", F32, 3, (int64_t[]){-1, 5, 9}, L("b", NULL, NULL));
+  input(m, "w", F32, 3, (int64_t[]){5, 1, 4}, NULL);
+  node(m, "CausalConvWithState", L("x", "w"), 2, L("cy", "cs"), 2);
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "o", "1[2,t,24]");
+    EXPECT_TYPE(g, "st", "1[2,2,8,6]");
+    EXPECT_TYPE(g, "cy", "1[b,5,9]");
+    EXPECT_TYPE(g, "cs", "1[b,5,3]");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
 TEST(conv_pool_layernorm) {
   onnxslim_model *m = empty_model(17);
   if (!m) {
@@ -650,6 +682,7 @@ int main(int argc, char **argv) {
   RUN(slice_squeeze_reduce);
   RUN(conv_pool_layernorm);
   RUN(split_pad_tile_topk_attention);
+  RUN(linear_attention_causal_conv);
   RUN(axes_attribute_before_13);
   RUN(types_without_shape_rule);
   RUN(conflict_lenient_and_strict);
