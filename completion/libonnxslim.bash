@@ -28,6 +28,7 @@ _libonnxslim_options() { # COMMAND: its options, one word each
       echo "--passes --report --external-data --threshold --align --location --per-tensor" \
         "--allow-large --verify --no-verify --json"
       ;;
+    infer) echo "--strict --no-data-prop --report --verify --no-verify --json" ;;
   esac
   echo "--help"
 }
@@ -57,7 +58,7 @@ _libonnxslim() {
     esac
   done
   if [[ -z $cmd ]]; then
-    COMPREPLY=($(compgen -W "info convert split merge fingerprint check diff simplify --help -h --version -q --quiet" -- "$cur"))
+    COMPREPLY=($(compgen -W "info convert split merge fingerprint check diff simplify infer --help -h --version -q --quiet" -- "$cur"))
     return
   fi
   [[ -z $only_args ]] && case $prev in

@@ -870,6 +870,9 @@ struct free_simplify_report {
 struct free_save_report {
   void operator()(onnxslim_save_report *r) const noexcept { onnxslim_save_report_free(r); }
 };
+struct free_infer_report {
+  void operator()(onnxslim_infer_report *r) const noexcept { onnxslim_infer_report_free(r); }
+};
 struct free_model {
   void operator()(onnxslim_model *m) const noexcept { onnxslim_model_free(m); }
 };
@@ -980,6 +983,61 @@ class DiffReport {
     return e;
   }
   std::unique_ptr<onnxslim_diff_report, detail::free_diff_report> r_;
+};
+
+/** One dimension of an inferred shape: kind ONNXSLIM_DIM_VALUE (value),
+ * ONNXSLIM_DIM_PARAM (param, valid as long as the report) or
+ * ONNXSLIM_DIM_UNKNOWN. @since 0.3.0 */
+struct InferredDim {
+  int kind;
+  std::int64_t value;
+  std::string_view param;
+};
+
+/** One value of Model::infer_shapes(); name and symbols live as long as
+ * the report. @since 0.3.0 */
+struct InferredValue {
+  std::string_view name;
+  int status;         /**< ONNXSLIM_INFER_NEW, _REFINED, _SAME or _CONFLICT */
+  std::int32_t dtype; /**< ONNXSLIM_DTYPE_*, 0 when unknown */
+  bool has_shape;     /**< false: the rank is unknown (dims empty) */
+  std::vector<InferredDim> dims;
+};
+
+/** What Model::infer_shapes() found; owns the C report (move-only).
+ * @since 0.3.0 */
+class InferReport {
+ public:
+  explicit InferReport(onnxslim_infer_report *owned) noexcept : r_(owned) {}
+  onnxslim_infer_report *get() const noexcept { return r_.get(); }
+  std::size_t size() const noexcept { return onnxslim_infer_report_count(r_.get()); }
+  std::size_t conflicts() const noexcept { return onnxslim_infer_report_conflicts(r_.get()); }
+  /** Entry i (i < size()). */
+  InferredValue at(std::size_t i) const {
+    InferredValue v{detail::str(onnxslim_infer_report_name(r_.get(), i)),
+                    onnxslim_infer_report_status(r_.get(), i),
+                    onnxslim_infer_report_dtype(r_.get(), i),
+                    false,
+                    {}};
+    std::int64_t rank = onnxslim_infer_report_rank(r_.get(), i);
+    v.has_shape = rank >= 0;
+    for (std::int64_t k = 0; k < rank; k++) {
+      std::int64_t value = 0;
+      const char *param = nullptr;
+      int kind =
+          onnxslim_infer_report_dim(r_.get(), i, static_cast<std::size_t>(k), &value, &param);
+      v.dims.push_back(InferredDim{kind, value, detail::str(param)});
+    }
+    return v;
+  }
+  std::vector<InferredValue> values() const {
+    std::vector<InferredValue> v;
+    for (std::size_t i = 0; i < size(); i++) v.push_back(at(i));
+    return v;
+  }
+
+ private:
+  std::unique_ptr<onnxslim_infer_report, detail::free_infer_report> r_;
 };
 
 /** One pass run of Model::simplify() (onnxslim_simplify_report_step()).
@@ -1497,6 +1555,18 @@ class Model {
     onnxslim_simplify_report *r = nullptr;
     detail::check(onnxslim_simplify(&r, get(), &o));
     return SimplifyReport(r);
+  }
+
+  /** onnxslim_infer_shapes(): element types and shapes of the main graph's
+   * values; `flags` are ONNXSLIM_INFER_* bits (0: write value_info,
+   * lenient, data propagation on); throws on failure (nothing written).
+   * @since 0.3.0 */
+  InferReport infer_shapes(unsigned int flags = 0) {
+    onnxslim_infer_options o = ONNXSLIM_INFER_OPTIONS_INIT;
+    o.flags = flags;
+    onnxslim_infer_report *r = nullptr;
+    detail::check(onnxslim_infer_shapes(&r, get(), &o));
+    return InferReport(r);
   }
 
   DiffReport diff(const Model &other, bool storage = false) const {

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
-"""--json of info, check, fingerprint, diff, convert, split, merge and simplify.
+"""--json of info, check, fingerprint, diff, convert, split, merge, simplify and infer.
 
 Every document printed is parsed with python's json module (NaN and
 Infinity refused, UTF-8 required) and checked against the tables of
@@ -278,6 +278,34 @@ report(bool(sm) and sm["steps"] and sm["nodes_before"] == sm["steps"][0]["nodes_
        "simplify --json: the simplification's totals, steps and one change per merged "
        "initializer (bert-tiny); null for merge", sm)
 
+# ---- infer -----------------------------------------------------------------------------------
+# a value whose stated type disagrees: lenient keeps it (a conflict entry),
+# --strict fails and writes nothing
+_g = h.make_graph([h.make_node("Relu", ["X"], ["R"]), h.make_node("Neg", ["R"], ["Y"])], "g",
+                  [h.make_tensor_value_info("X", T.FLOAT, ["n", 3])],
+                  [h.make_tensor_value_info("Y", T.FLOAT, None)],
+                  value_info=[h.make_tensor_value_info("R", T.FLOAT, ["n", 4])])
+conflict = out + "/conflict.onnx"
+with open(conflict, "wb") as f:
+    f.write(h.make_model(_g, opset_imports=[h.make_opsetid("", 17)]).SerializeToString())
+d = doc_of("infer --json (conflict)", ["infer", "--json", conflict])
+vals = {v["name"]: v for v in d.get("values", [])}
+report(d.get("output") is None and d.get("conflicts") == 1 and vals.get("R", {}).get("status") == "conflict"
+       and vals["R"]["shape"] == ["n", 3] and vals.get("Y", {}).get("shape") == ["n", 4] and
+       d.get("refined") == 1 and vals["Y"]["status"] == "refined",
+       "infer --json: a conflict reports what inference found and keeps the stated type for what "
+       "follows", d)
+r = run("infer", "--strict", conflict, out + "/strict.onnx")
+report(r.returncode == 1 and b"'R'" in r.stderr and not os.path.exists(out + "/strict.onnx"),
+       "infer --strict: exit 1 naming the value, nothing written", (r.returncode, r.stderr[:300]))
+d = doc_of("infer --json MODEL OUT", ["infer", "--json", bert, out + "/inf.onnx"])
+d2 = doc_of("infer --json OUT", ["infer", "--json", out + "/inf.onnx"])
+report(d.get("output") == out + "/inf.onnx" and d.get("new", 0) > 0 and
+       len(d.get("values", [])) == d["new"] + d["refined"] + d["same"] + d["conflicts"] and
+       d2.get("same") == len(d2.get("values", [])) == len(d["values"]) and
+       [v["shape"] for v in d2["values"]] == [v["shape"] for v in d["values"]],
+       "infer --json MODEL OUT: the counts add up; OUT has every value typed as reported", (d, d2))
+
 # ---- diff (its cases are in step 62; here: the schema is covered) ------------------------
 doc_of("diff --json equal", ["diff", "--json", bert, out + "/c.onnx"], 0)
 doc_of("diff --json converted", ["diff", "--json", bert, out + "/r.onnx"], 1)
@@ -311,6 +339,6 @@ for name in spec.schemas:
     unseen = spec.unseen(name)
     report(not unseen, "every member of %s in docs/json.md was printed here" % name, ", ".join(unseen))
 report(set(spec.schemas) == {"libonnxslim.info/1", "libonnxslim.check/1", "libonnxslim.fingerprint/1",
-                             "libonnxslim.diff/1", "libonnxslim.convert/1"},
-       "docs/json.md documents the five schemas", sorted(spec.schemas))
+                             "libonnxslim.diff/1", "libonnxslim.convert/1", "libonnxslim.infer/1"},
+       "docs/json.md documents the six schemas", sorted(spec.schemas))
 finish()

@@ -461,6 +461,36 @@ void test_function() {
   CHECK(!f.nodes()[0].graph());  // a function body's node has no graph
 }
 
+void test_infer_shapes() {
+  onnxslim::Model m = onnxslim::Model::open(bert);
+  onnxslim::Graph g = m.graph();
+  g.add_node("Relu", {std::string(g.nodes()[0].outputs()[0])}, {"relu_inf"}, "relu_inf");
+  // a dry run reports the new value and writes nothing
+  onnxslim::InferReport dry = m.infer_shapes(ONNXSLIM_INFER_DRY_RUN);
+  CHECK(dry.size() > 0 && dry.conflicts() == 0);
+  bool found = false;
+  for (const onnxslim::InferredValue &v : dry.values()) {
+    if (v.name != "relu_inf") continue;
+    found = true;
+    CHECK(v.status == ONNXSLIM_INFER_NEW && v.dtype == ONNXSLIM_DTYPE_FLOAT && v.has_shape);
+    CHECK(v.dims.size() == 3 && v.dims[0].kind == ONNXSLIM_DIM_PARAM && v.dims[0].param == "batch");
+    CHECK(v.dims[2].kind == ONNXSLIM_DIM_VALUE && v.dims[2].value == 16);
+  }
+  CHECK(found);
+  CHECK(!m.graph().find_value_info("relu_inf"));
+  // the default writes it
+  onnxslim::InferReport w = m.infer_shapes();
+  CHECK(w.size() == dry.size());
+  CHECK(m.graph().find_value_info("relu_inf"));
+  bool threw = false;
+  try {
+    m.infer_shapes(0x100);
+  } catch (const onnxslim::error &e) {
+    threw = e.code() == ONNXSLIM_EINVAL;
+  }
+  CHECK(threw);
+}
+
 void test_simplify() {
   onnxslim::Model m = onnxslim::Model::open(bert);
   // a duplicate of the first node (same op, inputs, attributes) and an
@@ -922,6 +952,7 @@ const test_case tests[] = {
     {"check", test_check},
     {"diff", test_diff},
     {"simplify", test_simplify},
+    {"infer_shapes", test_infer_shapes},
     {"convert", test_convert},
     {"convert_notes", test_convert_notes},
     {"save_fingerprint", test_save_fingerprint},

@@ -300,6 +300,85 @@ TEST(slice_squeeze_reduce) {
   onnxslim_model_free(m);
 }
 
+/* Rules added for the node tests' coverage: Split (sizes and equal
+ * parts), Pad, Tile, TopK and Attention with a past; the expected shapes
+ * are the operators' definitions worked by hand. */
+TEST(split_pad_tile_topk_attention) {
+  onnxslim_model *m = empty_model(23);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 3, (int64_t[]){-1, 10, 4}, L("b", NULL, NULL));
+  ints(m, "sp", 2, (int64_t[]){3, 7}, 0);
+  ints(m, "pads", 6, (int64_t[]){0, 1, 0, 0, 2, 0}, 0);
+  ints(m, "reps", 3, (int64_t[]){1, 2, 3}, 0);
+  ints(m, "k", 1, (int64_t[]){2}, 0);
+  onnxslim_node *s = node(m, "Split", L("x", "sp"), 2, L("s1", "s2"), 2);
+  CHECK_OK(onnxslim_node_set_attr_int(s, "axis", 1));
+  s = node(m, "Split", L("x"), 1, L("h1", "h2"), 2);
+  CHECK_OK(onnxslim_node_set_attr_int(s, "axis", -1));
+  node(m, "Pad", L("x", "pads"), 2, L("p"), 1);
+  node(m, "Tile", L("x", "reps"), 2, L("t"), 1);
+  node(m, "TopK", L("x", "k"), 2, L("tv", "ti"), 2);
+  input(m, "q", F32, 4, (int64_t[]){2, 3, 4, 8}, NULL);
+  input(m, "kk", F32, 4, (int64_t[]){2, 3, 6, 8}, NULL);
+  input(m, "v", F32, 4, (int64_t[]){2, 3, 6, 5}, NULL);
+  input(m, "pk", F32, 4, (int64_t[]){2, 3, 2, 8}, NULL);
+  input(m, "pv", F32, 4, (int64_t[]){2, 3, 2, 5}, NULL);
+  node(m, "Attention", L("q", "kk", "v", "", "pk", "pv"), 6, L("y", "pk2", "pv2", "qk"), 4);
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "s1", "1[b,3,4]");
+    EXPECT_TYPE(g, "s2", "1[b,7,4]");
+    EXPECT_TYPE(g, "h1", "1[b,10,2]");
+    EXPECT_TYPE(g, "h2", "1[b,10,2]");
+    EXPECT_TYPE(g, "p", "1[b,13,4]");
+    EXPECT_TYPE(g, "t", "1[b,20,12]");
+    EXPECT_TYPE(g, "tv", "1[b,10,2]");
+    EXPECT_TYPE(g, "ti", "7[b,10,2]");
+    EXPECT_TYPE(g, "y", "1[2,3,4,5]");
+    EXPECT_TYPE(g, "pk2", "1[2,3,8,8]");
+    EXPECT_TYPE(g, "pv2", "1[2,3,8,5]");
+    EXPECT_TYPE(g, "qk", "1[2,3,4,8]");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
+/* The opset 27 operators onnxruntime 1.32 cannot run (step 31 checks them
+ * against onnx only): shapes from their schema's definitions. */
+TEST(linear_attention_causal_conv) {
+  onnxslim_model *m = empty_model(27);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "q", F32, 3, (int64_t[]){2, -1, 32}, L(NULL, "t", NULL)); /* 4 heads of 8 */
+  input(m, "k", F32, 3, (int64_t[]){2, -1, 16}, L(NULL, "t", NULL)); /* 2 heads of 8 */
+  input(m, "v", F32, 3, (int64_t[]){2, -1, 12}, L(NULL, "t", NULL)); /* 2 heads of 6 */
+  /* present_state's element type is its own parameter: bound by past_state */
+  input(m, "ps", F32, 4, (int64_t[]){2, 2, 8, 6}, NULL);
+  onnxslim_node *la = node(m, "LinearAttention", L("q", "k", "v", "ps"), 4, L("o", "st"), 2);
+  CHECK_OK(onnxslim_node_set_attr_int(la, "q_num_heads", 4));
+  CHECK_OK(onnxslim_node_set_attr_int(la, "kv_num_heads", 2));
+  CHECK_OK(onnxslim_node_set_attr_string(la, "update_rule", "linear", 6));
+  input(m, "x", F32, 3, (int64_t[]){-1, 5, 9}, L("b", NULL, NULL));
+  input(m, "w", F32, 3, (int64_t[]){5, 1, 4}, NULL);
+  node(m, "CausalConvWithState", L("x", "w"), 2, L("cy", "cs"), 2);
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "o", "1[2,t,24]");
+    EXPECT_TYPE(g, "st", "1[2,2,8,6]");
+    EXPECT_TYPE(g, "cy", "1[b,5,9]");
+    EXPECT_TYPE(g, "cs", "1[b,5,3]");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
 TEST(conv_pool_layernorm) {
   onnxslim_model *m = empty_model(17);
   if (!m) {
@@ -369,12 +448,15 @@ TEST(types_without_shape_rule) {
   input(m, "x", ONNXSLIM_DTYPE_DOUBLE, 2, (int64_t[]){4, 6}, NULL);
   ints(m, "k", 1, (int64_t[]){2}, 0);
   node(m, "TopK", L("x", "k"), 2, L("vals", "idx"), 2);
+  onnxslim_node *es = node(m, "Einsum", L("x"), 1, L("es"), 1);
+  CHECK_OK(onnxslim_node_set_attr_string(es, "equation", "ij->ji", 6));
   node(m, "Unknown_op", L("x"), 1, L("u"), 1);
   onnxslim_model *r = infer_reload(m);
   onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
   if (g) {
-    EXPECT_TYPE(g, "vals", "11"); /* the input's type, no shape rule for TopK yet */
-    EXPECT_TYPE(g, "idx", "7");
+    EXPECT_TYPE(g, "vals", "11[4,2]"); /* the input's type; K along the last axis */
+    EXPECT_TYPE(g, "idx", "7[4,2]");
+    EXPECT_TYPE(g, "es", "11"); /* the input's type, no shape rule for Einsum yet */
     EXPECT_TYPE(g, "u", "");
   }
   onnxslim_model_free(r);
@@ -500,6 +582,58 @@ TEST(bad_arguments) {
   onnxslim_model_free(m);
 }
 
+/* A successful inference leaves the thread's last error as it found it:
+ * empty stays empty, though the walk looks up value_info and attributes
+ * that are absent (ENOTFOUND on the way), and an earlier error is kept;
+ * a failure still sets its own. */
+TEST(success_leaves_last_error) {
+  onnxslim_model *m = empty_model(17);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 2, (int64_t[]){-1, 4}, L("batch", NULL));
+  node(m, "Relu", L("x"), 1, L("r"), 1);
+  node(m, "Softmax", L("r"), 1, L("s"), 1); /* no axis attribute */
+  node(m, "Transpose", L("s"), 1, L("t"), 1);
+  /* the lookups inference makes fail when nothing is there yet */
+  CHECK(onnxslim_graph_find_value_info(onnxslim_model_graph(m), "r") == NULL);
+  onnxslim_error_clear();
+  onnxslim_infer_report *rep = NULL;
+  onnxslim_infer_options dry = ONNXSLIM_INFER_OPTIONS_INIT;
+  dry.flags = ONNXSLIM_INFER_DRY_RUN; /* no write after the lookups */
+  CHECK_OK(onnxslim_infer_shapes(&rep, m, &dry));
+  CHECK(onnxslim_infer_report_count(rep) == 3);
+  CHECK_STR(onnxslim_error_last(), "");
+  CHECK(onnxslim_error_last_code() == 0);
+  onnxslim_infer_report_free(rep);
+  /* an earlier error survives a successful call (nothing is written twice:
+   * the values now have value_info, so run on a fresh model) */
+  onnxslim_model *m2 = empty_model(17);
+  if (!m2) {
+    CHECK(0);
+    onnxslim_model_free(m);
+    return;
+  }
+  input(m2, "x", F32, 1, (int64_t[]){4}, NULL);
+  node(m2, "Neg", L("x"), 1, L("y"), 1);
+  CHECK(onnxslim_graph_find_node(onnxslim_model_graph(m2), "no such node") == NULL);
+  char before[256];
+  snprintf(before, sizeof before, "%s", onnxslim_error_last());
+  CHECK(before[0] != 0);
+  CHECK_OK(onnxslim_infer_shapes(NULL, m2, NULL));
+  CHECK_STR(onnxslim_error_last(), before);
+  CHECK(onnxslim_error_last_code() == ONNXSLIM_ENOTFOUND);
+  /* a failure sets its own */
+  onnxslim_infer_options o = ONNXSLIM_INFER_OPTIONS_INIT;
+  o.flags = 0x100;
+  CHECK(onnxslim_infer_shapes(NULL, m2, &o) == ONNXSLIM_EINVAL);
+  CHECK(onnxslim_error_last_code() == ONNXSLIM_EINVAL);
+  CHECK(strstr(onnxslim_error_last(), "reserved flags") != NULL);
+  onnxslim_model_free(m2);
+  onnxslim_model_free(m);
+}
+
 /* bert-tiny with its value_info removed: every dimension the exporter
  * wrote is inferred again, and nothing disagrees. */
 TEST(bert_value_info_reinferred) {
@@ -547,11 +681,14 @@ int main(int argc, char **argv) {
   RUN(reshape_zero_minus_one);
   RUN(slice_squeeze_reduce);
   RUN(conv_pool_layernorm);
+  RUN(split_pad_tile_topk_attention);
+  RUN(linear_attention_causal_conv);
   RUN(axes_attribute_before_13);
   RUN(types_without_shape_rule);
   RUN(conflict_lenient_and_strict);
   RUN(dry_run_and_refine);
   RUN(bad_arguments);
+  RUN(success_leaves_last_error);
   RUN(bert_value_info_reinferred);
   return t_done();
 }

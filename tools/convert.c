@@ -897,6 +897,10 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
       goto done;
     }
   }
+  if (cs->edit && (rc = cs->edit(model, in, cs->edit_payload)) != EXIT_SUCCESS) {
+    status = rc;
+    goto done;
+  }
   if ((cs->gather_to || cs->to) && (rc = apply_conversion(model, in, cs, &crep)) != EXIT_SUCCESS) {
     status = rc;
     goto done;

@@ -51,6 +51,10 @@ typedef struct convert_settings {
   int toposort;            /* --toposort */
   int no_verify;           /* --no-verify: do not check the model before writing it */
   unsigned int simplify;   /* ONNXSLIM_SIMPLIFY_* passes run before converting; 0: none */
+  /* a command's own edit of the model, after the simplification (infer):
+   * returns EXIT_SUCCESS or the exit status, having said why; NULL: none */
+  int (*edit)(onnxslim_model *model, const char *in, void *payload);
+  void *edit_payload;
 } convert_settings;
 
 void convert_settings_init(convert_settings *cs);

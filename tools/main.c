@@ -39,7 +39,8 @@
   X(fingerprint)    \
   X(check)          \
   X(diff)           \
-  X(simplify)
+  X(simplify)       \
+  X(infer)
 
 #define DECLARE(name) extern const command cmd_##name;
 #define ENTRY(name) &cmd_##name,

@@ -7,9 +7,10 @@
  * output whose type parameter is bound by an input gets that input's
  * type), for every operator the tables know. Shapes, with symbolic
  * dimensions (dim_param) carried, come from per-operator rules (listed in
- * docs/infer.md); small integer shape tensors (Shape, Constant,
- * initializers of at most 64 int64/int32 elements) are followed through
- * Gather, Slice, Concat, Squeeze, Unsqueeze and Cast ("data propagation")
+ * docs/infer.md); small integer shape tensors (Shape, Size, Constant,
+ * ConstantOfShape, initializers of at most 64 int64/int32 elements) are
+ * followed through Gather, Slice, Concat, Squeeze, Unsqueeze, Cast and
+ * integer Add/Sub/Mul/Div ("data propagation")
  * so that a Reshape fed by a Shape chain gets its shape. Weights are never
  * read. A shape that cannot be inferred stays unknown; a dimension is
  * written only when it is certain.
@@ -68,8 +69,10 @@ typedef struct onnxslim_infer_report onnxslim_infer_report;
 
 /**
  * Infers the element type and shape of every value produced by a node of
- * the main graph (nodes in order; subgraphs and the outputs of If, Loop,
- * Scan and model-local functions are left unknown in this version).
+ * the main graph (nodes in order; the bodies of If, Loop and Scan are
+ * walked so that those nodes' outputs get types, but values inside bodies
+ * are neither reported nor written; the outputs of model-local functions
+ * are left unknown in this version).
  * Unless ONNXSLIM_INFER_DRY_RUN, each value whose inferred type adds
  * something is written: a graph output's type is completed in place, other
  * values get a value_info entry (added, or completed in place). An
@@ -89,7 +92,8 @@ typedef struct onnxslim_infer_report onnxslim_infer_report;
  * flags), ONNXSLIM_EMODEL (strict conflict), ONNXSLIM_ENOMEM (then nothing
  * is written).
  * opts NULL means the defaults (ONNXSLIM_INFER_OPTIONS_INIT); it is
- * borrowed for the call.
+ * borrowed for the call. A successful call leaves the thread's last error
+ * (onnxslim_error_last()) as it was before the call.
  * @since 0.3.0
  */
 ONNXSLIM_API int onnxslim_infer_shapes(onnxslim_infer_report **out, onnxslim_model *model,

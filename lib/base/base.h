@@ -64,6 +64,17 @@ int onnxslim__err_options_version(const char *who, const char *what, unsigned in
  * was being allocated ("out of memory: graph index"). Returns ONNXSLIM_ENOMEM. */
 int onnxslim__err_nomem(const char *what);
 
+/* The calling thread's last error, kept aside by onnxslim__err_save() and
+ * put back by onnxslim__err_restore(): a job that meets errors on its way
+ * (lookups that find nothing) and still succeeds leaves the last error as
+ * the caller had it. */
+typedef struct osl_err_saved {
+  int code;
+  char msg[1024];
+} osl_err_saved;
+void onnxslim__err_save(osl_err_saved *s);
+void onnxslim__err_restore(const osl_err_saved *s);
+
 /* ---- progress (progress.c) -------------------------------------------- */
 
 /* A meter over `total` units (bytes) of one operation that calls the

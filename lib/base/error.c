@@ -2,11 +2,13 @@
 /* SPDX-License-Identifier: MIT */
 /* libonnxslim - error codes and the thread-local last-error message. */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/base.h"
 
 static _Thread_local char last_msg[1024];
 static _Thread_local int last_code;
+_Static_assert(sizeof last_msg == sizeof((osl_err_saved *)0)->msg, "osl_err_saved holds a message");
 
 int onnxslim__err(int code, const char *fmt, ...) {
   va_list ap;
@@ -31,6 +33,16 @@ int onnxslim__err_options_version(const char *who, const char *what, unsigned in
 int onnxslim__err_nomem(const char *what) {
   if (what && *what) return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory: %s", what);
   return onnxslim__err(ONNXSLIM_ENOMEM, "out of memory");
+}
+
+void onnxslim__err_save(osl_err_saved *s) {
+  memcpy(s->msg, last_msg, sizeof s->msg);
+  s->code = last_code;
+}
+
+void onnxslim__err_restore(const osl_err_saved *s) {
+  memcpy(last_msg, s->msg, sizeof last_msg);
+  last_code = s->code;
 }
 
 const char *onnxslim_strerror(int code) {

@@ -39,6 +39,27 @@ echo "old" > "$tmp/keep.onnx"
 [ $r -ne 0 ] && [ "$(cat "$tmp/keep.onnx")" = "old" ] && ok "failed convert leaves the output intact" || bad "failed convert"
 "$cli" convert "$m" "$tmp/nodir/out.onnx" 2> "$tmp/e"; r=$?
 [ $r -ne 0 ] && [ $r -ne 2 ] && [ -s "$tmp/e" ] && ok "unwritable output: exit $r" || bad "unwritable output exit $r"
+
+# infer: without OUT it prints and writes nothing; with OUT it writes
+# value_info that a second infer finds already there
+cp "$m" "$tmp/inf_in.onnx"
+"$cli" infer "$tmp/inf_in.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && [ ! -s "$tmp/e" ] && cmp -s "$m" "$tmp/inf_in.onnx" &&
+  grep -Eq '^inferred [1-9][0-9]* values: ' "$tmp/o" && grep -Eq 'FLOAT\[batch, seq, 16\]' "$tmp/o" &&
+  ok "infer MODEL prints the values with symbolic dims, changes nothing" || bad "infer MODEL exit $r"
+"$cli" infer "$tmp/inf_in.onnx" "$tmp/inf_out.onnx" > "$tmp/o" 2> "$tmp/e"; r=$?
+[ $r -eq 0 ] && [ ! -s "$tmp/o" ] && [ -s "$tmp/inf_out.onnx" ] && ok "infer MODEL OUT writes OUT, prints nothing" || bad "infer MODEL OUT exit $r"
+"$cli" infer "$tmp/inf_out.onnx" > "$tmp/o2"; r=$?
+n=$(sed -n 's/^inferred \([0-9]*\) values: .*/\1/p' "$tmp/o2")
+[ $r -eq 0 ] && [ -n "$n" ] && grep -q "^inferred $n values: 0 new, 0 refined, $n same, 0 conflicts" "$tmp/o2" &&
+  ok "infer OUT: every value already typed ($n same)" || bad "infer OUT: $(head -1 "$tmp/o2")"
+"$cli" infer --report "$tmp/inf_in.onnx" "$tmp/inf_out2.onnx" > "$tmp/o" && grep -q 'written as value_info' "$tmp/o" &&
+  ok "infer --report MODEL OUT prints the counts" || bad "infer --report"
+for args in "infer" "infer a b c" "infer --no-verify $m"; do
+  # shellcheck disable=SC2086
+  "$cli" $args > "$tmp/o" 2> "$tmp/e"; r=$?
+  [ $r -eq 2 ] && [ -s "$tmp/e" ] && ok "usage error '$args' exits 2" || bad "usage error '$args' exit $r"
+done
 rm -rf "$tmp"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

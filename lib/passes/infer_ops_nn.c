@@ -1,0 +1,323 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
+/*
+ * libonnxslim - inference rules of the neural-network operators:
+ * convolutions and pools.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "passes/infer_int.h"
+
+/* Conv and the pools: [N, C or M, spatial...], each spatial size computed
+ * from a fixed input size, the kernel, strides, dilations and pads (or
+ * auto_pad); MaxPool/AveragePool with ceil_mode give unknown spatial dims. */
+static void conv_pool(ictx *c, const onnxslim_node *n, const char *op, const ival *x, ival *out,
+                      size_t nout, ival *outs) {
+  int conv = strcmp(op, "Conv") == 0;
+  int global = strncmp(op, "Global", 6) == 0;
+  if (x->rank < 3) return;
+  int sp = x->rank - 2;
+  const ival *w =
+      conv ? get(c, onnxslim_node_input_count(n) > 1 ? onnxslim_node_input(n, 1) : NULL) : NULL;
+  if (conv && w->rank >= 0 && w->rank != x->rank) return;
+  set_shape(c, out, x->rank);
+  if (out->rank < 0) return;
+  out->d[0] = x->d[0];
+  out->d[1] = conv ? (w->rank >= 0 ? w->d[0] : (idim){0, NULL, DK_UNKNOWN}) : x->d[1];
+  if (global) {
+    for (int j = 0; j < sp; j++) out->d[2 + j] = (idim){1, NULL, DK_VALUE};
+    return;
+  }
+  if (strcmp(op, "MaxPool") == 0 && nout > 1) copy_shape(out, &outs[1]);
+  if (!conv && attr_int(n, "ceil_mode", 0)) return;
+  const int64_t *ks = NULL, *st = NULL, *dl = NULL, *pd = NULL;
+  size_t nks = 0, nst = 0, ndl = 0, npd = 0;
+  int hk = attr_ints(n, "kernel_shape", &ks, &nks);
+  if (hk && nks != (size_t)sp) return;
+  if (attr_ints(n, "strides", &st, &nst) && nst != (size_t)sp) return;
+  if (attr_ints(n, "dilations", &dl, &ndl) && ndl != (size_t)sp) return;
+  if (attr_ints(n, "pads", &pd, &npd) && npd != 2 * (size_t)sp) return;
+  const char *ap = "NOTSET";
+  size_t apn = 6;
+  onnxslim_attr *a = onnxslim_node_find_attr(n, "auto_pad");
+  if (a && onnxslim_attr_string(a, &ap, &apn) != 0) return;
+  for (int j = 0; j < sp; j++) {
+    const idim *d = &x->d[2 + j];
+    int64_t k;
+    if (hk) k = ks[j];
+    else if (conv && w->rank >= 0 && w->d[2 + j].k == DK_VALUE) k = w->d[2 + j].v;
+    else continue;
+    int64_t s = st ? st[j] : 1, dil = dl ? dl[j] : 1;
+    if (d->k != DK_VALUE || k < 1 || s < 1 || dil < 1) continue;
+    int64_t ext = (k - 1) * dil + 1, o;
+    if (apn == 10 && (memcmp(ap, "SAME_UPPER", 10) == 0 || memcmp(ap, "SAME_LOWER", 10) == 0)) {
+      o = (d->v + s - 1) / s;
+    } else if (apn == 5 && memcmp(ap, "VALID", 5) == 0) {
+      if (d->v < ext) continue;
+      o = (d->v - ext) / s + 1;
+    } else if (apn == 6 && memcmp(ap, "NOTSET", 6) == 0) {
+      int64_t span = d->v + (pd ? pd[j] + pd[sp + j] : 0) - ext;
+      if (span < 0) continue;
+      o = span / s + 1;
+    } else {
+      continue;
+    }
+    out->d[2 + j] = (idim){o, NULL, DK_VALUE};
+  }
+  if (strcmp(op, "MaxPool") == 0 && nout > 1) copy_shape(out, &outs[1]);
+}
+
+static const ival *input_at(ictx *c, const onnxslim_node *n, size_t i) {
+  return get(c, i < onnxslim_node_input_count(n) ? onnxslim_node_input(n, i) : NULL);
+}
+
+/* a + b when both are fixed sizes, else unknown */
+static idim dim_add(idim a, idim b) {
+  if (a.k == DK_VALUE && b.k == DK_VALUE) return (idim){a.v + b.v, NULL, DK_VALUE};
+  return (idim){0, NULL, DK_UNKNOWN};
+}
+
+/* a / h when a is a fixed size h divides, else unknown */
+static idim dim_div(idim a, int64_t h) {
+  if (a.k == DK_VALUE && h > 0 && a.v % h == 0) return (idim){a.v / h, NULL, DK_VALUE};
+  return (idim){0, NULL, DK_UNKNOWN};
+}
+
+/* Attention (opset 23+): Q, K, V of rank 4 [B, heads, seq, head_size] or
+ * rank 3 [B, seq, heads * head_size] (q_num_heads, kv_num_heads), optional
+ * past_key / past_value [B, kv_heads, past, size]. Outputs Y, present_key,
+ * present_value [B, kv_heads, past + kv_seq, size], qk_matmul_output
+ * [B, q_heads, q_seq, past + kv_seq]. */
+static void attention(ictx *c, const onnxslim_node *n, ival *outs, size_t nout) {
+  const ival *q = input_at(c, n, 0), *k = input_at(c, n, 1), *v = input_at(c, n, 2);
+  const ival *pk = input_at(c, n, 4), *pv = input_at(c, n, 5);
+  int r = q->rank;
+  if ((r != 3 && r != 4) || k->rank != r || v->rank != r) return;
+  int64_t hq = attr_int(n, "q_num_heads", 0), hkv = attr_int(n, "kv_num_heads", 0);
+  if (r == 3 && (hq < 1 || hkv < 1)) return;
+  idim batch = q->d[0];
+  idim qseq = r == 4 ? q->d[2] : q->d[1], kvseq = r == 4 ? k->d[2] : k->d[1];
+  idim qheads = r == 4 ? q->d[1] : (idim){hq, NULL, DK_VALUE};
+  idim kvheads = r == 4 ? k->d[1] : (idim){hkv, NULL, DK_VALUE};
+  idim ksize = r == 4 ? k->d[3] : dim_div(k->d[2], hkv);
+  idim vsize = r == 4 ? v->d[3] : dim_div(v->d[2], hkv);
+  idim total = kvseq;
+  int has_past = onnxslim_node_input_count(n) > 4 && onnxslim_node_input(n, 4)[0];
+  if (has_past) total = pk->rank == 4 ? dim_add(pk->d[2], kvseq) : (idim){0, NULL, DK_UNKNOWN};
+  (void)pv;
+  /* Y */
+  set_shape(c, &outs[0], r);
+  if (outs[0].rank < 0) return;
+  outs[0].d[0] = batch;
+  if (r == 4) {
+    outs[0].d[1] = qheads;
+    outs[0].d[2] = qseq;
+    outs[0].d[3] = vsize;
+  } else {
+    outs[0].d[1] = qseq;
+    if (vsize.k == DK_VALUE) outs[0].d[2] = (idim){vsize.v * hq, NULL, DK_VALUE};
+  }
+  /* present_key, present_value: only with a past */
+  for (size_t o = 1; o < 3 && o < nout && has_past; o++) {
+    set_shape(c, &outs[o], 4);
+    if (outs[o].rank < 0) return;
+    outs[o].d[0] = batch;
+    outs[o].d[1] = kvheads;
+    outs[o].d[2] = total;
+    outs[o].d[3] = o == 1 ? ksize : vsize;
+  }
+  if (nout > 3) {
+    set_shape(c, &outs[3], 4);
+    if (outs[3].rank < 0) return;
+    outs[3].d[0] = batch;
+    outs[3].d[1] = qheads;
+    outs[3].d[2] = qseq;
+    outs[3].d[3] = total;
+  }
+}
+
+static int attr_is(const onnxslim_node *n, const char *name, const char *value) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, name);
+  const char *s = NULL;
+  size_t len = 0;
+  if (!a || onnxslim_attr_string(a, &s, &len) != 0) return 0;
+  return len == strlen(value) && memcmp(s, value, len) == 0;
+}
+
+/* Resize, Upsample: the rank; the sizes input (opset 11+) when its values
+ * are known, no axes and the default aspect ratio policy. */
+static void resize(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  if (x->rank < 0) return;
+  set_shape(c, o, x->rank);
+  if (o->rank < 0 || c->opset < 11 || onnxslim_node_input_count(n) < 4) return;
+  if (onnxslim_node_find_attr(n, "axes")) return;
+  if (onnxslim_node_find_attr(n, "keep_aspect_ratio_policy") &&
+      !attr_is(n, "keep_aspect_ratio_policy", "stretch"))
+    return;
+  int64_t sizes[RANK_MAX];
+  if (const_ints(c, n, 3, sizes, RANK_MAX) != x->rank) return;
+  for (int j = 0; j < x->rank; j++)
+    if (sizes[j] >= 0) o->d[j] = (idim){sizes[j], NULL, DK_VALUE};
+}
+
+/* RNN, GRU, LSTM: Y [seq, dirs, batch, hidden] (layout 1: [batch, seq,
+ * dirs, hidden]), Y_h and Y_c [dirs, batch, hidden] ([batch, dirs, hidden]). */
+static void rnn(ictx *c, const onnxslim_node *n, const ival *x, ival *outs, size_t nout) {
+  int64_t hidden = attr_int(n, "hidden_size", -1), layout = attr_int(n, "layout", 0);
+  if (x->rank != 3 || hidden < 1 || (layout != 0 && layout != 1)) return;
+  idim dirs = {attr_is(n, "direction", "bidirectional") ? 2 : 1, NULL, DK_VALUE};
+  idim seq = x->d[layout ? 1 : 0], batch = x->d[layout ? 0 : 1], h = {hidden, NULL, DK_VALUE};
+  if (nout > 0) {
+    set_shape(c, &outs[0], 4);
+    if (outs[0].rank < 0) return;
+    idim y0[4] = {seq, dirs, batch, h}, y1[4] = {batch, seq, dirs, h};
+    memcpy(outs[0].d, layout ? y1 : y0, sizeof y0);
+  }
+  for (size_t k = 1; k < nout && k < 3; k++) {
+    set_shape(c, &outs[k], 3);
+    if (outs[k].rank < 0) return;
+    idim s0[3] = {dirs, batch, h}, s1[3] = {batch, dirs, h};
+    memcpy(outs[k].d, layout ? s1 : s0, sizeof s0);
+  }
+}
+
+/* ConvTranspose: [N, W's dim 1 * group, spatial...]: output_shape, or
+ * stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - pads
+ * (SAME_*: in * stride). */
+static void conv_transpose(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  const ival *w = input_at(c, n, 1);
+  if (x->rank < 3 || (w->rank >= 0 && w->rank != x->rank)) return;
+  int sp = x->rank - 2;
+  set_shape(c, o, x->rank);
+  if (o->rank < 0) return;
+  o->d[0] = x->d[0];
+  int64_t group = attr_int(n, "group", 1);
+  if (w->rank >= 0 && w->d[1].k == DK_VALUE && group >= 1)
+    o->d[1] = (idim){w->d[1].v * group, NULL, DK_VALUE};
+  const int64_t *ks = NULL, *st = NULL, *dl = NULL, *pd = NULL, *op = NULL, *os = NULL;
+  size_t nks = 0, nst = 0, ndl = 0, npd = 0, nop = 0, nos = 0;
+  if (attr_ints(n, "output_shape", &os, &nos)) {
+    if (nos != (size_t)sp) return;
+    for (int j = 0; j < sp; j++)
+      if (os[j] >= 0) o->d[2 + j] = (idim){os[j], NULL, DK_VALUE};
+    return;
+  }
+  int hk = attr_ints(n, "kernel_shape", &ks, &nks);
+  if (hk && nks != (size_t)sp) return;
+  if (attr_ints(n, "strides", &st, &nst) && nst != (size_t)sp) return;
+  if (attr_ints(n, "dilations", &dl, &ndl) && ndl != (size_t)sp) return;
+  if (attr_ints(n, "pads", &pd, &npd) && npd != 2 * (size_t)sp) return;
+  if (attr_ints(n, "output_padding", &op, &nop) && nop != (size_t)sp) return;
+  int same = attr_is(n, "auto_pad", "SAME_UPPER") || attr_is(n, "auto_pad", "SAME_LOWER");
+  int valid = attr_is(n, "auto_pad", "VALID");
+  if (onnxslim_node_find_attr(n, "auto_pad") && !same && !valid &&
+      !attr_is(n, "auto_pad", "NOTSET"))
+    return;
+  for (int j = 0; j < sp; j++) {
+    const idim *d = &x->d[2 + j];
+    int64_t s = st ? st[j] : 1, dil = dl ? dl[j] : 1, k;
+    if (d->k != DK_VALUE || s < 1 || dil < 1) continue;
+    if (same) {
+      o->d[2 + j] = (idim){d->v * s, NULL, DK_VALUE};
+      continue;
+    }
+    if (hk) k = ks[j];
+    else if (w->rank >= 0 && w->d[2 + j].k == DK_VALUE) k = w->d[2 + j].v;
+    else continue;
+    int64_t v = s * (d->v - 1) + (op ? op[j] : 0) + (k - 1) * dil + 1 -
+                (pd && !valid ? pd[j] + pd[sp + j] : 0);
+    if (k >= 1 && v >= 0) o->d[2 + j] = (idim){v, NULL, DK_VALUE};
+  }
+}
+
+/* GridSample: [N, C] of X, then the grid's [N, out spatial..., rank] middle dims */
+static void grid_sample(ictx *c, const ival *x, const ival *grid, ival *o) {
+  if (x->rank < 3 || grid->rank != x->rank) return;
+  set_shape(c, o, x->rank);
+  if (o->rank < 0) return;
+  o->d[0] = x->d[0].k != DK_UNKNOWN ? x->d[0] : grid->d[0];
+  o->d[1] = x->d[1];
+  for (int j = 2; j < x->rank; j++) o->d[j] = grid->d[j - 1];
+}
+
+/* SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss: reduction none: the
+ * labels' shape, else a scalar; SCE's log_prob: the scores' shape. */
+static void loss(ictx *c, const onnxslim_node *n, const char *op, ival *outs, size_t nout) {
+  if (!onnxslim_node_find_attr(n, "reduction") || !attr_is(n, "reduction", "none"))
+    set_shape(c, &outs[0], 0);
+  else copy_shape(input_at(c, n, 1), &outs[0]);
+  if (op[0] == 'S' && nout > 1) copy_shape(input_at(c, n, 0), &outs[1]);
+}
+
+/* CausalConvWithState (27+): output as the input [B, C, L]; present_state
+ * [B, C, k - 1], k the weight's last dim. */
+static void causal_conv(ictx *c, const onnxslim_node *n, const ival *x, ival *outs, size_t nout) {
+  if (x->rank != 3) return;
+  copy_shape(x, &outs[0]);
+  const ival *w = input_at(c, n, 1);
+  if (nout < 2) return;
+  set_shape(c, &outs[1], 3);
+  if (outs[1].rank < 0) return;
+  outs[1].d[0] = x->d[0];
+  outs[1].d[1] = x->d[1];
+  if (w->rank == 3 && w->d[2].k == DK_VALUE && w->d[2].v >= 1)
+    outs[1].d[2] = (idim){w->d[2].v - 1, NULL, DK_VALUE};
+}
+
+/* LinearAttention (27+): query [B, T, Hq * dk], key [B, T, Hkv * dk],
+ * value [B, T, Hkv * dv]: output [B, T, Hq * dv], present_state
+ * [B, Hkv, dk, dv]. */
+static void linear_attention(ictx *c, const onnxslim_node *n, ival *outs, size_t nout) {
+  const ival *q = input_at(c, n, 0), *k = input_at(c, n, 1), *v = input_at(c, n, 2);
+  int64_t hq = attr_int(n, "q_num_heads", 0), hkv = attr_int(n, "kv_num_heads", 0);
+  if (q->rank != 3 || k->rank != 3 || v->rank != 3 || hq < 1 || hkv < 1) return;
+  idim dk = dim_div(k->d[2], hkv), dv = dim_div(v->d[2], hkv);
+  set_shape(c, &outs[0], 3);
+  if (outs[0].rank < 0) return;
+  outs[0].d[0] = q->d[0];
+  outs[0].d[1] = q->d[1];
+  if (dv.k == DK_VALUE) outs[0].d[2] = (idim){dv.v * hq, NULL, DK_VALUE};
+  if (nout < 2) return;
+  set_shape(c, &outs[1], 4);
+  if (outs[1].rank < 0) return;
+  outs[1].d[0] = q->d[0];
+  outs[1].d[1] = (idim){hkv, NULL, DK_VALUE};
+  outs[1].d[2] = dk;
+  outs[1].d[3] = dv;
+}
+
+int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival *outs,
+                           size_t nout) {
+  size_t nin = onnxslim_node_input_count(n);
+  const ival *x = nin ? get(c, onnxslim_node_input(n, 0)) : &UNKNOWN;
+  ival *o = &outs[0];
+  if (strcmp(op, "Conv") == 0 || strcmp(op, "MaxPool") == 0 || strcmp(op, "AveragePool") == 0 ||
+      strcmp(op, "LpPool") == 0 || strcmp(op, "GlobalAveragePool") == 0 ||
+      strcmp(op, "GlobalMaxPool") == 0 || strcmp(op, "GlobalLpPool") == 0) {
+    conv_pool(c, n, op, x, o, nout, outs);
+  } else if (strcmp(op, "Resize") == 0 || strcmp(op, "Upsample") == 0) {
+    resize(c, n, x, o);
+  } else if (strcmp(op, "RNN") == 0 || strcmp(op, "GRU") == 0 || strcmp(op, "LSTM") == 0) {
+    rnn(c, n, x, outs, nout);
+  } else if (strcmp(op, "ConvTranspose") == 0) {
+    conv_transpose(c, n, x, o);
+  } else if (strcmp(op, "GridSample") == 0) {
+    grid_sample(c, x, input_at(c, n, 1), o);
+  } else if (strcmp(op, "SoftmaxCrossEntropyLoss") == 0 ||
+             strcmp(op, "NegativeLogLikelihoodLoss") == 0) {
+    loss(c, n, op, outs, nout);
+  } else if (strcmp(op, "NonMaxSuppression") == 0) {
+    set_shape(c, o, 2); /* [selected, 3] */
+    if (o->rank >= 0) o->d[1] = (idim){3, NULL, DK_VALUE};
+  } else if (strcmp(op, "CausalConvWithState") == 0) {
+    causal_conv(c, n, x, outs, nout);
+  } else if (strcmp(op, "LinearAttention") == 0) {
+    linear_attention(c, n, outs, nout);
+  } else if (strcmp(op, "Attention") == 0) {
+    attention(c, n, outs, nout);
+  } else {
+    return 0;
+  }
+  return 1;
+}
