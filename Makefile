@@ -285,11 +285,11 @@ check-posix:
 	$(MAKE) PLATFORM=posix B=$(POSIX_B) tests
 	B=$(POSIX_B) sh test/run.sh $(POSIX_STEPS)
 
-# arm64 Linux (cross builds, above) under qemu-user: the unit tests (max and cortex-a53 CPUs), the
-# exhaustive conversion check sampled, the command's outputs byte for byte
-# against this build (test/check_long/arm64.sh; installs what it needs).
-# Not in check-long yet: under qemu, test_convert_model ran for more than
-# 30 minutes without finishing (it is being looked into).
+# arm64 Linux (cross builds, above) under qemu-user: the unit tests (max
+# and cortex-a53 CPUs), the exhaustive conversion check sampled, the
+# command's outputs byte for byte against this build and the command's test
+# steps (test/check_long/arm64.sh; installs what it needs; also in
+# check-long).
 check-arm64:
 	B=$(B) sh test/check_long/arm64.sh
 .PHONY: check-arm64
@@ -349,6 +349,7 @@ check-long: deps
 	sh test/check_long/debian-check.sh
 	sh test/check_long/trixie-ort.sh
 	sh test/check_long/windows.sh
+	B=$(B) sh test/check_long/arm64.sh
 
 # Windows x86-64 with mingw-w64 (test/check_long/windows.sh; also in
 # check-long): the library objects compile; what is not built or run yet

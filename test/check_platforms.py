@@ -10,12 +10,13 @@ architecture, compiler, and the make target that tests it. For each row:
   `$(MAKE) TARGET` in the recipes, the scripts those recipes run
   (`sh FILE`), and test/run.sh's steps (every test/steps/*.sh, run by the
   target whose recipe calls test/run.sh with no step list);
-- a cross build's compiler (the recipe's `CROSS=PREFIX`) is named in the
-  compiler column, as is the recipe's `PLATFORM=NAME`. A target whose
-  recipe only runs scripts counts as run when CI runs those scripts.
+- a cross build's compiler (`CROSS=PREFIX` in the recipe or in a script
+  it runs, `sh FILE`) is named in the compiler column, as is the recipe's
+  `PLATFORM=NAME`. A target whose recipe only runs scripts counts as run
+  when CI runs those scripts.
 
-And every check-* target whose recipe builds for another platform (CROSS=
-or PLATFORM=) has its row. Run from the top of the tree; prints ok/FAIL
+And every check-* target whose recipe (or a script it runs) builds for
+another platform (CROSS= or PLATFORM=) has its row. Run from the top of the tree; prints ok/FAIL
 lines and "N passed, N failed"; exit 1 on a failure.
 """
 import os
@@ -85,6 +86,20 @@ MAKE_CALL = re.compile(r"(?:\bmake|\$\(MAKE\))((?:\s+(?:-\S+|[A-Z_]+=\S+))*)\s+(
 SCRIPT_CALL = re.compile(r"\bsh\s+((?:test|scripts|\.ci)/[\w./-]+\.sh)")
 
 
+def code(path):
+    """What a script runs, not what its comments say."""
+    return "\n".join(l for l in read(path).splitlines() if not l.lstrip().startswith("#"))
+
+
+def recipe_and_scripts(rules, t):
+    """Target t's recipe and the code of the scripts it runs (sh FILE)."""
+    text = rules[t]
+    for f in SCRIPT_CALL.findall(rules[t]):
+        if os.path.exists(f):
+            text += code(f)
+    return text
+
+
 def reachable(rules):
     """The targets CI runs: from .ci/run through recipes, scripts and steps."""
     seen_t, seen_f = set(), set()
@@ -104,8 +119,7 @@ def reachable(rules):
             if name in seen_f or not os.path.exists(name):
                 continue
             seen_f.add(name)
-            # what the script runs, not what its comments say
-            text = "\n".join(l for l in read(name).splitlines() if not l.lstrip().startswith("#"))
+            text = code(name)
         for m in MAKE_CALL.finditer(text):
             todo.append(("target", m.group(2)))
         for m in SCRIPT_CALL.finditer(text):
@@ -137,7 +151,7 @@ def main():
             ok("%s: CI runs what `make %s` runs (%s, reached from .ci/run)" % (label, t, ", ".join(scripts)))
         else:
             bad("%s: `make %s` is not reached from .ci/run: CI does not test it" % (label, t))
-        recipe = rules[t]
+        recipe = recipe_and_scripts(rules, t)
         for var, what in (("CROSS", "compiler"), ("PLATFORM", "platform")):
             for v in sorted(set(re.findall(r"\b%s=([\w.-]+)" % var, recipe))):
                 shown = v + "gcc" if var == "CROSS" else v
@@ -145,8 +159,15 @@ def main():
                     ok("%s: the %s of `make %s` (%s=%s) is in the row" % (label, what, t, var, v))
                 else:
                     bad("%s: `make %s` builds with %s=%s, not named in the row (%r)" % (label, t, var, v, compiler))
-    for t, recipe in sorted(rules.items()):
-        if t.startswith("check-") and re.search(r"\b(CROSS|PLATFORM)=", recipe) and t not in named:
+    # a script a row's target runs is that row's (check-long runs several)
+    covered = {f for t in named if t in rules for f in SCRIPT_CALL.findall(rules[t])}
+    cross = re.compile(r"\b(CROSS|PLATFORM)=")
+    for t in sorted(rules):
+        if not t.startswith("check-") or t in named:
+            continue
+        own = cross.search(rules[t]) or any(
+            os.path.exists(f) and cross.search(code(f)) for f in SCRIPT_CALL.findall(rules[t]) if f not in covered)
+        if own:
             bad("`make %s` builds for another platform but has no row in README.md's platform table" % t)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Sourced by test steps (test/steps/*.sh, run from the repository root):
 # the counters and ok/bad/skip that end in the "N passed, N failed, N skipped"
-# line, the command under test ($cli), the bundled model ($m) and a
-# temporary directory ($tmp) removed on exit.
+# line, the command under test ($cli, run through $RUN when set), the
+# bundled model ($m) and a temporary directory ($tmp) removed on exit.
 B=${B:-build}
 PY=/usr/bin/python3
 passed=0 failed=0 skipped=0
@@ -11,9 +11,17 @@ ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "skip $1"; }
 root=$PWD
-cli="$root/$B/libonnxslim"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+cli="$root/$B/libonnxslim"
+# RUN set (the emulator of a cross build, test/run.sh): $cli is a script
+# that runs the command through it, so the steps and the checkers they hand
+# $cli to run the cross-built command unchanged (test/check_long/arm64.sh).
+if [ -n "${RUN:-}" ]; then
+  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$RUN" "$cli" > "$tmp/cli-run"
+  chmod +x "$tmp/cli-run"
+  cli="$tmp/cli-run"
+fi
 m="$root/test/data/bert-tiny.onnx"
 # part CMD...: runs a test/check_*.py (or any command ending with an
 # "N passed, N failed" line), shows its output and adds its counts; a

@@ -89,6 +89,18 @@ static int t_selected(const char *name) {
     }                                      \
   } while (0)
 
+/* LIBONNXSLIM_TEST_SCALE=K with K > 1 (test/check_long/arm64.sh sets it
+ * for its runs under qemu): a test that repeats work many times (for a
+ * race) divides its repetitions n by K, to no fewer than min; unset or 1
+ * (native runs): n. */
+static size_t t_scaled(size_t n, size_t min) {
+  const char *e = getenv("LIBONNXSLIM_TEST_SCALE");
+  long k = e ? strtol(e, NULL, 10) : 1;
+  if (k <= 1) return n;
+  size_t s = n / (size_t)k;
+  return s < min ? min : s;
+}
+
 static int t_done(void) {
   if (t_list) {
     for (int i = 0; i < t_nnames; i++) printf("%s\n", t_names[i]);

@@ -416,12 +416,16 @@ TEST(exhaustive_bf16_to_f16) {
 /* ---- FP32 and FP64 inputs: a sample ------------------------------------------- */
 
 /* Every 4099th FP32 pattern (about a million, all exponents), plus the
- * patterns around each FP16 and BF16 rounding boundary of interest. */
+ * patterns around each FP16 and BF16 rounding boundary of interest. Under
+ * LIBONNXSLIM_TEST_SCALE=K (t.h), every (4099 K | 1)-th pattern: still
+ * odd, so every mantissa bit and all exponents, and every boundary. */
 static size_t fp32_sample(uint32_t **out) {
-  size_t cap = (size_t)(UINT64_C(1) << 32) / 4099 + 4096, n = 0;
+  uint64_t all = UINT64_C(1) << 32, k = (all / 4099) / t_scaled((size_t)(all / 4099), 1 << 16);
+  uint64_t step = k > 1 ? (4099 * k) | 1 : 4099;
+  size_t cap = (size_t)(all / step) + 4096, n = 0;
   uint32_t *u = malloc(cap * sizeof *u);
   if (!u) return 0;
-  for (uint64_t v = 0; v < (UINT64_C(1) << 32); v += 4099) u[n++] = (uint32_t)v;
+  for (uint64_t v = 0; v < all; v += step) u[n++] = (uint32_t)v;
   static const uint32_t edges[] = {0x477FE000, 0x477FF000, 0x38800000, 0x387FE000, 0x33000000,
                                    0x33800000, 0x7F7F8000, 0x7F800000, 0x00800000, 0x00000000,
                                    0x3F808000, 0x3F801000, 0x34200000, 0x7FC00000};
@@ -473,7 +477,9 @@ TEST(sample_f32_to_bf16_f16) {
 }
 
 TEST(sample_f64_to_f32) {
-  enum { N = 1 << 20 };
+  /* 2^20 inputs; under LIBONNXSLIM_TEST_SCALE=K (t.h) 2^20 / K, each
+   * kind of input still a quarter of them */
+  const size_t N = t_scaled((size_t)1 << 20, (size_t)1 << 16) & ~(size_t)3;
   uint64_t *in = malloc(N * 8);
   float *o = malloc(N * 4), *o2 = malloc(N * 4);
   CHECK(in && o && o2);

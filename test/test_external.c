@@ -2570,7 +2570,7 @@ TEST(save_pair_generations) {
 /* ---- saves side by side ------------------------------------------------------ */
 
 #define NSAVERS 8
-#define NROUNDS 100
+#define NROUNDS 100 /* rounds of save_loop: 100 / LIBONNXSLIM_TEST_SCALE, at least 10 (t.h) */
 #define NVERSIONS 4
 
 typedef struct {
@@ -2586,7 +2586,11 @@ static void saver_failed(saver *sv, const char *what) {
     snprintf(sv->first, sizeof sv->first, "thread %d, %s: %s", sv->t, what, onnxslim_error_last());
 }
 
-/* Saves its model 3 x NROUNDS times: to one path shared by every thread
+/* Ten rounds (the least scaled count) still go through every layout on
+ * every path, each saver against the others. */
+static int nrounds(void) { return (int)t_scaled(NROUNDS, 10); }
+
+/* Saves its model 3 x nrounds() times: to one path shared by every thread
  * (one data file, one per tensor, or merged, in turn), to a path of its own
  * with external data, and plainly to another shared path. */
 static void *save_loop(void *arg) {
@@ -2597,7 +2601,7 @@ static void *save_loop(void *arg) {
   snprintf(plain, sizeof plain, "%s/plain.onnx", sv->dir);
   static const int modes[] = {ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_LAYOUT_PER_TENSOR,
                               ONNXSLIM_LAYOUT_ONE_FILE, ONNXSLIM_LAYOUT_INLINE};
-  for (int i = 0; i < NROUNDS; i++) {
+  for (int i = 0; i < nrounds(); i++) {
     onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
     eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
     eo.size_threshold = 0;
@@ -2722,7 +2726,7 @@ TEST(save_threads_side_by_side) {
     onnxslim_model_free(sv[t].m);
   }
   fprintf(stderr, "%d saves by %d threads, %d failed\n", saves, NSAVERS, fails);
-  CHECK(saves == NSAVERS * NROUNDS * 3 && fails == 0);
+  CHECK(saves == NSAVERS * nrounds() * 3 && fails == 0);
   check_side_by_side(d, fps, NSAVERS);
 }
 

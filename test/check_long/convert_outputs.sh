@@ -13,7 +13,7 @@
 #
 # The outputs are written with names relative to OUTDIR, so the reports
 # (which name the files written) are the same for two runs. RUN: the
-# emulator of a cross build (qemu-aarch64-static -L /usr/aarch64-linux-gnu).
+# emulator of a cross build (qemu-aarch64-static: test/check_long/arm64.sh).
 set -u
 
 if [ "${1:-}" = "--compare" ]; then

@@ -4,11 +4,7 @@
 # byte-identical copy, exit status 0 / 2 (usage) / other (failure) with the
 # library's message on stderr.
 set -u
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-cli="$B/libonnxslim"
-tmp=$(mktemp -d)
+. test/step-lib.sh
 m=test/data/bert-tiny.onnx
 
 "$cli" info "$m" > "$tmp/info.txt" 2> "$tmp/err"; r=$?

@@ -5,13 +5,7 @@
 # exit 2 on a usage error; exit 3 with the library's message on stderr when
 # the model cannot be read.
 set -u
-B=${B:-build}
-PY=/usr/bin/python3
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-cli="$B/libonnxslim"
-tmp=$(mktemp -d)
+. test/step-lib.sh
 
 m=test/data/bert-tiny.onnx
 "$cli" check "$m" > "$tmp/o" 2> "$tmp/e"; r=$?

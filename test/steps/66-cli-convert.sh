@@ -7,14 +7,7 @@
 # `libonnxslim check`. Usage errors exit 2; a failure exits 1 with the library's
 # message on stderr.
 set -u
-B=${B:-build}
-PY=/usr/bin/python3
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "skip $1"; }
-cli="$B/libonnxslim"
-tmp=$(mktemp -d)
+. test/step-lib.sh
 m=test/data/bert-tiny.onnx
 WE=roberta.embeddings.word_embeddings.weight
 
