@@ -1595,7 +1595,7 @@ TEST(mse_never_worse) {
  * in double (lanes i % 8 summed in order). */
 static double ref_est(const float *v, size_t bs, float s, int lo, int hi) {
   float inv = 1.0f / s, acc[8] = {0};
-  if (!(inv <= FLT_MAX) || !(s > 0)) return DBL_MAX;
+  if (!isfinite(inv) || s == 0) return DBL_MAX;
   for (size_t i = 0; i < bs; i++) {
     float r = nearbyintf(v[i] * inv);
     r = r < (float)lo ? (float)lo : r > (float)hi ? (float)hi : r;
@@ -1617,8 +1617,9 @@ static double ref_exact(const float *v, const int *q, size_t bs, float s) {
   return sum;
 }
 
-/* Candidate s0 * f in the scales' type (f16: FLOAT16); 0 when usable. */
-static int ref_cand(float s0, double f, int f16, int qmax, float *s) {
+/* Candidate s0 * f in the scales' type (f16: FLOAT16), negated when neg;
+ * 0 when usable. */
+static int ref_cand(float s0, double f, int neg, int f16, int qmax, float *s) {
   float v = (float)((double)s0 * f);
   if (!(v > 0)) return -1;
   if (f16) {
@@ -1628,7 +1629,7 @@ static int ref_cand(float s0, double f, int f16, int qmax, float *s) {
   }
   double edge = f16 ? 65520.0 : (double)FLT_MAX + 0x1p103;
   if ((qmax + 1.0) * (double)v >= edge) return -1;
-  *s = v;
+  *s = neg ? -v : v;
   return 0;
 }
 
@@ -1642,21 +1643,26 @@ static void ref_search_block(const float *v, size_t bs, int qmax, int f16, float
   if (amax == 0) return;
   int lo = -(qmax + 1), hi = qmax;
   double step = qmax <= 15 ? 0.05 : 0.01, bestf = 1, beste = ref_est(v, bs, s0, lo, hi);
-  float cs;
-  for (int k = 1; k < 6; k++) {
-    double f = 1 - k * step, e;
-    if (!ref_cand(s0, f, f16, qmax, &cs) && (e = ref_est(v, bs, cs, lo, hi)) < beste)
-      beste = e, bestf = f;
+  float cs, mn = 0, mx = 0;
+  for (size_t i = 0; i < bs; i++) mn = fminf(mn, v[i]), mx = fmaxf(mx, v[i]);
+  int neg = mx > -mn; /* the largest magnitude positive: negative scales */
+  double fs[6] = {1 - step,     1 - 2 * step, 1 - 3 * step,
+                  1 - 4 * step, 1 - 5 * step, (double)qmax / (qmax + 1)};
+  for (int k = 0; k < 6; k++) {
+    double e;
+    if (!ref_cand(s0, fs[k], neg, f16, qmax, &cs) && (e = ref_est(v, bs, cs, lo, hi)) < beste)
+      beste = e, bestf = fs[k];
   }
   for (double d = step / 2; d > step / 5; d /= 2) {
     double base = bestf;
     for (int sgn = -1; sgn <= 1; sgn += 2) {
       double f = base + sgn * d, e;
-      if (f <= 1 && !ref_cand(s0, f, f16, qmax, &cs) && (e = ref_est(v, bs, cs, lo, hi)) < beste)
+      if (f <= 1 && !ref_cand(s0, f, neg, f16, qmax, &cs) &&
+          (e = ref_est(v, bs, cs, lo, hi)) < beste)
         beste = e, bestf = f;
     }
   }
-  if (bestf == 1 || ref_cand(s0, bestf, f16, qmax, &cs)) return;
+  if (bestf == 1 || ref_cand(s0, bestf, neg, f16, qmax, &cs)) return;
   int cq[256];
   for (size_t i = 0; i < bs; i++) {
     int r = ref_q(v[i], cs);
@@ -1680,7 +1686,7 @@ TEST(mse_bytes_match_reference) {
     if (r % 10 == 8)
       for (size_t i = 0; i < K; i++) t[r * K + i] = (float)(rng_normal() * 3);
   int64_t dims[2] = {ROWS, K};
-  long mismatched = 0;
+  long mismatched = 0, negative = 0;
   for (int to4 = 0; to4 < 2; to4++)
     for (int f16 = 0; f16 < 2; f16++)
       for (int bi = 0; bi < 3; bi++)
@@ -1724,11 +1730,12 @@ TEST(mse_bytes_match_reference) {
             if (f16) {
               uint16_t h;
               memcpy(&h, (const uint8_t *)sd + 2 * b, 2);
-              s = (float)f16_value(h);
+              s = (float)(h & 0x8000 ? -f16_value(h & 0x7fffu) : f16_value(h));
             } else {
               memcpy(&s, (const uint8_t *)sd + 4 * b, 4);
             }
             bad += s != sc[b];
+            negative += s < 0;
           }
           if (bad && mismatched++ < 4)
             fprintf(stderr, "INT%d %s scales, bs %zu, stats %d: %ld values or scales differ\n",
@@ -1736,6 +1743,7 @@ TEST(mse_bytes_match_reference) {
           onnxslim_model_free(m);
         }
   CHECK(mismatched == 0);
+  CHECK(negative > 0); /* blocks whose largest magnitude is positive took -(qmax + 1) */
 }
 
 /* The default is absmax: the same bytes as asking for it, not those of the

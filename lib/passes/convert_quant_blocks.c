@@ -304,6 +304,7 @@ static int asym_scale(float mn, float mx, int qmax, int32_t st, float *s, uint16
 /* Adds a quantized block's counts (after its errors) to acc; nonzero: the
  * block is not all zeros (its scale counts in the range). */
 static void acc_block(osl_qacc *acc, size_t bs, float s, int nonzero) {
+  s = s < 0 ? -s : s; /* the search's scales may be negative: their magnitudes */
   acc->s.count += bs;
   acc->q.blocks++;
   if (nonzero) { /* the range of the scales of blocks not all zero */
@@ -345,8 +346,8 @@ static double mse_step(int qmax) { return qmax <= 15 ? 0.05 : 0.01; }
  * s, codes clamped to lo..hi; symmetric: zp 0; asymmetric: zp and codes
  * 0..hi (lo = -zp, hi = qmax - zp). +Inf where it cannot be estimated. */
 OSL_ALWAYS_INLINE double est_err2(const float *v, size_t bs, float s, float lo, float hi) {
-  float inv = 1.0f / s;
-  if (!(inv <= FLT_MAX) || !(s > 0)) return DBL_MAX;
+  float inv = 1.0f / s; /* s may be negative (the search's sign) */
+  if (!(inv <= FLT_MAX && inv >= -FLT_MAX) || !(s != 0)) return DBL_MAX;
   float acc[8] = {0};
   size_t i = 0;
   for (; i + 8 <= bs; i += 8)
@@ -398,7 +399,7 @@ OSL_ALWAYS_INLINE double exact_err2(const float *v, const int8_t *qb, size_t bs,
 /* The candidate scale s0 * f in the scales' type: *s its value, *h its
  * FLOAT16 pattern. 0: usable (positive, finite, and no code lo..hi times it
  * rounds to infinity in that type). */
-OSL_ALWAYS_INLINE int mse_candidate(float s0, double f, int32_t st, int qext, float *s,
+OSL_ALWAYS_INLINE int mse_candidate(float s0, double f, int neg, int32_t st, int qext, float *s,
                                     uint16_t *h) {
   float v = (float)((double)s0 * f);
   if (!(v > 0)) return -1;
@@ -406,10 +407,10 @@ OSL_ALWAYS_INLINE int mse_candidate(float s0, double f, int32_t st, int qext, fl
     uint16_t b = f16_nearest(v);
     if (b == 0 || (b & 0x7c00) == 0x7c00) return -1;
     v = f16_value(b);
-    *h = b;
+    *h = (uint16_t)(neg ? b | 0x8000u : b);
   }
   if (product_overflows(qext, v, st)) return -1;
-  *s = v;
+  *s = neg ? -v : v;
   return 0;
 }
 
@@ -458,11 +459,20 @@ static uint64_t sym_search(const osl_qx *q, const float *v, float *s, uint16_t *
   size_t bs = q->bs;
   int lo = -(q->qmax + 1), hi = q->qmax;
   double step = mse_step(q->qmax), bestf = 1, beste = est_err2(v, bs, *s, (float)lo, (float)hi);
-  float s0 = *s, cs;
+  float s0 = *s, cs, mn = 0, mx = 0;
   uint16_t ch = 0;
-  for (int k = 1; k < OSL_MSE_GRID; k++) {
-    double f = 1 - k * step;
-    if (mse_candidate(s0, f, q->scale_type, -lo, &cs, &ch)) continue;
+  /* the sign of the candidates: negative when the block's value of largest
+   * magnitude is positive, so that it, not its opposite, may take the code
+   * -(qmax + 1) */
+  for (size_t i = 0; i < bs; i++) {
+    mn = v[i] < mn ? v[i] : mn;
+    mx = v[i] > mx ? v[i] : mx;
+  }
+  int neg = mx > -mn;
+  for (int k = 1; k <= OSL_MSE_GRID; k++) {
+    /* the grid, then qmax / (qmax + 1): the largest magnitude on -(qmax + 1) */
+    double f = k < OSL_MSE_GRID ? 1 - k * step : (double)q->qmax / (q->qmax + 1);
+    if (mse_candidate(s0, f, neg, q->scale_type, -lo, &cs, &ch)) continue;
     double e = est_err2(v, bs, cs, (float)lo, (float)hi);
     if (e < beste) beste = e, bestf = f;
   }
@@ -470,12 +480,12 @@ static uint64_t sym_search(const osl_qx *q, const float *v, float *s, uint16_t *
     double base = bestf;
     for (int sgn = -1; sgn <= 1; sgn += 2) {
       double f = base + sgn * d;
-      if (f > 1 || mse_candidate(s0, f, q->scale_type, -lo, &cs, &ch)) continue;
+      if (f > 1 || mse_candidate(s0, f, neg, q->scale_type, -lo, &cs, &ch)) continue;
       double e = est_err2(v, bs, cs, (float)lo, (float)hi);
       if (e < beste) beste = e, bestf = f;
     }
   }
-  if (bestf == 1 || mse_candidate(s0, bestf, q->scale_type, -lo, &cs, &ch)) return 0;
+  if (bestf == 1 || mse_candidate(s0, bestf, neg, q->scale_type, -lo, &cs, &ch)) return 0;
   uint64_t sat = sym_codes(v, bs, cs, lo, hi, tmp, fast, rne_default);
   if (!(exact_err2(v, tmp, bs, cs, 0, 0) < exact_err2(v, qb, bs, s0, 0, 0))) return 0;
   memcpy(qb, tmp, bs);
