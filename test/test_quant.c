@@ -1588,6 +1588,164 @@ TEST(mse_never_worse) {
   onnxslim_model_free(m);
 }
 
+/* The reference search (docs/quantization.md, include/onnxslim/quant.h),
+ * written straight from its description: the estimate of candidate scale s
+ * in FLOAT (x * (1 / s) rounded half to even, clamped to lo..hi, (r * s -
+ * x)^2 added into lane i % 8, the lanes summed pairwise), the exact error
+ * in double (lanes i % 8 summed in order). */
+static double ref_est(const float *v, size_t bs, float s, int lo, int hi) {
+  float inv = 1.0f / s, acc[8] = {0};
+  if (!isfinite(inv) || s == 0) return DBL_MAX;
+  for (size_t i = 0; i < bs; i++) {
+    float r = nearbyintf(v[i] * inv);
+    r = r < (float)lo ? (float)lo : r > (float)hi ? (float)hi : r;
+    float d = r * s - v[i];
+    acc[i % 8] += d * d;
+  }
+  float b0 = acc[0] + acc[4], b1 = acc[1] + acc[5], b2 = acc[2] + acc[6], b3 = acc[3] + acc[7];
+  double sum = (b0 + b2) + (b1 + b3);
+  return sum == sum && sum <= FLT_MAX ? sum : DBL_MAX;
+}
+
+static double ref_exact(const float *v, const int *q, size_t bs, float s) {
+  double acc[8] = {0}, sum = 0;
+  for (size_t i = 0; i < bs; i++) {
+    double e = (double)((float)q[i] * s) - (double)v[i];
+    acc[i % 8] += e * e;
+  }
+  for (int j = 0; j < 8; j++) sum += acc[j];
+  return sum;
+}
+
+/* Candidate s0 * f in the scales' type (f16: FLOAT16), negated when neg;
+ * 0 when usable. */
+static int ref_cand(float s0, double f, int neg, int f16, int qmax, float *s) {
+  float v = (float)((double)s0 * f);
+  if (!(v > 0)) return -1;
+  if (f16) {
+    double r = round_f16(v);
+    if (r == 0 || isinf(r)) return -1;
+    v = (float)r;
+  }
+  double edge = f16 ? 65520.0 : (double)FLT_MAX + 0x1p103;
+  if ((qmax + 1.0) * (double)v >= edge) return -1;
+  *s = neg ? -v : v;
+  return 0;
+}
+
+/* One block: the searched scale into *sc and the codes into q. */
+static void ref_search_block(const float *v, size_t bs, int qmax, int f16, float *sc, int *q) {
+  float amax = 0;
+  for (size_t i = 0; i < bs; i++) amax = fabsf(v[i]) > amax ? fabsf(v[i]) : amax;
+  float s0 = f16 ? (float)f16_value((unsigned)ref_scale16(amax, qmax)) : ref_scale(amax, qmax);
+  *sc = s0;
+  for (size_t i = 0; i < bs; i++) q[i] = ref_q(v[i], s0);
+  if (amax == 0) return;
+  int lo = -(qmax + 1), hi = qmax;
+  double step = qmax <= 15 ? 0.05 : 0.01, bestf = 1, beste = ref_est(v, bs, s0, lo, hi);
+  float cs, mn = 0, mx = 0;
+  for (size_t i = 0; i < bs; i++) mn = fminf(mn, v[i]), mx = fmaxf(mx, v[i]);
+  int neg = mx > -mn; /* the largest magnitude positive: negative scales */
+  double fs[6] = {1 - step,     1 - 2 * step, 1 - 3 * step,
+                  1 - 4 * step, 1 - 5 * step, (double)qmax / (qmax + 1)};
+  for (int k = 0; k < 6; k++) {
+    double e;
+    if (!ref_cand(s0, fs[k], neg, f16, qmax, &cs) && (e = ref_est(v, bs, cs, lo, hi)) < beste)
+      beste = e, bestf = fs[k];
+  }
+  for (double d = step / 2; d > step / 5; d /= 2) {
+    double base = bestf;
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      double f = base + sgn * d, e;
+      if (f <= 1 && !ref_cand(s0, f, neg, f16, qmax, &cs) &&
+          (e = ref_est(v, bs, cs, lo, hi)) < beste)
+        beste = e, bestf = f;
+    }
+  }
+  if (bestf == 1 || ref_cand(s0, bestf, neg, f16, qmax, &cs)) return;
+  int cq[256];
+  for (size_t i = 0; i < bs; i++) {
+    int r = ref_q(v[i], cs);
+    cq[i] = r < lo ? lo : r > hi ? hi : r;
+  }
+  if (!(ref_exact(v, cq, bs, cs) < ref_exact(v, q, bs, s0))) return;
+  *sc = cs;
+  memcpy(q, cq, bs * sizeof *q);
+}
+
+/* The library's search (one pass searching and keeping the scales, the
+ * data pass reusing them; with and without the statistics pass; FLOAT and
+ * FLOAT16 scales; INT8 and INT4) stores the same bytes as the reference. */
+TEST(mse_bytes_match_reference) {
+  enum { ROWS = 60, K = 64 };
+  static float t[ROWS * K], sc[ROWS * K];
+  static int q[ROWS * K];
+  rng_state = 0x243f6a8885a308d3u;
+  mse_rows(t, ROWS, K);
+  for (size_t r = 0; r < ROWS; r++) /* no FLOAT16 scale fits rows near FLT_MAX */
+    if (r % 10 == 8)
+      for (size_t i = 0; i < K; i++) t[r * K + i] = (float)(rng_normal() * 3);
+  int64_t dims[2] = {ROWS, K};
+  long mismatched = 0, negative = 0;
+  for (int to4 = 0; to4 < 2; to4++)
+    for (int f16 = 0; f16 < 2; f16++)
+      for (int bi = 0; bi < 3; bi++)
+        for (int stats = 0; stats < 2; stats++) {
+          static const size_t bss[] = {8, 32, K};
+          size_t bs = bss[bi], nb = ROWS * K / bs;
+          int qmax = to4 ? 7 : 127;
+          for (size_t b = 0; b < nb; b++)
+            ref_search_block(t + b * bs, bs, qmax, f16, sc + b, q + b * bs);
+          onnxslim_model *m = open_bert();
+          CHECK(m != NULL);
+          if (!m) return;
+          CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, t,
+                                            sizeof t, ONNXSLIM_COPY));
+          CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+          static const char *const sel[] = {WORD};
+          onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+          o.scale_method = ONNXSLIM_QUANT_SCALES_MSE;
+          o.to = to4 ? ONNXSLIM_DTYPE_INT4 : ONNXSLIM_DTYPE_INT8;
+          o.select = sel;
+          o.n_select = 1;
+          o.block_size = bs == K ? 0 : bs;
+          o.scale_type = f16 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_FLOAT;
+          onnxslim_convert_report *rep = NULL;
+          CHECK_OK(onnxslim_quantize(stats ? &rep : NULL, m, &o));
+          onnxslim_convert_report_free(rep);
+          const void *d = NULL, *sd = NULL;
+          size_t n = 0, sn = 0;
+          CHECK_OK(onnxslim_tensor_data(find(m, WORD), &d, &n));
+          CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &sd, &sn));
+          CHECK(n == (to4 ? ROWS * K / 2 : ROWS * K) && sn == nb * (f16 ? 2 : 4));
+          long bad = 0;
+          for (size_t at = 0; d && n == (to4 ? ROWS * K / 2 : ROWS * K) && at < ROWS * K; at++) {
+            const uint8_t *p = d;
+            int v = to4 ? (at % 2 ? p[at / 2] >> 4 : p[at / 2] & 15) : (int8_t)p[at];
+            if (to4 && v >= 8) v -= 16;
+            bad += v != q[at];
+          }
+          for (size_t b = 0; sd && sn == nb * (f16 ? 2 : 4) && b < nb; b++) {
+            float s;
+            if (f16) {
+              uint16_t h;
+              memcpy(&h, (const uint8_t *)sd + 2 * b, 2);
+              s = (float)(h & 0x8000 ? -f16_value(h & 0x7fffu) : f16_value(h));
+            } else {
+              memcpy(&s, (const uint8_t *)sd + 4 * b, 4);
+            }
+            bad += s != sc[b];
+            negative += s < 0;
+          }
+          if (bad && mismatched++ < 4)
+            fprintf(stderr, "INT%d %s scales, bs %zu, stats %d: %ld values or scales differ\n",
+                    to4 ? 4 : 8, f16 ? "FLOAT16" : "FLOAT", bs, stats, bad);
+          onnxslim_model_free(m);
+        }
+  CHECK(mismatched == 0);
+  CHECK(negative > 0); /* blocks whose largest magnitude is positive took -(qmax + 1) */
+}
+
 /* The default is absmax: the same bytes as asking for it, not those of the
  * search (on rows with outliers). */
 TEST(absmax_is_default) {
@@ -1646,6 +1804,7 @@ int main(int argc, char **argv) {
   RUN(extreme_rows_read_back_finite);
   RUN(extreme_rows_mse);
   RUN(mse_never_worse);
+  RUN(mse_bytes_match_reference);
   RUN(absmax_is_default);
   return t_done();
 }

@@ -98,10 +98,15 @@ typedef enum onnxslim_quant_scale_method {
   /** A search per block for the least squared error of the values read
    * back: the absmax scale (asymmetric: the range, with its scale and zero
    * point by the absmax rule) times the factors 1 - k * step (step 0.05 for
-   * INT4, 0.01 for INT8; k = 0..5), then refined around the best by half
-   * and a quarter of a step; symmetric codes may then also take -(qmax + 1)
-   * (-8, -128), and values beyond the range saturate (counted in
-   * onnxslim_quant_stats.saturated). A candidate is kept only when its
+   * INT4, 0.01 for INT8; k = 0..5) and qmax / (qmax + 1), then refined
+   * around the best by half and a quarter of a step; symmetric codes may
+   * then also take -(qmax + 1) (-8, -128), and values beyond the range
+   * saturate (counted in onnxslim_quant_stats.saturated). Symmetric
+   * candidates are negative when the block's value of largest magnitude is
+   * positive (so that value may take -(qmax + 1), as onnxruntime's own
+   * 4-bit quantizer does): a stored scale may be negative, which
+   * DequantizeLinear, GatherBlockQuantized and MatMulNBits read as any
+   * other. A candidate is kept only when its
    * squared error, computed as DequantizeLinear reads it back, is below
    * that of the absmax scale, so no block reads back worse than with
    * ONNXSLIM_QUANT_SCALES_ABSMAX. Deterministic: the same bytes on every
@@ -315,8 +320,9 @@ typedef struct onnxslim_quant_stats {
   uint64_t saturated;       /**< values clamped to +-qmax, i.e. |x / scale| >= qmax + 0.5:
                                  0 unless onnxslim_quant_options.clip_percentile is set
                                  (else the scales are chosen so that nothing saturates) */
-  double scale_min;         /**< smallest scale stored */
-  double scale_max;         /**< largest scale stored */
+  double scale_min;         /**< smallest scale stored (its magnitude: the scale search's
+                                 symmetric scales may be negative, since 0.3.0) */
+  double scale_max;         /**< largest scale stored (its magnitude, as scale_min) */
   double max_abs_error;     /**< max |dequantized - original| over all values */
   double max_row_rel_error; /**< max over rows of ||dequantized - original||_2 / ||original||_2
                                  (a row of zeros has error 0) */

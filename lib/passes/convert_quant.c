@@ -605,6 +605,11 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   }
 }
 
+/* Scales of at most this many bytes are computed by the first pass (which
+ * then also checks the values) and kept, instead of being a second pending
+ * transform that reads the whole tensor again while saving. */
+#define OSL_SCALES_KEPT ((size_t)16 << 20)
+
 /* The validation pass over candidate c's source: with stats, the report's
  * statistics; asymmetric, also the zero points (c->zps). */
 static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_progress *prog,
@@ -628,9 +633,23 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
     zps = onnxslim__arena_alloc(&m->arena, nz ? nz : 1);
     if (!zps) return onnxslim__err_nomem(NULL);
   }
+  /* the scale search: its scales kept for the data pass (when small, as
+   * keep_scales() keeps them), which then does not search again */
+  uint8_t *kept = NULL;
+  if (q.mse) {
+    osl_qx sq;
+    qx_init(&sq, c, p, OSL_QL_SCALES);
+    size_t ns = sq.x.count * sq.x.out_size;
+    if (ns <= OSL_SCALES_KEPT) {
+      kept = onnxslim__arena_alloc(&m->arena, ns ? ns : 1);
+      if (!kept) return onnxslim__err_nomem(NULL);
+      q.keep_s = kept;
+    }
+  }
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
   int rc = onnxslim__xform_chunks(m, &q.x, zps, prog_chunk, &qp);
   if (!rc) c->zps = zps;
+  if (!rc && kept) c->scales = kept;
   c->acc.q.max_row_rel_error = onnxslim__quant_dsqrt(c->acc.q.max_row_rel_error);
   if (rc == ONNXSLIM_EMODEL) {
     char msg[256];
@@ -672,11 +691,6 @@ static int check_finite(onnxslim_model *m, osl_qcand *c, osl_progress *prog) {
   }
   return 0;
 }
-
-/* Scales of at most this many bytes are computed by the first pass (which
- * then also checks the values) and kept, instead of being a second pending
- * transform that reads the whole tensor again while saving. */
-#define OSL_SCALES_KEPT ((size_t)16 << 20)
 
 static int keep_scales(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_progress *prog) {
   osl_qx q;
@@ -737,6 +751,9 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   qx_init(data, c, p, p->layout);
   qx_init(sc, c, p, OSL_QL_SCALES);
   data->model = sc->model = m;
+  /* the searched scales (and zero points) of the first pass, when kept */
+  data->given_s = c->scales;
+  data->given_zp = c->zps;
   /* consumers first: the handles stay valid as the tensor changes */
   size_t nc = onnxslim_graph_consumer_count(g, c->name);
   onnxslim_node **readers = onnxslim__mem_alloc(m, (nc ? nc : 1) * sizeof *readers, QUANT);

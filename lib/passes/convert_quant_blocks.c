@@ -19,6 +19,23 @@
 #include <string.h>
 
 #include "convert_quant_blocks.h"
+#include "onnxslim_config.h"
+
+/* The scale search is also compiled for AVX2 and chosen at load time (GCC
+ * function multiversioning, as the conversion kernels): the same C over
+ * 256-bit registers. The results are the same bytes: the estimate's eight
+ * lanes are the same sums in either width, and ISO C mode (-std=c11) does
+ * not contract a * b + c into a fused multiply-add. */
+#if ONNXSLIM_HAVE_TARGET_CLONES /* scripts/probe-platform.sh */
+#  define OSL_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#else
+#  define OSL_MULTIVERSION
+#endif
+#if defined(__GNUC__)
+#  define OSL_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#  define OSL_ALWAYS_INLINE static inline
+#endif
 
 /* ---- the block kernel ---------------------------------------------------- */
 
@@ -41,6 +58,36 @@ static float next_down(float v) {
   b--;
   memcpy(&v, &b, sizeof v);
   return v;
+}
+
+static int rne(double v);
+
+/* The value of FLOAT16 pattern h, exactly (integer arithmetic, no call:
+ * the block loops convert one value at a time). */
+OSL_ALWAYS_INLINE float f16_value(uint16_t h) {
+  uint32_t e = (h >> 10) & 31u, m = h & 0x3ffu, u = (uint32_t)(h >> 15) << 31;
+  float v;
+  if (e == 31) u |= 0x7f800000u | (m << 13); /* infinity or NaN */
+  else if (e) u |= ((e + 112u) << 23) | (m << 13);
+  else { /* zero or subnormal: m * 2^-24, exact */ v = (float)m * 0x1p-24f;
+    return u ? -v : v;
+  }
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+
+/* The pattern of the FLOAT16 nearest v (0 <= v, finite), ties to even, as
+ * the library's conversion gives it: 0x7c00 (Inf) from 65520 up. */
+OSL_ALWAYS_INLINE uint16_t f16_nearest(float v) {
+  uint32_t u;
+  memcpy(&u, &v, sizeof u);
+  if (u >= 0x477ff000u) return 0x7c00u;
+  if (u >= 0x38800000u) { /* normal: rebias, round the 13 bits dropped */
+    uint32_t b = u - 0x38000000u, h = b >> 13, rem = b & 0x1fffu;
+    h += rem > 0x1000u || (rem == 0x1000u && (h & 1u));
+    return (uint16_t)h;
+  }
+  return (uint16_t)rne((double)v * 0x1p24); /* subnormal: units of 2^-24 (exact product) */
 }
 
 /* Products at or above these magnitudes round to infinity: in FLOAT
@@ -67,7 +114,7 @@ static void finite_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h
     while (product_overflows(qmax, *s, st) && *h > 1) {
       uint16_t b = (uint16_t)(*h - 1);
       float v;
-      onnxslim_convert_f16_to_f32(&v, &b, 1);
+      v = f16_value(b);
       if ((double)amax >= (qmax + 0.5) * (double)v) break;
       *h = b;
       *s = v;
@@ -144,12 +191,11 @@ static int block_scale(float amax, int qmax, int32_t st, float *s, uint16_t *h) 
     while (v > FLT_TRUE_MIN && a <= qm * next_down(v)) v = next_down(v);
   }
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
-    uint16_t b;
-    onnxslim_convert_f32_to_f16(&b, &v, 1, 0, NULL);
+    uint16_t b = f16_nearest(v);
     if (b == 0) b = 1; /* the smallest subnormal */
     for (;;) {
       if ((b & 0x7c00) == 0x7c00) return -1;
-      onnxslim_convert_f16_to_f32(&v, &b, 1);
+      v = f16_value(b);
       if (!(amax > 0) || a <= qm * v) break;
       b++;
     }
@@ -240,12 +286,11 @@ static int asym_scale(float mn, float mx, int qmax, int32_t st, float *s, uint16
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
     /* the FLOAT16 nearest v, raised until valid: the smallest valid one, as
      * v is the smallest valid FLOAT */
-    uint16_t b;
-    onnxslim_convert_f32_to_f16(&b, &v, 1, 0, NULL);
+    uint16_t b = f16_nearest(v);
     if (b == 0) b = 1;
     for (;;) {
       if ((b & 0x7c00) == 0x7c00) return -1;
-      onnxslim_convert_f16_to_f32(&v, &b, 1);
+      v = f16_value(b);
       if (!(mx > mn) || asym_span(dmx, nmn, v) <= qmax) break;
       b++;
     }
@@ -259,6 +304,7 @@ static int asym_scale(float mn, float mx, int qmax, int32_t st, float *s, uint16
 /* Adds a quantized block's counts (after its errors) to acc; nonzero: the
  * block is not all zeros (its scale counts in the range). */
 static void acc_block(osl_qacc *acc, size_t bs, float s, int nonzero) {
+  s = s < 0 ? -s : s; /* the search's scales may be negative: their magnitudes */
   acc->s.count += bs;
   acc->q.blocks++;
   if (nonzero) { /* the range of the scales of blocks not all zero */
@@ -284,8 +330,9 @@ static void acc_block(osl_qacc *acc, size_t bs, float s, int nonzero) {
  * one's squared error (in FLOAT, with the reciprocal of the scale), refines
  * around the best, and keeps the best candidate only when its exact error
  * (the codes as they are stored, read back as DequantizeLinear does) is
- * below that of the absmax scale. Every sum runs in the order the source
- * gives (eight fixed lanes), so the result does not depend on how the loops
+ * below that of the absmax scale. Every sum has a fixed order (eight lanes,
+ * value i in lane i % 8; the estimate's lanes then summed pairwise, the
+ * exact one's in order), so the result does not depend on how the loops
  * are vectorized. It runs only when the floating-point environment rounds
  * to nearest (onnxslim__quant_qx_run()). */
 
@@ -298,9 +345,9 @@ static double mse_step(int qmax) { return qmax <= 15 ? 0.05 : 0.01; }
 /* An estimate of the squared error of symmetric block v[0..bs) with scale
  * s, codes clamped to lo..hi; symmetric: zp 0; asymmetric: zp and codes
  * 0..hi (lo = -zp, hi = qmax - zp). +Inf where it cannot be estimated. */
-static double est_err2(const float *v, size_t bs, float s, float lo, float hi) {
-  float inv = 1.0f / s;
-  if (!(inv <= FLT_MAX) || !(s > 0)) return DBL_MAX;
+OSL_ALWAYS_INLINE double est_err2(const float *v, size_t bs, float s, float lo, float hi) {
+  float inv = 1.0f / s; /* s may be negative (the search's sign) */
+  if (!(inv <= FLT_MAX && inv >= -FLT_MAX) || !(s != 0)) return DBL_MAX;
   float acc[8] = {0};
   size_t i = 0;
   for (; i + 8 <= bs; i += 8)
@@ -318,48 +365,78 @@ static double est_err2(const float *v, size_t bs, float s, float lo, float hi) {
     float d = r * s - v[i];
     acc[j] += d * d;
   }
-  double sum = 0;
-  for (size_t j = 0; j < 8; j++) sum += acc[j];
-  return sum == sum ? sum : DBL_MAX;
+  /* the lanes summed pairwise (0+4, 1+5, ..., then 0+2, 1+3, then 0+1):
+   * three vector steps, not eight dependent scalar ones */
+  float b0 = acc[0] + acc[4], b1 = acc[1] + acc[5], b2 = acc[2] + acc[6], b3 = acc[3] + acc[7];
+  double sum = (b0 + b2) + (b1 + b3);
+  return sum == sum && sum <= FLT_MAX ? sum : DBL_MAX;
 }
 
 /* The exact squared error of codes qb (zero point zp) with scale s: each
  * value read back as (q - zp) * s rounded to FLOAT, against the original. */
-static double exact_err2(const float *v, const int8_t *qb, size_t bs, float s, int zp, int asym) {
-  double sum = 0;
-  for (size_t i = 0; i < bs; i++) {
+OSL_ALWAYS_INLINE double exact_err2(const float *v, const int8_t *qb, size_t bs, float s, int zp,
+                                    int asym) {
+  double acc[8] = {0}; /* eight lanes (value i in lane i % 8), summed in order */
+  size_t i = 0;
+  for (; i + 8 <= bs; i += 8)
+    for (size_t j = 0; j < 8; j++) {
+      int q = asym ? (int)(uint8_t)qb[i + j] - zp : qb[i + j];
+      float d = (float)q * s;
+      double e = (double)d - (double)v[i + j];
+      acc[j] += e * e;
+    }
+  for (size_t j = 0; i < bs; i++, j++) {
     int q = asym ? (int)(uint8_t)qb[i] - zp : qb[i];
     float d = (float)q * s;
     double e = (double)d - (double)v[i];
-    sum += e * e;
+    acc[j] += e * e;
   }
+  double sum = 0;
+  for (size_t j = 0; j < 8; j++) sum += acc[j];
   return sum;
 }
 
 /* The candidate scale s0 * f in the scales' type: *s its value, *h its
  * FLOAT16 pattern. 0: usable (positive, finite, and no code lo..hi times it
  * rounds to infinity in that type). */
-static int mse_candidate(float s0, double f, int32_t st, int qext, float *s, uint16_t *h) {
+OSL_ALWAYS_INLINE int mse_candidate(float s0, double f, int neg, int32_t st, int qext, float *s,
+                                    uint16_t *h) {
   float v = (float)((double)s0 * f);
   if (!(v > 0)) return -1;
   if (st == ONNXSLIM_DTYPE_FLOAT16) {
-    uint16_t b;
-    onnxslim_convert_f32_to_f16(&b, &v, 1, 0, NULL);
+    uint16_t b = f16_nearest(v);
     if (b == 0 || (b & 0x7c00) == 0x7c00) return -1;
-    onnxslim_convert_f16_to_f32(&v, &b, 1);
-    *h = b;
+    v = f16_value(b);
+    *h = (uint16_t)(neg ? b | 0x8000u : b);
   }
   if (product_overflows(qext, v, st)) return -1;
-  *s = v;
+  *s = neg ? -v : v;
   return 0;
 }
 
 /* Symmetric: the codes of block v with scale s clamped to lo..hi into qb,
  * rounded as everywhere (x / s in double, half to even); the number of
  * values clamped. */
-static uint64_t sym_codes(const float *v, size_t bs, float s, int lo, int hi, int8_t *qb,
-                          int rne_default) {
+OSL_ALWAYS_INLINE uint64_t sym_codes(const float *v, size_t bs, float s, int lo, int hi, int8_t *qb,
+                                     int fast, int rne_default) {
   uint64_t sat = 0;
+  if (fast) {
+    /* in FLOAT first, as quantize() does (the same codes unless a quotient
+     * is a half-integer: then the loop below does the block again); the
+     * clamp after the rounding, which is monotonic, keeps them the same */
+    int half = 0;
+    float flo = (float)lo, fhi = (float)hi;
+    for (size_t i = 0; i < bs; i++) {
+      float t = v[i] / s, r = (t + OSL_RNE_MAGIC_F) - OSL_RNE_MAGIC_F, d = t - r;
+      half |= (d == 0.5f) | (d == -0.5f);
+      sat += (uint64_t)(r < flo) + (uint64_t)(r > fhi);
+      r = r < flo ? flo : r;
+      r = r > fhi ? fhi : r;
+      qb[i] = (int8_t)(int)r;
+    }
+    if (!half) return sat;
+    sat = 0;
+  }
   for (size_t i = 0; i < bs; i++) {
     double t = (double)v[i] / (double)s;
     double lim = 2.0 * (hi > -lo ? hi : -lo);
@@ -376,16 +453,26 @@ static uint64_t sym_codes(const float *v, size_t bs, float s, int lo, int hi, in
  * codes qb (already computed, nothing clamped): on a better candidate, *s,
  * *h and qb are replaced and the number of values clamped returned. tmp:
  * bs bytes. Codes: -(qmax + 1) .. qmax (INT4's -8, INT8's -128 too). */
+OSL_MULTIVERSION
 static uint64_t sym_search(const osl_qx *q, const float *v, float *s, uint16_t *h, int8_t *qb,
-                           int8_t *tmp, int rne_default) {
+                           int8_t *tmp, int fast, int rne_default) {
   size_t bs = q->bs;
   int lo = -(q->qmax + 1), hi = q->qmax;
   double step = mse_step(q->qmax), bestf = 1, beste = est_err2(v, bs, *s, (float)lo, (float)hi);
-  float s0 = *s, cs;
+  float s0 = *s, cs, mn = 0, mx = 0;
   uint16_t ch = 0;
-  for (int k = 1; k < OSL_MSE_GRID; k++) {
-    double f = 1 - k * step;
-    if (mse_candidate(s0, f, q->scale_type, -lo, &cs, &ch)) continue;
+  /* the sign of the candidates: negative when the block's value of largest
+   * magnitude is positive, so that it, not its opposite, may take the code
+   * -(qmax + 1) */
+  for (size_t i = 0; i < bs; i++) {
+    mn = v[i] < mn ? v[i] : mn;
+    mx = v[i] > mx ? v[i] : mx;
+  }
+  int neg = mx > -mn;
+  for (int k = 1; k <= OSL_MSE_GRID; k++) {
+    /* the grid, then qmax / (qmax + 1): the largest magnitude on -(qmax + 1) */
+    double f = k < OSL_MSE_GRID ? 1 - k * step : (double)q->qmax / (q->qmax + 1);
+    if (mse_candidate(s0, f, neg, q->scale_type, -lo, &cs, &ch)) continue;
     double e = est_err2(v, bs, cs, (float)lo, (float)hi);
     if (e < beste) beste = e, bestf = f;
   }
@@ -393,13 +480,13 @@ static uint64_t sym_search(const osl_qx *q, const float *v, float *s, uint16_t *
     double base = bestf;
     for (int sgn = -1; sgn <= 1; sgn += 2) {
       double f = base + sgn * d;
-      if (f > 1 || mse_candidate(s0, f, q->scale_type, -lo, &cs, &ch)) continue;
+      if (f > 1 || mse_candidate(s0, f, neg, q->scale_type, -lo, &cs, &ch)) continue;
       double e = est_err2(v, bs, cs, (float)lo, (float)hi);
       if (e < beste) beste = e, bestf = f;
     }
   }
-  if (bestf == 1 || mse_candidate(s0, bestf, q->scale_type, -lo, &cs, &ch)) return 0;
-  uint64_t sat = sym_codes(v, bs, cs, lo, hi, tmp, rne_default);
+  if (bestf == 1 || mse_candidate(s0, bestf, neg, q->scale_type, -lo, &cs, &ch)) return 0;
+  uint64_t sat = sym_codes(v, bs, cs, lo, hi, tmp, fast, rne_default);
   if (!(exact_err2(v, tmp, bs, cs, 0, 0) < exact_err2(v, qb, bs, s0, 0, 0))) return 0;
   memcpy(qb, tmp, bs);
   *s = cs;
@@ -576,7 +663,11 @@ static int block_scale_fast(float amax, int qmax, int32_t st, float *s, uint16_t
 static float load_one(const uint8_t *p, int32_t type) {
   float f;
   if (type == ONNXSLIM_DTYPE_FLOAT) memcpy(&f, p, sizeof f);
-  else onnxslim_convert_f16_to_f32(&f, (const uint16_t *)(const void *)p, 1);
+  else {
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    f = f16_value(h);
+  }
   return f;
 }
 
@@ -738,6 +829,10 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
    * nearest (the default), so that its choice is the same everywhere;
    * under another rounding mode the blocks keep their absmax scales */
   int mse = q->mse && rne_default;
+  int fenv = env_is_default(); /* the float shortcuts of quantize() and sym_codes() */
+  size_t ssz = q->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  /* the data pass after a first pass that searched and kept the scales */
+  int given = mse && q->given_s && (!q->asym || q->given_zp);
   osl_qgroup g = {0};
   g.cap = OSL_QGROUP_VALUES / bs ? OSL_QGROUP_VALUES / bs : 1;
   float *vbuf = malloc((fast ? g.cap : 1) * bs * sizeof *vbuf);
@@ -811,11 +906,26 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
        * neither clipping nor asymmetric blocks */
       float range = amax;
       if (q->clip && amax > q->cap) range = q->cap > 0 ? q->cap : FLT_TRUE_MIN;
+      size_t gi = (first + e) * nb + b; /* the block's index among the scales */
+      if (given) {
+        if (ssz == 4) memcpy(&s, q->given_s + gi * 4, sizeof s);
+        else memcpy(&h, q->given_s + gi * 2, sizeof h), s = f16_value(h);
+      }
       if (q->asym) {
         int zp = 0;
         int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
-        rc = asym_block(q, v, qb, tq, &s, &h, &zp, rne_default, mse, acc);
+        if (given) { /* the codes of the kept scale and zero point */
+          zp = q->given_zp[gi];
+          uint64_t sat = asym_codes(q, v, s, zp, 1, qb, rne_default);
+          if (acc) {
+            acc->q.saturated += sat;
+            acc->s.saturated += sat;
+          }
+        } else {
+          rc = asym_block(q, v, qb, tq, &s, &h, &zp, rne_default, mse, acc);
+        }
         if (rc) break;
+        if (q->keep_s) memcpy(q->keep_s + gi * ssz, ssz == 4 ? (void *)&s : (void *)&h, ssz);
         if (q->layout == OSL_QL_SCALES) {
           if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out + b * 4, &s, sizeof s);
           else memcpy(out + b * 2, &h, sizeof h);
@@ -826,7 +936,12 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
         }
         continue;
       }
-      if (!fast && block_scale(range, q->qmax, q->scale_type, &s, &h)) bad = 2;
+      if (given) {
+        /* the kept scale */
+      } else if (!fast && (fenv ? block_scale_fast(range, q->qmax, q->scale_type, &s, &h)
+                                : block_scale(range, q->qmax, q->scale_type, &s, &h))) {
+        bad = 2;
+      }
       if (bad) {
         rc = onnxslim__err(ONNXSLIM_EMODEL,
                            "a block's largest magnitude (%g) needs a scale beyond FLOAT16's "
@@ -836,15 +951,18 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
       }
       int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
       uint64_t msat = 0; /* values the searched scale clamps */
-      int searched = mse && range == amax && amax > 0;
-      if (searched) { /* the absmax codes, then the search (which needs them) */
-        quantize(v, bs, s, qb, 0, rne_default);
-        msat = sym_search(q, v, &s, &h, qb, tq, rne_default);
-        if (acc) {
-          acc->q.saturated += msat;
-          acc->s.saturated += msat;
-        }
+      int searched = given || (mse && range == amax && amax > 0);
+      if (given) { /* the codes of the kept scale, -(qmax + 1) .. qmax as the search's */
+        msat = sym_codes(v, bs, s, -(q->qmax + 1), q->qmax, qb, fenv, rne_default);
+      } else if (searched) { /* the absmax codes, then the search (which needs them) */
+        quantize(v, bs, s, qb, fenv, rne_default);
+        msat = sym_search(q, v, &s, &h, qb, tq, fenv, rne_default);
       }
+      if (searched && acc) {
+        acc->q.saturated += msat;
+        acc->s.saturated += msat;
+      }
+      if (q->keep_s) memcpy(q->keep_s + gi * ssz, ssz == 4 ? (void *)&s : (void *)&h, ssz);
       if (q->layout == OSL_QL_SCALES) {
         if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out + b * 4, &s, sizeof s);
         else memcpy(out + b * 2, &h, sizeof h);

@@ -61,6 +61,14 @@ typedef struct {
   int mse;                     /* search each block's scale for the least squared error
                                   (onnxslim_quant_options.scale_method MSE; not with clip) */
   osl_qacc *acc;               /* the validation pass adds to it (else NULL) */
+  /* The scale search's results carried from the first pass to the data
+   * pass, so that each block is searched once: keep_s (the first pass)
+   * receives each block's scale, in the scales' type and order (block b of
+   * element i at index i * blocks an element + b); given_s and, asymmetric,
+   * given_zp (the data pass) are those scales and zero points (a byte per
+   * block), used instead of a search. NULL: none. */
+  uint8_t *keep_s;
+  const uint8_t *given_s, *given_zp;
 } osl_qx;
 
 typedef struct {
