@@ -3,7 +3,6 @@
 /* libonnxslim - the one hash map of the library: open addressing, keys
  * borrowed, names (strings) or pointers. Slots come from an arena or, with
  * no arena, from malloc (then onnxslim__map_free releases them). */
-#define _GNU_SOURCE /* MADV_HUGEPAGE */
 #include <stdlib.h>
 #include <string.h>
 
