@@ -233,6 +233,16 @@ def simp_onnxslim(src, dst):
         raise RuntimeError("onnxslim.slim returned None and wrote nothing")
 
 
+def simp_libonnxslim(src, dst):
+    """The library's simplification (every pass, to a fixed point, as
+    `libonnxslim simplify` does) through its Python package; saved without
+    fsync, as the Python peers save."""
+    import libonnxslim
+    with libonnxslim.load(src) as m:
+        m.simplify()
+        m.save(dst, no_fsync=True)
+
+
 JOBS = {
     ("recipe", "onnx"): recipe_onnx,
     ("recipe", "onnx-ir"): recipe_ir,
@@ -254,6 +264,7 @@ JOBS = {
     ("extresave", "onnx-ir-shard"): lambda s, d: ext_ir(s, d, SHARD),
     ("simplify", "onnxsim"): simp_onnxsim,
     ("simplify", "onnxslim"): simp_onnxslim,
+    ("simplify", "libonnxslim"): simp_libonnxslim,
 }
 
 

@@ -15,7 +15,9 @@ are collected again from every section.
 The document holds the machine the figures were measured on, the headline
 lines the sections print ("headline: ..."), every verdict line
 ("target: ..."), and each section's output verbatim. It is generated: edit
-the sections (bench/sections/*.sh), not the document. With README, the
+the sections (bench/sections/*.sh), not the document; a section's
+hand-written notes (what its figures mean) are bench/notes/NAME.md, NAME
+the section's title up to the colon, placed after its output. With README, the
 headline lines also replace the list between README's markers
 "<!-- bench-headline" and "<!-- /bench-headline -->", so the README quotes
 the document it links to.
@@ -161,12 +163,28 @@ def main():
         while lines and not lines[-1].strip():
             lines.pop()
         md += ["", "### " + title, "", "```"] + lines + ["```"]
+        md += notes_of(key(title))
     tmp = sys.argv[2] + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(md) + "\n")
     os.replace(tmp, sys.argv[2])
     if len(sys.argv) == 4 and heads:
         quote_headline(sys.argv[3], ["- %s" % h for _, h in heads])
+
+
+def notes_of(name):
+    """The hand-written notes on a section, bench/notes/NAME.md without its
+    SPDX lines, as paragraphs after the section's output (they say what the
+    figures mean; the figures themselves stay the run's). Plain paragraphs
+    and lists: a "### " heading or a ``` fence in them would be read back
+    as a section by a later --merge."""
+    text = read(os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes", name + ".md"))
+    lines = [l for l in text.splitlines() if not l.startswith("<!-- SPDX-")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return [""] + lines if lines else []
 
 
 def quote_headline(readme, bullets):

@@ -19,10 +19,11 @@
 #             again in place (onnx issue #6655: the data file grows), then
 #             load it back: onnx, onnx-ir (also with max_shard_size_bytes),
 #             libonnxslim (its Python package: the command refuses OUT = IN)
-#   simplify  onnxsim and OnnxSlim on test/data/bert-tiny.onnx, the BERT of
-#             25k tokens of section load, and the reranker: node counts and
-#             time (libonnxslim has no simplify pass yet: the baseline one
-#             will be held to)
+#   simplify  onnxsim, OnnxSlim and libonnxslim simplify on
+#             test/data/bert-tiny.onnx, the BERT of 25k tokens of section
+#             load, and the reranker: time, peak, node counts, check, the
+#             output against the original in onnxruntime; then the corpus
+#             (peers_simplify_corpus below: each tool once per model)
 # Every conversion: wall time (its outputs synced) best of BENCH_PEERS_REPS
 # (3) runs, the tools interleaved within each round; peak RSS (VmHWM, file
 # pages included) with its heap (RssAnon) and file (RssFile) parts, the
@@ -331,9 +332,13 @@ peers_ext() {
 
 peers_simplify() {
   echo
-  echo "-- job simplify: node counts and time (libonnxslim has no simplify pass yet: the baseline it will be held to)"
+  echo "-- job simplify: onnxsim, OnnxSlim and libonnxslim simplify: node counts and time"
   need_bert
-  printf '%-30s %-10s %7s %8s %9s %6s  %s\n' "model" "tool" "wall s" "peak MiB" "nodes" "check" "ort-py / ort-node on the reranker's inputs"
+  hdr_y() {
+    printf '%-20s %-11s %7s %8s %7s %7s %10s %5s  %-22s %s\n' "model" "tool" "wall s" "peak MiB" "heap" "file" "nodes" \
+      "check" "ort-py vs original" "x lib (time, peak)"
+  }
+  hdr_y
   case $small in /*) ;; *) small=$PWD/$small ;; esac
   for mm in "bert-tiny:$PWD/test/data/bert-tiny.onnx" "bert-vocab25k:$small" "$(basename "$pm" .onnx):$pm"; do
     ml=${mm%%:*} mp=${mm#*:}
@@ -341,21 +346,89 @@ peers_simplify() {
     n0=$("$py" bench/peers.py nodes "$mp" 2>/dev/null | sed 's/nodes=//')
     c_y_sim() { prun y_sim "$py" bench/peers.py run simplify onnxsim "$mp" "$pb/y_sim/m.onnx"; }
     c_y_slim() { prun y_slim "$py" bench/peers.py run simplify onnxslim "$mp" "$pb/y_slim/m.onnx"; }
+    c_y_lib() { prun y_lib "$Babs/libonnxslim" simplify "$mp" "$pb/y_lib/m.onnx" -q; }
     rm -f "$pb"/y_*.runs
-    rounds y_sim y_slim
-    for t in y_sim:onnxsim y_slim:OnnxSlim; do
+    rounds y_sim y_slim y_lib
+    for t in y_sim:onnxsim y_slim:OnnxSlim y_lib:libonnxslim; do
       k=${t%%:*}
       set -- $(best "$k")
-      if [ "$5" != 1 ]; then printf '%-30s %-10s  FAILED: %s\n' "$ml" "${t#*:}" "$(errline "$k")"; continue; fi
+      if [ "$5" != 1 ]; then printf '%-20s %-11s %7s %8s %7s %7s  FAILED: %s\n' "$ml" "${t#*:}" "$1" "$(mib "$2")" \
+        "$(mib "$3")" "$(mib "$4")" "$(errline "$k")"; ml=""; continue; fi
       n1=$("$py" bench/peers.py nodes "$pb/$k/m.onnx" 2>/dev/null | sed 's/nodes=//')
-      ck=$("$py" bench/peers.py check "$pb/$k/m.onnx" > /dev/null 2>&1 && echo ok || echo FAIL)
-      o=""
-      if [ "$mp" = "$pm" ]; then verify "$k" "$pb/$k/m.onnx"; o="$v_py / $v_node"; fi
-      printf '%-30s %-10s %7s %8s %9s %6s  %s\n' "$ml" "${t#*:}" "$1" "$(mib "$2")" "$n0 -> $n1" "$ck" "$o"
+      ck=$("$py" bench/peers.py check "$pb/$k/m.onnx" > "$pb/$k.chk" 2>&1 && echo ok || echo FAIL)
+      o=$("$py" bench/peers_corpus.py pair "$mp" "$pb/$k/m.onnx" 2>&1 | tail -n 1 | sed 's/max_abs_diff=/max |d| /')
+      x=""
+      if [ "$k" != y_lib ]; then
+        set -- "$@" $(best y_lib)
+        [ "${10}" = 1 ] && x="$(ratio "$1" "$6")x, $(ratio "$2" "$7")x"
+      fi
+      printf '%-20s %-11s %7s %8s %7s %7s %10s %5s  %-22s %s\n' "$ml" "${t#*:}" "$1" "$(mib "$2")" "$(mib "$3")" \
+        "$(mib "$4")" "$n0 -> $n1" "$ck" "$(echo "$o" | cut -c1-22)" "$x"
+      [ "$ck" = ok ] || echo "    check: $(grep '^error: ' "$pb/$k.chk" | tail -n 1 | sed 's/^error: //' | cut -c1-200)"
+      case $o in same* | close*) ;; *) echo "    ort-py: $(echo "$o" | cut -c1-200)" ;; esac
+      if [ "$mp" = "$pm" ]; then
+        verify "$k" "$pb/$k/m.onnx"
+        echo "    logits against the FP32 model's (100 inputs): ort-py $v_py, ort-node $v_node; runtime peak MiB py/node $v_rt"
+        [ -z "$v_notes" ] || echo "${v_notes#|}" | tr '|' '\n'
+      fi
       ml=""
     done
   done
+  echo "(wall: best of $reps, the three tools interleaved; peak: the largest VmHWM, heap / file its RssAnon / RssFile;"
+  echo " nodes: the main graph's; ort-py vs original: onnxruntime (Python) on the output and on the original, the same"
+  echo " random inputs, every output compared: same = bit-identical; x lib: time and peak over libonnxslim's)"
   rm -rf "$pb"/y_*
+  peers_simplify_corpus
+}
+
+# The corpus: the newest onnx's node test models (test/onnx_node_models.py
+# with the venv's onnx, their first data set's inputs), the models of
+# test/data and those the examples write; each tool once per model, all in
+# one Python process per tool (bench/peers_corpus.py)
+peers_simplify_corpus() {
+  echo
+  echo "-- job simplify, the corpus models: each tool once per model (no best of 3), in one Python process per tool"
+  cw="$pb/corpus"
+  mkdir -p "$cw/in"
+  if ! "$py" test/onnx_node_models.py "$cw/in" --inputs > "$cw/node.log" 2>&1; then
+    echo "(onnx's node test models: test/onnx_node_models.py failed: $(tail -n 1 "$cw/node.log"))"
+  fi
+  : > "$cw/list"
+  for d in "$cw"/in/node/*/; do
+    [ -f "$d/model.onnx" ] || continue
+    i="$d/inputs.pkl"; [ -f "$i" ] || i=-
+    printf 'node_%s\t%s\t%s\n' "$(basename "$d")" "$d/model.onnx" "$i" >> "$cw/list"
+  done
+  for f in test/data/*.onnx test/data/*/*.onnx; do
+    [ -f "$f" ] || continue
+    n=$(echo "${f#test/data/}" | sed 's/\.onnx$//; s|/|_|g')
+    printf 'data_%s\t%s\t-\n' "$n" "$PWD/$f" >> "$cw/list"
+  done
+  # the examples' models: build_model's, and recipe's outputs on bert-tiny
+  # (with external data, and one file)
+  if make -s B="$B" "$B/examples/build_model" "$B/examples/recipe" > "$cw/examples.log" 2>&1; then
+    mkdir -p "$cw/in/examples"
+    "$B/examples/build_model" "$cw/in/examples/build_model.onnx" > /dev/null 2>&1 &&
+      printf 'examples_build_model\t%s\t-\n' "$cw/in/examples/build_model.onnx" >> "$cw/list"
+    if "$B/examples/recipe" test/data/bert-tiny.onnx "$cw/in/examples/recipe.onnx" > /dev/null 2>&1; then
+      for f in "$cw"/in/examples/recipe*.onnx; do
+        printf 'examples_%s\t%s\t-\n' "$(basename "$f" .onnx)" "$f" >> "$cw/list"
+      done
+    fi
+  else
+    echo "(the examples' models left out: make examples failed: $(tail -n 1 "$cw/examples.log"))"
+  fi
+  for t in onnxsim onnxslim libonnxslim; do
+    "$py" bench/peers_corpus.py simplify "$t" "$cw/list" "$cw" > /dev/null 2> "$cw/$t.err" ||
+      echo "(corpus, $t: $(tail -n 1 "$cw/$t.err"))"
+  done
+  if "$py" bench/peers_corpus.py verify "$cw/list" "$cw" onnxsim onnxslim libonnxslim > "$cw/verify.out" 2> "$cw/verify.err"; then
+    "$py" bench/peers_corpus.py report "$cw/list" "$cw" onnxsim onnxslim libonnxslim 2>&1
+  else
+    echo "(corpus: the verification failed: $(tail -n 1 "$cw/verify.err"))"
+  fi
+  echo "(onnx's node test models: $(tail -n 1 "$cw/node.log"))"
+  rm -rf "$cw"
 }
 
 peers_main
