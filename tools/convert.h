@@ -51,6 +51,7 @@ typedef struct convert_settings {
   int toposort;            /* --toposort */
   int no_verify;           /* --no-verify: do not check the model before writing it */
   unsigned int simplify;   /* ONNXSLIM_SIMPLIFY_* passes run before converting; 0: none */
+  uint64_t fold_max_bytes; /* --fold-max-bytes; 0: the library's default */
 } convert_settings;
 
 void convert_settings_init(convert_settings *cs);
