@@ -25,8 +25,8 @@ _libonnxslim_options() { # COMMAND: its options, one word each
     merge) echo "--allow-large --toposort --report --json" ;;
     diff) echo "--storage --json" ;;
     simplify)
-      echo "--passes --report --external-data --threshold --align --location --per-tensor" \
-        "--allow-large --verify --no-verify --json"
+      echo "--passes --fold-max-bytes --report --external-data --threshold --align --location" \
+        "--per-tensor --allow-large --verify --no-verify --json"
       ;;
     infer) echo "--strict --no-data-prop --report --verify --no-verify --json" ;;
   esac
@@ -69,7 +69,7 @@ _libonnxslim() {
     --scale-method) COMPREPLY=($(compgen -W "mse absmax" -- "$cur")); return ;;
     --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
-    --passes) COMPREPLY=($(compgen -W "noop cse dead all noop,cse noop,dead cse,dead" -- "$cur")); return ;;
+    --passes) COMPREPLY=($(compgen -W "noop cse fold dead all noop,cse,dead fold,dead" -- "$cur")); return ;;
     --skip)
       COMPREPLY=($(compgen -W "undefined_input duplicate_output order tensor_size opset output_not_produced type empty_name unknown_op arity attr_missing attr_unknown attr_type type_constraint untyped_io checksum function" -- "$cur"))
       return

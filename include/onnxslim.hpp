@@ -1544,14 +1544,17 @@ class Model {
    * `storage`: also where tensor bytes are stored. */
   /** onnxslim_simplify(): exact simplification in place with `passes`
    * (ONNXSLIM_SIMPLIFY_* bits) in at most `max_iterations` rounds (0: up
-   * to ONNXSLIM_SIMPLIFY_MAX_ITERATIONS); throws on failure (the passes run
-   * before it stay done). Handles of removed items become invalid.
+   * to ONNXSLIM_SIMPLIFY_MAX_ITERATIONS), constant folding reading and
+   * creating tensors of at most `fold_max_bytes` (0: 1 MiB); throws on
+   * failure (the passes run before it stay done). Handles of removed items
+   * become invalid.
    * @since 0.3.0 */
   SimplifyReport simplify(unsigned int passes = ONNXSLIM_SIMPLIFY_ALL,
-                          unsigned int max_iterations = 0) {
+                          unsigned int max_iterations = 0, std::uint64_t fold_max_bytes = 0) {
     onnxslim_simplify_options o = ONNXSLIM_SIMPLIFY_OPTIONS_INIT;
     o.passes = passes;
     o.max_iterations = max_iterations;
+    o.fold_max_bytes = fold_max_bytes;
     onnxslim_simplify_report *r = nullptr;
     detail::check(onnxslim_simplify(&r, get(), &o));
     return SimplifyReport(r);

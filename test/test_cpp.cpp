@@ -514,6 +514,18 @@ void test_simplify() {
   }
   CHECK(merged && removed);
   CHECK(!m.graph().find_node("dup") && m.graph().find_node("relu"));
+  // constant folding: the Shape of a weight becomes an initializer
+  g = m.graph();
+  std::string w(g.initializers()[0].name());
+  g.add_node("Shape", {w}, {"shape_out"}, "shape_of_weight");
+  g.add_node("Relu", {"shape_out"}, {"relu2_out"}, "relu2");
+  g.add_output("relu2_out");
+  onnxslim::SimplifyReport f = m.simplify(ONNXSLIM_SIMPLIFY_FOLD, 0, 1024);
+  bool folded = false;
+  for (const onnxslim::SimplifyChange &c : f.changes())
+    folded |= c.kind == ONNXSLIM_SIMPLIFY_FOLDED_NODE && c.name == "shape_of_weight";
+  CHECK(folded && !m.graph().find_node("shape_of_weight") &&
+        m.graph().find_initializer("shape_out"));
   bool threw = false;
   try {
     m.simplify(0);

@@ -19,9 +19,18 @@ static int opt_passes(void *ctx, const char *value) {
   return 0;
 }
 
+static int opt_fold_max_bytes(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (parse_bytes("--fold-max-bytes", value, &cs->fold_max_bytes) != 0) return -1;
+  if (!cs->fold_max_bytes) return bad_value("--fold-max-bytes", "must be at least 1");
+  return 0;
+}
+
 static const option_spec simplify_options[] = {
     {"--passes", "LIST", opt_passes,
-     "comma-separated passes: noop, cse, dead or all\n(default all)"},
+     "comma-separated passes: noop, cse, fold, dead\nor all (default all)"},
+    {"--fold-max-bytes", "N", opt_fold_max_bytes,
+     "largest tensor constant folding reads or\ncreates (K, M or G suffix; default 1M)"},
     OPT_REPORT("print each pass run's node and initializer\n"
                "counts and every node and initializer removed\n"
                "or merged"),
@@ -57,6 +66,7 @@ static int run_simplify(const command *cmd, int argc, char **argv) {
 
 const command cmd_simplify = {"simplify", "IN OUT",
                               "remove no-op nodes, merge equal nodes and\n"
-                              "initializers, drop dead code (exact: the model\n"
-                              "computes the same numbers), save it as OUT",
+                              "initializers, fold constants, drop dead code\n"
+                              "(exact: the model computes the same numbers),\n"
+                              "save it as OUT",
                               simplify_options, run_simplify};

@@ -892,6 +892,7 @@ int convert_model(const char *in, const char *out, const convert_settings *cs) {
   if (cs->simplify) {
     onnxslim_simplify_options so = ONNXSLIM_SIMPLIFY_OPTIONS_INIT;
     so.passes = cs->simplify;
+    so.fold_max_bytes = cs->fold_max_bytes;
     if (onnxslim_simplify(&srep, model, &so) != ONNXSLIM_OK) {
       fail_lib("cannot simplify '%s'", in);
       goto done;

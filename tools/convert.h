@@ -55,6 +55,7 @@ typedef struct convert_settings {
    * returns EXIT_SUCCESS or the exit status, having said why; NULL: none */
   int (*edit)(onnxslim_model *model, const char *in, void *payload);
   void *edit_payload;
+  uint64_t fold_max_bytes; /* --fold-max-bytes; 0: the library's default */
 } convert_settings;
 
 void convert_settings_init(convert_settings *cs);

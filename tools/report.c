@@ -521,6 +521,7 @@ static const char *change_kind(int kind) {
   case ONNXSLIM_SIMPLIFY_MERGED_INITIALIZER: return "merged_initializer";
   case ONNXSLIM_SIMPLIFY_REMOVED_OPSET: return "removed_opset";
   case ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION: return "removed_function";
+  case ONNXSLIM_SIMPLIFY_FOLDED_NODE: return "folded_node";
   default: return "?";
   }
 }

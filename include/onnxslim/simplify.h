@@ -55,8 +55,35 @@ extern "C" {
  * imports of domains no node of the model uses (the default domain is
  * always kept). @since 0.3.0 */
 #define ONNXSLIM_SIMPLIFY_DEAD 4u
+/** onnxslim_simplify_options.passes: constant folding: a node whose
+ * inputs are all constant (initializers that are not graph inputs,
+ * Constant nodes, values folded before it) is computed and replaced by an
+ * initializer named as its output (by a Constant node when the output is a
+ * graph output), for the operators whose results the library computes
+ * exactly as onnxruntime does: Shape, Size, Gather, Concat, Slice,
+ * Squeeze, Unsqueeze, Reshape, Flatten, Expand, Transpose, Identity, Where
+ * and ConstantOfShape on any fixed-size element type; Range, Neg, Abs, Add,
+ * Sub, Mul, Div (truncating), Mod, Min, Max, Equal, Less, Greater,
+ * LessOrEqual, GreaterOrEqual on int32 and int64 (wrapping as onnxruntime
+ * does); Not, And, Or, Xor and Equal on bool; Cast between integer and
+ * bool types, and from int32, int64 or bool to float or double when every
+ * value is exact. Never folded: a Cast from a floating-point or 8-bit type
+ * to a float type (a 16-bit float or quantized weight stays as the model
+ * stores it), a node onnxruntime would refuse at run time (an index out of
+ * range, an integer division by zero), a node of a domain other than
+ * ai.onnx, and a node whose constant inputs or result exceed
+ * onnxslim_simplify_options.fold_max_bytes. Shape and Size also fold when
+ * their input's shape is static, as the model states it or as
+ * onnxslim_infer_shapes() infers it (main graph); no weight is read for
+ * them. Constants and folds of a subgraph stay in that subgraph.
+ * @since 0.3.0 */
+#define ONNXSLIM_SIMPLIFY_FOLD 8u
 /** Every pass of this version. @since 0.3.0 */
-#define ONNXSLIM_SIMPLIFY_ALL 7u
+#define ONNXSLIM_SIMPLIFY_ALL 15u
+
+/** The default onnxslim_simplify_options.fold_max_bytes: 1 MiB.
+ * @since 0.3.0 */
+#define ONNXSLIM_SIMPLIFY_FOLD_MAX_BYTES 1048576u
 
 /** Current version of onnxslim_simplify_options. @since 0.3.0 */
 #define ONNXSLIM_SIMPLIFY_OPTIONS_VERSION 1
@@ -76,7 +103,7 @@ typedef struct onnxslim_simplify_options {
    * are reserved and must be 0; 0 is refused. */
   unsigned int passes;
   /** Rounds of the passes at most: a round runs each chosen pass once, in
-   * the order NOOP, CSE, DEAD; the rounds stop after one that changed
+   * the order NOOP, CSE, FOLD, DEAD; the rounds stop after one that changed
    * nothing. 0 means ONNXSLIM_SIMPLIFY_MAX_ITERATIONS (the default); more
    * than that is refused. */
   unsigned int max_iterations;
@@ -88,10 +115,14 @@ typedef struct onnxslim_simplify_options {
    * return cancels. NULL: none. */
   onnxslim_progress_fn progress;
   void *progress_payload; /**< passed to progress */
+  /** The largest tensor, in bytes, constant folding reads or creates: a
+   * node with a constant input or a result larger is left as it is. 0
+   * means ONNXSLIM_SIMPLIFY_FOLD_MAX_BYTES (the default). */
+  uint64_t fold_max_bytes;
 } onnxslim_simplify_options;
 
 #define ONNXSLIM_SIMPLIFY_OPTIONS_INIT \
-  { ONNXSLIM_SIMPLIFY_OPTIONS_VERSION, ONNXSLIM_SIMPLIFY_ALL, 0, 0, NULL, NULL }
+  { ONNXSLIM_SIMPLIFY_OPTIONS_VERSION, ONNXSLIM_SIMPLIFY_ALL, 0, 0, NULL, NULL, 0 }
 
 /**
  * Sets *opts to the defaults of the given version (1 to
@@ -119,7 +150,11 @@ typedef enum onnxslim_simplify_change {
   ONNXSLIM_SIMPLIFY_REMOVED_OPSET = 5,
   /** A local function no node calls was removed (`name` is
    * "DOMAIN:NAME", or NAME in the default domain). */
-  ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION = 6
+  ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION = 6,
+  /** A node was computed (constant folding); `into` names the initializer
+   * (or, for a graph output, the Constant node's output) that holds its
+   * result. */
+  ONNXSLIM_SIMPLIFY_FOLDED_NODE = 7
 } onnxslim_simplify_change;
 
 /** The report of onnxslim_simplify(); free with
@@ -129,7 +164,7 @@ typedef struct onnxslim_simplify_report onnxslim_simplify_report;
 
 /**
  * Simplifies the model in place with the passes of opts (see
- * ONNXSLIM_SIMPLIFY_NOOP, _CSE, _DEAD). First every graph is sorted
+ * ONNXSLIM_SIMPLIFY_NOOP, _CSE, _FOLD, _DEAD). First every graph is sorted
  * topologically (onnxslim_cleanup_toposort(), which leaves a sorted graph
  * as it is), and every graph is checked to produce each value once.
  * Handles of removed nodes, initializers and value infos become invalid;
@@ -152,7 +187,7 @@ ONNXSLIM_API int onnxslim_simplify(onnxslim_simplify_report **out, onnxslim_mode
                                    const onnxslim_simplify_options *opts);
 
 /**
- * The name of pass bit `pass` ("noop", "cse", "dead"), or NULL for
+ * The name of pass bit `pass` ("noop", "cse", "fold", "dead"), or NULL for
  * anything else (ONNXSLIM_EINVAL). Static.
  * @since 0.3.0
  */

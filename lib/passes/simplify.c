@@ -33,6 +33,7 @@ static const struct {
 } pass_names[] = {
     {ONNXSLIM_SIMPLIFY_NOOP, "noop"},
     {ONNXSLIM_SIMPLIFY_CSE, "cse"},
+    {ONNXSLIM_SIMPLIFY_FOLD, "fold"},
     {ONNXSLIM_SIMPLIFY_DEAD, "dead"},
 };
 #define N_PASSES (sizeof pass_names / sizeof pass_names[0])
@@ -59,7 +60,7 @@ int onnxslim_simplify_parse_passes(const char *list, unsigned int *passes) {
         bit = pass_names[i].bit;
     if (!bit)
       return onnxslim__err(ONNXSLIM_EINVAL,
-                           "unknown simplification pass '%.*s' (known: noop, cse, dead, all)",
+                           "unknown simplification pass '%.*s' (known: noop, cse, fold, dead, all)",
                            (int)(n > 64 ? 64 : n), p);
     bits |= bit;
     if (!e) break;
@@ -411,7 +412,7 @@ int onnxslim_simplify(onnxslim_simplify_report **out, onnxslim_model *model,
   }
   if (!o.passes || (o.passes & ~ONNXSLIM_SIMPLIFY_ALL))
     return onnxslim__err(ONNXSLIM_EINVAL,
-                         "onnxslim_simplify: passes 0x%x (a nonzero mix of NOOP, CSE, DEAD)",
+                         "onnxslim_simplify: passes 0x%x (a nonzero mix of NOOP, CSE, FOLD, DEAD)",
                          o.passes);
   if (o.max_iterations > ONNXSLIM_SIMPLIFY_MAX_ITERATIONS)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_simplify: max_iterations %u (at most %u)",
@@ -434,7 +435,8 @@ int onnxslim_simplify(onnxslim_simplify_report **out, onnxslim_model *model,
   uint64_t total = (uint64_t)iters * npass, done = 0;
   if (o.progress && o.progress(0, total, o.progress_payload) != 0)
     rc = onnxslim__err(ONNXSLIM_ECANCELED, "simplify: canceled by the progress function");
-  osl_simp c = {model, r, 0, 0};
+  osl_simp c = {model, r, 0, 0,
+                o.fold_max_bytes ? o.fold_max_bytes : ONNXSLIM_SIMPLIFY_FOLD_MAX_BYTES};
   for (unsigned int it = 1; it <= iters && rc >= 0; it++) {
     size_t round = 0;
     r->iterations = it;
@@ -446,6 +448,7 @@ int onnxslim_simplify(onnxslim_simplify_report **out, onnxslim_model *model,
       c.changes = 0;
       if (c.pass == ONNXSLIM_SIMPLIFY_NOOP) rc = onnxslim__simp_noop(&c, g);
       else if (c.pass == ONNXSLIM_SIMPLIFY_CSE) rc = onnxslim__simp_cse(&c, g);
+      else if (c.pass == ONNXSLIM_SIMPLIFY_FOLD) rc = onnxslim__simp_fold(&c);
       else rc = pass_dead(&c);
       count_graph(g, &s.nodes_after, &s.inits_after);
       if (rc >= 0) rc = onnxslim__simp_step(r, &s);

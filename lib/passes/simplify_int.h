@@ -25,12 +25,14 @@ struct onnxslim_simplify_report {
   struct osl_simp_change *ch;
 };
 
-/* One pass run: the model, the report, the pass bit, changes made. */
+/* One pass run: the model, the report, the pass bit, changes made, the
+ * folding pass's cap on a tensor's bytes. */
 typedef struct {
   onnxslim_model *model;
   onnxslim_simplify_report *report;
   unsigned int pass;
   size_t changes;
+  uint64_t fold_max_bytes;
 } osl_simp;
 
 /* Records a change (kind onnxslim_simplify_change) in graph g (NULL: none)
@@ -46,5 +48,48 @@ const char *onnxslim__simp_label(const onnxslim_node *n);
 /* The passes over g and, recursively, its subgraphs (simplify_rules.c). */
 int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g);
 int onnxslim__simp_cse(osl_simp *c, onnxslim_graph *g);
+/* The constant-folding pass over the main graph and its subgraphs
+ * (simplify_fold.c). */
+int onnxslim__simp_fold(osl_simp *c);
+
+/* The constant tensor of value `name` of g: an initializer that is not a
+ * graph input, or the value of a Constant node's `value`; NULL
+ * (simplify_rules.c). */
+const onnxslim_tensor *onnxslim__simp_const(const onnxslim_graph *g, const char *name);
+
+/* ---- constant folding's values (simplify_fold.c, simplify_fold_ops.c) ---- */
+
+#define OSL_FOLD_MAX_RANK 64
+
+/* A constant value: element type, dims, packed little-endian elements of
+ * esz bytes. p is borrowed from the model (an input) or is `own`, counted
+ * scratch of the model (a result). A Shape or Size input may have dims
+ * only (p NULL). */
+typedef struct osl_cv {
+  int32_t dt;
+  size_t rank, esz;
+  int64_t dims[OSL_FOLD_MAX_RANK];
+  uint64_t count;
+  const uint8_t *p;
+  uint8_t *own;
+} osl_cv;
+
+/* What the computation of one node needs to know. */
+typedef struct osl_fold {
+  const onnxslim_model *model;
+  const onnxslim_node *node;
+  int64_t opset;      /* the model's ai.onnx opset */
+  uint64_t max_bytes; /* cap on a result's bytes */
+} osl_fold;
+
+/* 1 when op (default domain) is one constant folding computes. */
+int onnxslim__fold_known(const char *op);
+/* Computes f->node (op `op`) from its inputs in[0..nin) (an omitted
+ * optional input has dt 0) into *out (out->own allocated, counted): 1
+ * done, 0 not folded (an input or a result the rules leave alone: an
+ * unsupported type, a result over the cap, a value onnxruntime would
+ * refuse), or an error (ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT). */
+int onnxslim__fold_compute(const osl_fold *f, const char *op, const osl_cv *in, size_t nin,
+                           osl_cv *out);
 
 #endif /* ONNXSLIM_SIMPLIFY_INT_H */

@@ -30,9 +30,8 @@ static int is_graph_output(const onnxslim_graph *g, const char *name) {
   return 0;
 }
 
-/* The constant tensor of value `name` of g: an initializer that is not a
- * graph input, or the value of a Constant node's `value`; NULL. */
-static const onnxslim_tensor *const_tensor(const onnxslim_graph *g, const char *name) {
+/* (simplify_int.h) */
+const onnxslim_tensor *onnxslim__simp_const(const onnxslim_graph *g, const char *name) {
   if (!name || !name[0]) return NULL;
   onnxslim_tensor *t = onnxslim_graph_find_initializer(g, name);
   if (t) return is_graph_input(g, name) ? NULL : t;
@@ -48,7 +47,7 @@ static const onnxslim_tensor *const_tensor(const onnxslim_graph *g, const char *
  * them, also a Constant's value_ints): 1 and *n, else 0. */
 static int const_ints(const onnxslim_graph *g, const char *name, int64_t *v, size_t cap,
                       size_t *n) {
-  const onnxslim_tensor *t = const_tensor(g, name);
+  const onnxslim_tensor *t = onnxslim__simp_const(g, name);
   if (!t) {
     onnxslim_node *p = name && name[0] ? onnxslim_graph_producer(g, name) : NULL;
     if (!p || strcmp(onnxslim_node_op_type(p), "Constant") != 0) return 0;
@@ -88,7 +87,7 @@ static int const_ints(const onnxslim_graph *g, const char *name, int64_t *v, siz
 
 /* The element type the model states for value `name` of g; 0: unknown. */
 static int32_t stated_dtype(const onnxslim_graph *g, const char *name) {
-  const onnxslim_tensor *t = const_tensor(g, name);
+  const onnxslim_tensor *t = onnxslim__simp_const(g, name);
   if (t) return onnxslim_tensor_dtype(t);
   return onnxslim__known_dtype(g, name);
 }
@@ -96,7 +95,7 @@ static int32_t stated_dtype(const onnxslim_graph *g, const char *name) {
 /* The shape the model states for value `name` of g: 1 with its rank and
  * dims (-1 for a dimension not stated as a number), else 0. */
 static int stated_shape(const onnxslim_graph *g, const char *name, int64_t *dims, size_t *rank) {
-  const onnxslim_tensor *t = const_tensor(g, name);
+  const onnxslim_tensor *t = onnxslim__simp_const(g, name);
   if (t) {
     size_t r = onnxslim_tensor_rank(t);
     if (r > OSL_MAX_RANK) return 0;
@@ -226,7 +225,7 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
     }
     if (opset < 7 && attr_int(n, "is_test", 0) != 1) return 0;
     if (input_at(n, 2, &s)) { /* training_mode: a constant false only */
-      const onnxslim_tensor *t = const_tensor(g, s);
+      const onnxslim_tensor *t = onnxslim__simp_const(g, s);
       const void *data;
       size_t size;
       if (!t || onnxslim_tensor_dtype(t) != ONNXSLIM_DTYPE_BOOL ||

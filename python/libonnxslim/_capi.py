@@ -210,6 +210,7 @@ class SimplifyOptions(Structure):
         ("flags", c_uint),
         ("progress", ProgressFn),
         ("progress_payload", c_void_p),
+        ("fold_max_bytes", c_uint64),
     ]
 
 

@@ -521,12 +521,16 @@ class Model:
         return _infer.infer_shapes(self, write, strict, data_prop)
 
     def simplify(self, passes: Union[str, Iterable[str]] = "all", max_iterations: int = 0,
-                 progress: Optional[Callable[[int, int], Any]] = None) -> "SimplifyReport":
+                 progress: Optional[Callable[[int, int], Any]] = None,
+                 fold_max_bytes: int = 0) -> "SimplifyReport":
         """Simplify the model in place with exact rewrites (onnxslim_simplify(),
         docs/simplify.md); returns a :class:`SimplifyReport`.
 
-        ``passes``: "all" (default), or "noop", "cse", "dead" (a comma-separated string or
-        a list): remove no-op nodes, merge equal nodes and initializers, remove dead code.
+        ``passes``: "all" (default), or "noop", "cse", "fold", "dead" (a comma-separated
+        string or a list): remove no-op nodes, merge equal nodes and initializers, fold
+        constants (shape and integer operators computed exactly as onnxruntime does; their
+        results become initializers), remove dead code. ``fold_max_bytes``: the largest
+        tensor folding reads or creates (0: the default, 1 MiB).
         They run over every graph in rounds until one changes nothing (``max_iterations``
         rounds at most; 0: up to 100). Graph inputs and outputs keep their names. A cycle
         or a value defined twice raises :class:`ModelError` before anything changes.
@@ -534,7 +538,7 @@ class Model:
         raising in it stops the work (the passes already run stay done) and the exception
         propagates. Handles of removed nodes and initializers become invalid.
         """
-        return _simplify.simplify(self, passes, max_iterations, progress)
+        return _simplify.simplify(self, passes, max_iterations, progress, fold_max_bytes)
 
     def convert(self, to: Optional[_args.DType] = None, gather_to: Optional[_args.DType] = None,
                 select: Union[str, Sequence[str]] = (), exclude: Union[str, Sequence[str]] = (),

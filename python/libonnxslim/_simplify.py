@@ -22,6 +22,7 @@ _KINDS = {
     4: "merged_initializer",
     5: "removed_opset",
     6: "removed_function",
+    7: "folded_node",
 }
 
 
@@ -109,7 +110,8 @@ def _str(p: Optional[bytes]) -> str:
 
 
 def simplify(model: Model, passes: Union[str, Iterable[str]] = "all", max_iterations: int = 0,
-             progress: Optional[Callable[[int, int], Any]] = None) -> SimplifyReport:
+             progress: Optional[Callable[[int, int], Any]] = None,
+             fold_max_bytes: int = 0) -> SimplifyReport:
     """Model.simplify(); see there."""
     m = model._ptr()
     opts = SimplifyOptions()
@@ -121,6 +123,7 @@ def simplify(model: Model, passes: Union[str, Iterable[str]] = "all", max_iterat
                          (_C["SIMPLIFY_MAX_ITERATIONS"], _C["SIMPLIFY_MAX_ITERATIONS"],
                           max_iterations))
     opts.max_iterations = iters
+    opts.fold_max_bytes = _args.uint64(fold_max_bytes, "fold_max_bytes")
     prog = _progress.make(progress, model)
     if prog:
         prog.attach(opts)

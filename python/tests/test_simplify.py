@@ -9,6 +9,7 @@ from helpers import BERT
 
 try:
     import onnx
+    import onnx.numpy_helper
     from onnx import TensorProto, helper
 except ImportError:  # pragma: no cover - the Debian package is a build dependency
     onnx = None
@@ -55,7 +56,7 @@ class TestSimplify(unittest.TestCase):
     def test_errors(self):
         m = libonnxslim.load(_model_bytes())
         with self.assertRaises(libonnxslim.InvalidArgument):
-            m.simplify(passes="fold")
+            m.simplify(passes="fuse")
         with self.assertRaises(ValueError):
             m.simplify(max_iterations=101)
         with self.assertRaises(TypeError):
@@ -73,8 +74,42 @@ class TestSimplify(unittest.TestCase):
 
         with self.assertRaises(KeyboardInterrupt):
             m.simplify(progress=stop)
-        self.assertEqual(calls[0], (0, 300))
+        self.assertEqual(calls[0], (0, 400))
         self.assertEqual(len(m.graph.nodes), 4)  # the noop pass ran, nothing after
+
+    def test_fold(self):
+        """Shape -> Gather -> Unsqueeze -> Concat on a static input folds to an
+        initializer; a cap of 16 bytes keeps the 24-byte Shape, so nothing folds."""
+        nodes = [
+            helper.make_node("Shape", ["x"], ["s"], name="shape"),
+            helper.make_node("Gather", ["s", "zero"], ["b"], name="gather", axis=0),
+            helper.make_node("Unsqueeze", ["b", "ax"], ["bu"], name="unsq"),
+            helper.make_node("Concat", ["bu", "m1"], ["shape2"], name="concat", axis=0),
+            helper.make_node("Reshape", ["x", "shape2"], ["y"], name="reshape"),
+        ]
+        inits = [helper.make_tensor("zero", TensorProto.INT64, [], [0]),
+                 helper.make_tensor("ax", TensorProto.INT64, [1], [0]),
+                 helper.make_tensor("m1", TensorProto.INT64, [1], [-1])]
+        g = helper.make_graph(nodes, "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 12])],
+                              inits)
+        data = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+        data.ir_version = 8
+        m = libonnxslim.load(data.SerializeToString())
+        r = m.simplify(passes="fold,dead")
+        self.assertEqual([n.name for n in m.graph.nodes], ["reshape"])
+        folded = [(c.name, c.into) for c in r.changes if c.kind == "folded_node"]
+        self.assertEqual(folded, [("shape", "s"), ("gather", "b"), ("unsq", "bu"),
+                                  ("concat", "shape2")])
+        back = onnx.load_from_string(m.save_bytes())
+        onnx.checker.check_model(back)
+        init = {t.name: onnx.numpy_helper.to_array(t).tolist() for t in back.graph.initializer}
+        self.assertEqual(init, {"shape2": [2, -1]})
+        capped = libonnxslim.load(data.SerializeToString())
+        r = capped.simplify(passes="fold", fold_max_bytes=16)
+        self.assertEqual([c.name for c in r.changes], [])
+        self.assertEqual(len(capped.graph.nodes), 5)
 
     def test_bert(self):
         m = libonnxslim.load(BERT)

@@ -240,16 +240,17 @@ def diff(model_path: str) -> None:
 
 def simplify(model_path: str) -> None:
     with lo.load(model_path) as m:
-        rep: lo.SimplifyReport = m.simplify(passes=["noop", "cse", "dead"], max_iterations=0)
+        rep: lo.SimplifyReport = m.simplify(passes=["noop", "cse", "fold", "dead"], max_iterations=0,
+                                            fold_max_bytes=1 << 20)
         assert rep.nodes_after <= rep.nodes_before
         assert rep.initializers_after <= rep.initializers_before and rep.iterations >= 1
         step: lo.SimplifyStep
         for step in rep.steps:
-            assert step.pass_name in ("noop", "cse", "dead") and step.iteration >= 1
+            assert step.pass_name in ("noop", "cse", "fold", "dead") and step.iteration >= 1
         change: lo.SimplifyChange
         for change in rep.changes:
             assert isinstance(change.kind, str) and isinstance(change.into, str)
-    simplify_constants: List[int] = [lo.SIMPLIFY_NOOP, lo.SIMPLIFY_CSE, lo.SIMPLIFY_DEAD, lo.SIMPLIFY_ALL, lo.SIMPLIFY_OPTIONS_VERSION, lo.SIMPLIFY_MAX_ITERATIONS, lo.SIMPLIFY_REMOVED_NODE, lo.SIMPLIFY_MERGED_NODE, lo.SIMPLIFY_REMOVED_INITIALIZER, lo.SIMPLIFY_MERGED_INITIALIZER, lo.SIMPLIFY_REMOVED_OPSET, lo.SIMPLIFY_REMOVED_FUNCTION]
+    simplify_constants: List[int] = [lo.SIMPLIFY_NOOP, lo.SIMPLIFY_CSE, lo.SIMPLIFY_DEAD, lo.SIMPLIFY_FOLD, lo.SIMPLIFY_ALL, lo.SIMPLIFY_FOLD_MAX_BYTES, lo.SIMPLIFY_FOLDED_NODE, lo.SIMPLIFY_OPTIONS_VERSION, lo.SIMPLIFY_MAX_ITERATIONS, lo.SIMPLIFY_REMOVED_NODE, lo.SIMPLIFY_MERGED_NODE, lo.SIMPLIFY_REMOVED_INITIALIZER, lo.SIMPLIFY_MERGED_INITIALIZER, lo.SIMPLIFY_REMOVED_OPSET, lo.SIMPLIFY_REMOVED_FUNCTION]
     assert all(isinstance(c, int) for c in simplify_constants)
 
 

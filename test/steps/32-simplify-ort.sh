@@ -1,8 +1,11 @@
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
 # The simplification proven by the runtime. `libonnxslim simplify` on
-# bert-tiny (test/data), a make_bert.py model (dynamic batch and sequence)
-# and onnx's node test models (test/onnx_node_models.py, with the newest
+# bert-tiny (test/data), a make_bert.py model (dynamic batch and sequence),
+# the constant-folding models of test/simplify/make_fold_models.py (shape
+# chains, integer arithmetic, data movement on constants, the make_bert.py
+# model with static inputs; each must have folded nodes) and onnx's node
+# test models (test/onnx_node_models.py, with the newest
 # onnx: the venv $B/pypi-onnx of scripts/pypi-venv.sh, as step 37; a skip
 # when PyPI cannot be reached); then, in each onnxruntime of test/ort-setup.sh
 # (onnxruntime-node, the Python wheel), every simplified model that differs
@@ -42,6 +45,8 @@ cp test/data/bert-tiny.onnx "$work/models/bert-tiny.onnx"
 "$PY" test/gen/make_bert.py "$work/models/bert-gen.onnx" --vocab 500 --hidden 64 --layers 2 \
   --heads 2 --ffn 128 --classes 2 --seq 16 --seed 11 >/dev/null 2>&1 ||
   fail "setup: make_bert.py"
+FOLD_MODELS=$("$PY" test/simplify/make_fold_models.py "$work/models" "$work/models/bert-gen.onnx" 2>"$work/fold-models.err") ||
+  fail "setup: make_fold_models.py: $(tail -n 1 "$work/fold-models.err")"
 case $B in /*) venv="$B/pypi-onnx" ;; *) venv="$PWD/$B/pypi-onnx" ;; esac
 sh scripts/pypi-venv.sh "$venv" onnx 2>"$work/venv.err"
 vrc=$?
@@ -74,6 +79,13 @@ for m in "$work"/models/*.onnx; do
 done
 if [ $nfail -eq 0 ]; then pass "simplify: $nmodels models simplified ($nsame unchanged, byte for byte)"
 else fail "simplify: $nfail of $nmodels models refused (the first are above)"; fi
+
+# every folding model had nodes folded
+for w in $FOLD_MODELS; do
+  nf=$(grep -o '"kind": *"folded_node"' "$work/out/$w.json" 2>/dev/null | wc -l)
+  if [ "$nf" -gt 0 ]; then pass "fold $w: $nf nodes folded"
+  else fail "fold $w: no node folded"; fi
+done
 
 # node and initializer counts before and after, from the JSON reports
 "$PY" - "$work/out" <<'PYEOF'
@@ -116,7 +128,7 @@ for rt in $ORT_RUNTIMES; do
   same=$(grep -c '^same ' "$work/ort-$rt.log")
   sk=$(grep -c '^skip ' "$work/ort-$rt.log")
   bad=$(grep -c '^differ \|^error' "$work/ort-$rt.log")
-  for w in bert-tiny bert-gen; do
+  for w in bert-tiny bert-gen $FOLD_MODELS; do
     if grep -q "^same $w\$" "$work/ort-$rt.log"; then pass "$label $w: simplified outputs bit-identical to the original's"
     elif grep -q " $w " "$work/pairs"; then fail "$label $w: $(grep " $w" "$work/ort-$rt.log" | head -n 1)"
     fi

@@ -1,0 +1,291 @@
+/* SPDX-FileCopyrightText: 2026 The libonnxslim authors */
+/* SPDX-License-Identifier: MIT */
+/*
+ * libonnxslim - the constant-folding pass of the simplification
+ * (simplify.h, ONNXSLIM_SIMPLIFY_FOLD): a node of a listed operator whose
+ * inputs are all constant (initializers that are not graph inputs,
+ * Constant nodes, values folded before it), or a Shape or Size whose input
+ * has a static shape (stated, or inferred by onnxslim_infer_shapes()), is
+ * computed here (simplify_fold_ops.c) and replaced by an initializer of its
+ * output's name; by a Constant node when the output is a graph output.
+ * Only tensors within the cap are read: weights are never decoded unless
+ * a fold reads them, and only small ones are.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/simplify_int.h"
+
+typedef struct {
+  osl_simp *c;
+  onnxslim_graph *main;
+  onnxslim_infer_report *rep; /* shapes of the main graph's values */
+  osl_map shapes;             /* value name -> entry of rep (num) with a static shape */
+  int64_t opset;
+} osl_foldrun;
+
+static int64_t opset_of(const onnxslim_model *m) {
+  for (size_t i = 0; i < onnxslim_model_opset_count(m); i++) {
+    const char *d = NULL;
+    int64_t v = 0;
+    if (onnxslim_model_opset(m, i, &d, &v) == 0 && (!d[0] || strcmp(d, "ai.onnx") == 0)) return v;
+  }
+  return -1;
+}
+
+static int is_graph_output(const onnxslim_graph *g, const char *name) {
+  for (size_t i = 0; i < onnxslim_graph_output_count(g); i++)
+    if (strcmp(onnxslim_value_info_name(onnxslim_graph_output(g, i)), name) == 0) return 1;
+  return 0;
+}
+
+/* ---- constants -------------------------------------------------------------------- */
+
+/* A Constant node's value_int, value_ints, value_float or value_floats as
+ * a value (a scalar goes to *box): 1, else 0. */
+static int const_attr(const onnxslim_graph *g, const char *name, osl_cv *cv, int64_t *box) {
+  onnxslim_node *p = onnxslim_graph_producer(g, name);
+  const char *d = p ? onnxslim_node_domain(p) : NULL;
+  if (!p || strcmp(onnxslim_node_op_type(p), "Constant") != 0 ||
+      (d && d[0] && strcmp(d, "ai.onnx")))
+    return 0;
+  onnxslim_attr *a;
+  cv->rank = 1;
+  if ((a = onnxslim_node_find_attr(p, "value_ints"))) {
+    const int64_t *v;
+    size_t n;
+    if (onnxslim_attr_ints(a, &v, &n) < 0) return 0;
+    cv->dt = ONNXSLIM_DTYPE_INT64;
+    cv->esz = 8;
+    cv->p = n ? (const uint8_t *)v : (const uint8_t *)box;
+    cv->dims[0] = (int64_t)n;
+    cv->count = n;
+    return 1;
+  }
+  if ((a = onnxslim_node_find_attr(p, "value_floats"))) {
+    const float *v;
+    size_t n;
+    if (onnxslim_attr_floats(a, &v, &n) < 0) return 0;
+    cv->dt = ONNXSLIM_DTYPE_FLOAT;
+    cv->esz = 4;
+    cv->p = n ? (const uint8_t *)v : (const uint8_t *)box;
+    cv->dims[0] = (int64_t)n;
+    cv->count = n;
+    return 1;
+  }
+  cv->rank = 0;
+  cv->count = 1;
+  if ((a = onnxslim_node_find_attr(p, "value_int"))) {
+    if (onnxslim_attr_int(a, box) < 0) return 0;
+    cv->dt = ONNXSLIM_DTYPE_INT64;
+    cv->esz = 8;
+    cv->p = (const uint8_t *)box;
+    return 1;
+  }
+  if ((a = onnxslim_node_find_attr(p, "value_float"))) {
+    float f;
+    if (onnxslim_attr_float(a, &f) < 0) return 0;
+    memcpy(box, &f, sizeof f);
+    cv->dt = ONNXSLIM_DTYPE_FLOAT;
+    cv->esz = 4;
+    cv->p = (const uint8_t *)box;
+    return 1;
+  }
+  return 0;
+}
+
+/* The constant value `name` of g with its data (borrowed), when it is at
+ * most cap bytes of a fixed-size type (dims only when !data): 1, 0 (not
+ * such a constant) or an error. */
+static int load_const(const onnxslim_graph *g, const char *name, uint64_t cap, int data, osl_cv *cv,
+                      int64_t *box) {
+  memset(cv, 0, sizeof *cv);
+  const onnxslim_tensor *t = onnxslim__simp_const(g, name);
+  if (!t) return const_attr(g, name, cv, box);
+  int32_t dt = onnxslim_tensor_dtype(t);
+  unsigned int bits = onnxslim_dtype_bits(dt);
+  size_t r = onnxslim_tensor_rank(t);
+  int64_t cnt = onnxslim_tensor_element_count(t);
+  if (r > OSL_FOLD_MAX_RANK || cnt < 0) return 0;
+  cv->rank = r;
+  for (size_t i = 0; i < r; i++) cv->dims[i] = onnxslim_tensor_dim(t, i);
+  cv->count = (uint64_t)cnt;
+  if (!data) return 1;
+  if (!bits || bits % 8 || dt == ONNXSLIM_DTYPE_STRING) return 0;
+  cv->dt = dt;
+  cv->esz = bits / 8;
+  if (cv->count > cap / cv->esz) return 0;
+  const void *p;
+  size_t size;
+  if (onnxslim_tensor_data(t, &p, &size) < 0) {
+    int e = onnxslim_error_last_code();
+    return e == ONNXSLIM_ENOMEM || e == ONNXSLIM_ELIMIT ? e : 0;
+  }
+  if (size != cv->count * cv->esz) return 0;
+  cv->p = cnt ? (const uint8_t *)p : (const uint8_t *)box;
+  return 1;
+}
+
+/* The static shape of value `name` of g for Shape and Size: a constant's
+ * dims, the main graph's inferred shape, or a stated one: 1, else 0. */
+static int static_dims(osl_foldrun *run, const onnxslim_graph *g, const char *name, osl_cv *cv,
+                       int64_t *box) {
+  int rc = load_const(g, name, 0, 0, cv, box);
+  if (rc) return rc;
+  memset(cv, 0, sizeof *cv);
+  if (g == run->main) {
+    osl_map_entry *e = onnxslim__map_find(&run->shapes, name);
+    if (e) {
+      size_t i = (size_t)e->num;
+      cv->rank = (size_t)onnxslim_infer_report_rank(run->rep, i);
+      for (size_t k = 0; k < cv->rank; k++)
+        onnxslim_infer_report_dim(run->rep, i, k, &cv->dims[k], NULL);
+      return 1;
+    }
+  }
+  const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
+  const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+  if (!ty || onnxslim_type_kind(ty) != ONNXSLIM_TYPE_TENSOR || onnxslim_type_has_shape(ty) != 1)
+    return 0;
+  size_t r = onnxslim_type_rank(ty);
+  if (r > OSL_FOLD_MAX_RANK) return 0;
+  for (size_t k = 0; k < r; k++)
+    if (onnxslim_type_dim(ty, k, &cv->dims[k], NULL) != ONNXSLIM_DIM_VALUE || cv->dims[k] < 0)
+      return 0;
+  cv->rank = r;
+  return 1;
+}
+
+/* ---- replacing a node -------------------------------------------------------------- */
+
+static int drop_value_info(onnxslim_graph *g, const char *name) {
+  for (size_t i = 0; i < onnxslim_graph_value_info_count(g);) {
+    onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
+    if (strcmp(onnxslim_value_info_name(vi), name) == 0) {
+      int rc = onnxslim_graph_remove_value_info(g, vi);
+      if (rc < 0) return rc;
+    } else i++;
+  }
+  return 0;
+}
+
+/* Replaces node n (at index i of g) by the value v: an initializer named
+ * as its output, or a Constant node when the output is a graph output.
+ * Nothing changes when a step fails. 0 or an error. */
+static int replace(onnxslim_graph *g, onnxslim_node *n, size_t i, const osl_cv *v) {
+  const char *y = onnxslim_node_output(n, 0);
+  onnxslim_tensor *t = NULL;
+  size_t size = (size_t)(v->count * v->esz);
+  int rc =
+      onnxslim_graph_add_initializer(g, y, v->dt, v->dims, v->rank, v->p, size, ONNXSLIM_COPY, &t);
+  if (rc < 0) return rc;
+  if (!is_graph_output(g, y)) {
+    if ((rc = drop_value_info(g, y)) < 0) return rc;
+    return onnxslim_graph_remove_node(g, n);
+  }
+  onnxslim_node *k = NULL;
+  const char *name = onnxslim_node_name(n);
+  rc = onnxslim_graph_add_node(g, i, "Constant", NULL, name, NULL, 0, &y, 1, &k);
+  if (rc >= 0 && (rc = onnxslim_node_set_attr_tensor(k, "value", t)) < 0)
+    (void)onnxslim_graph_remove_node(g, k);
+  if (rc >= 0) rc = onnxslim_graph_remove_node(g, n);
+  int rc2 = onnxslim_graph_remove_initializer(g, t);
+  return rc < 0 ? rc : rc2;
+}
+
+/* ---- the pass ------------------------------------------------------------------------ */
+
+/* Folds node n (index i of g) when it can: 1 folded, 0 left, or an error. */
+static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size_t i) {
+  const char *op = onnxslim_node_op_type(n), *d = onnxslim_node_domain(n);
+  if ((d && d[0] && strcmp(d, "ai.onnx") != 0) || !onnxslim__fold_known(op)) return 0;
+  if (onnxslim_node_output_count(n) != 1 || onnxslim_node_subgraph_count(n)) return 0;
+  const char *y = onnxslim_node_output(n, 0);
+  if (!y || !y[0]) return 0;
+  size_t nin = onnxslim_node_input_count(n);
+  if (nin < 1 || nin > 4096) return 0;
+  osl_cv *in = malloc(nin * sizeof *in);
+  int64_t *box = malloc(nin * sizeof *box);
+  if (!in || !box) {
+    free(in);
+    free(box);
+    return onnxslim__err_nomem("simplify: folding constants");
+  }
+  uint64_t cap = run->c->fold_max_bytes;
+  int shape_op = strcmp(op, "Shape") == 0 || strcmp(op, "Size") == 0, rc = 1;
+  for (size_t k = 0; k < nin && rc == 1; k++) {
+    const char *x = onnxslim_node_input(n, k);
+    if (!x || !x[0]) {
+      memset(&in[k], 0, sizeof in[k]);
+      continue;
+    }
+    rc = shape_op ? static_dims(run, g, x, &in[k], &box[k])
+                  : load_const(g, x, cap, 1, &in[k], &box[k]);
+  }
+  osl_cv out;
+  osl_fold f = {run->c->model, n, run->opset, cap};
+  if (rc == 1) rc = onnxslim__fold_compute(&f, op, in, nin, &out);
+  free(in);
+  free(box);
+  if (rc <= 0) return rc;
+  const char *label = onnxslim__simp_label(n), *into = y;
+  rc = replace(g, n, i, &out);
+  onnxslim__mem_free(run->c->model, out.own);
+  if (rc < 0) return rc;
+  return onnxslim__simp_change(run->c, g, ONNXSLIM_SIMPLIFY_FOLDED_NODE, label, into) < 0 ? -1 : 1;
+}
+
+static int fold_graph(osl_foldrun *run, onnxslim_graph *g) {
+  for (size_t i = 0; i < onnxslim_graph_node_count(g);) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    const char *y = onnxslim_node_output_count(n) ? onnxslim_node_output(n, 0) : "";
+    int out = y[0] && is_graph_output(g, y);
+    int rc = fold_node(run, g, n, i);
+    if (rc < 0) return rc;
+    /* a folded node is gone, or a Constant took its place */
+    if (rc == 0 || out) i++;
+  }
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+    onnxslim_node *n = onnxslim_graph_node(g, i);
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++) {
+      int rc = fold_graph(run, onnxslim_node_subgraph(n, k));
+      if (rc < 0) return rc;
+    }
+  }
+  return 0;
+}
+
+/* The static shapes inference gives the main graph's values. */
+static int infer_static(osl_foldrun *run) {
+  onnxslim_infer_options io = ONNXSLIM_INFER_OPTIONS_INIT;
+  io.flags = ONNXSLIM_INFER_DRY_RUN;
+  int rc = onnxslim_infer_shapes(&run->rep, run->c->model, &io);
+  if (rc < 0) return rc;
+  size_t n = onnxslim_infer_report_count(run->rep);
+  for (size_t i = 0; i < n && i < INT32_MAX; i++) {
+    int st = onnxslim_infer_report_status(run->rep, i);
+    int64_t r = onnxslim_infer_report_rank(run->rep, i);
+    if (st == ONNXSLIM_INFER_CONFLICT || r < 0 || r > OSL_FOLD_MAX_RANK) continue;
+    int ok = 1;
+    for (size_t k = 0; k < (size_t)r && ok; k++) {
+      int64_t v = -1;
+      ok = onnxslim_infer_report_dim(run->rep, i, k, &v, NULL) == ONNXSLIM_DIM_VALUE && v >= 0;
+    }
+    if (!ok) continue;
+    osl_map_entry *e;
+    rc = onnxslim__mem_map_add(run->c->model, &run->shapes, onnxslim_infer_report_name(run->rep, i),
+                               &e, "simplify: folding constants");
+    if (rc < 0) return rc;
+    e->num = (int32_t)i;
+  }
+  return 0;
+}
+
+int onnxslim__simp_fold(osl_simp *c) {
+  osl_foldrun run = {c, onnxslim_model_graph(c->model), NULL, {0}, opset_of(c->model)};
+  int rc = infer_static(&run);
+  if (rc >= 0) rc = fold_graph(&run, run.main);
+  onnxslim__mem_map_free(c->model, &run.shapes);
+  onnxslim_infer_report_free(run.rep);
+  return rc < 0 ? rc : 0;
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The libonnxslim authors
+# SPDX-License-Identifier: MIT
+"""Models for the runtime proof of constant folding (test step
+32-simplify-ort): graphs whose nodes have all-constant inputs, as exports
+have them, each reading a graph input so that the runtime has something to
+compute.
+
+usage: make_fold_models.py OUT_DIR [BERT.onnx]
+Writes OUT_DIR/fold_*.onnx; with BERT.onnx (a test/gen/make_bert.py model,
+inputs input_ids and attention_mask [batch, seq]) also
+OUT_DIR/fold_bert_static.onnx: the same model with batch 2 and seq 16
+fixed, so that its Shape -> Squeeze -> Range -> Gather of the position
+table folds. Prints the names written.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+
+def model(name, nodes, inputs, outputs, inits, opset=17):
+    g = h.make_graph(nodes, name, inputs, outputs, [nh.from_array(v, k) for k, v in inits.items()])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)], producer_name="make_fold_models")
+    m.ir_version = 8
+    return m
+
+
+def i64(*v):
+    return np.array(v, np.int64)
+
+
+def reshape_chain():
+    """Shape -> Gather -> Unsqueeze -> Concat -> Reshape, the flattening an
+    export writes, then ConstantOfShape of the result's (inferred) shape,
+    and Size."""
+    n = [
+        h.make_node("Shape", ["x"], ["s"]),
+        h.make_node("Gather", ["s", "zero"], ["b"], axis=0),
+        h.make_node("Unsqueeze", ["b", "ax0"], ["bu"]),
+        h.make_node("Concat", ["bu", "m1"], ["shape"], axis=0),
+        h.make_node("Reshape", ["x", "shape"], ["flat"]),
+        h.make_node("Shape", ["flat"], ["fs"]),
+        h.make_node("ConstantOfShape", ["fs"], ["ones"],
+                    value=nh.from_array(np.array([1.5], np.float32))),
+        h.make_node("Add", ["flat", "ones"], ["y"]),
+        h.make_node("Size", ["x"], ["n"]),
+    ]
+    return model("fold_reshape_chain", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 4])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [2, 12]),
+                  h.make_tensor_value_info("n", T.INT64, [])],
+                 {"zero": np.array(0, np.int64), "ax0": i64(0), "m1": i64(-1)})
+
+
+def int_arith():
+    """Range, integer arithmetic (Div, Mod of negative values, Mul, Sub,
+    Neg, Max) and exact Casts feeding a float input's Add."""
+    n = [
+        h.make_node("Range", ["r0", "r1", "r2"], ["r"]),
+        h.make_node("Sub", ["r", "five"], ["rs"]),
+        h.make_node("Div", ["rs", "three"], ["d"]),
+        h.make_node("Mod", ["rs", "three"], ["mo"]),
+        h.make_node("Mod", ["rs", "mthree"], ["mf"], fmod=1),
+        h.make_node("Mul", ["d", "mo"], ["p"]),
+        h.make_node("Neg", ["mf"], ["ng"]),
+        h.make_node("Max", ["p", "ng", "d"], ["mx"]),
+        h.make_node("Cast", ["mx"], ["mxi"], to=T.INT32),
+        h.make_node("Cast", ["mxi"], ["f"], to=T.FLOAT),
+        h.make_node("Add", ["x", "f"], ["y"]),
+        h.make_node("Equal", ["d", "mo"], ["eq"]),
+        h.make_node("Cast", ["eq"], ["eqf"], to=T.FLOAT),
+        h.make_node("Mul", ["x", "eqf"], ["z"]),
+    ]
+    return model("fold_int_arith", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, ["batch", 10])],
+                 [h.make_tensor_value_info("y", T.FLOAT, ["batch", 10]),
+                  h.make_tensor_value_info("z", T.FLOAT, ["batch", 10])],
+                 {"r0": np.array(0, np.int64), "r1": np.array(10, np.int64),
+                  "r2": np.array(1, np.int64), "five": i64(5), "three": i64(3),
+                  "mthree": i64(-3)})
+
+
+def movement():
+    """Slice (negative step), Gather (negative index), Transpose of a
+    weight, Squeeze/Unsqueeze, Expand, Where and Concat on constants."""
+    w = np.arange(12, dtype=np.float32).reshape(4, 3) / 7
+    n = [
+        h.make_node("Transpose", ["w"], ["wt"], perm=[1, 0]),
+        h.make_node("MatMul", ["x", "wt"], ["xw"]),
+        h.make_node("Slice", ["v", "st", "en", "ax", "sp"], ["sl"]),
+        h.make_node("Gather", ["sl", "idx"], ["ga"], axis=0),
+        h.make_node("Unsqueeze", ["ga", "ax0"], ["gu"]),
+        h.make_node("Squeeze", ["gu", "ax0"], ["gs"]),
+        h.make_node("Expand", ["gs", "eshape"], ["ex"]),
+        h.make_node("Greater", ["ex", "thr"], ["cond"]),
+        h.make_node("Where", ["cond", "ex", "thr"], ["wh"]),
+        h.make_node("Concat", ["wh", "wh"], ["cc"], axis=1),
+        h.make_node("Cast", ["cc"], ["ccf"], to=T.FLOAT),
+        h.make_node("Flatten", ["ccf"], ["fl"], axis=0),
+        h.make_node("Add", ["xw", "ccf"], ["y"]),
+        h.make_node("Mul", ["x", "x"], ["x2"]),
+    ]
+    return model("fold_movement", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [2, 4]),
+                  h.make_tensor_value_info("fl", T.FLOAT, [1, 8])],
+                 {"w": w, "v": np.arange(10, dtype=np.int64) * 3 - 7, "st": i64(8), "en": i64(0),
+                  "ax": i64(0), "sp": i64(-2), "idx": i64(-1, 0), "ax0": i64(0),
+                  "eshape": i64(2, 2), "thr": i64(5)})
+
+
+def bert_static(path):
+    """The BERT-shaped model with its inputs fixed to [2, 16]."""
+    m = onnx.load(path)
+    for vi in m.graph.input:
+        if vi.name in ("input_ids", "attention_mask"):
+            dims = vi.type.tensor_type.shape.dim
+            dims[0].Clear()
+            dims[0].dim_value = 2
+            dims[1].Clear()
+            dims[1].dim_value = 16
+    m.graph.name = "fold_bert_static"
+    return m
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    ms = [reshape_chain(), int_arith(), movement()]
+    if len(sys.argv) > 2:
+        ms.append(bert_static(sys.argv[2]))
+    for m in ms:
+        onnx.checker.check_model(m)
+        onnx.save(m, os.path.join(out, m.graph.name + ".onnx"))
+        print(m.graph.name)
+
+
+if __name__ == "__main__":
+    main()
