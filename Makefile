@@ -66,7 +66,7 @@ export RUN
 MULTIARCH = $(shell $(CC) -print-multiarch 2>/dev/null)
 # The platform layer's implementation is the one of the system the compiler
 # targets: platform_win32.c for mingw-w64 (with its C99 printf, and the
-# headers of nanopb, xxhash and nettle linked into $(B)/xinclude, as the
+# headers of nanopb and xxhash linked into $(B)/xinclude, as the
 # cross compiler does not search /usr/include), else platform_posix.c.
 # `make CROSS=... objs` compiles every library object.
 XTARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
@@ -99,6 +99,27 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # The archive of the compiler's own target (its multiarch directory: with an
 # arm64 one installed too, a glob's first match is the wrong one), else any.
 NANOPB_A = $(firstword $(wildcard $(if $(MULTIARCH),/usr/lib/$(MULTIARCH)/libprotobuf-nanopb.a,/usr/lib/*/libprotobuf-nanopb.a) /usr/lib/libprotobuf-nanopb.a))
+
+# Windows (mingw-w64): Debian has no Windows build of nanopb, so its C
+# runtime is compiled here from the source of the very version installed
+# (scripts/fetch-nanopb.sh: Debian's source package, its headers checked
+# equal to /usr/include's), with the options of Debian's debian/rules
+# (-DPB_ENABLE_MALLOC), into $(B)/nanopb/libprotobuf-nanopb.a. SHA-1 is the
+# system's (BCrypt, lib/base/platform_win32.c): no nettle.
+ifneq ($(findstring mingw,$(XTARGET)),)
+NANOPB_DIR := $(B)/nanopb
+NANOPB_A := $(NANOPB_DIR)/libprotobuf-nanopb.a
+LIB_LIBS := -lbcrypt
+$(NANOPB_DIR)/pb_decode.c:
+	sh scripts/fetch-nanopb.sh $(NANOPB_DIR)
+$(NANOPB_DIR)/pb_common.c $(NANOPB_DIR)/pb_encode.c: $(NANOPB_DIR)/pb_decode.c ;
+$(NANOPB_DIR)/%.o: $(NANOPB_DIR)/%.c
+	$(CC) -O2 -g -DPB_ENABLE_MALLOC -I$(NANOPB_DIR) -c $< -o $@
+$(NANOPB_A): $(NANOPB_DIR)/pb_common.o $(NANOPB_DIR)/pb_encode.o $(NANOPB_DIR)/pb_decode.o
+	rm -f $@ && $(AR) rcs $@ $^
+nanopb: $(NANOPB_A)
+.PHONY: nanopb
+endif
 
 # Every lib/**/*.c, its object under $(B)/obj/ in the same folder
 # (lib/passes/check.c -> $(B)/obj/passes/check.o).
@@ -153,7 +174,7 @@ $(B)/obj/%.o: lib/%.c $(LIB_H) $(HEADERS) $(B)/proto/onnx.pb.h $(CONFIG_H) $(X_D
 # cross builds: the build machine's headers for a mingw-w64 compiler
 $(B)/xinclude/pb.h:
 	@mkdir -p $(B)/xinclude
-	for h in pb.h pb_common.h pb_encode.h pb_decode.h xxhash.h nettle; do \
+	for h in pb.h pb_common.h pb_encode.h pb_decode.h xxhash.h; do \
 	  ln -sfn /usr/include/$$h $(B)/xinclude/$$h || exit 1; done
 objs: $(LIB_OBJ)
 .PHONY: objs
