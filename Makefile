@@ -66,13 +66,15 @@ export RUN
 MULTIARCH = $(shell $(CC) -print-multiarch 2>/dev/null)
 # The platform layer's implementation is the one of the system the compiler
 # targets: platform_win32.c for mingw-w64 (with its C99 printf, and the
-# headers of nanopb, xxhash and nettle linked into $(B)/xinclude, as the
+# headers of nanopb and xxhash linked into $(B)/xinclude, as the
 # cross compiler does not search /usr/include), else platform_posix.c.
 # `make CROSS=... objs` compiles every library object.
 XTARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(findstring mingw,$(XTARGET)),)
 PLATFORM_OTHER := lib/base/platform_posix.c
 X_CFLAGS := -D__USE_MINGW_ANSI_STDIO=1 -idirafter $(B)/xinclude
+X_APPFLAGS := -D__USE_MINGW_ANSI_STDIO=1
+X_TESTFLAGS := -include test/compat_win32.h
 X_DEPS := $(B)/xinclude/pb.h
 else
 PLATFORM_OTHER := lib/base/platform_win32.c
@@ -85,11 +87,19 @@ VPATCH := $(shell sed -n 's/^\#define ONNXSLIM_VERSION_PATCH \([0-9]*\)/\1/p' $(
 VERSION := $(VMAJOR).$(VMINOR).$(VPATCH)
 SONAME := libonnxslim.so.$(VMAJOR)
 SOREAL := libonnxslim.so.$(VERSION)
+# Windows: the library is libonnxslim-MAJOR.dll (the major version in the
+# name, as libtool names DLLs) with its import library libonnxslim.dll.a
+# and libonnxslim.def; programs end in .exe.
+EXE :=
+ifneq ($(findstring mingw,$(XTARGET)),)
+SOREAL := libonnxslim-$(VMAJOR).dll
+EXE := .exe
+endif
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT ?= -O2 -g
 LIB_CFLAGS := -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -I$(B)/proto -I$(B)/config -Ilib $(X_CFLAGS) $(CFLAGS)
-APP_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Iinclude $(CFLAGS)
+APP_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Iinclude $(X_APPFLAGS) $(CFLAGS)
 # Shared libraries the library links (SHA-1 for the external-data checksum key).
 LIB_LIBS := -lnettle
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
@@ -100,6 +110,27 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # arm64 one installed too, a glob's first match is the wrong one), else any.
 NANOPB_A = $(firstword $(wildcard $(if $(MULTIARCH),/usr/lib/$(MULTIARCH)/libprotobuf-nanopb.a,/usr/lib/*/libprotobuf-nanopb.a) /usr/lib/libprotobuf-nanopb.a))
 
+# Windows (mingw-w64): Debian has no Windows build of nanopb, so its C
+# runtime is compiled here from the source of the very version installed
+# (scripts/fetch-nanopb.sh: Debian's source package, its headers checked
+# equal to /usr/include's), with the options of Debian's debian/rules
+# (-DPB_ENABLE_MALLOC), into $(B)/nanopb/libprotobuf-nanopb.a. SHA-1 is the
+# system's (BCrypt, lib/base/platform_win32.c): no nettle.
+ifneq ($(findstring mingw,$(XTARGET)),)
+NANOPB_DIR := $(B)/nanopb
+NANOPB_A := $(NANOPB_DIR)/libprotobuf-nanopb.a
+LIB_LIBS := -lbcrypt -Wl,-Bstatic -lpthread -Wl,-Bdynamic
+$(NANOPB_DIR)/pb_decode.c:
+	sh scripts/fetch-nanopb.sh $(NANOPB_DIR)
+$(NANOPB_DIR)/pb_common.c $(NANOPB_DIR)/pb_encode.c: $(NANOPB_DIR)/pb_decode.c ;
+$(NANOPB_DIR)/%.o: $(NANOPB_DIR)/%.c
+	$(CC) -O2 -g -DPB_ENABLE_MALLOC -I$(NANOPB_DIR) -c $< -o $@
+$(NANOPB_A): $(NANOPB_DIR)/pb_common.o $(NANOPB_DIR)/pb_encode.o $(NANOPB_DIR)/pb_decode.o
+	rm -f $@ && $(AR) rcs $@ $^
+nanopb: $(NANOPB_A)
+.PHONY: nanopb
+endif
+
 # Every lib/**/*.c, its object under $(B)/obj/ in the same folder
 # (lib/passes/check.c -> $(B)/obj/passes/check.o).
 LIB_SRC := $(sort $(filter-out $(PLATFORM_OTHER),$(shell find lib -name '*.c')))
@@ -107,7 +138,7 @@ LIB_OBJ := $(patsubst lib/%.c,$(B)/obj/%.o,$(LIB_SRC))
 LIB_H := $(sort $(shell find lib -name '*.h'))
 HEADERS := include/onnxslim.h $(wildcard include/onnxslim/*.h)
 
-all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/libonnxslim $(B)/examples/summary
+all: $(B)/$(SOREAL) $(B)/libonnxslim.a $(B)/libonnxslim$(EXE) $(B)/examples/summary$(EXE)
 
 # One clear line when a build dependency is missing, instead of a compiler or
 # linker error later (order-only: it never makes anything rebuild).
@@ -153,7 +184,7 @@ $(B)/obj/%.o: lib/%.c $(LIB_H) $(HEADERS) $(B)/proto/onnx.pb.h $(CONFIG_H) $(X_D
 # cross builds: the build machine's headers for a mingw-w64 compiler
 $(B)/xinclude/pb.h:
 	@mkdir -p $(B)/xinclude
-	for h in pb.h pb_common.h pb_encode.h pb_decode.h xxhash.h nettle; do \
+	for h in pb.h pb_common.h pb_encode.h pb_decode.h xxhash.h; do \
 	  ln -sfn /usr/include/$$h $(B)/xinclude/$$h || exit 1; done
 objs: $(LIB_OBJ)
 .PHONY: objs
@@ -166,16 +197,29 @@ objs: $(LIB_OBJ)
 #   make B=build/tsan CC=clang CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread
 NO_UNDEFINED := $(if $(findstring -fsanitize=,$(CFLAGS) $(LDFLAGS)),,-Wl,--no-undefined)
 
+ifeq ($(findstring mingw,$(XTARGET)),)
 $(B)/$(SOREAL): $(LIB_OBJ) lib/onnxslim.map | need-deps
 	$(CC) -shared -o $@ $(LIB_OBJ) $(NANOPB_A) -Wl,-soname,$(SONAME) \
 	  -Wl,--version-script,lib/onnxslim.map $(NO_UNDEFINED) -Wl,--exclude-libs,ALL $(LDFLAGS) $(LIB_LIBS)
 	ln -sf $(SOREAL) $(B)/$(SONAME)
 	ln -sf $(SONAME) $(B)/libonnxslim.so
+else
+# The DLL exports what the .def lists: the version script's global names
+# expanded over the objects' symbols (scripts/gen-def.py), nothing else
+# (test/check_long/windows.sh compares its exports with abi/onnxslim.symbols).
+$(B)/libonnxslim.def: $(LIB_OBJ) lib/onnxslim.map scripts/gen-def.py
+	$(NM) -g --defined-only $(LIB_OBJ) > $(B)/lib-symbols.txt
+	/usr/bin/python3 scripts/gen-def.py lib/onnxslim.map $(SOREAL) $(B)/lib-symbols.txt > $@.tmp
+	mv $@.tmp $@
+$(B)/$(SOREAL): $(LIB_OBJ) $(B)/libonnxslim.def $(NANOPB_A)
+	$(CC) -shared -o $@ $(LIB_OBJ) $(B)/libonnxslim.def $(NANOPB_A) -Wl,--out-implib,$(B)/libonnxslim.dll.a \
+	  -static-libgcc -Wl,--no-undefined $(LDFLAGS) $(LIB_LIBS)
+endif
 
 # The static library is one relocatable object that carries nanopb with it;
 # every symbol but the public onnxslim_* ones is made local, so it cannot
 # clash with the application's own nanopb.
-$(B)/libonnxslim.a: $(LIB_OBJ) | need-deps
+$(B)/libonnxslim.a: $(LIB_OBJ) $(NANOPB_DIR:%=%/libprotobuf-nanopb.a) | need-deps
 	$(CC) -r -nostdlib -o $(B)/onnxslim-all.o $(LIB_OBJ) -Wl,--whole-archive $(NANOPB_A) -Wl,--no-whole-archive
 	$(NM) --defined-only -g $(B)/onnxslim-all.o | awk '$$3 ~ /^onnxslim_[a-z0-9]/ {print $$3}' > $(B)/static.keep
 	$(OBJCOPY) --keep-global-symbols=$(B)/static.keep $(B)/onnxslim-all.o
@@ -192,10 +236,10 @@ $(B)/tools/%.o: tools/%.c $(TOOL_H) $(HEADERS)
 	@mkdir -p $(B)/tools
 	$(CC) $(APP_CFLAGS) -c $< -o $@
 
-$(B)/libonnxslim: $(TOOL_OBJ) $(B)/$(SOREAL)
+$(B)/libonnxslim$(EXE): $(TOOL_OBJ) $(B)/$(SOREAL)
 	$(CC) $(APP_CFLAGS) -o $@ $(TOOL_OBJ) -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN' $(LDFLAGS)
 
-$(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
+$(B)/examples/%$(EXE): examples/%.c $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/examples
 	$(CC) $(APP_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
@@ -206,7 +250,7 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(B)/$(SOREAL)
 EXAMPLES := summary recipe build_model inspect recipe-cpp
 APP_CXXFLAGS := -std=c++17 $(OPT) -Wall -Wextra -pedantic -Werror -Iinclude $(CXXFLAGS)
 
-$(B)/examples/recipe-cpp: examples/recipe.cpp include/onnxslim.hpp $(HEADERS) $(B)/$(SOREAL)
+$(B)/examples/recipe-cpp$(EXE): examples/recipe.cpp include/onnxslim.hpp $(HEADERS) $(B)/$(SOREAL)
 	@mkdir -p $(B)/examples
 	$(CXX) $(APP_CXXFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
@@ -220,7 +264,7 @@ $(B)/examples/ort_recipe: examples/ort_recipe.c $(HEADERS) $(B)/$(SOREAL)
 	$(CC) $(APP_CFLAGS) $$(pkg-config --cflags libonnxruntime) -o $@ $< -L$(B) -lonnxslim \
 	  -Wl,-rpath,'$$ORIGIN/..' $$(pkg-config --libs libonnxruntime)
 ort-recipe: $(B)/examples/ort_recipe
-examples: $(addprefix $(B)/examples/,$(EXAMPLES)) $(if $(ORT_PC),$(B)/examples/ort_recipe)
+examples: $(addsuffix $(EXE),$(addprefix $(B)/examples/,$(EXAMPLES))) $(if $(ORT_PC),$(B)/examples/ort_recipe)
 ifneq ($(ORT_PC),yes)
 	@echo "examples: ort_recipe skipped: pkg-config finds no libonnxruntime (onnxruntime's C API; see examples/README.md)"
 endif
@@ -242,17 +286,26 @@ demo: deps
 # ---- tests ----------------------------------------------------------------
 # Unit tests are built twice: against the shared and the static library.
 TEST_SRC := $(wildcard test/test_*.c)
-TEST_BIN := $(patsubst test/%.c,$(B)/test/%,$(TEST_SRC)) \
-            $(patsubst test/%.c,$(B)/test-static/%,$(TEST_SRC))
+# Windows: the tests built around fork, signals, rlimits, mmap, FIFOs,
+# symlinks, mount namespaces or glibc's allocator are left out
+# (test/check_long/windows.sh names each with its reason); the others get
+# test/compat_win32.h and winpthreads (static).
+ifneq ($(findstring mingw,$(XTARGET)),)
+WIN_NO_TESTS := external hostile limits memory oom progress save scale
+TEST_SRC := $(filter-out $(WIN_NO_TESTS:%=test/test_%.c),$(TEST_SRC))
+X_TESTLIBS := -Wl,-Bstatic -lpthread -Wl,-Bdynamic
+endif
+TEST_BIN := $(patsubst test/%.c,$(B)/test/%$(EXE),$(TEST_SRC)) \
+            $(patsubst test/%.c,$(B)/test-static/%$(EXE),$(TEST_SRC))
 # -I$(B)/config: a test of a feature the platform layer may lack (a kernel
 # copy, the kernel's thread ids) asks onnxslim_config.h what this build has.
-TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest -I$(B)/config $(CFLAGS)
+TEST_CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Werror -Wno-unused-function -Iinclude -Itest -I$(B)/config $(X_APPFLAGS) $(X_TESTFLAGS) $(CFLAGS)
 
-$(B)/test/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(CONFIG_H) $(B)/$(SOREAL)
+$(B)/test/%$(EXE): test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(CONFIG_H) $(B)/$(SOREAL)
 	@mkdir -p $(B)/test
-	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' -lm
+	$(CC) $(TEST_CFLAGS) -o $@ $< -L$(B) -lonnxslim -Wl,-rpath,'$$ORIGIN/..' -lm $(X_TESTLIBS)
 
-$(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(CONFIG_H) $(B)/libonnxslim.a
+$(B)/test-static/%$(EXE): test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(CONFIG_H) $(B)/libonnxslim.a
 	@mkdir -p $(B)/test-static
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm
 
@@ -262,11 +315,11 @@ $(B)/test-static/%: test/%.c test/t.h test/pbuild.h test/util.h test/child.h tes
 # exists under both names the unit-test step runs.
 PATHS_TEST_DEPS := test/t.h test/pbuild.h $(HEADERS) $(LIB_OBJ) $(LIB_H)
 INTERNAL_TESTS := test_convert_paths test_memlimit
-$(foreach t,$(INTERNAL_TESTS),$(B)/test/$(t) $(B)/test-static/$(t)): $(PATHS_TEST_DEPS) | need-deps
+$(foreach t,$(INTERNAL_TESTS),$(B)/test/$(t)$(EXE) $(B)/test-static/$(t)$(EXE)): $(PATHS_TEST_DEPS) | need-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -Ilib -I$(B)/proto -o $@ test/$(notdir $@).c $(LIB_OBJ) $(NANOPB_A) $(LIB_LIBS) -lm
-$(B)/test/test_convert_paths $(B)/test-static/test_convert_paths: test/test_convert_paths.c
-$(B)/test/test_memlimit $(B)/test-static/test_memlimit: test/test_memlimit.c
+	$(CC) $(TEST_CFLAGS) -Ilib -I$(B)/proto -o $@ test/$(basename $(notdir $@)).c $(LIB_OBJ) $(NANOPB_A) $(LIB_LIBS) -lm
+$(B)/test/test_convert_paths$(EXE) $(B)/test-static/test_convert_paths$(EXE): test/test_convert_paths.c
+$(B)/test/test_memlimit$(EXE) $(B)/test-static/test_memlimit$(EXE): test/test_memlimit.c
 
 tests: all $(TEST_BIN)
 

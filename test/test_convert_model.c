@@ -2205,7 +2205,7 @@ TEST(report_widening_counts_nan) {
 }
 
 TEST(report_api) {
-  const int EINV = ONNXSLIM_EINVAL, ERANGE = ONNXSLIM_ERANGE;
+  const int EINV = ONNXSLIM_EINVAL, E_RANGE = ONNXSLIM_ERANGE;
   CHECK(onnxslim_convert_report_count(NULL) == 0);
   onnxslim_convert_report_free(NULL);
   uint64_t v = 7;
@@ -2231,16 +2231,16 @@ TEST(report_api) {
   CHECK(n == 6);
   /* an index out of range: ONNXSLIM_ERANGE, outputs unchanged */
   onnxslim_error_clear();
-  CHECK(onnxslim_convert_report_name(rep, n) == NULL && onnxslim_error_last_code() == ERANGE);
+  CHECK(onnxslim_convert_report_name(rep, n) == NULL && onnxslim_error_last_code() == E_RANGE);
   onnxslim_error_clear();
   CHECK(onnxslim_convert_report_from(rep, n) == ONNXSLIM_DTYPE_UNDEFINED &&
-        onnxslim_error_last_code() == ERANGE);
+        onnxslim_error_last_code() == E_RANGE);
   onnxslim_error_clear();
   CHECK(onnxslim_convert_report_to(rep, SIZE_MAX) == ONNXSLIM_DTYPE_UNDEFINED &&
-        onnxslim_error_last_code() == ERANGE);
-  CHECK(onnxslim_convert_report_bytes_before(rep, n, &v) == ERANGE && v == 7);
-  CHECK(onnxslim_convert_report_bytes_after(rep, n, &v) == ERANGE && v == 7);
-  CHECK(onnxslim_convert_report_add_stats(rep, n, &st) == ERANGE && st.count == 0);
+        onnxslim_error_last_code() == E_RANGE);
+  CHECK(onnxslim_convert_report_bytes_before(rep, n, &v) == E_RANGE && v == 7);
+  CHECK(onnxslim_convert_report_bytes_after(rep, n, &v) == E_RANGE && v == 7);
+  CHECK(onnxslim_convert_report_add_stats(rep, n, &st) == E_RANGE && st.count == 0);
   /* NULL outputs, unknown stats versions */
   CHECK(onnxslim_convert_report_bytes_before(rep, 0, NULL) == EINV);
   CHECK(onnxslim_convert_report_bytes_after(rep, 0, NULL) == EINV);

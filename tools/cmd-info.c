@@ -3,17 +3,15 @@
 /*
  * libonnxslim (the command) - `libonnxslim info MODEL`: a summary of the model.
  */
-#define _XOPEN_SOURCE 700    /* stat(), realpath() */
-#define _FILE_OFFSET_BITS 64 /* st_size of files over 2 GiB on 32-bit hosts */
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
+#include "os.h"
 #include "json.h"
 
 #define LABEL_WIDTH 22
@@ -317,7 +315,6 @@ static int info_model(const char *path) {
   const char *pn, *pv, *dom;
   strbuf s = {0}, s2 = {0};
   table tab;
-  struct stat st;
   size_t i, n;
   int status = EXIT_FAILURE;
 
@@ -327,9 +324,10 @@ static int info_model(const char *path) {
   table_init(&tab, "ll");
 
   field("file", "%s", esc(&s, path));
-  if (stat(path, &st) == 0) {
+  uint64_t fsize;
+  if (os_file_size(path, &fsize) == 0) {
     sb_reset(&s);
-    sb_byte_count(&s, (uint64_t)st.st_size);
+    sb_byte_count(&s, fsize);
     field("size", "%s", sb_str(&s));
   }
   field("ir_version", "%" PRId64, onnxslim_model_ir_version(model));
@@ -422,7 +420,6 @@ static int info_json(const char *path) {
   const onnxslim_graph *g;
   const char *pn, *pv, *dom;
   graph_summary sum;
-  struct stat st;
   size_t i, n;
   json j;
   int status;
@@ -451,7 +448,8 @@ static int info_json(const char *path) {
   json_kstr(&j, "schema", "libonnxslim.info/1");
   json_kstr(&j, "file", path);
   json_key(&j, "size");
-  if (stat(path, &st) == 0) json_uint(&j, (uint64_t)st.st_size);
+  uint64_t fsize;
+  if (os_file_size(path, &fsize) == 0) json_uint(&j, fsize);
   else json_null(&j);
   json_kint(&j, "ir_version", onnxslim_model_ir_version(model));
   json_kstr(&j, "producer_name", pn);

@@ -4,18 +4,15 @@
  * libonnxslim (the command) - the work of `convert`, `split` and `merge`:
  * load, convert, plan the outputs, save, warn.
  */
-#define _XOPEN_SOURCE 700    /* stat(), realpath() */
-#define _FILE_OFFSET_BITS 64 /* st_size of files over 2 GiB on 32-bit hosts */
-
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "convert.h"
 #include "interrupt.h"
+#include "os.h"
 #include "report.h"
 
 void convert_settings_init(convert_settings *cs) {
@@ -687,7 +684,7 @@ static char *dir_part(const char *path) {
 /* path with its directory resolved (the file itself may not exist yet), or a
  * copy of path when the directory does not resolve (malloc'ed). */
 static char *canonical(const char *path) {
-  char *dir = dir_part(path), *real = realpath(dir, NULL), *out;
+  char *dir = dir_part(path), *real = os_realpath(dir), *out;
   const char *slash = strrchr(path, '/');
   const char *name = slash ? slash + 1 : path;
   free(dir);
@@ -701,11 +698,9 @@ static char *canonical(const char *path) {
 /* Do a and b name the same file? By device and inode when both exist (so
  * spellings, symlinks and hard links count), else by resolved spelling. */
 static int same_file(const char *a, const char *b) {
-  struct stat sa, sb;
   char *ca, *cb;
-  int same;
-  if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  int same = os_same_file(a, b);
+  if (same >= 0) return same;
   ca = canonical(a);
   cb = canonical(b);
   same = strcmp(ca, cb) == 0;
@@ -734,10 +729,9 @@ static char *data_file_path(const char *out, const char *location) {
 /* Before the model is loaded: an output that cannot be written ('-', a
  * directory) is a usage error, found before any work is done. */
 static int check_output_name(const char *path, const char *what) {
-  struct stat st;
   if (strcmp(path, "-") == 0)
     return usage_error("%s: '-' (standard output) is not supported: name a file", what);
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+  if (os_is_dir(path))
     return usage_error("%s '%s' is a directory: name the file to write", what, path);
   return PARSE_CONTINUE;
 }

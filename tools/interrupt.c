@@ -22,6 +22,13 @@ static void on_signal(int sig) {
 void interrupt_install(void) {
   static const int sigs[] = {SIGINT, SIGTERM};
   size_t i;
+#if defined(_WIN32)
+  /* Windows has no sigaction: the C runtime's signal() (Ctrl+C arrives as
+   * SIGINT; Windows sends no SIGTERM). The runtime resets the handler to
+   * SIG_DFL before it runs, so a second Ctrl+C ends the process at once. */
+  for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (signal(sigs[i], on_signal) != SIG_ERR) armed = 1;
+#else
   for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
     struct sigaction old, sa;
     if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
@@ -32,6 +39,7 @@ void interrupt_install(void) {
     sa.sa_flags = SA_RESTART;
     if (sigaction(sigs[i], &sa, NULL) == 0) armed = 1;
   }
+#endif
 }
 
 int interrupt_armed(void) { return armed; }

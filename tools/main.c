@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "os.h"
 
 /* The commands, in the order --help lists them. A new command: its file
  * tools/cmd-NAME.c defining `const command cmd_NAME`, and a row here. */
@@ -51,6 +52,7 @@ int main(int argc, char **argv) {
   const command *const *cmd;
   const char *arg;
 
+  os_start(&argc, &argv);
   /* global options before the command */
   while (argc >= 2 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quiet") == 0)) {
     quiet = 1;

@@ -3,14 +3,11 @@
 /*
  * libonnxslim (the command) - progress on stderr and --quiet (progress.h).
  */
-#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "process.h"
+#include "os.h"
 #include "strbuf.h"
 #include "interrupt.h"
 #include "progress.h"
@@ -19,21 +16,14 @@ int quiet;
 
 int progress_shown(void) {
   static int tty = -1;
-  if (tty < 0) tty = isatty(STDERR_FILENO) ? 1 : 0;
+  if (tty < 0) tty = os_stderr_tty();
   return tty && !quiet;
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Columns of the terminal on stderr (80 when unknown). */
 static size_t columns(void) {
-  struct winsize ws;
-  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-  return 80;
+  size_t c = os_stderr_columns();
+  return c ? c : 80;
 }
 
 void progress_size(char *buf, size_t cap, uint64_t n) {
@@ -72,7 +62,7 @@ static void cut(strbuf *sb, size_t n) {
 
 int progress_update(uint64_t done, uint64_t total, void *payload) {
   progress_line *p = payload;
-  double t = now();
+  double t = os_now();
   int pct;
   char sd[32], st[32], rate[32], left[32];
   strbuf stats = {0}, line = {0}, name = {0};

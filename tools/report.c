@@ -3,15 +3,13 @@
 /*
  * libonnxslim (the command) - what `convert`, `split` and `merge` did (--report).
  */
-#define _XOPEN_SOURCE 700    /* stat() */
-#define _FILE_OFFSET_BITS 64 /* st_size of files over 2 GiB on 32-bit hosts */
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
+#include "os.h"
 #include "report.h"
 
 /* The conversion report as an aligned table with a totals row, on stdout. */
@@ -272,16 +270,16 @@ int print_external_report(const onnxslim_save_report *rep, int mode, int verbose
 
 /* A written file for the --report list: "path  N bytes  (h)". */
 static void add_file_row(table *t, const char *path) {
-  struct stat st;
   char h[32];
   table_add_esc(t, path);
-  if (stat(path, &st) != 0) {
+  uint64_t fsize;
+  if (os_file_size(path, &fsize) != 0) {
     table_add(t, "?");
     table_add(t, "");
     return;
   }
-  table_addf(t, "%" PRIu64 " bytes", (uint64_t)st.st_size);
-  human_size(h, sizeof h, (uint64_t)st.st_size);
+  table_addf(t, "%" PRIu64 " bytes", fsize);
+  human_size(h, sizeof h, fsize);
   if (h[0]) table_addf(t, "(%s)", h);
   else table_add(t, "");
 }
@@ -307,7 +305,6 @@ void print_files(const char *out, const onnxslim_save_report *rep, const char *a
   dir_of(&dir, out);
   for (i = 0; i < n; i++) {
     const char *loc = onnxslim_save_report_location(rep, i);
-    struct stat sbuf;
     if (onnxslim_save_report_placement(rep, i) != ONNXSLIM_SAVE_PLACEMENT_EXTERNAL || !loc ||
         (prev && strcmp(prev, loc) == 0))
       continue;
@@ -317,7 +314,8 @@ void print_files(const char *out, const onnxslim_save_report *rep, const char *a
     sb_puts(&path, loc);
     files++;
     if (files <= 3) add_file_row(&t, sb_str(&path));
-    if (stat(sb_str(&path), &sbuf) == 0) data_bytes = add_sat(data_bytes, (uint64_t)sbuf.st_size);
+    uint64_t fsize;
+    if (os_file_size(sb_str(&path), &fsize) == 0) data_bytes = add_sat(data_bytes, fsize);
   }
   if (files > 3) {
     char h[32];
@@ -504,11 +502,11 @@ static int json_external(json *j, const onnxslim_save_report *rep) {
 }
 
 static void json_file(json *j, const char *path) {
-  struct stat st;
   json_object(j);
   json_kstr(j, "path", path);
   json_key(j, "bytes");
-  if (stat(path, &st) == 0) json_uint(j, (uint64_t)st.st_size);
+  uint64_t fsize;
+  if (os_file_size(path, &fsize) == 0) json_uint(j, fsize);
   else json_null(j);
   json_end(j);
 }

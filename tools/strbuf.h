@@ -9,7 +9,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#if defined(__GNUC__)
+#if defined(__MINGW32__)
+/* mingw-w64's C99 printf (__USE_MINGW_ANSI_STDIO, set by the Makefile):
+ * GCC's "printf" there is Microsoft's, without %zu */
+#  define PRINTF_LIKE(f, a) __attribute__((format(gnu_printf, f, a)))
+#elif defined(__GNUC__)
 #  define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #else
 #  define PRINTF_LIKE(f, a)

@@ -234,4 +234,19 @@ void onnxslim__os_advise_huge(void *p, size_t len);
 /* Writes fd's data and metadata to stable storage (fsync). 0 or -1. */
 int onnxslim__os_sync(osl_os_fd fd);
 
+/* ---- SHA-1 ------------------------------------------------------------------
+ * The hash of the external-data checksum key: nettle's on POSIX, the
+ * system's (BCrypt) on Windows. The state is the caller's (on its stack);
+ * init starts it, update adds bytes, final writes the 20-byte digest and
+ * releases what init took, and must follow every successful init (out
+ * NULL: released, no digest). Each 0, or -1 when the system's hash failed
+ * (the state is then released). */
+#define OSL_SHA1_SIZE 20
+typedef struct {
+  uint64_t opaque[16]; /* nettle's sha1_ctx, or the BCrypt handles */
+} osl_sha1;
+int onnxslim__sha1_init(osl_sha1 *h);
+int onnxslim__sha1_update(osl_sha1 *h, const void *p, size_t n);
+int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out);
+
 #endif

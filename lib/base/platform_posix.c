@@ -41,6 +41,8 @@
 #  include <sys/random.h>
 #endif
 
+#include <nettle/sha1.h>
+
 #include "base/platform.h"
 
 /* ---- plain files ---------------------------------------------------------- */
@@ -523,4 +525,24 @@ int onnxslim__os_hwcaps(unsigned long *hwcap, unsigned long *hwcap2) {
   *hwcap = *hwcap2 = 0;
   return 0;
 #endif
+}
+
+/* ---- SHA-1 ------------------------------------------------------------------ */
+
+_Static_assert(sizeof(struct sha1_ctx) <= sizeof(osl_sha1), "osl_sha1 holds a sha1_ctx");
+_Static_assert(SHA1_DIGEST_SIZE == OSL_SHA1_SIZE, "a SHA-1 digest is 20 bytes");
+
+int onnxslim__sha1_init(osl_sha1 *h) {
+  sha1_init((struct sha1_ctx *)(void *)h->opaque);
+  return 0;
+}
+
+int onnxslim__sha1_update(osl_sha1 *h, const void *p, size_t n) {
+  sha1_update((struct sha1_ctx *)(void *)h->opaque, n, p);
+  return 0;
+}
+
+int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out) {
+  if (out) sha1_digest((struct sha1_ctx *)(void *)h->opaque, OSL_SHA1_SIZE, out);
+  return 0;
 }

@@ -672,3 +672,57 @@ int onnxslim__os_hwcaps(unsigned long *hwcap, unsigned long *hwcap2) {
   *hwcap = *hwcap2 = 0;
   return 0;
 }
+
+/* ---- SHA-1 ------------------------------------------------------------------
+ * BCrypt's: an algorithm provider and a hash object per hash (the system
+ * allocates the object; Windows 7 and later). */
+
+typedef struct {
+  BCRYPT_ALG_HANDLE alg;
+  BCRYPT_HASH_HANDLE hash;
+} osl_sha1_win;
+_Static_assert(sizeof(osl_sha1_win) <= sizeof(osl_sha1), "osl_sha1 holds the handles");
+
+static void sha1_release(osl_sha1_win *w) {
+  if (w->hash) BCryptDestroyHash(w->hash);
+  if (w->alg) BCryptCloseAlgorithmProvider(w->alg, 0);
+  w->hash = NULL;
+  w->alg = NULL;
+}
+
+int onnxslim__sha1_init(osl_sha1 *h) {
+  osl_sha1_win *w = (osl_sha1_win *)(void *)h->opaque;
+  w->alg = NULL;
+  w->hash = NULL;
+  if (BCryptOpenAlgorithmProvider(&w->alg, BCRYPT_SHA1_ALGORITHM, NULL, 0) != 0) w->alg = NULL;
+  if (!w->alg || BCryptCreateHash(w->alg, &w->hash, NULL, 0, NULL, 0, 0) != 0) {
+    w->hash = NULL;
+    sha1_release(w);
+    return -1;
+  }
+  return 0;
+}
+
+int onnxslim__sha1_update(osl_sha1 *h, const void *p, size_t n) {
+  osl_sha1_win *w = (osl_sha1_win *)(void *)h->opaque;
+  const unsigned char *b = p;
+  if (!w->hash) return -1;
+  while (n) {
+    ULONG k = n > 0x40000000u ? 0x40000000u : (ULONG)n;
+    if (BCryptHashData(w->hash, (PUCHAR)b, k, 0) != 0) {
+      sha1_release(w);
+      return -1;
+    }
+    b += k;
+    n -= k;
+  }
+  return 0;
+}
+
+int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out) {
+  osl_sha1_win *w = (osl_sha1_win *)(void *)h->opaque;
+  int rc = 0;
+  if (out && (!w->hash || BCryptFinishHash(w->hash, out, OSL_SHA1_SIZE, 0) != 0)) rc = -1;
+  sha1_release(w);
+  return rc;
+}

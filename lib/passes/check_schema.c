@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <nettle/sha1.h>
-
 #include "passes/check_int.h"
 
 /* ---- opsets --------------------------------------------------------------- */
@@ -57,7 +55,7 @@ static int check_checksum(ck *c, const onnxslim_tensor *t) {
   const char *loc = onnxslim__external_entry((osl_msg *)t, "location");
   if (!name) return onnxslim__ck_failed(c);
   size_t n = strlen(want);
-  int hex = n == 2 * SHA1_DIGEST_SIZE;
+  int hex = n == 2 * OSL_SHA1_SIZE;
   for (size_t i = 0; i < n && hex; i++)
     hex = (want[i] >= '0' && want[i] <= '9') || (want[i] >= 'a' && want[i] <= 'f') ||
           (want[i] >= 'A' && want[i] <= 'F');
@@ -71,17 +69,28 @@ static int check_checksum(ck *c, const onnxslim_tensor *t) {
   if (rc == ONNXSLIM_ENOMEM) return onnxslim__ck_failed(c);
   if (rc) return 0; /* no bytes to hash (tensor_size says why) */
   if (!c->chunk && !(c->chunk = malloc(CK_CHUNK))) return onnxslim__ck_nomem(c);
-  struct sha1_ctx sha;
-  sha1_init(&sha);
+  osl_sha1 sha;
+  if (onnxslim__sha1_init(&sha)) {
+    onnxslim__err(ONNXSLIM_EIO, "the system's SHA-1 is not available (checksum key)");
+    return onnxslim__ck_failed(c);
+  }
   for (size_t off = 0; off < size;) {
     size_t k = size - off < CK_CHUNK ? size - off : CK_CHUNK;
-    if (onnxslim_tensor_read(t, off, c->chunk, k)) return onnxslim__ck_failed(c);
-    sha1_update(&sha, k, c->chunk);
+    int bad = onnxslim_tensor_read(t, off, c->chunk, k);
+    if (!bad && onnxslim__sha1_update(&sha, c->chunk, k))
+      bad = onnxslim__err(ONNXSLIM_EIO, "the system's SHA-1 failed (checksum key)");
+    if (bad) {
+      onnxslim__sha1_final(&sha, NULL);
+      return onnxslim__ck_failed(c);
+    }
     off += k;
   }
-  uint8_t d[SHA1_DIGEST_SIZE];
-  char got[2 * SHA1_DIGEST_SIZE + 1];
-  sha1_digest(&sha, sizeof d, d);
+  uint8_t d[OSL_SHA1_SIZE];
+  char got[2 * OSL_SHA1_SIZE + 1];
+  if (onnxslim__sha1_final(&sha, d)) {
+    onnxslim__err(ONNXSLIM_EIO, "the system's SHA-1 failed (checksum key)");
+    return onnxslim__ck_failed(c);
+  }
   for (size_t i = 0; i < sizeof d; i++) snprintf(got + 2 * i, 3, "%02x", d[i]);
   int same = 1;
   for (size_t i = 0; i < n && same; i++) {

@@ -18,8 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <nettle/sha1.h>
-
 #include "onnx.pb.h"
 
 #include "passes/passes.h"
@@ -29,12 +27,13 @@
 typedef struct {
   osl_sink base;
   osl_sink *next;
-  struct sha1_ctx sha;
+  osl_sha1 sha;
 } osl_hash_sink;
 
 static int hash_write(osl_sink *sink, const uint8_t *p, size_t n) {
   osl_hash_sink *h = (osl_hash_sink *)sink;
-  sha1_update(&h->sha, n, p);
+  if (onnxslim__sha1_update(&h->sha, p, n))
+    return onnxslim__err(ONNXSLIM_EIO, "the system's SHA-1 failed (checksum key)");
   return h->next->write(h->next, p, n);
 }
 
@@ -64,7 +63,8 @@ static int write_item(const onnxslim_model *m, osl_item *it, osl_out *out, uint6
   if (checksum) {
     hs.base.write = hash_write;
     hs.next = sink;
-    sha1_init(&hs.sha);
+    if (onnxslim__sha1_init(&hs.sha))
+      return onnxslim__err(ONNXSLIM_EIO, "the system's SHA-1 is not available (checksum key)");
     sink = &hs.base;
   }
   if (x) {
@@ -72,9 +72,11 @@ static int write_item(const onnxslim_model *m, osl_item *it, osl_out *out, uint6
   } else {
     rc = n ? sink->write(sink, p, n) : 0;
   }
-  if (!rc && checksum) {
-    uint8_t d[SHA1_DIGEST_SIZE];
-    sha1_digest(&hs.sha, sizeof d, d);
+  if (checksum) {
+    uint8_t d[OSL_SHA1_SIZE];
+    int hrc = onnxslim__sha1_final(&hs.sha, rc ? NULL : d);
+    if (rc) return rc;
+    if (hrc) return onnxslim__err(ONNXSLIM_EIO, "the system's SHA-1 failed (checksum key)");
     for (size_t i = 0; i < sizeof d; i++) sprintf(it->checksum + 2 * i, "%02x", d[i]);
   }
   return rc;

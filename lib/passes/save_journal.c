@@ -13,8 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <nettle/sha1.h>
-
 #include "onnx.pb.h"
 
 #include "passes/passes.h"
