@@ -287,6 +287,15 @@ TEST(slice_squeeze_reduce) {
   CHECK_OK(onnxslim_node_set_attr_int(rm, "keepdims", 0));
   onnxslim_node *u = node(m, "Unsqueeze", L("sq", "ax"), 2, L("us"), 1);
   (void)u;
+  /* A negative step with an end past the axis: onnx clamps it (an empty
+   * slice), onnxruntime reads INT64_MAX as "through the first element" (3
+   * of the 10 here): unknown. With an end inside the axis both agree. */
+  ints(m, "st2", 1, (int64_t[]){-8}, 0);
+  ints(m, "en2", 1, (int64_t[]){INT64_MAX}, 0);
+  ints(m, "en3", 1, (int64_t[]){0}, 0);
+  ints(m, "neg", 1, (int64_t[]){-1}, 0);
+  node(m, "Slice", L("x", "st2", "en2", "ax", "neg"), 5, L("slneg"), 1);
+  node(m, "Slice", L("x", "st2", "en3", "ax", "neg"), 5, L("slneg2"), 1); /* 2,1 */
   onnxslim_model *r = infer_reload(m);
   onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
   if (g) {
@@ -295,6 +304,8 @@ TEST(slice_squeeze_reduce) {
     EXPECT_TYPE(g, "rs", "1[b,1,1]");
     EXPECT_TYPE(g, "rm", "1[10]");
     EXPECT_TYPE(g, "us", "1[b,1,10]");
+    EXPECT_TYPE(g, "slneg", "1[b,?,1]");
+    EXPECT_TYPE(g, "slneg2", "1[b,2,1]");
   }
   onnxslim_model_free(r);
   onnxslim_model_free(m);

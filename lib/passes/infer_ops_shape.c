@@ -122,9 +122,16 @@ static void concat(ictx *c, const onnxslim_node *n, ival *out) {
   }
 }
 
-/* The size of one sliced axis of extent d, or -1. */
+/* The size of one sliced axis of extent d, or -1. A negative step whose end
+ * lies past the axis's last element is left unknown: onnx's definition
+ * clamps that end to d - 1 (an empty slice when start is below it), while
+ * onnxruntime reads an end of INT32_MAX or INT64_MAX with a negative step
+ * as "through the first element" (-3, INT64_MAX, -1 on 5 elements gives 3
+ * elements there). The runtime decides what the model computes, the spec
+ * what a checker expects; neither size may be written down. */
 static int64_t slice_len(int64_t d, int64_t start, int64_t end, int64_t step) {
   if (step == 0) return -1;
+  if (step < 0 && end > d - 1) return -1;
   if (start < 0) start += d;
   if (end < 0) end += d;
   if (step > 0) {
