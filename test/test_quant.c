@@ -1380,7 +1380,7 @@ TEST(extreme_rows_read_back_finite) {
           CHECK_OK(onnxslim_tensor_data(find(m, WORD "_scale"), &sd, &sn));
           CHECK(!asym || (zt && onnxslim_tensor_data(zt, &zd, &zn) == 0));
           size_t bs = blocks ? 8 : k, nb = k / bs;
-          long inf = 0, far = 0;
+          long inf = 0, n_far = 0;
           for (size_t r = 0; d && sd && r < rows; r++)
             for (size_t i = 0; i < k; i++) {
               size_t at = r * k + i, b = r * nb + i / bs;
@@ -1414,13 +1414,13 @@ TEST(extreme_rows_read_back_finite) {
               } else if (scale_method == ONNXSLIM_QUANT_SCALES_ABSMAX &&
                          fabs(y - x) > scale * (asym ? 1.5 : 0.5) + fabs(x) * (f16 ? 1e-3 : 1e-6)) {
                 /* (the searched scales let the largest values saturate) */
-                if (far++ < 3)
+                if (n_far++ < 3)
                   fprintf(stderr, "INT%d: row %zu value %g reads back %g (scale %g)\n", to4 ? 4 : 8,
                           r, x, y, scale);
               }
             }
           CHECK(inf == 0);
-          CHECK(far == 0);
+          CHECK(n_far == 0);
           onnxslim_model_free(m);
         }
   }
