@@ -380,8 +380,8 @@ abi-check: $(B)/$(SOREAL)
 abi-dump: $(B)/$(SOREAL)
 	abidw $(ABIDW_FLAGS) --out-file $(ABI_BASELINE) $(B)/$(SOREAL)
 
-# Checks that take minutes (CI runs them): the release tarball's whole make
-# check where it is unpacked (test/check_long/dist-check.sh), the Debian
+# Checks that take minutes (CI runs them): the release tarball's make check
+# (but 79-posix and 80-valgrind) where it is unpacked (test/check_long/dist-check.sh), the Debian
 # packages in a clean Debian 12 (debian-check.sh), examples/ort_recipe.c
 # built and run against onnxruntime 1.21 in a Debian trixie chroot on the
 # 1.1 GB reranker (trixie-ort.sh: about a minute with its base cached), and

@@ -5,7 +5,7 @@
 # nothing of .git, and builds outside git: unpacked in an empty directory,
 # with a `git` on PATH that always fails, `make` builds the library, the
 # command and the examples, and the licence, names and corpus steps pass.
-# (make check-long runs the whole `make check` in such a tree:
+# (make check-long runs make check's steps, but 79 and 80, in such a tree:
 # test/check_long/dist-check.sh.)
 set -u
 passed=0 failed=0
