@@ -1746,6 +1746,66 @@ TEST(mse_bytes_match_reference) {
   CHECK(negative > 0); /* blocks whose largest magnitude is positive took -(qmax + 1) */
 }
 
+/* The least squared error of asymmetric INT4 block v (integer zero point
+ * z in 0..15, FLOAT scale) found by brute force: every z, scales on a fine
+ * grid from 0.5 to 1.5 times range / 15, codes rounded to nearest. */
+static double ref_asym_best(const float *v, size_t bs) {
+  float mn = 0, mx = 0;
+  for (size_t i = 0; i < bs; i++) mn = fminf(mn, v[i]), mx = fmaxf(mx, v[i]);
+  double best = DBL_MAX, range = (double)mx - mn;
+  if (!(range > 0)) return 0;
+  for (int z = 0; z <= 15; z++)
+    for (int k = 0; k <= 400; k++) {
+      float s = (float)(range / 15 * (0.5 + k * 0.0025));
+      double e = 0;
+      for (size_t i = 0; i < bs; i++) {
+        double c = nearbyint((double)v[i] / s) + z;
+        c = c < 0 ? 0 : c > 15 ? 15 : c;
+        double d = (double)((float)(c - z) * s) - v[i];
+        e += d * d;
+      }
+      best = e < best ? e : best;
+    }
+  return best;
+}
+
+/* The asymmetric search with its refinement comes within a few percent of
+ * the best integer zero point and scale (brute force) on rows with
+ * outliers and heavy tails, which the range-shrinking grid alone does not
+ * (15% above on these rows). */
+/* with the refinement 1.013 on these rows, without it 1.153 */
+#define OSL_T_ASYM_NEAR 1.05
+TEST(asym_mse_near_best) {
+  enum { ROWS = 60, K = 64 };
+  static float t[ROWS * K];
+  static double em[ROWS * K];
+  rng_state = 0x13198a2e03707344u;
+  mse_rows(t, ROWS, K);
+  int64_t dims[2] = {ROWS, K};
+  const size_t bs = 16, nb = ROWS * K / bs;
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK_OK(onnxslim_tensor_set_data(find(m, WORD), ONNXSLIM_DTYPE_FLOAT, dims, 2, t, sizeof t,
+                                    ONNXSLIM_COPY));
+  CHECK_OK(onnxslim_model_set_opset(m, "", 21));
+  scale_method = ONNXSLIM_QUANT_SCALES_MSE;
+  CHECK_OK(quantize(m, NULL, ONNXSLIM_DTYPE_INT4, bs, 0, ONNXSLIM_QUANT_ASYMMETRIC));
+  scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
+  CHECK_OK(block_errors(m, t, ROWS, K, bs, 1, 1, em));
+  onnxslim_model_free(m);
+  double got = 0, best = 0;
+  for (size_t b = 0; b < nb; b++) {
+    if ((b * bs / K) % 10 > 2) continue; /* normal, with outliers, Student-t */
+    double r = ref_asym_best(t + b * bs, bs);
+    got += em[b];
+    best += r;
+  }
+  fprintf(stderr, "asymmetric INT4 mse: squared error %.6g, brute force %.6g (ratio %.4f)\n", got,
+          best, got / best);
+  CHECK(got <= best * OSL_T_ASYM_NEAR);
+}
+
 /* The default is absmax: the same bytes as asking for it, not those of the
  * search (on rows with outliers). */
 TEST(absmax_is_default) {
@@ -1805,6 +1865,7 @@ int main(int argc, char **argv) {
   RUN(extreme_rows_mse);
   RUN(mse_never_worse);
   RUN(mse_bytes_match_reference);
+  RUN(asym_mse_near_best);
   RUN(absmax_is_default);
   return t_done();
 }
