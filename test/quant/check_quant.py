@@ -79,7 +79,7 @@ def make_model(path, tab, opset, name="emb.weight", ids_shape=("b",)):
 
 def run_cli(*args):
     """The CLI with the reference's scales (--scale-method absmax) unless
-    args choose (the default, mse, is checked at the end)."""
+    args choose (the searched scales, mse, are checked at the end)."""
     extra = [] if "--scale-method" in args else ["--scale-method", "absmax"]
     p = subprocess.run([cli, "convert", *args, *extra], capture_output=True, text=True)
     return p.returncode, p.stderr
@@ -1211,7 +1211,7 @@ for name, opset, args, words in [
     report(rc in (1, 2) and words in err and not os.path.exists(out), "refused: " + name,
            "rc %d: %s" % (rc, err.strip()))
 
-# the default scales (--scale-method mse): each block's squared error at
+# the searched scales (--scale-method mse): each block's squared error at
 # most the absmax reference's (less in total for INT4), the stored codes
 # within the type's range, and onnxruntime reads back exactly the stored
 # (q - zp) * scale; on a table with outlier columns (x10..x50) besides
