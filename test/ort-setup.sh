@@ -112,3 +112,24 @@ ort_say_runtimes() {
     ort_have "$rt" || echo "skip: $(ort_label "$rt") checks: $(ort_skip_reason "$rt")"
   done
 }
+
+# ort_step_setup: what a step that runs models in onnxruntime needs first
+# (steps 32 and 33): Debian's onnx and numpy at $PY, a runtime of
+# $ORT_RUNTIMES (named by ort_say_runtimes) and the command built in $B.
+# Returns 1 with the reason in ORT_SETUP_ERROR.
+ort_step_setup() {
+  ORT_SETUP_ERROR=""
+  if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
+    ORT_SETUP_ERROR="python3-onnx and python3-numpy are needed at $PY"
+    return 1
+  fi
+  if ! ort_runtimes_setup; then
+    ORT_SETUP_ERROR="no onnxruntime can run (test/ort-setup.sh)"
+    return 1
+  fi
+  ort_say_runtimes
+  if ! { [ -x "$B/libonnxslim" ] || make -s B="$B" all >/dev/null; }; then
+    ORT_SETUP_ERROR="make all"
+    return 1
+  fi
+}

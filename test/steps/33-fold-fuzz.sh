@@ -22,17 +22,8 @@ fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP $*"; }
 finish() { echo "$passed passed, $failed failed, $skipped skipped"; [ "$failed" -eq 0 ]; exit $?; }
 
-if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
-  fail "setup: python3-onnx and python3-numpy are needed at $PY"
-  finish
-fi
 . test/ort-setup.sh
-if ! ort_runtimes_setup; then
-  fail "setup: no onnxruntime can run (test/ort-setup.sh)"
-  finish
-fi
-ort_say_runtimes
-[ -x "$B/libonnxslim" ] || make -s B="$B" all >/dev/null || { fail "setup: make all"; finish; }
+ort_step_setup || { fail "setup: $ORT_SETUP_ERROR"; finish; }
 
 rm -rf "$work"
 mkdir -p "$work/models" "$work/out" "$work/inputs"
