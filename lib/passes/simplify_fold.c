@@ -158,17 +158,6 @@ static int static_dims(osl_foldrun *run, const onnxslim_graph *g, const char *na
 
 /* ---- replacing a node -------------------------------------------------------------- */
 
-static int drop_value_info(onnxslim_graph *g, const char *name) {
-  for (size_t i = 0; i < onnxslim_graph_value_info_count(g);) {
-    onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
-    if (strcmp(onnxslim_value_info_name(vi), name) == 0) {
-      int rc = onnxslim_graph_remove_value_info(g, vi);
-      if (rc < 0) return rc;
-    } else i++;
-  }
-  return 0;
-}
-
 /* Replaces node n (at index i of g) by the value v: an initializer named
  * as its output, or a Constant node when the output is a graph output.
  * Nothing changes when a step fails. 0 or an error. */
@@ -180,7 +169,7 @@ static int replace(onnxslim_graph *g, onnxslim_node *n, size_t i, const osl_cv *
       onnxslim_graph_add_initializer(g, y, v->dt, v->dims, v->rank, v->p, size, ONNXSLIM_COPY, &t);
   if (rc < 0) return rc;
   if (!is_graph_output(g, y)) {
-    if ((rc = drop_value_info(g, y)) < 0) return rc;
+    if ((rc = onnxslim__simp_drop_value_info(g, y)) < 0) return rc;
     return onnxslim_graph_remove_node(g, n);
   }
   onnxslim_node *k = NULL;

@@ -45,6 +45,9 @@ char *onnxslim__simp_strdup(const char *s);
 int onnxslim__simp_step(onnxslim_simplify_report *r, const struct osl_simp_step *s);
 /* A node's label: its name, else its first output, else its op type. */
 const char *onnxslim__simp_label(const onnxslim_node *n);
+/* Removes the value_info entries (not inputs or outputs) of value `name`
+ * from g; 0 or a negative ONNXSLIM_E* code. */
+int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name);
 /* The passes over g and, recursively, its subgraphs (simplify_rules.c). */
 int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g);
 int onnxslim__simp_cse(osl_simp *c, onnxslim_graph *g);

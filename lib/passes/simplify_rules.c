@@ -287,8 +287,7 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
   return 0;
 }
 
-/* Removes value_info entries (not inputs or outputs) of value `name`. */
-static int drop_value_info(onnxslim_graph *g, const char *name) {
+int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name) {
   for (size_t i = 0; i < onnxslim_graph_value_info_count(g);) {
     onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
     if (strcmp(onnxslim_value_info_name(vi), name) == 0) {
@@ -309,7 +308,8 @@ static int bypass(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, const char *
   const char *label = onnxslim__simp_label(n);
   int rc;
   if (!is_graph_output(g, y)) {
-    if ((rc = drop_value_info(g, y)) < 0 || (rc = onnxslim_graph_remove_node(g, n)) < 0 ||
+    if ((rc = onnxslim__simp_drop_value_info(g, y)) < 0 ||
+        (rc = onnxslim_graph_remove_node(g, n)) < 0 ||
         (rc = onnxslim_graph_rename_value(g, y, x)) < 0)
       return rc;
     return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, x) < 0 ? -1 : 1;
@@ -320,7 +320,8 @@ static int bypass(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, const char *
   if (!p || p == n || is_graph_output(g, x) || is_graph_input(g, x) ||
       onnxslim_graph_find_initializer(g, x) || read_by_subgraph_node(g, x))
     return 0;
-  if ((rc = drop_value_info(g, x)) < 0 || (rc = drop_value_info(g, y)) < 0 ||
+  if ((rc = onnxslim__simp_drop_value_info(g, x)) < 0 ||
+      (rc = onnxslim__simp_drop_value_info(g, y)) < 0 ||
       (rc = onnxslim_graph_remove_node(g, n)) < 0 ||
       (rc = onnxslim_graph_rename_value(g, x, y)) < 0)
     return rc;
@@ -480,7 +481,7 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
     }
     for (size_t k = 0; k < no; k++) outs[k] = onnxslim_node_output(n, k);
     for (size_t k = 0; k < no && rc >= 0; k++)
-      if (outs[k][0]) rc = drop_value_info(g, outs[k]);
+      if (outs[k][0]) rc = onnxslim__simp_drop_value_info(g, outs[k]);
     if (rc >= 0) rc = onnxslim_graph_remove_node(g, n);
     for (size_t k = 0; k < no && rc >= 0; k++)
       if (outs[k][0]) rc = onnxslim_graph_rename_value(g, outs[k], onnxslim_node_output(same, k));
@@ -581,7 +582,7 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
       continue;
     }
     const char *label = name, *into = onnxslim_tensor_name(same);
-    if ((rc = drop_value_info(g, label)) < 0 ||
+    if ((rc = onnxslim__simp_drop_value_info(g, label)) < 0 ||
         (rc = onnxslim_graph_remove_initializer(g, x)) < 0 ||
         (rc = onnxslim_graph_rename_value(g, label, into)) < 0)
       break;
