@@ -74,7 +74,7 @@ ifneq ($(findstring mingw,$(XTARGET)),)
 PLATFORM_OTHER := lib/base/platform_posix.c
 X_CFLAGS := -D__USE_MINGW_ANSI_STDIO=1 -idirafter $(B)/xinclude
 X_APPFLAGS := -D__USE_MINGW_ANSI_STDIO=1
-X_TESTFLAGS := -include test/compat_win32.h
+X_TESTFLAGS := -include test/compat_win32.h -Itest/win32
 X_DEPS := $(B)/xinclude/pb.h
 else
 PLATFORM_OTHER := lib/base/platform_win32.c
@@ -291,7 +291,7 @@ TEST_SRC := $(wildcard test/test_*.c)
 # (test/check_long/windows.sh names each with its reason); the others get
 # test/compat_win32.h and winpthreads (static).
 ifneq ($(findstring mingw,$(XTARGET)),)
-WIN_NO_TESTS := external hostile limits memory oom progress save scale
+WIN_NO_TESTS := external limits memory oom progress save scale
 TEST_SRC := $(filter-out $(WIN_NO_TESTS:%=test/test_%.c),$(TEST_SRC))
 X_TESTLIBS := -Wl,-Bstatic -lpthread -Wl,-Bdynamic
 endif

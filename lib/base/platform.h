@@ -138,6 +138,14 @@ int onnxslim__os_space(osl_os_fd fd, uint64_t *avail);
 
 /* ---- files beneath a directory ------------------------------------------ */
 
+/* 1 when the path segment name[0..len) (not "." or "..") names an ordinary
+ * file on this system, else 0 with *why (static text). POSIX: every name.
+ * Windows: not a name with ':' (a drive or an alternate data stream), a
+ * device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, in any case, also with
+ * an extension: "nul.txt" is the device too), or a name ending in '.' or
+ * ' ' (Windows strips those, opening another file than the name says). */
+int onnxslim__os_name_ok(const char *name, size_t len, const char **why);
+
 /* Opens rel beneath directory dirfd with flags OSL_O_* (not OSL_O_CREAT), never resolving above
  * dirfd nor through an absolute symlink, whatever is renamed meanwhile: openat2(RESOLVE_BENEATH |
  * RESOLVE_NO_MAGICLINKS) where the build and the kernel have it, else a
