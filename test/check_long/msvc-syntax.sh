@@ -63,7 +63,7 @@ gnu_free() { x86_64-w64-mingw32-gcc $STRICT -D__USE_MINGW_ANSI_STDIO=1 $INC "$@"
 # every public header, included by one C file
 {
   echo '#include "onnxslim.h"'
-  for h in include/onnxslim/*.h; do echo "#include \"onnxslim/${h##*/}\""; done
+  for h in include/onnxslim/*.h; do printf '#include "%s"\n' "${h#include/}"; done
   echo 'int main(void) { return 0; }'
 } > "$tmp/headers.c"
 # the control: GNU C the checks must refuse
