@@ -19,7 +19,10 @@ GatherBlockQuantized need). Prints the mean over the weights' columns of
 count, as bench section 47-qpeers reports ort-hqq's (.0932 there).
 
 Usage: float_zp_search.py [ROUNDS...]   (default 0 1 2 4 8)
+       float_zp_search.py --model M.onnx [ROUNDS...]
        float_zp_search.py --ort ROUNDS
+the --model form (needs onnx) measures M's MatMul weights (initializers
+of rank 2 read as input 1 of MatMuls, e.g. bench/make_reranker's) instead;
 the second form (needs onnx and onnxruntime, e.g. the venv of
 scripts/pypi-venv.sh) writes each weight with the searched scales and
 float zero points as a com.microsoft.MatMulNBits (4 bits, block 32,
@@ -89,8 +92,18 @@ def mean_row_error(weights, rounds, integer, int_start=True):
     for w in weights:
         K, N = w.shape
         x = w.T.reshape(N * (K // BS), BS).astype(np.float64)
-        s, z, q = search(x, rounds, integer, int_start)
-        d = ((q - z[:, None]) * s[:, None]).reshape(N, K).T
+        starts = (True, False) if int_start is None else (int_start,)
+        d = e = None
+        for st in starts:  # None: both starts, the better per block
+            s, z, q = search(x, rounds, integer, st)
+            db = (q - z[:, None]) * s[:, None]
+            eb = ((db - x) ** 2).sum(1)
+            if d is None:
+                d, e = db, eb
+            else:
+                k = eb < e
+                d, e = np.where(k[:, None], db, d), np.minimum(eb, e)
+        d = d.reshape(N, K).T
         wd = w.astype(np.float64)
         errs.append(np.sqrt(((wd - d) ** 2).sum(0)) / np.sqrt((wd ** 2).sum(0)))
     return float(np.concatenate(errs).mean())
@@ -127,17 +140,37 @@ def ort_check(weights, rounds):
               % (i, K, N, ort.__version__, np.abs(y - ref).max(), np.abs(ref).max()))
 
 
+def model_weights(path):
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(path)
+    inits = {t.name: t for t in m.graph.initializer}
+    names = []
+    for n in m.graph.node:
+        b = n.input[1] if n.op_type == "MatMul" and len(n.input) > 1 else None
+        if b in inits and len(inits[b].dims) == 2 and inits[b].dims[0] % BS == 0 and b not in names:
+            names.append(b)
+    return [numpy_helper.to_array(inits[b]).astype(np.float32) for b in names]
+
+
 def main():
-    if sys.argv[1:2] == ["--ort"]:
-        ort_check(heavy_weights(), int(sys.argv[2]))
+    args = sys.argv[1:]
+    if args[:1] == ["--ort"]:
+        ort_check(heavy_weights(), int(args[1]))
         return 0
-    rounds = [int(a) for a in sys.argv[1:]] or [0, 1, 2, 4, 8]
-    weights = heavy_weights()
+    if args[:1] == ["--model"]:
+        weights = model_weights(args[1])
+        print("%s: %d MatMul weights" % (args[1], len(weights)))
+        args = args[2:]
+    else:
+        weights = heavy_weights()
+    rounds = [int(a) for a in args] or [0, 1, 2, 4, 8]
     for r in rounds:
-        print("rounds %2d: mean row error, float zero points %.4f (from the range's float zero "
-              "point %.4f), integer zero points %.4f"
+        print("rounds %2d: mean row error, float zero points: from the integer start %.4f, from "
+              "the range's float zero point %.4f, the better of the two per block %.4f; integer "
+              "zero points %.4f"
               % (r, mean_row_error(weights, r, False), mean_row_error(weights, r, False, False),
-                 mean_row_error(weights, r, True)))
+                 mean_row_error(weights, r, False, None), mean_row_error(weights, r, True)))
     return 0
 
 
