@@ -94,5 +94,9 @@ int onnxslim__fold_known(const char *op);
  * refuse), or an error (ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT). */
 int onnxslim__fold_compute(const osl_fold *f, const char *op, const osl_cv *in, size_t nin,
                            osl_cv *out);
+/* The dims s[0..*n) Reshape f->node gives x (dims and count only) with
+ * the constant shape `shape`: 1, or 0 when it is not a valid reshape. */
+int onnxslim__fold_reshape_dims(const osl_fold *f, const osl_cv *x, const osl_cv *shape, int64_t *s,
+                                size_t *n);
 
 #endif /* ONNXSLIM_SIMPLIFY_INT_H */

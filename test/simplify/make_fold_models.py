@@ -114,6 +114,25 @@ def movement():
                   "eshape": i64(2, 2), "thr": i64(5)})
 
 
+def weights():
+    """Reshape (constant shape, with -1) and Identity of weights that
+    only these nodes read: folded in place, the weight renamed and
+    reshaped without a copy, whatever its size."""
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((64, 48)).astype(np.float32)
+    v = rng.standard_normal((48, 8)).astype(np.float32)
+    n = [
+        h.make_node("Reshape", ["w", "wshape"], ["wr"]),
+        h.make_node("MatMul", ["x", "wr"], ["xw"]),
+        h.make_node("Identity", ["v"], ["vi"]),
+        h.make_node("MatMul", ["xw", "vi"], ["y"]),
+    ]
+    return model("fold_weights", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, ["batch", 48])],
+                 [h.make_tensor_value_info("y", T.FLOAT, ["batch", 8])],
+                 {"w": w, "v": v, "wshape": i64(48, -1)})
+
+
 def bert_static(path):
     """The BERT-shaped model with its inputs fixed to [2, 16]."""
     m = onnx.load(path)
@@ -131,7 +150,7 @@ def bert_static(path):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    ms = [reshape_chain(), int_arith(), movement()]
+    ms = [reshape_chain(), int_arith(), movement(), weights()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
