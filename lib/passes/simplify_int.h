@@ -54,6 +54,9 @@ int onnxslim__simp_cse(osl_simp *c, onnxslim_graph *g);
 /* The constant-folding pass over the main graph and its subgraphs
  * (simplify_fold.c). */
 int onnxslim__simp_fold(osl_simp *c);
+/* simplify_const.c: Constant nodes (not graph outputs) become initializers;
+ * part of the fold pass. 0 or an error. */
+int onnxslim__simp_const_nodes(osl_simp *c);
 
 /* The constant tensor of value `name` of g: an initializer that is not a
  * graph input, or the value of a Constant node's `value`; NULL
