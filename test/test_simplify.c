@@ -1093,96 +1093,99 @@ TEST(fold_weight_in_place) {
   REQUIRE(l);
   CHECK(is_floats(l, "wr2", d83, 2, 24));
   onnxslim_model_free(l);
-  /* Constant nodes become initializers named as their outputs (value,
-   * value_int(s), value_float(s)) (main graph); a Constant that is a graph
-   * output, and one of strings, stay nodes. The values are the attributes'. */
-  static onnxslim_node *konst(onnxslim_model * m, const char *out) {
-    return add(m, "Constant", L(NULL), out);
-  }
-  static const onnxslim_tensor *init_of(const onnxslim_model *m, const char *name, int32_t dt,
-                                        size_t rank, size_t size) {
-    const onnxslim_tensor *t = onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
-    const void *p;
-    size_t n;
-    if (!t || onnxslim_tensor_dtype(t) != dt || onnxslim_tensor_rank(t) != rank ||
-        onnxslim_tensor_data(t, &p, &n) != 0 || n != size)
-      return NULL;
-    return t;
-  }
-  TEST(fold_constant_nodes) {
-    onnxslim_model *m = fold_model();
-    REQUIRE(m);
-    onnxslim_graph *gr = onnxslim_model_graph(m);
-    static const int64_t two[] = {2}, three[] = {3};
-    static const float fs[2] = {0.5f, -2.25f};
-    onnxslim_tensor *tmp = NULL;
-    CHECK_OK(onnxslim_graph_add_initializer(gr, "tmp", ONNXSLIM_DTYPE_INT64, two, 1, I64(3, -4), 16,
-                                            ONNXSLIM_COPY, &tmp));
-    CHECK_OK(onnxslim_node_set_attr_tensor(konst(m, "kt"), "value", tmp));
-    CHECK_OK(onnxslim_graph_remove_initializer(gr, tmp));
-    CHECK_OK(onnxslim_node_set_attr_int(konst(m, "ki"), "value_int", -7));
-    CHECK_OK(onnxslim_node_set_attr_ints(konst(m, "kis"), "value_ints", I64(1, 2, 3), 3));
-    CHECK_OK(onnxslim_node_set_attr_float(konst(m, "kf"), "value_float", 1.5f));
-    CHECK_OK(onnxslim_node_set_attr_floats(konst(m, "kfs"), "value_floats", fs, 2));
-    const char *strs[] = {"a", "b"};
-    CHECK_OK(onnxslim_node_set_attr_strings(konst(m, "kstr"), "value_strings", strs, NULL, 2));
-    CHECK_OK(onnxslim_node_set_attr_int(konst(m, "kout"), "value_int", 5));
-    graph_out(m, "kout");
-    const char *reads_all[] = {"kt", "ki", "kis", "kf", "kfs", "kstr"};
-    for (size_t i = 0; i < 6; i++) {
-      char y[16];
-      snprintf(y, sizeof y, "y_%s", reads_all[i]);
-      const char *in[] = {"x", reads_all[i], NULL};
-      add(m, "Add", in, y);
-      graph_out(m, y);
-    }
-    int rc;
-    onnxslim_simplify_report *r = fold(m, 0, &rc);
-    CHECK_OK(rc);
-    CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 5);
-    CHECK(onnxslim_graph_node_count(gr) == 8); /* kstr, kout and the six Adds */
-    CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kout")), "Constant"));
-    CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kstr")), "Constant"));
-    CHECK(IS64(m, "kt", two, 3, -4));
-    CHECK(is_ints(m, "ki", ONNXSLIM_DTYPE_INT64, d0, 0, I64(-7), 1));
-    CHECK(IS64(m, "kis", three, 1, 2, 3));
-    const onnxslim_tensor *t = init_of(m, "kf", ONNXSLIM_DTYPE_FLOAT, 0, 4);
-    const void *p;
-    size_t n;
-    float f[2];
-    CHECK(t && onnxslim_tensor_data(t, &p, &n) == 0 && (memcpy(f, p, 4), f[0] == 1.5f));
-    t = init_of(m, "kfs", ONNXSLIM_DTYPE_FLOAT, 1, 8);
-    CHECK(t && onnxslim_tensor_dim(t, 0) == 2 && onnxslim_tensor_data(t, &p, &n) == 0 &&
-          (memcpy(f, p, 8), f[0] == 0.5f && f[1] == -2.25f));
-    onnxslim_simplify_report_free(r);
-    /* nothing left to do: a second run changes nothing */
-    r = fold(m, 0, &rc);
-    CHECK_OK(rc);
-    CHECK(onnxslim_simplify_report_change_count(r) == 0);
-    onnxslim_simplify_report_free(r);
-    onnxslim_model_free(m);
-  }
+  onnxslim_model_free(m);
+}
 
-  int main(int argc, char **argv) {
-    t_args(argc, argv);
-    RUN(noop_rules);
-    RUN(noop_keeps_outputs);
-    RUN(noop_dropout_kept);
-    RUN(cse_merges);
-    RUN(cse_keeps_interface);
-    RUN(dead_and_opsets);
-    RUN(dead_functions);
-    RUN(pipeline_fixed_point);
-    RUN(subgraphs);
-    RUN(hostile);
-    RUN(cancel_and_names);
-    RUN(bert_idempotent);
-    RUN(fold_shape_chain);
-    RUN(fold_shape_inferred);
-    RUN(fold_integer_arithmetic);
-    RUN(fold_data_movement);
-    RUN(fold_cast_and_cap);
-    RUN(fold_weight_in_place);
-    RUN(fold_constant_nodes);
-    return t_done();
+/* Constant nodes become initializers named as their outputs (value,
+ * value_int(s), value_float(s)) (main graph); a Constant that is a graph
+ * output, and one of strings, stay nodes. The values are the attributes'. */
+static onnxslim_node *konst(onnxslim_model *m, const char *out) {
+  return add(m, "Constant", L(NULL), out);
+}
+static const onnxslim_tensor *init_of(const onnxslim_model *m, const char *name, int32_t dt,
+                                      size_t rank, size_t size) {
+  const onnxslim_tensor *t = onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
+  const void *p;
+  size_t n;
+  if (!t || onnxslim_tensor_dtype(t) != dt || onnxslim_tensor_rank(t) != rank ||
+      onnxslim_tensor_data(t, &p, &n) != 0 || n != size)
+    return NULL;
+  return t;
+}
+TEST(fold_constant_nodes) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  static const int64_t two[] = {2}, three[] = {3};
+  static const float fs[2] = {0.5f, -2.25f};
+  onnxslim_tensor *tmp = NULL;
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "tmp", ONNXSLIM_DTYPE_INT64, two, 1, I64(3, -4), 16,
+                                          ONNXSLIM_COPY, &tmp));
+  CHECK_OK(onnxslim_node_set_attr_tensor(konst(m, "kt"), "value", tmp));
+  CHECK_OK(onnxslim_graph_remove_initializer(gr, tmp));
+  CHECK_OK(onnxslim_node_set_attr_int(konst(m, "ki"), "value_int", -7));
+  CHECK_OK(onnxslim_node_set_attr_ints(konst(m, "kis"), "value_ints", I64(1, 2, 3), 3));
+  CHECK_OK(onnxslim_node_set_attr_float(konst(m, "kf"), "value_float", 1.5f));
+  CHECK_OK(onnxslim_node_set_attr_floats(konst(m, "kfs"), "value_floats", fs, 2));
+  const char *strs[] = {"a", "b"};
+  CHECK_OK(onnxslim_node_set_attr_strings(konst(m, "kstr"), "value_strings", strs, NULL, 2));
+  CHECK_OK(onnxslim_node_set_attr_int(konst(m, "kout"), "value_int", 5));
+  graph_out(m, "kout");
+  const char *reads_all[] = {"kt", "ki", "kis", "kf", "kfs", "kstr"};
+  for (size_t i = 0; i < 6; i++) {
+    char y[16];
+    snprintf(y, sizeof y, "y_%s", reads_all[i]);
+    const char *in[] = {"x", reads_all[i], NULL};
+    add(m, "Add", in, y);
+    graph_out(m, y);
   }
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 5);
+  CHECK(onnxslim_graph_node_count(gr) == 8); /* kstr, kout and the six Adds */
+  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kout")), "Constant"));
+  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kstr")), "Constant"));
+  CHECK(IS64(m, "kt", two, 3, -4));
+  CHECK(is_ints(m, "ki", ONNXSLIM_DTYPE_INT64, d0, 0, I64(-7), 1));
+  CHECK(IS64(m, "kis", three, 1, 2, 3));
+  const onnxslim_tensor *t = init_of(m, "kf", ONNXSLIM_DTYPE_FLOAT, 0, 4);
+  const void *p;
+  size_t n;
+  float f[2];
+  CHECK(t && onnxslim_tensor_data(t, &p, &n) == 0 && (memcpy(f, p, 4), f[0] == 1.5f));
+  t = init_of(m, "kfs", ONNXSLIM_DTYPE_FLOAT, 1, 8);
+  CHECK(t && onnxslim_tensor_dim(t, 0) == 2 && onnxslim_tensor_data(t, &p, &n) == 0 &&
+        (memcpy(f, p, 8), f[0] == 0.5f && f[1] == -2.25f));
+  onnxslim_simplify_report_free(r);
+  /* nothing left to do: a second run changes nothing */
+  r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
+int main(int argc, char **argv) {
+  t_args(argc, argv);
+  RUN(noop_rules);
+  RUN(noop_keeps_outputs);
+  RUN(noop_dropout_kept);
+  RUN(cse_merges);
+  RUN(cse_keeps_interface);
+  RUN(dead_and_opsets);
+  RUN(dead_functions);
+  RUN(pipeline_fixed_point);
+  RUN(subgraphs);
+  RUN(hostile);
+  RUN(cancel_and_names);
+  RUN(bert_idempotent);
+  RUN(fold_shape_chain);
+  RUN(fold_shape_inferred);
+  RUN(fold_integer_arithmetic);
+  RUN(fold_data_movement);
+  RUN(fold_cast_and_cap);
+  RUN(fold_weight_in_place);
+  RUN(fold_constant_nodes);
+  return t_done();
+}
