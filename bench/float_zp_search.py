@@ -30,32 +30,20 @@ zero_points FLOAT [N * K / 32]), runs it in onnxruntime on random
 activations and prints the largest |onnxruntime - numpy's A @ deq(W)|
 beside the largest |A @ deq(W)|.
 """
+import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_heavy  # noqa: E402
 
 QMAX, BS = 15, 32
 
 
 def heavy_weights():
-    """bench/make_heavy.py's three MatMul weights (the same generator and
-    order of draws: its table first)."""
-    rng = np.random.default_rng(26)
-
-    def outliers(shape, axis):
-        w = rng.normal(0, 0.02, shape)
-        n = shape[axis]
-        pick = rng.choice(n, max(1, n // 100), replace=False)
-        f = rng.uniform(10, 50, pick.size)
-        if axis == 0:
-            w[pick, :] *= f[:, None]
-        else:
-            w[:, pick] *= f[None, :]
-        return w.astype(np.float32)
-
-    outliers((8192, 768), 1)  # the table, drawn to keep the sequence
-    return [outliers((768, 3072), 0), (rng.standard_t(4, (3072, 768)) * 0.02).astype(np.float32),
-            (rng.standard_t(3, (768, 768)) * 0.02).astype(np.float32)]
+    """bench/make_heavy.py's three MatMul weights (its table left out)."""
+    return [a for name, a in make_heavy.heavy_arrays() if name != "table"]
 
 
 def search(x, rounds, integer, int_start):

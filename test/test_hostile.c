@@ -379,6 +379,29 @@ static onnxslim_model *inline_model(float v[16]) {
   return m;
 }
 
+/* Saves m to path in one data file named loc, every tensor external. */
+static int save_one_file(onnxslim_save_report **r, onnxslim_model *m, const char *path,
+                         const char *loc) {
+  onnxslim_save_options o;
+  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
+  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
+  o.size_threshold = 0;
+  o.location = loc;
+  return onnxslim_save(r, m, path, &o);
+}
+
+/* 1 when the model at path loads and its "w" holds v[0..16). */
+static int reads_back(const char *path, const float v[16]) {
+  onnxslim_model *m = NULL;
+  const void *data = NULL;
+  size_t n = 0;
+  int same = onnxslim_model_open(&m, path, NULL) == ONNXSLIM_OK &&
+             onnxslim_tensor_data(init_w(m), &data, &n) == ONNXSLIM_OK && n == 16 * sizeof *v &&
+             memcmp(data, v, n) == 0;
+  onnxslim_model_free(m);
+  return same;
+}
+
 /* Saving with location "link/w.data", where link is a symlink to a
  * directory outside the model's directory, is refused and writes nothing
  * anywhere; through a symlink that stays inside it works. */
@@ -396,14 +419,9 @@ TEST(save_location_through_symlink) {
   float v[16];
   onnxslim_model *m = inline_model(v);
   REQUIRE(m);
-  onnxslim_save_options o;
-  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
-  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
-  o.size_threshold = 0;
   static const char *out_locs[] = {"link/w.data", "abslink/w.data", "subl/../link/w.data"};
   for (size_t i = 0; i < sizeof out_locs / sizeof out_locs[0]; i++) {
-    o.location = out_locs[i];
-    int rc = onnxslim_save(NULL, m, PATH(p, "%s/out/m.onnx", d), &o);
+    int rc = save_one_file(NULL, m, PATH(p, "%s/out/m.onnx", d), out_locs[i]);
     const char *msg = onnxslim_error_last();
     if (strstr(out_locs[i], "..")) {
       CHECK(rc == ONNXSLIM_EINVAL); /* ".." is refused before anything */
@@ -417,17 +435,10 @@ TEST(save_location_through_symlink) {
     if (n) fprintf(stderr, "location '%s': %d files written outside\n", out_locs[i], n);
     CHECK(n == 0);
   }
-  o.location = "subl/w.data";
-  CHECK_OK(onnxslim_save(NULL, m, PATH(p, "%s/out/m.onnx", d), &o));
+  CHECK_OK(save_one_file(NULL, m, PATH(p, "%s/out/m.onnx", d), "subl/w.data"));
   CHECK(exists(PATH(q, "%s/out/sub/w.data", d)));
   onnxslim_model_free(m);
-  m = NULL;
-  CHECK_OK(onnxslim_model_open(&m, PATH(p, "%s/out/m.onnx", d), NULL));
-  const void *data = NULL;
-  size_t n = 0;
-  CHECK(m && onnxslim_tensor_data(init_w(m), &data, &n) == ONNXSLIM_OK && n == sizeof v &&
-        memcmp(data, v, n) == 0);
-  onnxslim_model_free(m);
+  CHECK(reads_back(p, v));
 }
 
 /* A pid that no process has (a child that exited). */
@@ -454,13 +465,8 @@ static int hidden_in(const char *d) {
  * goes to got (or "" on failure). */
 static int save_loc(onnxslim_model *m, const char *d, const char *loc, char *got, size_t cap) {
   char p[400];
-  onnxslim_save_options o;
-  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
-  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
-  o.size_threshold = 0;
-  o.location = loc;
   onnxslim_save_report *r = NULL;
-  int rc = onnxslim_save(&r, m, PATH(p, "%s/out/m.onnx", d), &o);
+  int rc = save_one_file(&r, m, PATH(p, "%s/out/m.onnx", d), loc);
   const char *l = NULL;
   got[0] = '\0';
   if (!rc && onnxslim_save_report_count(r) == 1)
@@ -537,13 +543,7 @@ TEST(save_side_files_beneath) {
   CHECK(n == 3); /* x.bin, the bak and the tmp planted there, nothing else */
   /* and the model in place is still the one saved last */
   onnxslim_model_free(m);
-  m = NULL;
-  CHECK_OK(onnxslim_model_open(&m, PATH(p, "%s/out/m.onnx", d), NULL));
-  const void *data = NULL;
-  size_t len = 0;
-  CHECK(m && onnxslim_tensor_data(init_w(m), &data, &len) == ONNXSLIM_OK && len == sizeof v &&
-        memcmp(data, v, len) == 0);
-  onnxslim_model_free(m);
+  CHECK(reads_back(PATH(p, "%s/out/m.onnx", d), v));
 }
 
 /* Saves alternate between w/x.bin and w/x_1.bin in a subdirectory and
@@ -570,13 +570,7 @@ TEST(save_generations_beneath) {
     CHECK(n == 2); /* m.onnx and w */
   }
   onnxslim_model_free(m);
-  m = NULL;
-  CHECK_OK(onnxslim_model_open(&m, PATH(p, "%s/out/m.onnx", d), NULL));
-  const void *data = NULL;
-  size_t len = 0;
-  CHECK(m && onnxslim_tensor_data(init_w(m), &data, &len) == ONNXSLIM_OK && len == sizeof v &&
-        memcmp(data, v, len) == 0);
-  onnxslim_model_free(m);
+  CHECK(reads_back(PATH(p, "%s/out/m.onnx", d), v));
 }
 
 /* ============================ entries onnx reads otherwise ============================ */
@@ -690,13 +684,8 @@ TEST(location_names_a_directory) {
   onnxslim_model *m = inline_model(v);
   REQUIRE(m);
   SUBDIR(d, "dotsave");
-  onnxslim_save_options o;
-  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
-  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
-  o.size_threshold = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    o.location = cases[i].loc;
-    int rc = onnxslim_save(NULL, m, PATH(p, "%s/m.onnx", d), &o);
+    int rc = save_one_file(NULL, m, PATH(p, "%s/m.onnx", d), cases[i].loc);
     if (rc != ONNXSLIM_EINVAL || !has(onnxslim_error_last(), cases[i].why)) {
       fprintf(stderr, "save, location '%s': %d %s\n", cases[i].loc, rc, onnxslim_error_last());
       t_cur_failed++;
@@ -760,23 +749,11 @@ TEST(location_windows_forms) {
   onnxslim_model *m = inline_model(v);
   REQUIRE(m);
   SUBDIR(d, "winforms-save");
-  onnxslim_save_options o;
-  onnxslim_save_options_init(&o, ONNXSLIM_SAVE_OPTIONS_VERSION);
-  o.layout = ONNXSLIM_LAYOUT_ONE_FILE;
-  o.size_threshold = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    o.location = cases[i].loc;
-    int rc = onnxslim_save(NULL, m, PATH(p, "%s/m.onnx", d), &o);
+    int rc = save_one_file(NULL, m, PATH(p, "%s/m.onnx", d), cases[i].loc);
     if (rc == ONNXSLIM_OK) {
       /* accepted (a name that is a plain file here): it must read back */
-      onnxslim_model *r = NULL;
-      const void *data = NULL;
-      size_t len = 0;
-      int same = onnxslim_model_open(&r, p, NULL) == ONNXSLIM_OK &&
-                 onnxslim_tensor_data(init_w(r), &data, &len) == ONNXSLIM_OK && len == sizeof v &&
-                 memcmp(data, v, len) == 0;
-      onnxslim_model_free(r);
-      if (!same) {
+      if (!reads_back(p, v)) {
         fprintf(stderr, "save, location '%s': saved, but the data does not read back\n",
                 cases[i].loc);
         t_cur_failed++;
