@@ -119,7 +119,7 @@ NANOPB_A = $(firstword $(wildcard $(if $(MULTIARCH),/usr/lib/$(MULTIARCH)/libpro
 ifneq ($(findstring mingw,$(XTARGET)),)
 NANOPB_DIR := $(B)/nanopb
 NANOPB_A := $(NANOPB_DIR)/libprotobuf-nanopb.a
-LIB_LIBS := -lbcrypt -Wl,-Bstatic -lpthread -Wl,-Bdynamic
+LIB_LIBS := -lbcrypt
 $(NANOPB_DIR)/pb_decode.c:
 	sh scripts/fetch-nanopb.sh $(NANOPB_DIR)
 $(NANOPB_DIR)/pb_common.c $(NANOPB_DIR)/pb_encode.c: $(NANOPB_DIR)/pb_decode.c ;
@@ -289,7 +289,8 @@ TEST_SRC := $(wildcard test/test_*.c)
 # Windows: the tests built around fork, signals, rlimits, mmap, FIFOs,
 # symlinks, mount namespaces or glibc's allocator are left out
 # (test/check_long/windows.sh names each with its reason); the others get
-# test/compat_win32.h and winpthreads (static).
+# test/compat_win32.h and winpthreads (static: the tests that start
+# threads of their own use POSIX threads; the library does not).
 ifneq ($(findstring mingw,$(XTARGET)),)
 WIN_NO_TESTS := external limits memory oom progress save scale
 TEST_SRC := $(filter-out $(WIN_NO_TESTS:%=test/test_%.c),$(TEST_SRC))
@@ -307,7 +308,7 @@ $(B)/test/%$(EXE): test/%.c test/t.h test/pbuild.h test/util.h test/child.h test
 
 $(B)/test-static/%$(EXE): test/%.c test/t.h test/pbuild.h test/util.h test/child.h test/fuzz/passes_core.h $(HEADERS) $(CONFIG_H) $(B)/libonnxslim.a
 	@mkdir -p $(B)/test-static
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm $(X_TESTLIBS)
 
 # test_convert_paths calls the library's internal functions (the SIMD
 # dispatch of the conversion kernels) and test_memlimit reads what the
@@ -479,7 +480,7 @@ INSTALLED_DIRS ?= $(PREFIX)/share/libonnxslim/installed-dirs
 ifneq ($(EXE),)
 CM_SHARED = $(BINDIR)/$(SOREAL)
 CM_IMPLIB = $(call from_prefix,$(LIBDIR),_onnxslim_prefix)/libonnxslim.dll.a
-CM_STATIC_LIBS = bcrypt;-Wl,-Bstatic;pthread;-Wl,-Bdynamic
+CM_STATIC_LIBS = bcrypt
 else
 CM_SHARED = $(LIBDIR)/$(SOREAL)
 CM_IMPLIB =

@@ -257,4 +257,28 @@ int onnxslim__sha1_init(osl_sha1 *h);
 int onnxslim__sha1_update(osl_sha1 *h, const void *p, size_t n);
 int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out);
 
+/* ---- threads ----------------------------------------------------------------
+ * The library's own helper threads (a conversion's second half, the save's
+ * read-ahead): POSIX threads, or the system's threads, slim locks and
+ * condition variables on Windows (no pthreads library needed there). */
+
+/* A thread running fn(arg), or NULL when the system could not start one
+ * (the caller then runs fn itself). join waits for it to end and frees
+ * it, and must follow every successful start. */
+typedef struct osl_os_thread osl_os_thread;
+osl_os_thread *onnxslim__os_thread_start(void (*fn)(void *), void *arg);
+void onnxslim__os_thread_join(osl_os_thread *t);
+
+/* A mutex with one condition variable, or NULL (out of memory, or the
+ * system refused). wait unlocks, sleeps until a wake_all (or spuriously)
+ * and locks again: callers wait in a loop on their condition. free takes
+ * NULL. */
+typedef struct osl_os_monitor osl_os_monitor;
+osl_os_monitor *onnxslim__os_monitor_new(void);
+void onnxslim__os_monitor_free(osl_os_monitor *m);
+void onnxslim__os_monitor_lock(osl_os_monitor *m);
+void onnxslim__os_monitor_unlock(osl_os_monitor *m);
+void onnxslim__os_monitor_wait(osl_os_monitor *m);
+void onnxslim__os_monitor_wake_all(osl_os_monitor *m);
+
 #endif

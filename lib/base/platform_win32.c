@@ -760,3 +760,57 @@ int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out) {
   sha1_release(w);
   return rc;
 }
+
+/* ---- threads --------------------------------------------------------------
+ * The system's own: CreateThread, and a slim reader/writer lock with a
+ * condition variable (Windows Vista and later; neither needs releasing). */
+
+struct osl_os_thread {
+  HANDLE h;
+  void (*fn)(void *);
+  void *arg;
+};
+
+static DWORD WINAPI thread_main(LPVOID p) {
+  osl_os_thread *t = p;
+  t->fn(t->arg);
+  return 0;
+}
+
+osl_os_thread *onnxslim__os_thread_start(void (*fn)(void *), void *arg) {
+  osl_os_thread *t = malloc(sizeof *t);
+  if (!t) return NULL;
+  t->fn = fn;
+  t->arg = arg;
+  t->h = CreateThread(NULL, 0, thread_main, t, 0, NULL);
+  if (t->h) return t;
+  free(t);
+  return NULL;
+}
+
+void onnxslim__os_thread_join(osl_os_thread *t) {
+  WaitForSingleObject(t->h, INFINITE);
+  CloseHandle(t->h);
+  free(t);
+}
+
+struct osl_os_monitor {
+  SRWLOCK mu;
+  CONDITION_VARIABLE cv;
+};
+
+osl_os_monitor *onnxslim__os_monitor_new(void) {
+  osl_os_monitor *m = malloc(sizeof *m);
+  if (!m) return NULL;
+  InitializeSRWLock(&m->mu);
+  InitializeConditionVariable(&m->cv);
+  return m;
+}
+
+void onnxslim__os_monitor_free(osl_os_monitor *m) { free(m); }
+void onnxslim__os_monitor_lock(osl_os_monitor *m) { AcquireSRWLockExclusive(&m->mu); }
+void onnxslim__os_monitor_unlock(osl_os_monitor *m) { ReleaseSRWLockExclusive(&m->mu); }
+void onnxslim__os_monitor_wait(osl_os_monitor *m) {
+  SleepConditionVariableSRW(&m->cv, &m->mu, INFINITE, 0);
+}
+void onnxslim__os_monitor_wake_all(osl_os_monitor *m) { WakeAllConditionVariable(&m->cv); }
