@@ -3,7 +3,8 @@
 /* The few POSIX calls the unit tests make that mingw-w64's C runtime lacks
  * or spells otherwise, for the Windows build only (the Makefile includes
  * this file first in every test it compiles for mingw-w64): mkdtemp,
- * two-argument mkdir, setenv/unsetenv, sysconf(_SC_PAGESIZE), link; and
+ * two-argument mkdir, setenv/unsetenv, sysconf(_SC_PAGESIZE), link,
+ * compat_rm_tree for their cleanup (no shell to run `rm -rf`); and
  * failing stubs of what POSIX-only cases call (they skip themselves on
  * Windows: POSIX_ONLY in test/t.h; test/win32/sys/ has the headers).
  * Tests that are POSIX-only as a whole are not built for Windows
@@ -68,6 +69,26 @@ static inline int link(const char *from, const char *to) {
   return -1;
 }
 #  define lstat stat
+
+/* Removes directory d and everything in it, as `rm -rf` does where the
+ * tests have a shell (wine makes no links, so there are none to follow). */
+#  include <dirent.h>
+#  include <stdio.h>
+static inline int compat_rm_tree(const char *d) {
+  DIR *dd = opendir(d);
+  struct dirent *e;
+  int rc = 0;
+  while (dd && (e = readdir(dd))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char p[1024];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", d, e->d_name);
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) rc |= compat_rm_tree(p);
+    else rc |= remove(p);
+  }
+  if (dd) closedir(dd);
+  return rc | rmdir(d);
+}
 
 #  ifndef _SC_PAGESIZE
 #    define _SC_PAGESIZE 30

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
+#if !defined(_WIN32)
+#  include <sys/wait.h>
+#endif
 #include <unistd.h>
 
 #include <onnxslim.h>
@@ -424,9 +426,13 @@ TEST(save_cancel_leaves_files) {
   onnxslim_model_free(m);
   m = open_model(); /* unconverted: this save would change both files */
   REQUIRE(m);
-  char cmd[2000];
-  snprintf(cmd, sizeof cmd, "cp '%s' '%s' && cp '%s' '%s'", path, keep, data, keepdata);
-  REQUIRE(system(cmd) == 0);
+  /* copies of the pair in place, to compare with after each cancel */
+  size_t np = 0, nd = 0;
+  unsigned char *bp = slurp(path, &np), *bd = slurp(data, &nd);
+  int copied = bp && bd && write_bytes(keep, bp, np) == 0 && write_bytes(keepdata, bd, nd) == 0;
+  free(bp);
+  free(bd);
+  REQUIRE(copied);
   int entries = count_entries(sub);
   CHECK(entries == 2);
   /* the data file of this save: 4 x 4 MiB (aligned); the model file about 8 MiB */
@@ -491,32 +497,90 @@ static int count_hidden(const char *d) {
 static int die_midway(uint64_t done, uint64_t total, void *payload) {
   (void)total;
   (void)payload;
-  if (done > 5 * MIB) _exit(0); /* killed: nothing of the save's own cleanup runs */
+  /* killed: nothing of the save's own cleanup runs */
+#if defined(_WIN32)
+  if (done > 5 * MIB) TerminateProcess(GetCurrentProcess(), 0);
+#else
+  if (done > 5 * MIB) _exit(0);
+#endif
   return 0;
 }
 
+/* The save of the child process: the model at model_path saved to path
+ * with layout and location (NULL: none), dying once 5 MiB are written. */
+static void save_and_die(const char *path, int layout, const char *location) {
+  onnxslim_model *m = open_model();
+  if (!m) _exit(3);
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  so.layout = layout;
+  so.location = location;
+  so.size_threshold = 0;
+  so.progress = die_midway;
+  onnxslim_save(NULL, m, path, &so);
+  _exit(4); /* not killed */
+}
+
+#if defined(_WIN32)
+/* Windows has no fork: the child is this program started again with
+ * CreateProcess, LIBONNXSLIM_TEST_KILLED_SAVE="layout|dir|location|path"
+ * in its environment telling it what to save (main calls killed_child);
+ * it kills itself with TerminateProcess from the progress function. */
+#  define KILLED_SAVE_ENV "LIBONNXSLIM_TEST_KILLED_SAVE"
+static int killed_child(const char *spec) {
+  static char buf[1400];
+  snprintf(buf, sizeof buf, "%s", spec);
+  char *f[4] = {buf, NULL, NULL, NULL};
+  for (int i = 1; i < 4; i++) {
+    f[i] = f[i - 1] ? strchr(f[i - 1], '|') : NULL;
+    if (f[i]) *f[i]++ = '\0';
+  }
+  if (!f[3]) return 5;
+  snprintf(dir, sizeof dir, "%s", f[1]);
+  snprintf(model_path, sizeof model_path, "%s/model.onnx", dir);
+  save_and_die(f[3], atoi(f[0]), f[2][0] ? f[2] : NULL);
+  return 4;
+}
+
+static int killed_save(const char *path, int layout, const char *location, const char *d) {
+  char spec[1400];
+  snprintf(spec, sizeof spec, "%d|%s|%s|%s", layout, dir, location ? location : "", path);
+  wchar_t exe[MAX_PATH];
+  if (setenv(KILLED_SAVE_ENV, spec, 1) != 0 || !GetModuleFileNameW(NULL, exe, MAX_PATH)) return -1;
+  fflush(NULL);
+  STARTUPINFOW si = {.cb = sizeof si};
+  PROCESS_INFORMATION pi;
+  wchar_t cmdline[MAX_PATH + 3];
+  swprintf(cmdline, MAX_PATH + 3, L"\"%ls\"", exe);
+  BOOL started = CreateProcessW(exe, cmdline, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);
+  unsetenv(KILLED_SAVE_ENV);
+  if (!started) return -1;
+  DWORD code = 1;
+  int done = WaitForSingleObject(pi.hProcess, 120000) == WAIT_OBJECT_0 &&
+             GetExitCodeProcess(pi.hProcess, &code);
+  if (!done) TerminateProcess(pi.hProcess, 9);
+  CloseHandle(pi.hThread);
+  CloseHandle(pi.hProcess);
+  if (!done || code != 0) {
+    fprintf(stderr, "  the killed save's child: %s, exit code %lu\n", done ? "done" : "hung",
+            (unsigned long)code);
+    return -1;
+  }
+  return count_hidden(d);
+}
+#else
 /* A child process saves the model to path with layout (and location) and
  * dies once 5 MiB are written; returns the number of hidden files it left
  * in d. */
 static int killed_save(const char *path, int layout, const char *location, const char *d) {
   fflush(NULL);
   pid_t pid = fork();
-  if (pid == 0) {
-    onnxslim_model *m = open_model();
-    if (!m) _exit(3);
-    onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
-    so.flags = ONNXSLIM_SAVE_NO_FSYNC;
-    so.layout = layout;
-    so.location = location;
-    so.size_threshold = 0;
-    so.progress = die_midway;
-    onnxslim_save(NULL, m, path, &so);
-    _exit(4); /* not killed */
-  }
+  if (pid == 0) save_and_die(path, layout, location);
   int st = 0;
   if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return -1;
   return count_hidden(d);
 }
+#endif
 
 /* Temporary files a killed save left - of the model and of its data files -
  * are removed by the next save to the same model, whatever layout and data
@@ -541,8 +605,14 @@ TEST(killed_save_temporaries_removed_by_later_saves) {
       {ONNXSLIM_LAYOUT_INLINE, NULL, ONNXSLIM_LAYOUT_PER_TENSOR},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    size_t n0 = 0, n1 = 0;
+    unsigned char *before = slurp(path, &n0); /* none the first time */
     int left = killed_save(path, cases[k].killed, cases[k].location, sub);
-    CHECK(left > 0); /* the save was killed with temporaries in place */
+    CHECK(left > 0);                         /* the save was killed with temporaries in place */
+    unsigned char *after = slurp(path, &n1); /* the model in place is untouched */
+    CHECK(before ? after && n1 == n0 && memcmp(after, before, n0) == 0 : !after);
+    free(before);
+    free(after);
     onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
     so.flags = ONNXSLIM_SAVE_NO_FSYNC;
     so.layout = cases[k].later;
@@ -610,6 +680,10 @@ TEST(save_old_options_version) {
 }
 
 int main(int argc, char **argv) {
+#if defined(_WIN32)
+  const char *ks = getenv(KILLED_SAVE_ENV);
+  if (ks && ks[0]) return killed_child(ks);
+#endif
   t_args(argc, argv);
   snprintf(dir, sizeof dir, "/tmp/libonnxslim-progress-XXXXXX");
   if (!mkdtemp(dir)) {
@@ -631,8 +705,12 @@ int main(int argc, char **argv) {
   RUN(save_cancel_leaves_files);
   RUN(killed_save_temporaries_removed_by_later_saves);
   RUN(save_old_options_version);
+#if defined(_WIN32)
+  if (compat_rm_tree(dir) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);
+#else
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);
+#endif
   return t_done();
 }

@@ -836,9 +836,15 @@ int onnxslim__out_commit_to(osl_out *o, const char *name, int fsync_dir) {
   int rc = set_name(o, name);
   if (!rc) rc = onnxslim__dest_ok(o->dfd, o->name, o->path); /* it may have changed meanwhile */
   if (rc) return rc;
-  if (onnxslim__os_rename(o->dfd, o->tmpname, o->name) != 0)
-    return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
-                         strerror(errno));
+  if (onnxslim__os_rename(o->dfd, o->tmpname, o->name) != 0) {
+    int e = errno;
+    return onnxslim__err(ONNXSLIM_EIO, "cannot rename '%s' to '%s': %s%s", o->tmp, o->path,
+                         strerror(e),
+                         e == EBUSY ? " (the file is in use: Windows replaces no file that is "
+                                      "mapped, as the file of a model still loaded is; free "
+                                      "that model first, or save to another path)"
+                                    : "");
+  }
   committed(o);
   if (fsync_dir) onnxslim__os_sync(o->dfd);
   return 0;

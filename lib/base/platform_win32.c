@@ -41,8 +41,8 @@ static int win_errno(DWORD e) {
   case ERROR_ALREADY_EXISTS: return EEXIST;
   case ERROR_ACCESS_DENIED:
   case ERROR_SHARING_VIOLATION:
-  case ERROR_LOCK_VIOLATION:
-  case ERROR_USER_MAPPED_FILE: return EACCES;
+  case ERROR_LOCK_VIOLATION: return EACCES;
+  case ERROR_USER_MAPPED_FILE: return EBUSY;
   case ERROR_DIRECTORY: return ENOTDIR;
   case ERROR_NOT_ENOUGH_MEMORY:
   case ERROR_OUTOFMEMORY: return ENOMEM;
@@ -265,7 +265,14 @@ static void fill_stat(HANDLE h, const BY_HANDLE_FILE_INFORMATION *bi, osl_os_sta
 
 int onnxslim__os_fstat(osl_os_fd fd, osl_os_stat *st) {
   BY_HANDLE_FILE_INFORMATION bi;
-  if (!GetFileInformationByHandle(H(fd), &bi)) return fail();
+  if (!GetFileInformationByHandle(H(fd), &bi)) {
+    /* devices (NUL, CON) and pipes have no file information: their kind */
+    DWORD t = GetFileType(H(fd));
+    if (t != FILE_TYPE_CHAR && t != FILE_TYPE_PIPE) return fail();
+    memset(st, 0, sizeof *st);
+    st->kind = t == FILE_TYPE_CHAR ? OSL_KIND_CHR : OSL_KIND_FIFO;
+    return 0;
+  }
   fill_stat(H(fd), &bi, st);
   return 0;
 }
@@ -314,7 +321,19 @@ static int move(osl_os_fd dfd, const char *from, const char *to, DWORD how) {
 }
 
 int onnxslim__os_rename(osl_os_fd dfd, const char *from, const char *to) {
-  return move(dfd, from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH);
+  if (move(dfd, from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) == 0) return 0;
+  /* refused over a writable file that exists: it is in use (mapped, by a
+   * model loaded from it, or open without sharing delete): EBUSY, so the
+   * caller can say so, rather than a "Permission denied" that is not */
+  if (errno == EACCES) {
+    wchar_t *w = path_in(dfd, to);
+    DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+    free(w);
+    if (a != INVALID_FILE_ATTRIBUTES && !(a & (FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_DIRECTORY)))
+      errno = EBUSY;
+    else errno = EACCES;
+  }
+  return -1;
 }
 
 int onnxslim__os_rename_noreplace(osl_os_fd dfd, const char *from, const char *to) {

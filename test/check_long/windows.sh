@@ -18,6 +18,8 @@ B=build-x86_64-w64-mingw32
 pass=0
 fail=0
 skipped=0
+# this run's logs, in a directory of its own (two runs at once keep theirs)
+L=$(mktemp -d "${TMPDIR:-/tmp}/windows-logs.XXXXXX")
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 skip() { skipped=$((skipped + 1)); echo "skip $1"; }
@@ -31,50 +33,50 @@ if ! command -v ${CROSS}gcc > /dev/null 2>&1; then
   echo "$pass passed, $fail failed, $skipped skipped"
   exit 1
 fi
-if make -s CROSS=$CROSS nanopb > "${TMPDIR:-/tmp}/windows-nanopb.log" 2>&1 &&
+if make -s CROSS=$CROSS nanopb > "$L/nanopb.log" 2>&1 &&
   [ -f $B/nanopb/libprotobuf-nanopb.a ]; then
   ok "nanopb's runtime from Debian's source package, cross-compiled ($B/nanopb)"
 else
-  bad "nanopb for Windows (see ${TMPDIR:-/tmp}/windows-nanopb.log)"
+  bad "nanopb for Windows (see $L/nanopb.log)"
 fi
-if make -s CROSS=$CROSS objs > "${TMPDIR:-/tmp}/windows-objs.log" 2>&1; then
+if make -s CROSS=$CROSS objs > "$L/objs.log" 2>&1; then
   ok "make CROSS=$CROSS objs: every library object compiles for Windows (-Werror)"
 else
-  bad "make CROSS=$CROSS objs (see ${TMPDIR:-/tmp}/windows-objs.log)"
+  bad "make CROSS=$CROSS objs (see $L/objs.log)"
 fi
 if [ -f $B/obj/base/platform_win32.o ] && [ ! -f $B/obj/base/platform_posix.o ]; then
   ok "the Windows build compiles platform_win32.c, not platform_posix.c"
 else
   bad "the Windows build compiles platform_win32.c, not platform_posix.c"
 fi
-if /usr/bin/python3 test/check_layers.py $B > "${TMPDIR:-/tmp}/windows-layers.log" 2>&1; then
+if /usr/bin/python3 test/check_layers.py $B > "$L/layers.log" 2>&1; then
   ok "test/check_layers.py on the Windows objects"
 else
-  bad "test/check_layers.py on the Windows objects (see ${TMPDIR:-/tmp}/windows-layers.log)"
+  bad "test/check_layers.py on the Windows objects (see $L/layers.log)"
 fi
 # 2. the DLL, its import library and .def, the static library, the command
-if make -s -j2 CROSS=$CROSS all > "${TMPDIR:-/tmp}/windows-all.log" 2>&1; then
+if make -s -j2 CROSS=$CROSS all > "$L/all.log" 2>&1; then
   ok "make CROSS=$CROSS all"
 else
-  tail -n 30 "${TMPDIR:-/tmp}/windows-all.log"
-  bad "make CROSS=$CROSS all (see ${TMPDIR:-/tmp}/windows-all.log)"
+  tail -n 30 "$L/all.log"
+  bad "make CROSS=$CROSS all (see $L/all.log)"
 fi
 for f in libonnxslim-0.dll libonnxslim.dll.a libonnxslim.def libonnxslim.a libonnxslim.exe; do
   [ -s $B/$f ] && ok "built $B/$f" || bad "not built: $B/$f"
 done
 # the DLL exports exactly the committed symbol list, and needs only system DLLs
-${CROSS}objdump -p $B/libonnxslim-0.dll > "${TMPDIR:-/tmp}/windows-dll.txt" 2>&1
-sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' "${TMPDIR:-/tmp}/windows-dll.txt" |
-  awk '/^[[:space:]]*\[ *[0-9]+\]/ {print $NF}' | sort > "${TMPDIR:-/tmp}/windows-exports.txt"
-awk '!/^#/ && NF {print $1}' abi/onnxslim.symbols | sort > "${TMPDIR:-/tmp}/windows-symbols.txt"
-n=$(wc -l < "${TMPDIR:-/tmp}/windows-exports.txt")
-if [ "$n" -gt 0 ] && cmp -s "${TMPDIR:-/tmp}/windows-exports.txt" "${TMPDIR:-/tmp}/windows-symbols.txt"; then
+${CROSS}objdump -p $B/libonnxslim-0.dll > "$L/dll.txt" 2>&1
+sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' "$L/dll.txt" |
+  awk '/^[[:space:]]*\[ *[0-9]+\]/ {print $NF}' | sort > "$L/exports.txt"
+awk '!/^#/ && NF {print $1}' abi/onnxslim.symbols | sort > "$L/symbols.txt"
+n=$(wc -l < "$L/exports.txt")
+if [ "$n" -gt 0 ] && cmp -s "$L/exports.txt" "$L/symbols.txt"; then
   ok "the DLL's $n exports are abi/onnxslim.symbols, no more, no less"
 else
-  diff "${TMPDIR:-/tmp}/windows-symbols.txt" "${TMPDIR:-/tmp}/windows-exports.txt" | head -20
+  diff "$L/symbols.txt" "$L/exports.txt" | head -20
   bad "the DLL's exports ($n) differ from abi/onnxslim.symbols"
 fi
-deps=$(awk '/DLL Name:/ {print $3}' "${TMPDIR:-/tmp}/windows-dll.txt" | tr 'A-Z' 'a-z' | sort | tr '\n' ' ')
+deps=$(awk '/DLL Name:/ {print $3}' "$L/dll.txt" | tr 'A-Z' 'a-z' | sort | tr '\n' ' ')
 case "$deps" in
   *lib*.dll*) bad "the DLL needs a non-system DLL: $deps" ;;
   *) ok "the DLL needs system DLLs only: $deps" ;;
@@ -85,8 +87,8 @@ others=$(${CROSS}nm -g --defined-only $B/libonnxslim.a | awk 'NF == 3 && $3 !~ /
   bad "libonnxslim.a defines other globals: $others"
 # 3. under wine: the unit tests (against the DLL) and the command
 if ! command -v wine > /dev/null 2>&1; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wine wine64 > "${TMPDIR:-/tmp}/windows-wine-install.log" 2>&1 ||
-    echo "apt-get install wine wine64 failed (see ${TMPDIR:-/tmp}/windows-wine-install.log)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wine wine64 > "$L/wine-install.log" 2>&1 ||
+    echo "apt-get install wine wine64 failed (see $L/wine-install.log)"
 fi
 if ! command -v wine > /dev/null 2>&1; then
   skip "the tests under wine: wine is not installed and could not be"
@@ -94,23 +96,36 @@ else
   export WINEDEBUG=-all WINEPREFIX="$PWD/$B/wine"
   wineboot -i > /dev/null 2>&1
   export WINEPATH="$(winepath -w "$PWD/$B" 2> /dev/null)"
-  if make -s -j2 CROSS=$CROSS tests > "${TMPDIR:-/tmp}/windows-tests.log" 2>&1; then
+  if make -s -j2 CROSS=$CROSS tests > "$L/tests.log" 2>&1; then
     ok "make CROSS=$CROSS tests"
   else
-    tail -n 20 "${TMPDIR:-/tmp}/windows-tests.log"
-    bad "make CROSS=$CROSS tests (see ${TMPDIR:-/tmp}/windows-tests.log)"
+    tail -n 20 "$L/tests.log"
+    bad "make CROSS=$CROSS tests (see $L/tests.log)"
   fi
   # the unit tests the Makefile leaves out for Windows (WIN_NO_TESTS: fork,
   # rlimits, mmap sizes, FIFOs, symlinks, glibc's allocator) are skipped
   noskip=$(sed -n 's/^WIN_NO_TESTS := //p' Makefile)
   unit_skip=""
   for t in $noskip; do unit_skip="$unit_skip test_$t"; done
-  if RUN=wine B=$B UNIT_LINKS=test UNIT_SKIP="$unit_skip" sh test/steps/10-unit.sh > "${TMPDIR:-/tmp}/windows-unit.log" 2>&1; then
-    ok "unit tests under wine, against the DLL: $(tail -n 1 "${TMPDIR:-/tmp}/windows-unit.log")"
+  if RUN=wine B=$B UNIT_LINKS=test UNIT_SKIP="$unit_skip" sh test/steps/10-unit.sh > "$L/unit.log" 2>&1; then
+    ok "unit tests under wine, against the DLL: $(tail -n 1 "$L/unit.log")"
   else
-    grep -E "FAIL|not built|no summary" "${TMPDIR:-/tmp}/windows-unit.log" | head -20
-    bad "unit tests under wine: $(tail -n 1 "${TMPDIR:-/tmp}/windows-unit.log") (see ${TMPDIR:-/tmp}/windows-unit.log)"
+    grep -E "FAIL|not built|no summary" "$L/unit.log" | head -20
+    bad "unit tests under wine: $(tail -n 1 "$L/unit.log") (see $L/unit.log)"
   fi
+  # the programs ported from the POSIX-only set (hostile inputs, a save
+  # over a mapped model, a save killed midway): each ran in the unit run
+  # with a summary and no failure; the cases it skips are named
+  for t in test_hostile test_progress; do
+    out=$(awk -v t="/test/$t.exe" '/^== / {on = index($0, t) > 0; next} on' "$L/unit.log" | tr -d '\r')
+    line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+    case "$line" in
+      *" 0 failed"*) ok "$t under wine: $line" ;;
+      "") bad "$t under wine: it did not run (see $L/unit.log)" ;;
+      *) bad "$t under wine: $line (see $L/unit.log)" ;;
+    esac
+    echo "$out" | sed -n 's/^skipped: /       skipped there: /p'
+  done
   # the command's conversions (the recipe, the quantized forms, fp16,
   # split, merge) byte for byte against this machine's build
   wtmp=$(mktemp -d)
@@ -141,15 +156,15 @@ else
 fi
 # 4. as MSVC reads it, and C11 without GNU extensions
 # (test/check_long/msvc-syntax.sh: its own lines and counts are added here)
-make -s CROSS=$CROSS check-msvc-syntax > "${TMPDIR:-/tmp}/windows-msvc.log" 2>&1
-sed -n '/^ok\|^FAIL\|^  /p' "${TMPDIR:-/tmp}/windows-msvc.log" | sed 's/^ok   /ok   msvc-syntax: /; s/^FAIL /FAIL msvc-syntax: /'
-m=$(tail -n 1 "${TMPDIR:-/tmp}/windows-msvc.log")
+make -s CROSS=$CROSS check-msvc-syntax > "$L/msvc.log" 2>&1
+sed -n '/^ok\|^FAIL\|^  /p' "$L/msvc.log" | sed 's/^ok   /ok   msvc-syntax: /; s/^FAIL /FAIL msvc-syntax: /'
+m=$(tail -n 1 "$L/msvc.log")
 case "$m" in
   *" passed, "*" failed, "*" skipped")
     set -- $m
     pass=$((pass + $1)) fail=$((fail + $3)) skipped=$((skipped + $5))
     ;;
-  *) tail -n 20 "${TMPDIR:-/tmp}/windows-msvc.log"; bad "make CROSS=$CROSS check-msvc-syntax printed no summary" ;;
+  *) tail -n 20 "$L/msvc.log"; bad "make CROSS=$CROSS check-msvc-syntax printed no summary" ;;
 esac
 # 5. a Windows program built with CMake against the installed package
 # (make CROSS=... install; cmake/toolchains/x86_64-w64-mingw32.cmake):
