@@ -684,6 +684,129 @@ TEST(bert_value_info_reinferred) {
   onnxslim_model_free(m);
 }
 
+/* ---- model-local functions ---------------------------------------------------- */
+
+/* A node as field `field` (1 in a graph, 7 in a function) of domain dom. */
+static void fnode(pbuf *b, uint32_t field, const char *dom, const char *op, const char *const *in,
+                  const char *const *out, pbuf *attr) {
+  pbuf n = {0};
+  for (; in && *in; in++) pb_str(&n, 1, *in);
+  for (; out && *out; out++) pb_str(&n, 2, *out);
+  pb_str(&n, 4, op);
+  if (attr) pb_msg(&n, 5, attr);
+  if (dom) pb_str(&n, 7, dom);
+  pb_msg(b, field, &n);
+}
+
+/* A FunctionProto custom.name(in) -> out; its body nodes follow (fnode
+ * with field 7), then fn_end. */
+static pbuf fn_begin(const char *name, const char *const *in, const char *const *out) {
+  pbuf f = {0};
+  pb_str(&f, 1, name);
+  for (; *in; in++) pb_str(&f, 4, *in);
+  for (; *out; out++) pb_str(&f, 5, *out);
+  return f;
+}
+
+/* Ends f (imports "" at opset and custom at 1) as a function of model m. */
+static void fn_end(pbuf *m, pbuf *f, int64_t opset) {
+  pbuf op = {0}, op2 = {0};
+  pb_str(&op, 1, "");
+  pb_int(&op, 2, (uint64_t)opset);
+  pb_msg(f, 9, &op);
+  pb_str(&op2, 1, "custom");
+  pb_int(&op2, 2, 1);
+  pb_msg(f, 9, &op2);
+  pb_str(f, 10, "custom");
+  pb_msg(m, 25, f);
+}
+
+/* The functions' model: graph g (opset "" 17, custom 1), the functions of
+ * fns (field-25 bytes), inputs A: float[2,n] and B: float[n]. */
+static onnxslim_model *fn_model(pbuf *g, pbuf *fns) {
+  pb_str(g, 2, "g");
+  pbuf m = pb_model(g), op = {0};
+  pb_str(&op, 1, "custom");
+  pb_int(&op, 2, 1);
+  pb_msg(&m, 8, &op);
+  pb_put(&m, fns->p, fns->n); /* whole field-25 entries, as they are */
+  free(fns->p);
+  onnxslim_model *r = from_pbuf(&m);
+  if (!r) return NULL;
+  input(r, "A", F32, 2, (const int64_t[]){2, -1}, (const char *const[]){NULL, "n"});
+  input(r, "B", F32, 1, (const int64_t[]){-1}, (const char *const[]){"n"});
+  return r;
+}
+
+/* A node that calls a model-local function gets its outputs from the body,
+ * walked with the call's inputs bound to the formal ones (nested calls
+ * too); a body that reads an attribute reference, a value from outside
+ * it, or that calls itself, or that imports another opset than the model,
+ * leaves the outputs unknown rather than guessed. */
+TEST(local_functions) {
+  pbuf fns = {0}, f, g = {0};
+  /* AddRelu(X, Y) -> (Z, S): Relu(X + Y) and its shape */
+  f = fn_begin("AddRelu", L("X", "Y"), L("Z", "S"));
+  fnode(&f, 7, NULL, "Add", L("X", "Y"), L("s"), NULL);
+  fnode(&f, 7, NULL, "Relu", L("s"), L("Z"), NULL);
+  fnode(&f, 7, NULL, "Shape", L("Z"), L("S"), NULL);
+  fn_end(&fns, &f, 17);
+  /* Outer(P, Q) -> R: AddRelu inside */
+  f = fn_begin("Outer", L("P", "Q"), L("R"));
+  fnode(&f, 7, "custom", "AddRelu", L("P", "Q"), L("r", "sh"), NULL);
+  fnode(&f, 7, NULL, "Identity", L("r"), L("R"), NULL);
+  fn_end(&fns, &f, 17);
+  /* CastTo(X) -> Y: Cast's `to` is a reference to the call's attribute */
+  pbuf ref = {0};
+  pb_str(&ref, 1, "to");
+  pb_str(&ref, 21, "to");
+  pb_int(&ref, 20, ONNXSLIM_ATTR_INT);
+  f = fn_begin("CastTo", L("X"), L("Y"));
+  fnode(&f, 7, NULL, "Cast", L("X"), L("Y"), &ref);
+  fn_end(&fns, &f, 17);
+  /* Leak(X) -> Y: reads A, a value of the main graph, not a formal input */
+  f = fn_begin("Leak", L("X"), L("Y"));
+  fnode(&f, 7, NULL, "Add", L("X", "A"), L("Y"), NULL);
+  fn_end(&fns, &f, 17);
+  /* Rec(X) -> Y: calls itself */
+  f = fn_begin("Rec", L("X"), L("Y"));
+  fnode(&f, 7, "custom", "Rec", L("X"), L("Y"), NULL);
+  fn_end(&fns, &f, 17);
+  /* Old(X) -> Y: imports opset 13, the model 17 */
+  f = fn_begin("Old", L("X"), L("Y"));
+  fnode(&f, 7, NULL, "Relu", L("X"), L("Y"), NULL);
+  fn_end(&fns, &f, 13);
+  pbuf to = {0};
+  pb_str(&to, 1, "to");
+  pb_int(&to, 3, ONNXSLIM_DTYPE_INT64);
+  pb_int(&to, 20, ONNXSLIM_ATTR_INT);
+  fnode(&g, 1, "custom", "AddRelu", L("A", "B"), L("Z", "S"), NULL);
+  fnode(&g, 1, NULL, "Reshape", L("A", "S"), L("RS"), NULL);
+  fnode(&g, 1, "custom", "Outer", L("A", "B"), L("W"), NULL);
+  fnode(&g, 1, "custom", "CastTo", L("A"), L("C"), &to);
+  fnode(&g, 1, "custom", "Leak", L("B"), L("K"), NULL);
+  fnode(&g, 1, "custom", "Rec", L("A"), L("E"), NULL);
+  fnode(&g, 1, "custom", "Old", L("A"), L("O"), NULL);
+  onnxslim_model *m = fn_model(&g, &fns);
+  REQUIRE(m);
+  onnxslim_model *r = infer_reload(m);
+  REQUIRE(r);
+  onnxslim_graph *rg = onnxslim_model_graph(r);
+  EXPECT_TYPE(rg, "Z", "1[2,n]");
+  EXPECT_TYPE(rg, "S", "7[2]");
+  EXPECT_TYPE(rg, "RS", "1[2,n]"); /* S's values followed out of the body */
+  EXPECT_TYPE(rg, "W", "1[2,n]");
+  EXPECT_TYPE(rg, "C", "");
+  EXPECT_TYPE(rg, "K", "1"); /* its type from X; A is not seen: no shape */
+  EXPECT_TYPE(rg, "E", "");
+  EXPECT_TYPE(rg, "O", "");
+  /* the body's own values are not the graph's */
+  EXPECT_TYPE(rg, "s", "");
+  EXPECT_TYPE(rg, "r", "");
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(broadcast_symbolic);
@@ -701,5 +824,6 @@ int main(int argc, char **argv) {
   RUN(bad_arguments);
   RUN(success_leaves_last_error);
   RUN(bert_value_info_reinferred);
+  RUN(local_functions);
   return t_done();
 }

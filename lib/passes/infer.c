@@ -205,6 +205,111 @@ static const osl_op_schema *node_schema(const onnxslim_model *model, const onnxs
   return sc && sc->deprecated ? NULL : sc;
 }
 
+/* ---- model-local functions ----------------------------------------------------
+ * A node that no schema knows and that calls a model-local function gets
+ * its outputs from the function's body, walked in a sealed scope (the
+ * body sees its formal inputs, bound to the call's inputs, and its own
+ * values only), as onnx's inference does. A body is walked only when what
+ * its nodes read means the same inside as at the call: no attribute
+ * references (the rules would read a reference as an absent attribute)
+ * and no subgraphs, and the function imports each domain at the version
+ * the model does. Otherwise, and past FUNCTION_DEPTH_MAX nested calls
+ * (recursion is invalid), the outputs stay unknown. */
+
+#define FUNCTION_DEPTH_MAX 8
+
+static int same_domain(const char *a, const char *b) {
+  if (!a || !b) return 0;
+  if (strcmp(a, "ai.onnx") == 0) a = "";
+  if (strcmp(b, "ai.onnx") == 0) b = "";
+  return strcmp(a, b) == 0;
+}
+
+/* The model-local function node calls, or NULL. */
+static const onnxslim_function *called_function(const onnxslim_model *m, const onnxslim_node *n) {
+  size_t nf = onnxslim_model_function_count(m);
+  for (size_t i = 0; i < nf; i++) {
+    const onnxslim_function *f = onnxslim_model_function(m, i);
+    const char *name = f ? onnxslim_function_name(f) : NULL;
+    if (name && strcmp(name, onnxslim_node_op_type(n)) == 0 &&
+        same_domain(onnxslim_function_domain(f), onnxslim_node_domain(n)))
+      return f;
+  }
+  return NULL;
+}
+
+/* 1 when f's body can be walked with the model's rules (see above). */
+static int body_walkable(const onnxslim_model *m, const onnxslim_function *f) {
+  size_t nfo = onnxslim_function_opset_count(f), nmo = onnxslim_model_opset_count(m);
+  for (size_t i = 0; i < nfo; i++) {
+    const char *fd = NULL, *md = NULL;
+    int64_t fv = 0, mv = 0, at = -1;
+    if (onnxslim_function_opset(f, i, &fd, &fv) != 0) return 0;
+    for (size_t k = 0; k < nmo; k++)
+      if (onnxslim_model_opset(m, k, &md, &mv) == 0 && same_domain(md, fd)) at = mv;
+    if (at != fv) return 0;
+  }
+  size_t nn = onnxslim_function_node_count(f);
+  for (size_t i = 0; i < nn; i++) {
+    const onnxslim_node *n = onnxslim_function_node(f, i);
+    size_t na = n ? onnxslim_node_attr_count(n) : 0;
+    if (!n) return 0;
+    for (size_t k = 0; k < na; k++) {
+      const onnxslim_attr *a = onnxslim_node_attr(n, k);
+      const char *ref = a ? onnxslim_attr_ref_attr_name(a) : NULL;
+      int t = a ? onnxslim_attr_type(a) : ONNXSLIM_ATTR_UNDEFINED;
+      if (!a || (ref && ref[0]) || t == ONNXSLIM_ATTR_GRAPH || t == ONNXSLIM_ATTR_GRAPHS) return 0;
+    }
+  }
+  return 1;
+}
+
+static ival *node_outs(ictx *c, const onnxslim_node *node, size_t *nout, int *rc);
+
+/* The outputs of a call of f (outs[nout], UNKNOWN on entry). */
+static void infer_call(ictx *c, const onnxslim_node *node, const onnxslim_function *f, ival *outs,
+                       size_t nout) {
+  if (c->depth >= FUNCTION_DEPTH_MAX || !body_walkable(c->model, f)) return;
+  /* the call's inputs, read before the body's scope hides them */
+  size_t nin = onnxslim_function_input_count(f), ncall = onnxslim_node_input_count(node);
+  const ival **args = onnxslim__arena_alloc(&c->arena, (nin ? nin : 1) * sizeof *args);
+  if (!args) {
+    c->oom = 1;
+    return;
+  }
+  for (size_t i = 0; i < nin; i++)
+    args[i] = i < ncall ? get(c, onnxslim_node_input(node, i)) : &UNKNOWN;
+  iscope s;
+  memset(&s, 0, sizeof s);
+  s.up = c->scope;
+  s.sealed = 1;
+  c->scope = &s;
+  c->depth++;
+  for (size_t i = 0; i < nin && !c->oom; i++) {
+    const char *formal = onnxslim_function_input(f, i);
+    if (formal && formal[0]) put(c, formal, (ival *)args[i]);
+  }
+  size_t nn = onnxslim_function_node_count(f);
+  int rc = 0;
+  for (size_t i = 0; i < nn && !rc && !c->oom; i++) {
+    onnxslim_node *bn = onnxslim_function_node(f, i);
+    size_t bnout = 0;
+    ival *bouts = node_outs(c, bn, &bnout, &rc);
+    for (size_t k = 0; bouts && k < bnout; k++) {
+      const char *name = onnxslim_node_output(bn, k);
+      if (name && name[0] && put(c, name, &bouts[k])) rc = ONNXSLIM_ENOMEM;
+    }
+  }
+  size_t nfo = onnxslim_function_output_count(f);
+  for (size_t k = 0; !rc && !c->oom && k < nout && k < nfo; k++)
+    outs[k] = *get(c, onnxslim_function_output(f, k));
+  c->scope = s.up;
+  c->depth--;
+  if (rc == ONNXSLIM_ENOMEM) c->oom = 1;
+  else if (rc)
+    for (size_t k = 0; k < nout; k++) outs[k] = UNKNOWN;
+}
+
 /* One node's outputs, in outs (arena), or NULL with c->oom / EINVAL. */
 static ival *node_outs(ictx *c, const onnxslim_node *node, size_t *nout, int *rc) {
   *rc = 0;
@@ -219,7 +324,10 @@ static ival *node_outs(ictx *c, const onnxslim_node *node, size_t *nout, int *rc
     return NULL;
   }
   for (size_t k = 0; k < *nout; k++) outs[k] = UNKNOWN;
-  onnxslim__infer_node(c, node, node_schema(c->model, node), outs, *nout);
+  const osl_op_schema *sc = node_schema(c->model, node);
+  const onnxslim_function *f = sc ? NULL : called_function(c->model, node);
+  if (f) infer_call(c, node, f, outs, *nout);
+  else onnxslim__infer_node(c, node, sc, outs, *nout);
   if (c->oom) *rc = ONNXSLIM_ENOMEM;
   return *rc ? NULL : outs;
 }

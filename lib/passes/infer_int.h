@@ -77,6 +77,7 @@ typedef struct pending {
 typedef struct iscope {
   osl_map vals; /* name -> ival*, slots from the arena */
   struct iscope *up;
+  int sealed; /* a function body: sees its own values only */
 } iscope;
 
 typedef struct ictx {
@@ -91,7 +92,7 @@ typedef struct ictx {
   size_t npend, cappend;
   int oom;
   iscope *scope; /* innermost subgraph scope, NULL in the main graph */
-  int depth;     /* subgraphs being walked */
+  int depth;     /* subgraphs and function bodies being walked */
   /* walks the nodes of subgraph g in the current scope (values put there,
    * nothing reported or written); set by infer.c */
   int (*walk_body)(struct ictx *c, onnxslim_graph *g);
@@ -138,6 +139,7 @@ static inline const ival *get(const ictx *c, const char *name) {
   for (const iscope *s = c->scope; s; s = s->up) {
     const ival *v = onnxslim__map_get(&s->vals, name);
     if (v) return v;
+    if (s->sealed) return &UNKNOWN;
   }
   const ival *v = onnxslim__map_get(&c->vals, name);
   return v ? v : &UNKNOWN;

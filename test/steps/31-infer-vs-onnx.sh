@@ -3,7 +3,8 @@
 # onnxslim_infer_shapes() against onnx.shape_inference.infer_shapes(
 # strict_mode=True, data_prop=True) of the onnx pinned in
 # scripts/pypi-pins.txt (the venv $B/pypi-onnx of scripts/pypi-venv.sh), on
-# onnx's node test models (test/onnx_node_models.py) and bert-tiny, with
+# onnx's node test models (test/onnx_node_models.py), bert-tiny and the
+# model-local function models of test/gen/make_local_functions.py, with
 # their value_info removed and output types cleared: the table agree / we
 # infer more / onnx infers more / disagree and the coverage
 # (test/check_infer_vs_onnx.py, docs/infer.md). A disagreement fails
@@ -22,10 +23,11 @@ elif [ $rc -ne 0 ]; then
   cat "$tmp/venv.err"; failed=$((failed + 1)); echo "FAIL scripts/pypi-venv.sh $venv onnx"
 else
   PY="$venv/bin/python"
-  if "$PY" test/onnx_node_models.py "$tmp/data" > "$tmp/gen.out" 2>&1; then
+  if "$PY" test/onnx_node_models.py "$tmp/data" > "$tmp/gen.out" 2>&1 &&
+    "$PY" test/gen/make_local_functions.py "$tmp/functions" >> "$tmp/gen.out" 2>&1; then
     cat "$tmp/gen.out"
     part "$PY" test/check_infer_vs_onnx.py "$B/libonnxslim.so" test/infer_vs_onnx_known.txt \
-      "$tmp/data" test/data/bert-tiny.onnx
+      "$tmp/data" test/data/bert-tiny.onnx "$tmp/functions"
   else
     cat "$tmp/gen.out"; failed=$((failed + 1)); echo "FAIL test/onnx_node_models.py"
   fi
@@ -44,7 +46,7 @@ elif [ ! -d "$tmp/data" ]; then
   echo "skip: no node test models (onnx venv missing)"; skipped=$((skipped + 1))
 else
   part "$ovenv/bin/python" test/check_infer_vs_ort.py "$B/libonnxslim.so" "$tmp/data" \
-    test/data/bert-tiny.onnx
+    test/data/bert-tiny.onnx "$tmp/functions"
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
