@@ -4,7 +4,8 @@
 # ---- peers side by side: each job done by each tool that offers it, on the
 # same inputs, in one run (bench/peers.py holds the Python peers' side) -----
 # Jobs (in this order; BENCH_PEERS_JOBS="recipe fp16 quant ext simplify"
-# runs some of them):
+# runs some of them; with BENCH_DOC=merge only those jobs' tables are
+# replaced in docs/benchmarks.md, bench/write_doc.py):
 #   recipe    the published recipe (Gather table to BF16 by truncation + Cast,
 #             external data with every tensor, also one file): onnx + numpy
 #             as the seed script does it, onnx-ir, libonnxslim convert
