@@ -25,6 +25,7 @@
 #             load, and the reranker: time, peak, node counts, check, the
 #             output against the original in onnxruntime; then the corpus
 #             (peers_simplify_corpus below: each tool once per model)
+#   corpus    the corpus part of job simplify alone
 # Every conversion: wall time (its outputs synced) best of BENCH_PEERS_REPS
 # (3) runs, the tools interleaved within each round; peak RSS (VmHWM, file
 # pages included) with its heap (RssAnon) and file (RssFile) parts, the
@@ -95,6 +96,7 @@ print("%.2e" % max(abs(x - y) for x, y in zip(a, b)) if len(a) == len(b) else "l
     case $j in
       recipe | fp16 | quant | ext | simplify)
         (set -e; "peers_$j") || echo "(job $j stopped: exit $?; the rows above are what it measured)" ;;
+      corpus) (set -e; peers_simplify_corpus) || echo "(job simplify stopped: exit $?; the rows above are what it measured)" ;;
       *) echo "(unknown job $j in BENCH_PEERS_JOBS)" ;;
     esac
   done
