@@ -158,9 +158,30 @@ NP = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 
       10: "float16", 11: "float64", 12: "uint32", 13: "uint64"}
 
 
+def op_name(n):
+    return (n.domain + ":" if n.domain not in ("", "ai.onnx") else "") + n.op_type
+
+
 def ops(m):
-    return collections.Counter((n.domain + ":" if n.domain not in ("", "ai.onnx") else "") + n.op_type
-                               for n in m.graph.node)
+    return collections.Counter(op_name(n) for n in m.graph.node)
+
+
+def const_ops(m):
+    """The op types of the main graph's nodes whose every input is a
+    constant (an initializer that is not a graph input, a Constant node's
+    output, or the output of such a node): what a constant folder that
+    evaluates every operator could still remove."""
+    inputs = {vi.name for vi in m.graph.input}
+    known = {t.name for t in m.graph.initializer if t.name not in inputs}
+    c = collections.Counter()
+    for n in m.graph.node:
+        ins = [i for i in n.input if i]
+        if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
+            known.update(n.output)
+        elif ins and all(i in known for i in ins) and not any(a.type in (5, 10) for a in n.attribute):
+            c[op_name(n)] += 1  # (5, 10: a subgraph attribute)
+            known.update(n.output)
+    return c
 
 
 def feeds(m, inp):
@@ -260,7 +281,7 @@ def verify_one(path, inp, outs):
         except Exception as e:  # noqa: BLE001
             r["tools"][t] = {"nodes": None, "ops": {}, "check": one_line(e), "rt": "output does not load"}
             continue
-        tr = {"nodes": len(mo.graph.node), "ops": ops(mo), "check": check(mo)}
+        tr = {"nodes": len(mo.graph.node), "ops": ops(mo), "const_ops": const_ops(mo), "check": check(mo)}
         if ref is None:
             tr["rt"] = "not run: " + why
         else:
@@ -373,7 +394,11 @@ def report(lst, d, tools):
 # only on integer or bool values
 FOLDED = set("Shape Size Gather Concat Slice Squeeze Unsqueeze Reshape Flatten Expand Transpose Identity"
              " Where ConstantOfShape Range Neg Abs Add Sub Mul Div Mod Min Max Equal Less Greater"
-             " LessOrEqual GreaterOrEqual Not And Or Xor Cast Constant".split())
+             " LessOrEqual GreaterOrEqual Not And Or Xor Cast CastLike Constant".split())
+# the operators that can be no-ops or cancel out, given the types and
+# shapes of their inputs (issue 28's no-op removal)
+NOOPS = set("Identity Dropout Cast CastLike Reshape Expand Slice Pad Transpose Squeeze Unsqueeze"
+            " Flatten".split())
 
 
 def verdicts(models, ver, common, peers):
@@ -389,22 +414,34 @@ def verdicts(models, ver, common, peers):
             LABEL[t], c["fewer"] + c["equal"], len(common), c["fewer"], c["equal"], c["more"]))
 
 
-def causes(rem, add):
+def causes(rem, add, consts):
     """Why a peer's output has fewer nodes: the op types it removed (rem)
-    and added (add) compared with libonnxslim's output."""
+    and added (add) compared with libonnxslim's output, and the op types
+    of libonnxslim's nodes that read only constants (consts)."""
     out = []
     if add:
-        out.append("fusion into " + ",".join(sorted(add)))
+        out.append("fusion or rewrite into " + ",".join(sorted(add)))
     if rem.get("Constant"):
-        out.append("Constant nodes to initializers")
+        out.append("Constant nodes to initializers (ours keeps one whose output is a graph output,"
+                   " and those of ir_version < 4)")
     for op in sorted(rem):
         if op == "Constant":
             continue
-        if op in FOLDED:
-            out.append("fold of %s (an op we fold, not here: float values, no static shape, or"
-                       " the cap)" % op)
-        elif not add:
-            out.append("a fold we do not do: %s" % op)
+        # as many of the removed ones as libonnxslim has reading only
+        # constants are counted as folds, the rest as rewrites
+        if consts.get(op) and op in FOLDED:
+            out.append("fold of %s on constants we leave (float values, or past the cap)" % op)
+        elif consts.get(op):
+            out.append("fold of %s on constants: an op we do not fold" % op)
+        if rem[op] <= consts.get(op, 0):
+            continue
+        if op in NOOPS:
+            out.append("%s of runtime values removed: a no-op given the inferred types/shapes, or"
+                       " cancelled by a neighbour" % op)
+        elif add:
+            out.append("%s of runtime values, gone in the fusion" % op)
+        else:
+            out.append("%s of runtime values removed: a rewrite (algebra, or a fold after shapes)" % op)
     return out or ["other"]
 
 
@@ -426,11 +463,15 @@ def classify(models, ver, peers):
                 continue
             hit = True
             rem = collections.Counter(tv[REF]["ops"]) - collections.Counter(tv[t]["ops"])
-            add = collections.Counter(tv[t]["ops"]) - collections.Counter(tv[REF]["ops"])
-            for why in causes(rem, add):
+            # a fusion: an op type the peer has more of than the original
+            # (Constant nodes aside: those are initializers the peer kept
+            # as nodes)
+            add = collections.Counter(tv[t]["ops"]) - collections.Counter(ver[k]["ops"])
+            add.pop("Constant", None)
+            for why in causes(rem, add, collections.Counter(tv[REF].get("const_ops", {}))):
                 by[(LABEL[t], why)] += 1
         n += hit
-    print("causes, over the %d models where a peer has fewer nodes (a model can have several):" % n)
+    print("causes, over the %d models where a peer has fewer nodes (a model can have several; models):" % n)
     for (t, why), c in sorted(by.items(), key=lambda kv: (-kv[1], kv[0])):
         print("  %-9s %4d  %s" % (t, c, why))
 

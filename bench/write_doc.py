@@ -10,7 +10,14 @@ With --merge (a run of some sections: BENCH_ONLY=... BENCH_DOC=merge make
 bench), the sections of the log replace those of the same name in OUT_MD
 (or are appended), the other sections stay as they were, a line under the
 title says which sections were measured when, and the headline and targets
-are collected again from every section.
+are collected again from every section. A section whose output is split
+into jobs ("-- job NAME: ..." lines, section peers) and of which the log
+has only some jobs (BENCH_PEERS_JOBS=...) keeps its other jobs: only the
+blocks of the jobs run are replaced (a block: from a "-- job NAME:" line
+to the next with another NAME), after a line "(job NAME measured
+separately on ...)" with the lines of that run's header that differ.
+BENCH_COMMIT=REV names the commit measured when the log is written into
+the document later (default: HEAD, and whether the tree has changes).
 
 The document holds the machine the figures were measured on, the headline
 lines the sections print ("headline: ..."), every verdict line
@@ -117,8 +124,8 @@ def main():
     secs = sections(log)
     if not secs:
         sys.exit("write_doc.py: no section in " + sys.argv[1])
-    commit = run(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
-    if run(["git", "status", "--porcelain", "--untracked-files=no"]):
+    commit = os.environ.get("BENCH_COMMIT") or run(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
+    if not os.environ.get("BENCH_COMMIT") and run(["git", "status", "--porcelain", "--untracked-files=no"]):
         commit += " (with uncommitted changes)"
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     old = read(sys.argv[2]) if merge else ""
@@ -126,7 +133,19 @@ def main():
     if merge and old:
         olds, notes = doc_sections(old)
         new = {key(t): (t, ls) for t, ls in secs}
-        names = ", ".join(key(t) for t, _ in secs)
+        names = []
+        for t, ls in secs:
+            part = None
+            for ot, ols in olds:
+                if key(ot) == key(t):
+                    # a run of some jobs of a section (BENCH_PEERS_JOBS=...)
+                    # replaces those jobs' tables only, under the old title
+                    mls, part = merge_jobs(ls, ols, now, commit)
+                    if part is not None:
+                        new[key(t)] = (ot, mls)
+            names.append(key(t) + ("" if part is None else " (job %s)" % ", ".join(
+                dict.fromkeys(p.split(",")[0].split()[0] for p in part))))
+        names = ", ".join(names)
         notes = [n for n in notes if n[len("Measured separately: "):].split(" on ")[0] != names]
         notes.append("Measured separately: %s on %s at commit %s (`BENCH_ONLY=... BENCH_DOC=merge make bench`)."
                      % (names, now, commit))
@@ -170,6 +189,61 @@ def main():
     os.replace(tmp, sys.argv[2])
     if len(sys.argv) == 4 and heads:
         quote_headline(sys.argv[3], ["- %s" % h for _, h in heads])
+
+
+JOB = re.compile(r"^-- job ([^:]+)")
+JOB_NOTE = re.compile(r"^\(job (.+?) measured ")
+
+
+def job_blocks(lines):
+    """A section's lines split at its jobs (bench/sections/48-peers.sh's
+    "-- job NAME: ..." lines, NAME the block's key; a line "(job NAME
+    measured ...)" opens the block NAME): (the lines before the first job,
+    [(NAME, [lines])])."""
+    head, blocks = [], []
+    for line in lines:
+        m = JOB_NOTE.match(line) or JOB.match(line)
+        if m and (not blocks or blocks[-1][0] != m.group(1).strip()):
+            blocks.append((m.group(1).strip(), []))
+        (blocks[-1][1] if blocks else head).append(line)
+    return head, blocks
+
+
+def merge_jobs(new, old, now, commit):
+    """The lines of a section of which the log measured only some jobs: the
+    old section's with those jobs' blocks replaced (after a line saying
+    when they were measured, and the lines of their run's header that
+    differ from the old header's). Returns (lines, [jobs]) or, when the log
+    has every job of the old section (or no jobs), (new, None)."""
+    nh, nb = job_blocks(new)
+    oh, ob = job_blocks(old)
+    names = [j for j, _ in nb]
+    if not nb or not ob or set(j for j, _ in ob) <= set(names):
+        return new, None
+    fresh = dict(nb)
+    out, prev = list(oh), False
+    for j, ls in ob + [(j, None) for j in names if j not in dict(ob)]:
+        if j not in fresh:
+            if prev and out and out[-1].strip():
+                out.append("")
+            out += ls
+            prev = False
+            continue
+        if not prev:
+            if out and out[-1].strip():
+                out.append("")
+            differ = ["  " + l for l in nh if l not in oh and l.strip()]
+            out.append("(job %s measured separately on %s at commit %s (blocks: %s); the other blocks from the"
+                       " run above%s)" % (j, now, commit, "; ".join(names), "; that run's header:" if differ else ""))
+            out += differ
+        body = list(fresh[j])
+        while body and not body[-1].strip():
+            body.pop()
+        out += body
+        prev = True
+    while out and not out[-1].strip():
+        out.pop()
+    return out, names
 
 
 def notes_of(name):

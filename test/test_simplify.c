@@ -1020,6 +1020,77 @@ TEST(fold_cast_and_cap) {
   onnxslim_model_free(m);
 }
 
+/* A Cast to the value's own type is the value, whatever the type (float
+ * and FP16 too); CastLike casts to its second input's element type, taken
+ * from a constant, a typed graph input or inference, never from a
+ * value of unknown type, and with Cast's rules: no float to FP16. */
+TEST(fold_cast_same_and_like) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t two[] = {2};
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  float fv[2] = {1.5f, -3.25f};
+  uint16_t h[2] = {0x3c00, 0x4000};
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "f", ONNXSLIM_DTYPE_FLOAT, two, 1, fv, 8,
+                                          ONNXSLIM_COPY, NULL));
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "h", ONNXSLIM_DTYPE_FLOAT16, two, 1, h, 4,
+                                          ONNXSLIM_COPY, NULL));
+  K64(m, "i", two, 7, -2);
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, two, NULL, 1);
+  graph_in(m, "x16", ONNXSLIM_DTYPE_FLOAT16, two, NULL, 1);
+  CHECK_OK(onnxslim_graph_add_input(gr, "untyped", NULL));
+  add(m, "Relu", L("x"), "rx"); /* float by inference only */
+  graph_out(m, "rx");
+  struct {
+    const char *op, *in, *like, *out;
+    int32_t to;
+  } c[] = {{"Cast", "f", NULL, "f_f", ONNXSLIM_DTYPE_FLOAT},
+           {"Cast", "h", NULL, "h_h", ONNXSLIM_DTYPE_FLOAT16},
+           {"CastLike", "f", "f", "f_like_f", 0},
+           {"CastLike", "f", "x", "f_like_x", 0},
+           {"CastLike", "f", "rx", "f_like_rx", 0},
+           {"CastLike", "i", "x", "i_like_x", 0},
+           {"CastLike", "h", "h", "h_like_h", 0},
+           {"CastLike", "f", "h", "f_like_h", 0},
+           {"CastLike", "f", "x16", "f_like_x16", 0},
+           {"CastLike", "f", "untyped", "f_like_untyped", 0}};
+  for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+    onnxslim_node *n = c[k].like ? add(m, c[k].op, L(c[k].in, c[k].like), c[k].out)
+                                 : add(m, c[k].op, L(c[k].in), c[k].out);
+    if (!c[k].like) CHECK_OK(onnxslim_node_set_attr_int(n, "to", c[k].to));
+    graph_out(m, c[k].out);
+  }
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  const char *same_f[] = {"f_f", "f_like_f", "f_like_x", "f_like_rx"};
+  for (size_t k = 0; k < 4; k++) {
+    const onnxslim_tensor *t = folded(m, same_f[k]);
+    const void *data;
+    size_t size;
+    CHECK(t && onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_FLOAT &&
+          onnxslim_tensor_data(t, &data, &size) == 0 && size == 8 && !memcmp(data, fv, 8));
+  }
+  const char *same_h[] = {"h_h", "h_like_h"};
+  for (size_t k = 0; k < 2; k++) {
+    const onnxslim_tensor *t = folded(m, same_h[k]);
+    const void *data;
+    size_t size;
+    CHECK(t && onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_FLOAT16 &&
+          onnxslim_tensor_data(t, &data, &size) == 0 && size == 4 && !memcmp(data, h, 4));
+  }
+  const onnxslim_tensor *t = folded(m, "i_like_x");
+  const void *data;
+  size_t size;
+  float want[2] = {7.0f, -2.0f};
+  CHECK(t && onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_FLOAT &&
+        onnxslim_tensor_data(t, &data, &size) == 0 && size == 8 && !memcmp(data, want, 8));
+  CHECK(!folded(m, "f_like_h") && !folded(m, "f_like_x16") && !folded(m, "f_like_untyped"));
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 7);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
 /* An initializer of n floats 0, 1, 2, ... shaped dims[0..rank). */
 static void k_float(onnxslim_model *m, const char *name, const int64_t *dims, size_t rank,
                     size_t n) {
@@ -1185,6 +1256,7 @@ int main(int argc, char **argv) {
   RUN(fold_integer_arithmetic);
   RUN(fold_data_movement);
   RUN(fold_cast_and_cap);
+  RUN(fold_cast_same_and_like);
   RUN(fold_weight_in_place);
   RUN(fold_constant_nodes);
   return t_done();

@@ -4,7 +4,8 @@
 # ---- peers side by side: each job done by each tool that offers it, on the
 # same inputs, in one run (bench/peers.py holds the Python peers' side) -----
 # Jobs (in this order; BENCH_PEERS_JOBS="recipe fp16 quant ext simplify"
-# runs some of them):
+# runs some of them; with BENCH_DOC=merge only those jobs' tables are
+# replaced in docs/benchmarks.md, bench/write_doc.py):
 #   recipe    the published recipe (Gather table to BF16 by truncation + Cast,
 #             external data with every tensor, also one file): onnx + numpy
 #             as the seed script does it, onnx-ir, libonnxslim convert
@@ -24,6 +25,7 @@
 #             load, and the reranker: time, peak, node counts, check, the
 #             output against the original in onnxruntime; then the corpus
 #             (peers_simplify_corpus below: each tool once per model)
+#   corpus    the corpus part of job simplify alone
 # Every conversion: wall time (its outputs synced) best of BENCH_PEERS_REPS
 # (3) runs, the tools interleaved within each round; peak RSS (VmHWM, file
 # pages included) with its heap (RssAnon) and file (RssFile) parts, the
@@ -94,6 +96,7 @@ print("%.2e" % max(abs(x - y) for x, y in zip(a, b)) if len(a) == len(b) else "l
     case $j in
       recipe | fp16 | quant | ext | simplify)
         (set -e; "peers_$j") || echo "(job $j stopped: exit $?; the rows above are what it measured)" ;;
+      corpus) (set -e; peers_simplify_corpus) || echo "(job simplify stopped: exit $?; the rows above are what it measured)" ;;
       *) echo "(unknown job $j in BENCH_PEERS_JOBS)" ;;
     esac
   done

@@ -22,6 +22,7 @@ typedef struct {
   onnxslim_graph *main;
   onnxslim_infer_report *rep; /* shapes of the main graph's values */
   osl_map shapes;             /* value name -> entry of rep (num) with a static shape */
+  osl_map types;              /* value name -> entry of rep (num) with an element type */
   int64_t opset;
 } osl_foldrun;
 
@@ -111,9 +112,9 @@ static int load_const(const onnxslim_graph *g, const char *name, uint64_t cap, i
   cv->rank = r;
   for (size_t i = 0; i < r; i++) cv->dims[i] = onnxslim_tensor_dim(t, i);
   cv->count = (uint64_t)cnt;
+  cv->dt = dt;
   if (!data) return 1;
   if (!bits || bits % 8 || dt == ONNXSLIM_DTYPE_STRING) return 0;
-  cv->dt = dt;
   cv->esz = bits / 8;
   if (cv->count > cap / cv->esz) return 0;
   const void *p;
@@ -155,6 +156,22 @@ static int static_dims(osl_foldrun *run, const onnxslim_graph *g, const char *na
       return 0;
   cv->rank = r;
   return 1;
+}
+
+/* The element type of value `name` of g (CastLike's second input): a
+ * constant's, the main graph's inferred one, or a stated one (graph input,
+ * output, value_info), in cv->dt (no data): 1, else 0. */
+static int elem_type(osl_foldrun *run, const onnxslim_graph *g, const char *name, osl_cv *cv,
+                     int64_t *box) {
+  int rc = load_const(g, name, 0, 0, cv, box);
+  if (rc) return rc;
+  memset(cv, 0, sizeof *cv);
+  osl_map_entry *e = g == run->main ? onnxslim__map_find(&run->types, name) : NULL;
+  if (e) cv->dt = onnxslim_infer_report_dtype(run->rep, (size_t)e->num);
+  const onnxslim_value_info *vi = cv->dt ? NULL : onnxslim_graph_find_value_info(g, name);
+  const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+  if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR) cv->dt = onnxslim_type_dtype(ty);
+  return cv->dt ? 1 : 0;
 }
 
 /* ---- replacing a node -------------------------------------------------------------- */
@@ -256,6 +273,7 @@ static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size
   }
   uint64_t cap = run->c->fold_max_bytes;
   int shape_op = strcmp(op, "Shape") == 0 || strcmp(op, "Size") == 0;
+  int like = strcmp(op, "CastLike") == 0;
   rc = 1;
   for (size_t k = 0; k < nin && rc == 1; k++) {
     const char *x = onnxslim_node_input(n, k);
@@ -263,8 +281,9 @@ static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size
       memset(&in[k], 0, sizeof in[k]);
       continue;
     }
-    rc = shape_op ? static_dims(run, g, x, &in[k], &box[k])
-                  : load_const(g, x, cap, 1, &in[k], &box[k]);
+    rc = shape_op         ? static_dims(run, g, x, &in[k], &box[k])
+         : like && k == 1 ? elem_type(run, g, x, &in[k], &box[k])
+                          : load_const(g, x, cap, 1, &in[k], &box[k]);
   }
   osl_cv out;
   osl_fold f = {run->c->model, n, run->opset, cap};
@@ -309,14 +328,22 @@ static int infer_static(osl_foldrun *run) {
   for (size_t i = 0; i < n && i < INT32_MAX; i++) {
     int st = onnxslim_infer_report_status(run->rep, i);
     int64_t r = onnxslim_infer_report_rank(run->rep, i);
-    if (st == ONNXSLIM_INFER_CONFLICT || r < 0 || r > OSL_FOLD_MAX_RANK) continue;
+    if (st == ONNXSLIM_INFER_CONFLICT) continue;
+    osl_map_entry *e;
+    if (onnxslim_infer_report_dtype(run->rep, i)) {
+      rc =
+          onnxslim__mem_map_add(run->c->model, &run->types, onnxslim_infer_report_name(run->rep, i),
+                                &e, "simplify: folding constants");
+      if (rc < 0) return rc;
+      e->num = (int32_t)i;
+    }
+    if (r < 0 || r > OSL_FOLD_MAX_RANK) continue;
     int ok = 1;
     for (size_t k = 0; k < (size_t)r && ok; k++) {
       int64_t v = -1;
       ok = onnxslim_infer_report_dim(run->rep, i, k, &v, NULL) == ONNXSLIM_DIM_VALUE && v >= 0;
     }
     if (!ok) continue;
-    osl_map_entry *e;
     rc = onnxslim__mem_map_add(run->c->model, &run->shapes, onnxslim_infer_report_name(run->rep, i),
                                &e, "simplify: folding constants");
     if (rc < 0) return rc;
@@ -326,10 +353,11 @@ static int infer_static(osl_foldrun *run) {
 }
 
 int onnxslim__simp_fold(osl_simp *c) {
-  osl_foldrun run = {c, onnxslim_model_graph(c->model), NULL, {0}, opset_of(c->model)};
+  osl_foldrun run = {c, onnxslim_model_graph(c->model), NULL, {0}, {0}, opset_of(c->model)};
   int rc = infer_static(&run);
   if (rc >= 0) rc = fold_graph(&run, run.main);
   onnxslim__mem_map_free(c->model, &run.shapes);
+  onnxslim__mem_map_free(c->model, &run.types);
   onnxslim_infer_report_free(run.rep);
   return rc < 0 ? rc : 0;
 }

@@ -646,11 +646,12 @@ static int fold_range(const osl_fold *f, const osl_cv *in, size_t nin, osl_cv *o
   return 1;
 }
 
-/* Cast between integer types (bool included: nonzero is true), and from
- * int32, int64 or bool to float or double when every value is exact. Never
- * from a float or a quantized (8-bit or narrower) type to a float type. */
-static int fold_cast(const osl_fold *f, const osl_cv *x, osl_cv *out) {
-  int64_t to = attr_int(f->node, "to", 0);
+/* Cast to the value's own type (the value itself, any fixed-size type),
+ * between integer types (bool included: nonzero is true), and from int32,
+ * int64 or bool to float or double when every value is exact. Never from
+ * a float or a quantized (8-bit or narrower) type to another float type. */
+static int cast_to(const osl_fold *f, const osl_cv *x, int64_t to, osl_cv *out) {
+  if (has_data(x) && x->dt == to) return same_data(f, x, x->dims, x->rank, out);
   if (!has_data(x) || !is_intlike(x->dt)) return 0;
   int tofloat = to == ONNXSLIM_DTYPE_FLOAT || to == ONNXSLIM_DTYPE_DOUBLE;
   if (!is_intlike((int32_t)to) && !tofloat) return 0;
@@ -676,6 +677,16 @@ static int fold_cast(const osl_fold *f, const osl_cv *x, osl_cv *out) {
   return 1;
 }
 
+static int fold_cast(const osl_fold *f, const osl_cv *x, osl_cv *out) {
+  return cast_to(f, x, attr_int(f->node, "to", 0), out);
+}
+
+/* CastLike: a Cast to the element type of the second input (its dt: the
+ * caller gives it without data when the value is not constant). */
+static int fold_cast_like(const osl_fold *f, const osl_cv *in, size_t nin, osl_cv *out) {
+  return nin == 2 && in[1].dt ? cast_to(f, &in[0], in[1].dt, out) : 0;
+}
+
 /* ---- the table --------------------------------------------------------------------- */
 
 static const struct {
@@ -692,6 +703,7 @@ static const struct {
     {"Reshape", 0},
     {"Flatten", 0},
     {"Cast", 0},
+    {"CastLike", 0},
     {"Range", 0},
     {"ConstantOfShape", 0},
     {"Expand", 0},
@@ -746,6 +758,7 @@ static int compute(const osl_fold *f, const char *op, const osl_cv *in, size_t n
   if (!strcmp(op, "Reshape")) return fold_reshape(f, in, nin, out);
   if (!strcmp(op, "Flatten")) return nin == 1 ? fold_flatten(f, x, out) : 0;
   if (!strcmp(op, "Cast")) return nin == 1 ? fold_cast(f, x, out) : 0;
+  if (!strcmp(op, "CastLike")) return fold_cast_like(f, in, nin, out);
   if (!strcmp(op, "Range")) return fold_range(f, in, nin, out);
   if (!strcmp(op, "ConstantOfShape")) return fold_constant_of_shape(f, in, nin, out);
   if (!strcmp(op, "Expand")) return fold_expand(f, in, nin, out);

@@ -79,6 +79,73 @@ ref_control "a listed function no header declares" 'onnxslim_graph_frobnicate.*d
 ref_control "a page not generated from any header" 'docs/reference/stale.md is not generated' \
   "echo stale > docs/reference/stale.md"
 
+# bench/write_doc.py --merge: a run of one job of section peers
+# (BENCH_PEERS_JOBS=simplify) replaces that job's block only; a run of every
+# job replaces the whole section
+if out=$(cd "$tmp" && /usr/bin/python3 - "$OLDPWD/bench/write_doc.py" <<'PY'
+import subprocess, sys
+old = """<!-- x -->
+# Benchmarks
+
+Written by `make bench` on a day at commit abc.
+
+Measured separately: peers on a day at commit def (`BENCH_ONLY=... BENCH_DOC=merge make bench`).
+
+## Sections
+
+### load: one
+
+```
+load row 1
+```
+
+### peers: the jobs
+
+```
+model: /old/m.onnx
+peers: onnx 1
+-- job recipe: the recipe
+recipe row OLD-R
+headline: peers, the recipe: 1 s
+
+(job simplify measured on another day)
+-- job simplify: node counts
+simplify row OLD-S
+-- job simplify, the corpus models: corpus
+corpus row OLD-C
+```
+"""
+def merge(log):
+    open("doc.md", "w").write(old)
+    open("log", "w").write(log)
+    subprocess.run([sys.executable, sys.argv[1], "--merge", "log", "doc.md"], check=True,
+                   env={"BENCH_COMMIT": "c0ffee", "PATH": "/usr/bin:/bin"})
+    return open("doc.md").read()
+one = merge("== peers: the jobs\nmodel: /new/m.onnx\npeers: onnx 1\n\n-- job simplify: node counts\n"
+            "simplify row NEW-S\n-- job simplify, the corpus models: corpus\ncorpus row NEW-C\n")
+bad = [w for w, ok in [
+    ("the recipe's row kept", "recipe row OLD-R" in one and "headline: peers, the recipe: 1 s" in one),
+    ("the old simplify rows gone", "OLD-S" not in one and "OLD-C" not in one and "another day" not in one),
+    ("the new rows in", "simplify row NEW-S\n-- job simplify, the corpus models: corpus\ncorpus row NEW-C" in one),
+    ("the job's line with the header that differs", "(job simplify measured separately on " in one and "at commit c0ffee (blocks: simplify; simplify, the corpus models)" in one and "  model: /new/m.onnx" in one
+     and "  peers: onnx 1" not in one),
+    ("the other section kept", "load row 1" in one),
+    ("the notes", "Measured separately: peers (job simplify) on " in one and "Measured separately: peers on a day" in one),
+    ("the headline collected", "- peers, the recipe: 1 s" in one)] if not ok]
+corpus = merge("== peers: the jobs\nmodel: /old/m.onnx\n\n-- job simplify, the corpus models: corpus\n"
+               "corpus row NEW-C\n")
+if "simplify row OLD-S" not in corpus or "OLD-C" in corpus or "corpus row NEW-C" not in corpus:
+    bad.append("a run of the corpus alone replaces the corpus block only")
+full = merge("== peers: the jobs\nmodel: /new/m.onnx\n-- job recipe: the recipe\nrecipe row NEW-R\n"
+             "-- job simplify: node counts\nsimplify row NEW-S\n")
+if "OLD-R" in full or "NEW-R" not in full or "load row 1" not in full:
+    bad.append("control: a run of every job replaces the whole section")
+print("; ".join(bad) or "8 checks and a control")
+raise SystemExit(1 if bad else 0)
+PY
+); then ok "bench/write_doc.py --merge of one job of section peers keeps the other jobs ($out)"
+else bad "bench/write_doc.py --merge of one job: $out"; fi
+
 # README: "A model whose tensors are in external data needs no merge first"
 cli="$B/libonnxslim"
 fp() { "$cli" fingerprint "$1" 2>/dev/null; }
