@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -362,6 +363,96 @@ TEST(save_over_source) {
   }
   onnxslim_model_free(m);
   free(orig);
+}
+
+/* A reader of the destination: its file open for reading (on Windows
+ * sharing everything, as the library's own reads and a concurrent save
+ * reading the directory's models do) until the save it races has called
+ * its progress function before the commit; it then reads the file and
+ * lets it go a moment later, while the save commits. */
+typedef struct {
+  const char *path;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int go, ok;
+#if defined(_WIN32)
+  HANDLE h;
+#else
+  int fd;
+#endif
+} reader;
+
+static int reader_commit_next(uint64_t done, uint64_t total, void *payload) {
+  reader *r = payload;
+  if (done + 1 == total) {
+    pthread_mutex_lock(&r->mu);
+    r->go = 1;
+    pthread_cond_signal(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+  }
+  return 0;
+}
+
+static void *reader_thread(void *arg) {
+  reader *r = arg;
+  pthread_mutex_lock(&r->mu);
+  while (!r->go) pthread_cond_wait(&r->cv, &r->mu);
+  pthread_mutex_unlock(&r->mu);
+  char buf[32] = {0};
+#if defined(_WIN32)
+  Sleep(30);
+  DWORD n = 0;
+  r->ok = ReadFile(r->h, buf, sizeof buf - 1, &n, NULL) && strcmp(buf, "previous model") == 0;
+  CloseHandle(r->h);
+#else
+  struct timespec ts = {0, 30000000};
+  nanosleep(&ts, NULL);
+  r->ok = read(r->fd, buf, sizeof buf - 1) == 14 && strcmp(buf, "previous model") == 0;
+  close(r->fd);
+#endif
+  return NULL;
+}
+
+/* A save over a file another reader holds open, and lets go while the
+ * save commits, goes through: the reader reads the old bytes, the
+ * destination then holds the new model, no side file is left. (Windows
+ * refuses to replace a file that is open, even sharing delete, until it
+ * is closed: the platform layer's rename tries again a while.) */
+TEST(save_over_a_file_being_read) {
+  char sub[300], path[400];
+  snprintf(sub, sizeof sub, "%s/being-read", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/out.onnx", sub);
+  write_file(path, "previous model");
+  onnxslim_model *m = open_bert();
+  REQUIRE(m != NULL);
+  reader r = {.path = path};
+  pthread_mutex_init(&r.mu, NULL);
+  pthread_cond_init(&r.cv, NULL);
+#if defined(_WIN32)
+  r.h = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                    NULL, OPEN_EXISTING, 0, NULL);
+  REQUIRE(r.h != INVALID_HANDLE_VALUE);
+#else
+  r.fd = open(path, O_RDONLY);
+  REQUIRE(r.fd >= 0);
+#endif
+  pthread_t th;
+  REQUIRE(pthread_create(&th, NULL, reader_thread, &r) == 0);
+  onnxslim_save_options so = ONNXSLIM_SAVE_OPTIONS_INIT;
+  so.flags = ONNXSLIM_SAVE_NO_FSYNC;
+  so.progress = reader_commit_next;
+  so.progress_payload = &r;
+  int rc = onnxslim_save(NULL, m, path, &so);
+  if (!r.go) reader_commit_next(0, 1, &r); /* no progress call: let the reader go anyway */
+  pthread_join(th, NULL);
+  CHECK_OK(rc);
+  CHECK(r.ok);
+  CHECK(same_file(path, BERT));
+  CHECK(count_entries(sub) == 1);
+  pthread_mutex_destroy(&r.mu);
+  pthread_cond_destroy(&r.cv);
+  onnxslim_model_free(m);
 }
 
 /* The ids of this thread, as the library names its temporaries. */
@@ -874,6 +965,7 @@ int main(int argc, char **argv) {
   RUN(save_into_unwritable_directory);
   RUN(save_on_full_disk);
   RUN(save_over_source);
+  RUN(save_over_a_file_being_read);
   RUN(save_removes_stale_temporaries);
   RUN(save_removes_old_format_temporaries);
   RUN(save_refuses_special_destinations);
