@@ -292,7 +292,7 @@ TEST_SRC := $(wildcard test/test_*.c)
 # test/compat_win32.h and winpthreads (static: the tests that start
 # threads of their own use POSIX threads; the library does not).
 ifneq ($(findstring mingw,$(XTARGET)),)
-WIN_NO_TESTS := external limits memory oom save scale
+WIN_NO_TESTS := external limits memory oom scale
 TEST_SRC := $(filter-out $(WIN_NO_TESTS:%=test/test_%.c),$(TEST_SRC))
 X_TESTLIBS := -Wl,-Bstatic -lpthread -Wl,-Bdynamic
 endif

@@ -321,19 +321,29 @@ static int move(osl_os_fd dfd, const char *from, const char *to, DWORD how) {
 }
 
 int onnxslim__os_rename(osl_os_fd dfd, const char *from, const char *to) {
-  if (move(dfd, from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) == 0) return 0;
-  /* refused over a writable file that exists: it is in use (mapped, by a
-   * model loaded from it, or open without sharing delete): EBUSY, so the
-   * caller can say so, rather than a "Permission denied" that is not */
-  if (errno == EACCES) {
+  /* Refused over a writable file that exists: it is in use. Mapped (by a
+   * model loaded from it) it stays so; open, even sharing delete, it is
+   * refused for as long as the handle lives, and such handles are mostly
+   * brief (a concurrent save in the directory reads the models there to
+   * spare their data files): tried again for about 0.5 s. Then EBUSY, so
+   * the caller can say so, rather than a "Permission denied" that is not. */
+  for (DWORD wait = 1;; wait *= 2) {
+    if (move(dfd, from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) == 0) return 0;
+    if (errno != EACCES) return -1;
     wchar_t *w = path_in(dfd, to);
     DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
     free(w);
-    if (a != INVALID_FILE_ATTRIBUTES && !(a & (FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_DIRECTORY)))
+    if (a == INVALID_FILE_ATTRIBUTES ||
+        (a & (FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_DIRECTORY))) {
+      errno = EACCES;
+      return -1;
+    }
+    if (wait > 256) {
       errno = EBUSY;
-    else errno = EACCES;
+      return -1;
+    }
+    Sleep(wait);
   }
-  return -1;
 }
 
 int onnxslim__os_rename_noreplace(osl_os_fd dfd, const char *from, const char *to) {

@@ -114,9 +114,10 @@ else
     bad "unit tests under wine: $(tail -n 1 "$L/unit.log") (see $L/unit.log)"
   fi
   # the programs ported from the POSIX-only set (hostile inputs, a save
-  # over a mapped model, a save killed midway): each ran in the unit run
-  # with a summary and no failure; the cases it skips are named
-  for t in test_hostile test_progress; do
+  # over a mapped model, a save killed midway, atomic saves and their
+  # stale temporaries): each ran in the unit run with a summary and no
+  # failure; the cases it skips are named
+  for t in test_hostile test_progress test_save; do
     out=$(awk -v t="/test/$t.exe" '/^== / {on = index($0, t) > 0; next} on' "$L/unit.log" | tr -d '\r')
     line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
     case "$line" in
