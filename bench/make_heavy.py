@@ -34,17 +34,21 @@ def outlier_channels(rng, shape, axis):
     return w.astype(np.float32)
 
 
+def heavy_arrays():
+    """The model's initializers, (name, array) in the order of their draws
+    (seed 26): the table, then the three MatMul weights."""
+    rng = np.random.default_rng(26)
+    return [("table", outlier_channels(rng, (8192, 768), 1)),
+            ("w_outliers", outlier_channels(rng, (768, 3072), 0)),
+            ("w_t4", (rng.standard_t(4, (3072, 768)) * 0.02).astype(np.float32)),
+            ("w_t3", (rng.standard_t(3, (768, 768)) * 0.02).astype(np.float32))]
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    rng = np.random.default_rng(26)
-    inits = [
-        numpy_helper.from_array(outlier_channels(rng, (8192, 768), 1), "table"),
-        numpy_helper.from_array(outlier_channels(rng, (768, 3072), 0), "w_outliers"),
-        numpy_helper.from_array((rng.standard_t(4, (3072, 768)) * 0.02).astype(np.float32), "w_t4"),
-        numpy_helper.from_array((rng.standard_t(3, (768, 768)) * 0.02).astype(np.float32), "w_t3"),
-    ]
+    inits = [numpy_helper.from_array(a, name) for name, a in heavy_arrays()]
     nodes = [
         helper.make_node("Gather", ["table", "input_ids"], ["h0"], name="embed"),
         helper.make_node("MatMul", ["h0", "w_outliers"], ["h1"], name="mm_outliers"),

@@ -236,11 +236,17 @@ def simp_onnxslim(src, dst):
 def simp_libonnxslim(src, dst):
     """The library's simplification (every pass, to a fixed point, as
     `libonnxslim simplify` does) through its Python package; saved without
-    fsync, as the Python peers save."""
+    fsync, as the Python peers save. Saved as onnxsim saves: every tensor
+    inline (a model whose tensors are in external data relative to SRC's
+    directory, such as the recipe example's, cannot keep those references
+    from DST's), or, over protobuf's 2 GiB, with external data in one file."""
     import libonnxslim
     with libonnxslim.load(src) as m:
         m.simplify()
-        m.save(dst, no_fsync=True)
+        try:
+            m.save(dst, external_data=False, no_fsync=True)
+        except libonnxslim.LimitError:
+            m.save(dst, external_data="one_file", no_fsync=True)
 
 
 JOBS = {

@@ -365,6 +365,74 @@ def report(lst, d, tools):
             print("%s smaller on %d models; the op types it removed there (models): %s" % (
                 LABEL[t], sum(1 for r in rows if any(w.startswith(LABEL[t] + " ") for w in r[4])),
                 ", ".join("%s %d" % kv for kv in groups[t].most_common())))
+    verdicts(models, ver, common, peers)
+    classify(models, ver, peers)
+
+
+# the operators the fold pass computes (include/onnxslim/simplify.h), some
+# only on integer or bool values
+FOLDED = set("Shape Size Gather Concat Slice Squeeze Unsqueeze Reshape Flatten Expand Transpose Identity"
+             " Where ConstantOfShape Range Neg Abs Add Sub Mul Div Mod Min Max Equal Less Greater"
+             " LessOrEqual GreaterOrEqual Not And Or Xor Cast Constant".split())
+
+
+def verdicts(models, ver, common, peers):
+    """One line per peer: on how many models libonnxslim's node count is at
+    most the peer's, over the models every tool simplified."""
+    print()
+    for t in peers:
+        c = collections.Counter()
+        for k in common:
+            ours, theirs = ver[k]["tools"][REF]["nodes"], ver[k]["tools"][t]["nodes"]
+            c["fewer" if ours < theirs else "equal" if ours == theirs else "more"] += 1
+        print("verdict: libonnxslim nodes <= %s on %d of %d models (fewer on %d, equal on %d, more on %d)" % (
+            LABEL[t], c["fewer"] + c["equal"], len(common), c["fewer"], c["equal"], c["more"]))
+
+
+def causes(rem, add):
+    """Why a peer's output has fewer nodes: the op types it removed (rem)
+    and added (add) compared with libonnxslim's output."""
+    out = []
+    if add:
+        out.append("fusion into " + ",".join(sorted(add)))
+    if rem.get("Constant"):
+        out.append("Constant nodes to initializers")
+    for op in sorted(rem):
+        if op == "Constant":
+            continue
+        if op in FOLDED:
+            out.append("fold of %s (an op we fold, not here: float values, no static shape, or"
+                       " the cap)" % op)
+        elif not add:
+            out.append("a fold we do not do: %s" % op)
+    return out or ["other"]
+
+
+def classify(models, ver, peers):
+    """Every model where a peer has fewer nodes than libonnxslim, by cause,
+    from the op types each output has (not by hand)."""
+    by = collections.Counter()
+    n = 0
+    for k in range(len(models)):
+        tv = ver[k].get("tools", {})
+        if REF not in tv or tv[REF]["nodes"] is None:
+            continue
+        ours = tv[REF]["nodes"]
+        hit = False
+        for t in peers:
+            if t not in tv or tv[t]["nodes"] is None or tv[t]["nodes"] >= ours:
+                continue
+            if not (tv[t]["rt"] in ("same", "close") or tv[t]["rt"].startswith("not run")):
+                continue
+            hit = True
+            rem = collections.Counter(tv[REF]["ops"]) - collections.Counter(tv[t]["ops"])
+            add = collections.Counter(tv[t]["ops"]) - collections.Counter(tv[REF]["ops"])
+            for why in causes(rem, add):
+                by[(LABEL[t], why)] += 1
+        n += hit
+    print("causes, over the %d models where a peer has fewer nodes (a model can have several):" % n)
+    for (t, why), c in sorted(by.items(), key=lambda kv: (-kv[1], kv[0])):
+        print("  %-9s %4d  %s" % (t, c, why))
 
 
 def fmt(c):

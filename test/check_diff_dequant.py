@@ -130,4 +130,57 @@ for bits in ("int8", "int4"):
            "diff A vs convert --to %s --format ort: %d weights, max abs diff within half of B's largest scale"
            % (bits, len(ents)), "; ".join(bad) or "exit %d, %d entries" % (rc, len(ents)))
 
+# MatMulNBits with float zero points (one a block, of the scales' type, as
+# onnxruntime's HQQ writes them): B's symmetric weights given random float
+# zero points here; the expected max abs diff is numpy's (q - zp) * scale
+# from B's codes. Control: zero points of another float type than the
+# scales' are not read as zero points (no dequantized comparison).
+out = tmp + "/ort4.onnx"
+if not convert(src17, out, ["--to", "int4", "--format", "ort"]):
+    report(False, "convert --to int4 --format ort")
+else:
+    rng = np.random.default_rng(26)
+    for zdt, good in ((None, True), (np.float16, False)):
+        mb = onnx.load(out)
+        inits = {t.name: t for t in mb.graph.initializer}
+        want = {}
+        for n in mb.graph.node:
+            if n.op_type != "MatMulNBits":
+                continue
+            at = {x.name: x.i for x in n.attribute}
+            K, N, bs = at["K"], at["N"], at["block_size"]
+            nb = (K + bs - 1) // bs
+            s = numpy_helper.to_array(inits[n.input[2]])
+            zp = rng.uniform(0, 15, s.size).astype(zdt or s.dtype)
+            zname = n.input[1] + "_fzp"
+            mb.graph.initializer.append(numpy_helper.from_array(zp, zname))
+            ins = list(n.input) + [""] * max(0, 4 - len(n.input))
+            ins[3] = zname
+            del n.input[:]
+            n.input.extend(ins)
+            b = np.frombuffer(inits[n.input[1]].raw_data, dtype=np.uint8).reshape(N, nb, -1)
+            q = np.empty(b.shape[:2] + (b.shape[2] * 2,), dtype=np.float32)
+            q[..., 0::2] = b & 15
+            q[..., 1::2] = b >> 4
+            deq = (q - zp.astype(np.float32).reshape(N, nb, 1)) * s.astype(np.float32).reshape(N, nb, 1)
+            want[n.input[1]] = deq.reshape(N, nb * q.shape[2])[:, :K].T.astype(np.float64)
+        fz = tmp + "/ort4fz.onnx"
+        onnx.save(mb, fz)
+        rc, doc = run_diff(src17, fz)
+        ents = [d for d in doc["differences"] if d["what"] == "dtype" and d["name"] in want] if doc else []
+        bad = []
+        for d in ents:
+            w = a[d["name"]]
+            exp = float(np.max(np.abs(w - want[d["name"]])))
+            got = d["max_abs_diff"]
+            if good and (got is None or abs(got - exp) > 1e-5 * exp or "dequantized as" not in d["text"]):
+                bad.append("%s: got %s, numpy %s" % (d["name"], got, exp))
+            if not good and "dequantized" in d["text"]:
+                bad.append("%s: read as dequantized: %s" % (d["name"], d["text"]))
+        what = ("each max abs diff = numpy's (q - zp) * scale" if good else
+                "FLOAT16 zero points beside FLOAT scales: not dequantized")
+        report(rc == 1 and len(ents) >= 2 and len(ents) == len(want) and not bad,
+               "diff A vs MatMulNBits with float zero points: %d weights, %s" % (len(ents), what),
+               "; ".join(bad) or "exit %d, %d entries of %d" % (rc, len(ents), len(want)))
+
 print("%d passed, %d failed" % (passed, failed))

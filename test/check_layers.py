@@ -114,14 +114,15 @@ report(not bad, "no include of a higher tier's header (%d includes)" % n, "\n  "
 # the system's own headers or call the system's file, memory and process
 # functions; every other file calls onnxslim__os_* (docs/contributing.md).
 PLATFORM_IMPL = re.compile(r"^base/platform_[a-z0-9]+\.c$")
-OS_HEADER = re.compile(r'^\s*#\s*include\s*<((?:fcntl|unistd|dirent|windows)\.h|sys/[^>]+)>', re.M)
+OS_HEADER = re.compile(r'^\s*#\s*include\s*<((?:fcntl|unistd|dirent|windows|pthread)\.h|sys/[^>]+)>', re.M)
 os_inc = []
 for src in sorted(list(lib.rglob("*.c")) + list(lib.rglob("*.h"))):
     rel = str(src.relative_to(lib))
     if PLATFORM_IMPL.match(rel):
         continue
     os_inc += ["%s includes <%s>" % (rel, h) for h in OS_HEADER.findall(src.read_text())]
-report(not os_inc, "no system header (<fcntl.h>, <unistd.h>, <dirent.h>, <windows.h>, <sys/*.h>)"
+report(not os_inc, "no system header (<fcntl.h>, <unistd.h>, <dirent.h>, <windows.h>, <pthread.h>,"
+       " <sys/*.h>)"
        " outside lib/base/platform_*.c", "\n  " + "\n  ".join(os_inc))
 
 # the system's calls, from the objects (what a header may bring in unnoticed)
@@ -133,11 +134,13 @@ closedir rewinddir statvfs fstatvfs fstatvfs64 mmap mmap64 munmap madvise posix_
 fdatasync flock fcntl fcntl64 dup dup2 dup3 ftruncate ftruncate64 getrlimit getrlimit64
 realpath getpid getppid gettid syscall copy_file_range sync_file_range sysconf getrandom kill
 geteuid getuid umask access faccessat CreateFileW CreateFileA MoveFileExW ReplaceFileW
-LockFileEx CreateFileMappingW MapViewOfFile UnmapViewOfFile""".split())
+LockFileEx CreateFileMappingW MapViewOfFile UnmapViewOfFile pthread_create pthread_join
+pthread_mutex_init pthread_mutex_lock pthread_mutex_unlock pthread_cond_init pthread_cond_wait
+pthread_cond_broadcast pthread_cond_signal CreateThread""".split())
 os_calls = ["%s calls %s" % (rel.with_suffix(".c"), s)
             for rel, syms in sorted(undefs.items()) if not PLATFORM_IMPL.match(str(rel.with_suffix(".c")))
             for s in sorted(syms & OS_CALLS)]
-report(objs and not os_calls, "no call of the system's file, memory or process functions outside "
+report(objs and not os_calls, "no call of the system's file, memory, process or thread functions outside "
        "lib/base/platform_*.c (%d objects)" % len(undefs), "\n  " + "\n  ".join(os_calls))
 
 finish()

@@ -70,6 +70,14 @@ static int t_selected(const char *name) {
     t_cur_skipped = 1;                     \
     return;                                \
   } while (0)
+/* POSIX_ONLY(why) first in a test that needs what Windows lacks (fork,
+ * signals, rlimits, FIFOs, symbolic links): on Windows the test is
+ * skipped, with the reason; elsewhere nothing. */
+#if defined(_WIN32)
+#  define POSIX_ONLY(why) SKIP("POSIX only: " why)
+#else
+#  define POSIX_ONLY(why) ((void)0)
+#endif
 #define TEST(name) static void name(void)
 #define RUN(name)                          \
   do {                                     \

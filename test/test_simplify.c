@@ -966,13 +966,23 @@ TEST(fold_cast_and_cap) {
                                           ONNXSLIM_COPY, NULL));
   CHECK_OK(onnxslim_graph_add_initializer(gr, "h", ONNXSLIM_DTYPE_FLOAT16, two, 1, h, 4,
                                           ONNXSLIM_COPY, NULL));
+  int8_t s8[2] = {-3, 7};
+  uint8_t i4 = 0x7f, b16[4] = {0x80, 0x3f, 0, 0x40};
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "s8", ONNXSLIM_DTYPE_INT8, two, 1, s8, 2,
+                                          ONNXSLIM_COPY, NULL));
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "i4", ONNXSLIM_DTYPE_INT4, two, 1, &i4, 1,
+                                          ONNXSLIM_COPY, NULL));
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "b16", ONNXSLIM_DTYPE_BFLOAT16, two, 1, b16, 4,
+                                          ONNXSLIM_COPY, NULL));
   struct {
     const char *in, *out;
     int32_t to;
   } casts[] = {{"w", "w32", ONNXSLIM_DTYPE_INT32},       {"c300", "wf", ONNXSLIM_DTYPE_FLOAT},
                {"w", "wbig", ONNXSLIM_DTYPE_FLOAT},      {"inexact", "xf", ONNXSLIM_DTYPE_FLOAT},
                {"inexact", "xd", ONNXSLIM_DTYPE_DOUBLE}, {"q", "qf", ONNXSLIM_DTYPE_FLOAT},
-               {"h", "hf", ONNXSLIM_DTYPE_FLOAT},        {"w", "wu8", ONNXSLIM_DTYPE_UINT8}};
+               {"h", "hf", ONNXSLIM_DTYPE_FLOAT},        {"w", "wu8", ONNXSLIM_DTYPE_UINT8},
+               {"s8", "s8f", ONNXSLIM_DTYPE_FLOAT},      {"i4", "i4f", ONNXSLIM_DTYPE_FLOAT},
+               {"b16", "b16f", ONNXSLIM_DTYPE_FLOAT},    {"h", "hd", ONNXSLIM_DTYPE_DOUBLE}};
   for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++) {
     onnxslim_node *n = add(m, "Cast", L(casts[i].in), casts[i].out);
     CHECK_OK(onnxslim_node_set_attr_int(n, "to", casts[i].to));
@@ -997,6 +1007,8 @@ TEST(fold_cast_and_cap) {
   CHECK(!folded(m, "wbig")); /* 2^32 + 1 is no float */
   CHECK(!folded(m, "xf") && folded(m, "xd"));
   CHECK(!folded(m, "qf") && !folded(m, "hf"));
+  /* the recipe's forms: no 16-bit float or quantized weight back to float */
+  CHECK(!folded(m, "s8f") && !folded(m, "i4f") && !folded(m, "b16f") && !folded(m, "hd"));
   CHECK(!folded(m, "zeros"));
   onnxslim_simplify_report_free(r);
   r = fold(m, 0, &rc); /* the default cap, 1 MiB */
@@ -1004,6 +1016,152 @@ TEST(fold_cast_and_cap) {
   t = folded(m, "zeros");
   CHECK(t && onnxslim_tensor_dim(t, 0) == 300);
   (void)big;
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
+/* An initializer of n floats 0, 1, 2, ... shaped dims[0..rank). */
+static void k_float(onnxslim_model *m, const char *name, const int64_t *dims, size_t rank,
+                    size_t n) {
+  float v[64];
+  for (size_t i = 0; i < n && i < 64; i++) v[i] = (float)i;
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, ONNXSLIM_DTYPE_FLOAT, dims,
+                                          rank, v, n * 4, ONNXSLIM_COPY, NULL));
+}
+
+/* 1 when initializer `name` of m has dims d[0..rank) and the floats 0..n-1. */
+static int is_floats(const onnxslim_model *m, const char *name, const int64_t *d, size_t rank,
+                     size_t n) {
+  const onnxslim_tensor *t = onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
+  const void *data;
+  size_t size;
+  if (!t || onnxslim_tensor_rank(t) != rank || onnxslim_tensor_data(t, &data, &size) != 0 ||
+      size != n * 4)
+    return 0;
+  for (size_t i = 0; i < rank; i++)
+    if (onnxslim_tensor_dim(t, i) != d[i]) return 0;
+  for (size_t i = 0; i < n; i++) {
+    float f;
+    memcpy(&f, (const uint8_t *)data + 4 * i, 4);
+    if (f != (float)i) return 0;
+  }
+  return 1;
+}
+
+/* Identity and Reshape of a weight only they read fold whatever the cap:
+ * the weight takes the output's name and dims. A weight other nodes read
+ * too, a Reshape whose result is a graph output, and an invalid shape are
+ * left to the capped fold, which a cap below the weight's size stops. */
+TEST(fold_weight_in_place) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d46[] = {4, 6}, d83[] = {8, 3}, d22[] = {2, 2}, one[] = {1}, two[] = {2};
+  k_float(m, "wr", d46, 2, 24);
+  k_float(m, "ws", d46, 2, 24);
+  k_float(m, "wi", d22, 2, 4);
+  k_float(m, "wo", d46, 2, 24);
+  k_float(m, "wb", d46, 2, 24);
+  K64(m, "shape", two, -1, 3);
+  K64(m, "bad", one, 5);
+  add(m, "Reshape", L("wr", "shape"), "wr2");
+  add(m, "Reshape", L("ws", "shape"), "ws2");
+  add(m, "Identity", L("wi"), "wi2");
+  add(m, "Reshape", L("wo", "shape"), "wo2");
+  add(m, "Reshape", L("wb", "bad"), "wb2");
+  add(m, "Relu", L("wr2"), "r1");
+  add(m, "Relu", L("ws2"), "r2");
+  add(m, "Relu", L("ws"), "r3");
+  add(m, "Relu", L("wi2"), "r4");
+  add(m, "Relu", L("wb2"), "r5");
+  const char *outs[] = {"r1", "r2", "r3", "r4", "r5", "wo2"};
+  for (size_t i = 0; i < 6; i++) graph_out(m, outs[i]);
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 16, &rc);
+  CHECK_OK(rc);
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  CHECK(is_floats(m, "wr2", d83, 2, 24));
+  CHECK(is_floats(m, "wi2", d22, 2, 4));
+  CHECK(!onnxslim_graph_find_initializer(gr, "wr") && !onnxslim_graph_find_initializer(gr, "wi"));
+  CHECK(reads(onnxslim_graph_producer(gr, "r1"), 0, "wr2"));
+  CHECK(is_floats(m, "ws", d46, 2, 24) && !folded(m, "ws2"));
+  CHECK(!folded(m, "wo2") && !folded(m, "wb2"));
+  CHECK(onnxslim_graph_node_count(gr) == 8);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 2);
+  onnxslim_simplify_report_free(r);
+  /* saved and reloaded, the new dims are there */
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  CHECK(is_floats(l, "wr2", d83, 2, 24));
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
+/* Constant nodes become initializers named as their outputs (value,
+ * value_int(s), value_float(s)) (main graph); a Constant that is a graph
+ * output, and one of strings, stay nodes. The values are the attributes'. */
+static onnxslim_node *konst(onnxslim_model *m, const char *out) {
+  return add(m, "Constant", L(NULL), out);
+}
+static const onnxslim_tensor *init_of(const onnxslim_model *m, const char *name, int32_t dt,
+                                      size_t rank, size_t size) {
+  const onnxslim_tensor *t = onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
+  const void *p;
+  size_t n;
+  if (!t || onnxslim_tensor_dtype(t) != dt || onnxslim_tensor_rank(t) != rank ||
+      onnxslim_tensor_data(t, &p, &n) != 0 || n != size)
+    return NULL;
+  return t;
+}
+TEST(fold_constant_nodes) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  static const int64_t two[] = {2}, three[] = {3};
+  static const float fs[2] = {0.5f, -2.25f};
+  onnxslim_tensor *tmp = NULL;
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "tmp", ONNXSLIM_DTYPE_INT64, two, 1, I64(3, -4), 16,
+                                          ONNXSLIM_COPY, &tmp));
+  CHECK_OK(onnxslim_node_set_attr_tensor(konst(m, "kt"), "value", tmp));
+  CHECK_OK(onnxslim_graph_remove_initializer(gr, tmp));
+  CHECK_OK(onnxslim_node_set_attr_int(konst(m, "ki"), "value_int", -7));
+  CHECK_OK(onnxslim_node_set_attr_ints(konst(m, "kis"), "value_ints", I64(1, 2, 3), 3));
+  CHECK_OK(onnxslim_node_set_attr_float(konst(m, "kf"), "value_float", 1.5f));
+  CHECK_OK(onnxslim_node_set_attr_floats(konst(m, "kfs"), "value_floats", fs, 2));
+  const char *strs[] = {"a", "b"};
+  CHECK_OK(onnxslim_node_set_attr_strings(konst(m, "kstr"), "value_strings", strs, NULL, 2));
+  CHECK_OK(onnxslim_node_set_attr_int(konst(m, "kout"), "value_int", 5));
+  graph_out(m, "kout");
+  const char *reads_all[] = {"kt", "ki", "kis", "kf", "kfs", "kstr"};
+  for (size_t i = 0; i < 6; i++) {
+    char y[16];
+    snprintf(y, sizeof y, "y_%s", reads_all[i]);
+    const char *in[] = {"x", reads_all[i], NULL};
+    add(m, "Add", in, y);
+    graph_out(m, y);
+  }
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 5);
+  CHECK(onnxslim_graph_node_count(gr) == 8); /* kstr, kout and the six Adds */
+  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kout")), "Constant"));
+  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kstr")), "Constant"));
+  CHECK(IS64(m, "kt", two, 3, -4));
+  CHECK(is_ints(m, "ki", ONNXSLIM_DTYPE_INT64, d0, 0, I64(-7), 1));
+  CHECK(IS64(m, "kis", three, 1, 2, 3));
+  const onnxslim_tensor *t = init_of(m, "kf", ONNXSLIM_DTYPE_FLOAT, 0, 4);
+  const void *p;
+  size_t n;
+  float f[2];
+  CHECK(t && onnxslim_tensor_data(t, &p, &n) == 0 && (memcpy(f, p, 4), f[0] == 1.5f));
+  t = init_of(m, "kfs", ONNXSLIM_DTYPE_FLOAT, 1, 8);
+  CHECK(t && onnxslim_tensor_dim(t, 0) == 2 && onnxslim_tensor_data(t, &p, &n) == 0 &&
+        (memcpy(f, p, 8), f[0] == 0.5f && f[1] == -2.25f));
+  onnxslim_simplify_report_free(r);
+  /* nothing left to do: a second run changes nothing */
+  r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
   onnxslim_simplify_report_free(r);
   onnxslim_model_free(m);
 }
@@ -1027,5 +1185,7 @@ int main(int argc, char **argv) {
   RUN(fold_integer_arithmetic);
   RUN(fold_data_movement);
   RUN(fold_cast_and_cap);
+  RUN(fold_weight_in_place);
+  RUN(fold_constant_nodes);
   return t_done();
 }

@@ -428,6 +428,10 @@ peers_simplify_corpus() {
     echo "(corpus: the verification failed: $(tail -n 1 "$cw/verify.err"))"
   fi
   echo "(onnx's node test models: $(tail -n 1 "$cw/node.log"))"
+  # keep what the report reads (small), so that it can be printed again:
+  # bench/peers_corpus.py report $B/bench/peers-corpus/list DIR TOOLS...
+  rm -rf "$Babs/bench/peers-corpus" && mkdir -p "$Babs/bench/peers-corpus" &&
+    cp "$cw/list" "$cw"/*.json "$B/bench/peers-corpus/" 2> /dev/null
   rm -rf "$cw"
 }
 

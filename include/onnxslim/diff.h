@@ -35,7 +35,10 @@
  *     byte, low nibble first);
  *   - com.microsoft.MatMulNBits (B packed [N, K/block_size, blob], scales,
  *     zero_points; attributes K, N, bits, block_size): compared with A's
- *     [K, N] weight.
+ *     [K, N] weight. Its zero points are UINT8 (4-bit ones two a byte), or
+ *     float zero points of the scales' type, one a block (the form
+ *     onnxruntime's HQQ writes; since 0.3.0), each value read back as
+ *     (q - zero point) * scale.
  * The entry's numbers then say how it was dequantized
  * (onnxslim_diff_numbers.dequantized).
  */

@@ -75,7 +75,11 @@ extern "C" {
  * onnxslim_simplify_options.fold_max_bytes. Shape and Size also fold when
  * their input's shape is static, as the model states it or as
  * onnxslim_infer_shapes() infers it (main graph); no weight is read for
- * them. Constants and folds of a subgraph stay in that subgraph.
+ * them. Constants and folds of a subgraph stay in that subgraph. The pass
+ * also turns each Constant node of the main graph (value, value_float(s),
+ * value_int(s); not strings, not sparse) whose output is not a graph
+ * output into an initializer named as that output, reported as a
+ * ONNXSLIM_SIMPLIFY_FOLDED_NODE; not in a model of ir_version below 4.
  * @since 0.3.0 */
 #define ONNXSLIM_SIMPLIFY_FOLD 8u
 /** Every pass of this version. @since 0.3.0 */

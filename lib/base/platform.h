@@ -138,6 +138,14 @@ int onnxslim__os_space(osl_os_fd fd, uint64_t *avail);
 
 /* ---- files beneath a directory ------------------------------------------ */
 
+/* 1 when the path segment name[0..len) (not "." or "..") names an ordinary
+ * file on this system, else 0 with *why (static text). POSIX: every name.
+ * Windows: not a name with ':' (a drive or an alternate data stream), a
+ * device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, in any case, also with
+ * an extension: "nul.txt" is the device too), or a name ending in '.' or
+ * ' ' (Windows strips those, opening another file than the name says). */
+int onnxslim__os_name_ok(const char *name, size_t len, const char **why);
+
 /* Opens rel beneath directory dirfd with flags OSL_O_* (not OSL_O_CREAT), never resolving above
  * dirfd nor through an absolute symlink, whatever is renamed meanwhile: openat2(RESOLVE_BENEATH |
  * RESOLVE_NO_MAGICLINKS) where the build and the kernel have it, else a
@@ -248,5 +256,29 @@ typedef struct {
 int onnxslim__sha1_init(osl_sha1 *h);
 int onnxslim__sha1_update(osl_sha1 *h, const void *p, size_t n);
 int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out);
+
+/* ---- threads ----------------------------------------------------------------
+ * The library's own helper threads (a conversion's second half, the save's
+ * read-ahead): POSIX threads, or the system's threads, slim locks and
+ * condition variables on Windows (no pthreads library needed there). */
+
+/* A thread running fn(arg), or NULL when the system could not start one
+ * (the caller then runs fn itself). join waits for it to end and frees
+ * it, and must follow every successful start. */
+typedef struct osl_os_thread osl_os_thread;
+osl_os_thread *onnxslim__os_thread_start(void (*fn)(void *), void *arg);
+void onnxslim__os_thread_join(osl_os_thread *t);
+
+/* A mutex with one condition variable, or NULL (out of memory, or the
+ * system refused). wait unlocks, sleeps until a wake_all (or spuriously)
+ * and locks again: callers wait in a loop on their condition. free takes
+ * NULL. */
+typedef struct osl_os_monitor osl_os_monitor;
+osl_os_monitor *onnxslim__os_monitor_new(void);
+void onnxslim__os_monitor_free(osl_os_monitor *m);
+void onnxslim__os_monitor_lock(osl_os_monitor *m);
+void onnxslim__os_monitor_unlock(osl_os_monitor *m);
+void onnxslim__os_monitor_wait(osl_os_monitor *m);
+void onnxslim__os_monitor_wake_all(osl_os_monitor *m);
 
 #endif

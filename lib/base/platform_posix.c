@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -170,6 +171,11 @@ void onnxslim__os_dir_close(osl_os_dir *d) {
 char *onnxslim__os_realpath(const char *path) { return realpath(path, NULL); }
 
 int onnxslim__os_fnmatch(const char *pattern, const char *s) { return fnmatch(pattern, s, 0) == 0; }
+
+int onnxslim__os_name_ok(const char *name, size_t len, const char **why) {
+  (void)name, (void)len, (void)why;
+  return 1;
+}
 
 /* ---- limits --------------------------------------------------------------- */
 
@@ -546,3 +552,60 @@ int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out) {
   if (out) sha1_digest((struct sha1_ctx *)(void *)h->opaque, OSL_SHA1_SIZE, out);
   return 0;
 }
+
+/* ---- threads ------------------------------------------------------------- */
+
+struct osl_os_thread {
+  pthread_t th;
+  void (*fn)(void *);
+  void *arg;
+};
+
+static void *thread_main(void *p) {
+  osl_os_thread *t = p;
+  t->fn(t->arg);
+  return NULL;
+}
+
+osl_os_thread *onnxslim__os_thread_start(void (*fn)(void *), void *arg) {
+  osl_os_thread *t = malloc(sizeof *t);
+  if (!t) return NULL;
+  t->fn = fn;
+  t->arg = arg;
+  if (pthread_create(&t->th, NULL, thread_main, t) == 0) return t;
+  free(t);
+  return NULL;
+}
+
+void onnxslim__os_thread_join(osl_os_thread *t) {
+  pthread_join(t->th, NULL);
+  free(t);
+}
+
+struct osl_os_monitor {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+};
+
+osl_os_monitor *onnxslim__os_monitor_new(void) {
+  osl_os_monitor *m = malloc(sizeof *m);
+  if (!m) return NULL;
+  if (pthread_mutex_init(&m->mu, NULL) == 0) {
+    if (pthread_cond_init(&m->cv, NULL) == 0) return m;
+    pthread_mutex_destroy(&m->mu);
+  }
+  free(m);
+  return NULL;
+}
+
+void onnxslim__os_monitor_free(osl_os_monitor *m) {
+  if (!m) return;
+  pthread_cond_destroy(&m->cv);
+  pthread_mutex_destroy(&m->mu);
+  free(m);
+}
+
+void onnxslim__os_monitor_lock(osl_os_monitor *m) { pthread_mutex_lock(&m->mu); }
+void onnxslim__os_monitor_unlock(osl_os_monitor *m) { pthread_mutex_unlock(&m->mu); }
+void onnxslim__os_monitor_wait(osl_os_monitor *m) { pthread_cond_wait(&m->cv, &m->mu); }
+void onnxslim__os_monitor_wake_all(osl_os_monitor *m) { pthread_cond_broadcast(&m->cv); }

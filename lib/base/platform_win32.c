@@ -151,7 +151,17 @@ static osl_os_fd open_wide(const wchar_t *w, int flags, unsigned int mode) {
   if ((flags & OSL_O_CREAT) && !(mode & 0222)) attrs |= FILE_ATTRIBUTE_READONLY;
   HANDLE h = CreateFileW(w, access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                          disp, attrs, NULL);
-  if (h == INVALID_HANDLE_VALUE) return fail();
+  if (h == INVALID_HANDLE_VALUE) {
+    DWORD err = GetLastError(), a;
+    /* a directory opened as a file fails with "access denied" */
+    if (err == ERROR_ACCESS_DENIED && !(flags & (OSL_O_DIRECTORY | OSL_O_PATH)) &&
+        (a = GetFileAttributesW(w)) != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_DIRECTORY)) {
+      errno = EISDIR;
+      return -1;
+    }
+    SetLastError(err);
+    return fail();
+  }
   BY_HANDLE_FILE_INFORMATION bi;
   if (GetFileInformationByHandle(h, &bi)) {
     int dir = (bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
@@ -420,6 +430,30 @@ static int in_bracket(const char *p, unsigned char c, const char **end) {
   } while (*q != ']');
   *end = q + 1;
   return hit != neg;
+}
+
+int onnxslim__os_name_ok(const char *name, size_t len, const char **why) {
+  if (memchr(name, ':', len))
+    return *why = "a ':' (on Windows a drive or an alternate data stream)", 0;
+  if (len && (name[len - 1] == '.' || name[len - 1] == ' '))
+    return *why = "a name ending in '.' or ' ' (Windows opens the name without it)", 0;
+  /* the stem, before the first '.': "nul.txt" is the device NUL */
+  size_t stem = 0;
+  while (stem < len && name[stem] != '.') stem++;
+  while (stem && name[stem - 1] == ' ') stem--;
+  char up[5] = {0};
+  if (stem == 3 || stem == 4) {
+    for (size_t k = 0; k < stem; k++)
+      up[k] = (char)(name[k] >= 'a' && name[k] <= 'z' ? name[k] - 'a' + 'A' : name[k]);
+    static const char *const dev3[] = {"CON", "PRN", "AUX", "NUL"};
+    if (stem == 3)
+      for (size_t k = 0; k < 4; k++)
+        if (memcmp(up, dev3[k], 3) == 0) return *why = "a Windows device name", 0;
+    if (stem == 4 && (memcmp(up, "COM", 3) == 0 || memcmp(up, "LPT", 3) == 0) && up[3] >= '0' &&
+        up[3] <= '9')
+      return *why = "a Windows device name", 0;
+  }
+  return 1;
 }
 
 int onnxslim__os_fnmatch(const char *p, const char *s) {
@@ -726,3 +760,57 @@ int onnxslim__sha1_final(osl_sha1 *h, uint8_t *out) {
   sha1_release(w);
   return rc;
 }
+
+/* ---- threads --------------------------------------------------------------
+ * The system's own: CreateThread, and a slim reader/writer lock with a
+ * condition variable (Windows Vista and later; neither needs releasing). */
+
+struct osl_os_thread {
+  HANDLE h;
+  void (*fn)(void *);
+  void *arg;
+};
+
+static DWORD WINAPI thread_main(LPVOID p) {
+  osl_os_thread *t = p;
+  t->fn(t->arg);
+  return 0;
+}
+
+osl_os_thread *onnxslim__os_thread_start(void (*fn)(void *), void *arg) {
+  osl_os_thread *t = malloc(sizeof *t);
+  if (!t) return NULL;
+  t->fn = fn;
+  t->arg = arg;
+  t->h = CreateThread(NULL, 0, thread_main, t, 0, NULL);
+  if (t->h) return t;
+  free(t);
+  return NULL;
+}
+
+void onnxslim__os_thread_join(osl_os_thread *t) {
+  WaitForSingleObject(t->h, INFINITE);
+  CloseHandle(t->h);
+  free(t);
+}
+
+struct osl_os_monitor {
+  SRWLOCK mu;
+  CONDITION_VARIABLE cv;
+};
+
+osl_os_monitor *onnxslim__os_monitor_new(void) {
+  osl_os_monitor *m = malloc(sizeof *m);
+  if (!m) return NULL;
+  InitializeSRWLock(&m->mu);
+  InitializeConditionVariable(&m->cv);
+  return m;
+}
+
+void onnxslim__os_monitor_free(osl_os_monitor *m) { free(m); }
+void onnxslim__os_monitor_lock(osl_os_monitor *m) { AcquireSRWLockExclusive(&m->mu); }
+void onnxslim__os_monitor_unlock(osl_os_monitor *m) { ReleaseSRWLockExclusive(&m->mu); }
+void onnxslim__os_monitor_wait(osl_os_monitor *m) {
+  SleepConditionVariableSRW(&m->cv, &m->mu, INFINITE, 0);
+}
+void onnxslim__os_monitor_wake_all(osl_os_monitor *m) { WakeAllConditionVariable(&m->cv); }

@@ -240,6 +240,7 @@ int onnxslim__diff_find_dequant(osl_diff *c, const onnxslim_graph *gb, const onn
     const onnxslim_node *u = onnxslim_graph_consumer(gb, name, i);
     int64_t K, N, bits, bs;
     uint64_t nblk;
+    int zfloat;
     if (!u || strcmp(onnxslim_node_domain(u), "com.microsoft") != 0 ||
         strcmp(onnxslim_node_op_type(u), "MatMulNBits") != 0 || !input(u, 1) ||
         strcmp(input(u, 1), name) != 0 || dt != ONNXSLIM_DTYPE_UINT8)
@@ -267,10 +268,16 @@ int onnxslim__diff_find_dequant(osl_diff *c, const onnxslim_graph *gb, const onn
     if (!dq->scale || !is_scale_type(onnxslim_tensor_dtype(dq->scale)) ||
         count_of(dq->scale) != (uint64_t)N * nblk)
       continue;
-    if (input(u, 3) && (!dq->zero || onnxslim_tensor_dtype(dq->zero) != ONNXSLIM_DTYPE_UINT8))
+    /* zero points: UINT8 (4-bit ones two a byte, each row padded to a
+     * byte), or one a block of the scales' type (a float zero point, as
+     * onnxruntime's HQQ writes them) */
+    zfloat = dq->zero && onnxslim_tensor_dtype(dq->zero) == onnxslim_tensor_dtype(dq->scale);
+    if (input(u, 3) &&
+        (!dq->zero || (onnxslim_tensor_dtype(dq->zero) != ONNXSLIM_DTYPE_UINT8 && !zfloat) ||
+         (zfloat && count_of(dq->zero) != (uint64_t)N * nblk)))
       continue;
     if (count_of(tb) * (bits == 4 ? 2 : 1) != (uint64_t)N * nblk * (uint64_t)bs) continue;
-    dq->zero_row_pad = dq->zero && bits == 4;
+    dq->zero_row_pad = dq->zero && bits == 4 && !zfloat;
     return 1;
   }
   return 0;

@@ -117,6 +117,7 @@ int onnxslim__location_ok(const char *loc, const char **why) {
     const char *e = strchr(p, '/');
     size_t len = e ? (size_t)(e - p) : strlen(p);
     if (len == 2 && p[0] == '.' && p[1] == '.') return *why = "a '..' segment", 0;
+    if (len && !(len == 1 && p[0] == '.') && !onnxslim__os_name_ok(p, len, why)) return 0;
     if (!e) break;
     p = e + 1;
   }

@@ -13,6 +13,7 @@
  * of the platform layer). Elsewhere, or
  * with a compiler without these builtins, only the scalar path exists.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -405,7 +406,7 @@ static const char *const path_names[OSL_PATH_COUNT] = {"scalar", "avx2", "avx512
 
 /* -1 until chosen; then the path. Chosen by whichever thread comes first
  * (every thread computes the same choice; the store is atomic). */
-static int path_now = -1;
+static atomic_int path_now = -1;
 
 const char *onnxslim__convert_path_name(int p) {
   return p >= 0 && p < OSL_PATH_COUNT ? path_names[p] : "?";
@@ -430,10 +431,10 @@ static int choose(void) {
 }
 
 int onnxslim__convert_path(void) {
-  int p = __atomic_load_n(&path_now, __ATOMIC_RELAXED);
+  int p = atomic_load_explicit(&path_now, memory_order_relaxed);
   if (p < 0) {
     p = choose();
-    __atomic_store_n(&path_now, p, __ATOMIC_RELAXED);
+    atomic_store_explicit(&path_now, p, memory_order_relaxed);
   }
   return p;
 }
@@ -441,7 +442,7 @@ int onnxslim__convert_path(void) {
 int onnxslim__convert_set_path(int p) {
   if (p == -1) p = choose();
   else if (!onnxslim__convert_path_available(p)) return -1;
-  __atomic_store_n(&path_now, p, __ATOMIC_RELAXED);
+  atomic_store_explicit(&path_now, p, memory_order_relaxed);
   return 0;
 }
 

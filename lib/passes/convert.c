@@ -11,7 +11,6 @@
  * public handle and insertion APIs.
  */
 #define _GNU_SOURCE
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -552,11 +551,10 @@ typedef struct {
   char err[256];
 } osl_half;
 
-static void *half_run(void *arg) {
+static void half_run(void *arg) {
   osl_half *h = arg;
   h->rc = onnxslim__xform_chunks(h->model, &h->sx.x, NULL, NULL, NULL);
   if (h->rc) snprintf(h->err, sizeof h->err, "%s", onnxslim_error_last());
-  return NULL;
 }
 
 static void stats_merge(onnxslim_convert_stats *to, const onnxslim_convert_stats *from) {
@@ -590,11 +588,10 @@ static int stats_split(osl_conv *cv, const osl_cxform *sx) {
     hs.count = hs.to_inf = hs.saturated = hs.flushed = hs.nan = 0;
     hs.max_abs_error = hs.max_rel_error = 0.0;
     h.sx.stats = &hs;
-    pthread_t th;
-    int threaded = pthread_create(&th, NULL, half_run, &h) == 0;
-    if (!threaded) half_run(&h);
+    osl_os_thread *th = onnxslim__os_thread_start(half_run, &h);
+    if (!th) half_run(&h);
     rc = onnxslim__xform_chunks(cv->model, &a.x, NULL, NULL, NULL);
-    if (threaded) pthread_join(th, NULL);
+    if (th) onnxslim__os_thread_join(th);
     if (!rc && h.rc) rc = onnxslim__err(h.rc, "%s", h.err);
     if (!rc) {
       stats_merge(sx->stats, &hs);

@@ -25,7 +25,10 @@ static void reshape(ictx *c, const onnxslim_node *n, const ival *x, ival *out) {
     idim e = s->data[i];
     if (e.k == DK_VALUE && e.v == 0 && !allowzero) {
       if (x->rank > i) out->d[i] = x->d[i];
-      else if (x->rank >= 0) return (void)(out->rank = -1);
+      else if (x->rank >= 0) {
+        out->rank = -1;
+        return;
+      }
     } else if (e.k == DK_VALUE && e.v == -1) {
       minus = i;
     } else if (e.k == DK_VALUE && e.v < 0) {

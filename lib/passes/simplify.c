@@ -448,8 +448,10 @@ int onnxslim_simplify(onnxslim_simplify_report **out, onnxslim_model *model,
       c.changes = 0;
       if (c.pass == ONNXSLIM_SIMPLIFY_NOOP) rc = onnxslim__simp_noop(&c, g);
       else if (c.pass == ONNXSLIM_SIMPLIFY_CSE) rc = onnxslim__simp_cse(&c, g);
-      else if (c.pass == ONNXSLIM_SIMPLIFY_FOLD) rc = onnxslim__simp_fold(&c);
-      else rc = pass_dead(&c);
+      else if (c.pass == ONNXSLIM_SIMPLIFY_FOLD) {
+        rc = onnxslim__simp_fold(&c);
+        if (rc >= 0) rc = onnxslim__simp_const_nodes(&c);
+      } else rc = pass_dead(&c);
       count_graph(g, &s.nodes_after, &s.inits_after);
       if (rc >= 0) rc = onnxslim__simp_step(r, &s);
       round += c.changes;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx.pb.h"
 #include "passes/simplify_int.h"
 
 typedef struct {
@@ -184,6 +185,57 @@ static int replace(onnxslim_graph *g, onnxslim_node *n, size_t i, const osl_cv *
 
 /* ---- the pass ------------------------------------------------------------------------ */
 
+/* Sets the dims of initializer t, its data untouched. 0 or an error. */
+static int set_dims(onnxslim_tensor *t, const int64_t *dims, size_t rank) {
+  osl_msg *m = (osl_msg *)t;
+  onnxslim__msg_remove_all(m, onnx_TensorProto_dims_tag);
+  for (size_t i = 0; i < rank; i++) {
+    osl_field d;
+    onnxslim__fld_varint(onnx_TensorProto_dims_tag, (uint64_t)dims[i], &d);
+    int rc = onnxslim__msg_insert(m, onnxslim__msg_pos_nth(m, onnx_TensorProto_dims_tag, i), &d);
+    if (rc) return rc;
+  }
+  return onnxslim__tensor_validate(m, "a reshaped initializer");
+}
+
+/* Folds an Identity, or a Reshape by a constant shape, of an initializer
+ * that this node alone reads, whatever its size: the initializer takes
+ * the output's name and dims and keeps its bytes where they are (mapped,
+ * external or pending a conversion's stream), so nothing is read or
+ * copied. One with other readers is left to the capped fold (a copy would
+ * grow the file). 1 folded, 0 left, or an error. */
+static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) {
+  const char *op = onnxslim_node_op_type(n), *y = onnxslim_node_output(n, 0);
+  int reshape = strcmp(op, "Reshape") == 0;
+  if (!reshape && strcmp(op, "Identity") != 0) return 0;
+  size_t nin = onnxslim_node_input_count(n);
+  if (nin != (reshape ? 2u : 1u) || is_graph_output(g, y)) return 0;
+  const char *x = onnxslim_node_input(n, 0);
+  if (!x || !x[0] || !onnxslim__simp_const(g, x) || is_graph_output(g, x)) return 0;
+  onnxslim_tensor *t = onnxslim_graph_find_initializer(g, x);
+  if (!t || onnxslim_graph_consumer_count(g, x) != 1) return 0;
+  if (onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_STRING) return 0;
+  osl_cv xv, sv;
+  int64_t box[2], dims[OSL_FOLD_MAX_RANK];
+  size_t rank = 0;
+  int rc = load_const(g, x, UINT64_MAX, 0, &xv, &box[0]);
+  if (rc <= 0) return rc;
+  if (reshape) {
+    const char *s = onnxslim_node_input(n, 1);
+    if (!s || !s[0]) return 0;
+    if ((rc = load_const(g, s, run->c->fold_max_bytes, 1, &sv, &box[1])) <= 0) return rc;
+    osl_fold f = {run->c->model, n, run->opset, run->c->fold_max_bytes};
+    if (!onnxslim__fold_reshape_dims(&f, &xv, &sv, dims, &rank)) return 0;
+  }
+  const char *label = onnxslim__simp_label(n);
+  if ((rc = onnxslim__simp_drop_value_info(g, x)) < 0) return rc;
+  if (reshape && (rc = set_dims(t, dims, rank)) < 0) return rc;
+  if ((rc = onnxslim_graph_remove_node(g, n)) < 0 ||
+      (rc = onnxslim_graph_rename_value(g, x, y)) < 0)
+    return rc;
+  return onnxslim__simp_change(run->c, g, ONNXSLIM_SIMPLIFY_FOLDED_NODE, label, y) < 0 ? -1 : 1;
+}
+
 /* Folds node n (index i of g) when it can: 1 folded, 0 left, or an error. */
 static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size_t i) {
   const char *op = onnxslim_node_op_type(n), *d = onnxslim_node_domain(n);
@@ -191,6 +243,8 @@ static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size
   if (onnxslim_node_output_count(n) != 1 || onnxslim_node_subgraph_count(n)) return 0;
   const char *y = onnxslim_node_output(n, 0);
   if (!y || !y[0]) return 0;
+  int rc = fold_in_place(run, g, n);
+  if (rc) return rc;
   size_t nin = onnxslim_node_input_count(n);
   if (nin < 1 || nin > 4096) return 0;
   osl_cv *in = malloc(nin * sizeof *in);
@@ -201,7 +255,8 @@ static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size
     return onnxslim__err_nomem("simplify: folding constants");
   }
   uint64_t cap = run->c->fold_max_bytes;
-  int shape_op = strcmp(op, "Shape") == 0 || strcmp(op, "Size") == 0, rc = 1;
+  int shape_op = strcmp(op, "Shape") == 0 || strcmp(op, "Size") == 0;
+  rc = 1;
   for (size_t k = 0; k < nin && rc == 1; k++) {
     const char *x = onnxslim_node_input(n, k);
     if (!x || !x[0]) {

@@ -311,28 +311,35 @@ static int same_data(const osl_fold *f, const osl_cv *x, const int64_t *dims, si
   return 1;
 }
 
-static int fold_reshape(const osl_fold *f, const osl_cv *in, size_t nin, osl_cv *out) {
-  int64_t s[OSL_FOLD_MAX_RANK];
-  size_t n;
-  if (f->opset < 5 || nin < 2 || !has_data(&in[0])) return 0;
-  if (!int_list(&in[1], s, OSL_FOLD_MAX_RANK, &n) || in[1].rank != 1) return 0;
+int onnxslim__fold_reshape_dims(const osl_fold *f, const osl_cv *x, const osl_cv *shape, int64_t *s,
+                                size_t *n) {
+  if (f->opset < 5 || !int_list(shape, s, OSL_FOLD_MAX_RANK, n) || shape->rank != 1) return 0;
   int allowzero = attr_int(f->node, "allowzero", 0) != 0;
   int64_t known = 1, minus = -1;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < *n; i++) {
     if (s[i] == 0 && !allowzero) {
-      if (i >= in[0].rank) return 0;
-      s[i] = in[0].dims[i];
+      if (i >= x->rank) return 0;
+      s[i] = x->dims[i];
     }
     if (s[i] == -1) {
       if (minus >= 0) return 0;
       minus = (int64_t)i;
     } else if (s[i] < 0) return 0;
+    else if (s[i] && known > INT64_MAX / s[i]) return 0;
     else known *= s[i];
   }
   if (minus >= 0) {
-    if (known == 0 || (uint64_t)in[0].count % (uint64_t)known) return 0;
-    s[minus] = (int64_t)(in[0].count / (uint64_t)known);
-  }
+    if (known == 0 || x->count % (uint64_t)known) return 0;
+    s[minus] = (int64_t)(x->count / (uint64_t)known);
+  } else if ((uint64_t)known != x->count) return 0;
+  return 1;
+}
+
+static int fold_reshape(const osl_fold *f, const osl_cv *in, size_t nin, osl_cv *out) {
+  int64_t s[OSL_FOLD_MAX_RANK];
+  size_t n;
+  if (nin < 2 || !has_data(&in[0])) return 0;
+  if (!onnxslim__fold_reshape_dims(f, &in[0], &in[1], s, &n)) return 0;
   return same_data(f, &in[0], s, n, out);
 }
 

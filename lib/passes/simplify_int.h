@@ -54,6 +54,9 @@ int onnxslim__simp_cse(osl_simp *c, onnxslim_graph *g);
 /* The constant-folding pass over the main graph and its subgraphs
  * (simplify_fold.c). */
 int onnxslim__simp_fold(osl_simp *c);
+/* simplify_const.c: Constant nodes (not graph outputs) become initializers;
+ * part of the fold pass. 0 or an error. */
+int onnxslim__simp_const_nodes(osl_simp *c);
 
 /* The constant tensor of value `name` of g: an initializer that is not a
  * graph input, or the value of a Constant node's `value`; NULL
@@ -94,5 +97,9 @@ int onnxslim__fold_known(const char *op);
  * refuse), or an error (ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT). */
 int onnxslim__fold_compute(const osl_fold *f, const char *op, const osl_cv *in, size_t nin,
                            osl_cv *out);
+/* The dims s[0..*n) Reshape f->node gives x (dims and count only) with
+ * the constant shape `shape`: 1, or 0 when it is not a valid reshape. */
+int onnxslim__fold_reshape_dims(const osl_fold *f, const osl_cv *x, const osl_cv *shape, int64_t *s,
+                                size_t *n);
 
 #endif /* ONNXSLIM_SIMPLIFY_INT_H */

@@ -7,7 +7,6 @@
  */
 #define _XOPEN_SOURCE 700 /* POSIX names of the C library */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

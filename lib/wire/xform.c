@@ -8,7 +8,6 @@
  */
 #define _XOPEN_SOURCE 700 /* POSIX names of the C library */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,36 +55,34 @@ typedef struct {
   const osl_xform *x;
   size_t cap; /* elements per chunk */
   uint8_t *in, *out[2];
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
+  osl_os_monitor *mon;
   size_t made, used; /* chunks made by the worker, handed on by the caller */
   int stop;          /* the caller gives up (fn failed) */
   int rc;            /* the worker's failure */
   char err[256];     /* its message (errors are per thread) */
 } osl_pipe;
 
-static void *pipe_worker(void *arg) {
+static void pipe_worker(void *arg) {
   osl_pipe *pp = arg;
   const osl_xform *x = pp->x;
   size_t nchunks = (x->count + pp->cap - 1) / pp->cap;
   for (size_t k = 0; k < nchunks; k++) {
-    pthread_mutex_lock(&pp->mu);
-    while (!pp->stop && pp->made - pp->used >= 2) pthread_cond_wait(&pp->cv, &pp->mu);
+    onnxslim__os_monitor_lock(pp->mon);
+    while (!pp->stop && pp->made - pp->used >= 2) onnxslim__os_monitor_wait(pp->mon);
     int stop = pp->stop;
-    pthread_mutex_unlock(&pp->mu);
+    onnxslim__os_monitor_unlock(pp->mon);
     if (stop) break;
     size_t i = k * pp->cap, n = x->count - i < pp->cap ? x->count - i : pp->cap;
     int rc = onnxslim__model_read(pp->model, x->src + i * x->in_size, n * x->in_size, pp->in);
     if (!rc) rc = x->run(x, i, pp->in, n, pp->out[k & 1]);
     if (rc) snprintf(pp->err, sizeof pp->err, "%s", onnxslim_error_last());
-    pthread_mutex_lock(&pp->mu);
+    onnxslim__os_monitor_lock(pp->mon);
     if (rc) pp->rc = rc;
     else pp->made++;
-    pthread_cond_broadcast(&pp->cv);
-    pthread_mutex_unlock(&pp->mu);
+    onnxslim__os_monitor_wake_all(pp->mon);
+    onnxslim__os_monitor_unlock(pp->mon);
     if (rc) break;
   }
-  return NULL;
 }
 
 static int chunks_piped(const onnxslim_model *model, const osl_xform *x, osl_chunk_fn fn,
@@ -99,40 +96,34 @@ static int chunks_piped(const onnxslim_model *model, const osl_xform *x, osl_chu
   pp.out[0] = buf;
   pp.out[1] = buf + cap * x->out_size;
   *started = 0;
-  if (pthread_mutex_init(&pp.mu, NULL)) return 0;
-  if (pthread_cond_init(&pp.cv, NULL)) {
-    pthread_mutex_destroy(&pp.mu);
-    return 0;
-  }
-  pthread_t th;
-  if (pthread_create(&th, NULL, pipe_worker, &pp)) {
-    pthread_cond_destroy(&pp.cv);
-    pthread_mutex_destroy(&pp.mu);
+  if (!(pp.mon = onnxslim__os_monitor_new())) return 0;
+  osl_os_thread *th = onnxslim__os_thread_start(pipe_worker, &pp);
+  if (!th) {
+    onnxslim__os_monitor_free(pp.mon);
     return 0; /* no thread: the caller runs the chunks itself */
   }
   *started = 1;
   size_t nchunks = (x->count + cap - 1) / cap;
   int rc = 0;
   for (size_t k = 0; k < nchunks && !rc; k++) {
-    pthread_mutex_lock(&pp.mu);
-    while (pp.made <= k && !pp.rc) pthread_cond_wait(&pp.cv, &pp.mu);
+    onnxslim__os_monitor_lock(pp.mon);
+    while (pp.made <= k && !pp.rc) onnxslim__os_monitor_wait(pp.mon);
     int failed = pp.made <= k ? pp.rc : 0;
-    pthread_mutex_unlock(&pp.mu);
+    onnxslim__os_monitor_unlock(pp.mon);
     if (failed) {
       rc = onnxslim__err(failed, "%s", pp.err);
       break;
     }
     size_t n = x->count - k * cap < cap ? x->count - k * cap : cap;
     rc = fn(payload, pp.out[k & 1], n * x->out_size);
-    pthread_mutex_lock(&pp.mu);
+    onnxslim__os_monitor_lock(pp.mon);
     pp.used++;
     if (rc) pp.stop = 1;
-    pthread_cond_broadcast(&pp.cv);
-    pthread_mutex_unlock(&pp.mu);
+    onnxslim__os_monitor_wake_all(pp.mon);
+    onnxslim__os_monitor_unlock(pp.mon);
   }
-  pthread_join(th, NULL);
-  pthread_cond_destroy(&pp.cv);
-  pthread_mutex_destroy(&pp.mu);
+  onnxslim__os_thread_join(th);
+  onnxslim__os_monitor_free(pp.mon);
   return rc;
 }
 

@@ -139,5 +139,74 @@ else
   fi
   rm -rf "$wtmp"
 fi
+# 4. as MSVC reads it, and C11 without GNU extensions
+# (test/check_long/msvc-syntax.sh: its own lines and counts are added here)
+make -s CROSS=$CROSS check-msvc-syntax > "${TMPDIR:-/tmp}/windows-msvc.log" 2>&1
+sed -n '/^ok\|^FAIL\|^  /p' "${TMPDIR:-/tmp}/windows-msvc.log" | sed 's/^ok   /ok   msvc-syntax: /; s/^FAIL /FAIL msvc-syntax: /'
+m=$(tail -n 1 "${TMPDIR:-/tmp}/windows-msvc.log")
+case "$m" in
+  *" passed, "*" failed, "*" skipped")
+    set -- $m
+    pass=$((pass + $1)) fail=$((fail + $3)) skipped=$((skipped + $5))
+    ;;
+  *) tail -n 20 "${TMPDIR:-/tmp}/windows-msvc.log"; bad "make CROSS=$CROSS check-msvc-syntax printed no summary" ;;
+esac
+# 5. a Windows program built with CMake against the installed package
+# (make CROSS=... install; cmake/toolchains/x86_64-w64-mingw32.cmake):
+# test/cmake-consumer's C++ program with the DLL, its C program with the
+# static library; both run under wine
+command -v cmake > /dev/null 2>&1 ||
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends cmake > /dev/null 2>&1
+ctmp=$(mktemp -d)
+cprefix="$ctmp/stage/opt/libonnxslim"
+if ! command -v cmake > /dev/null 2>&1; then
+  bad "cmake is not installed and could not be"
+elif make -s CROSS=$CROSS install PREFIX=/opt/libonnxslim DESTDIR="$ctmp/stage" > "$ctmp/install.log" 2>&1; then
+  missing=""
+  for f in bin/libonnxslim-0.dll bin/libonnxslim.exe lib/libonnxslim.dll.a lib/libonnxslim.a lib/libonnxslim.def \
+    lib/pkgconfig/libonnxslim.pc lib/cmake/libonnxslim/libonnxslimConfig.cmake include/onnxslim.h include/onnxslim/model.h; do
+    [ -s "$cprefix/$f" ] || missing="$missing $f"
+  done
+  [ -z "$missing" ] && ok "make CROSS=$CROSS install: the DLL and the command in bin/, the import, static and .def in lib/, headers, .pc, CMake package" ||
+    bad "make CROSS=$CROSS install did not write:$missing"
+  grep -q '^Libs.private: -lbcrypt' "$cprefix/lib/pkgconfig/libonnxslim.pc" &&
+    ok "libonnxslim.pc's Libs.private names bcrypt for the static library" ||
+    bad "libonnxslim.pc's Libs.private: $(grep Libs.private "$cprefix/lib/pkgconfig/libonnxslim.pc")"
+  if cmake -S test/cmake-consumer -B "$ctmp/cm" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchains/x86_64-w64-mingw32.cmake" \
+    -DCMAKE_PREFIX_PATH="$cprefix" -DLIBONNXSLIM_SOURCE_DIR="$PWD" > "$ctmp/cm.log" 2>&1 &&
+    cmake --build "$ctmp/cm" >> "$ctmp/cm.log" 2>&1 && [ -f "$ctmp/cm/consumer_cpp.exe" ] && [ -f "$ctmp/cm/consumer_c_static.exe" ]; then
+    ok "CMake with the toolchain file finds the installed package and builds the C++ (DLL) and C (static) consumers"
+    imports_cpp=$(${CROSS}objdump -p "$ctmp/cm/consumer_cpp.exe" | awk '/DLL Name:/ {print $3}' | tr '\n' ' ')
+    imports_c=$(${CROSS}objdump -p "$ctmp/cm/consumer_c_static.exe" | awk '/DLL Name:/ {print $3}' | tr '\n' ' ')
+    case "$imports_cpp" in *libonnxslim-0.dll*) ok "the C++ consumer imports libonnxslim-0.dll" ;; *) bad "the C++ consumer's imports: $imports_cpp" ;; esac
+    case "$imports_c" in *libonnxslim*) bad "the static consumer imports $imports_c" ;; *) ok "the static consumer needs system DLLs only: $imports_c" ;; esac
+    if command -v wine > /dev/null 2>&1; then
+      export WINEDEBUG=-all WINEPREFIX="$PWD/$B/wine"
+      # the DLL from the installed bin/, the C++ runtime from mingw-w64 (what
+      # a Windows user ships next to the program)
+      rt=$(dirname "$(${CROSS}g++ -print-file-name=libstdc++-6.dll)")
+      fp=$(build/libonnxslim fingerprint test/data/bert-tiny.onnx | awk '{print $1}')
+      out=$(WINEPATH="$(winepath -w "$cprefix/bin");$(winepath -w "$rt")" wine "$ctmp/cm/consumer_cpp.exe" test/data/bert-tiny.onnx 2>&1 | tr -d '\r')
+      case "$out" in
+        "libonnxslim "*": 58 nodes, fingerprint $fp") ok "under wine, the C++ consumer with the installed DLL: $out" ;;
+        *) bad "under wine, the C++ consumer printed: $out (expected 58 nodes, fingerprint $fp)" ;;
+      esac
+      out=$(wine "$ctmp/cm/consumer_c_static.exe" test/data/bert-tiny.onnx 2>&1 | tr -d '\r')
+      case "$out" in
+        *"nodes:      58"*) ok "under wine, the static C consumer reads the model (58 nodes) with no libonnxslim DLL" ;;
+        *) bad "under wine, the static C consumer printed: $(echo "$out" | head -n 3)" ;;
+      esac
+    else
+      skip "the CMake consumers under wine: wine is not installed"
+    fi
+  else
+    tail -n 25 "$ctmp/cm.log"
+    bad "CMake with the toolchain file and the installed package (above)"
+  fi
+else
+  tail -n 20 "$ctmp/install.log"
+  bad "make CROSS=$CROSS install (above)"
+fi
+rm -rf "$ctmp"
 echo "$pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ]

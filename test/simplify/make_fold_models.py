@@ -114,6 +114,60 @@ def movement():
                   "eshape": i64(2, 2), "thr": i64(5)})
 
 
+def weights():
+    """Reshape (constant shape, with -1) and Identity of weights that
+    only these nodes read: folded in place, the weight renamed and
+    reshaped without a copy, whatever its size."""
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((64, 48)).astype(np.float32)
+    v = rng.standard_normal((48, 8)).astype(np.float32)
+    n = [
+        h.make_node("Reshape", ["w", "wshape"], ["wr"]),
+        h.make_node("MatMul", ["x", "wr"], ["xw"]),
+        h.make_node("Identity", ["v"], ["vi"]),
+        h.make_node("MatMul", ["xw", "vi"], ["y"]),
+    ]
+    return model("fold_weights", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, ["batch", 48])],
+                 [h.make_tensor_value_info("y", T.FLOAT, ["batch", 8])],
+                 {"w": w, "v": v, "wshape": i64(48, -1)})
+def constant_nodes():
+    """Constant nodes of each attribute form (value, value_float(s),
+    value_int(s)) read by float and integer operators, one of them inside an
+    If branch (subgraphs keep theirs); one Constant is a graph output and
+    stays a node."""
+    then_g = h.make_graph(
+        [h.make_node("Constant", [], ["tk"], value_floats=[0.25, -1.0, 3.5, 0.0]),
+         h.make_node("Mul", ["x", "tk"], ["ty"])],
+        "then", [], [h.make_tensor_value_info("ty", T.FLOAT, [3, 4])])
+    else_g = h.make_graph([h.make_node("Identity", ["x"], ["ey"])], "else", [],
+                          [h.make_tensor_value_info("ey", T.FLOAT, [3, 4])])
+    n = [
+        h.make_node("Constant", [], ["kt"], value=nh.from_array(np.array([[1.5], [-2.0], [0.125]],
+                                                                         np.float32))),
+        h.make_node("Constant", [], ["kf"], value_float=0.1),
+        h.make_node("Constant", [], ["kfs"], value_floats=[1.0, 2.0, -3.0, 0.5]),
+        h.make_node("Constant", [], ["ki"], value_int=3),
+        h.make_node("Constant", [], ["kis"], value_ints=[2, -1, 7, 0]),
+        h.make_node("Constant", [], ["kout"], value_ints=[4, 5]),
+        h.make_node("Mul", ["x", "kt"], ["a"]),
+        h.make_node("Add", ["a", "kf"], ["b"]),
+        h.make_node("Sub", ["b", "kfs"], ["y"]),
+        h.make_node("Add", ["i", "ki"], ["ia"]),
+        h.make_node("Mul", ["ia", "kis"], ["yi"]),
+        h.make_node("If", ["c"], ["z"], then_branch=then_g, else_branch=else_g),
+    ]
+    return model("fold_constant_nodes", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [3, 4]),
+                  h.make_tensor_value_info("i", T.INT64, [4]),
+                  h.make_tensor_value_info("c", T.BOOL, [])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [3, 4]),
+                  h.make_tensor_value_info("yi", T.INT64, [4]),
+                  h.make_tensor_value_info("z", T.FLOAT, [3, 4]),
+                  h.make_tensor_value_info("kout", T.INT64, [2])],
+                 {})
+
+
 def bert_static(path):
     """The BERT-shaped model with its inputs fixed to [2, 16]."""
     m = onnx.load(path)
@@ -131,7 +185,7 @@ def bert_static(path):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    ms = [reshape_chain(), int_arith(), movement()]
+    ms = [reshape_chain(), int_arith(), movement(), weights(), constant_nodes()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
