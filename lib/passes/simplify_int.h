@@ -48,6 +48,15 @@ const char *onnxslim__simp_label(const onnxslim_node *n);
 /* Removes the value_info entries (not inputs or outputs) of value `name`
  * from g; 0 or a negative ONNXSLIM_E* code. */
 int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name);
+/* The nodes of g as they are now, into *out (counted scratch of the
+ * model; free with onnxslim__simp_nodes_free): a pass walks this copy, so
+ * a removal does not make the next node's lookup apply the graph's queued
+ * edits (which made a pass quadratic). 0 or ONNXSLIM_ENOMEM. */
+int onnxslim__simp_nodes(const onnxslim_model *m, const onnxslim_graph *g, onnxslim_node ***out,
+                         size_t *n);
+void onnxslim__simp_nodes_free(const onnxslim_model *m, onnxslim_node **nodes, size_t n);
+/* 1 when node n was removed from its graph. */
+int onnxslim__simp_gone(const onnxslim_node *n);
 /* The passes over g and, recursively, its subgraphs (simplify_rules.c). */
 int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g);
 int onnxslim__simp_cse(osl_simp *c, onnxslim_graph *g);

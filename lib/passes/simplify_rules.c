@@ -287,15 +287,27 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
   return 0;
 }
 
-int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name) {
-  for (size_t i = 0; i < onnxslim_graph_value_info_count(g);) {
-    onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
-    if (strcmp(onnxslim_value_info_name(vi), name) == 0) {
-      int rc = onnxslim_graph_remove_value_info(g, vi);
-      if (rc < 0) return rc;
-    } else i++;
-  }
+/* (simplify_int.h) */
+int onnxslim__simp_nodes(const onnxslim_model *m, const onnxslim_graph *g, onnxslim_node ***out,
+                         size_t *n) {
+  size_t count = onnxslim_graph_node_count(g);
+  *out = onnxslim__mem_alloc(m, (count ? count : 1) * sizeof **out, "simplify: nodes");
+  *n = 0;
+  if (!*out) return ONNXSLIM_ENOMEM;
+  for (size_t i = 0; i < count; i++) (*out)[i] = onnxslim_graph_node(g, i);
+  *n = count;
   return 0;
+}
+
+void onnxslim__simp_nodes_free(const onnxslim_model *m, onnxslim_node **nodes, size_t n) {
+  (void)n;
+  onnxslim__mem_free(m, nodes);
+}
+
+int onnxslim__simp_gone(const onnxslim_node *n) { return ((const osl_msg *)n)->detached; }
+
+int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name) {
+  return onnxslim__graph_drop_value_info((osl_msg *)g, name);
 }
 
 /* Removes no-op node n whose output 0 equals its input x: 1 removed, 0
@@ -330,20 +342,21 @@ static int bypass(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, const char *
 
 int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g) {
   int64_t opset = opset_of(c->model);
-  for (size_t i = 0; i < onnxslim_graph_node_count(g);) {
-    onnxslim_node *n = onnxslim_graph_node(g, i);
+  onnxslim_node **nodes;
+  size_t nn;
+  int rc = onnxslim__simp_nodes(c->model, g, &nodes, &nn);
+  for (size_t i = 0; i < nn && rc >= 0; i++) {
     const char *x = NULL;
-    int rc = noop_input(c, g, n, opset, &x);
-    if (rc == 1) rc = bypass(c, g, n, x);
-    if (rc < 0) return rc;
-    if (rc == 0) i++;
+    if (onnxslim__simp_gone(nodes[i])) continue;
+    rc = noop_input(c, g, nodes[i], opset, &x);
+    if (rc == 1) rc = bypass(c, g, nodes[i], x);
   }
+  onnxslim__simp_nodes_free(c->model, nodes, nn);
+  if (rc < 0) return rc;
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
     onnxslim_node *n = onnxslim_graph_node(g, i);
-    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++) {
-      int rc = onnxslim__simp_noop(c, onnxslim_node_subgraph(n, k));
-      if (rc < 0) return rc;
-    }
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++)
+      if ((rc = onnxslim__simp_noop(c, onnxslim_node_subgraph(n, k))) < 0) return rc;
   }
   return 0;
 }
@@ -444,13 +457,13 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
   const onnxslim_model *m = c->model;
   osl_htab t = {0};
   osl_bufsink kb = {{bufsink_write}, NULL, 0, 0}, ob = {{bufsink_write}, NULL, 0, 0};
+  onnxslim_node **nodes = NULL;
+  size_t nn = 0;
   int rc = htab_init(m, &t, onnxslim_graph_node_count(g));
-  for (size_t i = 0; rc >= 0 && i < onnxslim_graph_node_count(g);) {
-    onnxslim_node *n = onnxslim_graph_node(g, i);
-    if (!cse_eligible(n)) {
-      i++;
-      continue;
-    }
+  if (rc >= 0) rc = onnxslim__simp_nodes(m, g, &nodes, &nn);
+  for (size_t i = 0; rc >= 0 && i < nn; i++) {
+    onnxslim_node *n = nodes[i];
+    if (onnxslim__simp_gone(n) || !cse_eligible(n)) continue;
     if ((rc = node_key(n, &kb)) < 0) break;
     uint64_t h = XXH3_64bits(kb.p, kb.n);
     size_t s = (size_t)h & (t.cap - 1);
@@ -469,7 +482,6 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
         t.h[s] = h;
         t.item[s] = n;
       }
-      i++;
       continue;
     }
     const char *label = onnxslim__simp_label(n), *into = onnxslim__simp_label(same);
@@ -488,6 +500,7 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
     free(outs);
     if (rc >= 0) rc = onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_NODE, label, into);
   }
+  onnxslim__simp_nodes_free(m, nodes, nn);
   free(kb.p);
   free(ob.p);
   htab_free(m, &t);
@@ -551,14 +564,18 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
   int rc = htab_init(m, &t, onnxslim_graph_initializer_count(g));
   if (rc >= 0 && (!(ba = malloc(OSL_CSE_BUF)) || !(bb = malloc(OSL_CSE_BUF))))
     rc = onnxslim__err_nomem("simplify: initializers");
-  for (size_t i = 0; rc >= 0 && i < onnxslim_graph_initializer_count(g);) {
-    onnxslim_tensor *x = onnxslim_graph_initializer(g, i);
+  /* a copy of the list, as for nodes (onnxslim__simp_nodes) */
+  size_t ni = onnxslim_graph_initializer_count(g);
+  onnxslim_tensor **inits = NULL;
+  if (rc >= 0 && !(inits = onnxslim__mem_alloc(m, (ni ? ni : 1) * sizeof *inits, "simplify")))
+    rc = ONNXSLIM_ENOMEM;
+  for (size_t i = 0; rc >= 0 && i < ni; i++) inits[i] = onnxslim_graph_initializer(g, i);
+  for (size_t i = 0; rc >= 0 && i < ni; i++) {
+    onnxslim_tensor *x = inits[i];
     const char *name = onnxslim_tensor_name(x);
     if (!name || !name[0] || onnxslim_tensor_dtype(x) == ONNXSLIM_DTYPE_STRING ||
-        onnxslim_tensor_dtype(x) <= 0 || is_graph_input(g, name)) {
-      i++;
+        onnxslim_tensor_dtype(x) <= 0 || is_graph_input(g, name))
       continue;
-    }
     uint64_t h;
     if ((rc = init_hash(x, ba, OSL_CSE_BUF, &h)) < 0) break;
     size_t s = (size_t)h & (t.cap - 1);
@@ -578,7 +595,6 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
         t.h[s] = h;
         t.item[s] = x;
       }
-      i++;
       continue;
     }
     const char *label = name, *into = onnxslim_tensor_name(same);
@@ -588,6 +604,7 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
       break;
     rc = onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_INITIALIZER, label, into);
   }
+  onnxslim__mem_free(m, inits);
   free(ba);
   free(bb);
   htab_free(m, &t);
