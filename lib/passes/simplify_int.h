@@ -33,6 +33,11 @@ typedef struct {
   unsigned int pass;
   size_t changes;
   uint64_t fold_max_bytes;
+  /* the no-op pass: what inference finds for the main graph's values
+   * (their names -> entries of inf), for the values the model states no
+   * type of */
+  onnxslim_infer_report *inf;
+  osl_map inf_names;
 } osl_simp;
 
 /* Records a change (kind onnxslim_simplify_change) in graph g (NULL: none)
