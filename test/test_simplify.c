@@ -92,8 +92,9 @@ static int reads(const onnxslim_node *n, size_t k, const char *name) {
 
 /* x:float[2,3] -> cast_same(FLOAT) -> reshape_same([2,3]) -> tr_id(perm 0,1)
  * -> slice_all(axis 1, 0..INT64_MAX) -> pad_zero -> expand_same([1,3])
- * -> tr_keep(perm 1,0) -> cast_unknown(FLOAT) -> cast16(FLOAT16)
- * -> drop -> reshape6([6]) -> y:float16[6] */
+ * -> tr_keep(perm 1,0) -> cast_inferred(FLOAT) -> cast16(FLOAT16)
+ * -> drop -> reshape6([6]) -> y:float16[6]. No type is stated for
+ * tr_keep's output: inference gives FLOAT, so cast_inferred goes too. */
 static onnxslim_model *noop_model(void) {
   pbuf g = {0}, a = {0};
   static const int64_t s23[] = {2, 3}, s6[] = {6}, st[] = {0}, en[] = {INT64_MAX}, ax[] = {1},
@@ -109,7 +110,7 @@ static onnxslim_model *noop_model(void) {
   pb_ints_attr(&a, "perm", p10, 2);
   pb_node(&g, "Transpose", "tr_keep", L("c4"), L("d"), &a);
   pb_int_attr(&a, "to", ONNXSLIM_DTYPE_FLOAT);
-  pb_node(&g, "Cast", "cast_unknown", L("d"), L("d2"), &a);
+  pb_node(&g, "Cast", "cast_inferred", L("d"), L("d2"), &a);
   pb_int_attr(&a, "to", ONNXSLIM_DTYPE_FLOAT16);
   pb_node(&g, "Cast", "cast16", L("d2"), L("e"), &a);
   pb_node(&g, "Dropout", "drop", L("e"), L("f"), NULL);
@@ -134,17 +135,17 @@ TEST(noop_rules) {
   int rc;
   onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP, &rc);
   CHECK_OK(rc);
-  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 7);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 8);
   onnxslim_model *l = reload(m);
   if (l) {
     onnxslim_graph *g = onnxslim_model_graph(l);
-    CHECK(onnxslim_graph_node_count(g) == 4);
+    CHECK(onnxslim_graph_node_count(g) == 3);
     static const char *const gone[] = {"cast_same", "reshape_same", "tr_id", "slice_all",
-                                       "pad_zero",  "expand_same",  "drop"};
+                                       "pad_zero",  "expand_same",  "drop",  "cast_inferred"};
     for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
       CHECK(onnxslim_graph_find_node(g, gone[i]) == NULL);
     CHECK(reads(onnxslim_graph_find_node(g, "tr_keep"), 0, "x"));
-    CHECK(reads(onnxslim_graph_find_node(g, "cast_unknown"), 0, "d"));
+    CHECK(reads(onnxslim_graph_find_node(g, "cast16"), 0, "d"));
     CHECK(reads(onnxslim_graph_find_node(g, "reshape6"), 0, "e"));
     CHECK(onnxslim_graph_find_node(g, "cast16") != NULL);
     /* the value_info of the removed value c went with it */
@@ -605,8 +606,9 @@ TEST(cancel_and_names) {
   onnxslim_simplify_report *r = NULL;
   CHECK(onnxslim_simplify(&r, m, &o) == ONNXSLIM_ECANCELED && r == NULL);
   CHECK(calls == 2);
-  /* the pass run before the cancel is done, the model still valid */
-  CHECK(onnxslim_graph_node_count(onnxslim_model_graph(m)) == 4);
+  /* the pass run before the cancel is done (noop_rules' 3 nodes left),
+   * the model still valid */
+  CHECK(onnxslim_graph_node_count(onnxslim_model_graph(m)) == 3);
   onnxslim_model *l = reload(m);
   CHECK(l != NULL);
   onnxslim_model_free(l);
@@ -1237,6 +1239,46 @@ TEST(fold_constant_nodes) {
   onnxslim_model_free(m);
 }
 
+/* No-ops the model states no type for: a Cast to the type inference gives
+ * its input, and a Reshape to the shape its input already has once the
+ * Shape it reads is folded (make_slimmable's big model had both). A Cast
+ * to another type and a Reshape to another shape stay. */
+TEST(noop_inferred) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d[] = {2, 3}, other[] = {2};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 2);
+  add(m, "Relu", L("x"), "r");
+  onnxslim_node *same = add(m, "Cast", L("r"), "c");
+  CHECK_OK(onnxslim_node_set_attr_int(same, "to", ONNXSLIM_DTYPE_FLOAT));
+  add(m, "Shape", L("c"), "s");
+  add(m, "Reshape", L("c", "s"), "y");
+  add(m, "Relu", L("y"), "out");
+  graph_out(m, "out");
+  /* the same, kept: a Cast to DOUBLE, a Reshape to [3, 2] */
+  onnxslim_node *to_double = add(m, "Cast", L("r"), "c2");
+  CHECK_OK(onnxslim_node_set_attr_int(to_double, "to", ONNXSLIM_DTYPE_DOUBLE));
+  K64(m, "k32", other, 3, 2);
+  add(m, "Reshape", L("r", "k32"), "y2");
+  graph_out(m, "c2");
+  graph_out(m, "y2");
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_ALL, &rc);
+  CHECK_OK(rc);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  /* Relu, Relu, the Cast to DOUBLE and the other Reshape */
+  CHECK(onnxslim_graph_node_count(g) == 4);
+  onnxslim_node *last = onnxslim_graph_producer(g, "out");
+  CHECK(last && streq(onnxslim_node_op_type(last), "Relu") && reads(last, 0, "r"));
+  onnxslim_node *c2 = onnxslim_graph_producer(g, "c2"), *y2 = onnxslim_graph_producer(g, "y2");
+  CHECK(c2 && streq(onnxslim_node_op_type(c2), "Cast"));
+  CHECK(y2 && streq(onnxslim_node_op_type(y2), "Reshape"));
+  CHECK(!onnxslim_graph_find_initializer(g, "s"));
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 2);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(noop_rules);
@@ -1259,5 +1301,6 @@ int main(int argc, char **argv) {
   RUN(fold_cast_same_and_like);
   RUN(fold_weight_in_place);
   RUN(fold_constant_nodes);
+  RUN(noop_inferred);
   return t_done();
 }

@@ -830,12 +830,102 @@ static int rename_in_graph(osl_msg *g, const char *from, const char *to, int out
   return rc;
 }
 
+/* Renames `from` to `to` in item m of the graph that defines or uses it (a
+ * node: inputs, outputs and the captures of its subgraphs; a value info or
+ * an initializer: its name). */
+static int rename_item(osl_msg *m, const char *from, const char *to) {
+  onnxslim_model *model = m->model;
+  int rc = 0;
+  if (m->def == &osl_def_onnx_NodeProto) {
+    for (size_t k = 0; k < m->nf && !rc; k++) {
+      osl_field *nf = &m->f[k];
+      if ((nf->number == onnx_NodeProto_input_tag || nf->number == onnx_NodeProto_output_tag) &&
+          field_is(model, nf, from))
+        rc = rename_field(m, k, to);
+    }
+    return rc ? rc : rename_in_subgraphs(m, from, to);
+  }
+  uint32_t tag = m->def == &osl_def_onnx_ValueInfoProto ? onnx_ValueInfoProto_name_tag
+                                                        : onnx_TensorProto_name_tag;
+  for (size_t k = 0; k < m->nf && !rc; k++)
+    if (m->f[k].number == tag && field_is(model, &m->f[k], from)) rc = rename_field(m, k, to);
+  return rc;
+}
+
+/* The items of g's index holding `from` (producer, readers, value infos,
+ * initializers), copied: renaming them edits the index's lists. */
+static int holders_of(osl_gindex *ix, const char *from, osl_msg ***out, size_t *count) {
+  osl_map *maps[] = {&ix->producer, &ix->consumers, &ix->vinfo, &ix->inits};
+  size_t total = 0, n;
+  for (size_t i = 0; i < 4; i++) {
+    osl_map_entry *e = onnxslim__map_slot(maps[i], from);
+    if (e && e->key) {
+      holders(&e->value, &n);
+      total += n;
+    }
+  }
+  *out = NULL;
+  *count = 0;
+  if (!total) return 0;
+  osl_msg **v = malloc(total * sizeof *v);
+  if (!v) return onnxslim__err_nomem("renaming a value");
+  for (size_t i = 0; i < 4; i++) {
+    osl_map_entry *e = onnxslim__map_slot(maps[i], from);
+    if (!e || !e->key) continue;
+    osl_msg *const *h = holders(&e->value, &n);
+    memcpy(v + *count, h, n * sizeof *v);
+    *count += n;
+  }
+  *out = v;
+  return 0;
+}
+
+/* Through the graph's index: the items holding the name, not a scan of the
+ * graph, so a pass renaming once per removed node stays linear. Sparse
+ * initializers (not indexed) are looked at in their own list. */
 int onnxslim_graph_rename_value(onnxslim_graph *graph, const char *from, const char *to) {
   G_OR(ONNXSLIM_EINVAL);
   if (!from || !to || !from[0] || !to[0])
     return onnxslim__err(ONNXSLIM_EINVAL, "%s: names must be non-empty", __func__);
   if (strcmp(from, to) == 0) return 0;
-  return rename_in_graph(g, from, to, 0);
+  osl_gindex *ix = graph_index(g);
+  if (!ix) return ONNXSLIM_ENOMEM;
+  osl_msg **items;
+  size_t n;
+  int rc = holders_of(ix, from, &items, &n);
+  for (size_t i = 0; i < n && !rc; i++)
+    if (!items[i]->detached && items[i]->parent == g) rc = rename_item(items[i], from, to);
+  free(items);
+  if (rc) return rc;
+  osl_list *sl = onnxslim__msg_list(g, onnx_GraphProto_sparse_initializer_tag);
+  if (!sl) return onnxslim__err_nomem(NULL);
+  for (size_t i = 0; i < sl->count && !rc; i++) {
+    osl_msg *v = onnxslim__msg_sub(g->f[sl->idx[i]].sub, onnx_SparseTensorProto_values_tag);
+    if (v) rc = rename_item(v, from, to);
+  }
+  return rc;
+}
+
+int onnxslim__graph_drop_value_info(osl_msg *g, const char *name) {
+  osl_gindex *ix = graph_index(g);
+  if (!ix) return ONNXSLIM_ENOMEM;
+  osl_map_entry *e = onnxslim__map_slot(&ix->vinfo, name);
+  size_t n = 0;
+  osl_msg *const *h = e && e->key ? holders(&e->value, &n) : NULL;
+  size_t drop = 0;
+  for (size_t i = 0; i < n; i++) drop += h[i]->fnum == onnx_GraphProto_value_info_tag;
+  if (!drop) return 0;
+  osl_msg **v = malloc(drop * sizeof *v);
+  if (!v) return onnxslim__err_nomem("removing value infos");
+  drop = 0;
+  for (size_t i = 0; i < n; i++)
+    if (h[i]->fnum == onnx_GraphProto_value_info_tag) v[drop++] = h[i];
+  for (size_t i = 0; i < drop; i++) {
+    size_t pos = onnxslim__msg_pos_of(g, v[i]);
+    if (pos != SIZE_MAX) onnxslim__msg_remove(g, pos);
+  }
+  free(v);
+  return 0;
 }
 
 int onnxslim_graph_reorder_nodes(onnxslim_graph *graph, onnxslim_node *const *order, size_t count) {

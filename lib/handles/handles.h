@@ -36,6 +36,9 @@ void onnxslim__gindex_free_all(onnxslim_model *model);
  * value_info); *out is valid until the next edit. Returns the count (0 also
  * on error, with the last error set). */
 size_t onnxslim__graph_value_infos(osl_msg *g, const char *name, osl_msg *const **out);
+/* Removes the value_info entries (not inputs or outputs) of value `name`
+ * from graph g, found through its index; 0 or ONNXSLIM_ENOMEM. */
+int onnxslim__graph_drop_value_info(osl_msg *g, const char *name);
 /* A name field f of msg was set, or a submessage f->sub was added: adds
  * the names to the model's name set when it is built (model.c). */
 void onnxslim__names_note(onnxslim_model *model, const osl_msg *msg, osl_field *f);

@@ -435,8 +435,10 @@ int onnxslim_simplify(onnxslim_simplify_report **out, onnxslim_model *model,
   uint64_t total = (uint64_t)iters * npass, done = 0;
   if (o.progress && o.progress(0, total, o.progress_payload) != 0)
     rc = onnxslim__err(ONNXSLIM_ECANCELED, "simplify: canceled by the progress function");
-  osl_simp c = {model, r, 0, 0,
-                o.fold_max_bytes ? o.fold_max_bytes : ONNXSLIM_SIMPLIFY_FOLD_MAX_BYTES};
+  osl_simp c = {0};
+  c.model = model;
+  c.report = r;
+  c.fold_max_bytes = o.fold_max_bytes ? o.fold_max_bytes : ONNXSLIM_SIMPLIFY_FOLD_MAX_BYTES;
   for (unsigned int it = 1; it <= iters && rc >= 0; it++) {
     size_t round = 0;
     r->iterations = it;

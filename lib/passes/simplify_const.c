@@ -86,12 +86,13 @@ static int const_node(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
 }
 
 static int const_graph(osl_simp *c, onnxslim_graph *g) {
-  for (size_t i = 0; i < onnxslim_graph_node_count(g);) {
-    int rc = const_node(c, g, onnxslim_graph_node(g, i));
-    if (rc < 0) return rc;
-    if (rc == 0) i++;
-  }
-  return 0;
+  onnxslim_node **nodes;
+  size_t nn;
+  int rc = onnxslim__simp_nodes(c->model, g, &nodes, &nn);
+  for (size_t i = 0; i < nn && rc >= 0; i++)
+    if (!onnxslim__simp_gone(nodes[i])) rc = const_node(c, g, nodes[i]);
+  onnxslim__simp_nodes_free(c->model, nodes, nn);
+  return rc < 0 ? rc : 0;
 }
 
 int onnxslim__simp_const_nodes(osl_simp *c) {

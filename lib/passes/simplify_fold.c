@@ -176,10 +176,10 @@ static int elem_type(osl_foldrun *run, const onnxslim_graph *g, const char *name
 
 /* ---- replacing a node -------------------------------------------------------------- */
 
-/* Replaces node n (at index i of g) by the value v: an initializer named
- * as its output, or a Constant node when the output is a graph output.
- * Nothing changes when a step fails. 0 or an error. */
-static int replace(onnxslim_graph *g, onnxslim_node *n, size_t i, const osl_cv *v) {
+/* Replaces node n of g by the value v: an initializer named as its
+ * output, or a Constant node (in n's place) when the output is a graph
+ * output. Nothing changes when a step fails. 0 or an error. */
+static int replace(onnxslim_graph *g, onnxslim_node *n, const osl_cv *v) {
   const char *y = onnxslim_node_output(n, 0);
   onnxslim_tensor *t = NULL;
   size_t size = (size_t)(v->count * v->esz);
@@ -190,11 +190,12 @@ static int replace(onnxslim_graph *g, onnxslim_node *n, size_t i, const osl_cv *
     if ((rc = onnxslim__simp_drop_value_info(g, y)) < 0) return rc;
     return onnxslim_graph_remove_node(g, n);
   }
-  onnxslim_node *k = NULL;
+  osl_msg *k = NULL;
   const char *name = onnxslim_node_name(n);
-  rc = onnxslim_graph_add_node(g, i, "Constant", NULL, name, NULL, 0, &y, 1, &k);
-  if (rc >= 0 && (rc = onnxslim_node_set_attr_tensor(k, "value", t)) < 0)
-    (void)onnxslim_graph_remove_node(g, k);
+  rc = onnxslim__graph_add_node_near((osl_msg *)g, (osl_msg *)n, 0, "Constant", NULL, name, NULL, 0,
+                                     &y, 1, &k);
+  if (rc >= 0 && (rc = onnxslim_node_set_attr_tensor((onnxslim_node *)k, "value", t)) < 0)
+    (void)onnxslim_graph_remove_node(g, (onnxslim_node *)k);
   if (rc >= 0) rc = onnxslim_graph_remove_node(g, n);
   int rc2 = onnxslim_graph_remove_initializer(g, t);
   return rc < 0 ? rc : rc2;
@@ -253,8 +254,8 @@ static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) 
   return onnxslim__simp_change(run->c, g, ONNXSLIM_SIMPLIFY_FOLDED_NODE, label, y) < 0 ? -1 : 1;
 }
 
-/* Folds node n (index i of g) when it can: 1 folded, 0 left, or an error. */
-static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size_t i) {
+/* Folds node n of g when it can: 1 folded, 0 left, or an error. */
+static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) {
   const char *op = onnxslim_node_op_type(n), *d = onnxslim_node_domain(n);
   if ((d && d[0] && strcmp(d, "ai.onnx") != 0) || !onnxslim__fold_known(op)) return 0;
   if (onnxslim_node_output_count(n) != 1 || onnxslim_node_subgraph_count(n)) return 0;
@@ -292,28 +293,25 @@ static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n, size
   free(box);
   if (rc <= 0) return rc;
   const char *label = onnxslim__simp_label(n), *into = y;
-  rc = replace(g, n, i, &out);
+  rc = replace(g, n, &out);
   onnxslim__mem_free(run->c->model, out.own);
   if (rc < 0) return rc;
   return onnxslim__simp_change(run->c, g, ONNXSLIM_SIMPLIFY_FOLDED_NODE, label, into) < 0 ? -1 : 1;
 }
 
 static int fold_graph(osl_foldrun *run, onnxslim_graph *g) {
-  for (size_t i = 0; i < onnxslim_graph_node_count(g);) {
-    onnxslim_node *n = onnxslim_graph_node(g, i);
-    const char *y = onnxslim_node_output_count(n) ? onnxslim_node_output(n, 0) : "";
-    int out = y[0] && is_graph_output(g, y);
-    int rc = fold_node(run, g, n, i);
-    if (rc < 0) return rc;
-    /* a folded node is gone, or a Constant took its place */
-    if (rc == 0 || out) i++;
-  }
+  onnxslim_node **nodes;
+  size_t nn;
+  int rc = onnxslim__simp_nodes(run->c->model, g, &nodes, &nn);
+  /* a folded node is gone, or a Constant took its place (not visited) */
+  for (size_t i = 0; i < nn && rc >= 0; i++)
+    if (!onnxslim__simp_gone(nodes[i])) rc = fold_node(run, g, nodes[i]);
+  onnxslim__simp_nodes_free(run->c->model, nodes, nn);
+  if (rc < 0) return rc;
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
     onnxslim_node *n = onnxslim_graph_node(g, i);
-    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++) {
-      int rc = fold_graph(run, onnxslim_node_subgraph(n, k));
-      if (rc < 0) return rc;
-    }
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++)
+      if ((rc = fold_graph(run, onnxslim_node_subgraph(n, k))) < 0) return rc;
   }
   return 0;
 }

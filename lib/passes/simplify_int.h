@@ -33,6 +33,11 @@ typedef struct {
   unsigned int pass;
   size_t changes;
   uint64_t fold_max_bytes;
+  /* the no-op pass: what inference finds for the main graph's values
+   * (their names -> entries of inf), for the values the model states no
+   * type of */
+  onnxslim_infer_report *inf;
+  osl_map inf_names;
 } osl_simp;
 
 /* Records a change (kind onnxslim_simplify_change) in graph g (NULL: none)
@@ -48,6 +53,15 @@ const char *onnxslim__simp_label(const onnxslim_node *n);
 /* Removes the value_info entries (not inputs or outputs) of value `name`
  * from g; 0 or a negative ONNXSLIM_E* code. */
 int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name);
+/* The nodes of g as they are now, into *out (counted scratch of the
+ * model; free with onnxslim__simp_nodes_free): a pass walks this copy, so
+ * a removal does not make the next node's lookup apply the graph's queued
+ * edits (which made a pass quadratic). 0 or ONNXSLIM_ENOMEM. */
+int onnxslim__simp_nodes(const onnxslim_model *m, const onnxslim_graph *g, onnxslim_node ***out,
+                         size_t *n);
+void onnxslim__simp_nodes_free(const onnxslim_model *m, onnxslim_node **nodes, size_t n);
+/* 1 when node n was removed from its graph. */
+int onnxslim__simp_gone(const onnxslim_node *n);
 /* The passes over g and, recursively, its subgraphs (simplify_rules.c). */
 int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g);
 int onnxslim__simp_cse(osl_simp *c, onnxslim_graph *g);

@@ -85,16 +85,29 @@ static int const_ints(const onnxslim_graph *g, const char *name, int64_t *v, siz
   return 1;
 }
 
-/* The element type the model states for value `name` of g; 0: unknown. */
-static int32_t stated_dtype(const onnxslim_graph *g, const char *name) {
-  const onnxslim_tensor *t = onnxslim__simp_const(g, name);
-  if (t) return onnxslim_tensor_dtype(t);
-  return onnxslim__known_dtype(g, name);
+/* The entry of c's inference for value `name` of g (the main graph) that
+ * agrees with the model, else -1. */
+static long inferred(const osl_simp *c, const onnxslim_graph *g, const char *name) {
+  if (!c->inf || g != onnxslim_model_graph(c->model)) return -1;
+  osl_map_entry *e = onnxslim__map_find(&c->inf_names, name);
+  return e ? (long)e->num : -1;
 }
 
-/* The shape the model states for value `name` of g: 1 with its rank and
- * dims (-1 for a dimension not stated as a number), else 0. */
-static int stated_shape(const onnxslim_graph *g, const char *name, int64_t *dims, size_t *rank) {
+/* The element type the model states for value `name` of g, else the one
+ * inference finds; 0: unknown. */
+static int32_t stated_dtype(const osl_simp *c, const onnxslim_graph *g, const char *name) {
+  const onnxslim_tensor *t = onnxslim__simp_const(g, name);
+  if (t) return onnxslim_tensor_dtype(t);
+  int32_t dt = onnxslim__known_dtype(g, name);
+  long i = dt > 0 ? -1 : inferred(c, g, name);
+  return i >= 0 ? onnxslim_infer_report_dtype(c->inf, (size_t)i) : dt;
+}
+
+/* The shape the model states for value `name` of g, else the one inference
+ * finds: 1 with its rank and dims (-1 for a dimension not known as a
+ * number), else 0. */
+static int stated_shape(const osl_simp *c, const onnxslim_graph *g, const char *name, int64_t *dims,
+                        size_t *rank) {
   const onnxslim_tensor *t = onnxslim__simp_const(g, name);
   if (t) {
     size_t r = onnxslim_tensor_rank(t);
@@ -105,8 +118,20 @@ static int stated_shape(const onnxslim_graph *g, const char *name, int64_t *dims
   }
   const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
   const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
-  if (!ty || onnxslim_type_kind(ty) != ONNXSLIM_TYPE_TENSOR || onnxslim_type_has_shape(ty) != 1)
-    return 0;
+  if (!ty || onnxslim_type_kind(ty) != ONNXSLIM_TYPE_TENSOR || onnxslim_type_has_shape(ty) != 1) {
+    long e = inferred(c, g, name);
+    int64_t r = e >= 0 ? onnxslim_infer_report_rank(c->inf, (size_t)e) : -1;
+    if (r < 0 || r > OSL_MAX_RANK) return 0;
+    for (size_t i = 0; i < (size_t)r; i++) {
+      int64_t v = 0;
+      dims[i] =
+          onnxslim_infer_report_dim(c->inf, (size_t)e, i, &v, NULL) == ONNXSLIM_DIM_VALUE && v >= 0
+              ? v
+              : -1;
+    }
+    *rank = (size_t)r;
+    return 1;
+  }
   size_t r = onnxslim_type_rank(ty);
   if (r > OSL_MAX_RANK) return 0;
   for (size_t i = 0; i < r; i++) {
@@ -154,12 +179,13 @@ static int read_by_subgraph_node(const onnxslim_graph *g, const char *name) {
 /* ---- the no-op rules ----------------------------------------------------------- */
 
 /* 1 when Slice node n (of g) keeps every element of its input. */
-static int slice_noop(const onnxslim_graph *g, const onnxslim_node *n, int64_t opset) {
+static int slice_noop(const osl_simp *c, const onnxslim_graph *g, const onnxslim_node *n,
+                      int64_t opset) {
   int64_t starts[OSL_MAX_RANK], ends[OSL_MAX_RANK], axes[OSL_MAX_RANK], steps[OSL_MAX_RANK];
   int64_t dims[OSL_MAX_RANK];
   size_t ns, ne, na, nst, rank;
   const char *x, *s;
-  if (!input_at(n, 0, &x) || !stated_shape(g, x, dims, &rank)) return 0;
+  if (!input_at(n, 0, &x) || !stated_shape(c, g, x, dims, &rank)) return 0;
   if (opset >= 10) {
     if (!input_at(n, 1, &s) || !const_ints(g, s, starts, OSL_MAX_RANK, &ns)) return 0;
     if (!input_at(n, 2, &s) || !const_ints(g, s, ends, OSL_MAX_RANK, &ne)) return 0;
@@ -214,7 +240,6 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
   if (onnxslim_node_output_count(n) < 1 || onnxslim_node_subgraph_count(n)) return 0;
   if (!input_at(n, 0, &x)) return 0;
   *in = x;
-  (void)c;
   int64_t v[OSL_MAX_RANK], dims[OSL_MAX_RANK];
   size_t nv, rank;
   if (strcmp(op, "Identity") == 0) return onnxslim_node_output_count(n) == 1;
@@ -236,12 +261,12 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
   }
   if (strcmp(op, "Cast") == 0) {
     int64_t to = attr_int(n, "to", -1);
-    int32_t dt = stated_dtype(g, x);
+    int32_t dt = stated_dtype(c, g, x);
     return dt > 0 && to == dt && onnxslim_node_output_count(n) == 1;
   }
   if (strcmp(op, "Reshape") == 0) {
     if (!input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK, &nv)) return 0;
-    if (!stated_shape(g, x, dims, &rank) || !all_static(dims, rank) || nv != rank) return 0;
+    if (!stated_shape(c, g, x, dims, &rank) || !all_static(dims, rank) || nv != rank) return 0;
     int allowzero = attr_int(n, "allowzero", 0) != 0;
     size_t minus = 0, other_ok = 1, zero_dim = 0;
     for (size_t i = 0; i < rank; i++) {
@@ -255,13 +280,13 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
     onnxslim_attr *a = onnxslim_node_find_attr(n, "perm");
     const int64_t *perm;
     size_t np;
-    if (!a) return stated_shape(g, x, dims, &rank) && rank <= 1;
+    if (!a) return stated_shape(c, g, x, dims, &rank) && rank <= 1;
     if (onnxslim_attr_ints(a, &perm, &np) < 0) return 0;
     for (size_t i = 0; i < np; i++)
       if (perm[i] != (int64_t)i) return 0;
     return 1;
   }
-  if (strcmp(op, "Slice") == 0) return slice_noop(g, n, opset);
+  if (strcmp(op, "Slice") == 0) return slice_noop(c, g, n, opset);
   if (strcmp(op, "Pad") == 0) {
     if (opset >= 11) {
       if (!input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK * 2, &nv)) return 0;
@@ -277,7 +302,7 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
   }
   if (strcmp(op, "Expand") == 0) {
     if (!input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK, &nv)) return 0;
-    if (!stated_shape(g, x, dims, &rank) || nv > rank) return 0;
+    if (!stated_shape(c, g, x, dims, &rank) || nv > rank) return 0;
     for (size_t i = 0; i < nv; i++) {
       int64_t want = v[nv - 1 - i], have = dims[rank - 1 - i];
       if (want != 1 && !(have >= 0 && want == have)) return 0;
@@ -287,15 +312,27 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
   return 0;
 }
 
-int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name) {
-  for (size_t i = 0; i < onnxslim_graph_value_info_count(g);) {
-    onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
-    if (strcmp(onnxslim_value_info_name(vi), name) == 0) {
-      int rc = onnxslim_graph_remove_value_info(g, vi);
-      if (rc < 0) return rc;
-    } else i++;
-  }
+/* (simplify_int.h) */
+int onnxslim__simp_nodes(const onnxslim_model *m, const onnxslim_graph *g, onnxslim_node ***out,
+                         size_t *n) {
+  size_t count = onnxslim_graph_node_count(g);
+  *out = onnxslim__mem_alloc(m, (count ? count : 1) * sizeof **out, "simplify: nodes");
+  *n = 0;
+  if (!*out) return ONNXSLIM_ENOMEM;
+  for (size_t i = 0; i < count; i++) (*out)[i] = onnxslim_graph_node(g, i);
+  *n = count;
   return 0;
+}
+
+void onnxslim__simp_nodes_free(const onnxslim_model *m, onnxslim_node **nodes, size_t n) {
+  (void)n;
+  onnxslim__mem_free(m, nodes);
+}
+
+int onnxslim__simp_gone(const onnxslim_node *n) { return ((const osl_msg *)n)->detached; }
+
+int onnxslim__simp_drop_value_info(onnxslim_graph *g, const char *name) {
+  return onnxslim__graph_drop_value_info((osl_msg *)g, name);
 }
 
 /* Removes no-op node n whose output 0 equals its input x: 1 removed, 0
@@ -328,24 +365,56 @@ static int bypass(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, const char *
   return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, y) < 0 ? -1 : 1;
 }
 
-int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g) {
+static int noop_graph(osl_simp *c, onnxslim_graph *g) {
   int64_t opset = opset_of(c->model);
-  for (size_t i = 0; i < onnxslim_graph_node_count(g);) {
-    onnxslim_node *n = onnxslim_graph_node(g, i);
+  onnxslim_node **nodes;
+  size_t nn;
+  int rc = onnxslim__simp_nodes(c->model, g, &nodes, &nn);
+  for (size_t i = 0; i < nn && rc >= 0; i++) {
     const char *x = NULL;
-    int rc = noop_input(c, g, n, opset, &x);
-    if (rc == 1) rc = bypass(c, g, n, x);
-    if (rc < 0) return rc;
-    if (rc == 0) i++;
+    if (onnxslim__simp_gone(nodes[i])) continue;
+    rc = noop_input(c, g, nodes[i], opset, &x);
+    if (rc == 1) rc = bypass(c, g, nodes[i], x);
   }
+  onnxslim__simp_nodes_free(c->model, nodes, nn);
+  if (rc < 0) return rc;
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
     onnxslim_node *n = onnxslim_graph_node(g, i);
-    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++) {
-      int rc = onnxslim__simp_noop(c, onnxslim_node_subgraph(n, k));
-      if (rc < 0) return rc;
-    }
+    for (size_t k = 0; k < onnxslim_node_subgraph_count(n); k++)
+      if ((rc = noop_graph(c, onnxslim_node_subgraph(n, k))) < 0) return rc;
   }
   return 0;
+}
+
+/* Inference (dry run) of the main graph into c->inf and c->inf_names: the
+ * no-op rules fall back on it for the values whose type the model does not
+ * state (a Cast to the type its input already has, a Reshape to the shape
+ * a fold made known). An inference the model makes fail leaves the rules
+ * on the stated types; running out of memory is an error. */
+static int noop_infer(osl_simp *c) {
+  onnxslim_infer_options io = ONNXSLIM_INFER_OPTIONS_INIT;
+  io.flags = ONNXSLIM_INFER_DRY_RUN;
+  int rc = onnxslim_infer_shapes(&c->inf, c->model, &io);
+  if (rc < 0) return rc == ONNXSLIM_ENOMEM || rc == ONNXSLIM_ELIMIT ? rc : 0;
+  size_t n = onnxslim_infer_report_count(c->inf);
+  for (size_t i = 0; i < n && i < INT32_MAX; i++) {
+    if (onnxslim_infer_report_status(c->inf, i) == ONNXSLIM_INFER_CONFLICT) continue;
+    osl_map_entry *e;
+    rc = onnxslim__mem_map_add(c->model, &c->inf_names, onnxslim_infer_report_name(c->inf, i), &e,
+                               "simplify: no-op rules");
+    if (rc < 0) return rc;
+    e->num = (int32_t)i;
+  }
+  return 0;
+}
+
+int onnxslim__simp_noop(osl_simp *c, onnxslim_graph *g) {
+  int rc = noop_infer(c);
+  if (rc >= 0) rc = noop_graph(c, g);
+  onnxslim__mem_map_free(c->model, &c->inf_names);
+  onnxslim_infer_report_free(c->inf);
+  c->inf = NULL;
+  return rc < 0 ? rc : 0;
 }
 
 /* ---- common subexpressions -------------------------------------------------- */
@@ -444,13 +513,13 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
   const onnxslim_model *m = c->model;
   osl_htab t = {0};
   osl_bufsink kb = {{bufsink_write}, NULL, 0, 0}, ob = {{bufsink_write}, NULL, 0, 0};
+  onnxslim_node **nodes = NULL;
+  size_t nn = 0;
   int rc = htab_init(m, &t, onnxslim_graph_node_count(g));
-  for (size_t i = 0; rc >= 0 && i < onnxslim_graph_node_count(g);) {
-    onnxslim_node *n = onnxslim_graph_node(g, i);
-    if (!cse_eligible(n)) {
-      i++;
-      continue;
-    }
+  if (rc >= 0) rc = onnxslim__simp_nodes(m, g, &nodes, &nn);
+  for (size_t i = 0; rc >= 0 && i < nn; i++) {
+    onnxslim_node *n = nodes[i];
+    if (onnxslim__simp_gone(n) || !cse_eligible(n)) continue;
     if ((rc = node_key(n, &kb)) < 0) break;
     uint64_t h = XXH3_64bits(kb.p, kb.n);
     size_t s = (size_t)h & (t.cap - 1);
@@ -469,7 +538,6 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
         t.h[s] = h;
         t.item[s] = n;
       }
-      i++;
       continue;
     }
     const char *label = onnxslim__simp_label(n), *into = onnxslim__simp_label(same);
@@ -488,6 +556,7 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
     free(outs);
     if (rc >= 0) rc = onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_NODE, label, into);
   }
+  onnxslim__simp_nodes_free(m, nodes, nn);
   free(kb.p);
   free(ob.p);
   htab_free(m, &t);
@@ -551,14 +620,18 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
   int rc = htab_init(m, &t, onnxslim_graph_initializer_count(g));
   if (rc >= 0 && (!(ba = malloc(OSL_CSE_BUF)) || !(bb = malloc(OSL_CSE_BUF))))
     rc = onnxslim__err_nomem("simplify: initializers");
-  for (size_t i = 0; rc >= 0 && i < onnxslim_graph_initializer_count(g);) {
-    onnxslim_tensor *x = onnxslim_graph_initializer(g, i);
+  /* a copy of the list, as for nodes (onnxslim__simp_nodes) */
+  size_t ni = onnxslim_graph_initializer_count(g);
+  onnxslim_tensor **inits = NULL;
+  if (rc >= 0 && !(inits = onnxslim__mem_alloc(m, (ni ? ni : 1) * sizeof *inits, "simplify")))
+    rc = ONNXSLIM_ENOMEM;
+  for (size_t i = 0; rc >= 0 && i < ni; i++) inits[i] = onnxslim_graph_initializer(g, i);
+  for (size_t i = 0; rc >= 0 && i < ni; i++) {
+    onnxslim_tensor *x = inits[i];
     const char *name = onnxslim_tensor_name(x);
     if (!name || !name[0] || onnxslim_tensor_dtype(x) == ONNXSLIM_DTYPE_STRING ||
-        onnxslim_tensor_dtype(x) <= 0 || is_graph_input(g, name)) {
-      i++;
+        onnxslim_tensor_dtype(x) <= 0 || is_graph_input(g, name))
       continue;
-    }
     uint64_t h;
     if ((rc = init_hash(x, ba, OSL_CSE_BUF, &h)) < 0) break;
     size_t s = (size_t)h & (t.cap - 1);
@@ -578,7 +651,6 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
         t.h[s] = h;
         t.item[s] = x;
       }
-      i++;
       continue;
     }
     const char *label = name, *into = onnxslim_tensor_name(same);
@@ -588,6 +660,7 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
       break;
     rc = onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_INITIALIZER, label, into);
   }
+  onnxslim__mem_free(m, inits);
   free(ba);
   free(bb);
   htab_free(m, &t);

@@ -168,6 +168,26 @@ def constant_nodes():
                  {})
 
 
+def noop_inferred():
+    """No-ops the model states no type for: a Cast to the type its input
+    has by inference, a Reshape by a Shape that folds to the shape its input
+    already has (both removed by the noop pass); a Cast to another type
+    stays."""
+    n = [
+        h.make_node("Relu", ["x"], ["r"]),
+        h.make_node("Cast", ["r"], ["c"], to=T.FLOAT),
+        h.make_node("Shape", ["c"], ["s"]),
+        h.make_node("Reshape", ["c", "s"], ["rs"]),
+        h.make_node("Add", ["rs", "x"], ["y"]),
+        h.make_node("Cast", ["r"], ["yd"], to=T.DOUBLE),
+    ]
+    return model("fold_noop_inferred", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 4])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [2, 3, 4]),
+                  h.make_tensor_value_info("yd", T.DOUBLE, [2, 3, 4])],
+                 {})
+
+
 def bert_static(path):
     """The BERT-shaped model with its inputs fixed to [2, 16]."""
     m = onnx.load(path)
@@ -185,7 +205,7 @@ def bert_static(path):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    ms = [reshape_chain(), int_arith(), movement(), weights(), constant_nodes()]
+    ms = [reshape_chain(), int_arith(), movement(), weights(), constant_nodes(), noop_inferred()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
