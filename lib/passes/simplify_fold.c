@@ -299,13 +299,69 @@ static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) {
   return onnxslim__simp_change(run->c, g, ONNXSLIM_SIMPLIFY_FOLDED_NODE, label, into) < 0 ? -1 : 1;
 }
 
+/* The nodes of g an If's condition is computed from (its producer and,
+ * back through their inputs, theirs), in *guard (keys: the nodes): they
+ * are not folded. A constant condition makes onnxruntime inline the If when it
+ * loads the model and check the branch's nodes against shapes it never
+ * checked before, and refuse some that run (onnx's AffineGrid function
+ * feeds Range 1-element tensors in such a branch). 0 or an error. */
+static int if_conditions(osl_foldrun *run, onnxslim_node **nodes, size_t nn, osl_map *guard) {
+  const onnxslim_model *m = run->c->model;
+  const char *what = "simplify: folding constants";
+  osl_map made = {0};
+  const char **stack = NULL;
+  size_t top = 0, cap = 0;
+  int rc = 0;
+  for (size_t i = 0; i < nn && rc >= 0; i++) {
+    for (size_t k = 0; k < onnxslim_node_output_count(nodes[i]) && rc >= 0; k++) {
+      const char *y = onnxslim_node_output(nodes[i], k);
+      osl_map_entry *e;
+      if (y && y[0] && (rc = onnxslim__mem_map_add(m, &made, y, &e, what)) >= 0)
+        e->value = nodes[i];
+    }
+    if (rc >= 0 && strcmp(onnxslim_node_op_type(nodes[i]), "If") == 0 &&
+        onnxslim_node_input_count(nodes[i]) > 0) {
+      if (top == cap) {
+        const char **t = realloc(stack, (cap = cap ? 2 * cap : 16) * sizeof *t);
+        if (!t) rc = onnxslim__err_nomem(what);
+        else stack = t;
+      }
+      if (rc >= 0) stack[top++] = onnxslim_node_input(nodes[i], 0);
+    }
+  }
+  while (rc >= 0 && top) {
+    const char *x = stack[--top];
+    const onnxslim_node *p = x && x[0] ? onnxslim__map_get(&made, x) : NULL;
+    osl_map_entry *e;
+    if (!p || onnxslim__map_find_ptr(guard, p)) continue;
+    if ((rc = onnxslim__mem_map_add_ptr(m, guard, p, &e, what)) < 0) break;
+    size_t np = onnxslim_node_input_count(p);
+    if (top + np > cap) {
+      const char **t = realloc(stack, (cap = 2 * (top + np) + 16) * sizeof *t);
+      if (!t) {
+        rc = onnxslim__err_nomem(what);
+        break;
+      }
+      stack = t;
+    }
+    for (size_t k = 0; k < np; k++) stack[top++] = onnxslim_node_input(p, k);
+  }
+  free(stack);
+  onnxslim__mem_map_free(m, &made);
+  return rc < 0 ? rc : 0;
+}
+
 static int fold_graph(osl_foldrun *run, onnxslim_graph *g) {
   onnxslim_node **nodes;
   size_t nn;
+  osl_map guard = {0};
   int rc = onnxslim__simp_nodes(run->c->model, g, &nodes, &nn);
+  if (rc >= 0) rc = if_conditions(run, nodes, nn, &guard);
   /* a folded node is gone, or a Constant took its place (not visited) */
   for (size_t i = 0; i < nn && rc >= 0; i++)
-    if (!onnxslim__simp_gone(nodes[i])) rc = fold_node(run, g, nodes[i]);
+    if (!onnxslim__simp_gone(nodes[i]) && !onnxslim__map_find_ptr(&guard, nodes[i]))
+      rc = fold_node(run, g, nodes[i]);
+  onnxslim__mem_map_free(run->c->model, &guard);
   onnxslim__simp_nodes_free(run->c->model, nodes, nn);
   if (rc < 0) return rc;
   for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
