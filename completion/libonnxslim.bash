@@ -14,7 +14,7 @@ _libonnxslim_options() { # COMMAND: its options, one word each
     check) echo "--json --skip --list-checks --verify-checksums" ;;
     convert)
       echo "--gather-to --to --select --exclude --min-size --policy --round --force --saturate" \
-        "--flush-subnormals --block-size --format --scales --scale-method --clip-percentile --allow-unpacked --asymmetric --report --external-data --threshold --align --location" \
+        "--flush-subnormals --block-size --format --scales --scale-method --clip-percentile --allow-unpacked --asymmetric --zero-point --report --external-data --threshold --align --location" \
         "--per-tensor --checksum --force-shape-inputs --constants --also-single-file" \
         "--allow-large --toposort --simplify --verify --no-verify --json"
       ;;
@@ -67,6 +67,7 @@ _libonnxslim() {
     --format) COMPREPLY=($(compgen -W "standard ort" -- "$cur")); return ;;
     --scales) COMPREPLY=($(compgen -W "fp32 fp16" -- "$cur")); return ;;
     --scale-method) COMPREPLY=($(compgen -W "mse absmax" -- "$cur")); return ;;
+    --zero-point) COMPREPLY=($(compgen -W "int float" -- "$cur")); return ;;
     --policy) COMPREPLY=($(compgen -W "cast-after-gather cast-before storage-only" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "nearest truncate" -- "$cur")); return ;;
     --passes) COMPREPLY=($(compgen -W "noop cse fold dead all noop,cse,dead fold,dead" -- "$cur")); return ;;

@@ -1282,7 +1282,8 @@ struct ConvertOptions {
 struct QuantOptions {
   std::int32_t to = ONNXSLIM_DTYPE_INT8; /**< or ONNXSLIM_DTYPE_INT4 */
   unsigned int targets = ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS;
-  unsigned int flags = 0;           /**< ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
+  unsigned int flags =
+      0; /**< ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC, _FLOAT_ZERO_POINTS (0.3.0) */
   std::vector<std::string> select;  /**< names, globs, "op:TYPE[:INDEX]"; empty: all */
   std::vector<std::string> exclude; /**< same syntax */
   std::uint64_t min_size = 0;

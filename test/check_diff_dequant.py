@@ -183,4 +183,41 @@ else:
                "diff A vs MatMulNBits with float zero points: %d weights, %s" % (len(ents), what),
                "; ".join(bad) or "exit %d, %d entries of %d" % (rc, len(ents), len(want)))
 
+# libonnxslim's own float zero points (convert --zero-point float: FLOAT
+# zero points [N, K/block] beside the scales): each max abs diff is numpy's
+# (q - zp) * scale from B's codes, scales and zero points.
+out = tmp + "/ort4fzp.onnx"
+if not convert(src17, out, ["--to", "int4", "--format", "ort", "--block-size", "16",
+                            "--zero-point", "float"]):
+    report(False, "convert --to int4 --format ort --zero-point float")
+else:
+    mb = onnx.load(out)
+    inits = {t.name: t for t in mb.graph.initializer}
+    want = {}
+    for n in mb.graph.node:
+        if n.op_type != "MatMulNBits" or len(n.input) < 4:
+            continue
+        at = {x.name: x.i for x in n.attribute}
+        K, N, bs = at["K"], at["N"], at["block_size"]
+        nb = (K + bs - 1) // bs
+        s = numpy_helper.to_array(inits[n.input[2]]).astype(np.float32).reshape(N, nb, 1)
+        zp = numpy_helper.to_array(inits[n.input[3]]).astype(np.float32).reshape(N, nb, 1)
+        b = np.frombuffer(inits[n.input[1]].raw_data, dtype=np.uint8).reshape(N, nb, -1)
+        q = np.empty(b.shape[:2] + (b.shape[2] * 2,), dtype=np.float32)
+        q[..., 0::2] = b & 15
+        q[..., 1::2] = b >> 4
+        want[n.input[1]] = ((q - zp) * s).reshape(N, -1)[:, :K].T.astype(np.float64)
+    rc, doc = run_diff(src17, out)
+    ents = [d for d in doc["differences"] if d["what"] == "dtype" and d["name"] in want] if doc else []
+    bad = []
+    for d in ents:
+        exp = float(np.max(np.abs(a[d["name"]] - want[d["name"]])))
+        got = d["max_abs_diff"]
+        if got is None or abs(got - exp) > 1e-5 * exp or "dequantized as" not in d["text"]:
+            bad.append("%s: got %s, numpy %s" % (d["name"], got, exp))
+    report(rc == 1 and len(ents) >= 2 and len(ents) == len(want) and not bad,
+           "diff A vs convert --to int4 --format ort --zero-point float: %d weights, each max abs "
+           "diff = numpy's (q - zp) * scale" % len(ents),
+           "; ".join(bad) or "exit %d, %d entries of %d" % (rc, len(ents), len(want)))
+
 print("%d passed, %d failed" % (passed, failed))

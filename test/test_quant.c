@@ -1839,6 +1839,213 @@ TEST(absmax_is_default) {
   for (int i = 0; i < 3; i++) free(got[i]);
 }
 
+/* ---- float zero points (ONNXSLIM_QUANT_FLOAT_ZERO_POINTS) --------------- */
+
+#define FZW "roberta.encoder.layer.0.output.dense.weight"
+
+/* Quantizes FZW (replaced by weight w [K, N] of type `type`) to INT4 in
+ * the onnxruntime format, blocks of bs, asymmetric with the scale search,
+ * integer (fzp 0) or float zero points; the squared error of each block
+ * (column n, block b at n * K / bs + b) into err, read back as MatMulNBits
+ * does: (q - zp) * scale in FLOAT. Also counts the values whose stored
+ * code is not a nearest level of its block's scale and zero point (*far)
+ * and the blocks whose zero point is not an integer (*frac). */
+static int fzp_errors(const float *w, size_t K, size_t N, int32_t type, size_t bs, int fzp,
+                      double *err, long *far, long *frac) {
+  onnxslim_model *m = open_bert();
+  if (!m) return -1;
+  int64_t dims[2] = {(int64_t)K, (int64_t)N};
+  size_t n = K * N, nb = K / bs;
+  uint16_t *h = malloc(n * 2);
+  if (!h) return -1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t u; /* to FLOAT16, nearest (the values are normal and small) */
+    float f = w[i];
+    memcpy(&u, &f, 4);
+    uint32_t sign = (u >> 16) & 0x8000u, e = (u >> 23) & 255u, mant = u & 0x7fffffu;
+    if (e < 113) h[i] = (uint16_t)sign; /* FLOAT16 subnormals: 0 here */
+    else h[i] = (uint16_t)(sign | (((e - 112) << 10) + (mant >> 13) + ((mant >> 12) & 1)));
+  }
+  int rc = type == ONNXSLIM_DTYPE_FLOAT
+               ? onnxslim_tensor_set_data(find(m, FZW), type, dims, 2, w, n * 4, ONNXSLIM_COPY)
+               : onnxslim_tensor_set_data(find(m, FZW), type, dims, 2, h, n * 2, ONNXSLIM_COPY);
+  static const char *const sel[] = {FZW};
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT4;
+  o.select = sel;
+  o.n_select = 1;
+  o.block_size = bs;
+  o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+  o.scale_method = ONNXSLIM_QUANT_SCALES_MSE;
+  o.flags = fzp ? ONNXSLIM_QUANT_FLOAT_ZERO_POINTS : ONNXSLIM_QUANT_ASYMMETRIC;
+  if (!rc) rc = onnxslim_quantize(NULL, m, &o);
+  const void *d = NULL, *sd = NULL, *zd = NULL;
+  size_t dn = 0, sn = 0, zn = 0, ssz = type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  onnxslim_tensor *zt = find(m, FZW "_zero_point");
+  if (!rc && (!zt || onnxslim_tensor_data(find(m, FZW), &d, &dn) ||
+              onnxslim_tensor_data(find(m, FZW "_scale"), &sd, &sn) ||
+              onnxslim_tensor_data(zt, &zd, &zn) || dn != n / 2 || sn != N * nb * ssz))
+    rc = -1;
+  /* float: the scales' type and shape; integer: UINT8 nibbles [N, ceil(nb / 2)] */
+  if (!rc && fzp &&
+      (onnxslim_tensor_dtype(zt) != type || zn != sn || onnxslim_tensor_rank(zt) != 2 ||
+       onnxslim_tensor_dim(zt, 0) != (int64_t)N || onnxslim_tensor_dim(zt, 1) != (int64_t)nb))
+    rc = -1;
+  if (!rc && !fzp &&
+      (onnxslim_tensor_dtype(zt) != ONNXSLIM_DTYPE_UINT8 || zn != N * ((nb + 1) / 2)))
+    rc = -1;
+  for (size_t col = 0; col < N && !rc; col++)
+    for (size_t b = 0; b < nb; b++) {
+      size_t blk = col * nb + b;
+      float sc, z;
+      if (type == ONNXSLIM_DTYPE_FLOAT) {
+        memcpy(&sc, (const uint8_t *)sd + blk * 4, 4);
+        if (fzp) memcpy(&z, (const uint8_t *)zd + blk * 4, 4);
+      } else {
+        uint16_t hs;
+        memcpy(&hs, (const uint8_t *)sd + blk * 2, 2);
+        sc = ldexpf((float)((hs & 1023) | 1024), ((hs >> 10) & 31) - 25);
+        if (fzp) {
+          memcpy(&hs, (const uint8_t *)zd + blk * 2, 2);
+          z = ((hs >> 10) & 31) ? ldexpf((float)((hs & 1023) | 1024), ((hs >> 10) & 31) - 25)
+                                : ldexpf((float)(hs & 1023), -24);
+          if (hs & 0x8000) z = -z;
+        }
+      }
+      if (!fzp) {
+        const uint8_t *zb = (const uint8_t *)zd + col * ((nb + 1) / 2);
+        z = (float)(b % 2 ? zb[b / 2] >> 4 : zb[b / 2] & 15);
+      }
+      *frac += z != floorf(z);
+      err[blk] = 0;
+      for (size_t i = 0; i < bs; i++) {
+        size_t at = blk * bs + i; /* B: [N, K / bs, bs / 2], low nibble first */
+        const uint8_t *p = d;
+        int q = at % 2 ? p[at / 2] >> 4 : p[at / 2] & 15;
+        float x = type == ONNXSLIM_DTYPE_FLOAT ? w[(b * bs + i) * N + col] : 0;
+        if (type != ONNXSLIM_DTYPE_FLOAT) { /* the FLOAT16 value quantized */
+          uint16_t hv = h[(b * bs + i) * N + col];
+          x = ((hv >> 10) & 31) ? ldexpf((float)((hv & 1023) | 1024), ((hv >> 10) & 31) - 25) : 0;
+          if (hv & 0x8000) x = -x;
+        }
+        double e = (double)(((float)q - z) * sc) - x;
+        err[blk] += e * e;
+        for (int c = 0; c < 16; c++) { /* no other level nearer (ties aside) */
+          double ec = (double)(((float)c - z) * sc) - x;
+          if (ec * ec < e * e * (1 - 1e-9) - 1e-30) {
+            (*far)++;
+            break;
+          }
+        }
+      }
+    }
+  free(h);
+  onnxslim_model_free(m);
+  return rc;
+}
+
+/* Float zero points: every block reads back at most as far from the
+ * weight as with the integer zero points of the same search, in total
+ * clearly closer on heavy-tailed weights; the zero points are of the
+ * scales' type (FLOAT, FLOAT16) and shape, some not integers; every code
+ * is a nearest level of its block. */
+TEST(float_zero_points) {
+  enum { K = 64, N = 60 };
+  static float rows[N * K], w[K * N];
+  static double ei[N * K], ef[N * K];
+  rng_state = 0x243f6a8885a308d3u;
+  mse_rows(rows, N, K); /* outliers, Student-t, ...: one output column a row */
+  for (int f16 = 0; f16 < 2; f16++)
+    for (size_t bs = 16; bs <= 32; bs *= 2) {
+      /* FLOAT16: the rows beyond its range (subnormal FLOATs, FLT_MAX / 64)
+       * left out (zeros) */
+      for (size_t k = 0; k < K; k++)
+        for (size_t n = 0; n < N; n++) w[k * N + n] = f16 && n % 10 >= 7 ? 0 : rows[n * K + k];
+      int32_t type = f16 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_FLOAT;
+      long far_i = 0, far_f = 0, frac_i = 0, frac_f = 0;
+      CHECK_OK(fzp_errors(w, K, N, type, bs, 0, ei, &far_i, &frac_i));
+      CHECK_OK(fzp_errors(w, K, N, type, bs, 1, ef, &far_f, &frac_f));
+      size_t nb = N * K / bs;
+      long worse = 0;
+      double si = 0, sf = 0;
+      for (size_t b = 0; b < nb; b++) {
+        /* FLOAT16 values read back in FLOAT: the search's error is the
+         * same sum, so the same bound */
+        if (ef[b] > ei[b] * (1 + 1e-9) + 1e-30 && worse++ < 3)
+          fprintf(stderr, "fp%d bs %zu block %zu: float zp %.9g > integer %.9g\n", f16 ? 16 : 32,
+                  bs, b, ef[b], ei[b]);
+        if ((b / (K / bs)) % 10 < 4) { /* the sums over the kinds of trained weights */
+          si += ei[b];
+          sf += ef[b];
+        }
+      }
+      fprintf(stderr,
+              "float zero points, fp%d, blocks of %zu: squared error %.6g (integer %.6g, "
+              "ratio %.4f), %ld of %zu zero points not integers\n",
+              f16 ? 16 : 32, bs, sf, si, sf / si, frac_f, nb);
+      CHECK(worse == 0);
+      CHECK(sf < si * 0.99);
+      CHECK(frac_i == 0 && frac_f > 0);
+      CHECK(far_i == 0 && far_f == 0);
+    }
+}
+
+/* Float zero points are MatMulNBits' only: refused with INT8, the standard
+ * format, a clip percentile, or a table (GatherBlockQuantized), the model
+ * unchanged; unknown flags still refused. */
+TEST(float_zero_point_refusals) {
+  onnxslim_model *m = open_bert();
+  CHECK(m != NULL);
+  if (!m) return;
+  char before[ONNXSLIM_FINGERPRINT_SIZE], after[ONNXSLIM_FINGERPRINT_SIZE];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  static const char *const mm[] = {FZW};
+  static const char *const tab[] = {WORD};
+  for (int k = 0; k < 6; k++) {
+    onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+    o.to = ONNXSLIM_DTYPE_INT4;
+    o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+    o.block_size = 16;
+    o.select = mm;
+    o.n_select = 1;
+    o.flags = ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
+    switch (k) {
+    case 0: o.to = ONNXSLIM_DTYPE_INT8; break;
+    case 1: o.format = ONNXSLIM_QUANT_FORMAT_STANDARD; break;
+    case 2: o.clip_percentile = 99; break;
+    case 3: o.select = tab; break; /* a table */
+    case 4: o.n_select = 0; break; /* every table and weight: the table too */
+    default: o.flags |= 8u; break; /* reserved */
+    }
+    onnxslim_convert_report *r = NULL;
+    int rc = onnxslim_quantize(&r, m, &o);
+    CHECK(rc == ONNXSLIM_EINVAL && r == NULL);
+    if (rc != ONNXSLIM_EINVAL) fprintf(stderr, "case %d: %d\n", k, rc);
+    CHECK(k == 5 || strstr(onnxslim_error_last(), "zero points") != NULL);
+  }
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  /* the weights alone: quantized */
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT4;
+  o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+  o.targets = ONNXSLIM_QUANT_WEIGHTS;
+  o.block_size = 16;
+  o.flags = ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
+  onnxslim_convert_report *r = NULL;
+  CHECK_OK(onnxslim_quantize(&r, m, &o));
+  size_t n = onnxslim_convert_report_count(r), good = 0;
+  for (size_t i = 0; i < n; i++) {
+    char zn[256];
+    snprintf(zn, sizeof zn, "%s_zero_point", onnxslim_convert_report_name(r, i));
+    onnxslim_tensor *z = find(m, zn);
+    good += z && onnxslim_tensor_dtype(z) == ONNXSLIM_DTYPE_FLOAT;
+  }
+  CHECK(n == 8 && good == n); /* bert-tiny's 8 MatMul weights */
+  onnxslim_convert_report_free(r);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(options_versions);
@@ -1867,5 +2074,7 @@ int main(int argc, char **argv) {
   RUN(mse_bytes_match_reference);
   RUN(asym_mse_near_best);
   RUN(absmax_is_default);
+  RUN(float_zero_points);
+  RUN(float_zero_point_refusals);
   return t_done();
 }

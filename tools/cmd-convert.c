@@ -156,6 +156,15 @@ static int opt_asymmetric(void *ctx, const char *value) {
   return 0;
 }
 
+static int opt_zero_point(void *ctx, const char *value) {
+  convert_settings *cs = ctx;
+  if (strcasecmp(value, "float") == 0) cs->quant_flags |= ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
+  else if (strcasecmp(value, "int") == 0) cs->quant_flags &= ~ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
+  else return bad_value("--zero-point", "unknown kind '%s' (expected float or int)", value);
+  if (!cs->needs_quant) cs->needs_quant = "--zero-point";
+  return 0;
+}
+
 static int opt_select(void *ctx, const char *value) {
   convert_settings *cs = ctx;
   if (!value[0]) return bad_value("--select", "empty selection");
@@ -274,6 +283,12 @@ static const option_spec convert_options[] = {
      "with int8/int4: unsigned values and a zero\n"
      "point per block (min..max with 0 included)\n"
      "instead of symmetric -max..max"},
+    {"--zero-point", "KIND", opt_zero_point,
+     "with int4 and --format ort: int (default) or\n"
+     "float (asymmetric, zero points of the scales'\n"
+     "type, searched per block: closer; MatMulNBits\n"
+     "only, so --to quantizes the MatMul and Gemm\n"
+     "weights only)"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"

@@ -489,6 +489,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     } else {
       q.select = cs->select;
       q.n_select = cs->n_select;
+      /* float zero points are MatMulNBits': the weights only */
+      if (cs->quant_flags & ONNXSLIM_QUANT_FLOAT_ZERO_POINTS) q.targets = ONNXSLIM_QUANT_WEIGHTS;
     }
     q.exclude = cs->exclude;
     q.n_exclude = cs->n_exclude;

@@ -30,7 +30,7 @@ typedef struct convert_settings {
   uint64_t block_size;      /* --block-size, 0: per row */
   int format;               /* --format: ONNXSLIM_QUANT_FORMAT_* */
   int32_t scale_type;       /* --scales, 0: the table's type */
-  unsigned int quant_flags; /* ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC */
+  unsigned int quant_flags; /* ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC, _FLOAT_ZERO_POINTS */
   double clip_percentile;   /* --clip-percentile, 0: none */
   int scale_method;         /* --scale-method: ONNXSLIM_QUANT_SCALES_*, 0: the default */
   const char *needs_quant;  /* the first option given that needs int8 or int4 */

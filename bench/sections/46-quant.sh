@@ -18,6 +18,14 @@
 #                  scales): the slowest table form (the most blocks, and
 #                  scales too large to be kept by the check, so the table is
 #                  read three times); timed only
+#   int4-mm-fz     the FP32 reranker's MatMul weights alone to INT4 with
+#                  float zero points (--to int4 --select op:MatMul:1 --format
+#                  ort --block-size 32 --zero-point float), beside the same
+#                  with absmax scales (int4-mm) and integer zero points
+#                  (int4-mm-asym: --asymmetric --scale-method mse): a whole
+#                  model's conversion against cp; timed only
+#   int4-table-mm4fz-ext  the INT4 table (above), then those INT4 weights,
+#                  external data: the INT4 smallest with the new scales
 #   bf16           the published recipe (--gather-to bf16), for comparison
 # and reports per variant: the conversion's wall time (with sync; the best of
 # 3 runs, as for cp) and peak RSS against cp, the file sizes, onnxruntime-node's
@@ -82,6 +90,20 @@ qtimed t4amx "$qb/int4a-table-mm-ext.onnx" "$qb/int4a-table-mm-ext.onnx.data" --
   --block-size 128 --external-data -q
 t4a_size=$(sz "$qb/int4a-table.onnx")
 rm -f "$qb/int4a-table.onnx"
+# INT4 MatMul weights of the FP32 model: absmax, integer zero points
+# (searched), float zero points (searched), each a whole model's conversion
+qtimed w4 "$qb/int4-mm.onnx" "" -- "$cli" convert "$rr" "$qb/int4-mm.onnx" --to int4 \
+  --select op:MatMul:1 --format ort --block-size 32 -q
+qtimed w4a "$qb/int4-mm-asym.onnx" "" -- "$cli" convert "$rr" "$qb/int4-mm-asym.onnx" --to int4 \
+  --select op:MatMul:1 --format ort --block-size 32 --asymmetric --scale-method mse -q
+qtimed w4fz "$qb/int4-mm-fz.onnx" "" -- "$cli" convert "$rr" "$qb/int4-mm-fz.onnx" --to int4 \
+  --select op:MatMul:1 --format ort --block-size 32 --zero-point float -q
+w4_size=$(sz "$qb/int4-mm.onnx") w4a_size=$(sz "$qb/int4-mm-asym.onnx") w4fz_size=$(sz "$qb/int4-mm-fz.onnx")
+rm -f "$qb/int4-mm.onnx" "$qb/int4-mm-asym.onnx" "$qb/int4-mm-fz.onnx"
+# the INT4 table, then INT4 weights with float zero points, external data
+qtimed t4fzx "$qb/int4-table-mm4fz-ext.onnx" "$qb/int4-table-mm4fz-ext.onnx.data" -- "$cli" convert \
+  "$qb/int4-table.onnx" "$qb/int4-table-mm4fz-ext.onnx" --to int4 --select op:MatMul:1 --format ort \
+  --block-size 32 --zero-point float --external-data -q
 echo "model: $rr, $(stat -L -c %s "$rr") bytes (opset 17); word embedding 250002 x 768 FP32 (733 MiB)"
 printf '%-58s %9s %15s %14s\n' "conversion (libonnxslim convert)" "wall (s)" "peak RSS (MiB)" "output bytes"
 qrow() { # NAME LABEL BYTES
@@ -103,13 +125,18 @@ qrow t4mmx "int4 table, then int8 MatMul weights (128), external data" \
   "$(($(sz "$qb/int4-table-mm-ext.onnx") + $(sz "$qb/int4-table-mm-ext.onnx.data")))"
 qrow t4amx "the same with --asymmetric on the table" \
   "$(($(sz "$qb/int4a-table-mm-ext.onnx") + $(sz "$qb/int4a-table-mm-ext.onnx.data")))"
+qrow w4 "--to int4 MatMul weights (MatMulNBits, 32; absmax)" "$w4_size"
+qrow w4a "the same, --asymmetric --scale-method mse (integer zp)" "$w4a_size"
+qrow w4fz "the same, --zero-point float (float zero points)" "$w4fz_size"
+qrow t4fzx "int4 table, then int4 weights --zero-point float, ext." \
+  "$(($(sz "$qb/int4-table-mm4fz-ext.onnx") + $(sz "$qb/int4-table-mm4fz-ext.onnx.data")))"
 for k in t8 t4 t4mse t4n t4b16 t4a; do
   eval "ok=\${ok_$k:-0}"
   [ "$ok" = 1 ] || { echo "FAILED: $k:"; sed 's/^/  /' "$qb/$k.log"; }
 done
 # the conversions of the whole model (the table ones) against cp
 worst_t=0 worst_m=0
-for k in t8 t4 t4mse t4n t4b16 t8mm t4mmx t4a t4amx; do
+for k in t8 t4 t4mse t4n t4b16 t8mm t4mmx t4a t4amx t4fzx; do
   eval "ok=\${ok_$k:-0} t=\${t_$k:-0} m=\${m_$k:-0}"
   [ "$ok" = 1 ] || continue
   case $k in t8 | t4 | t4n) r=$(ratio "$t" "$t_cp")
@@ -130,6 +157,15 @@ echo "  the slowest form, INT4 in blocks of 16 with FP32 scales: ${r_b16:-n/a}x 
 echo "  INT4 --asymmetric, blocks of 32 with FP16 scales: ${r_asym:-n/a}x cp + sync"
 # nor the scale search (about ten estimates of each block's error)
 echo "  INT4 --scale-method mse, blocks of 32 with FP16 scales: ${r_mse:-n/a}x cp + sync"
+# the MatMul weights with float zero points (issue 26: within 2x of cp)
+for k in w4 w4a w4fz; do
+  eval "ok=\${ok_$k:-0} t=\${t_$k:-0} m=\${m_$k:-0}"
+  [ "$ok" = 1 ] || { eval "r_$k=failed"; continue; }
+  eval "r_$k=$(ratio "$t" "$t_cp")"
+  [ "$m" -gt "$worst_m" ] && worst_m=$m
+done
+v=$(awk -v r="${r_w4fz:-0}" 'BEGIN { print (r > 0 && r <= 2) ? "met" : "MISSED" }')
+echo "target: INT4 MatMul weights with float zero points (--zero-point float) within 2x of cp + sync: $v (${r_w4fz:-n/a}x; absmax ${r_w4:-n/a}x, integer zero points searched ${r_w4a:-n/a}x)"
 v=$(awk -v k="$worst_m" 'BEGIN { print (k > 0 && k <= 65536) ? "met" : "MISSED" }')
 echo "target: every quantization in flat memory (peak RSS <= 64 MiB): $v (highest $(mib "$worst_m") MiB)"
 "$cli" convert "$rr" "$qb/report.onnx" --gather-to int4 --format ort --block-size 32 --report -q |
@@ -171,7 +207,8 @@ if [ "$ort_ok" = 1 ]; then
   if [ -n "$(field "$r" hwm_kb)" ]; then oline "FP32 original" "$r" "-"; fi
   pyline "FP32 original" "$rp" "-"
   for v in bf16:bf16.onnx t8:int8-table.onnx t8mm:int8-table-mm.onnx t4:int4-table.onnx \
-    t4mse:int4-table-mse.onnx t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx t4amx:int4a-table-mm-ext.onnx; do
+    t4mse:int4-table-mse.onnx t4n:int4-table-nibbles.onnx t4mmx:int4-table-mm-ext.onnx t4amx:int4a-table-mm-ext.onnx \
+    t4fzx:int4-table-mm4fz-ext.onnx; do
     k=${v%%:*} f=${v#*:}
     eval "ok=\${ok_$k:-0}"
     if [ "$ok" != 1 ]; then printf '  %-26s FAILED (conversion)\n' "$f"; continue; fi
@@ -212,7 +249,7 @@ if [ "$ort_ok" = 1 ]; then
   # judged on onnxruntime-node's; a different verdict is said here)
   if [ "$ort_py_ok" = 1 ]; then
     echo "per runtime, onnxruntime-node 1.30 | $ort_py_label:"
-    for k in bf16 t8 t4 t4mmx t4amx; do
+    for k in bf16 t8 t4 t4mmx t4amx t4fzx; do
       eval "a=\${om_$k:-0} b=\${pm_$k:-0} c=\${od_$k:-n/a} d=\${pd_$k:-n/a}"
       printf '  %-6s peak RSS %7s | %7s MiB   max_abs_diff %9s | %9s\n' "$k" "$(mib "$a")" "$(mib "$b")" "$c" "$d"
     done

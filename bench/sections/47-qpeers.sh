@@ -3,7 +3,8 @@
 # names: about PyPI's OnnxSlim (test/check_names.py): its venv is section peers', which holds it
 # ---- INT4 beside onnxruntime's own 4-bit quantizer, on the same tensors ----
 # Tools: libonnxslim --scale-method absmax and mse (symmetric, blocks of 32;
-# and mse with --asymmetric, integer zero points, the like of HQQ;
+# and mse with --asymmetric, integer zero points, the like of HQQ; and
+# --zero-point float, FLOAT zero points searched as HQQ writes them;
 # MatMul weights as MatMulNBits, --format ort, so that both tools write the
 # same operator), onnxruntime's MatMulNBitsQuantizer (4 bits, blocks of 32:
 # its default symmetric RTN; HQQ, asymmetric with FLOAT zero points, in a
@@ -72,17 +73,20 @@ qpeers_main() {
     # DequantizeLinear needs: --asymmetric
     qp_run "ours-asym-mse" "$qp/$m-asym-mse.onnx" "$cli" convert "$src" "$qp/$m-asym-mse.onnx" \
       --to int4 --select op:MatMul:1 --format ort --block-size 32 --scale-method mse --asymmetric -q
+    # FLOAT zero points (MatMulNBits only): the form HQQ writes
+    qp_run "ours-float-zp" "$qp/$m-float-zp.onnx" "$cli" convert "$src" "$qp/$m-float-zp.onnx" \
+      --to int4 --select op:MatMul:1 --format ort --block-size 32 --zero-point float -q
     qp_run "ort-rtn" "$qp/$m-ort-rtn.onnx" "$py" bench/quant_errors.py ort rtn "$src" "$qp/$m-ort-rtn.onnx"
     if [ "$hq_ok" = 1 ]; then
       qp_run "ort-hqq" "$qp/$m-ort-hqq.onnx" "$hq/bin/python" bench/quant_errors.py ort hqq "$src" \
         "$qp/$m-ort-hqq.onnx"
     fi
     echo "$m: MatMul weights, INT4, blocks of 32; symmetric but ours-asym-mse (integer zero" \
-      "points) and ort-hqq (FLOAT zero points) (time and peak RSS: one run)"
+      "points), ours-float-zp and ort-hqq (FLOAT zero points) (time and peak RSS: one run)"
     printf '  %-14s %9s %14s\n' tool "time (s)" "peak RSS (MiB)"
     while read -r l t k; do printf '  %-14s %9s %14s\n' "$l" "$t" "$(mib "$k")"; done < "$qp/times"
     args=""
-    for l in absmax mse asym-mse ort-rtn ort-hqq; do
+    for l in absmax mse asym-mse float-zp ort-rtn ort-hqq; do
       [ -f "$qp/$m-$l.onnx" ] && args="$args ours-$l=$qp/$m-$l.onnx"
     done
     args=$(echo "$args" | sed 's/ours-ort-/ort-/g')

@@ -69,6 +69,26 @@ typedef enum onnxslim_quant_format {
  * alike. @since 0.2.0 */
 #define ONNXSLIM_QUANT_ASYMMETRIC 2u
 
+/** onnxslim_quant_options.flags: float zero points for MatMulNBits (INT4
+ * MatMul and Gemm weights in ONNXSLIM_QUANT_FORMAT_ORT): asymmetric (it
+ * implies ONNXSLIM_QUANT_ASYMMETRIC), each block read back as (q - zp) *
+ * scale with q 0..15 and a zero point zp of the scales' type (FLOAT or
+ * FLOAT16) that need not be an integer, stored as MatMulNBits' zero_points
+ * of the scales' type and shape. Each block's scale and zero point are
+ * searched for the least squared error: from the integer result of
+ * ONNXSLIM_QUANT_SCALES_MSE and from the block's range (its float zero
+ * point), two rounds each of alternating least squares (codes, then the
+ * best line through them), the better of the two kept; a block never reads
+ * back worse than with integer zero points and the search. Codes are
+ * rne(x / scale + zp) clamped to 0..15, computed in double.
+ * DequantizeLinear and GatherBlockQuantized take integer zero points only:
+ * ONNXSLIM_EINVAL with INT8, another format, a table among the tensors
+ * quantized (select the weights, e.g. targets ONNXSLIM_QUANT_WEIGHTS) or
+ * clip_percentile. The scales and zero points, 2 x 4 (FLOAT) or 2 x 2
+ * bytes a block, are kept in memory from the first pass to the save.
+ * @since 0.3.0 */
+#define ONNXSLIM_QUANT_FLOAT_ZERO_POINTS 4u
+
 /** onnxslim_quant_options.targets: the embedding tables (tensors read only
  * as input 0 of Gathers). @since 0.2.0 */
 #define ONNXSLIM_QUANT_TABLES 1u
@@ -135,8 +155,9 @@ typedef struct onnxslim_quant_options {
   int32_t to;                 /**< ONNXSLIM_DTYPE_INT8 (the default) or ONNXSLIM_DTYPE_INT4 */
   unsigned int targets;       /**< ONNXSLIM_QUANT_TABLES and/or ONNXSLIM_QUANT_WEIGHTS (default:
                                    both); other bits are reserved and must be 0, and 0 is refused */
-  unsigned int flags;         /**< 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED and/or
-                                   ONNXSLIM_QUANT_ASYMMETRIC; other bits are reserved and must be 0 */
+  unsigned int flags;         /**< 0, or ONNXSLIM_QUANT_ALLOW_UNPACKED, ONNXSLIM_QUANT_ASYMMETRIC,
+                                   ONNXSLIM_QUANT_FLOAT_ZERO_POINTS (0.3.0); other bits are
+                                   reserved and must be 0 */
   const char *const *select;  /**< selection specs (borrowed for the call) */
   size_t n_select;            /**< entries of select; 0: every table and weight of `targets` */
   const char *const *exclude; /**< specs of tensors never quantized (borrowed for the call) */
@@ -239,13 +260,14 @@ typedef struct onnxslim_convert_report onnxslim_quant_report;
  * FLOAT and FLOAT16; a block size of 1, odd for INT4, or for
  * ONNXSLIM_QUANT_FORMAT_ORT not a power of two of at least 16; a
  * clip_percentile outside (0, 100); ONNXSLIM_QUANT_FORMAT_NIBBLES with INT8
- * or a weight; an unknown scale_method; bad selection or exclusion spec; a tensor whose rows or K
- * the block size does not divide; a value that is not finite), ONNXSLIM_ENOTFOUND (a select entry
- * matches no tensor that can be quantized; the model is unchanged), ONNXSLIM_EMODEL (the opset does
- * not allow the result: INT4 and blocks in the standard format need opset 21, unless
- * ONNXSLIM_QUANT_ALLOW_UNPACKED for INT4; a Gemm MatMulNBits cannot compute; a tensor whose bytes
- * cannot be read), ONNXSLIM_ECANCELED (opts->progress asked to stop; the model is unchanged),
- * ONNXSLIM_ENOMEM (the model may then be partly quantized).
+ * or a weight; an unknown scale_method; ONNXSLIM_QUANT_FLOAT_ZERO_POINTS other than with INT4,
+ * the onnxruntime format and no clipping, or with a table selected; bad selection or exclusion
+ * spec; a tensor whose rows or K the block size does not divide; a value that is not finite),
+ * ONNXSLIM_ENOTFOUND (a select entry matches no tensor that can be quantized; the model is
+ * unchanged), ONNXSLIM_EMODEL (the opset does not allow the result: INT4 and blocks in the standard
+ * format need opset 21, unless ONNXSLIM_QUANT_ALLOW_UNPACKED for INT4; a Gemm MatMulNBits cannot
+ * compute; a tensor whose bytes cannot be read), ONNXSLIM_ECANCELED (opts->progress asked to stop;
+ * the model is unchanged), ONNXSLIM_ENOMEM (the model may then be partly quantized).
  * @since 0.2.0
  */
 ONNXSLIM_API int onnxslim_quantize(onnxslim_quant_report **out, onnxslim_model *model,

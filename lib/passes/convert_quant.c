@@ -144,6 +144,7 @@ typedef struct {
                       Gather */
   int32_t zp_type; /* asymmetric: the zero points' type (UINT8 or UINT4) */
   int mse;         /* ONNXSLIM_QUANT_SCALES_MSE: each block's scale searched */
+  int fzp;         /* ONNXSLIM_QUANT_FLOAT_ZERO_POINTS: zero points of the scales' type */
 } osl_qplan;
 
 static int plan_common(const onnxslim_quant_options *o, osl_qplan *p) {
@@ -154,6 +155,8 @@ static int plan_common(const onnxslim_quant_options *o, osl_qplan *p) {
   p->scale_type = o->scale_type;
   p->asym = !!(o->flags & ONNXSLIM_QUANT_ASYMMETRIC);
   p->mse = o->scale_method == ONNXSLIM_QUANT_SCALES_MSE;
+  p->fzp = !!(o->flags & ONNXSLIM_QUANT_FLOAT_ZERO_POINTS);
+  p->asym |= p->fzp;
   p->nibbles = o->format == ONNXSLIM_QUANT_FORMAT_NIBBLES;
   p->zp_type = ONNXSLIM_DTYPE_UINT8;
   if (p->ort) {
@@ -175,6 +178,12 @@ static int int4_refused(int64_t opset) {
 static int plan_tables(const onnxslim_model *m, const onnxslim_quant_options *o, osl_qplan *p) {
   plan_common(o, p);
   int64_t opset = default_opset(m);
+  if (p->fzp)
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "float zero points are MatMulNBits' (MatMul and Gemm weights): "
+                         "GatherBlockQuantized and DequantizeLinear take integer zero points, so "
+                         "an embedding table cannot have them (quantize the weights alone: "
+                         "targets ONNXSLIM_QUANT_WEIGHTS, --select op:MatMul)");
   if (p->ort) return 0;
   if (p->nibbles) {
     if (p->bits != 4)
@@ -579,7 +588,8 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   q->bs = bs;
   q->clip = c->clip;
   q->cap = c->cap;
-  q->mse = p->mse && !c->clip;
+  q->mse = (p->mse || p->fzp) && !c->clip;
+  q->fzp = p->fzp ? onnxslim__quant_fzp_block : NULL;
   if (!c->mm || c->kt) { /* blocks along the stored rows */
     q->geom = OSL_QG_ROW;
     q->x.count = rows * cols / bs;
@@ -635,21 +645,29 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
   }
   /* the scale search: its scales kept for the data pass (when small, as
    * keep_scales() keeps them), which then does not search again */
-  uint8_t *kept = NULL;
+  uint8_t *kept = NULL, *kept_z = NULL;
   if (q.mse) {
     osl_qx sq;
     qx_init(&sq, c, p, OSL_QL_SCALES);
     size_t ns = sq.x.count * sq.x.out_size;
-    if (ns <= OSL_SCALES_KEPT) {
+    /* float zero points: always kept (the data pass cannot search again
+     * without them), as the zero points in the scales' type */
+    if (ns <= OSL_SCALES_KEPT || p->fzp) {
       kept = onnxslim__arena_alloc(&m->arena, ns ? ns : 1);
       if (!kept) return onnxslim__err_nomem(NULL);
       q.keep_s = kept;
+    }
+    if (p->fzp) {
+      kept_z = onnxslim__arena_alloc(&m->arena, ns ? ns : 1);
+      if (!kept_z) return onnxslim__err_nomem(NULL);
+      q.keep_z = kept_z;
     }
   }
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
   int rc = onnxslim__xform_chunks(m, &q.x, zps, prog_chunk, &qp);
   if (!rc) c->zps = zps;
   if (!rc && kept) c->scales = kept;
+  if (!rc && kept_z) c->fzps = kept_z;
   c->acc.q.max_row_rel_error = onnxslim__quant_dsqrt(c->acc.q.max_row_rel_error);
   if (rc == ONNXSLIM_EMODEL) {
     char msg[256];
@@ -754,6 +772,7 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
   /* the searched scales (and zero points) of the first pass, when kept */
   data->given_s = c->scales;
   data->given_zp = c->zps;
+  data->given_z = c->fzps;
   /* consumers first: the handles stay valid as the tensor changes */
   size_t nc = onnxslim_graph_consumer_count(g, c->name);
   onnxslim_node **readers = onnxslim__mem_alloc(m, (nc ? nc : 1) * sizeof *readers, QUANT);
@@ -775,11 +794,16 @@ static int apply(onnxslim_model *m, onnxslim_graph *g, osl_qcand *c, const osl_q
     /* the zero points: a new initializer of their own bytes */
     const uint8_t *zb = NULL;
     int64_t zdims[2] = {sdims[0], sdims[1]};
-    rc = zero_points(m, c, p, &zb, &zsize, zdims, srank);
+    if (p->fzp) { /* float zero points: the scales' type and shape */
+      zb = c->fzps;
+      zsize = (size_t)sc->x.count * sc->x.out_size;
+    } else {
+      rc = zero_points(m, c, p, &zb, &zsize, zdims, srank);
+    }
     if (!rc) rc = fresh(m, tname, "_zero_point", &zname);
     if (!rc)
-      rc = onnxslim_graph_add_initializer(g, zname, p->zp_type, zdims, srank, zb, zsize,
-                                          ONNXSLIM_BORROW, NULL);
+      rc = onnxslim_graph_add_initializer(g, zname, p->fzp ? p->scale_type : p->zp_type, zdims,
+                                          srank, zb, zsize, ONNXSLIM_BORROW, NULL);
   }
   size_t ssize = (size_t)sc->x.count * sc->x.out_size;
   /* the scales: a new initializer whose bytes are the pending transform
@@ -899,8 +923,16 @@ static int quantize_model(onnxslim_convert_report *r, onnxslim_model *model,
   if (o->format != ONNXSLIM_QUANT_FORMAT_STANDARD && o->format != ONNXSLIM_QUANT_FORMAT_ORT &&
       o->format != ONNXSLIM_QUANT_FORMAT_NIBBLES)
     return onnxslim__err(ONNXSLIM_EINVAL, "unknown quantization format %d", o->format);
-  if (o->flags & ~(ONNXSLIM_QUANT_ALLOW_UNPACKED | ONNXSLIM_QUANT_ASYMMETRIC))
+  if (o->flags & ~(ONNXSLIM_QUANT_ALLOW_UNPACKED | ONNXSLIM_QUANT_ASYMMETRIC |
+                   ONNXSLIM_QUANT_FLOAT_ZERO_POINTS))
     return onnxslim__err(ONNXSLIM_EINVAL, "reserved quantization flags 0x%x set", o->flags);
+  if ((o->flags & ONNXSLIM_QUANT_FLOAT_ZERO_POINTS) &&
+      (o->to != ONNXSLIM_DTYPE_INT4 || o->format != ONNXSLIM_QUANT_FORMAT_ORT ||
+       o->clip_percentile != 0))
+    return onnxslim__err(ONNXSLIM_EINVAL,
+                         "float zero points are written for MatMulNBits only: they need INT4, "
+                         "the onnxruntime format and no clip percentile (DequantizeLinear and "
+                         "GatherBlockQuantized take integer zero points)");
   if (o->scale_type && o->scale_type != ONNXSLIM_DTYPE_FLOAT &&
       o->scale_type != ONNXSLIM_DTYPE_FLOAT16)
     return onnxslim__err(ONNXSLIM_EINVAL, "scales must be FLOAT or FLOAT16, not %s",

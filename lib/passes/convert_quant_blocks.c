@@ -90,6 +90,12 @@ OSL_ALWAYS_INLINE uint16_t f16_nearest(float v) {
   return (uint16_t)rne((double)v * 0x1p24); /* subnormal: units of 2^-24 (exact product) */
 }
 
+uint16_t onnxslim__quant_f16_nearest(float v) {
+  return v < 0 ? (uint16_t)(f16_nearest(-v) | 0x8000u) : f16_nearest(v);
+}
+
+float onnxslim__quant_f16_value(uint16_t h) { return f16_value(h); }
+
 /* Products at or above these magnitudes round to infinity: in FLOAT
  * (FLT_MAX plus half its last step; exact in double) and in FLOAT16 (65504
  * plus half of 32). Dequantization computes q * scale in the scales' type. */
@@ -575,6 +581,34 @@ static uint64_t asym_refine(const osl_qx *q, const float *v, int8_t *qb, int8_t 
   return csat;
 }
 
+/* Adds asymmetric block v's errors to acc: codes qb (stored, 0..qmax),
+ * scale s, zero point z (an integer, or with float zero points any
+ * float), sat values saturated. */
+static void asym_stats(osl_qacc *acc, const float *v, const int8_t *qb, size_t bs, float s, float z,
+                       uint64_t sat) {
+  double err2 = 0, norm2 = 0;
+  float mn = 0, mx = 0;
+  for (size_t i = 0; i < bs; i++) {
+    /* what DequantizeLinear (MatMulNBits) reads back: (q - zp) * scale in
+     * FLOAT (an integer zp: q - zp is exact) */
+    float r = (float)(uint8_t)qb[i] - z, d = r * s, x0 = v[i];
+    double err = dabs((double)d - (double)x0), ax = dabs((double)x0);
+    double rel = ax > 0 ? err / ax : 0;
+    mn = x0 < mn ? x0 : mn;
+    mx = x0 > mx ? x0 : mx;
+    if (err > acc->q.max_abs_error) acc->q.max_abs_error = err;
+    if (rel > acc->s.max_rel_error) acc->s.max_rel_error = rel;
+    acc->s.flushed += (uint64_t)(d == 0) & (uint64_t)(ax > 0);
+    err2 += err * err;
+    norm2 += ax * ax;
+  }
+  acc->err2 += err2;
+  acc->norm2 += norm2;
+  acc->q.saturated += sat;
+  acc->s.saturated += sat;
+  acc_block(acc, bs, s, mx > mn);
+}
+
 /* Quantizes block v[0..bs) asymmetrically: the stored bytes q (0..qmax) to
  * qb, the scale to *s and *h, the zero point to *zp; adds to acc. tmp: bs
  * bytes (the scale search's). 0, or ONNXSLIM_EMODEL (the scale overflows
@@ -637,26 +671,7 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *tmp, 
   if (q->layout == OSL_QL_SCALES || q->layout == OSL_QL_ZP) {
     if (!acc) return 0;
   }
-  if (acc) {
-    double err2 = 0, norm2 = 0;
-    for (size_t i = 0; i < bs; i++) {
-      int r = (int)(uint8_t)qb[i] - *zp;
-      /* what DequantizeLinear reads back: (q - zp) * scale in FLOAT */
-      float d = (float)r * *s, x0 = v[i];
-      double err = dabs((double)d - (double)x0), ax = dabs((double)x0);
-      double rel = ax > 0 ? err / ax : 0;
-      if (err > acc->q.max_abs_error) acc->q.max_abs_error = err;
-      if (rel > acc->s.max_rel_error) acc->s.max_rel_error = rel;
-      acc->s.flushed += (uint64_t)(r == 0) & (uint64_t)(ax > 0);
-      err2 += err * err;
-      norm2 += ax * ax;
-    }
-    acc->err2 += err2;
-    acc->norm2 += norm2;
-    acc->q.saturated += sat;
-    acc->s.saturated += sat;
-    acc_block(acc, bs, *s, mx > mn);
-  }
+  if (acc) asym_stats(acc, v, qb, bs, *s, (float)*zp, sat);
   return 0;
 }
 
@@ -886,10 +901,11 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   size_t ssz = q->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
   /* the data pass after a first pass that searched and kept the scales */
   int given = mse && q->given_s && (!q->asym || q->given_zp);
+  if (q->fzp) given = q->given_s && q->given_z; /* float zero points: always searched once */
   osl_qgroup g = {0};
   g.cap = OSL_QGROUP_VALUES / bs ? OSL_QGROUP_VALUES / bs : 1;
   float *vbuf = malloc((fast ? g.cap : 1) * bs * sizeof *vbuf);
-  int8_t *qv = malloc(nb * bs), *kq = malloc(bs), *tq = malloc(bs);
+  int8_t *qv = malloc(nb * bs), *kq = malloc(bs), *tq = malloc(bs), *wq = malloc(2 * bs);
   if (fast) {
     g.amax = malloc(g.cap * sizeof *g.amax);
     g.s = malloc(g.cap * sizeof *g.s);
@@ -898,7 +914,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   }
   g.v = vbuf;
   int rc = 0;
-  if (!vbuf || !qv || !kq || !tq || (fast && (!g.amax || !g.s || !g.h || !g.bad)))
+  if (!vbuf || !qv || !kq || !tq || !wq || (fast && (!g.amax || !g.s || !g.h || !g.bad)))
     rc = onnxslim__err_nomem(NULL);
   osl_qacc *acc = q->acc;
   size_t e0 = 0; /* the elements before are done */
@@ -967,6 +983,38 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
       if (q->asym) {
         int zp = 0;
         int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
+        float fz = 0;
+        if (q->fzp) { /* float zero points */
+          if (given) {
+            if (ssz == 4) memcpy(&fz, q->given_z + gi * 4, sizeof fz);
+            else {
+              uint16_t zh;
+              memcpy(&zh, q->given_z + gi * 2, sizeof zh);
+              fz = f16_value(zh);
+            }
+            q->fzp(q, v, qb, wq, &s, &h, &fz, 1);
+          } else {
+            rc = asym_block(q, v, qb, tq, &s, &h, &zp, rne_default, mse, NULL);
+            fz = (float)zp;
+            uint64_t sat = rc ? 0 : q->fzp(q, v, qb, wq, &s, &h, &fz, 0);
+            if (!rc && acc) asym_stats(acc, v, qb, bs, s, fz, sat);
+          }
+          if (rc) break;
+          if (q->keep_s) memcpy(q->keep_s + gi * ssz, ssz == 4 ? (void *)&s : (void *)&h, ssz);
+          if (q->keep_z) {
+            uint16_t zh = onnxslim__quant_f16_nearest(fz);
+            memcpy(q->keep_z + gi * ssz, ssz == 4 ? (void *)&fz : (void *)&zh, ssz);
+          }
+          if (q->layout == OSL_QL_SCALES) {
+            if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) memcpy(out + b * 4, &s, sizeof s);
+            else memcpy(out + b * 2, &h, sizeof h);
+          } else if (q->layout == OSL_QL_ZP) {
+            out[b] = 0; /* the float ones are in keep_z */
+          } else if (q->geom == OSL_QG_COLS) {
+            for (size_t i = 0; i < bs; i++) qv[i * q->ncols + b] = kq[i];
+          }
+          continue;
+        }
         if (given) { /* the codes of the kept scale and zero point */
           zp = q->given_zp[gi];
           uint64_t sat = asym_codes(q, v, s, zp, 1, qb, rne_default);
@@ -1081,6 +1129,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   free(qv);
   free(kq);
   free(tq);
+  free(wq);
   free(g.amax);
   free(g.s);
   free(g.h);

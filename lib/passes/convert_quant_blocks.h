@@ -45,7 +45,7 @@ enum {
                     matrix (MatMulNBits' transposed layout) */
 };
 
-typedef struct {
+typedef struct osl_qx_s {
   osl_xform x;
   int geom;                    /* OSL_QG_* */
   size_t ncols, kblocks;       /* OSL_QG_COLS and _STRIDED */
@@ -69,6 +69,14 @@ typedef struct {
    * block), used instead of a search. NULL: none. */
   uint8_t *keep_s;
   const uint8_t *given_s, *given_zp;
+  /* Float zero points (ONNXSLIM_QUANT_FLOAT_ZERO_POINTS): the search after
+   * the integer one (onnxslim__quant_fzp_block, set by convert_quant.c; the
+   * block kernel calls it through this pointer), else NULL; keep_z and
+   * given_z as keep_s and given_s, for the zero points in the scales' type. */
+  uint64_t (*fzp)(const struct osl_qx_s *q, const float *v, int8_t *qb, int8_t *work, float *s,
+                  uint16_t *h, float *z, int given);
+  uint8_t *keep_z;
+  const uint8_t *given_z;
 } osl_qx;
 
 typedef struct {
@@ -88,6 +96,7 @@ typedef struct {
   osl_qacc acc;
   const uint8_t *scales; /* computed by the first pass (small scales), else NULL */
   const uint8_t *zps;    /* asymmetric: the zero points, a byte per block (first pass) */
+  const uint8_t *fzps;   /* float zero points: in the scales' type, one per block */
   int clip;              /* a clip percentile was given */
   float cap;             /* then: the percentile of |x| over the tensor */
 } osl_qcand;
@@ -109,5 +118,22 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
  * high half, then 65536 on the low half of the values in the chosen bin).
  * Chunked reads, pages released as they go; NaN and infinities refused. */
 int onnxslim__quant_clip_cap(onnxslim_model *m, osl_qcand *c, double pct, osl_progress *prog);
+
+/* The FLOAT16 pattern nearest v (finite, |v| <= 65504 rounds finite; ties
+ * to even; the sign kept) and the value of pattern h, as the block kernel
+ * rounds scales. */
+uint16_t onnxslim__quant_f16_nearest(float v);
+float onnxslim__quant_f16_value(uint16_t h);
+
+/* ---- convert_quant_fzp.c --------------------------------------------------- */
+
+/* The float zero point search of a block v[0..q->bs) (osl_qx.fzp): given
+ * 0, from the integer result (codes qb as stored, 0..qmax, scale *s and
+ * *h, zero point *z an integer) to the best float zero point found, qb,
+ * *s, *h and *z replaced; given 1: the codes of scale *s and zero point *z
+ * into qb. work: 2 * bs bytes. The number of values whose code was clamped
+ * to 0 or qmax beyond the nearest one. */
+uint64_t onnxslim__quant_fzp_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *work,
+                                   float *s, uint16_t *h, float *z, int given);
 
 #endif

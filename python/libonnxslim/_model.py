@@ -611,7 +611,7 @@ class Model:
                  scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
                  asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
                  progress: Optional[Callable[[int, int], Any]] = None,
-                 scale_method: str = "absmax") -> _convert.ConvertReport:
+                 scale_method: str = "absmax", zero_point: str = "int") -> _convert.ConvertReport:
         """Quantize the embedding tables and MatMul and Gemm weights to INT8 or INT4
         (onnxslim_quantize(), docs/quantization.md); returns a :class:`ConvertReport`
         whose entries each hold a :class:`QuantStats` in ``quant``.
@@ -620,14 +620,19 @@ class Model:
         ``exclude``, ``min_size``: as :meth:`convert`; ``format``, ``block_size``,
         ``scales``, ``allow_unpacked``, ``asymmetric``, ``clip_percentile``,
         ``scale_method``, ``stats`` and ``progress``: as the quantization of :meth:`convert`
-        (``convert(to="int8", ...)`` calls this).
+        (``convert(to="int8", ...)`` calls this). ``zero_point="float"``
+        (0.3.0, ``QUANT_FLOAT_ZERO_POINTS``): INT4 MatMul and Gemm weights in
+        the "ort" format only (MatMulNBits), asymmetric, each block's scale and
+        zero point of the scales' type searched for the least squared error;
+        :class:`InvalidArgument` with INT8, another format, a clip percentile
+        or a table among the tensors (``tables=False``).
         """
         return _quant.quantize(self, to, tables=tables, weights=weights, select=select,
                                exclude=exclude, min_size=min_size, format=format,
                                block_size=block_size, scales=scales,
                                allow_unpacked=allow_unpacked, asymmetric=asymmetric,
                                clip_percentile=clip_percentile, stats=stats, progress=progress,
-                               scale_method=scale_method)
+                               scale_method=scale_method, zero_point=zero_point)
 
 
 def check_code_name(code: int) -> str:

@@ -22,7 +22,7 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
              scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
              asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
              progress: Optional[Callable[[int, int], Any]] = None,
-             scale_method: str = "absmax") -> ConvertReport:
+             scale_method: str = "absmax", zero_point: str = "int") -> ConvertReport:
     """Model.quantize(); see there."""
     m = model._ptr()
     target = _args.dtype(to, "to")
@@ -36,6 +36,8 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
                          "below 100, not %r" % (clip_percentile,))
     if scale_method not in _SCALE_METHODS:
         raise ValueError("scale_method must be 'mse' or 'absmax', not %r" % (scale_method,))
+    if zero_point not in ("int", "float"):
+        raise ValueError("zero_point must be 'int' or 'float', not %r" % (zero_point,))
     targets = ((_C["QUANT_TABLES"] if _args.flag(tables, "tables") else 0) |
                (_C["QUANT_WEIGHTS"] if _args.flag(weights, "weights") else 0))
     if not targets:
@@ -49,7 +51,8 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
     opts.targets = targets
     opts.flags = ((_C["QUANT_ALLOW_UNPACKED"] if _args.flag(allow_unpacked, "allow_unpacked")
                    else 0) |
-                  (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric") else 0))
+                  (_C["QUANT_ASYMMETRIC"] if _args.flag(asymmetric, "asymmetric") else 0) |
+                  (_C["QUANT_FLOAT_ZERO_POINTS"] if zero_point == "float" else 0))
     opts.select = sel if n_sel else None
     opts.n_select = n_sel
     opts.exclude = exc if n_exc else None

@@ -228,6 +228,34 @@ class TestConvert(unittest.TestCase):
             with self.assertRaises(ValueError):
                 m.convert(gather_to="bf16", scale_method="mse")
 
+    def test_float_zero_points(self):
+        # the bytes and onnxruntime's results are checked by test step 59-quant
+        with libonnxslim.load(BERT) as a, libonnxslim.load(BERT) as b:
+            ra = a.quantize("int4", tables=False, block_size=16, format="ort",
+                            zero_point="float")
+            rb = b.quantize("int4", tables=False, block_size=16, format="ort",
+                            asymmetric=True, scale_method="mse")
+            self.assertEqual(ra.names(), rb.names())
+            self.assertGreater(len(ra), 0)
+            inits = {t.name: t for t in proto(a).graph.initializer}
+            for e, f in zip(ra, rb):
+                zp = inits[e.name + "_zero_point"]
+                self.assertEqual(zp.data_type, TensorProto.FLOAT)
+                self.assertEqual(list(zp.dims), list(inits[e.name + "_scale"].dims))
+                # searched from the integer result: never a larger row error
+                self.assertLessEqual(e.quant.max_row_rel_error,
+                                     f.quant.max_row_rel_error * (1 + 1e-9))
+        with libonnxslim.load(BERT) as m:
+            fp = m.fingerprint()
+            for kw in (dict(to="int8", format="ort", tables=False),
+                       dict(to="int4", format="standard", tables=False),
+                       dict(to="int4", format="ort")):  # the tables too
+                with self.assertRaises(libonnxslim.InvalidArgument):
+                    m.quantize(kw.pop("to"), zero_point="float", block_size=16, **kw)
+            with self.assertRaises(ValueError):
+                m.quantize("int4", zero_point="half")
+            self.assertEqual(m.fingerprint(), fp)
+
     def test_quantize(self):
         # Model.quantize() is the road convert(to="int8") takes: the same bytes
         with libonnxslim.load(BERT) as a, libonnxslim.load(BERT) as b:

@@ -839,6 +839,100 @@ for a, b in [("mm-int8-b16-21", "mm-int8-b16-ort"), ("mm-int4-b16-21", "mm-int4-
                "onnxruntime: %s and %s agree within the accumulation's rounding" % (a, b),
                np.max(np.abs(ya - yb)))
 
+# float zero points (--zero-point float): MatMulNBits with zero_points of
+# the scales' type and shape [N, K/block]. Heavy-tailed columns (outliers,
+# Student-t) besides w's; against the integer form of the same search
+# (--asymmetric --scale-method mse): every block reads back at least as
+# close, and in total closer; each code the nearest level of its block's
+# scale and zero point; onnxruntime's y = x @ ((q - zp) * scale) within the
+# accumulation's rounding.
+wf = w.copy()
+wf[:, 0:12] *= np.where(rng.random((KM, 12)) < 0.04, 10 + 30 * rng.random((KM, 12)), 1)
+wf[:, 12:24] = (rng.standard_t(3, (KM, 12)) * 0.02).astype(np.float32)
+w_saved, w = w, wf
+for opset in (17, 21):
+    make_mm(os.path.join(work, "mmf-%d.onnx" % opset), opset)
+w = w_saved
+
+
+def mm_fz_blocks(m, bsz):
+    """B's codes [N, K], the scales and zero points [N, K/block] of m's
+    quantized fc.weight (zero points: FLOAT, or UINT8 nibbles)."""
+    it = inits(m)
+    nb = KM // bsz
+    q = unpack_nibbles(it["fc.weight"].raw_data, False).reshape(NM, KM)
+    s = numpy_helper.to_array(it["fc.weight_scale"]).reshape(NM, nb).astype(np.float32)
+    zt = it["fc.weight_zero_point"]
+    if zt.data_type == TensorProto.FLOAT:
+        z = numpy_helper.to_array(zt).reshape(NM, nb).astype(np.float32)
+    else:
+        zb = np.frombuffer(zt.raw_data, np.uint8).reshape(NM, -1)
+        z = np.stack([zb & 15, zb >> 4], axis=2).reshape(NM, -1)[:, :nb].astype(np.float32)
+    return q, s, z
+
+
+for opset, bsz in ((17, 16), (21, 32)):
+    name = "mm-fz-int4-b%d-ort-%d" % (bsz, opset)
+    src = os.path.join(work, "mmf-%d.onnx" % opset)
+    outs = {}
+    for kind, extra in (("float", ["--zero-point", "float"]),
+                        ("int", ["--asymmetric", "--scale-method", "mse"])):
+        out = os.path.join(work, "%s-%s.onnx" % (name, kind))
+        rc, err = run_cli(src, out, "--to", "int4", "--select", "op:MatMul:1", "--format", "ort",
+                          "--block-size", str(bsz), *extra)
+        if report(rc == 0, "%s (%s zero points): converted" % (name, kind), err.strip()):
+            outs[kind] = out
+    if "float" not in outs:
+        continue
+    m = onnx.load(outs["float"])
+    check_onnx(m, opset, name)
+    nb = KM // bsz
+    zt = inits(m).get("fc.weight_zero_point")
+    mnb = [n for n in m.graph.node if n.op_type == "MatMulNBits"]
+    report(zt is not None and zt.data_type == TensorProto.FLOAT and list(zt.dims) == [NM, nb] and
+           len(mnb) == 1 and list(mnb[0].input)[3:] == ["fc.weight_zero_point"],
+           name + ": MatMulNBits with FLOAT zero points [N, K/block]",
+           zt and (zt.data_type, list(zt.dims)))
+    q, s, z = mm_fz_blocks(m, bsz)
+    report(np.any(z != np.round(z)), name + ": some zero points are not integers")
+    x3 = wf.T.reshape(NM, nb, bsz).astype(np.float64)
+    lv = (np.arange(16, dtype=np.float32)[None, None, :] - z[:, :, None]) * s[:, :, None]  # levels
+    dq = ((q.reshape(NM, nb, bsz).astype(np.float32) - z[:, :, None]) * s[:, :, None]).astype(np.float64)
+    near = np.min(np.abs(lv[:, :, None, :].astype(np.float64) - x3[:, :, :, None]), axis=3)
+    report(np.all(np.abs(dq - x3) <= near * (1 + 1e-6) + 1e-30),
+           name + ": every code is the nearest level of its block's scale and zero point")
+    ef = ((dq - x3) ** 2).sum(2)
+    if "int" in outs:
+        qi, si, zi = mm_fz_blocks(onnx.load(outs["int"]), bsz)
+        di = ((qi.reshape(NM, nb, bsz).astype(np.float32) - zi[:, :, None]) *
+              si[:, :, None]).astype(np.float64)
+        ei = ((di - x3) ** 2).sum(2)
+        report(np.all(ef <= ei * (1 + 1e-9) + 1e-30) and ef.sum() < 0.97 * ei.sum(),
+               name + ": each block at least as close as the integer zero points', in total closer",
+               "squared error %.6g vs %.6g, %d blocks worse" % (ef.sum(), ei.sum(),
+                                                               int(np.sum(ef > ei * (1 + 1e-9)))))
+    deqW = dq.reshape(NM, KM).T.astype(np.float32)
+    if ort_runner:
+        y, err = ort_mm(outs["float"], xv)
+        if report(y is not None, name + ": onnxruntime runs it", err):
+            ref = xv.astype(np.float64) @ deqW.astype(np.float64)
+            bound = 64 * np.finfo(np.float32).eps * (np.abs(xv) @ np.abs(deqW)) + 1e-30
+            report(np.all(np.abs(y - ref) <= bound),
+                   name + ": y = x @ ((q - zp) * scale), float zp, within the accumulation's rounding",
+                   np.max(np.abs(y - ref) / bound))
+# refused: a table (GatherBlockQuantized), the standard format, INT8; nothing written
+for what, args in (("a table", ["--gather-to", "int4", "--format", "ort"]),
+                   ("the standard format", ["--to", "int4", "--select", "op:MatMul:1"]),
+                   ("INT8", ["--to", "int8", "--select", "op:MatMul:1", "--format", "ort"])):
+    out = os.path.join(work, "fz-refused.onnx")
+    src = mm_src[21] if what != "a table" else None
+    if src is None:
+        src = os.path.join(work, "fz-table.onnx")
+        make_model(src, table(), 21)
+    rc, err = run_cli(src, out, *args, "--zero-point", "float")
+    report(rc != 0 and "zero points" in err and not os.path.exists(out),
+           "--zero-point float with %s: refused, nothing written" % what, (rc, err.strip()))
+
 # ---- Gemm weights --------------------------------------------------------------
 # The same weight w [K, N] read as Gemm's B: stored [K, N] (transB 0) or
 # [N, K] (transB 1); blocks along K per output column either way. A tolerance
