@@ -1848,10 +1848,10 @@ TEST(absmax_is_default) {
  * integer (fzp 0) or float zero points; the squared error of each block
  * (column n, block b at n * K / bs + b) into err, read back as MatMulNBits
  * does: (q - zp) * scale in FLOAT. Also counts the values whose stored
- * code is not a nearest level of its block's scale and zero point (*far)
+ * code is not a nearest level of its block's scale and zero point (*nonnearest)
  * and the blocks whose zero point is not an integer (*frac). */
 static int fzp_errors(const float *w, size_t K, size_t N, int32_t type, size_t bs, int fzp,
-                      double *err, long *far, long *frac) {
+                      double *err, long *nonnearest, long *frac) {
   onnxslim_model *m = open_bert();
   if (!m) return -1;
   int64_t dims[2] = {(int64_t)K, (int64_t)N};
@@ -1933,7 +1933,7 @@ static int fzp_errors(const float *w, size_t K, size_t N, int32_t type, size_t b
         for (int c = 0; c < 16; c++) { /* no other level nearer (ties aside) */
           double ec = (double)(((float)c - z) * sc) - x;
           if (ec * ec < e * e * (1 - 1e-9) - 1e-30) {
-            (*far)++;
+            (*nonnearest)++;
             break;
           }
         }
