@@ -99,7 +99,9 @@ static int settle(ictx *c, const char *name, ival *inf, int constant) {
   if (c->oom) return ONNXSLIM_ENOMEM;
   ival *keep = new_val(c, 0, -1);
   if (!keep) return ONNXSLIM_ENOMEM;
-  int has_old = old.dtype != 0 || old.rank >= 0;
+  /* the fold's run reads only what follows from the graph's inputs and
+   * constants: a stated type of a computed value is not checked by a runtime */
+  int has_old = !(c->flags & ONNXSLIM__INFER_UNSTATED) && (old.dtype != 0 || old.rank >= 0);
   int status;
   if (!has_old) {
     *keep = *inf;
@@ -427,6 +429,13 @@ int onnxslim_infer_shapes(onnxslim_infer_report **report, onnxslim_model *model,
                            opts->flags & ~INFER_FLAGS);
     flags = opts->flags;
   }
+  return onnxslim__infer_shapes(report, model, flags);
+}
+
+int onnxslim__infer_shapes(onnxslim_infer_report **report, onnxslim_model *model, unsigned flags) {
+  const char *fn = "onnxslim_infer_shapes";
+  if (report) *report = NULL;
+  if (!model) return onnxslim__err(ONNXSLIM_EINVAL, "%s: NULL model", fn);
   /* lookups on the way (a value without value_info, an absent attribute)
    * record ENOTFOUND: a success puts the caller's last error back */
   osl_err_saved saved;

@@ -91,4 +91,13 @@ typedef struct osl_replace osl_replace;
 int onnxslim__replace_begin(osl_replace **out, const onnxslim_model *model, const char *path);
 void onnxslim__replace_end(osl_replace *rp, int rc);
 
+/* onnxslim_infer_shapes() with flags already checked, plus the internal
+ * ONNXSLIM__INFER_UNSTATED: the stated types of computed values (value_info,
+ * graph outputs) are ignored, so every shape reported follows from the
+ * graph's inputs, initializers and the operators alone (what the constant
+ * folding of Shape and Size may rely on: a runtime checks the inputs'
+ * shapes, not the stated ones of the values it computes). */
+#define ONNXSLIM__INFER_UNSTATED 0x80000000u
+int onnxslim__infer_shapes(onnxslim_infer_report **report, onnxslim_model *model, unsigned flags);
+
 #endif /* ONNXSLIM_PASSES_H */

@@ -128,8 +128,18 @@ static int load_const(const onnxslim_graph *g, const char *name, uint64_t cap, i
   return 1;
 }
 
+/* 1 when `name` is an input of g. */
+static int is_graph_input(const onnxslim_graph *g, const char *name) {
+  for (size_t i = 0; i < onnxslim_graph_input_count(g); i++)
+    if (!strcmp(onnxslim_value_info_name(onnxslim_graph_input(g, i)), name)) return 1;
+  return 0;
+}
+
 /* The static shape of value `name` of g for Shape and Size: a constant's
- * dims, the main graph's inferred shape, or a stated one: 1, else 0. */
+ * dims, the main graph's inferred shape (from its inputs and constants
+ * only), or a stated one (in the main graph only a graph input's, which
+ * the runtime checks; a computed value's stated shape may be wrong, as
+ * one of onnx's definition where onnxruntime computes another): 1, else 0. */
 static int static_dims(osl_foldrun *run, const onnxslim_graph *g, const char *name, osl_cv *cv,
                        int64_t *box) {
   int rc = load_const(g, name, 0, 0, cv, box);
@@ -144,6 +154,7 @@ static int static_dims(osl_foldrun *run, const onnxslim_graph *g, const char *na
         onnxslim_infer_report_dim(run->rep, i, k, &cv->dims[k], NULL);
       return 1;
     }
+    if (!is_graph_input(g, name)) return 0;
   }
   const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
   const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
@@ -374,9 +385,8 @@ static int fold_graph(osl_foldrun *run, onnxslim_graph *g) {
 
 /* The static shapes inference gives the main graph's values. */
 static int infer_static(osl_foldrun *run) {
-  onnxslim_infer_options io = ONNXSLIM_INFER_OPTIONS_INIT;
-  io.flags = ONNXSLIM_INFER_DRY_RUN;
-  int rc = onnxslim_infer_shapes(&run->rep, run->c->model, &io);
+  int rc = onnxslim__infer_shapes(&run->rep, run->c->model,
+                                  ONNXSLIM_INFER_DRY_RUN | ONNXSLIM__INFER_UNSTATED);
   if (rc < 0) return rc;
   size_t n = onnxslim_infer_report_count(run->rep);
   for (size_t i = 0; i < n && i < INT32_MAX; i++) {

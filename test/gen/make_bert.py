@@ -11,7 +11,7 @@ around one megabyte.
 
 Usage:
     make_bert.py OUT.onnx [--vocab N] [--hidden H] [--layers L] [--heads A]
-                 [--ffn F] [--seq S] [--seed K] [--classes C]
+                 [--ffn F] [--seq S] [--seed K] [--classes C] [--reranker]
 
 --seq is the maximum sequence length (rows of the position-embedding table);
 the model inputs themselves use the symbolic dims "batch" and "seq".
@@ -183,19 +183,41 @@ def build(a):
         name="/embeddings/word_embeddings/Gather"))
     g.vi(WORD_GATHER_OUT, TensorProto.FLOAT, ["batch", "seq", H])
 
-    # position ids = Range(0, seq_len, 1), gathered from the position table
     pe = "/embeddings/position_embeddings"
-    seq_len = g.op("Shape", ["input_ids"], "/embeddings/Shape", start=1, end=2)
-    seq_len = g.op("Squeeze", [seq_len], "/embeddings/Squeeze")
-    r_start = g.const_init("/embeddings/range_start", 0, np.int64)
-    r_delta = g.const_init("/embeddings/range_delta", 1, np.int64)
-    pos_ids = g.op("Range", [r_start, seq_len, r_delta], "/embeddings/Range")
-    pos_tab = g.weight("roberta.embeddings.position_embeddings.weight", [a.seq, H])
-    pos = g.op("Gather", [pos_tab, pos_ids], pe + "/Gather")
-    g.vi(pos, TensorProto.FLOAT, ["seq", H])
-
-    tok_type = g.weight("roberta.embeddings.token_type_embeddings.weight", [1, H])
-    emb = g.op("Add", [WORD_GATHER_OUT, tok_type], "/embeddings/Add")
+    if a.reranker:
+        # XLM-R's position ids: positions counted over the tokens that are
+        # not padding, offset by the padding index (1); padding gets 1
+        pad = g.const_init("/embeddings/padding_idx", 1, np.int64)
+        keep = g.op("Equal", ["input_ids", pad], "/embeddings/Equal")
+        keep = g.op("Not", [keep], "/embeddings/Not")
+        keep = g.op("Cast", [keep], "/embeddings/Cast", to=TensorProto.INT32)
+        axis = g.const_init("/embeddings/cumsum_axis", 1, np.int64)
+        pos_ids = g.op("CumSum", [keep, axis], "/embeddings/CumSum")
+        pos_ids = g.op("Mul", [pos_ids, keep], "/embeddings/Mul")
+        pos_ids = g.op("Cast", [pos_ids], "/embeddings/Cast_1", to=TensorProto.INT64)
+        pos_ids = g.op("Add", [pos_ids, pad], "/embeddings/Add_2")
+        pos_tab = g.weight("roberta.embeddings.position_embeddings.weight", [a.seq + 2, H])
+        pos = g.op("Gather", [pos_tab, pos_ids], pe + "/Gather")
+        g.vi(pos, TensorProto.FLOAT, ["batch", "seq", H])
+        tok_type = g.weight("roberta.embeddings.token_type_embeddings.weight", [1, H])
+        # token types: zeros shaped like input_ids, gathered from the table
+        ids_shape = g.op("Shape", ["input_ids"], "/embeddings/Shape_1")
+        zeros = g.op("ConstantOfShape", [ids_shape], "/embeddings/ConstantOfShape",
+                     value=numpy_helper.from_array(np.array([0], np.int64)))
+        tok = g.op("Gather", [tok_type, zeros], "/embeddings/token_type_embeddings/Gather")
+        emb = g.op("Add", [WORD_GATHER_OUT, tok], "/embeddings/Add")
+    else:
+        # position ids = Range(0, seq_len, 1), gathered from the position table
+        seq_len = g.op("Shape", ["input_ids"], "/embeddings/Shape", start=1, end=2)
+        seq_len = g.op("Squeeze", [seq_len], "/embeddings/Squeeze")
+        r_start = g.const_init("/embeddings/range_start", 0, np.int64)
+        r_delta = g.const_init("/embeddings/range_delta", 1, np.int64)
+        pos_ids = g.op("Range", [r_start, seq_len, r_delta], "/embeddings/Range")
+        pos_tab = g.weight("roberta.embeddings.position_embeddings.weight", [a.seq, H])
+        pos = g.op("Gather", [pos_tab, pos_ids], pe + "/Gather")
+        g.vi(pos, TensorProto.FLOAT, ["seq", H])
+        tok_type = g.weight("roberta.embeddings.token_type_embeddings.weight", [1, H])
+        emb = g.op("Add", [WORD_GATHER_OUT, tok_type], "/embeddings/Add")
     emb = g.op("Add", [emb, pos], "/embeddings/Add_1")
     x = layer_norm(g, emb, "roberta.embeddings.LayerNorm",
                    "/embeddings/LayerNorm", H)
@@ -261,6 +283,10 @@ def main(argv=None):
                     help="max sequence length (position table rows)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--classes", type=int, default=1)
+    ap.add_argument("--reranker", action="store_true",
+                    help="XLM-R reranker embeddings: position ids from the non-padding "
+                    "tokens offset by the padding index, token types from zeros "
+                    "shaped like input_ids")
     a = ap.parse_args(argv)
 
     model, n_params = build(a)
