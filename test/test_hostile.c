@@ -779,17 +779,6 @@ TEST(location_windows_forms) {
   onnxslim_model_free(m);
 }
 
-/* Side files (names starting with '.') in directory d. */
-static int hidden_files(const char *d) {
-  int n = 0;
-  DIR *dd = opendir(d);
-  struct dirent *e;
-  while (dd && (e = readdir(dd)))
-    if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
-  if (dd) closedir(dd);
-  return n;
-}
-
 /* A save over the pair the model was loaded from while it is still loaded
  * (its files mapped). POSIX replaces mapped files: the save goes through.
  * Windows refuses to replace a mapped file: the save must then fail as a
@@ -829,7 +818,7 @@ TEST(save_over_mapped_model) {
 #else
   CHECK_OK(rc);
 #endif
-  CHECK(hidden_files(d) == 0);
+  CHECK(hidden_in(d) == 0);
   CHECK(reads_back(p, v));
   onnxslim_model_free(m);
   CHECK(reads_back(p, v));
@@ -837,7 +826,7 @@ TEST(save_over_mapped_model) {
   m = inline_model(v);
   CHECK_OK(save_one_file(NULL, m, p, NULL));
   onnxslim_model_free(m);
-  CHECK(hidden_files(d) == 0);
+  CHECK(hidden_in(d) == 0);
   CHECK(reads_back(p, v));
   free(before);
   free(dbefore);

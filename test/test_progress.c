@@ -482,18 +482,6 @@ TEST(save_cancel_leaves_files) {
 
 /* ---- killed saves --------------------------------------------------------- */
 
-/* Hidden entries (".x") of directory d, "." and ".." aside. */
-static int count_hidden(const char *d) {
-  DIR *dd = opendir(d);
-  if (!dd) return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(dd)))
-    if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
-  closedir(dd);
-  return n;
-}
-
 static int die_midway(uint64_t done, uint64_t total, void *payload) {
   (void)total;
   (void)payload;

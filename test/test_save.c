@@ -76,18 +76,6 @@ static int count_entries(const char *d) {
   return n;
 }
 
-/* Hidden entries (names starting with '.': side files) in d. */
-static int count_hidden(const char *d) {
-  DIR *dd = opendir(d);
-  if (!dd) return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(dd)))
-    if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
-  closedir(dd);
-  return n;
-}
-
 /* An exclusive lock on the file at path, as the owner of a save's
  * temporary holds it: flock, or on Windows LockFileEx on a handle that
  * shares everything (the library's own handles lock it out). */

@@ -30,6 +30,21 @@ static inline unsigned char *slurp(const char *path, size_t *n) {
   return p;
 }
 
+/* Hidden entries (names starting with '.': side files) of directory d,
+ * "." and ".." aside; -1 when d cannot be read. */
+#include <dirent.h>
+#include <string.h>
+static inline int count_hidden(const char *d) {
+  DIR *dd = opendir(d);
+  if (!dd) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dd)))
+    if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(dd);
+  return n;
+}
+
 /* Checks cond (t.h's CHECK) and leaves the test when it is false. */
 #define REQUIRE(cond) \
   do {                \
