@@ -545,19 +545,9 @@ static uint64_t asym_codes(const osl_qx *q, const float *v, float s, int zp, int
 static uint64_t asym_refine(const osl_qx *q, const float *v, int8_t *qb, int8_t *tmp, float *s,
                             uint16_t *h, int *zp, uint64_t sat, int rne_default) {
   size_t bs = q->bs;
-  double n = (double)bs, su = 0, sx = 0, suu = 0, sux = 0;
-  for (size_t i = 0; i < bs; i++) {
-    double u = (double)(uint8_t)qb[i], x = v[i];
-    su += u;
-    sx += x;
-    suu += u * u;
-    sux += u * x;
-  }
-  double var = n * suu - su * su;
-  if (!(var > 0)) return sat;
-  double a = (n * sux - su * sx) / var;
-  if (!(a > 0)) return sat;
-  double zr = -((sx - a * su) / n) / a;
+  osl_qline l = onnxslim__qline_sums(bs, v, qb);
+  double n = l.n, su = l.su, sx = l.sx, suu = l.suu, sux = l.sux, a, zr;
+  if (!onnxslim__qline_fit(&l, &a, &zr)) return sat;
   if (!(zr > -1e6 && zr < 1e6)) return sat;
   int z = rne(zr);
   z = z < 0 ? 0 : z > q->qmax ? q->qmax : z;

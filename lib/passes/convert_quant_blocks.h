@@ -136,4 +136,34 @@ float onnxslim__quant_f16_value(uint16_t h);
 uint64_t onnxslim__quant_fzp_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *work,
                                    float *s, uint16_t *h, float *z, int given);
 
+/* The sums of the least-squares line v ~ a * u + b through a block's codes
+ * u (unsigned) and values v, and the line itself: 1 with the slope a > 0
+ * (the scale) and the zero point -b / a, or 0 when the codes are all one
+ * value or the slope is not positive. Shared by the asymmetric refit and
+ * the float-zero-point search. */
+typedef struct {
+  double n, su, sx, suu, sux;
+} osl_qline;
+
+static inline osl_qline onnxslim__qline_sums(size_t bs, const float *v, const int8_t *qb) {
+  osl_qline l = {(double)bs, 0, 0, 0, 0};
+  for (size_t i = 0; i < bs; i++) {
+    double u = (double)(uint8_t)qb[i], x = v[i];
+    l.su += u;
+    l.sx += x;
+    l.suu += u * u;
+    l.sux += u * x;
+  }
+  return l;
+}
+
+static inline int onnxslim__qline_fit(const osl_qline *l, double *a, double *zr) {
+  double var = l->n * l->suu - l->su * l->su;
+  if (!(var > 0)) return 0;
+  *a = (l->n * l->sux - l->su * l->sx) / var;
+  if (!(*a > 0)) return 0;
+  *zr = -((l->sx - *a * l->su) / l->n) / *a;
+  return 1;
+}
+
 #endif

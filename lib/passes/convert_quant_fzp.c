@@ -106,24 +106,14 @@ typedef struct {
 /* Up to OSL_FZP_ROUNDS rounds of alternating least squares from codes qb
  * of pair *p (its error computed); tmp: bs bytes. */
 static void refine(const osl_qx *q, const float *v, int8_t *qb, int8_t *tmp, osl_fzp_pair *p) {
-  double n = (double)q->bs;
   for (int round = 0; round < OSL_FZP_ROUNDS; round++) {
-    double su = 0, sx = 0, suu = 0, sux = 0;
-    for (size_t i = 0; i < q->bs; i++) {
-      double u = (double)(uint8_t)qb[i], x = v[i];
-      su += u;
-      sx += x;
-      suu += u * u;
-      sux += u * x;
-    }
-    double var = n * suu - su * su;
-    if (!(var > 0)) return;
-    double a = (n * sux - su * sx) / var;
-    if (!(a > 0)) return;
+    osl_qline l = onnxslim__qline_sums(q->bs, v, qb);
+    double a, zr;
+    if (!onnxslim__qline_fit(&l, &a, &zr)) return;
     osl_fzp_pair c = *p;
     uint16_t zh;
-    if (in_type(a, q->scale_type, &c.s, &c.h) ||
-        in_type(-((sx - a * su) / n) / a, q->scale_type, &c.z, &zh) || !usable(q, c.s, c.z))
+    if (in_type(a, q->scale_type, &c.s, &c.h) || in_type(zr, q->scale_type, &c.z, &zh) ||
+        !usable(q, c.s, c.z))
       return;
     c.sat = codes(q, v, c.s, c.z, tmp);
     c.e = err2(q, v, tmp, c.s, c.z);
