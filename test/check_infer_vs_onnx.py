@@ -21,7 +21,8 @@ only, and shape: rank and every fixed dimension onnx gives). A disagreement
 fails unless KNOWN (lines "MODEL_DIR VALUE reason") lists it.
 
 usage: check_infer_vs_onnx.py LIBONNXSLIM_SO KNOWN PATH...
-(SHOW_MORE=1 in the environment prints every "we more" value.)
+(SHOW_MORE=1 in the environment prints every "we more" value, SHOW_LESS=1
+every "onnx more" one.)
 """
 import os
 import sys
@@ -157,6 +158,8 @@ for path in (m for p in paths for m in models(p)):
             counts[cls] += 1
             if cls == "we more" and os.environ.get("SHOW_MORE"):
                 print("MORE %s %s (%s): onnx %s, libonnxslim %s" % (label, name, node.op_type, o.get(name), w.get(name)))
+            if cls == "onnx more" and os.environ.get("SHOW_LESS"):
+                print("LESS %s %s (%s): onnx %s, libonnxslim %s" % (label, name, node.op_type, o.get(name), w.get(name)))
             if cls == "disagree":
                 bad.append("%s %s (%s): onnx %s, libonnxslim %s" % (label, name, node.op_type, o.get(name), w.get(name)))
 

@@ -429,6 +429,102 @@ TEST(conv_pool_layernorm) {
   onnxslim_model_free(m);
 }
 
+static void floats(onnxslim_model *m, const char *name, size_t n, const float *v) {
+  int64_t d = (int64_t)n;
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, F32, &d, 1, v,
+                                          n * sizeof *v, ONNXSLIM_COPY, NULL));
+}
+
+static onnxslim_node *einsum_node(onnxslim_model *m, const char *eq, const char *const *in,
+                                  size_t nin, const char *out) {
+  onnxslim_node *n = node(m, "Einsum", in, nin, (const char *const[]){out}, 1);
+  CHECK_OK(onnxslim_node_set_attr_string(n, "equation", eq, strlen(eq)));
+  return n;
+}
+
+/* Einsum from its equation: explicit, implicit (the labels used once, in
+ * order), ellipses broadcast, a trace; mixed-case implicit output and a
+ * label whose dims differ stay unknown. */
+TEST(einsum_equations) {
+  onnxslim_model *m = empty_model(12);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "a", F32, 3, (int64_t[]){-1, 3, 4}, L("n", NULL, NULL));
+  input(m, "w", F32, 2, (int64_t[]){4, 5}, NULL);
+  input(m, "p", F32, 2, (int64_t[]){3, 4}, NULL);
+  input(m, "q", F32, 3, (int64_t[]){1, 4, 5}, NULL);
+  input(m, "sq", F32, 2, (int64_t[]){4, 4}, NULL);
+  input(m, "u", F32, 2, (int64_t[]){3, 1}, NULL);
+  einsum_node(m, "nij,jk->nik", L("a", "w"), 2, "e1");
+  einsum_node(m, "ij, jk", L("p", "w"), 2, "e2");
+  einsum_node(m, "...ij,...jk->...ik", L("a", "q"), 2, "e3");
+  einsum_node(m, "ii", L("sq"), 1, "e4");
+  einsum_node(m, "ij->ji", L("p"), 1, "e5");
+  einsum_node(m, "iJ", L("p"), 1, "e6");
+  einsum_node(m, "ij,ij->ij", L("p", "u"), 2, "e7");
+  einsum_node(m, "nij->", L("a"), 1, "e8");
+  einsum_node(m, "ijk->i", L("p"), 1, "e9"); /* rank mismatch */
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "e1", "1[n,3,5]");
+    EXPECT_TYPE(g, "e2", "1[3,5]");
+    EXPECT_TYPE(g, "e3", "1[n,3,5]");
+    EXPECT_TYPE(g, "e4", "1[]");
+    EXPECT_TYPE(g, "e5", "1[4,3]");
+    EXPECT_TYPE(g, "e6", "1");
+    EXPECT_TYPE(g, "e7", "1[3,?]");
+    EXPECT_TYPE(g, "e8", "1[]");
+    EXPECT_TYPE(g, "e9", "1");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
+/* Resize and Upsample from known float scales: the dim times the scale in
+ * float arithmetic, rounded down (10 x 0.7f is 7 in float, 6.99.. in
+ * double), with axes the other dims kept; Upsample-7's attribute. */
+TEST(resize_scales) {
+  onnxslim_model *m = empty_model(18);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 4, (int64_t[]){-1, 3, 10, 20}, L("b", NULL, NULL, NULL));
+  floats(m, "s4", 4, (float[]){1.0f, 1.0f, 0.7f, 0.75f});
+  floats(m, "s1", 1, (float[]){2.0f});
+  floats(m, "neg", 4, (float[]){1.0f, 1.0f, -1.0f, 2.0f});
+  node(m, "Resize", L("x", "", "s4"), 3, L("r1"), 1);
+  onnxslim_node *n = node(m, "Resize", L("x", "", "s1"), 3, L("r2"), 1);
+  CHECK_OK(onnxslim_node_set_attr_ints(n, "axes", (int64_t[]){-1}, 1));
+  node(m, "Resize", L("x", "", "neg"), 3, L("r3"), 1);
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "r1", "1[?,3,7,15]");
+    EXPECT_TYPE(g, "r2", "1[b,3,10,40]");
+    EXPECT_TYPE(g, "r3", "1[?,3,?,40]");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+
+  m = empty_model(7);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 4, (int64_t[]){1, 3, 10, 20}, NULL);
+  n = node(m, "Upsample", L("x"), 1, L("u"), 1);
+  CHECK_OK(onnxslim_node_set_attr_floats(n, "scales", (float[]){1.0f, 1.0f, 2.0f, 1.5f}, 4));
+  r = infer_reload(m);
+  g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) EXPECT_TYPE(g, "u", "1[1,3,20,30]");
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
 TEST(axes_attribute_before_13) {
   onnxslim_model *m = empty_model(11);
   if (!m) {
@@ -459,15 +555,14 @@ TEST(types_without_shape_rule) {
   input(m, "x", ONNXSLIM_DTYPE_DOUBLE, 2, (int64_t[]){4, 6}, NULL);
   ints(m, "k", 1, (int64_t[]){2}, 0);
   node(m, "TopK", L("x", "k"), 2, L("vals", "idx"), 2);
-  onnxslim_node *es = node(m, "Einsum", L("x"), 1, L("es"), 1);
-  CHECK_OK(onnxslim_node_set_attr_string(es, "equation", "ij->ji", 6));
+  node(m, "DFT", L("x"), 1, L("es"), 1);
   node(m, "Unknown_op", L("x"), 1, L("u"), 1);
   onnxslim_model *r = infer_reload(m);
   onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
   if (g) {
     EXPECT_TYPE(g, "vals", "11[4,2]"); /* the input's type; K along the last axis */
     EXPECT_TYPE(g, "idx", "7[4,2]");
-    EXPECT_TYPE(g, "es", "11"); /* the input's type, no shape rule for Einsum yet */
+    EXPECT_TYPE(g, "es", "11"); /* the input's type, no shape rule for DFT yet */
     EXPECT_TYPE(g, "u", "");
   }
   onnxslim_model_free(r);
@@ -817,6 +912,8 @@ int main(int argc, char **argv) {
   RUN(conv_pool_layernorm);
   RUN(split_pad_tile_topk_attention);
   RUN(linear_attention_causal_conv);
+  RUN(einsum_equations);
+  RUN(resize_scales);
   RUN(axes_attribute_before_13);
   RUN(types_without_shape_rule);
   RUN(conflict_lenient_and_strict);

@@ -39,6 +39,8 @@ typedef struct ival {
   idim *d;
   int nd; /* -1: no data; else the number of elements in data */
   idim *data;
+  const float *fdata; /* a small FLOAT constant's values (nf of them), or NULL */
+  int nf;
 } ival;
 
 typedef struct rep_entry {
@@ -100,7 +102,7 @@ typedef struct ictx {
 
 /* The unknown value: no type, no shape, no data. */
 static inline const ival *infer_unknown(void) {
-  static const ival u = {0, -1, NULL, -1, NULL};
+  static const ival u = {0, -1, NULL, -1, NULL, NULL, 0};
   return &u;
 }
 #define UNKNOWN (*infer_unknown())
@@ -115,6 +117,8 @@ static inline ival *new_val(ictx *c, int32_t dtype, int rank) {
   v->rank = rank;
   v->nd = -1;
   v->data = NULL;
+  v->fdata = NULL;
+  v->nf = 0;
   v->d = NULL;
   if (rank > 0) {
     v->d = onnxslim__arena_alloc(&c->arena, (size_t)rank * sizeof *v->d);

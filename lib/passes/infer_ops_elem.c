@@ -12,8 +12,8 @@
 static void matmul(ictx *c, const ival *a, const ival *b, ival *out) {
   if (a->rank < 1 || b->rank < 1) return;
   /* batch dims: broadcast of a[:-2] and b[:-2] */
-  ival ba = {0, a->rank >= 2 ? a->rank - 2 : 0, a->d, -1, NULL};
-  ival bb = {0, b->rank >= 2 ? b->rank - 2 : 0, b->d, -1, NULL};
+  ival ba = {0, a->rank >= 2 ? a->rank - 2 : 0, a->d, -1, NULL, NULL, 0};
+  ival bb = {0, b->rank >= 2 ? b->rank - 2 : 0, b->d, -1, NULL, NULL, 0};
   const ival *both[2] = {&ba, &bb};
   ival batch = UNKNOWN;
   onnxslim__infer_bcast(c, both, 2, &batch);
@@ -25,6 +25,131 @@ static void matmul(ictx *c, const ival *a, const ival *b, ival *out) {
   int j = batch.rank;
   if (a->rank >= 2) out->d[j++] = a->d[a->rank - 2];
   if (b->rank >= 2) out->d[j++] = b->d[b->rank - 1];
+}
+
+/* One label's dimension from its occurrences: the same value or the same
+ * symbol everywhere; a known value other than 1 beside unknown ones (they
+ * must equal it, or be 1 and broadcast); else unknown. */
+static idim label_dim(const idim *const *occ, int n) {
+  const idim *val = NULL;
+  int same = 1;
+  for (int i = 0; i < n; i++) {
+    const idim *x = occ[i];
+    if (x->k != occ[0]->k || (x->k == DK_VALUE && x->v != occ[0]->v) ||
+        (x->k == DK_PARAM && strcmp(x->p, occ[0]->p) != 0) || x->k == DK_UNKNOWN)
+      same = 0;
+    if (x->k == DK_VALUE) {
+      if (val && val->v != x->v) return (idim){0, NULL, DK_UNKNOWN};
+      val = x;
+    }
+  }
+  if (same) return *occ[0];
+  if (val && val->v != 1) return *val;
+  return (idim){0, NULL, DK_UNKNOWN};
+}
+
+/* Einsum: the equation's labels (letters) and one "..." per term; the
+ * output is the right-hand side, or (implicit) the ellipsis dims and then
+ * the labels used once, in order. onnx sorts those alphabetically and
+ * onnxruntime lower case first: mixed cases there stay unknown. */
+static void einsum(ictx *c, const onnxslim_node *n, ival *out) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, "equation");
+  const char *eq = NULL;
+  size_t len = 0;
+  if (!a || onnxslim_attr_string(a, &eq, &len) != 0) return;
+  size_t nin = onnxslim_node_input_count(n);
+  if (!nin || nin > 16) return;
+  /* each label's occurrences (a-z, then A-Z) */
+  enum { MAXOCC = 16 };
+  const idim *occ[52][MAXOCC];
+  int nocc[52] = {0}, uses[52] = {0};
+  const ival *ell[16];
+  ival ells[16];
+  int nell = 0, term = 0, has_arrow = 0;
+  size_t i = 0;
+  while (i <= len && !has_arrow) {
+    if ((size_t)term >= nin) return;
+    const ival *x = get(c, onnxslim_node_input(n, (size_t)term));
+    if (x->rank < 0) return;
+    /* one term: count its labels first, to place the ellipsis */
+    size_t end = i;
+    int letters = 0, dots = 0;
+    while (end < len && eq[end] != ',' &&
+           !(eq[end] == '-' && end + 1 < len && eq[end + 1] == '>')) {
+      char ch = eq[end];
+      if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) letters++;
+      else if (ch == '.') dots++;
+      else if (ch != ' ') return;
+      end++;
+    }
+    if (dots != 0 && dots != 3) return;
+    int ne = x->rank - letters;
+    if (ne < 0 || (!dots && ne != 0)) return;
+    int j = 0;
+    for (size_t k = i; k < end; k++) {
+      char ch = eq[k];
+      if (ch == ' ') continue;
+      if (ch == '.') {
+        if (k + 2 >= end || eq[k + 1] != '.' || eq[k + 2] != '.') return;
+        ells[nell] = (ival){0, ne, x->d + j, -1, NULL, NULL, 0};
+        ell[nell] = &ells[nell];
+        nell++;
+        j += ne;
+        k += 2;
+        continue;
+      }
+      int l = ch >= 'a' ? ch - 'a' : 26 + ch - 'A';
+      if (nocc[l] >= MAXOCC) return;
+      occ[l][nocc[l]++] = &x->d[j++];
+      uses[l]++;
+    }
+    term++;
+    if (end < len && eq[end] == '-') {
+      has_arrow = 1;
+      i = end + 2;
+    } else {
+      i = end + 1;
+    }
+  }
+  if ((size_t)term != nin) return;
+  ival eb = UNKNOWN;
+  if (nell) {
+    onnxslim__infer_bcast(c, ell, (size_t)nell, &eb);
+    if (eb.rank < 0) return;
+  } else {
+    eb.rank = 0;
+  }
+  idim res[RANK_MAX];
+  int r = 0;
+  if (has_arrow) {
+    int ellipses = 0;
+    for (; i < len; i++) {
+      char ch = eq[i];
+      if (ch == ' ') continue;
+      if (ch == '.') {
+        if (i + 2 >= len || eq[i + 1] != '.' || eq[i + 2] != '.') return;
+        if (ellipses++ || !nell || r + eb.rank > RANK_MAX) return;
+        for (int k = 0; k < eb.rank; k++) res[r++] = eb.d[k];
+        i += 2;
+        continue;
+      }
+      if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) return;
+      int l = ch >= 'a' ? ch - 'a' : 26 + ch - 'A';
+      if (!nocc[l] || r >= RANK_MAX) return;
+      res[r++] = label_dim(occ[l], nocc[l]);
+    }
+  } else {
+    int lower = 0, upper = 0;
+    for (int l = 0; l < 52; l++)
+      if (uses[l] == 1) *(l < 26 ? &lower : &upper) += 1;
+    if (lower && upper) return;
+    if (eb.rank + lower + upper > RANK_MAX) return;
+    for (int k = 0; k < eb.rank; k++) res[r++] = eb.d[k];
+    for (int l = 0; l < 52; l++)
+      if (uses[l] == 1) res[r++] = label_dim(occ[l], nocc[l]);
+  }
+  set_shape(c, out, r);
+  for (int k = 0; out->rank >= 0 && k < r; k++) out->d[k] = res[k];
 }
 
 static void reduce(ictx *c, const onnxslim_node *n, const char *op, const ival *x, ival *out) {
@@ -247,6 +372,8 @@ int onnxslim__infer_ops_elem(ictx *c, const onnxslim_node *n, const char *op, iv
     if (o->rank < 0) return 1;
     o->d[0] = x->d[attr_int(n, "transA", 0) ? 1 : 0];
     o->d[1] = b->d[attr_int(n, "transB", 0) ? 0 : 1];
+  } else if (strcmp(op, "Einsum") == 0) {
+    einsum(c, n, o);
   } else if (strcmp(op, "Det") == 0) {
     if (x->rank < 2) return 1;
     set_shape(c, o, x->rank - 2);

@@ -145,20 +145,70 @@ static int attr_is(const onnxslim_node *n, const char *name, const char *value) 
   return len == strlen(value) && memcmp(s, value, len) == 0;
 }
 
-/* Resize, Upsample: the rank; the sizes input (opset 11+) when its values
- * are known, no axes and the default aspect ratio policy. */
-static void resize(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+/* Resize, Upsample: the rank. With axes (Resize-18), the other dims are
+ * the input's. The resized dims: the sizes (opset 11+) when their values
+ * are known and the aspect ratio policy is the default; else the scales
+ * when known: the input's dim times its scale, rounded down, in float
+ * arithmetic as onnx and onnxruntime compute it. */
+static void resize(ictx *c, const onnxslim_node *n, const char *op, const ival *x, ival *o) {
   if (x->rank < 0) return;
   set_shape(c, o, x->rank);
-  if (o->rank < 0 || c->opset < 11 || onnxslim_node_input_count(n) < 4) return;
-  if (onnxslim_node_find_attr(n, "axes")) return;
-  if (onnxslim_node_find_attr(n, "keep_aspect_ratio_policy") &&
-      !attr_is(n, "keep_aspect_ratio_policy", "stretch"))
-    return;
-  int64_t sizes[RANK_MAX];
-  if (const_ints(c, n, 3, sizes, RANK_MAX) != x->rank) return;
-  for (int j = 0; j < x->rank; j++)
-    if (sizes[j] >= 0) o->d[j] = (idim){sizes[j], NULL, DK_VALUE};
+  if (o->rank < 0) return;
+  size_t nin = onnxslim_node_input_count(n);
+  int resize = strcmp(op, "Resize") == 0;
+  /* the dims resized: axis[k] for the k-th size or scale */
+  int64_t axis[RANK_MAX];
+  int na = x->rank;
+  const int64_t *av = NULL;
+  size_t nav = 0;
+  if (resize && c->opset >= 18 && attr_ints(n, "axes", &av, &nav)) {
+    if (nav > (size_t)x->rank) return;
+    char seen[RANK_MAX] = {0};
+    for (size_t k = 0; k < nav; k++) {
+      if (!norm_axis(av[k], x->rank, &axis[k]) || seen[axis[k]]) return;
+      seen[axis[k]] = 1;
+    }
+    na = (int)nav;
+    for (int j = 0; j < x->rank; j++)
+      if (!seen[j]) o->d[j] = x->d[j];
+  } else {
+    for (int j = 0; j < x->rank; j++) axis[j] = j;
+  }
+  if (resize && c->opset >= 11 && nin >= 4 && onnxslim_node_input(n, 3)[0]) {
+    if (onnxslim_node_find_attr(n, "keep_aspect_ratio_policy") &&
+        !attr_is(n, "keep_aspect_ratio_policy", "stretch"))
+      return;
+    int64_t sizes[RANK_MAX];
+    int ns = const_ints(c, n, 3, sizes, RANK_MAX);
+    if (ns == na) {
+      for (int k = 0; k < na; k++)
+        if (sizes[k] >= 0) o->d[axis[k]] = (idim){sizes[k], NULL, DK_VALUE};
+      return;
+    }
+    if (ns != 0) return; /* unknown, or an empty sizes beside the scales */
+  }
+  /* the scales: Upsample-7 attribute, else input 1 (Upsample, Resize-10) or 2 */
+  const float *sc = NULL;
+  size_t nsc = 0;
+  if (!resize && c->opset < 9) {
+    onnxslim_attr *a = onnxslim_node_find_attr(n, "scales");
+    if (!a || onnxslim_attr_floats(a, &sc, &nsc) != 0) return;
+  } else {
+    size_t i = resize && c->opset >= 11 ? 2 : 1;
+    const ival *s = i < nin ? get(c, onnxslim_node_input(n, i)) : &UNKNOWN;
+    if (!s->fdata) return;
+    sc = s->fdata;
+    nsc = (size_t)s->nf;
+  }
+  if (nsc != (size_t)na) return;
+  for (int k = 0; k < na; k++) {
+    const idim *d = &x->d[axis[k]];
+    float s = sc[k];
+    if (d->k != DK_VALUE || d->v < 0 || !(s > 0.0f) || !(s < 1e9f)) continue;
+    float v = (float)d->v * s;
+    if (!(v < 4e18f)) continue;
+    o->d[axis[k]] = (idim){(int64_t)v, NULL, DK_VALUE};
+  }
 }
 
 /* RNN, GRU, LSTM: Y [seq, dirs, batch, hidden] (layout 1: [batch, seq,
@@ -297,7 +347,7 @@ int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival
       strcmp(op, "GlobalMaxPool") == 0 || strcmp(op, "GlobalLpPool") == 0) {
     conv_pool(c, n, op, x, o, nout, outs);
   } else if (strcmp(op, "Resize") == 0 || strcmp(op, "Upsample") == 0) {
-    resize(c, n, x, o);
+    resize(c, n, op, x, o);
   } else if (strcmp(op, "RNN") == 0 || strcmp(op, "GRU") == 0 || strcmp(op, "LSTM") == 0) {
     rnn(c, n, x, outs, nout);
   } else if (strcmp(op, "ConvTranspose") == 0) {

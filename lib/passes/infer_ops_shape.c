@@ -341,7 +341,7 @@ static void expand(ictx *c, const onnxslim_node *n, const ival *x, ival *out) {
   }
   for (int i = 0; i < s->nd; i++)
     if (s->data[i].k == DK_VALUE && s->data[i].v < 0) return;
-  ival sh = {0, s->nd, s->data, -1, NULL};
+  ival sh = {0, s->nd, s->data, -1, NULL, NULL, 0};
   const ival *both[2] = {x, &sh};
   onnxslim__infer_bcast(c, both, 2, out);
 }
@@ -407,6 +407,12 @@ static void constant(ictx *c, const onnxslim_node *n, ival *out) {
     out->dtype = ONNXSLIM_DTYPE_FLOAT;
     set_shape(c, out, 1);
     if (out->rank >= 0) out->d[0] = (idim){(int64_t)onnxslim_attr_list_count(a), NULL, DK_VALUE};
+    const float *fv;
+    size_t nf;
+    if (onnxslim_attr_floats(a, &fv, &nf) == 0 && nf <= DATA_MAX) {
+      out->fdata = fv;
+      out->nf = (int)nf;
+    }
   }
 }
 

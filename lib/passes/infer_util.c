@@ -47,7 +47,25 @@ void onnxslim__infer_bcast(ictx *c, const ival *const *in, size_t n, ival *out) 
   out->d = d;
 }
 
-/* Constant tensors: dtype, dims and (small integers) data. */
+/* The values of a small FLOAT constant (rank <= 1) into out->fdata. */
+static void float_data(ictx *c, const onnxslim_tensor *t, int64_t cnt, ival *out) {
+  unsigned char buf[DATA_MAX * 4];
+  if (cnt && onnxslim_tensor_read(t, 0, buf, (size_t)cnt * 4) != 0) return;
+  float *f = onnxslim__arena_alloc(&c->arena, (size_t)(cnt ? cnt : 1) * sizeof *f);
+  if (!f) {
+    c->oom = 1;
+    return;
+  }
+  for (int64_t i = 0; i < cnt; i++) {
+    uint32_t u = 0;
+    for (int b = 3; b >= 0; b--) u = (u << 8) | buf[i * 4 + b];
+    memcpy(&f[i], &u, 4);
+  }
+  out->fdata = f;
+  out->nf = (int)cnt;
+}
+
+/* Constant tensors: dtype, dims and (small integers and floats) data. */
 void onnxslim__infer_from_tensor(ictx *c, const onnxslim_tensor *t, ival *out) {
   size_t r = onnxslim_tensor_rank(t);
   if (r > RANK_MAX) return;
@@ -57,9 +75,12 @@ void onnxslim__infer_from_tensor(ictx *c, const onnxslim_tensor *t, ival *out) {
     out->d[j] = (idim){onnxslim_tensor_dim(t, j), NULL, DK_VALUE};
   int32_t dt = out->dtype;
   int64_t cnt = onnxslim_tensor_element_count(t);
-  if (r > 1 || cnt < 0 || cnt > DATA_MAX ||
-      (dt != ONNXSLIM_DTYPE_INT64 && dt != ONNXSLIM_DTYPE_INT32))
+  if (r > 1 || cnt < 0 || cnt > DATA_MAX) return;
+  if (dt == ONNXSLIM_DTYPE_FLOAT) {
+    float_data(c, t, cnt, out);
     return;
+  }
+  if (dt != ONNXSLIM_DTYPE_INT64 && dt != ONNXSLIM_DTYPE_INT32) return;
   size_t es = dt == ONNXSLIM_DTYPE_INT64 ? 8 : 4;
   unsigned char buf[DATA_MAX * 8];
   if (cnt && onnxslim_tensor_read(t, 0, buf, (size_t)cnt * es) != 0) return;
