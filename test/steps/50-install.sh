@@ -89,7 +89,9 @@ awk '/^```sh$/ {on = 1; next} /^```/ {on = 0} on' docs/building.md |
   sed -e ':a' -e '/\\$/N; s/\\\n *//; ta' | grep -E '^cc ' | sed 's/ *#.*$//' > "$tmp/doc-cc.txt"
 [ -s "$tmp/doc-cc.txt" ] || bad "no cc command found in docs/building.md"
 while IFS= read -r line; do
-  cmd=$(printf '%s\n' "$line" | sed -e 's| app\.c | examples/summary.c |' -e "s| -o app\$| -o $tmp/docapp|")
+  # the doc's build directory is ours ($B: build-posix and the like too)
+  cmd=$(printf '%s\n' "$line" | sed -e 's| app\.c | examples/summary.c |' -e "s| -o app\$| -o $tmp/docapp|" \
+    -e "s|-Lbuild |-L$B |; s| build/| $B/|g; s|/build\"|/$B\"|g")
   rm -f "$tmp/docapp"
   # a program linked through pkg-config has no rpath: the doc says to run ldconfig
   libpath=
