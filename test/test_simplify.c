@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include <onnxslim.h>
@@ -1174,6 +1175,141 @@ TEST(fold_cast_same_and_like) {
   onnxslim_model_free(m);
 }
 
+/* ---- float folds ---- */
+
+#define NF 4096
+static uint32_t lcg_state = 12345;
+static uint32_t lcg(void) {
+  lcg_state = lcg_state * 1664525u + 1013904223u;
+  return lcg_state;
+}
+/* A finite float of random bits (subnormals, zeros and large values
+ * included), non-negative when pos. */
+static float rand_finite(int pos) {
+  for (;;) {
+    uint32_t u = lcg() ^ (lcg() << 16);
+    if (((u >> 23) & 0xff) == 0xff) continue;
+    if (pos) u &= 0x7fffffffu;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+}
+static void k_floats(onnxslim_model *m, const char *name, int32_t dt, const void *v, size_t n) {
+  int64_t d = (int64_t)n;
+  size_t es = dt == ONNXSLIM_DTYPE_DOUBLE ? 8 : 4;
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, dt, &d, 1, v, n * es,
+                                          ONNXSLIM_COPY, NULL));
+}
+/* 1 when value `name` was folded to the n values of type dt at want. */
+static int is_bits(const onnxslim_model *m, const char *name, int32_t dt, const void *want,
+                   size_t n) {
+  const onnxslim_tensor *t = folded(m, name);
+  const void *data;
+  size_t size, es = onnxslim_dtype_bits(dt) / 8;
+  return t && onnxslim_tensor_dtype(t) == dt && onnxslim_tensor_data(t, &data, &size) == 0 &&
+         size == n * es && memcmp(data, want, size) == 0;
+}
+
+/* FLOAT and DOUBLE constants fold where the result is one IEEE operation
+ * per element (what onnxruntime's kernels compute): arithmetic in float,
+ * Sqrt correctly rounded (random bit patterns, subnormals and zeros
+ * included), Reciprocal, Neg, Abs (-0 too), comparisons, Cast between
+ * FLOAT and DOUBLE; nothing that reads or makes a NaN, no Min/Max, no
+ * Sqrt of a negative number. */
+TEST(fold_float_arithmetic) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static float a[NF], b[NF], p[NF], w[NF];
+  static double dd[NF];
+  static uint8_t wb[NF];
+  for (size_t i = 0; i < NF; i++) {
+    a[i] = rand_finite(0);
+    b[i] = rand_finite(0);
+    p[i] = rand_finite(1);
+    dd[i] = (double)rand_finite(0) * (1.0 + (double)(lcg() % 1000) / 7.0);
+  }
+  a[0] = 0.0f, a[1] = -0.0f, p[0] = 0.0f, p[1] = -0.0f, p[2] = 1.0f / 0.0f, p[3] = 4.0f;
+  k_floats(m, "a", ONNXSLIM_DTYPE_FLOAT, a, NF);
+  k_floats(m, "b", ONNXSLIM_DTYPE_FLOAT, b, NF);
+  k_floats(m, "p", ONNXSLIM_DTYPE_FLOAT, p, NF);
+  k_floats(m, "dd", ONNXSLIM_DTYPE_DOUBLE, dd, NF);
+  float bad[2] = {1.0f, 0.0f}, infs[2] = {1.0f / 0.0f, -1.0f / 0.0f};
+  bad[1] = bad[1] / bad[1]; /* a NaN */
+  k_floats(m, "nan", ONNXSLIM_DTYPE_FLOAT, bad, 2);
+  k_floats(m, "infs", ONNXSLIM_DTYPE_FLOAT, infs, 2);
+  k_floats(m, "pd", ONNXSLIM_DTYPE_DOUBLE, dd, 4);
+  const char *bin[] = {"Add", "Sub", "Mul", "Div", "Equal", "Less", "GreaterOrEqual"};
+  char name[32];
+  for (size_t k = 0; k < 7; k++) {
+    snprintf(name, sizeof name, "%s_ab", bin[k]);
+    add(m, bin[k], L("a", "b"), name);
+    graph_out(m, name);
+  }
+  const char *un[] = {"Neg", "Abs", "Reciprocal"};
+  for (size_t k = 0; k < 3; k++) {
+    snprintf(name, sizeof name, "%s_a", un[k]);
+    add(m, un[k], L("a"), name);
+    graph_out(m, name);
+  }
+  add(m, "Sqrt", L("p"), "sqrt_p");
+  onnxslim_node *n = add(m, "Cast", L("a"), "a_double");
+  CHECK_OK(onnxslim_node_set_attr_int(n, "to", ONNXSLIM_DTYPE_DOUBLE));
+  n = add(m, "Cast", L("dd"), "dd_float");
+  CHECK_OK(onnxslim_node_set_attr_int(n, "to", ONNXSLIM_DTYPE_FLOAT));
+  const char *kept[][3] = {
+      {"Sqrt", "a", NULL}, {"Add", "nan", "infs"}, {"Sub", "infs", "infs"},    {"Max", "a", "b"},
+      {"Min", "a", "b"},   {"Sqrt", "pd", NULL},   {"Reciprocal", "nan", NULL}};
+  for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+    snprintf(name, sizeof name, "kept%zu", k);
+    add(m, kept[k][0], kept[k][2] ? L(kept[k][1], kept[k][2]) : L(kept[k][1]), name);
+    graph_out(m, name);
+  }
+  const char *outs[] = {"sqrt_p", "a_double", "dd_float"};
+  for (size_t k = 0; k < 3; k++) graph_out(m, outs[k]);
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  for (size_t k = 0; k < 7; k++) {
+    for (size_t i = 0; i < NF; i++) {
+      float x = a[i], y = b[i];
+      switch (k) {
+      case 0: w[i] = x + y; break;
+      case 1: w[i] = x - y; break;
+      case 2: w[i] = x * y; break;
+      case 3: w[i] = x / y; break;
+      case 4: wb[i] = x == y; break;
+      case 5: wb[i] = x < y; break;
+      default: wb[i] = x >= y; break;
+      }
+    }
+    snprintf(name, sizeof name, "%s_ab", bin[k]);
+    int ok = k < 4 ? is_bits(m, name, ONNXSLIM_DTYPE_FLOAT, w, NF)
+                   : is_bits(m, name, ONNXSLIM_DTYPE_BOOL, wb, NF);
+    if (!ok) fprintf(stderr, "  %s\n", name);
+    CHECK(ok);
+  }
+  for (size_t k = 0; k < 3; k++) {
+    for (size_t i = 0; i < NF; i++) w[i] = k == 0 ? -a[i] : k == 1 ? fabsf(a[i]) : 1.0f / a[i];
+    snprintf(name, sizeof name, "%s_a", un[k]);
+    CHECK(is_bits(m, name, ONNXSLIM_DTYPE_FLOAT, w, NF));
+  }
+  for (size_t i = 0; i < NF; i++) w[i] = sqrtf(p[i]);
+  CHECK(is_bits(m, "sqrt_p", ONNXSLIM_DTYPE_FLOAT, w, NF));
+  static double ad[NF];
+  for (size_t i = 0; i < NF; i++) ad[i] = a[i], w[i] = (float)dd[i];
+  CHECK(is_bits(m, "a_double", ONNXSLIM_DTYPE_DOUBLE, ad, NF));
+  CHECK(is_bits(m, "dd_float", ONNXSLIM_DTYPE_FLOAT, w, NF));
+  for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+    snprintf(name, sizeof name, "kept%zu", k);
+    if (folded(m, name)) fprintf(stderr, "  %s folded\n", name);
+    CHECK(!folded(m, name));
+  }
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 13);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
 /* An initializer of n floats 0, 1, 2, ... shaped dims[0..rank). */
 static void k_float(onnxslim_model *m, const char *name, const int64_t *dims, size_t rank,
                     size_t n) {
@@ -1382,6 +1518,7 @@ int main(int argc, char **argv) {
   RUN(fold_data_movement);
   RUN(fold_cast_and_cap);
   RUN(fold_cast_same_and_like);
+  RUN(fold_float_arithmetic);
   RUN(fold_weight_in_place);
   RUN(fold_constant_nodes);
   RUN(noop_inferred);

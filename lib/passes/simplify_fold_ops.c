@@ -57,6 +57,97 @@ static void put_i(osl_cv *v, uint64_t i, int64_t x) {
   for (size_t k = 0; k < v->esz; k++) b[k] = (uint8_t)(u >> (8 * k));
 }
 
+static int is_float(int32_t dt) {
+  return dt == ONNXSLIM_DTYPE_FLOAT || dt == ONNXSLIM_DTYPE_DOUBLE;
+}
+
+/* Element i of a FLOAT or DOUBLE value (a float widens exactly). */
+static double get_f(const osl_cv *v, uint64_t i) {
+  if (v->dt == ONNXSLIM_DTYPE_FLOAT) {
+    float x;
+    memcpy(&x, v->p + 4 * i, 4);
+    return x;
+  }
+  double x;
+  memcpy(&x, v->p + 8 * i, 8);
+  return x;
+}
+/* Stores x as element i of a FLOAT value (x is a float already: exact) or
+ * a DOUBLE one. */
+static void put_f(osl_cv *v, uint64_t i, double x) {
+  if (v->dt == ONNXSLIM_DTYPE_FLOAT) {
+    float y = (float)x;
+    memcpy(v->own + 4 * i, &y, 4);
+  } else {
+    memcpy(v->own + 8 * i, &x, 8);
+  }
+}
+static int is_nan(double x) { return x != x; }
+/* 1 when no element of the FLOAT or DOUBLE value v is a NaN: a NaN's bits
+ * (sign, payload) are what C and onnxruntime may not agree on, so no
+ * fold reads or makes one. */
+static int no_nan(const osl_cv *v) {
+  for (uint64_t i = 0; i < v->count; i++)
+    if (is_nan(get_f(v, i))) return 0;
+  return 1;
+}
+
+/* floor(sqrt(n)), digit by digit. */
+static uint64_t isqrt64(uint64_t n) {
+  uint64_t r = 0, bit = (uint64_t)1 << 62;
+  while (bit > n) bit >>= 2;
+  for (; bit; bit >>= 2) {
+    if (n >= r + bit) {
+      n -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+  }
+  return r;
+}
+
+/* The square root of a float, correctly rounded (to nearest, ties to
+ * even) as IEEE 754 and so every runtime's sqrt gives it, in integer
+ * arithmetic (the library links no math library): 1, or 0 for a negative
+ * number or a NaN. */
+static int sqrt_f32(float x, float *out) {
+  uint32_t b;
+  memcpy(&b, &x, 4);
+  uint32_t ex = (b >> 23) & 0xff, man = b & 0x7fffff;
+  if ((b << 1) == 0 || b == 0x7f800000u) { /* +-0 and +inf: themselves */
+    *out = x;
+    return 1;
+  }
+  if ((b >> 31) || ex == 0xff) return 0;
+  /* x = m * 2^e, m normalized to [2^23, 2^24), then e made even */
+  uint64_t m = ex ? (man | 0x800000u) : man;
+  int e = ex ? (int)ex - 150 : -149;
+  while (m < 0x800000u) {
+    m <<= 1;
+    e--;
+  }
+  if (e & 1) {
+    m <<= 1;
+    e--;
+  }
+  /* sqrt(x) = sqrt(m << 36) * 2^((e - 36) / 2): 30 or 31 bits of root */
+  uint64_t big = m << 36, r = isqrt64(big);
+  int sticky = r * r != big, bits = 0;
+  for (uint64_t t = r; t; t >>= 1) bits++;
+  int drop = bits - 24, re = (e - 36) / 2 + drop;
+  uint64_t q = r >> drop, rest = r & (((uint64_t)1 << drop) - 1), half = (uint64_t)1 << (drop - 1);
+  if (rest > half || (rest == half && (sticky || (q & 1)))) q++;
+  if (q == (uint64_t)1 << 24) {
+    q >>= 1;
+    re++;
+  }
+  /* q * 2^re with q in [2^23, 2^24): a normal float, biased exponent re + 150 */
+  uint32_t ob = ((uint32_t)(re + 150) << 23) | (uint32_t)(q & 0x7fffff);
+  memcpy(out, &ob, 4);
+  return 1;
+}
+
 /* Sets out's type and dims and allocates its elements: 1, 0 when the
  * result would pass the cap (or has an unsupported type), or an error. */
 static int out_alloc(const osl_fold *f, osl_cv *out, int32_t dt, const int64_t *dims, size_t rank) {
@@ -210,6 +301,64 @@ static int ew_step(int op, int64_t a, int64_t b, int64_t lo, int64_t *r) {
   }
 }
 
+/* One binary step of FLOAT (in float arithmetic: a and b are floats, each
+ * operation rounds once, as onnxruntime's kernels do) or DOUBLE values;
+ * the IEEE operations only, so the result is the one onnxruntime gets. */
+static int ew_step_f(int op, int single, double a, double b, double *r) {
+  if (single) {
+    float x = (float)a, y = (float)b;
+    switch (op) {
+    case EW_ADD: *r = x + y; return 1;
+    case EW_SUB: *r = x - y; return 1;
+    case EW_MUL: *r = x * y; return 1;
+    case EW_DIV: *r = x / y; return 1;
+    default: break;
+    }
+  } else {
+    switch (op) {
+    case EW_ADD: *r = a + b; return 1;
+    case EW_SUB: *r = a - b; return 1;
+    case EW_MUL: *r = a * b; return 1;
+    case EW_DIV: *r = a / b; return 1;
+    default: break;
+    }
+  }
+  switch (op) {
+  case EW_EQ: *r = a == b; return 1;
+  case EW_LT: *r = a < b; return 1;
+  case EW_GT: *r = a > b; return 1;
+  case EW_LE: *r = a <= b; return 1;
+  case EW_GE: *r = a >= b; return 1;
+  default: return 0; /* Min, Max (signed zeros), Mod: left to the runtime */
+  }
+}
+
+/* Two FLOAT or DOUBLE inputs of one type: arithmetic and comparisons;
+ * nothing that reads or would make a NaN. */
+static int fold_elementwise_f(const osl_fold *f, int op, const osl_cv *in, size_t nin,
+                              osl_cv *out) {
+  const osl_cv *v[2] = {&in[0], &in[1]};
+  if (nin != 2 || !no_nan(v[0]) || !no_nan(v[1])) return 0;
+  int cmp = op >= EW_EQ && op <= EW_GE;
+  if (!cmp && op != EW_ADD && op != EW_SUB && op != EW_MUL && op != EW_DIV) return 0;
+  int64_t dims[OSL_FOLD_MAX_RANK];
+  size_t r;
+  if (!bcast_shape(v, 2, dims, &r)) return 0;
+  int rc = out_alloc(f, out, cmp ? ONNXSLIM_DTYPE_BOOL : in[0].dt, dims, r);
+  if (rc <= 0) return rc < 0 ? fail_code() : 0;
+  int single = in[0].dt == ONNXSLIM_DTYPE_FLOAT;
+  for (uint64_t o = 0; o < out->count; o++) {
+    double y;
+    if (!ew_step_f(op, single, get_f(v[0], bcast_at(v[0], dims, r, o)),
+                   get_f(v[1], bcast_at(v[1], dims, r, o)), &y) ||
+        is_nan(y))
+      return 0;
+    if (cmp) put_i(out, o, (int64_t)y);
+    else put_f(out, o, y);
+  }
+  return 1;
+}
+
 static int fold_elementwise(const osl_fold *f, int op, const osl_cv *in, size_t nin, osl_cv *out) {
   const osl_cv *v[OSL_FOLD_MAX_RANK];
   if (nin < 2 || nin > OSL_FOLD_MAX_RANK) return 0;
@@ -220,6 +369,7 @@ static int fold_elementwise(const osl_fold *f, int op, const osl_cv *in, size_t 
     v[i] = &in[i];
   }
   int32_t dt = in[0].dt;
+  if (is_float(dt) && !logic) return fold_elementwise_f(f, op, in, nin, out);
   if (logic ? dt != ONNXSLIM_DTYPE_BOOL
             : !(is_int(dt) || (op == EW_EQ && dt == ONNXSLIM_DTYPE_BOOL)))
     return 0;
@@ -243,7 +393,29 @@ static int fold_elementwise(const osl_fold *f, int op, const osl_cv *in, size_t 
 
 static int fold_unary(const osl_fold *f, const char *op, const osl_cv *x, osl_cv *out) {
   int neg = strcmp(op, "Neg") == 0, abs_ = strcmp(op, "Abs") == 0, not_ = strcmp(op, "Not") == 0;
+  if (has_data(x) && is_float(x->dt) && !not_) {
+    /* Neg and Abs change the sign bit, Reciprocal is one IEEE division
+     * and Sqrt correctly rounded: the runtime's results exactly. The
+     * square root of FLOAT only. */
+    int sqrt_ = strcmp(op, "Sqrt") == 0, single = x->dt == ONNXSLIM_DTYPE_FLOAT;
+    if (!no_nan(x) || (sqrt_ && !single)) return 0;
+    int rc = out_alloc(f, out, x->dt, x->dims, x->rank);
+    if (rc <= 0) return rc < 0 ? fail_code() : 0;
+    for (uint64_t i = 0; i < x->count; i++) {
+      double a = get_f(x, i), y;
+      float r;
+      if (neg) y = -a;
+      else if (abs_) y = a < 0 || (a == 0 && 1 / a < 0) ? -a : a; /* -0 too */
+      else if (sqrt_) {
+        if (!sqrt_f32((float)a, &r)) return 0; /* a negative number */
+        y = r;
+      } else y = single ? (double)(1.0f / (float)a) : 1.0 / a;
+      put_f(out, i, y);
+    }
+    return 1;
+  }
   if (!has_data(x) || (not_ ? x->dt != ONNXSLIM_DTYPE_BOOL : !is_int(x->dt))) return 0;
+  if (!neg && !abs_ && !not_) return 0;
   int rc = out_alloc(f, out, x->dt, x->dims, x->rank);
   if (rc <= 0) return rc < 0 ? fail_code() : 0;
   for (uint64_t i = 0; i < x->count; i++) {
@@ -652,6 +824,16 @@ static int fold_range(const osl_fold *f, const osl_cv *in, size_t nin, osl_cv *o
  * a float or a quantized (8-bit or narrower) type to another float type. */
 static int cast_to(const osl_fold *f, const osl_cv *x, int64_t to, osl_cv *out) {
   if (has_data(x) && x->dt == to) return same_data(f, x, x->dims, x->rank, out);
+  if (has_data(x) && is_float(x->dt) && is_float((int32_t)to)) {
+    /* FLOAT <-> DOUBLE: widening is exact, narrowing rounds to nearest
+     * even (C's conversion and onnxruntime's static_cast) */
+    if (!no_nan(x)) return 0;
+    int rc = out_alloc(f, out, (int32_t)to, x->dims, x->rank);
+    if (rc <= 0) return rc < 0 ? fail_code() : 0;
+    for (uint64_t i = 0; i < x->count; i++)
+      put_f(out, i, to == ONNXSLIM_DTYPE_FLOAT ? (double)(float)get_f(x, i) : get_f(x, i));
+    return 1;
+  }
   if (!has_data(x) || !is_intlike(x->dt)) return 0;
   int tofloat = to == ONNXSLIM_DTYPE_FLOAT || to == ONNXSLIM_DTYPE_DOUBLE;
   if (!is_intlike((int32_t)to) && !tofloat) return 0;
@@ -713,6 +895,8 @@ static const struct {
     {"Neg", 0},
     {"Abs", 0},
     {"Not", 0},
+    {"Sqrt", 0},
+    {"Reciprocal", 0},
     {"Add", EW_ADD + 1},
     {"Sub", EW_SUB + 1},
     {"Mul", EW_MUL + 1},
@@ -764,7 +948,8 @@ static int compute(const osl_fold *f, const char *op, const osl_cv *in, size_t n
   if (!strcmp(op, "Expand")) return fold_expand(f, in, nin, out);
   if (!strcmp(op, "Where")) return fold_where(f, in, nin, out);
   if (!strcmp(op, "Transpose")) return nin == 1 ? fold_transpose(f, x, out) : 0;
-  if (!strcmp(op, "Neg") || !strcmp(op, "Abs") || !strcmp(op, "Not"))
+  if (!strcmp(op, "Neg") || !strcmp(op, "Abs") || !strcmp(op, "Not") || !strcmp(op, "Sqrt") ||
+      !strcmp(op, "Reciprocal"))
     return nin == 1 ? fold_unary(f, op, x, out) : 0;
   return 0;
 }

@@ -188,6 +188,44 @@ def noop_inferred():
                  {})
 
 
+def float_arith():
+    """Float folds over 4096 random bit patterns (subnormals, zeros, large
+    values; no NaN or infinity): Add, Sub, Mul, Div, Sqrt, Reciprocal, Neg,
+    Abs, comparisons and Casts FLOAT -> DOUBLE -> FLOAT, each result
+    added to x * 0, so that the runtime's vectorized kernels on the
+    original and the folded constants meet in the outputs."""
+    rng = np.random.default_rng(7)
+
+    def finite(pos):
+        u = rng.integers(0, 2**32, 4096, dtype=np.uint64).astype(np.uint32)
+        u = np.where((u >> 23) & 0xFF == 0xFF, u & 0x807FFFFF, u)
+        if pos:
+            u &= 0x7FFFFFFF
+        return u.view(np.float32)
+
+    a, b, p = finite(False), finite(False), finite(True)
+    a[:2] = [0.0, -0.0]
+    n = [h.make_node("Mul", ["x", "zero"], ["x0"])]
+    outs = []
+    for k, (op, ins) in enumerate([("Add", ["a", "b"]), ("Sub", ["a", "b"]), ("Mul", ["a", "b"]),
+                                   ("Div", ["a", "b"]), ("Sqrt", ["p"]), ("Reciprocal", ["a"]),
+                                   ("Neg", ["a"]), ("Abs", ["a"]), ("Less", ["a", "b"]),
+                                   ("Equal", ["a", "a"]), ("Cast", ["a"])]):
+        attrs = {"to": T.DOUBLE} if op == "Cast" else {}
+        n.append(h.make_node(op, ins, ["c%d" % k], **attrs))
+        c = "c%d" % k
+        if op in ("Less", "Equal"):
+            n.append(h.make_node("Cast", [c], ["c%df" % k], to=T.FLOAT))
+            c = "c%df" % k
+        elif op == "Cast":
+            n.append(h.make_node("Cast", [c], ["c%df" % k], to=T.FLOAT))
+            c = "c%df" % k
+        n.append(h.make_node("Add", [c, "x0"], ["y%d" % k]))
+        outs.append(h.make_tensor_value_info("y%d" % k, T.FLOAT, [4096]))
+    return model("fold_float_arith", n, [h.make_tensor_value_info("x", T.FLOAT, [4096])], outs,
+                 {"a": a, "b": b, "p": p, "zero": np.array([0.0], np.float32)})
+
+
 def bert_static(path):
     """The BERT-shaped model with its inputs fixed to [2, 16]."""
     m = onnx.load(path)
@@ -205,7 +243,8 @@ def bert_static(path):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    ms = [reshape_chain(), int_arith(), movement(), weights(), constant_nodes(), noop_inferred()]
+    ms = [reshape_chain(), int_arith(), movement(), weights(), constant_nodes(), noop_inferred(),
+          float_arith()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
