@@ -1496,6 +1496,48 @@ TEST(noop_inferred) {
   onnxslim_model_free(m);
 }
 
+/* The grouped-query expansion Unsqueeze -> Expand -> Reshape with one
+ * head per group: the Expand changes nothing, the Reshape reads through
+ * the Unsqueeze it alone reads and ends a Reshape of x to its own shape:
+ * all three go. Kept: a Reshape by a shape with 0 (it copies a dim of the
+ * Unsqueeze's output) and an Unsqueeze another node reads too. */
+TEST(noop_reshape_through) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d[] = {2, 3, 4}, one[] = {1}, four[] = {4}, three[] = {3};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  K64(m, "ax", one, 1);
+  K64(m, "full", four, 2, 1, 3, 4);
+  K64(m, "back", three, 2, 3, -1);
+  K64(m, "zero", three, 0, 3, 4);
+  add(m, "Unsqueeze", L("x", "ax"), "u");
+  add(m, "Expand", L("u", "full"), "e");
+  add(m, "Reshape", L("e", "back"), "r");
+  add(m, "Add", L("r", "x"), "out");
+  graph_out(m, "out");
+  add(m, "Unsqueeze", L("x", "ax"), "u2");
+  add(m, "Reshape", L("u2", "zero"), "z"); /* 0: u2's dim 0, here 2: kept all the same */
+  graph_out(m, "z");
+  add(m, "Unsqueeze", L("x", "ax"), "u3");
+  add(m, "Reshape", L("u3", "back"), "w");
+  add(m, "Relu", L("u3"), "u3r"); /* a second reader */
+  graph_out(m, "w");
+  graph_out(m, "u3r");
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  onnxslim_node *last = onnxslim_graph_producer(g, "out");
+  CHECK(last && reads(last, 0, "x") && reads(last, 1, "x"));
+  CHECK(!onnxslim_graph_producer(g, "u") && !onnxslim_graph_producer(g, "e"));
+  onnxslim_node *z = onnxslim_graph_producer(g, "z"), *w = onnxslim_graph_producer(g, "w");
+  CHECK(z && reads(z, 0, "u2") && onnxslim_graph_producer(g, "u2"));
+  CHECK(w && reads(w, 0, "u3") && onnxslim_graph_producer(g, "u3"));
+  CHECK(onnxslim_graph_node_count(g) == 6); /* Add, Unsqueeze + Reshape twice, Relu */
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(noop_rules);
@@ -1522,5 +1564,6 @@ int main(int argc, char **argv) {
   RUN(fold_weight_in_place);
   RUN(fold_constant_nodes);
   RUN(noop_inferred);
+  RUN(noop_reshape_through);
   return t_done();
 }

@@ -365,6 +365,43 @@ static int bypass(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, const char *
   return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, y) < 0 ? -1 : 1;
 }
 
+/* A Reshape by a constant shape without 0 (or with allowzero) whose input
+ * y comes from a Reshape, Flatten, Squeeze or Unsqueeze read by it alone:
+ * the same elements in the same order, so the Reshape reads that node's
+ * input and the node goes (an export's Unsqueeze -> Expand -> Reshape of
+ * grouped-query K and V, once the Expand that changes nothing is gone,
+ * then ends as a Reshape of the value to its own shape, a no-op). 1
+ * removed, 0 kept, or an error. */
+static int reshape_through(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
+  const char *d = onnxslim_node_domain(n), *y, *s, *x;
+  if ((d && d[0] && strcmp(d, "ai.onnx") != 0) || strcmp(onnxslim_node_op_type(n), "Reshape") != 0)
+    return 0;
+  int64_t v[OSL_MAX_RANK];
+  size_t nv;
+  if (!input_at(n, 0, &y) || !input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK, &nv))
+    return 0;
+  if (!attr_int(n, "allowzero", 0))
+    for (size_t i = 0; i < nv; i++)
+      if (v[i] == 0) return 0; /* 0 copies a dim of y, not of the input before */
+  onnxslim_node *p = onnxslim_graph_producer(g, y);
+  if (!p || p == n || onnxslim_node_subgraph_count(p) || onnxslim_node_output_count(p) != 1 ||
+      !input_at(p, 0, &x))
+    return 0;
+  const char *pd = onnxslim_node_domain(p), *op = onnxslim_node_op_type(p);
+  if ((pd && pd[0] && strcmp(pd, "ai.onnx") != 0) ||
+      !(strcmp(op, "Reshape") == 0 || strcmp(op, "Flatten") == 0 || strcmp(op, "Squeeze") == 0 ||
+        strcmp(op, "Unsqueeze") == 0))
+    return 0;
+  if (onnxslim_graph_consumer_count(g, y) != 1 || is_graph_output(g, y)) return 0;
+  const char *label = onnxslim__simp_label(p);
+  int rc;
+  if ((rc = onnxslim_node_set_input(n, 0, x)) < 0 ||
+      (rc = onnxslim__simp_drop_value_info(g, y)) < 0 ||
+      (rc = onnxslim_graph_remove_node(g, p)) < 0)
+    return rc;
+  return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, x) < 0 ? -1 : 1;
+}
+
 static int noop_graph(osl_simp *c, onnxslim_graph *g) {
   int64_t opset = opset_of(c->model);
   onnxslim_node **nodes;
@@ -373,6 +410,7 @@ static int noop_graph(osl_simp *c, onnxslim_graph *g) {
   for (size_t i = 0; i < nn && rc >= 0; i++) {
     const char *x = NULL;
     if (onnxslim__simp_gone(nodes[i])) continue;
+    if ((rc = reshape_through(c, g, nodes[i])) < 0) break;
     rc = noop_input(c, g, nodes[i], opset, &x);
     if (rc == 1) rc = bypass(c, g, nodes[i], x);
   }
