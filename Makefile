@@ -286,13 +286,13 @@ demo: deps
 # ---- tests ----------------------------------------------------------------
 # Unit tests are built twice: against the shared and the static library.
 TEST_SRC := $(wildcard test/test_*.c)
-# Windows: the tests built around fork, signals, rlimits, mmap, FIFOs,
-# symlinks, mount namespaces or glibc's allocator are left out
-# (test/check_long/windows.sh names each with its reason); the others get
+# Windows: the tests built around rlimits (limits, scale), /proc memory
+# figures (memory) or glibc's allocator (oom) are left out; the others
+# skip their POSIX-only cases (POSIX_ONLY in test/t.h) and get
 # test/compat_win32.h and winpthreads (static: the tests that start
 # threads of their own use POSIX threads; the library does not).
 ifneq ($(findstring mingw,$(XTARGET)),)
-WIN_NO_TESTS := external limits memory oom scale
+WIN_NO_TESTS := limits memory oom scale
 TEST_SRC := $(filter-out $(WIN_NO_TESTS:%=test/test_%.c),$(TEST_SRC))
 X_TESTLIBS := -Wl,-Bstatic -lpthread -Wl,-Bdynamic
 endif
