@@ -2099,14 +2099,17 @@ TEST(save_over_2gib_refused) {
   CHECK(bs == (uint64_t)BIG_ELEMS * 4);
   onnxslim_save_options eo = ONNXSLIM_SAVE_OPTIONS_INIT;
   eo.layout = ONNXSLIM_LAYOUT_INLINE;
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  /* refused before the weight is read: its 2.1 GiB would be 550k page
+   * faults; allow what loading code and the heap take */
+  struct rusage u0, u1;
+  getrusage(RUSAGE_SELF, &u0);
   int rc = onnxslim_save(NULL, m, PATH(p, "%s/merged.onnx", out), &eo);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
+  getrusage(RUSAGE_SELF, &u1);
   CHECK(rc == ONNXSLIM_ELIMIT);
   CHECK(has(onnxslim_error_last(), "2 GiB"));
-  double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-  CHECK(secs < 1.0);
+  long faults = (u1.ru_minflt - u0.ru_minflt) + (u1.ru_majflt - u0.ru_majflt);
+  if (faults >= 16384) fprintf(stderr, "  %ld page faults during the refused save\n", faults);
+  CHECK(faults < 16384);
   CHECK(count_entries(out) == 0);
   /* the tensor kept inline by the threshold: the same */
   eo.layout = ONNXSLIM_LAYOUT_ONE_FILE;
