@@ -622,7 +622,8 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
 #define OSL_SCALES_KEPT ((size_t)16 << 20)
 
 /* ---- the first pass on two threads -----------------------------------------
- * A tensor of at least OSL_QSPLIT_MIN source bytes is passed over in slices
+ * The first pass (validate(), keep_scales()) over a tensor of at least
+ * OSL_QSPLIT_MIN source bytes goes in slices
  * of about OSL_QSLICE_BYTES, each slice in two halves run at the same time
  * (the second on a thread of its own, into statistics of its own), the
  * progress meter (and its cancel) told after each slice. Each block is
@@ -827,7 +828,9 @@ static int keep_scales(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_
   onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
   c->acc.s = init;
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
-  int rc = onnxslim__xform_chunks(m, &q.x, buf, prog_chunk, &qp);
+  int rc = q.x.count * q.x.in_size >= OSL_QSPLIT_MIN
+               ? qx_split(m, &q, buf, prog)
+               : onnxslim__xform_chunks(m, &q.x, buf, prog_chunk, &qp);
   if (rc == ONNXSLIM_EMODEL) {
     char msg[256];
     snprintf(msg, sizeof msg, "%s", onnxslim_error_last());
