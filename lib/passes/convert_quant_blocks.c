@@ -27,7 +27,7 @@
  * lanes are the same sums in either width, and ISO C mode (-std=c11) does
  * not contract a * b + c into a fused multiply-add. */
 #if ONNXSLIM_HAVE_TARGET_CLONES /* scripts/probe-platform.sh */
-#  define OSL_MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
+#  define OSL_MULTIVERSION __attribute__((target_clones("avx2", "default")))
 #else
 #  define OSL_MULTIVERSION
 #endif
@@ -603,7 +603,6 @@ static void asym_stats(osl_qacc *acc, const float *v, const int8_t *qb, size_t b
  * qb, the scale to *s and *h, the zero point to *zp; adds to acc. tmp: bs
  * bytes (the scale search's). 0, or ONNXSLIM_EMODEL (the scale overflows
  * FLOAT16). */
-OSL_MULTIVERSION
 static int asym_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *tmp, float *s,
                       uint16_t *h, int *zp, int rne_default, int mse, osl_qacc *acc) {
   size_t bs = q->bs;
