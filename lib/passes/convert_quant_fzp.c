@@ -11,9 +11,12 @@
  * Two starts, the better kept: the integer result of the scale search of
  * convert_quant_blocks.c (so a block never reads back worse than with
  * integer zero points) and the block's range with its float zero point.
- * Every sum is in double in value order, the codes' quotients in double:
- * the same bytes on every build, and the data pass recomputes the codes of
- * the kept scale and zero point exactly as the search did.
+ * One pass over the block per candidate pair (its codes, their squared
+ * error and the line's sums), every sum in double in eight lanes added in
+ * a fixed order, the codes' quotients in double: the same bytes on every
+ * build and path (the portable reference, AVX-512), and the data pass
+ * recomputes the codes of the kept scale and zero point exactly as the
+ * search did.
  */
 #include <float.h>
 #include <stdatomic.h>
@@ -32,12 +35,12 @@
 #endif
 
 #if defined(__GNUC__) && !defined(__clang__)
-/* the codes' loop below is written to be vectorized */
+/* the data pass's codes loop below is written to be vectorized */
 #  pragma GCC optimize("O3")
 #endif
-/* The codes' loop is also compiled for AVX2 and chosen at load time, as
- * the block kernel's scale search (convert_quant_blocks.c): the same
- * operations per value, so the same bytes. */
+/* That loop is also compiled for AVX-512 and AVX2 and chosen at load
+ * time, as the block kernel's scale search (convert_quant_blocks.c): the
+ * same operations per value, so the same bytes. */
 #if ONNXSLIM_HAVE_TARGET_CLONES /* scripts/probe-platform.sh */
 #  define OSL_FZP_MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
