@@ -579,6 +579,7 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   size_t ssz = p->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
   size_t per = 1; /* blocks an element holds */
   q->x.src = c->data;
+  q->whole = c->data;
   q->x.run = onnxslim__quant_qx_run;
   q->src = c->from;
   q->scale_type = p->scale_type;
@@ -619,6 +620,110 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
  * then also checks the values) and kept, instead of being a second pending
  * transform that reads the whole tensor again while saving. */
 #define OSL_SCALES_KEPT ((size_t)16 << 20)
+
+/* ---- the first pass on two threads -----------------------------------------
+ * The first pass (validate(), keep_scales()) over a tensor of at least
+ * OSL_QSPLIT_MIN source bytes goes in slices
+ * of about OSL_QSLICE_BYTES, each slice in two halves run at the same time
+ * (the second on a thread of its own, into statistics of its own), the
+ * progress meter (and its cancel) told after each slice. Each block is
+ * computed alone, whichever thread does it, and the halves end on row
+ * boundaries: the same outputs, kept scales and zero points, and merged
+ * statistics as one pass gives (counts add up, maxima are maxima). The
+ * scale search (asymmetric, mse, float zero points) is most of a
+ * quantization's time: this halves it on two cores. */
+#define OSL_QSPLIT_MIN ((size_t)1 << 20)
+#define OSL_QSLICE_BYTES ((size_t)64 << 20)
+
+typedef struct {
+  const onnxslim_model *model;
+  osl_qx q; /* the half: its own elements, statistics and buffers */
+  uint8_t *dst;
+  osl_qacc acc;
+  int rc;
+  char err[256];
+} osl_qhalf;
+
+static void qhalf_run(void *arg) {
+  osl_qhalf *h = arg;
+  h->rc = onnxslim__xform_chunks(h->model, &h->q.x, h->dst, NULL, NULL);
+  if (h->rc) snprintf(h->err, sizeof h->err, "%s", onnxslim_error_last());
+}
+
+/* Elements first..first+n of q (the whole tensor's transform) as a
+ * transform of their own, its statistics into acc (when q has some):
+ * half h, output at dst (of the whole, or NULL). */
+static void qhalf_init(osl_qhalf *h, const onnxslim_model *m, const osl_qx *q, size_t first,
+                       size_t n, uint8_t *dst) {
+  memset(h, 0, sizeof *h);
+  h->model = m;
+  h->q = *q;
+  h->q.model = NULL; /* a strided source's pages go once the whole pass is done */
+  h->q.base = first;
+  h->q.x.src = q->x.src + first * q->x.in_size;
+  h->q.x.count = n;
+  h->dst = dst ? dst + first * q->x.out_size : NULL;
+  if (q->acc) {
+    onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
+    h->acc.s = init;
+    h->acc.blocks_per_row = q->acc->blocks_per_row;
+    h->q.acc = &h->acc;
+  }
+}
+
+static void qacc_merge(osl_qacc *to, const osl_qacc *from) {
+  to->q.rows += from->q.rows;
+  to->q.blocks += from->q.blocks;
+  to->q.saturated += from->q.saturated;
+  to->q.rows_over_1pct += from->q.rows_over_1pct;
+  if (from->q.scale_max > 0) { /* acc_block()'s range of the scales */
+    if (to->q.scale_max == 0 || from->q.scale_min < to->q.scale_min)
+      to->q.scale_min = from->q.scale_min;
+    if (from->q.scale_max > to->q.scale_max) to->q.scale_max = from->q.scale_max;
+  }
+  if (from->q.max_abs_error > to->q.max_abs_error) to->q.max_abs_error = from->q.max_abs_error;
+  if (from->q.max_row_rel_error > to->q.max_row_rel_error)
+    to->q.max_row_rel_error = from->q.max_row_rel_error;
+  to->s.count += from->s.count;
+  to->s.to_inf += from->s.to_inf;
+  to->s.saturated += from->s.saturated;
+  to->s.flushed += from->s.flushed;
+  to->s.nan += from->s.nan;
+  if (from->s.max_abs_error > to->s.max_abs_error) to->s.max_abs_error = from->s.max_abs_error;
+  if (from->s.max_rel_error > to->s.max_rel_error) to->s.max_rel_error = from->s.max_rel_error;
+}
+
+/* The first pass of q (output to dst, or dropped) on two threads (one when
+ * no thread can be made), as above; then a strided source's pages released. */
+static int qx_split(onnxslim_model *m, const osl_qx *q, uint8_t *dst, osl_progress *prog) {
+  const osl_xform *x = &q->x;
+  /* halves and slices end on rows: blocks_per_row elements of one block
+   * (a table), or any element (a weight: a row is a block) */
+  size_t row = q->acc && q->geom == OSL_QG_ROW ? (size_t)q->acc->blocks_per_row : 1;
+  size_t slice = OSL_QSLICE_BYTES / (x->in_size ? x->in_size : 1) / row * row;
+  if (slice < 2 * row) slice = 2 * row;
+  int rc = 0;
+  for (size_t i = 0; i < x->count && !rc; i += slice) {
+    size_t n = x->count - i < slice ? x->count - i : slice, na = n / 2 / row * row;
+    osl_qhalf a, b;
+    qhalf_init(&a, m, q, i, na, dst);
+    qhalf_init(&b, m, q, i + na, n - na, dst);
+    osl_os_thread *th = onnxslim__os_thread_start(qhalf_run, &b);
+    if (!th) qhalf_run(&b);
+    qhalf_run(&a);
+    if (th) onnxslim__os_thread_join(th);
+    if (a.rc) rc = onnxslim__err(a.rc, "%s", a.err);
+    else if (b.rc) rc = onnxslim__err(b.rc, "%s", b.err);
+    if (!rc && q->acc) {
+      qacc_merge(q->acc, &a.acc);
+      qacc_merge(q->acc, &b.acc);
+    }
+    if (!rc) rc = onnxslim__progress_add(prog, (uint64_t)n * x->in_size);
+  }
+  if (!rc && q->geom == OSL_QG_STRIDED && q->model)
+    onnxslim__release(q->model, x->src, x->count * x->in_size);
+  return rc;
+}
 
 /* The validation pass over candidate c's source: with stats, the report's
  * statistics; asymmetric, also the zero points (c->zps). */
@@ -664,7 +769,9 @@ static int validate(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_pro
     }
   }
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
-  int rc = onnxslim__xform_chunks(m, &q.x, zps, prog_chunk, &qp);
+  int rc = q.x.count * q.x.in_size >= OSL_QSPLIT_MIN
+               ? qx_split(m, &q, zps, prog)
+               : onnxslim__xform_chunks(m, &q.x, zps, prog_chunk, &qp);
   if (!rc) c->zps = zps;
   if (!rc && kept) c->scales = kept;
   if (!rc && kept_z) c->fzps = kept_z;
@@ -721,7 +828,9 @@ static int keep_scales(onnxslim_model *m, osl_qcand *c, const osl_qplan *p, osl_
   onnxslim_convert_stats init = ONNXSLIM_CONVERT_STATS_INIT;
   c->acc.s = init;
   osl_qprog qp = {prog, q.x.in_size, q.x.out_size};
-  int rc = onnxslim__xform_chunks(m, &q.x, buf, prog_chunk, &qp);
+  int rc = q.x.count * q.x.in_size >= OSL_QSPLIT_MIN
+               ? qx_split(m, &q, buf, prog)
+               : onnxslim__xform_chunks(m, &q.x, buf, prog_chunk, &qp);
   if (rc == ONNXSLIM_EMODEL) {
     char msg[256];
     snprintf(msg, sizeof msg, "%s", onnxslim_error_last());

@@ -739,7 +739,7 @@ static void gather_block(const osl_qx *q, const uint8_t *elem, size_t index, siz
     for (size_t t = 0; t < bs; t++) v[t] = load_one(elem + (t * q->ncols + b) * esz, q->src);
   } else { /* (column n, block kb) of a [K, ncols] matrix */
     size_t n = index / q->kblocks, kb = index % q->kblocks;
-    const uint8_t *base = q->x.src + (kb * bs * q->ncols + n) * esz;
+    const uint8_t *base = q->whole + (kb * bs * q->ncols + n) * esz;
     for (size_t t = 0; t < bs; t++) v[t] = load_one(base + t * q->ncols * esz, q->src);
   }
 }
@@ -880,6 +880,7 @@ static void pack(int layout, const int8_t *qv, size_t nv, uint8_t *out) {
 int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n,
                            uint8_t *dst) {
   const osl_qx *q = (const osl_qx *)x;
+  first += q->base; /* the index in the whole tensor */
   size_t bs = q->bs, nb = q->geom == OSL_QG_COLS ? q->ncols : 1, total = n * nb;
   int rne_default = rounds_to_nearest();
   int fast = env_is_default() && !q->asym && !q->clip && !q->mse; /* symmetric, unclipped */
@@ -1126,7 +1127,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   free(g.bad);
   /* a strided pass touches the whole matrix in each chunk, so the chunks'
    * own releases cannot keep its pages out: they go once it is done */
-  if (!rc && q->geom == OSL_QG_STRIDED && q->model && first + n == x->count)
+  if (!rc && q->geom == OSL_QG_STRIDED && q->model && first + n == q->base + x->count)
     onnxslim__release(q->model, x->src, x->count * x->in_size);
   return rc;
 }

@@ -47,6 +47,12 @@ enum {
 
 typedef struct osl_qx_s {
   osl_xform x;
+  /* A part of the tensor run on a thread of its own (convert_quant.c's
+   * first pass): its first element's index in the whole tensor (x.src is
+   * that element), and the whole source (OSL_QG_STRIDED reads its blocks
+   * there). For the whole tensor: 0 and x.src. */
+  size_t base;
+  const uint8_t *whole;
   int geom;                    /* OSL_QG_* */
   size_t ncols, kblocks;       /* OSL_QG_COLS and _STRIDED */
   const onnxslim_model *model; /* _STRIDED: releases the source's pages at its end */

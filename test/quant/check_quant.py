@@ -884,6 +884,23 @@ for opset, bsz in ((17, 16), (21, 32)):
             outs[kind] = out
     if "float" not in outs:
         continue
+    # the search's reference path (LIBONNXSLIM_KERNELS=scalar) writes the
+    # same bytes as the AVX-512 one (when the CPU has it; else both run the
+    # reference)
+    ref_out = os.path.join(work, "%s-float-scalar.onnx" % name)
+    p = subprocess.run([cli, "convert", src, ref_out, "--to", "int4", "--select", "op:MatMul:1",
+                        "--format", "ort", "--block-size", str(bsz), "--zero-point", "float"],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, LIBONNXSLIM_KERNELS="scalar"))
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = set(" ".join(ln for ln in f if ln.startswith("flags")).split())
+    except OSError:
+        flags = set()
+    simd = "AVX-512" if {"avx512f", "avx512vl", "avx512bw", "avx512dq"} <= flags else "no AVX-512 here"
+    same = p.returncode == 0 and open(ref_out, "rb").read() == open(outs["float"], "rb").read()
+    report(same, "%s: the float zero point search's reference path writes the same bytes (%s)" %
+           (name, simd), p.stderr.strip())
     m = onnx.load(outs["float"])
     check_onnx(m, opset, name)
     nb = KM // bsz
