@@ -563,6 +563,12 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
   return rc < 0 ? rc : 0;
 }
 
+/* Bytes off..off+k of initializer t, piece by piece: a pending transform
+ * (a conversion, a folded Cast) is never materialized. */
+static int init_read(const onnxslim_tensor *t, uint64_t off, uint8_t *buf, size_t k) {
+  return onnxslim__tensor_read_out((osl_msg *)t, off, buf, k);
+}
+
 /* Hash of an initializer's type, dims and bytes, read a piece at a time. */
 static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_t *out) {
   XXH3_state_t st;
@@ -579,7 +585,7 @@ static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_
   if (rc < 0) return rc;
   for (uint64_t off = 0; off < size;) {
     size_t k = size - off < cap ? (size_t)(size - off) : cap;
-    if ((rc = onnxslim_tensor_read(t, off, buf, k)) < 0) return rc;
+    if ((rc = init_read(t, off, buf, k)) < 0) return rc;
     XXH3_64bits_update(&st, buf, k);
     off += k;
   }
@@ -602,9 +608,7 @@ static int init_equal(const onnxslim_tensor *a, const onnxslim_tensor *b, uint8_
   if (sa != sb) return 0;
   for (uint64_t off = 0; off < sa;) {
     size_t k = sa - off < cap ? (size_t)(sa - off) : cap;
-    if ((rc = onnxslim_tensor_read(a, off, ba, k)) < 0 ||
-        (rc = onnxslim_tensor_read(b, off, bb, k)) < 0)
-      return rc;
+    if ((rc = init_read(a, off, ba, k)) < 0 || (rc = init_read(b, off, bb, k)) < 0) return rc;
     if (memcmp(ba, bb, k)) return 0;
     off += k;
   }

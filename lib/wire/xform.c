@@ -173,3 +173,25 @@ int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *s
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst) {
   return onnxslim__xform_chunks(model, x, dst, NULL, NULL);
 }
+
+/* Bytes off..off+n of a transform's output (see wire.h). */
+int onnxslim__xform_read(const onnxslim_model *model, const osl_xform *x, uint64_t off, void *dst,
+                         size_t n) {
+  uint64_t total = (uint64_t)x->count * x->out_size;
+  if (off > total || n > total - off)
+    return onnxslim__err(ONNXSLIM_ERANGE, "read of %zu bytes at %llu past a transform's %llu", n,
+                         (unsigned long long)off, (unsigned long long)total);
+  if (!n) return 0;
+  size_t first = (size_t)(off / x->out_size);
+  size_t last = (size_t)((off + n + x->out_size - 1) / x->out_size); /* one past */
+  size_t k = last - first, skip = (size_t)(off - (uint64_t)first * x->out_size);
+  uint8_t *in = malloc(x->in_size ? k * x->in_size : 1);
+  uint8_t *out = malloc(k * x->out_size);
+  int rc = in && out ? 0 : onnxslim__err_nomem(NULL);
+  if (!rc) rc = onnxslim__model_read(model, x->src + first * x->in_size, k * x->in_size, in);
+  if (!rc) rc = x->run(x, first, in, k, out);
+  if (!rc) memcpy(dst, out + skip, n);
+  free(in);
+  free(out);
+  return rc;
+}
