@@ -1323,6 +1323,92 @@ TEST(fold_cast_weight_in_place) {
   onnxslim_model_free(m);
 }
 
+/* A Transpose of a 2-D weight only it reads folds whatever the cap: the
+ * weight becomes pending its transpose (made by bands of source columns
+ * while saving), takes the output's name and the swapped dims. Two equal
+ * transposed weights merge (cse reads them in whole chunks). Left: a
+ * rank-3 weight, a perm other than [1, 0], a weight another node reads, a
+ * weight of more than 16384 rows. */
+static void big_floats(onnxslim_model *m, const char *name, int64_t rows, int64_t cols) {
+  float *v = malloc((size_t)(rows * cols) * 4);
+  REQUIRE(v);
+  for (int64_t i = 0; i < rows * cols; i++) v[i] = (float)i;
+  const int64_t d[2] = {rows, cols};
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, ONNXSLIM_DTYPE_FLOAT, d, 2,
+                                          v, (size_t)(rows * cols) * 4, ONNXSLIM_COPY, NULL));
+  free(v);
+}
+/* 1 when `name` is [cols, rows] and the transpose of big_floats' values. */
+static int is_transposed(const onnxslim_model *m, const char *name, int64_t rows, int64_t cols) {
+  const onnxslim_tensor *t = onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
+  const void *data;
+  size_t size;
+  if (!t || onnxslim_tensor_rank(t) != 2 || onnxslim_tensor_dim(t, 0) != cols ||
+      onnxslim_tensor_dim(t, 1) != rows || onnxslim_tensor_data(t, &data, &size) != 0 ||
+      size != (size_t)(rows * cols) * 4)
+    return 0;
+  for (int64_t j = 0; j < cols; j++)
+    for (int64_t r = 0; r < rows; r++) {
+      float f;
+      memcpy(&f, (const uint8_t *)data + (size_t)(j * rows + r) * 4, 4);
+      if (f != (float)(r * cols + j)) return 0;
+    }
+  return 1;
+}
+TEST(fold_transpose_weight_in_place) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  big_floats(m, "wt", 1500, 1000); /* 2 chunks of 699 and 301 output rows */
+  big_floats(m, "wu", 1500, 1000);
+  big_floats(m, "ws", 5, 3); /* not equal to wsh and wp: cse merges those */
+  big_floats(m, "wsh", 3, 5);
+  big_floats(m, "wp", 3, 5);
+  big_floats(m, "tall", 16385, 1);
+  static const int64_t d234[] = {2, 3, 4};
+  k_float(m, "w3", d234, 3, 24);
+  const char *in[] = {"wt", "wu", "ws", "wsh", "wp", "tall", "w3"};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    char y[16], r[16];
+    snprintf(y, sizeof y, "%s2", in[i]);
+    snprintf(r, sizeof r, "r_%s", in[i]);
+    onnxslim_node *n = add(m, "Transpose", L(in[i]), y);
+    if (!strcmp(in[i], "ws")) CHECK_OK(onnxslim_node_set_attr_ints(n, "perm", I64(1, 0), 2));
+    if (!strcmp(in[i], "wp")) CHECK_OK(onnxslim_node_set_attr_ints(n, "perm", I64(0, 1), 2));
+    if (!strcmp(in[i], "w3")) CHECK_OK(onnxslim_node_set_attr_ints(n, "perm", I64(2, 1, 0), 3));
+    add(m, "Relu", L(y), r);
+    graph_out(m, r);
+  }
+  add(m, "Relu", L("wsh"), "r_shared");
+  graph_out(m, "r_shared");
+  onnxslim_simplify_options o = ONNXSLIM_SIMPLIFY_OPTIONS_INIT;
+  o.passes = ONNXSLIM_SIMPLIFY_FOLD | ONNXSLIM_SIMPLIFY_CSE;
+  o.fold_max_bytes = 16;
+  onnxslim_simplify_report *r = NULL;
+  CHECK_OK(onnxslim_simplify(&r, m, &o));
+  onnxslim_simplify_report_free(r);
+  CHECK(!onnxslim_graph_find_initializer(gr, "wt") && !onnxslim_graph_find_initializer(gr, "ws"));
+  /* wt2 and wu2 are equal: one is left, read by both Relus */
+  int t2 = onnxslim_graph_find_initializer(gr, "wt2") != NULL;
+  int u2 = onnxslim_graph_find_initializer(gr, "wu2") != NULL;
+  CHECK(t2 + u2 == 1);
+  const char *kept = t2 ? "wt2" : "wu2";
+  CHECK(reads(onnxslim_graph_producer(gr, "r_wt"), 0, kept) &&
+        reads(onnxslim_graph_producer(gr, "r_wu"), 0, kept));
+  const char *left[] = {"wsh2", "wp2", "tall2", "w32"};
+  for (size_t i = 0; i < 4; i++) {
+    onnxslim_node *p = onnxslim_graph_producer(gr, left[i]);
+    CHECK(p && streq(onnxslim_node_op_type(p), "Transpose"));
+  }
+  onnxslim_model *l = reload(m); /* the save streams the transposes */
+  REQUIRE(l);
+  CHECK(is_transposed(l, kept, 1500, 1000));
+  CHECK(is_transposed(l, "ws2", 5, 3));
+  CHECK(is_transposed(m, kept, 1500, 1000)); /* in memory: made on request */
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
 /* Constant nodes become initializers named as their outputs (value,
  * value_int(s), value_float(s)) (main graph); a Constant that is a graph
  * output, and one of strings, stay nodes. The values are the attributes'. */
@@ -1457,6 +1543,7 @@ int main(int argc, char **argv) {
   RUN(fold_cast_same_and_like);
   RUN(fold_weight_in_place);
   RUN(fold_cast_weight_in_place);
+  RUN(fold_transpose_weight_in_place);
   RUN(fold_constant_nodes);
   RUN(noop_inferred);
   return t_done();

@@ -569,6 +569,11 @@ static int init_read(const onnxslim_tensor *t, uint64_t off, uint8_t *buf, size_
   return onnxslim__tensor_read_out((osl_msg *)t, off, buf, k);
 }
 
+static int hash_chunk(void *payload, const uint8_t *out, size_t n) {
+  XXH3_64bits_update(payload, out, n);
+  return 0;
+}
+
 /* Hash of an initializer's type, dims and bytes, read a piece at a time. */
 static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_t *out) {
   XXH3_state_t st;
@@ -583,6 +588,17 @@ static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_
   uint64_t size;
   int rc = onnxslim_tensor_byte_size(t, &size);
   if (rc < 0) return rc;
+  const osl_xform *x = NULL;
+  const uint8_t *p;
+  size_t n;
+  if (onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_RAW &&
+      (rc = onnxslim__tensor_source((osl_msg *)t, &x, &p, &n)) < 0)
+    return rc;
+  if (x) { /* a pending transform: its chunks in order, as the save makes them */
+    if ((rc = onnxslim__xform_chunks(((const osl_msg *)t)->model, x, NULL, hash_chunk, &st)) < 0)
+      return rc;
+    size = 0;
+  }
   for (uint64_t off = 0; off < size;) {
     size_t k = size - off < cap ? (size_t)(size - off) : cap;
     if ((rc = init_read(t, off, buf, k)) < 0) return rc;

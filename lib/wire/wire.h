@@ -92,6 +92,13 @@ struct osl_xform {
    * a pointer into x->src). Returns 0 or a negative code. */
   int (*run)(const osl_xform *x, size_t first, const uint8_t *src, size_t n, uint8_t *dst);
   unsigned int flags;
+  /* A transform whose output is not its source in order (a transpose)
+   * reads the source itself (onnxslim__model_read): run gets src NULL and
+   * the loop neither reads nor releases source bytes; its chunks are
+   * `chunk` elements (whole output rows), also for onnxslim__xform_read.
+   * 0 for the element-wise ones. */
+  int self_read;
+  size_t chunk;
 };
 
 /* One field occurrence, in stored order. A model holds one per field of
