@@ -311,16 +311,18 @@ $(B)/test-static/%$(EXE): test/%.c test/t.h test/pbuild.h test/util.h test/child
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libonnxslim.a $(LIB_LIBS) -lm $(X_TESTLIBS)
 
 # test_convert_paths calls the library's internal functions (the SIMD
-# dispatch of the conversion kernels) and test_memlimit reads what the
-# passes hold (model->held), so they link the library's objects; each
-# exists under both names the unit-test step runs.
+# dispatch of the conversion kernels), test_memlimit reads what the
+# passes hold (model->held) and test_pending a tensor's cache, so they
+# link the library's objects; each exists under both names the unit-test
+# step runs.
 PATHS_TEST_DEPS := test/t.h test/pbuild.h $(HEADERS) $(LIB_OBJ) $(LIB_H)
-INTERNAL_TESTS := test_convert_paths test_memlimit
+INTERNAL_TESTS := test_convert_paths test_memlimit test_pending
 $(foreach t,$(INTERNAL_TESTS),$(B)/test/$(t)$(EXE) $(B)/test-static/$(t)$(EXE)): $(PATHS_TEST_DEPS) | need-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -Ilib -I$(B)/proto -o $@ test/$(basename $(notdir $@)).c $(LIB_OBJ) $(NANOPB_A) $(LIB_LIBS) -lm
 $(B)/test/test_convert_paths$(EXE) $(B)/test-static/test_convert_paths$(EXE): test/test_convert_paths.c
 $(B)/test/test_memlimit$(EXE) $(B)/test-static/test_memlimit$(EXE): test/test_memlimit.c
+$(B)/test/test_pending$(EXE) $(B)/test-static/test_pending$(EXE): test/test_pending.c
 
 tests: all $(TEST_BIN)
 

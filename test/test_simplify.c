@@ -1386,6 +1386,165 @@ TEST(fold_weight_in_place) {
   onnxslim_model_free(m);
 }
 
+/* A Cast to FLOAT16 of a FLOAT weight only it reads folds whatever the
+ * cap: the weight becomes FLOAT16 pending the conversion (the save streams
+ * it) and takes the output's name. The expected bits are onnxruntime
+ * 1.32's Cast (as step 32's fold_weight_casts checks): NaN payloads, Inf,
+ * ties to even, subnormals, overflow to Inf. Left: a Cast to BFLOAT16 (not
+ * proven exact), a FLOAT16 weight back to FLOAT, a weight other nodes read
+ * too, a Cast whose result is a graph output, and a Cast with another
+ * attribute. */
+TEST(fold_cast_weight_in_place) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  static const uint32_t in[16] = {0x7fc00000, 0xffc00000, 0x7f800001, 0x7fa00000,
+                                  0x7f812345, 0x7f800000, 0x80000000, 0x33800000,
+                                  0x33000000, 0x33000001, 0x387fc000, 0x477ff000,
+                                  0x477fefff, 0x3f801000, 0x3f803000, 0x00800000};
+  static const uint16_t want[16] = {0x7e00, 0xfe00, 0x7e00, 0x7f00, 0x7e09, 0x7c00, 0x8000, 0x0001,
+                                    0x0000, 0x0001, 0x03ff, 0x7c00, 0x7bff, 0x3c00, 0x3c02, 0x0000};
+  static const int64_t d44[] = {4, 4}, two[] = {2};
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "wc", ONNXSLIM_DTYPE_FLOAT, d44, 2, in, sizeof in,
+                                          ONNXSLIM_COPY, NULL));
+  const char *ws[] = {"wb", "ws", "wo", "wa"};
+  for (size_t i = 0; i < 4; i++) k_float(m, ws[i], d44, 2, 16);
+  uint16_t h[2] = {0x3c00, 0x4000};
+  CHECK_OK(onnxslim_graph_add_initializer(gr, "wh", ONNXSLIM_DTYPE_FLOAT16, two, 1, h, 4,
+                                          ONNXSLIM_COPY, NULL));
+  struct {
+    const char *in, *out;
+    int32_t to;
+  } c[] = {{"wc", "wc2", ONNXSLIM_DTYPE_FLOAT16}, {"wb", "wb2", ONNXSLIM_DTYPE_BFLOAT16},
+           {"wh", "wh2", ONNXSLIM_DTYPE_FLOAT},   {"ws", "ws2", ONNXSLIM_DTYPE_FLOAT16},
+           {"wo", "wo2", ONNXSLIM_DTYPE_FLOAT16}, {"wa", "wa2", ONNXSLIM_DTYPE_FLOAT16}};
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    onnxslim_node *n = add(m, "Cast", L(c[i].in), c[i].out);
+    CHECK_OK(onnxslim_node_set_attr_int(n, "to", c[i].to));
+    if (!strcmp(c[i].in, "wa")) CHECK_OK(onnxslim_node_set_attr_int(n, "round_mode", 1));
+    char r[8];
+    snprintf(r, sizeof r, "r%zu", i);
+    if (strcmp(c[i].in, "wo")) add(m, "Relu", L(c[i].out), r);
+    graph_out(m, strcmp(c[i].in, "wo") ? r : c[i].out);
+  }
+  add(m, "Relu", L("ws"), "rs");
+  graph_out(m, "rs");
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 16, &rc); /* a cap below every weight */
+  CHECK_OK(rc);
+  CHECK(!onnxslim_graph_find_initializer(gr, "wc"));
+  CHECK(reads(onnxslim_graph_producer(gr, "r0"), 0, "wc2"));
+  const char *left[] = {"wb2", "wh2", "ws2", "wo2", "wa2"};
+  for (size_t i = 0; i < 5; i++) {
+    onnxslim_node *p = onnxslim_graph_producer(gr, left[i]);
+    CHECK(p && streq(onnxslim_node_op_type(p), "Cast"));
+  }
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 1);
+  onnxslim_simplify_report_free(r);
+  /* in memory (the pending conversion run on request), then saved (the
+   * save streams it) and reloaded */
+  onnxslim_model *l = reload(m);
+  onnxslim_model *both[2] = {m, l};
+  for (size_t k = 0; k < 2; k++) {
+    const onnxslim_tensor *t =
+        both[k] ? onnxslim_graph_find_initializer(onnxslim_model_graph(both[k]), "wc2") : NULL;
+    const void *data;
+    size_t size;
+    CHECK(t && onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_FLOAT16 && onnxslim_tensor_rank(t) == 2 &&
+          onnxslim_tensor_dim(t, 0) == 4 && onnxslim_tensor_dim(t, 1) == 4 &&
+          onnxslim_tensor_data(t, &data, &size) == 0 && size == sizeof want &&
+          !memcmp(data, want, sizeof want));
+  }
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
+/* A Transpose of a 2-D weight only it reads folds whatever the cap: the
+ * weight becomes pending its transpose (made by bands of source columns
+ * while saving), takes the output's name and the swapped dims. Two equal
+ * transposed weights merge (cse reads them in whole chunks). Left: a
+ * rank-3 weight, a perm other than [1, 0], a weight another node reads, a
+ * weight of more than 16384 rows. */
+static void big_floats(onnxslim_model *m, const char *name, int64_t rows, int64_t cols) {
+  float *v = malloc((size_t)(rows * cols) * 4);
+  REQUIRE(v);
+  for (int64_t i = 0; i < rows * cols; i++) v[i] = (float)i;
+  const int64_t d[2] = {rows, cols};
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, ONNXSLIM_DTYPE_FLOAT, d, 2,
+                                          v, (size_t)(rows * cols) * 4, ONNXSLIM_COPY, NULL));
+  free(v);
+}
+/* 1 when `name` is [cols, rows] and the transpose of big_floats' values. */
+static int is_transposed(const onnxslim_model *m, const char *name, int64_t rows, int64_t cols) {
+  const onnxslim_tensor *t = onnxslim_graph_find_initializer(onnxslim_model_graph(m), name);
+  const void *data;
+  size_t size;
+  if (!t || onnxslim_tensor_rank(t) != 2 || onnxslim_tensor_dim(t, 0) != cols ||
+      onnxslim_tensor_dim(t, 1) != rows || onnxslim_tensor_data(t, &data, &size) != 0 ||
+      size != (size_t)(rows * cols) * 4)
+    return 0;
+  for (int64_t j = 0; j < cols; j++)
+    for (int64_t r = 0; r < rows; r++) {
+      float f;
+      memcpy(&f, (const uint8_t *)data + (size_t)(j * rows + r) * 4, 4);
+      if (f != (float)(r * cols + j)) return 0;
+    }
+  return 1;
+}
+TEST(fold_transpose_weight_in_place) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *gr = onnxslim_model_graph(m);
+  big_floats(m, "wt", 1500, 1000); /* 2 chunks of 699 and 301 output rows */
+  big_floats(m, "wu", 1500, 1000);
+  big_floats(m, "ws", 5, 3); /* not equal to wsh and wp: cse merges those */
+  big_floats(m, "wsh", 3, 5);
+  big_floats(m, "wp", 3, 5);
+  big_floats(m, "tall", 16385, 1);
+  static const int64_t d234[] = {2, 3, 4};
+  k_float(m, "w3", d234, 3, 24);
+  const char *in[] = {"wt", "wu", "ws", "wsh", "wp", "tall", "w3"};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    char y[16], r[16];
+    snprintf(y, sizeof y, "%s2", in[i]);
+    snprintf(r, sizeof r, "r_%s", in[i]);
+    onnxslim_node *n = add(m, "Transpose", L(in[i]), y);
+    if (!strcmp(in[i], "ws")) CHECK_OK(onnxslim_node_set_attr_ints(n, "perm", I64(1, 0), 2));
+    if (!strcmp(in[i], "wp")) CHECK_OK(onnxslim_node_set_attr_ints(n, "perm", I64(0, 1), 2));
+    if (!strcmp(in[i], "w3")) CHECK_OK(onnxslim_node_set_attr_ints(n, "perm", I64(2, 1, 0), 3));
+    add(m, "Relu", L(y), r);
+    graph_out(m, r);
+  }
+  add(m, "Relu", L("wsh"), "r_shared");
+  graph_out(m, "r_shared");
+  onnxslim_simplify_options o = ONNXSLIM_SIMPLIFY_OPTIONS_INIT;
+  o.passes = ONNXSLIM_SIMPLIFY_FOLD | ONNXSLIM_SIMPLIFY_CSE;
+  o.fold_max_bytes = 16;
+  onnxslim_simplify_report *r = NULL;
+  CHECK_OK(onnxslim_simplify(&r, m, &o));
+  onnxslim_simplify_report_free(r);
+  CHECK(!onnxslim_graph_find_initializer(gr, "wt") && !onnxslim_graph_find_initializer(gr, "ws"));
+  /* wt2 and wu2 are equal: one is left, read by both Relus */
+  int t2 = onnxslim_graph_find_initializer(gr, "wt2") != NULL;
+  int u2 = onnxslim_graph_find_initializer(gr, "wu2") != NULL;
+  CHECK(t2 + u2 == 1);
+  const char *kept = t2 ? "wt2" : "wu2";
+  CHECK(reads(onnxslim_graph_producer(gr, "r_wt"), 0, kept) &&
+        reads(onnxslim_graph_producer(gr, "r_wu"), 0, kept));
+  const char *left[] = {"wsh2", "wp2", "tall2", "w32"};
+  for (size_t i = 0; i < 4; i++) {
+    onnxslim_node *p = onnxslim_graph_producer(gr, left[i]);
+    CHECK(p && streq(onnxslim_node_op_type(p), "Transpose"));
+  }
+  onnxslim_model *l = reload(m); /* the save streams the transposes */
+  REQUIRE(l);
+  CHECK(is_transposed(l, kept, 1500, 1000));
+  CHECK(is_transposed(l, "ws2", 5, 3));
+  CHECK(is_transposed(m, kept, 1500, 1000)); /* in memory: made on request */
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
 /* Constant nodes become initializers named as their outputs (value,
  * value_int(s), value_float(s)) (main graph); a Constant that is a graph
  * output, and one of strings, stay nodes. The values are the attributes'. */
@@ -1562,6 +1721,8 @@ int main(int argc, char **argv) {
   RUN(fold_cast_same_and_like);
   RUN(fold_float_arithmetic);
   RUN(fold_weight_in_place);
+  RUN(fold_cast_weight_in_place);
+  RUN(fold_transpose_weight_in_place);
   RUN(fold_constant_nodes);
   RUN(noop_inferred);
   RUN(noop_reshape_through);

@@ -162,6 +162,11 @@ int onnxslim__tensor_copied(osl_msg *copy, const osl_msg *src);
 /* The tensor's bytes as a save writes them: a pending transform (*x, with
  * *n its output length), or a pointer *p and length *n. */
 int onnxslim__tensor_source(osl_msg *tensor, const osl_xform **x, const uint8_t **p, size_t *n);
+/* Bytes off..off+n of the tensor's data as a save writes them, into buf:
+ * of a pending transform, made from the source elements they come from
+ * (onnxslim__xform_read), so it is never materialized; else as
+ * onnxslim_tensor_read. 0 or an error. */
+int onnxslim__tensor_read_out(osl_msg *tensor, uint64_t off, void *buf, size_t n);
 /* Replaces the tensor's data by a pending transform of it (dims kept),
  * stored as raw_data of data type dtype once saved. */
 int onnxslim__tensor_set_xform(osl_msg *tensor, int32_t dtype, const osl_xform *x);

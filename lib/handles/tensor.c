@@ -482,3 +482,14 @@ int onnxslim__tensor_source(osl_msg *t, const osl_xform **x, const uint8_t **p, 
   *p = d;
   return rc;
 }
+
+/* Bytes of the tensor as a save writes them, a pending transform's made
+ * piece by piece. */
+int onnxslim__tensor_read_out(osl_msg *t, uint64_t off, void *buf, size_t n) {
+  osl_field *raw = onnxslim__msg_last(t, onnx_TensorProto_raw_data_tag);
+  if (!((osl_tcache *)t->cache)->have_data && raw && raw->xform &&
+      onnxslim_tensor_storage((onnxslim_tensor *)t) == ONNXSLIM_STORAGE_RAW &&
+      raw->n == raw->xform->count * raw->xform->out_size)
+    return onnxslim__xform_read(t->model, raw->xform, off, buf, n);
+  return onnxslim_tensor_read((onnxslim_tensor *)t, off, buf, n);
+}

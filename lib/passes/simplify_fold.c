@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "onnx.pb.h"
+
+#include "kernels/convert_kernels.h"
 #include "passes/simplify_int.h"
 
 typedef struct {
@@ -227,16 +229,171 @@ static int set_dims(onnxslim_tensor *t, const int64_t *dims, size_t rank) {
   return onnxslim__tensor_validate(m, "a reshaped initializer");
 }
 
-/* Folds an Identity, or a Reshape by a constant shape, of an initializer
- * that this node alone reads, whatever its size: the initializer takes
- * the output's name and dims and keeps its bytes where they are (mapped,
- * external or pending a conversion's stream), so nothing is read or
- * copied. One with other readers is left to the capped fold (a copy would
- * grow the file). 1 folded, 0 left, or an error. */
+/* The run of a folded Cast from FLOAT to FLOAT16 (an osl_xform): the
+ * conversion kernel, round to nearest even, overflow to Inf, subnormals
+ * kept, NaN quiet with its sign and top payload bits; bit for bit what
+ * onnxruntime's Cast gives (docs/simplify.md; step 32's fold_weight_casts). */
+static int cast_f16_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n,
+                        uint8_t *dst) {
+  (void)x;
+  (void)first;
+  onnxslim__convert_f32_to_f16(dst, src, n, 0, NULL);
+  return 0;
+}
+
+/* For a Cast n of initializer t: 1 when it is one that folds in place (to
+ * FLOAT16 from a FLOAT weight whose bytes are not already pending a
+ * transform, no attribute but `to` and `saturate`, which applies to
+ * FLOAT8 only), else 0. Only casts proven exact against onnxruntime fold:
+ * FLOAT to BFLOAT16 is left (onnxruntime drops a NaN's payload; versions
+ * differ on its sign), and a Cast back to FLOAT never folds (it would undo
+ * a conversion). */
+static int cast_in_place(const onnxslim_node *n, onnxslim_tensor *t) {
+  int64_t to = 0;
+  onnxslim_attr *a = onnxslim_node_find_attr(n, "to");
+  if (!a || onnxslim_attr_int(a, &to) < 0 || to != ONNXSLIM_DTYPE_FLOAT16) return 0;
+  for (size_t i = 0; i < onnxslim_node_attr_count(n); i++) {
+    const char *name = onnxslim_attr_name(onnxslim_node_attr(n, i));
+    if (strcmp(name, "to") != 0 && strcmp(name, "saturate") != 0) return 0;
+  }
+  if (onnxslim_tensor_dtype(t) != ONNXSLIM_DTYPE_FLOAT) return 0;
+  const osl_xform *x;
+  const uint8_t *p;
+  size_t size;
+  if (onnxslim__tensor_source((osl_msg *)t, &x, &p, &size) < 0) return 0;
+  return x == NULL;
+}
+
+/* Makes initializer t (FLOAT, cast_in_place) pending its conversion to
+ * FLOAT16, streamed by the save as a conversion's is: nothing is read
+ * now. 0 or an error. */
+static int cast_pending(onnxslim_model *m, onnxslim_tensor *t) {
+  const void *data;
+  size_t size;
+  int rc = onnxslim_tensor_data(t, &data, &size);
+  if (rc < 0) return rc;
+  osl_xform *x = onnxslim__arena_alloc(&m->arena, sizeof *x);
+  if (!x) return onnxslim__err_nomem("simplify: folding a Cast");
+  memset(x, 0, sizeof *x);
+  x->src = data;
+  x->count = size / 4;
+  x->in_size = 4;
+  x->out_size = 2;
+  x->run = cast_f16_run;
+  return onnxslim__tensor_set_xform((osl_msg *)t, ONNXSLIM_DTYPE_FLOAT16, x);
+}
+
+/* A folded Transpose of a [rows, cols] weight (an osl_xform reading its
+ * source itself): each chunk is whole output rows j0..j0+w, made from a
+ * band of w source columns read one source row at a time (rows reads of
+ * w elements: every source byte is read once, none of the model file's
+ * pages gets mapped), then transposed in cache-sized blocks. */
+typedef struct {
+  osl_xform x;
+  const onnxslim_model *model;
+  size_t rows, cols, esz;
+} osl_txform;
+
+#define OSL_TRANSPOSE_CHUNK_BYTES (4u << 20) /* a chunk's bytes, about */
+#define OSL_TRANSPOSE_MIN_READ 256u          /* bytes a band's reads get at least */
+#define OSL_TRANSPOSE_BLOCK 64
+
+static int transpose_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n,
+                         uint8_t *dst) {
+  (void)src;
+  const osl_txform *t = (const osl_txform *)x;
+  size_t rows = t->rows, esz = t->esz;
+  if (first % rows || n % rows)
+    return onnxslim__err(ONNXSLIM_EINVAL, "simplify: a transposed chunk that is not whole rows");
+  size_t j0 = first / rows, w = n / rows;
+  if (!w) return 0;
+  uint8_t *band = malloc(rows * w * esz);
+  if (!band) return onnxslim__err_nomem("simplify: folding a Transpose");
+  int rc = 0;
+  for (size_t r = 0; r < rows && !rc; r++)
+    rc = onnxslim__model_read(t->model, x->src + (r * t->cols + j0) * esz, w * esz,
+                              band + r * w * esz);
+  for (size_t rb = 0; rb < rows && !rc; rb += OSL_TRANSPOSE_BLOCK)
+    for (size_t jb = 0; jb < w; jb += OSL_TRANSPOSE_BLOCK) {
+      size_t re = rb + OSL_TRANSPOSE_BLOCK < rows ? rb + OSL_TRANSPOSE_BLOCK : rows;
+      size_t je = jb + OSL_TRANSPOSE_BLOCK < w ? jb + OSL_TRANSPOSE_BLOCK : w;
+      for (size_t j = jb; j < je; j++)
+        for (size_t r = rb; r < re; r++)
+          memcpy(dst + (j * rows + r) * esz, band + (r * w + j) * esz, esz);
+    }
+  free(band);
+  return rc;
+}
+
+/* For a Transpose n of initializer t: 1 with the transform's chunk
+ * (elements) when it folds in place: a 2-D weight of a fixed-size type
+ * whose bytes are not pending a transform, perm absent or [1, 0], at most
+ * OSL_TRANSPOSE_CHUNK_BYTES / OSL_TRANSPOSE_MIN_READ rows (else a band's
+ * reads get too small: such a weight, a tall embedding table, stays a
+ * node); else 0. */
+static int transpose_in_place(const onnxslim_node *n, onnxslim_tensor *t, size_t *chunk) {
+  if (onnxslim_tensor_rank(t) != 2) return 0;
+  onnxslim_attr *a = onnxslim_node_find_attr(n, "perm");
+  const int64_t *perm;
+  size_t np;
+  if (a && (onnxslim_attr_ints(a, &perm, &np) < 0 || np != 2 || perm[0] != 1 || perm[1] != 0))
+    return 0;
+  if (onnxslim_node_attr_count(n) != (a ? 1u : 0u)) return 0;
+  unsigned int bits = onnxslim_dtype_bits(onnxslim_tensor_dtype(t));
+  if (!bits || bits % 8 || onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_STRING) return 0;
+  int64_t rows = onnxslim_tensor_dim(t, 0), cols = onnxslim_tensor_dim(t, 1);
+  size_t esz = bits / 8;
+  if (rows <= 0 || cols <= 0 || (uint64_t)rows > OSL_TRANSPOSE_CHUNK_BYTES / OSL_TRANSPOSE_MIN_READ)
+    return 0;
+  const osl_xform *x;
+  const uint8_t *p;
+  size_t size;
+  if (onnxslim__tensor_source((osl_msg *)t, &x, &p, &size) < 0 || x) return 0;
+  size_t w = OSL_TRANSPOSE_CHUNK_BYTES / esz / (size_t)rows;
+  if (w > (size_t)cols) w = (size_t)cols;
+  *chunk = (w ? w : 1) * (size_t)rows;
+  return 1;
+}
+
+/* Makes initializer t ([rows, cols], transpose_in_place) pending its
+ * transpose, streamed by the save; nothing is read now. Its dims are the
+ * caller's to set. 0 or an error. */
+static int transpose_pending(onnxslim_model *m, onnxslim_tensor *t, size_t chunk) {
+  const void *data;
+  size_t size;
+  int rc = onnxslim_tensor_data(t, &data, &size);
+  if (rc < 0) return rc;
+  osl_txform *tx = onnxslim__arena_alloc(&m->arena, sizeof *tx);
+  if (!tx) return onnxslim__err_nomem("simplify: folding a Transpose");
+  memset(tx, 0, sizeof *tx);
+  tx->model = m;
+  tx->rows = (size_t)onnxslim_tensor_dim(t, 0);
+  tx->cols = (size_t)onnxslim_tensor_dim(t, 1);
+  tx->esz = onnxslim_dtype_bits(onnxslim_tensor_dtype(t)) / 8;
+  tx->x.src = data;
+  tx->x.count = tx->rows * tx->cols;
+  tx->x.in_size = tx->x.out_size = tx->esz;
+  tx->x.run = transpose_run;
+  tx->x.self_read = 1;
+  tx->x.chunk = chunk;
+  return onnxslim__tensor_set_xform((osl_msg *)t, onnxslim_tensor_dtype(t), &tx->x);
+}
+
+/* Folds an Identity, a Reshape by a constant shape, a Cast of a FLOAT
+ * weight to FLOAT16 (cast_in_place) or a Transpose of a 2-D weight
+ * (transpose_in_place), of an initializer that this node alone reads,
+ * whatever its size: the initializer takes the output's name and dims and
+ * keeps its bytes where they are (mapped, external or pending a
+ * conversion's stream; a Cast's conversion or a transpose is made
+ * pending, streamed to the save like convert's), so nothing is read or
+ * copied. One with other
+ * readers is left to the capped fold (a copy would grow the file). 1
+ * folded, 0 left, or an error. */
 static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) {
   const char *op = onnxslim_node_op_type(n), *y = onnxslim_node_output(n, 0);
-  int reshape = strcmp(op, "Reshape") == 0;
-  if (!reshape && strcmp(op, "Identity") != 0) return 0;
+  int reshape = strcmp(op, "Reshape") == 0, cast = strcmp(op, "Cast") == 0;
+  int transpose = strcmp(op, "Transpose") == 0;
+  if (!reshape && !cast && !transpose && strcmp(op, "Identity") != 0) return 0;
   size_t nin = onnxslim_node_input_count(n);
   if (nin != (reshape ? 2u : 1u) || is_graph_output(g, y)) return 0;
   const char *x = onnxslim_node_input(n, 0);
@@ -244,6 +401,9 @@ static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) 
   onnxslim_tensor *t = onnxslim_graph_find_initializer(g, x);
   if (!t || onnxslim_graph_consumer_count(g, x) != 1) return 0;
   if (onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_STRING) return 0;
+  if (cast && !cast_in_place(n, t)) return 0;
+  size_t chunk = 0;
+  if (transpose && !transpose_in_place(n, t, &chunk)) return 0;
   osl_cv xv, sv;
   int64_t box[2], dims[OSL_FOLD_MAX_RANK];
   size_t rank = 0;
@@ -257,8 +417,15 @@ static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) 
     if (!onnxslim__fold_reshape_dims(&f, &xv, &sv, dims, &rank)) return 0;
   }
   const char *label = onnxslim__simp_label(n);
+  if (cast && (rc = cast_pending(run->c->model, t)) < 0) return rc;
+  if (transpose) {
+    if ((rc = transpose_pending(run->c->model, t, chunk)) < 0) return rc;
+    dims[0] = onnxslim_tensor_dim(t, 1);
+    dims[1] = onnxslim_tensor_dim(t, 0);
+    rank = 2;
+  }
   if ((rc = onnxslim__simp_drop_value_info(g, x)) < 0) return rc;
-  if (reshape && (rc = set_dims(t, dims, rank)) < 0) return rc;
+  if ((reshape || transpose) && (rc = set_dims(t, dims, rank)) < 0) return rc;
   if ((rc = onnxslim_graph_remove_node(g, n)) < 0 ||
       (rc = onnxslim_graph_rename_value(g, x, y)) < 0)
     return rc;

@@ -601,6 +601,17 @@ static int cse_nodes(osl_simp *c, onnxslim_graph *g) {
   return rc < 0 ? rc : 0;
 }
 
+/* Bytes off..off+k of initializer t, piece by piece: a pending transform
+ * (a conversion, a folded Cast) is never materialized. */
+static int init_read(const onnxslim_tensor *t, uint64_t off, uint8_t *buf, size_t k) {
+  return onnxslim__tensor_read_out((osl_msg *)t, off, buf, k);
+}
+
+static int hash_chunk(void *payload, const uint8_t *out, size_t n) {
+  XXH3_64bits_update(payload, out, n);
+  return 0;
+}
+
 /* Hash of an initializer's type, dims and bytes, read a piece at a time. */
 static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_t *out) {
   XXH3_state_t st;
@@ -615,9 +626,20 @@ static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_
   uint64_t size;
   int rc = onnxslim_tensor_byte_size(t, &size);
   if (rc < 0) return rc;
+  const osl_xform *x = NULL;
+  const uint8_t *p;
+  size_t n;
+  if (onnxslim_tensor_storage(t) == ONNXSLIM_STORAGE_RAW &&
+      (rc = onnxslim__tensor_source((osl_msg *)t, &x, &p, &n)) < 0)
+    return rc;
+  if (x) { /* a pending transform: its chunks in order, as the save makes them */
+    if ((rc = onnxslim__xform_chunks(((const osl_msg *)t)->model, x, NULL, hash_chunk, &st)) < 0)
+      return rc;
+    size = 0;
+  }
   for (uint64_t off = 0; off < size;) {
     size_t k = size - off < cap ? (size_t)(size - off) : cap;
-    if ((rc = onnxslim_tensor_read(t, off, buf, k)) < 0) return rc;
+    if ((rc = init_read(t, off, buf, k)) < 0) return rc;
     XXH3_64bits_update(&st, buf, k);
     off += k;
   }
@@ -640,9 +662,7 @@ static int init_equal(const onnxslim_tensor *a, const onnxslim_tensor *b, uint8_
   if (sa != sb) return 0;
   for (uint64_t off = 0; off < sa;) {
     size_t k = sa - off < cap ? (size_t)(sa - off) : cap;
-    if ((rc = onnxslim_tensor_read(a, off, ba, k)) < 0 ||
-        (rc = onnxslim_tensor_read(b, off, bb, k)) < 0)
-      return rc;
+    if ((rc = init_read(a, off, ba, k)) < 0 || (rc = init_read(b, off, bb, k)) < 0) return rc;
     if (memcmp(ba, bb, k)) return 0;
     off += k;
   }

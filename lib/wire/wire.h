@@ -92,6 +92,13 @@ struct osl_xform {
    * a pointer into x->src). Returns 0 or a negative code. */
   int (*run)(const osl_xform *x, size_t first, const uint8_t *src, size_t n, uint8_t *dst);
   unsigned int flags;
+  /* A transform whose output is not its source in order (a transpose)
+   * reads the source itself (onnxslim__model_read): run gets src NULL and
+   * the loop neither reads nor releases source bytes; its chunks are
+   * `chunk` elements (whole output rows), also for onnxslim__xform_read.
+   * 0 for the element-wise ones. */
+  int self_read;
+  size_t chunk;
 };
 
 /* One field occurrence, in stored order. A model holds one per field of
@@ -399,6 +406,13 @@ int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst);
 /* Streams a field's transform into a sink, one chunk at a time. */
 int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *sink);
+/* Bytes off..off+n of transform x's output into dst, made from the source
+ * elements they come from only (read with onnxslim__model_read: no page
+ * of a mapped file gets mapped), so a pending transform can be read a
+ * piece at a time without being materialized. 0, ONNXSLIM_ERANGE past its
+ * end, or an error. */
+int onnxslim__xform_read(const onnxslim_model *model, const osl_xform *x, uint64_t off, void *dst,
+                         size_t n);
 
 /* ---- the model's mapped files as sources (source.c) --------------------- */
 

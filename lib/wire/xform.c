@@ -34,16 +34,16 @@ static int chunks_serial(const onnxslim_model *model, const osl_xform *x, uint8_
   int rc = 0;
   for (size_t i = 0; i < x->count && !rc; i += cap) {
     size_t n = x->count - i < cap ? x->count - i : cap;
-    const uint8_t *src = x->src + i * x->in_size;
+    const uint8_t *src = x->self_read ? NULL : x->src + i * x->in_size;
     uint8_t *out = dst ? dst + i * x->out_size : buf;
-    if (inbuf) {
+    if (inbuf && src) {
       rc = onnxslim__model_read(model, src, n * x->in_size, inbuf);
       if (rc) break;
       src = inbuf;
     }
     rc = x->run(x, i, src, n, out);
     if (!rc && fn) rc = fn(payload, out, n * x->out_size);
-    if (!inbuf) onnxslim__release(model, src, n * x->in_size);
+    if (!inbuf && src) onnxslim__release(model, src, n * x->in_size);
   }
   return rc;
 }
@@ -135,10 +135,11 @@ int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint
   size_t big = x->in_size > x->out_size ? x->in_size : x->out_size;
   if (big && cap > (OSL_XFORM_CHUNK_BYTES / big))
     cap = OSL_XFORM_CHUNK_BYTES / big ? OSL_XFORM_CHUNK_BYTES / big : 1;
+  if (x->self_read && x->chunk) cap = x->count < x->chunk ? x->count : x->chunk;
   size_t total = x->count * x->in_size;
   int fd = -1;
   int64_t off = 0;
-  int file = x->count && onnxslim__model_locate(model, x->src, total, &fd, &off);
+  int file = x->count && !x->self_read && onnxslim__model_locate(model, x->src, total, &fd, &off);
   int piped = file && !dst && fn && total >= OSL_XFORM_PIPE_MIN;
   uint8_t *buf = NULL, *inbuf = NULL;
   if (!dst) {
@@ -172,4 +173,31 @@ int onnxslim__xform_write(onnxslim_model *model, const osl_xform *x, osl_sink *s
 
 int onnxslim__xform_all(onnxslim_model *model, const osl_xform *x, uint8_t *dst) {
   return onnxslim__xform_chunks(model, x, dst, NULL, NULL);
+}
+
+/* Bytes off..off+n of a transform's output (see wire.h). */
+int onnxslim__xform_read(const onnxslim_model *model, const osl_xform *x, uint64_t off, void *dst,
+                         size_t n) {
+  uint64_t total = (uint64_t)x->count * x->out_size;
+  if (off > total || n > total - off)
+    return onnxslim__err(ONNXSLIM_ERANGE, "read of %zu bytes at %llu past a transform's %llu", n,
+                         (unsigned long long)off, (unsigned long long)total);
+  if (!n) return 0;
+  size_t first = (size_t)(off / x->out_size);
+  size_t last = (size_t)((off + n + x->out_size - 1) / x->out_size); /* one past */
+  if (x->self_read && x->chunk) { /* whole chunks: the transform makes no less */
+    first -= first % x->chunk;
+    size_t up = (x->chunk - last % x->chunk) % x->chunk;
+    last = up < x->count - last ? last + up : x->count;
+  }
+  size_t k = last - first, skip = (size_t)(off - (uint64_t)first * x->out_size);
+  uint8_t *in = x->self_read ? NULL : malloc(x->in_size ? k * x->in_size : 1);
+  uint8_t *out = malloc(k * x->out_size);
+  int rc = (in || x->self_read) && out ? 0 : onnxslim__err_nomem(NULL);
+  if (!rc && in) rc = onnxslim__model_read(model, x->src + first * x->in_size, k * x->in_size, in);
+  if (!rc) rc = x->run(x, first, in, k, out);
+  if (!rc) memcpy(dst, out + skip, n);
+  free(in);
+  free(out);
+  return rc;
 }

@@ -131,6 +131,67 @@ def weights():
                  [h.make_tensor_value_info("x", T.FLOAT, ["batch", 48])],
                  [h.make_tensor_value_info("y", T.FLOAT, ["batch", 8])],
                  {"w": w, "v": v, "wshape": i64(48, -1)})
+def edge_floats(shape, seed):
+    """FP32 values of the given shape, as bit patterns: random ones (every
+    exponent, NaNs with payloads included) and the edges of a conversion
+    to FP16 (signed zeros, Inf, quiet and signaling NaNs, FP16 subnormals
+    and ties, the overflow threshold 65520)."""
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, 2**32, size=int(np.prod(shape)), dtype=np.uint64).astype(np.uint32)
+    edges = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
+             0x7F800001, 0x7FA00000, 0x7F812345, 0xFFBFFFFF, 0x33800000, 0x33000000,
+             0x33000001, 0x387FC000, 0x387FE000, 0x477FF000, 0x477FEFFF, 0x3F801000,
+             0x3F803000, 0x00800000, 0x007FFFFF, 0xC77FF000]
+    bits[:len(edges)] = edges
+    return bits.view(np.float32).reshape(shape)
+
+
+def weight_casts():
+    """Cast to FLOAT16 of FP32 weights larger than the fold cap (2.5 MiB
+    and 1.5 MiB) that only the Cast reads: folded in place, the weight
+    pending its conversion, streamed by the save. One is a graph output
+    through a Reshape (1.25 MiB: over the cap, it stays), its bits compared
+    whole (NaN payloads, subnormals, ties); the other feeds a MatMul with
+    the input."""
+    rng = np.random.default_rng(6)
+    w = edge_floats((1024, 640), 7)
+    v = rng.standard_normal((768, 512)).astype(np.float32)
+    n = [
+        h.make_node("Cast", ["w"], ["w16"], to=T.FLOAT16),
+        h.make_node("Reshape", ["w16", "flat"], ["wout"]),
+        h.make_node("Cast", ["v"], ["v16"], to=T.FLOAT16),
+        h.make_node("MatMul", ["x", "v16"], ["y"]),
+    ]
+    return model("fold_weight_casts", n,
+                 [h.make_tensor_value_info("x", T.FLOAT16, ["batch", 768])],
+                 [h.make_tensor_value_info("y", T.FLOAT16, ["batch", 512]),
+                  h.make_tensor_value_info("wout", T.FLOAT16, [1024 * 640])],
+                 {"w": w, "v": v, "flat": i64(-1)})
+
+
+def weight_transposes():
+    """Transpose of 2-D weights larger than the fold cap (1.6 MiB and 1.4
+    MiB) that only the Transpose reads: folded in place, the weight pending
+    its transpose (made by bands of columns while saving). One feeds a
+    MatMul with the input; the other, random bit patterns, is a graph
+    output through a Reshape (over the cap, it stays), its bits compared
+    whole."""
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((700, 600)).astype(np.float32)
+    e = edge_floats((900, 400), 9)
+    n = [
+        h.make_node("Transpose", ["w"], ["wt"]),
+        h.make_node("MatMul", ["x", "wt"], ["y"]),
+        h.make_node("Transpose", ["e"], ["et"], perm=[1, 0]),
+        h.make_node("Reshape", ["et", "flat"], ["eout"]),
+    ]
+    return model("fold_weight_transposes", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, ["batch", 600])],
+                 [h.make_tensor_value_info("y", T.FLOAT, ["batch", 700]),
+                  h.make_tensor_value_info("eout", T.FLOAT, [900 * 400])],
+                 {"w": w, "e": e, "flat": i64(-1)})
+
+
 def constant_nodes():
     """Constant nodes of each attribute form (value, value_float(s),
     value_int(s)) read by float and integer operators, one of them inside an
@@ -243,8 +304,8 @@ def bert_static(path):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    ms = [reshape_chain(), int_arith(), movement(), weights(), constant_nodes(), noop_inferred(),
-          float_arith()]
+    ms = [reshape_chain(), int_arith(), movement(), weights(), weight_casts(), weight_transposes(),
+          constant_nodes(), noop_inferred(), float_arith()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
