@@ -580,7 +580,9 @@ nomem:
 }
 
 /* The holders of `name` in the map at offset off of the index; NULL with
- * ONNXSLIM_ENOTFOUND when there are none. */
+ * ONNXSLIM_ENOTFOUND when there are none (what NULL: NULL and no error, for
+ * lookups that expect to miss: formatting the message cost more than the
+ * lookup). */
 static osl_msg *const *find_all(const onnxslim_graph *graph, const char *name, size_t off,
                                 const char *what, const char *fn, size_t *n) {
   *n = 0;
@@ -595,8 +597,9 @@ static osl_msg *const *find_all(const onnxslim_graph *graph, const char *name, s
   osl_map_entry *e = onnxslim__map_slot((osl_map *)((char *)ix + off), name);
   osl_msg *const *v = e && e->key ? holders(&e->value, n) : NULL;
   if (!*n) {
-    onnxslim__err(ONNXSLIM_ENOTFOUND, "no %s named '%s' in graph '%s'", what, name,
-                  onnxslim__msg_str(g, onnx_GraphProto_name_tag));
+    if (what)
+      onnxslim__err(ONNXSLIM_ENOTFOUND, "no %s named '%s' in graph '%s'", what, name,
+                    onnxslim__msg_str(g, onnx_GraphProto_name_tag));
     return NULL;
   }
   return v;
@@ -647,6 +650,27 @@ onnxslim_node *onnxslim_graph_consumer(const onnxslim_graph *graph, const char *
     return NULL;
   }
   return (onnxslim_node *)v[index];
+}
+
+/* (handles.h) */
+static void *find_q(const onnxslim_graph *graph, const char *name, size_t off, const char *fn) {
+  size_t n;
+  osl_msg *const *v = find_all(graph, name, off, NULL, fn, &n);
+  return v ? v[0] : NULL;
+}
+onnxslim_tensor *onnxslim__graph_initializer_q(const onnxslim_graph *graph, const char *name) {
+  return find_q(graph, name, offsetof(osl_gindex, inits), __func__);
+}
+onnxslim_value_info *onnxslim__graph_value_info_q(const onnxslim_graph *graph, const char *name) {
+  return find_q(graph, name, offsetof(osl_gindex, vinfo), __func__);
+}
+onnxslim_node *onnxslim__graph_producer_q(const onnxslim_graph *graph, const char *name) {
+  return find_q(graph, name, offsetof(osl_gindex, producer), __func__);
+}
+size_t onnxslim__graph_consumer_count_q(const onnxslim_graph *graph, const char *name) {
+  size_t n;
+  find_all(graph, name, offsetof(osl_gindex, consumers), NULL, __func__, &n);
+  return n;
 }
 
 /* ---- graph edits ------------------------------------------------------------ */
