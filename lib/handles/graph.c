@@ -74,17 +74,40 @@ typedef struct {
 
 typedef int (*osl_cmp)(const osl_msg *a, const osl_msg *b);
 
+/* One name an item holds in one of the index's maps. */
+typedef struct {
+  osl_map *map;
+  const char *key;
+} osl_link;
+typedef struct {
+  osl_link *v;
+  size_t n, cap;
+} osl_links;
+
 typedef struct osl_gindex {
-  osl_arena arena; /* everything below; freed with the index */
+  osl_arena arena; /* the holder lists and the stale list; freed with the index */
   osl_msg *g;
   struct osl_gindex *prev, *next; /* the model's live indexes */
-  osl_map nodes;                  /* node name -> NodeProto */
-  osl_map producer;               /* value -> NodeProto */
-  osl_map inits;                  /* initializer name -> TensorProto */
-  osl_map vinfo;                  /* value -> ValueInfoProto (inputs, outputs, value_info) */
-  osl_map consumers;              /* value -> NodeProto */
-  osl_msg **stale;                /* items to link on next use */
+  /* the maps' slots come from malloc, sized once when the index is built
+   * (a large one on huge pages): grown in the arena, every smaller slot
+   * array stayed allocated beside the last (infer of the 1M chain: 1271
+   * -> 1124 MiB peak) */
+  osl_map nodes;     /* node name -> NodeProto */
+  osl_map producer;  /* value -> NodeProto */
+  osl_map inits;     /* initializer name -> TensorProto */
+  osl_map vinfo;     /* value -> ValueInfoProto (inputs, outputs, value_info) */
+  osl_map consumers; /* value -> NodeProto */
+  osl_msg **stale;   /* items to link on next use */
   size_t nstale, capstale;
+  /* An item edited in place stays in the maps while it is stale: what it
+   * held before its first edit is kept here (snap: item -> 1 + the index
+   * of its first link in links, num: their count), and the next use adds
+   * and removes only the difference. So an edit that leaves a name alone
+   * does not touch that name's holders (a shared weight read by every
+   * node of a chain: each rewire would move its whole list twice). */
+  osl_links links;
+  osl_map snap;
+  osl_links now; /* scratch: what a stale item holds now */
 } osl_gindex;
 
 #define H_LIST(v) ((osl_holders *)((uintptr_t)(v) & ~(uintptr_t)1))
@@ -116,7 +139,7 @@ static int vinfo_cmp(const osl_msg *a, const osl_msg *b) {
 /* Adds m to key's holders at its place by cmp (NULL: at the end, as when
  * the index is built in graph order). */
 static int h_add(osl_gindex *ix, osl_map *map, const char *key, osl_msg *m, osl_cmp cmp) {
-  osl_map_entry *e = onnxslim__map_put(&ix->arena, map, key, NULL);
+  osl_map_entry *e = onnxslim__map_put(NULL, map, key, NULL);
   if (!e) return ONNXSLIM_ENOMEM;
   if (!e->value) {
     e->value = m;
@@ -190,6 +213,34 @@ static void h_remove(osl_map *map, const char *key, osl_msg *m, osl_cmp cmp) {
   l->count--;
 }
 
+static int links_push(osl_links *l, osl_map *map, const char *key) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 16;
+    osl_link *v = realloc(l->v, cap * sizeof *v);
+    if (!v) return ONNXSLIM_ENOMEM;
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = (osl_link){map, key};
+  return 0;
+}
+
+static int link_cmp(const void *pa, const void *pb) {
+  const osl_link *a = pa, *b = pb;
+  if (a->map != b->map) return (uintptr_t)a->map < (uintptr_t)b->map ? -1 : 1;
+  return strcmp(a->key, b->key);
+}
+
+/* Adds (add = 1) or removes item m as a holder of key in map, or, with
+ * col, only notes the pair in col. */
+static int h_link(osl_gindex *ix, osl_map *map, const char *key, osl_msg *m, int add, osl_cmp cmp,
+                  osl_links *col) {
+  if (col) return links_push(col, map, key);
+  if (add) return h_add(ix, map, key, m, cmp);
+  h_remove(map, key, m, map == &ix->vinfo ? vinfo_cmp : onnxslim__msg_order_cmp);
+  return 0;
+}
+
 /* Names used and defined anywhere inside graph g (recursively). */
 static int scope_names(osl_arena *tmp, osl_msg *g, osl_map *used, osl_map *defined) {
   onnxslim_model *model = g->model;
@@ -252,7 +303,7 @@ static int scope_names(osl_arena *tmp, osl_msg *g, osl_map *used, osl_map *defin
 /* Adds (add = 1) or removes node as a consumer of every outer value its
  * subgraphs capture. Each subgraph is its own scope: a name one branch
  * defines can still be captured by another. */
-static int node_captures(osl_gindex *ix, osl_msg *node, int add, osl_cmp cmp) {
+static int node_captures(osl_gindex *ix, osl_msg *node, int add, osl_cmp cmp, osl_links *col) {
   int rc = 0;
   for (size_t k = 0; k < node->nf && !rc; k++) {
     osl_field *f = &node->f[k];
@@ -270,8 +321,7 @@ static int node_captures(osl_gindex *ix, osl_msg *node, int add, osl_cmp cmp) {
       for (size_t i = 0; i < used.cap && !rc; i++) {
         const char *name = used.slots[i].key;
         if (!name || onnxslim__map_get(&defined, name)) continue;
-        if (add) rc = h_add(ix, &ix->consumers, name, node, cmp);
-        else h_remove(&ix->consumers, name, node, onnxslim__msg_order_cmp);
+        rc = h_link(ix, &ix->consumers, name, node, add, cmp, col);
       }
       onnxslim__arena_free(&tmp);
     }
@@ -281,17 +331,15 @@ static int node_captures(osl_gindex *ix, osl_msg *node, int add, osl_cmp cmp) {
 
 /* Links (add = 1) or unlinks an item of the graph: what it holds goes into
  * (or out of) the maps. cmp orders new holders (NULL: append). Unlinking
- * never fails; linking fails only with ONNXSLIM_ENOMEM. */
-static int item_names(osl_gindex *ix, osl_msg *m, int add, osl_cmp cmp) {
+ * never fails; linking fails only with ONNXSLIM_ENOMEM. With col, the maps
+ * are left alone and what the item holds is appended to col. */
+static int item_names(osl_gindex *ix, osl_msg *m, int add, osl_cmp cmp, osl_links *col) {
   onnxslim_model *model = ix->g->model;
   const char *name;
   int rc = 0;
   if (m->def == &osl_def_onnx_NodeProto) {
     if (!(name = onnxslim__msg_str(m, onnx_NodeProto_name_tag))) return ONNXSLIM_ENOMEM;
-    if (name[0]) {
-      if (add) rc = h_add(ix, &ix->nodes, name, m, cmp);
-      else h_remove(&ix->nodes, name, m, onnxslim__msg_order_cmp);
-    }
+    if (name[0]) rc = h_link(ix, &ix->nodes, name, m, add, cmp, col);
     for (size_t k = 0; k < m->nf && !rc; k++) {
       osl_field *nf = &m->f[k];
       if (nf->number != onnx_NodeProto_input_tag && nf->number != onnx_NodeProto_output_tag)
@@ -300,20 +348,17 @@ static int item_names(osl_gindex *ix, osl_msg *m, int add, osl_cmp cmp) {
       if (!v) return ONNXSLIM_ENOMEM;
       if (!v[0]) continue;
       osl_map *map = nf->number == onnx_NodeProto_output_tag ? &ix->producer : &ix->consumers;
-      if (add) rc = h_add(ix, map, v, m, cmp);
-      else h_remove(map, v, m, onnxslim__msg_order_cmp);
+      rc = h_link(ix, map, v, m, add, cmp, col);
     }
-    if (!rc) rc = node_captures(ix, m, add, cmp);
+    if (!rc) rc = node_captures(ix, m, add, cmp, col);
   } else if (m->def == &osl_def_onnx_TensorProto && m->fnum == onnx_GraphProto_initializer_tag) {
     if (!(name = onnxslim__msg_str(m, onnx_TensorProto_name_tag))) return ONNXSLIM_ENOMEM;
-    if (add) rc = h_add(ix, &ix->inits, name, m, cmp);
-    else h_remove(&ix->inits, name, m, onnxslim__msg_order_cmp);
+    rc = h_link(ix, &ix->inits, name, m, add, cmp, col);
   } else if (m->def == &osl_def_onnx_ValueInfoProto &&
              (m->fnum == onnx_GraphProto_input_tag || m->fnum == onnx_GraphProto_output_tag ||
               m->fnum == onnx_GraphProto_value_info_tag)) {
     if (!(name = onnxslim__msg_str(m, onnx_ValueInfoProto_name_tag))) return ONNXSLIM_ENOMEM;
-    if (add) rc = h_add(ix, &ix->vinfo, name, m, cmp ? vinfo_cmp : NULL);
-    else h_remove(&ix->vinfo, name, m, vinfo_cmp);
+    rc = h_link(ix, &ix->vinfo, name, m, add, cmp ? vinfo_cmp : NULL, col);
   }
   return rc;
 }
@@ -326,6 +371,14 @@ void onnxslim__gindex_drop(osl_msg *g) {
   else g->model->indexes = ix->next;
   if (ix->next) ix->next->prev = ix->prev;
   onnxslim__arena_free(&ix->arena);
+  onnxslim__map_free(&ix->nodes);
+  onnxslim__map_free(&ix->producer);
+  onnxslim__map_free(&ix->inits);
+  onnxslim__map_free(&ix->vinfo);
+  onnxslim__map_free(&ix->consumers);
+  free(ix->links.v);
+  free(ix->now.v);
+  onnxslim__map_free(&ix->snap);
   free(ix);
   g->cache = NULL;
 }
@@ -334,10 +387,46 @@ void onnxslim__gindex_free_all(onnxslim_model *model) {
   while (model->indexes) onnxslim__gindex_drop(model->indexes->g);
 }
 
-/* Unlinks item m (when linked) and puts it on the stale list. */
-static void mark_stale(osl_gindex *ix, osl_msg *m, int linked) {
-  if (m->ixstale) return;
-  if (linked) item_names(ix, m, 0, NULL);
+/* The links a stale item held before its first edit (m->ixstale == 2). */
+static osl_link *snap_of(osl_gindex *ix, osl_msg *m, size_t *n) {
+  osl_map_entry *e = onnxslim__map_find_ptr(&ix->snap, m);
+  *n = e ? (size_t)e->num : 0;
+  return e ? ix->links.v + ((uintptr_t)e->value - 1) : NULL;
+}
+
+/* Removes m from the holders its snapshot names (m still at its place). */
+static void unlink_snap(osl_gindex *ix, osl_msg *m) {
+  size_t n;
+  osl_link *l = snap_of(ix, m, &n);
+  for (size_t i = 0; i < n; i++) h_link(ix, l[i].map, l[i].key, m, 0, NULL, NULL);
+  m->ixstale = 1;
+}
+
+/* Notes what linked item m holds (its snapshot) and leaves it in the maps:
+ * 0, or ONNXSLIM_ENOMEM with nothing noted. */
+static int take_snap(osl_gindex *ix, osl_msg *m) {
+  size_t off = ix->links.n;
+  osl_map_entry *e;
+  if (off >= INT32_MAX || item_names(ix, m, 0, NULL, &ix->links) ||
+      ix->links.n - off >= INT32_MAX || onnxslim__map_add_ptr(NULL, &ix->snap, m, &e) < 0) {
+    ix->links.n = off;
+    return ONNXSLIM_ENOMEM;
+  }
+  e->value = (void *)(uintptr_t)(off + 1);
+  e->num = (int32_t)(ix->links.n - off);
+  return 0;
+}
+
+/* Puts item m on the stale list. linked: it is in the maps now; removing:
+ * it is about to leave the graph (or be replaced), so it is unlinked now,
+ * while its place still orders it among the holders; otherwise (an edit
+ * inside it) it stays linked with a snapshot, or, without memory for one,
+ * is unlinked now. */
+static void mark_stale(osl_gindex *ix, osl_msg *m, int linked, int removing) {
+  if (m->ixstale) {
+    if (removing && m->ixstale == 2) unlink_snap(ix, m);
+    return;
+  }
   if (ix->nstale == ix->capstale) {
     size_t cap = ix->capstale ? ix->capstale * 2 : 16;
     osl_msg **v = onnxslim__arena_alloc(&ix->arena, cap * sizeof *v);
@@ -351,6 +440,9 @@ static void mark_stale(osl_gindex *ix, osl_msg *m, int linked) {
   }
   ix->stale[ix->nstale++] = m;
   m->ixstale = 1;
+  if (!linked) return;
+  if (!removing && !take_snap(ix, m)) m->ixstale = 2;
+  else item_names(ix, m, 0, NULL, NULL);
 }
 
 /* Can a change of field `number` of msg change what some graph's index
@@ -382,7 +474,7 @@ static void index_edit(osl_msg *msg, uint32_t number, osl_msg *sub, int after) {
   for (osl_msg *c = msg; c; below = c, c = c->parent) {
     if (c->def != &osl_def_onnx_GraphProto || !c->cache || !below) continue;
     if (below->parent != c || below->detached) continue;
-    mark_stale(c->cache, below, !after);
+    mark_stale(c->cache, below, !after, c == msg && !after);
   }
 }
 
@@ -398,6 +490,39 @@ static int stale_cmp(const void *a, const void *b) {
   return onnxslim__msg_order_cmp(*(osl_msg *const *)a, *(osl_msg *const *)b);
 }
 
+/* Links stale item m again: everything it holds, or, with a snapshot,
+ * only what changed since. */
+static int relink(osl_gindex *ix, osl_msg *m) {
+  if (m->ixstale != 2) return item_names(ix, m, 1, onnxslim__msg_order_cmp, NULL);
+  size_t n;
+  osl_link *old = snap_of(ix, m, &n);
+  ix->now.n = 0;
+  int rc = item_names(ix, m, 1, NULL, &ix->now);
+  if (rc) return rc;
+  osl_link *cur = ix->now.v;
+  size_t k = ix->now.n;
+  if (n > 1) qsort(old, n, sizeof *old, link_cmp);
+  if (k > 1) qsort(cur, k, sizeof *cur, link_cmp);
+  size_t i = 0, j = 0;
+  while (i < n || j < k) {
+    int c = i == n ? 1 : j == k ? -1 : link_cmp(&old[i], &cur[j]);
+    osl_link *l = c <= 0 ? &old[i] : &cur[j];
+    if (c < 0) h_link(ix, l->map, l->key, m, 0, NULL, NULL); /* no longer held */
+    if (c > 0) {                                             /* newly held */
+      rc = h_link(ix, l->map, l->key, m, 1,
+                  l->map == &ix->vinfo ? vinfo_cmp : onnxslim__msg_order_cmp, NULL);
+      if (rc) return rc;
+    }
+    /* past l and its repeats on the side(s) it came from */
+    osl_link at = *l;
+    if (c <= 0)
+      while (i < n && link_cmp(&old[i], &at) == 0) i++;
+    if (c >= 0)
+      while (j < k && link_cmp(&cur[j], &at) == 0) j++;
+  }
+  return 0;
+}
+
 static osl_gindex *graph_index(osl_msg *g) {
   osl_gindex *ix = g->cache;
   if (ix) {
@@ -408,15 +533,20 @@ static osl_gindex *graph_index(osl_msg *g) {
     size_t live = 0;
     for (size_t i = 0; i < ix->nstale; i++) {
       osl_msg *m = ix->stale[i];
-      if (m->parent == g && !m->detached) ix->stale[live++] = m;
-      else m->ixstale = 0;
+      if (m->parent == g && !m->detached) {
+        ix->stale[live++] = m;
+      } else {
+        if (m->ixstale == 2) unlink_snap(ix, m); /* not expected: removals unlink */
+        m->ixstale = 0;
+      }
     }
     ix->nstale = live;
     if (live > 1) qsort(ix->stale, live, sizeof *ix->stale, stale_cmp);
     for (size_t i = 0; i < ix->nstale; i++) {
       osl_msg *m = ix->stale[i];
+      int rc = relink(ix, m);
       m->ixstale = 0;
-      if (item_names(ix, m, 1, onnxslim__msg_order_cmp)) {
+      if (rc) {
         for (size_t k = i + 1; k < ix->nstale; k++) ix->stale[k]->ixstale = 0;
         ix->nstale = 0;
         onnxslim__gindex_drop(g);
@@ -424,6 +554,8 @@ static osl_gindex *graph_index(osl_msg *g) {
       }
     }
     ix->nstale = 0;
+    ix->links.n = 0;
+    if (ix->snap.len) onnxslim__map_free(&ix->snap);
     return ix;
   }
   OSL_FLUSH(g);
@@ -435,9 +567,32 @@ static osl_gindex *graph_index(osl_msg *g) {
   if (ix->next) ix->next->prev = ix;
   g->model->indexes = ix;
   g->cache = ix;
+  { /* room for every name the graph holds now */
+    size_t nn = 0, nin = 0, nout = 0, ni = 0, nv = 0;
+    for (size_t i = 0; i < g->nf; i++) {
+      osl_msg *m = g->f[i].sub;
+      if (!m) continue;
+      if (m->def == &osl_def_onnx_NodeProto) {
+        for (size_t k = 0; k < m->nf; k++) {
+          nn += m->f[k].number == onnx_NodeProto_name_tag && m->f[k].n;
+          nin += m->f[k].number == onnx_NodeProto_input_tag;
+          nout += m->f[k].number == onnx_NodeProto_output_tag;
+        }
+      } else if (m->def == &osl_def_onnx_TensorProto) {
+        ni++;
+      } else if (m->def == &osl_def_onnx_ValueInfoProto) {
+        nv++;
+      }
+    }
+    if (onnxslim__map_reserve(NULL, &ix->nodes, nn) ||
+        onnxslim__map_reserve(NULL, &ix->producer, nout) ||
+        onnxslim__map_reserve(NULL, &ix->consumers, nin) ||
+        onnxslim__map_reserve(NULL, &ix->inits, ni) || onnxslim__map_reserve(NULL, &ix->vinfo, nv))
+      goto drop;
+  }
   for (size_t i = 0; i < g->nf; i++) {
     osl_msg *m = g->f[i].sub;
-    if (m && m->def != &osl_def_onnx_ValueInfoProto && item_names(ix, m, 1, NULL)) goto drop;
+    if (m && m->def != &osl_def_onnx_ValueInfoProto && item_names(ix, m, 1, NULL, NULL)) goto drop;
   }
   /* value infos: inputs first, then outputs, then value_info */
   static const uint32_t order[] = {onnx_GraphProto_input_tag, onnx_GraphProto_output_tag,
@@ -446,7 +601,7 @@ static osl_gindex *graph_index(osl_msg *g) {
     osl_list *l = onnxslim__msg_list(g, order[o]);
     if (!l) goto drop;
     for (size_t i = 0; i < l->count; i++)
-      if (item_names(ix, g->f[l->idx[i]].sub, 1, NULL)) goto drop;
+      if (item_names(ix, g->f[l->idx[i]].sub, 1, NULL, NULL)) goto drop;
   }
   return ix;
 drop:
@@ -457,7 +612,9 @@ nomem:
 }
 
 /* The holders of `name` in the map at offset off of the index; NULL with
- * ONNXSLIM_ENOTFOUND when there are none. */
+ * ONNXSLIM_ENOTFOUND when there are none (what NULL: NULL and no error, for
+ * lookups that expect to miss: formatting the message cost more than the
+ * lookup). */
 static osl_msg *const *find_all(const onnxslim_graph *graph, const char *name, size_t off,
                                 const char *what, const char *fn, size_t *n) {
   *n = 0;
@@ -472,8 +629,9 @@ static osl_msg *const *find_all(const onnxslim_graph *graph, const char *name, s
   osl_map_entry *e = onnxslim__map_slot((osl_map *)((char *)ix + off), name);
   osl_msg *const *v = e && e->key ? holders(&e->value, n) : NULL;
   if (!*n) {
-    onnxslim__err(ONNXSLIM_ENOTFOUND, "no %s named '%s' in graph '%s'", what, name,
-                  onnxslim__msg_str(g, onnx_GraphProto_name_tag));
+    if (what)
+      onnxslim__err(ONNXSLIM_ENOTFOUND, "no %s named '%s' in graph '%s'", what, name,
+                    onnxslim__msg_str(g, onnx_GraphProto_name_tag));
     return NULL;
   }
   return v;
@@ -524,6 +682,27 @@ onnxslim_node *onnxslim_graph_consumer(const onnxslim_graph *graph, const char *
     return NULL;
   }
   return (onnxslim_node *)v[index];
+}
+
+/* (handles.h) */
+static void *find_q(const onnxslim_graph *graph, const char *name, size_t off, const char *fn) {
+  size_t n;
+  osl_msg *const *v = find_all(graph, name, off, NULL, fn, &n);
+  return v ? v[0] : NULL;
+}
+onnxslim_tensor *onnxslim__graph_initializer_q(const onnxslim_graph *graph, const char *name) {
+  return find_q(graph, name, offsetof(osl_gindex, inits), __func__);
+}
+onnxslim_value_info *onnxslim__graph_value_info_q(const onnxslim_graph *graph, const char *name) {
+  return find_q(graph, name, offsetof(osl_gindex, vinfo), __func__);
+}
+onnxslim_node *onnxslim__graph_producer_q(const onnxslim_graph *graph, const char *name) {
+  return find_q(graph, name, offsetof(osl_gindex, producer), __func__);
+}
+size_t onnxslim__graph_consumer_count_q(const onnxslim_graph *graph, const char *name) {
+  size_t n;
+  find_all(graph, name, offsetof(osl_gindex, consumers), NULL, __func__, &n);
+  return n;
 }
 
 /* ---- graph edits ------------------------------------------------------------ */

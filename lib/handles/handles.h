@@ -32,6 +32,14 @@ int onnxslim__graph_add_node_near(osl_msg *g, osl_msg *anchor, int after, const 
 void onnxslim__gindex_drop(osl_msg *g);
 /* Frees every index of the model. */
 void onnxslim__gindex_free_all(onnxslim_model *model);
+/* Lookups for passes that expect to miss (is this value an initializer,
+ * has it a producer, a value info?): as onnxslim_graph_find_initializer,
+ * _find_value_info, _producer and _consumer_count, but a name nothing
+ * holds gives NULL or 0 without recording an error. */
+onnxslim_tensor *onnxslim__graph_initializer_q(const onnxslim_graph *graph, const char *name);
+onnxslim_value_info *onnxslim__graph_value_info_q(const onnxslim_graph *graph, const char *name);
+onnxslim_node *onnxslim__graph_producer_q(const onnxslim_graph *graph, const char *name);
+size_t onnxslim__graph_consumer_count_q(const onnxslim_graph *graph, const char *name);
 /* Every value info of graph g naming `name` (inputs, then outputs, then
  * value_info); *out is valid until the next edit. Returns the count (0 also
  * on error, with the last error set). */

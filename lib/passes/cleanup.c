@@ -72,8 +72,8 @@ static int build_deps(onnxslim_graph *g, osl_deps *d, const char *what) {
       onnxslim_node *pn = d->nodes[p];
       for (size_t k = 0; k < onnxslim_node_output_count(pn); k++) {
         const char *v = onnxslim_node_output(pn, k);
-        if (!v[0] || onnxslim_graph_producer(g, v) != pn) continue;
-        size_t nc = onnxslim_graph_consumer_count(g, v);
+        if (!v[0] || onnxslim__graph_producer_q(g, v) != pn) continue;
+        size_t nc = onnxslim__graph_consumer_count_q(g, v);
         for (size_t j = 0; j < nc; j++) {
           onnxslim_node *cn = onnxslim_graph_consumer(g, v, j);
           const osl_map_entry *hit = onnxslim__map_find_ptr(&d->index, cn);
@@ -258,7 +258,7 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
   size_t top = 0;
   for (size_t i = 0; i < nout; i++) {
     const char *v = onnxslim_value_info_name(onnxslim_graph_output(g, i));
-    onnxslim_node *p = onnxslim_graph_producer(g, v);
+    onnxslim_node *p = onnxslim__graph_producer_q(g, v);
     const osl_map_entry *hit = p ? onnxslim__map_find_ptr(&d.index, p) : NULL;
     if (hit && !live[hit->num]) {
       live[hit->num] = 1;
@@ -285,7 +285,7 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
   for (size_t i = 0; i < nini && !rc; i++) {
     onnxslim_tensor *t = onnxslim_graph_initializer(g, i);
     const char *name = onnxslim_tensor_name(t);
-    if (!onnxslim__map_find(&io, name) && onnxslim_graph_consumer_count(g, name) == 0)
+    if (!onnxslim__map_find(&io, name) && onnxslim__graph_consumer_count_q(g, name) == 0)
       drop[ndrop++] = t;
   }
   for (size_t i = ndrop; i-- > 0 && !rc;) {
@@ -296,8 +296,8 @@ static int remove_unused(onnxslim_graph *g, unsigned int flags, size_t *removed)
   for (size_t i = 0; i < nvi && !rc; i++) {
     onnxslim_value_info *vi = onnxslim_graph_value_info(g, i);
     const char *name = onnxslim_value_info_name(vi);
-    if (!onnxslim_graph_producer(g, name) && !onnxslim_graph_consumer_count(g, name) &&
-        !onnxslim_graph_find_initializer(g, name))
+    if (!onnxslim__graph_producer_q(g, name) && !onnxslim__graph_consumer_count_q(g, name) &&
+        !onnxslim__graph_initializer_q(g, name))
       drop[ndrop++] = vi;
   }
   for (size_t i = ndrop; i-- > 0 && !rc;) {

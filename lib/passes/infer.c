@@ -93,7 +93,7 @@ static void describe(char *buf, size_t cap, const ival *v) {
 /* Merges what inference found for value `name` with its existing type,
  * records it for what follows, the report and the write. */
 static int settle(ictx *c, const char *name, ival *inf, int constant) {
-  onnxslim_value_info *vi = onnxslim_graph_find_value_info(c->g, name);
+  onnxslim_value_info *vi = onnxslim__graph_value_info_q(c->g, name);
   ival old;
   read_vi(c, vi, &old);
   if (c->oom) return ONNXSLIM_ENOMEM;
@@ -383,7 +383,7 @@ static int walk(ictx *c) {
 }
 
 static int write_one(ictx *c, const pending *p) {
-  onnxslim_value_info *vi = onnxslim_graph_find_value_info(c->g, p->name);
+  onnxslim_value_info *vi = onnxslim__graph_value_info_q(c->g, p->name);
   if (!vi) {
     int rc = onnxslim_graph_add_value_info(c->g, p->name, &vi);
     if (rc) return rc;

@@ -48,7 +48,7 @@ static int is_graph_output(const onnxslim_graph *g, const char *name) {
 /* A Constant node's value_int, value_ints, value_float or value_floats as
  * a value (a scalar goes to *box): 1, else 0. */
 static int const_attr(const onnxslim_graph *g, const char *name, osl_cv *cv, int64_t *box) {
-  onnxslim_node *p = onnxslim_graph_producer(g, name);
+  onnxslim_node *p = onnxslim__graph_producer_q(g, name);
   const char *d = p ? onnxslim_node_domain(p) : NULL;
   if (!p || strcmp(onnxslim_node_op_type(p), "Constant") != 0 ||
       (d && d[0] && strcmp(d, "ai.onnx")))
@@ -158,7 +158,7 @@ static int static_dims(osl_foldrun *run, const onnxslim_graph *g, const char *na
     }
     if (!is_graph_input(g, name)) return 0;
   }
-  const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
+  const onnxslim_value_info *vi = onnxslim__graph_value_info_q(g, name);
   const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
   if (!ty || onnxslim_type_kind(ty) != ONNXSLIM_TYPE_TENSOR || onnxslim_type_has_shape(ty) != 1)
     return 0;
@@ -181,7 +181,7 @@ static int elem_type(osl_foldrun *run, const onnxslim_graph *g, const char *name
   memset(cv, 0, sizeof *cv);
   osl_map_entry *e = g == run->main ? onnxslim__map_find(&run->types, name) : NULL;
   if (e) cv->dt = onnxslim_infer_report_dtype(run->rep, (size_t)e->num);
-  const onnxslim_value_info *vi = cv->dt ? NULL : onnxslim_graph_find_value_info(g, name);
+  const onnxslim_value_info *vi = cv->dt ? NULL : onnxslim__graph_value_info_q(g, name);
   const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
   if (ty && onnxslim_type_kind(ty) == ONNXSLIM_TYPE_TENSOR) cv->dt = onnxslim_type_dtype(ty);
   return cv->dt ? 1 : 0;
@@ -398,8 +398,8 @@ static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) 
   if (nin != (reshape ? 2u : 1u) || is_graph_output(g, y)) return 0;
   const char *x = onnxslim_node_input(n, 0);
   if (!x || !x[0] || !onnxslim__simp_const(g, x) || is_graph_output(g, x)) return 0;
-  onnxslim_tensor *t = onnxslim_graph_find_initializer(g, x);
-  if (!t || onnxslim_graph_consumer_count(g, x) != 1) return 0;
+  onnxslim_tensor *t = onnxslim__graph_initializer_q(g, x);
+  if (!t || onnxslim__graph_consumer_count_q(g, x) != 1) return 0;
   if (onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_STRING) return 0;
   if (cast && !cast_in_place(n, t)) return 0;
   size_t chunk = 0;

@@ -33,9 +33,9 @@ static int is_graph_output(const onnxslim_graph *g, const char *name) {
 /* (simplify_int.h) */
 const onnxslim_tensor *onnxslim__simp_const(const onnxslim_graph *g, const char *name) {
   if (!name || !name[0]) return NULL;
-  onnxslim_tensor *t = onnxslim_graph_find_initializer(g, name);
+  onnxslim_tensor *t = onnxslim__graph_initializer_q(g, name);
   if (t) return is_graph_input(g, name) ? NULL : t;
-  onnxslim_node *p = onnxslim_graph_producer(g, name);
+  onnxslim_node *p = onnxslim__graph_producer_q(g, name);
   if (!p || strcmp(onnxslim_node_op_type(p), "Constant") != 0) return NULL;
   const char *d = onnxslim_node_domain(p);
   if (d && d[0] && strcmp(d, "ai.onnx") != 0) return NULL;
@@ -49,7 +49,7 @@ static int const_ints(const onnxslim_graph *g, const char *name, int64_t *v, siz
                       size_t *n) {
   const onnxslim_tensor *t = onnxslim__simp_const(g, name);
   if (!t) {
-    onnxslim_node *p = name && name[0] ? onnxslim_graph_producer(g, name) : NULL;
+    onnxslim_node *p = name && name[0] ? onnxslim__graph_producer_q(g, name) : NULL;
     if (!p || strcmp(onnxslim_node_op_type(p), "Constant") != 0) return 0;
     onnxslim_attr *a = onnxslim_node_find_attr(p, "value_ints");
     const int64_t *vals;
@@ -116,7 +116,7 @@ static int stated_shape(const osl_simp *c, const onnxslim_graph *g, const char *
     *rank = r;
     return 1;
   }
-  const onnxslim_value_info *vi = onnxslim_graph_find_value_info(g, name);
+  const onnxslim_value_info *vi = onnxslim__graph_value_info_q(g, name);
   const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
   if (!ty || onnxslim_type_kind(ty) != ONNXSLIM_TYPE_TENSOR || onnxslim_type_has_shape(ty) != 1) {
     long e = inferred(c, g, name);
@@ -170,7 +170,7 @@ static int input_at(const onnxslim_node *n, size_t k, const char **name) {
 
 /* Some node reading `name` in g has subgraphs (it may capture names). */
 static int read_by_subgraph_node(const onnxslim_graph *g, const char *name) {
-  size_t nc = onnxslim_graph_consumer_count(g, name);
+  size_t nc = onnxslim__graph_consumer_count_q(g, name);
   for (size_t j = 0; j < nc; j++)
     if (onnxslim_node_subgraph_count(onnxslim_graph_consumer(g, name, j))) return 1;
   return 0;
@@ -246,7 +246,8 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
   if (strcmp(op, "Dropout") == 0) {
     if (onnxslim_node_output_count(n) > 1) {
       const char *mask = onnxslim_node_output(n, 1);
-      if (mask[0] && (onnxslim_graph_consumer_count(g, mask) || is_graph_output(g, mask))) return 0;
+      if (mask[0] && (onnxslim__graph_consumer_count_q(g, mask) || is_graph_output(g, mask)))
+        return 0;
     }
     if (opset < 7 && attr_int(n, "is_test", 0) != 1) return 0;
     if (input_at(n, 2, &s)) { /* training_mode: a constant false only */
@@ -353,9 +354,9 @@ static int bypass(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, const char *
   }
   /* y is a graph output: x takes its name when a node of g produces x and
    * x is neither an interface name nor read from a subgraph */
-  onnxslim_node *p = onnxslim_graph_producer(g, x);
+  onnxslim_node *p = onnxslim__graph_producer_q(g, x);
   if (!p || p == n || is_graph_output(g, x) || is_graph_input(g, x) ||
-      onnxslim_graph_find_initializer(g, x) || read_by_subgraph_node(g, x))
+      onnxslim__graph_initializer_q(g, x) || read_by_subgraph_node(g, x))
     return 0;
   if ((rc = onnxslim__simp_drop_value_info(g, x)) < 0 ||
       (rc = onnxslim__simp_drop_value_info(g, y)) < 0 ||
