@@ -7,8 +7,8 @@
 # (bench/peak_rss: VmHWM, heap and file pages) best of BENCH_REPS (3) runs,
 # the two sizes interleaved. Target of issue 28: the 1M chain at most 12x
 # the time and the memory of the 100k one (linear in nodes).
-# Not measured here yet: the reranker and a streamed 4 GB model next to cp
-# (within 1.5x, at most 64 MiB), and a model larger than the memory limit.
+# The reranker and a 4 GB model next to cp, and a model larger than the
+# memory limit: section simplify-big (42-simplify-big.sh).
 echo "== simplify-scale: 100k vs 1M-node chains, simplify and infer"
 need_peak_rss
 cc -std=c11 -O2 -Iinclude bench/make_slimmable.c -L"$B" -lonnxslim -Wl,-rpath,"$Babs" -o "$B/bench/make_slimmable"

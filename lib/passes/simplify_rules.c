@@ -608,13 +608,23 @@ static int init_read(const onnxslim_tensor *t, uint64_t off, uint8_t *buf, size_
   return onnxslim__tensor_read_out((osl_msg *)t, off, buf, k);
 }
 
+/* Hashes a transform's chunks until `left` bytes are in (then 1: stop). */
+typedef struct {
+  XXH3_state_t *st;
+  uint64_t left;
+} osl_hash_pay;
 static int hash_chunk(void *payload, const uint8_t *out, size_t n) {
-  XXH3_64bits_update(payload, out, n);
-  return 0;
+  osl_hash_pay *h = payload;
+  size_t k = n < h->left ? n : (size_t)h->left;
+  XXH3_64bits_update(h->st, out, k);
+  h->left -= k;
+  return h->left ? 0 : 1;
 }
 
-/* Hash of an initializer's type, dims and bytes, read a piece at a time. */
-static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_t *out) {
+/* Hash of an initializer's type, dims and its first `limit` bytes (all of
+ * them with UINT64_MAX), read a piece at a time. */
+static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_t limit,
+                     uint64_t *out) {
   XXH3_state_t st;
   XXH3_64bits_reset(&st);
   int32_t dt = onnxslim_tensor_dtype(t);
@@ -627,6 +637,7 @@ static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_
   uint64_t size;
   int rc = onnxslim_tensor_byte_size(t, &size);
   if (rc < 0) return rc;
+  if (size > limit) size = limit;
   const osl_xform *x = NULL;
   const uint8_t *p;
   size_t n;
@@ -634,7 +645,9 @@ static int init_hash(const onnxslim_tensor *t, uint8_t *buf, size_t cap, uint64_
       (rc = onnxslim__tensor_source((osl_msg *)t, &x, &p, &n)) < 0)
     return rc;
   if (x) { /* a pending transform: its chunks in order, as the save makes them */
-    if ((rc = onnxslim__xform_chunks(((const osl_msg *)t)->model, x, NULL, hash_chunk, &st)) < 0)
+    osl_hash_pay hp = {&st, size};
+    if (size &&
+        (rc = onnxslim__xform_chunks(((const osl_msg *)t)->model, x, NULL, hash_chunk, &hp)) < 0)
       return rc;
     size = 0;
   }
@@ -671,12 +684,33 @@ static int init_equal(const onnxslim_tensor *a, const onnxslim_tensor *b, uint8_
 }
 
 #define OSL_CSE_BUF (256u << 10)
+/* Initializers are first told apart by a hash of their first
+ * OSL_CSE_PREFIX bytes; only those whose prefixes agree are hashed whole
+ * (once each), then compared. Distinct weights cost a prefix read each per
+ * round instead of all their bytes. */
+#define OSL_CSE_PREFIX (64u << 10)
+
+/* The whole-bytes hash of slot s of t (computed on first use, in full[]). */
+static int full_hash(const osl_htab *t, size_t s, uint64_t *full, uint8_t *known, uint8_t *buf) {
+  if (!known[s]) {
+    int rc = init_hash(t->item[s], buf, OSL_CSE_BUF, UINT64_MAX, &full[s]);
+    if (rc < 0) return rc;
+    known[s] = 1;
+  }
+  return 0;
+}
 
 static int cse_inits(osl_simp *c, onnxslim_graph *g) {
   const onnxslim_model *m = c->model;
   osl_htab t = {0};
   uint8_t *ba = NULL, *bb = NULL;
+  uint64_t *full = NULL; /* per slot: the whole-bytes hash, when known[] */
+  uint8_t *known = NULL;
   int rc = htab_init(m, &t, onnxslim_graph_initializer_count(g));
+  if (rc >= 0 &&
+      (!(full = onnxslim__mem_calloc(m, t.cap, sizeof *full, "simplify: initializers")) ||
+       !(known = onnxslim__mem_calloc(m, t.cap, 1, "simplify: initializers"))))
+    rc = ONNXSLIM_ENOMEM;
   if (rc >= 0 && (!(ba = malloc(OSL_CSE_BUF)) || !(bb = malloc(OSL_CSE_BUF))))
     rc = onnxslim__err_nomem("simplify: initializers");
   /* a copy of the list, as for nodes (onnxslim__simp_nodes) */
@@ -691,12 +725,20 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
     if (!name || !name[0] || onnxslim_tensor_dtype(x) == ONNXSLIM_DTYPE_STRING ||
         onnxslim_tensor_dtype(x) <= 0 || is_graph_input(g, name))
       continue;
-    uint64_t h;
-    if ((rc = init_hash(x, ba, OSL_CSE_BUF, &h)) < 0) break;
+    uint64_t h, xfull = 0, size = 0;
+    if ((rc = onnxslim_tensor_byte_size(x, &size)) < 0 ||
+        (rc = init_hash(x, ba, OSL_CSE_BUF, OSL_CSE_PREFIX, &h)) < 0)
+      break;
+    int xknown = size <= OSL_CSE_PREFIX;
+    if (xknown) xfull = h;
     size_t s = (size_t)h & (t.cap - 1);
     onnxslim_tensor *same = NULL;
     for (; t.item[s]; s = (s + 1) & (t.cap - 1)) {
       if (t.h[s] != h) continue;
+      if (!xknown && (rc = init_hash(x, ba, OSL_CSE_BUF, UINT64_MAX, &xfull)) < 0) break;
+      xknown = 1;
+      if ((rc = full_hash(&t, s, full, known, ba)) < 0) break;
+      if (full[s] != xfull) continue;
       if ((rc = init_equal(t.item[s], x, ba, bb, OSL_CSE_BUF)) < 0) break;
       if (rc == 1) {
         same = (onnxslim_tensor *)t.item[s];
@@ -709,6 +751,8 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
       if (!same) {
         t.h[s] = h;
         t.item[s] = x;
+        full[s] = xfull;
+        known[s] = (uint8_t)xknown;
       }
       continue;
     }
@@ -720,6 +764,8 @@ static int cse_inits(osl_simp *c, onnxslim_graph *g) {
     rc = onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_INITIALIZER, label, into);
   }
   onnxslim__mem_free(m, inits);
+  onnxslim__mem_free(m, full);
+  onnxslim__mem_free(m, known);
   free(ba);
   free(bb);
   htab_free(m, &t);
