@@ -112,6 +112,24 @@ typedef struct {
   osl_qline l;
 } osl_fzp_pass;
 
+/* One value x of lane sums e, su, sx, suu, sux: its code into *qb, the
+ * squared error of its read-back and the least-squares sums; 1 when it was
+ * clamped. */
+static inline __attribute__((always_inline)) int pass_one(float x, float s, float z, double ds,
+                                                          double dz, double top, int hi, int8_t *qb,
+                                                          double *e, double *su, double *sx,
+                                                          double *suu, double *sux) {
+  int sat = code_of(x, ds, dz, top, hi, qb);
+  float u = (float)(uint8_t)*qb, d = (u - z) * s;
+  double ex = (double)d - (double)x, du = u, dx = x;
+  *e += ex * ex;
+  *su += du;
+  *sx += dx;
+  *suu += du * du;
+  *sux += du * dx;
+  return sat;
+}
+
 /* The values from i on (after the lanes' loop) into lanes j = 0, 1, ...
  * (value i in lane i % 8, i being a multiple of 8), then the lanes added in
  * a fixed order into *o. */
@@ -121,18 +139,10 @@ static inline __attribute__((always_inline)) void pass_tail(const osl_qx *q, con
                                                             int8_t *qb, double *e, double *su,
                                                             double *sx, double *suu, double *sux,
                                                             int *sat, osl_fzp_pass *o) {
-  for (size_t j = 0; i < q->bs; i++, j++) {
-    float x = v[i];
-    sat[j] += code_of(x, ds, dz, top, hi, qb + i);
-    float u = (float)(uint8_t)qb[i], d = (u - z) * s;
-    double ex = (double)d - (double)x, du = u, dx = x;
-    e[j] += ex * ex;
-    su[j] += du;
-    sx[j] += dx;
-    suu[j] += du * du;
-    sux[j] += du * dx;
-  }
-  /* lanes 0+4, 1+5, 2+6, 3+7, then 0+2, 1+3, then 0+1 */
+  for (size_t j = 0; i < q->bs; i++, j++)
+    sat[j] +=
+        pass_one(v[i], s, z, ds, dz, top, hi, qb + i, &e[j], &su[j], &sx[j], &suu[j], &sux[j]);
+    /* lanes 0+4, 1+5, 2+6, 3+7, then 0+2, 1+3, then 0+1 */
 #define OSL_FZP_LANES(a) \
   ((((a)[0] + (a)[4]) + ((a)[2] + (a)[6])) + (((a)[1] + (a)[5]) + ((a)[3] + (a)[7])))
   o->sat = (uint64_t)(sat[0] + sat[1] + sat[2] + sat[3] + sat[4] + sat[5] + sat[6] + sat[7]);
@@ -164,17 +174,9 @@ static void pass_ref(const osl_qx *q, const float *v, float s, float z, int8_t *
   int sat[8] = {0};
   size_t bs = q->bs, i = 0;
   for (; i + 8 <= bs; i += 8)
-    for (size_t j = 0; j < 8; j++) {
-      float x = v[i + j];
-      sat[j] += code_of(x, ds, dz, top, hi, qb + i + j);
-      float u = (float)(uint8_t)qb[i + j], d = (u - z) * s;
-      double ex = (double)d - (double)x, du = u, dx = x;
-      e[j] += ex * ex;
-      su[j] += du;
-      sx[j] += dx;
-      suu[j] += du * du;
-      sux[j] += du * dx;
-    }
+    for (size_t j = 0; j < 8; j++)
+      sat[j] += pass_one(v[i + j], s, z, ds, dz, top, hi, qb + i + j, &e[j], &su[j], &sx[j],
+                         &suu[j], &sux[j]);
   pass_tail(q, v, i, s, z, ds, dz, top, hi, qb, e, su, sx, suu, sux, sat, o);
 }
 #if defined(__GNUC__) && !defined(__clang__)
