@@ -525,6 +525,41 @@ TEST(resize_scales) {
   onnxslim_model_free(m);
 }
 
+/* DFT: last dim 2, the axis dim from dft_length and onesided; opset 20's
+ * axis input; an unknown axis changes nothing without dft_length or
+ * onesided; an inverse onesided transform stays unknown. */
+TEST(dft_shapes) {
+  onnxslim_model *m = empty_model(20);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 4, (int64_t[]){-1, 10, 12, 1}, L("b", NULL, NULL, NULL));
+  input(m, "ax", I64, 0, NULL, NULL);
+  ints(m, "len", 1, (int64_t[]){16}, 1);
+  ints(m, "a2", 1, (int64_t[]){2}, 1);
+  node(m, "DFT", L("x"), 1, L("d1"), 1);
+  onnxslim_node *n = node(m, "DFT", L("x", "len", "a2"), 3, L("d2"), 1);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
+  node(m, "DFT", L("x", "", "ax"), 3, L("d3"), 1);
+  n = node(m, "DFT", L("x", "", "ax"), 3, L("d4"), 1);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
+  n = node(m, "DFT", L("x"), 1, L("d5"), 1);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
+  CHECK_OK(onnxslim_node_set_attr_int(n, "inverse", 1));
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "d1", "1[b,10,12,2]"); /* axis -2: 12, unchanged */
+    EXPECT_TYPE(g, "d2", "1[b,10,9,2]");  /* 16 / 2 + 1 on axis 2 */
+    EXPECT_TYPE(g, "d3", "1[b,10,12,2]");
+    EXPECT_TYPE(g, "d4", "1[b,?,?,2]");
+    EXPECT_TYPE(g, "d5", "1");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
 TEST(axes_attribute_before_13) {
   onnxslim_model *m = empty_model(11);
   if (!m) {
@@ -555,14 +590,14 @@ TEST(types_without_shape_rule) {
   input(m, "x", ONNXSLIM_DTYPE_DOUBLE, 2, (int64_t[]){4, 6}, NULL);
   ints(m, "k", 1, (int64_t[]){2}, 0);
   node(m, "TopK", L("x", "k"), 2, L("vals", "idx"), 2);
-  node(m, "DFT", L("x"), 1, L("es"), 1);
+  node(m, "STFT", L("x"), 1, L("es"), 1);
   node(m, "Unknown_op", L("x"), 1, L("u"), 1);
   onnxslim_model *r = infer_reload(m);
   onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
   if (g) {
     EXPECT_TYPE(g, "vals", "11[4,2]"); /* the input's type; K along the last axis */
     EXPECT_TYPE(g, "idx", "7[4,2]");
-    EXPECT_TYPE(g, "es", "11"); /* the input's type, no shape rule for DFT yet */
+    EXPECT_TYPE(g, "es", "11"); /* the input's type, no shape rule for STFT yet */
     EXPECT_TYPE(g, "u", "");
   }
   onnxslim_model_free(r);
@@ -914,6 +949,7 @@ int main(int argc, char **argv) {
   RUN(linear_attention_causal_conv);
   RUN(einsum_equations);
   RUN(resize_scales);
+  RUN(dft_shapes);
   RUN(axes_attribute_before_13);
   RUN(types_without_shape_rule);
   RUN(conflict_lenient_and_strict);

@@ -211,6 +211,50 @@ static void resize(ictx *c, const onnxslim_node *n, const char *op, const ival *
   }
 }
 
+/* DFT: the input's shape [batch, signal..., 1 or 2] with the last dim 2
+ * (complex) and, along `axis` (attribute before opset 20, then input 2,
+ * default -2), dft_length when given (a known scalar) else the input's
+ * dim, halved plus one when onesided; with neither, an unknown axis
+ * changes nothing. An inverse onesided transform (the output's last dim
+ * and length depend on the onnx version) stays unknown. */
+static void dft(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  if (x->rank < 3) return;
+  int64_t onesided = attr_int(n, "onesided", 0), inverse = attr_int(n, "inverse", 0), axis = -2;
+  if (onesided && inverse) return;
+  size_t nin = onnxslim_node_input_count(n);
+  int has_len = nin > 1 && onnxslim_node_input(n, 1)[0], known = 1;
+  if (c->opset < 20) {
+    axis = attr_int(n, "axis", 1);
+  } else if (nin > 2 && onnxslim_node_input(n, 2)[0]) {
+    int64_t a[1];
+    if ((known = const_ints(c, n, 2, a, 1) == 1)) axis = a[0];
+  }
+  if (!known && (onesided || has_len)) { /* the batch dim, and complex */
+    set_shape(c, o, x->rank);
+    if (o->rank < 0) return;
+    o->d[0] = x->d[0];
+    o->d[x->rank - 1] = (idim){2, NULL, DK_VALUE};
+    return;
+  }
+  if (known) {
+    if (axis < 0) axis += x->rank;
+    if (axis < 1 || axis >= x->rank - 1) return;
+  }
+  idim len = known ? x->d[axis] : (idim){0, NULL, DK_UNKNOWN};
+  if (has_len) {
+    int64_t l[1];
+    if (const_ints(c, n, 1, l, 1) != 1 || l[0] < 1) return;
+    len = (idim){l[0], NULL, DK_VALUE};
+  }
+  if (onesided)
+    len = len.k == DK_VALUE ? (idim){len.v / 2 + 1, NULL, DK_VALUE} : (idim){0, NULL, DK_UNKNOWN};
+  set_shape(c, o, x->rank);
+  for (int j = 0; o->rank >= 0 && j < x->rank; j++) o->d[j] = x->d[j];
+  if (o->rank < 0) return;
+  if (known) o->d[axis] = len;
+  o->d[x->rank - 1] = (idim){2, NULL, DK_VALUE};
+}
+
 /* RNN, GRU, LSTM: Y [seq, dirs, batch, hidden] (layout 1: [batch, seq,
  * dirs, hidden]), Y_h and Y_c [dirs, batch, hidden] ([batch, dirs, hidden]). */
 static void rnn(ictx *c, const onnxslim_node *n, const ival *x, ival *outs, size_t nout) {
@@ -348,6 +392,8 @@ int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival
     conv_pool(c, n, op, x, o, nout, outs);
   } else if (strcmp(op, "Resize") == 0 || strcmp(op, "Upsample") == 0) {
     resize(c, n, op, x, o);
+  } else if (strcmp(op, "DFT") == 0) {
+    dft(c, n, x, o);
   } else if (strcmp(op, "RNN") == 0 || strcmp(op, "GRU") == 0 || strcmp(op, "LSTM") == 0) {
     rnn(c, n, x, outs, nout);
   } else if (strcmp(op, "ConvTranspose") == 0) {
