@@ -1,5 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The libonnxslim authors
 # SPDX-License-Identifier: MIT
+# names: about PyPI's OnnxSlim (test/check_names.py): it is one of the peers
 # ---- simplify on big models beside cp (issue 28, point 5): `libonnxslim
 # simplify IN OUT` with OUT in another directory (so OUT gets its own data
 # file: the output is a whole model, as cp's copy is) against `cp` of the
@@ -158,6 +159,7 @@ sbig_main() {
     fi
     for t in onnxsim onnxslim; do
       rm -rf "$bb/out"; mkdir -p "$bb/out"
+      case $t in onnxslim) tn=OnnxSlim ;; *) tn=$t ;; esac
       sync
       t0=$(date +%s%N)
       prun timeout "${BENCH_SBIG_PEER_TIMEOUT:-900}" "$B/bench/peak_rss" "$pv/bin/python" bench/peers.py run simplify "$t" \
@@ -167,11 +169,11 @@ sbig_main() {
       r=$(grep '^peak_rss:' "$bb/peer.err" | tail -n 1)
       if [ "$(field "$r" exit)" = 0 ]; then
         nb=$("$pv/bin/python" bench/peers.py nodes "$bb/out/big.onnx" 2>&1 | tail -n 1)
-        echo "peer $t on the $gib GiB model: $(secs "$t0" "$t1") s ($(ratio "$(secs "$t0" "$t1")" "$(cpw cp-big)")x cp), peak $(mib "$(field "$r" hwm_kb)") MiB (heap $(mib "$(field "$r" anon_peak_kb)"), file $(mib "$(field "$r" file_peak_kb)")), nodes $nb"
+        echo "peer $tn on the $gib GiB model: $(secs "$t0" "$t1") s ($(ratio "$(secs "$t0" "$t1")" "$(cpw cp-big)")x cp), peak $(mib "$(field "$r" hwm_kb)") MiB (heap $(mib "$(field "$r" anon_peak_kb)"), file $(mib "$(field "$r" file_peak_kb)")), nodes $nb"
       else
         why=$(grep -v '^peak_rss:' "$bb/peer.err" | tail -n 1 | cut -c1-200)
         [ "$(field "$r" exit)" = 137 ] && why="killed (SIGKILL: the cgroup's OOM killer at $plim MiB, or the timeout) $why"
-        echo "peer $t on the $gib GiB model: FAILED (exit $(field "$r" exit)) after $(secs "$t0" "$t1") s, peak $(mib "$(field "$r" hwm_kb)") MiB: $why"
+        echo "peer $tn on the $gib GiB model: FAILED (exit $(field "$r" exit)) after $(secs "$t0" "$t1") s, peak $(mib "$(field "$r" hwm_kb)") MiB: $why"
       fi
       if [ -n "$cgp" ]; then
         echo "  (its cgroup: OOM kills $(sed -n 's/^oom_kill //p' "$cgp/memory.oom_control" 2>/dev/null || echo ?) so far)"
