@@ -384,7 +384,7 @@ static int reshape_through(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
   if (!attr_int(n, "allowzero", 0))
     for (size_t i = 0; i < nv; i++)
       if (v[i] == 0) return 0; /* 0 copies a dim of y, not of the input before */
-  onnxslim_node *p = onnxslim_graph_producer(g, y);
+  onnxslim_node *p = onnxslim__graph_producer_q(g, y);
   if (!p || p == n || onnxslim_node_subgraph_count(p) || onnxslim_node_output_count(p) != 1 ||
       !input_at(p, 0, &x))
     return 0;
@@ -393,7 +393,7 @@ static int reshape_through(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
       !(strcmp(op, "Reshape") == 0 || strcmp(op, "Flatten") == 0 || strcmp(op, "Squeeze") == 0 ||
         strcmp(op, "Unsqueeze") == 0))
     return 0;
-  if (onnxslim_graph_consumer_count(g, y) != 1 || is_graph_output(g, y)) return 0;
+  if (onnxslim__graph_consumer_count_q(g, y) != 1 || is_graph_output(g, y)) return 0;
   const char *label = onnxslim__simp_label(p);
   int rc;
   if ((rc = onnxslim_node_set_input(n, 0, x)) < 0 ||
