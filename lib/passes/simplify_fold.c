@@ -283,104 +283,349 @@ static int cast_pending(onnxslim_model *m, onnxslim_tensor *t) {
   return onnxslim__tensor_set_xform((osl_msg *)t, ONNXSLIM_DTYPE_FLOAT16, x);
 }
 
-/* A folded Transpose of a [rows, cols] weight (an osl_xform reading its
- * source itself): each chunk is whole output rows j0..j0+w, made from a
- * band of w source columns read one source row at a time (rows reads of
- * w elements: every source byte is read once, none of the model file's
- * pages gets mapped), then transposed in cache-sized blocks. */
+/* A folded Transpose of a weight of any rank (an osl_xform reading its
+ * source itself). The perm is normalized first: axes of size 1 dropped,
+ * source axes that stay next to each other in the output merged, so a
+ * [k, c, h, w] weight by [2, 3, 1, 0] is a [k, c, h*w] one by [2, 1, 0].
+ * Then the output is, for each value of the output axes before the source's
+ * innermost axis L (a block), a 2-D transpose of [m, dim(L)] into
+ * [dim(L), m], m the product of the output axes after L: each of its
+ * rows (m elements, one l) is made from m runs of the source along L, read
+ * whole (as long as the perm allows) into a band, then transposed in
+ * cache-sized tiles. A chunk is whole rows (w of them, so about
+ * OSL_TRANSPOSE_CHUNK_BYTES) or, for rows bigger than that, a piece of one
+ * row (runs of one element). Runs of at least OSL_TRANSPOSE_MIN_READ bytes,
+ * and all runs of a source in memory, are read one by one
+ * (onnxslim__model_read: pread for a mapped file, none of its pages gets
+ * mapped; every source byte read once); shorter runs of a file are served
+ * from a window of OSL_TRANSPOSE_WINDOW bytes read at once (a tall
+ * [rows, cols] weight: a chunk's w columns come from windows of whole
+ * rows, so the source is read about cols / w times: see
+ * transpose_in_place). */
 typedef struct {
   osl_xform x;
   const onnxslim_model *model;
-  size_t rows, cols, esz;
+  size_t esz;
+  size_t rank;                  /* normalized, at least 2 */
+  size_t q;                     /* the output position of the source's innermost axis */
+  size_t od[OSL_FOLD_MAX_RANK]; /* output dims (normalized) */
+  size_t os[OSL_FOLD_MAX_RANK]; /* their strides in the source (elements) */
+  size_t ms[OSL_FOLD_MAX_RANK]; /* after q: their strides in the output's rows */
+  size_t ro[OSL_FOLD_MAX_RANK]; /* the axes after q by source stride, innermost last */
+  size_t m, dl;                 /* elements after q in the output; dim of axis q */
+  int window;                   /* short runs of a file: through the window */
+  int inmem;                    /* the source is in memory: runs copied in place */
 } osl_txform;
 
 #define OSL_TRANSPOSE_CHUNK_BYTES (4u << 20) /* a chunk's bytes, about */
-#define OSL_TRANSPOSE_MIN_READ 256u          /* bytes a band's reads get at least */
-#define OSL_TRANSPOSE_BLOCK 64
+#define OSL_TRANSPOSE_MIN_READ 256u          /* a run read on its own has at least these bytes */
+#define OSL_TRANSPOSE_WINDOW (1u << 20)      /* bytes read at once for shorter runs */
+/* A file's source read through the window at most this many times over
+ * (else the Transpose stays a node) */
+#define OSL_TRANSPOSE_MAX_PASSES 64u
+#define OSL_TRANSPOSE_TILE 64
 
+/* Reads a transpose's source: runs copied out of it by tx_copy. */
+typedef struct {
+  const osl_txform *t;
+  uint8_t *win;
+  size_t lo, hi; /* elements of the source the window holds */
+} osl_treader;
+
+static int tx_copy(osl_treader *r, size_t off, size_t n, uint8_t *dst) {
+  const osl_txform *t = r->t;
+  size_t esz = t->esz;
+  if (t->inmem) {
+    memcpy(dst, t->x.src + off * esz, n * esz);
+    return 0;
+  }
+  if (!t->window || n * esz >= OSL_TRANSPOSE_MIN_READ)
+    return onnxslim__model_read(t->model, t->x.src + off * esz, n * esz, dst);
+  if (off < r->lo || off + n > r->hi) {
+    if (!r->win && !(r->win = malloc(OSL_TRANSPOSE_WINDOW)))
+      return onnxslim__err_nomem("simplify: folding a Transpose");
+    size_t lo = t->x.count * esz <= OSL_TRANSPOSE_WINDOW ? 0 : off; /* all of it, once */
+    size_t hi = lo + OSL_TRANSPOSE_WINDOW / esz;
+    if (hi > t->x.count) hi = t->x.count;
+    r->lo = r->hi = 0;
+    int rc = onnxslim__model_read(t->model, t->x.src + lo * esz, (hi - lo) * esz, r->win);
+    if (rc) return rc;
+    r->lo = lo;
+    r->hi = hi;
+  }
+  memcpy(dst, r->win + (off - r->lo) * esz, n * esz);
+  return 0;
+}
+
+/* The source offset of block b (the output axes before q). */
+static size_t tx_block_off(const osl_txform *t, size_t b) {
+  size_t off = 0;
+  for (size_t k = t->q; k-- > 0;) {
+    off += (b % t->od[k]) * t->os[k];
+    b /= t->od[k];
+  }
+  return off;
+}
+
+/* The odometers over the output axes after q: index i's source offset,
+ * in the output's order (todo_*), or the runs in the source's order with
+ * their place in the output's row (tsrc_*). */
+typedef struct {
+  size_t idx[OSL_FOLD_MAX_RANK];
+  size_t off, at;
+} osl_todo;
+
+static void todo_start(const osl_txform *t, osl_todo *o, size_t i) {
+  o->off = 0;
+  for (size_t k = t->rank; k-- > t->q + 1;) {
+    o->idx[k] = i % t->od[k];
+    o->off += o->idx[k] * t->os[k];
+    i /= t->od[k];
+  }
+}
+
+static void todo_next(const osl_txform *t, osl_todo *o) {
+  for (size_t k = t->rank; k-- > t->q + 1;) {
+    o->off += t->os[k];
+    if (++o->idx[k] < t->od[k]) return;
+    o->off -= o->idx[k] * t->os[k];
+    o->idx[k] = 0;
+  }
+}
+
+static void tsrc_start(const osl_txform *t, osl_todo *o) {
+  memset(o, 0, sizeof *o);
+  (void)t;
+}
+
+static void tsrc_next(const osl_txform *t, osl_todo *o) {
+  for (size_t j = t->rank; j-- > t->q + 1;) {
+    size_t k = t->ro[j];
+    o->off += t->os[k];
+    o->at += t->ms[k];
+    if (++o->idx[k] < t->od[k]) return;
+    o->off -= o->idx[k] * t->os[k];
+    o->at -= o->idx[k] * t->ms[k];
+    o->idx[k] = 0;
+  }
+}
+
+/* dst[l][i] = band[i][l] for a band of m rows of w elements of esz bytes. */
+#define TX_TILES(T)                                                            \
+  do {                                                                         \
+    const T *s_ = (const T *)band;                                             \
+    T *d_ = (T *)dst;                                                          \
+    for (size_t ib = 0; ib < m; ib += OSL_TRANSPOSE_TILE)                      \
+      for (size_t lb = 0; lb < w; lb += OSL_TRANSPOSE_TILE) {                  \
+        size_t ie = ib + OSL_TRANSPOSE_TILE < m ? ib + OSL_TRANSPOSE_TILE : m; \
+        size_t le = lb + OSL_TRANSPOSE_TILE < w ? lb + OSL_TRANSPOSE_TILE : w; \
+        for (size_t l = lb; l < le; l++)                                       \
+          for (size_t i = ib; i < ie; i++) d_[l * m + i] = s_[i * w + l];      \
+      }                                                                        \
+  } while (0)
+
+static void tx_tiles(const uint8_t *band, size_t m, size_t w, size_t esz, uint8_t *dst) {
+  switch (esz) {
+  case 1: TX_TILES(uint8_t); break;
+  case 2: TX_TILES(uint16_t); break;
+  case 4: TX_TILES(uint32_t); break;
+  case 8: TX_TILES(uint64_t); break;
+  default:
+    for (size_t ib = 0; ib < m; ib += OSL_TRANSPOSE_TILE)
+      for (size_t lb = 0; lb < w; lb += OSL_TRANSPOSE_TILE) {
+        size_t ie = ib + OSL_TRANSPOSE_TILE < m ? ib + OSL_TRANSPOSE_TILE : m;
+        size_t le = lb + OSL_TRANSPOSE_TILE < w ? lb + OSL_TRANSPOSE_TILE : w;
+        for (size_t l = lb; l < le; l++)
+          for (size_t i = ib; i < ie; i++)
+            memcpy(dst + (l * m + i) * esz, band + (i * w + l) * esz, esz);
+      }
+  }
+}
+
+/* Output elements first..first+n (any range) into dst. */
 static int transpose_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n,
                          uint8_t *dst) {
   (void)src;
   const osl_txform *t = (const osl_txform *)x;
-  size_t rows = t->rows, esz = t->esz;
-  if (first % rows || n % rows)
-    return onnxslim__err(ONNXSLIM_EINVAL, "simplify: a transposed chunk that is not whole rows");
-  size_t j0 = first / rows, w = n / rows;
-  if (!w) return 0;
-  uint8_t *band = malloc(rows * w * esz);
-  if (!band) return onnxslim__err_nomem("simplify: folding a Transpose");
+  size_t esz = t->esz, m = t->m, dl = t->dl, blk = m * dl, end = first + n;
+  osl_treader r = {t, NULL, 0, 0};
+  uint8_t *band = NULL;
+  if (n >= m) { /* whole rows: a band of the most a piece can have */
+    size_t w = n / m < dl ? n / m : dl;
+    if (!(band = malloc(m * w * esz))) return onnxslim__err_nomem("simplify: folding a Transpose");
+  }
+  osl_todo od;
   int rc = 0;
-  for (size_t r = 0; r < rows && !rc; r++)
-    rc = onnxslim__model_read(t->model, x->src + (r * t->cols + j0) * esz, w * esz,
-                              band + r * w * esz);
-  for (size_t rb = 0; rb < rows && !rc; rb += OSL_TRANSPOSE_BLOCK)
-    for (size_t jb = 0; jb < w; jb += OSL_TRANSPOSE_BLOCK) {
-      size_t re = rb + OSL_TRANSPOSE_BLOCK < rows ? rb + OSL_TRANSPOSE_BLOCK : rows;
-      size_t je = jb + OSL_TRANSPOSE_BLOCK < w ? jb + OSL_TRANSPOSE_BLOCK : w;
-      for (size_t j = jb; j < je; j++)
-        for (size_t r = rb; r < re; r++)
-          memcpy(dst + (j * rows + r) * esz, band + (r * w + j) * esz, esz);
+  for (size_t o = first; o < end && !rc;) {
+    size_t b = o / blk, l = o % blk / m, i = o % m, base = tx_block_off(t, b) + l;
+    uint8_t *out = dst + (o - first) * esz;
+    if (i == 0 && end - o >= m) { /* whole rows l..l+w of block b */
+      size_t w = (end - o) / m;
+      if (w > dl - l) w = dl - l;
+      tsrc_start(t, &od); /* runs read in the source's order: windows go forward */
+      for (size_t k = 0; k < m && !rc; k++, tsrc_next(t, &od))
+        rc = tx_copy(&r, base + od.off, w, band + od.at * w * esz);
+      if (!rc) tx_tiles(band, m, w, esz, out);
+      o += m * w;
+    } else { /* a piece of row l: one element from each run */
+      size_t c = m - i < end - o ? m - i : end - o;
+      todo_start(t, &od, i);
+      for (size_t k = 0; k < c && !rc; k++, todo_next(t, &od))
+        rc = tx_copy(&r, base + od.off, 1, out + k * esz);
+      o += c;
     }
+  }
   free(band);
+  free(r.win);
   return rc;
 }
 
-/* For a Transpose n of initializer t: 1 with the transform's chunk
- * (elements) when it folds in place: a 2-D weight of a fixed-size type
- * whose bytes are not pending a transform, perm absent or [1, 0], at most
- * OSL_TRANSPOSE_CHUNK_BYTES / OSL_TRANSPOSE_MIN_READ rows (else a band's
- * reads get too small: such a weight, a tall embedding table, stays a
- * node); else 0. */
-static int transpose_in_place(const onnxslim_node *n, onnxslim_tensor *t, size_t *chunk) {
-  if (onnxslim_tensor_rank(t) != 2) return 0;
+/* A transpose's plan (transpose_in_place): the normalized shape and perm,
+ * or ident when it moves no byte (only axes of size 1 move). */
+typedef struct {
+  osl_txform t;
+  int ident;
+  size_t rank;                     /* the output's, as given */
+  int64_t dims[OSL_FOLD_MAX_RANK]; /* likewise */
+} osl_tplan;
+
+/* Normalizes a perm of a weight of dims d (rank n) into p's transform
+ * (rank, q, od, os, m, dl), or ident. 0, or -1 for a perm that is not one. */
+static int transpose_normalize(const int64_t *d, size_t n, const int64_t *perm, osl_tplan *p) {
+  size_t keep[OSL_FOLD_MAX_RANK], newax[OSL_FOLD_MAX_RANK], pk[OSL_FOLD_MAX_RANK];
+  unsigned char seen[OSL_FOLD_MAX_RANK] = {0};
+  for (size_t k = 0; k < n; k++) {
+    int64_t a = perm ? perm[k] : (int64_t)(n - 1 - k);
+    if (a < 0 || (uint64_t)a >= n || seen[a]) return -1;
+    seen[a] = 1;
+    p->dims[k] = d[a];
+  }
+  p->rank = n;
+  /* the source axes of size over 1, renumbered; the perm over them */
+  size_t nk = 0, np = 0;
+  for (size_t a = 0; a < n; a++) newax[a] = d[a] > 1 ? nk++ : SIZE_MAX;
+  for (size_t a = 0; a < n; a++)
+    if (d[a] > 1) keep[newax[a]] = (size_t)d[a];
+  for (size_t k = 0; k < n; k++) {
+    size_t a = (size_t)(perm ? perm[k] : (int64_t)(n - 1 - k));
+    if (newax[a] != SIZE_MAX) pk[np++] = newax[a];
+  }
+  /* groups: runs of the output whose source axes follow one another */
+  size_t gfirst[OSL_FOLD_MAX_RANK], glen[OSL_FOLD_MAX_RANK], ng = 0;
+  for (size_t k = 0; k < np; k++) {
+    if (ng && pk[k] == gfirst[ng - 1] + glen[ng - 1]) glen[ng - 1]++;
+    else gfirst[ng] = pk[k], glen[ng++] = 1;
+  }
+  p->ident = 1;
+  for (size_t g = 1; g < ng; g++)
+    if (gfirst[g] < gfirst[g - 1]) p->ident = 0;
+  if (p->ident) return 0;
+  /* each group's dim and source stride: groups in source order */
+  size_t gdim[OSL_FOLD_MAX_RANK], gstr[OSL_FOLD_MAX_RANK];
+  for (size_t g = 0; g < ng; g++) {
+    gdim[g] = 1;
+    for (size_t j = 0; j < glen[g]; j++) gdim[g] *= keep[gfirst[g] + j];
+    gstr[g] = 1;
+    for (size_t a = gfirst[g] + glen[g]; a < nk; a++) gstr[g] *= keep[a];
+  }
+  osl_txform *t = &p->t;
+  t->rank = ng;
+  t->m = 1;
+  for (size_t g = 0; g < ng; g++) {
+    t->od[g] = gdim[g];
+    t->os[g] = gstr[g];
+    if (gstr[g] == 1) t->q = g;
+  }
+  for (size_t g = ng; g-- > t->q + 1;) {
+    t->ms[g] = t->m;
+    t->m *= gdim[g];
+  }
+  t->dl = gdim[t->q];
+  /* the axes after q by decreasing source stride (insertion sort) */
+  for (size_t g = t->q + 1; g < ng; g++) {
+    size_t j = g;
+    for (; j > t->q + 1 && t->os[t->ro[j - 1]] < t->os[g]; j--) t->ro[j] = t->ro[j - 1];
+    t->ro[j] = g;
+  }
+  return 0;
+}
+
+/* For a Transpose n of initializer t: 1 with its plan p when it folds in
+ * place: a weight of a fixed-size type whose bytes are not pending a
+ * transform, perm absent or a permutation, no other attribute; else 0.
+ * One of a mapped file whose runs are short (under
+ * OSL_TRANSPOSE_MIN_READ bytes) folds when the window reads its source at
+ * most OSL_TRANSPOSE_MAX_PASSES times over (a tall weight of rows bigger
+ * than a window, or of more rows than that allows, stays a node: made in
+ * order with flat memory, each chunk would read the whole source again). */
+static int transpose_in_place(const onnxslim_model *model, const onnxslim_node *n,
+                              onnxslim_tensor *t, osl_tplan *p) {
+  size_t rank = onnxslim_tensor_rank(t);
+  if (!rank || rank > OSL_FOLD_MAX_RANK) return 0;
   onnxslim_attr *a = onnxslim_node_find_attr(n, "perm");
-  const int64_t *perm;
+  const int64_t *perm = NULL;
   size_t np;
-  if (a && (onnxslim_attr_ints(a, &perm, &np) < 0 || np != 2 || perm[0] != 1 || perm[1] != 0))
-    return 0;
+  if (a && (onnxslim_attr_ints(a, &perm, &np) < 0 || np != rank)) return 0;
   if (onnxslim_node_attr_count(n) != (a ? 1u : 0u)) return 0;
   unsigned int bits = onnxslim_dtype_bits(onnxslim_tensor_dtype(t));
   if (!bits || bits % 8 || onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_STRING) return 0;
-  int64_t rows = onnxslim_tensor_dim(t, 0), cols = onnxslim_tensor_dim(t, 1);
-  size_t esz = bits / 8;
-  if (rows <= 0 || cols <= 0 || (uint64_t)rows > OSL_TRANSPOSE_CHUNK_BYTES / OSL_TRANSPOSE_MIN_READ)
-    return 0;
+  int64_t d[OSL_FOLD_MAX_RANK];
+  for (size_t k = 0; k < rank; k++)
+    if ((d[k] = onnxslim_tensor_dim(t, k)) < 0) return 0;
   const osl_xform *x;
-  const uint8_t *p;
+  const uint8_t *src;
   size_t size;
-  if (onnxslim__tensor_source((osl_msg *)t, &x, &p, &size) < 0 || x) return 0;
-  size_t w = OSL_TRANSPOSE_CHUNK_BYTES / esz / (size_t)rows;
-  if (w > (size_t)cols) w = (size_t)cols;
-  *chunk = (w ? w : 1) * (size_t)rows;
+  if (onnxslim__tensor_source((osl_msg *)t, &x, &src, &size) < 0 || x) return 0;
+  memset(p, 0, sizeof *p);
+  if (transpose_normalize(d, rank, perm, p) < 0) return 0;
+  if (p->ident) return 1;
+  osl_txform *tx = &p->t;
+  tx->esz = bits / 8;
+  size_t cap = OSL_TRANSPOSE_CHUNK_BYTES / tx->esz, count = 1;
+  for (size_t k = 0; k < tx->rank; k++) count *= tx->od[k];
+  if (count * tx->esz != size) return 0;
+  tx->x.chunk = tx->m <= cap ? cap / tx->m * tx->m : cap;
+  if (tx->x.chunk > count) tx->x.chunk = count;
+  int fd;
+  int64_t off;
+  tx->inmem = !onnxslim__model_locate(model, src, size, &fd, &off);
+  size_t run = tx->x.chunk >= tx->m ? tx->x.chunk / tx->m : 1;
+  if (run > tx->dl) run = tx->dl;
+  if (tx->inmem || run * tx->esz >= OSL_TRANSPOSE_MIN_READ) return 1;
+  /* the source stride from one run to the next: rows' runs are read in
+   * the source's order, pieces of a row in the output's */
+  size_t step = tx->m == 1            ? tx->os[tx->q - 1]
+                : tx->x.chunk < tx->m ? tx->os[tx->rank - 1]
+                                      : tx->os[tx->ro[tx->rank - 1]];
+  if (size <= OSL_TRANSPOSE_WINDOW) step = run; /* one window holds it all */
+  if (step * tx->esz > OSL_TRANSPOSE_WINDOW || (step + run - 1) / run > OSL_TRANSPOSE_MAX_PASSES)
+    return 0;
+  tx->window = 1;
   return 1;
 }
 
-/* Makes initializer t ([rows, cols], transpose_in_place) pending its
+/* Makes initializer t (transpose_in_place's plan p, not ident) pending its
  * transpose, streamed by the save; nothing is read now. Its dims are the
  * caller's to set. 0 or an error. */
-static int transpose_pending(onnxslim_model *m, onnxslim_tensor *t, size_t chunk) {
+static int transpose_pending(onnxslim_model *m, onnxslim_tensor *t, const osl_tplan *p) {
   const void *data;
   size_t size;
   int rc = onnxslim_tensor_data(t, &data, &size);
   if (rc < 0) return rc;
   osl_txform *tx = onnxslim__arena_alloc(&m->arena, sizeof *tx);
   if (!tx) return onnxslim__err_nomem("simplify: folding a Transpose");
-  memset(tx, 0, sizeof *tx);
+  *tx = p->t;
   tx->model = m;
-  tx->rows = (size_t)onnxslim_tensor_dim(t, 0);
-  tx->cols = (size_t)onnxslim_tensor_dim(t, 1);
-  tx->esz = onnxslim_dtype_bits(onnxslim_tensor_dtype(t)) / 8;
   tx->x.src = data;
-  tx->x.count = tx->rows * tx->cols;
+  tx->x.count = size / tx->esz;
   tx->x.in_size = tx->x.out_size = tx->esz;
   tx->x.run = transpose_run;
   tx->x.self_read = 1;
-  tx->x.chunk = chunk;
   return onnxslim__tensor_set_xform((osl_msg *)t, onnxslim_tensor_dtype(t), &tx->x);
 }
 
 /* Folds an Identity, a Reshape by a constant shape, a Cast of a FLOAT
- * weight to FLOAT16 (cast_in_place) or a Transpose of a 2-D weight
+ * weight to FLOAT16 (cast_in_place) or a Transpose of a weight
  * (transpose_in_place), of an initializer that this node alone reads,
  * whatever its size: the initializer takes the output's name and dims and
  * keeps its bytes where they are (mapped, external or pending a
@@ -389,7 +634,8 @@ static int transpose_pending(onnxslim_model *m, onnxslim_tensor *t, size_t chunk
  * copied. One with other
  * readers is left to the capped fold (a copy would grow the file). 1
  * folded, 0 left, or an error. */
-static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) {
+static int fold_in_place_plan(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n,
+                              osl_tplan *plan) {
   const char *op = onnxslim_node_op_type(n), *y = onnxslim_node_output(n, 0);
   int reshape = strcmp(op, "Reshape") == 0, cast = strcmp(op, "Cast") == 0;
   int transpose = strcmp(op, "Transpose") == 0;
@@ -402,8 +648,7 @@ static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) 
   if (!t || onnxslim__graph_consumer_count_q(g, x) != 1) return 0;
   if (onnxslim_tensor_dtype(t) == ONNXSLIM_DTYPE_STRING) return 0;
   if (cast && !cast_in_place(n, t)) return 0;
-  size_t chunk = 0;
-  if (transpose && !transpose_in_place(n, t, &chunk)) return 0;
+  if (transpose && !transpose_in_place(run->c->model, n, t, plan)) return 0;
   osl_cv xv, sv;
   int64_t box[2], dims[OSL_FOLD_MAX_RANK];
   size_t rank = 0;
@@ -419,10 +664,9 @@ static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) 
   const char *label = onnxslim__simp_label(n);
   if (cast && (rc = cast_pending(run->c->model, t)) < 0) return rc;
   if (transpose) {
-    if ((rc = transpose_pending(run->c->model, t, chunk)) < 0) return rc;
-    dims[0] = onnxslim_tensor_dim(t, 1);
-    dims[1] = onnxslim_tensor_dim(t, 0);
-    rank = 2;
+    if (!plan->ident && (rc = transpose_pending(run->c->model, t, plan)) < 0) return rc;
+    memcpy(dims, plan->dims, plan->rank * sizeof *dims);
+    rank = plan->rank;
   }
   if ((rc = onnxslim__simp_drop_value_info(g, x)) < 0) return rc;
   if ((reshape || transpose) && (rc = set_dims(t, dims, rank)) < 0) return rc;
@@ -430,6 +674,16 @@ static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) 
       (rc = onnxslim_graph_rename_value(g, x, y)) < 0)
     return rc;
   return onnxslim__simp_change(run->c, g, ONNXSLIM_SIMPLIFY_FOLDED_NODE, label, y) < 0 ? -1 : 1;
+}
+
+static int fold_in_place(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) {
+  if (strcmp(onnxslim_node_op_type(n), "Transpose") != 0)
+    return fold_in_place_plan(run, g, n, NULL);
+  osl_tplan *plan = malloc(sizeof *plan); /* about 2 KiB: not on the stack */
+  if (!plan) return onnxslim__err_nomem("simplify: folding a Transpose");
+  int rc = fold_in_place_plan(run, g, n, plan);
+  free(plan);
+  return rc;
 }
 
 /* Folds node n of g when it can: 1 folded, 0 left, or an error. */

@@ -95,7 +95,8 @@ struct osl_xform {
   /* A transform whose output is not its source in order (a transpose)
    * reads the source itself (onnxslim__model_read): run gets src NULL and
    * the loop neither reads nor releases source bytes; its chunks are
-   * `chunk` elements (whole output rows), also for onnxslim__xform_read.
+   * `chunk` elements (a transpose's: whole output rows or a piece of one),
+   * also for onnxslim__xform_read.
    * 0 for the element-wise ones. */
   int self_read;
   size_t chunk;

@@ -192,6 +192,65 @@ def weight_transposes():
                  {"w": w, "e": e, "flat": i64(-1)})
 
 
+def weight_transposes_nd():
+    """Transposes of weights of rank 3 and 4 over the fold cap (1.1 to 2.4
+    MiB) that only the Transpose reads, folded in place whatever their perm (made by the save from runs of the
+    source): a TF-style conv weight HWIO to OIHW read by a Conv, attention
+    heads [12, 64, 768] to [768, 12, 64] reshaped for a MatMul; and, as graph
+    outputs through a Reshape (whose bits are compared whole), random bit
+    patterns of FLOAT, FLOAT16 (an axis of size 1 moved too), INT64 and
+    UINT8 by other perms."""
+    rng = np.random.default_rng(10)
+    hwio = rng.standard_normal((3, 3, 128, 256)).astype(np.float32)
+    heads = rng.standard_normal((12, 64, 768)).astype(np.float32)
+    e = edge_floats((9, 10, 61, 67), 11)
+    f = rng.integers(0, 2**16, size=(37, 1, 129, 131), dtype=np.uint16).view(np.float16)
+    k = rng.integers(-2**62, 2**62, size=(40, 50, 70), dtype=np.int64)
+    u = rng.integers(0, 256, size=(1031, 1033, 2), dtype=np.uint8)
+    n = [
+        h.make_node("Transpose", ["hwio"], ["oihw"], perm=[3, 2, 0, 1]),
+        h.make_node("Conv", ["x", "oihw"], ["y"], pads=[1, 1, 1, 1]),
+        h.make_node("Transpose", ["heads"], ["ht"], perm=[2, 0, 1]),
+        h.make_node("Reshape", ["ht", "hshape"], ["h2"]),
+        h.make_node("MatMul", ["x2", "h2"], ["y2"]),
+    ]
+    outs = [h.make_tensor_value_info("y", T.FLOAT, ["batch", 256, 6, 6]),
+            h.make_tensor_value_info("y2", T.FLOAT, ["batch", 768])]
+    inits = {"hwio": hwio, "heads": heads, "hshape": i64(768, 768), "flat": i64(-1)}
+    for name, v, perm, t in [("e", e, [2, 0, 3, 1], T.FLOAT), ("f", f, [3, 1, 0, 2], T.FLOAT16),
+                             ("k", k, [1, 2, 0], T.INT64), ("u", u, [2, 1, 0], T.UINT8)]:
+        n += [h.make_node("Transpose", [name], [name + "t"], perm=perm),
+              h.make_node("Reshape", [name + "t", "flat"], [name + "out"])]
+        outs.append(h.make_tensor_value_info(name + "out", t, [v.size]))
+        inits[name] = v
+    return model("fold_weight_transposes_nd", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, ["batch", 128, 6, 6]),
+                  h.make_tensor_value_info("x2", T.FLOAT, ["batch", 768])],
+                 outs, inits)
+
+
+def weight_transposes_tall():
+    """Transposes of tall 2-D weights (over 16384 rows, a few columns) that
+    only the Transpose reads: folded in place, the save makes each chunk's
+    columns from windows of whole rows. One (3.7 MiB) feeds a MatMul; the
+    other (1.1 MiB), random bit patterns, is a graph output through a Reshape, its
+    bits compared whole."""
+    rng = np.random.default_rng(12)
+    w = rng.standard_normal((20000, 48)).astype(np.float32)
+    e = edge_floats((100003, 3), 13)
+    n = [
+        h.make_node("Transpose", ["w"], ["wt"]),
+        h.make_node("MatMul", ["x", "wt"], ["y"]),
+        h.make_node("Transpose", ["e"], ["et"], perm=[1, 0]),
+        h.make_node("Reshape", ["et", "flat"], ["eout"]),
+    ]
+    return model("fold_weight_transposes_tall", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, ["batch", 48])],
+                 [h.make_tensor_value_info("y", T.FLOAT, ["batch", 20000]),
+                  h.make_tensor_value_info("eout", T.FLOAT, [100003 * 3])],
+                 {"w": w, "e": e, "flat": i64(-1)})
+
+
 def constant_nodes():
     """Constant nodes of each attribute form (value, value_float(s),
     value_int(s)) read by float and integer operators, one of them inside an
@@ -305,7 +364,7 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     ms = [reshape_chain(), int_arith(), movement(), weights(), weight_casts(), weight_transposes(),
-          constant_nodes(), noop_inferred(), float_arith()]
+          weight_transposes_nd(), weight_transposes_tall(), constant_nodes(), noop_inferred(), float_arith()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:

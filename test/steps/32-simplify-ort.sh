@@ -144,6 +144,13 @@ for w in $FOLD_MODELS; do
   else fail "fold $w: no node folded"; fi
 done
 
+# the weights' transposes of any perm and of tall weights all folded
+for w in fold_weight_transposes_nd fold_weight_transposes_tall; do
+  left=$("$PY" -c 'import onnx, sys; print(sum(n.op_type == "Transpose" for n in onnx.load(sys.argv[1]).graph.node))' "$work/out/$w.onnx" 2>&1)
+  if [ "$left" = 0 ]; then pass "fold $w: every Transpose folded"
+  else fail "fold $w: Transpose nodes left: $left"; fi
+done
+
 # node and initializer counts before and after, from the JSON reports
 "$PY" - "$work/out" <<'PYEOF'
 import glob, json, sys
