@@ -307,12 +307,82 @@ TEST(stats_first_error_late) {
   CHECK_OK(onnxslim__convert_set_path(-1));
 }
 
+/* FP16 -> BF16 with stats on normal values, where the AVX2 and NEON paths
+ * convert the 16-bit patterns directly and keep the maximum errors with
+ * their own filters (convert_simd_body.h, f16_bf16_run): the maximum
+ * relative error climbing by small steps (fractions drawn from ever smaller
+ * values, the largest error of a normal value, at fraction 4, last or never),
+ * the maximum absolute error from errors of 1 to 4 ulp in neighbouring
+ * binades (4 ulp of one binade equals 1 of the binade two above: the keys
+ * must order them as the values), and a few zeros, subnormals, Inf and NaN
+ * among them; and a new maximum relative error at the edge of what the
+ * filter must let through. Same bytes and stats as the scalar reference. */
+TEST(f16_bf16_normal_stats) {
+  enum { N = 60000 };
+  static uint16_t h[N], want[N], got[N];
+  for (int c = 0; c < 10; c++) {
+    for (int i = 0; i < N; i++) {
+      uint64_t r = next_rand();
+      /* fraction: from 1023 down to its floor as i grows (c 0, 1: floor 4,
+       * reached last; c 2: floor 5, rmax stays below 4 / 1028), or any */
+      unsigned int floor_m = c == 2 ? 5 : 4;
+      unsigned int top = 1023 - (unsigned int)((uint64_t)i * (1023 - floor_m) / (N - 1));
+      unsigned int m = c < 3 ? top - (unsigned int)(r % 8 < top - floor_m ? r % 8 : 0)
+                             : (unsigned int)(r % 1024);
+      /* exponent: c 3: the binade rising with i (errors of 1..4 ulp); else
+       * random */
+      unsigned int e = c == 3
+                           ? 1 + (unsigned int)((uint64_t)i * 27 / N) + (unsigned int)(r >> 20) % 3
+                           : 1 + (unsigned int)(r >> 20) % 30;
+      /* c 6: errors of 0 or 1 ulp only (low fraction bits 0, 1, 7); c 7:
+       * the same in the top binade, 3 ulp in the one below (3 ulp there is
+       * 1.5 ulp of the top: the largest error) */
+      if (c == 6 || (c == 7 && e == 30)) m = (m & ~7u) | (r % 3 == 0 ? 0 : r % 3 == 1 ? 1 : 7);
+      if (c == 7 && e == 29) m = (m & ~7u) | 3;
+      /* c 8: exact values but an error of 1 ulp at fraction 1 (1 / 1025),
+       * then one of 2 ulp at fraction 1022 (2 / 2046 = 1 / 1023, the
+       * boundary of the relative filter's test for that maximum) */
+      if (c == 8) m = i == 5 ? 1 : i == N / 2 ? 1022 : 0;
+      /* c 9: errors only at elements 29 mod 32 (the second vector of a
+       * pair, where the loops take two vectors at a time) */
+      if (c == 9) m = i % 32 == 29 ? (unsigned int)(r % 1024) : 0;
+      uint16_t v = (uint16_t)(e << 10 | m | (unsigned int)(r >> 40 & 1) << 15);
+      if (c == 4 && r % 997 == 0) v = (uint16_t)(r >> 24) % 0x400;             /* 0 or subnormal */
+      if (c == 5 && r % 1499 == 0) v = (uint16_t)(0x7C00 | (r >> 24) % 0x400); /* Inf or NaN */
+      h[i] = v;
+    }
+    if (c == 1) h[N - 3] = 0x3C04; /* fraction 4 once, near the end */
+    for (int p = OSL_PATH_SCALAR + 1; p < OSL_PATH_COUNT; p++) {
+      if (onnxslim__convert_set_path(p) != 0) continue;
+      const osl_convert_kernel *k =
+          onnxslim__convert_kernel(ONNXSLIM_DTYPE_FLOAT16, ONNXSLIM_DTYPE_BFLOAT16);
+      CHECK(k != NULL);
+      if (!k) continue;
+      for (size_t n = N - 16; n <= N; n += 8) {
+        onnxslim_convert_stats sw = ONNXSLIM_CONVERT_STATS_INIT, sg = ONNXSLIM_CONVERT_STATS_INIT;
+        memset(got, 0x5A, sizeof got), memset(want, 0x5A, sizeof want);
+        onnxslim__convert_scalar_f16_to_bf16(want, h, n, 0, &sw);
+        k->fn(got, h, n, 0, &sg);
+        CHECK(memcmp(want, got, sizeof want) == 0);
+        CHECK(stats_equal(&sw, &sg));
+        if (!stats_equal(&sw, &sg))
+          fprintf(stderr, "case %d path %s n %zu: abs %a/%a rel %a/%a nan %llu/%llu\n", c,
+                  onnxslim__convert_path_name(p), n, sw.max_abs_error, sg.max_abs_error,
+                  sw.max_rel_error, sg.max_rel_error, (unsigned long long)sw.nan,
+                  (unsigned long long)sg.nan);
+      }
+    }
+  }
+  CHECK_OK(onnxslim__convert_set_path(-1));
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(dispatch_env_and_fallback);
   RUN(every_path_same_results);
   RUN(stats_counts_every_path);
   RUN(stats_first_error_late);
+  RUN(f16_bf16_normal_stats);
   if (!t_list) fprintf(stderr, "SIMD paths compared with the scalar reference: %d\n", paths_tried);
   return t_done();
 }

@@ -34,6 +34,7 @@ typedef uint64_t osl_u64x2 __attribute__((vector_size(16)));
 typedef int64_t osl_i64x2 __attribute__((vector_size(16)));
 typedef double osl_f64x2 __attribute__((vector_size(16)));
 typedef float osl_f32x4 __attribute__((vector_size(16)));
+typedef int16_t osl_i16x8 __attribute__((vector_size(16)));
 #  define W 4
 #  define VU32 osl_u32x4
 #  define VI32 osl_i32x4
@@ -41,6 +42,7 @@ typedef float osl_f32x4 __attribute__((vector_size(16)));
 #  define VI64 osl_i64x2
 #  define VF64 osl_f64x2
 #  define VF32 osl_f32x4
+#  define VI16 osl_i16x8
 #  define VH uint16x4_t
 
 /* ---- neon: ARMv8.0 Advanced SIMD ----------------------------------------------- */

@@ -58,6 +58,10 @@ IA VU32 X(f16_flags)(VU32 u, unsigned int fl) {
   return u;
 }
 IA int X(any32)(VI32 m) { return vmaxvq_u32((uint32x4_t)m) != 0; }
+/* 16-bit lanes: |x|; x where s > 0, 0 where s = 0 (s >= 0); the maximum */
+IA VI16 X(abs16)(VI16 x) { return (VI16)vabsq_s16((int16x8_t)x); }
+IA VI16 X(nz16)(VI16 x, VI16 s) { return x & (VI16)(s != 0); }
+IA VI16 X(max16)(VI16 a, VI16 b) { return (VI16)vmaxq_s16((int16x8_t)a, (int16x8_t)b); }
 IA VF32 X(maxps)(VF32 a, VF32 b) { return (VF32)X(sel)(a > b, (VU32)a, (VU32)b); }
 IA int X(gti_any)(VI32 a, int32_t b) { return X(any32)(a > b); }
 IA int X(gti64_any)(VI64 a, VI64 c, int64_t b) { return X(any32)((VI32)((a > b) | (c > b))); }

@@ -98,6 +98,15 @@ IA u32x8 f16_flags_avx2(u32x8 u, unsigned int fl) {
   return u;
 }
 IA int any32_avx2(i32x8 m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
+/* 16-bit lanes: |x|; x where s > 0, 0 where s = 0 (s >= 0); the maximum */
+typedef int16_t i16x16 __attribute__((vector_size(32)));
+IA i16x16 abs16_avx2(i16x16 x) { return (i16x16)_mm256_abs_epi16((__m256i)x); }
+IA i16x16 nz16_avx2(i16x16 x, i16x16 s) {
+  return (i16x16)_mm256_sign_epi16((__m256i)x, (__m256i)s);
+}
+IA i16x16 max16_avx2(i16x16 a, i16x16 b) {
+  return (i16x16)_mm256_max_epi16((__m256i)a, (__m256i)b);
+}
 IA f32x8 maxps_avx2(f32x8 a, f32x8 b) { return (f32x8)_mm256_max_ps((__m256)a, (__m256)b); }
 /* some lane with a > b (signed), a > b unsigned, two pairs of 64-bit lanes */
 IA int gti_any_avx2(i32x8 a, int32_t b) {

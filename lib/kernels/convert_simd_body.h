@@ -463,8 +463,8 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
 }
 
 /* FAST rounds without making NaNs quiet: NaN lanes are special. */
-IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
-                         unsigned int fl, X(acc) * Ap) {
+IA void X(loop_f16_bf16_f32)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                             unsigned int fl, X(acc) * Ap) {
 #  define LD(K) X(h2f)(X(ldh)(s + 2 * (K))) /* exact; NaN already quiet */
 #  define FAST(u) ((fl & F_TRUNC) ? (u) >> 16 : ((u) + 0x7FFFu + (((u) >> 16) & 1u)) >> 16)
 #  define CONV(u) ((fl & F_TRUNC) ? (u) >> 16 : X(f32_bf16)(u, 0))
@@ -473,6 +473,161 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
 #  undef FAST
 #  undef CONV
 }
+
+/* FP16 -> BF16 (nearest even) with stats on the 16-bit patterns, 2W values
+ * per vector: the FP32 route above costs two conversions and twice the
+ * vectors, and its stats miss the targets on AVX2. For an FP16 normal
+ * number a (sign off) of exponent field E and fraction m, the BF16 result
+ * is a rounded to 7 fraction bits, t = (a + 3 + bit 3 of a) >> 3 (nearest
+ * even; a carry into the exponent gives the next binade's first value,
+ * 65504 gives 65536), rebiased by 127 - 15 = 112 exponents. Its error is
+ * e ulp, e = |(t << 3) - a| in 0..4, ulp = 2^(E - 25): the reference's errors
+ * are e * 2^(E - 25) and fl(e / q), q = 1024 + m (the powers of two cancel
+ * exactly in the division).
+ * Maximum absolute error: a key per lane, 0 for e = 0, else 2E + (0, 2, 3,
+ * 4 for e = 1..4): e * 2^E is (1, or 1.5 for an odd key) * 2^(key >> 1), so
+ * keys order as the errors do; the maximum key is decoded once
+ * (f16_bf16_key_max).
+ * Maximum relative error: a lane can raise it only if fl(e / q) > rmax;
+ * rel_k16 gives the smallest k with e * k > q for every such e and q, so
+ * the test e * k > q never misses one, and the lanes at rmax itself do not
+ * pass it. A vector with a lane that passes, or with a zero, subnormal, Inf
+ * or NaN lane, is left to the FP32 route (f16_bf16_slow). */
+/* The smallest k with e * k > q for every e in 1..4 and q in 1024 + e..2047
+ * (an error of e ulp needs a fraction m >= e) with fl(e / q) > rmax (for
+ * each e, the largest such q is the binary search's: fl(e / q) does not
+ * increase with q); 0 when there is none. */
+NA int16_t X(rel_k16)(double rmax) {
+  int32_t k = 0;
+  for (int32_t e = 1; e <= 4; e++) {
+    if (!((double)e / (1024 + e) > rmax)) continue;
+    int32_t lo = 1024 + e, hi = 2047; /* e / lo > rmax */
+    while (lo < hi) {
+      int32_t mid = (lo + hi + 1) / 2;
+      if ((double)e / mid > rmax) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo / e + 1 > k) k = lo / e + 1;
+  }
+  return (int16_t)k;
+}
+
+/* One vector of 2W values at s: 0 when some value is not normal, or (with
+ * stats, keyp, and rel) some lane passes the relative test (factor kf);
+ * else 1, its BF16 values in *out and, with stats, the maximum of the keys
+ * into *keyp. */
+IA int X(f16_bf16_vec)(const unsigned char *s, X(i16v) * keyp, int16_t kf, int rel, X(i16v) * out) {
+  X(i16v) h;
+  memcpy(&h, s, sizeof h);
+  X(i16v) a = h & 0x7FFF;
+  if (X(any32)((VI32)((a < 0x400) | (a > 0x7BFF)))) return 0;
+  X(i16v) t = (a + 3 + ((a >> 3) & 1)) >> 3;
+  if (keyp) {
+    X(i16v) e = X(abs16)((t << 3) - a);
+    if (rel && X(any32)((VI32)(e * kf > ((a & 0x3FF) | 0x400)))) return 0;
+    *keyp = X(max16)(*keyp, X(nz16)((a >> 10) + (a >> 10) + e + (e == 1), e));
+  }
+  *out = (t + 0x3800) | (h ^ a);
+  return 1;
+}
+
+/* Converts the pairs of vectors of 2W values from element k on while both
+ * are normal with no lane passing the relative test (factor kf; none when
+ * rel is 0); returns the index of the first pair that is not (or where
+ * fewer than 4W values are left). Without stats (keyp NULL), while both
+ * are normal. Both tests of a pair are one branch. */
+IA size_t X(f16_bf16_run)(unsigned char *d, const unsigned char *s, size_t k, size_t nv, int nt,
+                          X(i16v) * keyp, int16_t kf, int rel) {
+  X(i16v) key = {0};
+  if (keyp) key = *keyp;
+  for (; k + 4 * W <= nv; k += 4 * W) {
+    PF(2);
+    X(i16v) h0, h1;
+    memcpy(&h0, s + 2 * k, sizeof h0);
+    memcpy(&h1, s + 2 * k + 4 * W, sizeof h1);
+    X(i16v) a0 = h0 & 0x7FFF, a1 = h1 & 0x7FFF;
+    if (X(any32)((VI32)((a0 < 0x400) | (a0 > 0x7BFF) | (a1 < 0x400) | (a1 > 0x7BFF)))) break;
+    X(i16v) t0 = (a0 + 3 + ((a0 >> 3) & 1)) >> 3, t1 = (a1 + 3 + ((a1 >> 3) & 1)) >> 3;
+    if (keyp) {
+      X(i16v) e0 = X(abs16)((t0 << 3) - a0), e1 = X(abs16)((t1 << 3) - a1);
+      if (rel &&
+          X(any32)((VI32)((e0 * kf > ((a0 & 0x3FF) | 0x400)) | (e1 * kf > ((a1 & 0x3FF) | 0x400)))))
+        break;
+      key = X(max16)(key, X(max16)(X(nz16)((a0 >> 10) + (a0 >> 10) + e0 + (e0 == 1), e0),
+                                   X(nz16)((a1 >> 10) + (a1 >> 10) + e1 + (e1 == 1), e1)));
+    }
+    X(st32)(d + 2 * k, (VU32)((t0 + 0x3800) | (h0 ^ a0)), nt);
+    X(st32)(d + 2 * k + 4 * W, (VU32)((t1 + 0x3800) | (h1 ^ a1)), nt);
+  }
+  if (keyp) *keyp = key;
+  return k;
+}
+
+/* One or two vectors of W values by the FP32 route, with stats into A
+ * unless it is NULL: the rounding without NaNs made quiet, and its quick
+ * test (quick32) first, as in LOOP32X2. */
+NA void X(f16_bf16_slow)(unsigned char *d, const unsigned char *s, int nt, X(acc) * A, int nvec) {
+  const VF32 zf = {0};
+  for (int i = 0; i < nvec; i++) {
+    VU32 u = X(h2f)(X(ldh)(s + 2 * W * i)), r = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+    VF32 e;
+    if (!A) r = X(f32_bf16)(u, 0);
+    else if (X(quick32)(FINV0(*A, 0, zf), u, r << 16, 0x7FFFFFFF, 0, &e)) {
+      r = X(f32_bf16)(u, 0);
+      X(stats32)(A, u, r << 16, 0x7FFFFFFF, 0);
+    } else A->fabs = X(maxps)(A->fabs, e);
+    X(st16)(d + 2 * W * i, r, nt);
+  }
+}
+
+/* The largest error of the keys into A->fabs. */
+IA void X(f16_bf16_key_max)(X(acc) * A, X(i16v) key) {
+  int32_t m = 0;
+  for (int i = 0; i < 2 * W; i++)
+    if (key[i] > m) m = key[i];
+  if (!m) return;
+  union {
+    uint32_t u;
+    float f;
+  } v = {(uint32_t)((m >> 1) - 25 + 127) << 23 | (uint32_t)(m & 1) << 22};
+  if (v.f > A->fabs[0]) A->fabs[0] = v.f;
+}
+
+/* The run of one case; ST the stats' part, REL the relative test, NT the
+ * stores (constants: each case its own loop). */
+#  define F16_BF16_RUN(ST, REL)                                        \
+    (nt ? X(f16_bf16_run)(d, s, k, nv, 1, (ST) ? &key : NULL, kf, REL) \
+        : X(f16_bf16_run)(d, s, k, nv, 0, (ST) ? &key : NULL, kf, REL))
+
+IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
+                         unsigned int fl, X(acc) * Ap) {
+  if (fl & F_TRUNC) {
+    X(loop_f16_bf16_f32)(d, s, nv, nt, fl, Ap);
+    return;
+  }
+  X(i16v) key = {0}, out;
+  double krmax = Ap ? Ap->rmax : 0;
+  int16_t kf = Ap ? X(rel_k16)(krmax) : 0;
+  size_t k = 0;
+  for (;;) {
+    /* once rmax is the largest relative error of a normal value, 4 / 1028
+     * (an error of 4 ulp needs m = 4 mod 8), kf = 0: no test */
+    k = !Ap ? F16_BF16_RUN(0, 0) : kf ? F16_BF16_RUN(1, 1) : F16_BF16_RUN(1, 0);
+    if (k + 2 * W > nv) break;
+    /* the pair that stopped the run, one vector at a time (or the last) */
+    for (size_t v = k + 4 * W <= nv ? 2 : 1; v; v--, k += 2 * W) {
+      if (X(f16_bf16_vec)(s + 2 * k, Ap ? &key : NULL, kf, kf != 0, &out)) {
+        X(st32)(d + 2 * k, (VU32)out, nt);
+        continue;
+      }
+      X(f16_bf16_slow)(d + 2 * k, s + 2 * k, nt, Ap, 2);
+      if (Ap && Ap->rmax != krmax) krmax = Ap->rmax, kf = X(rel_k16)(krmax);
+    }
+  }
+  if (k < nv) X(f16_bf16_slow)(d + 2 * k, s + 2 * k, nt, Ap, 1);
+  if (Ap) X(f16_bf16_key_max)(Ap, key);
+}
+#  undef F16_BF16_RUN
 #endif
 
 IA void X(loop_f32_f16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
