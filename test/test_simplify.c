@@ -1842,6 +1842,82 @@ TEST(noop_reshape_through) {
   onnxslim_model_free(m);
 }
 
+/* Transpose -> Transpose: perms that compose to the identity (also two
+ * perm-less ones) both go, also when the second's output is a graph output
+ * (the Relu before takes its name); others become one Transpose of the
+ * composed perm q[j] = p1[p2[j]]. A first Transpose read by another node
+ * too stays; the second goes only when the pair cancels. */
+static onnxslim_node *tr(onnxslim_model *m, const char *in, const char *out, const int64_t *perm,
+                         size_t n) {
+  onnxslim_node *t = add(m, "Transpose", (const char *const[]){in, NULL}, out);
+  if (perm) CHECK_OK(onnxslim_node_set_attr_ints(t, "perm", perm, n));
+  return t;
+}
+static int has_perm(const onnxslim_node *n, const int64_t *want, size_t k) {
+  onnxslim_attr *a = n ? onnxslim_node_find_attr(n, "perm") : NULL;
+  const int64_t *v;
+  size_t nv;
+  return a && onnxslim_attr_ints(a, &v, &nv) == 0 && nv == k && !memcmp(v, want, k * sizeof *v);
+}
+TEST(noop_transpose_pairs) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d[] = {2, 3, 4};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  add(m, "Relu", L("x"), "r");
+  tr(m, "r", "a1", I64(1, 2, 0), 3); /* cancels */
+  tr(m, "a1", "a2", I64(2, 0, 1), 3);
+  add(m, "Relu", L("a2"), "ya");
+  tr(m, "r", "b1", I64(0, 2, 1), 3); /* composes to [2, 0, 1] */
+  tr(m, "b1", "b2", I64(1, 0, 2), 3);
+  add(m, "Relu", L("b2"), "yb");
+  tr(m, "r", "c1", NULL, 0); /* reversed twice */
+  tr(m, "c1", "c2", NULL, 0);
+  add(m, "Relu", L("c2"), "yc");
+  tr(m, "r", "d1", I64(0, 2, 1), 3); /* read by another node: kept, and so is d2 */
+  tr(m, "d1", "d2", I64(1, 0, 2), 3);
+  add(m, "Relu", L("d1"), "yd1");
+  add(m, "Relu", L("d2"), "yd2");
+  tr(m, "r", "e1", I64(0, 2, 1), 3); /* read by another node: kept; e2 cancels it, goes */
+  tr(m, "e1", "e2", I64(0, 2, 1), 3);
+  add(m, "Relu", L("e1"), "ye1");
+  add(m, "Relu", L("e2"), "ye2");
+  add(m, "Relu", L("x"), "s");
+  tr(m, "s", "f1", I64(2, 1, 0), 3); /* cancels into a graph output: s takes its name */
+  tr(m, "f1", "yf", I64(2, 1, 0), 3);
+  const char *outs[] = {"ya", "yb", "yc", "yd1", "yd2", "ye1", "ye2", "yf"};
+  for (size_t i = 0; i < 8; i++) graph_out(m, outs[i]);
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  CHECK(reads(onnxslim_graph_producer(g, "ya"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yc"), 0, "r"));
+  onnxslim_node *b = onnxslim_graph_producer(g, "b2");
+  CHECK(b && reads(b, 0, "r") && has_perm(b, I64(2, 0, 1), 3));
+  CHECK(!onnxslim_graph_producer(g, "a1") && !onnxslim_graph_producer(g, "b1") &&
+        !onnxslim_graph_producer(g, "c1"));
+  CHECK(reads(onnxslim_graph_producer(g, "d2"), 0, "d1"));
+  CHECK(onnxslim_graph_producer(g, "d1") && onnxslim_graph_producer(g, "e1"));
+  CHECK(reads(onnxslim_graph_producer(g, "ye2"), 0, "r"));
+  onnxslim_node *f = onnxslim_graph_producer(g, "yf");
+  CHECK(f && streq(onnxslim_node_op_type(f), "Relu") && reads(f, 0, "x"));
+  /* r, the three Relu ya yb yc, b2, d1 d2 and their Relu, e1 and its two Relu (e2's
+   * reader now reads r), the Relu that is yf */
+  CHECK(onnxslim_graph_node_count(g) == 1 + 3 + 1 + 4 + 3 + 1);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 8);
+  onnxslim_simplify_report_free(r);
+  /* saved and reloaded, a second run changes nothing */
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  r = simplify(l, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(noop_rules);
@@ -1873,5 +1949,6 @@ int main(int argc, char **argv) {
   RUN(fold_constant_nodes);
   RUN(noop_inferred);
   RUN(noop_reshape_through);
+  RUN(noop_transpose_pairs);
   return t_done();
 }

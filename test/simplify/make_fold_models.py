@@ -287,6 +287,41 @@ def float_arith():
                  {"a": a, "b": b, "p": p, "zero": np.array([0.0], np.float32)})
 
 
+def transpose_pairs():
+    """Transpose -> Transpose (the noop pass): perms that cancel (also two
+    perm-less ones; one pair ends in a graph output that the Relu before
+    takes as its name), perms that compose into one Transpose, and a pair
+    on a weight that composes into one, which then folds (so that the model
+    has folded nodes too)."""
+    rng = np.random.default_rng(3)
+    n = [
+        h.make_node("Transpose", ["x"], ["a"], perm=[1, 2, 3, 0]),
+        h.make_node("Transpose", ["a"], ["b"], perm=[3, 0, 1, 2]),
+        h.make_node("Relu", ["b"], ["ya"]),
+        h.make_node("Transpose", ["x"], ["c"], perm=[0, 2, 1, 3]),
+        h.make_node("Transpose", ["c"], ["d"], perm=[1, 0, 3, 2]),
+        h.make_node("Relu", ["d"], ["yb"]),
+        h.make_node("Transpose", ["x"], ["e"]),
+        h.make_node("Transpose", ["e"], ["f"]),
+        h.make_node("Relu", ["f"], ["yc"]),
+        h.make_node("Relu", ["x"], ["s"]),
+        h.make_node("Transpose", ["s"], ["g"], perm=[2, 1, 0, 3]),
+        h.make_node("Transpose", ["g"], ["yd"], perm=[2, 1, 0, 3]),
+        h.make_node("Transpose", ["w"], ["wt"], perm=[1, 0, 2]),
+        h.make_node("Transpose", ["wt"], ["wtt"], perm=[0, 2, 1]),
+        h.make_node("Add", ["z", "wtt"], ["ye"]),
+    ]
+    return model("fold_transpose_pairs", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("z", T.FLOAT, [3, 4, 2])],
+                 [h.make_tensor_value_info("ya", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("yb", T.FLOAT, [3, 4, 2, 5]),
+                  h.make_tensor_value_info("yc", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("yd", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("ye", T.FLOAT, [3, 4, 2])],
+                 {"w": rng.standard_normal((2, 3, 4)).astype(np.float32)})
+
+
 def bert_static(path):
     """The BERT-shaped model with its inputs fixed to [2, 16]."""
     m = onnx.load(path)
@@ -305,7 +340,7 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     ms = [reshape_chain(), int_arith(), movement(), weights(), weight_casts(), weight_transposes(),
-          constant_nodes(), noop_inferred(), float_arith()]
+          constant_nodes(), noop_inferred(), float_arith(), transpose_pairs()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
