@@ -914,7 +914,7 @@ static int is_ints(const onnxslim_model *m, const char *name, int32_t dt, const 
 
 /* The chain exports have: Shape -> Gather -> Unsqueeze -> Concat ->
  * Reshape's shape, on an input of static shape [2,3,4]; Shape with start,
- * Size. The graph output becomes a Constant; the report lists each fold. */
+ * Size. The graph outputs become initializers; the report lists each fold. */
 TEST(fold_shape_chain) {
   onnxslim_model *m = fold_model();
   REQUIRE(m);
@@ -945,7 +945,7 @@ TEST(fold_shape_chain) {
   CHECK(is_ints(m, "n", ONNXSLIM_DTYPE_INT64, sc, 0, I64(24), 1));
   CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 6);
   onnxslim_graph *gr = onnxslim_model_graph(m);
-  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "s1")), "Constant"));
+  CHECK(!onnxslim_graph_producer(gr, "s1") && onnxslim_graph_find_initializer(gr, "s1"));
   CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "y")), "Reshape"));
   onnxslim_simplify_report_free(r);
   /* saved and reloaded, the folds are there and a second run changes nothing */
@@ -1691,8 +1691,8 @@ TEST(fold_transpose_weight_in_place) {
 }
 
 /* Constant nodes become initializers named as their outputs (value,
- * value_int(s), value_float(s)) (main graph); a Constant that is a graph
- * output, and one of strings, stay nodes. The values are the attributes'. */
+ * value_int(s), value_float(s)) (main graph), also one that is a graph
+ * output; one of strings stays a node. The values are the attributes'. */
 static onnxslim_node *konst(onnxslim_model *m, const char *out) {
   return add(m, "Constant", L(NULL), out);
 }
@@ -1736,9 +1736,10 @@ TEST(fold_constant_nodes) {
   int rc;
   onnxslim_simplify_report *r = fold(m, 0, &rc);
   CHECK_OK(rc);
-  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 5);
-  CHECK(onnxslim_graph_node_count(gr) == 8); /* kstr, kout and the six Adds */
-  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kout")), "Constant"));
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 6);
+  CHECK(onnxslim_graph_node_count(gr) == 7); /* kstr and the six Adds */
+  CHECK(!onnxslim_graph_producer(gr, "kout"));
+  CHECK(is_ints(m, "kout", ONNXSLIM_DTYPE_INT64, d0, 0, I64(5), 1));
   CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kstr")), "Constant"));
   CHECK(IS64(m, "kt", two, 3, -4));
   CHECK(is_ints(m, "ki", ONNXSLIM_DTYPE_INT64, d0, 0, I64(-7), 1));
@@ -1918,6 +1919,54 @@ TEST(noop_transpose_pairs) {
   onnxslim_model_free(m);
 }
 
+/* A folded graph output and a Constant graph output become initializers
+ * of the main graph (onnx's checker and onnxruntime take them); in a model
+ * of ir_version 3 (an initializer must also be a graph input there) both
+ * stay Constant nodes. */
+TEST(fold_outputs_initializers) {
+  for (int ir = 8; ir >= 3; ir -= 5) {
+    onnxslim_model *m = fold_model();
+    REQUIRE(m);
+    CHECK_OK(onnxslim_model_set_ir_version(m, ir));
+    onnxslim_graph *gr = onnxslim_model_graph(m);
+    static const int64_t two[] = {2}, d[] = {2, 3};
+    graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 2);
+    add(m, "Shape", L("x"), "s");
+    CHECK_OK(onnxslim_node_set_attr_ints(konst(m, "k"), "value_ints", I64(7, -1), 2));
+    add(m, "Relu", L("x"), "y");
+    graph_out(m, "y");
+    graph_out(m, "s");
+    graph_out(m, "k");
+    int rc;
+    onnxslim_simplify_report *r = fold(m, 0, &rc);
+    CHECK_OK(rc);
+    CHECK(IS64(m, "s", two, 2, 3));
+    onnxslim_node *ps = onnxslim_graph_producer(gr, "s"), *pk = onnxslim_graph_producer(gr, "k");
+    if (ir >= 4) {
+      CHECK(!ps && !pk && onnxslim_graph_node_count(gr) == 1);
+      CHECK(IS64(m, "k", two, 7, -1));
+      CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 2);
+    } else {
+      CHECK(ps && streq(onnxslim_node_op_type(ps), "Constant"));
+      CHECK(pk && streq(onnxslim_node_op_type(pk), "Constant") &&
+            onnxslim_node_find_attr(pk, "value_ints"));
+      CHECK(onnxslim_graph_node_count(gr) == 3 && onnxslim_graph_initializer_count(gr) == 0);
+    }
+    onnxslim_simplify_report_free(r);
+    /* the whole pipeline keeps them (dead code, cse) and a reload reads them */
+    r = simplify(m, ONNXSLIM_SIMPLIFY_ALL, &rc);
+    CHECK_OK(rc);
+    onnxslim_simplify_report_free(r);
+    onnxslim_model *l = reload(m);
+    REQUIRE(l);
+    CHECK(IS64(l, "s", two, 2, 3));
+    CHECK(ir < 4 || IS64(l, "k", two, 7, -1));
+    CHECK(onnxslim_graph_output_count(onnxslim_model_graph(l)) == 3);
+    onnxslim_model_free(l);
+    onnxslim_model_free(m);
+  }
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(noop_rules);
@@ -1950,5 +1999,6 @@ int main(int argc, char **argv) {
   RUN(noop_inferred);
   RUN(noop_reshape_through);
   RUN(noop_transpose_pairs);
+  RUN(fold_outputs_initializers);
   return t_done();
 }

@@ -58,8 +58,9 @@ extern "C" {
 /** onnxslim_simplify_options.passes: constant folding: a node whose
  * inputs are all constant (initializers that are not graph inputs,
  * Constant nodes, values folded before it) is computed and replaced by an
- * initializer named as its output (by a Constant node when the output is a
- * graph output), for the operators whose results the library computes
+ * initializer named as its output (also a graph output of the main graph
+ * when ir_version is 4 or later; else a Constant node keeps the graph
+ * output), for the operators whose results the library computes
  * exactly as onnxruntime does: Shape, Size, Gather, Concat, Slice,
  * Squeeze, Unsqueeze, Reshape, Flatten, Expand, Transpose, Identity, Where
  * and ConstantOfShape on any fixed-size element type; Range, Neg, Abs, Add,
@@ -156,8 +157,8 @@ typedef enum onnxslim_simplify_change {
    * "DOMAIN:NAME", or NAME in the default domain). */
   ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION = 6,
   /** A node was computed (constant folding); `into` names the initializer
-   * (or, for a graph output, the Constant node's output) that holds its
-   * result. */
+   * (or, for a graph output of a subgraph or of a model of ir_version
+   * below 4, the Constant node's output) that holds its result. */
   ONNXSLIM_SIMPLIFY_FOLDED_NODE = 7
 } onnxslim_simplify_change;
 

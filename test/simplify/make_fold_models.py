@@ -196,7 +196,7 @@ def constant_nodes():
     """Constant nodes of each attribute form (value, value_float(s),
     value_int(s)) read by float and integer operators, one of them inside an
     If branch (subgraphs keep theirs); one Constant is a graph output and
-    stays a node."""
+    becomes an initializer too."""
     then_g = h.make_graph(
         [h.make_node("Constant", [], ["tk"], value_floats=[0.25, -1.0, 3.5, 0.0]),
          h.make_node("Mul", ["x", "tk"], ["ty"])],
