@@ -1967,6 +1967,111 @@ TEST(fold_outputs_initializers) {
   }
 }
 
+/* Reductions of constants: ReduceMax, ReduceMin (ints, floats: one of
+ * the elements), ReduceSum, ReduceMean (ints, sums exact; the mean
+ * truncates), axes as the attribute (opset 17; ReduceSum's an input from
+ * 13) or an input (opset 18), keepdims, noop_with_empty_axes. Kept: a
+ * float sum, a NaN, a zero of a group with both signed zeros, a sum of
+ * magnitudes over 2^52, duplicate axes. */
+static onnxslim_node *red(onnxslim_model *m, const char *op, const char *const *in, const char *out,
+                          const int64_t *axes, size_t na, int keepdims) {
+  onnxslim_node *n = add(m, op, in, out);
+  if (axes) CHECK_OK(onnxslim_node_set_attr_ints(n, "axes", axes, na));
+  if (keepdims >= 0) CHECK_OK(onnxslim_node_set_attr_int(n, "keepdims", keepdims));
+  graph_out(m, out);
+  return n;
+}
+static void k_f32(onnxslim_model *m, const char *name, const int64_t *dims, size_t rank,
+                  const float *v, size_t n) {
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, ONNXSLIM_DTYPE_FLOAT, dims,
+                                          rank, v, n * 4, ONNXSLIM_COPY, NULL));
+}
+static int is_f32(const onnxslim_model *m, const char *name, const int64_t *d, size_t rank,
+                  const float *want, size_t n) {
+  const onnxslim_tensor *t = folded(m, name);
+  const void *data;
+  size_t size;
+  if (!t || onnxslim_tensor_dtype(t) != ONNXSLIM_DTYPE_FLOAT || onnxslim_tensor_rank(t) != rank ||
+      onnxslim_tensor_data(t, &data, &size) != 0 || size != n * 4)
+    return 0;
+  for (size_t i = 0; i < rank; i++)
+    if (onnxslim_tensor_dim(t, i) != d[i]) return 0;
+  return memcmp(data, want, n * 4) == 0;
+}
+TEST(fold_reductions) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d23[] = {2, 3}, two[] = {2}, three[] = {3}, one[] = {1}, d21[] = {2, 1};
+  static const int64_t sc[1] = {0}, none[] = {0};
+  K64(m, "x", d23, 1, -5, 3, 7, 2, -9);
+  K32(m, "x32", d23, 1, -5, 3, 7, 2, -9);
+  K64(m, "ax0", one, 0);
+  K64(m, "big", two, (int64_t)1 << 52, 1);
+  k_int(m, "noaxes", ONNXSLIM_DTYPE_INT64, none, 1, NULL, 0);
+  static const float fv[6] = {1.5f, -2.0f, 0.25f, 3.0f, -7.5f, 3.0f};
+  static const float fz[4] = {0.0f, -0.0f, -1.0f, -2.0f};
+  const float nan = NAN;
+  float fn[3] = {1.0f, 0, 2.0f};
+  fn[1] = nan;
+  k_f32(m, "f", d23, 2, fv, 6);
+  static const int64_t d22[] = {2, 2};
+  k_f32(m, "fz", d22, 2, fz, 4);
+  k_f32(m, "fn", three, 1, fn, 3);
+  red(m, "ReduceMax", L("x"), "max1", I64(1), 1, 1);
+  red(m, "ReduceMin", L("x32"), "min_all", NULL, 0, 0);
+  red(m, "ReduceSum", L("x", "ax0"), "sum0", NULL, 0, 0);
+  red(m, "ReduceMean", L("x"), "mean0", I64(0), 1, 0);
+  red(m, "ReduceMax", L("f"), "fmax", I64(-1), 1, 0);
+  red(m, "ReduceMin", L("f"), "fmin", I64(0), 1, 1);
+  red(m, "ReduceMax", L("fz"), "fz_row", I64(1), 1, 0);    /* {+0, -0}: kept */
+  red(m, "ReduceMin", L("fz"), "fz_col", I64(0), 1, 0);    /* {+0,-1}, {-0,-2}: folds */
+  red(m, "ReduceMax", L("fn"), "fnan", NULL, 0, -1);       /* NaN: kept */
+  red(m, "ReduceSum", L("f", "ax0"), "fsum", NULL, 0, -1); /* float sum: kept */
+  red(m, "ReduceSum", L("big"), "bigsum", NULL, 0, -1);    /* 2^52 + 1: kept */
+  red(m, "ReduceMax", L("x"), "dup", I64(1, -1), 2, 1);    /* duplicate axes: kept */
+  onnxslim_node *nop = red(m, "ReduceSum", L("x", "noaxes"), "noop", NULL, 0, -1);
+  CHECK_OK(onnxslim_node_set_attr_int(nop, "noop_with_empty_axes", 1));
+  red(m, "ReduceSum", L("x", "noaxes"), "sum_all", NULL, 0, 1); /* empty axes: all */
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(IS64(m, "max1", d21, 3, 7));
+  CHECK(is_ints(m, "min_all", ONNXSLIM_DTYPE_INT32, sc, 0, I64(-9), 1));
+  CHECK(IS64(m, "sum0", three, 8, -3, -6));
+  CHECK(IS64(m, "mean0", three, 4, -1, -3)); /* (-5 + 2) / 2 truncates to -1 */
+  static const float wmax[2] = {1.5f, 3.0f}, wmin[3] = {1.5f, -7.5f, 0.25f}, wz[2] = {-1.0f, -2.0f};
+  static const int64_t d13[] = {1, 3};
+  CHECK(is_f32(m, "fmax", two, 1, wmax, 2));
+  CHECK(is_f32(m, "fmin", d13, 2, wmin, 3));
+  CHECK(is_f32(m, "fz_col", two, 1, wz, 2));
+  CHECK(IS64(m, "noop", d23, 1, -5, 3, 7, 2, -9));
+  static const int64_t d11[] = {1, 1};
+  CHECK(IS64(m, "sum_all", d11, -1));
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  const char *kept[] = {"fz_row", "fnan", "fsum", "bigsum", "dup"};
+  for (size_t i = 0; i < 5; i++) {
+    onnxslim_node *p = onnxslim_graph_producer(g, kept[i]);
+    CHECK(p && strncmp(onnxslim_node_op_type(p), "Reduce", 6) == 0);
+  }
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+
+  /* opset 18: ReduceMax's axes are an input; keepdims 0 */
+  m = fold_model();
+  REQUIRE(m);
+  CHECK_OK(onnxslim_model_set_opset(m, "", 18));
+  K64(m, "x", d23, 1, -5, 3, 7, 2, -9);
+  K64(m, "axm1", one, -1);
+  red(m, "ReduceMax", L("x", "axm1"), "max18", NULL, 0, 0);
+  red(m, "ReduceMin", L("x"), "min18", NULL, 0, 1);
+  r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(IS64(m, "max18", two, 3, 7));
+  CHECK(IS64(m, "min18", d11, -9));
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(noop_rules);
@@ -2000,5 +2105,6 @@ int main(int argc, char **argv) {
   RUN(noop_reshape_through);
   RUN(noop_transpose_pairs);
   RUN(fold_outputs_initializers);
+  RUN(fold_reductions);
   return t_done();
 }

@@ -66,7 +66,9 @@ extern "C" {
  * and ConstantOfShape on any fixed-size element type; Range, Neg, Abs, Add,
  * Sub, Mul, Div (truncating), Mod, Min, Max, Equal, Less, Greater,
  * LessOrEqual, GreaterOrEqual on int32 and int64 (wrapping as onnxruntime
- * does); Not, And, Or, Xor and Equal on bool; Cast between integer and
+ * does); Not, And, Or, Xor and Equal on bool; ReduceMax and ReduceMin (of
+ * integers, bool and floats: one element, no NaN), ReduceSum and
+ * ReduceMean of int32 and int64 (exact sums only); Cast between integer and
  * bool types, and from int32, int64 or bool to float or double when every
  * value is exact. Never folded: a Cast from a floating-point or 8-bit type
  * to a float type (a 16-bit float or quantized weight stays as the model
