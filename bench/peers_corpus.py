@@ -422,8 +422,8 @@ def causes(rem, add, consts):
     if add:
         out.append("fusion or rewrite into " + ",".join(sorted(add)))
     if rem.get("Constant"):
-        out.append("Constant nodes to initializers (ours keeps one whose output is a graph output,"
-                   " and those of ir_version < 4)")
+        out.append("Constant nodes to initializers (ours keeps those of subgraphs"
+                   " and of ir_version < 4)")
     for op in sorted(rem):
         if op == "Constant":
             continue

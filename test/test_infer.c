@@ -527,7 +527,8 @@ TEST(resize_scales) {
 
 /* DFT: last dim 2, the axis dim from dft_length and onesided; opset 20's
  * axis input; an unknown axis changes nothing without dft_length or
- * onesided; an inverse onesided transform stays unknown. */
+ * onesided; an inverse onesided transform: last dim 1, the axis dim
+ * 2 * (n - 1) or dft_length; from a real input (last dim 1), nothing. */
 TEST(dft_shapes) {
   onnxslim_model *m = empty_model(20);
   if (!m) {
@@ -538,13 +539,21 @@ TEST(dft_shapes) {
   input(m, "ax", I64, 0, NULL, NULL);
   ints(m, "len", 1, (int64_t[]){16}, 1);
   ints(m, "a2", 1, (int64_t[]){2}, 1);
+  ints(m, "a1", 1, (int64_t[]){1}, 1);
   node(m, "DFT", L("x"), 1, L("d1"), 1);
   onnxslim_node *n = node(m, "DFT", L("x", "len", "a2"), 3, L("d2"), 1);
   CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
   node(m, "DFT", L("x", "", "ax"), 3, L("d3"), 1);
   n = node(m, "DFT", L("x", "", "ax"), 3, L("d4"), 1);
   CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
-  n = node(m, "DFT", L("x"), 1, L("d5"), 1);
+  input(m, "xc", F32, 3, (int64_t[]){2, 9, 2}, NULL);
+  n = node(m, "DFT", L("xc"), 1, L("d5"), 1);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
+  CHECK_OK(onnxslim_node_set_attr_int(n, "inverse", 1));
+  n = node(m, "DFT", L("xc", "len", "a1"), 3, L("d6"), 1);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
+  CHECK_OK(onnxslim_node_set_attr_int(n, "inverse", 1));
+  n = node(m, "DFT", L("x"), 1, L("d7"), 1); /* real input: refused at run time */
   CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 1));
   CHECK_OK(onnxslim_node_set_attr_int(n, "inverse", 1));
   onnxslim_model *r = infer_reload(m);
@@ -554,7 +563,55 @@ TEST(dft_shapes) {
     EXPECT_TYPE(g, "d2", "1[b,10,9,2]");  /* 16 / 2 + 1 on axis 2 */
     EXPECT_TYPE(g, "d3", "1[b,10,12,2]");
     EXPECT_TYPE(g, "d4", "1[b,?,?,2]");
-    EXPECT_TYPE(g, "d5", "1");
+    EXPECT_TYPE(g, "d5", "1[2,16,1]"); /* inverse onesided: 2 * (9 - 1), real */
+    EXPECT_TYPE(g, "d6", "1[2,16,1]"); /* dft_length */
+    EXPECT_TYPE(g, "d7", "1");
+  }
+  onnxslim_model_free(r);
+  onnxslim_model_free(m);
+}
+
+/* STFT: [batch, frames, bins, 2]; the size from frame_length or the
+ * window; bins size / 2 + 1 when onesided (the default: onnxruntime's
+ * and onnx's reference outputs have it, onnx 1.23's inference does not),
+ * else size; frames from a known frame_step; a signal shorter than the
+ * size, an unknown step or size leave those dims unknown; a window and a
+ * frame_length that differ, nothing. */
+TEST(stft_shapes) {
+  onnxslim_model *m = empty_model(17);
+  if (!m) {
+    CHECK(0);
+    return;
+  }
+  input(m, "x", F32, 3, (int64_t[]){-1, 100, 1}, L("b", NULL, NULL));
+  input(m, "short", F32, 3, (int64_t[]){2, 10, 1}, NULL);
+  input(m, "w16", F32, 1, (int64_t[]){16}, NULL);
+  input(m, "w15", F32, 1, (int64_t[]){15}, NULL);
+  input(m, "step_in", I64, 0, NULL, NULL);
+  ints(m, "step", 1, (int64_t[]){10}, 1);
+  ints(m, "step7", 1, (int64_t[]){7}, 1);
+  ints(m, "len16", 1, (int64_t[]){16}, 1);
+  ints(m, "len8", 1, (int64_t[]){8}, 1);
+  node(m, "STFT", L("x", "step", "", "len16"), 4, L("s1"), 1);
+  onnxslim_node *n = node(m, "STFT", L("x", "step", "", "len16"), 4, L("s2"), 1);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "onesided", 0));
+  node(m, "STFT", L("x", "step7", "w15"), 3, L("s3"), 1);
+  node(m, "STFT", L("x", "step_in", "w16"), 3, L("s4"), 1);
+  node(m, "STFT", L("x", "step_in"), 2, L("s5"), 1);
+  node(m, "STFT", L("short", "step7", "w16"), 3, L("s6"), 1);
+  node(m, "STFT", L("x", "step", "w16", "len8"), 4, L("s7"), 1);
+  node(m, "STFT", L("x", "step", "w16", "len16"), 4, L("s8"), 1);
+  onnxslim_model *r = infer_reload(m);
+  onnxslim_graph *g = r ? onnxslim_model_graph(r) : NULL;
+  if (g) {
+    EXPECT_TYPE(g, "s1", "1[b,9,9,2]"); /* (100 - 16) / 10 + 1 frames, 16 / 2 + 1 bins */
+    EXPECT_TYPE(g, "s2", "1[b,9,16,2]");
+    EXPECT_TYPE(g, "s3", "1[b,13,8,2]");
+    EXPECT_TYPE(g, "s4", "1[b,?,9,2]");
+    EXPECT_TYPE(g, "s5", "1[b,?,?,2]");
+    EXPECT_TYPE(g, "s6", "1[2,?,9,2]");
+    EXPECT_TYPE(g, "s7", "1");
+    EXPECT_TYPE(g, "s8", "1[b,9,9,2]");
   }
   onnxslim_model_free(r);
   onnxslim_model_free(m);
@@ -597,7 +654,7 @@ TEST(types_without_shape_rule) {
   if (g) {
     EXPECT_TYPE(g, "vals", "11[4,2]"); /* the input's type; K along the last axis */
     EXPECT_TYPE(g, "idx", "7[4,2]");
-    EXPECT_TYPE(g, "es", "11"); /* the input's type, no shape rule for STFT yet */
+    EXPECT_TYPE(g, "es", "11"); /* the input's type; a rank-2 signal: no STFT shape */
     EXPECT_TYPE(g, "u", "");
   }
   onnxslim_model_free(r);
@@ -950,6 +1007,7 @@ int main(int argc, char **argv) {
   RUN(einsum_equations);
   RUN(resize_scales);
   RUN(dft_shapes);
+  RUN(stft_shapes);
   RUN(axes_attribute_before_13);
   RUN(types_without_shape_rule);
   RUN(conflict_lenient_and_strict);

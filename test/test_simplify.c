@@ -914,7 +914,7 @@ static int is_ints(const onnxslim_model *m, const char *name, int32_t dt, const 
 
 /* The chain exports have: Shape -> Gather -> Unsqueeze -> Concat ->
  * Reshape's shape, on an input of static shape [2,3,4]; Shape with start,
- * Size. The graph output becomes a Constant; the report lists each fold. */
+ * Size. The graph outputs become initializers; the report lists each fold. */
 TEST(fold_shape_chain) {
   onnxslim_model *m = fold_model();
   REQUIRE(m);
@@ -945,7 +945,7 @@ TEST(fold_shape_chain) {
   CHECK(is_ints(m, "n", ONNXSLIM_DTYPE_INT64, sc, 0, I64(24), 1));
   CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 6);
   onnxslim_graph *gr = onnxslim_model_graph(m);
-  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "s1")), "Constant"));
+  CHECK(!onnxslim_graph_producer(gr, "s1") && onnxslim_graph_find_initializer(gr, "s1"));
   CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "y")), "Reshape"));
   onnxslim_simplify_report_free(r);
   /* saved and reloaded, the folds are there and a second run changes nothing */
@@ -1838,8 +1838,8 @@ TEST(fold_transpose_any_perm_in_memory) { tp_run(0); }
 TEST(fold_transpose_any_perm_from_file) { tp_run(1); }
 
 /* Constant nodes become initializers named as their outputs (value,
- * value_int(s), value_float(s)) (main graph); a Constant that is a graph
- * output, and one of strings, stay nodes. The values are the attributes'. */
+ * value_int(s), value_float(s)) (main graph), also one that is a graph
+ * output; one of strings stays a node. The values are the attributes'. */
 static onnxslim_node *konst(onnxslim_model *m, const char *out) {
   return add(m, "Constant", L(NULL), out);
 }
@@ -1883,9 +1883,10 @@ TEST(fold_constant_nodes) {
   int rc;
   onnxslim_simplify_report *r = fold(m, 0, &rc);
   CHECK_OK(rc);
-  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 5);
-  CHECK(onnxslim_graph_node_count(gr) == 8); /* kstr, kout and the six Adds */
-  CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kout")), "Constant"));
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 6);
+  CHECK(onnxslim_graph_node_count(gr) == 7); /* kstr and the six Adds */
+  CHECK(!onnxslim_graph_producer(gr, "kout"));
+  CHECK(is_ints(m, "kout", ONNXSLIM_DTYPE_INT64, d0, 0, I64(5), 1));
   CHECK(streq(onnxslim_node_op_type(onnxslim_graph_producer(gr, "kstr")), "Constant"));
   CHECK(IS64(m, "kt", two, 3, -4));
   CHECK(is_ints(m, "ki", ONNXSLIM_DTYPE_INT64, d0, 0, I64(-7), 1));
@@ -1989,6 +1990,235 @@ TEST(noop_reshape_through) {
   onnxslim_model_free(m);
 }
 
+/* Transpose -> Transpose: perms that compose to the identity (also two
+ * perm-less ones) both go, also when the second's output is a graph output
+ * (the Relu before takes its name); others become one Transpose of the
+ * composed perm q[j] = p1[p2[j]]. A first Transpose read by another node
+ * too stays; the second goes only when the pair cancels. */
+static onnxslim_node *tr(onnxslim_model *m, const char *in, const char *out, const int64_t *perm,
+                         size_t n) {
+  onnxslim_node *t = add(m, "Transpose", (const char *const[]){in, NULL}, out);
+  if (perm) CHECK_OK(onnxslim_node_set_attr_ints(t, "perm", perm, n));
+  return t;
+}
+static int has_perm(const onnxslim_node *n, const int64_t *want, size_t k) {
+  onnxslim_attr *a = n ? onnxslim_node_find_attr(n, "perm") : NULL;
+  const int64_t *v;
+  size_t nv;
+  return a && onnxslim_attr_ints(a, &v, &nv) == 0 && nv == k && !memcmp(v, want, k * sizeof *v);
+}
+TEST(noop_transpose_pairs) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d[] = {2, 3, 4};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  add(m, "Relu", L("x"), "r");
+  tr(m, "r", "a1", I64(1, 2, 0), 3); /* cancels */
+  tr(m, "a1", "a2", I64(2, 0, 1), 3);
+  add(m, "Relu", L("a2"), "ya");
+  tr(m, "r", "b1", I64(0, 2, 1), 3); /* composes to [2, 0, 1] */
+  tr(m, "b1", "b2", I64(1, 0, 2), 3);
+  add(m, "Relu", L("b2"), "yb");
+  tr(m, "r", "c1", NULL, 0); /* reversed twice */
+  tr(m, "c1", "c2", NULL, 0);
+  add(m, "Relu", L("c2"), "yc");
+  tr(m, "r", "d1", I64(0, 2, 1), 3); /* read by another node: kept, and so is d2 */
+  tr(m, "d1", "d2", I64(1, 0, 2), 3);
+  add(m, "Relu", L("d1"), "yd1");
+  add(m, "Relu", L("d2"), "yd2");
+  tr(m, "r", "e1", I64(0, 2, 1), 3); /* read by another node: kept; e2 cancels it, goes */
+  tr(m, "e1", "e2", I64(0, 2, 1), 3);
+  add(m, "Relu", L("e1"), "ye1");
+  add(m, "Relu", L("e2"), "ye2");
+  add(m, "Relu", L("x"), "s");
+  tr(m, "s", "f1", I64(2, 1, 0), 3); /* cancels into a graph output: s takes its name */
+  tr(m, "f1", "yf", I64(2, 1, 0), 3);
+  const char *outs[] = {"ya", "yb", "yc", "yd1", "yd2", "ye1", "ye2", "yf"};
+  for (size_t i = 0; i < 8; i++) graph_out(m, outs[i]);
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  CHECK(reads(onnxslim_graph_producer(g, "ya"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yc"), 0, "r"));
+  onnxslim_node *b = onnxslim_graph_producer(g, "b2");
+  CHECK(b && reads(b, 0, "r") && has_perm(b, I64(2, 0, 1), 3));
+  CHECK(!onnxslim_graph_producer(g, "a1") && !onnxslim_graph_producer(g, "b1") &&
+        !onnxslim_graph_producer(g, "c1"));
+  CHECK(reads(onnxslim_graph_producer(g, "d2"), 0, "d1"));
+  CHECK(onnxslim_graph_producer(g, "d1") && onnxslim_graph_producer(g, "e1"));
+  CHECK(reads(onnxslim_graph_producer(g, "ye2"), 0, "r"));
+  onnxslim_node *f = onnxslim_graph_producer(g, "yf");
+  CHECK(f && streq(onnxslim_node_op_type(f), "Relu") && reads(f, 0, "x"));
+  /* r, the three Relu ya yb yc, b2, d1 d2 and their Relu, e1 and its two Relu (e2's
+   * reader now reads r), the Relu that is yf */
+  CHECK(onnxslim_graph_node_count(g) == 1 + 3 + 1 + 4 + 3 + 1);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 8);
+  onnxslim_simplify_report_free(r);
+  /* saved and reloaded, a second run changes nothing */
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  r = simplify(l, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
+/* A folded graph output and a Constant graph output become initializers
+ * of the main graph (onnx's checker and onnxruntime take them); in a model
+ * of ir_version 3 (an initializer must also be a graph input there) both
+ * stay Constant nodes. */
+TEST(fold_outputs_initializers) {
+  for (int ir = 8; ir >= 3; ir -= 5) {
+    onnxslim_model *m = fold_model();
+    REQUIRE(m);
+    CHECK_OK(onnxslim_model_set_ir_version(m, ir));
+    onnxslim_graph *gr = onnxslim_model_graph(m);
+    static const int64_t two[] = {2}, d[] = {2, 3};
+    graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 2);
+    add(m, "Shape", L("x"), "s");
+    CHECK_OK(onnxslim_node_set_attr_ints(konst(m, "k"), "value_ints", I64(7, -1), 2));
+    add(m, "Relu", L("x"), "y");
+    graph_out(m, "y");
+    graph_out(m, "s");
+    graph_out(m, "k");
+    int rc;
+    onnxslim_simplify_report *r = fold(m, 0, &rc);
+    CHECK_OK(rc);
+    CHECK(IS64(m, "s", two, 2, 3));
+    onnxslim_node *ps = onnxslim_graph_producer(gr, "s"), *pk = onnxslim_graph_producer(gr, "k");
+    if (ir >= 4) {
+      CHECK(!ps && !pk && onnxslim_graph_node_count(gr) == 1);
+      CHECK(IS64(m, "k", two, 7, -1));
+      CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_FOLDED_NODE) == 2);
+    } else {
+      CHECK(ps && streq(onnxslim_node_op_type(ps), "Constant"));
+      CHECK(pk && streq(onnxslim_node_op_type(pk), "Constant") &&
+            onnxslim_node_find_attr(pk, "value_ints"));
+      CHECK(onnxslim_graph_node_count(gr) == 3 && onnxslim_graph_initializer_count(gr) == 0);
+    }
+    onnxslim_simplify_report_free(r);
+    /* the whole pipeline keeps them (dead code, cse) and a reload reads them */
+    r = simplify(m, ONNXSLIM_SIMPLIFY_ALL, &rc);
+    CHECK_OK(rc);
+    onnxslim_simplify_report_free(r);
+    onnxslim_model *l = reload(m);
+    REQUIRE(l);
+    CHECK(IS64(l, "s", two, 2, 3));
+    CHECK(ir < 4 || IS64(l, "k", two, 7, -1));
+    CHECK(onnxslim_graph_output_count(onnxslim_model_graph(l)) == 3);
+    onnxslim_model_free(l);
+    onnxslim_model_free(m);
+  }
+}
+
+/* Reductions of constants: ReduceMax, ReduceMin (ints, floats: one of
+ * the elements), ReduceSum, ReduceMean (ints, sums exact; the mean
+ * truncates), axes as the attribute (opset 17; ReduceSum's an input from
+ * 13) or an input (opset 18), keepdims, noop_with_empty_axes. Kept: a
+ * float sum, a NaN, a zero of a group with both signed zeros, a sum of
+ * magnitudes over 2^52, duplicate axes. */
+static onnxslim_node *red(onnxslim_model *m, const char *op, const char *const *in, const char *out,
+                          const int64_t *axes, size_t na, int keepdims) {
+  onnxslim_node *n = add(m, op, in, out);
+  if (axes) CHECK_OK(onnxslim_node_set_attr_ints(n, "axes", axes, na));
+  if (keepdims >= 0) CHECK_OK(onnxslim_node_set_attr_int(n, "keepdims", keepdims));
+  graph_out(m, out);
+  return n;
+}
+static void k_f32(onnxslim_model *m, const char *name, const int64_t *dims, size_t rank,
+                  const float *v, size_t n) {
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, ONNXSLIM_DTYPE_FLOAT, dims,
+                                          rank, v, n * 4, ONNXSLIM_COPY, NULL));
+}
+static int is_f32(const onnxslim_model *m, const char *name, const int64_t *d, size_t rank,
+                  const float *want, size_t n) {
+  const onnxslim_tensor *t = folded(m, name);
+  const void *data;
+  size_t size;
+  if (!t || onnxslim_tensor_dtype(t) != ONNXSLIM_DTYPE_FLOAT || onnxslim_tensor_rank(t) != rank ||
+      onnxslim_tensor_data(t, &data, &size) != 0 || size != n * 4)
+    return 0;
+  for (size_t i = 0; i < rank; i++)
+    if (onnxslim_tensor_dim(t, i) != d[i]) return 0;
+  return memcmp(data, want, n * 4) == 0;
+}
+TEST(fold_reductions) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d23[] = {2, 3}, two[] = {2}, three[] = {3}, one[] = {1}, d21[] = {2, 1};
+  static const int64_t sc[1] = {0}, none[] = {0};
+  K64(m, "x", d23, 1, -5, 3, 7, 2, -9);
+  K32(m, "x32", d23, 1, -5, 3, 7, 2, -9);
+  K64(m, "ax0", one, 0);
+  K64(m, "big", two, (int64_t)1 << 52, 1);
+  k_int(m, "noaxes", ONNXSLIM_DTYPE_INT64, none, 1, NULL, 0);
+  static const float fv[6] = {1.5f, -2.0f, 0.25f, 3.0f, -7.5f, 3.0f};
+  static const float fz[4] = {0.0f, -0.0f, -1.0f, -2.0f};
+  const float nan = NAN;
+  float fn[3] = {1.0f, 0, 2.0f};
+  fn[1] = nan;
+  k_f32(m, "f", d23, 2, fv, 6);
+  static const int64_t d22[] = {2, 2};
+  k_f32(m, "fz", d22, 2, fz, 4);
+  k_f32(m, "fn", three, 1, fn, 3);
+  red(m, "ReduceMax", L("x"), "max1", I64(1), 1, 1);
+  red(m, "ReduceMin", L("x32"), "min_all", NULL, 0, 0);
+  red(m, "ReduceSum", L("x", "ax0"), "sum0", NULL, 0, 0);
+  red(m, "ReduceMean", L("x"), "mean0", I64(0), 1, 0);
+  red(m, "ReduceMax", L("f"), "fmax", I64(-1), 1, 0);
+  red(m, "ReduceMin", L("f"), "fmin", I64(0), 1, 1);
+  red(m, "ReduceMax", L("fz"), "fz_row", I64(1), 1, 0);    /* {+0, -0}: kept */
+  red(m, "ReduceMin", L("fz"), "fz_col", I64(0), 1, 0);    /* {+0,-1}, {-0,-2}: folds */
+  red(m, "ReduceMax", L("fn"), "fnan", NULL, 0, -1);       /* NaN: kept */
+  red(m, "ReduceSum", L("f", "ax0"), "fsum", NULL, 0, -1); /* float sum: kept */
+  red(m, "ReduceSum", L("big"), "bigsum", NULL, 0, -1);    /* 2^52 + 1: kept */
+  red(m, "ReduceMax", L("x"), "dup", I64(1, -1), 2, 1);    /* duplicate axes: kept */
+  onnxslim_node *nop = red(m, "ReduceSum", L("x", "noaxes"), "noop", NULL, 0, -1);
+  CHECK_OK(onnxslim_node_set_attr_int(nop, "noop_with_empty_axes", 1));
+  red(m, "ReduceSum", L("x", "noaxes"), "sum_all", NULL, 0, 1); /* empty axes: all */
+  int rc;
+  onnxslim_simplify_report *r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(IS64(m, "max1", d21, 3, 7));
+  CHECK(is_ints(m, "min_all", ONNXSLIM_DTYPE_INT32, sc, 0, I64(-9), 1));
+  CHECK(IS64(m, "sum0", three, 8, -3, -6));
+  CHECK(IS64(m, "mean0", three, 4, -1, -3)); /* (-5 + 2) / 2 truncates to -1 */
+  static const float wmax[2] = {1.5f, 3.0f}, wmin[3] = {1.5f, -7.5f, 0.25f}, wz[2] = {-1.0f, -2.0f};
+  static const int64_t d13[] = {1, 3};
+  CHECK(is_f32(m, "fmax", two, 1, wmax, 2));
+  CHECK(is_f32(m, "fmin", d13, 2, wmin, 3));
+  CHECK(is_f32(m, "fz_col", two, 1, wz, 2));
+  CHECK(IS64(m, "noop", d23, 1, -5, 3, 7, 2, -9));
+  static const int64_t d11[] = {1, 1};
+  CHECK(IS64(m, "sum_all", d11, -1));
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  const char *kept[] = {"fz_row", "fnan", "fsum", "bigsum", "dup"};
+  for (size_t i = 0; i < 5; i++) {
+    onnxslim_node *p = onnxslim_graph_producer(g, kept[i]);
+    CHECK(p && strncmp(onnxslim_node_op_type(p), "Reduce", 6) == 0);
+  }
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+
+  /* opset 18: ReduceMax's axes are an input; keepdims 0 */
+  m = fold_model();
+  REQUIRE(m);
+  CHECK_OK(onnxslim_model_set_opset(m, "", 18));
+  K64(m, "x", d23, 1, -5, 3, 7, 2, -9);
+  K64(m, "axm1", one, -1);
+  red(m, "ReduceMax", L("x", "axm1"), "max18", NULL, 0, 0);
+  red(m, "ReduceMin", L("x"), "min18", NULL, 0, 1);
+  r = fold(m, 0, &rc);
+  CHECK_OK(rc);
+  CHECK(IS64(m, "max18", two, 3, 7));
+  CHECK(IS64(m, "min18", d11, -9));
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(m);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(noop_rules);
@@ -2022,5 +2252,8 @@ int main(int argc, char **argv) {
   RUN(fold_constant_nodes);
   RUN(noop_inferred);
   RUN(noop_reshape_through);
+  RUN(noop_transpose_pairs);
+  RUN(fold_outputs_initializers);
+  RUN(fold_reductions);
   return t_done();
 }

@@ -58,14 +58,17 @@ extern "C" {
 /** onnxslim_simplify_options.passes: constant folding: a node whose
  * inputs are all constant (initializers that are not graph inputs,
  * Constant nodes, values folded before it) is computed and replaced by an
- * initializer named as its output (by a Constant node when the output is a
- * graph output), for the operators whose results the library computes
+ * initializer named as its output (also a graph output of the main graph
+ * when ir_version is 4 or later; else a Constant node keeps the graph
+ * output), for the operators whose results the library computes
  * exactly as onnxruntime does: Shape, Size, Gather, Concat, Slice,
  * Squeeze, Unsqueeze, Reshape, Flatten, Expand, Transpose, Identity, Where
  * and ConstantOfShape on any fixed-size element type; Range, Neg, Abs, Add,
  * Sub, Mul, Div (truncating), Mod, Min, Max, Equal, Less, Greater,
  * LessOrEqual, GreaterOrEqual on int32 and int64 (wrapping as onnxruntime
- * does); Not, And, Or, Xor and Equal on bool; Cast between integer and
+ * does); Not, And, Or, Xor and Equal on bool; ReduceMax and ReduceMin (of
+ * integers, bool and floats: one element, no NaN), ReduceSum and
+ * ReduceMean of int32 and int64 (exact sums only); Cast between integer and
  * bool types, and from int32, int64 or bool to float or double when every
  * value is exact. Never folded: a Cast from a floating-point or 8-bit type
  * to a float type (a 16-bit float or quantized weight stays as the model
@@ -156,8 +159,8 @@ typedef enum onnxslim_simplify_change {
    * "DOMAIN:NAME", or NAME in the default domain). */
   ONNXSLIM_SIMPLIFY_REMOVED_FUNCTION = 6,
   /** A node was computed (constant folding); `into` names the initializer
-   * (or, for a graph output, the Constant node's output) that holds its
-   * result. */
+   * (or, for a graph output of a subgraph or of a model of ir_version
+   * below 4, the Constant node's output) that holds its result. */
   ONNXSLIM_SIMPLIFY_FOLDED_NODE = 7
 } onnxslim_simplify_change;
 

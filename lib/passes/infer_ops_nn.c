@@ -211,16 +211,48 @@ static void resize(ictx *c, const onnxslim_node *n, const char *op, const ival *
   }
 }
 
+/* The inverse onesided DFT (dft()): 1 real output from a complex input. */
+static void idft_onesided(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  const idim *last = &x->d[x->rank - 1];
+  if (last->k != DK_VALUE || last->v != 2) return;
+  size_t nin = onnxslim_node_input_count(n);
+  int64_t axis = -2, a[1], l[1];
+  if (c->opset < 20) axis = attr_int(n, "axis", 1);
+  else if (nin > 2 && onnxslim_node_input(n, 2)[0]) {
+    if (const_ints(c, n, 2, a, 1) != 1) return;
+    axis = a[0];
+  }
+  if (axis < 0) axis += x->rank;
+  if (axis < 1 || axis >= x->rank - 1) return;
+  idim len = {0, NULL, DK_UNKNOWN};
+  if (nin > 1 && onnxslim_node_input(n, 1)[0]) {
+    if (const_ints(c, n, 1, l, 1) != 1 || l[0] < 1) return;
+    len = (idim){l[0], NULL, DK_VALUE};
+  } else if (x->d[axis].k == DK_VALUE && x->d[axis].v >= 1) {
+    len = (idim){2 * (x->d[axis].v - 1), NULL, DK_VALUE};
+  }
+  set_shape(c, o, x->rank);
+  if (o->rank < 0) return;
+  for (int j = 0; j < x->rank; j++) o->d[j] = x->d[j];
+  o->d[axis] = len;
+  o->d[x->rank - 1] = (idim){1, NULL, DK_VALUE};
+}
+
 /* DFT: the input's shape [batch, signal..., 1 or 2] with the last dim 2
  * (complex) and, along `axis` (attribute before opset 20, then input 2,
  * default -2), dft_length when given (a known scalar) else the input's
  * dim, halved plus one when onesided; with neither, an unknown axis
- * changes nothing. An inverse onesided transform (the output's last dim
- * and length depend on the onnx version) stays unknown. */
+ * changes nothing. An inverse onesided transform (a complex input: last
+ * dim 2) gives a real signal: last dim 1, along a known axis dft_length
+ * or else 2 * (dim - 1), as onnx 1.23.2, onnxruntime-node 1.30 and the
+ * Python wheel 1.32 all give (opsets 17 and 20). */
 static void dft(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
   if (x->rank < 3) return;
   int64_t onesided = attr_int(n, "onesided", 0), inverse = attr_int(n, "inverse", 0), axis = -2;
-  if (onesided && inverse) return;
+  if (onesided && inverse) {
+    idft_onesided(c, n, x, o);
+    return;
+  }
   size_t nin = onnxslim_node_input_count(n);
   int has_len = nin > 1 && onnxslim_node_input(n, 1)[0], known = 1;
   if (c->opset < 20) {
@@ -253,6 +285,39 @@ static void dft(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
   if (o->rank < 0) return;
   if (known) o->d[axis] = len;
   o->d[x->rank - 1] = (idim){2, NULL, DK_VALUE};
+}
+
+/* STFT: [batch, frames, bins, 2] from the signal [batch, length, 1 or 2].
+ * The DFT size is frame_length (input 3, a known scalar) or else the
+ * window's length (input 2, rank 1); both given and different is a model
+ * onnxruntime refuses: nothing inferred. bins is size / 2 + 1 when
+ * `onesided` (default 1; onnxruntime 1.32 and onnx's reference give that,
+ * for a complex signal too), else size; frames (length - size) / step + 1
+ * with a known frame_step (input 1) of at least 1 and length >= size (a
+ * shorter signal is refused at run time). onnx 1.23's inference ignores
+ * `onesided` (it gives size bins): ours follows the runtime. */
+static void stft(ictx *c, const onnxslim_node *n, const ival *x, ival *o) {
+  if (x->rank != 3) return;
+  int64_t step[1] = {0}, flen[1] = {0}, size = -1;
+  int has_step = const_ints(c, n, 1, step, 1) == 1 && step[0] >= 1;
+  const ival *w = input_at(c, n, 2);
+  int64_t wlen = w->rank == 1 && w->d[0].k == DK_VALUE ? w->d[0].v : -1;
+  int has_flen = onnxslim_node_input_count(n) > 3 && onnxslim_node_input(n, 3)[0];
+  if (has_flen) {
+    if (const_ints(c, n, 3, flen, 1) == 1 && flen[0] >= 1) size = flen[0];
+    if (size >= 0 && wlen >= 0 && size != wlen) return;
+  } else if (wlen >= 1) {
+    size = wlen;
+  }
+  set_shape(c, o, 4);
+  if (o->rank < 0) return;
+  o->d[0] = x->d[0];
+  o->d[3] = (idim){2, NULL, DK_VALUE};
+  if (size < 1) return;
+  o->d[2] = (idim){attr_int(n, "onesided", 1) ? size / 2 + 1 : size, NULL, DK_VALUE};
+  const idim *len = &x->d[1];
+  if (has_step && len->k == DK_VALUE && len->v >= size)
+    o->d[1] = (idim){(len->v - size) / step[0] + 1, NULL, DK_VALUE};
 }
 
 /* RNN, GRU, LSTM: Y [seq, dirs, batch, hidden] (layout 1: [batch, seq,
@@ -394,6 +459,8 @@ int onnxslim__infer_ops_nn(ictx *c, const onnxslim_node *n, const char *op, ival
     resize(c, n, op, x, o);
   } else if (strcmp(op, "DFT") == 0) {
     dft(c, n, x, o);
+  } else if (strcmp(op, "STFT") == 0) {
+    stft(c, n, x, o);
   } else if (strcmp(op, "RNN") == 0 || strcmp(op, "GRU") == 0 || strcmp(op, "LSTM") == 0) {
     rnn(c, n, x, outs, nout);
   } else if (strcmp(op, "ConvTranspose") == 0) {

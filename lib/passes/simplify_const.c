@@ -2,10 +2,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libonnxslim - part of the constant-folding pass of the simplification
- * (simplify.h, ONNXSLIM_SIMPLIFY_FOLD): a Constant node (ai.onnx) whose
- * output is not a graph output becomes an initializer of the main graph
- * named as its output, from its value, value_float, value_floats,
- * value_int or value_ints attribute. Constants of strings and sparse
+ * (simplify.h, ONNXSLIM_SIMPLIFY_FOLD): a Constant node (ai.onnx) of the
+ * main graph becomes an initializer named as its output (a graph output
+ * too: an initializer may be one, see onnxslim__simp_output_init), from
+ * its value, value_float, value_floats, value_int or value_ints
+ * attribute. Constants of strings and sparse
  * constants stay nodes, and so do the Constants of subgraphs (with them as
  * subgraph initializers, onnxruntime-node 1.30 crashed in step 32 on an
  * onnx node test model with If branches; not investigated). Models of
@@ -70,7 +71,7 @@ static int const_node(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
     return 0;
   if (onnxslim_node_input_count(n) != 0 || onnxslim_node_output_count(n) != 1) return 0;
   const char *y = onnxslim_node_output(n, 0);
-  if (!y || !y[0] || is_output(g, y)) return 0;
+  if (!y || !y[0] || (is_output(g, y) && !onnxslim__simp_output_init(c->model, g))) return 0;
   size_t before = onnxslim_graph_initializer_count(g);
   int rc = add_value(g, n, y);
   if (rc <= 0) return rc;

@@ -7,7 +7,8 @@
  * Constant nodes, values folded before it), or a Shape or Size whose input
  * has a static shape (stated, or inferred by onnxslim_infer_shapes()), is
  * computed here (simplify_fold_ops.c) and replaced by an initializer of its
- * output's name; by a Constant node when the output is a graph output.
+ * output's name (in a subgraph, by a Constant node when the output is a
+ * graph output).
  * Only tensors within the cap are read: weights are never decoded unless
  * a fold reads them, and only small ones are.
  */
@@ -189,17 +190,27 @@ static int elem_type(osl_foldrun *run, const onnxslim_graph *g, const char *name
 
 /* ---- replacing a node -------------------------------------------------------------- */
 
+/* 1 when a graph output of g may be an initializer: in the main graph of
+ * a model of ir_version 4 or later (onnx's full checker, 1.12 and 1.23,
+ * and onnxruntime, node 1.30 and Python 1.32, take it; subgraphs keep
+ * Constant nodes, as simplify_const.c says why). */
+int onnxslim__simp_output_init(const onnxslim_model *m, const onnxslim_graph *g) {
+  int64_t ir = onnxslim_model_ir_version(m);
+  return g == onnxslim_model_graph(m) && !(ir > 0 && ir < 4);
+}
+
 /* Replaces node n of g by the value v: an initializer named as its
- * output, or a Constant node (in n's place) when the output is a graph
- * output. Nothing changes when a step fails. 0 or an error. */
-static int replace(onnxslim_graph *g, onnxslim_node *n, const osl_cv *v) {
+ * output, also when that is a graph output of the main graph
+ * (onnxslim__simp_output_init), else a Constant node in n's place. Nothing
+ * changes when a step fails. 0 or an error. */
+static int replace(const onnxslim_model *m, onnxslim_graph *g, onnxslim_node *n, const osl_cv *v) {
   const char *y = onnxslim_node_output(n, 0);
   onnxslim_tensor *t = NULL;
   size_t size = (size_t)(v->count * v->esz);
   int rc =
       onnxslim_graph_add_initializer(g, y, v->dt, v->dims, v->rank, v->p, size, ONNXSLIM_COPY, &t);
   if (rc < 0) return rc;
-  if (!is_graph_output(g, y)) {
+  if (!is_graph_output(g, y) || onnxslim__simp_output_init(m, g)) {
     if ((rc = onnxslim__simp_drop_value_info(g, y)) < 0) return rc;
     return onnxslim_graph_remove_node(g, n);
   }
@@ -725,7 +736,7 @@ static int fold_node(osl_foldrun *run, onnxslim_graph *g, onnxslim_node *n) {
   free(box);
   if (rc <= 0) return rc;
   const char *label = onnxslim__simp_label(n), *into = y;
-  rc = replace(g, n, &out);
+  rc = replace(run->c->model, g, n, &out);
   onnxslim__mem_free(run->c->model, out.own);
   if (rc < 0) return rc;
   return onnxslim__simp_change(run->c, g, ONNXSLIM_SIMPLIFY_FOLDED_NODE, label, into) < 0 ? -1 : 1;

@@ -869,6 +869,128 @@ static int fold_cast_like(const osl_fold *f, const osl_cv *in, size_t nin, osl_c
   return nin == 2 && in[1].dt ? cast_to(f, &in[0], in[1].dt, out) : 0;
 }
 
+/* ---- reductions ------------------------------------------------------------------- */
+
+/* Sums of integers fold only when the sum of the magnitudes of each group
+ * is at most 2^52: then every partial sum, in any order, is exact in
+ * int64 and in double, so onnxruntime's kernels agree whatever they do
+ * (older ones add in T and wrap, newer ones add in double and saturate;
+ * ReduceMean divides in T, or in double and truncates: the same integer
+ * while |sum| < 2^53). */
+#define OSL_REDUCE_EXACT ((uint64_t)1 << 52)
+
+enum { RED_MAX, RED_MIN, RED_SUM, RED_MEAN };
+
+static int neg_zero(double v) {
+  uint64_t b;
+  memcpy(&b, &v, sizeof b);
+  return b == (uint64_t)1 << 63;
+}
+
+/* ReduceMax, ReduceMin (int32, int64, int8 and uint8 from opset 12, bool
+ * from opset 20, float, double: one of the elements, no rounding; not a
+ * NaN, nor a zero picked from a group holding both signed zeros) and
+ * ReduceSum, ReduceMean (int32, int64, OSL_REDUCE_EXACT). The axes: the
+ * attribute before opset 18 (ReduceSum: 13), the optional second input
+ * from then, with noop_with_empty_axes; keepdims. A group of no elements
+ * (a reduced dim of 0) is left to the runtime. */
+static int fold_reduce(const osl_fold *f, int kind, const osl_cv *in, size_t nin, osl_cv *out) {
+  const osl_cv *x = &in[0];
+  int32_t dt = x->dt;
+  if (!has_data(x) || x->count == 0) return 0;
+  int fl = is_float(dt), narrow = dt == ONNXSLIM_DTYPE_INT8 || dt == ONNXSLIM_DTYPE_UINT8;
+  if (kind == RED_SUM || kind == RED_MEAN) {
+    if (!is_int(dt)) return 0;
+  } else if (!(fl || is_int(dt) || (narrow && f->opset >= 12) ||
+               (dt == ONNXSLIM_DTYPE_BOOL && f->opset >= 20)))
+    return 0;
+  if (fl && !no_nan(x)) return 0;
+  int64_t axes[OSL_FOLD_MAX_RANK];
+  size_t na = SIZE_MAX;
+  if (f->opset < (kind == RED_SUM ? 13 : 18)) {
+    if (onnxslim_node_find_attr(f->node, "axes") &&
+        !attr_list(f->node, "axes", axes, OSL_FOLD_MAX_RANK, &na))
+      return 0;
+  } else {
+    if (nin > 1 && in[1].dt && !int_list(&in[1], axes, OSL_FOLD_MAX_RANK, &na)) return 0;
+    if ((na == SIZE_MAX || na == 0) && attr_int(f->node, "noop_with_empty_axes", 0))
+      return same_data(f, x, x->dims, x->rank, out);
+  }
+  if (nin > 2) return 0;
+  unsigned char red[OSL_FOLD_MAX_RANK] = {0};
+  if (na == SIZE_MAX || na == 0) memset(red, 1, sizeof red);
+  else
+    for (size_t i = 0; i < na; i++) {
+      size_t ax;
+      if (!norm_axis(axes[i], x->rank, &ax) || red[ax]) return 0;
+      red[ax] = 1;
+    }
+  int keep = attr_int(f->node, "keepdims", 1) != 0;
+  int64_t dims[OSL_FOLD_MAX_RANK];
+  uint64_t ostride[OSL_FOLD_MAX_RANK], s = 1;
+  size_t r = 0;
+  for (size_t d = 0; d < x->rank; d++)
+    if (!red[d]) dims[r++] = x->dims[d];
+    else if (keep) dims[r++] = 1;
+  for (size_t d = x->rank; d-- > 0;) {
+    ostride[d] = red[d] ? 0 : s;
+    if (!red[d]) s *= (uint64_t)x->dims[d];
+  }
+  int rc = out_alloc(f, out, dt, dims, r);
+  if (rc <= 0) return rc < 0 ? fail_code() : 0;
+  uint64_t no = out->count, group = x->count / (no ? no : 1);
+  /* per output element: the value so far (int64 bits or a double), the
+   * magnitudes' sum, and 1 +0 seen, 2 -0 seen, 4 any element seen */
+  int64_t *acc = onnxslim__mem_alloc(f->model, (size_t)(no ? no : 1) * sizeof *acc, "folding");
+  uint64_t *mag = onnxslim__mem_alloc(f->model, (size_t)(no ? no : 1) * sizeof *mag, "folding");
+  uint8_t *seen = onnxslim__mem_calloc(f->model, (size_t)(no ? no : 1), 1, "folding");
+  rc = acc && mag && seen ? 1 : fail_code();
+  for (uint64_t i = 0; i < x->count && rc == 1; i++) {
+    uint64_t o = 0, rest = i;
+    for (size_t d = x->rank; d-- > 0;) {
+      uint64_t dd = (uint64_t)x->dims[d];
+      o += (rest % dd) * ostride[d];
+      rest /= dd;
+    }
+    if (fl) {
+      double v, best;
+      v = get_f(x, i);
+      if (v == 0) seen[o] |= neg_zero(v) ? 2 : 1;
+      memcpy(&best, &acc[o], sizeof best);
+      if (!(seen[o] & 4) || (kind == RED_MAX ? v > best : v < best)) memcpy(&acc[o], &v, sizeof v);
+    } else {
+      int64_t v = get_i(x, i);
+      if (kind == RED_MAX || kind == RED_MIN) {
+        if (!(seen[o] & 4) || (kind == RED_MAX ? v > acc[o] : v < acc[o])) acc[o] = v;
+      } else {
+        uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        if (!(seen[o] & 4)) acc[o] = 0, mag[o] = 0;
+        if (m > OSL_REDUCE_EXACT || mag[o] + m > OSL_REDUCE_EXACT) rc = 0;
+        mag[o] += m;
+        acc[o] += v;
+      }
+    }
+    seen[o] |= 4;
+  }
+  for (uint64_t o = 0; o < no && rc == 1; o++) {
+    if (fl) {
+      double v;
+      memcpy(&v, &acc[o], sizeof v);
+      if (v == 0 && (seen[o] & 3) == 3) rc = 0; /* which zero is the runtime's */
+      else put_f(out, o, v);
+      continue;
+    }
+    int64_t v = acc[o];
+    if (kind == RED_MEAN) v /= (int64_t)group; /* truncating, as onnxruntime */
+    if (dt == ONNXSLIM_DTYPE_INT32 && (v < INT32_MIN || v > INT32_MAX)) rc = 0;
+    else put_i(out, o, v);
+  }
+  onnxslim__mem_free(f->model, acc);
+  onnxslim__mem_free(f->model, mag);
+  onnxslim__mem_free(f->model, seen);
+  return rc;
+}
+
 /* ---- the table --------------------------------------------------------------------- */
 
 static const struct {
@@ -912,6 +1034,10 @@ static const struct {
     {"And", EW_AND + 1},
     {"Or", EW_OR + 1},
     {"Xor", EW_XOR + 1},
+    {"ReduceMax", 0},
+    {"ReduceMin", 0},
+    {"ReduceSum", 0},
+    {"ReduceMean", 0},
 };
 
 int onnxslim__fold_known(const char *op) {
@@ -948,6 +1074,10 @@ static int compute(const osl_fold *f, const char *op, const osl_cv *in, size_t n
   if (!strcmp(op, "Expand")) return fold_expand(f, in, nin, out);
   if (!strcmp(op, "Where")) return fold_where(f, in, nin, out);
   if (!strcmp(op, "Transpose")) return nin == 1 ? fold_transpose(f, x, out) : 0;
+  if (!strcmp(op, "ReduceMax")) return fold_reduce(f, RED_MAX, in, nin, out);
+  if (!strcmp(op, "ReduceMin")) return fold_reduce(f, RED_MIN, in, nin, out);
+  if (!strcmp(op, "ReduceSum")) return fold_reduce(f, RED_SUM, in, nin, out);
+  if (!strcmp(op, "ReduceMean")) return fold_reduce(f, RED_MEAN, in, nin, out);
   if (!strcmp(op, "Neg") || !strcmp(op, "Abs") || !strcmp(op, "Not") || !strcmp(op, "Sqrt") ||
       !strcmp(op, "Reciprocal"))
     return nin == 1 ? fold_unary(f, op, x, out) : 0;

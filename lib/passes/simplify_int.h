@@ -72,6 +72,11 @@ int onnxslim__simp_fold(osl_simp *c);
  * part of the fold pass. 0 or an error. */
 int onnxslim__simp_const_nodes(osl_simp *c);
 
+/* 1 when a graph output of g may be an initializer (the main graph of a
+ * model of ir_version 4 or later), else 0: a Constant node then
+ * (simplify_fold.c). */
+int onnxslim__simp_output_init(const onnxslim_model *m, const onnxslim_graph *g);
+
 /* The constant tensor of value `name` of g: an initializer that is not a
  * graph input, or the value of a Constant node's `value`; NULL
  * (simplify_rules.c). */

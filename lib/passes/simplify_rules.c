@@ -403,6 +403,82 @@ static int reshape_through(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
   return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, x) < 0 ? -1 : 1;
 }
 
+/* The perm of Transpose n: 1 with *has (the attribute is there) and it
+ * in perm[0..*np), or 0 when it is not a permutation of 0..np-1 or n has
+ * another attribute. */
+static int perm_of(const onnxslim_node *n, int64_t *perm, size_t *np, int *has) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, "perm");
+  *np = 0;
+  *has = a != NULL;
+  if (onnxslim_node_attr_count(n) != (a ? 1u : 0u)) return 0;
+  if (!a) return 1;
+  const int64_t *v;
+  size_t k;
+  if (onnxslim_attr_ints(a, &v, &k) < 0 || k > OSL_MAX_RANK) return 0;
+  uint8_t seen[OSL_MAX_RANK] = {0};
+  for (size_t i = 0; i < k; i++) {
+    if (v[i] < 0 || v[i] >= (int64_t)k || seen[v[i]]) return 0;
+    seen[v[i]] = 1;
+    perm[i] = v[i];
+  }
+  *np = k;
+  return 1;
+}
+
+/* A Transpose (perm p2) whose input y comes from a Transpose (perm p1) of
+ * x: its output is x transposed by q[j] = p1[p2[j]], so it reads x with
+ * perm q and, when y has no other reader, the first Transpose goes; when q
+ * is the identity (two perm-less Transposes too, whatever the rank) the
+ * second goes as well, also when y has other readers (they keep the first).
+ * Exact: only the order of the elements changes. 1 changed, 0 kept, or an
+ * error. */
+static int transpose_through(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
+  const char *d = onnxslim_node_domain(n), *y, *x;
+  if ((d && d[0] && strcmp(d, "ai.onnx") != 0) ||
+      strcmp(onnxslim_node_op_type(n), "Transpose") != 0 || onnxslim_node_input_count(n) != 1 ||
+      onnxslim_node_output_count(n) != 1)
+    return 0;
+  if (!input_at(n, 0, &y)) return 0;
+  onnxslim_node *p = onnxslim__graph_producer_q(g, y);
+  if (!p || p == n || onnxslim_node_input_count(p) != 1 || onnxslim_node_output_count(p) != 1 ||
+      !input_at(p, 0, &x) || strcmp(x, y) == 0)
+    return 0;
+  const char *pd = onnxslim_node_domain(p);
+  if ((pd && pd[0] && strcmp(pd, "ai.onnx") != 0) ||
+      strcmp(onnxslim_node_op_type(p), "Transpose") != 0)
+    return 0;
+  int64_t p1[OSL_MAX_RANK], p2[OSL_MAX_RANK], q[OSL_MAX_RANK];
+  size_t n1, n2, r = 0;
+  int h1, h2, identity = 1;
+  if (!perm_of(p, p1, &n1, &h1) || !perm_of(n, p2, &n2, &h2)) return 0;
+  if (h1 || h2) { /* else reversed twice: the identity, whatever the rank */
+    r = h2 ? n2 : n1;
+    if ((h1 && n1 != r) || (h2 && n2 != r)) return 0; /* ranks that disagree: invalid */
+    for (size_t i = 0; i < r; i++) {
+      if (!h1) p1[i] = (int64_t)(r - 1 - i);
+      if (!h2) p2[i] = (int64_t)(r - 1 - i);
+    }
+    for (size_t j = 0; j < r; j++) {
+      q[j] = p1[p2[j]];
+      if (q[j] != (int64_t)j) identity = 0;
+    }
+  }
+  int only = onnxslim__graph_consumer_count_q(g, y) == 1 && !is_graph_output(g, y);
+  if (!identity && !only) return 0;
+  const char *label = onnxslim__simp_label(p);
+  int rc;
+  if (identity) {
+    if ((rc = bypass(c, g, n, x)) <= 0) return rc;
+  } else if ((rc = onnxslim_node_set_input(n, 0, x)) < 0 ||
+             (rc = onnxslim_node_set_attr_ints(n, "perm", q, r)) < 0)
+    return rc;
+  if (!only || onnxslim__graph_consumer_count_q(g, y)) return 1;
+  if ((rc = onnxslim__simp_drop_value_info(g, y)) < 0 ||
+      (rc = onnxslim_graph_remove_node(g, p)) < 0)
+    return rc;
+  return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, x) < 0 ? -1 : 1;
+}
+
 static int noop_graph(osl_simp *c, onnxslim_graph *g) {
   int64_t opset = opset_of(c->model);
   onnxslim_node **nodes;
@@ -412,6 +488,8 @@ static int noop_graph(osl_simp *c, onnxslim_graph *g) {
     const char *x = NULL;
     if (onnxslim__simp_gone(nodes[i])) continue;
     if ((rc = reshape_through(c, g, nodes[i])) < 0) break;
+    if ((rc = transpose_through(c, g, nodes[i])) < 0) break;
+    if (onnxslim__simp_gone(nodes[i])) continue;
     rc = noop_input(c, g, nodes[i], opset, &x);
     if (rc == 1) rc = bypass(c, g, nodes[i], x);
   }

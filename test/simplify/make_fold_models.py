@@ -255,7 +255,7 @@ def constant_nodes():
     """Constant nodes of each attribute form (value, value_float(s),
     value_int(s)) read by float and integer operators, one of them inside an
     If branch (subgraphs keep theirs); one Constant is a graph output and
-    stays a node."""
+    becomes an initializer too."""
     then_g = h.make_graph(
         [h.make_node("Constant", [], ["tk"], value_floats=[0.25, -1.0, 3.5, 0.0]),
          h.make_node("Mul", ["x", "tk"], ["ty"])],
@@ -346,6 +346,97 @@ def float_arith():
                  {"a": a, "b": b, "p": p, "zero": np.array([0.0], np.float32)})
 
 
+def transpose_pairs():
+    """Transpose -> Transpose (the noop pass): perms that cancel (also two
+    perm-less ones; one pair ends in a graph output that the Relu before
+    takes as its name), perms that compose into one Transpose, and a pair
+    on a weight that composes into one, which then folds (so that the model
+    has folded nodes too)."""
+    rng = np.random.default_rng(3)
+    n = [
+        h.make_node("Transpose", ["x"], ["a"], perm=[1, 2, 3, 0]),
+        h.make_node("Transpose", ["a"], ["b"], perm=[3, 0, 1, 2]),
+        h.make_node("Relu", ["b"], ["ya"]),
+        h.make_node("Transpose", ["x"], ["c"], perm=[0, 2, 1, 3]),
+        h.make_node("Transpose", ["c"], ["d"], perm=[1, 0, 3, 2]),
+        h.make_node("Relu", ["d"], ["yb"]),
+        h.make_node("Transpose", ["x"], ["e"]),
+        h.make_node("Transpose", ["e"], ["f"]),
+        h.make_node("Relu", ["f"], ["yc"]),
+        h.make_node("Relu", ["x"], ["s"]),
+        h.make_node("Transpose", ["s"], ["g"], perm=[2, 1, 0, 3]),
+        h.make_node("Transpose", ["g"], ["yd"], perm=[2, 1, 0, 3]),
+        h.make_node("Transpose", ["w"], ["wt"], perm=[1, 0, 2]),
+        h.make_node("Transpose", ["wt"], ["wtt"], perm=[0, 2, 1]),
+        h.make_node("Add", ["z", "wtt"], ["ye"]),
+    ]
+    return model("fold_transpose_pairs", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("z", T.FLOAT, [3, 4, 2])],
+                 [h.make_tensor_value_info("ya", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("yb", T.FLOAT, [3, 4, 2, 5]),
+                  h.make_tensor_value_info("yc", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("yd", T.FLOAT, [2, 3, 4, 5]),
+                  h.make_tensor_value_info("ye", T.FLOAT, [3, 4, 2])],
+                 {"w": rng.standard_normal((2, 3, 4)).astype(np.float32)})
+
+
+def reductions(opset):
+    """ReduceMax, ReduceMin (int64, int32, uint8, float: a mask of 0 and
+    -inf, random values), ReduceSum (int64, int32) and ReduceMean (int32,
+    negative sums: the mean truncates) of constants, each reduction added
+    to a graph input so that the runtime computes something; opset 17
+    (axes as attributes, ReduceSum's as an input) or 18 (axes as inputs,
+    one absent, one empty with noop_with_empty_axes)."""
+    rng = np.random.default_rng(opset)
+    c64 = rng.integers(-1000, 1000, (2, 3, 4)).astype(np.int64)
+    c32 = rng.integers(-1000, 1000, (2, 3, 4)).astype(np.int32)
+    cu8 = rng.integers(0, 256, (3, 5)).astype(np.uint8)
+    mask = np.where(rng.random((4, 6)) < 0.5, 0.0, -np.inf).astype(np.float32)
+    mask[:, 0] = 0.0
+    fr = rng.standard_normal((4, 6)).astype(np.float32)
+    inits = {"c64": c64, "c32": c32, "cu8": cu8, "mask": mask, "fr": fr}
+    n, outs = [], []
+
+    def red(op, x, axes, keepdims, out_shape, dt, noop=None):
+        y = "r%d" % len(outs)
+        ins = [x]
+        attrs = {"keepdims": keepdims}
+        if noop is not None:
+            attrs["noop_with_empty_axes"] = noop
+        if axes is not None and (opset >= 18 or op == "ReduceSum"):
+            inits["ax%d" % len(outs)] = np.array(axes, np.int64)
+            ins.append("ax%d" % len(outs))
+        elif axes is not None:
+            attrs["axes"] = axes
+        n.append(h.make_node(op, ins, [y], **attrs))
+        # the reduction plus the graph input, cast to the reduction's type
+        xi = "xi%d" % len(outs)
+        n.append(h.make_node("Cast", ["x"], [xi], to=dt))
+        n.append(h.make_node("Add", [y, xi], ["y%d" % len(outs)]))
+        outs.append(h.make_tensor_value_info("y%d" % len(outs), dt, out_shape))
+
+    red("ReduceMax", "c64", [1], 1, [2, 1, 4], T.INT64)
+    red("ReduceMin", "c64", [0, 2], 0, [3], T.INT64)
+    red("ReduceSum", "c64", [-1], 0, [2, 3], T.INT64)
+    red("ReduceSum", "c32", [0, 1], 1, [1, 1, 4], T.INT32)
+    red("ReduceMean", "c32", [1], 0, [2, 4], T.INT32)
+    red("ReduceMax", "c32", None, 0, [], T.INT32)
+    red("ReduceMin", "cu8", [1], 0, [3], T.UINT8)
+    red("ReduceMax", "mask", [-1], 1, [4, 1], T.FLOAT)
+    red("ReduceMin", "fr", [0], 0, [6], T.FLOAT)
+    if opset >= 18:
+        red("ReduceMax", "fr", None, 1, [1, 1], T.FLOAT)
+        inits["empty"] = np.array([], np.int64)
+        y = "r%d" % len(outs)
+        n.append(h.make_node("ReduceSum", ["c64", "empty"], [y], noop_with_empty_axes=1))
+        n.append(h.make_node("Cast", ["x"], ["xe"], to=T.INT64))
+        n.append(h.make_node("Add", [y, "xe"], ["y%d" % len(outs)]))
+        outs.append(h.make_tensor_value_info("y%d" % len(outs), T.INT64, [2, 3, 4]))
+    return model("fold_reductions_%d" % opset, n, [h.make_tensor_value_info("x", T.FLOAT, [])],
+                 outs, inits, opset=opset)
+
+
 def bert_static(path):
     """The BERT-shaped model with its inputs fixed to [2, 16]."""
     m = onnx.load(path)
@@ -364,11 +455,13 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     ms = [reshape_chain(), int_arith(), movement(), weights(), weight_casts(), weight_transposes(),
-          weight_transposes_nd(), weight_transposes_tall(), constant_nodes(), noop_inferred(), float_arith()]
+          weight_transposes_nd(), weight_transposes_tall(), constant_nodes(), noop_inferred(), float_arith(),
+          transpose_pairs(), reductions(17), reductions(18)]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
-        onnx.checker.check_model(m)
+        if m.opset_import[0].version <= onnx.defs.onnx_opset_version():
+            onnx.checker.check_model(m)  # (Debian's onnx 1.12 knows opsets up to 17)
         onnx.save(m, os.path.join(out, m.graph.name + ".onnx"))
         print(m.graph.name)
 
