@@ -163,7 +163,7 @@ $(B)/proto/onnx.pb.h: $(wildcard $(ONNX_PROTO)) lib/proto/onnx.options | need-de
 # compiling a tiny program per feature (scripts/probe-platform.sh):
 # PLATFORM=auto (the default) uses what the compiler and its C library
 # offer; PLATFORM=posix none of the Linux-only ones (openat2, renameat2,
-# copy_file_range, sync_file_range, gettid, tgkill, getrandom, O_PATH,
+# copy_file_range, splice, sync_file_range, gettid, tgkill, getrandom, O_PATH,
 # madvise flags, /proc): what macOS and the BSDs would get. Give such a
 # build a directory of its own: make PLATFORM=posix B=build-posix (or
 # make check-posix). A change of PLATFORM in one directory probes again.

@@ -68,6 +68,23 @@ probe SYNC_FILE_RANGE "$@" <<'C'
 #include <fcntl.h>
 int main(void) { return sync_file_range(0, 0, 1, SYNC_FILE_RANGE_WRITE); }
 C
+# splice through a pipe grown with F_SETPIPE_SZ, to a file system told by
+# fstatfs's magic number (Linux)
+probe SPLICE "$@" <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+int main(void) {
+  int p[2];
+  struct statfs s;
+  if (pipe2(p, O_CLOEXEC) != 0 || fcntl(p[1], F_SETPIPE_SZ, 1 << 20) < 0) return 1;
+  if (fstatfs(0, &s) != 0) return 1;
+  off64_t o = 0;
+  return (int)splice(0, &o, p[1], NULL, 1, 0) + (s.f_type == EXT4_SUPER_MAGIC) + (s.f_type == TMPFS_MAGIC);
+}
+C
 probe GETTID "$@" <<'C'
 #define _GNU_SOURCE
 #include <sys/syscall.h>

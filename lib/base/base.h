@@ -204,7 +204,7 @@ void onnxslim__run_release(osl_run *run, const void *map, const void *p, size_t 
 
 /* Where bytes written to an output may come from. When [p, p+n) lies in a
  * mapped file, locate gives that file's descriptor and the offset (1; else
- * 0) and the output copies the bytes in the kernel (copy_file_range);
+ * 0) and the output copies the bytes in the kernel (onnxslim__os_copy_range);
  * release is told of bytes written (their pages may go). owner is passed
  * to both. All NULL: plain memory. A model's comes from
  * onnxslim__model_source() (wire tier). */
@@ -321,7 +321,7 @@ void onnxslim__side_clean(int dfd, const char *const *bases, size_t nbases, cons
 /* Atomically replaces `path` with `size` bytes produced by write_fn, after
  * removing the stale temporaries of earlier saves to it; the bytes written
  * go to `progress` (may be NULL). *copied (may be NULL) receives the bytes
- * the kernel copied (copy_file_range). */
+ * the kernel copied (onnxslim__os_copy_range). */
 int onnxslim__atomic_write_from(const char *path, uint64_t size, int fsync_data,
                                 int (*write_fn)(osl_sink *sink, void *payload), void *payload,
                                 osl_source src, osl_progress *progress, uint64_t *copied);

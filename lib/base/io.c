@@ -60,7 +60,7 @@ int onnxslim__map_file(const char *path, void **map, size_t *len, int *fdp) {
   }
   *map = p;
   *len = (size_t)st.size;
-  *fdp = fd; /* kept for copy_file_range while the model lives */
+  *fdp = fd; /* kept for kernel copies while the model lives */
   return 0;
 }
 
@@ -150,8 +150,9 @@ struct osl_out {
   uint8_t *buf;
   size_t len;
   uint64_t pos;           /* bytes written (including buffered) */
-  uint64_t copied;        /* bytes of pos copied in the kernel (copy_file_range) */
+  uint64_t copied;        /* bytes of pos copied in the kernel (onnxslim__os_copy_range) */
   osl_source src;         /* where written bytes may come from: kernel copies, pages released */
+  osl_os_copier copier;   /* how kernel copies are made into fd */
   osl_progress *progress; /* told of the bytes written, or NULL */
   uint8_t *win;           /* read-ahead window over a source file (read_through) */
   int win_fd;             /* its file, -1: empty */
@@ -202,7 +203,7 @@ static int flush(osl_out *o) {
   return rc;
 }
 
-/* Bytes per copy_file_range call when a progress meter watches (at least:
+/* Bytes per kernel copy call when a progress meter watches (at least:
  * the meter's step when it is larger); without one, a copy is one call. */
 #define OSL_COPY_CHUNK (8u << 20)
 
@@ -218,7 +219,7 @@ static int kernel_copy(osl_out *o, int fd, int64_t off, size_t n, size_t *copied
       uint64_t chunk = o->progress->step > OSL_COPY_CHUNK ? o->progress->step : OSL_COPY_CHUNK;
       if (want > chunk) want = (size_t)chunk;
     }
-    size_t c = onnxslim__os_copy_range(fd, (int64_t)off + (int64_t)done, o->fd, want);
+    size_t c = onnxslim__os_copy_range(&o->copier, fd, (int64_t)off + (int64_t)done, o->fd, want);
     if (!c) break;
     done += c;
     o->written += (uint64_t)c;
@@ -648,6 +649,7 @@ static osl_out *out_open_in(int dfd, const char *dir, const char *name, const ch
   o->fd = -1;
   o->dfd = dfd;
   o->src = src;
+  onnxslim__os_copier_init(&o->copier);
   o->base.write = out_write;
   o->dir = strdup(dir);
   o->path = strdup(path);
@@ -781,6 +783,7 @@ const char *onnxslim__out_dir(const osl_out *o) { return o->dir; }
 const char *onnxslim__out_name(const osl_out *o) { return o->name; }
 
 int onnxslim__out_finish(osl_out *o, int fsync_data) {
+  onnxslim__os_copier_close(&o->copier); /* its pipe: no kernel copy follows */
   int rc = flush(o);
   if (rc) return rc;
   if (fsync_data && onnxslim__os_sync(o->fd) != 0)
@@ -869,6 +872,7 @@ int onnxslim__out_commit(osl_out *o, int fsync_dir) {
 
 void onnxslim__out_abort(osl_out *o) {
   if (!o) return;
+  onnxslim__os_copier_close(&o->copier);
   if (o->fd >= 0) onnxslim__os_close(o->fd);
   if (o->tmpname && o->tmpname[0]) onnxslim__os_unlink(o->dfd, o->tmpname);
   onnxslim__os_close(o->dfd);

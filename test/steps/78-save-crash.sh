@@ -41,7 +41,7 @@ fp2=$("$cli" fingerprint "$tmp/v2.onnx")
   bad "versions: '$fp1' '$fp2'"
 
 # The system calls that change files. strace counts each one separately.
-calls="write pwrite64 copy_file_range fsync fdatasync rename renameat renameat2 link linkat unlink unlinkat"
+calls="write pwrite64 copy_file_range splice fsync fdatasync rename renameat renameat2 link linkat unlink unlinkat"
 set_calls=$(echo $calls | tr ' ' ',')
 
 # crash NAME SETUP SAVE: for every call C in $calls and every N up to the

@@ -22,7 +22,7 @@ if grep -q 'ONNXSLIM_HAVE_[A-Z0-9_]* 1' "$cfg"; then
 fi
 # nor does the library import a Linux-only call
 lin=$(nm -D --undefined-only "$B-posix"/libonnxslim.so.*.*.* 2>/dev/null |
-  grep -oE ' (openat2|renameat2|copy_file_range|sync_file_range|getrandom|getauxval|syscall|gettid|tgkill)(@|$)' | sort -u | tr -d ' @' | tr '\n' ' ')
+  grep -oE ' (openat2|renameat2|copy_file_range|splice|pipe2|sync_file_range|getrandom|getauxval|syscall|gettid|tgkill)(@|$)' | sort -u | tr -d ' @' | tr '\n' ' ')
 if [ -n "$lin" ]; then
   echo "FAIL: $B-posix/libonnxslim.so imports Linux-only calls: $lin"
   exit 1
