@@ -1844,8 +1844,9 @@ TEST(absmax_is_default) {
 #define FZW "roberta.encoder.layer.0.output.dense.weight"
 
 /* Quantizes FZW (replaced by weight w [K, N] of type `type`) to INT4 in
- * the onnxruntime format, blocks of bs, asymmetric with the scale search,
- * integer (fzp 0) or float zero points; the squared error of each block
+ * the onnxruntime format, blocks of bs, asymmetric: integer zero points
+ * with the scale search (fzp 0) or without it (fzp 2: the range's scale),
+ * or float zero points (fzp 1); the squared error of each block
  * (column n, block b at n * K / bs + b) into err, read back as MatMulNBits
  * does: (q - zp) * scale in FLOAT. Also counts the values whose stored
  * code is not a nearest level of its block's scale and zero point (*nonnearest)
@@ -1876,8 +1877,9 @@ static int fzp_errors(const float *w, size_t K, size_t N, int32_t type, size_t b
   o.n_select = 1;
   o.block_size = bs;
   o.format = ONNXSLIM_QUANT_FORMAT_ORT;
-  o.scale_method = ONNXSLIM_QUANT_SCALES_MSE;
-  o.flags = fzp ? ONNXSLIM_QUANT_FLOAT_ZERO_POINTS : ONNXSLIM_QUANT_ASYMMETRIC;
+  o.scale_method = fzp == 2 ? ONNXSLIM_QUANT_SCALES_ABSMAX : ONNXSLIM_QUANT_SCALES_MSE;
+  o.flags = fzp == 1 ? ONNXSLIM_QUANT_FLOAT_ZERO_POINTS : ONNXSLIM_QUANT_ASYMMETRIC;
+  if (fzp == 2) fzp = 0; /* integer zero points below */
   if (!rc) rc = onnxslim_quantize(NULL, m, &o);
   const void *d = NULL, *sd = NULL, *zd = NULL;
   size_t dn = 0, sn = 0, zn = 0, ssz = type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
@@ -1945,14 +1947,15 @@ static int fzp_errors(const float *w, size_t K, size_t N, int32_t type, size_t b
 }
 
 /* Float zero points: every block reads back at most as far from the
- * weight as with the integer zero points of the same search, in total
- * clearly closer on heavy-tailed weights; the zero points are of the
+ * weight as with integer zero points and the range's scale (the search's
+ * start), in total clearly closer on heavy-tailed weights than with
+ * integer zero points and the scale search; the zero points are of the
  * scales' type (FLOAT, FLOAT16) and shape, some not integers; every code
  * is a nearest level of its block. */
 TEST(float_zero_points) {
   enum { K = 64, N = 60 };
   static float rows[N * K], w[K * N];
-  static double ei[N * K], ef[N * K];
+  static double ei[N * K], ef[N * K], er[N * K];
   rng_state = 0x243f6a8885a308d3u;
   mse_rows(rows, N, K); /* outliers, Student-t, ...: one output column a row */
   for (int f16 = 0; f16 < 2; f16++)
@@ -1962,8 +1965,9 @@ TEST(float_zero_points) {
       for (size_t k = 0; k < K; k++)
         for (size_t n = 0; n < N; n++) w[k * N + n] = f16 && n % 10 >= 7 ? 0 : rows[n * K + k];
       int32_t type = f16 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_FLOAT;
-      long far_i = 0, far_f = 0, frac_i = 0, frac_f = 0;
+      long far_i = 0, far_f = 0, frac_i = 0, frac_f = 0, far_r = 0, frac_r = 0;
       CHECK_OK(fzp_errors(w, K, N, type, bs, 0, ei, &far_i, &frac_i));
+      CHECK_OK(fzp_errors(w, K, N, type, bs, 2, er, &far_r, &frac_r));
       CHECK_OK(fzp_errors(w, K, N, type, bs, 1, ef, &far_f, &frac_f));
       size_t nb = N * K / bs;
       long worse = 0;
@@ -1971,9 +1975,9 @@ TEST(float_zero_points) {
       for (size_t b = 0; b < nb; b++) {
         /* FLOAT16 values read back in FLOAT: the search's error is the
          * same sum, so the same bound */
-        if (ef[b] > ei[b] * (1 + 1e-9) + 1e-30 && worse++ < 3)
+        if (ef[b] > er[b] * (1 + 1e-9) + 1e-30 && worse++ < 3)
           fprintf(stderr, "fp%d bs %zu block %zu: float zp %.9g > integer %.9g\n", f16 ? 16 : 32,
-                  bs, b, ef[b], ei[b]);
+                  bs, b, ef[b], er[b]);
         if ((b / (K / bs)) % 10 < 4) { /* the sums over the kinds of trained weights */
           si += ei[b];
           sf += ef[b];
@@ -1985,8 +1989,8 @@ TEST(float_zero_points) {
               f16 ? 16 : 32, bs, sf, si, sf / si, frac_f, nb);
       CHECK(worse == 0);
       CHECK(sf < si * 0.99);
-      CHECK(frac_i == 0 && frac_f > 0);
-      CHECK(far_i == 0 && far_f == 0);
+      CHECK(frac_i == 0 && frac_r == 0 && frac_f > 0);
+      CHECK(far_i == 0 && far_r == 0 && far_f == 0);
     }
 }
 

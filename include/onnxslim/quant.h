@@ -75,12 +75,15 @@ typedef enum onnxslim_quant_format {
  * scale with q 0..15 and a zero point zp of the scales' type (FLOAT or
  * FLOAT16) that need not be an integer, stored as MatMulNBits' zero_points
  * of the scales' type and shape. Each block's scale and zero point are
- * searched for the least squared error: from the integer result of
- * ONNXSLIM_QUANT_SCALES_MSE and from the block's range (its float zero
- * point), two rounds each of alternating least squares (codes, then the
- * best line through them), the better of the two kept; a block never reads
- * back worse than with integer zero points and the search. Codes are
- * rne(x / scale + zp) clamped to 0..15, computed in double.
+ * searched for the least squared error: two starts, the block's range
+ * with an integer zero point (the scale of ONNXSLIM_QUANT_ASYMMETRIC
+ * without the search) and with its float zero point, then from the
+ * better of the two up to two rounds of alternating least squares
+ * (codes, then the best line through them); a block never reads back
+ * worse than with integer zero points and the range's scale (0.3.0 held
+ * it against the integer search's result; the total error is lower than
+ * with it). Codes are rne(x / scale + zp) clamped to 0..15, computed in
+ * double.
  * DequantizeLinear and GatherBlockQuantized take integer zero points only:
  * ONNXSLIM_EINVAL with INT8, another format, a table among the tensors
  * quantized (select the weights, e.g. targets ONNXSLIM_QUANT_WEIGHTS) or

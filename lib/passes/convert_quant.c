@@ -590,7 +590,8 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
   q->clip = c->clip;
   q->cap = c->cap;
   q->mse = (p->mse || p->fzp) && !c->clip;
-  q->fzp = p->fzp ? onnxslim__quant_fzp_block : NULL;
+  q->fzp = p->fzp ? onnxslim__quant_fzp_codes : NULL;
+  if (p->fzp) q->x.run = onnxslim__quant_fzp_run;
   if (!c->mm || c->kt) { /* blocks along the stored rows */
     q->geom = OSL_QG_ROW;
     q->x.count = rows * cols / bs;

@@ -574,8 +574,8 @@ static uint64_t asym_refine(const osl_qx *q, const float *v, int8_t *qb, int8_t 
 /* Adds asymmetric block v's errors to acc: codes qb (stored, 0..qmax),
  * scale s, zero point z (an integer, or with float zero points any
  * float), sat values saturated. */
-static void asym_stats(osl_qacc *acc, const float *v, const int8_t *qb, size_t bs, float s, float z,
-                       uint64_t sat) {
+void onnxslim__quant_asym_stats(osl_qacc *acc, const float *v, const int8_t *qb, size_t bs, float s,
+                                float z, uint64_t sat) {
   double err2 = 0, norm2 = 0;
   float mn = 0, mx = 0;
   for (size_t i = 0; i < bs; i++) {
@@ -661,7 +661,28 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *tmp, 
   if (q->layout == OSL_QL_SCALES || q->layout == OSL_QL_ZP) {
     if (!acc) return 0;
   }
-  if (acc) asym_stats(acc, v, qb, bs, *s, (float)*zp, sat);
+  if (acc) onnxslim__quant_asym_stats(acc, v, qb, bs, *s, (float)*zp, sat);
+  return 0;
+}
+
+/* The integer start of the float-zero-point search of block v[0..bs)
+ * (unclipped): the scale and zero point asym_block() starts from, the
+ * smallest scale that leaves no value saturated, without its search (the
+ * float search starts from these and from the range's float zero point,
+ * and its least-squares rounds reach a lower error than the integer
+ * search would give: convert_quant_fzp.c). 0, or ONNXSLIM_EMODEL as
+ * asym_block(). */
+int onnxslim__quant_asym_start(const osl_qx *q, const float *v, float *s, uint16_t *h, int *zp) {
+  float mn = 0, mx = 0;
+  for (size_t i = 0; i < q->bs; i++) {
+    mn = v[i] < mn ? v[i] : mn;
+    mx = v[i] > mx ? v[i] : mx;
+  }
+  if (asym_scale(mn, mx, q->qmax, q->scale_type, s, h, zp))
+    return onnxslim__err(ONNXSLIM_EMODEL,
+                         "a block's range (%g to %g) needs a scale beyond FLOAT16's range; use "
+                         "FLOAT scales",
+                         (double)mn, (double)mx);
   return 0;
 }
 
@@ -731,7 +752,8 @@ static float load_one(const uint8_t *p, int32_t type) {
 
 /* Gathers the values of block b of element `elem` (index `index` in the
  * transform) into v[0..bs). */
-static void gather_block(const osl_qx *q, const uint8_t *elem, size_t index, size_t b, float *v) {
+void onnxslim__quant_gather(const osl_qx *q, const uint8_t *elem, size_t index, size_t b,
+                            float *v) {
   size_t bs = q->bs, esz = q->src == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
   if (q->geom == OSL_QG_ROW) {
     load_block(v, elem, bs, q->src);
@@ -791,7 +813,7 @@ static void prepare(const osl_qx *q, size_t first, const uint8_t *src, size_t nb
   for (size_t j = 0; j < gn; j++) {
     size_t k = k0 + j, e = k / nb;
     float *v = g->v + j * bs;
-    gather_block(q, src + e * q->x.in_size, first + e, k % nb, v);
+    onnxslim__quant_gather(q, src + e * q->x.in_size, first + e, k % nb, v);
     uint32_t m = max_bits(v, bs);
     memcpy(&g->amax[j], &m, sizeof m);
     g->bad[j] = m >= 0x7f800000u;
@@ -892,11 +914,13 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   size_t ssz = q->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
   /* the data pass after a first pass that searched and kept the scales */
   int given = mse && q->given_s && (!q->asym || q->given_zp);
-  if (q->fzp) given = q->given_s && q->given_z; /* float zero points: always searched once */
+  /* float zero points: the kept ones (the first pass, which searches them,
+   * is onnxslim__quant_fzp_run()) */
+  if (q->fzp) given = 1;
   osl_qgroup g = {0};
   g.cap = OSL_QGROUP_VALUES / bs ? OSL_QGROUP_VALUES / bs : 1;
   float *vbuf = malloc((fast ? g.cap : 1) * bs * sizeof *vbuf);
-  int8_t *qv = malloc(nb * bs), *kq = malloc(bs), *tq = malloc(bs), *wq = malloc(2 * bs);
+  int8_t *qv = malloc(nb * bs), *kq = malloc(bs), *tq = malloc(bs);
   if (fast) {
     g.amax = malloc(g.cap * sizeof *g.amax);
     g.s = malloc(g.cap * sizeof *g.s);
@@ -905,7 +929,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   }
   g.v = vbuf;
   int rc = 0;
-  if (!vbuf || !qv || !kq || !tq || !wq || (fast && (!g.amax || !g.s || !g.h || !g.bad)))
+  if (!vbuf || !qv || !kq || !tq || (fast && (!g.amax || !g.s || !g.h || !g.bad)))
     rc = onnxslim__err_nomem(NULL);
   osl_qacc *acc = q->acc;
   size_t e0 = 0; /* the elements before are done */
@@ -946,7 +970,7 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
         h = g.h[j];
         bad = g.bad[j];
       } else {
-        gather_block(q, src + e * x->in_size, first + e, b, v);
+        onnxslim__quant_gather(q, src + e * x->in_size, first + e, b, v);
         uint32_t bmax = max_bits(v, bs);
         memcpy(&amax, &bmax, sizeof amax);
         bad = bmax >= 0x7f800000u;
@@ -975,22 +999,14 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
         int zp = 0;
         int8_t *qb = q->geom == OSL_QG_COLS ? kq : qv;
         float fz = 0;
-        if (q->fzp) { /* float zero points */
-          if (given) {
-            if (ssz == 4) memcpy(&fz, q->given_z + gi * 4, sizeof fz);
-            else {
-              uint16_t zh;
-              memcpy(&zh, q->given_z + gi * 2, sizeof zh);
-              fz = f16_value(zh);
-            }
-            q->fzp(q, v, qb, wq, &s, &h, &fz, 1);
-          } else {
-            rc = asym_block(q, v, qb, tq, &s, &h, &zp, rne_default, mse, NULL);
-            fz = (float)zp;
-            uint64_t sat = rc ? 0 : q->fzp(q, v, qb, wq, &s, &h, &fz, 0);
-            if (!rc && acc) asym_stats(acc, v, qb, bs, s, fz, sat);
+        if (q->fzp) { /* float zero points: the codes of the kept pair */
+          if (ssz == 4) memcpy(&fz, q->given_z + gi * 4, sizeof fz);
+          else {
+            uint16_t zh;
+            memcpy(&zh, q->given_z + gi * 2, sizeof zh);
+            fz = f16_value(zh);
           }
-          if (rc) break;
+          q->fzp(q, v, qb, s, fz);
           if (q->keep_s) memcpy(q->keep_s + gi * ssz, ssz == 4 ? (void *)&s : (void *)&h, ssz);
           if (q->keep_z) {
             uint16_t zh = onnxslim__quant_f16_nearest(fz);
@@ -1120,7 +1136,6 @@ int onnxslim__quant_qx_run(const osl_xform *x, size_t first, const uint8_t *src,
   free(qv);
   free(kq);
   free(tq);
-  free(wq);
   free(g.amax);
   free(g.s);
   free(g.h);

@@ -75,12 +75,13 @@ typedef struct osl_qx_s {
    * block), used instead of a search. NULL: none. */
   uint8_t *keep_s;
   const uint8_t *given_s, *given_zp;
-  /* Float zero points (ONNXSLIM_QUANT_FLOAT_ZERO_POINTS): the search after
-   * the integer one (onnxslim__quant_fzp_block, set by convert_quant.c; the
-   * block kernel calls it through this pointer), else NULL; keep_z and
-   * given_z as keep_s and given_s, for the zero points in the scales' type. */
-  uint64_t (*fzp)(const struct osl_qx_s *q, const float *v, int8_t *qb, int8_t *work, float *s,
-                  uint16_t *h, float *z, int given);
+  /* Float zero points (ONNXSLIM_QUANT_FLOAT_ZERO_POINTS): the codes of a
+   * block's kept scale and zero point in the data pass
+   * (onnxslim__quant_fzp_codes, set by convert_quant.c; the block kernel
+   * calls it through this pointer), else NULL; the first pass, which
+   * searches them, is onnxslim__quant_fzp_run. keep_z and given_z as
+   * keep_s and given_s, for the zero points in the scales' type. */
+  uint64_t (*fzp)(const struct osl_qx_s *q, const float *v, int8_t *qb, float s, float z);
   uint8_t *keep_z;
   const uint8_t *given_z;
 } osl_qx;
@@ -133,14 +134,30 @@ float onnxslim__quant_f16_value(uint16_t h);
 
 /* ---- convert_quant_fzp.c --------------------------------------------------- */
 
-/* The float zero point search of a block v[0..q->bs) (osl_qx.fzp): given
- * 0, from the integer result (codes qb as stored, 0..qmax, scale *s and
- * *h, zero point *z an integer) to the best float zero point found, qb,
- * *s, *h and *z replaced; given 1: the codes of scale *s and zero point *z
- * into qb. work: 2 * bs bytes. The number of values whose code was clamped
- * to 0 or qmax beyond the nearest one. */
-uint64_t onnxslim__quant_fzp_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *work,
-                                   float *s, uint16_t *h, float *z, int given);
+/* The integer start of the float-zero-point search of block v[0..q->bs)
+ * (convert_quant_blocks.c): the smallest scale (*s, *h) of the block's
+ * range [min, max] (0 included) with integer zero point *zp that leaves
+ * no value clamped. 0, or ONNXSLIM_EMODEL (the scale overflows FLOAT16). */
+int onnxslim__quant_asym_start(const osl_qx *q, const float *v, float *s, uint16_t *h, int *zp);
+
+/* Block b of element elem (index `index` in the whole tensor) into
+ * v[0..q->bs) as FLOAT; adds an asymmetric block's errors to acc (codes qb
+ * as stored, scale s, zero point z, sat values clamped). */
+void onnxslim__quant_gather(const osl_qx *q, const uint8_t *elem, size_t index, size_t b, float *v);
+void onnxslim__quant_asym_stats(osl_qacc *acc, const float *v, const int8_t *qb, size_t bs, float s,
+                                float z, uint64_t sat);
+
+/* The first pass with float zero points (the osl_xform run of an osl_qx
+ * whose fzp is set; with given_s and given_z, the data pass: that of
+ * onnxslim__quant_qx_run): per block, the scale and zero point searched,
+ * into keep_s and keep_z, the statistics into acc, 0 per block into dst
+ * (layout OSL_QL_ZP, the only one it writes). */
+int onnxslim__quant_fzp_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n,
+                            uint8_t *dst);
+
+/* The codes rne(x / s + z), clamped to 0..qmax, of block v[0..q->bs) into
+ * qb (osl_qx.fzp); the number of values clamped beyond the nearest code. */
+uint64_t onnxslim__quant_fzp_codes(const osl_qx *q, const float *v, int8_t *qb, float s, float z);
 
 /* The sums of the least-squares line v ~ a * u + b through a block's codes
  * u (unsigned) and values v, and the line itself: 1 with the slope a > 0

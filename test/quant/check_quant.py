@@ -876,7 +876,8 @@ for opset, bsz in ((17, 16), (21, 32)):
     src = os.path.join(work, "mmf-%d.onnx" % opset)
     outs = {}
     for kind, extra in (("float", ["--zero-point", "float"]),
-                        ("int", ["--asymmetric", "--scale-method", "mse"])):
+                        ("int", ["--asymmetric", "--scale-method", "mse"]),
+                        ("range", ["--asymmetric"])):
         out = os.path.join(work, "%s-%s.onnx" % (name, kind))
         rc, err = run_cli(src, out, "--to", "int4", "--select", "op:MatMul:1", "--format", "ort",
                           "--block-size", str(bsz), *extra)
@@ -884,23 +885,25 @@ for opset, bsz in ((17, 16), (21, 32)):
             outs[kind] = out
     if "float" not in outs:
         continue
-    # the search's reference path (LIBONNXSLIM_KERNELS=scalar) writes the
-    # same bytes as the AVX-512 one (when the CPU has it; else both run the
-    # reference)
-    ref_out = os.path.join(work, "%s-float-scalar.onnx" % name)
-    p = subprocess.run([cli, "convert", src, ref_out, "--to", "int4", "--select", "op:MatMul:1",
-                        "--format", "ort", "--block-size", str(bsz), "--zero-point", "float"],
-                       capture_output=True, text=True,
-                       env=dict(os.environ, LIBONNXSLIM_KERNELS="scalar"))
+    # the search's reference path (LIBONNXSLIM_KERNELS=scalar) and its AVX2
+    # one write the same bytes as the AVX-512 one (each when the CPU has it;
+    # else the reference runs)
     try:
         with open("/proc/cpuinfo") as f:
             flags = set(" ".join(ln for ln in f if ln.startswith("flags")).split())
     except OSError:
         flags = set()
     simd = "AVX-512" if {"avx512f", "avx512vl", "avx512bw", "avx512dq"} <= flags else "no AVX-512 here"
-    same = p.returncode == 0 and open(ref_out, "rb").read() == open(outs["float"], "rb").read()
-    report(same, "%s: the float zero point search's reference path writes the same bytes (%s)" %
-           (name, simd), p.stderr.strip())
+    simd += ", AVX2" if "avx2" in flags else ", no AVX2"
+    for path in ("scalar", "avx2"):
+        ref_out = os.path.join(work, "%s-float-%s.onnx" % (name, path))
+        p = subprocess.run([cli, "convert", src, ref_out, "--to", "int4", "--select", "op:MatMul:1",
+                            "--format", "ort", "--block-size", str(bsz), "--zero-point", "float"],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, LIBONNXSLIM_KERNELS=path))
+        same = p.returncode == 0 and open(ref_out, "rb").read() == open(outs["float"], "rb").read()
+        report(same, "%s: the float zero point search's %s path writes the same bytes (%s)" %
+               (name, path, simd), p.stderr.strip())
     m = onnx.load(outs["float"])
     check_onnx(m, opset, name)
     nb = KM // bsz
@@ -919,15 +922,21 @@ for opset, bsz in ((17, 16), (21, 32)):
     report(np.all(np.abs(dq - x3) <= near * (1 + 1e-6) + 1e-30),
            name + ": every code is the nearest level of its block's scale and zero point")
     ef = ((dq - x3) ** 2).sum(2)
-    if "int" in outs:
-        qi, si, zi = mm_fz_blocks(onnx.load(outs["int"]), bsz)
+    def int_err(kind):
+        qi, si, zi = mm_fz_blocks(onnx.load(outs[kind]), bsz)
         di = ((qi.reshape(NM, nb, bsz).astype(np.float32) - zi[:, :, None]) *
               si[:, :, None]).astype(np.float64)
-        ei = ((di - x3) ** 2).sum(2)
-        report(np.all(ef <= ei * (1 + 1e-9) + 1e-30) and ef.sum() < 0.97 * ei.sum(),
-               name + ": each block at least as close as the integer zero points', in total closer",
-               "squared error %.6g vs %.6g, %d blocks worse" % (ef.sum(), ei.sum(),
-                                                               int(np.sum(ef > ei * (1 + 1e-9)))))
+        return ((di - x3) ** 2).sum(2)
+    # each block at least as close as with integer zero points and the
+    # range's scale (the search's start); in total closer than the integer
+    # search's
+    if "range" in outs and "int" in outs:
+        er, ei = int_err("range"), int_err("int")
+        report(np.all(ef <= er * (1 + 1e-9) + 1e-30) and ef.sum() < 0.97 * ei.sum(),
+               name + ": each block at least as close as --asymmetric's, in total closer than "
+               "--asymmetric --scale-method mse's",
+               "squared error %.6g vs %.6g (mse) and %.6g (range), %d blocks worse than the range's"
+               % (ef.sum(), ei.sum(), er.sum(), int(np.sum(ef > er * (1 + 1e-9)))))
     deqW = dq.reshape(NM, KM).T.astype(np.float32)
     if ort_runner:
         y, err = ort_mm(outs["float"], xv)
