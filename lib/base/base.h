@@ -172,6 +172,12 @@ int onnxslim__map_add_ptr(osl_arena *arena, osl_map *map, const void *key, osl_m
 /* Inserts key -> value unless key exists (then keeps the old value).
  * Returns the entry or NULL on allocation failure. */
 osl_map_entry *onnxslim__map_put(osl_arena *arena, osl_map *map, const char *key, void *value);
+/* Hints the CPU to fetch the slot where a lookup of key starts (a map
+ * larger than the caches costs a memory access per lookup): called a few
+ * items before the lookup or add, so that the two overlap. No effect on
+ * the map; nothing without GCC or Clang. */
+void onnxslim__map_prefetch(const osl_map *map, const char *key);
+void onnxslim__map_prefetch_ptr(const osl_map *map, const void *key);
 /* Grows the map once so that n keys fit without growing again: 0 or
  * ONNXSLIM_ENOMEM (no error recorded). */
 int onnxslim__map_reserve(osl_arena *arena, osl_map *map, size_t n);

@@ -84,6 +84,22 @@ osl_map_entry *onnxslim__map_find_ptr(const osl_map *map, const void *key) {
   return e && e->key ? e : NULL;
 }
 
+static void prefetch(const osl_map *map, uint32_t h) {
+#if defined(__GNUC__)
+  __builtin_prefetch(&map->slots[(size_t)h & (map->cap - 1)], 1);
+#else
+  (void)map, (void)h;
+#endif
+}
+
+void onnxslim__map_prefetch(const osl_map *map, const char *key) {
+  if (map->cap) prefetch(map, fold(onnxslim__hash(key)));
+}
+
+void onnxslim__map_prefetch_ptr(const osl_map *map, const void *key) {
+  if (map->cap) prefetch(map, fold(hash_ptr(key)));
+}
+
 void *onnxslim__map_get(const osl_map *map, const char *key) {
   osl_map_entry *e = onnxslim__map_find(map, key);
   return e ? e->value : NULL;

@@ -49,8 +49,10 @@ static int build_deps(onnxslim_graph *g, osl_deps *d, const char *what) {
       !(d->pred_start = onnxslim__mem_calloc(d->model, n + 1, sizeof *d->pred_start, what)) ||
       (rc = onnxslim__mem_map_reserve(d->model, &d->index, n, what)) != 0)
     goto fail;
+  for (size_t i = 0; i < n; i++) d->nodes[i] = onnxslim_graph_node(g, i);
   for (size_t i = 0; i < n; i++) {
-    d->nodes[i] = onnxslim_graph_node(g, i);
+    /* a few nodes ahead: the slot a large map puts them in is a cache miss */
+    if (i + 8 < n) onnxslim__map_prefetch_ptr(&d->index, d->nodes[i + 8]);
     osl_map_entry *e;
     if ((rc = onnxslim__mem_map_add_ptr(d->model, &d->index, d->nodes[i], &e, what)) < 0) goto fail;
     e->num = (int32_t)i;

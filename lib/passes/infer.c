@@ -162,9 +162,18 @@ static int settle(ictx *c, const char *name, ival *inf, int constant) {
 /* ---- seeds and the walk ------------------------------------------------------ */
 
 static int seed(ictx *c) {
+  /* the main graph's map sized once for every value it can hold (slots
+   * malloc'd, huge pages when large): no rehash while it fills */
+  size_t n = onnxslim_graph_input_count(c->g) + onnxslim_graph_initializer_count(c->g);
+  for (size_t i = 0, nn = onnxslim_graph_node_count(c->g); i < nn; i++)
+    n += onnxslim_node_output_count(onnxslim_graph_node(c->g, i));
+  if (onnxslim__map_reserve(NULL, &c->vals, n)) {
+    c->oom = 1;
+    return ONNXSLIM_ENOMEM;
+  }
   /* graph inputs first: an initializer that is also an input is only a
    * default the caller may override, so its values are not followed */
-  size_t n = onnxslim_graph_input_count(c->g);
+  n = onnxslim_graph_input_count(c->g);
   for (size_t i = 0; i < n; i++) {
     onnxslim_value_info *vi = onnxslim_graph_input(c->g, i);
     const char *name = onnxslim_value_info_name(vi);
@@ -368,6 +377,11 @@ static int walk(ictx *c) {
   size_t n = onnxslim_graph_node_count(c->g);
   for (size_t i = 0; i < n; i++) {
     onnxslim_node *node = onnxslim_graph_node(c->g, i);
+    if (i + 1 < n) { /* where the next node's outputs go in (a large map misses the caches) */
+      onnxslim_node *next = onnxslim_graph_node(c->g, i + 1);
+      for (size_t k = 0, no = onnxslim_node_output_count(next); k < no; k++)
+        onnxslim__map_prefetch(&c->vals, onnxslim_node_output(next, k));
+    }
     size_t nout = 0;
     int rc;
     ival *outs = node_outs(c, node, &nout, &rc);
@@ -464,6 +478,7 @@ int onnxslim__infer_shapes(onnxslim_infer_report **report, onnxslim_model *model
   if (rc == ONNXSLIM_ENOMEM && c.oom) rc = onnxslim__err_nomem(fn);
   for (size_t i = 0; !rc && i < c.npend; i++) rc = write_one(&c, &c.pend[i]);
   free(c.pend);
+  onnxslim__map_free(&c.vals);
   onnxslim__arena_free(&c.arena);
   if (rc) {
     onnxslim_infer_report_free(c.rep);

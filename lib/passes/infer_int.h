@@ -84,7 +84,7 @@ typedef struct iscope {
 
 typedef struct ictx {
   osl_arena arena;
-  osl_map vals; /* name -> ival* */
+  osl_map vals; /* name -> ival*, slots malloc'd (reserved in seed) */
   onnxslim_graph *g;
   unsigned flags;
   int64_t opset; /* of the default domain, 0 when not imported */
@@ -151,7 +151,9 @@ static inline const ival *get(const ictx *c, const char *name) {
 
 static inline int put(ictx *c, const char *name, ival *v) {
   osl_map_entry *e = NULL;
-  int rc = onnxslim__map_add(&c->arena, c->scope ? &c->scope->vals : &c->vals, name, &e);
+  /* the main graph's map is reserved once (malloc'd, see seed) */
+  int rc = c->scope ? onnxslim__map_add(&c->arena, &c->scope->vals, name, &e)
+                    : onnxslim__map_add(NULL, &c->vals, name, &e);
   if (rc < 0) {
     c->oom = 1;
     return rc;

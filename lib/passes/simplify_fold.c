@@ -821,7 +821,12 @@ static int infer_static(osl_foldrun *run) {
                                   ONNXSLIM_INFER_DRY_RUN | ONNXSLIM__INFER_UNSTATED);
   if (rc < 0) return rc;
   size_t n = onnxslim_infer_report_count(run->rep);
+  if ((rc = onnxslim__mem_map_reserve(run->c->model, &run->types, n,
+                                      "simplify: folding constants")) < 0)
+    return rc;
   for (size_t i = 0; i < n && i < INT32_MAX; i++) {
+    if (i + OSL_SIMP_AHEAD < n)
+      onnxslim__map_prefetch(&run->types, onnxslim_infer_report_name(run->rep, i + OSL_SIMP_AHEAD));
     int st = onnxslim_infer_report_status(run->rep, i);
     int64_t r = onnxslim_infer_report_rank(run->rep, i);
     if (st == ONNXSLIM_INFER_CONFLICT) continue;

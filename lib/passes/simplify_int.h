@@ -85,6 +85,9 @@ const onnxslim_tensor *onnxslim__simp_const(const onnxslim_graph *g, const char 
 /* ---- constant folding's values (simplify_fold.c, simplify_fold_ops.c) ---- */
 
 #define OSL_FOLD_MAX_RANK 64
+/* How many items ahead a loop that fills a map from a list prefetches
+ * the slot of the item it will add (onnxslim__map_prefetch). */
+#define OSL_SIMP_AHEAD 8
 
 /* A constant value: element type, dims, packed little-endian elements of
  * esz bytes. p is borrowed from the model (an input) or is `own`, counted

@@ -514,7 +514,11 @@ static int noop_infer(osl_simp *c) {
   int rc = onnxslim_infer_shapes(&c->inf, c->model, &io);
   if (rc < 0) return rc == ONNXSLIM_ENOMEM || rc == ONNXSLIM_ELIMIT ? rc : 0;
   size_t n = onnxslim_infer_report_count(c->inf);
+  if ((rc = onnxslim__mem_map_reserve(c->model, &c->inf_names, n, "simplify: no-op rules")) < 0)
+    return rc;
   for (size_t i = 0; i < n && i < INT32_MAX; i++) {
+    if (i + OSL_SIMP_AHEAD < n)
+      onnxslim__map_prefetch(&c->inf_names, onnxslim_infer_report_name(c->inf, i + OSL_SIMP_AHEAD));
     if (onnxslim_infer_report_status(c->inf, i) == ONNXSLIM_INFER_CONFLICT) continue;
     osl_map_entry *e;
     rc = onnxslim__mem_map_add(c->model, &c->inf_names, onnxslim_infer_report_name(c->inf, i), &e,
