@@ -234,7 +234,7 @@ class TestConvert(unittest.TestCase):
             ra = a.quantize("int4", tables=False, block_size=16, format="ort",
                             zero_point="float")
             rb = b.quantize("int4", tables=False, block_size=16, format="ort",
-                            asymmetric=True, scale_method="mse")
+                            asymmetric=True)
             self.assertEqual(ra.names(), rb.names())
             self.assertGreater(len(ra), 0)
             inits = {t.name: t for t in proto(a).graph.initializer}
@@ -242,7 +242,8 @@ class TestConvert(unittest.TestCase):
                 zp = inits[e.name + "_zero_point"]
                 self.assertEqual(zp.data_type, TensorProto.FLOAT)
                 self.assertEqual(list(zp.dims), list(inits[e.name + "_scale"].dims))
-                # searched from the integer result: never a larger row error
+                # searched from the range's integer zero point (--asymmetric):
+                # no block reads back worse, so no row does
                 self.assertLessEqual(e.quant.max_row_rel_error,
                                      f.quant.max_row_rel_error * (1 + 1e-9))
         with libonnxslim.load(BERT) as m:
