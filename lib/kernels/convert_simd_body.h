@@ -512,52 +512,53 @@ NA int16_t X(rel_k16)(double rmax) {
   return (int16_t)k;
 }
 
-/* One vector of 2W values at s: 0 when some value is not normal, or (with
- * stats, keyp, and rel) some lane passes the relative test (factor kf);
- * else 1, its BF16 values in *out and, with stats, the maximum of the keys
- * into *keyp. */
-IA int X(f16_bf16_vec)(const unsigned char *s, X(i16v) * keyp, int16_t kf, int rel, X(i16v) * out) {
-  X(i16v) h;
-  memcpy(&h, s, sizeof h);
-  X(i16v) a = h & 0x7FFF;
-  if (X(any32)((VI32)((a < 0x400) | (a > 0x7BFF)))) return 0;
-  X(i16v) t = (a + 3 + ((a >> 3) & 1)) >> 3;
-  if (keyp) {
-    X(i16v) e = X(abs16)((t << 3) - a);
-    if (rel && X(any32)((VI32)(e * kf > ((a & 0x3FF) | 0x400)))) return 0;
-    *keyp = X(max16)(*keyp, X(nz16)((a >> 10) + (a >> 10) + e + (e == 1), e));
-  }
+/* The 16-bit route on one vector h of 2W FP16 values: its BF16 values in
+ * *out and, with stats (st), each lane's error key (see above) in *key;
+ * returns the mask of the lanes that send the vector to the FP32 route: not
+ * normal, or (with stats and rel) passing the relative test (factor kf). */
+IA X(i16v) X(f16_bf16_lanes)(X(i16v) h, int st, int16_t kf, int rel, X(i16v) * out, X(i16v) * key) {
+  X(i16v) a = h & 0x7FFF, t = (a + 3 + ((a >> 3) & 1)) >> 3;
+  X(i16v) stop = (a < 0x400) | (a > 0x7BFF);
   *out = (t + 0x3800) | (h ^ a);
+  if (st) {
+    X(i16v) e = X(abs16)((t << 3) - a);
+    if (rel) stop |= e * kf > ((a & 0x3FF) | 0x400);
+    *key = X(nz16)((a >> 10) + (a >> 10) + e + (e == 1), e);
+  }
+  return stop;
+}
+
+/* One vector of 2W values at s: 0 when f16_bf16_lanes sends it to the
+ * FP32 route; else 1, its BF16 values in *out and, with stats (keyp), the
+ * maximum of the keys into *keyp. */
+IA int X(f16_bf16_vec)(const unsigned char *s, X(i16v) * keyp, int16_t kf, int rel, X(i16v) * out) {
+  X(i16v) h, key = {0};
+  memcpy(&h, s, sizeof h);
+  if (X(any32)((VI32)X(f16_bf16_lanes)(h, keyp != NULL, kf, rel, out, &key))) return 0;
+  if (keyp) *keyp = X(max16)(*keyp, key);
   return 1;
 }
 
-/* Converts the pairs of vectors of 2W values from element k on while both
- * are normal with no lane passing the relative test (factor kf; none when
- * rel is 0); returns the index of the first pair that is not (or where
- * fewer than 4W values are left). Without stats (keyp NULL), while both
- * are normal. Both tests of a pair are one branch. */
+/* Converts the pairs of vectors of 2W values from element k on while
+ * f16_bf16_lanes sends neither to the FP32 route (no relative test when
+ * rel is 0; no stats when keyp is NULL); returns the index of the first
+ * pair that it does (or where fewer than 4W values are left). Both
+ * vectors' tests are one branch. */
 IA size_t X(f16_bf16_run)(unsigned char *d, const unsigned char *s, size_t k, size_t nv, int nt,
                           X(i16v) * keyp, int16_t kf, int rel) {
   X(i16v) key = {0};
   if (keyp) key = *keyp;
   for (; k + 4 * W <= nv; k += 4 * W) {
     PF(2);
-    X(i16v) h0, h1;
+    X(i16v) h0, h1, r0, r1, k0 = {0}, k1 = {0};
     memcpy(&h0, s + 2 * k, sizeof h0);
     memcpy(&h1, s + 2 * k + 4 * W, sizeof h1);
-    X(i16v) a0 = h0 & 0x7FFF, a1 = h1 & 0x7FFF;
-    if (X(any32)((VI32)((a0 < 0x400) | (a0 > 0x7BFF) | (a1 < 0x400) | (a1 > 0x7BFF)))) break;
-    X(i16v) t0 = (a0 + 3 + ((a0 >> 3) & 1)) >> 3, t1 = (a1 + 3 + ((a1 >> 3) & 1)) >> 3;
-    if (keyp) {
-      X(i16v) e0 = X(abs16)((t0 << 3) - a0), e1 = X(abs16)((t1 << 3) - a1);
-      if (rel &&
-          X(any32)((VI32)((e0 * kf > ((a0 & 0x3FF) | 0x400)) | (e1 * kf > ((a1 & 0x3FF) | 0x400)))))
-        break;
-      key = X(max16)(key, X(max16)(X(nz16)((a0 >> 10) + (a0 >> 10) + e0 + (e0 == 1), e0),
-                                   X(nz16)((a1 >> 10) + (a1 >> 10) + e1 + (e1 == 1), e1)));
-    }
-    X(st32)(d + 2 * k, (VU32)((t0 + 0x3800) | (h0 ^ a0)), nt);
-    X(st32)(d + 2 * k + 4 * W, (VU32)((t1 + 0x3800) | (h1 ^ a1)), nt);
+    X(i16v) m0 = X(f16_bf16_lanes)(h0, keyp != NULL, kf, rel, &r0, &k0);
+    X(i16v) m1 = X(f16_bf16_lanes)(h1, keyp != NULL, kf, rel, &r1, &k1);
+    if (X(any32)((VI32)(m0 | m1))) break;
+    if (keyp) key = X(max16)(key, X(max16)(k0, k1));
+    X(st32)(d + 2 * k, (VU32)r0, nt);
+    X(st32)(d + 2 * k + 4 * W, (VU32)r1, nt);
   }
   if (keyp) *keyp = key;
   return k;
