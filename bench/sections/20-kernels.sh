@@ -14,5 +14,5 @@ done
 cc -std=c11 -O2 -Iinclude -Ilib -I"$B/proto" bench/bench_convert.c $objs "$nanopb" -lnettle \
   -o "$B/bench_convert"
 echo "(the machine may be shared: each figure is the best of 15 repetitions, memcpy and the kernel"
-echo " with and without statistics interleaved in each; the targets apply to every SIMD path)"
+echo " with and without statistics interleaved in each, in turns; the targets apply to every SIMD path)"
 "$B/bench_convert" 64 15
