@@ -249,6 +249,15 @@ IA u32x16 f16_flags_avx512(u32x16 u, unsigned int fl) {
   return (u32x16)x;
 }
 IA int any32_avx512(i32x16 m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0; }
+/* 16-bit lanes: |x|; x where s > 0, 0 where s = 0 (s >= 0); the maximum */
+typedef int16_t i16x32 __attribute__((vector_size(64)));
+IA i16x32 abs16_avx512(i16x32 x) { return (i16x32)_mm512_abs_epi16((__m512i)x); }
+IA i16x32 nz16_avx512(i16x32 x, i16x32 s) {
+  return (i16x32)_mm512_maskz_mov_epi16(_mm512_test_epi16_mask((__m512i)s, (__m512i)s), (__m512i)x);
+}
+IA i16x32 max16_avx512(i16x32 a, i16x32 b) {
+  return (i16x32)_mm512_max_epi16((__m512i)a, (__m512i)b);
+}
 IA f32x16 maxps_avx512(f32x16 a, f32x16 b) { return (f32x16)_mm512_max_ps((__m512)a, (__m512)b); }
 IA int gti_any_avx512(i32x16 a, int32_t b) {
   return _mm512_cmpgt_epi32_mask((__m512i)a, _mm512_set1_epi32(b)) != 0;
