@@ -583,39 +583,29 @@ NA void X(f16_bf16_slow)(unsigned char *d, const unsigned char *s, int nt, X(acc
   }
 }
 
-/* Converts the pairs of vectors of 2W values from element k on (no
- * relative test when rel is 0; no stats when A is NULL, the maximum of the
- * keys into *keyp otherwise). A pair that f16_bf16_lanes sends to the FP32
- * route (a zero, subnormal, Inf or NaN lane, or one that passes the
- * relative test) is converted there whole, in the same loop, its stats into
- * A. Returns the index after the last pair converted: where fewer than 4W
- * values are left, or after a pair that raised A->rmax (the caller then
- * finds the relative test's factor again). Both vectors' tests are one
- * branch. */
+/* Converts the pairs of vectors of 2W values from element k on while
+ * f16_bf16_lanes sends neither to the FP32 route (no relative test when
+ * rel is 0; no stats when keyp is NULL, the maximum of the keys into *keyp
+ * otherwise); returns the index of the first pair that it does, or where
+ * fewer than 4W values are left. Both vectors' tests are one branch, and
+ * the loop calls nothing, so that its key stays in a register. */
 IA size_t X(f16_bf16_run)(unsigned char *d, const unsigned char *s, size_t k, size_t nv, int nt,
-                          X(acc) * A, X(i16v) * keyp, int16_t kf, int rel) {
-  X(i16v) key = *keyp;
+                          X(i16v) * keyp, int16_t kf, int rel) {
+  X(i16v) key = {0};
+  if (keyp) key = *keyp;
   for (; k + 4 * W <= nv; k += 4 * W) {
     PF(2);
     X(i16v) h0, h1, r0, r1, k0 = {0}, k1 = {0};
     memcpy(&h0, s + 2 * k, sizeof h0);
     memcpy(&h1, s + 2 * k + 4 * W, sizeof h1);
-    X(i16v) m0 = X(f16_bf16_lanes)(h0, A != NULL, kf, rel, &r0, &k0);
-    X(i16v) m1 = X(f16_bf16_lanes)(h1, A != NULL, kf, rel, &r1, &k1);
-    if (X(any32)((VI32)(m0 | m1))) {
-      double rmax = A ? A->rmax : 0;
-      X(f16_bf16_slow)(d + 2 * k, s + 2 * k, nt, A, 4);
-      if (A && A->rmax != rmax) {
-        k += 4 * W;
-        break;
-      }
-      continue;
-    }
-    if (A) key = X(max16)(key, X(max16)(k0, k1));
+    X(i16v) m0 = X(f16_bf16_lanes)(h0, keyp != NULL, kf, rel, &r0, &k0);
+    X(i16v) m1 = X(f16_bf16_lanes)(h1, keyp != NULL, kf, rel, &r1, &k1);
+    if (X(any32)((VI32)(m0 | m1))) break;
+    if (keyp) key = X(max16)(key, X(max16)(k0, k1));
     X(st32)(d + 2 * k, (VU32)r0, nt);
     X(st32)(d + 2 * k + 4 * W, (VU32)r1, nt);
   }
-  *keyp = key;
+  if (keyp) *keyp = key;
   return k;
 }
 
@@ -634,9 +624,9 @@ IA void X(f16_bf16_key_max)(X(acc) * A, X(i16v) key) {
 
 /* The run of one case; ST the stats' part, REL the relative test, NT the
  * stores (constants: each case its own loop). */
-#define F16_BF16_RUN(ST, REL)                                            \
-  (nt ? X(f16_bf16_run)(d, s, k, nv, 1, (ST) ? Ap : NULL, &key, kf, REL) \
-      : X(f16_bf16_run)(d, s, k, nv, 0, (ST) ? Ap : NULL, &key, kf, REL))
+#define F16_BF16_RUN(ST, REL)                                        \
+  (nt ? X(f16_bf16_run)(d, s, k, nv, 1, (ST) ? &key : NULL, kf, REL) \
+      : X(f16_bf16_run)(d, s, k, nv, 0, (ST) ? &key : NULL, kf, REL))
 
 IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
                          unsigned int fl, X(acc) * Ap) {
@@ -652,7 +642,11 @@ IA void X(loop_f16_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
      * (an error of 4 ulp needs m = 4 mod 8), kf = 0: no test */
     k = !Ap ? F16_BF16_RUN(0, 0) : kf ? F16_BF16_RUN(1, 1) : F16_BF16_RUN(1, 0);
     if (k + 4 * W > nv) break;
-    kf = X(rel_k16)(Ap->rmax); /* the run stopped after raising rmax */
+    /* the pair that stopped the run, whole, by the FP32 route */
+    double rmax = Ap ? Ap->rmax : 0;
+    X(f16_bf16_slow)(d + 2 * k, s + 2 * k, nt, Ap, 4);
+    if (Ap && Ap->rmax != rmax) kf = X(rel_k16)(Ap->rmax);
+    k += 4 * W;
   }
   if (k + 2 * W <= nv) { /* one vector of 2W values left */
     if (X(f16_bf16_vec)(s + 2 * k, Ap ? &key : NULL, kf, kf != 0, &out))
