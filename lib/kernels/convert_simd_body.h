@@ -57,6 +57,14 @@ IA VU32 X(f32_bf16)(VU32 u, unsigned int fl) {
   return r >> 16;
 }
 
+/* f32_bf16 for the lanes without a special input (below sat_min: no NaN,
+ * nothing SATURATE changes), in fewer instructions. */
+IA VU32 X(f32_bf16_quick)(VU32 u, unsigned int fl) {
+  VU32 r = (fl & F_TRUNC) ? u : u + 0x7FFFu + ((u >> 16) & 1u);
+  if (fl & F_FLUSH) r = X(sel)((VI32)((r & 0x7F800000u) == 0), r & 0x80000000u, r);
+  return r >> 16;
+}
+
 /* FP32 bits -> FP16 with the hardware conversion (F16C vcvtps2ph, round to
  * nearest even from its immediate), which agrees with f32_to_f16_1 on every
  * input: overflow to Inf from 65520 on, subnormal results rounded, NaN made
@@ -480,11 +488,15 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
 #else
 IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, int nt,
                          unsigned int fl, X(acc) * Ap, int32_t sat_min) {
+/* FAST leaves out what only special lanes need (their input at or above
+ * sat_min: SATURATE, and making NaNs quiet); FULL converts them again. */
 #  define LD(K) X(ld32)(s + 4 * (K))
 #  define CONV(u) X(f32_bf16)(u, fl)
-  LOOP32X2(4, LD, CONV, CONV, BITS16, ST16, sat_min, 1, NO_DIRECT);
+#  define FAST(u) X(f32_bf16_quick)(u, fl)
+  LOOP32X2(4, LD, FAST, CONV, BITS16, ST16, sat_min, 1, NO_DIRECT);
 #  undef LD
 #  undef CONV
+#  undef FAST
 }
 
 #endif
