@@ -2066,6 +2066,152 @@ TEST(noop_transpose_pairs) {
   onnxslim_model_free(m);
 }
 
+/* Concat -> Concat on the same axis (the same attribute, or -1 and 2 at
+ * rank 3): the second reads the first one's inputs in its place and the
+ * first goes (also when read twice by the second, and down a chain of
+ * three); kept: other axes, a first Concat read by another node too, or
+ * one that is a graph output. */
+static onnxslim_node *cat(onnxslim_model *m, const char *const *in, const char *out, int64_t axis) {
+  onnxslim_node *n = add(m, "Concat", in, out);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "axis", axis));
+  return n;
+}
+static int reads_all(const onnxslim_node *n, const char *const *want) {
+  size_t k = 0;
+  for (; want[k]; k++)
+    if (!reads(n, k, want[k])) return 0;
+  return n && onnxslim_node_input_count(n) == k;
+}
+TEST(noop_concat_merges) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d[] = {2, 3, 4};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  add(m, "Relu", L("x"), "p");
+  add(m, "Sigmoid", L("x"), "q");
+  add(m, "Tanh", L("x"), "r");
+  cat(m, L("p", "q"), "a1", -1); /* merges: the same attribute */
+  cat(m, L("a1", "r"), "a2", -1);
+  add(m, "Relu", L("a2"), "ya");
+  cat(m, L("p", "q"), "b1", -1); /* merges: -1 is axis 2 at rank 3 */
+  cat(m, L("r", "b1"), "b2", 2);
+  add(m, "Relu", L("b2"), "yb");
+  cat(m, L("p", "q"), "c1", 0); /* kept: another axis */
+  cat(m, L("c1", "r"), "c2", 1);
+  add(m, "Relu", L("c2"), "yc");
+  cat(m, L("p", "q"), "d1", 1); /* kept: read by another node too */
+  cat(m, L("d1", "r"), "d2", 1);
+  add(m, "Relu", L("d1"), "yd1");
+  add(m, "Relu", L("d2"), "yd2");
+  cat(m, L("p", "q"), "e1", 0); /* kept: a graph output */
+  cat(m, L("e1", "r"), "e2", 0);
+  add(m, "Relu", L("e2"), "ye");
+  cat(m, L("p", "q"), "f1", 1); /* read twice: merges into p q p q */
+  cat(m, L("f1", "f1"), "f2", 1);
+  add(m, "Relu", L("f2"), "yf");
+  cat(m, L("p", "q"), "g1", 2); /* a chain of three: one Concat */
+  cat(m, L("g1", "r"), "g2", 2);
+  cat(m, L("p", "g2"), "yg", 2); /* the last is a graph output: kept */
+  const char *outs[] = {"ya", "yb", "yc", "yd1", "yd2", "ye", "e1", "yf", "yg"};
+  for (size_t i = 0; i < 9; i++) graph_out(m, outs[i]);
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  CHECK(reads_all(onnxslim_graph_producer(g, "a2"), L("p", "q", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "b2"), L("r", "p", "q")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "c2"), L("c1", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "d2"), L("d1", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "e2"), L("e1", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "f2"), L("p", "q", "p", "q")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "yg"), L("p", "p", "q", "r")));
+  CHECK(!onnxslim_graph_producer(g, "a1") && !onnxslim_graph_producer(g, "b1") &&
+        !onnxslim_graph_producer(g, "f1") && !onnxslim_graph_producer(g, "g1") &&
+        !onnxslim_graph_producer(g, "g2"));
+  CHECK(onnxslim_graph_producer(g, "c1") && onnxslim_graph_producer(g, "d1") &&
+        onnxslim_graph_producer(g, "e1"));
+  /* p q r; a2 b2 c1 c2 d1 d2 e1 e2 f2 yg; the 7 Relu */
+  CHECK(onnxslim_graph_node_count(g) == 3 + 10 + 7);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_MERGED_NODE) == 5);
+  onnxslim_simplify_report_free(r);
+  /* saved and reloaded, a second run changes nothing */
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  r = simplify(l, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
+/* A Concat whose other inputs have no element along its axis computes its
+ * remaining input (noop): an empty initializer, a graph input stated
+ * empty, a Split's empty part (inferred), or a Concat of one input. Kept:
+ * two inputs that are not empty, and an input stated empty (value_info)
+ * only because the value it is computed from is stated so: a computed
+ * value's stated shape is not a fact, nor what inference derives from it. */
+TEST(noop_concat_empty_inputs) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  static const int64_t d[] = {2, 3, 4}, e[] = {2, 3, 0};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  graph_in(m, "z", ONNXSLIM_DTYPE_FLOAT, e, NULL, 3);
+  CHECK_OK(onnxslim_graph_add_initializer(g, "e0", ONNXSLIM_DTYPE_FLOAT, e, 3, NULL, 0,
+                                          ONNXSLIM_COPY, NULL));
+  K64(m, "sp", I64(2), 4, 0);
+  add(m, "Relu", L("x"), "r");
+  cat(m, L("e0", "r"), "a", -1); /* an empty initializer */
+  add(m, "Relu", L("a"), "ya");
+  cat(m, L("r", "z"), "b", 2); /* a graph input stated empty */
+  add(m, "Relu", L("b"), "yb");
+  const char *split_out[] = {"s1", "s2"};
+  onnxslim_node *sp = NULL;
+  CHECK_OK(onnxslim_graph_add_node(g, SIZE_MAX, "Split", NULL, NULL, L("x", "sp"), 2, split_out, 2,
+                                   &sp));
+  CHECK_OK(onnxslim_node_set_attr_int(sp, "axis", 2));
+  cat(m, L("s1", "s2"), "c", 2); /* a Split's empty part */
+  add(m, "Relu", L("c"), "yc");
+  onnxslim_node *foo = add(m, "Foo", L("x"), "u"); /* stated empty: not a fact */
+  CHECK_OK(onnxslim_node_set_domain(foo, "com.example"));
+  onnxslim_value_info *vi = NULL;
+  CHECK_OK(onnxslim_graph_add_value_info(g, "u", &vi));
+  CHECK_OK(onnxslim_value_info_set_tensor_type(vi, ONNXSLIM_DTYPE_FLOAT, e, NULL, 3));
+  add(m, "Relu", L("u"), "v");
+  cat(m, L("r", "v"), "dd", 2);
+  add(m, "Relu", L("dd"), "yd");
+  cat(m, L("e0", "r", "r"), "f", 2); /* two inputs not empty */
+  add(m, "Relu", L("f"), "yf");
+  cat(m, L("r"), "h", 1); /* one input */
+  add(m, "Relu", L("h"), "yh");
+  const char *outs[] = {"ya", "yb", "yc", "yd", "yf", "yh"};
+  for (size_t i = 0; i < 6; i++) graph_out(m, outs[i]);
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(reads(onnxslim_graph_producer(g, "ya"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yb"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yc"), 0, "s1"));
+  CHECK(reads(onnxslim_graph_producer(g, "yh"), 0, "r"));
+  CHECK(!onnxslim_graph_producer(g, "a") && !onnxslim_graph_producer(g, "b") &&
+        !onnxslim_graph_producer(g, "c") && !onnxslim_graph_producer(g, "h"));
+  CHECK(reads_all(onnxslim_graph_producer(g, "dd"), L("r", "v")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "f"), L("e0", "r", "r")));
+  /* r, Split, Foo, v, dd, f and the 6 Relu of the outputs */
+  CHECK(onnxslim_graph_node_count(g) == 6 + 6);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 4);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  r = simplify(l, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
 /* A folded graph output and a Constant graph output become initializers
  * of the main graph (onnx's checker and onnxruntime take them); in a model
  * of ir_version 3 (an initializer must also be a graph input there) both
@@ -2253,6 +2399,8 @@ int main(int argc, char **argv) {
   RUN(noop_inferred);
   RUN(noop_reshape_through);
   RUN(noop_transpose_pairs);
+  RUN(noop_concat_merges);
+  RUN(noop_concat_empty_inputs);
   RUN(fold_outputs_initializers);
   RUN(fold_reductions);
   return t_done();
