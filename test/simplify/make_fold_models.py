@@ -431,6 +431,52 @@ def concat_merges():
                   "w2": rng.standard_normal((1, 3, 4)).astype(np.float32)})
 
 
+def zero_operands():
+    """Add and Sub of constant zeros, Mul and Div by ones (the noop pass):
+    x + 0 of int64, x + (-0.0), x - (+0.0), x * 1.0 and x / 1.0 of a Relu,
+    +0.0 added to an attention mask (Where of -inf and +0.0, also cast to
+    float16), all removed; x + (+0.0)
+    and 0 - x of a Relu and +0.0 added to a Where that can give -0.0, kept
+    (each read by a Neg, the graph outputs); and Shape -> Concat folds (so
+    that the model has folded nodes too)."""
+    f32 = np.float32
+    n = [
+        h.make_node("Relu", ["x"], ["r"]),
+        h.make_node("Add", ["xi", "zi"], ["a"]),
+        h.make_node("Add", ["r", "zn"], ["b"]),
+        h.make_node("Sub", ["r", "zp"], ["c"]),
+        h.make_node("Where", ["cond", "ninf", "pz1"], ["mask"]),
+        h.make_node("Add", ["zb", "mask"], ["e"]),
+        h.make_node("Cast", ["mask"], ["mh"], to=T.FLOAT16),
+        h.make_node("Add", ["mh", "zh"], ["f"]),
+        h.make_node("Add", ["r", "zp"], ["g"]),
+        h.make_node("Sub", ["zp", "r"], ["hh"]),
+        h.make_node("Where", ["cond", "nz1", "one"], ["mn"]),
+        h.make_node("Add", ["zb", "mn"], ["i"]),
+        h.make_node("Shape", ["x"], ["s1"]),
+        h.make_node("Shape", ["xi"], ["s2"]),
+        h.make_node("Concat", ["s1", "s2"], ["s"], axis=0),
+        h.make_node("Add", ["k", "s"], ["j"]),
+        h.make_node("Mul", ["one4", "r"], ["l"]),
+        h.make_node("Div", ["r", "one4"], ["o"]),
+    ]
+    outs = [("a", T.INT64, [2, 3]), ("b", T.FLOAT, [2, 3, 4]), ("c", T.FLOAT, [2, 3, 4]),
+            ("e", T.FLOAT, [2, 3, 4]), ("f", T.FLOAT16, [2, 3, 4]), ("g", T.FLOAT, [2, 3, 4]),
+            ("hh", T.FLOAT, [2, 3, 4]), ("i", T.FLOAT, [2, 3, 4]), ("j", T.INT64, [5]),
+            ("l", T.FLOAT, [2, 3, 4]), ("o", T.FLOAT, [2, 3, 4])]
+    n += [h.make_node("Neg", [v], ["y" + v]) for v, _, _ in outs]
+    return model("fold_zero_operands", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 4]),
+                  h.make_tensor_value_info("xi", T.INT64, [2, 3]),
+                  h.make_tensor_value_info("cond", T.BOOL, [2, 3, 4]),
+                  h.make_tensor_value_info("k", T.INT64, [5])],
+                 [h.make_tensor_value_info("y" + v, t, d) for v, t, d in outs],
+                 {"zi": np.zeros((1, 3), np.int64), "zn": np.full(4, -0.0, f32), "zp": np.zeros(4, f32),
+                  "zb": np.zeros((3, 4), f32), "zh": np.zeros((3, 4), np.float16),
+                  "ninf": np.array([-np.inf], f32), "pz1": np.zeros(1, f32), "nz1": np.array([-0.0], f32),
+                  "one": np.ones(1, f32), "one4": np.ones(4, f32)})
+
+
 def reductions(opset):
     """ReduceMax, ReduceMin (int64, int32, uint8, float: a mask of 0 and
     -inf, random values), ReduceSum (int64, int32) and ReduceMean (int32,
@@ -506,7 +552,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     ms = [reshape_chain(), int_arith(), movement(), weights(), weight_casts(), weight_transposes(),
           weight_transposes_nd(), weight_transposes_tall(), constant_nodes(), noop_inferred(), float_arith(),
-          transpose_pairs(), reductions(17), reductions(18), concat_merges()]
+          transpose_pairs(), reductions(17), reductions(18), concat_merges(),
+          zero_operands()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:
