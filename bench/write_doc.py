@@ -9,7 +9,9 @@ Usage: write_doc.py BENCH_LOG OUT_MD [README]
 With --merge (a run of some sections: BENCH_ONLY=... BENCH_DOC=merge make
 bench), the sections of the log replace those of the same name in OUT_MD
 (or are appended), the other sections stay as they were, a line under the
-title says which sections were measured when, and the headline and targets
+title says which sections were measured when, at which commit and on which
+host (with the rows of the machine table that differ: the table stays the
+one of the document, the full run's machine), and the headline and targets
 are collected again from every section. A section whose output is split
 into jobs ("-- job NAME: ..." lines, section peers) and of which the log
 has only some jobs (BENCH_PEERS_JOBS=...) keeps its other jobs: only the
@@ -92,10 +94,16 @@ def sections(log):
 def doc_sections(md):
     """The (title, [lines]) of a document this script wrote; its notes of
     sections measured separately; its machine table rows."""
-    out, notes, cur, inside = [], [], None, False
+    out, notes, rows, cur, inside, table = [], [], [], None, False, False
     for line in md.splitlines():
+        if line.startswith("## "):
+            table = line == "## The machine"
         if line.startswith("Measured separately: "):
             notes.append(line)
+        elif table and cur is None:
+            m = re.match(r"^\| (.+?) \| (.*) \|$", line)
+            if m:
+                rows.append((m.group(1), m.group(2)))
         elif line.startswith("### "):
             cur = (line[4:].strip(), [])
             out.append(cur)
@@ -104,7 +112,30 @@ def doc_sections(md):
             inside = not inside
         elif cur is not None and inside:
             cur[1].append(line)
-    return out, notes
+    return out, notes, rows
+
+
+def job_name(block, blocks):
+    """The job a block of section peers belongs to ("simplify, the corpus
+    models": job simplify), or the block's whole name when the job's own
+    block did not run (BENCH_PEERS_JOBS=corpus)."""
+    job = block.split(",")[0].split()[0]
+    return job if job in blocks else block
+
+
+def host_note(rows, table):
+    """Where a partial run was measured, for its "Measured separately"
+    line: this host's name and, when the document's machine table (the
+    full run's, kept) describes another machine, the rows of this one that
+    differ; the load average at the end of the run."""
+    name = platform.node() or "unknown"
+    load = read("/proc/loadavg").split()
+    load = "; load average %s over the run's last 15 minutes" % load[2] if len(load) > 2 else ""
+    differ = [(k, v) for k, v in rows if (k, v) not in table]
+    if not table or not differ:
+        return "on host %s, the machine of the table below%s" % (name, load)
+    return "on host %s (%s; the table below describes the full run's machine)%s" % (
+        name, ", ".join("%s %s" % (k, v) for k, v in differ), load)
 
 
 def key(title):
@@ -129,9 +160,9 @@ def main():
         commit += " (with uncommitted changes)"
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     old = read(sys.argv[2]) if merge else ""
-    notes = []
+    notes, rows = [], machine()
     if merge and old:
-        olds, notes = doc_sections(old)
+        olds, notes, kept = doc_sections(old)
         new = {key(t): (t, ls) for t, ls in secs}
         names = []
         for t, ls in secs:
@@ -144,11 +175,14 @@ def main():
                     if part is not None:
                         new[key(t)] = (ot, mls)
             names.append(key(t) + ("" if part is None else " (job %s)" % ", ".join(
-                dict.fromkeys(p.split(",")[0].split()[0] for p in part))))
+                dict.fromkeys(job_name(p, part) for p in part))))
         names = ", ".join(names)
         notes = [n for n in notes if n[len("Measured separately: "):].split(" on ")[0] != names]
-        notes.append("Measured separately: %s on %s at commit %s (`BENCH_ONLY=... BENCH_DOC=merge make bench`)."
-                     % (names, now, commit))
+        notes.append("Measured separately: %s on %s at commit %s, %s (`BENCH_ONLY=... BENCH_DOC=merge make bench`)."
+                     % (names, now, commit, host_note(rows, kept)))
+        # the table stays the full run's machine: the note names this one
+        if kept:
+            rows = kept
         merged = [new.pop(key(t), (t, ls)) for t, ls in olds]
         merged += [(t, ls) for t, ls in secs if key(t) in new]
         secs = merged
@@ -168,7 +202,7 @@ def main():
     for n in notes:
         md += ["", n]
     md += ["", "## The machine", "", "| | |", "|---|---|"]
-    md += ["| %s | %s |" % r for r in machine()]
+    md += ["| %s | %s |" % r for r in rows]
     heads = [(t, l[len("headline:"):].strip()) for t, ls in secs for l in ls if l.startswith("headline:")]
     if heads:
         md += ["", "## Headline", ""] + ["- %s" % h for _, h in heads]

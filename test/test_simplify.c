@@ -2066,6 +2066,252 @@ TEST(noop_transpose_pairs) {
   onnxslim_model_free(m);
 }
 
+/* Concat -> Concat on the same axis (the same attribute, or -1 and 2 at
+ * rank 3): the second reads the first one's inputs in its place and the
+ * first goes (also when read twice by the second, and down a chain of
+ * three); kept: other axes, a first Concat read by another node too, or
+ * one that is a graph output. */
+static onnxslim_node *cat(onnxslim_model *m, const char *const *in, const char *out, int64_t axis) {
+  onnxslim_node *n = add(m, "Concat", in, out);
+  CHECK_OK(onnxslim_node_set_attr_int(n, "axis", axis));
+  return n;
+}
+static int reads_all(const onnxslim_node *n, const char *const *want) {
+  size_t k = 0;
+  for (; want[k]; k++)
+    if (!reads(n, k, want[k])) return 0;
+  return n && onnxslim_node_input_count(n) == k;
+}
+TEST(noop_concat_merges) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  static const int64_t d[] = {2, 3, 4};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  add(m, "Relu", L("x"), "p");
+  add(m, "Sigmoid", L("x"), "q");
+  add(m, "Tanh", L("x"), "r");
+  cat(m, L("p", "q"), "a1", -1); /* merges: the same attribute */
+  cat(m, L("a1", "r"), "a2", -1);
+  add(m, "Relu", L("a2"), "ya");
+  cat(m, L("p", "q"), "b1", -1); /* merges: -1 is axis 2 at rank 3 */
+  cat(m, L("r", "b1"), "b2", 2);
+  add(m, "Relu", L("b2"), "yb");
+  cat(m, L("p", "q"), "c1", 0); /* kept: another axis */
+  cat(m, L("c1", "r"), "c2", 1);
+  add(m, "Relu", L("c2"), "yc");
+  cat(m, L("p", "q"), "d1", 1); /* kept: read by another node too */
+  cat(m, L("d1", "r"), "d2", 1);
+  add(m, "Relu", L("d1"), "yd1");
+  add(m, "Relu", L("d2"), "yd2");
+  cat(m, L("p", "q"), "e1", 0); /* kept: a graph output */
+  cat(m, L("e1", "r"), "e2", 0);
+  add(m, "Relu", L("e2"), "ye");
+  cat(m, L("p", "q"), "f1", 1); /* read twice: merges into p q p q */
+  cat(m, L("f1", "f1"), "f2", 1);
+  add(m, "Relu", L("f2"), "yf");
+  cat(m, L("p", "q"), "g1", 2); /* a chain of three: one Concat */
+  cat(m, L("g1", "r"), "g2", 2);
+  cat(m, L("p", "g2"), "yg", 2); /* the last is a graph output: kept */
+  const char *outs[] = {"ya", "yb", "yc", "yd1", "yd2", "ye", "e1", "yf", "yg"};
+  for (size_t i = 0; i < 9; i++) graph_out(m, outs[i]);
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  CHECK(reads_all(onnxslim_graph_producer(g, "a2"), L("p", "q", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "b2"), L("r", "p", "q")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "c2"), L("c1", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "d2"), L("d1", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "e2"), L("e1", "r")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "f2"), L("p", "q", "p", "q")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "yg"), L("p", "p", "q", "r")));
+  CHECK(!onnxslim_graph_producer(g, "a1") && !onnxslim_graph_producer(g, "b1") &&
+        !onnxslim_graph_producer(g, "f1") && !onnxslim_graph_producer(g, "g1") &&
+        !onnxslim_graph_producer(g, "g2"));
+  CHECK(onnxslim_graph_producer(g, "c1") && onnxslim_graph_producer(g, "d1") &&
+        onnxslim_graph_producer(g, "e1"));
+  /* p q r; a2 b2 c1 c2 d1 d2 e1 e2 f2 yg; the 7 Relu */
+  CHECK(onnxslim_graph_node_count(g) == 3 + 10 + 7);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_MERGED_NODE) == 5);
+  onnxslim_simplify_report_free(r);
+  /* saved and reloaded, a second run changes nothing */
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  r = simplify(l, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
+/* A Concat whose other inputs have no element along its axis computes its
+ * remaining input (noop): an empty initializer, a graph input stated
+ * empty, a Split's empty part (inferred), or a Concat of one input. Kept:
+ * two inputs that are not empty, and an input stated empty (value_info)
+ * only because the value it is computed from is stated so: a computed
+ * value's stated shape is not a fact, nor what inference derives from it. */
+TEST(noop_concat_empty_inputs) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  static const int64_t d[] = {2, 3, 4}, e[] = {2, 3, 0};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  graph_in(m, "z", ONNXSLIM_DTYPE_FLOAT, e, NULL, 3);
+  CHECK_OK(onnxslim_graph_add_initializer(g, "e0", ONNXSLIM_DTYPE_FLOAT, e, 3, NULL, 0,
+                                          ONNXSLIM_COPY, NULL));
+  K64(m, "sp", I64(2), 4, 0);
+  add(m, "Relu", L("x"), "r");
+  cat(m, L("e0", "r"), "a", -1); /* an empty initializer */
+  add(m, "Relu", L("a"), "ya");
+  cat(m, L("r", "z"), "b", 2); /* a graph input stated empty */
+  add(m, "Relu", L("b"), "yb");
+  const char *split_out[] = {"s1", "s2"};
+  onnxslim_node *sp = NULL;
+  CHECK_OK(onnxslim_graph_add_node(g, SIZE_MAX, "Split", NULL, NULL, L("x", "sp"), 2, split_out, 2,
+                                   &sp));
+  CHECK_OK(onnxslim_node_set_attr_int(sp, "axis", 2));
+  cat(m, L("s1", "s2"), "c", 2); /* a Split's empty part */
+  add(m, "Relu", L("c"), "yc");
+  onnxslim_node *foo = add(m, "Foo", L("x"), "u"); /* stated empty: not a fact */
+  CHECK_OK(onnxslim_node_set_domain(foo, "com.example"));
+  onnxslim_value_info *vi = NULL;
+  CHECK_OK(onnxslim_graph_add_value_info(g, "u", &vi));
+  CHECK_OK(onnxslim_value_info_set_tensor_type(vi, ONNXSLIM_DTYPE_FLOAT, e, NULL, 3));
+  add(m, "Relu", L("u"), "v");
+  cat(m, L("r", "v"), "dd", 2);
+  add(m, "Relu", L("dd"), "yd");
+  cat(m, L("e0", "r", "r"), "f", 2); /* two inputs not empty */
+  add(m, "Relu", L("f"), "yf");
+  cat(m, L("r"), "h", 1); /* one input */
+  add(m, "Relu", L("h"), "yh");
+  const char *outs[] = {"ya", "yb", "yc", "yd", "yf", "yh"};
+  for (size_t i = 0; i < 6; i++) graph_out(m, outs[i]);
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(reads(onnxslim_graph_producer(g, "ya"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yb"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yc"), 0, "s1"));
+  CHECK(reads(onnxslim_graph_producer(g, "yh"), 0, "r"));
+  CHECK(!onnxslim_graph_producer(g, "a") && !onnxslim_graph_producer(g, "b") &&
+        !onnxslim_graph_producer(g, "c") && !onnxslim_graph_producer(g, "h"));
+  CHECK(reads_all(onnxslim_graph_producer(g, "dd"), L("r", "v")));
+  CHECK(reads_all(onnxslim_graph_producer(g, "f"), L("e0", "r", "r")));
+  /* r, Split, Foo, v, dd, f and the 6 Relu of the outputs */
+  CHECK(onnxslim_graph_node_count(g) == 6 + 6);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 4);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  r = simplify(l, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
+/* Add and Sub of a constant zero, Mul and Div by a constant one, whose
+ * broadcast leaves x's shape: x + 0, x - 0 and x * 1 of integers,
+ * x + (-0.0), x - (+0.0), x * 1.0 and x / 1.0 of any float, and x + (+0.0)
+ * when x is never -0.0 (Where of -inf and +0.0, also through a Cast) are
+ * x, the node goes. Kept: a zero that widens x, x + (+0.0) and x - (-0.0)
+ * of a Relu (-0.0 + +0.0 is +0.0), 0 - x, a Where that can give -0.0, a
+ * constant not all zero, 1 / x, x * 2. */
+static void kf32(onnxslim_model *m, const char *name, const int64_t *dims, size_t rank,
+                 const float *v, size_t n) {
+  CHECK_OK(onnxslim_graph_add_initializer(onnxslim_model_graph(m), name, ONNXSLIM_DTYPE_FLOAT, dims,
+                                          rank, v, n * sizeof *v, ONNXSLIM_COPY, NULL));
+}
+TEST(noop_zero_operands) {
+  onnxslim_model *m = fold_model();
+  REQUIRE(m);
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  static const int64_t d[] = {2, 3, 4}, d23[] = {2, 3}, one[] = {1}, four[] = {4}, d34[] = {3, 4};
+  graph_in(m, "x", ONNXSLIM_DTYPE_FLOAT, d, NULL, 3);
+  graph_in(m, "xi", ONNXSLIM_DTYPE_INT64, d23, NULL, 2);
+  graph_in(m, "cond", ONNXSLIM_DTYPE_BOOL, d, NULL, 3);
+  K64(m, "zi", I64(1, 3), 0, 0, 0);
+  K64(m, "zi3", I64(2, 1, 3), 0, 0, 0, 0, 0, 0);
+  const float nz = -0.0f, pz = 0.0f, ninf = -INFINITY, one_f = 1.0f;
+  const float nz4[] = {-0.0f, -0.0f, -0.0f, -0.0f}, pz4[] = {0, 0, 0, 0},
+              tiny4[] = {0, 0, 1e-30f, 0};
+  float pz34[12] = {0};
+  kf32(m, "zn", four, 1, nz4, 4);
+  kf32(m, "zp", four, 1, pz4, 4);
+  kf32(m, "zt", four, 1, tiny4, 4);
+  kf32(m, "zb", d34, 2, pz34, 12);
+  kf32(m, "ninf", one, 1, &ninf, 1);
+  kf32(m, "pz1", one, 1, &pz, 1);
+  kf32(m, "nz1", one, 1, &nz, 1);
+  kf32(m, "one", one, 1, &one_f, 1);
+  const uint16_t h0[12] = {0};
+  CHECK_OK(onnxslim_graph_add_initializer(g, "zh", ONNXSLIM_DTYPE_FLOAT16, d34, 2, h0, sizeof h0,
+                                          ONNXSLIM_COPY, NULL));
+  add(m, "Relu", L("x"), "r");
+  add(m, "Add", L("xi", "zi"), "a"); /* integer zero: goes */
+  add(m, "Add", L("r", "zn"), "b");  /* + (-0.0): goes */
+  add(m, "Sub", L("r", "zp"), "c");  /* - (+0.0): goes */
+  add(m, "Where", L("cond", "ninf", "pz1"), "mask");
+  add(m, "Add", L("zb", "mask"), "e"); /* + (+0.0) of a mask: goes */
+  onnxslim_node *cast = add(m, "Cast", L("mask"), "mh");
+  CHECK_OK(onnxslim_node_set_attr_int(cast, "to", ONNXSLIM_DTYPE_FLOAT16));
+  add(m, "Add", L("mh", "zh"), "f");   /* the same through a Cast: goes */
+  add(m, "Add", L("xi", "zi3"), "k1"); /* widens xi: kept */
+  add(m, "Add", L("r", "zp"), "k2");   /* Relu + (+0.0): kept */
+  add(m, "Sub", L("zp", "r"), "k3");   /* 0 - r: kept */
+  add(m, "Sub", L("r", "zn"), "k4");   /* - (-0.0): kept */
+  add(m, "Where", L("cond", "nz1", "one"), "mn");
+  add(m, "Add", L("zb", "mn"), "k5"); /* may be -0.0: kept */
+  add(m, "Add", L("r", "zt"), "k6");  /* not all zero: kept */
+  const float one4[] = {1, 1, 1, 1}, two4[] = {2, 1, 1, 1};
+  kf32(m, "one4", four, 1, one4, 4);
+  kf32(m, "two4", four, 1, two4, 4);
+  K64(m, "onei", I64(1, 3), 1, 1, 1);
+  add(m, "Mul", L("r", "one4"), "g1");  /* x * 1.0: goes */
+  add(m, "Mul", L("onei", "xi"), "g2"); /* 1 * x of int64: goes */
+  add(m, "Div", L("r", "one4"), "g3");  /* x / 1.0: goes */
+  add(m, "Div", L("one4", "r"), "k7");  /* 1 / x: kept */
+  add(m, "Mul", L("r", "two4"), "k8");  /* not all one: kept */
+  const char *vals[] = {"a",  "b",  "c",  "e",  "f",  "g1", "g2", "g3",
+                        "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8"};
+  char out[8];
+  for (size_t i = 0; i < 16; i++) { /* read by a Neg each, graph outputs */
+    snprintf(out, sizeof out, "y%s", vals[i]);
+    add(m, "Neg", (const char *const[]){vals[i], NULL}, out);
+    graph_out(m, out);
+  }
+  int rc;
+  onnxslim_simplify_report *r = simplify(m, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(reads(onnxslim_graph_producer(g, "ya"), 0, "xi"));
+  CHECK(reads(onnxslim_graph_producer(g, "yb"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yc"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "ye"), 0, "mask"));
+  CHECK(reads(onnxslim_graph_producer(g, "yf"), 0, "mh"));
+  CHECK(reads(onnxslim_graph_producer(g, "yg1"), 0, "r"));
+  CHECK(reads(onnxslim_graph_producer(g, "yg2"), 0, "xi"));
+  CHECK(reads(onnxslim_graph_producer(g, "yg3"), 0, "r"));
+  for (size_t i = 8; i < 16; i++) {
+    onnxslim_node *k = onnxslim_graph_producer(g, vals[i]);
+    if (!k) fprintf(stderr, "  %s removed\n", vals[i]);
+    CHECK(k != NULL);
+  }
+  /* r, mask, mh, mn, the 8 kept and the 16 Neg */
+  CHECK(onnxslim_graph_node_count(g) == 4 + 8 + 16);
+  CHECK(changes_of(r, ONNXSLIM_SIMPLIFY_REMOVED_NODE) == 8);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model *l = reload(m);
+  REQUIRE(l);
+  r = simplify(l, ONNXSLIM_SIMPLIFY_NOOP | ONNXSLIM_SIMPLIFY_DEAD, &rc);
+  CHECK_OK(rc);
+  CHECK(onnxslim_simplify_report_change_count(r) == 0);
+  onnxslim_simplify_report_free(r);
+  onnxslim_model_free(l);
+  onnxslim_model_free(m);
+}
+
 /* A folded graph output and a Constant graph output become initializers
  * of the main graph (onnx's checker and onnxruntime take them); in a model
  * of ir_version 3 (an initializer must also be a graph input there) both
@@ -2253,6 +2499,9 @@ int main(int argc, char **argv) {
   RUN(noop_inferred);
   RUN(noop_reshape_through);
   RUN(noop_transpose_pairs);
+  RUN(noop_concat_merges);
+  RUN(noop_concat_empty_inputs);
+  RUN(noop_zero_operands);
   RUN(fold_outputs_initializers);
   RUN(fold_reductions);
   return t_done();

@@ -232,6 +232,201 @@ static int slice_noop(const osl_simp *c, const onnxslim_graph *g, const onnxslim
   return 1;
 }
 
+/* The axis of Concat n: 1 with it in *axis (opset 1's default 1 when the
+ * attribute is absent), else 0. */
+static int concat_axis(const onnxslim_node *n, int64_t opset, int64_t *axis) {
+  onnxslim_attr *a = onnxslim_node_find_attr(n, "axis");
+  if (onnxslim_node_attr_count(n) != (a ? 1u : 0u)) return 0;
+  if (!a) {
+    *axis = 1;
+    return opset < 4;
+  }
+  return onnxslim_attr_int(a, axis) == 0;
+}
+
+/* 1 when value `name` of g has no element along axis `axis`, as a fact:
+ * a constant's dims, a graph input's stated dims (the runtime checks
+ * them), or the main graph's inferred shape (inference from the inputs
+ * and constants alone: a computed value's stated shape may be wrong, see
+ * simplify_fold.c). */
+static int empty_along(const osl_simp *c, const onnxslim_graph *g, const char *name, int64_t axis) {
+  const onnxslim_tensor *t = onnxslim__simp_const(g, name);
+  int64_t r = -1, d = -1;
+  if (t) {
+    r = (int64_t)onnxslim_tensor_rank(t);
+    if (axis < 0) axis += r;
+    return axis >= 0 && axis < r && onnxslim_tensor_dim(t, (size_t)axis) == 0;
+  }
+  if (g != onnxslim_model_graph(c->model)) return 0;
+  if (is_graph_input(g, name)) {
+    const onnxslim_value_info *vi = onnxslim__graph_value_info_q(g, name);
+    const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
+    if (!ty || onnxslim_type_kind(ty) != ONNXSLIM_TYPE_TENSOR || onnxslim_type_has_shape(ty) != 1)
+      return 0;
+    r = (int64_t)onnxslim_type_rank(ty);
+    if (axis < 0) axis += r;
+    return axis >= 0 && axis < r &&
+           onnxslim_type_dim(ty, (size_t)axis, &d, NULL) == ONNXSLIM_DIM_VALUE && d == 0;
+  }
+  long e = inferred(c, g, name);
+  if (e < 0 || (r = onnxslim_infer_report_rank(c->inf, (size_t)e)) < 0) return 0;
+  if (axis < 0) axis += r;
+  return axis >= 0 && axis < r &&
+         onnxslim_infer_report_dim(c->inf, (size_t)e, (size_t)axis, &d, NULL) ==
+             ONNXSLIM_DIM_VALUE &&
+         d == 0;
+}
+
+/* ---- additions of zero ----------------------------------------------------------- */
+
+#define OSL_ZERO_MAX_BYTES (64u << 10) /* a constant read to see its values */
+
+static int is_float_type(int32_t dt) {
+  return dt == ONNXSLIM_DTYPE_FLOAT || dt == ONNXSLIM_DTYPE_DOUBLE ||
+         dt == ONNXSLIM_DTYPE_FLOAT16 || dt == ONNXSLIM_DTYPE_BFLOAT16;
+}
+static int is_int_type(int32_t dt) {
+  return dt == ONNXSLIM_DTYPE_UINT8 || dt == ONNXSLIM_DTYPE_INT8 || dt == ONNXSLIM_DTYPE_UINT16 ||
+         dt == ONNXSLIM_DTYPE_INT16 || dt == ONNXSLIM_DTYPE_INT32 || dt == ONNXSLIM_DTYPE_INT64 ||
+         dt == ONNXSLIM_DTYPE_UINT32 || dt == ONNXSLIM_DTYPE_UINT64;
+}
+
+/* Element i of float-typed data p (FLOAT, DOUBLE, FLOAT16, BFLOAT16): its
+ * sign, and whether it is zero, at most -1 (or -inf), or NaN. */
+typedef struct {
+  int neg, zero, le_minus1, nan, one;
+} osl_fclass;
+static osl_fclass fclass(int32_t dt, const uint8_t *p, size_t i) {
+  osl_fclass f = {0, 0, 0, 0, 0};
+  uint64_t b = 0;
+  unsigned ebits, mbits, bytes;
+  switch (dt) {
+  case ONNXSLIM_DTYPE_DOUBLE: bytes = 8, ebits = 11, mbits = 52; break;
+  case ONNXSLIM_DTYPE_FLOAT: bytes = 4, ebits = 8, mbits = 23; break;
+  case ONNXSLIM_DTYPE_FLOAT16: bytes = 2, ebits = 5, mbits = 10; break;
+  default: bytes = 2, ebits = 8, mbits = 7; break; /* BFLOAT16 */
+  }
+  for (unsigned k = 0; k < bytes; k++) b |= (uint64_t)p[i * bytes + k] << (8 * k);
+  uint64_t e = (b >> mbits) & ((1u << ebits) - 1), m = b & ((UINT64_C(1) << mbits) - 1);
+  uint64_t bias = (1u << (ebits - 1)) - 1;
+  f.neg = (int)(b >> (ebits + mbits)) & 1;
+  f.zero = e == 0 && m == 0;
+  f.nan = e == (UINT64_C(1) << ebits) - 1 && m != 0;
+  f.le_minus1 = f.neg && !f.nan && e >= bias; /* |x| >= 1, inf included */
+  f.one = !f.neg && e == bias && m == 0;
+  return f;
+}
+
+/* The data of constant `name` of g when its type is a float or integer
+ * one and it has at most OSL_ZERO_MAX_BYTES: 1, else 0. */
+static int small_const(const onnxslim_graph *g, const char *name, const onnxslim_tensor **t,
+                       const uint8_t **p, size_t *count) {
+  *t = onnxslim__simp_const(g, name);
+  if (!*t) return 0;
+  int32_t dt = onnxslim_tensor_dtype(*t);
+  int64_t cnt = onnxslim_tensor_element_count(*t);
+  uint64_t size = 0;
+  const void *data;
+  size_t n;
+  if ((!is_float_type(dt) && !is_int_type(dt)) || cnt < 0 ||
+      onnxslim_tensor_byte_size(*t, &size) < 0 || size > OSL_ZERO_MAX_BYTES ||
+      onnxslim_tensor_data(*t, &data, &n) < 0 || n != size)
+    return 0;
+  *p = data;
+  *count = (size_t)cnt;
+  return 1;
+}
+
+/* 1 when no element of value `name` of g can be -0.0 or a negative number
+ * that rounds to -0.0 in a narrower float type: each is +0.0, positive,
+ * NaN or at most -1. Holds for integers and booleans, for the constants
+ * whose elements are so, and through Where of two such values, Abs, and a
+ * Cast or CastLike (to any type: the property survives every conversion
+ * between these types) of one. */
+static int no_neg_zero(const osl_simp *c, const onnxslim_graph *g, const char *name, int depth) {
+  int32_t dt = stated_dtype(c, g, name);
+  if (is_int_type(dt) || dt == ONNXSLIM_DTYPE_BOOL) return 1;
+  const onnxslim_tensor *t;
+  const uint8_t *p;
+  size_t cnt;
+  if (small_const(g, name, &t, &p, &cnt)) {
+    int32_t cdt = onnxslim_tensor_dtype(t);
+    if (is_int_type(cdt)) return 1;
+    for (size_t i = 0; i < cnt; i++) {
+      osl_fclass f = fclass(cdt, p, i);
+      if (f.neg && !f.nan && !f.le_minus1) return 0; /* -0.0 or in (-1, 0) */
+    }
+    return 1;
+  }
+  if (onnxslim__simp_const(g, name) || depth <= 0) return 0;
+  onnxslim_node *n = onnxslim__graph_producer_q(g, name);
+  const char *d = n ? onnxslim_node_domain(n) : NULL, *op = n ? onnxslim_node_op_type(n) : NULL;
+  const char *a, *b;
+  if (!n || !op || (d && d[0] && strcmp(d, "ai.onnx") != 0) || onnxslim_node_subgraph_count(n))
+    return 0;
+  if (strcmp(op, "Where") == 0)
+    return input_at(n, 1, &a) && input_at(n, 2, &b) && no_neg_zero(c, g, a, depth - 1) &&
+           no_neg_zero(c, g, b, depth - 1);
+  if (strcmp(op, "Abs") == 0) return 1;
+  if (strcmp(op, "Cast") == 0 || strcmp(op, "CastLike") == 0)
+    return input_at(n, 0, &a) && no_neg_zero(c, g, a, depth - 1);
+  return 0;
+}
+
+/* Add (x + zero, zero + x) or Sub (x - zero) node n of g, zero a constant
+ * whose every element is a zero that leaves x as it is, or Mul (x * one,
+ * one * x) or Div (x / one) of a constant whose every element is one, and
+ * whose shape broadcast to x's is x's (its rank at most x's, each dim 1 or
+ * x's): 1 with *in = x, else 0. Integers: any zero, one. Floats: x * 1.0,
+ * x / 1.0, x + (-0.0) and x - (+0.0) are x for every x; x + (+0.0) and
+ * x - (-0.0) turn x = -0.0 into +0.0, so they need an x that is never -0.0
+ * (no_neg_zero: an attention mask made by Where of -inf and +0.0 added to
+ * an all-zero bias). */
+static int identity_operand(osl_simp *c, const onnxslim_graph *g, const onnxslim_node *n,
+                            const char **in) {
+  const char *op = onnxslim_node_op_type(n);
+  int sub = strcmp(op, "Sub") == 0, div = strcmp(op, "Div") == 0;
+  int mul = div || strcmp(op, "Mul") == 0;
+  if (onnxslim_node_input_count(n) != 2 || onnxslim_node_output_count(n) != 1) return 0;
+  for (size_t zi = sub || div ? 1 : 0; zi < 2; zi++) {
+    const char *z, *x;
+    const onnxslim_tensor *t;
+    const uint8_t *p;
+    size_t cnt, xr;
+    if (!input_at(n, zi, &z) || !input_at(n, 1 - zi, &x) || !small_const(g, z, &t, &p, &cnt))
+      continue;
+    int32_t dt = onnxslim_tensor_dtype(t);
+    int plus = 0, minus = 0, ok = 1;
+    if (is_int_type(dt)) { /* little-endian: a one is its first byte 1, the others 0 */
+      uint64_t size = 0;
+      (void)onnxslim_tensor_byte_size(t, &size);
+      size_t esz = cnt ? (size_t)(size / (uint64_t)cnt) : 1;
+      for (uint64_t i = 0; i < size && ok; i++) ok = p[i] == (mul && i % esz == 0 ? 1 : 0);
+    } else
+      for (size_t i = 0; i < cnt && ok; i++) {
+        osl_fclass f = fclass(dt, p, i);
+        ok = mul ? f.one : f.zero;
+        if (f.neg) minus = 1;
+        else plus = 1;
+      }
+    if (!ok) continue;
+    /* the zero that is not exact for x = -0.0: +0.0 added, -0.0 subtracted */
+    if (!mul && (sub ? minus : plus) && !no_neg_zero(c, g, x, 8)) continue;
+    int64_t xd[OSL_MAX_RANK];
+    if (!stated_shape(c, g, x, xd, &xr)) continue;
+    size_t zr = onnxslim_tensor_rank(t);
+    if (zr > xr) continue;
+    for (size_t i = 0; i < zr && ok; i++) {
+      int64_t zd = onnxslim_tensor_dim(t, zr - 1 - i), d = xd[xr - 1 - i];
+      ok = zd == 1 || (d >= 0 && zd == d);
+    }
+    if (!ok) continue;
+    *in = x;
+    return 1;
+  }
+  return 0;
+}
+
 /* 1 when node n of g computes its first input: *in receives it. */
 static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node *n, int64_t opset,
                       const char **in) {
@@ -288,6 +483,22 @@ static int noop_input(osl_simp *c, const onnxslim_graph *g, const onnxslim_node 
     return 1;
   }
   if (strcmp(op, "Slice") == 0) return slice_noop(c, g, n, opset);
+  if (strcmp(op, "Add") == 0 || strcmp(op, "Sub") == 0 || strcmp(op, "Mul") == 0 ||
+      strcmp(op, "Div") == 0)
+    return identity_operand(c, g, n, in);
+  if (strcmp(op, "Concat") == 0) { /* every input but one empty along the axis */
+    int64_t axis;
+    size_t ni = onnxslim_node_input_count(n), keep = SIZE_MAX;
+    if (onnxslim_node_output_count(n) != 1 || !concat_axis(n, opset, &axis)) return 0;
+    for (size_t k = 0; k < ni; k++) {
+      if (!input_at(n, k, &s)) return 0;
+      if (empty_along(c, g, s, axis)) continue;
+      if (keep != SIZE_MAX) return 0;
+      keep = k;
+    }
+    *in = onnxslim_node_input(n, keep == SIZE_MAX ? 0 : keep); /* all empty: any one */
+    return 1;
+  }
   if (strcmp(op, "Pad") == 0) {
     if (opset >= 11) {
       if (!input_at(n, 1, &s) || !const_ints(g, s, v, OSL_MAX_RANK * 2, &nv)) return 0;
@@ -479,6 +690,76 @@ static int transpose_through(osl_simp *c, onnxslim_graph *g, onnxslim_node *n) {
   return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_REMOVED_NODE, label, x) < 0 ? -1 : 1;
 }
 
+/* 1 when Concat nodes n and p (p's output y an input of n) concatenate on
+ * the same axis: the same attribute, or axes that agree once normalized by
+ * the rank of y (stated, or else inferred). */
+static int same_concat_axis(const osl_simp *c, const onnxslim_graph *g, const onnxslim_node *n,
+                            const onnxslim_node *p, const char *y, int64_t opset) {
+  int64_t an, ap, dims[OSL_MAX_RANK];
+  size_t rank;
+  if (!concat_axis(n, opset, &an) || !concat_axis(p, opset, &ap)) return 0;
+  if (an == ap) return 1;
+  if (!stated_shape(c, g, y, dims, &rank) || rank == 0) return 0;
+  if (an < 0) an += (int64_t)rank;
+  if (ap < 0) ap += (int64_t)rank;
+  return an == ap && an >= 0 && an < (int64_t)rank;
+}
+
+/* The Concat of n's input y whose producer (a node of g) concatenates on
+ * the same axis and that only n reads (not a graph output): n reads that
+ * Concat's inputs in y's place and it goes. Concat(Concat(a, b), c) is
+ * Concat(a, b, c): the same elements in the same order (an export's rotary
+ * embedding concatenates the rotated halves, then the part not rotated).
+ * 1 changed, 0 kept, or an error. */
+static int concat_through(osl_simp *c, onnxslim_graph *g, onnxslim_node *n, int64_t opset) {
+  const char *d = onnxslim_node_domain(n), *op = onnxslim_node_op_type(n);
+  if ((d && d[0] && strcmp(d, "ai.onnx") != 0) || !op || strcmp(op, "Concat") != 0 ||
+      onnxslim_node_output_count(n) != 1 || onnxslim_node_subgraph_count(n))
+    return 0;
+  size_t ni = onnxslim_node_input_count(n);
+  for (size_t i = 0; i < ni; i++) {
+    const char *y = onnxslim_node_input(n, i);
+    if (!y || !y[0]) return 0; /* Concat has no optional input */
+    onnxslim_node *p = onnxslim__graph_producer_q(g, y);
+    const char *pop = p ? onnxslim_node_op_type(p) : NULL;
+    if (!p || p == n || !pop || strcmp(pop, "Concat") != 0) continue;
+    const char *pd = onnxslim_node_domain(p);
+    size_t pi = onnxslim_node_input_count(p);
+    if ((pd && pd[0] && strcmp(pd, "ai.onnx") != 0) || onnxslim_node_output_count(p) != 1 ||
+        onnxslim_node_subgraph_count(p) || pi == 0 || onnxslim__graph_consumer_count_q(g, y) != 1 ||
+        is_graph_output(g, y) || !same_concat_axis(c, g, n, p, y, opset))
+      continue;
+    int skip = 0;
+    for (size_t k = 0; k < pi; k++) {
+      const char *x = onnxslim_node_input(p, k);
+      if (!x || !x[0]) skip = 1;
+    }
+    if (skip) continue;
+    /* n's inputs with p's in place of each y (n may read y more than once) */
+    size_t uses = 0;
+    for (size_t k = 0; k < ni; k++)
+      if (strcmp(onnxslim_node_input(n, k), y) == 0) uses++;
+    size_t cnt = ni - uses + uses * pi, at = 0;
+    const char **names = malloc(cnt * sizeof *names);
+    if (!names) return onnxslim__err_nomem("simplify: concat");
+    for (size_t k = 0; k < ni; k++) {
+      const char *v = onnxslim_node_input(n, k);
+      if (strcmp(v, y) != 0) names[at++] = v;
+      else
+        for (size_t j = 0; j < pi; j++) names[at++] = onnxslim_node_input(p, j);
+    }
+    /* strings of the model stay valid after edits, until it is freed */
+    const char *label = onnxslim__simp_label(p), *into = onnxslim__simp_label(n);
+    int rc = onnxslim_node_set_inputs(n, names, cnt);
+    free(names);
+    if (rc < 0 || (rc = onnxslim__simp_drop_value_info(g, y)) < 0 ||
+        (rc = onnxslim_graph_remove_node(g, p)) < 0)
+      return rc;
+    return onnxslim__simp_change(c, g, ONNXSLIM_SIMPLIFY_MERGED_NODE, label, into) < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
 static int noop_graph(osl_simp *c, onnxslim_graph *g) {
   int64_t opset = opset_of(c->model);
   onnxslim_node **nodes;
@@ -490,6 +771,8 @@ static int noop_graph(osl_simp *c, onnxslim_graph *g) {
     if ((rc = reshape_through(c, g, nodes[i])) < 0) break;
     if ((rc = transpose_through(c, g, nodes[i])) < 0) break;
     if (onnxslim__simp_gone(nodes[i])) continue;
+    while ((rc = concat_through(c, g, nodes[i], opset)) == 1) {}
+    if (rc < 0) break;
     rc = noop_input(c, g, nodes[i], opset, &x);
     if (rc == 1) rc = bypass(c, g, nodes[i], x);
   }
@@ -506,12 +789,14 @@ static int noop_graph(osl_simp *c, onnxslim_graph *g) {
 /* Inference (dry run) of the main graph into c->inf and c->inf_names: the
  * no-op rules fall back on it for the values whose type the model does not
  * state (a Cast to the type its input already has, a Reshape to the shape
- * a fold made known). An inference the model makes fail leaves the rules
- * on the stated types; running out of memory is an error. */
+ * a fold made known). It starts from the graph's inputs, initializers and
+ * operators alone, not from the stated types of computed values (as the
+ * fold pass's): a Concat input inferred empty is a fact. An inference the
+ * model makes fail leaves the rules on the stated types; running out of
+ * memory is an error. */
 static int noop_infer(osl_simp *c) {
-  onnxslim_infer_options io = ONNXSLIM_INFER_OPTIONS_INIT;
-  io.flags = ONNXSLIM_INFER_DRY_RUN;
-  int rc = onnxslim_infer_shapes(&c->inf, c->model, &io);
+  int rc =
+      onnxslim__infer_shapes(&c->inf, c->model, ONNXSLIM_INFER_DRY_RUN | ONNXSLIM__INFER_UNSTATED);
   if (rc < 0) return rc == ONNXSLIM_ENOMEM || rc == ONNXSLIM_ELIMIT ? rc : 0;
   size_t n = onnxslim_infer_report_count(c->inf);
   if ((rc = onnxslim__mem_map_reserve(c->model, &c->inf_names, n, "simplify: no-op rules")) < 0)

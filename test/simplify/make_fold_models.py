@@ -381,6 +381,102 @@ def transpose_pairs():
                  {"w": rng.standard_normal((2, 3, 4)).astype(np.float32)})
 
 
+def concat_merges():
+    """Concat -> Concat on the same axis (the noop pass): the second reads
+    the first one's inputs (the same attribute; -1 against 2 at rank 3; a
+    chain of three at axis 0 and -3; the first read twice; the halves of a
+    Split, as a rotary embedding concatenates them, then the rest), one on
+    another axis that stays; a Concat whose other input is empty along the
+    axis (a Split's empty part, an empty initializer) goes; and a Concat of
+    two weights that folds (so that the model has folded nodes too)."""
+    rng = np.random.default_rng(5)
+    n = [
+        h.make_node("Relu", ["x"], ["a"]),
+        h.make_node("Sigmoid", ["x"], ["b"]),
+        h.make_node("Concat", ["a", "b"], ["c1"], axis=-1),
+        h.make_node("Concat", ["c1", "x"], ["ya"], axis=2),
+        h.make_node("Concat", ["x", "a"], ["d1"], axis=0),
+        h.make_node("Concat", ["d1", "b"], ["d2"], axis=-3),
+        h.make_node("Concat", ["x", "d2"], ["yb"], axis=0),
+        h.make_node("Concat", ["a", "b"], ["e1"], axis=1),
+        h.make_node("Concat", ["e1", "e1"], ["yc"], axis=1),
+        h.make_node("Concat", ["a", "b"], ["f1"], axis=0),
+        h.make_node("Concat", ["f1", "f1"], ["yd"], axis=1),
+        h.make_node("Split", ["x", "halves"], ["x1", "x2", "rest"], axis=-1),
+        h.make_node("Sub", ["x1", "x2"], ["re"]),
+        h.make_node("Add", ["x1", "x2"], ["im"]),
+        h.make_node("Concat", ["re", "im"], ["rot"], axis=-1),
+        h.make_node("Concat", ["rot", "rest"], ["ye"], axis=-1),
+        h.make_node("Concat", ["w1", "w2"], ["w"], axis=0),
+        h.make_node("Add", ["x", "w"], ["yf"]),
+        h.make_node("Concat", ["w1", "w2"], ["g1"], axis=0),
+        h.make_node("Concat", ["g1", "x"], ["yg"], axis=0),
+        h.make_node("Split", ["x", "all"], ["q1", "q0"], axis=2),
+        h.make_node("Concat", ["q0", "a"], ["yh"], axis=-1),
+        h.make_node("Concat", ["b", "e0"], ["yi"], axis=2),
+    ]
+    return model("fold_concat_merges", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 4])],
+                 [h.make_tensor_value_info("ya", T.FLOAT, [2, 3, 12]),
+                  h.make_tensor_value_info("yb", T.FLOAT, [8, 3, 4]),
+                  h.make_tensor_value_info("yc", T.FLOAT, [2, 12, 4]),
+                  h.make_tensor_value_info("yd", T.FLOAT, [4, 6, 4]),
+                  h.make_tensor_value_info("ye", T.FLOAT, [2, 3, 4]),
+                  h.make_tensor_value_info("yf", T.FLOAT, [2, 3, 4]),
+                  h.make_tensor_value_info("yg", T.FLOAT, [4, 3, 4]),
+                  h.make_tensor_value_info("yh", T.FLOAT, [2, 3, 4]),
+                  h.make_tensor_value_info("yi", T.FLOAT, [2, 3, 4])],
+                 {"halves": i64(1, 1, 2), "all": i64(4, 0), "e0": np.zeros((2, 3, 0), np.float32),
+                  "w1": rng.standard_normal((1, 3, 4)).astype(np.float32),
+                  "w2": rng.standard_normal((1, 3, 4)).astype(np.float32)})
+
+
+def zero_operands():
+    """Add and Sub of constant zeros, Mul and Div by ones (the noop pass):
+    x + 0 of int64, x + (-0.0), x - (+0.0), x * 1.0 and x / 1.0 of a Relu,
+    +0.0 added to an attention mask (Where of -inf and +0.0, also cast to
+    float16), all removed; x + (+0.0)
+    and 0 - x of a Relu and +0.0 added to a Where that can give -0.0, kept
+    (each read by a Neg, the graph outputs); and Shape -> Concat folds (so
+    that the model has folded nodes too)."""
+    f32 = np.float32
+    n = [
+        h.make_node("Relu", ["x"], ["r"]),
+        h.make_node("Add", ["xi", "zi"], ["a"]),
+        h.make_node("Add", ["r", "zn"], ["b"]),
+        h.make_node("Sub", ["r", "zp"], ["c"]),
+        h.make_node("Where", ["cond", "ninf", "pz1"], ["mask"]),
+        h.make_node("Add", ["zb", "mask"], ["e"]),
+        h.make_node("Cast", ["mask"], ["mh"], to=T.FLOAT16),
+        h.make_node("Add", ["mh", "zh"], ["f"]),
+        h.make_node("Add", ["r", "zp"], ["g"]),
+        h.make_node("Sub", ["zp", "r"], ["hh"]),
+        h.make_node("Where", ["cond", "nz1", "one"], ["mn"]),
+        h.make_node("Add", ["zb", "mn"], ["i"]),
+        h.make_node("Shape", ["x"], ["s1"]),
+        h.make_node("Shape", ["xi"], ["s2"]),
+        h.make_node("Concat", ["s1", "s2"], ["s"], axis=0),
+        h.make_node("Add", ["k", "s"], ["j"]),
+        h.make_node("Mul", ["one4", "r"], ["l"]),
+        h.make_node("Div", ["r", "one4"], ["o"]),
+    ]
+    outs = [("a", T.INT64, [2, 3]), ("b", T.FLOAT, [2, 3, 4]), ("c", T.FLOAT, [2, 3, 4]),
+            ("e", T.FLOAT, [2, 3, 4]), ("f", T.FLOAT16, [2, 3, 4]), ("g", T.FLOAT, [2, 3, 4]),
+            ("hh", T.FLOAT, [2, 3, 4]), ("i", T.FLOAT, [2, 3, 4]), ("j", T.INT64, [5]),
+            ("l", T.FLOAT, [2, 3, 4]), ("o", T.FLOAT, [2, 3, 4])]
+    n += [h.make_node("Neg", [v], ["y" + v]) for v, _, _ in outs]
+    return model("fold_zero_operands", n,
+                 [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 4]),
+                  h.make_tensor_value_info("xi", T.INT64, [2, 3]),
+                  h.make_tensor_value_info("cond", T.BOOL, [2, 3, 4]),
+                  h.make_tensor_value_info("k", T.INT64, [5])],
+                 [h.make_tensor_value_info("y" + v, t, d) for v, t, d in outs],
+                 {"zi": np.zeros((1, 3), np.int64), "zn": np.full(4, -0.0, f32), "zp": np.zeros(4, f32),
+                  "zb": np.zeros((3, 4), f32), "zh": np.zeros((3, 4), np.float16),
+                  "ninf": np.array([-np.inf], f32), "pz1": np.zeros(1, f32), "nz1": np.array([-0.0], f32),
+                  "one": np.ones(1, f32), "one4": np.ones(4, f32)})
+
+
 def reductions(opset):
     """ReduceMax, ReduceMin (int64, int32, uint8, float: a mask of 0 and
     -inf, random values), ReduceSum (int64, int32) and ReduceMean (int32,
@@ -456,7 +552,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     ms = [reshape_chain(), int_arith(), movement(), weights(), weight_casts(), weight_transposes(),
           weight_transposes_nd(), weight_transposes_tall(), constant_nodes(), noop_inferred(), float_arith(),
-          transpose_pairs(), reductions(17), reductions(18)]
+          transpose_pairs(), reductions(17), reductions(18), concat_merges(),
+          zero_operands()]
     if len(sys.argv) > 2:
         ms.append(bert_static(sys.argv[2]))
     for m in ms:

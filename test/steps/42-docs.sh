@@ -81,15 +81,23 @@ ref_control "a page not generated from any header" 'docs/reference/stale.md is n
 
 # bench/write_doc.py --merge: a run of one job of section peers
 # (BENCH_PEERS_JOBS=simplify) replaces that job's block only; a run of every
-# job replaces the whole section
+# job replaces the whole section; the machine table stays the document's
+# (the full run's), the note of the partial run names its host and commit
 if out=$(cd "$tmp" && /usr/bin/python3 - "$OLDPWD/bench/write_doc.py" <<'PY'
-import subprocess, sys
+import os, platform, subprocess, sys
 old = """<!-- x -->
 # Benchmarks
 
 Written by `make bench` on a day at commit abc.
 
 Measured separately: peers on a day at commit def (`BENCH_ONLY=... BENCH_DOC=merge make bench`).
+
+## The machine
+
+| | |
+|---|---|
+| CPU | The Full Run's CPU |
+| cores (online) | 97 |
 
 ## Sections
 
@@ -131,16 +139,21 @@ bad = [w for w, ok in [
      and "  peers: onnx 1" not in one),
     ("the other section kept", "load row 1" in one),
     ("the notes", "Measured separately: peers (job simplify) on " in one and "Measured separately: peers on a day" in one),
-    ("the headline collected", "- peers, the recipe: 1 s" in one)] if not ok]
+    ("the headline collected", "- peers, the recipe: 1 s" in one),
+    ("the machine table kept", "| CPU | The Full Run's CPU |\n| cores (online) | 97 |\n\n" in one),
+    ("the partial run's host and commit named", "at commit c0ffee, on host %s (" % platform.node() in one
+     and "cores (online) %d" % os.cpu_count() in one)] if not ok]
 corpus = merge("== peers: the jobs\nmodel: /old/m.onnx\n\n-- job simplify, the corpus models: corpus\n"
                "corpus row NEW-C\n")
 if "simplify row OLD-S" not in corpus or "OLD-C" in corpus or "corpus row NEW-C" not in corpus:
     bad.append("a run of the corpus alone replaces the corpus block only")
+if "Measured separately: peers (job simplify, the corpus models) on " not in corpus:
+    bad.append("a run of the corpus alone is named so")
 full = merge("== peers: the jobs\nmodel: /new/m.onnx\n-- job recipe: the recipe\nrecipe row NEW-R\n"
              "-- job simplify: node counts\nsimplify row NEW-S\n")
 if "OLD-R" in full or "NEW-R" not in full or "load row 1" not in full:
     bad.append("control: a run of every job replaces the whole section")
-print("; ".join(bad) or "8 checks and a control")
+print("; ".join(bad) or "11 checks and a control")
 raise SystemExit(1 if bad else 0)
 PY
 ); then ok "bench/write_doc.py --merge of one job of section peers keeps the other jobs ($out)"
