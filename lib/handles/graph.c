@@ -705,6 +705,11 @@ size_t onnxslim__graph_consumer_count_q(const onnxslim_graph *graph, const char 
   return n;
 }
 
+/* (handles.h) */
+int onnxslim__node_before(const onnxslim_node *a, const onnxslim_node *b) {
+  return onnxslim__msg_order_cmp((const osl_msg *)a, (const osl_msg *)b) < 0;
+}
+
 /* ---- graph edits ------------------------------------------------------------ */
 
 int onnxslim_graph_set_name(onnxslim_graph *graph, const char *name) {
