@@ -286,6 +286,35 @@ TEST(toposort_sorted_holds_nothing) {
 TEST(remove_unused_at_the_limit) {
   expect_pass_limit('c', do_unused, NULL, "removing unused items", 0);
 }
+/* Without subgraphs the removal finds what the outputs need from their
+ * producers back, by node slot, and holds about 20 bytes a node (the 2N
+ * nodes of 'c' fit in 32 bytes a node over the load floor; the
+ * dependencies, about 50 a node, do not). */
+TEST(remove_unused_without_subgraphs_holds_little) {
+  pbuf b = build('c');
+  uint64_t room = (uint64_t)2 * N * 32;
+  onnxslim_model *m = load_at(&b, 0);
+  REQUIRE(m != NULL);
+  /* the structure the pass reads decoded first (names, inputs, outputs,
+   * the graph's index), then the limit: that structure plus the room */
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+    onnxslim_node *nd = onnxslim_graph_node(g, i);
+    (void)onnxslim_node_name(nd);
+    for (size_t k = 0; k < onnxslim_node_input_count(nd); k++) (void)onnxslim_node_input(nd, k);
+    for (size_t k = 0; k < onnxslim_node_output_count(nd); k++) (void)onnxslim_node_output(nd, k);
+  }
+  CHECK(onnxslim_graph_producer(g, "y") != NULL);
+  m->max_memory = m->arena.total + room;
+  int rc = do_unused(m, NULL);
+  if (rc)
+    fprintf(stderr, "remove_unused in %llu bytes: %s\n", (unsigned long long)room,
+            onnxslim_error_last());
+  CHECK(rc == 0);
+  CHECK(held(m) == 0);
+  onnxslim_model_free(m);
+  free(b.p);
+}
 TEST(convert_at_the_limit) { expect_pass_limit('w', do_convert, NULL, "converting the model", 0); }
 TEST(insert_at_the_limit) { expect_pass_limit('f', do_insert, NULL, "inserting a node", 0); }
 TEST(diff_at_the_limit) {
@@ -316,6 +345,7 @@ int main(int argc, char **argv) {
   RUN(toposort_at_the_limit);
   RUN(toposort_sorted_holds_nothing);
   RUN(remove_unused_at_the_limit);
+  RUN(remove_unused_without_subgraphs_holds_little);
   RUN(convert_at_the_limit);
   RUN(insert_at_the_limit);
   RUN(save_at_the_limit);
