@@ -62,13 +62,15 @@ static void node(pbuf *g, const char *op, const char *in0, const char *in1, cons
  *           (toposort reverses it) and N dead Relu reading x;
  * kind 'w': N Add nodes, Add(x, wI) -> x (in turn), each wI an FP32
  *           initializer of 16 values (convert, save);
- * kind 'f': N Relu nodes reading x (insert_after on x, all chosen). */
+ * kind 'f': N Relu nodes reading x (insert_after on x, all chosen);
+ * kind 's': the chain of 'c' listed in order (already sorted). */
 static pbuf build(char kind) {
   pbuf g = {0}, m = {0};
   char a[32], b[32];
   pb_str(&g, 2, "g");
-  if (kind == 'c') {
-    for (int i = N; i >= 1; i--) {
+  if (kind == 'c' || kind == 's') {
+    for (int j = 1; j <= N; j++) {
+      int i = kind == 's' ? j : N + 1 - j;
       snprintf(a, sizeof a, i == 1 ? "x" : "v%d", i - 1);
       snprintf(b, sizeof b, i == N ? "y" : "v%d", i);
       node(&g, "Relu", a, NULL, b);
@@ -264,8 +266,54 @@ static void expect_pass_limit(char kind, pass_fn fn, void *ctx, const char *what
  * structure: twice = 0) */
 TEST(check_at_the_limit) { expect_pass_limit('c', do_check, NULL, "checking the model", 0); }
 TEST(toposort_at_the_limit) { expect_pass_limit('c', do_toposort, NULL, "sorting the graph", 1); }
+/* A graph already in order is left as it is without the dependencies
+ * built (what they would hold fails at the load floor, as above). */
+TEST(toposort_sorted_holds_nothing) {
+  pbuf b = build('s');
+  onnxslim_model *m = load_at(&b, load_floor(&b));
+  REQUIRE(m != NULL);
+  char before[ONNXSLIM_FINGERPRINT_SIZE], after[ONNXSLIM_FINGERPRINT_SIZE];
+  CHECK_OK(onnxslim_fingerprint(before, sizeof before, m));
+  int rc = do_toposort(m, NULL);
+  if (rc) fprintf(stderr, "toposort of a sorted graph: %s\n", onnxslim_error_last());
+  CHECK(rc == 0);
+  CHECK_OK(onnxslim_fingerprint(after, sizeof after, m));
+  CHECK(strcmp(before, after) == 0);
+  CHECK(held(m) == 0);
+  onnxslim_model_free(m);
+  free(b.p);
+}
 TEST(remove_unused_at_the_limit) {
   expect_pass_limit('c', do_unused, NULL, "removing unused items", 0);
+}
+/* Without subgraphs the removal finds what the outputs need from their
+ * producers back, by node slot, and holds about 20 bytes a node (the 2N
+ * nodes of 'c' fit in 32 bytes a node over the load floor; the
+ * dependencies, about 50 a node, do not). */
+TEST(remove_unused_without_subgraphs_holds_little) {
+  pbuf b = build('c');
+  uint64_t room = (uint64_t)2 * N * 32;
+  onnxslim_model *m = load_at(&b, 0);
+  REQUIRE(m != NULL);
+  /* the structure the pass reads decoded first (names, inputs, outputs,
+   * the graph's index), then the limit: that structure plus the room */
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  for (size_t i = 0; i < onnxslim_graph_node_count(g); i++) {
+    onnxslim_node *nd = onnxslim_graph_node(g, i);
+    (void)onnxslim_node_name(nd);
+    for (size_t k = 0; k < onnxslim_node_input_count(nd); k++) (void)onnxslim_node_input(nd, k);
+    for (size_t k = 0; k < onnxslim_node_output_count(nd); k++) (void)onnxslim_node_output(nd, k);
+  }
+  CHECK(onnxslim_graph_producer(g, "y") != NULL);
+  m->max_memory = m->arena.total + room;
+  int rc = do_unused(m, NULL);
+  if (rc)
+    fprintf(stderr, "remove_unused in %llu bytes: %s\n", (unsigned long long)room,
+            onnxslim_error_last());
+  CHECK(rc == 0);
+  CHECK(held(m) == 0);
+  onnxslim_model_free(m);
+  free(b.p);
 }
 TEST(convert_at_the_limit) { expect_pass_limit('w', do_convert, NULL, "converting the model", 0); }
 TEST(insert_at_the_limit) { expect_pass_limit('f', do_insert, NULL, "inserting a node", 0); }
@@ -295,7 +343,9 @@ int main(int argc, char **argv) {
   if (!mkdtemp(tmpdir)) return 1;
   RUN(check_at_the_limit);
   RUN(toposort_at_the_limit);
+  RUN(toposort_sorted_holds_nothing);
   RUN(remove_unused_at_the_limit);
+  RUN(remove_unused_without_subgraphs_holds_little);
   RUN(convert_at_the_limit);
   RUN(insert_at_the_limit);
   RUN(save_at_the_limit);

@@ -53,7 +53,9 @@ ONNXSLIM_API int onnxslim_cleanup_options_init(onnxslim_cleanup_options *opts,
  * with the model's structure, what the sort holds: about 60 bytes a node
  * and 8 an edge of the graph it sorts (and of the enclosing ones while it
  * sorts subgraphs); ONNXSLIM_ELIMIT when over, that graph unchanged (since
- * 0.2.0).
+ * 0.2.0). A graph already in order none of whose nodes holds a subgraph
+ * is only checked (one lookup a value read) and holds nothing (since
+ * 0.3.0).
  * Errors: ONNXSLIM_EINVAL (NULL graph, unknown opts->version, reserved
  * flags), ONNXSLIM_EMODEL (a cycle: the message names a node on it; the
  * graph is unchanged), ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT.
@@ -82,7 +84,9 @@ ONNXSLIM_API int onnxslim_cleanup_toposort(onnxslim_graph *graph, unsigned int f
  * graph's nodes, edges, initializers and value infos.
  * Memory: counts against the model's max_memory, with the model's
  * structure, what it holds for one graph at a time: about 50 bytes a node,
- * 8 an edge, an initializer or a value info and 40 a graph input or output; ONNXSLIM_ELIMIT when
+ * 8 an edge, an initializer or a value info and 40 a graph input or output
+ * (about 20 bytes a node and nothing an edge when no node of that graph
+ * holds a subgraph, since 0.3.0); ONNXSLIM_ELIMIT when
  * over, before that graph changes (with ONNXSLIM_CLEANUP_RECURSIVE the subgraphs cleaned before
  * stay cleaned) (since 0.2.0). Errors: ONNXSLIM_EINVAL (NULL graph, unknown opts->version,
  * reserved flags), ONNXSLIM_ENOMEM, ONNXSLIM_ELIMIT. opts NULL means the defaults

@@ -705,6 +705,21 @@ size_t onnxslim__graph_consumer_count_q(const onnxslim_graph *graph, const char 
   return n;
 }
 
+/* (handles.h) */
+int onnxslim__node_before(const onnxslim_node *a, const onnxslim_node *b) {
+  return onnxslim__msg_order_cmp((const osl_msg *)a, (const osl_msg *)b) < 0;
+}
+
+size_t onnxslim__graph_slots(const onnxslim_graph *graph) {
+  const osl_msg *g = (const osl_msg *)graph;
+  OSL_FLUSH(g);
+  return g->nf;
+}
+size_t onnxslim__node_slot(const onnxslim_node *n) {
+  const osl_msg *m = (const osl_msg *)n;
+  return onnxslim__msg_pos_of(m->parent, m);
+}
+
 /* ---- graph edits ------------------------------------------------------------ */
 
 int onnxslim_graph_set_name(onnxslim_graph *graph, const char *name) {

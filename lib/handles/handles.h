@@ -40,6 +40,15 @@ onnxslim_tensor *onnxslim__graph_initializer_q(const onnxslim_graph *graph, cons
 onnxslim_value_info *onnxslim__graph_value_info_q(const onnxslim_graph *graph, const char *name);
 onnxslim_node *onnxslim__graph_producer_q(const onnxslim_graph *graph, const char *name);
 size_t onnxslim__graph_consumer_count_q(const onnxslim_graph *graph, const char *name);
+/* 1 when node a comes before node b in their graph (both of one graph),
+ * else 0; constant time (queued edits counted at their places). */
+int onnxslim__node_before(const onnxslim_node *a, const onnxslim_node *b);
+/* The places of a graph's fields, and of node n among them: distinct per
+ * node, below onnxslim__graph_slots() of its graph, in constant time (the
+ * graph's queued edits applied first); valid until the graph's next edit.
+ * For arrays a pass indexes by node without a map of node handles. */
+size_t onnxslim__graph_slots(const onnxslim_graph *graph);
+size_t onnxslim__node_slot(const onnxslim_node *n);
 /* Every value info of graph g naming `name` (inputs, then outputs, then
  * value_info); *out is valid until the next edit. Returns the count (0 also
  * on error, with the last error set). */

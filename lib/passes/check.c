@@ -62,6 +62,9 @@ static void describe_def(ck_str *out, const body *b, const osl_map_entry *e) {
 
 /* First pass over the nodes: enters every node output into s->values and
  * reports values defined twice. */
+/* How many nodes ahead enter_outputs prefetches. */
+#define CK_AHEAD 8
+
 static int enter_outputs(ck *c, const body *b, scope *s) {
   size_t n = body_count(b);
   ck_str why = {0};
@@ -74,6 +77,13 @@ static int enter_outputs(ck *c, const body *b, scope *s) {
     if (!node) {
       rc = onnxslim__ck_failed(c);
       break;
+    }
+    /* the slots of a node's outputs a few nodes ahead (a large map misses
+     * the caches: the fetches overlap) */
+    const onnxslim_node *ahead = i + CK_AHEAD < n ? body_node(b, i + CK_AHEAD) : NULL;
+    for (size_t k = 0, na = ahead ? onnxslim_node_output_count(ahead) : 0; k < na; k++) {
+      const char *v = onnxslim_node_output(ahead, k);
+      if (v) onnxslim__map_prefetch(&s->values, v);
     }
     size_t nout = onnxslim_node_output_count(node);
     for (size_t k = 0; k < nout && !rc; k++) {

@@ -89,8 +89,13 @@ static void count_graph(const onnxslim_graph *g, uint64_t *nodes, uint64_t *init
 static int check_single_def(const onnxslim_model *m, const onnxslim_graph *g) {
   static const char what[] = "simplify: value names";
   osl_map defs = {0};
-  int rc = 0;
   osl_map_entry *e;
+  /* sized once (about one value a node): no growth while it fills */
+  int rc = onnxslim__mem_map_reserve(m, &defs,
+                                     onnxslim_graph_input_count(g) +
+                                         onnxslim_graph_initializer_count(g) +
+                                         onnxslim_graph_node_count(g),
+                                     what);
   for (size_t i = 0; i < onnxslim_graph_input_count(g) && rc >= 0; i++)
     rc = onnxslim__mem_map_add(m, &defs, onnxslim_value_info_name(onnxslim_graph_input(g, i)), &e,
                                what);
@@ -108,6 +113,13 @@ static int check_single_def(const onnxslim_model *m, const onnxslim_graph *g) {
   size_t n = onnxslim_graph_node_count(g);
   for (size_t i = 0; i < n && rc >= 0; i++) {
     onnxslim_node *nd = onnxslim_graph_node(g, i);
+    if (i + OSL_SIMP_AHEAD < n) { /* the slots a few nodes ahead: the fetches overlap */
+      onnxslim_node *ahead = onnxslim_graph_node(g, i + OSL_SIMP_AHEAD);
+      for (size_t k = 0, na = onnxslim_node_output_count(ahead); k < na; k++) {
+        const char *v = onnxslim_node_output(ahead, k);
+        if (v) onnxslim__map_prefetch(&defs, v);
+      }
+    }
     for (size_t k = 0; k < onnxslim_node_output_count(nd) && rc >= 0; k++) {
       const char *v = onnxslim_node_output(nd, k);
       if (!v || !v[0]) continue;

@@ -24,8 +24,7 @@ typedef struct {
   osl_simp *c;
   onnxslim_graph *main;
   onnxslim_infer_report *rep; /* shapes of the main graph's values */
-  osl_map shapes;             /* value name -> entry of rep (num) with a static shape */
-  osl_map types;              /* value name -> entry of rep (num) with an element type */
+  osl_map names;              /* value name -> entry of rep (num), conflicts left out */
   int64_t opset;
 } osl_foldrun;
 
@@ -138,6 +137,17 @@ static int is_graph_input(const onnxslim_graph *g, const char *name) {
   return 0;
 }
 
+/* 1 when entry i of rep has a static shape (every dim a number), else 0. */
+static int static_entry(const onnxslim_infer_report *rep, size_t i) {
+  int64_t r = onnxslim_infer_report_rank(rep, i);
+  if (r < 0 || r > OSL_FOLD_MAX_RANK) return 0;
+  for (size_t k = 0; k < (size_t)r; k++) {
+    int64_t v = -1;
+    if (onnxslim_infer_report_dim(rep, i, k, &v, NULL) != ONNXSLIM_DIM_VALUE || v < 0) return 0;
+  }
+  return 1;
+}
+
 /* The static shape of value `name` of g for Shape and Size: a constant's
  * dims, the main graph's inferred shape (from its inputs and constants
  * only), or a stated one (in the main graph only a graph input's, which
@@ -149,8 +159,8 @@ static int static_dims(osl_foldrun *run, const onnxslim_graph *g, const char *na
   if (rc) return rc;
   memset(cv, 0, sizeof *cv);
   if (g == run->main) {
-    osl_map_entry *e = onnxslim__map_find(&run->shapes, name);
-    if (e) {
+    osl_map_entry *e = onnxslim__map_find(&run->names, name);
+    if (e && static_entry(run->rep, (size_t)e->num)) {
       size_t i = (size_t)e->num;
       cv->rank = (size_t)onnxslim_infer_report_rank(run->rep, i);
       for (size_t k = 0; k < cv->rank; k++)
@@ -180,7 +190,7 @@ static int elem_type(osl_foldrun *run, const onnxslim_graph *g, const char *name
   int rc = load_const(g, name, 0, 0, cv, box);
   if (rc) return rc;
   memset(cv, 0, sizeof *cv);
-  osl_map_entry *e = g == run->main ? onnxslim__map_find(&run->types, name) : NULL;
+  osl_map_entry *e = g == run->main ? onnxslim__map_find(&run->names, name) : NULL;
   if (e) cv->dt = onnxslim_infer_report_dtype(run->rep, (size_t)e->num);
   const onnxslim_value_info *vi = cv->dt ? NULL : onnxslim__graph_value_info_q(g, name);
   const onnxslim_type *ty = vi ? onnxslim_value_info_type(vi) : NULL;
@@ -815,37 +825,23 @@ static int fold_graph(osl_foldrun *run, onnxslim_graph *g) {
   return 0;
 }
 
-/* The static shapes inference gives the main graph's values. */
+/* The types and shapes inference gives the main graph's values, found
+ * by name through one map (elem_type() reads an entry's element type,
+ * static_dims() its shape when static). */
 static int infer_static(osl_foldrun *run) {
   int rc = onnxslim__infer_shapes(&run->rep, run->c->model,
                                   ONNXSLIM_INFER_DRY_RUN | ONNXSLIM__INFER_UNSTATED);
   if (rc < 0) return rc;
   size_t n = onnxslim_infer_report_count(run->rep);
-  if ((rc = onnxslim__mem_map_reserve(run->c->model, &run->types, n,
+  if ((rc = onnxslim__mem_map_reserve(run->c->model, &run->names, n,
                                       "simplify: folding constants")) < 0)
     return rc;
   for (size_t i = 0; i < n && i < INT32_MAX; i++) {
     if (i + OSL_SIMP_AHEAD < n)
-      onnxslim__map_prefetch(&run->types, onnxslim_infer_report_name(run->rep, i + OSL_SIMP_AHEAD));
-    int st = onnxslim_infer_report_status(run->rep, i);
-    int64_t r = onnxslim_infer_report_rank(run->rep, i);
-    if (st == ONNXSLIM_INFER_CONFLICT) continue;
+      onnxslim__map_prefetch(&run->names, onnxslim_infer_report_name(run->rep, i + OSL_SIMP_AHEAD));
+    if (onnxslim_infer_report_status(run->rep, i) == ONNXSLIM_INFER_CONFLICT) continue;
     osl_map_entry *e;
-    if (onnxslim_infer_report_dtype(run->rep, i)) {
-      rc =
-          onnxslim__mem_map_add(run->c->model, &run->types, onnxslim_infer_report_name(run->rep, i),
-                                &e, "simplify: folding constants");
-      if (rc < 0) return rc;
-      e->num = (int32_t)i;
-    }
-    if (r < 0 || r > OSL_FOLD_MAX_RANK) continue;
-    int ok = 1;
-    for (size_t k = 0; k < (size_t)r && ok; k++) {
-      int64_t v = -1;
-      ok = onnxslim_infer_report_dim(run->rep, i, k, &v, NULL) == ONNXSLIM_DIM_VALUE && v >= 0;
-    }
-    if (!ok) continue;
-    rc = onnxslim__mem_map_add(run->c->model, &run->shapes, onnxslim_infer_report_name(run->rep, i),
+    rc = onnxslim__mem_map_add(run->c->model, &run->names, onnxslim_infer_report_name(run->rep, i),
                                &e, "simplify: folding constants");
     if (rc < 0) return rc;
     e->num = (int32_t)i;
@@ -854,11 +850,10 @@ static int infer_static(osl_foldrun *run) {
 }
 
 int onnxslim__simp_fold(osl_simp *c) {
-  osl_foldrun run = {c, onnxslim_model_graph(c->model), NULL, {0}, {0}, opset_of(c->model)};
+  osl_foldrun run = {c, onnxslim_model_graph(c->model), NULL, {0}, opset_of(c->model)};
   int rc = infer_static(&run);
   if (rc >= 0) rc = fold_graph(&run, run.main);
-  onnxslim__mem_map_free(c->model, &run.shapes);
-  onnxslim__mem_map_free(c->model, &run.types);
+  onnxslim__mem_map_free(c->model, &run.names);
   onnxslim_infer_report_free(run.rep);
   return rc < 0 ? rc : 0;
 }
