@@ -455,18 +455,23 @@ static int group(osl_fzp_run *r, const size_t *gi, size_t gn) {
       onnxslim__quant_asym_stats(q->acc, v, r->qb, bs, s[j], z[j], sat[j]);
     }
     if (q->keep_s) memcpy(q->keep_s + gi[j] * ssz, ssz == 4 ? (void *)&s[j] : (void *)&h[j], ssz);
-    if (q->keep_z) {
+    if (q->keep_z && ssz == 4) {
+      memcpy(q->keep_z + gi[j] * 4, &z[j], 4);
+    } else if (q->keep_z) {
       uint16_t zh = onnxslim__quant_f16_nearest(z[j]);
-      memcpy(q->keep_z + gi[j] * ssz, ssz == 4 ? (void *)&z[j] : (void *)&zh, ssz);
+      memcpy(q->keep_z + gi[j] * 2, &zh, 2);
     }
     r->dst[gi[j] - r->at * r->nb] = 0; /* the float ones are in keep_z */
   }
   return 0;
 }
 
-/* Stripes of this many columns: OSL_FZP_L columns a group, two groups at
- * the same rows one after the other (a cache line of FLOAT values). */
+/* Stripes of this many columns: OSL_FZP_L columns a group (the search), two
+ * groups a stripe (the data pass); OSL_FZP_WIDE columns (four cache lines
+ * of FLOAT values a row) walked down together, a stripe or group after
+ * the other at the same rows. */
 #define OSL_FZP_STRIPE (2 * OSL_FZP_L)
+#define OSL_FZP_WIDE (8 * OSL_FZP_L)
 
 /* The first pass over elements at..at + n of a strided tensor: stripe by
  * stripe, block row by block row. */
@@ -475,9 +480,9 @@ static int strided_first(osl_fzp_run *r, size_t n) {
   size_t kbn = q->kblocks, bs = q->bs, at = r->at;
   size_t c_end = (at + n + kbn - 1) / kbn, gi[OSL_FZP_L];
   int rc = 0;
-  for (size_t c0 = at / kbn; c0 < c_end && !rc; c0 += OSL_FZP_STRIPE)
+  for (size_t c0 = at / kbn; c0 < c_end && !rc; c0 += OSL_FZP_WIDE)
     for (size_t kb = 0; kb < kbn && !rc; kb++)
-      for (size_t g0 = c0; g0 < c0 + OSL_FZP_STRIPE && g0 < c_end && !rc; g0 += OSL_FZP_L) {
+      for (size_t g0 = c0; g0 < c0 + OSL_FZP_WIDE && g0 < c_end && !rc; g0 += OSL_FZP_L) {
         size_t gn = 0;
         for (size_t j = 0; j < OSL_FZP_L && g0 + j < c_end; j++) {
           size_t idx = (g0 + j) * kbn + kb;
@@ -610,39 +615,41 @@ static int strided_data(const osl_qx *q, size_t at, size_t n, uint8_t *dst) {
     free(qb);
     return onnxslim__err_nomem(NULL);
   }
-  for (size_t c0 = at / kbn; c0 < c_end; c0 += OSL_FZP_STRIPE)
-    for (size_t kb = 0; kb < kbn; kb++) {
-      size_t idx0 = c0 * kbn + kb;
-      if (c0 + OSL_FZP_STRIPE <= c_end && idx0 >= at &&
-          idx0 + (OSL_FZP_STRIPE - 1) * kbn < at + n) { /* a whole stripe */
-        double ds[OSL_FZP_STRIPE], dz[OSL_FZP_STRIPE];
-        for (size_t j = 0; j < OSL_FZP_STRIPE; j++) {
+  for (size_t w0 = at / kbn; w0 < c_end; w0 += OSL_FZP_WIDE)
+    for (size_t kb = 0; kb < kbn; kb++)
+      for (size_t c0 = w0; c0 < w0 + OSL_FZP_WIDE && c0 < c_end; c0 += OSL_FZP_STRIPE) {
+        size_t idx0 = c0 * kbn + kb;
+        if (c0 + OSL_FZP_STRIPE <= c_end && idx0 >= at &&
+            idx0 + (OSL_FZP_STRIPE - 1) * kbn < at + n) { /* a whole stripe */
+          double ds[OSL_FZP_STRIPE], dz[OSL_FZP_STRIPE];
+          for (size_t j = 0; j < OSL_FZP_STRIPE; j++) {
+            float s, z;
+            given_pair(q, idx0 + j * kbn, &s, &z);
+            ds[j] = s;
+            dz[j] = (double)z + 2.0;
+          }
+          for (size_t i = 0; i < bs; i++)
+            row_values(q, kb * bs + i, c0, OSL_FZP_STRIPE, vt + i * OSL_FZP_STRIPE);
+          stripe(bs, q->qmax, vt, ds, dz, pk);
+          for (size_t j = 0; j < OSL_FZP_STRIPE; j++) {
+            uint8_t *out = dst + (idx0 + j * kbn - at) * osz;
+            for (size_t t = 0; t < bs / 2; t++) out[t] = (uint8_t)pk[t * OSL_FZP_STRIPE + j];
+          }
+          continue;
+        }
+        for (size_t j = 0; j < OSL_FZP_STRIPE && c0 + j < c_end; j++) {
+          size_t idx = idx0 + j * kbn;
+          if (idx < at || idx >= at + n) continue;
           float s, z;
-          given_pair(q, idx0 + j * kbn, &s, &z);
-          ds[j] = s;
-          dz[j] = (double)z + 2.0;
+          given_pair(q, idx, &s, &z);
+          onnxslim__quant_gather(q, NULL, idx, 0, vt);
+          codes(q, vt, s, z, qb);
+          uint8_t *out = dst + (idx - at) * osz;
+          for (size_t t = 0; t < bs / 2; t++)
+            out[t] =
+                (uint8_t)(((unsigned)qb[2 * t] & 15u) | (((unsigned)qb[2 * t + 1] & 15u) << 4));
         }
-        for (size_t i = 0; i < bs; i++)
-          row_values(q, kb * bs + i, c0, OSL_FZP_STRIPE, vt + i * OSL_FZP_STRIPE);
-        stripe(bs, q->qmax, vt, ds, dz, pk);
-        for (size_t j = 0; j < OSL_FZP_STRIPE; j++) {
-          uint8_t *out = dst + (idx0 + j * kbn - at) * osz;
-          for (size_t t = 0; t < bs / 2; t++) out[t] = (uint8_t)pk[t * OSL_FZP_STRIPE + j];
-        }
-        continue;
       }
-      for (size_t j = 0; j < OSL_FZP_STRIPE && c0 + j < c_end; j++) {
-        size_t idx = idx0 + j * kbn;
-        if (idx < at || idx >= at + n) continue;
-        float s, z;
-        given_pair(q, idx, &s, &z);
-        onnxslim__quant_gather(q, NULL, idx, 0, vt);
-        codes(q, vt, s, z, qb);
-        uint8_t *out = dst + (idx - at) * osz;
-        for (size_t t = 0; t < bs / 2; t++)
-          out[t] = (uint8_t)(((unsigned)qb[2 * t] & 15u) | (((unsigned)qb[2 * t + 1] & 15u) << 4));
-      }
-    }
   free(vt);
   free(pk);
   free(qb);
