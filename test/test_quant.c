@@ -2050,6 +2050,91 @@ TEST(float_zero_point_refusals) {
   onnxslim_model_free(m);
 }
 
+/* One weight both ways: w [K, N] as a MatMul's weight (its blocks are
+ * pieces of columns, read in stripes of columns: convert_quant_fzp.c) and
+ * its transpose [N, K] as a Gemm's with transB 1 (blocks along its rows,
+ * read row by row), quantized together to INT4 in MatMulNBits form with
+ * qflags and scale method `method`; 1 when the two give the same bytes,
+ * scales and zero points. */
+static int columns_as_rows(const float *w, size_t K, size_t N, int f16, unsigned qflags,
+                           int method) {
+  onnxslim_model *m = open_bert();
+  if (!m) return 0;
+  onnxslim_graph *g = onnxslim_model_graph(m);
+  size_t n = K * N, esz = f16 ? 2 : 4;
+  float *wt = malloc(n * 4);
+  uint16_t *h = malloc(n * 2), *ht = malloc(n * 2);
+  int ok = wt && h && ht;
+  for (size_t k = 0; ok && k < K; k++)
+    for (size_t c = 0; c < N; c++) wt[c * K + k] = w[k * N + c];
+  if (ok && f16) {
+    onnxslim_convert_f32_to_f16(h, w, n, 0, NULL);
+    onnxslim_convert_f32_to_f16(ht, wt, n, 0, NULL);
+  }
+  int64_t cd[2] = {(int64_t)K, (int64_t)N}, rd[2] = {(int64_t)N, (int64_t)K};
+  int32_t type = f16 ? ONNXSLIM_DTYPE_FLOAT16 : ONNXSLIM_DTYPE_FLOAT;
+  const void *cb = f16 ? (const void *)h : (const void *)w;
+  const void *rb = f16 ? (const void *)ht : (const void *)wt;
+  const char *min[2] = {"ca", "cw"}, *mout[1] = {"cy"}, *gin[2] = {"ra", "rw"}, *gout[1] = {"ry"};
+  onnxslim_node *gemm = NULL;
+  ok = ok &&
+       !onnxslim_graph_add_initializer(g, "cw", type, cd, 2, cb, n * esz, ONNXSLIM_COPY, NULL) &&
+       !onnxslim_graph_add_initializer(g, "rw", type, rd, 2, rb, n * esz, ONNXSLIM_COPY, NULL) &&
+       !onnxslim_graph_add_node(g, 0, "MatMul", NULL, "cm", min, 2, mout, 1, NULL) &&
+       !onnxslim_graph_add_node(g, 0, "Gemm", NULL, "rm", gin, 2, gout, 1, &gemm) &&
+       !onnxslim_node_set_attr_int(gemm, "transB", 1);
+  static const char *const sel[] = {"cw", "rw"};
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+  o.to = ONNXSLIM_DTYPE_INT4;
+  o.select = sel;
+  o.n_select = 2;
+  o.block_size = 32;
+  o.format = ONNXSLIM_QUANT_FORMAT_ORT;
+  o.scale_method = method;
+  o.flags = qflags;
+  ok = ok && !onnxslim_quantize(NULL, m, &o);
+  static const char *const suffix[3] = {"", "_scale", "_zero_point"};
+  for (int k = 0; ok && k < 3; k++) {
+    char cn[32], rn[32];
+    snprintf(cn, sizeof cn, "cw%s", suffix[k]);
+    snprintf(rn, sizeof rn, "rw%s", suffix[k]);
+    onnxslim_tensor *ct = find(m, cn), *rt = find(m, rn);
+    const void *a, *b;
+    size_t an, bn;
+    if (!ct && !rt && k == 2) break; /* symmetric: no zero points */
+    ok = ct && rt && !onnxslim_tensor_data(ct, &a, &an) && !onnxslim_tensor_data(rt, &b, &bn) &&
+         an == bn && memcmp(a, b, an) == 0;
+    if (!ok) fprintf(stderr, "K %zu N %zu fp%d: %s and %s differ\n", K, N, f16 ? 16 : 32, cn, rn);
+  }
+  free(wt);
+  free(h);
+  free(ht);
+  onnxslim_model_free(m);
+  return ok;
+}
+
+/* A MatMul weight's blocks, read in stripes of columns, quantize as the
+ * same blocks read along the rows of its transpose (a Gemm weight with
+ * transB 1) do: with float zero points, integer ones and absmax scales;
+ * FLOAT and FLOAT16; widths with and without partial stripes, and a weight
+ * of over 1 MiB (searched on two threads, the halves ending inside a
+ * column). */
+TEST(float_zero_points_columns_as_rows) {
+  static const size_t shapes[][2] = {{32, 16}, {96, 37}, {64, 5}, {1024, 301}};
+  static float w[1024 * 301];
+  rng_state = 0x3243f6a8885a308du;
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+    w[i] = (float)(rng_normal() * (rng_uniform() < 0.01 ? 1.0 : 0.05));
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (int f16 = 0; f16 < 2; f16++) {
+      CHECK(columns_as_rows(w, shapes[s][0], shapes[s][1], f16, ONNXSLIM_QUANT_FLOAT_ZERO_POINTS,
+                            ONNXSLIM_QUANT_SCALES_MSE));
+      CHECK(columns_as_rows(w, shapes[s][0], shapes[s][1], f16, ONNXSLIM_QUANT_ASYMMETRIC,
+                            ONNXSLIM_QUANT_SCALES_ABSMAX));
+      CHECK(columns_as_rows(w, shapes[s][0], shapes[s][1], f16, 0, ONNXSLIM_QUANT_SCALES_ABSMAX));
+    }
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(options_versions);
@@ -2080,5 +2165,6 @@ int main(int argc, char **argv) {
   RUN(absmax_is_default);
   RUN(float_zero_points);
   RUN(float_zero_point_refusals);
+  RUN(float_zero_points_columns_as_rows);
   return t_done();
 }

@@ -597,6 +597,7 @@ static void qx_init(osl_qx *q, const osl_qcand *c, const osl_qplan *p, int layou
     q->x.count = rows * cols / bs;
   } else if (p->ort) {
     q->geom = OSL_QG_STRIDED;
+    q->x.in_place = 1; /* its blocks are read from the whole source (q->whole) */
     q->ncols = cols;
     q->kblocks = rows / bs;
     q->x.count = cols * (rows / bs);

@@ -665,19 +665,15 @@ static int asym_block(const osl_qx *q, const float *v, int8_t *qb, int8_t *tmp, 
   return 0;
 }
 
-/* The integer start of the float-zero-point search of block v[0..bs)
- * (unclipped): the scale and zero point asym_block() starts from, the
- * smallest scale that leaves no value saturated, without its search (the
- * float search starts from these and from the range's float zero point,
- * and its least-squares rounds reach a lower error than the integer
- * search would give: convert_quant_fzp.c). 0, or ONNXSLIM_EMODEL as
- * asym_block(). */
-int onnxslim__quant_asym_start(const osl_qx *q, const float *v, float *s, uint16_t *h, int *zp) {
-  float mn = 0, mx = 0;
-  for (size_t i = 0; i < q->bs; i++) {
-    mn = v[i] < mn ? v[i] : mn;
-    mx = v[i] > mx ? v[i] : mx;
-  }
+/* The integer start of the float-zero-point search of a block whose
+ * values span [mn, mx] (0 included; unclipped): the scale and zero point
+ * asym_block() starts from, the smallest scale that leaves no value
+ * saturated, without its search (the float search starts from these and
+ * from the range's float zero point, and its least-squares rounds reach a
+ * lower error than the integer search would give: convert_quant_fzp.c).
+ * 0, or ONNXSLIM_EMODEL as asym_block(). */
+int onnxslim__quant_asym_start(const osl_qx *q, float mn, float mx, float *s, uint16_t *h,
+                               int *zp) {
   if (asym_scale(mn, mx, q->qmax, q->scale_type, s, h, zp))
     return onnxslim__err(ONNXSLIM_EMODEL,
                          "a block's range (%g to %g) needs a scale beyond FLOAT16's range; use "

@@ -134,11 +134,12 @@ float onnxslim__quant_f16_value(uint16_t h);
 
 /* ---- convert_quant_fzp.c --------------------------------------------------- */
 
-/* The integer start of the float-zero-point search of block v[0..q->bs)
- * (convert_quant_blocks.c): the smallest scale (*s, *h) of the block's
- * range [min, max] (0 included) with integer zero point *zp that leaves
- * no value clamped. 0, or ONNXSLIM_EMODEL (the scale overflows FLOAT16). */
-int onnxslim__quant_asym_start(const osl_qx *q, const float *v, float *s, uint16_t *h, int *zp);
+/* The integer start of the float-zero-point search of a block of range
+ * [mn, mx] (its least and largest values, 0 included;
+ * convert_quant_blocks.c): the smallest scale (*s, *h) with integer zero
+ * point *zp that leaves no value clamped. 0, or ONNXSLIM_EMODEL (the
+ * scale overflows FLOAT16). */
+int onnxslim__quant_asym_start(const osl_qx *q, float mn, float mx, float *s, uint16_t *h, int *zp);
 
 /* Block b of element elem (index `index` in the whole tensor) into
  * v[0..q->bs) as FLOAT; adds an asymmetric block's errors to acc (codes qb

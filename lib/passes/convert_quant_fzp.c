@@ -271,17 +271,27 @@ static int x86_level(void) {
 }
 #endif
 
-/* The pass for this CPU and the conversions' path (LIBONNXSLIM_KERNELS):
- * AVX-512 on the AVX-512 path, AVX2 on the AVX2 one (or on the AVX-512
- * path of a CPU without AVX-512 DQ), else the reference. */
+/* The width of this CPU and the conversions' path (LIBONNXSLIM_KERNELS):
+ * 2 (AVX-512) on the AVX-512 path, 1 (AVX2) on the AVX2 one (or on the
+ * AVX-512 path of a CPU without AVX-512 DQ), else 0 (the reference). */
+static int level(void) {
+#if OSL_FZP_X86
+  static atomic_int found = -1; /* every thread finds the same */
+  int l = atomic_load_explicit(&found, memory_order_relaxed);
+  if (l < 0) atomic_store_explicit(&found, l = x86_level(), memory_order_relaxed);
+  int path = onnxslim__convert_path();
+  if (path == OSL_PATH_AVX512 && l >= 2) return 2;
+  if ((path == OSL_PATH_AVX512 || path == OSL_PATH_AVX2) && l >= 1) return 1;
+#endif
+  return 0;
+}
+
+/* The pass of that width. */
 static osl_fzp_pass_fn pick_pass(void) {
 #if OSL_FZP_X86
-  static atomic_int level = -1; /* every thread finds the same */
-  int l = atomic_load_explicit(&level, memory_order_relaxed);
-  if (l < 0) atomic_store_explicit(&level, l = x86_level(), memory_order_relaxed);
-  int path = onnxslim__convert_path();
-  if (path == OSL_PATH_AVX512 && l >= 2) return pass_avx512;
-  if ((path == OSL_PATH_AVX512 || path == OSL_PATH_AVX2) && l >= 1) return pass_avx2;
+  int l = level();
+  if (l == 2) return pass_avx512;
+  if (l == 1) return pass_avx2;
 #endif
   return pass_ref;
 }
@@ -296,24 +306,18 @@ static void take(osl_fzp_sums *a, const osl_fzp_sums *b, int j) {
   a->sat[j] = b->sat[j];
 }
 
-/* The search of OSL_FZP_L blocks vt (as pass_body()), from each lane's
- * integer start s[j] (h[j]), z[j]: the better start, then up to
+/* The search of OSL_FZP_L blocks vt (as pass_body()) whose ranges are
+ * [mn[j], mx[j]] (0 included), from each lane's integer start s[j] (h[j]),
+ * z[j]: the better start, then up to
  * OSL_FZP_ROUNDS rounds of alternating least squares, each lane stopping
  * at its first round that does not lower its error; the lanes' pairs
  * replaced by the best found, sat[j] their clamped counts. */
-static void search(const osl_qx *q, osl_fzp_pass_fn pass, const float *vt, float *s, uint16_t *h,
-                   float *z, uint64_t *sat) {
+static void search(const osl_qx *q, osl_fzp_pass_fn pass, const float *vt, const float *mn,
+                   const float *mx, float *s, uint16_t *h, float *z, uint64_t *sat) {
   size_t bs = q->bs;
-  float mn[OSL_FZP_L], mx[OSL_FZP_L], cs[OSL_FZP_L], cz[OSL_FZP_L];
+  float cs[OSL_FZP_L], cz[OSL_FZP_L];
   uint16_t ch[OSL_FZP_L] = {0}, zh;
   int live[OSL_FZP_L];
-  for (int j = 0; j < OSL_FZP_L; j++) mn[j] = mx[j] = 0;
-  for (size_t i = 0; i < bs; i++)
-    for (int j = 0; j < OSL_FZP_L; j++) {
-      float x = vt[i * OSL_FZP_L + j];
-      mn[j] = x < mn[j] ? x : mn[j];
-      mx[j] = x > mx[j] ? x : mx[j];
-    }
   osl_fzp_sums a, c;
   pass(bs, q->qmax, vt, s, z, &a);
   /* the range's start: [min, max] with 0 included, its float zero point */
@@ -357,63 +361,335 @@ static void search(const osl_qx *q, osl_fzp_pass_fn pass, const float *vt, float
   for (int j = 0; j < OSL_FZP_L; j++) sat[j] = (uint64_t)a.sat[j];
 }
 
+/* ---- the passes over a tensor -------------------------------------------
+ * A strided tensor (OSL_QG_STRIDED: a [K, N] MatMul weight whose blocks run
+ * along K, so that each block is a piece of a column) is read in stripes
+ * of columns: the search's eight lanes are eight neighbouring columns'
+ * blocks at the same rows, so that each row of the stripe is eight values
+ * side by side, loaded as they are (no gather, each cache line read once
+ * for two groups), and the data pass makes the codes of sixteen such
+ * blocks a row at a time. A block's result does not depend on its lane or
+ * its group: the same bytes in any order. Elements of a run that do not
+ * fill a stripe (a run may start or end within a column) are gathered one
+ * by one into their lanes, as the other geometries' blocks are. */
+
+/* Source values n..n + w of row r of a strided tensor's [K, N] matrix, as
+ * FLOAT, into out. */
+static void row_values(const osl_qx *q, size_t r, size_t c, size_t w, float *out) {
+  if (q->src == ONNXSLIM_DTYPE_FLOAT) memcpy(out, q->whole + (r * q->ncols + c) * 4, w * 4);
+  else
+    onnxslim_convert_f16_to_f32(
+        out, (const uint16_t *)(const void *)(q->whole + (r * q->ncols + c) * 2), w);
+}
+
+/* A run of the first pass: what its groups share. */
+typedef struct {
+  const osl_qx *q;
+  const uint8_t *src; /* the run's source elements */
+  uint8_t *dst;       /* its output (OSL_QL_ZP: a byte per block) */
+  size_t at, nb;      /* its first element in the whole tensor, blocks an element */
+  osl_fzp_pass_fn pass;
+  float *vb, *vt; /* OSL_FZP_L blocks, block by block and lane by lane */
+  int8_t *qb;     /* a block's codes (the statistics) */
+} osl_fzp_run;
+
+/* Blocks gi[0..gn) (their indexes among the scales) of the run into the
+ * lanes of r->vt, gathered one by one; the lanes from gn on are copies of
+ * lane 0. */
+static void lanes_gather(osl_fzp_run *r, const size_t *gi, size_t gn) {
+  const osl_qx *q = r->q;
+  size_t bs = q->bs;
+  for (size_t j = 0; j < gn; j++) {
+    size_t e = gi[j] / r->nb - r->at, b = gi[j] % r->nb;
+    onnxslim__quant_gather(q, r->src + e * q->x.in_size, r->at + e, b, r->vb + j * bs);
+  }
+  for (size_t i = 0; i < bs; i++)
+    for (size_t j = 0; j < OSL_FZP_L; j++)
+      r->vt[i * OSL_FZP_L + j] = r->vb[(j < gn ? j : 0) * bs + i];
+}
+
+/* The search of the group of blocks gi[0..gn) whose values are in r->vt
+ * (lanes_gather()), then each block's pair kept (keep_s, keep_z), its
+ * statistics added and its 0 written. A NaN or an infinity, or a range
+ * without a FLOAT16 scale, is an error, the lanes checked in order. */
+static int group(osl_fzp_run *r, const size_t *gi, size_t gn) {
+  const osl_qx *q = r->q;
+  size_t bs = q->bs, ssz = q->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
+  const float *vt = r->vt;
+  float s[OSL_FZP_L] = {0}, z[OSL_FZP_L] = {0};
+  uint16_t h[OSL_FZP_L] = {0};
+  uint64_t sat[OSL_FZP_L];
+  /* every lane's range, and whether a value is NaN or infinite: |x| (its
+   * bits without the sign) at or above those of infinity */
+  float mn[OSL_FZP_L] = {0}, mx[OSL_FZP_L] = {0};
+  uint32_t top[OSL_FZP_L] = {0};
+  for (size_t i = 0; i < bs; i++)
+    for (size_t j = 0; j < OSL_FZP_L; j++) {
+      float v = vt[i * OSL_FZP_L + j];
+      uint32_t b;
+      memcpy(&b, &v, sizeof b);
+      b &= 0x7fffffffu;
+      mn[j] = v < mn[j] ? v : mn[j];
+      mx[j] = v > mx[j] ? v : mx[j];
+      top[j] = b > top[j] ? b : top[j];
+    }
+  for (size_t j = 0; j < gn; j++) {
+    for (size_t i = 0; top[j] >= 0x7f800000u && i < bs; i++) {
+      float v = vt[i * OSL_FZP_L + j];
+      if (!(v <= FLT_MAX && v >= -FLT_MAX))
+        return onnxslim__err(ONNXSLIM_EMODEL, "a %s value cannot be quantized",
+                             v != v ? "NaN" : "infinite");
+    }
+    int zp = 0, rc = onnxslim__quant_asym_start(q, mn[j], mx[j], &s[j], &h[j], &zp);
+    if (rc) return rc;
+    z[j] = (float)zp;
+  }
+  for (size_t j = gn; j < OSL_FZP_L; j++) /* a short group: lane 0 again, unused */
+    s[j] = s[0], z[j] = z[0], h[j] = h[0], mn[j] = mn[0], mx[j] = mx[0];
+  search(q, r->pass, vt, mn, mx, s, h, z, sat);
+  for (size_t j = 0; j < gn; j++) {
+    if (q->acc) {
+      float *v = r->vb + j * bs;
+      for (size_t i = 0; i < bs; i++) v[i] = vt[i * OSL_FZP_L + j];
+      codes(q, v, s[j], z[j], r->qb);
+      onnxslim__quant_asym_stats(q->acc, v, r->qb, bs, s[j], z[j], sat[j]);
+    }
+    if (q->keep_s) memcpy(q->keep_s + gi[j] * ssz, ssz == 4 ? (void *)&s[j] : (void *)&h[j], ssz);
+    if (q->keep_z && ssz == 4) {
+      memcpy(q->keep_z + gi[j] * 4, &z[j], 4);
+    } else if (q->keep_z) {
+      uint16_t zh = onnxslim__quant_f16_nearest(z[j]);
+      memcpy(q->keep_z + gi[j] * 2, &zh, 2);
+    }
+    r->dst[gi[j] - r->at * r->nb] = 0; /* the float ones are in keep_z */
+  }
+  return 0;
+}
+
+/* Stripes of this many columns: OSL_FZP_L columns a group (the search), two
+ * groups a stripe (the data pass); OSL_FZP_WIDE columns (four cache lines
+ * of FLOAT values a row) walked down together, a stripe or group after
+ * the other at the same rows. */
+#define OSL_FZP_STRIPE (2 * OSL_FZP_L)
+#define OSL_FZP_WIDE (8 * OSL_FZP_L)
+
+/* The first pass over elements at..at + n of a strided tensor: stripe by
+ * stripe, block row by block row. */
+static int strided_first(osl_fzp_run *r, size_t n) {
+  const osl_qx *q = r->q;
+  size_t kbn = q->kblocks, bs = q->bs, at = r->at;
+  size_t c_end = (at + n + kbn - 1) / kbn, gi[OSL_FZP_L];
+  int rc = 0;
+  for (size_t c0 = at / kbn; c0 < c_end && !rc; c0 += OSL_FZP_WIDE)
+    for (size_t kb = 0; kb < kbn && !rc; kb++)
+      for (size_t g0 = c0; g0 < c0 + OSL_FZP_WIDE && g0 < c_end && !rc; g0 += OSL_FZP_L) {
+        size_t gn = 0;
+        for (size_t j = 0; j < OSL_FZP_L && g0 + j < c_end; j++) {
+          size_t idx = (g0 + j) * kbn + kb;
+          if (idx >= at && idx < at + n) gi[gn++] = idx;
+        }
+        if (!gn) continue;
+        if (gn == OSL_FZP_L) /* columns g0 .. g0 + 7, whole */
+          for (size_t i = 0; i < bs; i++)
+            row_values(q, kb * bs + i, g0, OSL_FZP_L, r->vt + i * OSL_FZP_L);
+        else lanes_gather(r, gi, gn);
+        rc = group(r, gi, gn);
+      }
+  return rc;
+}
+
+/* The data pass's codes of a whole stripe: OSL_FZP_STRIPE blocks vt
+ * (value i of lane j at vt[i * OSL_FZP_STRIPE + j]), lane j with the pair
+ * ds[j] = s, dz[j] = z + 2 (as code_of() takes them), packed two a byte:
+ * pk[t * OSL_FZP_STRIPE + j] holds lane j's codes of values 2t (low
+ * nibble) and 2t + 1. The reference and, on x86-64, AVX-512 and AVX2, each
+ * lane doing code_of()'s operations as pass_avx512() does them: the same
+ * codes. */
+typedef void (*osl_fzp_pack_fn)(size_t bs, int qmax, const float *vt, const double *ds,
+                                const double *dz, int32_t *pk);
+
+static void stripe_ref(size_t bs, int qmax, const float *vt, const double *ds, const double *dz,
+                       int32_t *pk) {
+  double top = qmax + 3.0;
+  int hi = qmax + 2;
+  for (size_t t = 0; t < bs / 2; t++)
+    for (size_t j = 0; j < OSL_FZP_STRIPE; j++) {
+      int u0, u1;
+      code_of(vt[2 * t * OSL_FZP_STRIPE + j], ds[j], dz[j], top, hi, &u0);
+      code_of(vt[(2 * t + 1) * OSL_FZP_STRIPE + j], ds[j], dz[j], top, hi, &u1);
+      pk[t * OSL_FZP_STRIPE + j] = (int32_t)((u0 & 15) | (u1 & 15) << 4);
+    }
+}
+
+#if OSL_FZP_X86
+#  define OSL_TA512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq")))
+/* One value a lane of code_of(), 8 lanes: the code minus 2 plus 2, in double. */
+OSL_TA512 static inline __m512d code8(__m512d dx, __m512d ds, __m512d dz, __m512d top, __m512d hi) {
+  __m512d t = _mm512_add_pd(_mm512_div_pd(dx, ds), dz);
+  t = _mm512_min_pd(_mm512_max_pd(t, _mm512_set1_pd(1.0)), top);
+  __m512d r = _mm512_roundscale_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return _mm512_min_pd(_mm512_max_pd(r, _mm512_set1_pd(2.0)), hi);
+}
+
+OSL_TA512 static void stripe_avx512(size_t bs, int qmax, const float *vt, const double *ds,
+                                    const double *dz, int32_t *pk) {
+  __m512d top = _mm512_set1_pd(qmax + 3.0), hi = _mm512_set1_pd(qmax + 2.0);
+  /* u0 + 16 u1 = (c0 - 2) + 16 (c1 - 2), exact */
+  __m512d off = _mm512_set1_pd(-34.0), sixteen = _mm512_set1_pd(16.0);
+  for (size_t h = 0; h < OSL_FZP_STRIPE; h += 8) {
+    __m512d s = _mm512_loadu_pd(ds + h), z = _mm512_loadu_pd(dz + h);
+    for (size_t t = 0; t < bs / 2; t++) {
+      const float *x = vt + 2 * t * OSL_FZP_STRIPE + h;
+      __m512d c0 = code8(_mm512_cvtps_pd(_mm256_loadu_ps(x)), s, z, top, hi);
+      __m512d c1 = code8(_mm512_cvtps_pd(_mm256_loadu_ps(x + OSL_FZP_STRIPE)), s, z, top, hi);
+      __m512d b = _mm512_add_pd(_mm512_add_pd(c0, _mm512_mul_pd(c1, sixteen)), off);
+      _mm256_storeu_si256((__m256i *)(void *)(pk + t * OSL_FZP_STRIPE + h), _mm512_cvtpd_epi32(b));
+    }
+  }
+}
+#  undef OSL_TA512
+
+__attribute__((target("avx2"))) static inline __m256d code4(__m256d dx, __m256d ds, __m256d dz,
+                                                            __m256d top, __m256d hi) {
+  __m256d t = _mm256_add_pd(_mm256_div_pd(dx, ds), dz);
+  t = _mm256_min_pd(_mm256_max_pd(t, _mm256_set1_pd(1.0)), top);
+  __m256d r = _mm256_round_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return _mm256_min_pd(_mm256_max_pd(r, _mm256_set1_pd(2.0)), hi);
+}
+
+__attribute__((target("avx2"))) static void stripe_avx2(size_t bs, int qmax, const float *vt,
+                                                        const double *ds, const double *dz,
+                                                        int32_t *pk) {
+  __m256d top = _mm256_set1_pd(qmax + 3.0), hi = _mm256_set1_pd(qmax + 2.0);
+  __m256d off = _mm256_set1_pd(-34.0), sixteen = _mm256_set1_pd(16.0);
+  for (size_t h = 0; h < OSL_FZP_STRIPE; h += 4) {
+    __m256d s = _mm256_loadu_pd(ds + h), z = _mm256_loadu_pd(dz + h);
+    for (size_t t = 0; t < bs / 2; t++) {
+      const float *x = vt + 2 * t * OSL_FZP_STRIPE + h;
+      __m256d c0 = code4(_mm256_cvtps_pd(_mm_loadu_ps(x)), s, z, top, hi);
+      __m256d c1 = code4(_mm256_cvtps_pd(_mm_loadu_ps(x + OSL_FZP_STRIPE)), s, z, top, hi);
+      __m256d b = _mm256_add_pd(_mm256_add_pd(c0, _mm256_mul_pd(c1, sixteen)), off);
+      _mm_storeu_si128((__m128i *)(void *)(pk + t * OSL_FZP_STRIPE + h), _mm256_cvtpd_epi32(b));
+    }
+  }
+}
+#endif
+
+static osl_fzp_pack_fn pick_stripe(void) {
+#if OSL_FZP_X86
+  int l = level();
+  if (l == 2) return stripe_avx512;
+  if (l == 1) return stripe_avx2;
+#endif
+  return stripe_ref;
+}
+
+/* The kept pair of block gi: its scale's value *s and zero point's *z. */
+static void given_pair(const osl_qx *q, size_t gi, float *s, float *z) {
+  if (q->scale_type == ONNXSLIM_DTYPE_FLOAT) {
+    memcpy(s, q->given_s + gi * 4, 4);
+    memcpy(z, q->given_z + gi * 4, 4);
+  } else {
+    uint16_t hs, hz;
+    memcpy(&hs, q->given_s + gi * 2, 2);
+    memcpy(&hz, q->given_z + gi * 2, 2);
+    *s = onnxslim__quant_f16_value(hs);
+    *z = onnxslim__quant_f16_value(hz);
+  }
+}
+
+/* The data pass over elements at..at + n of a strided tensor stored as
+ * nibbles (OSL_QL_I4 or _U4: the codes 0..qmax as they are, two a byte,
+ * low nibble first) into dst: whole stripes a row at a time, the other
+ * blocks one by one, each as onnxslim__quant_qx_run() makes it (the codes
+ * of the kept pair, packed). 0, or ONNXSLIM_ENOMEM. */
+static int strided_data(const osl_qx *q, size_t at, size_t n, uint8_t *dst) {
+  size_t kbn = q->kblocks, bs = q->bs, c_end = (at + n + kbn - 1) / kbn, osz = q->x.out_size;
+  float *vt = malloc(OSL_FZP_STRIPE * bs * sizeof *vt);
+  int32_t *pk = malloc(OSL_FZP_STRIPE * (bs / 2 ? bs / 2 : 1) * sizeof *pk);
+  int8_t *qb = malloc(bs);
+  osl_fzp_pack_fn stripe = pick_stripe();
+  if (!vt || !pk || !qb) {
+    free(vt);
+    free(pk);
+    free(qb);
+    return onnxslim__err_nomem(NULL);
+  }
+  for (size_t w0 = at / kbn; w0 < c_end; w0 += OSL_FZP_WIDE)
+    for (size_t kb = 0; kb < kbn; kb++)
+      for (size_t c0 = w0; c0 < w0 + OSL_FZP_WIDE && c0 < c_end; c0 += OSL_FZP_STRIPE) {
+        size_t idx0 = c0 * kbn + kb;
+        if (c0 + OSL_FZP_STRIPE <= c_end && idx0 >= at &&
+            idx0 + (OSL_FZP_STRIPE - 1) * kbn < at + n) { /* a whole stripe */
+          double ds[OSL_FZP_STRIPE], dz[OSL_FZP_STRIPE];
+          for (size_t j = 0; j < OSL_FZP_STRIPE; j++) {
+            float s, z;
+            given_pair(q, idx0 + j * kbn, &s, &z);
+            ds[j] = s;
+            dz[j] = (double)z + 2.0;
+          }
+          for (size_t i = 0; i < bs; i++)
+            row_values(q, kb * bs + i, c0, OSL_FZP_STRIPE, vt + i * OSL_FZP_STRIPE);
+          stripe(bs, q->qmax, vt, ds, dz, pk);
+          for (size_t j = 0; j < OSL_FZP_STRIPE; j++) {
+            uint8_t *out = dst + (idx0 + j * kbn - at) * osz;
+            for (size_t t = 0; t < bs / 2; t++) out[t] = (uint8_t)pk[t * OSL_FZP_STRIPE + j];
+          }
+          continue;
+        }
+        for (size_t j = 0; j < OSL_FZP_STRIPE && c0 + j < c_end; j++) {
+          size_t idx = idx0 + j * kbn;
+          if (idx < at || idx >= at + n) continue;
+          float s, z;
+          given_pair(q, idx, &s, &z);
+          onnxslim__quant_gather(q, NULL, idx, 0, vt);
+          codes(q, vt, s, z, qb);
+          uint8_t *out = dst + (idx - at) * osz;
+          for (size_t t = 0; t < bs / 2; t++)
+            out[t] =
+                (uint8_t)(((unsigned)qb[2 * t] & 15u) | (((unsigned)qb[2 * t + 1] & 15u) << 4));
+        }
+      }
+  free(vt);
+  free(pk);
+  free(qb);
+  return 0;
+}
+
 int onnxslim__quant_fzp_run(const osl_xform *x, size_t first, const uint8_t *src, size_t n,
                             uint8_t *dst) {
   const osl_qx *q = (const osl_qx *)x;
-  if (q->given_s && q->given_z) return onnxslim__quant_qx_run(x, first, src, n, dst);
-  if (q->layout != OSL_QL_ZP)
-    return onnxslim__err(ONNXSLIM_EINVAL, "float zero points: a data pass without the kept scales");
-  size_t bs = q->bs, nb = q->geom == OSL_QG_COLS ? q->ncols : 1, total = n * nb;
-  size_t ssz = q->scale_type == ONNXSLIM_DTYPE_FLOAT ? 4 : 2;
   size_t at = first + q->base; /* this run's first element in the whole tensor */
-  float *vb = malloc(2 * OSL_FZP_L * bs * sizeof *vb), *vt = vb + OSL_FZP_L * bs;
-  int8_t *qb = malloc(bs);
-  osl_fzp_pass_fn pass = pick_pass();
-  osl_qacc *acc = q->acc;
-  int rc = vb && qb ? 0 : onnxslim__err_nomem(NULL);
-  for (size_t k0 = 0; k0 < total && !rc; k0 += OSL_FZP_L) {
-    size_t gn = total - k0 < OSL_FZP_L ? total - k0 : OSL_FZP_L;
-    float s[OSL_FZP_L], z[OSL_FZP_L];
-    uint16_t h[OSL_FZP_L] = {0};
-    uint64_t sat[OSL_FZP_L];
-    for (size_t j = 0; j < gn && !rc; j++) {
-      size_t e = (k0 + j) / nb, b = (k0 + j) % nb;
-      float *v = vb + j * bs;
-      onnxslim__quant_gather(q, src + e * x->in_size, at + e, b, v);
-      for (size_t i = 0; i < bs; i++)
-        if (!(v[i] <= FLT_MAX && v[i] >= -FLT_MAX)) {
-          rc = onnxslim__err(ONNXSLIM_EMODEL, "a %s value cannot be quantized",
-                             v[i] != v[i] ? "NaN" : "infinite");
-          break;
-        }
-      int zp = 0;
-      if (!rc) rc = onnxslim__quant_asym_start(q, v, &s[j], &h[j], &zp);
-      z[j] = (float)zp;
-    }
-    if (rc) break;
-    for (size_t j = gn; j < OSL_FZP_L; j++) { /* a short group: lane 0 again, unused */
-      memcpy(vb + j * bs, vb, bs * sizeof *vb);
-      s[j] = s[0], z[j] = z[0], h[j] = h[0];
-    }
-    for (size_t i = 0; i < bs; i++)
-      for (size_t j = 0; j < OSL_FZP_L; j++) vt[i * OSL_FZP_L + j] = vb[j * bs + i];
-    search(q, pass, vt, s, h, z, sat);
-    for (size_t j = 0; j < gn; j++) {
-      size_t e = (k0 + j) / nb, b = (k0 + j) % nb, gi = (at + e) * nb + b;
-      if (acc) {
-        codes(q, vb + j * bs, s[j], z[j], qb);
-        onnxslim__quant_asym_stats(acc, vb + j * bs, qb, bs, s[j], z[j], sat[j]);
+  int rc = 0;
+  if (q->given_s && q->given_z) { /* the data pass */
+    if (q->geom != OSL_QG_STRIDED || q->acc || q->keep_s || q->keep_z || q->bs % 2 ||
+        (q->layout != OSL_QL_I4 && q->layout != OSL_QL_U4))
+      return onnxslim__quant_qx_run(x, first, src, n, dst);
+    rc = strided_data(q, at, n, dst);
+  } else {
+    if (q->layout != OSL_QL_ZP)
+      return onnxslim__err(ONNXSLIM_EINVAL,
+                           "float zero points: a data pass without the kept scales");
+    size_t bs = q->bs, nb = q->geom == OSL_QG_COLS ? q->ncols : 1, total = n * nb;
+    osl_fzp_run r = {q, src, dst, at, nb, pick_pass(), NULL, NULL, NULL};
+    r.vb = malloc(2 * OSL_FZP_L * bs * sizeof *r.vb);
+    r.qb = malloc(bs);
+    rc = r.vb && r.qb ? 0 : onnxslim__err_nomem(NULL);
+    if (!rc) r.vt = r.vb + OSL_FZP_L * bs;
+    if (!rc && q->geom == OSL_QG_STRIDED) {
+      rc = strided_first(&r, n);
+    } else {
+      size_t gi[OSL_FZP_L];
+      for (size_t k0 = 0; k0 < total && !rc; k0 += OSL_FZP_L) {
+        size_t gn = total - k0 < OSL_FZP_L ? total - k0 : OSL_FZP_L;
+        for (size_t j = 0; j < gn; j++) gi[j] = at * nb + k0 + j;
+        lanes_gather(&r, gi, gn);
+        rc = group(&r, gi, gn);
       }
-      if (q->keep_s) memcpy(q->keep_s + gi * ssz, ssz == 4 ? (void *)&s[j] : (void *)&h[j], ssz);
-      if (q->keep_z) {
-        uint16_t zh = onnxslim__quant_f16_nearest(z[j]);
-        memcpy(q->keep_z + gi * ssz, ssz == 4 ? (void *)&z[j] : (void *)&zh, ssz);
-      }
-      dst[e * x->out_size + b] = 0; /* the float ones are in keep_z */
     }
+    free(r.vb);
+    free(r.qb);
   }
-  free(vb);
-  free(qb);
   /* a strided pass touches the whole matrix in each chunk, so the chunks'
    * own releases cannot keep its pages out: they go once it is done */
   if (!rc && q->geom == OSL_QG_STRIDED && q->model && at + n == q->base + x->count)

@@ -100,6 +100,14 @@ struct osl_xform {
    * 0 for the element-wise ones. */
   int self_read;
   size_t chunk;
+  /* A transform that reads its source in place, through its own pointers
+   * and in an order of its own (the quantization of a [K, N] weight whose
+   * blocks are pieces of columns: each chunk's blocks are spread over the
+   * whole source), and releases it itself: the loop hands run src in place
+   * (x->src + first * in_size), neither copying it into a buffer first nor
+   * releasing it by chunk; unlike self_read, it may still run a chunk
+   * ahead of the writer. 0 for the others. */
+  int in_place;
 };
 
 /* One field occurrence, in stored order. A model holds one per field of

@@ -27,8 +27,9 @@
 #define OSL_XFORM_PIPE_MIN (8u << 20)
 
 /* The transform's chunks one after the other, each read in place (bytes in
- * memory; pages released behind) or, with inbuf, copied there from the
- * model's file first (pread: no page of the mapping gets mapped). */
+ * memory; pages released behind, unless the transform reads in place and
+ * releases them itself) or, with inbuf, copied there from the model's file
+ * first (pread: no page of the mapping gets mapped). */
 static int chunks_serial(const onnxslim_model *model, const osl_xform *x, uint8_t *dst,
                          osl_chunk_fn fn, void *payload, uint8_t *inbuf, uint8_t *buf, size_t cap) {
   int rc = 0;
@@ -43,13 +44,14 @@ static int chunks_serial(const onnxslim_model *model, const osl_xform *x, uint8_
     }
     rc = x->run(x, i, src, n, out);
     if (!rc && fn) rc = fn(payload, out, n * x->out_size);
-    if (!inbuf && src) onnxslim__release(model, src, n * x->in_size);
+    if (!inbuf && src && !x->in_place) onnxslim__release(model, src, n * x->in_size);
   }
   return rc;
 }
 
-/* The pipeline: a worker reads and transforms chunk k + 1 into one of two
- * slots while the caller's thread hands chunk k to fn. */
+/* The pipeline: a worker reads (unless the transform reads in place) and
+ * transforms chunk k + 1 into one of two slots while the caller's thread
+ * hands chunk k to fn. */
 typedef struct {
   const onnxslim_model *model;
   const osl_xform *x;
@@ -73,8 +75,9 @@ static void pipe_worker(void *arg) {
     onnxslim__os_monitor_unlock(pp->mon);
     if (stop) break;
     size_t i = k * pp->cap, n = x->count - i < pp->cap ? x->count - i : pp->cap;
-    int rc = onnxslim__model_read(pp->model, x->src + i * x->in_size, n * x->in_size, pp->in);
-    if (!rc) rc = x->run(x, i, pp->in, n, pp->out[k & 1]);
+    const uint8_t *src = x->src + i * x->in_size;
+    int rc = x->in_place ? 0 : onnxslim__model_read(pp->model, src, n * x->in_size, pp->in);
+    if (!rc) rc = x->run(x, i, x->in_place ? src : pp->in, n, pp->out[k & 1]);
     if (rc) snprintf(pp->err, sizeof pp->err, "%s", onnxslim_error_last());
     onnxslim__os_monitor_lock(pp->mon);
     if (rc) pp->rc = rc;
@@ -146,7 +149,7 @@ int onnxslim__xform_chunks(const onnxslim_model *model, const osl_xform *x, uint
     buf = malloc(cap ? (piped ? 2 : 1) * cap * x->out_size : 1);
     if (!buf) return onnxslim__err_nomem(NULL);
   }
-  if (file) {
+  if (file && !x->in_place) {
     inbuf = malloc(cap * x->in_size);
     if (!inbuf) {
       free(buf);
