@@ -274,17 +274,17 @@ static int x86_level(void) {
 /* The width of this CPU and the conversions' path (LIBONNXSLIM_KERNELS):
  * 2 (AVX-512) on the AVX-512 path, 1 (AVX2) on the AVX2 one (or on the
  * AVX-512 path of a CPU without AVX-512 DQ), else 0 (the reference). */
-static int level(void) {
 #if OSL_FZP_X86
+static int level(void) {
   static atomic_int found = -1; /* every thread finds the same */
   int l = atomic_load_explicit(&found, memory_order_relaxed);
   if (l < 0) atomic_store_explicit(&found, l = x86_level(), memory_order_relaxed);
   int path = onnxslim__convert_path();
   if (path == OSL_PATH_AVX512 && l >= 2) return 2;
   if ((path == OSL_PATH_AVX512 || path == OSL_PATH_AVX2) && l >= 1) return 1;
-#endif
   return 0;
 }
+#endif
 
 /* The pass of that width. */
 static osl_fzp_pass_fn pick_pass(void) {
