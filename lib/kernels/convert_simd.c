@@ -310,12 +310,6 @@ IA __mmask16 bf16_fixup_avx512(u32x16 u, int sub) {
                                  _mm512_set1_epi32(0x007FFFFF)) |
          nan;
 }
-/* vcvtneps2bf16 alone, packed (for lanes known to need no fixup), and the
- * packed BF16 values back to FP32 bits. */
-IA __m256i bf16_pack_avx512(u32x16 u) { return (__m256i)_mm512_cvtneps_pbh((__m512)u); }
-IA u32x16 bf16_wide_avx512(__m256i h) {
-  return (u32x16)_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
-}
 IA u32x16 f32_bf16_avx512(u32x16 u, unsigned int fl);
 IA u32x16 bf16_rne_avx512(u32x16 u, int sub) {
   __m512i r = _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh((__m512)u));
