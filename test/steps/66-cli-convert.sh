@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # libonnxslim convert with dtype conversion: --gather-to (the published recipe),
 # --to with --select, --min-size, --policy, --round, --saturate,
-# --flush-subnormals, --report; each result is inspected with python onnx
+# --flush-subnormals, --report, --simplify; each result is inspected with python onnx
 # (dtypes of initializers, Casts after Gathers, onnx.checker) and with
 # `libonnxslim check`. Usage errors exit 2; a failure exits 1 with the library's
 # message on stderr.
@@ -546,6 +546,22 @@ done
 "$cli" check "$g0" > "$tmp/o" 2>&1; r=$?
 [ $r -eq 1 ] && grep -q "Gather-13 has 1 to 1 outputs, the node has 0" "$tmp/o" &&
   ok "check reports the Gather without outputs" || bad "check on a Gather without outputs: exit $r: $(cat "$tmp/o")"
+
+# ---- --simplify: simplify first, then convert: the same bytes as the two
+# commands one after the other, fewer nodes than converting alone -----------------
+"$cli" convert "$m" "$tmp/cs.onnx" --simplify --gather-to bf16 > "$tmp/o" 2> "$tmp/e"; r=$?
+"$cli" simplify "$m" "$tmp/s1.onnx" > /dev/null 2>&1 && "$cli" convert "$tmp/s1.onnx" "$tmp/s2.onnx" --gather-to bf16 > /dev/null 2>&1 &&
+  "$cli" convert "$m" "$tmp/c0.onnx" --gather-to bf16 > /dev/null 2>&1
+if [ $r -eq 0 ] && cmp -s "$tmp/cs.onnx" "$tmp/s2.onnx"; then
+  ok "convert --simplify --gather-to bf16: exit 0, the bytes of simplify then convert"
+else
+  bad "convert --simplify --gather-to bf16: exit $r, $(cmp "$tmp/cs.onnx" "$tmp/s2.onnx" 2>&1) $(cat "$tmp/e")"
+fi
+ns=$("$cli" info "$tmp/cs.onnx" 2>/dev/null | awk '/^nodes:/ {print $2; exit}')
+n0=$("$cli" info "$tmp/c0.onnx" 2>/dev/null | awk '/^nodes:/ {print $2; exit}')
+[ -n "$ns" ] && [ -n "$n0" ] && [ "$ns" -lt "$n0" ] && "$cli" check "$tmp/cs.onnx" > /dev/null 2>&1 &&
+  ok "convert --simplify: $ns nodes against $n0 without it, check passes" ||
+  bad "convert --simplify: nodes '$ns' against '$n0' without it, or check fails"
 
 rm -rf "$tmp"
 echo "$passed passed, $failed failed, $skipped skipped"
