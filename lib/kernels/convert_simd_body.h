@@ -377,68 +377,67 @@ IA VU32 X(flushed)(VU32 in, VF32 e) {
  * itself, known to convert exactly, without a special lane (nothing to
  * count, errors 0); without stats, the hardware's conversion (FULL) takes
  * fewer instructions. */
-#define LOOP32X2(IN, LOAD, FAST, FULL, OBITS, STORE, SAT_MIN, SUB, DIRECT)         \
-  X(acc) L;                                                                        \
-  const VF32 zf = {0};                                                             \
-  VF32 fmax = zf, finv = zf; /* the maximum error and A->finv, in registers */     \
-  VU32 nflush = (VU32)zf;    /* flushed lanes counted in the loop */               \
-  size_t k = 0;                                                                    \
-  if (!Ap) {                                                                       \
-    for (; k + 2 * W <= nv; k += 2 * W) {                                          \
-      PF(IN);                                                                      \
-      STORE(k, FULL(LOAD(k)));                                                     \
-      STORE(k + W, FULL(LOAD(k + W)));                                             \
-    }                                                                              \
-  } else {                                                                         \
-    L = *Ap, finv = FINV0(L, SUB, zf);                                             \
-    for (;;) {                                                                     \
-      /* the inner loops call nothing: their accumulators stay in registers */     \
-      if (L.rmax < 1) {                                                            \
-        for (; k + 2 * W <= nv; k += 2 * W) {                                      \
-          PF(IN);                                                                  \
-          if (DIRECT(k)) continue;                                                 \
-          VU32 u0 = LOAD(k), u1 = LOAD(k + W);                                     \
-          __typeof__(FULL(u0)) r0 = FAST(u0), r1 = FAST(u1);                       \
-          VF32 e0, e1;                                                             \
-          if (X(quick32)(finv, u0, OBITS(r0), SAT_MIN, SUB, &e0) |                 \
-              X(quick32)(finv, u1, OBITS(r1), SAT_MIN, SUB, &e1))                  \
-            break;                                                                 \
-          fmax = X(maxps)(fmax, X(maxps)(e0, e1));                                 \
-          STORE(k, r0);                                                            \
-          STORE(k + W, r1);                                                        \
-        }                                                                          \
-      } else { /* no error raises rmax = 1 (see X(special2)) */                    \
-        for (; k + 2 * W <= nv; k += 2 * W) {                                      \
-          PF(IN);                                                                  \
-          if (DIRECT(k)) continue;                                                 \
-          VU32 u0 = LOAD(k), u1 = LOAD(k + W);                                     \
-          __typeof__(FULL(u0)) r0 = FAST(u0), r1 = FAST(u1);                       \
-          VF32 e0, e1;                                                             \
-          if (X(special2)(u0, OBITS(r0), u1, OBITS(r1), SAT_MIN, &e0, &e1)) break; \
-          fmax = X(maxps)(fmax, X(maxps)(e0, e1));                                 \
-          nflush -= X(flushed)(u0, e0) + X(flushed)(u1, e1);                       \
-          STORE(k, r0);                                                            \
-          STORE(k + W, r1);                                                        \
-        }                                                                          \
-      }                                                                            \
-      if (k + 2 * W > nv) break;                                                   \
-      /* the pair that stopped it, by stats32 */                                   \
-      VU32 u0 = LOAD(k), u1 = LOAD(k + W);                                         \
-      __typeof__(FULL(u0)) r0 = FULL(u0), r1 = FULL(u1);                           \
-      X(stats32_call)(&L, u0, OBITS(r0), SAT_MIN, SUB);                            \
-      X(stats32_call)(&L, u1, OBITS(r1), SAT_MIN, SUB);                            \
-      finv = FINV0(L, SUB, zf);                                                    \
-      STORE(k, r0);                                                                \
-      STORE(k + W, r1);                                                            \
-      k += 2 * W;                                                                  \
-    }                                                                              \
-  }                                                                                \
-  if (k < nv) {                                                                    \
-    VU32 u = LOAD(k);                                                              \
-    __typeof__(FULL(u)) r = FULL(u);                                               \
-    STORE(k, r);                                                                   \
-    if (Ap) X(stats32_call)(&L, u, OBITS(r), SAT_MIN, SUB);                        \
-  }                                                                                \
+/* LOOP32X2's inner loop (its arguments passed on): the pairs from k on
+ * while HIT (of u0, u1, their results r0, r1 and errors e0, e1) is 0, each
+ * pair's errors into fmax and COUNT done; it leaves k at the pair that HIT
+ * stopped (or the end). */
+#define PAIRS32(IN, LOAD, FAST, FULL, STORE, DIRECT, HIT, COUNT) \
+  for (; k + 2 * W <= nv; k += 2 * W) {                          \
+    PF(IN);                                                      \
+    if (DIRECT(k)) continue;                                     \
+    VU32 u0 = LOAD(k), u1 = LOAD(k + W);                         \
+    __typeof__(FULL(u0)) r0 = FAST(u0), r1 = FAST(u1);           \
+    VF32 e0, e1;                                                 \
+    if (HIT) break;                                              \
+    fmax = X(maxps)(fmax, X(maxps)(e0, e1));                     \
+    COUNT;                                                       \
+    STORE(k, r0);                                                \
+    STORE(k + W, r1);                                            \
+  }
+
+#define LOOP32X2(IN, LOAD, FAST, FULL, OBITS, STORE, SAT_MIN, SUB, DIRECT)     \
+  X(acc) L;                                                                    \
+  const VF32 zf = {0};                                                         \
+  VF32 fmax = zf, finv = zf; /* the maximum error and A->finv, in registers */ \
+  VU32 nflush = (VU32)zf;    /* flushed lanes counted in the loop */           \
+  size_t k = 0;                                                                \
+  if (!Ap) {                                                                   \
+    for (; k + 2 * W <= nv; k += 2 * W) {                                      \
+      PF(IN);                                                                  \
+      STORE(k, FULL(LOAD(k)));                                                 \
+      STORE(k + W, FULL(LOAD(k + W)));                                         \
+    }                                                                          \
+  } else {                                                                     \
+    L = *Ap, finv = FINV0(L, SUB, zf);                                         \
+    for (;;) {                                                                 \
+      /* the inner loops call nothing: their accumulators stay in registers */ \
+      if (L.rmax < 1)                                                          \
+        PAIRS32(IN, LOAD, FAST, FULL, STORE, DIRECT,                           \
+                X(quick32)(finv, u0, OBITS(r0), SAT_MIN, SUB, &e0) |           \
+                    X(quick32)(finv, u1, OBITS(r1), SAT_MIN, SUB, &e1),        \
+                (void)0)                                                       \
+      else /* no error raises rmax = 1 (see X(special2)) */                    \
+        PAIRS32(IN, LOAD, FAST, FULL, STORE, DIRECT,                           \
+                X(special2)(u0, OBITS(r0), u1, OBITS(r1), SAT_MIN, &e0, &e1),  \
+                nflush -= X(flushed)(u0, e0) + X(flushed)(u1, e1))             \
+      if (k + 2 * W > nv) break;                                               \
+      /* the pair that stopped it, by stats32 */                               \
+      VU32 u0 = LOAD(k), u1 = LOAD(k + W);                                     \
+      __typeof__(FULL(u0)) r0 = FULL(u0), r1 = FULL(u1);                       \
+      X(stats32_call)(&L, u0, OBITS(r0), SAT_MIN, SUB);                        \
+      X(stats32_call)(&L, u1, OBITS(r1), SAT_MIN, SUB);                        \
+      finv = FINV0(L, SUB, zf);                                                \
+      STORE(k, r0);                                                            \
+      STORE(k + W, r1);                                                        \
+      k += 2 * W;                                                              \
+    }                                                                          \
+  }                                                                            \
+  if (k < nv) {                                                                \
+    VU32 u = LOAD(k);                                                          \
+    __typeof__(FULL(u)) r = FULL(u);                                           \
+    STORE(k, r);                                                               \
+    if (Ap) X(stats32_call)(&L, u, OBITS(r), SAT_MIN, SUB);                    \
+  }                                                                            \
   if (Ap) L.fabs = X(maxps)(L.fabs, fmax), L.flush += nflush, *Ap = L
 
 #define FINV0(L, SUB, ZERO) ((SUB) || (L).rmax > 0 ? (L).finv : (ZERO) + 0x1.fffffep127f)
