@@ -29,7 +29,16 @@ extern "C" {
  * the element type the model states for its input; Reshape to a constant
  * shape equal to the input's stated static shape; Transpose with an
  * identity perm; Slice that keeps every element, Pad with all pads 0, Expand
- * to a shape the input already has (constant inputs, stated shapes). A
+ * to a shape the input already has (constant inputs, stated shapes);
+ * Add/Sub of a constant zero and Mul/Div by a constant one that keep the
+ * other input's shape, where exact for every input (x + (+0.0) only when x
+ * can never be -0.0). It also shortens chains: a Reshape by a constant
+ * shape reads through a Reshape, Flatten, Squeeze or Unsqueeze that only
+ * it reads; a Transpose of a Transpose reads the first's input with the
+ * composed perm (a pair composing to the identity goes whole); a Concat of
+ * a Concat on the same axis that only it reads takes its inputs; a Concat
+ * whose other inputs are empty along its axis, or with one input, goes
+ * (docs/simplify.md says each rule's conditions). A
  * removed node's readers read its input instead; when its output is a
  * graph output, its input takes that name if a node of the same graph
  * produces it and nothing else is lost by the rename, else the node stays.
