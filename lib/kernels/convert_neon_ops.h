@@ -92,12 +92,6 @@ IA void X(ps2pd)(VU32 bits, VF64 *lo, VF64 *hi) {
  * subnormal inputs and results kept, NaN quiet with the top payload bits:
  * f32_to_bf16_1 with no flags, on every input (no fix-up as on AVX-512). */
 IA VH X(bf16_pack)(VU32 u) { return vreinterpret_u16_bf16(vcvt_bf16_f32((float32x4_t)u)); }
-IA VU32 X(bf16_rne)(VU32 u, int sub) {
-  (void)sub;
-  return (VU32)vmovl_u16(X(bf16_pack)(u));
-}
-IA void X(st_bf16_rne)(unsigned char *p, VU32 u, int nt, int sub) {
-  (void)sub;
-  X(sth)(p, X(bf16_pack)(u), nt);
-}
+IA VU32 X(bf16_rne)(VU32 u) { return (VU32)vmovl_u16(X(bf16_pack)(u)); }
+IA void X(st_bf16_rne)(unsigned char *p, VU32 u, int nt) { X(sth)(p, X(bf16_pack)(u), nt); }
 #endif

@@ -300,26 +300,24 @@ IA void ps2pd_avx512(u32x16 bits, f64x8 *lo, f64x8 *hi) {
  * (and flushes subnormal results). The lanes whose input is subnormal (or a
  * NaN, so the result never depends on the CPU's NaN handling) take the
  * integer rounding instead; such lanes are rare, so it is computed only for
- * vectors that have one. sub = 0: the input has no subnormal value (it was
- * converted from FP16), only NaN lanes are fixed up. */
-IA __mmask16 bf16_fixup_avx512(u32x16 u, int sub) {
+ * vectors that have one. */
+IA __mmask16 bf16_fixup_avx512(u32x16 u) {
   __m512i a = _mm512_and_si512((__m512i)u, _mm512_set1_epi32(0x7FFFFFFF));
   __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7F800000));
-  if (!sub) return nan;
   return _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
                                  _mm512_set1_epi32(0x007FFFFF)) |
          nan;
 }
 IA u32x16 f32_bf16_avx512(u32x16 u, unsigned int fl);
-IA u32x16 bf16_rne_avx512(u32x16 u, int sub) {
+IA u32x16 bf16_rne_avx512(u32x16 u) {
   __m512i r = _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh((__m512)u));
-  __mmask16 fix = bf16_fixup_avx512(u, sub);
+  __mmask16 fix = bf16_fixup_avx512(u);
   if (fix) r = _mm512_mask_mov_epi32(r, fix, (__m512i)f32_bf16_avx512(u, 0));
   return (u32x16)r;
 }
-IA void st_bf16_rne_avx512(unsigned char *p, u32x16 u, int nt, int sub) {
+IA void st_bf16_rne_avx512(unsigned char *p, u32x16 u, int nt) {
   __m256i r = (__m256i)_mm512_cvtneps_pbh((__m512)u);
-  __mmask16 fix = bf16_fixup_avx512(u, sub);
+  __mmask16 fix = bf16_fixup_avx512(u);
   if (fix) r = _mm256_mask_mov_epi16(r, fix, _mm512_cvtepi32_epi16((__m512i)f32_bf16_avx512(u, 0)));
   sth_avx512(p, r, nt);
 }

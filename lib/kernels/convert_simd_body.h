@@ -474,10 +474,10 @@ IA void X(loop_f32_bf16)(unsigned char *d, const unsigned char *s, size_t nv, in
     PF(4);
     VU32 u = X(ld32)(s + 4 * k);
     if (fl == 0 && !Ap) {
-      X(st_bf16_rne)(d + 2 * k, u, nt, 1);
+      X(st_bf16_rne)(d + 2 * k, u, nt);
       continue;
     }
-    VU32 r = fl == 0 ? X(bf16_rne)(u, 1) : X(f32_bf16)(u, fl);
+    VU32 r = fl == 0 ? X(bf16_rne)(u) : X(f32_bf16)(u, fl);
     X(st16)(d + 2 * k, r, nt);
     if (Ap) X(stats32)(&L, u, r << 16, sat_min, 1);
   }
