@@ -23,6 +23,18 @@ if [ -n "${RUN:-}" ]; then
   cli="$tmp/cli-run"
 fi
 m="$root/test/data/bert-tiny.onnx"
+# strace_ready: 0 when strace is here and can trace and inject faults;
+# else counts a skip with the reason and returns 1 (the step then ends).
+strace_ready() {
+  if ! command -v strace > /dev/null; then
+    skip "strace is missing (make deps installs it)"
+    return 1
+  fi
+  if ! strace -f -qq -o /dev/null -e trace=getpid -e inject=getpid:retval=1 true 2> /dev/null; then
+    skip "strace cannot trace here (ptrace not allowed)"
+    return 1
+  fi
+}
 # part CMD...: runs a test/check_*.py (or any command ending with an
 # "N passed, N failed" line), shows its output and adds its counts; a
 # nonzero exit with no failure counted is one failure.

@@ -28,13 +28,7 @@ if grep -q 'define ONNXSLIM_HAVE_SPLICE 0' "${B:-build}/config/onnxslim_config.h
   echo "$passed passed, $failed failed, $skipped skipped"
   exit 0
 fi
-if ! command -v strace > /dev/null; then
-  skip "strace is missing (make deps installs it)"
-  echo "$passed passed, $failed failed, $skipped skipped"
-  exit 0
-fi
-if ! strace -f -qq -o /dev/null -e trace=getpid -e inject=getpid:retval=1 true 2> /dev/null; then
-  skip "strace cannot trace here (ptrace not allowed)"
+if ! strace_ready; then
   echo "$passed passed, $failed failed, $skipped skipped"
   exit 0
 fi
