@@ -1292,7 +1292,8 @@ struct QuantOptions {
   std::int32_t scale_type = 0;                 /**< FLOAT or FLOAT16; 0: the table's type */
   double clip_percentile = 0;    /**< 0: no clipping; else 0 < p < 100 (see onnxslim/quant.h) */
   unsigned int report_flags = 0; /**< ONNXSLIM_QUANT_REPORT_NO_STATS */
-  /** an onnxslim_quant_scale_method (@since 0.3.0); 0: the default, absmax */
+  /** an onnxslim_quant_scale_method (@since 0.3.0); 0: the default (float zero points for INT4
+   * MatMul and Gemm weights in the onnxruntime format, else absmax; onnxslim/quant.h) */
   int scale_method = ONNXSLIM_QUANT_SCALES_DEFAULT;
 };
 

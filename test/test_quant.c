@@ -1806,8 +1806,9 @@ TEST(asym_mse_near_best) {
   CHECK(got <= best * OSL_T_ASYM_NEAR);
 }
 
-/* The default is absmax: the same bytes as asking for it, not those of the
- * search (on rows with outliers). */
+/* The default for a table is absmax: the same bytes as asking for it, not
+ * those of the search (on rows with outliers); default_per_kind has the
+ * weights. */
 TEST(absmax_is_default) {
   enum { ROWS = 20, K = 32 };
   static float t[ROWS * K];
@@ -2135,6 +2136,149 @@ TEST(float_zero_points_columns_as_rows) {
     }
 }
 
+/* ---- the default scale method, per kind of tensor ------------------------ */
+
+/* bert-tiny with every table and weight quantized to `to` in `format`,
+ * blocks of 16, with options of `version` (method: version 2 on), targets,
+ * flags and clip; NULL (and a line on stderr) on failure. */
+static onnxslim_model *quantized_bert(unsigned version, int32_t to, int format, unsigned targets,
+                                      unsigned flags, int method, double clip,
+                                      onnxslim_convert_report **rep) {
+  onnxslim_model *m = open_bert();
+  onnxslim_quant_options o;
+  if (!m || onnxslim_quant_options_init(&o, version)) return onnxslim_model_free(m), NULL;
+  o.to = to;
+  o.format = format;
+  o.block_size = 16;
+  o.targets = targets;
+  o.flags = flags;
+  o.clip_percentile = clip;
+  if (version >= 2) o.scale_method = method;
+  if ((format == ONNXSLIM_QUANT_FORMAT_STANDARD && onnxslim_model_set_opset(m, "", 21)) ||
+      onnxslim_quantize(rep, m, &o)) {
+    fprintf(stderr, "quantize (version %u, flags %u, method %d): %s\n", version, flags, method,
+            onnxslim_error_last());
+    onnxslim_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+/* 1 when initializer `name` has the same type, dims and bytes in a and b
+ * (or is in neither). */
+static int same_init(onnxslim_model *a, onnxslim_model *b, const char *name) {
+  onnxslim_tensor *ta = find(a, name), *tb = find(b, name);
+  if (!ta || !tb) return !ta && !tb;
+  const void *da, *db;
+  size_t na, nb;
+  if (onnxslim_tensor_dtype(ta) != onnxslim_tensor_dtype(tb) ||
+      onnxslim_tensor_rank(ta) != onnxslim_tensor_rank(tb) || onnxslim_tensor_data(ta, &da, &na) ||
+      onnxslim_tensor_data(tb, &db, &nb) || na != nb || memcmp(da, db, na))
+    return 0;
+  for (size_t i = 0; i < onnxslim_tensor_rank(ta); i++)
+    if (onnxslim_tensor_dim(ta, i) != onnxslim_tensor_dim(tb, i)) return 0;
+  return 1;
+}
+
+/* How many of the tensors of report r (each with its _scale and
+ * _zero_point) are the same in a and b; *zp_type receives the type of the
+ * last weight's zero points in a (0: none). */
+static size_t same_tensors(const onnxslim_convert_report *r, onnxslim_model *a, onnxslim_model *b,
+                           int32_t *zp_type) {
+  size_t same = 0;
+  *zp_type = 0;
+  for (size_t i = 0; i < onnxslim_convert_report_count(r); i++) {
+    const char *name = onnxslim_convert_report_name(r, i);
+    char sn[256], zn[256];
+    snprintf(sn, sizeof sn, "%s_scale", name);
+    snprintf(zn, sizeof zn, "%s_zero_point", name);
+    same += same_init(a, b, name) && same_init(a, b, sn) && same_init(a, b, zn);
+    onnxslim_tensor *z = find(a, zn);
+    if (!strstr(name, "_embeddings.")) *zp_type = z ? onnxslim_tensor_dtype(z) : 0;
+  }
+  return same;
+}
+
+/* The default scale method (0.3.0): INT4 MatMul and Gemm weights in the
+ * onnxruntime format get float zero points (the bytes of
+ * ONNXSLIM_QUANT_FLOAT_ZERO_POINTS), the tables of the same call absmax's;
+ * everything else absmax's bytes: INT8, the standard format, integer zero
+ * points asked for (ONNXSLIM_QUANT_ASYMMETRIC), a clip percentile, and a
+ * caller of options version 1 (0.2.0's bytes). */
+TEST(default_per_kind) {
+  const unsigned both = ONNXSLIM_QUANT_TABLES | ONNXSLIM_QUANT_WEIGHTS;
+  const int ort = ONNXSLIM_QUANT_FORMAT_ORT, def = ONNXSLIM_QUANT_SCALES_DEFAULT,
+            absmax = ONNXSLIM_QUANT_SCALES_ABSMAX;
+  const int32_t i4 = ONNXSLIM_DTYPE_INT4;
+  onnxslim_convert_report *r = NULL;
+  int32_t zt = 0;
+  /* the default against the two kinds asked for one at a time */
+  onnxslim_model *d = quantized_bert(2, i4, ort, both, 0, def, 0, &r);
+  onnxslim_model *e = quantized_bert(2, i4, ort, ONNXSLIM_QUANT_TABLES, 0, absmax, 0, NULL);
+  onnxslim_quant_options o = ONNXSLIM_QUANT_OPTIONS_INIT;
+  o.to = i4;
+  o.format = ort;
+  o.block_size = 16;
+  o.targets = ONNXSLIM_QUANT_WEIGHTS;
+  o.flags = ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
+  CHECK(d && e && r);
+  if (!d || !e || !r) goto out;
+  CHECK_OK(onnxslim_quantize(NULL, e, &o));
+  size_t n = onnxslim_convert_report_count(r);
+  CHECK(n == 10); /* bert-tiny's 2 tables and 8 MatMul weights */
+  CHECK(same_tensors(r, d, e, &zt) == n);
+  CHECK(zt == ONNXSLIM_DTYPE_FLOAT);
+  CHECK(find(d, WORD "_zero_point") == NULL); /* the tables: symmetric */
+  onnxslim_model_free(e);
+  /* options version 1: absmax everywhere, as asked for; not the default's
+   * bytes for the weights */
+  e = quantized_bert(1, i4, ort, both, 0, 0, 0, NULL);
+  onnxslim_model *a = quantized_bert(2, i4, ort, both, 0, absmax, 0, NULL);
+  CHECK(e && a);
+  if (e && a) {
+    CHECK(same_tensors(r, e, a, &zt) == n);
+    CHECK(zt == 0);
+    CHECK(same_tensors(r, d, a, &zt) == 2); /* the tables alone */
+  }
+  onnxslim_model_free(e);
+  onnxslim_model_free(a);
+  /* integer zero points asked for, a clip, INT8, the standard format: the
+   * default is absmax */
+  static const struct {
+    int32_t to;
+    int format;
+    unsigned flags;
+    double clip;
+    int32_t zt;
+  } cases[] = {
+      {ONNXSLIM_DTYPE_INT4, ONNXSLIM_QUANT_FORMAT_ORT, ONNXSLIM_QUANT_ASYMMETRIC, 0,
+       ONNXSLIM_DTYPE_UINT8},
+      {ONNXSLIM_DTYPE_INT4, ONNXSLIM_QUANT_FORMAT_ORT, 0, 99.5, 0},
+      {ONNXSLIM_DTYPE_INT8, ONNXSLIM_QUANT_FORMAT_ORT, 0, 0, 0},
+      {ONNXSLIM_DTYPE_INT4, ONNXSLIM_QUANT_FORMAT_STANDARD, 0, 0, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    onnxslim_convert_report *rc = NULL;
+    e = quantized_bert(2, cases[c].to, cases[c].format, both, cases[c].flags, def, cases[c].clip,
+                       &rc);
+    a = quantized_bert(2, cases[c].to, cases[c].format, both, cases[c].flags, absmax, cases[c].clip,
+                       NULL);
+    CHECK(e && a && rc);
+    if (e && a && rc) {
+      size_t same = same_tensors(rc, e, a, &zt);
+      CHECK(same == n && zt == cases[c].zt);
+      if (same != n || zt != cases[c].zt)
+        fprintf(stderr, "case %zu: %zu of %zu the same, zero points %d\n", c, same, n, (int)zt);
+    }
+    onnxslim_convert_report_free(rc);
+    onnxslim_model_free(e);
+    onnxslim_model_free(a);
+  }
+out:
+  onnxslim_convert_report_free(r);
+  onnxslim_model_free(d);
+}
+
 int main(int argc, char **argv) {
   t_args(argc, argv);
   RUN(options_versions);
@@ -2166,5 +2310,6 @@ int main(int argc, char **argv) {
   RUN(float_zero_points);
   RUN(float_zero_point_refusals);
   RUN(float_zero_points_columns_as_rows);
+  RUN(default_per_kind);
   return t_done();
 }

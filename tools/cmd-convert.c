@@ -158,9 +158,13 @@ static int opt_asymmetric(void *ctx, const char *value) {
 
 static int opt_zero_point(void *ctx, const char *value) {
   convert_settings *cs = ctx;
-  if (strcasecmp(value, "float") == 0) cs->quant_flags |= ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
-  else if (strcasecmp(value, "int") == 0) cs->quant_flags &= ~ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
-  else return bad_value("--zero-point", "unknown kind '%s' (expected float or int)", value);
+  if (strcasecmp(value, "float") == 0) {
+    cs->quant_flags |= ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
+    cs->zero_point_int = 0;
+  } else if (strcasecmp(value, "int") == 0) {
+    cs->quant_flags &= ~ONNXSLIM_QUANT_FLOAT_ZERO_POINTS;
+    cs->zero_point_int = 1;
+  } else return bad_value("--zero-point", "unknown kind '%s' (expected float or int)", value);
   if (!cs->needs_quant) cs->needs_quant = "--zero-point";
   return 0;
 }
@@ -266,10 +270,12 @@ static const option_spec convert_options[] = {
      "with int8/int4: the scales' type, fp32 or fp16\n"
      "(default: the table's)"},
     {"--scale-method", "METHOD", opt_scale_method,
-     "with int8/int4: absmax (default: from each\n"
-     "block's largest magnitude, nothing saturates)\n"
-     "or mse (per block, the scale of least squared\n"
-     "error among shrunk ones; slower)"},
+     "with int8/int4: absmax (from each block's\n"
+     "largest magnitude, nothing saturates) or mse\n"
+     "(per block, the scale of least squared error\n"
+     "among shrunk ones; slower); default: absmax,\n"
+     "but int4 MatMul and Gemm weights with --format\n"
+     "ort get float zero points (see --zero-point)"},
     {"--clip-percentile", "P", opt_clip_percentile,
      "with int8/int4: each block's range is at most\n"
      "the P-th percentile (0 < P < 100, nearest\n"
@@ -284,11 +290,14 @@ static const option_spec convert_options[] = {
      "point per block (min..max with 0 included)\n"
      "instead of symmetric -max..max"},
     {"--zero-point", "KIND", opt_zero_point,
-     "with int4 and --format ort: int (default) or\n"
-     "float (asymmetric, zero points of the scales'\n"
-     "type, searched per block: closer; MatMulNBits\n"
-     "only, so --to quantizes the MatMul and Gemm\n"
-     "weights only)"},
+     "with int4 and --format ort: float (asymmetric,\n"
+     "zero points of the scales' type, searched per\n"
+     "block: closer; MatMulNBits only, so --to then\n"
+     "quantizes the MatMul and Gemm weights only)\n"
+     "or int (no float zero points: absmax, integer\n"
+     "zero points with --asymmetric); default: float\n"
+     "for the weights, without --asymmetric,\n"
+     "--scale-method or --clip-percentile"},
     {"--select", "SPEC", opt_select,
      "with --to: a tensor name, a glob (* ? [...]),\n"
      "or op:TYPE[:INDEX] (tensors that nodes of that\n"

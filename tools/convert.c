@@ -502,6 +502,8 @@ static int apply_conversion(onnxslim_model *model, const char *in, const convert
     q.flags = cs->quant_flags;
     q.clip_percentile = cs->clip_percentile;
     q.scale_method = cs->scale_method;
+    /* --zero-point int: not the default's float zero points */
+    if (cs->zero_point_int && !q.scale_method) q.scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
     /* the statistics pass (one more read of the tensors) only for the report */
     if (!cs->report && !cs->json) q.report_flags = ONNXSLIM_QUANT_REPORT_NO_STATS;
     rc = onnxslim_quantize(rep, model, &q);

@@ -33,6 +33,7 @@ typedef struct convert_settings {
   unsigned int quant_flags; /* ONNXSLIM_QUANT_ALLOW_UNPACKED, _ASYMMETRIC, _FLOAT_ZERO_POINTS */
   double clip_percentile;   /* --clip-percentile, 0: none */
   int scale_method;         /* --scale-method: ONNXSLIM_QUANT_SCALES_*, 0: the default */
+  int zero_point_int;       /* --zero-point int: no float zero points, not even the default's */
   const char *needs_quant;  /* the first option given that needs int8 or int4 */
   /* the first option given that needs --gather-to or --to, and one that
    * needs --external-data (for the usage error) */

@@ -19,13 +19,16 @@
 #                  scales too large to be kept by the check, so the table is
 #                  read three times); timed only
 #   int4-mm-fz     the FP32 reranker's MatMul weights alone to INT4 with
-#                  float zero points (--to int4 --select op:MatMul:1 --format
-#                  ort --block-size 32 --zero-point float), beside the same
-#                  with absmax scales (int4-mm) and integer zero points
-#                  (int4-mm-asym: --asymmetric --scale-method mse): a whole
-#                  model's conversion against cp; timed only
-#   int4-table-mm4fz-ext  the INT4 table (above), then those INT4 weights,
-#                  external data: the INT4 smallest with the new scales
+#                  the default scales, float zero points since 0.3.0 (--to
+#                  int4 --select op:MatMul:1 --format ort --block-size 32;
+#                  checked to be the bytes of --zero-point float), beside
+#                  the same with absmax scales (int4-mm: --scale-method
+#                  absmax) and integer zero points (int4-mm-asym: --asymmetric
+#                  --scale-method mse): a whole model's conversion against
+#                  cp; timed only
+#   int4-table-mm4fz-ext  the INT4 table (above), then those INT4 weights
+#                  (the default), external data: the INT4 smallest with the
+#                  new scales
 #   bf16           the published recipe (--gather-to bf16), for comparison
 # and reports per variant: the conversion's wall time (with sync; the best of
 # 3 runs, as for cp) and peak RSS against cp, the file sizes, onnxruntime-node's
@@ -93,17 +96,22 @@ rm -f "$qb/int4a-table.onnx"
 # INT4 MatMul weights of the FP32 model: absmax, integer zero points
 # (searched), float zero points (searched), each a whole model's conversion
 qtimed w4 "$qb/int4-mm.onnx" "" -- "$cli" convert "$rr" "$qb/int4-mm.onnx" --to int4 \
-  --select op:MatMul:1 --format ort --block-size 32 -q
+  --select op:MatMul:1 --format ort --block-size 32 --scale-method absmax -q
 qtimed w4a "$qb/int4-mm-asym.onnx" "" -- "$cli" convert "$rr" "$qb/int4-mm-asym.onnx" --to int4 \
   --select op:MatMul:1 --format ort --block-size 32 --asymmetric --scale-method mse -q
 qtimed w4fz "$qb/int4-mm-fz.onnx" "" -- "$cli" convert "$rr" "$qb/int4-mm-fz.onnx" --to int4 \
-  --select op:MatMul:1 --format ort --block-size 32 --zero-point float -q
+  --select op:MatMul:1 --format ort --block-size 32 -q
 w4_size=$(sz "$qb/int4-mm.onnx") w4a_size=$(sz "$qb/int4-mm-asym.onnx") w4fz_size=$(sz "$qb/int4-mm-fz.onnx")
-rm -f "$qb/int4-mm.onnx" "$qb/int4-mm-asym.onnx" "$qb/int4-mm-fz.onnx"
+# the default's bytes are those of --zero-point float (untimed)
+w4fz_same="no"
+"$cli" convert "$rr" "$qb/int4-mm-fz-flag.onnx" --to int4 --select op:MatMul:1 --format ort \
+  --block-size 32 --zero-point float -q && cmp -s "$qb/int4-mm-fz.onnx" "$qb/int4-mm-fz-flag.onnx" &&
+  w4fz_same="yes"
+rm -f "$qb/int4-mm.onnx" "$qb/int4-mm-asym.onnx" "$qb/int4-mm-fz.onnx" "$qb/int4-mm-fz-flag.onnx"
 # the INT4 table, then INT4 weights with float zero points, external data
 qtimed t4fzx "$qb/int4-table-mm4fz-ext.onnx" "$qb/int4-table-mm4fz-ext.onnx.data" -- "$cli" convert \
   "$qb/int4-table.onnx" "$qb/int4-table-mm4fz-ext.onnx" --to int4 --select op:MatMul:1 --format ort \
-  --block-size 32 --zero-point float --external-data -q
+  --block-size 32 --external-data -q
 echo "model: $rr, $(stat -L -c %s "$rr") bytes (opset 17); word embedding 250002 x 768 FP32 (733 MiB)"
 printf '%-58s %9s %15s %14s\n' "conversion (libonnxslim convert)" "wall (s)" "peak RSS (MiB)" "output bytes"
 qrow() { # NAME LABEL BYTES
@@ -125,10 +133,10 @@ qrow t4mmx "int4 table, then int8 MatMul weights (128), external data" \
   "$(($(sz "$qb/int4-table-mm-ext.onnx") + $(sz "$qb/int4-table-mm-ext.onnx.data")))"
 qrow t4amx "the same with --asymmetric on the table" \
   "$(($(sz "$qb/int4a-table-mm-ext.onnx") + $(sz "$qb/int4a-table-mm-ext.onnx.data")))"
-qrow w4 "--to int4 MatMul weights (MatMulNBits, 32; absmax)" "$w4_size"
+qrow w4 "--to int4 MatMul weights (MatMulNBits, 32) --scale-method absmax" "$w4_size"
 qrow w4a "the same, --asymmetric --scale-method mse (integer zp)" "$w4a_size"
-qrow w4fz "the same, --zero-point float (float zero points)" "$w4fz_size"
-qrow t4fzx "int4 table, then int4 weights --zero-point float, ext." \
+qrow w4fz "the same, the default (float zero points)" "$w4fz_size"
+qrow t4fzx "int4 table, then int4 weights (the default), ext." \
   "$(($(sz "$qb/int4-table-mm4fz-ext.onnx") + $(sz "$qb/int4-table-mm4fz-ext.onnx.data")))"
 for k in t8 t4 t4mse t4n t4b16 t4a; do
   eval "ok=\${ok_$k:-0}"
@@ -165,7 +173,8 @@ for k in w4 w4a w4fz; do
   [ "$m" -gt "$worst_m" ] && worst_m=$m
 done
 v=$(awk -v r="${r_w4fz:-0}" 'BEGIN { print (r > 0 && r <= 2) ? "met" : "MISSED" }')
-echo "target: INT4 MatMul weights with float zero points (--zero-point float) within 2x of cp + sync: $v (${r_w4fz:-n/a}x; absmax ${r_w4:-n/a}x, integer zero points searched ${r_w4a:-n/a}x)"
+echo "target: INT4 MatMul weights with the default scales (float zero points) within 2x of cp + sync: $v (${r_w4fz:-n/a}x; absmax ${r_w4:-n/a}x, integer zero points searched ${r_w4a:-n/a}x)"
+echo "  the default writes the bytes of --zero-point float: $w4fz_same"
 v=$(awk -v k="$worst_m" 'BEGIN { print (k > 0 && k <= 65536) ? "met" : "MISSED" }')
 echo "target: every quantization in flat memory (peak RSS <= 64 MiB): $v (highest $(mib "$worst_m") MiB)"
 "$cli" convert "$rr" "$qb/report.onnx" --gather-to int4 --format ort --block-size 32 --report -q |
@@ -243,8 +252,10 @@ if [ "$ort_ok" = 1 ]; then
   echo "target: INT8-table onnxruntime peak RSS at least 100 MB below the BF16 recipe's: $v ($(mib "${om_t8:-0}") vs $(mib "${om_bf16:-0}") MiB, ${d} MB less)"
   if [ "${om_t4mmx:-0}" -gt 0 ] && [ "${om_t4mmx:-0}" -lt 250000 ]; then v=met; else v=MISSED; fi
   echo "target: INT4 table + INT8 MatMul weights + external data under 256 MB (244.1 MiB) of onnxruntime peak RSS: $v ($(mib "${om_t4mmx:-0}") MiB)"
-  if [ "$(within "${od_t4mmx:-}" 2e-2)" = 1 ]; then v=met; else v=MISSED; fi
-  echo "target: that variant's logits within 2e-2 of FP32: $v (${od_t4mmx:-n/a})"
+  # issue 26 replaced issue 12's 2e-2 logits target by onnxruntime's own
+  # quantizer's accuracy on the same weights (section qpeers): reported here
+  echo "reported (issue 26 replaced the 2e-2 target): that variant's logits ${od_t4mmx:-n/a}; with INT4 weights"
+  echo "  (the default, float zero points; int4-table-mm4fz-ext): logits ${od_t4fzx:-n/a}, onnxruntime peak $(mib "${om_t4fzx:-0}") MiB"
   # the same figures in the Python wheel, side by side (the targets are
   # judged on onnxruntime-node's; a different verdict is said here)
   if [ "$ort_py_ok" = 1 ]; then
@@ -253,12 +264,11 @@ if [ "$ort_ok" = 1 ]; then
       eval "a=\${om_$k:-0} b=\${pm_$k:-0} c=\${od_$k:-n/a} d=\${pd_$k:-n/a}"
       printf '  %-6s peak RSS %7s | %7s MiB   max_abs_diff %9s | %9s\n' "$k" "$(mib "$a")" "$(mib "$b")" "$c" "$d"
     done
-    v8=$(within "${pd_t8:-}" 1e-2) v4=$(within "${pd_t4mmx:-}" 2e-2)
-    n8=$(within "${od_t8:-}" 1e-2) n4=$(within "${od_t4mmx:-}" 2e-2)
-    if [ "$v8" = "$n8" ] && [ "$v4" = "$n4" ]; then
-      echo "runtimes: the Python wheel gives the same verdicts on the logits targets"
+    v8=$(within "${pd_t8:-}" 1e-2) n8=$(within "${od_t8:-}" 1e-2)
+    if [ "$v8" = "$n8" ]; then
+      echo "runtimes: the Python wheel gives the same verdict on the logits target"
     else
-      echo "runtimes DIFFER: logits targets in the Python wheel: INT8 table $v8, INT4 smallest $v4 (1 met, 0 missed)"
+      echo "runtimes DIFFER: the INT8 table's logits target in the Python wheel: $v8 (1 met, 0 missed)"
     fi
   fi
 else

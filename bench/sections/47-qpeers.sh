@@ -3,8 +3,9 @@
 # names: about PyPI's OnnxSlim (test/check_names.py): its venv is section peers', which holds it
 # ---- INT4 beside onnxruntime's own 4-bit quantizer, on the same tensors ----
 # Tools: libonnxslim --scale-method absmax and mse (symmetric, blocks of 32;
-# and mse with --asymmetric, integer zero points, the like of HQQ; and
-# --zero-point float, FLOAT zero points searched as HQQ writes them;
+# and mse with --asymmetric, integer zero points, the like of HQQ; and the
+# default, since 0.3.0 FLOAT zero points searched, the form HQQ writes,
+# checked to be the bytes of --zero-point float;
 # MatMul weights as MatMulNBits, --format ort, so that both tools write the
 # same operator), onnxruntime's MatMulNBitsQuantizer (4 bits, blocks of 32:
 # its default symmetric RTN; HQQ, asymmetric with FLOAT zero points, in a
@@ -66,27 +67,33 @@ qpeers_main() {
     if [ "$m" = heavy ]; then src="$qp/heavy.onnx"; else src="$rr"; fi
     : > "$qp/times"
     qp_run "ours-absmax" "$qp/$m-absmax.onnx" "$cli" convert "$src" "$qp/$m-absmax.onnx" --to int4 \
-      --select op:MatMul:1 --format ort --block-size 32 -q
+      --select op:MatMul:1 --format ort --block-size 32 --scale-method absmax -q
     qp_run "ours-mse" "$qp/$m-mse.onnx" "$cli" convert "$src" "$qp/$m-mse.onnx" --to int4 \
       --select op:MatMul:1 --format ort --block-size 32 --scale-method mse -q
     # the like of HQQ (zero points), with the integer zero points ONNX's
     # DequantizeLinear needs: --asymmetric
     qp_run "ours-asym-mse" "$qp/$m-asym-mse.onnx" "$cli" convert "$src" "$qp/$m-asym-mse.onnx" \
       --to int4 --select op:MatMul:1 --format ort --block-size 32 --scale-method mse --asymmetric -q
-    # FLOAT zero points (MatMulNBits only): the form HQQ writes
-    qp_run "ours-float-zp" "$qp/$m-float-zp.onnx" "$cli" convert "$src" "$qp/$m-float-zp.onnx" \
-      --to int4 --select op:MatMul:1 --format ort --block-size 32 --zero-point float -q
+    # the default: FLOAT zero points (MatMulNBits only), the form HQQ writes
+    qp_run "ours-default" "$qp/$m-default.onnx" "$cli" convert "$src" "$qp/$m-default.onnx" \
+      --to int4 --select op:MatMul:1 --format ort --block-size 32 -q
+    "$cli" convert "$src" "$qp/$m-fzp-flag.onnx" --to int4 --select op:MatMul:1 --format ort \
+      --block-size 32 --zero-point float -q
+    same=no
+    cmp -s "$qp/$m-default.onnx" "$qp/$m-fzp-flag.onnx" && same=yes
+    rm -f "$qp/$m-fzp-flag.onnx"
     qp_run "ort-rtn" "$qp/$m-ort-rtn.onnx" "$py" bench/quant_errors.py ort rtn "$src" "$qp/$m-ort-rtn.onnx"
     if [ "$hq_ok" = 1 ]; then
       qp_run "ort-hqq" "$qp/$m-ort-hqq.onnx" "$hq/bin/python" bench/quant_errors.py ort hqq "$src" \
         "$qp/$m-ort-hqq.onnx"
     fi
     echo "$m: MatMul weights, INT4, blocks of 32; symmetric but ours-asym-mse (integer zero" \
-      "points), ours-float-zp and ort-hqq (FLOAT zero points) (time and peak RSS: one run)"
+      "points), ours-default and ort-hqq (FLOAT zero points) (time and peak RSS: one run)"
+    echo "  ours-default writes the bytes of --zero-point float: $same"
     printf '  %-14s %9s %14s\n' tool "time (s)" "peak RSS (MiB)"
     while read -r l t k; do printf '  %-14s %9s %14s\n' "$l" "$t" "$(mib "$k")"; done < "$qp/times"
     args=""
-    for l in absmax mse asym-mse float-zp ort-rtn ort-hqq; do
+    for l in absmax mse asym-mse default ort-rtn ort-hqq; do
       [ -f "$qp/$m-$l.onnx" ] && args="$args ours-$l=$qp/$m-$l.onnx"
     done
     args=$(echo "$args" | sed 's/ours-ort-/ort-/g')

@@ -273,6 +273,7 @@ peers_quant() {
   row q_nbg "ort MatMulNBits 4-bit + GatherBlockQuantized" "$pb/q_nbg/m.onnx" q_l4g
   row q_l4g "libonnxslim --to int4 Gather+MatMul (ort, 32)" "$pb/q_l4g/m.onnx" q_l4g
   echo "(x lib: against the libonnxslim row of the same form, in brackets)"
+  echo "(libonnxslim's int4 rows: its default scales, float zero points for the MatMul weights, absmax for the table)"
   rm -rf "$pb"/q_*
 }
 

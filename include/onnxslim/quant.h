@@ -89,6 +89,9 @@ typedef enum onnxslim_quant_format {
  * quantized (select the weights, e.g. targets ONNXSLIM_QUANT_WEIGHTS) or
  * clip_percentile. The scales and zero points, 2 x 4 (FLOAT) or 2 x 2
  * bytes a block, are kept in memory from the first pass to the save.
+ * ONNXSLIM_QUANT_SCALES_DEFAULT gives INT4 MatMul and Gemm weights in the
+ * onnxruntime format these bytes without the flag (and the tables of the
+ * same call their absmax scales); the flag itself still refuses a table.
  * @since 0.3.0 */
 #define ONNXSLIM_QUANT_FLOAT_ZERO_POINTS 4u
 
@@ -110,9 +113,18 @@ typedef enum onnxslim_quant_format {
  * scale (and, asymmetric, zero point) is chosen; values never change.
  * @since 0.3.0 */
 typedef enum onnxslim_quant_scale_method {
-  /** The default: ONNXSLIM_QUANT_SCALES_ABSMAX (the search reads back
-   * closer but costs several times the conversion's time on a large table;
-   * docs/quantization.md). */
+  /** The default, chosen per kind of tensor from what was measured
+   * (docs/quantization.md): INT4 MatMul and Gemm weights in
+   * ONNXSLIM_QUANT_FORMAT_ORT get float zero points, as with
+   * ONNXSLIM_QUANT_FLOAT_ZERO_POINTS (closer than absmax and than
+   * onnxruntime's own 4-bit quantizer, RTN and HQQ, on every weight and
+   * logits measured, in about absmax's time), unless flags has
+   * ONNXSLIM_QUANT_ASYMMETRIC (integer zero points asked for) or
+   * clip_percentile is set; everything else, the tables of the same call
+   * among them, ONNXSLIM_QUANT_SCALES_ABSMAX (the search reads a table
+   * back closer but its logits no better, and it costs several times the
+   * conversion's time on a large table). Since 0.3.0; a caller of options
+   * version 1 gets ONNXSLIM_QUANT_SCALES_ABSMAX, 0.2.0's bytes. */
   ONNXSLIM_QUANT_SCALES_DEFAULT = 0,
   /** From the block's largest magnitude (asymmetric: its range), the
    * smallest scale with which no value saturates: codes -qmax..qmax
@@ -217,7 +229,8 @@ typedef struct onnxslim_quant_options {
   onnxslim_progress_fn progress;
   void *progress_payload; /**< passed to progress */
   /** Version 2 (0.3.0): an onnxslim_quant_scale_method value; a caller of
-   * version 1 gets the default. Errors: ONNXSLIM_EINVAL for another value. */
+   * version 1 gets ONNXSLIM_QUANT_SCALES_ABSMAX (0.2.0's scales, also for
+   * INT4 MatMulNBits weights). Errors: ONNXSLIM_EINVAL for another value. */
   int scale_method;
 } onnxslim_quant_options;
 

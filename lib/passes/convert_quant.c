@@ -233,6 +233,13 @@ static int plan_tables(const onnxslim_model *m, const onnxslim_quant_options *o,
 static int plan_weights(const onnxslim_model *m, const onnxslim_quant_options *o, osl_qplan *p) {
   plan_common(o, p);
   int64_t opset = default_opset(m);
+  /* the default scale method for INT4 MatMulNBits: float zero points
+   * (closer than absmax and onnxruntime's RTN and HQQ at about absmax's
+   * time; docs/quantization.md), unless the caller asked for integer zero
+   * points (ONNXSLIM_QUANT_ASYMMETRIC) or a clip */
+  if (p->ort && p->bits == 4 && !p->asym && o->scale_method == ONNXSLIM_QUANT_SCALES_DEFAULT &&
+      o->clip_percentile == 0)
+    p->fzp = p->asym = 1;
   if (p->ort) return 0;
   if (p->nibbles)
     return onnxslim__err(ONNXSLIM_EINVAL,
@@ -1244,6 +1251,8 @@ int onnxslim_quantize(onnxslim_quant_report **out, onnxslim_model *model,
       return onnxslim__err_options_version("onnxslim_quantize", "quant options", options->version,
                                            ONNXSLIM_QUANT_OPTIONS_VERSION);
     memcpy(&o, options, quant_options_size(options->version));
+    /* a caller of version 1 (0.2.0) keeps 0.2.0's scales */
+    if (options->version < 2) o.scale_method = ONNXSLIM_QUANT_SCALES_ABSMAX;
   }
   if (o.to != ONNXSLIM_DTYPE_INT8 && o.to != ONNXSLIM_DTYPE_INT4)
     return onnxslim__err(ONNXSLIM_EINVAL, "onnxslim_quantize: quantizes to INT8 or INT4, not %s",

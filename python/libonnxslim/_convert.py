@@ -298,7 +298,7 @@ def convert(model: Model, to: Optional[_args.DType] = None,
             allow_unpacked: bool = False, asymmetric: bool = False,
             clip_percentile: float = 0, force: bool = False,
             quantize: Optional[Callable[..., ConvertReport]] = None,
-            scale_method: str = "absmax") -> ConvertReport:
+            scale_method: str = "default") -> ConvertReport:
     """Model.convert(); see there. ``quantize`` is what INT8 and INT4 targets
     go to (_quant.quantize, handed in by Model.convert(): this module sits
     below _quant)."""
@@ -316,7 +316,7 @@ def convert(model: Model, to: Optional[_args.DType] = None,
                          "below 100, not %r" % (clip_percentile,))
     if not quant and (block_size or format != "standard" or scales is not None or
                       allow_unpacked or asymmetric or clip_percentile or
-                      scale_method != "absmax"):
+                      scale_method != "default"):
         raise ValueError("block_size, format, scales, allow_unpacked, asymmetric, "
                          "clip_percentile and scale_method need INT8 or INT4")
     if gather_to is not None:

@@ -549,7 +549,7 @@ class Model:
                 format: str = "standard", scales: Optional[_args.DType] = None,
                 allow_unpacked: bool = False, asymmetric: bool = False,
                 clip_percentile: float = 0, force: bool = False,
-                scale_method: str = "absmax") -> ConvertReport:
+                scale_method: str = "default") -> ConvertReport:
         """Convert floating-point tensors to another type; returns a :class:`ConvertReport`.
 
         ``gather_to`` ("bf16"/"BFLOAT16" or "fp16"/"FLOAT16"): the published
@@ -592,11 +592,14 @@ class Model:
         ``clip_percentile`` (0 < p < 100; default 0, no clipping): each block's
         range is at most the p-th percentile (nearest rank) of the tensor's
         magnitudes, values beyond saturate and are counted in
-        ``QuantStats.saturated``; ``scale_method`` "absmax" (default: from
-        each block's largest magnitude, nothing saturates) or "mse" (per
-        block, the scale of least squared error among the absmax one shrunk
-        by small factors, the largest values then possibly saturating; no
-        block reads back worse, the conversion takes longer). Each entry's ``quant`` then holds a
+        ``QuantStats.saturated``; ``scale_method`` "default" (0.3.0: float
+        zero points for INT4 MatMul and Gemm weights in the "ort" format
+        without ``asymmetric`` or a clip, as ``quantize(zero_point="float")``
+        writes them; absmax for everything else), "absmax" (from each
+        block's largest magnitude, nothing saturates) or "mse" (per block,
+        the scale of least squared error among the absmax one shrunk by small
+        factors, the largest values then possibly saturating; no block reads
+        back worse, the conversion takes longer). Each entry's ``quant`` then holds a
         :class:`QuantStats`.
         """
         return _convert.convert(self, to, gather_to, select, exclude, min_size, policy, rounding,
@@ -611,7 +614,8 @@ class Model:
                  scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
                  asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
                  progress: Optional[Callable[[int, int], Any]] = None,
-                 scale_method: str = "absmax", zero_point: str = "int") -> _convert.ConvertReport:
+                 scale_method: str = "default",
+                 zero_point: Optional[str] = None) -> _convert.ConvertReport:
         """Quantize the embedding tables and MatMul and Gemm weights to INT8 or INT4
         (onnxslim_quantize(), docs/quantization.md); returns a :class:`ConvertReport`
         whose entries each hold a :class:`QuantStats` in ``quant``.
@@ -625,7 +629,12 @@ class Model:
         the "ort" format only (MatMulNBits), asymmetric, each block's scale and
         zero point of the scales' type searched for the least squared error;
         :class:`InvalidArgument` with INT8, another format, a clip percentile
-        or a table among the tensors (``tables=False``).
+        or a table among the tensors (``tables=False``). ``zero_point=None``
+        (the default): what ``scale_method`` "default" gives, these float
+        zero points for the INT4 "ort" weights and the tables of the same
+        call absmax's scales; ``zero_point="int"``: no float zero points
+        (with ``scale_method`` "default", absmax everywhere: integer zero
+        points with ``asymmetric``, else none).
         """
         return _quant.quantize(self, to, tables=tables, weights=weights, select=select,
                                exclude=exclude, min_size=min_size, format=format,

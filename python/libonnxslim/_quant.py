@@ -12,7 +12,8 @@ from ._errors import _check
 from ._lib import QuantOptions, lib
 
 
-_SCALE_METHODS = {"mse": "QUANT_SCALES_MSE", "absmax": "QUANT_SCALES_ABSMAX"}
+_SCALE_METHODS = {"default": "QUANT_SCALES_DEFAULT", "mse": "QUANT_SCALES_MSE",
+                  "absmax": "QUANT_SCALES_ABSMAX"}
 
 
 def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
@@ -22,7 +23,8 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
              scales: Optional[Union[str, int]] = None, allow_unpacked: bool = False,
              asymmetric: bool = False, clip_percentile: float = 0, stats: bool = True,
              progress: Optional[Callable[[int, int], Any]] = None,
-             scale_method: str = "absmax", zero_point: str = "int") -> ConvertReport:
+             scale_method: str = "default",
+             zero_point: Optional[str] = None) -> ConvertReport:
     """Model.quantize(); see there."""
     m = model._ptr()
     target = _args.dtype(to, "to")
@@ -35,9 +37,14 @@ def quantize(model: Any, to: Union[str, int] = "int8", *, tables: bool = True,
         raise ValueError("clip_percentile must be 0 (no clipping) or a number above 0 and "
                          "below 100, not %r" % (clip_percentile,))
     if scale_method not in _SCALE_METHODS:
-        raise ValueError("scale_method must be 'mse' or 'absmax', not %r" % (scale_method,))
-    if zero_point not in ("int", "float"):
-        raise ValueError("zero_point must be 'int' or 'float', not %r" % (zero_point,))
+        raise ValueError("scale_method must be 'default', 'mse' or 'absmax', not %r"
+                         % (scale_method,))
+    if zero_point not in (None, "int", "float"):
+        raise ValueError("zero_point must be None (the default), 'int' or 'float', not %r"
+                         % (zero_point,))
+    if zero_point == "int" and scale_method == "default":
+        # the default gives INT4 MatMulNBits weights float zero points: not those
+        scale_method = "absmax"
     targets = ((_C["QUANT_TABLES"] if _args.flag(tables, "tables") else 0) |
                (_C["QUANT_WEIGHTS"] if _args.flag(weights, "weights") else 0))
     if not targets:

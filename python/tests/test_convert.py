@@ -257,6 +257,38 @@ class TestConvert(unittest.TestCase):
                 m.quantize("int4", zero_point="half")
             self.assertEqual(m.fingerprint(), fp)
 
+    def test_default_scales(self):
+        # 0.3.0's default: float zero points for the INT4 "ort" weights, the
+        # tables of the same call absmax's scales (test_quant.c's
+        # default_per_kind has the other kinds and formats)
+        def inits(m):
+            return {t.name: t for t in proto(m).graph.initializer}
+
+        with libonnxslim.load(BERT) as d, libonnxslim.load(BERT) as e, \
+                libonnxslim.load(BERT) as i, libonnxslim.load(BERT) as a:
+            rd = d.quantize("int4", block_size=16, format="ort")
+            e.quantize("int4", weights=False, block_size=16, format="ort", scale_method="absmax")
+            e.quantize("int4", tables=False, block_size=16, format="ort", zero_point="float")
+            i.quantize("int4", block_size=16, format="ort", zero_point="int")
+            a.quantize("int4", block_size=16, format="ort", scale_method="absmax")
+            di, ei, ii, ai = inits(d), inits(e), inits(i), inits(a)
+            kinds = set()
+            for name in rd.names():
+                for suffix in ("", "_scale", "_zero_point"):
+                    self.assertEqual(di.get(name + suffix), ei.get(name + suffix), name + suffix)
+                    self.assertEqual(ii.get(name + suffix), ai.get(name + suffix), name + suffix)
+                zp = di.get(name + "_zero_point")
+                kinds.add(zp.data_type if zp is not None else None)
+                self.assertNotIn(name + "_zero_point", ii)
+            self.assertEqual(kinds, {None, TensorProto.FLOAT})  # tables, weights
+        with libonnxslim.load(BERT) as m:
+            r = m.convert(to="int4", select=["op:MatMul:1"], block_size=16, format="ort")
+            self.assertGreater(len(r), 0)
+            zps = [inits(m)[n + "_zero_point"].data_type for n in r.names()]
+            self.assertEqual(set(zps), {TensorProto.FLOAT})
+            with self.assertRaises(ValueError):
+                m.quantize("int4", zero_point="auto")
+
     def test_quantize(self):
         # Model.quantize() is the road convert(to="int8") takes: the same bytes
         with libonnxslim.load(BERT) as a, libonnxslim.load(BERT) as b:

@@ -959,6 +959,93 @@ for what, args in (("a table", ["--gather-to", "int4", "--format", "ort"]),
     report(rc != 0 and "zero points" in err and not os.path.exists(out),
            "--zero-point float with %s: refused, nothing written" % what, (rc, err.strip()))
 
+# the default (0.3.0): --to int4 --format ort gives the MatMul and Gemm
+# weights float zero points, the bytes of --zero-point float; --zero-point
+# int, --asymmetric, --scale-method and --clip-percentile each leave it
+# (the first two the bytes of --scale-method absmax, with --asymmetric's
+# integer zero points for the second); a table and a weight in one
+# command: the table symmetric (GatherBlockQuantized without zero points)
+def cli_bytes(src, tag, *args):
+    """The bytes `libonnxslim convert src` writes with args (no --scale-method
+    added), or None."""
+    out = os.path.join(work, "dflt-%s.onnx" % tag)
+    p = subprocess.run([cli, "convert", src, out, *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        report(False, "default: %s converted" % tag, p.stderr.strip())
+        return None
+    with open(out, "rb") as f:
+        return f.read()
+
+
+dsrc = os.path.join(work, "mmf-21.onnx")
+d_args = ["--to", "int4", "--select", "op:MatMul:1", "--format", "ort", "--block-size", "16"]
+got = {tag: cli_bytes(dsrc, tag, *d_args, *extra) for tag, extra in (
+    ("default", []), ("float", ["--zero-point", "float"]), ("int", ["--zero-point", "int"]),
+    ("absmax", ["--scale-method", "absmax"]), ("asym", ["--asymmetric"]),
+    ("asym-absmax", ["--asymmetric", "--scale-method", "absmax"]),
+    ("mse", ["--scale-method", "mse"]), ("mse-int", ["--scale-method", "mse", "--zero-point", "int"]),
+    ("clip", ["--clip-percentile", "99.5"]),
+    ("clip-absmax", ["--clip-percentile", "99.5", "--scale-method", "absmax"]))}
+report(got["default"] is not None and got["default"] == got["float"] and
+       got["default"] != got["absmax"],
+       "default: --to int4 --format ort writes the bytes of --zero-point float (not absmax's)")
+report(got["int"] is not None and got["int"] == got["absmax"],
+       "default: --zero-point int writes the bytes of --scale-method absmax")
+report(got["asym"] is not None and got["asym"] == got["asym-absmax"],
+       "default: with --asymmetric, the integer zero points of absmax")
+report(got["mse"] is not None and got["mse"] == got["mse-int"] and got["mse"] != got["default"],
+       "default: --scale-method mse is mse's (symmetric), --zero-point int or not")
+report(got["clip"] is not None and got["clip"] == got["clip-absmax"],
+       "default: with --clip-percentile, absmax's clipped scales")
+both = os.path.join(work, "dflt-both-src.onnx")
+tab = table()[:, :KM]
+g = helper.make_graph(
+    [helper.make_node("Gather", ["emb.weight", "ids"], ["rows"], name="emb"),
+     helper.make_node("MatMul", ["rows", "fc.weight"], ["y"], name="fc")], "g",
+    [helper.make_tensor_value_info("ids", TensorProto.INT64, ["b"])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", NM])],
+    [numpy_helper.from_array(tab.astype(np.float32), "emb.weight"),
+     numpy_helper.from_array(wf, "fc.weight")])
+mb = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+mb.ir_version = 10
+onnx.save(mb, both)
+if cli_bytes(both, "both", "--to", "int4", "--format", "ort", "--block-size", "16") is not None:
+    m = onnx.load(os.path.join(work, "dflt-both.onnx"))
+    check_onnx(m, 21, "default, a table and a weight")
+    it = inits(m)
+    ops = {n.op_type: list(n.input) for n in m.graph.node}
+    report("emb.weight_zero_point" not in it and len(ops.get("GatherBlockQuantized", [])) == 3 and
+           it["fc.weight_zero_point"].data_type == TensorProto.FLOAT and
+           ops.get("MatMulNBits", [])[3:] == ["fc.weight_zero_point"],
+           "default, a table and a weight in one command: the table symmetric, the weight's "
+           "zero points FLOAT", (sorted(it), ops))
+    # the table's bytes are absmax's (the reference), and onnxruntime reads
+    # both: y = table's dequantized rows @ ((q - zp) * scale)
+    qt, st = ref_quant(tab, 4, 16)
+    gbq_q = unpack_nibbles(it["emb.weight"].raw_data, False).reshape(tab.shape) - 8
+    report(np.array_equal(gbq_q, qt) and np.array_equal(
+        numpy_helper.to_array(it["emb.weight_scale"]).reshape(st.shape).view(np.uint32),
+        st.view(np.uint32)), "default, a table and a weight: the table's bytes are absmax's")
+    if ort_runner:
+        ids = np.arange(min(V, 24), dtype=np.int64)
+        yout = os.path.join(work, "dflt-y.bin")
+        p = subprocess.run(ORT_CMD + [os.path.join(work, "dflt-both.onnx"), "ids",
+                                      str(ids.size), ",".join(str(int(i)) for i in ids), yout],
+                           capture_output=True, text=True)
+        if report(p.returncode == 0, "default, a table and a weight: onnxruntime runs it",
+                  p.stderr.strip()[-300:]):
+            y = np.fromfile(yout, np.float32).reshape(ids.size, NM)
+            q, sw, z = mm_fz_blocks(m, 16)
+            deqW = ((q.reshape(NM, -1, 16).astype(np.float32) - z[:, :, None]) *
+                    sw[:, :, None]).reshape(NM, KM).T
+            xr = (qt.reshape(tab.shape[0], -1, 16).astype(np.float32) *
+                  st[:, :, None]).reshape(tab.shape)[ids]
+            ref = xr.astype(np.float64) @ deqW.astype(np.float64)
+            bound = 64 * np.finfo(np.float32).eps * (np.abs(xr) @ np.abs(deqW)) + 1e-30
+            report(np.all(np.abs(y - ref) <= bound),
+                   "default, a table and a weight: onnxruntime's y within the accumulation's "
+                   "rounding", np.max(np.abs(y - ref) / bound))
+
 # ---- Gemm weights --------------------------------------------------------------
 # The same weight w [K, N] read as Gemm's B: stored [K, N] (transB 0) or
 # [N, K] (transB 1); blocks along K per output column either way. A tolerance
