@@ -420,7 +420,8 @@ check-windows:
 check-msvc-syntax: objs
 	sh test/check_long/msvc-syntax.sh $(B) $(LIB_SRC) $(B)/proto/onnx.pb.c $(TOOL_SRC)
 
-bench: deps
+bench:
+	@sh scripts/install-deps.sh --bench
 	$(MAKE) all
 	sh bench/run.sh
 

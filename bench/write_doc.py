@@ -123,6 +123,21 @@ def job_name(block, blocks):
     return job if job in blocks else block
 
 
+def note_names(note):
+    """The sections a "Measured separately: A, B (job x, y) on ..." line
+    names: ["A", "B (job x, y)"] (commas inside brackets kept)."""
+    text = note[len("Measured separately: "):].split(" on ")[0]
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur.strip()] if cur.strip() else out
+
+
 def host_note(rows, table):
     """Where a partial run was measured, for its "Measured separately"
     line: this host's name and, when the document's machine table (the
@@ -176,8 +191,10 @@ def main():
                         new[key(t)] = (ot, mls)
             names.append(key(t) + ("" if part is None else " (job %s)" % ", ".join(
                 dict.fromkeys(job_name(p, part) for p in part))))
+        # an older note goes when this run measured again every section (and
+        # job) it names
+        notes = [n for n in notes if not set(note_names(n)) <= set(names)]
         names = ", ".join(names)
-        notes = [n for n in notes if n[len("Measured separately: "):].split(" on ")[0] != names]
         notes.append("Measured separately: %s on %s at commit %s, %s (`BENCH_ONLY=... BENCH_DOC=merge make bench`)."
                      % (names, now, commit, host_note(rows, kept)))
         # the table stays the full run's machine: the note names this one

@@ -8,6 +8,10 @@
 #   scripts/install-deps.sh           install what is missing; when nothing
 #                                     is (one dpkg-query call), print
 #                                     nothing and run no apt-get
+#   scripts/install-deps.sh --bench   the same, and what only `make bench`
+#                                     needs: python3-torch, for onnxruntime's
+#                                     HQQ quantizer (section qpeers; its venv
+#                                     is made over Debian's torch)
 #   scripts/install-deps.sh --check   install nothing; fail with one line naming
 #                                     `make deps` when something the build needs
 #                                     is missing (the Makefile runs this before
@@ -35,6 +39,7 @@ PKGS="nanopb libnanopb-dev libonnx-dev python3-onnx python3-numpy libonnx-testda
       pkg-config clang libclang-rt-14-dev valgrind abigail-tools g++ xxd time nettle-dev libxxhash-dev
       strace clang-format python3-pip python3-setuptools python3-wheel python3-venv cmake groff-base reuse
       mypy"
+[ "${1:-}" = "--bench" ] && PKGS="$PKGS python3-torch"
 # one dpkg-query for all of them (make check runs this every time)
 installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null |
   awk '$2 == "install" && $3 == "ok" && $4 == "installed" {printf "%s ", $1}')"
