@@ -82,3 +82,22 @@ need_ort_py() {
     echo "skip: $ort_py_label figures: $(tail -n 1 "$Babs/pypi-ort.err" | sed 's/^skip: //')"
   fi
 }
+
+# need_hqq: hq_ok=1 when onnxruntime's HQQ 4-bit quantizer can run: it
+# needs torch, Debian's python3-torch (1.13, numpy < 2; `make bench`
+# installs it), under a venv of its own over the system's packages
+# ($B/pypi-hqq, scripts/pypi-pins-hqq.txt: onnxruntime 1.20.1); sets HQ_PY
+# (its python) and hq_label; else hq_ok=0 and hq_skip says why
+need_hqq() {
+  [ -n "${hq_ok:-}" ] && return 0
+  hq_ok=0 hq_skip="" HQ_PY="$Babs/pypi-hqq/bin/python" hq_label=""
+  if ! /usr/bin/python3 -c "import torch" 2> /dev/null; then
+    hq_skip="Debian's python3-torch is not installed (apt-get install python3-torch; make bench does)"
+  elif PYPI_PINS=pypi-pins-hqq.txt PYPI_SYSTEM_SITE=1 sh scripts/pypi-venv.sh "$Babs/pypi-hqq" onnx \
+    onnxruntime 2> "$Babs/pypi-hqq.err"; then
+    hq_ok=1
+    hq_label="onnxruntime $("$HQ_PY" -c 'import onnxruntime; print(onnxruntime.__version__)') with torch $("$HQ_PY" -c 'import torch; print(torch.__version__)')"
+  else
+    hq_skip=$(tail -n 1 "$Babs/pypi-hqq.err" | sed 's/^skip: //')
+  fi
+}

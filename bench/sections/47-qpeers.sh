@@ -36,19 +36,12 @@ qpeers_main() {
   cli="$Babs/libonnxslim"
   need_reranker
   "$py" bench/make_heavy.py "$qp/heavy.onnx"
-  # HQQ needs torch: Debian's python3-torch (1.13, numpy < 2) under a venv
-  # of its own (scripts/pypi-pins-hqq.txt: onnxruntime 1.20.1)
-  hq="$Babs/pypi-hqq" hq_ok=0
-  if ! /usr/bin/python3 -c "import torch" 2> /dev/null; then
-    echo "skip: ort-hqq: Debian's python3-torch is not installed (apt-get install python3-torch)"
-  elif PYPI_PINS=pypi-pins-hqq.txt PYPI_SYSTEM_SITE=1 sh scripts/pypi-venv.sh "$hq" onnx onnxruntime \
-    2> "$B/bench/pypi-hqq.err"; then
-    hq_ok=1
-    echo "ort-rtn: onnxruntime $("$py" -c 'import onnxruntime; print(onnxruntime.__version__)');" \
-      "ort-hqq: onnxruntime $("$hq/bin/python" -c 'import onnxruntime; print(onnxruntime.__version__)')" \
-      "with torch $("$hq/bin/python" -c 'import torch; print(torch.__version__)')"
+  # HQQ needs torch: Debian's python3-torch under a venv of its own (need_hqq)
+  need_hqq
+  if [ "$hq_ok" = 1 ]; then
+    echo "ort-rtn: onnxruntime $("$py" -c 'import onnxruntime; print(onnxruntime.__version__)'); ort-hqq: $hq_label"
   else
-    echo "skip: ort-hqq: $(tail -n 1 "$B/bench/pypi-hqq.err" | sed 's/^skip: //')"
+    echo "skip: ort-hqq: $hq_skip"
   fi
   # qp_run LABEL OUT CMD...: one timed run, "LABEL time_s peak_kib" to $qp/times
   qp_run() {
@@ -84,7 +77,7 @@ qpeers_main() {
     rm -f "$qp/$m-fzp-flag.onnx"
     qp_run "ort-rtn" "$qp/$m-ort-rtn.onnx" "$py" bench/quant_errors.py ort rtn "$src" "$qp/$m-ort-rtn.onnx"
     if [ "$hq_ok" = 1 ]; then
-      qp_run "ort-hqq" "$qp/$m-ort-hqq.onnx" "$hq/bin/python" bench/quant_errors.py ort hqq "$src" \
+      qp_run "ort-hqq" "$qp/$m-ort-hqq.onnx" "$HQ_PY" bench/quant_errors.py ort hqq "$src" \
         "$qp/$m-ort-hqq.onnx"
     fi
     echo "$m: MatMul weights, INT4, blocks of 32; symmetric but ours-asym-mse (integer zero" \

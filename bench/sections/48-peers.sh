@@ -246,7 +246,16 @@ peers_quant() {
   c_q_dyn() { prun q_dyn "$py" bench/peers.py run quant ort-dynamic-int8 "$pm" "$pb/q_dyn/m.onnx"; }
   c_q_nb() { prun q_nb "$py" bench/peers.py run quant ort-nbits4 "$pm" "$pb/q_nb/m.onnx"; }
   c_q_nbg() { prun q_nbg "$py" bench/peers.py run quant ort-nbits4-gather "$pm" "$pb/q_nbg/m.onnx"; }
-  c_q_hqq() { prun q_hqq "$py" bench/peers.py run quant ort-hqq4 "$pm" "$pb/q_hqq/m.onnx"; }
+  # HQQ needs torch: its own venv over Debian's python3-torch (need_hqq);
+  # without it, the row says why
+  need_hqq
+  if [ "$hq_ok" = 1 ]; then
+    echo "(ort MatMulNBits 4-bit, HQQ: $hq_label, in a venv over Debian's python3-torch)"
+    c_q_hqq() { prun q_hqq "$HQ_PY" bench/peers.py run quant ort-hqq4 "$pm" "$pb/q_hqq/m.onnx"; }
+  else
+    echo "skip: ort MatMulNBits 4-bit, HQQ: $hq_skip"
+    c_q_hqq() { prun q_hqq "$py" bench/peers.py run quant ort-hqq4 "$pm" "$pb/q_hqq/m.onnx"; }
+  fi
   c_q_rtn() { prun q_rtn "$py" bench/peers.py run quant ort-rtn4 "$pm" "$pb/q_rtn/m.onnx"; }
   c_q_l8() {
     prun q_l8 "$Babs/libonnxslim" convert "$pm" "$pb/q_l8/m.onnx" --to int8 --select op:Gather:0 --select op:MatMul:1 \
