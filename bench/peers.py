@@ -177,7 +177,8 @@ def q_dynamic(src, dst):
 
 def q_nbits(src, dst, algo, gather=False):
     import onnx
-    from onnxruntime.quantization import matmul_nbits_quantizer as mq
+    from quant_errors import ort_nbits  # the HQQ venv's onnxruntime names it otherwise
+    mq, cls = ort_nbits()
     ops = ("MatMul", "Gather") if gather else ("MatMul",)
     if algo == "default":
         cfg = mq.DefaultWeightOnlyQuantConfig(block_size=32, is_symmetric=True, op_types_to_quantize=ops)
@@ -185,7 +186,7 @@ def q_nbits(src, dst, algo, gather=False):
         cfg = mq.HQQWeightOnlyQuantConfig(block_size=32, bits=4, op_types_to_quantize=ops)
     else:
         cfg = mq.RTNWeightOnlyQuantConfig(op_types_to_quantize=ops)
-    q = mq.MatMulNBitsQuantizer(onnx.load(src), algo_config=cfg)
+    q = cls(onnx.load(src), algo_config=cfg)
     q.process()
     q.model.save_model_to_file(dst, use_external_data_format=False)
 

@@ -29,12 +29,20 @@ import time
 import numpy as np
 
 
-def ort_quantize(algo, src, dst):
-    import onnx
+def ort_nbits():
+    """onnxruntime's 4-bit weight quantizer: its module (the configs) and
+    its quantizer class, under the names of 1.21 on or of the releases
+    before (the HQQ venv's 1.20.1). bench/peers.py uses it too."""
     try:
         from onnxruntime.quantization import matmul_nbits_quantizer as mq
     except ImportError:  # its name before onnxruntime 1.21
         from onnxruntime.quantization import matmul_4bits_quantizer as mq
+    return mq, getattr(mq, "MatMulNBitsQuantizer", None) or mq.MatMul4BitsQuantizer
+
+
+def ort_quantize(algo, src, dst):
+    import onnx
+    mq, cls = ort_nbits()
     ops = ("MatMul", "Gather") if algo.endswith("-gather") else ("MatMul",)
     algo = algo.replace("-gather", "")
     if algo == "hqq":
@@ -47,7 +55,6 @@ def ort_quantize(algo, src, dst):
     else:
         cfg = mq.DefaultWeightOnlyQuantConfig(block_size=32, is_symmetric=True, op_types_to_quantize=ops)
     t0 = time.time()
-    cls = getattr(mq, "MatMulNBitsQuantizer", None) or mq.MatMul4BitsQuantizer
     q = cls(onnx.load(src), algo_config=cfg)
     q.process()
     q.model.save_model_to_file(dst, use_external_data_format=False)
