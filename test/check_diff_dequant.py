@@ -108,12 +108,13 @@ for src, args in cases:
            "diff A vs convert %s: %d quantized weights, each max abs diff = numpy's of the dequantized values"
            % (" ".join(args), len(ents)), "; ".join(bad) or "exit %d, %d entries" % (rc, len(ents)))
 
-# onnxruntime forms (GatherBlockQuantized, MatMulNBits), symmetric: each
-# value within half a scale, so the max abs diff is at most half of B's
-# largest scale, and far below the codes' range
+# onnxruntime forms (GatherBlockQuantized, MatMulNBits), symmetric (absmax:
+# INT4 weights in this form get float zero points by default): each value
+# within half a scale, so the max abs diff is at most half of B's largest
+# scale, and far below the codes' range
 for bits in ("int8", "int4"):
     out = tmp + "/ort.onnx"
-    if not convert(src17, out, ["--to", bits, "--format", "ort"]):
+    if not convert(src17, out, ["--to", bits, "--format", "ort", "--scale-method", "absmax"]):
         report(False, "convert --to %s --format ort" % bits)
         continue
     rc, doc = run_diff(src17, out)
@@ -127,7 +128,7 @@ for bits in ("int8", "int4"):
         if got is None or not 0 < got <= bound or "dequantized as" not in d["text"]:
             bad.append("%s: got %s, bound %s" % (d["name"], got, bound))
     report(rc == 1 and len(ents) >= 2 and not bad,
-           "diff A vs convert --to %s --format ort: %d weights, max abs diff within half of B's largest scale"
+           "diff A vs convert --to %s --format ort --scale-method absmax: %d weights, max abs diff within half of B's largest scale"
            % (bits, len(ents)), "; ".join(bad) or "exit %d, %d entries" % (rc, len(ents)))
 
 # MatMulNBits with float zero points (one a block, of the scales' type, as
@@ -136,8 +137,8 @@ for bits in ("int8", "int4"):
 # from B's codes. Control: zero points of another float type than the
 # scales' are not read as zero points (no dequantized comparison).
 out = tmp + "/ort4.onnx"
-if not convert(src17, out, ["--to", "int4", "--format", "ort"]):
-    report(False, "convert --to int4 --format ort")
+if not convert(src17, out, ["--to", "int4", "--format", "ort", "--scale-method", "absmax"]):
+    report(False, "convert --to int4 --format ort --scale-method absmax")
 else:
     rng = np.random.default_rng(26)
     for zdt, good in ((None, True), (np.float16, False)):
@@ -183,19 +184,22 @@ else:
                "diff A vs MatMulNBits with float zero points: %d weights, %s" % (len(ents), what),
                "; ".join(bad) or "exit %d, %d entries of %d" % (rc, len(ents), len(want)))
 
-# libonnxslim's own float zero points (convert --zero-point float: FLOAT
-# zero points [N, K/block] beside the scales): each max abs diff is numpy's
-# (q - zp) * scale from B's codes, scales and zero points.
-out = tmp + "/ort4fzp.onnx"
-if not convert(src17, out, ["--to", "int4", "--format", "ort", "--block-size", "16",
-                            "--zero-point", "float"]):
-    report(False, "convert --to int4 --format ort --zero-point float")
-else:
+# libonnxslim's own float zero points (convert --zero-point float, and the
+# default of --to int4 --format ort: FLOAT zero points [N, K/block] beside
+# the scales): each max abs diff is numpy's (q - zp) * scale from B's
+# codes, scales and zero points.
+for extra in (["--zero-point", "float"], []):
+    out = tmp + "/ort4fzp.onnx"
+    how = " ".join(["--to", "int4", "--format", "ort"] + extra)
+    if not convert(src17, out, ["--to", "int4", "--format", "ort", "--block-size", "16"] + extra):
+        report(False, "convert " + how)
+        continue
     mb = onnx.load(out)
     inits = {t.name: t for t in mb.graph.initializer}
     want = {}
     for n in mb.graph.node:
-        if n.op_type != "MatMulNBits" or len(n.input) < 4:
+        if (n.op_type != "MatMulNBits" or len(n.input) < 4 or
+                inits[n.input[3]].data_type != onnx.TensorProto.FLOAT):
             continue
         at = {x.name: x.i for x in n.attribute}
         K, N, bs = at["K"], at["N"], at["block_size"]
@@ -216,8 +220,8 @@ else:
         if got is None or abs(got - exp) > 1e-5 * exp or "dequantized as" not in d["text"]:
             bad.append("%s: got %s, numpy %s" % (d["name"], got, exp))
     report(rc == 1 and len(ents) >= 2 and len(ents) == len(want) and not bad,
-           "diff A vs convert --to int4 --format ort --zero-point float: %d weights, each max abs "
-           "diff = numpy's (q - zp) * scale" % len(ents),
+           "diff A vs convert %s: %d weights, FLOAT zero points, each max abs "
+           "diff = numpy's (q - zp) * scale" % (how, len(ents)),
            "; ".join(bad) or "exit %d, %d entries of %d" % (rc, len(ents), len(want)))
 
 print("%d passed, %d failed" % (passed, failed))
